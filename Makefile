@@ -1,0 +1,65 @@
+# cxla build. `make` builds build/cxla and build/libcxla.a; `make test` runs
+# every test; `make run` installs what is missing, builds and runs the
+# bundled example. Variables: CC (gcc or clang), SAN=1 (ASan+UBSan build in
+# build-san/), OPT (optimisation flags).
+
+CC      ?= cc
+OPT     ?= -O2 -g
+SAN     ?=
+CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
+              -Iinclude -Isrc $(OPT)
+ifeq ($(SAN),1)
+  BUILD   ?= build-san
+  SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+  BUILD   ?= build
+  SANFLAGS =
+endif
+CFLAGS  = $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
+LDLIBS  = -lm -lpthread
+
+LIB_SRC   := $(sort $(wildcard src/*/*.c))
+TOOL_SRC  := $(sort $(wildcard tools/cxla/*.c))
+TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
+LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
+TEST_BINS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+DEPS      := $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+
+.PHONY: all test run deps clean fuzz test-san check-corpus
+all: $(BUILD)/cxla $(TEST_BINS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/libcxla.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/cxla: $(TOOL_OBJ) $(BUILD)/libcxla.a
+	$(CC) $(CFLAGS) $(TOOL_OBJ) $(BUILD)/libcxla.a $(LDLIBS) -o $@
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libcxla.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit $< $(BUILD)/libcxla.a $(LDLIBS) -o $@
+
+-include $(DEPS)
+
+# The whole suite: unit tests, round trips and conformance over the corpus,
+# error-message tests, fuzz-crash replays. Prints "N passed, M failed".
+test: all
+	@sh tests/run.sh $(BUILD)
+
+# The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
+test-san:
+	$(MAKE) SAN=1 test
+
+deps:
+	@sh tools/deps.sh
+
+run: deps all
+	@sh tools/example.sh $(BUILD)
+
+clean:
+	rm -rf build build-san build-fuzz

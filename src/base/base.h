@@ -1,0 +1,116 @@
+/* base.h: the small toolkit every layer of cxla uses.
+ *
+ *  - status propagation (TRY), the out-of-memory status;
+ *  - checked allocation (cxla_malloc & co.), which tests can make fail;
+ *  - Arena: bump allocation for IR that lives and dies with a module;
+ *  - StrBuf: a growable string for printers and messages;
+ *  - checked 64-bit arithmetic for sizes computed from untrusted input. */
+#ifndef CXLA_BASE_H
+#define CXLA_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "cxla/status.h"
+
+/* ---- status helpers ---------------------------------------------------- */
+
+/* Evaluates an expression yielding cxla_status; returns it if not OK. */
+#define TRY(expr)                                                             \
+  do {                                                                        \
+    cxla_status try_s_ = (expr);                                              \
+    if (try_s_) return try_s_;                                                \
+  } while (0)
+
+#define ERR(code, ...) cxla_status_make(CXLA_##code, __VA_ARGS__)
+
+/* The shared static out-of-memory status (freeing it is a no-op). */
+cxla_status cxla_oom(void);
+
+/* ---- allocation --------------------------------------------------------- */
+
+/* malloc/calloc/realloc/free wrappers. All cxla heap memory goes through
+ * them, so that tests can make the Nth allocation fail (cxla_fail_alloc_at)
+ * and prove that every error path frees what it took. */
+void *cxla_malloc(size_t n);
+void *cxla_calloc(size_t n, size_t size);
+void *cxla_realloc(void *p, size_t n);
+void cxla_free(void *p);
+char *cxla_strdup(const char *s);
+char *cxla_strndup(const char *s, size_t n);
+/* Test hook: the n-th allocation from now (1 = the next) returns NULL;
+ * 0 turns the hook off. Returns the number of allocations since the last
+ * call. Not thread-safe; tests only. */
+long cxla_fail_alloc_at(long n);
+
+/* printf into a fresh cxla_malloc'd string; NULL if out of memory. */
+char *cxla_format(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+char *cxla_vformat(const char *fmt, va_list ap);
+
+/* ---- arena --------------------------------------------------------------- */
+
+/* A bump allocator. Everything allocated from an arena is freed at once by
+ * arena_destroy. Allocations are 16-byte aligned and zeroed. arena_alloc
+ * returns NULL when out of memory (or when n is absurd). */
+typedef struct ArenaBlock ArenaBlock;
+typedef struct Arena {
+  ArenaBlock *head;
+  size_t used_total;
+} Arena;
+
+void arena_init(Arena *a);
+void arena_destroy(Arena *a);
+void *arena_alloc(Arena *a, size_t n);
+/* n elements of size each, with overflow check. */
+void *arena_array(Arena *a, size_t n, size_t size);
+char *arena_strndup(Arena *a, const char *s, size_t n);
+char *arena_strdup(Arena *a, const char *s);
+/* Copies n int64s into the arena (NULL if n == 0). */
+int64_t *arena_i64dup(Arena *a, const int64_t *v, size_t n);
+
+/* ---- string buffer -------------------------------------------------------- */
+
+/* A growable NUL-terminated string. On allocation failure the buffer sets
+ * `oom` and ignores further appends; check it once at the end. */
+typedef struct StrBuf {
+  char *data;
+  size_t len, cap;
+  bool oom;
+} StrBuf;
+
+void sb_init(StrBuf *b);
+void sb_free(StrBuf *b);
+void sb_putc(StrBuf *b, char c);
+void sb_puts(StrBuf *b, const char *s);
+void sb_putn(StrBuf *b, const char *s, size_t n);
+void sb_printf(StrBuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Hands the string to the caller (cxla_free it); the buffer is reset.
+ * Returns NULL if an allocation failed along the way. */
+char *sb_take(StrBuf *b);
+
+/* ---- checked arithmetic ------------------------------------------------------ */
+
+/* a*b and a+b on int64 with overflow detection: return false on overflow. */
+static inline bool mul_i64(int64_t a, int64_t b, int64_t *out) {
+  return !__builtin_mul_overflow(a, b, out);
+}
+static inline bool add_i64(int64_t a, int64_t b, int64_t *out) {
+  return !__builtin_add_overflow(a, b, out);
+}
+
+/* Largest number of bytes cxla will allocate for one array (literal, buffer).
+ * Shapes whose byte size exceeds it are refused with RESOURCE_EXHAUSTED
+ * instead of attempting a giant allocation. */
+#define CXLA_MAX_ARRAY_BYTES ((int64_t)1 << 36) /* 64 GiB */
+
+#endif

@@ -1,0 +1,79 @@
+/* Status values: code + heap message. See include/cxla/status.h. */
+#include "base/base.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cxla_status_s {
+  cxla_status_code code;
+  char *msg;
+};
+
+static struct cxla_status_s oom_status = {CXLA_RESOURCE_EXHAUSTED,
+                                          (char *)"out of memory"};
+
+cxla_status_code cxla_status_code_of(cxla_status s) {
+  return s ? s->code : CXLA_OK;
+}
+
+const char *cxla_status_message(cxla_status s) { return s ? s->msg : ""; }
+
+const char *cxla_status_code_name(cxla_status_code c) {
+  switch (c) {
+  case CXLA_OK: return "OK";
+  case CXLA_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+  case CXLA_NOT_FOUND: return "NOT_FOUND";
+  case CXLA_UNIMPLEMENTED: return "UNIMPLEMENTED";
+  case CXLA_RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
+  case CXLA_INTERNAL: return "INTERNAL";
+  case CXLA_IO: return "IO";
+  case CXLA_FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+  }
+  return "UNKNOWN";
+}
+
+void cxla_status_free(cxla_status s) {
+  if (!s || s == &oom_status) return;
+  free(s->msg);
+  free(s);
+}
+
+static cxla_status make_v(cxla_status_code code, const char *fmt, va_list ap) {
+  cxla_status s = malloc(sizeof *s);
+  if (!s) return &oom_status;
+  s->code = code;
+  s->msg = cxla_vformat(fmt, ap);
+  if (!s->msg) {
+    free(s);
+    return &oom_status;
+  }
+  return s;
+}
+
+cxla_status cxla_status_make(cxla_status_code code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cxla_status s = make_v(code, fmt, ap);
+  va_end(ap);
+  return s;
+}
+
+cxla_status cxla_status_annotate(cxla_status s, const char *fmt, ...) {
+  if (!s || s == &oom_status) return s;
+  va_list ap;
+  va_start(ap, fmt);
+  char *ctx = cxla_vformat(fmt, ap);
+  va_end(ap);
+  if (!ctx) return s;
+  char *m = cxla_format("%s: %s", ctx, s->msg);
+  free(ctx);
+  if (m) {
+    free(s->msg);
+    s->msg = m;
+  }
+  return s;
+}
+
+cxla_status cxla_oom(void) { return &oom_status; }

@@ -1,0 +1,86 @@
+/* interp.h: the reference interpreter, cxla's executable definition of what
+ * each HLO op means. It must agree with XLA bit for bit where XLA is exact.
+ *
+ * Values are Literals (ir.h): logical row-major arrays or tuples. Every
+ * evaluator borrows its operand literals and returns a fresh result literal
+ * that the caller owns. Evaluators never print, abort or exit; errors are
+ * statuses naming the instruction.
+ *
+ * One file per family of ops:
+ *   interp.c       the driver: walks a computation in order, dispatches
+ *                  by opcode, frees values when their last user ran
+ *   elementwise.c  unary/binary/ternary elementwise ops, compare, convert,
+ *                  bitcast-convert, reduce-precision, complex/real/imag, map
+ *   shape_ops.c    constant, iota, broadcast, reshape, transpose, slice,
+ *                  concatenate, pad, reverse, copy, bitcast, tuple,
+ *                  get-tuple-element, dynamic-slice, dynamic-update-slice,
+ *                  get/set-dimension-size
+ *   reduce.c       reduce, reduce-window, select-and-scatter
+ *   sort.c         sort, topk
+ *   gather.c       gather, scatter
+ *   dot.c          dot
+ *   conv.c         convolution
+ *   control.c      call, fusion, while, conditional, custom-call dispatch,
+ *                  opt-barrier, after-all, add-dependency, collectives on one
+ *                  replica (all-reduce, all-gather, ... as identities),
+ *                  replica-id, partition-id, async wrappers
+ *   rng.c          rng-bit-generator (threefry, philox), rng
+ *   fft.c          fft
+ *   linalg.c       cholesky, triangular-solve, and the LAPACK custom-call
+ *                  targets XLA:CPU emits (lapack_*), batch-norm ops */
+#ifndef CXLA_INTERP_H
+#define CXLA_INTERP_H
+
+#include "ir/ir.h"
+
+typedef struct Interp {
+  const HloModule *module;
+  int depth;            /* call depth, to refuse runaway recursion */
+  uint64_t rng_state;   /* for the stateful `rng` op */
+} Interp;
+
+/* Evaluates computation c on args (borrowed; nargs must equal c->nparams)
+ * and returns its root's value (owned by the caller). */
+cxla_status interp_call(Interp *ip, const Computation *c, Literal *const *args,
+                        int nargs, Literal **out);
+
+/* An evaluator for one instruction: ops[i] is the value of in->operands[i]. */
+typedef cxla_status (*EvalFn)(Interp *ip, const Instr *in, Literal *const *ops,
+                              Literal **out);
+
+/* The family entry points (one per file above). Each handles the opcodes its
+ * file lists and returns UNIMPLEMENTED naming the op for anything else. */
+cxla_status interp_elementwise(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_shape_op(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_reduce(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_sort(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_gather(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_dot(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_conv(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_control(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_rng(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_fft(Interp *, const Instr *, Literal *const *, Literal **);
+cxla_status interp_linalg(Interp *, const Instr *, Literal *const *, Literal **);
+
+/* Makes the error for an instruction: "<op> %name: message". */
+cxla_status interp_error(const Instr *in, cxla_status_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- helpers shared by the evaluators ---- */
+
+/* Applies a binary scalar computation (reducer, scatter combiner, comparator
+ * of two values) fast when it is a single elementwise op on its two
+ * parameters; returns false if it is anything else (then use interp_call). */
+typedef struct ScalarFn {
+  Opcode op;       /* OP_ADD, OP_MAXIMUM, ...; OP_COUNT if not recognised */
+  bool swapped;    /* root is op(p1, p0) */
+} ScalarFn;
+ScalarFn scalar_fn_of(const Computation *c);
+
+/* Row-major strides of dims (strides[rank-1] = 1). */
+void row_major_strides(int rank, const int64_t *dims, int64_t *strides);
+
+#endif
