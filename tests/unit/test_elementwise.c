@@ -69,11 +69,12 @@ static bool same_bytes(const Literal *r, ElemType t, int64_t n, const void *want
   return ok;
 }
 
-#define EXPECT(r, T, ctype, ...)                                                    \
+#define EXPECT(expr, T, ctype, ...)                                                 \
   do {                                                                              \
+    Literal *got_ = (expr);                                                         \
     ctype want_[] = {__VA_ARGS__};                                                  \
-    CHECK(same_bytes(r, T, (int64_t)(sizeof want_ / sizeof want_[0]), want_));      \
-    literal_free(r);                                                                \
+    CHECK(same_bytes(got_, T, (int64_t)(sizeof want_ / sizeof want_[0]), want_));   \
+    literal_free(got_);                                                             \
   } while (0)
 
 static float f32_at(const Literal *r, int i) { return ((const float *)r->data)[i]; }
