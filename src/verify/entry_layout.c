@@ -17,9 +17,16 @@ typedef struct Reader {
   int depth;
 } Reader;
 
+/* Skips blanks and the printer's comments ("/ *index=5* /" without the
+ * spaces). */
 static void skip_ws(Reader *r) {
-  while (r->pos < r->len && (r->s[r->pos] == ' ' || r->s[r->pos] == '\n' || r->s[r->pos] == '\t'))
-    r->pos++;
+  for (;;) {
+    while (r->pos < r->len && (r->s[r->pos] == ' ' || r->s[r->pos] == '\n' || r->s[r->pos] == '\t'))
+      r->pos++;
+    if (r->pos + 1 >= r->len || r->s[r->pos] != '/' || r->s[r->pos + 1] != '*') return;
+    const char *end = strstr(r->s + r->pos + 2, "*/");
+    r->pos = end ? (size_t)(end - r->s) + 2 : r->len;
+  }
 }
 
 static bool eat(Reader *r, char c) {

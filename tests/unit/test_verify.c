@@ -1,8 +1,18 @@
 /* Tests for the HLO verifier (src/verify): shape inference for each op
- * family and the structural checks. Modules are built by hand with ir.h's
- * builder functions; expected shapes follow XLA's documented semantics. */
+ * family and the structural checks. Expected shapes follow XLA's documented
+ * semantics.
+ *
+ *   test_verify [corpus-dir]     (default tests/corpus)
+ *
+ * Three parts: modules built by hand with ir.h's builder functions (every
+ * op family, structural invariants the text format cannot even express);
+ * small HLO texts that must be rejected with a given message; and every
+ * corpus module.hlo / optimized.hlo, which XLA accepted and so must verify.
+ * A missing corpus directory is reported and skipped. */
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdlib.h>
+#include <sys/stat.h>
 
 #include "harness.h"
 #include "ir/ir.h"
@@ -882,7 +892,261 @@ TEST(entry_computation_layout) {
   end();
 }
 
-int main(void) {
+/* ---- error tests written as HLO text ---- */
+
+/* Parses and verifies; a parse error is returned as is (and so fails the
+ * needle check of a verifier test). */
+static cxla_status verify_text(const char *text) {
+  cxla_module *m = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), "test.hlo", &m);
+  if (s) return cxla_status_annotate(s, "parse");
+  s = cxla_module_verify(m);
+  cxla_module_destroy(m);
+  return s;
+}
+
+#define ADD_F32                                                                \
+  "add {\n  p = f32[] parameter(0)\n  q = f32[] parameter(1)\n"               \
+  "  ROOT r = f32[] add(p, q)\n}\n\n"
+
+typedef struct TextCase {
+  const char *name, *text, *needle;
+} TextCase;
+
+static const TextCase text_cases[] = {
+    {"dims mismatch",
+     "HloModule m\n\nENTRY main.10 {\n  x = f32[2,3] parameter(0)\n  y = f32[2,3] parameter(1)\n"
+     "  ROOT add.3 = f32[3,2] add(x, y)\n}\n",
+     "verify: computation %main.10, instruction %add.3 (add): expected shape f32[2,3], got f32[3,2]"},
+    {"operand type mismatch",
+     "HloModule m\n\nENTRY main {\n  x = f32[4] parameter(0)\n  y = s32[4] parameter(1)\n"
+     "  ROOT a = f32[4] add(x, y)\n}\n",
+     "instruction %a (add): operand 1 has type s32, expected f32"},
+    {"result type mismatch",
+     "HloModule m\n\nENTRY main {\n  x = f32[4] parameter(0)\n  ROOT n = s32[4] negate(x)\n}\n",
+     "instruction %n (negate): expected shape f32[4], got s32[4]"},
+    {"unary type rule",
+     "HloModule m\n\nENTRY main {\n  x = s32[4] parameter(0)\n  ROOT e = s32[4] exponential(x)\n}\n",
+     "(exponential): operand 0 has type s32, expected floating point or complex"},
+    {"compare result",
+     "HloModule m\n\nENTRY main {\n  x = f32[4] parameter(0)\n"
+     "  ROOT c = f32[4] compare(x, x), direction=LT\n}\n",
+     "(compare): expected shape pred[4], got f32[4]"},
+    {"select predicate shape",
+     "HloModule m\n\nENTRY main {\n  p = pred[3] parameter(0)\n  x = f32[4] parameter(1)\n"
+     "  ROOT s = f32[4] select(p, x, x)\n}\n",
+     "(select): operand 0 has shape pred[3], expected a scalar or the dims of operand 1, f32[4]"},
+    {"bitcast-convert widths",
+     "HloModule m\n\nENTRY main {\n  x = u8[4,3] parameter(0)\n  ROOT b = f32[4] bitcast-convert(x)\n}\n",
+     "(bitcast-convert): bitcast-convert u8 to f32 needs a last dimension of 4, operand is u8[4,3]"},
+    {"bitcast size",
+     "HloModule m\n\nENTRY main {\n  x = f32[4,3] parameter(0)\n  ROOT b = f32[2,5] bitcast(x)\n}\n",
+     "(bitcast): bitcast from f32[4,3] (48 bytes) to f32[2,5] (40 bytes) changes the size"},
+    {"reshape element count",
+     "HloModule m\n\nENTRY main {\n  x = f32[4,3] parameter(0)\n  ROOT r = f32[5,2] reshape(x)\n}\n",
+     "(reshape): reshape from f32[4,3] (12 elements) to f32[5,2] (10 elements)"},
+    {"variadic operand count",
+     "HloModule m\n\n" ADD_F32 "ENTRY main {\n  x = f32[2,3] parameter(0)\n  z = f32[] constant(0)\n"
+     "  ROOT r = f32[2] reduce(x, z, z), dimensions={1}, to_apply=add\n}\n",
+     "(reduce): expected an even number of operands (N inputs, N init values), got 3"},
+    {"dynamic-slice index count",
+     "HloModule m\n\nENTRY main {\n  x = f32[5,4] parameter(0)\n  i = s32[] parameter(1)\n"
+     "  ROOT d = f32[2,2] dynamic-slice(x, i), dynamic_slice_sizes={2,2}\n}\n",
+     "(dynamic-slice): expected 3 operands (2 start indices for rank 2), got 2"},
+    {"transpose dimension out of range",
+     "HloModule m\n\nENTRY main {\n  x = f32[2,3] parameter(0)\n"
+     "  ROOT t = f32[3,2] transpose(x), dimensions={0,7}\n}\n",
+     "(transpose): dimensions={0,7}: dimension 7 out of range for rank 2"},
+    {"broadcast dimension out of range",
+     "HloModule m\n\nENTRY main {\n  x = f32[3] parameter(0)\n"
+     "  ROOT b = f32[2,3] broadcast(x), dimensions={-1}\n}\n",
+     "(broadcast): dimensions={-1}: dimension -1 out of range for rank 2"},
+    {"reduce dimension repeated",
+     "HloModule m\n\n" ADD_F32 "ENTRY main {\n  x = f32[2,3] parameter(0)\n  z = f32[] constant(0)\n"
+     "  ROOT r = f32[] reduce(x, z), dimensions={1,1}, to_apply=add\n}\n",
+     "(reduce): dimensions={1,1} repeats dimension 1"},
+    {"concatenate dimension",
+     "HloModule m\n\nENTRY main {\n  x = f32[2,3] parameter(0)\n"
+     "  ROOT c = f32[4,3] concatenate(x, x), dimensions={2}\n}\n",
+     "(concatenate): concatenation dimension 2 out of range for rank 2"},
+    {"dot contracting dims",
+     "HloModule m\n\nENTRY main {\n  x = f32[2,3] parameter(0)\n  y = f32[3,4] parameter(1)\n"
+     "  ROOT d = f32[2,4] dot(x, y), lhs_contracting_dims={2}, rhs_contracting_dims={0}\n}\n",
+     "(dot): lhs_contracting_dims={2}: dimension 2 out of range for rank 2"},
+    {"dot sizes",
+     "HloModule m\n\nENTRY main {\n  x = f32[2,3] parameter(0)\n  y = f32[4,3] parameter(1)\n"
+     "  ROOT d = f32[2,3] dot(x, y), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+     "(dot): contracting dimension sizes differ: lhs f32[2,3] dimension 1 vs rhs f32[4,3] dimension 0"},
+    {"gather index_vector_dim",
+     "HloModule m\n\nENTRY main {\n  x = f32[5,3] parameter(0)\n  i = s32[4,1] parameter(1)\n"
+     "  ROOT g = f32[4,3] gather(x, i), offset_dims={1}, collapsed_slice_dims={0}, "
+     "start_index_map={0}, index_vector_dim=3, slice_sizes={1,3}\n}\n",
+     "(gather): index_vector_dim=3 out of range for indices of rank 2"},
+    {"gather collapsed dims",
+     "HloModule m\n\nENTRY main {\n  x = f32[5,3] parameter(0)\n  i = s32[4,1] parameter(1)\n"
+     "  ROOT g = f32[4,3] gather(x, i), offset_dims={1}, collapsed_slice_dims={9}, "
+     "start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}\n}\n",
+     "(gather): collapsed_slice_dims={9}: dimension 9 out of range for rank 2"},
+    {"scatter updates",
+     "HloModule m\n\n" ADD_F32 "ENTRY main {\n  x = f32[5,3] parameter(0)\n  i = s32[4,1] parameter(1)\n"
+     "  u = f32[4,7] parameter(2)\n"
+     "  ROOT s = f32[5,3] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+     "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n",
+     "(scatter): updates dimension 1 (size 7) exceeds operand dimension 1 (size 3)"},
+    {"tuple index",
+     "HloModule m\n\nENTRY main {\n  x = (f32[2,3], s32[]) parameter(0)\n"
+     "  ROOT g = f32[2,3] get-tuple-element(x), index=5\n}\n",
+     "(get-tuple-element): tuple index 5 out of range for (f32[2,3], s32[])"},
+    {"reducer signature",
+     "HloModule m\n\nmax {\n  p = s32[] parameter(0)\n  q = s32[] parameter(1)\n"
+     "  ROOT r = s32[] maximum(p, q)\n}\n\nENTRY main {\n  x = f32[2,3] parameter(0)\n"
+     "  z = f32[] constant(0)\n  ROOT r = f32[2] reduce(x, z), dimensions={1}, to_apply=max\n}\n",
+     "(reduce): reducer %max: result 0 is s32[], expected f32[]"},
+    {"reducer parameter count",
+     "HloModule m\n\nneg {\n  p = f32[] parameter(0)\n  ROOT r = f32[] negate(p)\n}\n\n"
+     "ENTRY main {\n  x = f32[2,3] parameter(0)\n  z = f32[] constant(0)\n"
+     "  ROOT r = f32[2] reduce(x, z), dimensions={1}, to_apply=neg\n}\n",
+     "(reduce): reducer %neg must take 2 parameters, takes 1"},
+    {"reduce-window window rank",
+     "HloModule m\n\n" ADD_F32 "ENTRY main {\n  x = f32[4,4] parameter(0)\n  z = f32[] constant(0)\n"
+     "  ROOT r = f32[2,2] reduce-window(x, z), window={size=2 stride=2}, to_apply=add\n}\n",
+     "(reduce-window): window has 1 dimensions, expected 2"},
+    {"while body result",
+     "HloModule m\n\ncond {\n  p = s32[] parameter(0)\n  ROOT c = pred[] compare(p, p), direction=LT\n}\n\n"
+     "body {\n  p = s32[] parameter(0)\n  ROOT c = f32[] convert(p)\n}\n\n"
+     "ENTRY main {\n  x = s32[] parameter(0)\n  ROOT w = s32[] while(x), condition=cond, body=body\n}\n",
+     "(while): body %body returns f32[], expected the loop state shape s32[]"},
+    {"while condition result",
+     "HloModule m\n\ncond {\n  p = s32[] parameter(0)\n  ROOT c = s32[] add(p, p)\n}\n\n"
+     "body {\n  p = s32[] parameter(0)\n  ROOT c = s32[] add(p, p)\n}\n\n"
+     "ENTRY main {\n  x = s32[] parameter(0)\n  ROOT w = s32[] while(x), condition=cond, body=body\n}\n",
+     "(while): condition %cond must return pred[], returns s32[]"},
+    {"while body parameter",
+     "HloModule m\n\ncond {\n  p = s32[] parameter(0)\n  ROOT c = pred[] compare(p, p), direction=LT\n}\n\n"
+     "body {\n  p = f32[] parameter(0)\n  ROOT c = s32[] convert(p)\n}\n\n"
+     "ENTRY main {\n  x = s32[] parameter(0)\n  ROOT w = s32[] while(x), condition=cond, body=body\n}\n",
+     "(while): operand 0 has shape s32[], but parameter 0 of %body is f32[]"},
+    {"conditional branch results",
+     "HloModule m\n\nb0 {\n  p = f32[3] parameter(0)\n  ROOT r = f32[3] negate(p)\n}\n\n"
+     "b1 {\n  p = f32[3] parameter(0)\n  ROOT r = s32[3] convert(p)\n}\n\n"
+     "ENTRY main {\n  i = s32[] parameter(0)\n  x = f32[3] parameter(1)\n"
+     "  ROOT c = f32[3] conditional(i, x, x), branch_computations={b0, b1}\n}\n",
+     "(conditional): branch 1 %b1 returns s32[3], but branch 0 %b0 returns f32[3]"},
+    {"call argument",
+     "HloModule m\n\nf {\n  p = f32[3] parameter(0)\n  ROOT r = f32[3] negate(p)\n}\n\n"
+     "ENTRY main {\n  x = f32[4] parameter(0)\n  ROOT c = f32[3] call(x), to_apply=f\n}\n",
+     "(call): operand 0 has shape f32[4], but parameter 0 of %f is f32[3]"},
+    {"fusion result",
+     "HloModule m\n\nf {\n  p = f32[3] parameter(0)\n  ROOT r = f32[3] negate(p)\n}\n\n"
+     "ENTRY main {\n  x = f32[3] parameter(0)\n  ROOT c = f32[4] fusion(x), kind=kLoop, calls=f\n}\n",
+     "(fusion): expected shape f32[3], got f32[4]"},
+    {"sort comparator",
+     "HloModule m\n\n" ADD_F32 "ENTRY main {\n  x = f32[5] parameter(0)\n"
+     "  ROOT s = f32[5] sort(x), dimensions={0}, to_apply=add\n}\n",
+     "(sort): comparator %add must return pred[], returns f32[]"},
+    {"pad negative size",
+     "HloModule m\n\nENTRY main {\n  x = f32[3] parameter(0)\n  z = f32[] constant(0)\n"
+     "  ROOT p = f32[0] pad(x, z), padding=-2_-2\n}\n",
+     "(pad): padding dimension 0 gives negative size -1"},
+    {"convolution features",
+     "HloModule m\n\nENTRY main {\n  x = f32[1,5,5,2] parameter(0)\n  k = f32[3,3,3,4] parameter(1)\n"
+     "  ROOT c = f32[1,3,3,4] convolution(x, k), window={size=3x3}, dim_labels=b01f_01io->b01f\n}\n",
+     "(convolution): input feature size 2 must be feature_group_count (1) times the kernel input "
+     "feature size 3"},
+    {"iota dimension",
+     "HloModule m\n\nENTRY main {\n  ROOT i = s32[2,3] iota(), iota_dimension=4\n}\n",
+     "(iota): iota_dimension=4 out of range for rank 2"},
+    {"shape size limit",
+     "HloModule m\n\nENTRY main {\n  ROOT x = f32[100000000000,100] parameter(0)\n}\n",
+     "instruction %x (parameter): array of 10000000000000 elements is larger than cxla's limit"},
+    {"entry computation layout",
+     "HloModule m, entry_computation_layout={(f32[3]{0})->f32[4]{0}}\n\n"
+     "ENTRY main {\n  x = f32[3] parameter(0)\n  ROOT n = f32[3] negate(x)\n}\n",
+     "verify: entry_computation_layout gives the result as f32[4], entry computation %main returns f32[3]"},
+};
+
+TEST(text_errors) {
+  for (size_t i = 0; i < sizeof text_cases / sizeof text_cases[0]; i++) {
+    const TextCase *t = &text_cases[i];
+    cxla_status s = verify_text(t->text);
+    if (!s || !strstr(cxla_status_message(s), t->needle)) {
+      fprintf(stderr, "text case \"%s\": expected \"%s\", got \"%s\"\n", t->name, t->needle,
+              s ? cxla_status_message(s) : "(no error)");
+      CHECK(!"text case rejected with the right message");
+    }
+    cxla_status_free(s);
+  }
+}
+
+TEST(text_valid) {
+  /* The error cases above with their mistake fixed verify cleanly. */
+  CHECK_OK(verify_text(
+      "HloModule m, entry_computation_layout={(f32[5,3]{1,0}, s32[4,1]{1,0}, f32[4,3]{1,0})->f32[5,3]{1,0}}\n\n"
+      ADD_F32 "ENTRY main {\n  x = f32[5,3] parameter(0)\n  i = s32[4,1] parameter(1)\n"
+      "  u = f32[4,3] parameter(2)\n"
+      "  g = f32[4,3] gather(x, i), offset_dims={1}, collapsed_slice_dims={0}, "
+      "start_index_map={0}, index_vector_dim=1, slice_sizes={1,3}\n"
+      "  a = f32[4,3] add(g, u)\n"
+      "  ROOT s = f32[5,3] scatter(x, i, a), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n"));
+}
+
+/* ---- the corpus: every module XLA accepted verifies ---- */
+
+static const char *corpus_dir = "tests/corpus";
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+TEST(corpus_verifies) {
+  DIR *d = opendir(corpus_dir);
+  if (!d) {
+    printf("corpus directory %s not found: skipped\n", corpus_dir);
+    return;
+  }
+  char **names = NULL;
+  size_t n = 0, cap = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    if (n == cap) {
+      cap = cap ? cap * 2 : 64;
+      char **grown = realloc(names, cap * sizeof *names);
+      if (!grown) abort();
+      names = grown;
+    }
+    names[n++] = strdup(e->d_name);
+  }
+  closedir(d);
+  qsort(names, n, sizeof *names, cmp_str);
+  int ok = 0, total = 0;
+  for (size_t i = 0; i < n; i++) {
+    static const char *const files[] = {"module.hlo", "optimized.hlo"};
+    for (int f = 0; f < 2; f++) {
+      char path[4096];
+      struct stat st;
+      snprintf(path, sizeof path, "%s/%s/%s", corpus_dir, names[i], files[f]);
+      if (stat(path, &st) != 0) continue;
+      total++;
+      cxla_module *m = NULL;
+      cxla_status s = cxla_module_parse_file(path, &m);
+      if (!s) s = cxla_module_verify(m);
+      if (s) fprintf(stderr, "%s: %s\n", path, cxla_status_message(s));
+      CHECK(!s);
+      ok += !s;
+      cxla_status_free(s);
+      cxla_module_destroy(m);
+    }
+    free(names[i]);
+  }
+  free(names);
+  printf("corpus: %d/%d files verify\n", ok, total);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) corpus_dir = argv[1];
+
   RUN(elementwise_ok);
   RUN(elementwise_shape_mismatch_message);
   RUN(elementwise_operand_type_mismatch);
@@ -921,5 +1185,8 @@ int main(void) {
   RUN(structure_shape_checks);
   RUN(structure_recursion);
   RUN(entry_computation_layout);
+  RUN(text_errors);
+  RUN(text_valid);
+  RUN(corpus_verifies);
   return test_summary(__FILE__);
 }
