@@ -168,7 +168,6 @@ cxla_status infer_clamp(Arena *a, const Instr *in, Shape **out) {
       return verr("operand %d has shape %s, expected a scalar or the dims of operand 1, %s", i,
                   shape_str(a, b), shape_str(a, x));
   }
-  if (x->type == T_PRED) return verr("clamp does not accept pred operands");
   return copy_shape(a, x, out);
 }
 
@@ -179,6 +178,9 @@ cxla_status infer_convert(Arena *a, const Instr *in, Shape **out) {
   return retype(a, OPSHAPE(in, 0), in->shape->type, out);
 }
 
+/* XLA's bit width for bitcasts: pred occupies a byte. */
+static int bitcast_bits(ElemType t) { return t == T_PRED ? 8 : type_bits(t); }
+
 cxla_status infer_bitcast_convert(Arena *a, const Instr *in, Shape **out) {
   TRY(expect_array_operand(a, in, 0));
   const Shape *x = OPSHAPE(in, 0);
@@ -187,7 +189,7 @@ cxla_status infer_bitcast_convert(Arena *a, const Instr *in, Shape **out) {
   if (type_is_complex(x->type) != type_is_complex(to))
     return verr("cannot bitcast-convert between complex and real types (%s to %s)",
                 type_name(x->type), type_name(to));
-  int from_bits = type_bits(x->type), to_bits = type_bits(to);
+  int from_bits = bitcast_bits(x->type), to_bits = bitcast_bits(to);
   int lo = from_bits < to_bits ? from_bits : to_bits, hi = from_bits < to_bits ? to_bits : from_bits;
   if (hi % lo != 0)
     return verr("cannot bitcast-convert %s to %s: bit widths do not divide", type_name(x->type),

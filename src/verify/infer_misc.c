@@ -26,6 +26,7 @@ cxla_status infer_rng(Arena *a, const Instr *in, Shape **out) {
 cxla_status infer_rng_bit_generator(Arena *a, const Instr *in, Shape **out) {
   TRY(expect_array_operand(a, in, 0));
   const Shape *st = OPSHAPE(in, 0), *r = in->shape;
+  if (in->rng_alg < RNGA_DEFAULT || in->rng_alg > RNGA_PHILOX) return verr("invalid algorithm");
   if (st->type != T_U64 || st->rank != 1 || st->dims[0] < 1)
     return verr("operand 0 (the state) must be u64[n], got %s", shape_str(a, st));
   if (r->type != T_TUPLE || r->ntuple != 2 || !shape_is_array(r->tuple[1]))

@@ -286,6 +286,9 @@ TEST(convert_and_bitcast_convert) {
   CHECK(strstr(inferred(ins(NULL, OP_BITCAST_CONVERT, SH(T_F32, D(3)), 1, s2)),
                "needs a last dimension of 4"));
   CHECK(strstr(inferred(ins(NULL, OP_BITCAST_CONVERT, SH(T_C64, D(4)), 1, x)), "complex and real"));
+  /* pred is a byte wide for bitcasts */
+  Instr *pr = param(3, SH(T_PRED, D(4)));
+  CHECK(strcmp(inferred(ins(NULL, OP_BITCAST_CONVERT, SH(T_U8, D(4)), 1, pr)), "u8[4]") == 0);
   end();
   begin();
   comp("main", true);
@@ -1091,6 +1094,29 @@ TEST(text_valid) {
       "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n"));
 }
 
+TEST(out_of_memory) {
+  /* Every allocation the verifier makes can fail: the result is then the
+   * out-of-memory status, never a crash, a leak or a false verdict. */
+  static const char text[] =
+      "HloModule m\n\n" ADD_F32 "ENTRY main {\n  x = f32[2,3] parameter(0)\n"
+      "  z = f32[] constant(0)\n  r = f32[2] reduce(x, z), dimensions={1}, to_apply=add\n"
+      "  ROOT t = (f32[2], f32[2,3]) tuple(r, x)\n}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, strlen(text), "oom.hlo", &m));
+  if (!m) return;
+  bool finished = false;
+  for (long n = 1; n < 10000 && !finished; n++) {
+    cxla_fail_alloc_at(n);
+    cxla_status s = cxla_module_verify(m);
+    cxla_fail_alloc_at(0);
+    if (!s) finished = true;
+    else CHECK(cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED);
+    cxla_status_free(s);
+  }
+  CHECK(finished);
+  cxla_module_destroy(m);
+}
+
 /* ---- the corpus: every module XLA accepted verifies ---- */
 
 static const char *corpus_dir = "tests/corpus";
@@ -1187,6 +1213,7 @@ int main(int argc, char **argv) {
   RUN(entry_computation_layout);
   RUN(text_errors);
   RUN(text_valid);
+  RUN(out_of_memory);
   RUN(corpus_verifies);
   return test_summary(__FILE__);
 }
