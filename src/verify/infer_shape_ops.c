@@ -75,9 +75,20 @@ cxla_status infer_transpose(Arena *a, const Instr *in, Shape **out) {
   return NULL;
 }
 
+/* slice= and padding= hold one entry per dimension, counted by the
+ * declared shape's rank (the parser checks that count, ir.h promises the
+ * operand's rank): both ranks must agree before the entries are read. */
+static cxla_status same_rank_as_declared(Arena *a, const Instr *in, const Shape *x) {
+  if (!shape_is_array(in->shape) || in->shape->rank != x->rank)
+    return verr("result %s must have the rank of operand 0, %s", shape_str(a, in->shape),
+                shape_str(a, x));
+  return NULL;
+}
+
 cxla_status infer_slice(Arena *a, const Instr *in, Shape **out) {
   TRY(expect_array_operand(a, in, 0));
   const Shape *x = OPSHAPE(in, 0);
+  TRY(same_rank_as_declared(a, in, x));
   if (x->rank > 0) TRY(expect_attr(in, A_SLICE, "slice"));
   if (x->rank > 0 && !in->slice) return verr("slice: malformed");
   TRY(make_array(a, x->type, x->rank, NULL, out));
@@ -125,6 +136,7 @@ cxla_status infer_pad(Arena *a, const Instr *in, Shape **out) {
   if (!shape_is_scalar(v)) return verr("operand 1 (the padding value) must be a scalar, got %s", shape_str(a, v));
   if (v->type != x->type)
     return verr("operand 1 has type %s, expected %s", type_name(v->type), type_name(x->type));
+  TRY(same_rank_as_declared(a, in, x));
   if (x->rank > 0) TRY(expect_attr(in, A_PADDING, "padding"));
   if (x->rank > 0 && !in->padding) return verr("padding: malformed");
   TRY(make_array(a, x->type, x->rank, NULL, out));

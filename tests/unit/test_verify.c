@@ -1056,6 +1056,14 @@ static const TextCase text_cases[] = {
      "  ROOT c = f32[1,3,3,4] convolution(x, k), window={size=3x3}, dim_labels=b01f_01io->b01f\n}\n",
      "(convolution): input feature size 2 must be feature_group_count (1) times the kernel input "
      "feature size 3"},
+    {"slice rank",
+     "HloModule m\n\nENTRY main {\n  x = f32[4,6] parameter(0)\n"
+     "  ROOT s = f32[2] slice(x), slice={[0:2:1]}\n}\n",
+     "(slice): result f32[2] must have the rank of operand 0, f32[4,6]"},
+    {"pad rank",
+     "HloModule m\n\nENTRY main {\n  x = f32[4,6] parameter(0)\n  z = f32[] constant(0)\n"
+     "  ROOT p = f32[6] pad(x, z), padding=1_1\n}\n",
+     "(pad): result f32[6] must have the rank of operand 0, f32[4,6]"},
     {"iota dimension",
      "HloModule m\n\nENTRY main {\n  ROOT i = s32[2,3] iota(), iota_dimension=4\n}\n",
      "(iota): iota_dimension=4 out of range for rank 2"},
