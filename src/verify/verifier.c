@@ -123,7 +123,8 @@ static cxla_status check_params(const Computation *c) {
   for (int i = 0; i < c->nparams; i++) {
     const Instr *p = c->params[i];
     if (!p) return verr("parameter %d is missing", i);
-    if (p->parent != c || p->op != OP_PARAMETER || c->instrs[p->id] != p)
+    if (p->parent != c || p->op != OP_PARAMETER || p->id < 0 || p->id >= c->ninstrs ||
+        c->instrs[p->id] != p)
       return verr("parameter %d is not one of its parameter instructions", i);
     if (p->param_number != i)
       return verr("parameter %%%s has number %lld but is listed as parameter %d", p->name,
@@ -164,7 +165,7 @@ static cxla_status check_instr_links(const HloModule *m, const Computation *c, c
     const Computation *cc = in->called[i];
     if (!cc) return verr("called computation %d is missing", i);
     if (!module_has(m, cc)) return verr("called computation %d is not in the module", i);
-    if (cc == m->entry) return verr("calls the entry computation %%%s", cc->name);
+    if (cc == m->entry) return verr("calls the entry computation");
   }
   if (in->ncontrol_preds < 0 || (in->ncontrol_preds > 0 && !in->control_preds))
     return verr("control-predecessors list is malformed");
