@@ -996,6 +996,16 @@ static const TextCase text_cases[] = {
      "  ROOT s = f32[5,3] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, "
      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n",
      "(scatter): updates dimension 1 (size 7) exceeds operand dimension 1 (size 3)"},
+    {"gather batching dims",
+     "HloModule m\n\nENTRY main {\n  x = f32[2,5,3] parameter(0)\n  i = s32[2,4,1] parameter(1)\n"
+     "  ROOT g = f32[2,4,3] gather(x, i), offset_dims={2}, collapsed_slice_dims={1}, "
+     "start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={1}, "
+     "index_vector_dim=2, slice_sizes={1,1,3}\n}\n",
+     "(gather): batching dimension sizes differ: operand dimension 0 is 2, indices dimension 1 is 4"},
+    {"tuple arity",
+     "HloModule m\n\nENTRY main {\n  x = f32[2] parameter(0)\n"
+     "  ROOT t = (f32[2], f32[2]) tuple(x)\n}\n",
+     "(tuple): expected shape (f32[2]), got (f32[2], f32[2])"},
     {"tuple index",
      "HloModule m\n\nENTRY main {\n  x = (f32[2,3], s32[]) parameter(0)\n"
      "  ROOT g = f32[2,3] get-tuple-element(x), index=5\n}\n",
@@ -1100,6 +1110,11 @@ TEST(text_valid) {
       "  a = f32[4,3] add(g, u)\n"
       "  ROOT s = f32[5,3] scatter(x, i, a), update_window_dims={1}, inserted_window_dims={0}, "
       "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n"));
+  CHECK_OK(verify_text(
+      "HloModule m\n\nENTRY main {\n  x = f32[2,5,3] parameter(0)\n  i = s32[2,4,1] parameter(1)\n"
+      "  ROOT g = f32[2,4,3] gather(x, i), offset_dims={2}, collapsed_slice_dims={1}, "
+      "start_index_map={1}, operand_batching_dims={0}, start_indices_batching_dims={0}, "
+      "index_vector_dim=2, slice_sizes={1,1,3}\n}\n"));
 }
 
 TEST(out_of_memory) {
