@@ -150,6 +150,53 @@ TEST(irfft_2d_odd) {
   expect(f, lit(T_C128, 2, d, x), w, 6, 1e-14);
 }
 
+/* A shifted impulse x[1] = 1 has X[k] = e^{-2 pi i k / n}: checked for a
+ * power of two past the direct-sum size (radix-2 path, n = 128) and for a
+ * length with a large prime factor (Bluestein path, n = 2*67 = 134). */
+static void shifted_impulse(int64_t n) {
+  int64_t d[1] = {n}, len[1] = {n};
+  Instr *f = mk_fft(FFT_FFT, T_C128, 1, d, T_C128, d, 1, len);
+  double *x = calloc((size_t)(2 * n), sizeof(double)), *w = calloc((size_t)(2 * n), sizeof(double));
+  x[2] = 1;
+  for (int64_t k = 0; k < n; k++) {
+    w[2 * k] = cos(2 * M_PI * (double)k / (double)n);
+    w[2 * k + 1] = -sin(2 * M_PI * (double)k / (double)n);
+  }
+  expect(f, lit(T_C128, 1, d, x), w, (int)(2 * n), 1e-13);
+  free(x);
+  free(w);
+}
+
+TEST(fft_long_pow2) { shifted_impulse(128); }
+TEST(fft_long_bluestein) { shifted_impulse(134); }
+
+/* IFFT(FFT(x)) = x and IRFFT(RFFT(y)) = y for a long odd length (Bluestein
+ * in every direction): x[t] = t mod 7 - 3 (a real signal). */
+TEST(round_trip_long) {
+  int64_t n = 131, d[1] = {n}, m = n / 2 + 1, hd[1] = {m}, len[1] = {n};
+  double *x = calloc((size_t)n, sizeof(double));
+  for (int64_t t = 0; t < n; t++) x[t] = (double)(t % 7) - 3;
+  Instr *f = mk_fft(FFT_RFFT, T_F64, 1, d, T_C128, hd, 1, len);
+  Literal *in = lit(T_F64, 1, d, x), *spec = NULL, *back = NULL;
+  Interp ip = {0};
+  CHECK_OK(interp_fft(&ip, f, &in, &spec));
+  module_destroy(M);
+  if (spec) {
+    f = mk_fft(FFT_IRFFT, T_C128, 1, hd, T_F64, d, 1, len);
+    CHECK_OK(interp_fft(&ip, f, &spec, &back));
+    module_destroy(M);
+  }
+  if (back)
+    for (int64_t t = 0; t < n; t++) CHECK(fabs(((double *)back->data)[t] - x[t]) < 1e-12);
+  /* The DC entry is sum x: 131 = 18*7 + 5, full periods of (-3..3) sum to
+   * 0 and the tail (-3,-2,-1,0,1) to -5. */
+  if (spec) CHECK(fabs(((double *)spec->data)[0] + 5) < 1e-12);
+  literal_free(in);
+  literal_free(spec);
+  literal_free(back);
+  free(x);
+}
+
 TEST(errors) {
   int64_t d[1] = {4}, od[1] = {4}, n[1] = {5};
   Instr *f = mk_fft(FFT_FFT, T_C64, 1, d, T_C64, od, 1, n);
@@ -177,6 +224,9 @@ int main(void) {
   RUN(irfft_odd);
   RUN(rfft_irfft_2d);
   RUN(irfft_2d_odd);
+  RUN(fft_long_pow2);
+  RUN(fft_long_bluestein);
+  RUN(round_trip_long);
   RUN(errors);
   return test_summary("test_fft");
 }
