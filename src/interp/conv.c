@@ -35,11 +35,15 @@ typedef struct ConvPlan {
   int64_t out_batch;
 } ConvPlan;
 
+/* The output size along one spatial dim; -1 if the window's numbers
+ * overflow (they come from the program text, so they are checked). */
 static int64_t out_size(const WindowDim *w, int64_t in) {
-  int64_t base = in == 0 ? 0 : (in - 1) * w->lhs_dilate + 1;
-  int64_t padded = w->pad_lo + base + w->pad_hi;
-  int64_t win = (w->size - 1) * w->rhs_dilate + 1;
-  if (padded < win || w->size == 0) return 0;
+  int64_t base = 0, padded, win;
+  if (in > 0 && (!mul_i64(in - 1, w->lhs_dilate, &base) || !add_i64(base, 1, &base))) return -1;
+  if (!add_i64(w->pad_lo, base, &padded) || !add_i64(padded, w->pad_hi, &padded)) return -1;
+  if (w->size == 0) return 0;
+  if (!mul_i64(w->size - 1, w->rhs_dilate, &win) || !add_i64(win, 1, &win)) return -1;
+  if (padded < win) return 0;
   return (padded - win) / w->stride + 1;
 }
 
@@ -98,6 +102,9 @@ static cxla_status conv_plan(const Instr *in, const Literal *lhs, const Literal 
       return interp_error(in, CXLA_INVALID_ARGUMENT, "window size %lld != kernel size %lld",
                           (long long)w->size, (long long)p->k_sp[i]);
     p->out_sp[i] = out_size(w, p->in_sp[i]);
+    if (p->out_sp[i] < 0)
+      return interp_error(in, CXLA_INVALID_ARGUMENT, "window numbers overflow in spatial dim %d",
+                          i);
     if (os->dims[cd->out_spatial[i]] != p->out_sp[i])
       return interp_error(in, CXLA_INVALID_ARGUMENT,
                           "output spatial dim %d is %lld, expected %lld", i,
@@ -114,33 +121,27 @@ static cxla_status conv_plan(const Instr *in, const Literal *lhs, const Literal 
   return NULL;
 }
 
-/* Per spatial dim: for output position o and window position k, the input
- * index (or -1 where the window hits padding or a dilation hole). */
-static int64_t *input_index_table(const WindowDim *w, int64_t in_sz, int64_t out_sz) {
-  int64_t n = out_sz * w->size;
-  int64_t *t = cxla_malloc((size_t)(n ? n : 1) * sizeof(int64_t));
-  if (!t) return NULL;
-  for (int64_t o = 0; o < out_sz; o++)
-    for (int64_t k = 0; k < w->size; k++) {
-      int64_t u = o * w->stride - w->pad_lo + k * w->rhs_dilate;
-      int64_t idx = -1;
-      if (u >= 0 && u % w->lhs_dilate == 0 && u / w->lhs_dilate < in_sz) idx = u / w->lhs_dilate;
-      t[o * w->size + k] = idx;
-    }
-  return t;
+/* The input index that output position o and window position k read along
+ * one spatial dim, or -1 where the window hits padding or a dilation hole. */
+static inline int64_t input_index(const WindowDim *w, int64_t in_sz, int64_t o, int64_t k) {
+  int64_t u = o * w->stride - w->pad_lo + k * w->rhs_dilate;
+  if (u < 0) return -1;
+  if (w->lhs_dilate > 1) {
+    if (u % w->lhs_dilate) return -1;
+    u /= w->lhs_dilate;
+  }
+  return u < in_sz ? u : -1;
 }
 
 typedef struct ConvBufs {
   void *in, *ker;                  /* packed operands */
-  int64_t *tab[CONV_MAX_SPATIAL];  /* input_index_table per dim */
   void *acc;                       /* O accumulators */
   int64_t *lb_off, *c_off;         /* per output feature: batch-group offset, channel base */
 } ConvBufs;
 
-static void bufs_free(ConvBufs *b, int nsp) {
+static void bufs_free(ConvBufs *b) {
   cxla_free(b->in);
   cxla_free(b->ker);
-  for (int i = 0; i < nsp; i++) cxla_free(b->tab[i]);
   cxla_free(b->acc);
   cxla_free(b->lb_off);
   cxla_free(b->c_off);
@@ -175,7 +176,7 @@ static cxla_status conv_run(const Instr *in, const ConvPlan *p, ConvBufs *b, Lit
         int64_t s_lin = 0, k_lin = 0;
         bool hit = true;
         for (int d = 0; d < nsp && hit; d++) {
-          int64_t ix = b->tab[d][opos[d] * p->k_sp[d] + kpos[d]];
+          int64_t ix = input_index(&in->window[d], p->in_sp[d], opos[d], kpos[d]);
           if (ix < 0) hit = false;
           s_lin += ix * in_st[d];
           int64_t kr = in->window[d].reversal ? p->k_sp[d] - 1 - kpos[d] : kpos[d];
@@ -271,10 +272,6 @@ static cxla_status eval_conv(const Instr *in, Literal *const *ops, Literal **out
   kperm[p.nsp + 1] = (int)cd->k_in;
   cxla_status st = acc_pack(lhs, t, inperm, &b.in);
   if (!st) st = acc_pack(rhs, t, kperm, &b.ker);
-  for (int i = 0; i < p.nsp && !st; i++) {
-    b.tab[i] = input_index_table(&in->window[i], p.in_sp[i], p.out_sp[i]);
-    if (!b.tab[i]) st = cxla_oom();
-  }
   if (!st) {
     b.acc = cxla_malloc((size_t)p.O * acc_elem_bytes(acc_kind(t)));
     b.lb_off = cxla_malloc((size_t)p.O * sizeof(int64_t));
@@ -283,7 +280,7 @@ static cxla_status eval_conv(const Instr *in, Literal *const *ops, Literal **out
   }
   /* Empty operands leave nothing to sum: the zero-filled result stands. */
   if (!st && b.in && b.ker) st = conv_run(in, &p, &b, res);
-  bufs_free(&b, p.nsp);
+  bufs_free(&b);
   if (st) {
     literal_free(res);
     return st;

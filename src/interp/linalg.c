@@ -772,6 +772,9 @@ static void work_free(Work *w) {
 /* Allocates work arrays of n Cx each (a..e) and n doubles/bools/ints. */
 static cxla_status work_alloc(Work *w, int64_t n) {
   memset(w, 0, sizeof *w);
+  int64_t bytes;
+  if (n < 0 || !mul_i64(n, (int64_t)sizeof(Cx), &bytes) || bytes > CXLA_MAX_ARRAY_BYTES)
+    return ERR(RESOURCE_EXHAUSTED, "linear algebra workspace too large");
   w->a = cx_alloc(n), w->b = cx_alloc(n), w->c = cx_alloc(n), w->d = cx_alloc(n);
   w->e = cx_alloc(n);
   w->w = cxla_calloc((size_t)n + 1, sizeof(double));
@@ -924,9 +927,11 @@ static cxla_status cc_gesdd(const Instr *in, const Literal *x, ElemType ty, Lite
   if (lu_->dims[r - 2] != m || lvt->dims[r - 1] != n || uc > m || vr > n ||
       (mode != 'N' && (uc < k || vr < k)))
     return interp_error(in, CXLA_INVALID_ARGUMENT, "u/vt shapes do not fit the operand");
-  int64_t big = m > n ? m : n;
+  int64_t big = m > n ? m : n, big2;
+  if (!mul_i64(big, big, &big2))
+    return interp_error(in, CXLA_RESOURCE_EXHAUSTED, "matrix too large for the svd");
   Work w;
-  TRY(work_alloc(&w, big * big));
+  TRY(work_alloc(&w, big2));
   for (int64_t b = 0; b < batch; b++) {
     load_cx(x, b * m * n, m * n, w.a);
     store_cx(res->tuple[0], b * m * n, m * n, w.a);

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "math_oom.h"
 #include "interp/interp.h"
 
 static HloModule *M;
@@ -260,6 +261,22 @@ TEST(errors) {
   module_destroy(M);
 }
 
+TEST(out_of_memory) {
+  setup();
+  int64_t ld[3] = {1, 3, 3}, kd[3] = {2, 1, 3}, od[3] = {1, 2, 3}, ws[1] = {2};
+  Instr *c = mk_conv("b0f_0io->b0f", T_F32, 3, ld, kd, T_F32, od, ws);
+  c->feature_group_count = 3;
+  double x[9] = {0, 10, 20, 1, 11, 21, 2, 12, 22}, k[6] = {1, 1, 0, 1, 0, 2};
+  Literal *ops[2] = {lit(T_F32, 3, ld, x), lit(T_F32, 3, kd, k)}, *o;
+  Interp ip = {0};
+  int fails;
+  OOM_SWEEP(o, interp_conv(&ip, c, ops, &o), fails);
+  CHECK(fails >= 3);
+  literal_free(ops[0]);
+  literal_free(ops[1]);
+  module_destroy(M);
+}
+
 int main(void) {
   RUN(conv1d_stride_pad);
   RUN(conv1d_rhs_dilation);
@@ -274,5 +291,6 @@ int main(void) {
   RUN(conv3d);
   RUN(int_conv_widens);
   RUN(errors);
+  RUN(out_of_memory);
   return test_summary("test_conv");
 }

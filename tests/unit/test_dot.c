@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "math_oom.h"
 #include "interp/interp.h"
 #include "ir/numeric.h"
 
@@ -307,6 +308,23 @@ TEST(errors) {
   module_destroy(f.m);
 }
 
+/* Every allocation failure inside the evaluator is a clean OOM status. */
+TEST(out_of_memory) {
+  Fix f = fix_new();
+  int64_t ld[3] = {2, 2, 1}, rd[3] = {2, 2, 2}, od[3] = {2, 1, 2};
+  int64_t lb[1] = {1}, rb[1] = {1}, lc[1] = {0}, rc[1] = {2};
+  Instr *d = mk_dot(&f, T_BF16, 3, ld, T_BF16, 3, rd, T_F32, 3, od, 1, lb, rb, 1, lc, rc);
+  double a[4] = {1, 3, 2, 4}, b[8] = {5, 6, 7, 8, 1, 0, 0, 1};
+  Literal *ops[2] = {lit_f(T_BF16, 3, ld, a), lit_f(T_BF16, 3, rd, b)}, *o;
+  Interp ip = {0};
+  int fails;
+  OOM_SWEEP(o, interp_dot(&ip, d, ops, &o), fails);
+  CHECK(fails >= 3); /* result, two packed operands */
+  literal_free(ops[0]);
+  literal_free(ops[1]);
+  module_destroy(f.m);
+}
+
 int main(void) {
   RUN(matmul_2x3_3x2);
   RUN(batch_and_odd_contraction_positions);
@@ -319,5 +337,6 @@ int main(void) {
   RUN(pred_dot);
   RUN(matmul_256);
   RUN(errors);
+  RUN(out_of_memory);
   return test_summary("test_dot");
 }

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "math_oom.h"
 #include "interp/interp.h"
 
 static HloModule *M;
@@ -212,6 +213,27 @@ TEST(errors) {
   module_destroy(M);
 }
 
+/* OOM sweeps over a 2-D FFT whose second axis takes the Bluestein path
+ * and over an IRFFT. */
+TEST(out_of_memory) {
+  int64_t d[2] = {2, 70}, n[2] = {2, 70}, hd[2] = {2, 36};
+  Literal *x, *o;
+  CHECK_OK(literal_create(T_C64, 2, d, &x));
+  Interp ip = {0};
+  int fails;
+  Instr *f = mk_fft(FFT_FFT, T_C64, 2, d, T_C64, d, 2, n);
+  OOM_SWEEP(o, interp_fft(&ip, f, &x, &o), fails);
+  CHECK(fails >= 3);
+  module_destroy(M);
+  literal_free(x);
+  CHECK_OK(literal_create(T_C64, 2, hd, &x));
+  f = mk_fft(FFT_IRFFT, T_C64, 2, hd, T_F32, d, 2, n);
+  OOM_SWEEP(o, interp_fft(&ip, f, &x, &o), fails);
+  CHECK(fails >= 3);
+  module_destroy(M);
+  literal_free(x);
+}
+
 int main(void) {
   RUN(fft_impulse);
   RUN(fft_1234_c128);
@@ -228,5 +250,6 @@ int main(void) {
   RUN(fft_long_bluestein);
   RUN(round_trip_long);
   RUN(errors);
+  RUN(out_of_memory);
   return test_summary("test_fft");
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "math_oom.h"
 #include "interp/interp.h"
 
 static HloModule *M;
@@ -607,6 +608,50 @@ TEST(unsupported_targets) {
   module_destroy(M);
 }
 
+/* Every target and op under allocation failure: clean OOM statuses only. */
+TEST(out_of_memory) {
+  setup();
+  int64_t d[2] = {3, 3}, k = 3, d2[2] = {3, 2};
+  Shape *m = shp(T_F64, 2, d), *v = shp(T_F64, 1, &k), *i0 = shp(T_S32, 0, NULL);
+  Shape *iv = shp(T_S32, 1, &k);
+  Instr *p = param(m);
+  Instr *pp[2] = {p, param(v)}, *pb[2] = {p, param(shp(T_F64, 2, d2))};
+  const char *tri = "{diag = 78 : ui8, side = 76 : ui8, trans_x = 84 : ui8, uplo = 76 : ui8}";
+  Instr *calls[8] = {
+      custom("lapack_dpotrf_ffi", "{uplo = 85 : ui8}", tup(2, m, i0, NULL, NULL, NULL), 1, &p),
+      custom("lapack_dgetrf_ffi", "{}", tup(3, m, iv, i0, NULL, NULL), 1, &p),
+      custom("lapack_dgeqrf_ffi", "{}", tup(2, m, v, NULL, NULL, NULL), 1, &p),
+      custom("lapack_dorgqr_ffi", "{}", m, 2, pp),
+      custom("lapack_dsyevd_ffi", "{mode = 86 : ui8, uplo = 76 : ui8}",
+             tup(3, m, v, i0, NULL, NULL), 1, &p),
+      custom("lapack_dgesdd_ffi", "{mode = 65 : ui8}", tup(5, m, v, m, m, i0), 1, &p),
+      custom("lapack_dtrsm_ffi", tri, shp(T_F64, 2, d2), 2, pb),
+      comp_add_instr(C, OP_CHOLESKY, m, 1, &p, "chol")};
+  double a[9] = {4, 1, 0, 1, 3, 1, 0, 1, 2}, t[3] = {1, 0.5, 0}, b[6] = {1, 2, 3, 4, 5, 6};
+  Literal *ops[2] = {lit(T_F64, 2, d, a), lit(T_F64, 1, &k, t)};
+  Literal *opb[2] = {ops[0], lit(T_F64, 2, d2, b)}, *o;
+  Interp ip = {0};
+  int fails;
+  for (int i = 0; i < 8; i++) {
+    OOM_SWEEP(o, interp_linalg(&ip, calls[i], i == 6 ? opb : ops, &o), fails);
+    CHECK(fails >= 1);
+  }
+  literal_free(ops[0]);
+  literal_free(ops[1]);
+  literal_free(opb[1]);
+  /* batch-norm-training */
+  int64_t xd[2] = {2, 2}, c = 2;
+  Shape *xs = shp(T_F32, 2, xd), *vs = shp(T_F32, 1, &c);
+  Shape *ins[3] = {xs, vs, vs};
+  Instr *bt = bn(OP_BATCH_NORM_TRAINING, 3, tup(3, xs, vs, vs, NULL, NULL), ins, "0.001");
+  double x[4] = {1, 10, 3, 30}, sc[2] = {1, 2}, of[2] = {0, 5};
+  Literal *l[3] = {lit(T_F32, 2, xd, x), lit(T_F32, 1, &c, sc), lit(T_F32, 1, &c, of)};
+  OOM_SWEEP(o, interp_linalg(&ip, bt, l, &o), fails);
+  CHECK(fails >= 3);
+  free_all(l, 3);
+  module_destroy(M);
+}
+
 int main(void) {
   RUN(cholesky_lower_upper);
   RUN(cholesky_batch_not_pd);
@@ -624,5 +669,6 @@ int main(void) {
   RUN(batch_norm_inference);
   RUN(batch_norm_grad);
   RUN(unsupported_targets);
+  RUN(out_of_memory);
   return test_summary("test_linalg");
 }
