@@ -512,6 +512,164 @@ TEST(gesdd_rank_deficient) {
   module_destroy(M);
 }
 
+/* ---- complex variants ---- */
+
+/* A c128 literal from interleaved (re, im) pairs. */
+static Literal *clit(int rank, const int64_t *dims, const double *v) {
+  Literal *l;
+  CHECK_OK(literal_create(T_C128, rank, dims, &l));
+  memcpy(l->data, v, (size_t)l->nelems * 2 * sizeof(double));
+  return l;
+}
+
+typedef struct { double re, im; } Z;
+static Z zat(const Literal *l, int64_t i) {
+  Z z = {((double *)l->data)[2 * i], ((double *)l->data)[2 * i + 1]};
+  return z;
+}
+static Z zmul(Z a, Z b) { Z z = {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; return z; }
+static Z zconj(Z a) { Z z = {a.re, -a.im}; return z; }
+static bool znear(Z a, double re, double im, double tol) {
+  return near(a.re, re, tol) && near(a.im, im, tol);
+}
+
+/* Hermitian PD [[4, 2i], [-2i, 3]] = L L^H with L = [[2, 0], [-i, sqrt2]]. */
+TEST(zpotrf) {
+  setup();
+  int64_t d[2] = {2, 2};
+  Instr *p = param(shp(T_C128, 2, d));
+  Instr *c = custom("lapack_zpotrf_ffi", "{uplo = 76 : ui8}",
+                    tup(2, shp(T_C128, 2, d), shp(T_S32, 0, NULL), NULL, NULL, NULL), 1, &p);
+  double a[8] = {4, 0, 0, 2, 0, -2, 3, 0};
+  Literal *x = clit(2, d, a), *o = eval(c, 1, &x);
+  if (o) {
+    CHECK(znear(zat(o->tuple[0], 0), 2, 0, 1e-15));
+    CHECK(znear(zat(o->tuple[0], 2), 0, -1, 1e-15));
+    CHECK(znear(zat(o->tuple[0], 3), sqrt(2.0), 0, 1e-15));
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* LAPACK's izamax compares |re| + |im|: in column (1+i, 1.5) it picks 1+i
+ * (2 > 1.5) although |1.5| > |1+i|. l = 1.5/(1+i) = 0.75 - 0.75i,
+ * u22 = 3 - 2l = 1.5 + 1.5i. */
+TEST(zgetrf_pivot_metric) {
+  setup();
+  int64_t d[2] = {2, 2}, k = 2;
+  Instr *p = param(shp(T_C128, 2, d));
+  Instr *c = custom("lapack_zgetrf_ffi", "{}",
+                    tup(3, shp(T_C128, 2, d), shp(T_S32, 1, &k), shp(T_S32, 0, NULL), NULL, NULL),
+                    1, &p);
+  double a[8] = {1, 1, 2, 0, 1.5, 0, 3, 0};
+  Literal *x = clit(2, d, a), *o = eval(c, 1, &x);
+  if (o) {
+    CHECK(literal_get_i64(o->tuple[1], 0) == 1 && literal_get_i64(o->tuple[1], 1) == 2);
+    CHECK(znear(zat(o->tuple[0], 2), 0.75, -0.75, 1e-15));
+    CHECK(znear(zat(o->tuple[0], 3), 1.5, 1.5, 1e-15));
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* Complex QR of a 3x2 matrix: Q^H Q = I and Q R = A; heevd of
+ * [[2, i], [-i, 2]] has eigenvalues 1, 3 and V diag(w) V^H = A; complex SVD
+ * of the same 3x2 matrix reconstructs it with orthonormal U, V. */
+TEST(complex_qr_eigh_svd) {
+  setup();
+  int64_t d[2] = {3, 2}, k = 2, s2[2] = {2, 2};
+  double a[12] = {1, 2, 0, -1, 3, 0, 1, 1, -2, 1, 0.5, 4};
+  Literal *x = clit(2, d, a);
+  Instr *p = param(shp(T_C128, 2, d));
+  Instr *g = custom("lapack_zgeqrf_ffi", "{}",
+                    tup(2, shp(T_C128, 2, d), shp(T_C128, 1, &k), NULL, NULL, NULL), 1, &p);
+  Literal *qr = eval(g, 1, &x);
+  if (qr) {
+    Instr *ops[2] = {param(shp(T_C128, 2, d)), param(shp(T_C128, 1, &k))};
+    Instr *q = custom("lapack_zungqr_ffi", "{}", shp(T_C128, 2, d), 2, ops);
+    Literal *qo = eval(q, 2, qr->tuple);
+    if (qo) {
+      for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+          Z s = {0, 0};
+          for (int r = 0; r < 3; r++) {
+            Z t = zmul(zconj(zat(qo, r * 2 + i)), zat(qo, r * 2 + j));
+            s.re += t.re, s.im += t.im;
+          }
+          CHECK(znear(s, i == j, 0, 1e-14));
+        }
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) {
+          Z s = {0, 0};
+          for (int r = 0; r <= j; r++) {
+            Z t = zmul(zat(qo, i * 2 + r), zat(qr->tuple[0], r * 2 + j));
+            s.re += t.re, s.im += t.im;
+          }
+          CHECK(znear(s, a[2 * (i * 2 + j)], a[2 * (i * 2 + j) + 1], 1e-14));
+        }
+    }
+    literal_free(qo);
+  }
+  literal_free(qr);
+
+  Instr *ph = param(shp(T_C128, 2, s2));
+  Instr *e = custom("lapack_zheevd_ffi", "{mode = 86 : ui8, uplo = 76 : ui8}",
+                    tup(3, shp(T_C128, 2, s2), shp(T_F64, 1, &k), shp(T_S32, 0, NULL), NULL, NULL),
+                    1, &ph);
+  double h[8] = {2, 0, 99, 99, 0, -1, 2, 0}; /* upper (99) is not read */
+  double hf[8] = {2, 0, 0, 1, 0, -1, 2, 0};
+  Literal *hx = clit(2, s2, h), *eo = eval(e, 1, &hx);
+  if (eo) {
+    const double *w = eo->tuple[1]->data;
+    CHECK(near(w[0], 1, 1e-14) && near(w[1], 3, 1e-14));
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) {
+        Z s = {0, 0};
+        for (int r = 0; r < 2; r++) {
+          Z t = zmul(zat(eo->tuple[0], i * 2 + r), zconj(zat(eo->tuple[0], j * 2 + r)));
+          s.re += t.re * w[r], s.im += t.im * w[r];
+        }
+        CHECK(znear(s, hf[2 * (i * 2 + j)], hf[2 * (i * 2 + j) + 1], 1e-14));
+      }
+  }
+  literal_free(eo);
+  literal_free(hx);
+
+  int64_t u2[2] = {3, 3};
+  Instr *sv = custom("lapack_zgesdd_ffi", "{mode = 65 : ui8}",
+                     tup(5, shp(T_C128, 2, d), shp(T_F64, 1, &k), shp(T_C128, 2, u2),
+                         shp(T_C128, 2, s2), shp(T_S32, 0, NULL)),
+                     1, &p);
+  Literal *so = eval(sv, 1, &x);
+  if (so) {
+    const double *sg = so->tuple[1]->data;
+    CHECK(sg[0] >= sg[1] && sg[1] > 0);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 2; j++) {
+        Z s = {0, 0};
+        for (int r = 0; r < 2; r++) {
+          Z t = zmul(zat(so->tuple[2], i * 3 + r), zat(so->tuple[3], r * 2 + j));
+          s.re += t.re * sg[r], s.im += t.im * sg[r];
+        }
+        CHECK(znear(s, a[2 * (i * 2 + j)], a[2 * (i * 2 + j) + 1], 1e-13));
+      }
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        Z s = {0, 0};
+        for (int r = 0; r < 3; r++) {
+          Z t = zmul(zconj(zat(so->tuple[2], r * 3 + i)), zat(so->tuple[2], r * 3 + j));
+          s.re += t.re, s.im += t.im;
+        }
+        CHECK(znear(s, i == j, 0, 1e-13));
+      }
+  }
+  literal_free(so);
+  literal_free(x);
+  module_destroy(M);
+}
+
 /* ---- batch norm ---- */
 
 static Instr *bn(Opcode op, int nops, Shape *out, Shape *const *ins, const char *eps) {
@@ -665,6 +823,9 @@ int main(void) {
   RUN(syevd_reconstructs);
   RUN(gesdd_by_hand);
   RUN(gesdd_rank_deficient);
+  RUN(zpotrf);
+  RUN(zgetrf_pivot_metric);
+  RUN(complex_qr_eigh_svd);
   RUN(batch_norm_training);
   RUN(batch_norm_inference);
   RUN(batch_norm_grad);
