@@ -147,7 +147,69 @@ static void bufs_free(ConvBufs *b) {
   cxla_free(b->c_off);
 }
 
-static cxla_status conv_run(const Instr *in, const ConvPlan *p, ConvBufs *b, Literal *res) {
+/* Adds one window position's contribution to the O accumulators of output
+ * batch n: input spatial offset s_lin, kernel window offset k_lin. */
+static void accumulate(const ConvPlan *p, ConvBufs *b, AccKind kind, int64_t n, int64_t s_lin,
+                       int64_t k_lin) {
+  int64_t Ci = p->Ci;
+  for (int64_t o = 0; o < p->O; o++) {
+    int64_t ioff = ((n + b->lb_off[o]) * p->S + s_lin) * p->C + b->c_off[o];
+    int64_t koff = (o * p->KS + k_lin) * Ci;
+    switch (kind) {
+    case ACC_REAL: {
+      const double *x = (const double *)b->in + ioff, *w = (const double *)b->ker + koff;
+      double s = ((double *)b->acc)[o];
+      for (int64_t i = 0; i < Ci; i++) s += x[i] * w[i];
+      ((double *)b->acc)[o] = s;
+      break;
+    }
+    case ACC_CPLX: {
+      const double *x = (const double *)b->in + 2 * ioff;
+      const double *w = (const double *)b->ker + 2 * koff;
+      double *a = (double *)b->acc + 2 * o;
+      for (int64_t i = 0; i < Ci; i++) {
+        a[0] += x[2 * i] * w[2 * i] - x[2 * i + 1] * w[2 * i + 1];
+        a[1] += x[2 * i] * w[2 * i + 1] + x[2 * i + 1] * w[2 * i];
+      }
+      break;
+    }
+    case ACC_INT: {
+      const uint64_t *x = (const uint64_t *)b->in + ioff;
+      const uint64_t *w = (const uint64_t *)b->ker + koff;
+      uint64_t s = ((uint64_t *)b->acc)[o];
+      for (int64_t i = 0; i < Ci; i++) s += x[i] * w[i];
+      ((uint64_t *)b->acc)[o] = s;
+      break;
+    }
+    }
+  }
+}
+
+/* Stores the O accumulators at result offset base, feature stride fst. */
+static void store_outputs(const ConvBufs *b, AccKind kind, int64_t O, int64_t base, int64_t fst,
+                          Literal *res) {
+  for (int64_t o = 0; o < O; o++) {
+    int64_t at = base + o * fst;
+    switch (kind) {
+    case ACC_REAL: literal_set_f64(res, at, ((double *)b->acc)[o]); break;
+    case ACC_CPLX:
+      acc_set_cplx(res, at, ((double *)b->acc)[2 * o], ((double *)b->acc)[2 * o + 1]);
+      break;
+    case ACC_INT: literal_set_i64(res, at, (int64_t)((uint64_t *)b->acc)[o]); break;
+    }
+  }
+}
+
+/* Steps an odometer over dims[0..n); false when it wrapped around. */
+static bool bump(int64_t *pos, const int64_t *dims, int n) {
+  for (int d = n - 1; d >= 0; d--) {
+    if (++pos[d] < dims[d]) return true;
+    pos[d] = 0;
+  }
+  return false;
+}
+
+static void conv_run(const Instr *in, const ConvPlan *p, ConvBufs *b, Literal *res) {
   const ConvDims *cd = &in->conv;
   int nsp = p->nsp;
   AccKind kind = acc_kind(res->type);
@@ -156,90 +218,40 @@ static cxla_status conv_run(const Instr *in, const ConvPlan *p, ConvBufs *b, Lit
   row_major_strides(nsp, p->in_sp, in_st);
   row_major_strides(nsp, p->k_sp, k_st);
 
-  int64_t O = p->O, Ci = p->Ci, C = p->C;
+  int64_t O = p->O;
   int64_t ofg = O / p->G;                  /* output features per feature group */
   int64_t dm = p->BG > 1 ? O / p->BG : 1;  /* output features per batch group */
   int64_t bgs = p->NB / p->BG;             /* input batches per batch group */
   for (int64_t o = 0; o < O; o++) {
-    b->c_off[o] = (o / ofg) * Ci;
+    b->c_off[o] = (o / ofg) * p->Ci;
     b->lb_off[o] = ((o / dm) * bgs) % p->NB;
   }
 
-  int64_t opos[CONV_MAX_SPATIAL], kpos[CONV_MAX_SPATIAL];
+  int64_t opos[CONV_MAX_SPATIAL] = {0}, kpos[CONV_MAX_SPATIAL] = {0};
   for (int64_t n = 0; n < p->out_batch; n++) {
-    memset(opos, 0, sizeof opos);
     for (int64_t osl = 0; osl < p->OS; osl++) {
       memset(b->acc, 0, (size_t)O * acc_elem_bytes(kind));
-      memset(kpos, 0, sizeof kpos);
       for (int64_t ksl = 0; ksl < p->KS; ksl++) {
-        /* The input spatial offset for this (output, window) position. */
+        /* The input and kernel spatial offsets of this (output, window)
+         * position; skipped where the window sees padding or a hole. */
         int64_t s_lin = 0, k_lin = 0;
         bool hit = true;
         for (int d = 0; d < nsp && hit; d++) {
           int64_t ix = input_index(&in->window[d], p->in_sp[d], opos[d], kpos[d]);
-          if (ix < 0) hit = false;
+          hit = ix >= 0;
           s_lin += ix * in_st[d];
           int64_t kr = in->window[d].reversal ? p->k_sp[d] - 1 - kpos[d] : kpos[d];
           k_lin += kr * k_st[d];
         }
-        if (hit) {
-          for (int64_t o = 0; o < O; o++) {
-            int64_t ioff = (((n + b->lb_off[o]) * p->S + s_lin) * C + b->c_off[o]);
-            int64_t koff = (o * p->KS + k_lin) * Ci;
-            switch (kind) {
-            case ACC_REAL: {
-              const double *x = (const double *)b->in + ioff, *w = (const double *)b->ker + koff;
-              double s = ((double *)b->acc)[o];
-              for (int64_t i = 0; i < Ci; i++) s += x[i] * w[i];
-              ((double *)b->acc)[o] = s;
-              break;
-            }
-            case ACC_CPLX: {
-              const double *x = (const double *)b->in + 2 * ioff;
-              const double *w = (const double *)b->ker + 2 * koff;
-              double *a = (double *)b->acc + 2 * o;
-              for (int64_t i = 0; i < Ci; i++) {
-                a[0] += x[2 * i] * w[2 * i] - x[2 * i + 1] * w[2 * i + 1];
-                a[1] += x[2 * i] * w[2 * i + 1] + x[2 * i + 1] * w[2 * i];
-              }
-              break;
-            }
-            case ACC_INT: {
-              const uint64_t *x = (const uint64_t *)b->in + ioff;
-              const uint64_t *w = (const uint64_t *)b->ker + koff;
-              uint64_t s = ((uint64_t *)b->acc)[o];
-              for (int64_t i = 0; i < Ci; i++) s += x[i] * w[i];
-              ((uint64_t *)b->acc)[o] = s;
-              break;
-            }
-            }
-          }
-        }
-        for (int d = nsp - 1; d >= 0; d--) {
-          if (++kpos[d] < p->k_sp[d]) break;
-          kpos[d] = 0;
-        }
+        if (hit) accumulate(p, b, kind, n, s_lin, k_lin);
+        bump(kpos, p->k_sp, nsp);
       }
-      /* Store the O results of this output position. */
       int64_t base = n * ost[cd->out_batch];
       for (int d = 0; d < nsp; d++) base += opos[d] * ost[cd->out_spatial[d]];
-      for (int64_t o = 0; o < O; o++) {
-        int64_t at = base + o * ost[cd->out_feature];
-        switch (kind) {
-        case ACC_REAL: literal_set_f64(res, at, ((double *)b->acc)[o]); break;
-        case ACC_CPLX:
-          acc_set_cplx(res, at, ((double *)b->acc)[2 * o], ((double *)b->acc)[2 * o + 1]);
-          break;
-        case ACC_INT: literal_set_i64(res, at, (int64_t)((uint64_t *)b->acc)[o]); break;
-        }
-      }
-      for (int d = nsp - 1; d >= 0; d--) {
-        if (++opos[d] < p->out_sp[d]) break;
-        opos[d] = 0;
-      }
+      store_outputs(b, kind, O, base, ost[cd->out_feature], res);
+      bump(opos, p->out_sp, nsp);
     }
   }
-  return NULL;
 }
 
 static cxla_status eval_conv(const Instr *in, Literal *const *ops, Literal **out) {
@@ -279,7 +291,7 @@ static cxla_status eval_conv(const Instr *in, Literal *const *ops, Literal **out
     if (!b.acc || !b.lb_off || !b.c_off) st = cxla_oom();
   }
   /* Empty operands leave nothing to sum: the zero-filled result stands. */
-  if (!st && b.in && b.ker) st = conv_run(in, &p, &b, res);
+  if (!st && b.in && b.ker) conv_run(in, &p, &b, res);
   bufs_free(&b);
   if (st) {
     literal_free(res);

@@ -324,6 +324,37 @@ static void bn_normalize(const BnPlan *p, const Literal *x, const Literal *scale
   }
 }
 
+/* batch-norm-grad (operand, scale, mean, variance, grad_output), per the
+ * operation semantics, with xhat = (x - mean) / sqrt(var + eps):
+ *   grad_offset = sum dy,  grad_scale = sum dy * xhat,
+ *   grad_x = scale / sqrt(var + eps) *
+ *            (dy - grad_offset / N - xhat * grad_scale / N). */
+static void bn_grad(const BnPlan *p, const Literal *x, Literal *const *ops, Literal **el) {
+  const Literal *dy = ops[4];
+  double n = p->N ? (double)p->N : 1;
+  for (int64_t c = 0; c < p->C; c++) {
+    double mu = literal_get_f64(ops[2], c);
+    double rs = 1.0 / sqrt(literal_get_f64(ops[3], c) + p->eps);
+    double sdy = 0, sdyx = 0;
+    for (int64_t o = 0; o < p->outer; o++)
+      for (int64_t i = 0; i < p->inner; i++) {
+        int64_t at = BN_IDX(p, o, c, i);
+        double g = literal_get_f64(dy, at);
+        sdy += g;
+        sdyx += g * (literal_get_f64(x, at) - mu);
+      }
+    double gscale = sdyx * rs, k = literal_get_f64(ops[1], c) * rs;
+    for (int64_t o = 0; o < p->outer; o++)
+      for (int64_t i = 0; i < p->inner; i++) {
+        int64_t at = BN_IDX(p, o, c, i);
+        double xh = (literal_get_f64(x, at) - mu) * rs;
+        literal_set_f64(el[0], at, k * (literal_get_f64(dy, at) - sdy / n - xh * gscale / n));
+      }
+    literal_set_f64(el[1], c, gscale);
+    literal_set_f64(el[2], c, sdy);
+  }
+}
+
 static cxla_status bn_vectors(const Instr *in, Literal *const *ops, int from, int to, int64_t C,
                               ElemType t) {
   for (int i = from; i < to; i++)
@@ -376,30 +407,7 @@ static cxla_status eval_batch_norm(const Instr *in, Literal *const *ops, Literal
     st = literal_create_tuple(3, el, out);
     el[0] = el[1] = el[2] = NULL;
   } else {
-    /* grad: operand, scale, mean, variance, grad_output. */
-    const Literal *dy = ops[4];
-    for (int64_t c = 0; c < p.C; c++) {
-      double mu = literal_get_f64(ops[2], c);
-      double rs = 1.0 / sqrt(literal_get_f64(ops[3], c) + p.eps);
-      double sdy = 0, sdyx = 0;
-      for (int64_t o = 0; o < p.outer; o++)
-        for (int64_t i = 0; i < p.inner; i++) {
-          int64_t at = BN_IDX(&p, o, c, i);
-          double g = literal_get_f64(dy, at);
-          sdy += g;
-          sdyx += g * (literal_get_f64(x, at) - mu);
-        }
-      double gscale = sdyx * rs, k = literal_get_f64(ops[1], c) * rs;
-      double n = p.N ? (double)p.N : 1;
-      for (int64_t o = 0; o < p.outer; o++)
-        for (int64_t i = 0; i < p.inner; i++) {
-          int64_t at = BN_IDX(&p, o, c, i);
-          double xh = (literal_get_f64(x, at) - mu) * rs;
-          literal_set_f64(el[0], at, k * (literal_get_f64(dy, at) - sdy / n - xh * gscale / n));
-        }
-      literal_set_f64(el[1], c, gscale);
-      literal_set_f64(el[2], c, sdy);
-    }
+    bn_grad(&p, x, ops, el);
     st = literal_create_tuple(3, el, out);
     el[0] = el[1] = el[2] = NULL;
   }
