@@ -1,7 +1,6 @@
 /* stubs_tmp.c: TEMPORARY weak placeholders for the evaluator families that
- * other engineers are writing in parallel (shape_ops.c, reduce.c, sort.c,
- * gather.c by interp-data; dot.c, conv.c, fft.c, linalg.c by interp-math),
- * so that libcxla links before their files land. A real (strong) definition
+ * another engineer is writing in parallel (shape_ops.c, reduce.c, sort.c,
+ * gather.c by interp-data), so that libcxla links before their files land. A real (strong) definition
  * replaces each one. The lead deletes this file at integration.
  *
  * Placeholders answer UNIMPLEMENTED, except that the shape-op one runs the
@@ -64,32 +63,5 @@ WEAK cxla_status interp_sort(Interp *ip, const Instr *in, Literal *const *ops, L
 WEAK cxla_status interp_gather(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
   (void)ip, (void)ops;
   *out = NULL;
-  return not_yet(in);
-}
-
-WEAK cxla_status interp_dot(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
-  (void)ip, (void)ops;
-  *out = NULL;
-  return not_yet(in);
-}
-
-WEAK cxla_status interp_conv(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
-  (void)ip, (void)ops;
-  *out = NULL;
-  return not_yet(in);
-}
-
-WEAK cxla_status interp_fft(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
-  (void)ip, (void)ops;
-  *out = NULL;
-  return not_yet(in);
-}
-
-WEAK cxla_status interp_linalg(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
-  (void)ip, (void)ops;
-  *out = NULL;
-  if (in->op == OP_CUSTOM_CALL)
-    return interp_error(in, CXLA_UNIMPLEMENTED, "unsupported custom-call target '%s'",
-                        in->custom_call_target ? in->custom_call_target : "");
   return not_yet(in);
 }
