@@ -11,7 +11,8 @@
  * back per op". Transcendentals are as accurate as the C library's double
  * functions, i.e. at least as accurate as XLA's own approximations. Complex
  * numbers compute in double pairs. Integers compute in 64 bits (sign- or
- * zero-extended) and wrap to their width when stored.
+ * zero-extended) and wrap to their width when stored. Float arithmetic
+ * follows XLA:CPU's flush-to-zero / denormals-are-zero mode (ew_scalar.h).
  *
  * Speed: each op is one function pointer called per element by a loop that
  * dispatches on the type once, with direct f32/f64 loops for the common
@@ -456,17 +457,22 @@ static CBin complex_binary(Opcode op) {
  * Array kernels
  * ====================================================================== */
 
-static void k_float_un(FUn f, Src a, ElemType ot, void *o, int64_t n) {
-  if (a.t == T_F32 && ot == T_F32) {
+/* flush: the op is floating-point arithmetic, subject to XLA:CPU's DAZ on
+ * inputs and FTZ on results (see ew_scalar.h); bit-level ops pass false. */
+static void k_float_un(FUn f, Src a, ElemType ot, void *o, int64_t n, bool flush) {
+  if (!flush || !ew_flushes(ot)) {
+    for (int64_t i = 0; i < n; i++) ew_store_float(ot, o, i, f(ew_load_float(a.t, a.p, i)));
+  } else if (a.t == T_F32 && ot == T_F32) {
     const float *x = (const float *)a.p;
     float *y = o;
-    for (int64_t i = 0; i < n; i++) y[i] = (float)f(x[i]);
+    for (int64_t i = 0; i < n; i++) y[i] = (float)ew_ftz(T_F32, f(ew_daz(T_F32, x[i])));
   } else if (a.t == T_F64 && ot == T_F64) {
     const double *x = (const double *)a.p;
     double *y = o;
-    for (int64_t i = 0; i < n; i++) y[i] = f(x[i]);
+    for (int64_t i = 0; i < n; i++) y[i] = ew_ftz(T_F64, f(ew_daz(T_F64, x[i])));
   } else {
-    for (int64_t i = 0; i < n; i++) ew_store_float(ot, o, i, f(ew_load_float(a.t, a.p, i)));
+    for (int64_t i = 0; i < n; i++)
+      ew_store_float(ot, o, i, ew_ftz(ot, f(ew_daz(a.t, ew_load_float(a.t, a.p, i)))));
   }
 }
 
@@ -475,14 +481,19 @@ static void k_float_bin(FBin f, Src a, Src b, ElemType ot, void *o, int64_t n) {
   if (a.t == T_F32 && ot == T_F32) {
     const float *x = (const float *)a.p, *z = (const float *)b.p;
     float *y = o;
-    for (int64_t i = 0; i < n; i++) y[i] = (float)f(x[i * sa], z[i * sb]);
+    for (int64_t i = 0; i < n; i++)
+      y[i] = (float)ew_ftz(T_F32, f(ew_daz(T_F32, x[i * sa]), ew_daz(T_F32, z[i * sb])));
   } else if (a.t == T_F64 && ot == T_F64) {
     const double *x = (const double *)a.p, *z = (const double *)b.p;
     double *y = o;
-    for (int64_t i = 0; i < n; i++) y[i] = f(x[i * sa], z[i * sb]);
-  } else {
     for (int64_t i = 0; i < n; i++)
-      ew_store_float(ot, o, i, f(ew_load_float(a.t, a.p, i * sa), ew_load_float(b.t, b.p, i * sb)));
+      y[i] = ew_ftz(T_F64, f(ew_daz(T_F64, x[i * sa]), ew_daz(T_F64, z[i * sb])));
+  } else {
+    for (int64_t i = 0; i < n; i++) {
+      double u = ew_daz(a.t, ew_load_float(a.t, a.p, i * sa));
+      double v = ew_daz(b.t, ew_load_float(b.t, b.p, i * sb));
+      ew_store_float(ot, o, i, ew_ftz(ot, f(u, v)));
+    }
   }
 }
 
@@ -504,14 +515,22 @@ static void k_int_bin(IBin f, Src a, Src b, ElemType ot, void *o, int64_t n) {
     ew_store_int(ot, o, i, f(ew_load_int(a.t, a.p, i * sa), ew_load_int(b.t, b.p, i * sb), &it));
 }
 
-static void k_complex_un(CUn f, Src a, ElemType ot, void *o, int64_t n) {
-  for (int64_t i = 0; i < n; i++) ew_store_complex(ot, o, i, f(ew_load_complex(a.t, a.p, i)));
+static EwComplex cx_daz(ElemType t, EwComplex z) { return cx(ew_daz(t, z.re), ew_daz(t, z.im)); }
+static EwComplex cx_ftz(ElemType t, EwComplex z) { return cx(ew_ftz(t, z.re), ew_ftz(t, z.im)); }
+
+static void k_complex_un(CUn f, Src a, ElemType ot, void *o, int64_t n, bool flush) {
+  for (int64_t i = 0; i < n; i++) {
+    EwComplex z = ew_load_complex(a.t, a.p, i);
+    ew_store_complex(ot, o, i, flush ? cx_ftz(ot, f(cx_daz(a.t, z))) : f(z));
+  }
 }
 
 static void k_complex_bin(CBin f, Src a, Src b, ElemType ot, void *o, int64_t n) {
-  for (int64_t i = 0; i < n; i++)
-    ew_store_complex(ot, o, i,
-                     f(ew_load_complex(a.t, a.p, i * a.step), ew_load_complex(b.t, b.p, i * b.step)));
+  for (int64_t i = 0; i < n; i++) {
+    EwComplex x = cx_daz(a.t, ew_load_complex(a.t, a.p, i * a.step));
+    EwComplex y = cx_daz(b.t, ew_load_complex(b.t, b.p, i * b.step));
+    ew_store_complex(ot, o, i, cx_ftz(ot, f(x, y)));
+  }
 }
 
 /* ======================================================================
@@ -568,14 +587,14 @@ static int compare_elems(CmpType ct, ElemType t, const void *a, int64_t i, const
                          int64_t j) {
   switch (type_kind(t)) {
   case TK_COMPLEX: {
-    EwComplex x = ew_load_complex(t, a, i), y = ew_load_complex(t, b, j);
+    EwComplex x = cx_daz(t, ew_load_complex(t, a, i)), y = cx_daz(t, ew_load_complex(t, b, j));
     if (isnan(x.re) || isnan(x.im) || isnan(y.re) || isnan(y.im)) return 2;
     return (x.re == y.re && x.im == y.im) ? 0 : 1; /* only EQ/NE are defined */
   }
   case TK_FLOAT:
     if (ct == CMPT_TOTALORDER)
       return cmp_i64(total_order_key(t, load_raw(t, a, i)), total_order_key(t, load_raw(t, b, j)));
-    return cmp_f64(ew_load_float(t, a, i), ew_load_float(t, b, j));
+    return cmp_f64(ew_daz(t, ew_load_float(t, a, i)), ew_daz(t, ew_load_float(t, b, j)));
   default: {
     int w = t == T_PRED ? 1 : type_bits(t);
     uint64_t x = (uint64_t)ew_load_int(t, a, i), y = (uint64_t)ew_load_int(t, b, j);
@@ -652,6 +671,11 @@ static cxla_status make_result(const Instr *in, Literal **out) {
  * Op families
  * ====================================================================== */
 
+/* Float ops XLA:CPU does with bit manipulation: they keep subnormals. */
+static bool is_bitwise(Opcode op) {
+  return op == OP_ABS || op == OP_NEGATE || op == OP_REAL || op == OP_IMAG;
+}
+
 static cxla_status eval_unary(const Instr *in, const Literal *a, Literal *o) {
   int64_t step;
   TRY(operand_step(in, 0, a, o, &step));
@@ -664,7 +688,9 @@ static cxla_status eval_unary(const Instr *in, const Literal *a, Literal *o) {
     if (o->type != ew_complex_part_type(a->type)) return type_mismatch(in, 0, a->type, o->type);
     for (int64_t i = 0; i < n; i++) {
       EwComplex z = ew_load_complex(a->type, a->data, i * step);
-      ew_store_float(o->type, o->data, i, op == OP_ABS ? c_abs(z) : op == OP_REAL ? z.re : z.im);
+      double v = op == OP_REAL ? z.re : op == OP_IMAG ? z.im
+                                                      : ew_ftz(o->type, c_abs(cx_daz(a->type, z)));
+      ew_store_float(o->type, o->data, i, v);
     }
     return NULL;
   }
@@ -680,13 +706,13 @@ static cxla_status eval_unary(const Instr *in, const Literal *a, Literal *o) {
   case TK_FLOAT: {
     FUn f = float_unary(op);
     if (!f) return type_error(in, a->type);
-    k_float_un(f, s, o->type, o->data, n);
+    k_float_un(f, s, o->type, o->data, n, !is_bitwise(op));
     return NULL;
   }
   case TK_COMPLEX: {
     CUn f = complex_unary(op);
     if (!f) return type_error(in, a->type);
-    k_complex_un(f, s, o->type, o->data, n);
+    k_complex_un(f, s, o->type, o->data, n, !is_bitwise(op));
     return NULL;
   }
   case TK_SINT: case TK_UINT: case TK_PRED: {
@@ -780,7 +806,8 @@ static cxla_status eval_compare(const Instr *in, const Literal *a, const Literal
   int64_t n = o->nelems;
   if (a->type == T_F32 && ct == CMPT_FLOAT) { /* the common case, direct */
     const float *p = a->data, *q = b->data;
-    for (int64_t i = 0; i < n; i++) y[i] = cmp_holds(d, cmp_f64(p[i * sa], q[i * sb]));
+    for (int64_t i = 0; i < n; i++)
+      y[i] = cmp_holds(d, cmp_f64(ew_daz(T_F32, p[i * sa]), ew_daz(T_F32, q[i * sb])));
     return NULL;
   }
   for (int64_t i = 0; i < n; i++)
@@ -822,8 +849,9 @@ static cxla_status eval_clamp(const Instr *in, Literal *const *ops, Literal *o) 
   switch (type_kind(t)) {
   case TK_FLOAT:
     for (int64_t i = 0; i < n; i++) {
-      double v = f_max(ew_load_float(t, lo, i * sl), ew_load_float(t, x, i * sx));
-      ew_store_float(t, o->data, i, f_min(ew_load_float(t, hi, i * sh), v));
+      double v = f_max(ew_daz(t, ew_load_float(t, lo, i * sl)), ew_daz(t, ew_load_float(t, x, i * sx)));
+      v = f_min(ew_daz(t, ew_load_float(t, hi, i * sh)), v);
+      ew_store_float(t, o->data, i, ew_ftz(t, v));
     }
     return NULL;
   case TK_SINT: case TK_UINT: case TK_PRED: {
@@ -894,6 +922,17 @@ static int64_t float_to_int(double d, const IntT *t) {
   return (int64_t)(uint64_t)d;
 }
 
+/* Whether converting st to dt (floats or complex) is an FPU conversion, with
+ * DAZ and FTZ, rather than a copy or one of the bit-shift conversions
+ * between f32 and bf16 that XLA:CPU uses. */
+static bool convert_flushes(ElemType st, ElemType dt) {
+  if (!ew_flushes(st) || !ew_flushes(dt)) return false;
+  ElemType s = type_is_complex(st) ? ew_complex_part_type(st) : st;
+  ElemType d = type_is_complex(dt) ? ew_complex_part_type(dt) : dt;
+  if (s == d) return false;
+  return !((s == T_F32 && d == T_BF16) || (s == T_BF16 && d == T_F32));
+}
+
 static cxla_status eval_convert(const Instr *in, const Literal *a, Literal *o) {
   int64_t step;
   TRY(operand_step(in, 0, a, o, &step));
@@ -904,6 +943,9 @@ static cxla_status eval_convert(const Instr *in, const Literal *a, Literal *o) {
   IntT dit = int_info(dt);
   bool s_int = sk == TK_SINT || sk == TK_UINT || sk == TK_PRED;
   bool d_int = dk == TK_SINT || dk == TK_UINT || dk == TK_PRED;
+  /* Float to pred is a compare with zero, which reads subnormals as zero. */
+  bool daz = dk == TK_PRED ? ew_flushes(st) : convert_flushes(st, dt);
+  bool ftz = convert_flushes(st, dt);
   for (int64_t i = 0; i < n; i++) {
     int64_t j = i * step;
     if (s_int) {
@@ -913,11 +955,15 @@ static cxla_status eval_convert(const Instr *in, const Literal *a, Literal *o) {
       else ew_store_complex(dt, o->data, i, cx(int_to_double(v, sk == TK_SINT, dt), 0));
     } else if (sk == TK_FLOAT) {
       double d = ew_load_float(st, a->data, j);
+      if (daz) d = ew_daz(st, d);
+      if (ftz) d = ew_ftz(dt, d);
       if (d_int) ew_store_int(dt, o->data, i, float_to_int(d, &dit));
       else if (dk == TK_FLOAT) ew_store_float(dt, o->data, i, d);
       else ew_store_complex(dt, o->data, i, cx(d, 0));
     } else { /* complex: to a real type keeps the real part */
       EwComplex z = ew_load_complex(st, a->data, j);
+      if (daz) z = cx_daz(st, z);
+      if (ftz) z = cx_ftz(dt, z);
       if (dk == TK_PRED) ew_store_int(dt, o->data, i, z.re != 0 || z.im != 0);
       else if (d_int) ew_store_int(dt, o->data, i, float_to_int(z.re, &dit));
       else if (dk == TK_FLOAT) ew_store_float(dt, o->data, i, z.re);
@@ -1061,7 +1107,7 @@ static cxla_status eval_stochastic_convert(const Instr *in, Literal *const *ops,
   IntT it = int_info(o->type);
   int rb = type_bits(r->type);
   for (int64_t i = 0; i < o->nelems; i++) {
-    double d = ew_load_float(a->type, a->data, i * sa);
+    double d = ew_daz(a->type, ew_load_float(a->type, a->data, i * sa));
     uint64_t rnd = (uint64_t)ew_load_int(r->type, r->data, i * sr);
     int64_t v;
     if (isnan(d)) {

@@ -15,6 +15,7 @@
 #define CXLA_INTERP_EW_SCALAR_H
 
 #include <stdbool.h>
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -87,6 +88,35 @@ static inline void ew_store_float(ElemType t, void *base, int64_t i, double v) {
   }
   default: ((unsigned char *)base)[i] = (unsigned char)minifloat_encode(t, v); break;
   }
+}
+
+/* ---- XLA:CPU's denormal handling ----
+ * XLA:CPU runs with the x86 FTZ and DAZ bits set: floating-point
+ * instructions read f32/f64 subnormal inputs as (signed) zero and flush
+ * subnormal results to zero. bf16 is computed in f32, so it behaves the
+ * same; f16 and the f8 types compute in f32, where their subnormals are
+ * normal numbers, so they keep them. Operations XLA implements with bit
+ * manipulation (abs, negate, select, copies, bitcast, reduce-precision, the
+ * f32<->bf16 conversions, real/imag) keep subnormals. cxla's interpreter
+ * reproduces this, since XLA:CPU's results are what it must agree with. */
+static inline bool ew_flushes(ElemType t) {
+  return t == T_F32 || t == T_F64 || t == T_BF16 || t == T_C64 || t == T_C128;
+}
+
+static inline double ew_tiny(ElemType t) { return (t == T_F64 || t == T_C128) ? 0x1p-1022 : 0x1p-126; }
+
+/* An input as the hardware reads it (DAZ). */
+static inline double ew_daz(ElemType t, double v) {
+  if (ew_flushes(t) && v != 0 && fabs(v) < ew_tiny(t)) return copysign(0.0, v);
+  return v;
+}
+
+/* A result as the hardware writes it (FTZ): subnormal after rounding to t
+ * (f32 precision for bf16 and c64 parts) becomes a signed zero. */
+static inline double ew_ftz(ElemType t, double v) {
+  if (!ew_flushes(t) || v == 0) return v;
+  double r = (t == T_F64 || t == T_C128) ? v : (double)(float)v;
+  return (r != 0 && fabs(r) < ew_tiny(t)) ? v * 0.0 : v;
 }
 
 typedef struct EwComplex {

@@ -729,6 +729,40 @@ TEST(type_and_shape_errors) {
   literal_free(p);
 }
 
+/* ---- XLA:CPU's flush-to-zero / denormals-are-zero ---- */
+
+TEST(subnormals_flush_like_xla_cpu) {
+  float sub = 1e-40f; /* an f32 subnormal */
+  float a[] = {sub, 1e-20f, -1e-20f, 1}, b[] = {0, 1e-20f, 1e-20f, sub};
+  /* DAZ: the subnormal reads as 0; FTZ: the subnormal product becomes 0. */
+  EXPECT(bin(OP_ADD, T_F32, T_F32, 4, a, b), T_F32, float, 0, 2e-20f, 0, 1);
+  EXPECT(bin(OP_MULTIPLY, T_F32, T_F32, 4, a, b), T_F32, float, 0, 0, -0.0f, 0);
+  EXPECT(cmp(CMP_NE, CMPT_DEFAULT, T_F32, 4, a, b), T_PRED, unsigned char, 0, 0, 1, 1);
+  Literal *lg = un(OP_LOG, T_F32, T_F32, 1, &sub);
+  CHECK(lg && f32_at(lg, 0) == -INFINITY);
+  literal_free(lg);
+  /* Bit operations keep subnormals. */
+  float neg = -sub;
+  EXPECT(un(OP_ABS, T_F32, T_F32, 1, &neg), T_F32, float, sub);
+  EXPECT(un(OP_NEGATE, T_F32, T_F32, 1, &sub), T_F32, float, -sub);
+  /* Conversions: f32 -> f64 and -> pred read it as 0; f64 -> f32 flushes
+   * the result; f32 <-> bf16 are bit shifts and keep subnormals. */
+  EXPECT(un(OP_CONVERT, T_F32, T_F64, 1, &sub), T_F64, double, 0);
+  EXPECT(un(OP_CONVERT, T_F32, T_PRED, 1, &sub), T_PRED, unsigned char, 0);
+  double d = 1e-40;
+  EXPECT(un(OP_CONVERT, T_F64, T_F32, 1, &d), T_F32, float, 0);
+  float bsub = bits_f32(0x00010000u); /* 2^-133, a bf16 subnormal */
+  EXPECT(un(OP_CONVERT, T_F32, T_BF16, 1, &bsub), T_BF16, uint16_t, 0x0001);
+  uint16_t h = 0x0001;
+  EXPECT(un(OP_CONVERT, T_BF16, T_F32, 1, &h), T_F32, float, bsub);
+  /* f64 flushes at its own limit. */
+  double x[] = {1e-300, 1e-310}, y[] = {1e-10, 1};
+  EXPECT(bin(OP_MULTIPLY, T_F64, T_F64, 2, x, y), T_F64, double, 0, 0);
+  /* f16 subnormals are f32 normals: kept. */
+  uint16_t f1[] = {0x0001}, f2[] = {0x0001};
+  EXPECT(bin(OP_ADD, T_F16, T_F16, 1, f1, f2), T_F16, uint16_t, 0x0002);
+}
+
 /* ---- a large array, to keep the kernels honest about speed ---- */
 
 TEST(large_array) {
@@ -775,6 +809,7 @@ int main(void) {
   RUN(map_fast_and_general);
   RUN(scalar_helpers);
   RUN(type_and_shape_errors);
+  RUN(subnormals_flush_like_xla_cpu);
   RUN(large_array);
   return test_summary("test_elementwise");
 }
