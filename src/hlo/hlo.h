@@ -148,6 +148,8 @@ void padvance(Parser *p);
 bool peat(Parser *p, TokKind k);
 /* Consumes a token of kind k or fails with "expected <what>". */
 bool pexpect(Parser *p, TokKind k, const char *what);
+/* Fails with "expected <what>, found <the current token>". */
+bool pexpected(Parser *p, const char *what);
 /* Kind of the token after the current one. */
 TokKind ppeek(Parser *p);
 /* Makes the lexer continue at byte offset pos (after a value that was read

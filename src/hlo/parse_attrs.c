@@ -751,13 +751,13 @@ bool parse_instr_attrs(Parser *p, Instr *in) {
   while (ok && p->tok.kind == TOK_COMMA) {
     padvance(p);
     if (p->tok.kind != TOK_IDENT || p->tok.percent) {
-      ok = pexpect(p, TOK_IDENT, "an attribute name");
+      ok = pexpected(p, "an attribute name");
       break;
     }
     Token name = p->tok;
     padvance(p);
     if (p->tok.kind != TOK_EQUAL) {
-      ok = pexpect(p, TOK_EQUAL, "'=' after the attribute name");
+      ok = pexpected(p, "'=' after the attribute name");
       break;
     }
     size_t vstart = p->tok.pos + 1, vend;

@@ -23,7 +23,7 @@ bool at_shape(const Parser *p) {
 static bool parse_dim_value(Parser *p, int64_t *out) {
   Token t = p->tok;
   if (t.kind != TOK_NUMBER || t.is_float || t.is_hex || t.text[0] == '-')
-    return perr(p, t.pos, "expected a dimension size");
+    return pexpected(p, "a dimension size");
   bool neg;
   uint64_t mag;
   if (!parse_int_token(p, &t, &neg, &mag)) return false;

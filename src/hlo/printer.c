@@ -34,6 +34,7 @@ void hlo_print_shape(StrBuf *b, const Shape *s, bool layout) {
     sb_putc(b, '(');
     for (int i = 0; i < s->ntuple; i++) {
       if (i) sb_puts(b, ", ");
+      if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i); /* as XLA marks long lists */
       hlo_print_shape(b, s->tuple[i], layout);
     }
     sb_putc(b, ')');
@@ -372,11 +373,13 @@ static void print_attrs(StrBuf *b, const Instr *in) {
   uint32_t a = in->attrs;
   if (a & A_SLICE) {
     int n = in->shape ? in->shape->rank : 0; /* operand rank == result rank */
+    bool strides = false; /* XLA writes every stride when one is not 1 */
+    for (int i = 0; i < n && in->slice; i++) strides |= in->slice[i].stride != 1;
     sb_puts(b, ", slice={");
     for (int i = 0; i < n && in->slice; i++) {
       const SliceDim *s = &in->slice[i];
       sb_printf(b, "%s[%lld:%lld", i ? ", " : "", (long long)s->start, (long long)s->limit);
-      if (s->stride != 1) sb_printf(b, ":%lld", (long long)s->stride);
+      if (strides) sb_printf(b, ":%lld", (long long)s->stride);
       sb_putc(b, ']');
     }
     sb_putc(b, '}');
@@ -483,8 +486,11 @@ static void print_instr(StrBuf *b, const Computation *c, const Instr *in) {
   } else if (in->op == OP_CONSTANT) {
     if (in->literal) hlo_print_literal(b, in->literal);
   } else {
-    for (int i = 0; i < in->noperands; i++)
-      sb_printf(b, i ? ", %%%s" : "%%%s", in->operands[i] ? in->operands[i]->name : "?");
+    for (int i = 0; i < in->noperands; i++) {
+      if (i) sb_puts(b, ", ");
+      if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i);
+      sb_printf(b, "%%%s", in->operands[i] ? in->operands[i]->name : "?");
+    }
   }
   sb_putc(b, ')');
   print_attrs(b, in);
@@ -518,8 +524,8 @@ cxla_status cxla_module_print(const cxla_module *m, char **out_text) {
     sb_puts(&b, "\n\n\n");
   }
   for (int i = 0; i < m->ncomps; i++) {
-    if (i) sb_putc(&b, '\n');
     print_computation(&b, m->comps[i]);
+    sb_putc(&b, '\n'); /* a blank line after each computation, as XLA */
   }
   char *s = sb_take(&b);
   if (!s) return cxla_oom();
