@@ -26,6 +26,9 @@
 /* Maximum nesting of tuples, literals and bracketed attribute values. Deeper
  * input is refused, so recursion stays far from the stack's limit. */
 #define HLO_MAX_DEPTH 500
+/* Maximum rank of a shape (far above any real program; keeps code that
+ * walks dimensions recursively, like the literal printer, safe). */
+#define HLO_MAX_RANK 256
 
 /* ---- lexer -------------------------------------------------------------------- */
 

@@ -133,6 +133,10 @@ static bool parse_array_shape(Parser *p, Shape **out) {
         break;
       }
       int64_t v;
+      if (dims.n == HLO_MAX_RANK) {
+        ok = perr(p, p->tok.pos, "shape has more than %d dimensions", HLO_MAX_RANK);
+        break;
+      }
       if (!(ok = parse_dim_value(p, &v) && vec_push(p, &dims, v) && vec_push(p, &dynflags, d)))
         break;
       if (!peat(p, TOK_COMMA)) break;

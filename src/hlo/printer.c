@@ -442,7 +442,7 @@ static void print_attrs(StrBuf *b, const Instr *in) {
     sb_printf(b, ", exponent_bits=%lld, mantissa_bits=%lld", (long long)in->exponent_bits,
               (long long)in->mantissa_bits);
   if (a & A_FFT) {
-    sb_printf(b, ", fft_type=%s", NAME_OF(fft_types, in->fft_type));
+    if (in->fft_type != FFT_NONE) sb_printf(b, ", fft_type=%s", NAME_OF(fft_types, in->fft_type));
     print_list(b, "fft_length", &in->fft_length);
   }
   if (a & A_RNG) {
@@ -498,7 +498,8 @@ static void print_instr(StrBuf *b, const Computation *c, const Instr *in) {
 }
 
 static void print_computation(StrBuf *b, const Computation *c) {
-  sb_printf(b, "%s%%%s (", c->is_entry ? "ENTRY " : "", c->name);
+  bool entry = c->is_entry || (c->module && c->module->entry == c);
+  sb_printf(b, "%s%%%s (", entry ? "ENTRY " : "", c->name);
   for (int i = 0; i < c->nparams; i++) {
     const Instr *p = c->params[i];
     if (!p) continue;

@@ -265,6 +265,68 @@ TEST(attribute_values) {
   module_destroy(m);
 }
 
+/* The printer writes each attribute as XLA does, and printing then parsing
+ * again gives the same text. */
+TEST(printed_attributes) {
+  HloModule *m = parse(attrs_module);
+  if (!m) return;
+  char *t = NULL, *t2 = NULL;
+  CHECK_OK(cxla_module_print(m, &t));
+  module_destroy(m);
+  if (!t) return;
+  static const char *const expect[] = {
+      "HloModule attrs, is_scheduled=true, entry_computation_layout={(f32[4]{0})->f32[4]{0}}\n",
+      "%bc = f32[2,4,3] broadcast(%x), dimensions={1}\n",
+      "%gte = f32[4] get-tuple-element(%tup), index=1\n",
+      "%sl = f32[2,2] slice(%m), slice={[0:4:2], [1:3:1]}\n",
+      "%pd = f32[5,12] pad(%m, %zero), padding=0_1x2_-3_1\n",
+      "convolution(%img, %ker), window={size=3x2 stride=2x1 pad=0_1x1_0 lhs_dilate=1x2 "
+      "rhs_dilate=2x1 rhs_reversal=0x1}, dim_labels=b01f_01io->b01f, feature_group_count=2\n",
+      "convolution(%img, %ker), window={size=3x2}, dim_labels=bf10_o01i->f10b\n",
+      "dot(%m, %m), lhs_contracting_dims={1}, rhs_contracting_dims={1}, "
+      "operand_precision={highest,default}\n",
+      "gather(%m, %idx), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0}, "
+      "index_vector_dim=1, slice_sizes={1,8}, indices_are_sorted=true\n",
+      "scatter(%m, %idx, %ga), update_window_dims={1,2}, inserted_window_dims={}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, indices_are_sorted=false, "
+      "unique_indices=true, to_apply=%add_f32\n",
+      "compare(%x, %x), direction=LE, type=TOTALORDER\n",
+      "%io = s32[4,3] iota(), iota_dimension=1\n",
+      "reduce-precision(%x), exponent_bits=5, mantissa_bits=10\n",
+      "fft(%m), fft_type=RFFT, fft_length={8}\n",
+      "rng(%zero, %zero), distribution=rng_normal\n",
+      "rng-bit-generator(%st), algorithm=rng_philox\n",
+      "custom-call(%x), custom_call_target=\"my\\\"target\\n\", api_version=API_VERSION_TYPED_FFI, "
+      "backend_config={a = 1 : ui8}\n",
+      "sort(%x), dimensions={0}, is_stable=true, to_apply=%ge\n",
+      "triangular-solve(%sq, %sq), left_side=true, lower=true, transpose_a=ADJOINT\n",
+      "cholesky(%sq), lower=true\n",
+      "fusion(%x), kind=kLoop, calls=%fused\n",
+      "topk(%x), k=2, largest=false\n",
+      "while(%tup), condition=%cond, body=%body\n",
+      "conditional(%pr, %x, %x), true_computation=%fused, false_computation=%fused\n",
+      "conditional(%bi, %x, %x, %x), branch_computations={%fused, %fused, %fused}\n",
+      "select-and-scatter(%x, %x, %zero), window={size=2}, select=%ge, scatter=%add_f32\n",
+      "dynamic-slice(%m, %bi, %bi), dynamic_slice_sizes={2,8}\n",
+      "copy(%x), control-predecessors={%rn, %so}, metadata={op_name=\"a, b {c}\" source_line=3}, "
+      "sharding={devices=[2,1]0,1}\n",
+      "ENTRY %main (x: f32[4], img: f32[1,5,5,2], ker: f32[3,2,2,4], m: f32[4,8], idx: s32[3,1], "
+      "tup: (s32[], f32[4]), st: u64[2], sq: f32[4,4], pr: pred[], bi: s32[]) -> f32[4] {\n",
+  };
+  for (size_t i = 0; i < sizeof expect / sizeof expect[0]; i++) {
+    if (!strstr(t, expect[i])) {
+      fprintf(stderr, "printed text lacks: %s", expect[i]);
+      harness_failed_checks++;
+    }
+  }
+  HloModule *m2 = parse(t);
+  if (m2) CHECK_OK(cxla_module_print(m2, &t2));
+  CHECK(t2 && strcmp(t, t2) == 0);
+  module_destroy(m2);
+  cxla_free_string(t);
+  cxla_free_string(t2);
+}
+
 /* Typed names on opcodes that do not take them stay verbatim. */
 TEST(typed_names_on_other_opcodes_stay_raw) {
   HloModule *m = parse(
@@ -578,6 +640,13 @@ TEST(error_cases) {
   PARSE_ERR("HloModule m\nc {\n  ROOT x = f32[] call(), to_apply=c\n}\n"
             "ENTRY e {\n  ROOT x = f32[] call(), to_apply=c\n}\n",
             "t.hlo:2:1:", "computation 'c' calls itself");
+  {
+    char text[2048] = "HloModule m\nENTRY e {\n  ROOT x = f32[";
+    for (int i = 0; i < 300; i++) strcat(text, "1,");
+    strcat(text, "1] parameter(0)\n}\n");
+    /* "  ROOT x = f32[" is 15 characters; dimension 257 starts 2*256 later */
+    parse_err(text, strlen(text), "t.hlo:3:528:", "more than 256 dimensions");
+  }
   /* bytes that are not text */
   parse_err("HloModule m\xff\n", 12, "t.hlo:1:12:", "invalid UTF-8");
   parse_err("HloModule m\0\n", 13, "t.hlo:1:12:", "NUL byte");
@@ -668,6 +737,7 @@ TEST(large_module_speed) {
 
 int main(void) {
   RUN(attribute_values);
+  RUN(printed_attributes);
   RUN(typed_names_on_other_opcodes_stay_raw);
   RUN(constants_of_every_type);
   RUN(printed_constants);
