@@ -519,30 +519,57 @@ static bool parse_computation(Parser *p, Computation **entry, size_t *entry_pos)
 
 /* ---- module ---------------------------------------------------------------------- */
 
-/* ", name=value" pairs after "HloModule name", kept verbatim. */
+/* ", name=value" pairs after "HloModule name", kept verbatim (collected on
+ * the heap, then copied to the arena). */
 static bool parse_header_attrs(Parser *p) {
   HloModule *m = p->m;
-  while (p->tok.kind == TOK_COMMA) {
+  RawAttr *v = NULL;
+  int n = 0, cap = 0;
+  bool ok = true;
+  while (ok && p->tok.kind == TOK_COMMA) {
     padvance(p);
-    if (p->tok.kind != TOK_IDENT || p->tok.percent)
-      return pexpected(p, "a module attribute name");
+    if (p->tok.kind != TOK_IDENT || p->tok.percent) {
+      ok = pexpected(p, "a module attribute name");
+      break;
+    }
     Token name = p->tok;
     padvance(p);
-    if (p->tok.kind != TOK_EQUAL) return pexpected(p, "'=' after the attribute name");
+    if (p->tok.kind != TOK_EQUAL) {
+      ok = pexpected(p, "'=' after the attribute name");
+      break;
+    }
     size_t vstart = p->tok.pos + 1, vend;
-    if (!scan_raw_value(p, vstart, &vend)) return false;
-    RawAttr *r = arena_array(&m->arena, (size_t)m->nraw + 1, sizeof(RawAttr));
-    if (!r) return poom(p);
-    if (m->nraw) memcpy(r, m->raw, (size_t)m->nraw * sizeof(RawAttr));
-    r[m->nraw].name = arena_strndup(&m->arena, name.text, name.len);
-    while (vstart < vend && (p->src[vstart] == ' ' || p->src[vstart] == '\t')) vstart++;
-    r[m->nraw].value = arena_strndup(&m->arena, p->src + vstart, vend - vstart);
-    if (!r[m->nraw].name || !r[m->nraw].value) return poom(p);
-    m->raw = r;
-    m->nraw++;
+    if (!(ok = scan_raw_value(p, vstart, &vend))) break;
+    while (p->src[vstart] == ' ' || p->src[vstart] == '\t') vstart++;
+    if (n == cap) {
+      int nc = cap ? cap * 2 : 8;
+      RawAttr *nv = cxla_realloc(v, (size_t)nc * sizeof *nv);
+      if (!nv) {
+        ok = poom(p);
+        break;
+      }
+      v = nv;
+      cap = nc;
+    }
+    v[n].name = arena_strndup(&m->arena, name.text, name.len);
+    v[n].value = arena_strndup(&m->arena, p->src + vstart, vend - vstart);
+    if (!v[n].name || !v[n].value) {
+      ok = poom(p);
+      break;
+    }
+    n++;
     pseek(p, vend);
   }
-  return true;
+  if (ok && n) {
+    if (!(m->raw = arena_array(&m->arena, (size_t)n, sizeof(RawAttr)))) {
+      ok = poom(p);
+    } else {
+      memcpy(m->raw, v, (size_t)n * sizeof(RawAttr));
+      m->nraw = n;
+    }
+  }
+  cxla_free(v);
+  return ok && !p->err;
 }
 
 /* The stack-frame index XLA writes after the header:

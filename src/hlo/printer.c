@@ -95,11 +95,18 @@ static void print_nan(StrBuf *b, bool neg, uint64_t mant, int mbits) {
 typedef bool (*SameFn)(double parsed, const void *ctx);
 
 static void print_shortest(StrBuf *b, double v, SameFn same, const void *ctx) {
+  /* If p digits read back exactly, so do p+1 (the p-digit text is also a
+   * (p+1)-digit candidate), so the shortest precision can be bisected; 17
+   * always works for a double. */
   char buf[40];
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (same(strtod(buf, NULL), ctx)) break;
+  int lo = 1, hi = 17;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    snprintf(buf, sizeof buf, "%.*g", mid, v);
+    if (same(strtod(buf, NULL), ctx)) hi = mid;
+    else lo = mid + 1;
   }
+  snprintf(buf, sizeof buf, "%.*g", lo, v);
   sb_puts(b, buf);
 }
 

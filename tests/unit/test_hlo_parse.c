@@ -735,6 +735,38 @@ TEST(large_module_speed) {
   free(text);
 }
 
+/* Inputs shaped to expose quadratic behaviour: many attributes on one
+ * instruction, many small computations after a huge one, a huge constant. */
+TEST(pathological_inputs_stay_fast) {
+  size_t cap = 64u << 20, len = 0;
+  char *text = malloc(cap);
+  len += (size_t)sprintf(text + len, "HloModule p, h0=1");
+  for (int i = 1; i < 100000; i++) len += (size_t)sprintf(text + len, ", h%d=%d", i, i);
+  len += (size_t)sprintf(text + len, "\nbig {\n  v0 = f32[] parameter(0), a0=0");
+  for (int i = 1; i < 100000; i++) len += (size_t)sprintf(text + len, ", a%d=0", i);
+  len += (size_t)sprintf(text + len, "\n");
+  for (int i = 1; i < 50000; i++) len += (size_t)sprintf(text + len, "  v%d = f32[] negate(v%d)\n", i, i - 1);
+  len += (size_t)sprintf(text + len, "}\n");
+  for (int i = 0; i < 20000; i++)
+    len += (size_t)sprintf(text + len, "c%d {\n  ROOT x = f32[] parameter(0)\n}\n", i);
+  len += (size_t)sprintf(text + len, "ENTRY e {\n  ROOT k = f32[1000000] constant({");
+  for (int i = 0; i < 1000000; i++) len += (size_t)sprintf(text + len, i ? ", %d.%d" : "%d.%d", i % 977, i % 13);
+  len += (size_t)sprintf(text + len, "})\n}\n");
+  clock_t t0 = clock();
+  HloModule *m = parse(text);
+  char *out = NULL;
+  if (m) CHECK_OK(cxla_module_print(m, &out));
+  double secs = (double)(clock() - t0) / CLOCKS_PER_SEC;
+  printf("pathological %.1f MB: parsed and printed in %.3f s\n", (double)len / 1e6, secs);
+  CHECK(m && m->nraw == 100000 && m->ncomps == 20002);
+  CHECK(m && module_find_computation(m, "big")->instrs[0]->nraw == 100000);
+  CHECK(out && strstr(out, "constant({0, 1.1, 2.2, "));
+  CHECK(secs < 30.0); /* generous: sanitizer builds and a shared machine */
+  cxla_free_string(out);
+  module_destroy(m);
+  free(text);
+}
+
 int main(void) {
   RUN(attribute_values);
   RUN(printed_attributes);
@@ -750,5 +782,6 @@ int main(void) {
   RUN(missing_file);
   RUN(out_of_memory_paths);
   RUN(large_module_speed);
+  RUN(pathological_inputs_stay_fast);
   return test_summary(__FILE__);
 }
