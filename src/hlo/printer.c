@@ -74,8 +74,22 @@ void hlo_print_string(StrBuf *b, const char *s) {
     case '\t': sb_puts(b, "\\t"); break;
     case '\r': sb_puts(b, "\\r"); break;
     default:
-      if (c < 0x20 || c == 0x7f) sb_printf(b, "\\%03o", c);
-      else sb_putc(b, (char)c);
+      if (c >= 0x80) {
+        /* Valid UTF-8 is copied; stray bytes (from \\x escapes) are escaped
+         * so that the text stays valid input. */
+        size_t n = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+        const char *why;
+        if (n > 1 && strnlen(s, n) == n && hlo_check_text(s, n, &why) == n) {
+          sb_putn(b, s, n);
+          s += n - 1;
+        } else {
+          sb_printf(b, "\\%03o", c);
+        }
+      } else if (c < 0x20 || c == 0x7f) {
+        sb_printf(b, "\\%03o", c);
+      } else {
+        sb_putc(b, (char)c);
+      }
     }
   }
   sb_putc(b, '"');

@@ -327,6 +327,20 @@ TEST(printed_attributes) {
   cxla_free_string(t2);
 }
 
+/* Strings: escapes decoded, valid UTF-8 kept, stray bytes re-escaped. */
+TEST(string_escapes) {
+  HloModule *m = parse("HloModule m\nENTRY e {\n  ROOT x = f32[] custom-call(), "
+                       "custom_call_target=\"\\x41\\101\\t\\xff\u00e9\\\\\"\n}\n");
+  if (!m) return;
+  const char *t = m->entry->root->custom_call_target;
+  CHECK(t && strcmp(t, "AA\t\xff\xc3\xa9\\") == 0);
+  char *out = NULL;
+  CHECK_OK(cxla_module_print(m, &out));
+  CHECK(out && strstr(out, "custom_call_target=\"AA\\t\\377\xc3\xa9\\\\\""));
+  cxla_free_string(out);
+  module_destroy(m);
+}
+
 /* Typed names on opcodes that do not take them stay verbatim. */
 TEST(typed_names_on_other_opcodes_stay_raw) {
   HloModule *m = parse(
@@ -587,6 +601,8 @@ TEST(error_cases) {
   PARSE_ERR("HloModule m\nc {\n  ROOT x = f32[] parameter(0)\n}\n"
             "c {\n  ROOT x = f32[] parameter(0)\n}\n",
             "t.hlo:5:1:", "duplicate computation name 'c'");
+  PARSE_ERR("HloModule m\nENTRY e {\n  x = f32[] custom-call(), custom_call_target=\"a\\qb\"\n}\n",
+            "t.hlo:3:49:", "invalid escape sequence");
   PARSE_ERR("HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  a = f32[] add(x, b)\n"
             "  b = f32[] negate(a)\n}\n",
             "t.hlo:4:3:", "instruction 'a' depends on itself (cycle)");
@@ -770,6 +786,7 @@ TEST(pathological_inputs_stay_fast) {
 int main(void) {
   RUN(attribute_values);
   RUN(printed_attributes);
+  RUN(string_escapes);
   RUN(typed_names_on_other_opcodes_stay_raw);
   RUN(constants_of_every_type);
   RUN(printed_constants);
