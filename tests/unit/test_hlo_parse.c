@@ -648,6 +648,14 @@ TEST(error_cases) {
             "expected 3 entries in dimension 0, found 2");
   PARSE_ERR("HloModule m\nENTRY e {\n  x = f32[] parameter(1)\n}\n", "t.hlo:3:3:",
             "parameter number 1 out of range");
+  PARSE_ERR("HloModule m\nENTRY e {\n  x = f32[] parameter(0)\n  y = f32[] parameter(0)\n}\n",
+            "t.hlo:4:3:", "duplicate parameter number 0");
+  PARSE_ERR("HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0)\n  ROOT y = f32[] negate(x)\n}\n",
+            "t.hlo:4:3:", "more than one ROOT");
+  PARSE_ERR("HloModule m\nENTRY e {\n  ROOT x = f32[] parameter(0), metadata={a=1}, metadata={}\n}\n",
+            "t.hlo:3:48:", "attribute 'metadata' given twice");
+  PARSE_ERR("HloModule m\nENTRY e {\n  ROOT x = f32[2] broadcast(x), dimensions={0}, dimensions={0}\n}\n",
+            "t.hlo:3:49:", "attribute 'dimensions' given twice");
   PARSE_ERR("HloModule m\nENTRY e {\n  ROOT x = f32[2]{0,0} parameter(0)\n}\n", "t.hlo:3:",
             "layout");
   PARSE_ERR("HloModule m\nENTRY e {\n  ROOT x = f32[2] parameter(0)\n}\nENTRY f {\n"
