@@ -258,7 +258,7 @@ static bool parse_instr_body(Parser *p, Opcode op, Shape *shape, const Token *na
   return true;
 }
 
-static bool parse_instruction(Parser *p, Instr **root, size_t *root_pos) {
+static bool parse_instruction(Parser *p, Instr **root) {
   bool is_root = false;
   size_t root_kw = p->tok.pos;
   if (tok_is(&p->tok, "ROOT") && !p->tok.percent && ppeek(p) != TOK_EQUAL) {
@@ -285,7 +285,6 @@ static bool parse_instruction(Parser *p, Instr **root, size_t *root_pos) {
   if (is_root) {
     if (*root) return perr(p, root_kw, "computation has more than one ROOT instruction");
     *root = in;
-    *root_pos = root_kw;
   }
   return true;
 }
@@ -446,7 +445,7 @@ static bool order_instructions(Parser *p, Computation *c) {
 }
 
 /* Fills c->params by parameter number; numbers must be 0..n-1, each once. */
-static bool collect_params(Parser *p, Computation *c, size_t comp_pos) {
+static bool collect_params(Parser *p, Computation *c) {
   int n = 0;
   for (int i = 0; i < c->ninstrs; i++) n += c->instrs[i]->op == OP_PARAMETER;
   if (n == 0) return true;
@@ -463,13 +462,12 @@ static bool collect_params(Parser *p, Computation *c, size_t comp_pos) {
                   (long long)in->param_number);
     params[in->param_number] = in;
   }
-  (void)comp_pos;
   c->params = params;
   c->nparams = n;
   return true;
 }
 
-static bool parse_computation(Parser *p, Computation **entry, size_t *entry_pos) {
+static bool parse_computation(Parser *p, Computation **entry) {
   size_t start = p->tok.pos;
   bool is_entry = false;
   if (tok_is(&p->tok, "ENTRY") && !p->tok.percent) {
@@ -499,19 +497,17 @@ static bool parse_computation(Parser *p, Computation **entry, size_t *entry_pos)
   namemap_clear(&p->instr_names);
   p->nifix = 0;
   Instr *root = NULL;
-  size_t root_pos = 0;
   do {
-    if (!parse_instruction(p, &root, &root_pos)) return false;
+    if (!parse_instruction(p, &root)) return false;
   } while (p->tok.kind != TOK_RBRACE && p->tok.kind != TOK_EOF);
   if (!pexpect(p, TOK_RBRACE, "'}' at the end of the computation")) return false;
   if (!resolve_operands(p)) return false;
   /* Without a ROOT marker the last instruction written is the root. */
   c->root = root ? root : c->instrs[c->ninstrs - 1];
-  if (!order_instructions(p, c) || !collect_params(p, c, start)) return false;
+  if (!order_instructions(p, c) || !collect_params(p, c)) return false;
   if (is_entry) {
     if (*entry) return perr(p, start, "more than one ENTRY computation");
     *entry = c;
-    *entry_pos = start;
   }
   p->comp = NULL;
   return true;
@@ -668,7 +664,7 @@ static bool order_computations(Parser *p, Computation *entry) {
   return ok;
 }
 
-static bool resolve_computations(Parser *p, Computation *entry, size_t entry_pos) {
+static bool resolve_computations(Parser *p, Computation *entry) {
   for (int i = 0; i < p->ncfix; i++) {
     Fixup *f = &p->cfix[i];
     Computation *c = namemap_get(&p->comp_names, f->name, f->len);
@@ -678,7 +674,6 @@ static bool resolve_computations(Parser *p, Computation *entry, size_t entry_pos
     *f->slot_comp = c;
     if (f->in->op == OP_FUSION) c->is_fusion = true;
   }
-  (void)entry_pos;
   return true;
 }
 
@@ -694,15 +689,14 @@ static bool parse_module(Parser *p) {
   if (!parse_header_attrs(p)) return false;
   if (tok_is(&p->tok, "FileNames") && !parse_stack_frames(p)) return false;
   Computation *entry = NULL;
-  size_t entry_pos = 0;
   do {
-    if (!parse_computation(p, &entry, &entry_pos)) return false;
+    if (!parse_computation(p, &entry)) return false;
   } while (p->tok.kind != TOK_EOF);
   if (p->err) return false;
   if (!entry) entry = p->m->comps[p->m->ncomps - 1];
   entry->is_entry = true;
   p->m->entry = entry;
-  return resolve_computations(p, entry, entry_pos) && order_computations(p, entry);
+  return resolve_computations(p, entry) && order_computations(p, entry);
 }
 
 /* ---- public API --------------------------------------------------------------------- */
