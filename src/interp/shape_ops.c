@@ -96,8 +96,9 @@ static cxla_status eval_transpose(const Instr *in, const Literal *op, Literal **
     int64_t p = in->dimensions.v[i];
     if (p < 0 || p >= op->rank || seen[p]) return BAD("transpose dimensions are not a permutation");
     seen[p] = true;
-    if (s->dims[i] != op->dims[p]) return BAD("transpose result dimension %d mismatches", i);
   }
+  for (int i = 0; i < op->rank; i++)
+    if (s->dims[i] != op->dims[in->dimensions.v[i]]) return BAD("transpose result dimension %d mismatches", i);
   TRY(new_array_like(in, op, out));
   Literal *r = *out;
   int64_t opstride[DATA_MAX_RANK], sstride[DATA_MAX_RANK], dstride[DATA_MAX_RANK];
