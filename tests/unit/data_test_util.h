@@ -136,4 +136,28 @@ static inline Instr *tadd(Computation *c, Opcode op, Shape *s, int n, Instr *con
   return comp_add_instr(c, op, s, n, ops, NULL);
 }
 
+/* Allocation-failure sweep: runs fn(ctx, &out) with the n-th allocation
+ * failing, for n = 1, 2, ... until a run needs fewer than n allocations.
+ * Every run that hit the failure must return an error (under SAN=1, leaks in
+ * those error paths are caught too); the last run must succeed. */
+typedef cxla_status (*TOomFn)(void *ctx, Literal **out);
+static inline void toom_sweep(TOomFn fn, void *ctx) {
+  for (long n = 1; n < 100000; n++) {
+    cxla_fail_alloc_at(n);
+    Literal *out = NULL;
+    cxla_status s = fn(ctx, &out);
+    long used = cxla_fail_alloc_at(0);
+    bool failed = s != NULL;
+    if (failed && used < n) fprintf(stderr, "  unexpected error: %s\n", cxla_status_message(s));
+    cxla_status_free(s);
+    literal_free(out);
+    if (used < n) {
+      CHECK(!failed);
+      return;
+    }
+    if (!failed) fprintf(stderr, "  allocation %ld failed but the call succeeded\n", n);
+    CHECK(failed);
+  }
+}
+
 #endif

@@ -218,6 +218,49 @@ TEST(gather_scatter_errors) {
   teardown();
 }
 
+
+typedef struct OomCtx {
+  Instr *in;
+  Literal **ops;
+} OomCtx;
+
+static cxla_status oom_run(void *p, Literal **out) {
+  OomCtx *c = p;
+  return interp_gather(&IP, c->in, c->ops, out);
+}
+
+TEST(allocation_failures) {
+  setup();
+  Computation *f = module_add_computation(M, "f");
+  ElemType ty[4] = {T_F32, T_S32, T_F32, T_S32};
+  tparams(M, f, 4, ty);
+  Instr **p = f->params;
+  Instr *s0 = tadd(f, OP_ADD, p[0]->shape, 2, (Instr *[]){p[0], p[2]});
+  Instr *s1 = tadd(f, OP_MAXIMUM, p[1]->shape, 2, (Instr *[]){p[1], p[3]});
+  Shape *ts[2] = {p[0]->shape, p[1]->shape};
+  f->root = tadd(f, OP_TUPLE, shape_new_tuple(&M->arena, 2, ts), 2, (Instr *[]){s0, s1});
+  Shape *xs[2] = {tshape(M, T_F32, 1, D(3)), tshape(M, T_S32, 1, D(3))};
+  Instr *in = mkscatter(shape_new_tuple(&M->arena, 2, xs), 2, xs, tshape(M, T_S32, 2, D(3, 1)), xs, f);
+  in->scatter = (ScatterDims){.inserted_window_dims = L(M, 0), .scatter_dims_to_operand_dims = L(M, 0),
+                              .index_vector_dim = 1};
+  Literal *a[5] = {tlit_f(T_F32, 1, D(3), F(0, 0, 0)), tlit_i(T_S32, 1, D(3), I(0, 0, 0)),
+                   tlit_i(T_S32, 2, D(3, 1), I(2, 0, 2)), tlit_f(T_F32, 1, D(3), F(1, 2, 3)),
+                   tlit_i(T_S32, 1, D(3), I(5, 1, 4))};
+  OomCtx c = {in, a};
+  toom_sweep(oom_run, &c);
+  for (int i = 0; i < 5; i++) literal_free(a[i]);
+  in = mkgather(tshape(M, T_F32, 2, D(3, 2)), tshape(M, T_F32, 2, D(4, 2)), tshape(M, T_S32, 1, D(3)));
+  in->gather = (GatherDims){.offset_dims = L(M, 1), .collapsed_slice_dims = L(M, 0),
+                            .start_index_map = L(M, 0), .index_vector_dim = 1};
+  in->slice_sizes = L(M, 1, 2);
+  Literal *b[2] = {tlit_f(T_F32, 2, D(4, 2), ROWS), tlit_i(T_S32, 1, D(3), I(2, 9, -1))};
+  c = (OomCtx){in, b};
+  toom_sweep(oom_run, &c);
+  literal_free(b[0]);
+  literal_free(b[1]);
+  teardown();
+}
+
 int main(void) {
   RUN(gather_rows_clamped);
   RUN(gather_2d_windows_and_index_vector_dim_0);
@@ -228,5 +271,6 @@ int main(void) {
   RUN(scatter_variadic_called_combiner);
   RUN(scatter_batching_dims);
   RUN(gather_scatter_errors);
+  RUN(allocation_failures);
   return test_summary(__FILE__);
 }

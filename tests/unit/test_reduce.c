@@ -342,6 +342,49 @@ TEST(reduce_errors) {
   teardown();
 }
 
+
+typedef struct OomCtx {
+  Instr *in;
+  Literal **ops;
+} OomCtx;
+
+static cxla_status oom_run(void *p, Literal **out) {
+  OomCtx *c = p;
+  return interp_reduce(&IP, c->in, c->ops, out);
+}
+
+TEST(allocation_failures) {
+  setup();
+  Computation *am = argmax_comp();
+  Shape *ts[2] = {tshape(M, T_F32, 1, D(2)), tshape(M, T_S32, 1, D(2))};
+  Shape *ops[4] = {tshape(M, T_F32, 2, D(2, 4)), tshape(M, T_S32, 2, D(2, 4)), tshape(M, T_F32, 0, NULL),
+                   tshape(M, T_S32, 0, NULL)};
+  Instr *in = mk(OP_REDUCE, shape_new_tuple(&M->arena, 2, ts), 4, ops, am);
+  in->dimensions = L(M, 1);
+  Literal *a[4] = {tlit_f(T_F32, 2, D(2, 4), F(3, 7, 7, 1, 0, -1, 5, 5)),
+                   tlit_i(T_S32, 2, D(2, 4), I(0, 1, 2, 3, 0, 1, 2, 3)), tscalar_f(T_F32, -INFINITY),
+                   tscalar_i(T_S32, 0)};
+  OomCtx c = {in, a};
+  toom_sweep(oom_run, &c);
+  Shape *ts2[2] = {tshape(M, T_F32, 2, D(1, 2)), tshape(M, T_S32, 2, D(1, 2))};
+  in = mk(OP_REDUCE_WINDOW, shape_new_tuple(&M->arena, 2, ts2), 4, ops, am);
+  set_window(in, 2, (WindowDim[]){WD(2, 1, 0, 0), WD(2, 2, 0, 0)});
+  c.in = in;
+  toom_sweep(oom_run, &c);
+  for (int i = 0; i < 4; i++) literal_free(a[i]);
+  /* float add reduce: double accumulator buffer */
+  Computation *add = tbinary(M, "add", OP_ADD, T_F32);
+  Shape *ops2[2] = {tshape(M, T_F32, 2, D(2, 3)), tshape(M, T_F32, 0, NULL)};
+  in = mk(OP_REDUCE, tshape(M, T_F32, 1, D(2)), 2, ops2, add);
+  in->dimensions = L(M, 1);
+  Literal *b[2] = {tlit_f(T_F32, 2, D(2, 3), F(1, 2, 3, 4, 5, 6)), tscalar_f(T_F32, 0)};
+  c = (OomCtx){in, b};
+  toom_sweep(oom_run, &c);
+  literal_free(b[0]);
+  literal_free(b[1]);
+  teardown();
+}
+
 int main(void) {
   RUN(reduce_rows_cols_all);
   RUN(reduce_empty_and_size_one);
@@ -354,5 +397,6 @@ int main(void) {
   RUN(select_and_scatter_pool_gradient);
   RUN(select_and_scatter_overlap_and_generic_select);
   RUN(reduce_errors);
+  RUN(allocation_failures);
   return test_summary(__FILE__);
 }

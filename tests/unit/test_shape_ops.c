@@ -357,6 +357,34 @@ TEST(constant_and_errors) {
   teardown();
 }
 
+
+typedef struct OomCtx {
+  Instr *in;
+  Literal **ops;
+} OomCtx;
+
+static cxla_status oom_run(void *p, Literal **out) {
+  OomCtx *c = p;
+  return interp_shape_op(&IP, c->in, c->ops, out);
+}
+
+TEST(allocation_failures) {
+  setup();
+  /* bitcast through a non-default layout needs a scratch buffer */
+  Shape *b = tshape(M, T_F32, 2, D(2, 3));
+  b->has_layout = true;
+  b->minor_to_major = arena_i64dup(&M->arena, D(0, 1), 2);
+  Literal *x = tlit_f(T_F32, 2, D(2, 3), F(1, 2, 3, 4, 5, 6));
+  OomCtx c = {mk(OP_BITCAST, tshape(M, T_F32, 1, D(6)), b), &x};
+  toom_sweep(oom_run, &c);
+  Shape *ts[2] = {tshape(M, T_F32, 2, D(2, 3)), tshape(M, T_F32, 2, D(2, 3))};
+  Literal *two[2] = {x, x};
+  c = (OomCtx){tinstr(C, OP_TUPLE, shape_new_tuple(&M->arena, 2, ts), 2, ts), two};
+  toom_sweep(oom_run, &c);
+  literal_free(x);
+  teardown();
+}
+
 int main(void) {
   RUN(pad_interior_and_negative);
   RUN(pad_2d);
@@ -370,5 +398,6 @@ int main(void) {
   RUN(iota_any_type);
   RUN(reshape_copy_tuple_gte_dimsize);
   RUN(constant_and_errors);
+  RUN(allocation_failures);
   return test_summary(__FILE__);
 }

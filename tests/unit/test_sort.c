@@ -163,6 +163,38 @@ TEST(sort_errors) {
   teardown();
 }
 
+
+typedef struct OomCtx {
+  Instr *in;
+  Literal **ops;
+} OomCtx;
+
+static cxla_status oom_run(void *p, Literal **out) {
+  OomCtx *c = p;
+  return interp_sort(&IP, c->in, c->ops, out);
+}
+
+TEST(allocation_failures) {
+  setup();
+  ElemType ty[4] = {T_S32, T_S32, T_F32, T_F32};
+  Computation *cmp = module_add_computation(M, "lt2");
+  tparams(M, cmp, 4, ty);
+  Shape *pred = tshape(M, T_PRED, 0, NULL);
+  Instr *lt = tadd(cmp, OP_COMPARE, pred, 2, (Instr *[]){cmp->params[0], cmp->params[1]});
+  lt->cmp_dir = CMP_LT;
+  cmp->root = tadd(cmp, OP_AND, pred, 2, (Instr *[]){lt, lt});
+  Shape *ks = tshape(M, T_S32, 1, D(5)), *vs = tshape(M, T_F32, 1, D(5));
+  Shape *ops[2] = {ks, vs};
+  Literal *a[2] = {tlit_i(T_S32, 1, D(5), I(3, 1, 3, 2, 1)), tlit_f(T_F32, 1, D(5), F(0, 1, 2, 3, 4))};
+  OomCtx c = {mksort(shape_new_tuple(&M->arena, 2, ops), 2, ops, cmp, 0), a};
+  toom_sweep(oom_run, &c);
+  c = (OomCtx){mktopk(tshape(M, T_F32, 1, D(5)), 2, true), a + 1};
+  toom_sweep(oom_run, &c);
+  literal_free(a[0]);
+  literal_free(a[1]);
+  teardown();
+}
+
 int main(void) {
   RUN(stable_sort_fast_comparator);
   RUN(stable_sort_called_comparator);
@@ -170,5 +202,6 @@ int main(void) {
   RUN(sort_total_order);
   RUN(topk_ties_lower_index_first);
   RUN(sort_errors);
+  RUN(allocation_failures);
   return test_summary(__FILE__);
 }
