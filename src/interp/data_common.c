@@ -102,12 +102,23 @@ void elem_from_double(ElemType t, void *p, double v) {
   }
 }
 
-/* NaN-propagating max/min that return the first operand on ties, like XLA's
- * evaluator and CPU backend. */
-static double fmax_x(double a, double b) { return (isnan(a) || a >= b) ? a : b; }
-static double fmin_x(double a, double b) { return (isnan(a) || a <= b) ? a : b; }
-static float fmaxf_x(float a, float b) { return (isnan(a) || a >= b) ? a : b; }
-static float fminf_x(float a, float b) { return (isnan(a) || a <= b) ? a : b; }
+/* IEEE 754-2019 maximum/minimum, the semantics of the elementwise ops (and
+ * of XLA:CPU's llvm.maximum): NaN if either operand is NaN (the first NaN
+ * wins), and -0 < +0. */
+static double fmax_x(double a, double b) {
+  if (isnan(a)) return a;
+  if (isnan(b)) return b;
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static double fmin_x(double a, double b) {
+  if (isnan(a)) return a;
+  if (isnan(b)) return b;
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+static float fmaxf_x(float a, float b) { return (float)fmax_x(a, b); }
+static float fminf_x(float a, float b) { return (float)fmin_x(a, b); }
 
 static float float_op(Opcode op, float a, float b) {
   switch (op) {

@@ -59,8 +59,9 @@ cxla_status check_array(const Instr *in, const Literal *l, const char *what);
 bool binop_supported(Opcode op, ElemType t);
 /* out = op(a, b) on one element of type t (out may alias a or b). Floats:
  * f32 in float, f64 in double, f16/bf16/f8 computed in float and rounded to
- * the type each step (as Eigen's half types do); maximum/minimum propagate
- * NaN and return the first operand on ties. Integers wrap. */
+ * the type each step (as Eigen's half types do); maximum/minimum are IEEE
+ * 754-2019's (NaN propagates, -0 < +0), like the elementwise ops. Integers
+ * wrap; pred follows C++ bool (+, max: or; *, min: and; -: xor). */
 void binop_apply(Opcode op, ElemType t, void *out, const void *a, const void *b);
 
 /* An element of a floating type as double (exact). */

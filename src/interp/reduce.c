@@ -390,7 +390,7 @@ static cxla_status eval_select_and_scatter(Interp *ip, const Instr *in, Literal 
      * "accumulator" is the source value. Build it by hand. */
     memset(&st, 0, sizeof st);
     st.n = 1;
-    ScalarFn f = scalar_fn_of(scatter);
+    ScalarFn f = scatter ? scalar_fn_of(scatter) : (ScalarFn){OP_COUNT, false};
     if (src->type == r->type && f.op != OP_COUNT && binop_supported(f.op, r->type)) {
       st.native = true;
       st.op = f.op;

@@ -152,6 +152,11 @@ TEST(reduce_max_nan_and_int_wrap) {
   Literal *r = run(in, 2, a);
   CHECK(r && isnan(literal_get_f64(r, 0)));
   literal_free(r);
+  /* maximum orders -0 below +0 (IEEE 754-2019), whatever the order. */
+  Literal *z[2] = {tlit_f(T_F32, 1, D(3), F(-0.0, 0.0, -0.0)), tscalar_f(T_F32, -INFINITY)};
+  r = run(in, 2, z);
+  CHECK(r && literal_get_f64(r, 0) == 0 && !signbit(literal_get_f64(r, 0)));
+  literal_free(r);
   Computation *add8 = tbinary(M, "add8", OP_ADD, T_S8);
   Shape *ops2[2] = {tshape(M, T_S8, 1, D(2)), tshape(M, T_S8, 0, NULL)};
   in = mk(OP_REDUCE, tshape(M, T_S8, 0, NULL), 2, ops2, add8);
