@@ -102,72 +102,88 @@ static cxla_status check_batching(const Instr *in, const I64List *op_batch, cons
 
 /* ---- gather ---------------------------------------------------------------------- */
 
+/* The validated geometry of a gather. */
+typedef struct GatherGeom {
+  int nw;                       /* window (offset) dimensions */
+  int64_t wdim[DATA_MAX_RANK];  /* operand dimension of window dim k */
+  int64_t wsize[DATA_MAX_RANK]; /* its slice size */
+  int64_t obdim[DATA_MAX_RANK]; /* output dimension of batch dim j */
+} GatherGeom;
+
+static bool gather_dropped(const GatherDims *gd, int64_t d) {
+  return list_has(&gd->collapsed_slice_dims, d) || list_has(&gd->operand_batching_dims, d);
+}
+
+static cxla_status gather_geom(const Instr *in, const Literal *x, const IndexGeom *g, GatherGeom *gg) {
+  const GatherDims *gd = &in->gather;
+  const I64List *ss = &in->slice_sizes;
+  const Shape *s = in->shape;
+  int rank = x->rank;
+  if (s->type != x->type) return BAD("result type differs from the operand's");
+  TRY(check_rank(in, s->rank));
+  if (ss->n != rank) return BAD("slice_sizes has %d entries, operand rank is %d", ss->n, rank);
+  if (g->veclen != gd->start_index_map.n) return BAD("index vector length differs from start_index_map");
+  if (!list_ok(&gd->start_index_map, rank, false) || !list_ok(&gd->collapsed_slice_dims, rank, true) ||
+      !list_ok(&gd->offset_dims, s->rank, true))
+    return BAD("dimension numbers out of range");
+  TRY(check_batching(in, &gd->operand_batching_dims, &gd->start_indices_batching_dims,
+                     &gd->collapsed_slice_dims, rank, g));
+  gg->nw = 0;
+  for (int d = 0; d < rank; d++) {
+    if (ss->v[d] < 0 || ss->v[d] > x->dims[d]) return BAD("slice size %d out of range", d);
+    if (gather_dropped(gd, d)) {
+      if (ss->v[d] != 1) return BAD("collapsed/batching dimension %d needs slice size 1", d);
+      continue;
+    }
+    gg->wdim[gg->nw] = d;
+    gg->wsize[gg->nw++] = ss->v[d];
+  }
+  if (gg->nw != gd->offset_dims.n) return BAD("offset_dims count mismatches the slice");
+  if (g->nbatch + gg->nw != s->rank) return BAD("result rank mismatches");
+  for (int d = 0, j = 0; d < s->rank; d++) {
+    if (list_has(&gd->offset_dims, d)) continue;
+    if (s->dims[d] != g->bsize[j]) return BAD("result batch dimension %d mismatches the indices", d);
+    gg->obdim[j++] = d;
+  }
+  for (int k = 0; k < gg->nw; k++)
+    if (s->dims[gd->offset_dims.v[k]] != gg->wsize[k])
+      return BAD("result offset dimension mismatches the slice");
+  return NULL;
+}
+
 static cxla_status eval_gather(const Instr *in, Literal *const *ops, Literal **out) {
   if (in->noperands != 2) return BAD("gather takes operand and indices");
   const Literal *x = ops[0];
   TRY(check_array(in, x, "operand"));
   const GatherDims *gd = &in->gather;
   IndexGeom g;
+  GatherGeom gg;
   TRY(index_geom(in, ops[1], gd->index_vector_dim, &g));
-  int rank = x->rank;
-  const Shape *s = in->shape;
-  if (s->type != x->type) return BAD("result type differs from the operand's");
-  TRY(check_rank(in, s->rank));
-  const I64List *ss = &in->slice_sizes;
-  if (ss->n != rank) return BAD("slice_sizes has %d entries, operand rank is %d", ss->n, rank);
-  if (g.veclen != gd->start_index_map.n) return BAD("index vector length differs from start_index_map");
-  if (!list_ok(&gd->start_index_map, rank, false) || !list_ok(&gd->collapsed_slice_dims, rank, true) ||
-      !list_ok(&gd->offset_dims, s->rank, true))
-    return BAD("dimension numbers out of range");
-  TRY(check_batching(in, &gd->operand_batching_dims, &gd->start_indices_batching_dims,
-                     &gd->collapsed_slice_dims, rank, &g));
-  for (int d = 0; d < rank; d++) {
-    if (ss->v[d] < 0 || ss->v[d] > x->dims[d]) return BAD("slice size %d out of range", d);
-    bool dropped = list_has(&gd->collapsed_slice_dims, d) || list_has(&gd->operand_batching_dims, d);
-    if (dropped && ss->v[d] != 1) return BAD("collapsed/batching dimension %d needs slice size 1", d);
-  }
-  /* Operand window dimensions <-> output offset dimensions. */
-  int64_t wdim[DATA_MAX_RANK], wsize[DATA_MAX_RANK];
-  int nw = 0;
-  for (int d = 0; d < rank; d++) {
-    if (list_has(&gd->collapsed_slice_dims, d) || list_has(&gd->operand_batching_dims, d)) continue;
-    wdim[nw] = d;
-    wsize[nw++] = ss->v[d];
-  }
-  if (nw != gd->offset_dims.n) return BAD("offset_dims count mismatches the slice");
-  if (g.nbatch + nw != s->rank) return BAD("result rank mismatches");
-  int64_t obdim[DATA_MAX_RANK];
-  for (int d = 0, j = 0; d < s->rank; d++) {
-    if (list_has(&gd->offset_dims, d)) continue;
-    if (s->dims[d] != g.bsize[j]) return BAD("result batch dimension %d mismatches the indices", d);
-    obdim[j++] = d;
-  }
-  for (int k = 0; k < nw; k++)
-    if (s->dims[gd->offset_dims.v[k]] != wsize[k]) return BAD("result offset dimension mismatches the slice");
-
-  TRY(literal_create(s->type, s->rank, s->dims, out));
+  TRY(gather_geom(in, x, &g, &gg));
+  TRY(literal_create(in->shape->type, in->shape->rank, in->shape->dims, out));
   Literal *r = *out;
   if (r->nelems == 0) return NULL;
-  int es = type_bytes(x->type);
+  int es = type_bytes(x->type), rank = x->rank;
   int64_t xstride[DATA_MAX_RANK], rstride[DATA_MAX_RANK], sstride[DATA_MAX_RANK], dstride[DATA_MAX_RANK];
   row_major_strides(rank, x->dims, xstride);
   row_major_strides(r->rank, r->dims, rstride);
-  for (int k = 0; k < nw; k++) {
-    sstride[k] = xstride[wdim[k]];
+  for (int k = 0; k < gg.nw; k++) {
+    sstride[k] = xstride[gg.wdim[k]];
     dstride[k] = rstride[gd->offset_dims.v[k]];
   }
+  /* One slice copy per batch position; starts clamped so the slice fits. */
   int64_t G[DATA_MAX_RANK] = {0}, start[DATA_MAX_RANK];
   do {
     read_start(&g, G, &gd->start_index_map, &gd->operand_batching_dims,
                &gd->start_indices_batching_dims, rank, start);
     int64_t soff = 0, doff = 0;
     for (int d = 0; d < rank; d++) {
-      int64_t hi = x->dims[d] - ss->v[d];
+      int64_t hi = x->dims[d] - in->slice_sizes.v[d];
       int64_t v = start[d] < 0 ? 0 : start[d] > hi ? hi : start[d];
       soff += v * xstride[d];
     }
-    for (int j = 0; j < g.nbatch; j++) doff += G[j] * rstride[obdim[j]];
-    strided_copy(nw, wsize, (char *)r->data + doff * es, dstride, (const char *)x->data + soff * es,
+    for (int j = 0; j < g.nbatch; j++) doff += G[j] * rstride[gg.obdim[j]];
+    strided_copy(gg.nw, gg.wsize, (char *)r->data + doff * es, dstride, (const char *)x->data + soff * es,
                  sstride, es);
   } while (idx_next(g.nbatch, g.bsize, G));
   return NULL;
@@ -293,12 +309,9 @@ static cxla_status scatter_geom(const Instr *in, const Literal *x, const Literal
   return NULL;
 }
 
-static cxla_status eval_scatter(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
-  if (in->noperands < 3 || in->noperands % 2 == 0) return BAD("scatter takes N operands, indices, N updates");
-  int n = (in->noperands - 1) / 2;
-  if (n > MAX_OPERANDS) return interp_error(in, CXLA_UNIMPLEMENTED, "more than %d scatter operands", MAX_OPERANDS);
-  if (in->ncalled < 1) return BAD("scatter without an update computation");
-  Literal *const *xs = ops, *const *upd = ops + n + 1;
+/* Checks the N operands and N updates agree with each other and with the
+ * result shape. */
+static cxla_status scatter_check_operands(const Instr *in, int n, Literal *const *xs, Literal *const *upd) {
   for (int i = 0; i < n; i++) {
     TRY(check_array(in, xs[i], "operand"));
     TRY(check_array(in, upd[i], "updates"));
@@ -313,55 +326,73 @@ static cxla_status eval_scatter(Interp *ip, const Instr *in, Literal *const *ops
   if (tuple ? s->ntuple != n : n != 1) return BAD("result shape does not match the operands");
   for (int i = 0; i < n; i++)
     if ((tuple ? s->tuple[i] : s)->type != xs[i]->type) return BAD("result %d has the wrong type", i);
+  return NULL;
+}
+
+/* Applies every update to res: scatter positions in row-major order, each
+ * window (skipped whole unless it fits) in row-major order. */
+static cxla_status scatter_walk(const Instr *in, const IndexGeom *g, const ScatterGeom *sg, Combiner *c,
+                                Literal *const *res, Literal *const *upd) {
+  const Literal *x = res[0], *u = upd[0];
+  if (u->nelems == 0) return NULL;
+  const ScatterDims *sd = &in->scatter;
+  int rank = sg->rank;
+  int64_t xstride[DATA_MAX_RANK], ustride[DATA_MAX_RANK];
+  row_major_strides(rank, x->dims, xstride);
+  row_major_strides(u->rank, u->dims, ustride);
+  int64_t G[DATA_MAX_RANK] = {0}, W[DATA_MAX_RANK] = {0}, start[DATA_MAX_RANK];
+  do {
+    read_start(g, G, &sd->scatter_dims_to_operand_dims, &sd->input_batching_dims,
+               &sd->scatter_indices_batching_dims, rank, start);
+    bool fits = true;
+    int64_t xbase = 0, ubase = 0;
+    for (int d = 0; d < rank; d++) {
+      if (start[d] < 0 || start[d] > x->dims[d] - sg->opwin[d]) fits = false;
+      xbase += start[d] * xstride[d];
+    }
+    if (!fits) continue;
+    for (int j = 0; j < g->nbatch; j++) ubase += G[j] * ustride[sg->usdim[j]];
+    do {
+      int64_t xo = xbase, uo = ubase;
+      for (int k = 0; k < sg->nw; k++) {
+        xo += W[k] * xstride[sg->wdim[k]];
+        uo += W[k] * ustride[sg->uwdim[k]];
+      }
+      TRY(combine(c, res, xo, upd, uo));
+    } while (idx_next(sg->nw, sg->wsize, W));
+  } while (idx_next(g->nbatch, g->bsize, G));
+  return NULL;
+}
+
+static cxla_status eval_scatter(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
+  if (in->noperands < 3 || in->noperands % 2 == 0) return BAD("scatter takes N operands, indices, N updates");
+  int n = (in->noperands - 1) / 2;
+  if (n > MAX_OPERANDS) return interp_error(in, CXLA_UNIMPLEMENTED, "more than %d scatter operands", MAX_OPERANDS);
+  if (in->ncalled < 1) return BAD("scatter without an update computation");
+  Literal *const *xs = ops, *const *upd = ops + n + 1;
+  TRY(scatter_check_operands(in, n, xs, upd));
   IndexGeom g;
   TRY(index_geom(in, ops[n], in->scatter.index_vector_dim, &g));
   ScatterGeom sg;
   TRY(scatter_geom(in, xs[0], upd[0], &g, &sg));
 
+  /* The result starts as a copy of the operands; updates combine into it. */
   Literal *res[MAX_OPERANDS] = {NULL};
   cxla_status st = NULL;
   for (int i = 0; i < n && !st; i++) st = literal_clone(xs[i], &res[i]);
   Combiner c;
-  bool have_c = false;
   if (!st) {
     st = combiner_init(&c, ip, in, n, res, upd);
-    have_c = !st;
-  }
-  const Literal *x = xs[0], *u = upd[0];
-  int rank = sg.rank;
-  int64_t xstride[DATA_MAX_RANK], ustride[DATA_MAX_RANK];
-  row_major_strides(rank, x->dims, xstride);
-  row_major_strides(u->rank, u->dims, ustride);
-  int64_t G[DATA_MAX_RANK] = {0}, W[DATA_MAX_RANK] = {0}, start[DATA_MAX_RANK];
-  bool any = !st && u->nelems > 0;
-  while (any && !st) {
-    read_start(&g, G, &in->scatter.scatter_dims_to_operand_dims, &in->scatter.input_batching_dims,
-               &in->scatter.scatter_indices_batching_dims, rank, start);
-    bool fits = true;
-    int64_t xbase = 0, ubase = 0;
-    for (int d = 0; d < rank; d++) {
-      if (start[d] < 0 || start[d] > x->dims[d] - sg.opwin[d]) fits = false;
-      xbase += start[d] * xstride[d];
+    if (!st) {
+      st = scatter_walk(in, &g, &sg, &c, res, upd);
+      combiner_free(&c);
     }
-    for (int j = 0; j < g.nbatch; j++) ubase += G[j] * ustride[sg.usdim[j]];
-    if (fits) {
-      do {
-        int64_t xo = xbase, uo = ubase;
-        for (int k = 0; k < sg.nw; k++) {
-          xo += W[k] * xstride[sg.wdim[k]];
-          uo += W[k] * ustride[sg.uwdim[k]];
-        }
-        st = combine(&c, res, xo, upd, uo);
-      } while (!st && idx_next(sg.nw, sg.wsize, W));
-    }
-    any = idx_next(g.nbatch, g.bsize, G);
   }
-  if (have_c) combiner_free(&c);
   if (st) {
     for (int i = 0; i < n; i++) literal_free(res[i]);
     return st;
   }
-  if (!tuple) {
+  if (in->shape->type != T_TUPLE) {
     *out = res[0];
     return NULL;
   }

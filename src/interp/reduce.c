@@ -328,119 +328,151 @@ static cxla_status eval_reduce_window(Interp *ip, const Instr *in, Literal *cons
 
 /* ---- select-and-scatter ------------------------------------------------------------ */
 
+/* select(picked, current) -> pred: true keeps the picked element. Runs
+ * natively when the computation is a bare compare of its two parameters. */
 typedef struct Selector {
-  CompareFn cmp; /* fast path when cmp.ok and its parameters are 0 and 1 */
+  CompareFn cmp;
   ScalarCall call;
   ElemType type;
 } Selector;
 
-/* select(picked, current): true keeps the picked element. */
-static cxla_status select_keeps(Selector *sel, const void *picked, const void *cur, bool *keep) {
+static cxla_status selector_init(Selector *sel, Interp *ip, const Instr *in, const Computation *select,
+                                 ElemType t) {
+  memset(sel, 0, sizeof *sel);
+  sel->type = t;
+  sel->cmp = compare_fn_of(select);
+  bool params01 = (sel->cmp.lhs_param == 0 && sel->cmp.rhs_param == 1) ||
+                  (sel->cmp.lhs_param == 1 && sel->cmp.rhs_param == 0);
+  if (sel->cmp.ok && select->nparams == 2 && params01) return NULL;
+  sel->cmp.ok = false;
+  ElemType types[2] = {t, t};
+  return scall_init(&sel->call, ip, in, select, 2, types);
+}
+
+static cxla_status selector_keeps(Selector *sel, const void *picked, const void *cur, bool *keep) {
   if (sel->cmp.ok) {
     const void *a = sel->cmp.lhs_param == 0 ? picked : cur;
     const void *b = sel->cmp.lhs_param == 0 ? cur : picked;
     *keep = elem_compare(sel->cmp.dir, sel->cmp.type, sel->type, a, b);
     return NULL;
   }
-  int es = type_bytes(sel->type);
-  memcpy(scall_arg(&sel->call, 0), picked, (size_t)es);
-  memcpy(scall_arg(&sel->call, 1), cur, (size_t)es);
+  size_t es = (size_t)type_bytes(sel->type);
+  memcpy(scall_arg(&sel->call, 0), picked, es);
+  memcpy(scall_arg(&sel->call, 1), cur, es);
   return scall_run_pred(&sel->call, keep);
+}
+
+static void selector_free(Selector *sel) {
+  if (!sel->cmp.ok) scall_free(&sel->call);
+}
+
+/* scatter(source, current) -> new current, natively when scalar_fn_of
+ * recognises it. */
+static cxla_status scatterer_init(Step *st, Interp *ip, const Instr *in, const Computation *scatter,
+                                  ElemType src_t, ElemType t) {
+  memset(st, 0, sizeof *st);
+  st->n = 1;
+  st->type = t;
+  st->res_types[0] = t;
+  ScalarFn f = scatter ? scalar_fn_of(scatter) : (ScalarFn){OP_COUNT, false};
+  if (src_t == t && f.op != OP_COUNT && binop_supported(f.op, t)) {
+    st->native = true;
+    st->op = f.op;
+    st->swapped = f.swapped;
+    return NULL;
+  }
+  ElemType types[2] = {src_t, t};
+  return scall_init(&st->call, ip, in, scatter, 2, types);
+}
+
+static cxla_status scatterer_run(Step *st, void *cur, const void *src) {
+  if (st->native) {
+    /* root op(p0, p1) = op(source, current); swapped: op(current, source) */
+    if (st->swapped) binop_apply(st->op, st->type, cur, cur, src);
+    else binop_apply(st->op, st->type, cur, src, cur);
+    return NULL;
+  }
+  memcpy(scall_arg(&st->call, 0), src, (size_t)type_bytes(st->call.args[0]->type));
+  memcpy(scall_arg(&st->call, 1), cur, (size_t)type_bytes(st->type));
+  void *outs[1] = {cur};
+  return scall_run(&st->call, 1, st->res_types, outs);
+}
+
+/* Checks the operands and makes the result: the operand's shape, every
+ * element the init value. */
+static cxla_status sas_result(const Instr *in, Literal *const *ops, Literal **out) {
+  const Literal *x = ops[0], *src = ops[1], *init = ops[2];
+  TRY(check_array(in, x, "operand"));
+  TRY(check_array(in, src, "source"));
+  TRY(check_array(in, init, "init value"));
+  if (src->rank != x->rank || init->nelems != 1 || init->type != x->type || in->shape->type != x->type)
+    return BAD("source rank, init value or result type mismatches the operand");
+  TRY(check_window(in, x->rank));
+  if (in->shape->rank != x->rank) return BAD("result shape differs from the operand's");
+  for (int d = 0; d < x->rank; d++)
+    if (in->shape->dims[d] != x->dims[d]) return BAD("result shape differs from the operand's");
+  TRY(literal_create(x->type, x->rank, x->dims, out));
+  fill_elems((*out)->data, (*out)->nelems, init->data, type_bytes(x->type));
+  return NULL;
+}
+
+/* The operand offset the select computation picks in the window of source
+ * index sidx, or -1 when the window holds no operand element. The first
+ * valid element is the initial pick; a later one replaces the pick when
+ * select(pick, it) is false. */
+static cxla_status sas_pick(const Instr *in, Selector *sel, const Literal *x, const int64_t *xstride,
+                            const int64_t *sidx, const int64_t *wdims, int64_t wcount, int64_t *picked) {
+  int64_t widx[DATA_MAX_RANK] = {0};
+  int es = type_bytes(x->type);
+  *picked = -1;
+  for (int64_t k = 0; k < wcount; k++, idx_next(x->rank, wdims, widx)) {
+    int64_t off = window_source(in, x->rank, x->dims, xstride, sidx, widx);
+    if (off < 0) continue;
+    if (*picked < 0) {
+      *picked = off;
+      continue;
+    }
+    bool keep;
+    TRY(selector_keeps(sel, (char *)x->data + *picked * es, (char *)x->data + off * es, &keep));
+    if (!keep) *picked = off;
+  }
+  return NULL;
 }
 
 static cxla_status eval_select_and_scatter(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
   if (in->noperands != 3) return BAD("select-and-scatter needs operand, source and init value");
   if (in->ncalled < 2) return BAD("select-and-scatter needs select and scatter computations");
-  const Literal *x = ops[0], *src = ops[1], *init = ops[2];
-  TRY(check_array(in, x, "operand"));
-  TRY(check_array(in, src, "source"));
-  TRY(check_array(in, init, "init value"));
-  int rank = x->rank;
-  ElemType t = x->type;
-  if (src->rank != rank || init->nelems != 1 || init->type != in->shape->type)
-    return BAD("source rank or init value mismatches");
-  TRY(check_window(in, rank));
+  const Literal *x = ops[0], *src = ops[1];
   Literal *r;
-  TRY(literal_create_for_shape(in->shape, &r));
-  if (r->type == T_TUPLE || r->rank != rank || r->nelems != x->nelems) {
-    literal_free(r);
-    return BAD("result shape differs from the operand's");
-  }
-  for (int d = 0; d < rank; d++)
-    if (r->dims[d] != x->dims[d]) {
-      literal_free(r);
-      return BAD("result shape differs from the operand's");
-    }
-  fill_elems(r->data, r->nelems, init->data, type_bytes(r->type));
-
-  const Computation *select = in->called[0], *scatter = in->called[1];
-  Selector sel = {.type = t};
-  sel.cmp = compare_fn_of(select);
-  bool cmp_fast = sel.cmp.ok && select->nparams == 2 &&
-                  ((sel.cmp.lhs_param == 0 && sel.cmp.rhs_param == 1) ||
-                   (sel.cmp.lhs_param == 1 && sel.cmp.rhs_param == 0));
-  if (!cmp_fast) sel.cmp.ok = false;
-  cxla_status s = NULL;
-  ElemType sel_types[2] = {t, t};
-  if (!sel.cmp.ok) s = scall_init(&sel.call, ip, in, select, 2, sel_types);
+  TRY(sas_result(in, ops, &r));
+  Selector sel;
   Step st;
-  bool have_step = false;
-  if (!s) {
-    /* scatter(source, current) updates output[picked]; as a Step its
-     * "accumulator" is the source value. Build it by hand. */
-    memset(&st, 0, sizeof st);
-    st.n = 1;
-    ScalarFn f = scatter ? scalar_fn_of(scatter) : (ScalarFn){OP_COUNT, false};
-    if (src->type == r->type && f.op != OP_COUNT && binop_supported(f.op, r->type)) {
-      st.native = true;
-      st.op = f.op;
-      st.swapped = f.swapped;
-      st.type = r->type;
-    } else {
-      ElemType types[2] = {src->type, r->type};
-      st.res_types[0] = r->type;
-      s = scall_init(&st.call, ip, in, scatter, 2, types);
-    }
-    have_step = !s;
+  cxla_status s = selector_init(&sel, ip, in, in->called[0], x->type);
+  if (s) {
+    literal_free(r);
+    return s;
   }
-  int64_t xstride[DATA_MAX_RANK], wdims[DATA_MAX_RANK], sidx[DATA_MAX_RANK] = {0},
-                                                       widx[DATA_MAX_RANK] = {0};
+  s = scatterer_init(&st, ip, in, in->called[1], src->type, r->type);
+  if (s) {
+    selector_free(&sel);
+    literal_free(r);
+    return s;
+  }
+  int rank = x->rank;
+  int64_t xstride[DATA_MAX_RANK], wdims[DATA_MAX_RANK], sidx[DATA_MAX_RANK] = {0};
   row_major_strides(rank, x->dims, xstride);
   int64_t wcount = 1;
   for (int d = 0; d < rank; d++) {
     wdims[d] = in->window[d].size;
     wcount *= wdims[d];
   }
-  int es = type_bytes(t);
   for (int64_t si = 0; si < src->nelems && !s; si++, idx_next(rank, src->dims, sidx)) {
-    int64_t picked = -1;
-    for (int64_t k = 0; k < wcount && !s; k++, idx_next(rank, wdims, widx)) {
-      int64_t off = window_source(in, rank, x->dims, xstride, sidx, widx);
-      if (off < 0) continue;
-      if (picked < 0) {
-        picked = off;
-        continue;
-      }
-      bool keep;
-      s = select_keeps(&sel, (char *)x->data + picked * es, (char *)x->data + off * es, &keep);
-      if (!s && !keep) picked = off;
-    }
-    if (s || picked < 0) continue;
-    void *cur = elem_ptr(r, picked);
-    const void *sv = elem_ptr(src, si);
-    if (st.native) {
-      /* scatter(p0 = source, p1 = current) */
-      if (st.swapped) binop_apply(st.op, st.type, cur, cur, sv);
-      else binop_apply(st.op, st.type, cur, sv, cur);
-    } else {
-      memcpy(scall_arg(&st.call, 0), sv, (size_t)type_bytes(src->type));
-      memcpy(scall_arg(&st.call, 1), cur, (size_t)es);
-      void *outs[1] = {cur};
-      s = scall_run(&st.call, 1, st.res_types, outs);
-    }
+    int64_t picked;
+    s = sas_pick(in, &sel, x, xstride, sidx, wdims, wcount, &picked);
+    if (!s && picked >= 0) s = scatterer_run(&st, elem_ptr(r, picked), elem_ptr(src, si));
   }
-  if (!sel.cmp.ok) scall_free(&sel.call);
-  if (have_step) step_free(&st);
+  selector_free(&sel);
+  step_free(&st);
   if (s) {
     literal_free(r);
     return s;
