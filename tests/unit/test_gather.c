@@ -201,6 +201,30 @@ TEST(scatter_batching_dims) {
   teardown();
 }
 
+TEST(unsigned_indices) {
+  setup();
+  /* u64 index 2^64-1 is huge, not -1: gather clamps it to the last row. */
+  Instr *in = mkgather(tshape(M, T_F32, 2, D(1, 2)), tshape(M, T_F32, 2, D(4, 2)), tshape(M, T_U64, 1, D(1)));
+  in->gather = (GatherDims){.offset_dims = L(M, 1), .collapsed_slice_dims = L(M, 0),
+                            .start_index_map = L(M, 0), .index_vector_dim = 1};
+  in->slice_sizes = L(M, 1, 2);
+  Literal *a[2] = {tlit_f(T_F32, 2, D(4, 2), ROWS), tlit_i(T_U64, 1, D(1), I(-1))};
+  Literal *r = run(in, 2, a);
+  CHECK(tcheck_f(r, 2, F(30, 31)));
+  literal_free(r);
+  /* u32 index 0xffffffff is out of bounds for scatter: skipped. */
+  Shape *x = tshape(M, T_F32, 1, D(3)), *u = tshape(M, T_F32, 1, D(2));
+  in = mkscatter(x, 1, &x, tshape(M, T_U32, 1, D(2)), &u, tbinary(M, "add", OP_ADD, T_F32));
+  in->scatter = (ScatterDims){.inserted_window_dims = L(M, 0), .scatter_dims_to_operand_dims = L(M, 0),
+                              .index_vector_dim = 1};
+  Literal *b[3] = {tlit_f(T_F32, 1, D(3), F(0, 0, 0)), tlit_i(T_U32, 1, D(2), I(0xffffffff, 2)),
+                   tlit_f(T_F32, 1, D(2), F(5, 6))};
+  r = run(in, 3, b);
+  CHECK(tcheck_f(r, 3, F(0, 0, 6)));
+  literal_free(r);
+  teardown();
+}
+
 TEST(gather_scatter_errors) {
   setup();
   Instr *in = mkgather(tshape(M, T_F32, 2, D(3, 2)), tshape(M, T_F32, 2, D(4, 2)), tshape(M, T_S32, 1, D(3)));
@@ -270,6 +294,7 @@ int main(void) {
   RUN(scatter_set_last_wins);
   RUN(scatter_variadic_called_combiner);
   RUN(scatter_batching_dims);
+  RUN(unsigned_indices);
   RUN(gather_scatter_errors);
   RUN(allocation_failures);
   return test_summary(__FILE__);

@@ -134,6 +134,20 @@ TEST(dynamic_slice_2d_mixed_index_types) {
   teardown();
 }
 
+TEST(dynamic_slice_vector_starts) {
+  setup();
+  /* Old HLO form: one rank-1 operand holds all the starts. */
+  Shape *ops[2] = {tshape(M, T_S32, 2, D(3, 4)), tshape(M, T_S32, 1, D(2))};
+  Instr *in = tinstr(C, OP_DYNAMIC_SLICE, tshape(M, T_S32, 2, D(1, 3)), 2, ops);
+  int64_t v[12];
+  for (int i = 0; i < 12; i++) v[i] = i;
+  Literal *args[2] = {tlit_i(T_S32, 2, D(3, 4), v), tlit_i(T_S32, 1, D(2), I(2, 5))};
+  Literal *r = run(in, 2, args);
+  CHECK(tcheck_i(r, 3, I(9, 10, 11)));
+  literal_free(r);
+  teardown();
+}
+
 TEST(dynamic_update_slice_clamps) {
   setup();
   Shape *ops[3] = {tshape(M, T_F32, 1, D(5)), tshape(M, T_F32, 1, D(2)), tshape(M, T_S32, 0, NULL)};
@@ -391,6 +405,7 @@ int main(void) {
   RUN(pad_complex_bytewise);
   RUN(dynamic_slice_clamps);
   RUN(dynamic_slice_2d_mixed_index_types);
+  RUN(dynamic_slice_vector_starts);
   RUN(dynamic_update_slice_clamps);
   RUN(bitcast_layouts);
   RUN(transpose_broadcast);
