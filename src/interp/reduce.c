@@ -223,7 +223,8 @@ static cxla_status eval_reduce(Interp *ip, const Instr *in, Literal *const *ops,
     fill_elems(res[i]->data, res[i]->nelems, ops[n + i]->data, type_bytes(res[i]->type));
 
   const Computation *comp = in->called[0];
-  if (n == 1 && type_is_float(res[0]->type) && x0->type == res[0]->type && is_scalar_add(comp)) {
+  if (n == 1 && in->shape->type != T_TUPLE && type_is_float(res[0]->type) && x0->type == res[0]->type &&
+      is_scalar_add(comp)) {
     s = reduce_fast_add(x0, res[0], ostride);
   } else {
     Step st;
