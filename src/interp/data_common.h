@@ -5,8 +5,10 @@
  *    type_bytes, so every element type works);
  *  - reading integer index values (dynamic-slice starts, gather indices);
  *  - scalar arithmetic on raw element bytes for the fast paths of reducers
- *    and scatter combiners recognised by scalar_fn_of;
- *  - comparisons (IEEE and total order) for the sort/select fast paths;
+ *    and scatter combiners recognised by scalar_fn_of (the elementwise
+ *    evaluator's own kernels, ew_scalar.h, so both paths agree);
+ *  - comparisons (compare's semantics, and total order) for the sort,
+ *    select and topk fast paths;
  *  - ScalarCall: calling a scalar computation (reducer, comparator,
  *    combiner) through interp_call with reusable argument literals.
  *
@@ -53,26 +55,20 @@ cxla_status check_array(const Instr *in, const Literal *l, const char *what);
 
 /* ---- scalar arithmetic ---------------------------------------------------- */
 
-/* True if binop_apply implements op for element type t: add, subtract,
- * multiply, maximum, minimum for numbers; and, or, xor for integers and
- * pred. */
+/* True if binop_apply can run op on elements of type t (the binary ops the
+ * elementwise evaluator defines on t). */
 bool binop_supported(Opcode op, ElemType t);
-/* out = op(a, b) on one element of type t (out may alias a or b). Floats:
- * f32 in float, f64 in double, f16/bf16/f8 computed in float and rounded to
- * the type each step (as Eigen's half types do); maximum/minimum are IEEE
- * 754-2019's (NaN propagates, -0 < +0), like the elementwise ops. Integers
- * wrap; pred follows C++ bool (+, max: or; *, min: and; -: xor). */
+/* out = op(a, b) on one element of type t (out may alias a or b), with
+ * exactly the semantics of the elementwise op (ew_scalar_binary: maximum/
+ * minimum are IEEE 754-2019's, integers wrap, XLA:CPU's FTZ/DAZ). */
 void binop_apply(Opcode op, ElemType t, void *out, const void *a, const void *b);
 
-/* An element of a floating type as double (exact). */
-double elem_to_double(ElemType t, const void *p);
-/* Stores v rounded to floating type t. */
-void elem_from_double(ElemType t, void *p, double v);
-
 /* Three-way comparison in XLA's total order (floats: -NaN < -Inf < ... <
- * -0 < +0 < ... < +Inf < +NaN; integers by value; complex lexicographic). */
+ * -0 < +0 < ... < +Inf < +NaN, on the stored values; integers by value;
+ * complex lexicographic). */
 int elem_total_cmp(ElemType t, const void *a, const void *b);
-/* The result of `compare(a, b), direction=dir, type=ct` on one element. */
+/* The result of `compare(a, b), direction=dir, type=ct` on one element, as
+ * the elementwise compare computes it. */
 bool elem_compare(CmpDir dir, CmpType ct, ElemType t, const void *a, const void *b);
 
 /* A computation whose root is compare(parameter(p), parameter(q)) with

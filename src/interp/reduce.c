@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "interp/data_common.h"
+#include "interp/ew_scalar.h"
 
 #define BAD(...) interp_error(in, CXLA_INVALID_ARGUMENT, __VA_ARGS__)
 #define MAX_VARIADIC 64
@@ -168,18 +169,21 @@ static bool is_scalar_add(const Computation *c) {
     }                                                                         \
   } while (0)
 
+/* The evaluator's fast add: accumulate in double, round once at the end.
+ * Inputs are read as XLA:CPU's hardware reads them (DAZ) and the result is
+ * flushed like any of its float results (FTZ), as the elementwise add does. */
 static cxla_status reduce_fast_add(const Literal *x, Literal *r, const int64_t *ostride) {
   double *acc = cxla_malloc((size_t)(r->nelems ? r->nelems : 1) * sizeof(double));
   if (!acc) return cxla_oom();
   ElemType t = r->type;
-  for (int64_t o = 0; o < r->nelems; o++) acc[o] = elem_to_double(t, elem_ptr(r, o));
+  for (int64_t o = 0; o < r->nelems; o++) acc[o] = ew_daz(t, ew_load_float(t, r->data, o));
   if (t == T_F32) {
     const float *xs = x->data;
-    FOR_EACH_INPUT(x->rank, x->dims, ostride, x->nelems, i, o, acc[o] += xs[i]);
+    FOR_EACH_INPUT(x->rank, x->dims, ostride, x->nelems, i, o, acc[o] += ew_daz(t, xs[i]));
   } else {
-    FOR_EACH_INPUT(x->rank, x->dims, ostride, x->nelems, i, o, acc[o] += elem_to_double(t, elem_ptr(x, i)));
+    FOR_EACH_INPUT(x->rank, x->dims, ostride, x->nelems, i, o, acc[o] += ew_daz(t, ew_load_float(t, x->data, i)));
   }
-  for (int64_t o = 0; o < r->nelems; o++) elem_from_double(t, elem_ptr(r, o), acc[o]);
+  for (int64_t o = 0; o < r->nelems; o++) ew_store_float(t, r->data, o, ew_ftz(t, acc[o]));
   cxla_free(acc);
   return NULL;
 }

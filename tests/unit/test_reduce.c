@@ -139,6 +139,22 @@ TEST(reduce_float_add_accumulates_in_double) {
   r = run(in, 2, b);
   CHECK(tcheck_f(r, 1, F(300)));
   literal_free(r);
+  /* XLA:CPU reads f32 subnormals as zero (DAZ): 100000 x 1e-40 sums to 0,
+   * not 1e-35; NaN still propagates. */
+  Shape *ops3[2] = {tshape(M, T_F32, 1, D(100000)), tshape(M, T_F32, 0, NULL)};
+  in = mk(OP_REDUCE, tshape(M, T_F32, 0, NULL), 2, ops3, add);
+  in->dimensions = L(M, 0);
+  static double tiny[100000];
+  for (int i = 0; i < 100000; i++) tiny[i] = 1e-40;
+  Literal *c[2] = {tlit_f(T_F32, 1, D(100000), tiny), tscalar_f(T_F32, 0)};
+  r = run(in, 2, c);
+  CHECK(tcheck_f(r, 1, F(0)));
+  literal_free(r);
+  tiny[7] = NAN;
+  Literal *d[2] = {tlit_f(T_F32, 1, D(100000), tiny), tscalar_f(T_F32, 0)};
+  r = run(in, 2, d);
+  CHECK(r && isnan(literal_get_f64(r, 0)));
+  literal_free(r);
   teardown();
 }
 
