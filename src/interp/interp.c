@@ -247,6 +247,24 @@ static cxla_status frame_init(Frame *f, const Computation *c) {
   return NULL;
 }
 
+static bool literal_fits_shape(const Literal *l, const Shape *s);
+
+/* Evaluators size their loops by their operands' shapes as the verifier
+ * inferred them, so a value that lacks its instruction's shape must not
+ * reach a user. Where the result shape is only declared (custom-call,
+ * collectives, async ops: the verifier cannot know it), a mismatch is the
+ * module's error; elsewhere it is the interpreter's. */
+static cxla_status check_result(const Instr *in, const Literal *out) {
+  if (literal_fits_shape(out, in->shape)) return NULL;
+  bool declared = in->op == OP_CUSTOM_CALL || (op_info(in->op)->flags & (OPF_COLL | OPF_ASYNC));
+  if (declared)
+    return interp_error(in, CXLA_INVALID_ARGUMENT,
+                        "its value does not have the declared result shape");
+  return interp_error(in, CXLA_INTERNAL,
+                      "evaluated value does not have the instruction's shape (an interpreter "
+                      "bug, or a module that was not verified)");
+}
+
 /* Charges one evaluation of `in` to the optional work budget. */
 static cxla_status charge(Interp *ip, const Instr *in, Literal *const *ops, const Literal *out) {
   if (!ip->budget) return NULL;
@@ -282,6 +300,7 @@ static cxla_status eval_instr(Interp *ip, const Instr *in, Frame *f, int nargs,
   Literal *out = NULL;
   cxla_status s = fn(ip, in, ops, &out);
   if (!s && !out) s = interp_error(in, CXLA_INTERNAL, "evaluator returned no value");
+  if (!s) s = check_result(in, out);
   if (!s) s = charge(ip, in, ops, out);
   if (ops != small) cxla_free(ops);
   if (s) {

@@ -1,0 +1,101 @@
+/* Regression tests for the bugs the run fuzzer (fuzz/fuzz_run.c) and the
+ * mutation sweep (fuzz/mutate_sweep.c) found: each module verifies, and the
+ * interpreter must refuse it with a status instead of reading or writing
+ * out of bounds. (The inputs themselves are in tests/fuzz-regressions/run-*
+ * and replayed by test_run_fuzz_replay under the sanitizers.) */
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "interp/interp.h"
+
+/* Parses and verifies text (both must succeed), runs it on zero-filled
+ * arguments and returns the run's status. */
+static cxla_status run_text(const char *text) {
+  cxla_module *m = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), "t", &m);
+  if (!s) s = cxla_module_verify(m);
+  if (s) {
+    fprintf(stderr, "setup failed: %s\n", cxla_status_message(s));
+    cxla_status_free(s);
+    cxla_module_destroy(m);
+    return cxla_status_make(CXLA_INTERNAL, "test setup failed");
+  }
+  int n = m->entry->nparams;
+  Literal *args[8] = {0};
+  for (int i = 0; i < n && i < 8 && !s; i++)
+    s = literal_create_for_shape(m->entry->params[i]->shape, &args[i]);
+  Literal *out = NULL;
+  if (!s) s = cxla_interp_run(m, args, n, &out);
+  literal_free(out);
+  for (int i = 0; i < 8; i++) literal_free(args[i]);
+  cxla_module_destroy(m);
+  return s;
+}
+
+#define LAPACK(result, target, operands, params)                                  \
+  "HloModule m\nENTRY e {\n" params "  ROOT r = " result " custom-call(" operands \
+  "), custom_call_target=\"" target "\"\n}\n"
+
+/* A LAPACK custom-call's result shape is whatever the module declares; the
+ * routines wrote min(m,n) pivots / the whole factor into it regardless. */
+TEST(lapack_result_too_small) {
+  CHECK_ERR(run_text(LAPACK("(f32[3,3], s32[3], s32[])", "lapack_sgetrf_ffi", "x",
+                            "  x = f32[4,3] parameter(0)\n")),
+            "must have 12 elements");
+  CHECK_ERR(run_text(LAPACK("(f32[2,3,3], s32[2,2], s32[2])", "lapack_sgetrf_ffi", "x",
+                            "  x = f32[2,3,3] parameter(0)\n")),
+            "must have 6 elements");
+  CHECK_ERR(run_text(LAPACK("(f32[2,2], s32[])", "lapack_spotrf_ffi", "x",
+                            "  x = f32[3,3] parameter(0)\n")),
+            "must have 9 elements");
+  CHECK_ERR(run_text(LAPACK("(f32[2,3,3], s32[1])", "lapack_spotrf_ffi", "x",
+                            "  x = f32[2,3,3] parameter(0)\n")),
+            "must have 2 elements");
+  CHECK_ERR(run_text(LAPACK("(f32[4,3], f32[2])", "lapack_sgeqrf_ffi", "x",
+                            "  x = f32[4,3] parameter(0)\n")),
+            "must have 3 elements");
+  CHECK_ERR(run_text(LAPACK("(f32[3,3], f32[2], s32[])", "lapack_ssyevd_ffi", "x",
+                            "  x = f32[3,3] parameter(0)\n")),
+            "must have 3 elements");
+  CHECK_ERR(run_text(LAPACK("(f32[3,3], f32[2], f32[3,3], f32[3,3], s32[])", "lapack_sgesdd_ffi",
+                            "x", "  x = f32[3,3] parameter(0)\n")),
+            "must have 3 elements");
+  /* u's batch dimension disagrees with the operand's. */
+  CHECK_ERR(run_text(LAPACK("(f32[2,3,3], f32[2,3], f32[1,3,3], f32[2,3,3], s32[2])",
+                            "lapack_sgesdd_ffi", "x", "  x = f32[2,3,3] parameter(0)\n")),
+            "u/vt shapes");
+}
+
+/* orgqr read tau for every batch of the operand: tau's batch dims must match. */
+TEST(lapack_orgqr_tau_batch) {
+  CHECK_ERR(run_text(LAPACK("f32[3,4,3]", "lapack_sorgqr_ffi", "x, tau",
+                            "  x = f32[3,4,3] parameter(0)\n  tau = f32[1,3] parameter(1)\n")),
+            "tau's batch");
+}
+
+/* The well-formed calls still run. */
+TEST(lapack_fitting_results_run) {
+  CHECK_OK(run_text(LAPACK("(f32[4,3], s32[3], s32[])", "lapack_sgetrf_ffi", "x",
+                           "  x = f32[4,3] parameter(0)\n")));
+  CHECK_OK(run_text(LAPACK("(f32[2,3,3], f32[2,3], f32[2,3,3], f32[2,3,3], s32[2])",
+                           "lapack_sgesdd_ffi", "x", "  x = f32[2,3,3] parameter(0)\n")));
+}
+
+/* A custom call whose value does not have the declared shape (trsm returns
+ * b's shape) is refused before a user can index it by the declared one. */
+TEST(custom_call_value_must_have_declared_shape) {
+  CHECK_ERR(run_text(LAPACK("f32[2,2]", "lapack_strsm_ffi", "a, b",
+                            "  a = f32[3,3] parameter(0)\n  b = f32[3,3] parameter(1)\n")),
+            "declared result shape");
+  CHECK_OK(run_text(LAPACK("f32[3,3]", "lapack_strsm_ffi", "a, b",
+                           "  a = f32[3,3] parameter(0)\n  b = f32[3,3] parameter(1)\n")));
+}
+
+int main(void) {
+  RUN(lapack_result_too_small);
+  RUN(lapack_orgqr_tau_batch);
+  RUN(lapack_fitting_results_run);
+  RUN(custom_call_value_must_have_declared_shape);
+  return test_summary(__FILE__);
+}
