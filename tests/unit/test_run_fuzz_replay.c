@@ -164,6 +164,29 @@ TEST(guard_refuses_big_arrays) {
   CHECK(run_guarded((const uint8_t *)text, sizeof text - 1, &bug) == RG_TOO_BIG);
 }
 
+/* A declared shape that no longer fits its attributes (slice bounds
+ * changed, the declared shape and the entry layout did not follow) is
+ * repaired to the inferred one, and the module then verifies. */
+TEST(guard_repairs_declared_shapes) {
+  static const char text[] =
+      "HloModule r, entry_computation_layout={(f32[8]{0})->f32[2]{0}}\n"
+      "ENTRY main { x = f32[8] parameter(0)\n"
+      " s = f32[2] slice(x), slice={[1:6]}\n"
+      " ROOT n = f32[2] negate(s) }\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, sizeof text - 1, "r", &m));
+  if (!m) return;
+  cxla_status s = cxla_module_verify(m);
+  CHECK(s != NULL);
+  cxla_status_free(s);
+  rg_repair(m);
+  CHECK_OK(cxla_module_verify(m));
+  CHECK(m->entry->root->shape->rank == 1 && m->entry->root->shape->dims[0] == 5);
+  cxla_module_destroy(m);
+  const char *bug = NULL;
+  CHECK(run_guarded((const uint8_t *)text, sizeof text - 1, &bug) == RG_RUN_OK);
+}
+
 /* Argument bytes after a NUL fill the parameters: 2 + 3 = 5. */
 TEST(guard_arguments_from_bytes) {
   static const char text[] =
@@ -231,6 +254,7 @@ int main(int argc, char **argv) {
   RUN(budget_stops_endless_loop);
   RUN(budget_lets_finite_loop_finish);
   RUN(guard_refuses_big_arrays);
+  RUN(guard_repairs_declared_shapes);
   RUN(guard_arguments_from_bytes);
   RUN(guard_normalises_subbyte_arguments);
   return test_summary(__FILE__);
