@@ -92,10 +92,44 @@ TEST(custom_call_value_must_have_declared_shape) {
                            "  a = f32[3,3] parameter(0)\n  b = f32[3,3] parameter(1)\n")));
 }
 
+/* Window sizes are bounded only by the padded input: their product
+ * overflowed int64 (UB) before the windows were walked. With an empty
+ * output nothing is walked and the result is empty; otherwise the count
+ * is refused. */
+TEST(window_count_overflow) {
+  static const char mx[] =
+      "HloModule m\nmx {\n a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+      " ROOT c = f32[] maximum(a, b)\n}\n";
+  char text[2048];
+  snprintf(text, sizeof text,
+           "%sENTRY e {\n op = f32[4,6] parameter(0)\n z = f32[] constant(-inf)\n"
+           " ROOT r = f32[0,3] reduce-window(op, z), window={size=9223372036854775807x3 "
+           "stride=1x2 pad=0_0x1_1}, to_apply=mx\n}\n",
+           mx);
+  CHECK_OK(run_text(text));
+  snprintf(text, sizeof text,
+           "%sENTRY e {\n op = f32[1,1] parameter(0)\n z = f32[] constant(-inf)\n"
+           " ROOT r = f32[1,1] reduce-window(op, z), window={size=4294967296x4294967296 "
+           "stride=8589934592x8589934592 pad=0_4294967296x0_4294967296}, to_apply=mx\n}\n",
+           mx);
+  CHECK_ERR(run_text(text), "more than 2^63");
+  snprintf(text, sizeof text,
+           "HloModule m\nge {\n a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+           " ROOT c = pred[] compare(a, b), direction=GE\n}\n"
+           "add {\n a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+           " ROOT c = f32[] add(a, b)\n}\n"
+           "ENTRY e {\n op = f32[1,1] parameter(0)\n src = f32[1,1] parameter(1)\n"
+           " z = f32[] constant(0)\n ROOT r = f32[1,1] select-and-scatter(op, src, z), "
+           "window={size=4294967296x4294967296 stride=8589934592x8589934592 "
+           "pad=0_4294967296x0_4294967296}, select=ge, scatter=add\n}\n");
+  CHECK_ERR(run_text(text), "more than 2^63");
+}
+
 int main(void) {
   RUN(lapack_result_too_small);
   RUN(lapack_orgqr_tau_batch);
   RUN(lapack_fitting_results_run);
   RUN(custom_call_value_must_have_declared_shape);
+  RUN(window_count_overflow);
   return test_summary(__FILE__);
 }
