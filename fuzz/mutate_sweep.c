@@ -4,7 +4,9 @@
  * replaces one number at a time (dimensions, indices, window sizes, slice
  * bounds, index_vector_dim, dimension lists, ... anything written as a bare
  * integer outside names, floats and metadata) by boundary values (0, 1, n-1,
- * n+1, 2n, -1, 2^31, 2^63-1, ...) and sends the result through the fuzzer's
+ * n+1, 2n, -1, 2^31, 2^63-1, ...), or one word by another of its class
+ * (element types, comparison directions, enum attributes, booleans,
+ * elementwise opcodes of the same arity), and sends the result through the fuzzer's
  * pipeline (fuzz/run_guard.h: parse -> verify -> interpret if small). Build
  * it with sanitizers (`make sweep`) so that a crash, UB or leak stops it;
  * the input being run is always in the file named by -o (default
@@ -108,6 +110,94 @@ static long long value_for(long long v, int k) {
   }
 }
 
+/* Words replaced by the other members of their class: element types
+ * (before '['), comparison directions and types, enum attributes, booleans,
+ * and elementwise opcodes of one arity (before '('). */
+static const char *const kTypes[] = {
+    "pred", "s2", "s4", "s8", "s16", "s32", "s64", "u2", "u4", "u8", "u16", "u32", "u64",
+    "f16", "bf16", "f32", "f64", "f4e2m1fn", "f8e3m4", "f8e4m3", "f8e4m3fn", "f8e4m3fnuz",
+    "f8e4m3b11fnuz", "f8e5m2", "f8e5m2fnuz", "f8e8m0fnu", "c64", "c128", NULL};
+static const char *const kDirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE", NULL};
+static const char *const kCmpTypes[] = {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", NULL};
+static const char *const kFft[] = {"FFT", "IFFT", "RFFT", "IRFFT", NULL};
+static const char *const kTrans[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT", NULL};
+static const char *const kRng[] = {"rng_default", "rng_three_fry", "rng_philox", NULL};
+static const char *const kBool[] = {"true", "false", NULL};
+static const char *const kUnary[] = {
+    "abs", "negate", "exponential", "exponential-minus-one", "log", "log-plus-one", "sqrt",
+    "rsqrt", "cbrt", "sine", "cosine", "tan", "tanh", "floor", "ceil", "round-nearest-afz",
+    "round-nearest-even", "sign", "not", "popcnt", "count-leading-zeros", "is-finite", "real",
+    "imag", "erf", "logistic", "copy", NULL};
+static const char *const kBinary[] = {
+    "add", "subtract", "multiply", "divide", "remainder", "power", "maximum", "minimum", "atan2",
+    "and", "or", "xor", "shift-left", "shift-right-arithmetic", "shift-right-logical", "complex",
+    NULL};
+
+typedef struct WordClass {
+  const char *const *words;
+  char follow; /* the character that must follow the word, or 0 */
+  const char *prefix; /* text that must precede it ("direction="), or NULL */
+} WordClass;
+
+static const WordClass kClasses[] = {
+    {kTypes, '[', NULL},         {kDirs, 0, "direction="},   {kCmpTypes, 0, "type="},
+    {kFft, 0, "fft_type="},      {kTrans, 0, "transpose_a="}, {kRng, 0, "algorithm="},
+    {kBool, 0, "="},             {kUnary, '(', " "},          {kBinary, '(', " "},
+};
+enum { NCLASSES = sizeof kClasses / sizeof kClasses[0] };
+
+typedef struct WordSite {
+  size_t start, end;
+  int cls;
+} WordSite;
+
+static int class_size(int c) {
+  int n = 0;
+  while (kClasses[c].words[n]) n++;
+  return n;
+}
+
+static bool is_ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+         c == '-' || c == '.';
+}
+
+/* Words of the classes above, outside metadata. */
+static int find_words(const char *t, size_t n, WordSite **out) {
+  int cap = 256, ns = 0;
+  WordSite *s = malloc((size_t)cap * sizeof *s);
+  bool meta = false;
+  for (size_t i = 0; s && i < n; i++) {
+    if (t[i] == '\n') meta = false;
+    if (!meta && i + 9 <= n && memcmp(t + i, "metadata=", 9) == 0) meta = true;
+    if (meta || !is_ident_char(t[i]) || (i > 0 && is_ident_char(t[i - 1]))) continue;
+    size_t j = i;
+    while (j < n && is_ident_char(t[j])) j++;
+    for (int c = 0; c < NCLASSES; c++) {
+      const WordClass *wc = &kClasses[c];
+      if (wc->follow && (j >= n || t[j] != wc->follow)) continue;
+      if (wc->prefix) {
+        size_t pl = strlen(wc->prefix);
+        if (i < pl || memcmp(t + i - pl, wc->prefix, pl) != 0) continue;
+      }
+      bool member = false;
+      for (int k = 0; wc->words[k] && !member; k++)
+        member = strlen(wc->words[k]) == j - i && memcmp(wc->words[k], t + i, j - i) == 0;
+      if (!member) continue;
+      if (ns == cap) {
+        WordSite *s2 = realloc(s, (size_t)(cap *= 2) * sizeof *s);
+        if (!s2) break;
+        s = s2;
+      }
+      s[ns++] = (WordSite){i, j, c};
+      break;
+    }
+    i = j - 1;
+  }
+  *out = s;
+  return s ? ns : 0;
+}
+
 static const char *current = "sweep-current.hlo";
 static long counts[RG_NOUTCOMES];
 static int bugs;
@@ -144,32 +234,56 @@ static uint64_t next_rand(void) {
   return rng;
 }
 
+/* buf = t with [start, end) replaced by rep; returns the new length. */
+static size_t splice(char *buf, const char *t, size_t len, size_t start, size_t end,
+                     const char *rep) {
+  size_t rl = strlen(rep);
+  memcpy(buf, t, start);
+  memcpy(buf + start, rep, rl);
+  memcpy(buf + start + rl, t + end, len - end);
+  return start + rl + (len - end);
+}
+
 static void sweep_file(const char *path, long max_mut) {
   size_t len;
   char *t = read_all(path, &len);
   if (!t) return;
   run_one(t, len, path);
   Site *sites = NULL;
+  WordSite *words = NULL;
   int ns = find_sites(t, len, &sites);
-  long total = (long)ns * NVALUES;
+  int nw = find_words(t, len, &words);
+  long nnum = (long)ns * NVALUES, total = nnum;
+  for (int i = 0; i < nw; i++) total += class_size(words[i].cls);
   char *buf = malloc(len + 64);
   for (long m = 0; buf && total > 0 && m < (total < max_mut ? total : max_mut); m++) {
     long pick = total <= max_mut ? m : (long)(next_rand() % (uint64_t)total);
-    const Site *s = &sites[pick / NVALUES];
-    long long v = value_for(s->value, (int)(pick % NVALUES));
-    if (v == s->value) continue;
-    char num[32];
-    int nl = snprintf(num, sizeof num, "%lld", v);
-    memcpy(buf, t, s->start);
-    memcpy(buf + s->start, num, (size_t)nl);
-    memcpy(buf + s->start + nl, t + s->end, len - s->end);
-    size_t blen = s->start + (size_t)nl + (len - s->end);
-    char what[4400];
-    snprintf(what, sizeof what, "%s @%zu %lld->%lld", path, s->start, s->value, v);
+    char what[4400], rep[32];
+    size_t blen;
+    if (pick < nnum) {
+      const Site *s = &sites[pick / NVALUES];
+      long long v = value_for(s->value, (int)(pick % NVALUES));
+      if (v == s->value) continue;
+      snprintf(rep, sizeof rep, "%lld", v);
+      blen = splice(buf, t, len, s->start, s->end, rep);
+      snprintf(what, sizeof what, "%s @%zu %lld->%lld", path, s->start, s->value, v);
+    } else {
+      long k = pick - nnum;
+      int i = 0;
+      while (k >= class_size(words[i].cls)) k -= class_size(words[i++].cls);
+      const WordSite *w = &words[i];
+      const char *word = kClasses[w->cls].words[k];
+      if (strlen(word) == w->end - w->start && memcmp(word, t + w->start, w->end - w->start) == 0)
+        continue;
+      blen = splice(buf, t, len, w->start, w->end, word);
+      snprintf(what, sizeof what, "%s @%zu %.*s->%s", path, w->start, (int)(w->end - w->start),
+               t + w->start, word);
+    }
     run_one(buf, blen, what);
   }
   free(buf);
   free(sites);
+  free(words);
   free(t);
 }
 
