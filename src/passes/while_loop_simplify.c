@@ -401,6 +401,20 @@ static void elements_read(const Computation *c, const Instr *param, const Instr 
   }
 }
 
+/* Whether anything in c reads instruction g (an unused get-tuple-element
+ * of a loop does not make its element live). */
+static bool has_users(const Computation *c, const Instr *g) {
+  if (c->root == g) return true;
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++)
+      if (in->operands[k] == g) return true;
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      if (in->control_preds[k] == g) return true;
+  }
+  return false;
+}
+
 /* live[j] for every state element (see rule 4). */
 static cxla_status live_elements(const Computation *c, const Loop *l, bool *live) {
   int n = l->n, nb = l->body->ninstrs, ncd = l->cond->ninstrs;
@@ -421,7 +435,8 @@ static cxla_status live_elements(const Computation *c, const Loop *l, bool *live
   /* read after the loop */
   for (int i = 0; i < c->ninstrs; i++) {
     int64_t j;
-    if (is_gte_of(c->instrs[i], l->w, &j) && j >= 0 && j < n) live[j] = true;
+    if (is_gte_of(c->instrs[i], l->w, &j) && j >= 0 && j < n && has_users(c, c->instrs[i]))
+      live[j] = true;
   }
   /* read by the condition (its root and any side effects) */
   elements_read(l->cond, l->cparam, l->cond->root, seen, stack, live, n);
@@ -509,7 +524,7 @@ static cxla_status remove_dead_state(HloModule *m, Computation *c, Instr *w, boo
     for (int i = 0; i < c->ninstrs; i++) {
       Instr *in = c->instrs[i];
       int64_t j;
-      if (is_gte_of(in, w, &j)) {
+      if (is_gte_of(in, w, &j) && newidx[j] >= 0) {
         in->operands[0] = w2;
         in->index = newidx[j];
       }
