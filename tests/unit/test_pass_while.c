@@ -15,6 +15,7 @@ static HloModule *parse(const char *text) {
   if (!st) st = verify_module(m);
   if (st) {
     fprintf(stderr, "%s: %s\n", harness_current, cxla_status_message(st));
+    CHECK(!"the test module parses and verifies");
     cxla_status_free(st);
     module_destroy(m);
     return NULL;
