@@ -33,6 +33,7 @@ static void print_usage(FILE *f) {
 
 int main(int argc, char **argv) {
   if (argc < 2) {
+    print_error("missing command");
     print_usage(stderr);
     return EXIT_USAGE;
   }
