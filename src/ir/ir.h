@@ -349,6 +349,9 @@ struct cxla_module {
   int nraw;
   RawAttr *raw;          /* module header attributes, verbatim
                             (entry_computation_layout, is_scheduled, ...) */
+  const char *stack_frames; /* the verbatim "FileNames ... StackFrames ..."
+                              section after the header (metadata's
+                              stack_frame_id refers to it), or NULL */
   int nliterals, literal_cap;
   Literal **literals;    /* owned constants */
   int next_id;           /* for fresh instruction names */

@@ -1,0 +1,73 @@
+/* NameMap: an open-addressing (linear probing) hash table from borrowed
+ * NUL-terminated strings to pointers, so that name lookups stay O(1) on
+ * modules with hundreds of thousands of instructions. */
+#include <string.h>
+
+#include "hlo/hlo.h"
+
+static uint64_t hash(const char *s, size_t n) {
+  uint64_t h = 1469598103934665603ull; /* FNV-1a */
+  for (size_t i = 0; i < n; i++) {
+    h ^= (unsigned char)s[i];
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+void namemap_free(NameMap *m) {
+  cxla_free(m->keys);
+  cxla_free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+void namemap_clear(NameMap *m) {
+  if (m->cap) {
+    memset(m->keys, 0, m->cap * sizeof *m->keys);
+    memset(m->vals, 0, m->cap * sizeof *m->vals);
+  }
+  m->n = 0;
+}
+
+static bool key_eq(const char *key, const char *s, size_t n) {
+  return strncmp(key, s, n) == 0 && key[n] == 0;
+}
+
+void *namemap_get(const NameMap *m, const char *s, size_t n) {
+  if (!m->cap) return NULL;
+  size_t mask = m->cap - 1;
+  for (size_t i = hash(s, n) & mask;; i = (i + 1) & mask) {
+    if (!m->keys[i]) return NULL;
+    if (key_eq(m->keys[i], s, n)) return m->vals[i];
+  }
+}
+
+static void insert(const char **keys, void **vals, size_t cap, const char *key, void *val) {
+  size_t mask = cap - 1;
+  size_t i = hash(key, strlen(key)) & mask;
+  while (keys[i]) i = (i + 1) & mask;
+  keys[i] = key;
+  vals[i] = val;
+}
+
+bool namemap_put(NameMap *m, const char *key, void *val) {
+  if ((m->n + 1) * 2 > m->cap) { /* keep the load factor under 1/2 */
+    size_t nc = m->cap ? m->cap * 2 : 64;
+    const char **nk = cxla_calloc(nc, sizeof *nk);
+    void **nv = cxla_calloc(nc, sizeof *nv);
+    if (!nk || !nv) {
+      cxla_free(nk);
+      cxla_free(nv);
+      return false;
+    }
+    for (size_t i = 0; i < m->cap; i++)
+      if (m->keys[i]) insert(nk, nv, nc, m->keys[i], m->vals[i]);
+    cxla_free(m->keys);
+    cxla_free(m->vals);
+    m->keys = nk;
+    m->vals = nv;
+    m->cap = nc;
+  }
+  insert(m->keys, m->vals, m->cap, key, val);
+  m->n++;
+  return true;
+}
