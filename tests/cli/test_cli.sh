@@ -107,7 +107,7 @@ check "run shape mismatch in module" 1 "badshape\.hlo" "$CXLA" run badshape.hlo 
 
 # ---- check, fmt, run ---------------------------------------------------------------------------
 check "check ok" 0 "^ok: 1 computation, 3 instructions$" "$CXLA" check add.hlo
-check "fmt" 0 "ROOT add = f32\[2,3\]\{1,0\} add\(" "$CXLA" fmt add.hlo
+check "fmt" 0 "ROOT %add = f32\[2,3\]\{1,0\} add\(%p0, %p1\)" "$CXLA" fmt add.hlo
 "$CXLA" fmt add.hlo >fmt1.hlo 2>/dev/null
 check "fmt output parses again" 0 "^ok:" "$CXLA" check fmt1.hlo
 "$CXLA" fmt fmt1.hlo >fmt2.hlo 2>/dev/null

@@ -34,8 +34,33 @@ void print_warning(const char *fmt, ...) {
   va_end(ap);
 }
 
+/* Length of a "file:line:col" prefix ending at msg[end) ("x.hlo:6:28"), or
+ * false if the text before `end` does not end in ":digits:digits". */
+static bool ends_with_position(const char *msg, size_t end) {
+  size_t i = end;
+  for (int field = 0; field < 2; field++) {
+    size_t digits = 0;
+    while (i > 0 && msg[i - 1] >= '0' && msg[i - 1] <= '9') i--, digits++;
+    if (!digits || i == 0 || msg[i - 1] != ':') return false;
+    i--;
+  }
+  return i > 0;
+}
+
+char *tidy_message(const char *msg) {
+  /* The parser writes "file:line:col: error: message" like a compiler; we
+   * print "error: " ourselves, so drop the inner one. */
+  const char *nl = strchr(msg, '\n');
+  const char *hit = strstr(msg, ": error: ");
+  if (hit && (!nl || hit < nl) && ends_with_position(msg, (size_t)(hit - msg)))
+    return cxla_format("%.*s: %s", (int)(hit - msg), msg, hit + 9);
+  return cxla_strdup(msg);
+}
+
 int fail_status(cxla_status s) {
-  print_error("%s", cxla_status_message(s));
+  char *msg = tidy_message(cxla_status_message(s));
+  print_error("%s", msg ? msg : cxla_status_message(s));
+  cxla_free(msg);
   cxla_status_free(s);
   return EXIT_INPUT;
 }

@@ -19,6 +19,9 @@ enum { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 /* Prints "error: <message>" to stderr. */
 void print_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void print_warning(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A copy of a status message (cxla_malloc'd; NULL on OOM) without the
+ * "error: " that the parser puts after "file:line:col: ". */
+char *tidy_message(const char *msg);
 /* Prints "error: <status message>", frees s, returns EXIT_INPUT. */
 int fail_status(cxla_status s);
 /* Prints "error: <message>" and a hint to run `cxla CMD --help`; returns

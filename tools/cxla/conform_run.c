@@ -11,10 +11,12 @@
 
 /* "stage: first line of the message". */
 static void set_reason(char *reason, size_t n, const char *stage, cxla_status s) {
-  const char *msg = cxla_status_message(s);
+  char *tidy = tidy_message(cxla_status_message(s));
+  const char *msg = tidy ? tidy : cxla_status_message(s);
   const char *nl = strchr(msg, '\n');
   int len = nl ? (int)(nl - msg) : (int)strlen(msg);
   snprintf(reason, n, "%s: %.*s", stage, len, msg);
+  cxla_free(tidy);
   cxla_status_free(s);
 }
 

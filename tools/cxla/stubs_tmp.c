@@ -1,5 +1,5 @@
 /* TEMPORARY: weak placeholders for the parts of the public API that other
- * branches provide (parser, verifier, interpreter), so that the CLI links
+ * branches provide (verifier, interpreter), so that the CLI links
  * before they land. A real definition in libcxla.a overrides these only if
  * its object is pulled in for another reason, so this file must go once
  * they are in main (the lead deletes it at integration). */
@@ -7,25 +7,6 @@
 #include "base/base.h"
 
 #define WEAK __attribute__((weak))
-
-WEAK cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
-                                   cxla_module **out) {
-  (void)text, (void)len, (void)filename;
-  *out = NULL;
-  return ERR(UNIMPLEMENTED, "the HLO parser is not linked into this build");
-}
-
-WEAK cxla_status cxla_module_parse_file(const char *path, cxla_module **out) {
-  (void)path;
-  *out = NULL;
-  return ERR(UNIMPLEMENTED, "the HLO parser is not linked into this build");
-}
-
-WEAK cxla_status cxla_module_print(const cxla_module *m, char **out_text) {
-  (void)m;
-  *out_text = NULL;
-  return ERR(UNIMPLEMENTED, "the HLO printer is not linked into this build");
-}
 
 WEAK cxla_status cxla_module_verify(const cxla_module *m) {
   (void)m;
