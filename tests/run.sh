@@ -2,7 +2,7 @@
 # The whole test suite: sh tests/run.sh BUILD_DIR (what `make test` runs).
 #
 # Suites, in order:
-#   1. unit tests: every BUILD_DIR/tests/test_* binary, given tests/corpus as
+#   1. unit tests: every BUILD_DIR/tests/test_* binary, given the corpus as
 #      argv[1] (the ones that read the corpus use it, the others ignore it);
 #   2. conformance: cxla conform over tests/corpus, both module.hlo and
 #      optimized.hlo, with tests/conform_expected_failures.txt;
@@ -10,6 +10,9 @@
 #   4. tools/corpus/check.py, when python3 can import numpy;
 #   5. fuzz-crash replays: every executable BUILD_DIR/fuzz/replay* is run
 #      with the repository's fuzz/ directory as argv[1].
+#
+# The corpus is tests/corpus, or $CXLA_CORPUS if set; -j for conform is
+# $CXLA_TEST_JOBS (default 2).
 #
 # Each suite prints its own output and a PASS/FAIL line. The last line is the
 # total, counting individual tests (unit tests, conformance runs, CLI
@@ -22,7 +25,7 @@ set -u
 
 BUILD=${1:?usage: sh tests/run.sh BUILD_DIR}
 cd "$(dirname "$0")/.." || exit 2
-CORPUS=tests/corpus
+CORPUS=${CXLA_CORPUS:-tests/corpus}
 JOBS=${CXLA_TEST_JOBS:-2}
 
 passed=0
