@@ -1,0 +1,341 @@
+/* IR mutations shared by the passes. See rewrite.h. */
+#include "ir/rewrite.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int comp_replace_uses(Computation *c, const Instr *from, Instr *to) {
+  int n = 0;
+  for (int i = 0; i < c->ninstrs; i++) {
+    Instr *in = c->instrs[i];
+    if (in == to) continue; /* never make `to` use itself */
+    for (int k = 0; k < in->noperands; k++)
+      if (in->operands[k] == from) {
+        in->operands[k] = to;
+        n++;
+      }
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      if (in->control_preds[k] == from) in->control_preds[k] = to;
+  }
+  if (c->root == from) c->root = to;
+  return n;
+}
+
+cxla_status users_build(const Computation *c, Users *u) {
+  memset(u, 0, sizeof *u);
+  int n = c->ninstrs;
+  u->n = n;
+  u->count = cxla_calloc((size_t)n + 1, sizeof(int));
+  u->list = cxla_calloc((size_t)n + 1, sizeof(Instr **));
+  if (!u->count || !u->list) goto oom;
+  for (int i = 0; i < n; i++) {
+    Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++) {
+      const Instr *op = in->operands[k];
+      bool seen = false; /* count each user once even if it uses op twice */
+      for (int j = 0; j < k; j++) seen |= in->operands[j] == op;
+      if (!seen && op->id >= 0 && op->id < n) u->count[op->id]++;
+    }
+  }
+  for (int i = 0; i < n; i++) {
+    if (u->count[i] && !(u->list[i] = cxla_malloc((size_t)u->count[i] * sizeof(Instr *))))
+      goto oom;
+    u->count[i] = 0;
+  }
+  for (int i = 0; i < n; i++) {
+    Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++) {
+      const Instr *op = in->operands[k];
+      bool seen = false;
+      for (int j = 0; j < k; j++) seen |= in->operands[j] == op;
+      if (!seen && op->id >= 0 && op->id < n) u->list[op->id][u->count[op->id]++] = in;
+    }
+  }
+  return NULL;
+oom:
+  users_free(u);
+  return cxla_oom();
+}
+
+void users_free(Users *u) {
+  if (u->list)
+    for (int i = 0; i < u->n; i++) cxla_free(u->list[i]);
+  cxla_free(u->list);
+  cxla_free(u->count);
+  memset(u, 0, sizeof *u);
+}
+
+/* Depth-first post order from each instruction in existing order; `mark`:
+ * 0 unvisited, 1 on the stack, 2 done. Iterative, so deep chains do not
+ * overflow the C stack. */
+cxla_status comp_sort(Computation *c) {
+  int n = c->ninstrs;
+  if (n == 0) return NULL;
+  for (int i = 0; i < n; i++) c->instrs[i]->id = i;
+  unsigned char *mark = cxla_calloc((size_t)n, 1);
+  Instr **order = cxla_malloc((size_t)n * sizeof(Instr *));
+  Instr **stack = cxla_malloc((size_t)n * sizeof(Instr *));
+  int *next = cxla_malloc((size_t)n * sizeof(int));
+  cxla_status st = NULL;
+  if (!mark || !order || !stack || !next) {
+    st = cxla_oom();
+    goto done;
+  }
+  int norder = 0;
+  for (int s = 0; s < n && !st; s++) {
+    if (mark[s]) continue;
+    int sp = 0;
+    stack[sp++] = c->instrs[s];
+    next[s] = 0;
+    mark[s] = 1;
+    while (sp > 0) {
+      Instr *in = stack[sp - 1];
+      int k = next[in->id];
+      int ndeps = in->noperands + in->ncontrol_preds;
+      if (k < ndeps) {
+        next[in->id]++;
+        Instr *d = k < in->noperands ? in->operands[k] : in->control_preds[k - in->noperands];
+        if (d->parent != c || d->id < 0 || d->id >= n || c->instrs[d->id] != d) continue;
+        if (mark[d->id] == 1) {
+          st = ERR(INVALID_ARGUMENT, "computation %%%s: cycle through instruction %%%s",
+                   c->name, d->name);
+          break;
+        }
+        if (mark[d->id] == 0) {
+          mark[d->id] = 1;
+          next[d->id] = 0;
+          stack[sp++] = d;
+        }
+      } else {
+        mark[in->id] = 2;
+        order[norder++] = in;
+        sp--;
+      }
+    }
+  }
+  if (!st) {
+    memcpy(c->instrs, order, (size_t)n * sizeof(Instr *));
+    comp_renumber(c);
+  }
+done:
+  cxla_free(mark);
+  cxla_free(order);
+  cxla_free(stack);
+  cxla_free(next);
+  return st;
+}
+
+static bool has_side_effect(const Instr *in) {
+  if (op_info(in->op)->flags & OPF_SIDE) return true;
+  if (in->op == OP_CUSTOM_CALL) {
+    const char *v = instr_raw(in, "custom_call_has_side_effect");
+    return v && strcmp(v, "true") == 0;
+  }
+  return false;
+}
+
+int comp_prune(Computation *c) {
+  int n = c->ninstrs;
+  if (n == 0 || !c->root) return 0;
+  comp_renumber(c);
+  /* Instructions are in post order, so one backward sweep marks all live
+   * ones: a user is always after its operands. */
+  unsigned char *live = cxla_calloc((size_t)n, 1);
+  if (!live) return 0; /* out of memory: prune nothing, which is safe */
+  live[c->root->id] = 1;
+  for (int i = n - 1; i >= 0; i--) {
+    Instr *in = c->instrs[i];
+    if (in->op == OP_PARAMETER || has_side_effect(in)) live[i] = 1;
+    if (!live[i]) continue;
+    for (int k = 0; k < in->noperands; k++)
+      if (in->operands[k]->parent == c) live[in->operands[k]->id] = 1;
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      if (in->control_preds[k]->parent == c) live[in->control_preds[k]->id] = 1;
+  }
+  int j = 0;
+  for (int i = 0; i < n; i++)
+    if (live[i]) c->instrs[j++] = c->instrs[i];
+  c->ninstrs = j;
+  comp_renumber(c);
+  cxla_free(live);
+  return n - j;
+}
+
+int module_prune_computations(HloModule *m) {
+  int removed = 0;
+  bool changed = true;
+  while (changed) {
+    changed = false;
+    for (int i = 0; i < m->ncomps; i++) {
+      Computation *c = m->comps[i];
+      if (c == m->entry) continue;
+      bool used = false;
+      for (int j = 0; j < m->ncomps && !used; j++) {
+        Computation *o = m->comps[j];
+        if (o == c) continue;
+        for (int k = 0; k < o->ninstrs && !used; k++)
+          for (int q = 0; q < o->instrs[k]->ncalled; q++)
+            if (o->instrs[k]->called[q] == c) used = true;
+      }
+      if (!used) {
+        memmove(&m->comps[i], &m->comps[i + 1], (size_t)(m->ncomps - i - 1) * sizeof(Computation *));
+        m->ncomps--;
+        removed++;
+        changed = true;
+        i--;
+      }
+    }
+  }
+  return removed;
+}
+
+static I64List dup_list(Arena *a, I64List l, bool *ok) {
+  I64List r = {l.n, NULL};
+  if (l.n) {
+    r.v = arena_i64dup(a, l.v, (size_t)l.n);
+    if (!r.v) *ok = false;
+  }
+  return r;
+}
+
+Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *ops,
+                   const char *name) {
+  HloModule *m = dst->module;
+  Arena *a = &m->arena;
+  Shape *shape = shape_clone(a, src->shape);
+  if (!shape) return NULL;
+  Instr *in = comp_add_instr(dst, src->op, shape, nops, ops, name);
+  if (!in) return NULL;
+  /* Copy every attribute field, then deep-copy what points to memory. */
+  Instr keep = *in;
+  *in = *src;
+  in->name = keep.name;
+  in->shape = keep.shape;
+  in->noperands = keep.noperands;
+  in->operands = keep.operands;
+  in->parent = keep.parent;
+  in->id = keep.id;
+  in->scratch = NULL;
+  in->ncontrol_preds = 0;
+  in->control_preds = NULL;
+  bool ok = true;
+  if (src->ncalled) {
+    in->called = arena_array(a, (size_t)src->ncalled, sizeof(Computation *));
+    if (!in->called) return NULL;
+    memcpy(in->called, src->called, (size_t)src->ncalled * sizeof(Computation *));
+  }
+  if (src->literal) {
+    Literal *l;
+    cxla_status st = literal_clone(src->literal, &l);
+    if (st) {
+      cxla_status_free(st);
+      return NULL;
+    }
+    if (module_own_literal(m, l)) return NULL;
+    in->literal = l;
+  }
+  in->dimensions = dup_list(a, src->dimensions, &ok);
+  in->slice_sizes = dup_list(a, src->slice_sizes, &ok);
+  in->fft_length = dup_list(a, src->fft_length, &ok);
+  in->dot.lhs_batch = dup_list(a, src->dot.lhs_batch, &ok);
+  in->dot.rhs_batch = dup_list(a, src->dot.rhs_batch, &ok);
+  in->dot.lhs_contract = dup_list(a, src->dot.lhs_contract, &ok);
+  in->dot.rhs_contract = dup_list(a, src->dot.rhs_contract, &ok);
+  GatherDims *g = &in->gather;
+  g->offset_dims = dup_list(a, src->gather.offset_dims, &ok);
+  g->collapsed_slice_dims = dup_list(a, src->gather.collapsed_slice_dims, &ok);
+  g->start_index_map = dup_list(a, src->gather.start_index_map, &ok);
+  g->operand_batching_dims = dup_list(a, src->gather.operand_batching_dims, &ok);
+  g->start_indices_batching_dims = dup_list(a, src->gather.start_indices_batching_dims, &ok);
+  ScatterDims *s = &in->scatter;
+  s->update_window_dims = dup_list(a, src->scatter.update_window_dims, &ok);
+  s->inserted_window_dims = dup_list(a, src->scatter.inserted_window_dims, &ok);
+  s->scatter_dims_to_operand_dims = dup_list(a, src->scatter.scatter_dims_to_operand_dims, &ok);
+  s->input_batching_dims = dup_list(a, src->scatter.input_batching_dims, &ok);
+  s->scatter_indices_batching_dims = dup_list(a, src->scatter.scatter_indices_batching_dims, &ok);
+  int rank = src->noperands ? src->operands[0]->shape->rank : 0;
+  if (src->slice && rank) {
+    in->slice = arena_array(a, (size_t)rank, sizeof(SliceDim));
+    if (!in->slice) return NULL;
+    memcpy(in->slice, src->slice, (size_t)rank * sizeof(SliceDim));
+  }
+  if (src->padding && rank) {
+    in->padding = arena_array(a, (size_t)rank, sizeof(PadDim));
+    if (!in->padding) return NULL;
+    memcpy(in->padding, src->padding, (size_t)rank * sizeof(PadDim));
+  }
+  if (src->nwindow) {
+    in->window = arena_array(a, (size_t)src->nwindow, sizeof(WindowDim));
+    if (!in->window) return NULL;
+    memcpy(in->window, src->window, (size_t)src->nwindow * sizeof(WindowDim));
+  }
+  if (src->conv.nspatial) {
+    size_t ns = (size_t)src->conv.nspatial;
+    in->conv.in_spatial = arena_i64dup(a, src->conv.in_spatial, ns);
+    in->conv.k_spatial = arena_i64dup(a, src->conv.k_spatial, ns);
+    in->conv.out_spatial = arena_i64dup(a, src->conv.out_spatial, ns);
+    if (!in->conv.in_spatial || !in->conv.k_spatial || !in->conv.out_spatial) return NULL;
+  }
+  if (src->nraw) {
+    in->raw = arena_array(a, (size_t)src->nraw, sizeof(RawAttr));
+    if (!in->raw) return NULL;
+    memcpy(in->raw, src->raw, (size_t)src->nraw * sizeof(RawAttr)); /* strings: arena, shared */
+  }
+  return ok ? in : NULL;
+}
+
+const char *module_unique_comp_name(HloModule *m, const char *base) {
+  if (!module_find_computation(m, base)) return arena_strdup(&m->arena, base);
+  char buf[256];
+  for (int i = 1;; i++) {
+    snprintf(buf, sizeof buf, "%.200s.%d", base, i);
+    if (!module_find_computation(m, buf)) return arena_strdup(&m->arena, buf);
+  }
+}
+
+Computation *comp_clone(HloModule *m, const Computation *src, const char *name) {
+  char base[256];
+  if (!name) {
+    snprintf(base, sizeof base, "%.240s.clone", src->name);
+    name = base;
+  }
+  const char *uniq = module_unique_comp_name(m, name);
+  if (!uniq) return NULL;
+  Computation *c = module_add_computation(m, uniq);
+  if (!c) return NULL;
+  c->is_fusion = src->is_fusion;
+  Instr **map = cxla_calloc((size_t)src->ninstrs + 1, sizeof(Instr *));
+  Instr **ops = NULL;
+  if (!map) return NULL;
+  Computation *result = c;
+  for (int i = 0; i < src->ninstrs; i++) {
+    const Instr *s = src->instrs[i];
+    cxla_free(ops);
+    ops = cxla_malloc(((size_t)s->noperands + 1) * sizeof(Instr *));
+    if (!ops) { result = NULL; break; }
+    for (int k = 0; k < s->noperands; k++) ops[k] = map[s->operands[k]->id];
+    Instr *in = instr_clone(c, s, s->noperands, ops, s->name);
+    if (!in) { result = NULL; break; }
+    map[i] = in;
+  }
+  if (result) {
+    c->root = src->root ? map[src->root->id] : NULL;
+    c->nparams = src->nparams;
+    if (src->nparams) {
+      c->params = arena_array(&m->arena, (size_t)src->nparams, sizeof(Instr *));
+      if (!c->params) result = NULL;
+      else
+        for (int i = 0; i < src->nparams; i++)
+          c->params[i] = src->params[i] ? map[src->params[i]->id] : NULL;
+    }
+  }
+  cxla_free(ops);
+  cxla_free(map);
+  return result;
+}
+
+int module_instr_count(const HloModule *m) {
+  int n = 0;
+  for (int i = 0; i < m->ncomps; i++) n += m->comps[i]->ninstrs;
+  return n;
+}

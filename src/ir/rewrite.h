@@ -1,0 +1,58 @@
+/* rewrite.h: the few IR mutations every pass needs.
+ *
+ * Passes change a module in place. New instructions are appended to their
+ * computation (comp_add_instr); once a pass has rewired operands, it calls
+ * comp_sort to restore a valid post order, and comp_prune to drop what is no
+ * longer reachable. Dropped instructions stay in the module arena (freed with
+ * the module); nothing here frees memory. */
+#ifndef CXLA_REWRITE_H
+#define CXLA_REWRITE_H
+
+#include "ir/ir.h"
+
+/* Every use of `from` in c (operands, the root, control predecessors)
+ * becomes a use of `to`. Returns the number of operand slots rewritten. */
+int comp_replace_uses(Computation *c, const Instr *from, Instr *to);
+
+/* Users of every instruction of c, computed once (build after the last
+ * structural change; it is not updated by later edits). */
+typedef struct Users {
+  int n;            /* number of instructions covered (c->ninstrs) */
+  int *count;       /* count[id]: number of distinct users of instr id */
+  Instr ***list;    /* list[id][k]: the k-th user */
+} Users;
+cxla_status users_build(const Computation *c, Users *out);
+void users_free(Users *u);
+
+/* Restores a post order (operands and control predecessors before users),
+ * keeping the existing order where it is already valid, and renumbers ids.
+ * Fails with INVALID_ARGUMENT on a cycle. */
+cxla_status comp_sort(Computation *c);
+
+/* Removes instructions that the root does not reach, keeping parameters
+ * and instructions with side effects (OPF_SIDE, custom-calls that declare
+ * custom_call_has_side_effect). Returns how many were removed. */
+int comp_prune(Computation *c);
+
+/* Removes computations no instruction calls (the entry always stays).
+ * Returns how many were removed. */
+int module_prune_computations(HloModule *m);
+
+/* Copies src (operands replaced by `ops`, nops of them) into computation
+ * dst: same opcode, shape (cloned into the arena), attributes, literal
+ * (cloned and owned by the module), raw attributes and called computations.
+ * name NULL: a fresh name. NULL on OOM. */
+Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *ops,
+                   const char *name);
+
+/* A deep copy of computation src inside the same module, named `name`
+ * (NULL: src's name + ".clone" made unique). NULL on OOM. */
+Computation *comp_clone(HloModule *m, const Computation *src, const char *name);
+
+/* A computation name not yet used in m, derived from `base`. */
+const char *module_unique_comp_name(HloModule *m, const char *base);
+
+/* Counts instructions over all computations of m (fusion bodies included). */
+int module_instr_count(const HloModule *m);
+
+#endif

@@ -1,0 +1,53 @@
+/* pass.h: the optimizer's passes and the pipeline that runs them.
+ *
+ * A pass is one file, src/passes/<name>.c, with one entry point of type
+ * PassFn: it rewrites the module in place and reports whether it changed
+ * anything. Passes never print; they return statuses. The registry
+ * (pipeline.c) lists every pass by name; the default pipeline is written out
+ * in one function, pipeline_default(), in the order the passes run.
+ *
+ * Between passes the pipeline can run the verifier (PipelineOptions.verify:
+ * on in tests and debug runs) and dump the module (PipelineOptions.dump_dir),
+ * in the spirit of XLA's --xla_dump_to:
+ *   module_0001.NAME.before_optimizations.txt
+ *   module_0001.NAME.0003.after_fusion.txt       (only when the pass changed it)
+ *   module_0001.NAME.after_optimizations.txt
+ *   module_0001.NAME.buffer-assignment.txt       (when buffer assignment ran) */
+#ifndef CXLA_PASS_H
+#define CXLA_PASS_H
+
+#include "ir/ir.h"
+
+typedef struct PassContext {
+  /* Largest constant (in bytes) that folding may create. */
+  int64_t fold_limit_bytes;
+  /* Report text a pass may leave behind (buffer assignment); owned by the
+   * pipeline, freed by pipeline_run. NULL if none. */
+  char **report;
+} PassContext;
+
+typedef cxla_status (*PassFn)(HloModule *m, const PassContext *ctx, bool *changed);
+
+typedef struct Pass {
+  const char *name;    /* e.g. "dce", "cse", "algsimp", "fusion" */
+  PassFn run;
+  const char *summary; /* one line for --list-passes */
+} Pass;
+
+/* All registered passes, in registry order; *n receives their number. */
+const Pass *pass_registry(int *n);
+const Pass *pass_find(const char *name);
+
+typedef struct PipelineOptions {
+  bool verify;            /* run the verifier after every pass */
+  const char *dump_dir;   /* NULL: no dumps */
+  int module_number;      /* the NNNN in module_NNNN (default 1) */
+} PipelineOptions;
+
+/* Runs the default pipeline (names == NULL) or exactly the named passes in
+ * order (each once). Errors name the pass that failed; a verifier failure
+ * after a pass says which pass broke the module. */
+cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
+                         const PipelineOptions *opts);
+
+#endif
