@@ -1,5 +1,6 @@
 /* Printing results for `cxla run`: a one-line summary or every value. */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -8,12 +9,35 @@
 
 enum { FIRST_VALUES = 6 };
 
+/* Summaries show floats with 6 significant digits (--print shows them
+ * exactly); integers and pred as they are. */
+static void format_compact(const Literal *l, int64_t i, char *buf, size_t n) {
+  if (type_is_complex(l->type)) {
+    const unsigned char *p = (const unsigned char *)l->data + i * type_bytes(l->type);
+    double re, im;
+    if (l->type == T_C64) {
+      float f[2];
+      memcpy(f, p, sizeof f);
+      re = f[0], im = f[1];
+    } else {
+      double d[2];
+      memcpy(d, p, sizeof d);
+      re = d[0], im = d[1];
+    }
+    snprintf(buf, n, "(%.6g, %.6g)", re, im);
+  } else if (type_is_float(l->type)) {
+    snprintf(buf, n, "%.6g", literal_get_f64(l, i));
+  } else {
+    literal_format_element(l, i, buf, n);
+  }
+}
+
 static void print_first_values(FILE *f, const Literal *l) {
   char buf[96];
   fputc('[', f);
   int64_t n = l->nelems < FIRST_VALUES ? l->nelems : FIRST_VALUES;
   for (int64_t i = 0; i < n; i++) {
-    literal_format_element(l, i, buf, sizeof buf);
+    format_compact(l, i, buf, sizeof buf);
     fprintf(f, "%s%s", i ? ", " : "", buf);
   }
   fputs(l->nelems > n ? ", ...]" : "]", f);
@@ -38,8 +62,8 @@ static void print_stats(FILE *f, const Literal *l) {
   }
   if (count) {
     if (is_int || !type_is_complex(l->type)) {
-      literal_format_element(l, imin, lo, sizeof lo); /* exact for ints */
-      literal_format_element(l, imax, hi, sizeof hi);
+      format_compact(l, imin, lo, sizeof lo); /* exact for ints */
+      format_compact(l, imax, hi, sizeof hi);
     } else {
       snprintf(lo, sizeof lo, "%.6g", vmin);
       snprintf(hi, sizeof hi, "%.6g", vmax);
