@@ -46,8 +46,10 @@ while [ -f "$CASE/args/$i.npy" ]; do
   args="$args $CASE/args/$i.npy"
   i=$((i + 1))
 done
+echo
+echo "\$ $CXLA run $CASE/module.hlo $CASE/args/{0..$((i - 1))}.npy"
 # shellcheck disable=SC2086
-step "$CXLA" run "$CASE/module.hlo" $args || exit 1
+"$CXLA" run "$CASE/module.hlo" $args || exit 1
 
 # 4. Compare with XLA's own results, for the module as written and for
 #    XLA:CPU's optimized version of it.
