@@ -62,7 +62,8 @@ ENTRY main {
   i = s32[4]{0} parameter(1)
   b = pred[2]{0} parameter(2)
   neg = f32[3,2]{1,0} negate(x)
-  ROOT t = (f32[3,2]{1,0}, (s32[4]{0}, pred[2]{0})) tuple(neg, i, b)
+  inner = (s32[4]{0}, pred[2]{0}) tuple(i, b)
+  ROOT t = (f32[3,2]{1,0}, (s32[4]{0}, pred[2]{0})) tuple(neg, inner)
 }
 EOF
 sed 's/ add(p0, p1)/ frobnicate(p0, p1)/' add.hlo >unknown_op.hlo
