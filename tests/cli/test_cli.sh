@@ -209,5 +209,38 @@ check "conform parse error" 1 "^FAIL +broken:optimized: parse: .*optimized\.hlo:
   "$CXLA" conform cases --filter broken
 grep -q '^1 passed, 1 failed$' out && ok || bad "conform parse error: wrong summary line"
 
+# A case that never ends is stopped by --timeout and reported as its own
+# failure; the other run goes on (-j 2: both run at once).
+mkdir -p hang/loop/args hang/loop/results
+cat >hang/loop/module.hlo <<'EOF'
+HloModule loop
+
+cond {
+  c = s32[] parameter(0)
+  ROOT t = pred[] constant(true)
+}
+
+body {
+  b = s32[] parameter(0)
+  one = s32[] constant(1)
+  ROOT n = s32[] add(b, one)
+}
+
+ENTRY main {
+  x = s32[] parameter(0)
+  ROOT w = s32[] while(x), condition=cond, body=body
+}
+EOF
+printf 'HloModule ident\n\nENTRY main {\n  ROOT x = s32[] parameter(0)\n}\n' >hang/loop/optimized.hlo
+"$CXLA" run hang/loop/optimized.hlo --random --out hang/loop/args >/dev/null 2>&1
+cp hang/loop/args/0.npy hang/loop/results/0.npy
+cat >hang/loop/case.json <<'EOF'
+{"args": [{"file": "args/0.npy", "dtype": "s32", "shape": []}],
+ "results": [{"file": "results/0.npy", "dtype": "s32", "shape": [], "rtol": 0, "atol": 0}]}
+EOF
+check "conform timeout" 1 "^FAIL +loop:module: timed out after 1 s$" \
+  "$CXLA" conform hang --timeout 1 -j 2
+grep -q '^1 passed, 1 failed$' out && ok || bad "conform timeout: wrong summary line"
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
