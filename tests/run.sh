@@ -9,7 +9,8 @@
 #   3. the command-line tests in tests/cli/ (exit codes, error messages);
 #   4. tools/corpus/check.py, when python3 can import numpy;
 #   5. fuzz-crash replays: every executable BUILD_DIR/fuzz/replay* is run
-#      with the repository's fuzz/ directory as argv[1].
+#      with the repository's fuzz/ directory as argv[1] (replays written as
+#      unit tests, tests/unit/test_*_fuzz_replay.c, run in step 1).
 #
 # The corpus is tests/corpus, or $CXLA_CORPUS if set; -j for conform is
 # $CXLA_TEST_JOBS (default 2).
