@@ -224,6 +224,22 @@ void literal_set_f64(Literal *l, int64_t i, double v) {
   }
 }
 
+void literal_print_shape(StrBuf *b, const Literal *l) {
+  if (l->type == T_TUPLE) {
+    sb_putc(b, '(');
+    for (int i = 0; i < l->ntuple; i++) {
+      if (i) sb_puts(b, ", ");
+      literal_print_shape(b, l->tuple[i]);
+    }
+    sb_putc(b, ')');
+    return;
+  }
+  sb_puts(b, type_name(l->type));
+  sb_putc(b, '[');
+  for (int i = 0; i < l->rank; i++) sb_printf(b, "%s%lld", i ? "," : "", (long long)l->dims[i]);
+  sb_putc(b, ']');
+}
+
 /* ---- public API ---- */
 
 cxla_status cxla_literal_create(cxla_type t, int rank, const int64_t *dims, cxla_literal **out) {
