@@ -31,8 +31,23 @@ static const char *const kDefault[] = {
     "while-loop-simplify",
 };
 
+/* Fresh names ("<opcode>.<N>") must not collide with parsed ones: raise
+ * next_id past every numeric suffix in the module. */
+static void reserve_names(HloModule *m) {
+  for (int i = 0; i < m->ncomps; i++)
+    for (int j = 0; j < m->comps[i]->ninstrs; j++) {
+      const char *dot = strrchr(m->comps[i]->instrs[j]->name, '.');
+      if (!dot || !dot[1]) continue;
+      long long v = 0;
+      const char *q = dot + 1;
+      for (; *q >= '0' && *q <= '9' && v < (1LL << 40); q++) v = v * 10 + (*q - '0');
+      if (!*q && v >= m->next_id && v < (1LL << 30)) m->next_id = (int)v + 1;
+    }
+}
+
 cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
                          const PipelineOptions *opts) {
+  reserve_names(m);
   if (!names) {
     names = kDefault;
     nnames = (int)(sizeof kDefault / sizeof kDefault[0]);

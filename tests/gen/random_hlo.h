@@ -17,7 +17,8 @@
  * mix of ordinary values and special ones (0, -0, inf, nan, extremes).
  *
  * same_bits() compares two results bit for bit, except that any two NaNs
- * are equal (their payloads may differ).
+ * are equal (their payloads may differ) and subnormals equal zeros of the
+ * same sign (see below).
  *
  * Use: tests #include "../gen/random_hlo.c" (one translation unit per test
  * binary, no Makefile change). Ownership: random_hlo_text's string and the
@@ -38,7 +39,11 @@ char *random_hlo_text(uint64_t seed);
 cxla_status random_args(const HloModule *m, uint64_t seed, Literal ***out_args, int *out_n);
 void random_args_free(Literal **args, int n);
 
-/* Bitwise equality (NaNs equal whatever their payload). On a difference,
+/* Bitwise equality, except that any two NaNs are equal and that a
+ * subnormal f32/f64 equals a zero or subnormal of the same sign (the
+ * interpreter flushes subnormals in arithmetic, XLA:CPU's FTZ/DAZ, so
+ * removing an identity op may keep a subnormal that used to be flushed).
+ * On a difference,
  * writes where into why (e.g. "{1}[3]: 0x3f800000 vs 0x3f800001"). */
 bool same_bits(const Literal *a, const Literal *b, char *why, size_t why_len);
 
