@@ -29,6 +29,7 @@ const Pass *pass_find(const char *name) {
  * they do not preserve the interpreter's values bit for bit. */
 static const char *const kDefault[] = {
     "while-loop-simplify",
+    "buffer-assignment",
 };
 
 /* Fresh names ("<opcode>.<N>") must not collide with parsed ones: raise

@@ -40,6 +40,7 @@
  * New computations are clones of the old ones (which are dropped once
  * unused), so a body shared by two loops is never changed under the other
  * loop. */
+#include <stdio.h>
 #include <string.h>
 
 #include "ir/rewrite.h"
@@ -301,12 +302,23 @@ static cxla_status unroll(Computation *c, Instr *w, int64_t trips) {
 /* Clones of a loop's condition and body with the parameter shape `ps`. The
  * clones keep the originals' instruction order, so instrs[i] of a clone
  * corresponds to instrs[i] of its original. */
+/* "<name>.clone" for a computation named "<name>" or "<name>.clone[.N]"
+ * (so that repeated rewrites do not grow the name). */
+static void clone_name(const char *name, char *buf, size_t n) {
+  const char *cut = strstr(name, ".clone");
+  int len = cut ? (int)(cut - name) : (int)strlen(name);
+  snprintf(buf, n, "%.*s.clone", len > 200 ? 200 : len, name);
+}
+
 static cxla_status clone_loop_comps(HloModule *m, const Loop *l, Shape *ps, Computation **nc,
                                     Computation **nb) {
   comp_renumber(l->cond);
   comp_renumber(l->body);
-  *nc = comp_clone(m, l->cond, NULL);
-  *nb = *nc ? comp_clone(m, l->body, NULL) : NULL;
+  char cn[256], bn[256];
+  clone_name(l->cond->name, cn, sizeof cn);
+  clone_name(l->body->name, bn, sizeof bn);
+  *nc = comp_clone(m, l->cond, cn);
+  *nb = *nc ? comp_clone(m, l->body, bn) : NULL;
   if (!*nb) return cxla_oom();
   (*nc)->params[0]->shape = ps;
   (*nb)->params[0]->shape = shape_clone(&m->arena, ps);

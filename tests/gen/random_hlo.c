@@ -668,8 +668,9 @@ static void gcomp_init(GComp *cc, Gen *g, int depth) {
 }
 
 /* A callee: parameters like the given values, a few ops, a result fitted to
- * param 0's shape. Appends the computation to g->pre; returns its number. */
-static int gen_callee(GComp *c, int nargs, const int *args) {
+ * the shape of value `like` of c. Appends the computation to g->pre;
+ * returns its number. */
+static int gen_callee(GComp *c, int nargs, const int *args, int like) {
   Gen *g = c->g;
   GComp cc;
   gcomp_init(&cc, g, c->depth + 1);
@@ -681,7 +682,8 @@ static int gen_callee(GComp *c, int nargs, const int *args) {
     (void)k;
   }
   int last = gen_ops(&cc, 1 + rnd(&g->r, 6));
-  int r = fit(&cc, last, c->v[args[0]].t, c->v[args[0]].rank, c->v[args[0]].dims);
+  int r = fit(&cc, last, c->v[like].t, c->v[like].rank, c->v[like].dims);
+  if (r < 0) r = 0;
   sb_printf(&g->pre, "callee_%d {\n%s  ROOT ret_%d = ", id, cc.b.data ? cc.b.data : "", id);
   put_shape(&g->pre, cc.v[r].t, cc.v[r].rank, cc.v[r].dims);
   sb_printf(&g->pre, " copy(%s)\n}\n\n", nm(&cc, r));
@@ -691,13 +693,44 @@ static int gen_callee(GComp *c, int nargs, const int *args) {
 
 static int gen_call(GComp *c, int x) {
   int args[2] = {x, pick(c)}, n = 1 + rnd(&c->g->r, 2);
-  int id = gen_callee(c, n, args);
+  int id = gen_callee(c, n, args, x);
   GVal v = c->v[x];
   int k = begin_val(c, v.t, v.rank, v.dims);
   if (k < 0) return -1;
   sb_puts(&c->b, "call(");
   for (int i = 0; i < n; i++) sb_printf(&c->b, "%s%s", i ? ", " : "", nm(c, args[i]));
   sb_printf(&c->b, "), to_apply=callee_%d\n", id);
+  return k;
+}
+
+/* conditional(pred, a, b) with two branches, or conditional(index, ...)
+ * with three (an index out of range runs the last branch); each branch
+ * takes its own operand and returns x's shape. */
+static int gen_conditional(GComp *c, int x) {
+  bool by_index = chance(&c->g->r, 40);
+  int nb = by_index ? 3 : 2, sel = -1;
+  if (by_index) {
+    sel = gen_index(c);
+  } else {
+    for (int i = c->n - 1; i >= 0 && sel < 0; i--)
+      if (c->v[i].t == T_PRED && c->v[i].rank == 0 && chance(&c->g->r, 50)) sel = i;
+    if (sel < 0) sel = gen_scalar_text(c, T_PRED, chance(&c->g->r, 50) ? "true" : "false");
+  }
+  int ops[3], ids[3];
+  for (int k = 0; k < nb; k++) {
+    ops[k] = k == 0 ? x : pick(c);
+    if (ops[k] < 0) return -1;
+    ids[k] = gen_callee(c, 1, &ops[k], x);
+  }
+  GVal v = c->v[x];
+  int k = sel < 0 ? -1 : begin_val(c, v.t, v.rank, v.dims);
+  if (k < 0) return -1;
+  sb_printf(&c->b, "conditional(%s", nm(c, sel));
+  for (int i = 0; i < nb; i++) sb_printf(&c->b, ", %s", nm(c, ops[i]));
+  if (by_index)
+    sb_printf(&c->b, "), branch_computations={callee_%d, callee_%d, callee_%d}\n", ids[0], ids[1], ids[2]);
+  else
+    sb_printf(&c->b, "), true_computation=callee_%d, false_computation=callee_%d\n", ids[0], ids[1]);
   return k;
 }
 
@@ -827,6 +860,7 @@ static int gen_op(GComp *c) {
   if (w < 88) return gen_tuple_gte(c, x);
   if (w < 93 && c->depth < GEN_MAX_DEPTH) return gen_while(c, x);
   if (w < 96 && c->depth < GEN_MAX_DEPTH) return gen_call(c, x);
+  if (w < 98 && c->depth < GEN_MAX_DEPTH) return gen_conditional(c, x);
   return gen_unary(c, x);
 }
 

@@ -7,9 +7,9 @@
  * select, clamp, convert, broadcast, reshape, transpose, slice, concatenate,
  * pad, reverse, reduce (add/max/min/multiply/and/or), dot, iota, constants
  * (special values included), dynamic-slice, dynamic-update-slice,
- * tuple/get-tuple-element, calls, and while loops counted from a constant
- * (some with a data-dependent step, some with pass-through and unused state
- * elements). The same seed always gives the same text. Ops whose result
+ * tuple/get-tuple-element, calls, conditionals (pred and index forms), and
+ * while loops counted from a constant (some with a data-dependent step,
+ * some with pass-through and unused state elements). The same seed always gives the same text. Ops whose result
  * XLA leaves to the implementation (rng, reduce with a non-identity init)
  * are not used.
  *
