@@ -50,7 +50,7 @@ enum {
   kMaxUnrollTrips = 8,
   kMaxUnrolledInstrs = 512, /* trips * body size */
   kTripLimit = 1 << 20,     /* counting stops here: "unknown" */
-  kMaxRounds = 64,
+  kMaxRounds = 1024,        /* one rewrite per round */
 };
 
 /* ---- small builders ---------------------------------------------------------- */
