@@ -1,0 +1,311 @@
+/* Tests of the pass registry and the pipeline driver: named runs, the
+ * default pipeline, verification between passes, dumps and reports, and the
+ * whole corpus through the default pipeline.
+ *
+ *   test_pass_pipeline [corpus-dir]     (default tests/corpus) */
+#include <dirent.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "pass_helpers.h"
+
+static const char *corpus_dir = "tests/corpus";
+
+static const char *kDead =
+    "HloModule dumpme\n"
+    "ENTRY e {\n"
+    "  p = f32[4] parameter(0)\n"
+    "  dead = f32[4] negate(p)\n"
+    "  ROOT r = f32[4] abs(p)\n"
+    "}\n";
+
+TEST(registry_lists_passes_once) {
+  int n;
+  const Pass *p = pass_registry(&n);
+  CHECK(n >= 7);
+  for (int i = 0; i < n; i++) {
+    CHECK(p[i].name && p[i].run && p[i].summary && p[i].summary[0]);
+    CHECK(pass_find(p[i].name) == &p[i]);
+    for (int j = 0; j < i; j++) CHECK(strcmp(p[i].name, p[j].name) != 0);
+  }
+  const char *mine[] = {"dce", "cse", "call-inliner", "tuple-simplifier", "flatten-call-graph",
+                        "constant-folding", "algsimp"};
+  for (size_t i = 0; i < sizeof mine / sizeof mine[0]; i++) CHECK(pass_find(mine[i]) != NULL);
+  CHECK(pass_find("no-such-pass") == NULL);
+}
+
+TEST(unknown_pass_is_refused_before_running_anything) {
+  HloModule *m = pt_parse(kDead);
+  if (!m) return;
+  const char *names[] = {"dce", "bogus"};
+  CHECK_ERR(pipeline_run(m, names, 2, NULL), "unknown pass 'bogus'");
+  CHECK(comp_find_instr(m->entry, "dead") != NULL); /* dce did not run */
+  module_destroy(m);
+}
+
+TEST(named_passes_run) {
+  HloModule *m = pt_parse(kDead);
+  if (!m) return;
+  pt_run(m, "dce");
+  CHECK(comp_find_instr(m->entry, "dead") == NULL);
+  CHECK(m->entry->ninstrs == 2);
+  module_destroy(m);
+}
+
+/* A pass that changes the root's declared shape: the verifier must blame it. */
+static cxla_status breaker(HloModule *m, const PassContext *ctx, bool *changed) {
+  (void)ctx;
+  Shape *s = shape_new(&m->arena, T_S32, 1, (int64_t[]){4});
+  if (!s) return cxla_oom();
+  m->entry->root->shape = s;
+  *changed = true;
+  return NULL;
+}
+
+static cxla_status failing(HloModule *m, const PassContext *ctx, bool *changed) {
+  (void)m;
+  (void)ctx;
+  *changed = false;
+  return ERR(INTERNAL, "something went wrong");
+}
+
+static int report_runs;
+static cxla_status reporter(HloModule *m, const PassContext *ctx, bool *changed) {
+  (void)m;
+  *changed = false;
+  report_runs++;
+  *ctx->report = cxla_strdup("BufferAssignment: 3 buffers\n");
+  return *ctx->report ? NULL : cxla_oom();
+}
+
+TEST(verifier_names_the_pass_that_broke_the_module) {
+  HloModule *m = pt_parse(kDead);
+  if (!m) return;
+  Pass b = {"breaker", breaker, "breaks things"};
+  const Pass *list[] = {&b};
+  PipelineOptions o = {true, NULL, 1};
+  CHECK_ERR(pipeline_run_list(m, list, 1, &o), "pass breaker broke the module: verify:");
+  module_destroy(m);
+  /* Without verification the pipeline does not notice. */
+  m = pt_parse(kDead);
+  if (!m) return;
+  o.verify = false;
+  CHECK_OK(pipeline_run_list(m, list, 1, &o));
+  module_destroy(m);
+}
+
+TEST(pass_errors_name_the_pass) {
+  HloModule *m = pt_parse(kDead);
+  if (!m) return;
+  Pass f = {"failing", failing, "fails"};
+  const Pass *list[] = {&f};
+  CHECK_ERR(pipeline_run_list(m, list, 1, NULL), "pass failing: something went wrong");
+  module_destroy(m);
+}
+
+TEST(input_that_does_not_verify_is_refused) {
+  HloModule *m = pt_parse(kDead);
+  if (!m) return;
+  m->entry->root->shape = shape_new(&m->arena, T_S32, 0, NULL);
+  PipelineOptions o = {true, NULL, 1};
+  CHECK_ERR(pipeline_run(m, NULL, 0, &o), "does not verify before optimization");
+  module_destroy(m);
+}
+
+static bool file_exists(const char *dir, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  struct stat st;
+  return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static char *read_all(const char *dir, const char *name) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  static char buf[1 << 16];
+  size_t n = fread(buf, 1, sizeof buf - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+  return buf;
+}
+
+static void remove_tree(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) remove_tree(path);
+    else unlink(path);
+  }
+  closedir(d);
+  rmdir(dir);
+}
+
+TEST(dumps_follow_xla_naming) {
+  char tmpl[] = "/tmp/cxla_dumpXXXXXX";
+  char *root = mkdtemp(tmpl);
+  CHECK(root != NULL);
+  if (!root) return;
+  char dir[512];
+  snprintf(dir, sizeof dir, "%s/a/b", root); /* created on demand, like mkdir -p */
+  HloModule *m = pt_parse(kDead);
+  if (m) {
+    Pass rep = {"reporter", reporter, "leaves a report"};
+    const Pass *list[] = {pass_find("cse"), pass_find("dce"), pass_find("dce"), &rep};
+    PipelineOptions o = {true, dir, 7};
+    report_runs = 0;
+    CHECK_OK(pipeline_run_list(m, list, 4, &o));
+    CHECK(report_runs == 1);
+    CHECK(file_exists(dir, "module_0007.dumpme.before_optimizations.txt"));
+    CHECK(!file_exists(dir, "module_0007.dumpme.0001.after_cse.txt")); /* no change */
+    CHECK(file_exists(dir, "module_0007.dumpme.0002.after_dce.txt"));
+    CHECK(!file_exists(dir, "module_0007.dumpme.0003.after_dce.txt"));
+    CHECK(file_exists(dir, "module_0007.dumpme.after_optimizations.txt"));
+    const char *before = read_all(dir, "module_0007.dumpme.before_optimizations.txt");
+    CHECK(before && strstr(before, "negate"));
+    const char *after = read_all(dir, "module_0007.dumpme.0002.after_dce.txt");
+    CHECK(after && !strstr(after, "negate") && strstr(after, "abs"));
+    const char *rep_text = read_all(dir, "module_0007.dumpme.buffer-assignment.txt");
+    CHECK(rep_text && strcmp(rep_text, "BufferAssignment: 3 buffers\n") == 0);
+    module_destroy(m);
+  }
+  /* A dump path that is a file is an error, not a crash. */
+  char file[600];
+  snprintf(file, sizeof file, "%s/a/b/module_0007.dumpme.before_optimizations.txt", root);
+  m = pt_parse(kDead);
+  if (m) {
+    PipelineOptions o = {false, file, 1};
+    cxla_status s = pipeline_run(m, NULL, 0, &o);
+    CHECK(cxla_status_code_of(s) == CXLA_IO);
+    cxla_status_free(s);
+    module_destroy(m);
+  }
+  remove_tree(root);
+}
+
+TEST(report_without_dump_dir_is_freed) {
+  HloModule *m = pt_parse(kDead);
+  if (!m) return;
+  Pass rep = {"reporter", reporter, "leaves a report"};
+  const Pass *list[] = {&rep, &rep};
+  report_runs = 0;
+  CHECK_OK(pipeline_run_list(m, list, 2, NULL));
+  CHECK(report_runs == 2); /* leak-checked under SAN=1 */
+  module_destroy(m);
+}
+
+TEST(fresh_names_do_not_collide) {
+  HloModule *m = pt_parse(
+      "HloModule n\n"
+      "ENTRY e {\n"
+      "  p = f32[] parameter(0)\n"
+      "  negate.40 = f32[] negate(p)\n"
+      "  ROOT add.7 = f32[] add(negate.40, p)\n"
+      "}\n");
+  if (!m) return;
+  pass_reserve_names(m);
+  Instr *in = comp_add_instr(m->entry, OP_NEGATE, m->entry->root->shape, 1, &m->entry->params[0],
+                             NULL);
+  CHECK(in && strcmp(in->name, "negate.41") == 0);
+  module_destroy(m);
+}
+
+TEST(default_pipeline_simplifies_and_verifies) {
+  HloModule *m = pt_parse(
+      "HloModule d\n"
+      "f {\n"
+      "  a = f32[4] parameter(0)\n"
+      "  ROOT n = f32[4] negate(a)\n"
+      "}\n"
+      "ENTRY e {\n"
+      "  p = f32[4] parameter(0)\n"
+      "  c1 = f32[4] call(p), to_apply=f\n"
+      "  c2 = f32[4] call(p), to_apply=f\n"
+      "  t = (f32[4], f32[4]) tuple(c1, c2)\n"
+      "  g0 = f32[4] get-tuple-element(t), index=0\n"
+      "  g1 = f32[4] get-tuple-element(t), index=1\n"
+      "  ROOT r = f32[4] add(g0, g1)\n"
+      "}\n");
+  if (!m) return;
+  pt_run(m, NULL);
+  /* Inlined, tuples gone, the two negates merged. */
+  CHECK(m->ncomps == 1);
+  CHECK(pt_count(m, "negate") == 1);
+  CHECK(pt_count(m, "tuple") == 0 && pt_count(m, "call") == 0);
+  CHECK(m->entry->ninstrs == 3);
+  module_destroy(m);
+}
+
+/* ---- the corpus: every module survives the default pipeline verified ---- */
+
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+TEST(corpus_default_pipeline_verifies) {
+  DIR *d = opendir(corpus_dir);
+  if (!d) {
+    printf("corpus directory %s not found: skipped\n", corpus_dir);
+    return;
+  }
+  char *names[1024];
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) && n < 1024)
+    if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
+  closedir(d);
+  qsort(names, (size_t)n, sizeof names[0], cmp_str);
+  int ok = 0, total = 0, before = 0, after = 0;
+  for (int i = 0; i < n; i++) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s/module.hlo", corpus_dir, names[i]);
+    HloModule *m = NULL;
+    cxla_status s = cxla_module_parse_file(path, &m);
+    if (s) {
+      cxla_status_free(s);
+      free(names[i]);
+      continue;
+    }
+    total++;
+    int b = module_instr_count(m);
+    PipelineOptions o = {true, NULL, 1};
+    s = pipeline_run(m, NULL, 0, &o);
+    if (s) {
+      fprintf(stderr, "%s: %s\n", names[i], cxla_status_message(s));
+      cxla_status_free(s);
+      CHECK(!"corpus module fails the pipeline");
+    } else {
+      ok++;
+      before += b;
+      after += module_instr_count(m);
+    }
+    module_destroy(m);
+    free(names[i]);
+  }
+  printf("corpus: %d/%d modules optimized and verified; instructions %d -> %d\n", ok, total,
+         before, after);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) corpus_dir = argv[1];
+  RUN(registry_lists_passes_once);
+  RUN(unknown_pass_is_refused_before_running_anything);
+  RUN(named_passes_run);
+  RUN(verifier_names_the_pass_that_broke_the_module);
+  RUN(pass_errors_name_the_pass);
+  RUN(input_that_does_not_verify_is_refused);
+  RUN(dumps_follow_xla_naming);
+  RUN(report_without_dump_dir_is_freed);
+  RUN(fresh_names_do_not_collide);
+  RUN(default_pipeline_simplifies_and_verifies);
+  RUN(corpus_default_pipeline_verifies);
+  return test_summary("test_pass_pipeline");
+}
