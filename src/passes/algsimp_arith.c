@@ -8,6 +8,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ir/rewrite.h"
 #include "passes/algsimp.h"
 
 static bool is_real_float(ElemType t) { return type_is_float(t); }
@@ -264,8 +265,37 @@ static cxla_status rule_constant(Simp *s, Instr *in, Instr **out) {
   return NULL;
 }
 
+/* An elementwise op whose operands are all broadcasts of scalars ->
+ * broadcast of the op on the scalars (the same value in every element;
+ * constant folding then sees scalar constants). */
+static cxla_status sink_scalar_broadcasts(Simp *s, Instr *in, Instr **out) {
+  if (in->shape->rank == 0 || in->noperands < 1 || in->noperands > 8 || in->ncalled) return NULL;
+  Instr *scalars[8];
+  for (int k = 0; k < in->noperands; k++) {
+    const Instr *b = in->operands[k];
+    if (b->op != OP_BROADCAST || b->operands[0]->shape->rank != 0) return NULL;
+    scalars[k] = b->operands[0];
+  }
+  Instr *op = instr_clone(s->c, in, in->noperands, scalars, NULL);
+  if (!op) return cxla_oom();
+  Shape *sh = shape_new(&s->m->arena, in->shape->type, 0, NULL);
+  if (!sh) return cxla_oom();
+  op->shape = sh;
+  op->ncontrol_preds = 0;
+  Instr *b = simp_new(s, OP_BROADCAST, in->shape, 1, &op);
+  if (!b) return cxla_oom();
+  b->attrs |= A_DIMENSIONS;
+  b->dimensions = (I64List){0, NULL};
+  *out = b;
+  return NULL;
+}
+
 cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out) {
   if (!type_is_array(in->shape->type)) return NULL;
+  if ((op_info(in->op)->flags & OPF_EW) && in->op != OP_MAP) {
+    TRY(sink_scalar_broadcasts(s, in, out));
+    if (*out) return NULL;
+  }
   switch (in->op) {
   case OP_ADD: return rule_add(s, in, out);
   case OP_SUBTRACT: return rule_subtract(s, in, out);
