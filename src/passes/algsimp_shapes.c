@@ -128,6 +128,13 @@ static cxla_status slice_of_concat(Simp *s, Instr *in, Instr *x, Instr **out) {
   return NULL;
 }
 
+static bool slice_is_full(const SliceDim *sd, const Shape *operand, const Shape *result) {
+  if (operand->rank != result->rank) return false;
+  for (int i = 0; i < result->rank; i++)
+    if (sd[i].start != 0 || sd[i].stride != 1 || result->dims[i] != operand->dims[i]) return false;
+  return true;
+}
+
 /* slice of the full range -> x; slice(slice(y)) -> one slice;
  * slice(broadcast(scalar)) -> broadcast(scalar); slice of a concatenate
  * inside one operand -> slice of that operand. */
@@ -135,12 +142,7 @@ static cxla_status rule_slice(Simp *s, Instr *in, Instr **out) {
   Instr *x = in->operands[0];
   int r = in->shape->rank;
   if (!in->slice || x->shape->rank != r || r > 64) return NULL;
-  bool full = true;
-  for (int i = 0; i < r; i++)
-    if (in->slice[i].start != 0 || in->slice[i].stride != 1 ||
-        in->shape->dims[i] != x->shape->dims[i])
-      full = false;
-  if (full) return (*out = x), NULL;
+  if (slice_is_full(in->slice, x->shape, in->shape)) return (*out = x), NULL;
   if (x->op == OP_SLICE && x->slice) {
     SliceDim dims[64];
     for (int i = 0; i < r; i++) {
@@ -220,11 +222,14 @@ static cxla_status rule_concatenate(Simp *s, Instr *in, Instr **out) {
     ops[n++] = op;
   }
   if (!st && edited && n > 0) {
-    if (n == 1 && shape_equal(ops[0]->shape, in->shape, true)) {
-      *out = ops[0];
-    } else if (n == 1 && ops[0]->op == OP_SLICE) {
-      /* Rebuild the merged slice with the concatenate's exact shape. */
-      if (!(*out = new_slice(s, in->shape, ops[0]->operands[0], ops[0]->slice))) st = cxla_oom();
+    if (n == 1 && ops[0]->op != OP_SLICE) {
+      *out = ops[0]; /* the walk checks the shape */
+    } else if (n == 1) {
+      /* Rebuild the merged slice with the concatenate's exact shape (or
+       * take its operand when it reads all of it). */
+      Instr *src = ops[0]->operands[0];
+      if (slice_is_full(ops[0]->slice, src->shape, in->shape)) *out = src;
+      else if (!(*out = new_slice(s, in->shape, src, ops[0]->slice))) st = cxla_oom();
     } else if (n > 1) {
       Instr *c = simp_new(s, OP_CONCATENATE, in->shape, n, ops);
       bool ok = true;

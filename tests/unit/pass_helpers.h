@@ -90,28 +90,28 @@ static inline uint64_t pt_rand(uint64_t *s) {
   return *s;
 }
 
-/* Fills an array literal: special values (zeros of both signs, infinities,
- * NaN, integer extremes) one time in four, small numbers otherwise. No
- * subnormals: XLA:CPU's flush-to-zero makes x*1 and x differ there, which
- * is the one place the simplifier's IEEE-exact rules and the FTZ model
- * part (as they do in XLA itself). */
-static inline void pt_fill(Literal *l, uint64_t *seed) {
+/* Fills an array literal: every other element is a special value (zeros
+ * of both signs, infinities, NaN, integer extremes), cycling with the
+ * element index and the seed so that small arrays meet all of them over a
+ * few seeds; the rest are small random numbers. No subnormals: XLA:CPU's
+ * flush-to-zero makes x*1 and x differ there, the one place where the
+ * simplifier's IEEE-exact rules and the FTZ model part (as in XLA itself). */
+static inline void pt_fill_seeded(Literal *l, uint64_t *seed, int k) {
   if (l->type == T_TUPLE) {
-    for (int i = 0; i < l->ntuple; i++) pt_fill(l->tuple[i], seed);
+    for (int i = 0; i < l->ntuple; i++) pt_fill_seeded(l->tuple[i], seed, k + i);
     return;
   }
   if (!type_is_array(l->type)) return;
   for (int64_t i = 0; i < l->nelems; i++) {
     uint64_t r = pt_rand(seed);
-    bool special = (r & 3) == 0;
-    int pick = (int)((r >> 2) % 8);
+    bool special = ((i + k) & 1) == 0;
+    int pick = (int)((uint64_t)(i / 2 + 3 * k + (int64_t)(*seed % 5)) % 8);
     if (type_is_float(l->type) || type_is_complex(l->type)) {
-      static const double sp[8] = {0.0, -0.0, 1.0, -1.0, INFINITY, -INFINITY, NAN, 2.0};
+      static const double sp[8] = {-0.0, 0.0, INFINITY, NAN, 1.0, -INFINITY, -1.0, 0.5};
       double v = special ? sp[pick] : (double)((int64_t)((r >> 8) % 2001) - 1000) / 128.0;
       literal_set_f64(l, i, v);
       if (type_is_complex(l->type)) {
-        /* imaginary part too */
-        double im = (double)((int64_t)((r >> 24) % 201) - 100) / 16.0;
+        double im = special ? sp[(pick + 3) % 8] : (double)((int64_t)((r >> 24) % 201) - 100) / 16.0;
         if (l->type == T_C64) ((float *)l->data)[2 * i + 1] = (float)im;
         else ((double *)l->data)[2 * i + 1] = im;
       }
@@ -125,12 +125,15 @@ static inline void pt_fill(Literal *l, uint64_t *seed) {
         int64_t max = bits >= 64 ? INT64_MAX : sgn ? ((int64_t)1 << (bits - 1)) - 1
                                                    : (int64_t)((1ull << bits) - 1);
         int64_t min = sgn ? (bits >= 64 ? INT64_MIN : -((int64_t)1 << (bits - 1))) : 0;
-        v = pick < 3 ? max : pick < 6 ? min : 0;
+        static const int64_t small[4] = {0, 1, -1, 2};
+        v = pick < 2 ? max : pick < 4 ? min : small[pick - 4];
       }
       literal_set_i64(l, i, v);
     }
   }
 }
+
+static inline void pt_fill(Literal *l, uint64_t *seed) { pt_fill_seeded(l, seed, (int)(*seed % 7)); }
 
 /* Equal values: bitwise, except that any NaN equals any NaN (IEEE leaves a
  * NaN result's sign and payload open). */

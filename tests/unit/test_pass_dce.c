@@ -3,16 +3,24 @@
 #include "harness.h"
 #include "pass_helpers.h"
 
+/* The text of the module under test, for the value comparison. */
+static const char *g_text;
+static HloModule *parse(const char *text) {
+  g_text = text;
+  return pt_parse(text);
+}
+
 static bool run_dce(HloModule *m) {
   PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL};
   bool changed = false;
   CHECK_OK(pass_dce(m, &ctx, &changed));
   CHECK_OK(verify_module(m));
+  CHECK(pt_values_agree(g_text, m, 2) != 0);
   return changed;
 }
 
 TEST(removes_dead_chain_keeps_parameters) {
-  HloModule *m = pt_parse(
+  HloModule *m = parse(
       "HloModule m\n"
       "ENTRY e {\n"
       "  p0 = f32[4] parameter(0)\n"
@@ -31,7 +39,7 @@ TEST(removes_dead_chain_keeps_parameters) {
 }
 
 TEST(keeps_side_effects_and_their_operands) {
-  HloModule *m = pt_parse(
+  HloModule *m = parse(
       "HloModule m\n"
       "ENTRY e {\n"
       "  p0 = f32[4] parameter(0)\n"
@@ -48,7 +56,7 @@ TEST(keeps_side_effects_and_their_operands) {
 }
 
 TEST(keeps_dead_control_predecessor_of_live_instruction) {
-  HloModule *m = pt_parse(
+  HloModule *m = parse(
       "HloModule m\n"
       "ENTRY e {\n"
       "  p0 = f32[4] parameter(0)\n"
@@ -81,7 +89,7 @@ static const char *kReduce =
     "}\n";
 
 TEST(removes_computations_only_dead_code_called) {
-  HloModule *m = pt_parse(kReduce);
+  HloModule *m = parse(kReduce);
   if (!m) return;
   CHECK(m->ncomps == 3);
   CHECK(run_dce(m));
@@ -95,7 +103,7 @@ TEST(removes_computations_only_dead_code_called) {
 }
 
 TEST(dead_code_inside_called_computations) {
-  HloModule *m = pt_parse(
+  HloModule *m = parse(
       "HloModule m\n"
       "body {\n"
       "  x = f32[] parameter(0)\n"

@@ -79,6 +79,13 @@ TEST(nested_shared_callees_are_cloned_too) {
       "}\n");
   if (!m) return;
   pt_run(m, "flatten-call-graph");
+  CHECK(pt_values_agree(
+            "HloModule m\n"
+            "leaf {\n  x = f32[] parameter(0)\n  ROOT n = f32[] negate(x)\n}\n"
+            "mid {\n  x = f32[] parameter(0)\n  ROOT c = f32[] call(x), to_apply=leaf\n}\n"
+            "ENTRY e {\n  p = f32[] parameter(0)\n  a = f32[] call(p), to_apply=mid\n"
+            "  b = f32[] call(a), to_apply=mid\n  ROOT r = f32[] add(a, b)\n}\n",
+            m, 4) == 1);
   CHECK(m->ncomps == 5); /* mid, leaf and one clone of each */
   const Instr *a = comp_find_instr(m->entry, "a"), *b = comp_find_instr(m->entry, "b");
   CHECK(a->called[0] != b->called[0]);

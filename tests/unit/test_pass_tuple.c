@@ -8,6 +8,7 @@ static HloModule *tup(const char *text, bool *changed) {
   PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL};
   CHECK_OK(pass_tuple_simplify(m, &ctx, changed));
   CHECK_OK(verify_module(m));
+  CHECK(pt_values_agree(text, m, 4) != 0);
   return m;
 }
 
