@@ -5,7 +5,8 @@
  *
  * Called computations are equal when they are the same computation or
  * structurally identical (JAX gives every reduce its own copy of the same
- * reducer). The raw attribute `metadata` is ignored, as XLA's Identical()
+ * reducer); such duplicates, when only applied by reduce-like
+ * instructions, are first merged into one computation. The raw attribute `metadata` is ignored, as XLA's Identical()
  * ignores it: it names the source line, not the value.
  *
  * Never merged: parameters, side-effecting instructions, rng, collectives
@@ -284,10 +285,75 @@ static cxla_status cse_computation(Computation *c, bool *changed) {
   return NULL;
 }
 
+/* Opcodes that apply a computation inside themselves (a reducer, a
+ * comparator): their callees may be shared, unlike those of call, while,
+ * conditional (flattened: one call site each) and fusion (one fusion
+ * instruction per fused computation). */
+static bool applier(Opcode op) {
+  switch (op) {
+  case OP_REDUCE: case OP_REDUCE_WINDOW: case OP_SCATTER: case OP_SORT: case OP_MAP:
+  case OP_SELECT_AND_SCATTER: case OP_ALL_REDUCE: case OP_REDUCE_SCATTER:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* Whether every use of c is as an applied computation. */
+static bool only_applied(const HloModule *m, const Computation *c) {
+  if (c == m->entry) return false;
+  for (int i = 0; i < m->ncomps; i++)
+    for (int k = 0; k < m->comps[i]->ninstrs; k++) {
+      const Instr *in = m->comps[i]->instrs[k];
+      for (int q = 0; q < in->ncalled; q++)
+        if (in->called[q] == c && !applier(in->op)) return false;
+    }
+  return true;
+}
+
+/* Structurally identical applied computations (JAX emits one reducer per
+ * reduce) become one: callers are redirected to the first, and the others
+ * are dropped. */
+static cxla_status dedup_computations(HloModule *m, bool *changed) {
+  int n = m->ncomps;
+  Computation **to = cxla_calloc((size_t)n + 1, sizeof *to);
+  bool *ok = cxla_calloc((size_t)n + 1, sizeof *ok);
+  if (!to || !ok) {
+    cxla_free(to);
+    cxla_free(ok);
+    return cxla_oom();
+  }
+  bool any = false;
+  for (int i = 0; i < n; i++) {
+    ok[i] = only_applied(m, m->comps[i]);
+    for (int j = 0; j < i && ok[i]; j++)
+      if (ok[j] && !to[j] && comp_identical(m->comps[i], m->comps[j], 0)) {
+        to[i] = m->comps[j];
+        any = true;
+        break;
+      }
+  }
+  if (any) {
+    for (int i = 0; i < n; i++)
+      for (int k = 0; k < m->comps[i]->ninstrs; k++) {
+        Instr *in = m->comps[i]->instrs[k];
+        for (int q = 0; q < in->ncalled; q++)
+          for (int j = 0; j < n; j++)
+            if (to[j] && in->called[q] == m->comps[j]) in->called[q] = to[j];
+      }
+    module_prune_computations(m);
+    *changed = true;
+  }
+  cxla_free(to);
+  cxla_free(ok);
+  return NULL;
+}
+
 cxla_status pass_cse(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
   for (int i = 0; i < m->ncomps; i++) comp_renumber(m->comps[i]);
+  TRY(dedup_computations(m, changed));
   for (int i = 0; i < m->ncomps; i++) TRY(cse_computation(m->comps[i], changed));
   return NULL;
 }

@@ -149,6 +149,28 @@ TEST(structurally_identical_reducers_merge) {
   const Instr *r = m->entry->root;
   CHECK(r->operands[0] == r->operands[1]);
   CHECK(r->operands[0] != r->operands[2] && r->operands[0] != r->operands[3]);
+  /* sum2 was a duplicate of sum1: gone. */
+  CHECK(m->ncomps == 4 && module_find_computation(m, "sum2") == NULL);
+  module_destroy(m);
+}
+
+/* While bodies are flattened call sites: identical ones stay separate. */
+TEST(identical_while_bodies_stay_separate) {
+  HloModule *m = pt_parse(
+      "HloModule m\n"
+      "c1 {\n  s = s32[] parameter(0)\n  ten = s32[] constant(10)\n"
+      "  ROOT lt = pred[] compare(s, ten), direction=LT\n}\n"
+      "b1 {\n  s = s32[] parameter(0)\n  one = s32[] constant(1)\n  ROOT n = s32[] add(s, one)\n}\n"
+      "c2 {\n  s = s32[] parameter(0)\n  ten = s32[] constant(10)\n"
+      "  ROOT lt = pred[] compare(s, ten), direction=LT\n}\n"
+      "b2 {\n  s = s32[] parameter(0)\n  one = s32[] constant(1)\n  ROOT n = s32[] add(s, one)\n}\n"
+      "ENTRY e {\n  p = s32[] parameter(0)\n"
+      "  w1 = s32[] while(p), condition=c1, body=b1\n"
+      "  w2 = s32[] while(w1), condition=c2, body=b2\n"
+      "  ROOT r = s32[] add(w1, w2)\n}\n");
+  if (!m) return;
+  pt_run(m, "cse");
+  CHECK(m->ncomps == 5);
   module_destroy(m);
 }
 
@@ -175,6 +197,7 @@ int main(void) {
   RUN(never_merges_parameters_rng_side_effects);
   RUN(elided_constants_are_not_merged);
   RUN(structurally_identical_reducers_merge);
+  RUN(identical_while_bodies_stay_separate);
   RUN(no_change_reports_no_change);
   return test_summary("test_pass_cse");
 }
