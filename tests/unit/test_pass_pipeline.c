@@ -10,6 +10,8 @@
 
 #include "harness.h"
 #include "pass_helpers.h"
+#include "runtime/case.h"
+#include "runtime/compare.h"
 
 static const char *corpus_dir = "tests/corpus";
 
@@ -319,6 +321,95 @@ TEST(corpus_default_pipeline_verifies) {
          ok, total, before, after, agree, unrunnable);
 }
 
+/* ---- the corpus against XLA's results, with and without the pipeline ---- */
+
+/* Runs module m on the case's arguments; 1 if every result matches XLA's
+ * within the case's tolerances, 0 if not, -1 if it cannot run. *value gets
+ * the result (caller frees). */
+static int conform(Case *k, const HloModule *m, Literal **value) {
+  *value = NULL;
+  Literal *args[64] = {0};
+  int n = k->nargs < 64 ? k->nargs : 64;
+  int ok = 1;
+  for (int i = 0; i < n && ok == 1; i++) {
+    cxla_status s = case_load_tensor(&k->args[i], &args[i]);
+    if (s) ok = -1;
+    cxla_status_free(s);
+  }
+  if (ok == 1) {
+    cxla_status s = cxla_interp_run(m, args, n, value);
+    if (s) ok = -1;
+    cxla_status_free(s);
+  }
+  Literal **leaves = NULL;
+  int nleaves = 0;
+  if (ok == 1) {
+    cxla_status s = literal_flatten(*value, &leaves, &nleaves);
+    if (s || nleaves != k->nresults) ok = 0;
+    cxla_status_free(s);
+  }
+  for (int i = 0; i < nleaves && ok == 1; i++) {
+    Literal *want = NULL;
+    cxla_status s = case_load_tensor(&k->results[i], &want);
+    CompareReport r;
+    if (s || !compare_literals(leaves[i], want, k->results[i].rtol, k->results[i].atol, &r))
+      ok = 0;
+    cxla_status_free(s);
+    literal_free(want);
+  }
+  cxla_free(leaves);
+  for (int i = 0; i < n; i++) literal_free(args[i]);
+  return ok;
+}
+
+TEST(corpus_conformance_with_and_without_pipeline) {
+  DIR *d = opendir(corpus_dir);
+  if (!d) return;
+  char *names[1024];
+  int n = 0;
+  struct dirent *e;
+  while ((e = readdir(d)) && n < 1024)
+    if (e->d_name[0] != '.') names[n++] = strdup(e->d_name);
+  closedir(d);
+  qsort(names, (size_t)n, sizeof names[0], cmp_str);
+  int raw_ok = 0, opt_ok = 0, same = 0, total = 0;
+  for (int i = 0; i < n; i++) {
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/%s", corpus_dir, names[i]);
+    Case *k = NULL;
+    HloModule *raw = NULL, *opt = NULL;
+    cxla_status s = case_load(dir, &k);
+    if (!s) s = cxla_module_parse_file(case_hlo_path(k, "module"), &raw);
+    if (!s) s = cxla_module_parse_file(case_hlo_path(k, "module"), &opt);
+    if (!s) s = pipeline_run(opt, NULL, 0, NULL);
+    if (s) {
+      fprintf(stderr, "%s: %s\n", names[i], cxla_status_message(s));
+      cxla_status_free(s);
+    } else {
+      total++;
+      if (getenv("PT_VERBOSE")) fprintf(stderr, "%s\n", names[i]);
+      Literal *a, *b;
+      int ra = conform(k, raw, &a), rb = conform(k, opt, &b);
+      raw_ok += ra == 1;
+      opt_ok += rb == 1;
+      if (a && b && pt_literal_same(a, b)) same++;
+      else if (a || b) fprintf(stderr, "%s: results with and without the pipeline differ\n", names[i]);
+      if (ra == 1 && rb != 1) {
+        fprintf(stderr, "%s: conforms without the pipeline, not with it\n", names[i]);
+        CHECK(!"the pipeline broke a conforming case");
+      }
+      literal_free(a);
+      literal_free(b);
+    }
+    module_destroy(raw);
+    module_destroy(opt);
+    case_free(k);
+    free(names[i]);
+  }
+  printf("corpus conformance: %d/%d without the pipeline, %d/%d with it; %d identical results\n",
+         raw_ok, total, opt_ok, total, same);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) corpus_dir = argv[1];
   RUN(registry_lists_passes_once);
@@ -333,5 +424,6 @@ int main(int argc, char **argv) {
   RUN(default_pipeline_simplifies_and_verifies);
   RUN(value_check_detects_differences);
   RUN(corpus_default_pipeline_verifies);
+  RUN(corpus_conformance_with_and_without_pipeline);
   return test_summary("test_pass_pipeline");
 }
