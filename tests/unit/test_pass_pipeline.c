@@ -246,6 +246,38 @@ TEST(default_pipeline_simplifies_and_verifies) {
   module_destroy(m);
 }
 
+/* Out of memory at every allocation in turn: the pipeline fails cleanly
+ * (a status, no crash, no leak under SAN=1) until it has enough. */
+TEST(out_of_memory_sweep) {
+  static const char *text =
+      "HloModule oom\n"
+      "sum {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  ROOT s = s32[] add(a, b)\n}\n"
+      "sum2 {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  ROOT s = s32[] add(a, b)\n}\n"
+      "f {\n  x = s32[4] parameter(0)\n  one = s32[] constant(1)\n"
+      "  b = s32[4] broadcast(one), dimensions={}\n  ROOT m = s32[4] multiply(x, b)\n}\n"
+      "ENTRY e {\n  p = s32[4] parameter(0)\n  c = s32[4] call(p), to_apply=f\n"
+      "  k = s32[4] constant({1, 2, 3, 4})\n  n = s32[4] negate(k)\n"
+      "  t = (s32[4], s32[4]) tuple(c, n)\n  g = s32[4] get-tuple-element(t), index=1\n"
+      "  a = s32[4] add(c, g)\n  z = s32[] constant(0)\n"
+      "  r1 = s32[] reduce(a, z), dimensions={0}, to_apply=sum\n"
+      "  r2 = s32[] reduce(a, z), dimensions={0}, to_apply=sum2\n"
+      "  ROOT r = s32[] add(r1, r2)\n}\n";
+  bool finished = false;
+  for (long n = 1; n < 100000 && !finished; n++) {
+    HloModule *m = pt_parse(text);
+    if (!m) return;
+    PipelineOptions o = {true, NULL, 1};
+    cxla_fail_alloc_at(n);
+    cxla_status s = pipeline_run(m, NULL, 0, &o);
+    cxla_fail_alloc_at(0);
+    if (!s) finished = true;
+    cxla_status_free(s);
+    if (finished) CHECK(m->entry->ninstrs < 10);
+    module_destroy(m);
+  }
+  CHECK(finished);
+}
+
 /* The value check itself notices a changed result. */
 TEST(value_check_detects_differences) {
   HloModule *m = pt_parse(kDead);
@@ -423,6 +455,7 @@ int main(int argc, char **argv) {
   RUN(fresh_names_do_not_collide);
   RUN(default_pipeline_simplifies_and_verifies);
   RUN(value_check_detects_differences);
+  RUN(out_of_memory_sweep);
   RUN(corpus_default_pipeline_verifies);
   RUN(corpus_conformance_with_and_without_pipeline);
   return test_summary("test_pass_pipeline");
