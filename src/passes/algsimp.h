@@ -10,8 +10,13 @@
  *                     dynamic-slice, dynamic-update-slice
  *   algsimp_reduce.c  reduce and dot
  *
- * Every rule is exact: the rewritten instruction computes bit-identical
- * values (NaNs, signed zeros, integer wrap-around included). Rules receive
+ * Every rule is exact in IEEE arithmetic: the rewritten instruction
+ * computes bit-identical values (signed zeros, infinities, integer
+ * wrap-around included; a NaN stays a NaN, its sign and payload being
+ * unspecified). One caveat, shared with XLA, which applies the same rules:
+ * under XLA:CPU's flush-to-zero (modelled by the interpreter), removing an
+ * arithmetic op (x*1 -> x, f32->f64->f32 -> x) keeps a subnormal x that the
+ * op would have flushed to zero. Rules receive
  * an instruction whose operands are already simplified and return through
  * *out as RewriteFn does (passes.h): NULL, or the replacement, which must
  * have the instruction's exact shape (layout included).
