@@ -61,5 +61,13 @@ deps:
 run: deps all
 	@sh tools/example.sh $(BUILD)
 
+# libFuzzer target for the HLO text reader (needs clang): build-fuzz/fuzz_parse.
+FUZZ_CC ?= clang
+fuzz: build-fuzz/fuzz_parse
+build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  fuzz/fuzz_parse.c $(LIB_SRC) $(LDLIBS) -o $@
+
 clean:
 	rm -rf build build-san build-fuzz

@@ -1,0 +1,1036 @@
+/* linalg.c: cholesky, triangular-solve, the batch-norm ops, and the LAPACK
+ * custom-call targets that XLA:CPU programs from JAX contain.
+ *
+ * All matrix algorithms run on complex doubles (real inputs have zero
+ * imaginary parts, which every algorithm here keeps at exactly zero) and
+ * round once to the result type. Matrices are the trailing two dims; any
+ * leading dims are batch dims. Our literals are logical row-major, so the
+ * column-major layouts XLA attaches to the LAPACK calls do not matter: each
+ * target implements the logical math of its LAPACK routine.
+ *
+ * LAPACK targets (s/d/c/z = f32/f64/c64/c128; results in tuple order):
+ *   lapack_?potrf_ffi  (x; uplo)            -> (factor, info)
+ *   lapack_?getrf_ffi  (x)                  -> (lu, pivots s32 1-based, info)
+ *   lapack_?geqrf_ffi  (x)                  -> (r_and_reflectors, tau)
+ *   lapack_?orgqr_ffi / lapack_?ungqr_ffi (x, tau) -> q
+ *   lapack_?syevd_ffi / lapack_?heevd_ffi (x; uplo, mode)
+ *                                           -> (eigenvectors, eigenvalues, info)
+ *   lapack_?gesdd_ffi / lapack_?gesvd_ffi (x; mode)
+ *                                           -> (x_out, s, u, vt, info)
+ *   lapack_?trsm_ffi   (a, b; side, uplo, trans_x, diag) -> x
+ * Attributes come from backend_config ("{uplo = 76 : ui8, ...}", values are
+ * character codes). Anything else is UNIMPLEMENTED with
+ * "unsupported custom-call target 'X'". */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "interp/interp_math.h"
+
+/* ---- complex doubles --------------------------------------------------------- */
+
+typedef struct Cx {
+  double re, im;
+} Cx;
+
+static inline Cx cx(double re, double im) { Cx z = {re, im}; return z; }
+static inline Cx cadd(Cx a, Cx b) { return cx(a.re + b.re, a.im + b.im); }
+static inline Cx csub(Cx a, Cx b) { return cx(a.re - b.re, a.im - b.im); }
+static inline Cx cmul(Cx a, Cx b) {
+  return cx(a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re);
+}
+static inline Cx cconj(Cx a) { return cx(a.re, -a.im); }
+static inline Cx cscale(Cx a, double s) { return cx(a.re * s, a.im * s); }
+static inline double cabs2(Cx a) { return a.re * a.re + a.im * a.im; }
+static inline double cabsv(Cx a) { return hypot(a.re, a.im); }
+static inline Cx cdiv(Cx a, Cx b) {
+  if (b.im == 0) return cx(a.re / b.re, a.im / b.re);
+  double d = cabs2(b);
+  return cx((a.re * b.re + a.im * b.im) / d, (a.im * b.re - a.re * b.im) / d);
+}
+static inline bool cis_zero(Cx a) { return a.re == 0 && a.im == 0; }
+
+/* ---- literal <-> matrices ------------------------------------------------------- */
+
+static void load_cx(const Literal *l, int64_t off, int64_t n, Cx *dst) {
+  for (int64_t i = 0; i < n; i++) {
+    double c[2];
+    acc_get_cplx(l, off + i, T_C128, c);
+    dst[i] = cx(c[0], c[1]);
+  }
+}
+
+static void store_cx(Literal *l, int64_t off, int64_t n, const Cx *src) {
+  bool complex = type_is_complex(l->type);
+  for (int64_t i = 0; i < n; i++) {
+    if (complex) acc_set_cplx(l, off + i, src[i].re, src[i].im);
+    else literal_set_f64(l, off + i, src[i].re);
+  }
+}
+
+static ElemType real_type(ElemType t) {
+  return t == T_C64 ? T_F32 : t == T_C128 ? T_F64 : t;
+}
+
+static bool is_linalg_type(ElemType t) {
+  return t == T_F32 || t == T_F64 || t == T_C64 || t == T_C128;
+}
+
+/* Batch count and matrix dims of an array of rank >= 2. */
+static cxla_status mat_dims(const Instr *in, const Literal *l, const char *what,
+                            int64_t *batch, int64_t *rows, int64_t *cols) {
+  if (!type_is_array(l->type) || l->rank < 2 || !is_linalg_type(l->type))
+    return interp_error(in, CXLA_INVALID_ARGUMENT,
+                        "%s must be an f32/f64/c64/c128 array of rank >= 2", what);
+  *rows = l->dims[l->rank - 2];
+  *cols = l->dims[l->rank - 1];
+  *batch = 1;
+  for (int i = 0; i < l->rank - 2; i++) *batch *= l->dims[i];
+  return NULL;
+}
+
+static Cx *cx_alloc(int64_t n) { return cxla_calloc((size_t)(n > 0 ? n : 1), sizeof(Cx)); }
+
+/* ---- Cholesky ------------------------------------------------------------------ */
+
+/* In-place lower Cholesky of the n x n matrix a (row-major), reading only the
+ * lower triangle: a = L L^H. Returns 0, or the 1-based order of the first
+ * leading minor that is not positive definite (LAPACK's info; the factor
+ * stops there). The upper triangle is left untouched. */
+static int64_t chol_lower(Cx *a, int64_t n) {
+  for (int64_t j = 0; j < n; j++) {
+    double d = a[j * n + j].re;
+    for (int64_t k = 0; k < j; k++) d -= cabs2(a[j * n + k]);
+    if (!(d > 0)) {
+      a[j * n + j] = cx(d, 0);
+      return j + 1;
+    }
+    d = sqrt(d);
+    a[j * n + j] = cx(d, 0);
+    for (int64_t i = j + 1; i < n; i++) {
+      Cx s = a[i * n + j];
+      for (int64_t k = 0; k < j; k++) s = csub(s, cmul(a[i * n + k], cconj(a[j * n + k])));
+      a[i * n + j] = cscale(s, 1.0 / d);
+    }
+  }
+  return 0;
+}
+
+/* dst = src^H (n x n). */
+static void conj_transpose(const Cx *src, Cx *dst, int64_t n) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) dst[j * n + i] = cconj(src[i * n + j]);
+}
+
+/* The Cholesky factor in the requested triangle, LAPACK potrf style: the
+ * other strict triangle keeps a's values. upper: a = U^H U from a's upper
+ * triangle, computed as the conjugate transpose of the lower factor of a^H. */
+static int64_t chol(Cx *a, Cx *tmp, int64_t n, bool lower) {
+  if (lower) return chol_lower(a, n);
+  conj_transpose(a, tmp, n);
+  int64_t info = chol_lower(tmp, n);
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = i; j < n; j++) a[i * n + j] = cconj(tmp[j * n + i]);
+  return info;
+}
+
+/* HLO cholesky (XLA's CholeskyExpander): the factor in the requested
+ * triangle, zeros in the other, and all NaN when the matrix is not positive
+ * definite. */
+static cxla_status eval_cholesky(const Instr *in, Literal *const *ops, Literal **out) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, ops[0], "cholesky operand", &batch, &n, &n2));
+  if (n != n2) return interp_error(in, CXLA_INVALID_ARGUMENT, "cholesky needs square matrices");
+  Literal *res;
+  TRY(literal_create(ops[0]->type, ops[0]->rank, ops[0]->dims, &res));
+  Cx *a = cx_alloc(n * n), *tmp = cx_alloc(n * n);
+  if (!a || !tmp) {
+    cxla_free(a);
+    cxla_free(tmp);
+    literal_free(res);
+    return cxla_oom();
+  }
+  bool lower = in->chol_lower;
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(ops[0], b * n * n, n * n, a);
+    int64_t info = chol(a, tmp, n, lower);
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < n; j++) {
+        bool keep = lower ? j <= i : j >= i;
+        if (info) a[i * n + j] = cx(NAN, 0);
+        else if (!keep) a[i * n + j] = cx(0, 0);
+      }
+    store_cx(res, b * n * n, n * n, a);
+  }
+  cxla_free(a);
+  cxla_free(tmp);
+  *out = res;
+  return NULL;
+}
+
+/* ---- triangular solve ------------------------------------------------------------ */
+
+typedef struct TriOpts {
+  bool left, lower, unit;
+  TriTranspose trans;
+} TriOpts;
+
+/* Solves op(A) X = B (left) or X op(A) = B (right) in place in b (rows x
+ * cols, row-major). A is m x m, m = rows (left) or cols (right); only its
+ * `lower`/upper triangle is read, and its diagonal is taken as 1 if unit. */
+static void tri_solve(const Cx *a, Cx *b, int64_t rows, int64_t cols, const TriOpts *o, Cx *t) {
+  int64_t m = o->left ? rows : cols;
+  /* t = op(tri(A)) explicitly. */
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < m; j++) {
+      bool in_tri = o->lower ? j <= i : j >= i;
+      Cx v = in_tri ? a[i * m + j] : cx(0, 0);
+      if (i == j && o->unit) v = cx(1, 0);
+      if (o->trans == TRI_NO_TRANSPOSE) t[i * m + j] = v;
+      else t[j * m + i] = o->trans == TRI_ADJOINT ? cconj(v) : v;
+    }
+  bool t_lower = o->lower == (o->trans == TRI_NO_TRANSPOSE);
+  if (o->left) {
+    /* Column by column: forward (lower) or backward (upper) substitution. */
+    for (int64_t c = 0; c < cols; c++)
+      for (int64_t s = 0; s < m; s++) {
+        int64_t i = t_lower ? s : m - 1 - s;
+        Cx v = b[i * cols + c];
+        if (t_lower)
+          for (int64_t k = 0; k < i; k++) v = csub(v, cmul(t[i * m + k], b[k * cols + c]));
+        else
+          for (int64_t k = i + 1; k < m; k++) v = csub(v, cmul(t[i * m + k], b[k * cols + c]));
+        b[i * cols + c] = cdiv(v, t[i * m + i]);
+      }
+  } else {
+    /* Row by row: x T = r; x_j = (r_j - sum_{k != j} x_k T[k][j]) / T[j][j]. */
+    for (int64_t r = 0; r < rows; r++) {
+      Cx *x = b + r * cols;
+      for (int64_t s = 0; s < m; s++) {
+        int64_t j = t_lower ? m - 1 - s : s;
+        Cx v = x[j];
+        if (t_lower)
+          for (int64_t k = j + 1; k < m; k++) v = csub(v, cmul(x[k], t[k * m + j]));
+        else
+          for (int64_t k = 0; k < j; k++) v = csub(v, cmul(x[k], t[k * m + j]));
+        x[j] = cdiv(v, t[j * m + j]);
+      }
+    }
+  }
+}
+
+/* Shared by the HLO op and lapack_?trsm_ffi: a [..., m, m], b [..., r, c]. */
+static cxla_status trisolve(const Instr *in, const Literal *la, const Literal *lb,
+                            const TriOpts *o, Literal **out) {
+  int64_t ba, m, m2, bb, rows, cols;
+  TRY(mat_dims(in, la, "triangular-solve a", &ba, &m, &m2));
+  TRY(mat_dims(in, lb, "triangular-solve b", &bb, &rows, &cols));
+  if (m != m2 || ba != bb || m != (o->left ? rows : cols) || la->type != lb->type)
+    return interp_error(in, CXLA_INVALID_ARGUMENT,
+                        "triangular-solve shapes do not fit: a needs [..., %lld, %lld]",
+                        (long long)(o->left ? rows : cols), (long long)(o->left ? rows : cols));
+  Literal *res;
+  TRY(literal_create(lb->type, lb->rank, lb->dims, &res));
+  Cx *a = cx_alloc(m * m), *t = cx_alloc(m * m), *b = cx_alloc(rows * cols);
+  if (!a || !t || !b) {
+    cxla_free(a), cxla_free(t), cxla_free(b);
+    literal_free(res);
+    return cxla_oom();
+  }
+  for (int64_t i = 0; i < ba; i++) {
+    load_cx(la, i * m * m, m * m, a);
+    load_cx(lb, i * rows * cols, rows * cols, b);
+    tri_solve(a, b, rows, cols, o, t);
+    store_cx(res, i * rows * cols, rows * cols, b);
+  }
+  cxla_free(a), cxla_free(t), cxla_free(b);
+  *out = res;
+  return NULL;
+}
+
+static cxla_status eval_trisolve(const Instr *in, Literal *const *ops, Literal **out) {
+  TriOpts o = {in->tri_left_side, in->tri_lower, in->tri_unit_diagonal, in->tri_transpose};
+  return trisolve(in, ops[0], ops[1], &o, out);
+}
+
+/* ---- batch norm ---------------------------------------------------------------- */
+
+/* Reads a raw numeric attribute (epsilon=, feature_index=). */
+static bool raw_number(const Instr *in, const char *name, double *v) {
+  const char *s = instr_raw(in, name);
+  if (!s) return false;
+  char *end;
+  *v = strtod(s, &end);
+  return end != s;
+}
+
+typedef struct BnPlan {
+  int64_t C, outer, inner, N; /* x viewed as [outer][C][inner]; N = outer*inner */
+  double eps;
+} BnPlan;
+
+static cxla_status bn_plan(const Instr *in, const Literal *x, BnPlan *p) {
+  double fi = 0, eps = 0;
+  if (!raw_number(in, "feature_index", &fi)) fi = -1;
+  if (!raw_number(in, "epsilon", &eps))
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "batch norm needs an epsilon");
+  if (!type_is_array(x->type) || !type_is_float(x->type) || fi < 0 || fi >= x->rank ||
+      fi != floor(fi))
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "bad operand or feature_index");
+  int f = (int)fi;
+  p->C = x->dims[f];
+  p->outer = p->inner = 1;
+  for (int i = 0; i < f; i++) p->outer *= x->dims[i];
+  for (int i = f + 1; i < x->rank; i++) p->inner *= x->dims[i];
+  p->N = p->outer * p->inner;
+  p->eps = (double)(float)eps; /* XLA stores epsilon as a float */
+  return NULL;
+}
+
+static bool is_vec(const Literal *l, int64_t c) {
+  return type_is_array(l->type) && l->rank == 1 && l->dims[0] == c;
+}
+
+#define BN_IDX(p, o, c, i) (((o) * (p)->C + (c)) * (p)->inner + (i))
+
+/* Per-feature mean and (biased) variance of x in double. */
+static void bn_moments(const BnPlan *p, const Literal *x, double *mean, double *var) {
+  for (int64_t c = 0; c < p->C; c++) {
+    double s = 0, q = 0;
+    for (int64_t o = 0; o < p->outer; o++)
+      for (int64_t i = 0; i < p->inner; i++) s += literal_get_f64(x, BN_IDX(p, o, c, i));
+    double m = p->N ? s / (double)p->N : 0;
+    for (int64_t o = 0; o < p->outer; o++)
+      for (int64_t i = 0; i < p->inner; i++) {
+        double d = literal_get_f64(x, BN_IDX(p, o, c, i)) - m;
+        q += d * d;
+      }
+    mean[c] = m;
+    var[c] = p->N ? q / (double)p->N : 0;
+  }
+}
+
+/* out = (x - mean) / sqrt(var + eps) * scale + offset */
+static void bn_normalize(const BnPlan *p, const Literal *x, const Literal *scale,
+                         const Literal *offset, const double *mean, const double *var,
+                         Literal *out) {
+  for (int64_t c = 0; c < p->C; c++) {
+    double k = literal_get_f64(scale, c) / sqrt(var[c] + p->eps), b = literal_get_f64(offset, c);
+    for (int64_t o = 0; o < p->outer; o++)
+      for (int64_t i = 0; i < p->inner; i++) {
+        int64_t at = BN_IDX(p, o, c, i);
+        literal_set_f64(out, at, (literal_get_f64(x, at) - mean[c]) * k + b);
+      }
+  }
+}
+
+/* batch-norm-grad (operand, scale, mean, variance, grad_output), per the
+ * operation semantics, with xhat = (x - mean) / sqrt(var + eps):
+ *   grad_offset = sum dy,  grad_scale = sum dy * xhat,
+ *   grad_x = scale / sqrt(var + eps) *
+ *            (dy - grad_offset / N - xhat * grad_scale / N). */
+static void bn_grad(const BnPlan *p, const Literal *x, Literal *const *ops, Literal **el) {
+  const Literal *dy = ops[4];
+  double n = p->N ? (double)p->N : 1;
+  for (int64_t c = 0; c < p->C; c++) {
+    double mu = literal_get_f64(ops[2], c);
+    double rs = 1.0 / sqrt(literal_get_f64(ops[3], c) + p->eps);
+    double sdy = 0, sdyx = 0;
+    for (int64_t o = 0; o < p->outer; o++)
+      for (int64_t i = 0; i < p->inner; i++) {
+        int64_t at = BN_IDX(p, o, c, i);
+        double g = literal_get_f64(dy, at);
+        sdy += g;
+        sdyx += g * (literal_get_f64(x, at) - mu);
+      }
+    double gscale = sdyx * rs, k = literal_get_f64(ops[1], c) * rs;
+    for (int64_t o = 0; o < p->outer; o++)
+      for (int64_t i = 0; i < p->inner; i++) {
+        int64_t at = BN_IDX(p, o, c, i);
+        double xh = (literal_get_f64(x, at) - mu) * rs;
+        literal_set_f64(el[0], at, k * (literal_get_f64(dy, at) - sdy / n - xh * gscale / n));
+      }
+    literal_set_f64(el[1], c, gscale);
+    literal_set_f64(el[2], c, sdy);
+  }
+}
+
+static cxla_status bn_vectors(const Instr *in, Literal *const *ops, int from, int to, int64_t C,
+                              ElemType t) {
+  for (int i = from; i < to; i++)
+    if (!is_vec(ops[i], C) || ops[i]->type != t)
+      return interp_error(in, CXLA_INVALID_ARGUMENT, "operand %d must be %s[%lld]", i,
+                          type_name(t), (long long)C);
+  return NULL;
+}
+
+static cxla_status eval_batch_norm(const Instr *in, Literal *const *ops, Literal **out) {
+  const Literal *x = ops[0];
+  BnPlan p;
+  TRY(bn_plan(in, x, &p));
+  int nops = in->op == OP_BATCH_NORM_TRAINING ? 3 : 5;
+  if (in->noperands != nops)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "takes %d operands", nops);
+  if (in->op == OP_BATCH_NORM_GRAD) {
+    TRY(bn_vectors(in, ops, 1, 4, p.C, x->type));
+    if (!type_is_array(ops[4]->type) || ops[4]->nelems != x->nelems)
+      return interp_error(in, CXLA_INVALID_ARGUMENT, "grad_output must match the operand");
+  } else {
+    TRY(bn_vectors(in, ops, 1, nops, p.C, x->type));
+  }
+  double *mean = cxla_calloc((size_t)p.C + 1, sizeof(double));
+  double *var = cxla_calloc((size_t)p.C + 1, sizeof(double));
+  Literal *el[3] = {NULL, NULL, NULL};
+  cxla_status st = NULL;
+  if (!mean || !var) st = cxla_oom();
+  if (!st) st = literal_create(x->type, x->rank, x->dims, &el[0]);
+  if (!st && in->op != OP_BATCH_NORM_INFERENCE) {
+    st = literal_create(x->type, 1, &p.C, &el[1]);
+    if (!st) st = literal_create(x->type, 1, &p.C, &el[2]);
+  }
+  if (st) goto done;
+  if (in->op == OP_BATCH_NORM_INFERENCE) {
+    for (int64_t c = 0; c < p.C; c++) {
+      mean[c] = literal_get_f64(ops[3], c);
+      var[c] = literal_get_f64(ops[4], c);
+    }
+    bn_normalize(&p, x, ops[1], ops[2], mean, var, el[0]);
+    *out = el[0];
+    el[0] = NULL;
+  } else if (in->op == OP_BATCH_NORM_TRAINING) {
+    bn_moments(&p, x, mean, var);
+    bn_normalize(&p, x, ops[1], ops[2], mean, var, el[0]);
+    for (int64_t c = 0; c < p.C; c++) {
+      literal_set_f64(el[1], c, mean[c]);
+      literal_set_f64(el[2], c, var[c]);
+    }
+    st = literal_create_tuple(3, el, out);
+    el[0] = el[1] = el[2] = NULL;
+  } else {
+    bn_grad(&p, x, ops, el);
+    st = literal_create_tuple(3, el, out);
+    el[0] = el[1] = el[2] = NULL;
+  }
+done:
+  for (int i = 0; i < 3; i++) literal_free(el[i]);
+  cxla_free(mean);
+  cxla_free(var);
+  return st;
+}
+
+/* ---- LU (getrf) ------------------------------------------------------------------ */
+
+/* |re| + |im|: the magnitude LAPACK's i?amax compares (|x| for reals). */
+static double cabs1(Cx a) { return fabs(a.re) + fabs(a.im); }
+
+/* In-place LU with partial pivoting of an m x n matrix, as LAPACK ?getrf
+ * defines it: P A = L U, L unit lower (stored below the diagonal), U upper.
+ * piv[j] = 1-based row swapped with row j. Returns info (first zero pivot,
+ * 1-based; 0 if none). */
+static int64_t lu(Cx *a, int64_t m, int64_t n, int32_t *piv) {
+  int64_t info = 0, k = m < n ? m : n;
+  for (int64_t j = 0; j < k; j++) {
+    int64_t p = j;
+    double best = cabs1(a[j * n + j]);
+    for (int64_t i = j + 1; i < m; i++)
+      if (cabs1(a[i * n + j]) > best) best = cabs1(a[i * n + j]), p = i;
+    piv[j] = (int32_t)(p + 1);
+    if (!cis_zero(a[p * n + j])) {
+      if (p != j)
+        for (int64_t c = 0; c < n; c++) {
+          Cx t = a[j * n + c];
+          a[j * n + c] = a[p * n + c];
+          a[p * n + c] = t;
+        }
+      for (int64_t i = j + 1; i < m; i++) a[i * n + j] = cdiv(a[i * n + j], a[j * n + j]);
+    } else if (!info) {
+      info = j + 1;
+    }
+    for (int64_t i = j + 1; i < m; i++) {
+      Cx l = a[i * n + j];
+      if (cis_zero(l)) continue;
+      for (int64_t c = j + 1; c < n; c++) a[i * n + c] = csub(a[i * n + c], cmul(l, a[j * n + c]));
+    }
+  }
+  return info;
+}
+
+/* ---- Householder QR (geqrf, orgqr) ------------------------------------------------ */
+
+/* LAPACK ?larfg on (alpha, x[0..len)) with stride: returns tau and leaves
+ * beta in *alpha and v[1..] in x. H = I - tau v v^H, H^H (alpha; x) =
+ * (beta; 0). */
+static Cx larfg(Cx *alpha, Cx *x, int64_t len, int64_t stride, bool complex) {
+  double xnorm = 0;
+  for (int64_t i = 0; i < len; i++) xnorm = hypot(xnorm, cabsv(x[i * stride]));
+  if (!complex && len == 0) return cx(0, 0);
+  if (xnorm == 0 && alpha->im == 0) return cx(0, 0);
+  double ar = alpha->re, ai = alpha->im;
+  double norm = hypot(hypot(ar, ai), xnorm);
+  double beta = ar >= 0 ? -norm : norm;
+  Cx tau = cx((beta - ar) / beta, -ai / beta);
+  Cx scal = cdiv(cx(1, 0), csub(*alpha, cx(beta, 0)));
+  for (int64_t i = 0; i < len; i++) x[i * stride] = cmul(x[i * stride], scal);
+  *alpha = cx(beta, 0);
+  return tau;
+}
+
+/* Applies H = I - tau v v^H (v[0] = 1, v[i] = a[(r0+i)*n + vc] below) from
+ * the left to rows r0.. and columns c0..c1 of a (m x n). */
+static void apply_reflector(Cx *a, int64_t m, int64_t n, int64_t r0, int64_t vc, Cx tau,
+                            int64_t c0, int64_t c1, Cx *v) {
+  if (cis_zero(tau)) return;
+  v[0] = cx(1, 0);
+  for (int64_t i = 1; r0 + i < m; i++) v[i] = a[(r0 + i) * n + vc];
+  for (int64_t c = c0; c < c1; c++) {
+    Cx w = cx(0, 0);
+    for (int64_t i = 0; r0 + i < m; i++) w = cadd(w, cmul(cconj(v[i]), a[(r0 + i) * n + c]));
+    Cx tw = cmul(tau, w);
+    for (int64_t i = 0; r0 + i < m; i++) a[(r0 + i) * n + c] = csub(a[(r0 + i) * n + c], cmul(v[i], tw));
+  }
+}
+
+/* ?geqrf: R on and above the diagonal, reflector tails below, tau[min(m,n)]. */
+static void geqrf(Cx *a, int64_t m, int64_t n, Cx *tau, bool complex, Cx *v) {
+  int64_t k = m < n ? m : n;
+  for (int64_t j = 0; j < k; j++) {
+    tau[j] = larfg(&a[j * n + j], &a[(j + 1) * n + j], m - j - 1, n, complex);
+    /* geqr2 applies H^H = I - conj(tau) v v^H to the trailing columns. */
+    apply_reflector(a, m, n, j, j, cconj(tau[j]), j + 1, n, v);
+  }
+}
+
+/* ?orgqr / ?ungqr: Q (m x n) = H_0 H_1 ... H_{k-1} applied to the first n
+ * columns of the identity; reflectors from a (m x n), k = len(tau). */
+static void orgqr(const Cx *a, int64_t m, int64_t n, const Cx *tau, int64_t k, Cx *q, Cx *v) {
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) q[i * n + j] = cx(i == j, 0);
+  for (int64_t i = k - 1; i >= 0; i--) {
+    /* The reflector's tail lives below the diagonal in column i of a. */
+    if (cis_zero(tau[i])) continue;
+    v[0] = cx(1, 0);
+    for (int64_t r = 1; i + r < m; r++) v[r] = a[(i + r) * n + i];
+    for (int64_t c = 0; c < n; c++) {
+      Cx w = cx(0, 0);
+      for (int64_t r = 0; i + r < m; r++) w = cadd(w, cmul(cconj(v[r]), q[(i + r) * n + c]));
+      Cx tw = cmul(tau[i], w);
+      for (int64_t r = 0; i + r < m; r++) q[(i + r) * n + c] = csub(q[(i + r) * n + c], cmul(v[r], tw));
+    }
+  }
+}
+
+/* ---- Jacobi rotations (eigh, svd) ---------------------------------------------- */
+
+/* The unitary 2x2 g (row-major g00 g01 g10 g11) with g^H [[a, h], [h*, b]] g
+ * diagonal (a, b real): a phase that makes h real, then a classic Jacobi
+ * rotation (Numerical Recipes' choice of the smaller angle). */
+static void jacobi_rot(double a, double b, Cx h, Cx g[4]) {
+  double ah = cabsv(h);
+  Cx ph = cscale(cconj(h), 1.0 / ah); /* e^{-i arg h} */
+  double theta = (b - a) / (2 * ah);
+  double t = (theta >= 0 ? 1.0 : -1.0) / (fabs(theta) + sqrt(theta * theta + 1));
+  double c = 1 / sqrt(t * t + 1), s = t * c;
+  g[0] = cx(c, 0);
+  g[1] = cx(s, 0);
+  g[2] = cscale(ph, -s);
+  g[3] = cscale(ph, c);
+}
+
+/* Columns p, q of an r x n matrix x (row-major) times g. */
+static void rot_cols(Cx *x, int64_t r, int64_t n, int64_t p, int64_t q, const Cx g[4]) {
+  for (int64_t k = 0; k < r; k++) {
+    Cx xp = x[k * n + p], xq = x[k * n + q];
+    x[k * n + p] = cadd(cmul(xp, g[0]), cmul(xq, g[2]));
+    x[k * n + q] = cadd(cmul(xp, g[1]), cmul(xq, g[3]));
+  }
+}
+
+/* Rows p, q of an n x c matrix x replaced by g^H times them. */
+static void rot_rows_h(Cx *x, int64_t c, int64_t p, int64_t q, const Cx g[4]) {
+  for (int64_t k = 0; k < c; k++) {
+    Cx xp = x[p * c + k], xq = x[q * c + k];
+    x[p * c + k] = cadd(cmul(cconj(g[0]), xp), cmul(cconj(g[2]), xq));
+    x[q * c + k] = cadd(cmul(cconj(g[1]), xp), cmul(cconj(g[3]), xq));
+  }
+}
+
+/* Makes the largest-magnitude entry of each of the first ncols columns of x
+ * (rows x ncols, row stride xs) real and positive: eigen- and singular
+ * vectors are unique only up to such a phase. The first npair columns of y
+ * (row stride ys, yrows rows) get the same phase, which keeps svd pairs
+ * (u_j, v_j) consistent. */
+static void fix_phases(Cx *x, int64_t rows, int64_t xs, int64_t ncols, Cx *y, int64_t yrows,
+                       int64_t ys, int64_t npair) {
+  for (int64_t j = 0; j < ncols; j++) {
+    int64_t best = 0;
+    for (int64_t i = 1; i < rows; i++)
+      if (cabsv(x[i * xs + j]) > cabsv(x[best * xs + j]) * (1 + 1e-12)) best = i;
+    double mag = cabsv(x[best * xs + j]);
+    if (mag == 0) continue;
+    Cx ph = cscale(cconj(x[best * xs + j]), 1.0 / mag);
+    for (int64_t i = 0; i < rows; i++) x[i * xs + j] = cmul(x[i * xs + j], ph);
+    if (j < npair)
+      for (int64_t i = 0; i < yrows; i++) y[i * ys + j] = cmul(y[i * ys + j], ph);
+  }
+}
+
+/* Hermitian eigendecomposition by cyclic Jacobi: h (n x n, full Hermitian)
+ * is destroyed; w gets eigenvalues ascending, v (n x n) the eigenvectors in
+ * columns. */
+static void eigh(Cx *h, int64_t n, double *w, Cx *v) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) v[i * n + j] = cx(i == j, 0);
+  for (int sweep = 0; sweep < 100; sweep++) {
+    double off = 0, tot = 0;
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < n; j++) {
+        tot += cabs2(h[i * n + j]);
+        if (i != j) off += cabs2(h[i * n + j]);
+      }
+    if (off <= 1e-32 * tot || off == 0) break;
+    for (int64_t p = 0; p < n; p++)
+      for (int64_t q = p + 1; q < n; q++) {
+        Cx hpq = h[p * n + q];
+        if (cis_zero(hpq)) continue;
+        Cx g[4];
+        jacobi_rot(h[p * n + p].re, h[q * n + q].re, hpq, g);
+        rot_cols(h, n, n, p, q, g);
+        rot_rows_h(h, n, p, q, g);
+        h[p * n + q] = h[q * n + p] = cx(0, 0);
+        h[p * n + p].im = h[q * n + q].im = 0;
+        rot_cols(v, n, n, p, q, g);
+      }
+  }
+  /* Selection sort ascending, moving eigenvector columns along. */
+  for (int64_t i = 0; i < n; i++) w[i] = h[i * n + i].re;
+  for (int64_t i = 0; i < n; i++) {
+    int64_t mi = i;
+    for (int64_t j = i + 1; j < n; j++)
+      if (w[j] < w[mi]) mi = j;
+    if (mi == i) continue;
+    double t = w[i];
+    w[i] = w[mi];
+    w[mi] = t;
+    for (int64_t r = 0; r < n; r++) {
+      Cx c = v[r * n + i];
+      v[r * n + i] = v[r * n + mi];
+      v[r * n + mi] = c;
+    }
+  }
+  fix_phases(v, n, n, n, NULL, 0, 0, 0);
+}
+
+/* Completes the columns of q (r x r) whose flags are false to an orthonormal
+ * basis (Gram-Schmidt of unit vectors against all good columns, twice). */
+static void complete_basis(Cx *q, int64_t r, bool *good, Cx *tmp) {
+  int64_t e = 0;
+  for (int64_t j = 0; j < r; j++) {
+    if (good[j]) continue;
+    for (; e < r; e++) {
+      for (int64_t i = 0; i < r; i++) tmp[i] = cx(i == e, 0);
+      for (int pass = 0; pass < 2; pass++)
+        for (int64_t k = 0; k < r; k++) {
+          if (!good[k]) continue;
+          Cx d = cx(0, 0);
+          for (int64_t i = 0; i < r; i++) d = cadd(d, cmul(cconj(q[i * r + k]), tmp[i]));
+          for (int64_t i = 0; i < r; i++) tmp[i] = csub(tmp[i], cmul(q[i * r + k], d));
+        }
+      double nrm = 0;
+      for (int64_t i = 0; i < r; i++) nrm += cabs2(tmp[i]);
+      nrm = sqrt(nrm);
+      if (nrm > 0.5) {
+        for (int64_t i = 0; i < r; i++) q[i * r + j] = cscale(tmp[i], 1 / nrm);
+        good[j] = true;
+        e++;
+        break;
+      }
+    }
+  }
+}
+
+/* SVD by one-sided Jacobi of a (m x n, m >= n, destroyed): s[n] descending,
+ * u (m x m, full) and v (n x n). */
+static void svd_tall(Cx *a, int64_t m, int64_t n, double *s, Cx *u, Cx *v, bool *good, Cx *tmp) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) v[i * n + j] = cx(i == j, 0);
+  for (int sweep = 0; sweep < 100; sweep++) {
+    bool rotated = false;
+    for (int64_t p = 0; p < n; p++)
+      for (int64_t q = p + 1; q < n; q++) {
+        double al = 0, be = 0;
+        Cx ga = cx(0, 0);
+        for (int64_t k = 0; k < m; k++) {
+          al += cabs2(a[k * n + p]);
+          be += cabs2(a[k * n + q]);
+          ga = cadd(ga, cmul(cconj(a[k * n + p]), a[k * n + q]));
+        }
+        if (cabsv(ga) <= 1e-15 * sqrt(al * be) || cis_zero(ga)) continue;
+        rotated = true;
+        Cx g[4];
+        jacobi_rot(al, be, ga, g);
+        rot_cols(a, m, n, p, q, g);
+        rot_cols(v, n, n, p, q, g);
+      }
+    if (!rotated) break;
+  }
+  for (int64_t j = 0; j < n; j++) {
+    double nrm = 0;
+    for (int64_t k = 0; k < m; k++) nrm += cabs2(a[k * n + j]);
+    s[j] = sqrt(nrm);
+  }
+  /* Sort descending, moving the columns of a and v along. */
+  for (int64_t i = 0; i < n; i++) {
+    int64_t mi = i;
+    for (int64_t j = i + 1; j < n; j++)
+      if (s[j] > s[mi]) mi = j;
+    if (mi == i) continue;
+    double t = s[i];
+    s[i] = s[mi];
+    s[mi] = t;
+    for (int64_t r = 0; r < m; r++) {
+      Cx c = a[r * n + i];
+      a[r * n + i] = a[r * n + mi];
+      a[r * n + mi] = c;
+    }
+    for (int64_t r = 0; r < n; r++) {
+      Cx c = v[r * n + i];
+      v[r * n + i] = v[r * n + mi];
+      v[r * n + mi] = c;
+    }
+  }
+  /* Columns whose singular value is negligible carry no direction: their u
+   * comes from completing the basis. */
+  double tiny = (s[0] > 0 ? s[0] : 1) * 1e-14;
+  for (int64_t j = 0; j < m; j++) good[j] = false;
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < m; j++) u[i * m + j] = cx(0, 0);
+  for (int64_t j = 0; j < n; j++) {
+    if (!(s[j] > tiny)) continue;
+    for (int64_t i = 0; i < m; i++) u[i * m + j] = cscale(a[i * n + j], 1 / s[j]);
+    good[j] = true;
+  }
+  complete_basis(u, m, good, tmp);
+  /* Fix each (u_j, v_j) pair's phase together. */
+  fix_phases(u, m, m, m, v, n, n, n);
+}
+
+/* ---- custom calls ------------------------------------------------------------------ */
+
+/* The character code of key in backend_config ("{uplo = 76 : ui8}"), or
+ * dflt. */
+static int cfg_char(const Instr *in, const char *key, int dflt) {
+  const char *cfg = instr_raw(in, "backend_config");
+  if (!cfg) return dflt;
+  size_t kl = strlen(key);
+  for (const char *p = strstr(cfg, key); p; p = strstr(p + 1, key)) {
+    bool start_ok = p == cfg || strchr("{ ,\"", p[-1]);
+    const char *q = p + kl;
+    while (*q == ' ') q++;
+    if (!start_ok || *q != '=') continue;
+    q++;
+    while (*q == ' ') q++;
+    char *end;
+    long v = strtol(q, &end, 10);
+    if (end != q) return (int)v;
+  }
+  return dflt;
+}
+
+/* Target "lapack_<p><name>_ffi" with p in s/d/c/z: the routine name. */
+static const char *lapack_routine(const char *t, ElemType *ty) {
+  if (strncmp(t, "lapack_", 7) != 0) return NULL;
+  size_t n = strlen(t);
+  if (n < 12 || strcmp(t + n - 4, "_ffi") != 0) return NULL;
+  switch (t[7]) {
+  case 's': *ty = T_F32; break;
+  case 'd': *ty = T_F64; break;
+  case 'c': *ty = T_C64; break;
+  case 'z': *ty = T_C128; break;
+  default: return NULL;
+  }
+  return t + 8;
+}
+
+static bool routine_is(const char *r, const char *name) {
+  size_t n = strlen(name);
+  return strncmp(r, name, n) == 0 && strcmp(r + n, "_ffi") == 0;
+}
+
+/* The result tuple's element i must be an array of type t and rank r. */
+static cxla_status want_elem(const Instr *in, int i, ElemType t, int r) {
+  const Shape *s = in->shape;
+  if (s->type != T_TUPLE || i >= s->ntuple || s->tuple[i]->type != t || s->tuple[i]->rank != r)
+    return interp_error(in, CXLA_INVALID_ARGUMENT,
+                        "result element %d must be %s of rank %d", i, type_name(t), r);
+  return NULL;
+}
+
+typedef struct Work {
+  Cx *a, *b, *c, *d, *e;
+  double *w;
+  bool *good;
+  int32_t *piv;
+} Work;
+
+static void work_free(Work *w) {
+  cxla_free(w->a), cxla_free(w->b), cxla_free(w->c), cxla_free(w->d), cxla_free(w->e);
+  cxla_free(w->w), cxla_free(w->good), cxla_free(w->piv);
+}
+
+/* Allocates work arrays of n Cx each (a..e) and n doubles/bools/ints. */
+static cxla_status work_alloc(Work *w, int64_t n) {
+  memset(w, 0, sizeof *w);
+  int64_t bytes;
+  if (n < 0 || !mul_i64(n, (int64_t)sizeof(Cx), &bytes) || bytes > CXLA_MAX_ARRAY_BYTES)
+    return ERR(RESOURCE_EXHAUSTED, "linear algebra workspace too large");
+  w->a = cx_alloc(n), w->b = cx_alloc(n), w->c = cx_alloc(n), w->d = cx_alloc(n);
+  w->e = cx_alloc(n);
+  w->w = cxla_calloc((size_t)n + 1, sizeof(double));
+  w->good = cxla_calloc((size_t)n + 1, sizeof(bool));
+  w->piv = cxla_calloc((size_t)n + 1, sizeof(int32_t));
+  if (!w->a || !w->b || !w->c || !w->d || !w->e || !w->w || !w->good || !w->piv) {
+    work_free(w);
+    return cxla_oom();
+  }
+  return NULL;
+}
+
+/* Creates the (possibly tuple) result literal for the custom call. */
+static cxla_status make_result(const Instr *in, Literal **res) {
+  TRY(shape_check_size(in->shape));
+  return literal_create_for_shape(in->shape, res);
+}
+
+static cxla_status cc_potrf(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "potrf operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad potrf operand");
+  TRY(want_elem(in, 0, ty, x->rank));
+  TRY(want_elem(in, 1, T_S32, x->rank - 2));
+  bool lower = cfg_char(in, "uplo", 'L') == 'L';
+  Work w;
+  TRY(work_alloc(&w, n * n));
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * n * n, n * n, w.a);
+    int64_t info = chol(w.a, w.b, n, lower);
+    store_cx(res->tuple[0], b * n * n, n * n, w.a);
+    literal_set_i64(res->tuple[1], b, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+static cxla_status cc_getrf(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, m, n;
+  TRY(mat_dims(in, x, "getrf operand", &batch, &m, &n));
+  int64_t k = m < n ? m : n;
+  if (x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad getrf operand type");
+  TRY(want_elem(in, 0, ty, x->rank));
+  TRY(want_elem(in, 1, T_S32, x->rank - 1));
+  TRY(want_elem(in, 2, T_S32, x->rank - 2));
+  if (res->tuple[1]->nelems != batch * k)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "pivots must have min(m, n) entries");
+  Work w;
+  TRY(work_alloc(&w, m * n + k));
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * m * n, m * n, w.a);
+    int64_t info = lu(w.a, m, n, w.piv);
+    store_cx(res->tuple[0], b * m * n, m * n, w.a);
+    for (int64_t j = 0; j < k; j++) literal_set_i64(res->tuple[1], b * k + j, w.piv[j]);
+    literal_set_i64(res->tuple[2], b, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+static cxla_status cc_geqrf(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, m, n;
+  TRY(mat_dims(in, x, "geqrf operand", &batch, &m, &n));
+  int64_t k = m < n ? m : n;
+  if (x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad geqrf operand type");
+  TRY(want_elem(in, 0, ty, x->rank));
+  TRY(want_elem(in, 1, ty, x->rank - 1));
+  if (res->tuple[1]->nelems != batch * k)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "tau must have min(m, n) entries");
+  Work w;
+  TRY(work_alloc(&w, m * n + m + k));
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * m * n, m * n, w.a);
+    geqrf(w.a, m, n, w.b, type_is_complex(ty), w.c);
+    store_cx(res->tuple[0], b * m * n, m * n, w.a);
+    store_cx(res->tuple[1], b * k, k, w.b);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+static cxla_status cc_orgqr(const Instr *in, Literal *const *ops, ElemType ty, Literal *res) {
+  int64_t batch, m, n;
+  if (in->noperands != 2) return interp_error(in, CXLA_INVALID_ARGUMENT, "orgqr takes 2 operands");
+  TRY(mat_dims(in, ops[0], "orgqr operand", &batch, &m, &n));
+  const Literal *tau = ops[1];
+  if (ops[0]->type != ty || tau->type != ty || tau->rank != ops[0]->rank - 1 ||
+      res->type != ty || res->nelems != ops[0]->nelems)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "bad orgqr operands or result");
+  int64_t k = tau->dims[tau->rank - 1];
+  if (k > n || n > m) return interp_error(in, CXLA_INVALID_ARGUMENT, "orgqr needs k <= n <= m");
+  Work w;
+  TRY(work_alloc(&w, m * n + m + k));
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(ops[0], b * m * n, m * n, w.a);
+    load_cx(tau, b * k, k, w.b);
+    orgqr(w.a, m, n, w.b, k, w.c, w.d);
+    store_cx(res, b * m * n, m * n, w.c);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+static cxla_status cc_syevd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "syevd operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad syevd operand");
+  TRY(want_elem(in, 0, ty, x->rank));
+  TRY(want_elem(in, 1, real_type(ty), x->rank - 1));
+  TRY(want_elem(in, 2, T_S32, x->rank - 2));
+  bool lower = cfg_char(in, "uplo", 'L') == 'L';
+  Work w;
+  TRY(work_alloc(&w, n * n));
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * n * n, n * n, w.a);
+    /* The full Hermitian matrix from the named triangle (LAPACK reads only
+     * that triangle and the real part of the diagonal). */
+    for (int64_t i = 0; i < n; i++) {
+      w.a[i * n + i].im = 0;
+      for (int64_t j = 0; j < i; j++) {
+        if (lower) w.a[j * n + i] = cconj(w.a[i * n + j]);
+        else w.a[i * n + j] = cconj(w.a[j * n + i]);
+      }
+    }
+    eigh(w.a, n, w.w, w.b);
+    store_cx(res->tuple[0], b * n * n, n * n, w.b);
+    for (int64_t i = 0; i < n; i++) literal_set_f64(res->tuple[1], b * n + i, w.w[i]);
+    literal_set_i64(res->tuple[2], b, 0);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* ?gesdd / ?gesvd: x_out (a copy of x: LAPACK's is scratch), s descending,
+ * u and vt as the result shapes ask (full 'A', economy 'S'; zeros for 'N'),
+ * info 0. */
+static cxla_status cc_gesdd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, m, n;
+  TRY(mat_dims(in, x, "gesdd operand", &batch, &m, &n));
+  if (x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gesdd operand type");
+  int r = x->rank;
+  TRY(want_elem(in, 0, ty, r));
+  TRY(want_elem(in, 1, real_type(ty), r - 1));
+  TRY(want_elem(in, 2, ty, r));
+  TRY(want_elem(in, 3, ty, r));
+  TRY(want_elem(in, 4, T_S32, r - 2));
+  int mode = cfg_char(in, "mode", 'A');
+  Literal *lu_ = res->tuple[2], *lvt = res->tuple[3];
+  int64_t k = m < n ? m : n, uc = lu_->dims[r - 1], vr = lvt->dims[r - 2];
+  if (lu_->dims[r - 2] != m || lvt->dims[r - 1] != n || uc > m || vr > n ||
+      (mode != 'N' && (uc < k || vr < k)))
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "u/vt shapes do not fit the operand");
+  int64_t big = m > n ? m : n, big2;
+  if (!mul_i64(big, big, &big2))
+    return interp_error(in, CXLA_RESOURCE_EXHAUSTED, "matrix too large for the svd");
+  Work w;
+  TRY(work_alloc(&w, big2));
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * m * n, m * n, w.a);
+    store_cx(res->tuple[0], b * m * n, m * n, w.a);
+    Cx *U = w.b, *V = w.c; /* full m x m and n x n */
+    if (m >= n) {
+      svd_tall(w.a, m, n, w.w, U, V, w.good, w.d);
+    } else {
+      /* A^H = U' S V'^H, so A = V' S U'^H: U = V', V = U'. */
+      for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < n; j++) w.e[j * m + i] = cconj(w.a[i * n + j]);
+      svd_tall(w.e, n, m, w.w, V, U, w.good, w.d);
+    }
+    for (int64_t i = 0; i < k; i++) literal_set_f64(res->tuple[1], b * k + i, w.w[i]);
+    if (mode != 'N') {
+      for (int64_t i = 0; i < m; i++)
+        for (int64_t j = 0; j < uc; j++) w.d[i * uc + j] = U[i * m + j];
+      store_cx(lu_, b * m * uc, m * uc, w.d);
+      for (int64_t i = 0; i < vr; i++)
+        for (int64_t j = 0; j < n; j++) w.d[i * n + j] = cconj(V[j * n + i]);
+      store_cx(lvt, b * vr * n, vr * n, w.d);
+    }
+    literal_set_i64(res->tuple[4], b, 0);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+static cxla_status cc_trsm(const Instr *in, Literal *const *ops, ElemType ty, Literal **out) {
+  if (in->noperands != 2) return interp_error(in, CXLA_INVALID_ARGUMENT, "trsm takes 2 operands");
+  if (ops[0]->type != ty || ops[1]->type != ty)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "trsm operands must be %s", type_name(ty));
+  int tr = cfg_char(in, "trans_x", 'N');
+  TriOpts o = {cfg_char(in, "side", 'L') == 'L', cfg_char(in, "uplo", 'L') == 'L',
+               cfg_char(in, "diag", 'N') == 'U',
+               tr == 'T' ? TRI_TRANSPOSE : tr == 'C' ? TRI_ADJOINT : TRI_NO_TRANSPOSE};
+  return trisolve(in, ops[0], ops[1], &o, out);
+}
+
+static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Literal **out) {
+  const char *target = in->custom_call_target ? in->custom_call_target : "";
+  ElemType ty;
+  const char *r = lapack_routine(target, &ty);
+  bool cplx = ty == T_C64 || ty == T_C128;
+  if (!r) goto unsupported;
+  if (routine_is(r, "trsm")) return cc_trsm(in, ops, ty, out);
+  int kind;
+  if (routine_is(r, "potrf")) kind = 0;
+  else if (routine_is(r, "getrf")) kind = 1;
+  else if (routine_is(r, "geqrf")) kind = 2;
+  else if (routine_is(r, cplx ? "ungqr" : "orgqr")) kind = 3;
+  else if (routine_is(r, cplx ? "heevd" : "syevd")) kind = 4;
+  else if (routine_is(r, "gesdd") || routine_is(r, "gesvd")) kind = 5;
+  else goto unsupported;
+  if (in->noperands < 1) return interp_error(in, CXLA_INVALID_ARGUMENT, "missing operand");
+  Literal *res;
+  TRY(make_result(in, &res));
+  if (kind != 3 && res->type != T_TUPLE) {
+    literal_free(res);
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "%s must return a tuple", target);
+  }
+  cxla_status st;
+  switch (kind) {
+  case 0: st = cc_potrf(in, ops[0], ty, res); break;
+  case 1: st = cc_getrf(in, ops[0], ty, res); break;
+  case 2: st = cc_geqrf(in, ops[0], ty, res); break;
+  case 3: st = cc_orgqr(in, ops, ty, res); break;
+  case 4: st = cc_syevd(in, ops[0], ty, res); break;
+  default: st = cc_gesdd(in, ops[0], ty, res); break;
+  }
+  if (st) {
+    literal_free(res);
+    return st;
+  }
+  *out = res;
+  return NULL;
+unsupported:
+  return interp_error(in, CXLA_UNIMPLEMENTED, "unsupported custom-call target '%s'", target);
+}
+
+cxla_status interp_linalg(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
+  (void)ip;
+  *out = NULL;
+  switch (in->op) {
+  case OP_CHOLESKY: return eval_cholesky(in, ops, out);
+  case OP_TRIANGULAR_SOLVE: return eval_trisolve(in, ops, out);
+  case OP_BATCH_NORM_TRAINING:
+  case OP_BATCH_NORM_INFERENCE:
+  case OP_BATCH_NORM_GRAD: return eval_batch_norm(in, ops, out);
+  case OP_CUSTOM_CALL: return eval_custom_call(in, ops, out);
+  default:
+    return interp_error(in, CXLA_UNIMPLEMENTED, "%s is not supported by the interpreter",
+                        op_name(in->op));
+  }
+}

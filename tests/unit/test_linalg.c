@@ -1,0 +1,835 @@
+/* Unit tests for src/interp/linalg.c: cholesky, triangular-solve, the
+ * batch-norm ops and the LAPACK custom-call targets. Expected values are
+ * worked out by hand in the comments; for factorizations whose output is not
+ * unique (signs of eigen/singular vectors), the tests check the unique
+ * quantities (reconstruction, orthonormality, values). */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "math_oom.h"
+#include "interp/interp.h"
+
+static HloModule *M;
+static Computation *C;
+
+static void setup(void) {
+  CHECK_OK(module_create("t", &M));
+  C = module_add_computation(M, "main");
+}
+
+static Shape *shp(ElemType t, int rank, const int64_t *d) { return shape_new(&M->arena, t, rank, d); }
+
+static Shape *tup(int n, Shape *a, Shape *b, Shape *c, Shape *d, Shape *e) {
+  Shape *el[5] = {a, b, c, d, e};
+  return shape_new_tuple(&M->arena, n, el);
+}
+
+static Instr *param(Shape *s) { return comp_add_instr(C, OP_PARAMETER, s, 0, NULL, NULL); }
+
+static Instr *custom(const char *target, const char *cfg, Shape *out, int nops, Instr **ops) {
+  Instr *c = comp_add_instr(C, OP_CUSTOM_CALL, out, nops, ops, "cc");
+  c->attrs |= A_CUSTOM_CALL;
+  c->custom_call_target = arena_strdup(&M->arena, target);
+  if (cfg) CHECK_OK(instr_add_raw(M, c, "backend_config", cfg));
+  return c;
+}
+
+static Literal *lit(ElemType t, int rank, const int64_t *dims, const double *v) {
+  Literal *l;
+  CHECK_OK(literal_create(t, rank, dims, &l));
+  for (int64_t i = 0; i < l->nelems; i++) literal_set_f64(l, i, v[i]);
+  return l;
+}
+
+static Literal *eval(Instr *in, int n, Literal **ops) {
+  Interp ip = {0};
+  Literal *o = NULL;
+  (void)n;
+  CHECK_OK(interp_linalg(&ip, in, ops, &o));
+  return o;
+}
+
+static bool near(double a, double b, double tol) { return fabs(a - b) <= tol; }
+
+static void check_vals(const Literal *o, const double *want, int n, double tol) {
+  CHECK(o != NULL);
+  if (!o) return;
+  CHECK(o->nelems == n);
+  for (int i = 0; i < n && i < o->nelems; i++)
+    if (!near(literal_get_f64(o, i), want[i], tol)) {
+      fprintf(stderr, "  element %d: got %.10g want %.10g\n", i, literal_get_f64(o, i), want[i]);
+      CHECK(near(literal_get_f64(o, i), want[i], tol));
+    }
+}
+
+static void free_all(Literal **l, int n) {
+  for (int i = 0; i < n; i++) literal_free(l[i]);
+}
+
+/* ---- HLO cholesky ---- */
+
+/* [[4,2],[2,3]] = L L^T with L = [[2,0],[1,sqrt2]]; upper: L^T. */
+TEST(cholesky_lower_upper) {
+  setup();
+  int64_t d[2] = {2, 2};
+  Instr *p = param(shp(T_F32, 2, d));
+  Instr *c = comp_add_instr(C, OP_CHOLESKY, shp(T_F32, 2, d), 1, &p, "chol");
+  c->attrs |= A_CHOLESKY;
+  c->chol_lower = true;
+  double a[4] = {4, 2, 2, 3};
+  Literal *x = lit(T_F32, 2, d, a);
+  Literal *o = eval(c, 1, &x);
+  double wl[4] = {2, 0, 1, sqrt(2.0)}, wu[4] = {2, 1, 0, sqrt(2.0)};
+  check_vals(o, wl, 4, 1e-6);
+  literal_free(o);
+  c->chol_lower = false;
+  o = eval(c, 1, &x);
+  check_vals(o, wu, 4, 1e-6);
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* A batch of two: the first not positive definite ([[1,2],[2,1]] has
+ * eigenvalue -1) gives all NaN; the second factors normally. */
+TEST(cholesky_batch_not_pd) {
+  setup();
+  int64_t d[3] = {2, 2, 2};
+  Instr *p = param(shp(T_F64, 3, d));
+  Instr *c = comp_add_instr(C, OP_CHOLESKY, shp(T_F64, 3, d), 1, &p, "chol");
+  c->chol_lower = true;
+  double a[8] = {1, 2, 2, 1, 9, 0, 0, 16};
+  Literal *x = lit(T_F64, 3, d, a);
+  Literal *o = eval(c, 1, &x);
+  if (o) {
+    for (int i = 0; i < 4; i++) CHECK(isnan(literal_get_f64(o, i)));
+    CHECK(literal_get_f64(o, 4) == 3 && literal_get_f64(o, 5) == 0);
+    CHECK(literal_get_f64(o, 6) == 0 && literal_get_f64(o, 7) == 4);
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* ---- potrf ---- */
+
+/* LAPACK potrf('L') writes L into the lower triangle and leaves the strict
+ * upper triangle as it was (99). Non-PD [[1,2],[2,1]]: info = 2. */
+TEST(potrf) {
+  setup();
+  int64_t d[2] = {2, 2};
+  Instr *p = param(shp(T_F32, 2, d));
+  Instr *c = custom("lapack_spotrf_ffi", "{uplo = 76 : ui8}",
+                    tup(2, shp(T_F32, 2, d), shp(T_S32, 0, NULL), NULL, NULL, NULL), 1, &p);
+  double a[4] = {4, 99, 2, 3};
+  Literal *x = lit(T_F32, 2, d, a);
+  Literal *o = eval(c, 1, &x);
+  double w[4] = {2, 99, 1, sqrt(2.0)};
+  if (o) {
+    check_vals(o->tuple[0], w, 4, 1e-6);
+    CHECK(literal_get_i64(o->tuple[1], 0) == 0);
+  }
+  literal_free(o);
+  double bad[4] = {1, 2, 2, 1};
+  Literal *y = lit(T_F32, 2, d, bad);
+  o = eval(c, 1, &y);
+  if (o) CHECK(literal_get_i64(o->tuple[1], 0) == 2);
+  literal_free(o);
+  /* uplo 'U' (85): U = [[2,1],[0,sqrt2]] from the upper triangle; the
+   * strict lower triangle (77) stays. */
+  Instr *cu = custom("lapack_spotrf_ffi", "{uplo = 85 : ui8}", c->shape, 1, &p);
+  double au[4] = {4, 2, 77, 3};
+  Literal *z = lit(T_F32, 2, d, au);
+  o = eval(cu, 1, &z);
+  double wu[4] = {2, 1, 77, sqrt(2.0)};
+  if (o) check_vals(o->tuple[0], wu, 4, 1e-6);
+  literal_free(o);
+  Literal *all[3] = {x, y, z};
+  free_all(all, 3);
+  module_destroy(M);
+}
+
+/* ---- triangular solve ---- */
+
+static Literal *solve(const char *cfg, const double *a, int64_t am, const double *b, int64_t br,
+                      int64_t bc) {
+  int64_t ad[2] = {am, am}, bd[2] = {br, bc};
+  Instr *ops[2] = {param(shp(T_F32, 2, ad)), param(shp(T_F32, 2, bd))};
+  Instr *c = custom("lapack_strsm_ffi", cfg, shp(T_F32, 2, bd), 2, ops);
+  Literal *l[2] = {lit(T_F32, 2, ad, a), lit(T_F32, 2, bd, b)};
+  Literal *o = eval(c, 2, l);
+  free_all(l, 2);
+  return o;
+}
+
+TEST(trsm_variants) {
+  setup();
+  double A[4] = {2, 0, 1, 1}, b[2] = {4, 5};
+  /* lower, left: 2 x0 = 4, x0 + x1 = 5 -> (2, 3) */
+  Literal *o = solve("{diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8}",
+                     A, 2, b, 2, 1);
+  double w1[2] = {2, 3};
+  check_vals(o, w1, 2, 1e-6);
+  literal_free(o);
+  /* A^T = [[2,1],[0,1]]: x1 = 5, x0 = (4 - 5)/2 = -0.5 */
+  o = solve("{diag = 78 : ui8, side = 76 : ui8, trans_x = 84 : ui8, uplo = 76 : ui8}", A, 2, b,
+            2, 1);
+  double w2[2] = {-0.5, 5};
+  check_vals(o, w2, 2, 1e-6);
+  literal_free(o);
+  /* right side, x A = b (1x2): (2 x0 + x1, x1) = (4, 5) -> (-0.5, 5) */
+  o = solve("{diag = 78 : ui8, side = 82 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8}", A, 2, b,
+            1, 2);
+  check_vals(o, w2, 2, 1e-6);
+  literal_free(o);
+  /* unit diagonal ignores 7 and 9: [[1,0],[1,1]] x = (4,5) -> (4, 1) */
+  double U[4] = {7, 0, 1, 9}, w3[2] = {4, 1};
+  o = solve("{diag = 85 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 76 : ui8}", U, 2, b,
+            2, 1);
+  check_vals(o, w3, 2, 1e-6);
+  literal_free(o);
+  /* upper ignores the 100 below: [[2,3],[0,4]] x = (4,5): x1 = 1.25,
+   * x0 = (4 - 3.75)/2 = 0.125 */
+  double Up[4] = {2, 3, 100, 4}, w4[2] = {0.125, 1.25};
+  o = solve("{diag = 78 : ui8, side = 76 : ui8, trans_x = 78 : ui8, uplo = 85 : ui8}", Up, 2, b,
+            2, 1);
+  check_vals(o, w4, 2, 1e-6);
+  literal_free(o);
+  module_destroy(M);
+}
+
+/* HLO triangular-solve, complex ADJOINT: A = [[2,0],[i,1]] lower, A^H =
+ * [[2,-i],[0,1]]; A^H x = (2, 1): x1 = 1, x0 = (2 + i)/2 = 1 + 0.5i. And a
+ * right-side solve with two right-hand-side rows. */
+TEST(triangular_solve_hlo) {
+  setup();
+  int64_t ad[2] = {2, 2}, bd[2] = {2, 1};
+  Instr *ops[2] = {param(shp(T_C64, 2, ad)), param(shp(T_C64, 2, bd))};
+  Instr *t = comp_add_instr(C, OP_TRIANGULAR_SOLVE, shp(T_C64, 2, bd), 2, ops, "ts");
+  t->attrs |= A_TRIANGULAR;
+  t->tri_left_side = true;
+  t->tri_lower = true;
+  t->tri_transpose = TRI_ADJOINT;
+  Literal *l[2];
+  CHECK_OK(literal_create(T_C64, 2, ad, &l[0]));
+  CHECK_OK(literal_create(T_C64, 2, bd, &l[1]));
+  float *a = l[0]->data, *b = l[1]->data;
+  a[0] = 2, a[4] = 0, a[5] = 1, a[6] = 1; /* (0,0)=2, (1,0)=i, (1,1)=1 */
+  b[0] = 2, b[2] = 1;
+  Literal *o = eval(t, 2, l);
+  if (o) {
+    float *x = o->data;
+    CHECK(near(x[0], 1, 1e-6) && near(x[1], 0.5, 1e-6) && near(x[2], 1, 1e-6) && near(x[3], 0, 1e-6));
+  }
+  literal_free(o);
+  free_all(l, 2);
+  /* Real, right side, upper, no transpose: X [[2,1],[0,4]] = B, rows of B
+   * (2, 5) and (4, 6): x = (1, (5-1)/4 = 1) and (2, (6-2)/4 = 1). */
+  int64_t b2[2] = {2, 2};
+  Instr *ops2[2] = {param(shp(T_F64, 2, ad)), param(shp(T_F64, 2, b2))};
+  Instr *t2 = comp_add_instr(C, OP_TRIANGULAR_SOLVE, shp(T_F64, 2, b2), 2, ops2, "ts2");
+  t2->tri_left_side = false;
+  t2->tri_lower = false;
+  t2->tri_transpose = TRI_NO_TRANSPOSE;
+  double A2[4] = {2, 1, 0, 4}, B2[4] = {2, 5, 4, 6}, W2[4] = {1, 1, 2, 1};
+  Literal *l2[2] = {lit(T_F64, 2, ad, A2), lit(T_F64, 2, b2, B2)};
+  o = eval(t2, 2, l2);
+  check_vals(o, W2, 4, 1e-12);
+  literal_free(o);
+  free_all(l2, 2);
+  module_destroy(M);
+}
+
+/* ---- getrf ---- */
+
+static Literal *getrf(const double *a, int64_t m, int64_t n) {
+  int64_t d[2] = {m, n}, k = m < n ? m : n;
+  Instr *p = param(shp(T_F64, 2, d));
+  Instr *c = custom("lapack_dgetrf_ffi", "{}",
+                    tup(3, shp(T_F64, 2, d), shp(T_S32, 1, &k), shp(T_S32, 0, NULL), NULL, NULL),
+                    1, &p);
+  Literal *x = lit(T_F64, 2, d, a);
+  Literal *o = eval(c, 1, &x);
+  literal_free(x);
+  return o;
+}
+
+TEST(getrf_pivots) {
+  setup();
+  /* [[1,2],[3,4]]: pivot row 2 (|3| > |1|): swap, l = 1/3, u22 = 2 - 4/3. */
+  double a[4] = {1, 2, 3, 4}, w[4] = {3, 4, 1.0 / 3, 2.0 / 3};
+  Literal *o = getrf(a, 2, 2);
+  if (o) {
+    check_vals(o->tuple[0], w, 4, 1e-15);
+    CHECK(literal_get_i64(o->tuple[1], 0) == 2 && literal_get_i64(o->tuple[1], 1) == 2);
+    CHECK(literal_get_i64(o->tuple[2], 0) == 0);
+  }
+  literal_free(o);
+  /* Tie |2| == |-2|: LAPACK keeps the first; l = -1, u22 = 5 + 1 = 6. */
+  double t[4] = {2, 1, -2, 5}, wt[4] = {2, 1, -1, 6};
+  o = getrf(t, 2, 2);
+  if (o) {
+    check_vals(o->tuple[0], wt, 4, 1e-15);
+    CHECK(literal_get_i64(o->tuple[1], 0) == 1 && literal_get_i64(o->tuple[1], 1) == 2);
+  }
+  literal_free(o);
+  /* All zero: no swaps, info = 1 (the first zero pivot). */
+  double z[4] = {0, 0, 0, 0};
+  o = getrf(z, 2, 2);
+  if (o) {
+    CHECK(literal_get_i64(o->tuple[1], 0) == 1 && literal_get_i64(o->tuple[1], 1) == 2);
+    CHECK(literal_get_i64(o->tuple[2], 0) == 1);
+  }
+  literal_free(o);
+  /* 3x2 tall: column 0 = (1, 5, 2): pivot row 2 (5); rows become (5,6),
+   * (1,2), (2,3) with multipliers 0.2 and 0.4; updated column 1 below the
+   * pivot: 2 - 0.2*6 = 0.8 and 3 - 0.4*6 = 0.6; pivot 0.8 stays (row 2
+   * of the swapped matrix); multiplier 0.6/0.8 = 0.75. */
+  double g[6] = {1, 2, 5, 6, 2, 3}, wg[6] = {5, 6, 0.2, 0.8, 0.4, 0.75};
+  o = getrf(g, 3, 2);
+  if (o) {
+    check_vals(o->tuple[0], wg, 6, 1e-15);
+    CHECK(literal_get_i64(o->tuple[1], 0) == 2 && literal_get_i64(o->tuple[1], 1) == 2);
+  }
+  literal_free(o);
+  module_destroy(M);
+}
+
+/* ---- geqrf / orgqr ---- */
+
+/* (3,4)^T: alpha 3, xnorm 4, beta = -5, tau = (beta-alpha)/beta = 1.6,
+ * v = 4/(3+5) = 0.5; Q's column = H e1 = (1 - 1.6, -1.6*0.5) = (-0.6, -0.8). */
+TEST(geqrf_orgqr_by_hand) {
+  setup();
+  int64_t d[2] = {2, 1}, k = 1;
+  Instr *p = param(shp(T_F32, 2, d));
+  Instr *g = custom("lapack_sgeqrf_ffi", "{}",
+                    tup(2, shp(T_F32, 2, d), shp(T_F32, 1, &k), NULL, NULL, NULL), 1, &p);
+  double a[2] = {3, 4};
+  Literal *x = lit(T_F32, 2, d, a);
+  Literal *o = eval(g, 1, &x);
+  double wa[2] = {-5, 0.5}, wt[1] = {1.6};
+  if (o) {
+    check_vals(o->tuple[0], wa, 2, 1e-6);
+    check_vals(o->tuple[1], wt, 1, 1e-6);
+    Instr *ops[2] = {param(shp(T_F32, 2, d)), param(shp(T_F32, 1, &k))};
+    Instr *q = custom("lapack_sorgqr_ffi", "{}", shp(T_F32, 2, d), 2, ops);
+    Literal *qo = eval(q, 2, o->tuple);
+    double wq[2] = {-0.6, -0.8};
+    check_vals(qo, wq, 2, 1e-6);
+    literal_free(qo);
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* QR of a 4x3 matrix: Q^T Q = I, R upper triangular, Q R = A. */
+TEST(qr_reconstructs) {
+  setup();
+  int64_t d[2] = {4, 3}, k = 3;
+  Instr *p = param(shp(T_F64, 2, d));
+  Instr *g = custom("lapack_dgeqrf_ffi", "{}",
+                    tup(2, shp(T_F64, 2, d), shp(T_F64, 1, &k), NULL, NULL, NULL), 1, &p);
+  double a[12] = {1, -2, 3, 4, 0, -1, 2, 2, 5, -3, 1, 1};
+  Literal *x = lit(T_F64, 2, d, a);
+  Literal *o = eval(g, 1, &x);
+  if (o) {
+    Instr *ops[2] = {param(shp(T_F64, 2, d)), param(shp(T_F64, 1, &k))};
+    Instr *q = custom("lapack_dorgqr_ffi", "{}", shp(T_F64, 2, d), 2, ops);
+    Literal *qo = eval(q, 2, o->tuple);
+    if (qo) {
+      const double *Q = qo->data, *R = o->tuple[0]->data;
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+          double s = 0;
+          for (int r = 0; r < 4; r++) s += Q[r * 3 + i] * Q[r * 3 + j];
+          CHECK(near(s, i == j, 1e-12));
+        }
+      for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 3; j++) {
+          double s = 0;
+          for (int r = 0; r <= j && r < 3; r++) s += Q[i * 3 + r] * R[r * 3 + j];
+          CHECK(near(s, a[i * 3 + j], 1e-12));
+        }
+    }
+    literal_free(qo);
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* ---- syevd ---- */
+
+/* [[2,1],[1,2]]: eigenvalues 1, 3 (ascending); eigenvectors (1,-1)/sqrt2
+ * and (1,1)/sqrt2 up to sign. The upper triangle (99) is not read with
+ * uplo = L. */
+TEST(syevd_2x2) {
+  setup();
+  int64_t d[2] = {2, 2}, n = 2;
+  Instr *p = param(shp(T_F32, 2, d));
+  Instr *c = custom("lapack_ssyevd_ffi", "{mode = 86 : ui8, uplo = 76 : ui8}",
+                    tup(3, shp(T_F32, 2, d), shp(T_F32, 1, &n), shp(T_S32, 0, NULL), NULL, NULL),
+                    1, &p);
+  double a[4] = {2, 99, 1, 2};
+  Literal *x = lit(T_F32, 2, d, a);
+  Literal *o = eval(c, 1, &x);
+  double w[2] = {1, 3};
+  if (o) {
+    check_vals(o->tuple[1], w, 2, 1e-6);
+    const float *v = o->tuple[0]->data;
+    double h = sqrt(0.5);
+    CHECK(near(fabs(v[0]), h, 1e-6) && near(fabs(v[2]), h, 1e-6) && v[0] * v[2] < 0);
+    CHECK(near(fabs(v[1]), h, 1e-6) && near(fabs(v[3]), h, 1e-6) && v[1] * v[3] > 0);
+    CHECK(literal_get_i64(o->tuple[2], 0) == 0);
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* A 4x4 symmetric matrix: V diag(w) V^T = A, V^T V = I, w ascending. */
+TEST(syevd_reconstructs) {
+  setup();
+  int64_t d[2] = {4, 4}, n = 4;
+  Instr *p = param(shp(T_F64, 2, d));
+  Instr *c = custom("lapack_dsyevd_ffi", "{mode = 86 : ui8, uplo = 85 : ui8}",
+                    tup(3, shp(T_F64, 2, d), shp(T_F64, 1, &n), shp(T_S32, 0, NULL), NULL, NULL),
+                    1, &p);
+  double a[16] = {4, 1, -2, 2, 1, 2, 0, 1, -2, 0, 3, -2, 2, 1, -2, -1};
+  Literal *x = lit(T_F64, 2, d, a);
+  Literal *o = eval(c, 1, &x);
+  if (o) {
+    const double *V = o->tuple[0]->data, *w = o->tuple[1]->data;
+    for (int i = 0; i < 3; i++) CHECK(w[i] <= w[i + 1]);
+    for (int i = 0; i < 4; i++)
+      for (int j = 0; j < 4; j++) {
+        double s = 0, e = 0;
+        for (int k = 0; k < 4; k++) {
+          s += V[i * 4 + k] * w[k] * V[j * 4 + k];
+          e += V[k * 4 + i] * V[k * 4 + j];
+        }
+        CHECK(near(s, a[i * 4 + j], 1e-12));
+        CHECK(near(e, i == j, 1e-12));
+      }
+    /* trace = sum of eigenvalues = 4 + 2 + 3 - 1 = 8 */
+    CHECK(near(w[0] + w[1] + w[2] + w[3], 8, 1e-12));
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* ---- gesdd ---- */
+
+/* Checks U diag(s) Vt = A (m x n), orthonormal U columns and Vt rows. */
+static void check_svd(const Literal *o, const double *a, int64_t m, int64_t n, int64_t uc,
+                      int64_t vr) {
+  const double *s = o->tuple[1]->data, *U = o->tuple[2]->data, *Vt = o->tuple[3]->data;
+  int64_t k = m < n ? m : n;
+  for (int64_t i = 0; i + 1 < k; i++) CHECK(s[i] >= s[i + 1]);
+  for (int64_t i = 0; i < m; i++)
+    for (int64_t j = 0; j < n; j++) {
+      double v = 0;
+      for (int64_t r = 0; r < k; r++) v += U[i * uc + r] * s[r] * Vt[r * n + j];
+      CHECK(near(v, a[i * n + j], 1e-12));
+    }
+  for (int64_t i = 0; i < uc; i++)
+    for (int64_t j = 0; j < uc; j++) {
+      double v = 0;
+      for (int64_t r = 0; r < m; r++) v += U[r * uc + i] * U[r * uc + j];
+      CHECK(near(v, i == j, 1e-12));
+    }
+  for (int64_t i = 0; i < vr; i++)
+    for (int64_t j = 0; j < vr; j++) {
+      double v = 0;
+      for (int64_t r = 0; r < n; r++) v += Vt[i * n + r] * Vt[j * n + r];
+      CHECK(near(v, i == j, 1e-12));
+    }
+  CHECK(literal_get_i64(o->tuple[4], 0) == 0);
+}
+
+static Literal *gesdd(const double *a, int64_t m, int64_t n, char mode) {
+  int64_t d[2] = {m, n}, k = m < n ? m : n;
+  bool full = mode == 'A';
+  int64_t ud[2] = {m, full ? m : k}, vd[2] = {full ? n : k, n};
+  Instr *p = param(shp(T_F64, 2, d));
+  char cfg[32];
+  snprintf(cfg, sizeof cfg, "{mode = %d : ui8}", mode);
+  Instr *c = custom("lapack_dgesdd_ffi", cfg,
+                    tup(5, shp(T_F64, 2, d), shp(T_F64, 1, &k), shp(T_F64, 2, ud),
+                        shp(T_F64, 2, vd), shp(T_S32, 0, NULL)),
+                    1, &p);
+  Literal *x = lit(T_F64, 2, d, a);
+  Literal *o = eval(c, 1, &x);
+  literal_free(x);
+  return o;
+}
+
+TEST(gesdd_by_hand) {
+  setup();
+  /* diag(3, 4): singular values 4, 3 (descending). */
+  double a[4] = {3, 0, 0, 4}, w[2] = {4, 3};
+  Literal *o = gesdd(a, 2, 2, 'S');
+  if (o) {
+    check_vals(o->tuple[1], w, 2, 1e-15);
+    check_svd(o, a, 2, 2, 2, 2);
+  }
+  literal_free(o);
+  /* Wide 2x3 [[1,0,0],[0,2,0]], full: s = (2, 1); U 2x2, Vt 3x3. */
+  double b[6] = {1, 0, 0, 0, 2, 0}, wb[2] = {2, 1};
+  o = gesdd(b, 2, 3, 'A');
+  if (o) {
+    check_vals(o->tuple[1], wb, 2, 1e-15);
+    check_svd(o, b, 2, 3, 2, 3);
+  }
+  literal_free(o);
+  module_destroy(M);
+}
+
+/* A rank-deficient tall 4x3 (third column = first + second), full and
+ * economy: reconstruction and orthonormality hold, the last value is 0. */
+TEST(gesdd_rank_deficient) {
+  setup();
+  double a[12] = {1, 2, 3, -1, 0, -1, 2, 1, 3, 0, 4, 4};
+  Literal *o = gesdd(a, 4, 3, 'A');
+  if (o) {
+    check_svd(o, a, 4, 3, 4, 3);
+    CHECK(near(((double *)o->tuple[1]->data)[2], 0, 1e-12));
+  }
+  literal_free(o);
+  o = gesdd(a, 4, 3, 'S');
+  if (o) check_svd(o, a, 4, 3, 3, 3);
+  literal_free(o);
+  /* mode 'N': singular values only; s^2 sums to ||A||_F^2 = 1+4+9+1+0+1+4+1+9+0+16+16 = 62. */
+  o = gesdd(a, 4, 3, 'N');
+  if (o) {
+    const double *s = o->tuple[1]->data;
+    CHECK(near(s[0] * s[0] + s[1] * s[1] + s[2] * s[2], 62, 1e-11));
+  }
+  literal_free(o);
+  module_destroy(M);
+}
+
+/* ---- complex variants ---- */
+
+/* A c128 literal from interleaved (re, im) pairs. */
+static Literal *clit(int rank, const int64_t *dims, const double *v) {
+  Literal *l;
+  CHECK_OK(literal_create(T_C128, rank, dims, &l));
+  memcpy(l->data, v, (size_t)l->nelems * 2 * sizeof(double));
+  return l;
+}
+
+typedef struct { double re, im; } Z;
+static Z zat(const Literal *l, int64_t i) {
+  Z z = {((double *)l->data)[2 * i], ((double *)l->data)[2 * i + 1]};
+  return z;
+}
+static Z zmul(Z a, Z b) { Z z = {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re}; return z; }
+static Z zconj(Z a) { Z z = {a.re, -a.im}; return z; }
+static bool znear(Z a, double re, double im, double tol) {
+  return near(a.re, re, tol) && near(a.im, im, tol);
+}
+
+/* Hermitian PD [[4, 2i], [-2i, 3]] = L L^H with L = [[2, 0], [-i, sqrt2]]. */
+TEST(zpotrf) {
+  setup();
+  int64_t d[2] = {2, 2};
+  Instr *p = param(shp(T_C128, 2, d));
+  Instr *c = custom("lapack_zpotrf_ffi", "{uplo = 76 : ui8}",
+                    tup(2, shp(T_C128, 2, d), shp(T_S32, 0, NULL), NULL, NULL, NULL), 1, &p);
+  double a[8] = {4, 0, 0, 2, 0, -2, 3, 0};
+  Literal *x = clit(2, d, a), *o = eval(c, 1, &x);
+  if (o) {
+    CHECK(znear(zat(o->tuple[0], 0), 2, 0, 1e-15));
+    CHECK(znear(zat(o->tuple[0], 2), 0, -1, 1e-15));
+    CHECK(znear(zat(o->tuple[0], 3), sqrt(2.0), 0, 1e-15));
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* LAPACK's izamax compares |re| + |im|: in column (1+i, 1.5) it picks 1+i
+ * (2 > 1.5) although |1.5| > |1+i|. l = 1.5/(1+i) = 0.75 - 0.75i,
+ * u22 = 3 - 2l = 1.5 + 1.5i. */
+TEST(zgetrf_pivot_metric) {
+  setup();
+  int64_t d[2] = {2, 2}, k = 2;
+  Instr *p = param(shp(T_C128, 2, d));
+  Instr *c = custom("lapack_zgetrf_ffi", "{}",
+                    tup(3, shp(T_C128, 2, d), shp(T_S32, 1, &k), shp(T_S32, 0, NULL), NULL, NULL),
+                    1, &p);
+  double a[8] = {1, 1, 2, 0, 1.5, 0, 3, 0};
+  Literal *x = clit(2, d, a), *o = eval(c, 1, &x);
+  if (o) {
+    CHECK(literal_get_i64(o->tuple[1], 0) == 1 && literal_get_i64(o->tuple[1], 1) == 2);
+    CHECK(znear(zat(o->tuple[0], 2), 0.75, -0.75, 1e-15));
+    CHECK(znear(zat(o->tuple[0], 3), 1.5, 1.5, 1e-15));
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* Complex QR of a 3x2 matrix: Q^H Q = I and Q R = A; heevd of
+ * [[2, i], [-i, 2]] has eigenvalues 1, 3 and V diag(w) V^H = A; complex SVD
+ * of the same 3x2 matrix reconstructs it with orthonormal U, V. */
+TEST(complex_qr_eigh_svd) {
+  setup();
+  int64_t d[2] = {3, 2}, k = 2, s2[2] = {2, 2};
+  double a[12] = {1, 2, 0, -1, 3, 0, 1, 1, -2, 1, 0.5, 4};
+  Literal *x = clit(2, d, a);
+  Instr *p = param(shp(T_C128, 2, d));
+  Instr *g = custom("lapack_zgeqrf_ffi", "{}",
+                    tup(2, shp(T_C128, 2, d), shp(T_C128, 1, &k), NULL, NULL, NULL), 1, &p);
+  Literal *qr = eval(g, 1, &x);
+  if (qr) {
+    Instr *ops[2] = {param(shp(T_C128, 2, d)), param(shp(T_C128, 1, &k))};
+    Instr *q = custom("lapack_zungqr_ffi", "{}", shp(T_C128, 2, d), 2, ops);
+    Literal *qo = eval(q, 2, qr->tuple);
+    if (qo) {
+      for (int i = 0; i < 2; i++)
+        for (int j = 0; j < 2; j++) {
+          Z s = {0, 0};
+          for (int r = 0; r < 3; r++) {
+            Z t = zmul(zconj(zat(qo, r * 2 + i)), zat(qo, r * 2 + j));
+            s.re += t.re, s.im += t.im;
+          }
+          CHECK(znear(s, i == j, 0, 1e-14));
+        }
+      for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 2; j++) {
+          Z s = {0, 0};
+          for (int r = 0; r <= j; r++) {
+            Z t = zmul(zat(qo, i * 2 + r), zat(qr->tuple[0], r * 2 + j));
+            s.re += t.re, s.im += t.im;
+          }
+          CHECK(znear(s, a[2 * (i * 2 + j)], a[2 * (i * 2 + j) + 1], 1e-14));
+        }
+    }
+    literal_free(qo);
+  }
+  literal_free(qr);
+
+  Instr *ph = param(shp(T_C128, 2, s2));
+  Instr *e = custom("lapack_zheevd_ffi", "{mode = 86 : ui8, uplo = 76 : ui8}",
+                    tup(3, shp(T_C128, 2, s2), shp(T_F64, 1, &k), shp(T_S32, 0, NULL), NULL, NULL),
+                    1, &ph);
+  double h[8] = {2, 0, 99, 99, 0, -1, 2, 0}; /* upper (99) is not read */
+  double hf[8] = {2, 0, 0, 1, 0, -1, 2, 0};
+  Literal *hx = clit(2, s2, h), *eo = eval(e, 1, &hx);
+  if (eo) {
+    const double *w = eo->tuple[1]->data;
+    CHECK(near(w[0], 1, 1e-14) && near(w[1], 3, 1e-14));
+    for (int i = 0; i < 2; i++)
+      for (int j = 0; j < 2; j++) {
+        Z s = {0, 0};
+        for (int r = 0; r < 2; r++) {
+          Z t = zmul(zat(eo->tuple[0], i * 2 + r), zconj(zat(eo->tuple[0], j * 2 + r)));
+          s.re += t.re * w[r], s.im += t.im * w[r];
+        }
+        CHECK(znear(s, hf[2 * (i * 2 + j)], hf[2 * (i * 2 + j) + 1], 1e-14));
+      }
+  }
+  literal_free(eo);
+  literal_free(hx);
+
+  int64_t u2[2] = {3, 3};
+  Instr *sv = custom("lapack_zgesdd_ffi", "{mode = 65 : ui8}",
+                     tup(5, shp(T_C128, 2, d), shp(T_F64, 1, &k), shp(T_C128, 2, u2),
+                         shp(T_C128, 2, s2), shp(T_S32, 0, NULL)),
+                     1, &p);
+  Literal *so = eval(sv, 1, &x);
+  if (so) {
+    const double *sg = so->tuple[1]->data;
+    CHECK(sg[0] >= sg[1] && sg[1] > 0);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 2; j++) {
+        Z s = {0, 0};
+        for (int r = 0; r < 2; r++) {
+          Z t = zmul(zat(so->tuple[2], i * 3 + r), zat(so->tuple[3], r * 2 + j));
+          s.re += t.re * sg[r], s.im += t.im * sg[r];
+        }
+        CHECK(znear(s, a[2 * (i * 2 + j)], a[2 * (i * 2 + j) + 1], 1e-13));
+      }
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        Z s = {0, 0};
+        for (int r = 0; r < 3; r++) {
+          Z t = zmul(zconj(zat(so->tuple[2], r * 3 + i)), zat(so->tuple[2], r * 3 + j));
+          s.re += t.re, s.im += t.im;
+        }
+        CHECK(znear(s, i == j, 0, 1e-13));
+      }
+  }
+  literal_free(so);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* ---- batch norm ---- */
+
+static Instr *bn(Opcode op, int nops, Shape *out, Shape *const *ins, const char *eps) {
+  Instr *ops[5];
+  for (int i = 0; i < nops; i++) ops[i] = param(ins[i]);
+  Instr *b = comp_add_instr(C, op, out, nops, ops, "bn");
+  CHECK_OK(instr_add_raw(M, b, "epsilon", eps));
+  CHECK_OK(instr_add_raw(M, b, "feature_index", "1"));
+  return b;
+}
+
+/* x = [[1,10],[3,30]], features along dim 1: mean (2, 20), var (1, 100);
+ * normalized (-1, 1) per feature; scale (1, 2), offset (0, 5):
+ * feature 0 -> (-1, 1), feature 1 -> (3, 7). */
+TEST(batch_norm_training) {
+  setup();
+  int64_t d[2] = {2, 2}, c = 2;
+  Shape *xs = shp(T_F32, 2, d), *vs = shp(T_F32, 1, &c);
+  Shape *ins[3] = {xs, vs, vs};
+  Instr *b = bn(OP_BATCH_NORM_TRAINING, 3, tup(3, xs, vs, vs, NULL, NULL), ins, "0");
+  double x[4] = {1, 10, 3, 30}, sc[2] = {1, 2}, of[2] = {0, 5};
+  Literal *l[3] = {lit(T_F32, 2, d, x), lit(T_F32, 1, &c, sc), lit(T_F32, 1, &c, of)};
+  Literal *o = eval(b, 3, l);
+  double wy[4] = {-1, 3, 1, 7}, wm[2] = {2, 20}, wv[2] = {1, 100};
+  if (o) {
+    check_vals(o->tuple[0], wy, 4, 1e-6);
+    check_vals(o->tuple[1], wm, 2, 1e-6);
+    check_vals(o->tuple[2], wv, 2, 1e-6);
+  }
+  literal_free(o);
+  free_all(l, 3);
+  module_destroy(M);
+}
+
+/* mean 0, var (3, 0), epsilon 1: x = (2, 4) / (2, 1) = (1, 4). */
+TEST(batch_norm_inference) {
+  setup();
+  int64_t d[2] = {1, 2}, c = 2;
+  Shape *xs = shp(T_F32, 2, d), *vs = shp(T_F32, 1, &c);
+  Shape *ins[5] = {xs, vs, vs, vs, vs};
+  Instr *b = bn(OP_BATCH_NORM_INFERENCE, 5, xs, ins, "1");
+  double x[2] = {2, 4}, one[2] = {1, 1}, zero[2] = {0, 0}, var[2] = {3, 0};
+  Literal *l[5] = {lit(T_F32, 2, d, x), lit(T_F32, 1, &c, one), lit(T_F32, 1, &c, zero),
+                   lit(T_F32, 1, &c, zero), lit(T_F32, 1, &c, var)};
+  Literal *o = eval(b, 5, l);
+  double w[2] = {1, 4};
+  check_vals(o, w, 2, 1e-6);
+  literal_free(o);
+  free_all(l, 5);
+  module_destroy(M);
+}
+
+/* x = (0,1,2) as [3,1], mean 1, var 1, eps 0, scale 1, dy = (1,0,0):
+ * xhat = (-1,0,1); grad_offset = 1; grad_scale = sum dy*xhat = -1;
+ * grad_x = dy - 1/3 - xhat*(-1)/3 = (1/3, -1/3, 0). */
+TEST(batch_norm_grad) {
+  setup();
+  int64_t d[2] = {3, 1}, c = 1;
+  Shape *xs = shp(T_F64, 2, d), *vs = shp(T_F64, 1, &c);
+  Shape *ins[5] = {xs, vs, vs, vs, xs};
+  Instr *b = bn(OP_BATCH_NORM_GRAD, 5, tup(3, xs, vs, vs, NULL, NULL), ins, "0");
+  double x[3] = {0, 1, 2}, one[1] = {1}, dy[3] = {1, 0, 0};
+  Literal *l[5] = {lit(T_F64, 2, d, x), lit(T_F64, 1, &c, one), lit(T_F64, 1, &c, one),
+                   lit(T_F64, 1, &c, one), lit(T_F64, 2, d, dy)};
+  Literal *o = eval(b, 5, l);
+  double wx[3] = {1.0 / 3, -1.0 / 3, 0}, ws[1] = {-1}, wo[1] = {1};
+  if (o) {
+    check_vals(o->tuple[0], wx, 3, 1e-15);
+    check_vals(o->tuple[1], ws, 1, 1e-15);
+    check_vals(o->tuple[2], wo, 1, 1e-15);
+  }
+  literal_free(o);
+  free_all(l, 5);
+  module_destroy(M);
+}
+
+/* ---- errors ---- */
+
+TEST(unsupported_targets) {
+  setup();
+  int64_t d[2] = {2, 2};
+  Instr *p = param(shp(T_F32, 2, d));
+  Literal *x = lit(T_F32, 2, d, (double[4]){1, 0, 0, 1});
+  Interp ip = {0};
+  Literal *o = NULL;
+  Instr *c = custom("lapack_sgeev_ffi", NULL, shp(T_F32, 2, d), 1, &p);
+  CHECK_ERR(interp_linalg(&ip, c, &x, &o), "unsupported custom-call target 'lapack_sgeev_ffi'");
+  c = custom("my_kernel", NULL, shp(T_F32, 2, d), 1, &p);
+  cxla_status s = interp_linalg(&ip, c, &x, &o);
+  CHECK(cxla_status_code_of(s) == CXLA_UNIMPLEMENTED);
+  CHECK(strstr(cxla_status_message(s), "unsupported custom-call target 'my_kernel'") != NULL);
+  cxla_status_free(s);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* Every target and op under allocation failure: clean OOM statuses only. */
+TEST(out_of_memory) {
+  setup();
+  int64_t d[2] = {3, 3}, k = 3, d2[2] = {3, 2};
+  Shape *m = shp(T_F64, 2, d), *v = shp(T_F64, 1, &k), *i0 = shp(T_S32, 0, NULL);
+  Shape *iv = shp(T_S32, 1, &k);
+  Instr *p = param(m);
+  Instr *pp[2] = {p, param(v)}, *pb[2] = {p, param(shp(T_F64, 2, d2))};
+  const char *tri = "{diag = 78 : ui8, side = 76 : ui8, trans_x = 84 : ui8, uplo = 76 : ui8}";
+  Instr *calls[8] = {
+      custom("lapack_dpotrf_ffi", "{uplo = 85 : ui8}", tup(2, m, i0, NULL, NULL, NULL), 1, &p),
+      custom("lapack_dgetrf_ffi", "{}", tup(3, m, iv, i0, NULL, NULL), 1, &p),
+      custom("lapack_dgeqrf_ffi", "{}", tup(2, m, v, NULL, NULL, NULL), 1, &p),
+      custom("lapack_dorgqr_ffi", "{}", m, 2, pp),
+      custom("lapack_dsyevd_ffi", "{mode = 86 : ui8, uplo = 76 : ui8}",
+             tup(3, m, v, i0, NULL, NULL), 1, &p),
+      custom("lapack_dgesdd_ffi", "{mode = 65 : ui8}", tup(5, m, v, m, m, i0), 1, &p),
+      custom("lapack_dtrsm_ffi", tri, shp(T_F64, 2, d2), 2, pb),
+      comp_add_instr(C, OP_CHOLESKY, m, 1, &p, "chol")};
+  double a[9] = {4, 1, 0, 1, 3, 1, 0, 1, 2}, t[3] = {1, 0.5, 0}, b[6] = {1, 2, 3, 4, 5, 6};
+  Literal *ops[2] = {lit(T_F64, 2, d, a), lit(T_F64, 1, &k, t)};
+  Literal *opb[2] = {ops[0], lit(T_F64, 2, d2, b)}, *o;
+  Interp ip = {0};
+  int fails;
+  for (int i = 0; i < 8; i++) {
+    OOM_SWEEP(o, interp_linalg(&ip, calls[i], i == 6 ? opb : ops, &o), fails);
+    CHECK(fails >= 1);
+  }
+  literal_free(ops[0]);
+  literal_free(ops[1]);
+  literal_free(opb[1]);
+  /* batch-norm-training */
+  int64_t xd[2] = {2, 2}, c = 2;
+  Shape *xs = shp(T_F32, 2, xd), *vs = shp(T_F32, 1, &c);
+  Shape *ins[3] = {xs, vs, vs};
+  Instr *bt = bn(OP_BATCH_NORM_TRAINING, 3, tup(3, xs, vs, vs, NULL, NULL), ins, "0.001");
+  double x[4] = {1, 10, 3, 30}, sc[2] = {1, 2}, of[2] = {0, 5};
+  Literal *l[3] = {lit(T_F32, 2, xd, x), lit(T_F32, 1, &c, sc), lit(T_F32, 1, &c, of)};
+  OOM_SWEEP(o, interp_linalg(&ip, bt, l, &o), fails);
+  CHECK(fails >= 3);
+  free_all(l, 3);
+  module_destroy(M);
+}
+
+int main(void) {
+  RUN(cholesky_lower_upper);
+  RUN(cholesky_batch_not_pd);
+  RUN(potrf);
+  RUN(trsm_variants);
+  RUN(triangular_solve_hlo);
+  RUN(getrf_pivots);
+  RUN(geqrf_orgqr_by_hand);
+  RUN(qr_reconstructs);
+  RUN(syevd_2x2);
+  RUN(syevd_reconstructs);
+  RUN(gesdd_by_hand);
+  RUN(gesdd_rank_deficient);
+  RUN(zpotrf);
+  RUN(zgetrf_pivot_metric);
+  RUN(complex_qr_eigh_svd);
+  RUN(batch_norm_training);
+  RUN(batch_norm_inference);
+  RUN(batch_norm_grad);
+  RUN(unsupported_targets);
+  RUN(out_of_memory);
+  return test_summary("test_linalg");
+}
