@@ -15,8 +15,8 @@
  *    transpose, slice, pad, concatenate, iota, dynamic-slice, gather,
  *    reverse, bitcast, copy, scalar constants) fuse into loop-fusible
  *    consumers; the fusion is kLoop;
- *  - input fusion: the same producers fuse into a reduce; a fusion whose
- *    root is a reduce is kInput;
+ *  - input fusion: the same producers fuse into a reduce; a fusion that
+ *    contains a reduce is kInput;
  *  - output fusion: a dot or convolution whose only use is an elementwise
  *    epilogue of the same shape (bias add, activation) fuses into it, kOutput;
  *    its own operands stay outside (a GEMM/convolution library reads them).
@@ -56,6 +56,7 @@ static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch
 typedef struct Fuser {
   HloModule *m;
   Computation *c; /* the computation being fused */
+  int next_tag;   /* fusion.N: the search for a free N starts here */
 } Fuser;
 
 /* ---- uses ---- */
@@ -239,25 +240,15 @@ static bool should_fuse(const Fuser *fz, const Instr *C, int j) {
 
 /* ---- the mechanics ---- */
 
-/* The first N for which neither fusion.N (in c) nor fused_computation.N (in
- * the module) exists. */
-static int fresh_tag(Fuser *fz) {
-  char a[64], b[64];
-  for (int n = 0;; n++) {
-    snprintf(a, sizeof a, n ? "fusion.%d" : "fusion", n);
-    snprintf(b, sizeof b, n ? "fused_computation.%d" : "fused_computation", n);
-    if (!comp_find_instr(fz->c, a) && !module_find_computation(fz->m, b)) return n;
-  }
-}
-
 /* Replaces plain instruction C by a fusion instruction computing just C. */
 static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   HloModule *m = fz->m;
   Arena *a = &m->arena;
-  int tag = fresh_tag(fz);
+  int tag = fusion_fresh_tag(m, fz->c, fz->next_tag);
+  fz->next_tag = tag + 1;
   char fname[64], cname[64];
-  snprintf(fname, sizeof fname, tag ? "fusion.%d" : "fusion", tag);
-  snprintf(cname, sizeof cname, tag ? "fused_computation.%d" : "fused_computation", tag);
+  snprintf(fname, sizeof fname, "fusion.%d", tag);
+  snprintf(cname, sizeof cname, "fused_computation.%d", tag);
   Computation *fc = fusion_new_computation(m, fz->c, cname);
   Instr **uniq = arena_array(a, (size_t)C->noperands, sizeof(Instr *));
   Instr **mapped = arena_array(a, (size_t)C->noperands, sizeof(Instr *));
@@ -311,13 +302,16 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   Instr *pj = fc->params[j];
   Instr **ops = arena_array(&fz->m->arena, (size_t)p->noperands + 1, sizeof(Instr *));
   if (!ops) return cxla_oom();
+  /* p's operands that are new to f take p's place in the operand list, so
+   * the fusion reads its inputs in program order. */
+  int at = j + 1;
   for (int k = 0; k < p->noperands; k++) {
     Instr *x = p->operands[k];
     Instr *have = clone_of(fc, x);
     int idx = fusion_operand_index(f, x);
     if (have) ops[k] = have;
     else if (idx >= 0) ops[k] = fc->params[idx];
-    else if (!(ops[k] = fusion_append_operand(f, x))) return cxla_oom();
+    else if (!(ops[k] = fusion_insert_operand(f, x, at++))) return cxla_oom();
   }
   const char *name = fusion_unique_name(fc, p->name);
   Instr *pc = name ? instr_clone(fc, p, p->noperands, ops, name) : NULL;
@@ -340,7 +334,7 @@ static cxla_status grow(Fuser *fz, Instr *C, bool *changed) {
     for (int j = 0; j < C->noperands; j++) {
       if (!should_fuse(fz, C, j)) continue;
       if (!is_ours(C)) {
-        Instr *p = C->operands[j], *f;
+        Instr *p = C->operands[j], *f = NULL;
         TRY(wrap(fz, C, &f));
         C = f;
         j = fusion_operand_index(f, p);
@@ -410,7 +404,7 @@ cxla_status pass_fusion(HloModule *m, const PassContext *ctx, bool *changed) {
   cxla_status s = NULL;
   for (int i = 0; i < n && !s; i++) {
     if (!fusion_is_context(m, comps[i])) continue;
-    Fuser fz = {m, comps[i]};
+    Fuser fz = {m, comps[i], 1};
     s = fuse_computation(&fz, changed);
   }
   cxla_free(comps);

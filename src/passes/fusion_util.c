@@ -160,17 +160,25 @@ void fusion_remove_param(Instr *f, Computation *fc, int i) {
   f->noperands--;
 }
 
-Instr *fusion_append_operand(Instr *f, Instr *x) {
+Instr *fusion_insert_operand(Instr *f, Instr *x, int pos) {
   Computation *fc = f->called[0];
   Arena *a = &fc->module->arena;
-  Instr **ops = arena_array(a, (size_t)f->noperands + 1, sizeof(Instr *));
+  int n = f->noperands;
+  if (pos < 0 || pos > n) pos = n;
+  Instr **ops = arena_array(a, (size_t)n + 1, sizeof(Instr *));
   if (!ops) return NULL;
-  if (f->noperands) memcpy(ops, f->operands, (size_t)f->noperands * sizeof(Instr *));
-  ops[f->noperands] = x;
-  Instr *p = fusion_add_param(fc, x->shape);
+  Instr *p = fusion_add_param(fc, x->shape); /* numbered n for now */
   if (!p) return NULL;
+  for (int k = 0, q = 0; k <= n; k++) ops[k] = k == pos ? x : f->operands[q++];
   f->operands = ops;
-  f->noperands++;
+  f->noperands = n + 1;
+  /* Move the new parameter from number n to number pos. */
+  for (int k = n; k > pos; k--) {
+    fc->params[k] = fc->params[k - 1];
+    fc->params[k]->param_number = k;
+  }
+  fc->params[pos] = p;
+  p->param_number = pos;
   return p;
 }
 
@@ -178,6 +186,15 @@ int fusion_operand_index(const Instr *f, const Instr *x) {
   for (int i = 0; i < f->noperands; i++)
     if (f->operands[i] == x) return i;
   return -1;
+}
+
+int fusion_fresh_tag(const HloModule *m, const Computation *c, int from) {
+  char a[64], b[64];
+  for (int n = from > 0 ? from : 1;; n++) {
+    snprintf(a, sizeof a, "fusion.%d", n);
+    snprintf(b, sizeof b, "fused_computation.%d", n);
+    if (!comp_find_instr(c, a) && !module_find_computation(m, b)) return n;
+  }
 }
 
 const char *fusion_unique_name(Computation *c, const char *base) {
@@ -191,14 +208,12 @@ const char *fusion_unique_name(Computation *c, const char *base) {
 }
 
 FusionKind fusion_kind_of(const Computation *fc) {
-  for (int i = 0; i < fc->ninstrs; i++)
+  bool reduce = false;
+  for (int i = 0; i < fc->ninstrs; i++) {
     if (fusion_is_output_head(fc->instrs[i])) return FUSION_OUTPUT;
-  const Instr *r = fc->root;
-  if (r && r->op == OP_REDUCE) return FUSION_INPUT;
-  if (r && r->op == OP_TUPLE)
-    for (int i = 0; i < r->noperands; i++)
-      if (r->operands[i]->op == OP_REDUCE) return FUSION_INPUT;
-  return FUSION_LOOP;
+    reduce |= fc->instrs[i]->op == OP_REDUCE;
+  }
+  return reduce ? FUSION_INPUT : FUSION_LOOP;
 }
 
 cxla_status fusion_finish(Computation *fc, const char *tag) {

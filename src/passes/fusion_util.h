@@ -68,9 +68,10 @@ Instr *fusion_add_param(Computation *fc, const Shape *s);
  * renumbers the later ones; removes operand i of fusion f to match. */
 void fusion_remove_param(Instr *f, Computation *fc, int i);
 
-/* Appends operand x to fusion f (and a matching parameter to its
- * computation); returns that parameter, NULL on OOM. */
-Instr *fusion_append_operand(Instr *f, Instr *x);
+/* Inserts operand x into fusion f at position pos (-1: at the end), with a
+ * matching parameter in its computation (later ones renumbered); returns
+ * that parameter, NULL on OOM. */
+Instr *fusion_insert_operand(Instr *f, Instr *x, int pos);
 
 /* Index of x among f's operands, or -1. */
 int fusion_operand_index(const Instr *f, const Instr *x);
@@ -79,12 +80,17 @@ int fusion_operand_index(const Instr *f, const Instr *x);
  * renumbers. */
 void fusion_drop_instr(Computation *c, Instr *in);
 
+/* The first N >= from for which neither instruction fusion.N (in c) nor
+ * computation fused_computation.N (in m) exists. */
+int fusion_fresh_tag(const HloModule *m, const Computation *c, int from);
+
 /* A name for a new instruction in c: `base` if unused there, else base.N. */
 const char *fusion_unique_name(Computation *c, const char *base);
 
 /* The kind a fused computation deserves: kOutput if it contains a dot or
- * convolution, kInput if its root (or an element of a root tuple) is a
- * reduce, kLoop otherwise. */
+ * convolution, kInput if it contains a reduce (a reduction with its
+ * elementwise producers, and possibly a reshape or elementwise epilogue),
+ * kLoop otherwise. */
 FusionKind fusion_kind_of(const Computation *fc);
 
 /* Non-parameter instructions of fc. */

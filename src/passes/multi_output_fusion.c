@@ -123,10 +123,19 @@ typedef struct Merge {
   int nouts;
 } Merge;
 
-/* The parameter of mc standing for outer operand x (added if new). */
+/* The parameter of mc standing for outer operand x (added if new); a
+ * scalar constant is copied in instead. */
 static Instr *param_for(Merge *g, Instr *x) {
   for (int i = 0; i < g->nops; i++)
     if (g->ops[i] == x) return g->mc->params[i];
+  if (x->op == OP_CONSTANT && shape_elems(x->shape) == 1 && type_is_array(x->shape->type)) {
+    for (int i = 0; i < g->mc->ninstrs; i++)
+      if (g->mc->instrs[i]->scratch == x) return g->mc->instrs[i];
+    const char *name = fusion_unique_name(g->mc, x->name);
+    Instr *k = name ? instr_clone(g->mc, x, 0, NULL, name) : NULL;
+    if (k) k->scratch = x;
+    return k;
+  }
   Instr *p = fusion_add_param(g->mc, x->shape);
   if (p) g->ops[g->nops++] = x;
   return p;
@@ -174,7 +183,7 @@ static cxla_status absorb(Merge *g, Instr *in) {
  * from `first` on are in's. */
 static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
   Computation *c = g->c;
-  if (noutputs(in) > 1 || (in->op == OP_FUSION && in->called[0]->root->op == OP_TUPLE)) {
+  if (in->op == OP_FUSION && in->called[0]->root->op == OP_TUPLE) {
     for (int i = 0; i < c->ninstrs; i++) {
       Instr *u = c->instrs[i];
       if (u->op == OP_GET_TUPLE_ELEMENT && u->operands[0] == in) {
@@ -196,6 +205,20 @@ static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
   return NULL;
 }
 
+/* Scalar constants that only the merged candidate read were copied into
+ * the fused computation: drop the originals that nothing uses now. */
+static void drop_unused_constants(Computation *c, const Instr *gone) {
+  for (int k = 0; k < gone->noperands; k++) {
+    Instr *x = gone->operands[k];
+    if (x->op != OP_CONSTANT || x == c->root || fusion_in_control_dep(c, x)) continue;
+    bool used = false;
+    for (int i = 0; i < c->ninstrs && !used; i++)
+      for (int q = 0; q < c->instrs[i]->noperands && !used; q++)
+        used = c->instrs[i]->operands[q] == x;
+    if (!used && comp_find_instr(c, x->name) == x) fusion_drop_instr(c, x);
+  }
+}
+
 static void remove_computation(HloModule *m, const Computation *fc) {
   int j = 0;
   for (int i = 0; i < m->ncomps; i++)
@@ -203,26 +226,17 @@ static void remove_computation(HloModule *m, const Computation *fc) {
   m->ncomps = j;
 }
 
-static int fresh_tag(HloModule *m, Computation *c) {
-  char a[64], b[64];
-  for (int n = 0;; n++) {
-    snprintf(a, sizeof a, n ? "fusion.%d" : "fusion", n);
-    snprintf(b, sizeof b, n ? "fused_computation.%d" : "fused_computation", n);
-    if (!comp_find_instr(c, a) && !module_find_computation(m, b)) return n;
-  }
-}
-
 /* Replaces candidates a and b of c by one multi-output fusion. */
 static cxla_status merge(HloModule *m, Computation *c, Instr *a, Instr *b) {
   Arena *ar = &m->arena;
-  int tag = fresh_tag(m, c);
+  int tag = fusion_fresh_tag(m, c, 1);
   char fname[64], cname[64], tagstr[32];
-  snprintf(fname, sizeof fname, tag ? "fusion.%d" : "fusion", tag);
-  snprintf(cname, sizeof cname, tag ? "fused_computation.%d" : "fused_computation", tag);
+  snprintf(fname, sizeof fname, "fusion.%d", tag);
+  snprintf(cname, sizeof cname, "fused_computation.%d", tag);
   snprintf(tagstr, sizeof tagstr, "%d", tag);
   Merge g = {m, c, NULL, NULL, 0, NULL, 0};
   g.mc = fusion_new_computation(m, c, cname);
-  g.ops = arena_array(ar, (size_t)(a->noperands + b->noperands), sizeof(Instr *));
+  g.ops = arena_array(ar, (size_t)(a->noperands + b->noperands) + 1, sizeof(Instr *));
   g.outs = arena_array(ar, (size_t)(noutputs(a) + noutputs(b)), sizeof(Instr *));
   if (!g.mc || !g.ops || !g.outs) return cxla_oom();
   TRY(absorb(&g, a));
@@ -236,6 +250,7 @@ static cxla_status merge(HloModule *m, Computation *c, Instr *a, Instr *b) {
   Instr *root = ts && tname ? comp_add_instr(g.mc, OP_TUPLE, ts, g.nouts, g.outs, tname) : NULL;
   if (!root) return cxla_oom();
   g.mc->root = root;
+  for (int i = 0; i < g.mc->ninstrs; i++) g.mc->instrs[i]->scratch = NULL;
   TRY(fusion_finish(g.mc, tagstr));
   Shape *fs = shape_clone(ar, ts);
   Computation **called = arena_array(ar, 1, sizeof(Computation *));
@@ -252,6 +267,8 @@ static cxla_status merge(HloModule *m, Computation *c, Instr *a, Instr *b) {
   TRY(redirect(&g, b, f, second));
   fusion_drop_instr(c, a);
   fusion_drop_instr(c, b);
+  drop_unused_constants(c, a);
+  drop_unused_constants(c, b);
   if (a->op == OP_FUSION) remove_computation(m, a->called[0]);
   if (b->op == OP_FUSION) remove_computation(m, b->called[0]);
   return comp_sort(c);
@@ -307,7 +324,7 @@ cxla_status pass_multi_output_fusion(HloModule *m, const PassContext *ctx, bool 
   cxla_status s = NULL;
   for (int i = 0; i < n && !s; i++) {
     if (!fusion_is_context(m, comps[i])) continue;
-    TRY(comp_sort(comps[i]));
+    s = comp_sort(comps[i]);
     /* Each merge removes one instruction, so this ends. */
     for (bool merged = true; merged && !s;) {
       s = merge_one(m, comps[i], &merged);
