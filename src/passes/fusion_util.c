@@ -227,5 +227,15 @@ cxla_status fusion_finish(Computation *fc, const char *tag) {
     if (!name) return cxla_oom();
     fc->params[i]->name = name;
   }
+  /* Parameters first, by number (as XLA prints them), then the rest in
+   * their order; comp_sort keeps an order that is already valid. */
+  Instr **order = cxla_malloc((size_t)fc->ninstrs * sizeof(Instr *) + 1);
+  if (!order) return cxla_oom();
+  int j = 0;
+  for (int i = 0; i < fc->nparams; i++) order[j++] = fc->params[i];
+  for (int i = 0; i < fc->ninstrs; i++)
+    if (fc->instrs[i]->op != OP_PARAMETER) order[j++] = fc->instrs[i];
+  memcpy(fc->instrs, order, (size_t)j * sizeof(Instr *));
+  cxla_free(order);
   return comp_sort(fc);
 }
