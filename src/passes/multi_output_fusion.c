@@ -25,6 +25,13 @@
 #include "passes/fusion_util.h"
 #include "passes/passes.h"
 
+static bool same_space(const Shape *a, const Shape *b) {
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
 /* The dims a candidate iterates over, or NULL if it is not a candidate. */
 static const Shape *index_space(const Instr *in) {
   const Instr *root = in;
@@ -44,19 +51,12 @@ static const Shape *index_space(const Instr *in) {
       const Shape *s = e->op == OP_REDUCE ? e->operands[0]->shape : e->shape;
       if (!type_is_array(s->type)) return NULL;
       if (!first) first = s;
-      else if (first->rank != s->rank ||
-               memcmp(first->dims, s->dims, (size_t)s->rank * sizeof(int64_t)) != 0)
-        return NULL;
+      else if (!same_space(first, s)) return NULL;
     }
     return first;
   }
   const Shape *s = root->op == OP_REDUCE ? root->operands[0]->shape : root->shape;
   return type_is_array(s->type) ? s : NULL;
-}
-
-static bool same_space(const Shape *a, const Shape *b) {
-  return a->rank == b->rank &&
-         (a->rank == 0 || memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)) == 0);
 }
 
 /* The results a candidate contributes (1, or its root tuple's arity). */
