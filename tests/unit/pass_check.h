@@ -194,6 +194,40 @@ static inline HloModule *pc_optimize_checked(const char *text, const char *passe
   return after;
 }
 
+/* Runs `passes` with the n-th allocation failing, for every n until the
+ * passes complete: each run either succeeds or reports RESOURCE_EXHAUSTED,
+ * never crashes or leaks (the module is thrown away after a failure). */
+static inline void pc_oom_sweep(const char *text, const char *passes) {
+  char buf[256];
+  const char *names[16];
+  int nn = 0;
+  snprintf(buf, sizeof buf, "%s", passes);
+  for (char *t = strtok(buf, ","); t && nn < 16; t = strtok(NULL, ",")) names[nn++] = t;
+  bool finished = false;
+  for (long n = 1; n < 100000 && !finished; n++) {
+    HloModule *m = pc_parse(text);
+    if (!m) return;
+    cxla_status s = NULL;
+    cxla_fail_alloc_at(n);
+    for (int i = 0; i < nn && !s; i++) {
+      bool changed;
+      const Pass *p = pass_find(names[i]);
+      s = p ? p->run(m, &(PassContext){(int64_t)1 << 20, NULL}, &changed) : NULL;
+    }
+    cxla_fail_alloc_at(0);
+    if (!s) {
+      finished = true;
+      s = verify_module(m);
+      CHECK(!s);
+    } else {
+      CHECK(cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED);
+    }
+    cxla_status_free(s);
+    module_destroy(m);
+  }
+  CHECK(finished);
+}
+
 /* ---- the corpus ---- */
 
 typedef struct PcCorpusStats {

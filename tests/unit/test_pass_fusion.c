@@ -360,6 +360,24 @@ TEST(fusion_in_while_body) {
   module_destroy(m);
 }
 
+/* Out of memory at every allocation of the fusion passes: an error, never
+ * a crash or a leak. */
+TEST(out_of_memory) {
+  pc_oom_sweep(kDotBiasRelu, "fusion,multi-output-fusion");
+  const char *text =
+      "HloModule mof\n\n" ADD_COMP
+      "ENTRY e {\n"
+      "  x = f32[8,16] parameter(0)\n"
+      "  z = f32[] constant(0)\n"
+      "  ex = f32[8,16] exponential(x)\n"
+      "  r1 = f32[8] reduce(ex, z), dimensions={1}, to_apply=add\n"
+      "  sq = f32[8,16] multiply(x, x)\n"
+      "  r2 = f32[8] reduce(sq, z), dimensions={1}, to_apply=add\n"
+      "  ROOT t = (f32[8], f32[8]) tuple(r1, r2)\n"
+      "}\n";
+  pc_oom_sweep(text, "fusion,multi-output-fusion");
+}
+
 /* ---- the corpus ---- */
 
 typedef struct ModelCount {
@@ -414,6 +432,7 @@ int main(int argc, char **argv) {
   RUN(multi_output_fusion_negative);
   RUN(existing_fusions_kept);
   RUN(fusion_in_while_body);
+  RUN(out_of_memory);
   RUN(corpus_fusion);
   printf("  values compared in %d module pairs, skipped in %d (interpreter lacks an op)\n",
          pc_value_checks, pc_value_skips);

@@ -260,6 +260,21 @@ TEST(layout_then_fusion) {
   module_destroy(m);
 }
 
+/* Out of memory at every allocation of the pass: an error, never a crash
+ * or a leak. */
+TEST(out_of_memory) {
+  pc_oom_sweep(kConvNhwc, "layout-assignment");
+  const char *text =
+      "HloModule el, entry_computation_layout={(f32[2,3]{0,1})->(f32[3,2]{1,0}, f32[6]{0})}\n\n"
+      "ENTRY e {\n"
+      "  p = f32[2,3] parameter(0)\n"
+      "  t = f32[3,2] transpose(p), dimensions={1,0}\n"
+      "  r = f32[6] reshape(t)\n"
+      "  ROOT o = (f32[3,2], f32[6]) tuple(t, r)\n"
+      "}\n";
+  pc_oom_sweep(text, "layout-assignment");
+}
+
 TEST(corpus_layout) {
   static const char *const pipelines[] = {"layout-assignment",
                                           "layout-assignment,fusion,multi-output-fusion"};
@@ -286,6 +301,7 @@ int main(int argc, char **argv) {
   RUN(entry_layout_honoured);
   RUN(while_state_consistent);
   RUN(layout_then_fusion);
+  RUN(out_of_memory);
   RUN(corpus_layout);
   printf("  values compared in %d module pairs, skipped in %d (interpreter lacks an op)\n",
          pc_value_checks, pc_value_skips);
