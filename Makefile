@@ -33,9 +33,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/libcxla.a: $(LIB_OBJ)
+# The archive is rebuilt when the list of sources changes too, so objects of
+# deleted files never linger in it.
+$(BUILD)/objs.list: FORCE
+	@mkdir -p $(BUILD)
+	@echo "$(LIB_OBJ)" | cmp -s - $@ || echo "$(LIB_OBJ)" > $@
+
+$(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(LIB_OBJ)
+
+FORCE:
 
 $(BUILD)/cxla: $(TOOL_OBJ) $(BUILD)/libcxla.a
 	$(CC) $(CFLAGS) $(TOOL_OBJ) $(BUILD)/libcxla.a $(LDLIBS) -o $@
