@@ -169,8 +169,8 @@ static bool consumer_ok(const Fuser *fz, const Instr *C) {
   return fusion_is_loop_fusible(C);
 }
 
-/* Parameters the consumer would have after fusing operand j (producer p). */
-static int params_after(const Instr *C, int j, const Instr *p) {
+/* Parameters the consumer would have after fusing its operand p. */
+static int params_after(const Instr *C, const Instr *p) {
   int n = 0;
   /* The consumer's distinct operands other than p ... */
   for (int k = 0; k < C->noperands; k++) {
@@ -185,7 +185,6 @@ static int params_after(const Instr *C, int j, const Instr *p) {
     for (int q = 0; q < k && !seen; q++) seen = p->operands[q] == p->operands[k];
     n += !seen;
   }
-  (void)j;
   return n;
 }
 
@@ -222,7 +221,7 @@ static bool should_fuse(const Fuser *fz, const Instr *C, int j) {
   if (p->parent != fz->c || is_dead(p) || p->op == OP_PARAMETER) return false;
   if (fusion_in_control_dep(fz->c, p)) return false;
   int size = is_ours(C) ? fusion_size(C->called[0]) : 1;
-  if (size + 1 > FUSION_MAX_INSTRS || params_after(C, j, p) > FUSION_MAX_PARAMS) return false;
+  if (size + 1 > FUSION_MAX_INSTRS || params_after(C, p) > FUSION_MAX_PARAMS) return false;
   if (feeds_output_head(C, j)) return false;
   if (fusion_is_output_head(p)) return output_fusible(fz, C, j, p);
   if (p->op == OP_FUSION || !fusion_is_loop_fusible(p)) return false;

@@ -1,8 +1,8 @@
 /* fusion_util.h: what the fusion passes (fusion.c, multi_output_fusion.c)
  * share: opcode classes (which ops are cheap, which may be fused), which
- * computations are fusion contexts, and the mechanics of fused computations
- * (creating one next to its caller, adding and removing parameters, naming
- * and kind).
+ * computations run as code (also used by layout_assignment.c), and the
+ * mechanics of fused computations (creating one next to its caller, adding
+ * and removing parameters, naming and kind).
  *
  * A fusion instruction F in computation P calls a fused computation FC:
  * FC's parameter i is F's operand i, FC's root is F's value. Everything
