@@ -14,6 +14,9 @@ cxla_status pass_tuple_simplify(HloModule *m, const PassContext *ctx, bool *chan
 cxla_status pass_flatten_call_graph(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_constant_folding(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_algsimp(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_layout_assignment(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_fusion(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_multi_output_fusion(HloModule *m, const PassContext *ctx, bool *changed);
 
 /* Like pipeline_run with names, but with the passes given directly (tests
  * run passes of their own through it, e.g. one that breaks the module). */

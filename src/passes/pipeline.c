@@ -26,6 +26,11 @@ static const Pass kPasses[] = {
      "evaluate instructions whose operands are all constants"},
     {"cse", pass_cse, "common subexpression elimination"},
     {"dce", pass_dce, "remove dead instructions and uncalled computations"},
+    {"layout-assignment", pass_layout_assignment,
+     "choose every layout (row-major unless another saves a transpose); insert copies"},
+    {"fusion", pass_fusion, "loop, input and output fusion of producers into consumers"},
+    {"multi-output-fusion", pass_multi_output_fusion,
+     "merge sibling fusions that read the same input into one multi-output fusion"},
 };
 
 const Pass *pass_registry(int *n) {
@@ -174,8 +179,9 @@ static cxla_status pipeline_default(Runner *r) {
   /* TRY(run_pass(r, "select-and-scatter-expander")); */
   /* TRY(run_pass(r, "scatter-expander")); */
   /* TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8)); */
-  /* TRY(run_pass(r, "layout-assignment")); */
-  /* TRY(run_pass(r, "fusion")); */
+  TRY(run_pass(r, "layout-assignment"));
+  TRY(run_pass(r, "fusion"));
+  TRY(run_pass(r, "multi-output-fusion"));
   TRY(run_pass(r, "dce"));
   /* TRY(run_pass(r, "buffer-assignment")); */
   return NULL;
