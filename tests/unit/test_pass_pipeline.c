@@ -11,7 +11,6 @@
 
 #include "harness.h"
 #include "pass_helpers.h"
-#include "random_hlo.h"
 #include "runtime/case.h"
 #include "runtime/compare.h"
 
@@ -283,56 +282,7 @@ TEST(out_of_memory_sweep) {
   CHECK(finished);
 }
 
-/* ---- random modules: the pipeline keeps their values ---- */
-
-static int random_case(uint64_t seed) {
-  char *text = random_hlo(seed);
-  if (!text) return 0;
-  HloModule *m = NULL;
-  cxla_status s = cxla_module_parse(text, strlen(text), "random.hlo", &m);
-  if (!s) s = verify_module(m);
-  int ok = 1;
-  if (s) {
-    fprintf(stderr, "random seed %llu: generated module is invalid: %s\n%s\n",
-            (unsigned long long)seed, cxla_status_message(s), text);
-    ok = 0;
-  } else {
-    PipelineOptions o = {true, NULL, 1};
-    s = pipeline_run(m, NULL, 0, &o);
-    if (s) {
-      fprintf(stderr, "random seed %llu: %s\n", (unsigned long long)seed, cxla_status_message(s));
-      ok = 0;
-    } else if (pt_values_agree(text, m, 3) != 1) {
-      char *after = pt_print(m);
-      fprintf(stderr, "random seed %llu: values differ after the pipeline\nbefore:\n%s\nafter:\n%s\n",
-              (unsigned long long)seed, text, after ? after : "");
-      cxla_free_string(after);
-      ok = 0;
-    }
-  }
-  cxla_status_free(s);
-  module_destroy(m);
-  cxla_free(text);
-  return ok;
-}
-
-/* A fixed list of seeds, plus one from the clock (printed on failure;
- * PT_SEED=N reruns one). */
-TEST(random_modules_keep_their_values) {
-  const char *env = getenv("PT_SEED");
-  if (env) {
-    CHECK(random_case(strtoull(env, NULL, 10)));
-    return;
-  }
-  int bad = 0;
-  for (uint64_t seed = 1; seed <= 300 && bad < 3; seed++) bad += !random_case(seed);
-  uint64_t t = (uint64_t)time(NULL);
-  if (!random_case(t)) {
-    fprintf(stderr, "failing time-based seed: PT_SEED=%llu\n", (unsigned long long)t);
-    bad++;
-  }
-  CHECK(bad == 0);
-}
+/* Random modules through the whole pipeline: see test_random_diff.c. */
 
 /* The value check itself notices a changed result. */
 TEST(value_check_detects_differences) {
@@ -512,7 +462,6 @@ int main(int argc, char **argv) {
   RUN(default_pipeline_simplifies_and_verifies);
   RUN(value_check_detects_differences);
   RUN(out_of_memory_sweep);
-  RUN(random_modules_keep_their_values);
   RUN(corpus_default_pipeline_verifies);
   RUN(corpus_conformance_with_and_without_pipeline);
   return test_summary("test_pass_pipeline");
