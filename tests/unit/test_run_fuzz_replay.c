@@ -1,6 +1,5 @@
 /* Replays, without libFuzzer, the inputs fuzz/fuzz_run.c found problems
- * with (tests/fuzz-regressions/run-*, or the files of the directory given
- * in argv[1]): each goes through parse -> verify -> (if small) interpret
+ * with (tests/fuzz-regressions/run-*): each goes through parse -> verify -> (if small) interpret
  * with exactly the fuzzer's guards (fuzz/run_guard.h) and must end in a
  * status, never a broken invariant. Run under `make SAN=1` for the
  * sanitizer checks the fuzzer made.
@@ -18,6 +17,7 @@
 
 static const char *dir = "tests/fuzz-regressions";
 static const char *prefix = "run-";
+static const char *corpus = "tests/corpus";
 static int replayed;
 static bool verbose; /* a directory was given: list each file's outcome */
 
@@ -77,7 +77,6 @@ TEST(run_regressions) {
 /* The fuzzer's seeds are the corpus modules: each must pass the guards
  * (parse, verify, small) and reach the interpreter, with zero arguments. */
 TEST(corpus_passes_guards) {
-  const char *corpus = "tests/corpus";
   DIR *d = opendir(corpus);
   if (!d) {
     printf("%s not found: guards not checked against it\n", corpus);
@@ -243,11 +242,16 @@ TEST(guard_normalises_subbyte_arguments) {
   literal_free(l);
 }
 
+/* Usage: test_run_fuzz_replay [CORPUS]: tests/run.sh passes the corpus
+ * directory; test_run_fuzz_replay --dir DIR instead replays every file of
+ * DIR and lists each outcome (for triage). */
 int main(int argc, char **argv) {
-  if (argc > 1) {
-    dir = argv[1];
+  if (argc > 2 && strcmp(argv[1], "--dir") == 0) {
+    dir = argv[2];
     prefix = "";
     verbose = true;
+  } else if (argc > 1) {
+    corpus = argv[1];
   }
   RUN(run_regressions);
   if (!verbose) RUN(corpus_passes_guards);
