@@ -169,6 +169,11 @@ static cxla_status eval_concatenate(const Instr *in, Literal *const *ops, Litera
   return NULL;
 }
 
+/* The distance between consecutive operand elements in the result along a
+ * dimension of n elements. With n <= 1 the interior padding is never used,
+ * and the verifier does not bound it then (interior + 1 may overflow). */
+static int64_t pad_step(const PadDim *p, int64_t n) { return n > 1 ? p->interior + 1 : 1; }
+
 /* pad: out[lo + i*(interior+1)] = op[i] where that lands inside the result;
  * everything else is the padding value. Negative lo/hi crop. */
 static cxla_status eval_pad(const Instr *in, Literal *const *ops, Literal **out) {
@@ -183,8 +188,9 @@ static cxla_status eval_pad(const Instr *in, Literal *const *ops, Literal **out)
   for (int i = 0; i < op->rank; i++) {
     PadDim p = in->padding[i];
     if (p.interior < 0) return BAD("negative interior padding");
-    int64_t step = p.interior + 1, n = op->dims[i];
-    int64_t want = p.lo + p.hi + n + (n > 0 ? (n - 1) * p.interior : 0);
+    int64_t n = op->dims[i], step = pad_step(&p, n);
+    /* In the verifier's order, which checked it for overflow. */
+    int64_t want = (n > 0 ? (n - 1) * p.interior : 0) + n + p.lo + p.hi;
     if (want != s->dims[i] || want < 0) return BAD("pad result dimension %d mismatches", i);
     /* Operand indices whose destination lo + j*step is in [0, dims). */
     int64_t j0 = p.lo >= 0 ? 0 : (-p.lo + step - 1) / step;
@@ -207,8 +213,9 @@ static cxla_status eval_pad(const Instr *in, Literal *const *ops, Literal **out)
   for (int i = 0; i < op->rank; i++) {
     PadDim p = in->padding[i];
     soff += first[i] * opstride[i];
-    doff += (p.lo + first[i] * (p.interior + 1)) * rstride[i];
-    dstride[i] = (p.interior + 1) * rstride[i];
+    int64_t step = pad_step(&p, op->dims[i]);
+    doff += (p.lo + first[i] * step) * rstride[i];
+    dstride[i] = step * rstride[i];
   }
   strided_copy(op->rank, cnt, (char *)r->data + doff * es, dstride, (const char *)op->data + soff * es,
                opstride, es);

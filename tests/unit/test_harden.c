@@ -125,11 +125,37 @@ TEST(window_count_overflow) {
   CHECK_ERR(run_text(text), "more than 2^63");
 }
 
+/* pad's interior padding is unused (and unbounded by the verifier) along a
+ * dimension of one element; interior + 1 overflowed. */
+TEST(pad_huge_interior_single_element) {
+  static const char text[] =
+      "HloModule m\nENTRY e {\n x = f32[1] parameter(0)\n z = f32[] constant(7)\n"
+      " ROOT p = f32[3] pad(x, z), padding=1_1_9223372036854775807\n}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, sizeof text - 1, "t", &m));
+  if (!m) return;
+  CHECK_OK(cxla_module_verify(m));
+  int64_t d = 1;
+  Literal *x = NULL, *out = NULL;
+  CHECK_OK(literal_create(T_F32, 1, &d, &x));
+  if (x) {
+    *(float *)x->data = 5;
+    CHECK_OK(cxla_interp_run(m, &x, 1, &out));
+  }
+  /* [pad, x, pad] */
+  CHECK(out && out->nelems == 3 && ((float *)out->data)[0] == 7 && ((float *)out->data)[1] == 5 &&
+        ((float *)out->data)[2] == 7);
+  literal_free(out);
+  literal_free(x);
+  cxla_module_destroy(m);
+}
+
 int main(void) {
   RUN(lapack_result_too_small);
   RUN(lapack_orgqr_tau_batch);
   RUN(lapack_fitting_results_run);
   RUN(custom_call_value_must_have_declared_shape);
   RUN(window_count_overflow);
+  RUN(pad_huge_interior_single_element);
   return test_summary(__FILE__);
 }
