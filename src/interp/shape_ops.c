@@ -123,10 +123,14 @@ static cxla_status eval_slice(const Instr *in, const Literal *op, Literal **out)
       return BAD("slice [%lld:%lld:%lld] is invalid for dimension %d of size %lld",
                  (long long)sd.start, (long long)sd.limit, (long long)sd.stride, i,
                  (long long)op->dims[i]);
-    if (s->dims[i] != (sd.limit - sd.start + sd.stride - 1) / sd.stride)
+    int64_t len = sd.limit - sd.start; /* ceil(len / stride) without overflow */
+    if (s->dims[i] != len / sd.stride + (len % sd.stride != 0))
       return BAD("slice result dimension %d mismatches", i);
     offset += sd.start * opstride[i];
-    sstride[i] = sd.stride * opstride[i];
+    /* A stride only matters when it is taken (then it is < len, and the
+     * product stays inside the operand); a single element may come with
+     * any stride. */
+    sstride[i] = s->dims[i] > 1 ? sd.stride * opstride[i] : 0;
   }
   TRY(new_array_like(in, op, out));
   Literal *r = *out;

@@ -150,6 +150,29 @@ TEST(pad_huge_interior_single_element) {
   cxla_module_destroy(m);
 }
 
+/* slice with a huge stride that takes one element: ceil((limit - start) /
+ * stride) and stride * operand stride overflowed. x[1][2][1] of iota. */
+TEST(slice_huge_stride) {
+  static const char text[] =
+      "HloModule m\nENTRY e {\n x = s32[2,4,3] iota(), iota_dimension=0\n"
+      " y = s32[2,4,3] iota(), iota_dimension=1\n z = s32[2,4,3] iota(), iota_dimension=2\n"
+      " c10 = s32[] constant(10)\n c100 = s32[] constant(100)\n"
+      " ten = s32[2,4,3] broadcast(c10), dimensions={}\n"
+      " hundred = s32[2,4,3] broadcast(c100), dimensions={}\n"
+      " a = s32[2,4,3] multiply(x, hundred)\n b = s32[2,4,3] multiply(y, ten)\n"
+      " ab = s32[2,4,3] add(a, b)\n v = s32[2,4,3] add(ab, z)\n"
+      " ROOT s = s32[1,1,1] slice(v), slice={[1:2:2], [2:4:9223372036854775807], [1:2:2]}\n}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, sizeof text - 1, "t", &m));
+  if (!m) return;
+  CHECK_OK(cxla_module_verify(m));
+  Literal *out = NULL;
+  CHECK_OK(cxla_interp_run(m, NULL, 0, &out));
+  CHECK(out && out->nelems == 1 && *(int32_t *)out->data == 121);
+  literal_free(out);
+  cxla_module_destroy(m);
+}
+
 int main(void) {
   RUN(lapack_result_too_small);
   RUN(lapack_orgqr_tau_batch);
@@ -157,5 +180,6 @@ int main(void) {
   RUN(custom_call_value_must_have_declared_shape);
   RUN(window_count_overflow);
   RUN(pad_huge_interior_single_element);
+  RUN(slice_huge_stride);
   return test_summary(__FILE__);
 }
