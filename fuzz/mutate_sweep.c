@@ -12,8 +12,11 @@
  * the input being run is always in the file named by -o (default
  * sweep-current.hlo), to be kept as a regression.
  *
- *   build-san/mutate_sweep [-n max-mutations-per-file] [-o current-file] [-v] corpus-dir
+ *   build-san/mutate_sweep [-n max-mutations-per-file] [-o current-file] [-v] [-2]
+ *                          [-s seed] corpus-dir
  *
+ * -2 makes every mutant from two random replacements instead of one; -s
+ * changes the sampling seed.
  * -v prints the message of every run error (a verified module the
  * interpreter refused: look for verifier gaps there).
  * Prints the count of each outcome and exits non-zero if an invariant broke. */
@@ -244,46 +247,79 @@ static size_t splice(char *buf, const char *t, size_t len, size_t start, size_t 
   return start + rl + (len - end);
 }
 
-static void sweep_file(const char *path, long max_mut) {
+/* Mutation candidates of one file: NVALUES per number site, then every
+ * other word of its class per word site. */
+typedef struct Cands {
+  const char *t;
+  Site *sites;
+  WordSite *words;
+  int ns, nw;
+  long nnum, total;
+} Cands;
+
+/* Candidate `pick` as "replace [*start, *end) by rep"; false if it would
+ * not change the text. */
+static bool cand(const Cands *c, long pick, size_t *start, size_t *end, char *rep, size_t cap) {
+  if (pick < c->nnum) {
+    const Site *s = &c->sites[pick / NVALUES];
+    long long v = value_for(s->value, (int)(pick % NVALUES));
+    snprintf(rep, cap, "%lld", v);
+    *start = s->start, *end = s->end;
+    return v != s->value;
+  }
+  long k = pick - c->nnum;
+  int i = 0;
+  while (k >= class_size(c->words[i].cls)) k -= class_size(c->words[i++].cls);
+  const WordSite *w = &c->words[i];
+  snprintf(rep, cap, "%s", kClasses[w->cls].words[k]);
+  *start = w->start, *end = w->end;
+  return !(strlen(rep) == w->end - w->start && memcmp(rep, c->t + w->start, w->end - w->start) == 0);
+}
+
+/* Runs max_mut mutants of the file (all candidates if fewer): single
+ * replacements, or with `pairs` two at once (random pairs). */
+static void sweep_file(const char *path, long max_mut, bool pairs) {
   size_t len;
   char *t = read_all(path, &len);
   if (!t) return;
   run_one(t, len, path);
-  Site *sites = NULL;
-  WordSite *words = NULL;
-  int ns = find_sites(t, len, &sites);
-  int nw = find_words(t, len, &words);
-  long nnum = (long)ns * NVALUES, total = nnum;
-  for (int i = 0; i < nw; i++) total += class_size(words[i].cls);
-  char *buf = malloc(len + 64);
-  for (long m = 0; buf && total > 0 && m < (total < max_mut ? total : max_mut); m++) {
-    long pick = total <= max_mut ? m : (long)(next_rand() % (uint64_t)total);
-    char what[4400], rep[32];
-    size_t blen;
-    if (pick < nnum) {
-      const Site *s = &sites[pick / NVALUES];
-      long long v = value_for(s->value, (int)(pick % NVALUES));
-      if (v == s->value) continue;
-      snprintf(rep, sizeof rep, "%lld", v);
-      blen = splice(buf, t, len, s->start, s->end, rep);
-      snprintf(what, sizeof what, "%s @%zu %lld->%lld", path, s->start, s->value, v);
+  Cands c = {t, NULL, NULL, 0, 0, 0, 0};
+  c.ns = find_sites(t, len, &c.sites);
+  c.nw = find_words(t, len, &c.words);
+  c.nnum = (long)c.ns * NVALUES;
+  c.total = c.nnum;
+  for (int i = 0; i < c.nw; i++) c.total += class_size(c.words[i].cls);
+  char *buf = malloc(2 * len + 128), *tmp = malloc(2 * len + 128);
+  bool all = !pairs && c.total <= max_mut;
+  for (long m = 0; buf && tmp && c.total > 0 && m < (all ? c.total : max_mut); m++) {
+    char what[4400], r1[32], r2[32];
+    size_t s1, e1, s2, e2, blen;
+    long p1 = all ? m : (long)(next_rand() % (uint64_t)c.total);
+    if (!cand(&c, p1, &s1, &e1, r1, sizeof r1)) continue;
+    if (!pairs) {
+      blen = splice(buf, t, len, s1, e1, r1);
+      snprintf(what, sizeof what, "%s @%zu %.*s->%s", path, s1, (int)(e1 - s1), t + s1, r1);
     } else {
-      long k = pick - nnum;
-      int i = 0;
-      while (k >= class_size(words[i].cls)) k -= class_size(words[i++].cls);
-      const WordSite *w = &words[i];
-      const char *word = kClasses[w->cls].words[k];
-      if (strlen(word) == w->end - w->start && memcmp(word, t + w->start, w->end - w->start) == 0)
-        continue;
-      blen = splice(buf, t, len, w->start, w->end, word);
-      snprintf(what, sizeof what, "%s @%zu %.*s->%s", path, w->start, (int)(w->end - w->start),
-               t + w->start, word);
+      long p2 = (long)(next_rand() % (uint64_t)c.total);
+      if (!cand(&c, p2, &s2, &e2, r2, sizeof r2)) continue;
+      if (s2 < s1) { /* order them: 1 before 2 */
+        size_t a = s1, b = e1;
+        char r[32];
+        s1 = s2, e1 = e2, s2 = a, e2 = b;
+        memcpy(r, r1, sizeof r), memcpy(r1, r2, sizeof r), memcpy(r2, r, sizeof r);
+      }
+      if (e1 > s2) continue; /* overlapping */
+      size_t tlen = splice(tmp, t, len, s2, e2, r2); /* the later one first */
+      blen = splice(buf, tmp, tlen, s1, e1, r1);
+      snprintf(what, sizeof what, "%s @%zu %.*s->%s @%zu %.*s->%s", path, s1, (int)(e1 - s1),
+               t + s1, r1, s2, (int)(e2 - s2), t + s2, r2);
     }
     run_one(buf, blen, what);
   }
   free(buf);
-  free(sites);
-  free(words);
+  free(tmp);
+  free(c.sites);
+  free(c.words);
   free(t);
 }
 
@@ -293,15 +329,18 @@ static int cmp_names(const void *a, const void *b) {
 
 int main(int argc, char **argv) {
   long max_mut = 150;
+  bool pairs = false;
   const char *dir = NULL;
   for (int i = 1; i < argc; i++) {
     if (!strcmp(argv[i], "-n") && i + 1 < argc) max_mut = atol(argv[++i]);
     else if (!strcmp(argv[i], "-o") && i + 1 < argc) current = argv[++i];
     else if (!strcmp(argv[i], "-v")) verbose = true;
+    else if (!strcmp(argv[i], "-2")) pairs = true;
+    else if (!strcmp(argv[i], "-s") && i + 1 < argc) rng = strtoull(argv[++i], NULL, 0) | 1;
     else dir = argv[i];
   }
   if (!dir) {
-    fprintf(stderr, "usage: mutate_sweep [-n N] [-o current-file] corpus-dir\n");
+    fprintf(stderr, "usage: mutate_sweep [-n N] [-o current-file] [-v] [-2] [-s seed] dir\n");
     return 2;
   }
   DIR *d = opendir(dir);
@@ -327,12 +366,12 @@ int main(int argc, char **argv) {
     char path[4096];
     if (l > 4 && strcmp(names[i] + l - 4, ".hlo") == 0) {
       snprintf(path, sizeof path, "%s/%s", dir, names[i]); /* a flat seed */
-      sweep_file(path, max_mut);
+      sweep_file(path, max_mut, pairs);
     } else {
       static const char *const files[] = {"module.hlo", "optimized.hlo"};
       for (int k = 0; k < 2; k++) {
         snprintf(path, sizeof path, "%s/%s/%s", dir, names[i], files[k]);
-        sweep_file(path, max_mut);
+        sweep_file(path, max_mut, pairs);
       }
     }
     free(names[i]);
