@@ -196,11 +196,20 @@ static cxla_status eval_pad(const Instr *in, Literal *const *ops, Literal **out)
     /* In the verifier's order, which checked it for overflow. */
     int64_t want = (n > 0 ? (n - 1) * p.interior : 0) + n + p.lo + p.hi;
     if (want != s->dims[i] || want < 0) return BAD("pad result dimension %d mismatches", i);
-    /* Operand indices whose destination lo + j*step is in [0, dims). */
-    int64_t j0 = p.lo >= 0 ? 0 : (-p.lo + step - 1) / step;
-    int64_t j1 = n; /* exclusive */
-    if (s->dims[i] - 1 - p.lo < 0) j1 = 0;
-    else if ((s->dims[i] - 1 - p.lo) / step + 1 < j1) j1 = (s->dims[i] - 1 - p.lo) / step + 1;
+    /* Operand indices j in [j0, j1) whose destination lo + j*step is in
+     * [0, dims). lo and hi may be near the int64 limits (they only have to
+     * sum with the rest to a valid size), so: j0 = ceil(-lo / step) as
+     * floor((-lo - 1) / step) + 1 (at most n), and dims - lo clamped where
+     * it overflows (lo that negative leaves every j < n below the top). */
+    int64_t j0 = 0;
+    if (p.lo < 0) {
+      int64_t q = (-(p.lo + 1)) / step;
+      j0 = q >= n ? n : q + 1;
+    }
+    int64_t room, j1 = n; /* exclusive */
+    if (__builtin_sub_overflow(s->dims[i], p.lo, &room)) room = INT64_MAX;
+    if (room <= 0) j1 = 0;
+    else if ((room - 1) / step + 1 < j1) j1 = (room - 1) / step + 1;
     first[i] = j0;
     cnt[i] = j1 > j0 ? j1 - j0 : 0;
     if (cnt[i] == 0) empty = true;

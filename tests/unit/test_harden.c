@@ -173,6 +173,51 @@ TEST(slice_huge_stride) {
   cxla_module_destroy(m);
 }
 
+/* pad with low/high padding near the int64 limits (valid: they sum with
+ * the operand to a valid size): dims - 1 - lo, -lo and their quotients
+ * overflowed. Results: 7 elements of [pad x pad ...], or empty. */
+TEST(pad_extreme_low_high) {
+  static const char *const texts[] = {
+      /* lo = -1, hi = MAX: MAX x 0 x 1 result (empty) */
+      "HloModule m\nENTRY e {\n x = pred[1,1,1] parameter(0)\n t = pred[] constant(true)\n"
+      " ROOT p = pred[9223372036854775807,0,1] pad(x, t), "
+      "padding=-1_9223372036854775807_1x0_-1_1x0_0\n}\n",
+      /* lo = MIN, hi = MAX, n = 1: size 0 */
+      "HloModule m\nENTRY e {\n x = f32[1] parameter(0)\n z = f32[] constant(0)\n"
+      " ROOT p = f32[0] pad(x, z), padding=-9223372036854775808_9223372036854775807\n}\n",
+      /* n = 2, lo = -10, hi = MAX: dims - lo overflows, result huge but the
+       * other dimension is empty */
+      "HloModule m\nENTRY e {\n x = f32[2,0] parameter(0)\n z = f32[] constant(0)\n"
+      " ROOT p = f32[9223372036854775799,0] pad(x, z), "
+      "padding=-10_9223372036854775807x0_0\n}\n",
+  };
+  for (int k = 0; k < 3; k++) {
+    cxla_module *m = NULL;
+    CHECK_OK(cxla_module_parse(texts[k], strlen(texts[k]), "t", &m));
+    if (!m) continue;
+    CHECK_OK(cxla_module_verify(m));
+    Literal *x = NULL, *out = NULL;
+    CHECK_OK(literal_create_for_shape(m->entry->params[0]->shape, &x));
+    if (x) CHECK_OK(cxla_interp_run(m, &x, 1, &out));
+    CHECK(out && out->nelems == 0);
+    literal_free(out);
+    literal_free(x);
+    cxla_module_destroy(m);
+  }
+  /* Cropping by -3 with interior 1 from [1 2 3 4]: [1 _ 2 _ 3 _ 4] -> [_ 3 _ 4]. */
+  static const char crop[] =
+      "HloModule m\nENTRY e {\n x = s32[4] iota(), iota_dimension=0\n z = s32[] constant(-1)\n"
+      " ROOT p = s32[4] pad(x, z), padding=-3_0_1\n}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(crop, sizeof crop - 1, "t", &m));
+  Literal *out = NULL;
+  if (m) CHECK_OK(cxla_interp_run(m, NULL, 0, &out));
+  const int32_t want[4] = {-1, 2, -1, 3};
+  CHECK(out && out->nelems == 4 && memcmp(out->data, want, sizeof want) == 0);
+  literal_free(out);
+  cxla_module_destroy(m);
+}
+
 int main(void) {
   RUN(lapack_result_too_small);
   RUN(lapack_orgqr_tau_batch);
@@ -181,5 +226,6 @@ int main(void) {
   RUN(window_count_overflow);
   RUN(pad_huge_interior_single_element);
   RUN(slice_huge_stride);
+  RUN(pad_extreme_low_high);
   return test_summary(__FILE__);
 }
