@@ -286,7 +286,11 @@ static int64_t window_source(const Instr *in, int rank, const int64_t *dims, con
   int64_t off = 0;
   for (int d = 0; d < rank; d++) {
     const WindowDim *wd = &in->window[d];
-    int64_t p = o[d] * wd->stride + w[d] * wd->rhs_dilate - wd->pad_lo;
+    /* The position in the padded input fits; minus pad_lo it may not
+     * (pad_lo near INT64_MIN), and then it lies past the input. */
+    int64_t p;
+    if (__builtin_sub_overflow(o[d] * wd->stride + w[d] * wd->rhs_dilate, wd->pad_lo, &p))
+      return -1;
     if (p < 0 || p % wd->lhs_dilate) return -1;
     p /= wd->lhs_dilate;
     if (p >= dims[d]) return -1;

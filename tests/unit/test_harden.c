@@ -218,6 +218,44 @@ TEST(pad_extreme_low_high) {
   cxla_module_destroy(m);
 }
 
+/* Runs a regression file of tests/fuzz-regressions on zero arguments. */
+static cxla_status run_file(const char *name, Literal **out) {
+  char path[512];
+  snprintf(path, sizeof path, "tests/fuzz-regressions/%s", name);
+  cxla_module *m = NULL;
+  cxla_status s = cxla_module_parse_file(path, &m);
+  if (!s) s = cxla_module_verify(m);
+  Literal *args[4] = {0};
+  int n = m ? m->entry->nparams : 0;
+  for (int i = 0; !s && i < n && i < 4; i++)
+    s = literal_create_for_shape(m->entry->params[i]->shape, &args[i]);
+  if (!s) s = cxla_interp_run(m, args, n, out);
+  for (int i = 0; i < 4; i++) literal_free(args[i]);
+  cxla_module_destroy(m);
+  return s;
+}
+
+/* Windows with pad_lo = INT64_MIN (and pad_hi = INT64_MAX, so the padded
+ * size is valid): position - pad_lo overflowed. Every window position then
+ * lies past the input: reduce-window gives its init value, convolution
+ * zeros, select-and-scatter scatters nothing. */
+TEST(window_pad_lo_int64_min) {
+  Literal *out = NULL;
+  CHECK_OK(run_file("run-reduce-window-pad-lo-int64-min.hlo", &out));
+  CHECK(out && out->nelems == 3);
+  for (int i = 0; out && i < 3; i++) CHECK(isinf(((float *)out->data)[i]) && ((float *)out->data)[i] < 0);
+  literal_free(out);
+  out = NULL;
+  static const float zeros[4] = {0, 0, 0, 0};
+  CHECK_OK(run_file("run-conv-pad-lo-int64-min.hlo", &out));
+  CHECK(out && out->nelems == 3 && memcmp(out->data, zeros, 3 * sizeof(float)) == 0);
+  literal_free(out);
+  out = NULL;
+  CHECK_OK(run_file("run-select-and-scatter-pad-lo-int64-min.hlo", &out));
+  CHECK(out && out->nelems == 4 && memcmp(out->data, zeros, sizeof zeros) == 0);
+  literal_free(out);
+}
+
 int main(void) {
   RUN(lapack_result_too_small);
   RUN(lapack_orgqr_tau_batch);
@@ -227,5 +265,6 @@ int main(void) {
   RUN(pad_huge_interior_single_element);
   RUN(slice_huge_stride);
   RUN(pad_extreme_low_high);
+  RUN(window_pad_lo_int64_min);
   return test_summary(__FILE__);
 }
