@@ -256,6 +256,38 @@ TEST(window_pad_lo_int64_min) {
   literal_free(out);
 }
 
+/* dot contracting over an empty dimension with a non-empty result: the
+ * packed operands have no buffer, and the kernel offset a NULL pointer
+ * (UB). The result is zeros. */
+TEST(dot_empty_contraction) {
+  static const char *const texts[] = {
+      "HloModule m\nENTRY e {\n a = f64[4,3,0] parameter(0)\n"
+      " ROOT d = f64[4,3,3] dot(a, a), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+      "rhs_batch_dims={0}, rhs_contracting_dims={2}\n}\n",
+      "HloModule m\nENTRY e {\n a = s32[3,0] parameter(0)\n b = s32[0,2] parameter(1)\n"
+      " ROOT d = s32[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      "HloModule m\nENTRY e {\n a = c64[2,0] parameter(0)\n"
+      " ROOT d = c64[2,2] dot(a, a), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
+  };
+  static const size_t bytes[] = {36 * 8, 6 * 4, 4 * 8};
+  static const unsigned char zeros[512];
+  for (int k = 0; k < 3; k++) {
+    cxla_module *m = NULL;
+    CHECK_OK(cxla_module_parse(texts[k], strlen(texts[k]), "t", &m));
+    if (!m) continue;
+    CHECK_OK(cxla_module_verify(m));
+    Literal *args[2] = {0}, *out = NULL;
+    for (int i = 0; i < m->entry->nparams; i++)
+      CHECK_OK(literal_create_for_shape(m->entry->params[i]->shape, &args[i]));
+    CHECK_OK(cxla_interp_run(m, args, m->entry->nparams, &out));
+    CHECK(out && (size_t)(out->nelems * type_bytes(out->type)) == bytes[k] &&
+          memcmp(out->data, zeros, bytes[k]) == 0);
+    literal_free(out);
+    for (int i = 0; i < 2; i++) literal_free(args[i]);
+    cxla_module_destroy(m);
+  }
+}
+
 int main(void) {
   RUN(lapack_result_too_small);
   RUN(lapack_orgqr_tau_batch);
@@ -266,5 +298,6 @@ int main(void) {
   RUN(slice_huge_stride);
   RUN(pad_extreme_low_high);
   RUN(window_pad_lo_int64_min);
+  RUN(dot_empty_contraction);
   return test_summary(__FILE__);
 }
