@@ -90,12 +90,14 @@ build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(wildcard src/*/
 	  $< $(LIB_SRC) $(LDLIBS) -o $@
 
 # Mutation sweep over the corpus under ASan+UBSan (fuzz/mutate_sweep.c):
-# build-san/mutate_sweep [-n N] tests/corpus
+# build-san/mutate_sweep [-n N] tests/corpus. clang's UBSan checks more
+# (pointer overflow): make sweep CC=clang SWEEP_BUILD=build-clang-san
+SWEEP_BUILD ?= build-san
 sweep:
-	$(MAKE) SAN=1 build-san/libcxla.a
+	$(MAKE) SAN=1 BUILD=$(SWEEP_BUILD) $(SWEEP_BUILD)/libcxla.a
 	$(CC) $(CFLAGS_BASE) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -fno-omit-frame-pointer fuzz/mutate_sweep.c build-san/libcxla.a $(LDLIBS) \
-	  -o build-san/mutate_sweep
+	  -fno-omit-frame-pointer fuzz/mutate_sweep.c $(SWEEP_BUILD)/libcxla.a $(LDLIBS) \
+	  -o $(SWEEP_BUILD)/mutate_sweep
 
 clean:
 	rm -rf build build-san build-fuzz
