@@ -47,7 +47,9 @@ static RunOutcome replay_file(const char *path) {
   const char *bug = NULL;
   RunOutcome r = run_guarded((const uint8_t *)data, len, &bug);
   if (r == RG_BUG) fprintf(stderr, "%s: %s\n", path, bug);
-  if (verbose) printf("%s: %s\n", path, rg_outcome_names[r]);
+  if (verbose)
+    printf("%s: %s%s%s\n", path, rg_outcome_names[r], r == RG_RUN_ERROR ? ": " : "",
+           r == RG_RUN_ERROR ? rg_last_error : "");
   CHECK(r != RG_BUG);
   free(data);
   return r;
