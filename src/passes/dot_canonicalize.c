@@ -48,6 +48,7 @@ enum { DC_MAX_RANK = 64 };
 typedef struct Canon {
   HloModule *m;
   Computation *c;
+  int first; /* c->instrs[first..] are this pass's new instructions */
 } Canon;
 
 static bool contains(const I64List *l, int64_t d) {
@@ -62,6 +63,13 @@ static bool operand_canonical(const Shape *s, const I64List *batch, const I64Lis
   if (contract->n != 1 || s->rank > batch->n + 2) return false;
   for (int i = 0; i < batch->n; i++)
     if (batch->v[i] != i) return false;
+  return true;
+}
+
+/* dims of a rank-0 shape may be NULL, hence no memcmp. */
+static bool dims_equal(int rank, const int64_t *a, const int64_t *b) {
+  for (int i = 0; i < rank; i++)
+    if (a[i] != b[i]) return false;
   return true;
 }
 
@@ -105,6 +113,8 @@ static bool wants_rewrite(const Instr *in) {
     if (ls->dims[d->lhs_batch.v[i]] != rs->dims[d->rhs_batch.v[i]]) return false;
   for (int i = 0; i < d->lhs_contract.n; i++)
     if (ls->dims[d->lhs_contract.v[i]] != rs->dims[d->rhs_contract.v[i]]) return false;
+  int nbc = d->lhs_batch.n + d->lhs_contract.n;
+  if (in->shape->rank != ls->rank + rs->rank - nbc - d->lhs_contract.n) return false;
   return !operand_canonical(ls, &d->lhs_batch, &d->lhs_contract) ||
          !operand_canonical(rs, &d->rhs_batch, &d->rhs_contract);
 }
@@ -114,8 +124,25 @@ static bool wants_rewrite(const Instr *in) {
 /* A new array shape of type t; with a default layout when `like` has one. */
 static Shape *new_shape(Canon *k, ElemType t, const Shape *like, int rank, const int64_t *dims) {
   Shape *s = shape_new(&k->m->arena, t, rank, dims);
-  if (s && like->has_layout && shape_set_default_layout(&k->m->arena, s)) return NULL;
-  return s;
+  cxla_status st = s && like->has_layout ? shape_set_default_layout(&k->m->arena, s) : NULL;
+  if (!st) return s;
+  cxla_status_free(st); /* out of memory: the caller reports it */
+  return NULL;
+}
+
+/* A transpose or reshape of x to `dims` this pass made already (an operand
+ * read by several dots is moved once), or NULL. A transpose's permutation
+ * follows from its dims only up to equal sizes, so it is compared too. */
+static Instr *made_already(Canon *k, Opcode op, const Instr *x, int rank, const int64_t *dims,
+                           const int64_t *perm) {
+  for (int i = k->first; i < k->c->ninstrs; i++) {
+    Instr *t = k->c->instrs[i];
+    if (t->op != op || t->operands[0] != x || t->shape->rank != rank ||
+        !dims_equal(rank, t->shape->dims, dims))
+      continue;
+    if (!perm || dims_equal(rank, t->dimensions.v, perm)) return t;
+  }
+  return NULL;
 }
 
 /* transpose(x, perm), or x itself for the identity permutation. */
@@ -128,8 +155,10 @@ static Instr *transpose_to(Canon *k, Instr *x, const int64_t *perm) {
     identity &= perm[i] == i;
   }
   if (identity) return x;
+  Instr *t = made_already(k, OP_TRANSPOSE, x, xs->rank, dims, perm);
+  if (t) return t;
   Shape *s = new_shape(k, xs->type, xs, xs->rank, dims);
-  Instr *t = s ? comp_add_instr(k->c, OP_TRANSPOSE, s, 1, &x, NULL) : NULL;
+  t = s ? comp_add_instr(k->c, OP_TRANSPOSE, s, 1, &x, NULL) : NULL;
   if (!t) return NULL;
   t->dimensions.n = xs->rank;
   t->dimensions.v = arena_i64dup(&k->m->arena, perm, (size_t)xs->rank);
@@ -141,7 +170,9 @@ static Instr *transpose_to(Canon *k, Instr *x, const int64_t *perm) {
 /* reshape(x) to dims, or x itself when it has them already. */
 static Instr *reshape_to(Canon *k, Instr *x, int rank, const int64_t *dims) {
   const Shape *xs = x->shape;
-  if (xs->rank == rank && memcmp(xs->dims, dims, (size_t)rank * sizeof *dims) == 0) return x;
+  if (xs->rank == rank && dims_equal(rank, xs->dims, dims)) return x;
+  Instr *r = made_already(k, OP_RESHAPE, x, rank, dims, NULL);
+  if (r) return r;
   Shape *s = new_shape(k, xs->type, xs, rank, dims);
   return s ? comp_add_instr(k->c, OP_RESHAPE, s, 1, &x, NULL) : NULL;
 }
@@ -208,8 +239,7 @@ static cxla_status canonicalize(Instr *in, void *arg, Instr **out) {
   for (int i = 0; i < nb; i++) dims[nd++] = ops[0]->shape->dims[i];
   if (m != 1) dims[nd++] = m;
   if (n != 1) dims[nd++] = n;
-  bool same = nd == in->shape->rank &&
-              memcmp(dims, in->shape->dims, (size_t)nd * sizeof *dims) == 0;
+  bool same = nd == in->shape->rank && dims_equal(nd, dims, in->shape->dims);
   Instr *dot = instr_clone(k->c, in, 2, ops, NULL); /* every attribute */
   if (!dot) return cxla_oom();
   if (!same && !(dot->shape = new_shape(k, in->shape->type, in->shape, nd, dims)))
@@ -237,7 +267,7 @@ cxla_status pass_dot_canonicalize(HloModule *m, const PassContext *ctx, bool *ch
     bool any = false;
     for (int j = 0; j < c->ninstrs && !any; j++) any = wants_rewrite(c->instrs[j]);
     if (!any) continue;
-    Canon k = {m, c};
+    Canon k = {m, c, c->ninstrs};
     TRY(pass_rewrite_comp(c, canonicalize, &k, changed));
   }
   return NULL;
