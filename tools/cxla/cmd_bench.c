@@ -58,8 +58,9 @@ static const char usage[] =
     "  --no-opt          skip the optimizer\n"
     "  --out DIR         write the last run's result N to DIR/N.npy\n"
     "  --progress        print \"progress: run K start T\" and \"progress: run K\n"
-    "                    done T SECS\" on stderr around each run (T: seconds\n"
-    "                    since start), for callers that may kill a slow run\n"
+    "                    done T SECS\" on stderr around each run (T: the\n"
+    "                    CLOCK_MONOTONIC time), for callers that may kill a\n"
+    "                    slow run\n"
     "  --json            print one JSON object instead of text, with keys\n"
     "                    module, backend, threads, optimized, parse_s, verify_s,\n"
     "                    optimize_s, compile_s, run_median_s, run_min_s,\n"
@@ -78,7 +79,6 @@ typedef struct BenchOptions {
   bool random, json, no_opt, progress;
   unsigned long long seed, iters, warmup;
   double max_seconds;
-  double t_start; /* when the command started (now_s), for --progress */
 } BenchOptions;
 
 /* What one bench measured; seconds unless named otherwise. */
@@ -174,20 +174,21 @@ static void summarize(double *t, int n, BenchReport *r) {
 
 /* One run (number k, warm-up runs included); the previous *last result is
  * replaced by the new one. With --progress, stderr gets
- * "progress: run K start T" and "progress: run K done T SECS" (T: seconds
- * since the command started), so that a caller that kills a slow run still
- * knows how far it got. */
+ * "progress: run K start T" and "progress: run K done T SECS" (T: the
+ * CLOCK_MONOTONIC time in seconds, which Python's time.monotonic() reads on
+ * Linux), so that a caller that kills a slow run still knows how far it got
+ * and how long the unfinished run had been going. */
 static cxla_status run_once(const cxla_module *m, cxla_literal **args, int nargs,
                             const BenchOptions *o, int k, cxla_literal **last, double *secs) {
   cxla_literal *result = NULL;
   double t0 = now_s();
-  if (o->progress) fprintf(stderr, "progress: run %d start %.6f\n", k, t0 - o->t_start);
+  if (o->progress) fprintf(stderr, "progress: run %d start %.6f\n", k, t0);
   cxla_status s = cxla_interp_run(m, args, nargs, &result);
   double t1 = now_s();
   *secs = t1 - t0;
   if (s) return s;
   if (o->progress)
-    fprintf(stderr, "progress: run %d done %.6f %.9g\n", k, t1 - o->t_start, *secs);
+    fprintf(stderr, "progress: run %d done %.6f %.9g\n", k, t1, *secs);
   cxla_literal_destroy(*last);
   *last = result;
   return NULL;
@@ -377,7 +378,7 @@ static int take_option(int argc, char **argv, int *i, BenchOptions *o) {
 }
 
 int cmd_bench(int argc, char **argv) {
-  BenchOptions o = {.iters = 10, .warmup = 1, .max_seconds = 60.0, .t_start = now_s()};
+  BenchOptions o = {.iters = 10, .warmup = 1, .max_seconds = 60.0};
   /* Positionals are collected in place: argv[1..] is ours to reorder. */
   char **pos = argv + 1;
   int npos = 0;
