@@ -33,9 +33,17 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/libcxla.a: $(LIB_OBJ)
+# The archive is rebuilt when the list of sources changes too, so objects of
+# deleted files never linger in it.
+$(BUILD)/objs.list: FORCE
+	@mkdir -p $(BUILD)
+	@echo "$(LIB_OBJ)" | cmp -s - $@ || echo "$(LIB_OBJ)" > $@
+
+$(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 	@rm -f $@
-	ar rcs $@ $^
+	ar rcs $@ $(LIB_OBJ)
+
+FORCE:
 
 $(BUILD)/cxla: $(TOOL_OBJ) $(BUILD)/libcxla.a
 	$(CC) $(CFLAGS) $(TOOL_OBJ) $(BUILD)/libcxla.a $(LDLIBS) -o $@
@@ -60,6 +68,14 @@ deps:
 
 run: deps all
 	@sh tools/example.sh $(BUILD)
+
+# libFuzzer target for the HLO text reader (needs clang): build-fuzz/fuzz_parse.
+FUZZ_CC ?= clang
+fuzz: build-fuzz/fuzz_parse
+build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  fuzz/fuzz_parse.c $(LIB_SRC) $(LDLIBS) -o $@
 
 clean:
 	rm -rf build build-san build-fuzz

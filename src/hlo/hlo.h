@@ -26,6 +26,9 @@
 /* Maximum nesting of tuples, literals and bracketed attribute values. Deeper
  * input is refused, so recursion stays far from the stack's limit. */
 #define HLO_MAX_DEPTH 500
+/* Maximum rank of a shape (far above any real program; keeps code that
+ * walks dimensions recursively, like the literal printer, safe). */
+#define HLO_MAX_RANK 256
 
 /* ---- lexer -------------------------------------------------------------------- */
 
@@ -148,6 +151,8 @@ void padvance(Parser *p);
 bool peat(Parser *p, TokKind k);
 /* Consumes a token of kind k or fails with "expected <what>". */
 bool pexpect(Parser *p, TokKind k, const char *what);
+/* Fails with "expected <what>, found <the current token>". */
+bool pexpected(Parser *p, const char *what);
 /* Kind of the token after the current one. */
 TokKind ppeek(Parser *p);
 /* Makes the lexer continue at byte offset pos (after a value that was read

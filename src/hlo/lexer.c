@@ -243,8 +243,9 @@ cxla_status hlo_error_at(cxla_status_code code, const char *file, const char *sr
   size_t line = 1, line_start = 0;
   for (size_t i = 0; i < pos; i++)
     if (src[i] == '\n') line++, line_start = i + 1;
-  size_t line_end = line_start;
-  while (line_end < len && src[line_end] != '\n' && src[line_end] != '\r') line_end++;
+  size_t line_end = pos;
+  while (line_end < len && src[line_end] != '\n') line_end++;
+  if (line_end > pos && src[line_end - 1] == '\r') line_end--; /* CRLF */
   size_t col = 1; /* in characters: UTF-8 continuation bytes do not count */
   for (size_t i = line_start; i < pos; i++)
     if (((unsigned char)src[i] & 0xc0) != 0x80) col++;
@@ -252,12 +253,16 @@ cxla_status hlo_error_at(cxla_status_code code, const char *file, const char *sr
    * that the message stays readable. */
   size_t show_from = line_start, show_to = line_end;
   if (pos - line_start > 120) show_from = pos - 80;
-  if (show_to - pos > 120) show_to = pos + 80;
+  if (line_end - pos > 120) show_to = pos + 80;
   StrBuf b;
   sb_init(&b);
   sb_printf(&b, "%s:%zu:%zu: error: %s\n", file ? file : "<input>", line, col, msg);
   if (show_from > line_start) sb_puts(&b, "...");
-  sb_putn(&b, src + show_from, show_to - show_from);
+  for (size_t i = show_from; i < show_to; i++) {
+    /* Control bytes (what the error may be about) show as '?'. */
+    unsigned char c = (unsigned char)src[i];
+    sb_putc(&b, (c < 0x20 && c != '\t') || c == 0x7f ? '?' : (char)c);
+  }
   if (show_to < line_end) sb_puts(&b, "...");
   sb_putc(&b, '\n');
   if (show_from > line_start) sb_puts(&b, "   ");

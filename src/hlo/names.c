@@ -21,6 +21,12 @@ void namemap_free(NameMap *m) {
 }
 
 void namemap_clear(NameMap *m) {
+  /* A big table is dropped rather than wiped, so that many small
+   * computations after a huge one do not each pay for its size. */
+  if (m->cap > 1024) {
+    namemap_free(m);
+    return;
+  }
   if (m->cap) {
     memset(m->keys, 0, m->cap * sizeof *m->keys);
     memset(m->vals, 0, m->cap * sizeof *m->vals);

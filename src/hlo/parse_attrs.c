@@ -727,37 +727,70 @@ static bool store_control(Parser *p, Instr *in, RefVec *ctl) {
   return true;
 }
 
-static bool add_raw(Parser *p, Instr *in, const Token *name, size_t vstart, size_t vend) {
-  for (int i = 0; i < in->nraw; i++)
-    if (word_is(name->text, name->len, in->raw[i].name))
-      return perr(p, name->pos, "attribute '%.*s' given twice", (int)name->len, name->text);
+/* Raw attributes of one instruction, collected on the heap (amortized
+ * growth) and copied to the arena at the end. Duplicates are found with a
+ * linear scan while the list is short and a hash table beyond that. */
+typedef struct RawVec {
+  RawAttr *v;
+  int n, cap;
+  NameMap names;
+} RawVec;
+
+static bool add_raw(Parser *p, RawVec *rv, const Token *name, size_t vstart, size_t vend) {
+  bool dup = false;
+  if (rv->n < 16) {
+    for (int i = 0; i < rv->n && !dup; i++) dup = word_is(name->text, name->len, rv->v[i].name);
+  } else {
+    if (rv->names.n == 0)
+      for (int i = 0; i < rv->n; i++)
+        if (!namemap_put(&rv->names, rv->v[i].name, &rv->v[i])) return poom(p);
+    dup = namemap_get(&rv->names, name->text, name->len) != NULL;
+  }
+  if (dup) return perr(p, name->pos, "attribute '%.*s' given twice", (int)name->len, name->text);
+  if (rv->n == rv->cap) {
+    int nc = rv->cap ? rv->cap * 2 : 4;
+    RawAttr *nv = cxla_realloc(rv->v, (size_t)nc * sizeof *nv);
+    if (!nv) return poom(p);
+    rv->v = nv;
+    rv->cap = nc;
+    namemap_clear(&rv->names); /* its values pointed into the old array */
+  }
   Arena *a = &p->m->arena;
-  RawAttr *r = arena_array(a, (size_t)in->nraw + 1, sizeof *r);
-  if (!r) return poom(p);
-  if (in->nraw) memcpy(r, in->raw, (size_t)in->nraw * sizeof *r);
-  r[in->nraw].name = arena_strndup(a, name->text, name->len);
-  r[in->nraw].value = arena_strndup(a, p->src + vstart, vend - vstart);
-  if (!r[in->nraw].name || !r[in->nraw].value) return poom(p);
-  in->raw = r;
-  in->nraw++;
+  RawAttr *r = &rv->v[rv->n];
+  r->name = arena_strndup(a, name->text, name->len);
+  r->value = arena_strndup(a, p->src + vstart, vend - vstart);
+  if (!r->name || !r->value) return poom(p);
+  rv->n++;
+  if (rv->names.n && !namemap_put(&rv->names, r->name, r)) return poom(p);
+  return true;
+}
+
+static bool store_raw(Parser *p, Instr *in, RawVec *rv) {
+  if (rv->n == 0) return true;
+  in->raw = arena_array(&p->m->arena, (size_t)rv->n, sizeof(RawAttr));
+  if (!in->raw) return poom(p);
+  memcpy(in->raw, rv->v, (size_t)rv->n * sizeof(RawAttr));
+  in->nraw = rv->n;
   return true;
 }
 
 bool parse_instr_attrs(Parser *p, Instr *in) {
   Calls calls;
   memset(&calls, 0, sizeof calls);
+  RawVec raw;
+  memset(&raw, 0, sizeof raw);
   bool seen[AT_COUNT] = {0};
   bool ok = true;
   while (ok && p->tok.kind == TOK_COMMA) {
     padvance(p);
     if (p->tok.kind != TOK_IDENT || p->tok.percent) {
-      ok = pexpect(p, TOK_IDENT, "an attribute name");
+      ok = pexpected(p, "an attribute name");
       break;
     }
     Token name = p->tok;
     padvance(p);
     if (p->tok.kind != TOK_EQUAL) {
-      ok = pexpect(p, TOK_EQUAL, "'=' after the attribute name");
+      ok = pexpected(p, "'=' after the attribute name");
       break;
     }
     size_t vstart = p->tok.pos + 1, vend;
@@ -776,13 +809,16 @@ bool parse_instr_attrs(Parser *p, Instr *in) {
       c.attr = attr;
       ok = decode(&c, id, in, &calls) && cdone(&c);
     } else {
-      ok = add_raw(p, in, &name, vstart, vend);
+      ok = add_raw(p, &raw, &name, vstart, vend);
     }
     if (ok) pseek(p, vend);
   }
-  if (ok) ok = store_calls(p, in, &calls) && store_control(p, in, &calls.control);
+  if (ok) ok = store_calls(p, in, &calls) && store_control(p, in, &calls.control) &&
+               store_raw(p, in, &raw);
   if (ok && in->op == OP_TOPK && !seen[AT_LARGEST]) in->topk_largest = true; /* XLA's default */
   cxla_free(calls.branches.v);
   cxla_free(calls.control.v);
+  cxla_free(raw.v);
+  namemap_free(&raw.names);
   return ok && !p->err;
 }

@@ -374,11 +374,6 @@ static bool parse_tuple_literal(Parser *p, const Shape *s, Literal **out) {
   int i = 0;
   for (; ok && i < s->ntuple; i++) {
     if (i > 0 && !(ok = pexpect(p, TOK_COMMA, "',' between tuple elements"))) break;
-    /* XLA may write each element's shape before it. */
-    if (s->tuple[i]->type != T_TUPLE && at_shape(p) && p->tok.kind == TOK_IDENT) {
-      Shape *ignored;
-      if (!(ok = parse_shape(p, &ignored))) break;
-    }
     ok = parse_literal(p, s->tuple[i], &el[i]);
   }
   if (ok) ok = pexpect(p, TOK_RPAREN, "')' at the end of the tuple");

@@ -23,7 +23,7 @@ bool at_shape(const Parser *p) {
 static bool parse_dim_value(Parser *p, int64_t *out) {
   Token t = p->tok;
   if (t.kind != TOK_NUMBER || t.is_float || t.is_hex || t.text[0] == '-')
-    return perr(p, t.pos, "expected a dimension size");
+    return pexpected(p, "a dimension size");
   bool neg;
   uint64_t mag;
   if (!parse_int_token(p, &t, &neg, &mag)) return false;
@@ -133,6 +133,10 @@ static bool parse_array_shape(Parser *p, Shape **out) {
         break;
       }
       int64_t v;
+      if (dims.n == HLO_MAX_RANK) {
+        ok = perr(p, p->tok.pos, "shape has more than %d dimensions", HLO_MAX_RANK);
+        break;
+      }
       if (!(ok = parse_dim_value(p, &v) && vec_push(p, &dims, v) && vec_push(p, &dynflags, d)))
         break;
       if (!peat(p, TOK_COMMA)) break;

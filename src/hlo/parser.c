@@ -91,6 +91,10 @@ bool pexpect(Parser *p, TokKind k, const char *what) {
     padvance(p);
     return true;
   }
+  return pexpected(p, what);
+}
+
+bool pexpected(Parser *p, const char *what) {
   const char *d = tok_desc(&p->tok);
   if (d) return perr(p, p->tok.pos, "expected %s, found %s", what, d);
   return perr(p, p->tok.pos, "expected %s, found '%.*s'", what, (int)p->tok.len, p->tok.text);
@@ -155,7 +159,7 @@ static bool parse_operand_list(Parser *p, OperandRef **out, int *nout) {
       Shape *ignored;
       if (!parse_shape(p, &ignored)) return false;
     }
-    if (p->tok.kind != TOK_IDENT) return pexpect(p, TOK_IDENT, "an operand name");
+    if (p->tok.kind != TOK_IDENT) return pexpected(p, "an operand name");
     if (*nout == cap) {
       int nc = cap ? cap * 2 : 4;
       if (nc > (1 << 26)) return perr(p, p->tok.pos, "too many operands");
@@ -254,14 +258,14 @@ static bool parse_instr_body(Parser *p, Opcode op, Shape *shape, const Token *na
   return true;
 }
 
-static bool parse_instruction(Parser *p, Instr **root, size_t *root_pos) {
+static bool parse_instruction(Parser *p, Instr **root) {
   bool is_root = false;
   size_t root_kw = p->tok.pos;
   if (tok_is(&p->tok, "ROOT") && !p->tok.percent && ppeek(p) != TOK_EQUAL) {
     is_root = true;
     padvance(p);
   }
-  if (p->tok.kind != TOK_IDENT) return pexpect(p, TOK_IDENT, "an instruction name");
+  if (p->tok.kind != TOK_IDENT) return pexpected(p, "an instruction name");
   Token name = p->tok;
   if (namemap_get(&p->instr_names, name.text, name.len))
     return perr(p, name.pos, "duplicate instruction name '%.*s'", (int)name.len, name.text);
@@ -269,7 +273,7 @@ static bool parse_instruction(Parser *p, Instr **root, size_t *root_pos) {
   if (!pexpect(p, TOK_EQUAL, "'=' after the instruction name")) return false;
   Shape *shape;
   if (!parse_shape(p, &shape)) return false;
-  if (p->tok.kind != TOK_IDENT) return pexpect(p, TOK_IDENT, "an opcode");
+  if (p->tok.kind != TOK_IDENT) return pexpected(p, "an opcode");
   Opcode op;
   size_t op_pos = p->tok.pos;
   if (p->tok.percent || !op_from_name(p->tok.text, p->tok.len, &op))
@@ -281,7 +285,6 @@ static bool parse_instruction(Parser *p, Instr **root, size_t *root_pos) {
   if (is_root) {
     if (*root) return perr(p, root_kw, "computation has more than one ROOT instruction");
     *root = in;
-    *root_pos = root_kw;
   }
   return true;
 }
@@ -294,7 +297,7 @@ static bool parse_signature(Parser *p) {
   padvance(p); /* '(' */
   if (p->tok.kind != TOK_RPAREN) {
     for (;;) {
-      if (p->tok.kind != TOK_IDENT) return pexpect(p, TOK_IDENT, "a parameter name");
+      if (p->tok.kind != TOK_IDENT) return pexpected(p, "a parameter name");
       padvance(p);
       if (!pexpect(p, TOK_COLON, "':' after the parameter name")) return false;
       Shape *ignored;
@@ -320,44 +323,110 @@ static bool resolve_operands(Parser *p) {
   return true;
 }
 
-/* Reorders c->instrs into a post order: every instruction after its operands
- * and control predecessors; otherwise source order is kept (a depth-first
- * walk started from each instruction in source order). Iterative, so that
- * long chains do not exhaust the stack. */
+/* Min-heap of instruction indices (source positions). */
+typedef struct Heap {
+  int *v;
+  int n;
+} Heap;
+
+static void heap_push(Heap *h, int x) {
+  int i = h->n++;
+  while (i > 0 && h->v[(i - 1) / 2] > x) {
+    h->v[i] = h->v[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h->v[i] = x;
+}
+
+static int heap_pop(Heap *h) {
+  int top = h->v[0], x = h->v[--h->n], i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= h->n) break;
+    if (c + 1 < h->n && h->v[c + 1] < h->v[c]) c++;
+    if (h->v[c] >= x) break;
+    h->v[i] = h->v[c];
+    i = c;
+  }
+  if (h->n) h->v[i] = x;
+  return top;
+}
+
+static int instr_nedges(const Instr *in) { return in->noperands + in->ncontrol_preds; }
+static Instr *instr_edge(const Instr *in, int e) {
+  return e < in->noperands ? in->operands[e] : in->control_preds[e - in->noperands];
+}
+
+/* Some instruction on a cycle among the instructions not emitted (done[i]
+ * == 0): walk from one of them through not-emitted dependencies until an
+ * instruction repeats. */
+static Instr *find_cycle(Computation *c, const unsigned char *done, unsigned char *seen) {
+  int v = 0;
+  while (done[v]) v++;
+  for (;;) {
+    if (seen[v]) return c->instrs[v];
+    seen[v] = 1;
+    Instr *in = c->instrs[v];
+    for (int e = 0; e < instr_nedges(in); e++)
+      if (!done[instr_edge(in, e)->id]) {
+        v = instr_edge(in, e)->id;
+        break;
+      }
+  }
+}
+
+/* Reorders c->instrs into a post order (every instruction after its operands
+ * and control predecessors) that keeps source order wherever it can: of the
+ * instructions whose dependencies are placed, the first in source order goes
+ * next (Kahn's algorithm with a min-heap). Source text that is already in
+ * order stays as it is. */
 static bool order_instructions(Parser *p, Computation *c) {
   int n = c->ninstrs;
   if (n == 0) return true;
-  unsigned char *state = cxla_calloc((size_t)n, 1); /* 0 new, 1 open, 2 done */
-  int *stack = cxla_malloc((size_t)n * sizeof(int));
-  int *edge = cxla_malloc((size_t)n * sizeof(int));
+  int64_t nedges = 0;
+  for (int i = 0; i < n; i++) nedges += instr_nedges(c->instrs[i]);
+  int *pending = cxla_calloc((size_t)n, sizeof(int));   /* unplaced dependencies */
+  int *ustart = cxla_calloc((size_t)n + 1, sizeof(int)); /* users, CSR layout */
+  int *users = cxla_malloc((size_t)(nedges ? nedges : 1) * sizeof(int));
+  int *fill = cxla_calloc((size_t)n, sizeof(int));
+  Heap heap = {cxla_malloc((size_t)n * sizeof(int)), 0};
+  unsigned char *done = cxla_calloc((size_t)n, 1);
   Instr **out = arena_array(&p->m->arena, (size_t)n, sizeof(Instr *));
-  bool ok = state && stack && edge && out;
+  bool ok = pending && ustart && users && fill && heap.v && done && out;
   if (!ok) poom(p);
-  int nout = 0;
-  for (int s = 0; ok && s < n; s++) {
-    if (state[s]) continue;
-    int sp = 0;
-    stack[sp] = s;
-    edge[sp++] = 0;
-    state[s] = 1;
-    while (ok && sp > 0) {
-      Instr *v = c->instrs[stack[sp - 1]];
-      int e = edge[sp - 1]++;
-      int nedges = v->noperands + v->ncontrol_preds;
-      if (e < nedges) {
-        Instr *u = e < v->noperands ? v->operands[e] : v->control_preds[e - v->noperands];
-        if (state[u->id] == 0) {
-          state[u->id] = 1;
-          stack[sp] = u->id;
-          edge[sp++] = 0;
-        } else if (state[u->id] == 1) {
-          ok = perr(p, p->instr_pos[u->id], "instruction '%s' depends on itself (cycle)",
-                    u->name);
-        }
+  if (ok) {
+    for (int i = 0; i < n; i++) {
+      Instr *in = c->instrs[i];
+      pending[i] = instr_nedges(in);
+      for (int e = 0; e < pending[i]; e++) ustart[instr_edge(in, e)->id + 1]++;
+    }
+    for (int i = 0; i < n; i++) ustart[i + 1] += ustart[i];
+    for (int i = 0; i < n; i++) {
+      Instr *in = c->instrs[i];
+      for (int e = 0; e < instr_nedges(in); e++) {
+        int u = instr_edge(in, e)->id;
+        users[ustart[u] + fill[u]++] = i;
+      }
+    }
+    for (int i = 0; i < n; i++)
+      if (pending[i] == 0) heap_push(&heap, i);
+    int nout = 0;
+    while (heap.n) {
+      int v = heap_pop(&heap);
+      done[v] = 1;
+      out[nout++] = c->instrs[v];
+      for (int k = ustart[v]; k < ustart[v + 1]; k++)
+        if (--pending[users[k]] == 0) heap_push(&heap, users[k]);
+    }
+    if (nout < n) {
+      unsigned char *seen = cxla_calloc((size_t)n, 1);
+      if (!seen) {
+        ok = poom(p);
       } else {
-        state[v->id] = 2;
-        out[nout++] = v;
-        sp--;
+        Instr *bad = find_cycle(c, done, seen);
+        ok = perr(p, p->instr_pos[bad->id], "instruction '%s' depends on itself (cycle)",
+                  bad->name);
+        cxla_free(seen);
       }
     }
   }
@@ -366,14 +435,17 @@ static bool order_instructions(Parser *p, Computation *c) {
     c->cap = n;
     comp_renumber(c);
   }
-  cxla_free(state);
-  cxla_free(stack);
-  cxla_free(edge);
+  cxla_free(pending);
+  cxla_free(ustart);
+  cxla_free(users);
+  cxla_free(fill);
+  cxla_free(heap.v);
+  cxla_free(done);
   return ok;
 }
 
 /* Fills c->params by parameter number; numbers must be 0..n-1, each once. */
-static bool collect_params(Parser *p, Computation *c, size_t comp_pos) {
+static bool collect_params(Parser *p, Computation *c) {
   int n = 0;
   for (int i = 0; i < c->ninstrs; i++) n += c->instrs[i]->op == OP_PARAMETER;
   if (n == 0) return true;
@@ -390,20 +462,19 @@ static bool collect_params(Parser *p, Computation *c, size_t comp_pos) {
                   (long long)in->param_number);
     params[in->param_number] = in;
   }
-  (void)comp_pos;
   c->params = params;
   c->nparams = n;
   return true;
 }
 
-static bool parse_computation(Parser *p, Computation **entry, size_t *entry_pos) {
+static bool parse_computation(Parser *p, Computation **entry) {
   size_t start = p->tok.pos;
   bool is_entry = false;
   if (tok_is(&p->tok, "ENTRY") && !p->tok.percent) {
     is_entry = true;
     padvance(p);
   }
-  if (p->tok.kind != TOK_IDENT) return pexpect(p, TOK_IDENT, "a computation name");
+  if (p->tok.kind != TOK_IDENT) return pexpected(p, "a computation name");
   Token name = p->tok;
   if (namemap_get(&p->comp_names, name.text, name.len))
     return perr(p, name.pos, "duplicate computation name '%.*s'", (int)name.len, name.text);
@@ -426,19 +497,17 @@ static bool parse_computation(Parser *p, Computation **entry, size_t *entry_pos)
   namemap_clear(&p->instr_names);
   p->nifix = 0;
   Instr *root = NULL;
-  size_t root_pos = 0;
   do {
-    if (!parse_instruction(p, &root, &root_pos)) return false;
+    if (!parse_instruction(p, &root)) return false;
   } while (p->tok.kind != TOK_RBRACE && p->tok.kind != TOK_EOF);
   if (!pexpect(p, TOK_RBRACE, "'}' at the end of the computation")) return false;
   if (!resolve_operands(p)) return false;
   /* Without a ROOT marker the last instruction written is the root. */
   c->root = root ? root : c->instrs[c->ninstrs - 1];
-  if (!order_instructions(p, c) || !collect_params(p, c, start)) return false;
+  if (!order_instructions(p, c) || !collect_params(p, c)) return false;
   if (is_entry) {
     if (*entry) return perr(p, start, "more than one ENTRY computation");
     *entry = c;
-    *entry_pos = start;
   }
   p->comp = NULL;
   return true;
@@ -446,30 +515,57 @@ static bool parse_computation(Parser *p, Computation **entry, size_t *entry_pos)
 
 /* ---- module ---------------------------------------------------------------------- */
 
-/* ", name=value" pairs after "HloModule name", kept verbatim. */
+/* ", name=value" pairs after "HloModule name", kept verbatim (collected on
+ * the heap, then copied to the arena). */
 static bool parse_header_attrs(Parser *p) {
   HloModule *m = p->m;
-  while (p->tok.kind == TOK_COMMA) {
+  RawAttr *v = NULL;
+  int n = 0, cap = 0;
+  bool ok = true;
+  while (ok && p->tok.kind == TOK_COMMA) {
     padvance(p);
-    if (p->tok.kind != TOK_IDENT || p->tok.percent)
-      return pexpect(p, TOK_IDENT, "a module attribute name");
+    if (p->tok.kind != TOK_IDENT || p->tok.percent) {
+      ok = pexpected(p, "a module attribute name");
+      break;
+    }
     Token name = p->tok;
     padvance(p);
-    if (p->tok.kind != TOK_EQUAL) return pexpect(p, TOK_EQUAL, "'=' after the attribute name");
+    if (p->tok.kind != TOK_EQUAL) {
+      ok = pexpected(p, "'=' after the attribute name");
+      break;
+    }
     size_t vstart = p->tok.pos + 1, vend;
-    if (!scan_raw_value(p, vstart, &vend)) return false;
-    RawAttr *r = arena_array(&m->arena, (size_t)m->nraw + 1, sizeof(RawAttr));
-    if (!r) return poom(p);
-    if (m->nraw) memcpy(r, m->raw, (size_t)m->nraw * sizeof(RawAttr));
-    r[m->nraw].name = arena_strndup(&m->arena, name.text, name.len);
-    while (vstart < vend && (p->src[vstart] == ' ' || p->src[vstart] == '\t')) vstart++;
-    r[m->nraw].value = arena_strndup(&m->arena, p->src + vstart, vend - vstart);
-    if (!r[m->nraw].name || !r[m->nraw].value) return poom(p);
-    m->raw = r;
-    m->nraw++;
+    if (!(ok = scan_raw_value(p, vstart, &vend))) break;
+    while (p->src[vstart] == ' ' || p->src[vstart] == '\t') vstart++;
+    if (n == cap) {
+      int nc = cap ? cap * 2 : 8;
+      RawAttr *nv = cxla_realloc(v, (size_t)nc * sizeof *nv);
+      if (!nv) {
+        ok = poom(p);
+        break;
+      }
+      v = nv;
+      cap = nc;
+    }
+    v[n].name = arena_strndup(&m->arena, name.text, name.len);
+    v[n].value = arena_strndup(&m->arena, p->src + vstart, vend - vstart);
+    if (!v[n].name || !v[n].value) {
+      ok = poom(p);
+      break;
+    }
+    n++;
     pseek(p, vend);
   }
-  return true;
+  if (ok && n) {
+    if (!(m->raw = arena_array(&m->arena, (size_t)n, sizeof(RawAttr)))) {
+      ok = poom(p);
+    } else {
+      memcpy(m->raw, v, (size_t)n * sizeof(RawAttr));
+      m->nraw = n;
+    }
+  }
+  cxla_free(v);
+  return ok && !p->err;
 }
 
 /* The stack-frame index XLA writes after the header:
@@ -484,14 +580,14 @@ static bool parse_stack_frames(Parser *p) {
     if (!tok_is(&p->tok, sections[s])) {
       char what[32];
       snprintf(what, sizeof what, "'%s'", sections[s]);
-      return pexpect(p, TOK_IDENT, what);
+      return pexpected(p, what);
     }
     end = p->tok.pos + p->tok.len;
     padvance(p);
     while (p->tok.kind == TOK_NUMBER && !p->tok.is_float) {
       padvance(p);
       if (s < 2) {
-        if (p->tok.kind != TOK_STRING) return pexpect(p, TOK_STRING, "a quoted name");
+        if (p->tok.kind != TOK_STRING) return pexpected(p, "a quoted name");
         end = p->tok.pos + p->tok.len + 2;
         padvance(p);
         continue;
@@ -500,10 +596,10 @@ static bool parse_stack_frames(Parser *p) {
       while (p->tok.kind == TOK_IDENT) {
         padvance(p);
         if (!pexpect(p, TOK_EQUAL, "'='")) return false;
-        if (p->tok.kind != TOK_NUMBER) return pexpect(p, TOK_NUMBER, "a number");
+        if (p->tok.kind != TOK_NUMBER) return pexpected(p, "a number");
         padvance(p);
       }
-      if (p->tok.kind != TOK_RBRACE) return pexpect(p, TOK_RBRACE, "'}'");
+      if (p->tok.kind != TOK_RBRACE) return pexpected(p, "'}'");
       end = p->tok.pos + 1;
       padvance(p);
     }
@@ -568,7 +664,7 @@ static bool order_computations(Parser *p, Computation *entry) {
   return ok;
 }
 
-static bool resolve_computations(Parser *p, Computation *entry, size_t entry_pos) {
+static bool resolve_computations(Parser *p, Computation *entry) {
   for (int i = 0; i < p->ncfix; i++) {
     Fixup *f = &p->cfix[i];
     Computation *c = namemap_get(&p->comp_names, f->name, f->len);
@@ -578,15 +674,14 @@ static bool resolve_computations(Parser *p, Computation *entry, size_t entry_pos
     *f->slot_comp = c;
     if (f->in->op == OP_FUSION) c->is_fusion = true;
   }
-  (void)entry_pos;
   return true;
 }
 
 static bool parse_module(Parser *p) {
   padvance(p);
-  if (!tok_is(&p->tok, "HloModule")) return pexpect(p, TOK_IDENT, "'HloModule'");
+  if (!tok_is(&p->tok, "HloModule")) return pexpected(p, "'HloModule'");
   padvance(p);
-  if (p->tok.kind != TOK_IDENT) return pexpect(p, TOK_IDENT, "the module name");
+  if (p->tok.kind != TOK_IDENT) return pexpected(p, "the module name");
   char *name = arena_strndup(&p->m->arena, p->tok.text, p->tok.len);
   if (!name) return poom(p);
   p->m->name = name;
@@ -594,15 +689,14 @@ static bool parse_module(Parser *p) {
   if (!parse_header_attrs(p)) return false;
   if (tok_is(&p->tok, "FileNames") && !parse_stack_frames(p)) return false;
   Computation *entry = NULL;
-  size_t entry_pos = 0;
   do {
-    if (!parse_computation(p, &entry, &entry_pos)) return false;
+    if (!parse_computation(p, &entry)) return false;
   } while (p->tok.kind != TOK_EOF);
   if (p->err) return false;
   if (!entry) entry = p->m->comps[p->m->ncomps - 1];
   entry->is_entry = true;
   p->m->entry = entry;
-  return resolve_computations(p, entry, entry_pos) && order_computations(p, entry);
+  return resolve_computations(p, entry) && order_computations(p, entry);
 }
 
 /* ---- public API --------------------------------------------------------------------- */

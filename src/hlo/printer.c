@@ -34,6 +34,7 @@ void hlo_print_shape(StrBuf *b, const Shape *s, bool layout) {
     sb_putc(b, '(');
     for (int i = 0; i < s->ntuple; i++) {
       if (i) sb_puts(b, ", ");
+      if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i); /* as XLA marks long lists */
       hlo_print_shape(b, s->tuple[i], layout);
     }
     sb_putc(b, ')');
@@ -73,8 +74,22 @@ void hlo_print_string(StrBuf *b, const char *s) {
     case '\t': sb_puts(b, "\\t"); break;
     case '\r': sb_puts(b, "\\r"); break;
     default:
-      if (c < 0x20 || c == 0x7f) sb_printf(b, "\\%03o", c);
-      else sb_putc(b, (char)c);
+      if (c >= 0x80) {
+        /* Valid UTF-8 is copied; stray bytes (from \\x escapes) are escaped
+         * so that the text stays valid input. */
+        size_t n = (c & 0xe0) == 0xc0 ? 2 : (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 1;
+        const char *why;
+        if (n > 1 && strnlen(s, n) == n && hlo_check_text(s, n, &why) == n) {
+          sb_putn(b, s, n);
+          s += n - 1;
+        } else {
+          sb_printf(b, "\\%03o", c);
+        }
+      } else if (c < 0x20 || c == 0x7f) {
+        sb_printf(b, "\\%03o", c);
+      } else {
+        sb_putc(b, (char)c);
+      }
     }
   }
   sb_putc(b, '"');
@@ -94,11 +109,18 @@ static void print_nan(StrBuf *b, bool neg, uint64_t mant, int mbits) {
 typedef bool (*SameFn)(double parsed, const void *ctx);
 
 static void print_shortest(StrBuf *b, double v, SameFn same, const void *ctx) {
+  /* If p digits read back exactly, so do p+1 (the p-digit text is also a
+   * (p+1)-digit candidate), so the shortest precision can be bisected; 17
+   * always works for a double. */
   char buf[40];
-  for (int prec = 1; prec <= 17; prec++) {
-    snprintf(buf, sizeof buf, "%.*g", prec, v);
-    if (same(strtod(buf, NULL), ctx)) break;
+  int lo = 1, hi = 17;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    snprintf(buf, sizeof buf, "%.*g", mid, v);
+    if (same(strtod(buf, NULL), ctx)) hi = mid;
+    else lo = mid + 1;
   }
+  snprintf(buf, sizeof buf, "%.*g", lo, v);
   sb_puts(b, buf);
 }
 
@@ -372,11 +394,13 @@ static void print_attrs(StrBuf *b, const Instr *in) {
   uint32_t a = in->attrs;
   if (a & A_SLICE) {
     int n = in->shape ? in->shape->rank : 0; /* operand rank == result rank */
+    bool strides = false; /* XLA writes every stride when one is not 1 */
+    for (int i = 0; i < n && in->slice; i++) strides |= in->slice[i].stride != 1;
     sb_puts(b, ", slice={");
     for (int i = 0; i < n && in->slice; i++) {
       const SliceDim *s = &in->slice[i];
       sb_printf(b, "%s[%lld:%lld", i ? ", " : "", (long long)s->start, (long long)s->limit);
-      if (s->stride != 1) sb_printf(b, ":%lld", (long long)s->stride);
+      if (strides) sb_printf(b, ":%lld", (long long)s->stride);
       sb_putc(b, ']');
     }
     sb_putc(b, '}');
@@ -439,7 +463,7 @@ static void print_attrs(StrBuf *b, const Instr *in) {
     sb_printf(b, ", exponent_bits=%lld, mantissa_bits=%lld", (long long)in->exponent_bits,
               (long long)in->mantissa_bits);
   if (a & A_FFT) {
-    sb_printf(b, ", fft_type=%s", NAME_OF(fft_types, in->fft_type));
+    if (in->fft_type != FFT_NONE) sb_printf(b, ", fft_type=%s", NAME_OF(fft_types, in->fft_type));
     print_list(b, "fft_length", &in->fft_length);
   }
   if (a & A_RNG) {
@@ -483,8 +507,11 @@ static void print_instr(StrBuf *b, const Computation *c, const Instr *in) {
   } else if (in->op == OP_CONSTANT) {
     if (in->literal) hlo_print_literal(b, in->literal);
   } else {
-    for (int i = 0; i < in->noperands; i++)
-      sb_printf(b, i ? ", %%%s" : "%%%s", in->operands[i] ? in->operands[i]->name : "?");
+    for (int i = 0; i < in->noperands; i++) {
+      if (i) sb_puts(b, ", ");
+      if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i);
+      sb_printf(b, "%%%s", in->operands[i] ? in->operands[i]->name : "?");
+    }
   }
   sb_putc(b, ')');
   print_attrs(b, in);
@@ -492,7 +519,8 @@ static void print_instr(StrBuf *b, const Computation *c, const Instr *in) {
 }
 
 static void print_computation(StrBuf *b, const Computation *c) {
-  sb_printf(b, "%s%%%s (", c->is_entry ? "ENTRY " : "", c->name);
+  bool entry = c->is_entry || (c->module && c->module->entry == c);
+  sb_printf(b, "%s%%%s (", entry ? "ENTRY " : "", c->name);
   for (int i = 0; i < c->nparams; i++) {
     const Instr *p = c->params[i];
     if (!p) continue;
@@ -518,8 +546,8 @@ cxla_status cxla_module_print(const cxla_module *m, char **out_text) {
     sb_puts(&b, "\n\n\n");
   }
   for (int i = 0; i < m->ncomps; i++) {
-    if (i) sb_putc(&b, '\n');
     print_computation(&b, m->comps[i]);
+    sb_putc(&b, '\n'); /* a blank line after each computation, as XLA */
   }
   char *s = sb_take(&b);
   if (!s) return cxla_oom();

@@ -1,0 +1,184 @@
+/* Loading a corpus case directory; see case.h. */
+#include "runtime/case.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "runtime/compare.h"
+#include "runtime/json.h"
+
+/* Case files are small; refuse anything absurd before reading it whole. */
+#define CASE_JSON_MAX_BYTES (16 << 20)
+
+static cxla_status read_small_file(const char *path, char **out, size_t *len) {
+  *out = NULL;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return cxla_status_make(errno == ENOENT ? CXLA_NOT_FOUND : CXLA_IO, "%s: %s", path,
+                            strerror(errno));
+  struct stat sb;
+  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
+    fclose(f);
+    return ERR(IO, "%s: not a regular file", path);
+  }
+  if (sb.st_size > CASE_JSON_MAX_BYTES) {
+    fclose(f);
+    return ERR(INVALID_ARGUMENT, "%s: too large for a case file", path);
+  }
+  size_t n = (size_t)sb.st_size;
+  char *buf = cxla_malloc(n + 1);
+  if (!buf) {
+    fclose(f);
+    return cxla_oom();
+  }
+  size_t got = fread(buf, 1, n, f);
+  fclose(f);
+  if (got != n) {
+    cxla_free(buf);
+    return ERR(IO, "%s: short read", path);
+  }
+  buf[n] = 0;
+  *out = buf;
+  *len = n;
+  return NULL;
+}
+
+/* Messages name the case.json position of the offending value. */
+static cxla_status bad(const char *path, const JsonValue *v, const char *what) {
+  return ERR(INVALID_ARGUMENT, "%s:%d:%d: %s", path, v ? v->line : 1, v ? v->col : 1, what);
+}
+
+static cxla_status read_number(const char *path, const JsonValue *obj, const char *key,
+                               double *out) {
+  const JsonValue *v = json_get(obj, key);
+  if (!v) return ERR(INVALID_ARGUMENT, "%s:%d:%d: missing \"%s\"", path, obj->line, obj->col, key);
+  if (v->kind != JSON_NUMBER || !(v->number >= 0))
+    return ERR(INVALID_ARGUMENT, "%s:%d:%d: \"%s\" must be a non-negative number", path,
+               v->line, v->col, key);
+  *out = v->number;
+  return NULL;
+}
+
+static cxla_status read_tensor(Case *c, const char *path, const JsonValue *v, bool is_result,
+                               CaseTensor *t) {
+  if (v->kind != JSON_OBJECT) return bad(path, v, "each arg/result must be an object");
+  const JsonValue *file = json_get(v, "file"), *dtype = json_get(v, "dtype"),
+                  *shape = json_get(v, "shape");
+  if (!file || file->kind != JSON_STRING || file->len != strlen(file->str) || !file->len)
+    return bad(path, file ? file : v, "\"file\" must be a non-empty string");
+  if (file->str[0] == '/') return bad(path, file, "\"file\" must be relative to the case");
+  if (!dtype || dtype->kind != JSON_STRING || !type_from_name(dtype->str, dtype->len, &t->type) ||
+      !type_is_array(t->type))
+    return bad(path, dtype ? dtype : v, "\"dtype\" must be an HLO array type name such as \"f32\"");
+  if (!shape || shape->kind != JSON_ARRAY) return bad(path, shape ? shape : v, "\"shape\" must be an array");
+  if (shape->n > 64) return bad(path, shape, "\"shape\" has too many dimensions");
+  t->rank = shape->n;
+  t->dims = arena_array(&c->arena, (size_t)(t->rank ? t->rank : 1), sizeof(int64_t));
+  char *joined = cxla_format("%s/%s", c->dir, file->str);
+  t->path = joined ? arena_strdup(&c->arena, joined) : NULL;
+  cxla_free(joined);
+  if (!t->dims || !t->path) return cxla_oom();
+  for (int i = 0; i < t->rank; i++)
+    if (!json_as_i64(shape->items[i], &t->dims[i]) || t->dims[i] < 0)
+      return bad(path, shape->items[i], "shape entries must be non-negative integers");
+  if (is_result) {
+    TRY(read_number(path, v, "rtol", &t->rtol));
+    TRY(read_number(path, v, "atol", &t->atol));
+  }
+  return NULL;
+}
+
+static cxla_status read_tensors(Case *c, const char *path, const JsonValue *root,
+                                const char *key, bool is_result, CaseTensor **out, int *n) {
+  const JsonValue *arr = json_get(root, key);
+  if (!arr) return ERR(INVALID_ARGUMENT, "%s: missing \"%s\"", path, key);
+  if (arr->kind != JSON_ARRAY) return bad(path, arr, "\"args\" and \"results\" must be arrays");
+  *n = arr->n;
+  *out = arena_array(&c->arena, (size_t)(arr->n ? arr->n : 1), sizeof(CaseTensor));
+  if (!*out) return cxla_oom();
+  for (int i = 0; i < arr->n; i++)
+    TRY(read_tensor(c, path, arr->items[i], is_result, &(*out)[i]));
+  return NULL;
+}
+
+static const char *optional_string(Case *c, const JsonValue *root, const char *key) {
+  const JsonValue *v = json_get(root, key);
+  return arena_strdup(&c->arena, v && v->kind == JSON_STRING ? v->str : "");
+}
+
+static cxla_status fill_case(Case *c, const char *dir) {
+  /* Strip trailing slashes so that the name is the last component. */
+  size_t dlen = strlen(dir);
+  while (dlen > 1 && dir[dlen - 1] == '/') dlen--;
+  c->dir = arena_strndup(&c->arena, dir, dlen);
+  if (!c->dir) return cxla_oom();
+  const char *slash = strrchr(c->dir, '/');
+  c->name = slash ? slash + 1 : c->dir;
+
+  char *path = cxla_format("%s/case.json", c->dir);
+  if (!path) return cxla_oom();
+  char *text = NULL;
+  size_t len = 0;
+  JsonDoc *doc = NULL;
+  cxla_status st = read_small_file(path, &text, &len);
+  if (!st) st = json_parse(text, len, path, &doc);
+  cxla_free(text);
+  if (!st && doc->root->kind != JSON_OBJECT) st = bad(path, doc->root, "case.json must be an object");
+  if (!st) {
+    c->description = optional_string(c, doc->root, "description");
+    c->source = optional_string(c, doc->root, "source");
+    if (!c->description || !c->source) st = cxla_oom();
+  }
+  if (!st) st = read_tensors(c, path, doc->root, "args", false, &c->args, &c->nargs);
+  if (!st) st = read_tensors(c, path, doc->root, "results", true, &c->results, &c->nresults);
+  json_free(doc);
+  cxla_free(path);
+  return st;
+}
+
+cxla_status case_load(const char *dir, Case **out) {
+  *out = NULL;
+  Case *c = cxla_calloc(1, sizeof *c);
+  if (!c) return cxla_oom();
+  arena_init(&c->arena);
+  cxla_status st = fill_case(c, dir);
+  if (st) {
+    case_free(c);
+    return st;
+  }
+  *out = c;
+  return NULL;
+}
+
+void case_free(Case *c) {
+  if (!c) return;
+  arena_destroy(&c->arena);
+  cxla_free(c);
+}
+
+const char *case_hlo_path(Case *c, const char *which) {
+  char *p = cxla_format("%s/%s.hlo", c->dir, which);
+  if (!p) return NULL;
+  const char *a = arena_strdup(&c->arena, p);
+  cxla_free(p);
+  return a;
+}
+
+cxla_status case_load_tensor(const CaseTensor *t, Literal **out) {
+  *out = NULL;
+  Literal *l;
+  TRY(cxla_npy_read(t->path, t->type, &l));
+  bool same = l->rank == t->rank;
+  for (int i = 0; same && i < t->rank; i++) same = l->dims[i] == t->dims[i];
+  if (!same) {
+    char got[256], want[256];
+    format_shape(l->type, l->rank, l->dims, got, sizeof got);
+    format_shape(t->type, t->rank, t->dims, want, sizeof want);
+    literal_free(l);
+    return ERR(INVALID_ARGUMENT, "%s: holds %s but case.json says %s", t->path, got, want);
+  }
+  *out = l;
+  return NULL;
+}

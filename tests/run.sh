@@ -1,0 +1,126 @@
+#!/bin/sh
+# The whole test suite: sh tests/run.sh BUILD_DIR (what `make test` runs).
+#
+# Suites, in order:
+#   1. unit tests: every BUILD_DIR/tests/test_* binary, given the corpus as
+#      argv[1] (the ones that read the corpus use it, the others ignore it);
+#   2. conformance: cxla conform over tests/corpus, both module.hlo and
+#      optimized.hlo, with tests/conform_expected_failures.txt;
+#   3. the command-line tests in tests/cli/ (exit codes, error messages);
+#   4. tools/corpus/check.py, when python3 can import numpy;
+#   5. fuzz-crash replays: every executable BUILD_DIR/fuzz/replay* is run
+#      with the repository's fuzz/ directory as argv[1] (replays written as
+#      unit tests, tests/unit/test_*_fuzz_replay.c, run in step 1).
+#
+# The corpus is tests/corpus, or $CXLA_CORPUS if set; -j for conform is
+# $CXLA_TEST_JOBS (default 2).
+#
+# Each suite prints its own output and a PASS/FAIL line. The last line is the
+# total, counting individual tests (unit tests, conformance runs, CLI
+# checks), read from each suite's own "N passed, M failed[, K skipped]" line:
+#   total: N passed, M failed[, K skipped]
+# A suite that exits non-zero without reporting a failure (a crash, a
+# sanitizer report) counts as one more failure. Exit status: 0 only if
+# nothing failed.
+set -u
+
+BUILD=${1:?usage: sh tests/run.sh BUILD_DIR}
+cd "$(dirname "$0")/.." || exit 2
+CORPUS=${CXLA_CORPUS:-tests/corpus}
+JOBS=${CXLA_TEST_JOBS:-2}
+
+passed=0
+failed=0
+skipped=0
+logdir=$(mktemp -d "${TMPDIR:-/tmp}/cxla_test.XXXXXX") || exit 2
+trap 'rm -rf "$logdir"' EXIT INT TERM
+nlog=0
+
+# run_suite NAME COMMAND...: runs COMMAND with its output shown and logged,
+# then adds its counts to the totals.
+run_suite() {
+  name=$1
+  shift
+  nlog=$((nlog + 1))
+  log="$logdir/$nlog.log"
+  start=$(date +%s)
+  { "$@" 2>&1; echo "$?" >"$log.rc"; } | tee "$log"
+  rc=$(cat "$log.rc")
+  secs=$(( $(date +%s) - start ))
+  counts=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 |
+    sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*$/\2 \3 \5/')
+  if [ -n "$counts" ]; then
+    set -- $counts
+    p=$1 f=$2 s=${3:-0}
+  elif [ "$rc" -eq 0 ]; then
+    p=1 f=0 s=0
+  else
+    p=0 f=0 s=0
+  fi
+  if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+    f=1 # crashed or failed without saying so
+  fi
+  passed=$((passed + p))
+  failed=$((failed + f))
+  skipped=$((skipped + s))
+  if [ "$rc" -eq 0 ] && [ "$f" -eq 0 ]; then
+    echo "PASS  $name ($p passed, ${secs}s)"
+  else
+    echo "FAIL  $name ($p passed, $f failed, exit status $rc, ${secs}s)"
+  fi
+  echo
+}
+
+# 1. unit tests
+found=0
+for t in "$BUILD"/tests/test_*; do
+  [ -x "$t" ] || continue
+  found=1
+  run_suite "unit $(basename "$t")" "$t" "$CORPUS"
+done
+if [ "$found" -eq 0 ]; then
+  echo "FAIL  no unit test binaries in $BUILD/tests (run make first)"
+  failed=$((failed + 1))
+fi
+
+# 2. conformance
+if [ ! -x "$BUILD/cxla" ]; then
+  echo "FAIL  $BUILD/cxla is missing"
+  failed=$((failed + 1))
+elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
+  run_suite "conformance ($CORPUS)" "$BUILD/cxla" conform "$CORPUS" --which both \
+    --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+else
+  echo "SKIP  conformance: no cases under $CORPUS"
+  echo
+fi
+
+# 3. command-line tests
+for t in tests/cli/*.sh; do
+  [ -f "$t" ] || continue
+  [ -x "$BUILD/cxla" ] && run_suite "cli $(basename "$t")" sh "$t" "$BUILD/cxla"
+done
+
+# 4. the corpus checker
+if [ ! -f tools/corpus/check.py ]; then
+  echo "SKIP  corpus check: tools/corpus/check.py is not there"
+  echo
+elif python3 -c 'import numpy' >/dev/null 2>&1; then
+  run_suite "corpus check" python3 tools/corpus/check.py
+else
+  echo "SKIP  corpus check: python3 cannot import numpy (sh tools/deps.sh installs it)"
+  echo
+fi
+
+# 5. fuzz-crash replays
+for r in "$BUILD"/fuzz/replay*; do
+  [ -x "$r" ] || continue
+  run_suite "fuzz $(basename "$r")" "$r" fuzz
+done
+
+if [ "$skipped" -gt 0 ]; then
+  echo "total: $passed passed, $failed failed, $skipped skipped"
+else
+  echo "total: $passed passed, $failed failed"
+fi
+[ "$failed" -eq 0 ]

@@ -1,0 +1,157 @@
+/* cxla run MODULE.hlo [ARG.npy ...] [--out DIR] [--random] [--seed N] [--print]:
+ * run a module on the reference interpreter and show or save its results. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "commands.h"
+#include "common.h"
+#include "ir/ir.h"
+#include "run_support.h"
+#include "runtime/compare.h"
+
+static const char usage[] =
+    "usage: cxla run MODULE.hlo [ARG.npy ...] [options]\n"
+    "\n"
+    "Parses and verifies MODULE.hlo, runs its entry computation on the\n"
+    "reference interpreter and prints each result: its type and shape, and\n"
+    "min/max/mean with the first few values. A tuple result is flattened\n"
+    "into its array leaves, numbered 0, 1, ... in order.\n"
+    "\n"
+    "Arguments are .npy files, one per entry parameter, in order; each must\n"
+    "match its parameter's element type and shape (bf16 and f8 parameters\n"
+    "take unsigned-int files holding the raw bits).\n"
+    "\n"
+    "options:\n"
+    "  --random      make the arguments instead: floats normal(0,1), signed\n"
+    "                ints in [-5,5], unsigned in [0,10], pred 0/1\n"
+    "  --seed N      seed for --random (default 0); the same seed gives the\n"
+    "                same arguments\n"
+    "  --print       print every value of each result\n"
+    "  --out DIR     write result N to DIR/N.npy (DIR is created if needed)\n"
+    "  --help        show this help\n"
+    "\n"
+    "example:\n"
+    "  cxla run tests/corpus/dot_matvec/module.hlo tests/corpus/dot_matvec/args/*.npy\n";
+
+typedef struct RunOptions {
+  const char *module;
+  char **npy;
+  int nnpy;
+  const char *out_dir;
+  bool random, print;
+  unsigned long long seed;
+} RunOptions;
+
+/* Creates dir and its missing parents (like mkdir -p). */
+static cxla_status make_dirs(const char *dir) {
+  char *p = cxla_strdup(dir);
+  if (!p) return cxla_oom();
+  cxla_status s = NULL;
+  for (char *q = p + 1;; q++) {
+    bool end = *q == 0;
+    if (*q == '/' || end) {
+      *q = 0;
+      struct stat sb;
+      if (stat(p, &sb) != 0) {
+        if (mkdir(p, 0777) != 0 && errno != EEXIST) {
+          s = ERR(IO, "cannot create %s: %s", p, strerror(errno));
+          break;
+        }
+      } else if (!S_ISDIR(sb.st_mode)) {
+        s = ERR(IO, "%s exists and is not a directory", p);
+        break;
+      }
+      if (end) break;
+      *q = '/';
+    }
+  }
+  cxla_free(p);
+  return s;
+}
+
+static cxla_status write_results(const char *dir, Literal **leaves, int n) {
+  TRY(make_dirs(dir));
+  for (int i = 0; i < n; i++) {
+    char *path = cxla_format("%s/%d.npy", dir, i);
+    if (!path) return cxla_oom();
+    cxla_status s = cxla_npy_write(path, leaves[i]);
+    if (!s) printf("wrote %s\n", path);
+    cxla_free(path);
+    TRY(s);
+  }
+  return NULL;
+}
+
+static void show_results(Literal **leaves, int n, bool all) {
+  for (int i = 0; i < n; i++) {
+    printf("result %d: ", i);
+    if (all) print_values(stdout, leaves[i]);
+    else print_summary(stdout, leaves[i]);
+  }
+}
+
+static int run(const RunOptions *o) {
+  cxla_module *m;
+  cxla_status s = load_module(o->module, true, &m);
+  if (s) return fail_status(s);
+  int nargs = cxla_module_num_parameters(m);
+  cxla_literal **args = NULL;
+  s = o->random ? make_random_args(m, o->seed, &args) : load_npy_args(m, o->npy, o->nnpy, &args);
+  cxla_literal *result = NULL;
+  if (!s) s = cxla_interp_run(m, args, nargs, &result);
+  free_args(args, nargs);
+  cxla_module_destroy(m);
+  Literal **leaves = NULL;
+  int nleaves = 0;
+  if (!s) s = literal_flatten(result, &leaves, &nleaves);
+  if (!s) {
+    show_results(leaves, nleaves, o->print);
+    if (o->out_dir) s = write_results(o->out_dir, leaves, nleaves);
+  }
+  cxla_free(leaves);
+  cxla_literal_destroy(result);
+  return s ? fail_status(s) : EXIT_OK;
+}
+
+int cmd_run(int argc, char **argv) {
+  RunOptions o = {0};
+  /* Positionals are collected in place: argv[1..] is ours to reorder. */
+  char **pos = argv + 1;
+  int npos = 0;
+  bool options_done = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i], *v = NULL;
+    bool missing = false;
+    if (!options_done && a[0] == '-' && a[1]) {
+      if (is_help(a)) {
+        fputs(usage, stdout);
+        return EXIT_OK;
+      } else if (is_flag(a, "")) {
+        options_done = true;
+      } else if (is_flag(a, "random")) {
+        o.random = true;
+      } else if (is_flag(a, "print")) {
+        o.print = true;
+      } else if (take_value(argc, argv, &i, "out", &v, &missing)) {
+        if (missing || !*v) return usage_error("run", "--out needs a directory");
+        o.out_dir = v;
+      } else if (take_value(argc, argv, &i, "seed", &v, &missing)) {
+        if (missing || !parse_u64(v, &o.seed))
+          return usage_error("run", "--seed needs a non-negative integer");
+      } else {
+        return usage_error("run", "unknown option '%s'", a);
+      }
+      continue;
+    }
+    pos[npos++] = argv[i];
+  }
+  if (npos == 0) return usage_error("run", "missing MODULE.hlo");
+  o.module = pos[0];
+  o.npy = pos + 1;
+  o.nnpy = npos - 1;
+  if (o.random && o.nnpy)
+    return usage_error("run", "--random makes the arguments; do not pass .npy files too");
+  return run(&o);
+}

@@ -1,0 +1,125 @@
+/* Running one conformance case and judging it; see conform.h. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common.h"
+#include "conform.h"
+#include "ir/ir.h"
+#include "runtime/case.h"
+#include "runtime/compare.h"
+
+/* "stage: first line of the message". */
+static void set_reason(char *reason, size_t n, const char *stage, cxla_status s) {
+  char *tidy = tidy_message(cxla_status_message(s));
+  const char *msg = tidy ? tidy : cxla_status_message(s);
+  const char *nl = strchr(msg, '\n');
+  int len = nl ? (int)(nl - msg) : (int)strlen(msg);
+  snprintf(reason, n, "%s: %.*s", stage, len, msg);
+  cxla_free(tidy);
+  cxla_status_free(s);
+}
+
+static void free_literals(Literal **v, int n) {
+  if (!v) return;
+  for (int i = 0; i < n; i++) literal_free(v[i]);
+  cxla_free(v);
+}
+
+/* Compares the flattened leaves with the case's results/N.npy. */
+static bool judge(Case *c, Literal **leaves, int n, char *reason, size_t rn) {
+  if (n != c->nresults) {
+    snprintf(reason, rn, "results: got %d result array%s, the case has %d", n, n == 1 ? "" : "s",
+             c->nresults);
+    return false;
+  }
+  for (int i = 0; i < n; i++) {
+    Literal *want;
+    cxla_status s = case_load_tensor(&c->results[i], &want);
+    if (s) {
+      char stage[32];
+      snprintf(stage, sizeof stage, "expected result %d", i);
+      set_reason(reason, rn, stage, s);
+      return false;
+    }
+    CompareReport r;
+    bool ok = compare_literals(leaves[i], want, c->results[i].rtol, c->results[i].atol, &r);
+    literal_free(want);
+    if (!ok) {
+      if (r.mismatches > 0)
+        snprintf(reason, rn, "result %d: %s (rtol=%g, atol=%g)", i, r.detail, c->results[i].rtol,
+                 c->results[i].atol);
+      else
+        snprintf(reason, rn, "result %d: %s", i, r.detail);
+      return false;
+    }
+  }
+  return true;
+}
+
+static bool run_loaded(Case *c, const char *which, char *reason, size_t rn) {
+  const char *path = case_hlo_path(c, which);
+  if (!path) {
+    set_reason(reason, rn, "setup", cxla_oom());
+    return false;
+  }
+  cxla_module *m = NULL;
+  char *text;
+  size_t len;
+  cxla_status s = read_text_file(path, &text, &len);
+  if (s) {
+    set_reason(reason, rn, "read", s);
+    return false;
+  }
+  s = cxla_module_parse(text, len, path, &m);
+  cxla_free(text);
+  if (s) {
+    set_reason(reason, rn, "parse", s);
+    return false;
+  }
+  bool ok = false;
+  Literal **args = NULL, *result = NULL, **leaves = NULL;
+  int nleaves = 0;
+  if ((s = cxla_module_verify(m))) {
+    set_reason(reason, rn, "verify", s);
+    goto done;
+  }
+  args = cxla_calloc((size_t)(c->nargs ? c->nargs : 1), sizeof *args);
+  if (!args) {
+    set_reason(reason, rn, "setup", cxla_oom());
+    goto done;
+  }
+  for (int i = 0; i < c->nargs; i++)
+    if ((s = case_load_tensor(&c->args[i], &args[i]))) {
+      set_reason(reason, rn, "args", s);
+      goto done;
+    }
+  if ((s = cxla_interp_run(m, args, c->nargs, &result))) {
+    set_reason(reason, rn, "run", s);
+    goto done;
+  }
+  if ((s = literal_flatten(result, &leaves, &nleaves))) {
+    set_reason(reason, rn, "results", s);
+    goto done;
+  }
+  ok = judge(c, leaves, nleaves, reason, rn);
+done:
+  cxla_free(leaves);
+  literal_free(result);
+  free_literals(args, c->nargs);
+  cxla_module_destroy(m);
+  return ok;
+}
+
+bool conform_run_case(const char *case_dir, const char *which, char *reason, size_t n) {
+  reason[0] = 0;
+  Case *c;
+  cxla_status s = case_load(case_dir, &c);
+  if (s) {
+    set_reason(reason, n, "case", s);
+    return false;
+  }
+  bool ok = run_loaded(c, which, reason, n);
+  case_free(c);
+  return ok;
+}

@@ -1,0 +1,59 @@
+/* cxla: the command-line tool. Dispatches to one subcommand per file
+ * (cmd_*.c); see common.h for the exit-status conventions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "common.h"
+
+typedef struct Command {
+  const char *name;
+  int (*fn)(int argc, char **argv);
+  const char *summary;
+} Command;
+
+static const Command commands[] = {
+    {"run", cmd_run, "run an HLO module on the reference interpreter"},
+    {"check", cmd_check, "parse and verify an HLO module"},
+    {"fmt", cmd_fmt, "print an HLO module in canonical form"},
+    {"conform", cmd_conform, "run conformance cases and compare with XLA's results"},
+};
+
+static void print_usage(FILE *f) {
+  fprintf(f,
+          "usage: cxla COMMAND [ARGS...]\n"
+          "\n"
+          "cxla reads XLA's HLO text, verifies it and runs it.\n"
+          "\n"
+          "commands:\n");
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+  fprintf(f, "\nrun 'cxla COMMAND --help' for a command's options.\n");
+}
+
+int main(int argc, char **argv) {
+  if (argc < 2) {
+    print_error("missing command");
+    print_usage(stderr);
+    return EXIT_USAGE;
+  }
+  const char *name = argv[1];
+  if (is_help(name) || strcmp(name, "help") == 0) {
+    if (argc > 2 && strcmp(name, "help") == 0) {
+      /* "cxla help run" is "cxla run --help" */
+      for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (strcmp(argv[2], commands[i].name) == 0) {
+          char *help_argv[] = {argv[2], (char *)"--help", NULL};
+          return commands[i].fn(2, help_argv);
+        }
+      return usage_error("--help", "unknown command '%s'", argv[2]);
+    }
+    print_usage(stdout);
+    return EXIT_OK;
+  }
+  for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+    if (strcmp(name, commands[i].name) == 0) return commands[i].fn(argc - 1, argv + 1);
+  print_error("unknown command '%s'", name);
+  print_usage(stderr);
+  return EXIT_USAGE;
+}
