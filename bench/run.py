@@ -400,7 +400,9 @@ def markdown(report):
     lines.append("")
     lines.append("Threads: XLA:CPU %d (its default: every core), cxla %d (backend: %s%s). "
                  "Ratios are cxla / XLA: above 1× cxla is slower. Compile = XLA lower + compile; "
-                 "cxla parse + verify + optimize + compile." % (
+                 "cxla parse + verify + optimize + compile. XLA run times are per call from "
+                 "Python (JAX's dispatch, a few µs, included); cxla's are timed inside its "
+                 "process. Both sides run the same module.hlo on the same arguments." % (
                      m["xla_threads"], m["cxla_threads"], m["cxla_backend"],
                      ", the reference interpreter: single-threaded, no compile step"
                      if m["cxla_backend"] == "interp" else ""))
@@ -413,6 +415,14 @@ def markdown(report):
                          fmt_num(pk["sgemm_gflops"]["all"]), fmt_num(pk["sgemm_gflops"]["one"]),
                          fmt_num(pk["dgemm_gflops"]["all"]), fmt_num(pk["dgemm_gflops"]["one"]),
                          " ".join("%.2f" % x for x in m.get("loadavg_before", []))))
+    busy = max(m.get("loadavg_before", [0])[:1] + m.get("loadavg_after", [0])[:1])
+    if busy > 1.25 * m["cores"]:
+        lines.append("")
+        lines.append("**Warning: the machine was busy** (load average %.1f on %d cores, before "
+                     "or after the run; others' work shares the cores): every time here is "
+                     "slower and noisier than on an idle machine. Ratios between the two "
+                     "sides suffer less, but only a rerun on a quiet machine settles small "
+                     "differences." % (busy, m["cores"]))
     lines += ["", "## Times", "",
               "| case | XLA run | cxla run | run ratio | XLA compile | cxla compile | "
               "compile ratio | rel err | status |",
@@ -773,6 +783,20 @@ def main_smoke(o):
     return 1 if nfail else 0
 
 
+def rerender(o):
+    """Writes FILE's .md and .png again from the JSON (after a format change)."""
+    with open(o.from_json) as fh:
+        report = json.load(fh)
+    base = os.path.splitext(o.from_json)[0]
+    md = markdown(report)
+    with open(base + ".md", "w") as fh:
+        fh.write(md)
+    sys.stdout.write(md)
+    if not o.no_chart:
+        chart(report, base + ".png")
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cases", help="comma-separated case names (default: every case)")
@@ -803,12 +827,17 @@ def main(argv=None):
     ap.add_argument("--tag", default=None, help="suffix for the result file names")
     ap.add_argument("--json", help="also write the JSON report here")
     ap.add_argument("--no-chart", action="store_true", help="no PNG")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="measure nothing: rewrite the .md (and .png) of a JSON report "
+                         "(written beside FILE)")
     o = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # keep stdout and stderr in order
     if o.iters < 1 or o.warmup < 0:
         ap.error("--iters must be >= 1 and --warmup >= 0")
     if o.smoke:
         return main_smoke(o)
+    if o.from_json:
+        return rerender(o)
     if o.out_dir is None:
         o.out_dir = os.path.join(HERE, "results")
     if o.tag is None and (o.quick or o.cases):
