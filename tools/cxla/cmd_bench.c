@@ -251,7 +251,11 @@ static cxla_status write_results(const char *dir, cxla_literal *result, int *cou
 static int count_leaves(cxla_literal *result) {
   Literal **leaves = NULL;
   int n = 0;
-  if (literal_flatten(result, &leaves, &n)) return -1;
+  cxla_status s = literal_flatten(result, &leaves, &n);
+  if (s) {
+    cxla_status_free(s);
+    return -1;
+  }
   cxla_free(leaves);
   return n;
 }
