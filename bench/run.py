@@ -97,7 +97,9 @@ def git_commit():
     try:
         out = subprocess.run(["git", "-C", REPO, "rev-parse", "--short=12", "HEAD"],
                              capture_output=True, text=True, timeout=10)
-        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+        # Reports in bench/results do not make the measured code dirty.
+        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no",
+                                "--", ".", ":(exclude)bench/results"],
                                capture_output=True, text=True, timeout=10)
         return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
     except (OSError, subprocess.SubprocessError):
