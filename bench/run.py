@@ -508,7 +508,7 @@ def chart(report, path):
     fig, ax = plt.subplots(figsize=(9, 0.32 * len(cases) + 1.8))
     y = list(range(len(cases)))
     positive = [v for v in vals if v > 0] or [1.0]
-    lo, hi = min(positive + [1.0]) / 3, max(positive + [1.0]) * 5
+    lo, hi = min(positive + [1.0]) / 3, max(positive + [1.0]) * 40  # room for labels
     # Bars grow from 1.0: to the right when cxla is slower, to the left when faster.
     bars = ax.barh(y, [(v if v > 0 else 1.0) - 1.0 for v in vals], left=1.0, color=colors,
                    edgecolor="black", linewidth=0.5)
