@@ -48,7 +48,9 @@ FORCE:
 $(BUILD)/cxla: $(TOOL_OBJ) $(BUILD)/libcxla.a
 	$(CC) $(CFLAGS) $(TOOL_OBJ) $(BUILD)/libcxla.a $(LDLIBS) -o $@
 
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(BUILD)/libcxla.a
+# Test-only headers and the random module generator (tests/gen) that tests
+# #include are prerequisites too.
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(BUILD)/libcxla.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $< $(BUILD)/libcxla.a $(LDLIBS) -o $@
 

@@ -53,6 +53,10 @@ char *cxla_format(const char *fmt, ...)
     ;
 char *cxla_vformat(const char *fmt, va_list ap);
 
+/* Reads a whole regular file into a fresh NUL-terminated buffer (caller
+ * frees with cxla_free). Files over max_bytes are refused before reading. */
+cxla_status cxla_read_file(const char *path, int64_t max_bytes, char **out, size_t *len);
+
 /* ---- arena --------------------------------------------------------------- */
 
 /* A bump allocator. Everything allocated from an arena is freed at once by

@@ -732,28 +732,9 @@ cxla_status cxla_module_parse(const char *text, size_t len, const char *filename
 
 cxla_status cxla_module_parse_file(const char *path, cxla_module **out) {
   *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return cxla_status_make(errno == ENOENT ? CXLA_NOT_FOUND : CXLA_IO, "cannot open '%s': %s",
-                            path, strerror(errno));
-  StrBuf b;
-  sb_init(&b);
-  char chunk[65536];
-  size_t n;
-  while ((n = fread(chunk, 1, sizeof chunk, f)) > 0) sb_putn(&b, chunk, n);
-  bool failed = ferror(f);
-  fclose(f);
-  if (failed) {
-    sb_free(&b);
-    return ERR(IO, "error reading '%s'", path);
-  }
-  if (b.oom) {
-    sb_free(&b);
-    return cxla_oom();
-  }
-  size_t len = b.len;
-  char *text = sb_take(&b);
-  if (!text) return cxla_oom();
+  char *text;
+  size_t len;
+  TRY(cxla_read_file(path, (int64_t)1 << 32, &text, &len));
   cxla_status st = cxla_module_parse(text, len, path, out);
   cxla_free(text);
   return st;

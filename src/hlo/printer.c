@@ -29,39 +29,7 @@
 
 /* ---- shapes and strings ------------------------------------------------------- */
 
-void hlo_print_shape(StrBuf *b, const Shape *s, bool layout) {
-  if (s->type == T_TUPLE) {
-    sb_putc(b, '(');
-    for (int i = 0; i < s->ntuple; i++) {
-      if (i) sb_puts(b, ", ");
-      if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i); /* as XLA marks long lists */
-      hlo_print_shape(b, s->tuple[i], layout);
-    }
-    sb_putc(b, ')');
-    return;
-  }
-  sb_puts(b, type_name(s->type));
-  sb_putc(b, '[');
-  for (int i = 0; i < s->rank; i++) {
-    if (i) sb_putc(b, ',');
-    if (s->dynamic && s->dynamic[i]) sb_puts(b, "<=");
-    sb_printf(b, "%lld", (long long)s->dims[i]);
-  }
-  sb_putc(b, ']');
-  /* Scalars print no "{}" (as XLA), unless a layout tail must be kept. */
-  if (layout && s->has_layout && (s->rank > 0 || s->layout_tail)) {
-    sb_putc(b, '{');
-    for (int i = 0; i < s->rank && s->minor_to_major; i++) {
-      if (i) sb_putc(b, ',');
-      sb_printf(b, "%lld", (long long)s->minor_to_major[i]);
-    }
-    if (s->layout_tail) {
-      sb_putc(b, ':');
-      sb_puts(b, s->layout_tail);
-    }
-    sb_putc(b, '}');
-  }
-}
+void hlo_print_shape(StrBuf *b, const Shape *s, bool layout) { shape_print(b, s, layout); }
 
 void hlo_print_string(StrBuf *b, const char *s) {
   sb_putc(b, '"');

@@ -27,24 +27,6 @@ static cxla_status need_operands(const Instr *in, int n) {
   return NULL;
 }
 
-/* A tuple holding clones of ops[0..n). */
-static cxla_status clone_tuple(Literal *const *ops, int n, Literal **out) {
-  *out = NULL;
-  Literal **el = cxla_calloc((size_t)(n ? n : 1), sizeof(Literal *));
-  if (!el) return cxla_oom();
-  for (int i = 0; i < n; i++) {
-    cxla_status s = literal_clone(ops[i], &el[i]);
-    if (s) {
-      for (int j = 0; j < i; j++) literal_free(el[j]);
-      cxla_free(el);
-      return s;
-    }
-  }
-  cxla_status s = literal_create_tuple(n, el, out);
-  cxla_free(el);
-  return s;
-}
-
 /* Replaces element i of tuple t by v (taken). */
 static void tuple_put(Literal *t, int i, Literal *v) {
   literal_free(t->tuple[i]);
@@ -196,7 +178,7 @@ static cxla_status eval_custom_call(Interp *ip, const Instr *in, Literal *const 
 static cxla_status collective_identity(const Instr *in, Literal *const *ops, Literal **out) {
   cxla_status s = in->noperands == 1 && in->shape->type != T_TUPLE
                       ? literal_clone(ops[0], out)
-                      : clone_tuple(ops, in->noperands, out);
+                      : literal_tuple_of_clones(ops, in->noperands, out);
   if (s) return s;
   if (!dims_equal(*out, in->shape)) {
     literal_free(*out);
@@ -258,7 +240,7 @@ static cxla_status eval_collective(const Instr *in, Literal *const *ops, Literal
  * (a nested tuple of them, or the operand itself). */
 static cxla_status put_operands(const Instr *in, Literal *t, int slot, Literal *const *ops) {
   Literal *v;
-  if (t->tuple[slot]->type == T_TUPLE) TRY(clone_tuple(ops, in->noperands, &v));
+  if (t->tuple[slot]->type == T_TUPLE) TRY(literal_tuple_of_clones(ops, in->noperands, &v));
   else if (in->noperands == 1) TRY(literal_clone(ops[0], &v));
   else return interp_error(in, CXLA_INVALID_ARGUMENT, "operands do not fit the result shape");
   tuple_put(t, slot, v);
@@ -339,16 +321,6 @@ static cxla_status scalar_u32(uint32_t v, Literal **out) {
   return NULL;
 }
 
-static cxla_status eval_get_dimension_size(const Instr *in, Literal *const *ops, Literal **out) {
-  TRY(need_operands(in, 1));
-  if (in->dimensions.n != 1 || in->dimensions.v[0] < 0 || in->dimensions.v[0] >= ops[0]->rank)
-    return interp_error(in, CXLA_INVALID_ARGUMENT, "needs one dimension of the operand");
-  int32_t v = (int32_t)ops[0]->dims[in->dimensions.v[0]];
-  TRY(literal_create(T_S32, 0, NULL, out));
-  memcpy((*out)->data, &v, 4);
-  return NULL;
-}
-
 cxla_status interp_control(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
   *out = NULL;
   switch (in->op) {
@@ -373,8 +345,6 @@ cxla_status interp_control(Interp *ip, const Instr *in, Literal *const *ops, Lit
   case OP_REPLICA_ID:
   case OP_PARTITION_ID:
     return scalar_u32(0, out);
-  case OP_GET_DIMENSION_SIZE:
-    return eval_get_dimension_size(in, ops, out);
   case OP_ASYNC_START:
     return eval_async_start(ip, in, ops, out);
   case OP_ASYNC_DONE:

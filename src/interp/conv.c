@@ -191,7 +191,7 @@ static void store_outputs(const ConvBufs *b, AccKind kind, int64_t O, int64_t ba
   for (int64_t o = 0; o < O; o++) {
     int64_t at = base + o * fst;
     switch (kind) {
-    case ACC_REAL: literal_set_f64(res, at, ((double *)b->acc)[o]); break;
+    case ACC_REAL: acc_set_real(res, at, ((double *)b->acc)[o]); break;
     case ACC_CPLX:
       acc_set_cplx(res, at, ((double *)b->acc)[2 * o], ((double *)b->acc)[2 * o + 1]);
       break;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "interp/interp_math.h"
+#include "interp/ew_scalar.h"
 #include "ir/numeric.h"
 
 /* ---- accumulation helpers (interp_math.h) ---------------------------------- */
@@ -46,7 +47,11 @@ double acc_get_real(const Literal *l, int64_t i, ElemType t) {
   double v;
   if (l->type == T_U64) v = (double)*((const uint64_t *)l->data + i);
   else v = literal_get_f64(l, i);
-  return round_to_type(t, v);
+  return ew_daz(t, round_to_type(t, v)); /* XLA:CPU reads subnormals as 0 */
+}
+
+void acc_set_real(Literal *l, int64_t i, double v) {
+  literal_set_f64(l, i, ew_ftz(l->type, v)); /* and flushes subnormal results */
 }
 
 void acc_get_cplx(const Literal *l, int64_t i, ElemType t, double out[2]) {
@@ -250,16 +255,16 @@ static void matmul_real(const DotPlan *p, const double *L, const double *R, Lite
           s2 += x * r2[k];
           s3 += x * r3[k];
         }
-        literal_set_f64(out, o++, s0);
-        literal_set_f64(out, o++, s1);
-        literal_set_f64(out, o++, s2);
-        literal_set_f64(out, o++, s3);
+        acc_set_real(out, o++, s0);
+        acc_set_real(out, o++, s1);
+        acc_set_real(out, o++, s2);
+        acc_set_real(out, o++, s3);
       }
       for (; n < N; n++) {
         const double *r = Rb + n * K;
         double s = 0;
         for (int64_t k = 0; k < K; k++) s += a[k] * r[k];
-        literal_set_f64(out, o++, s);
+        acc_set_real(out, o++, s);
       }
     }
   }

@@ -613,12 +613,6 @@ bool ew_scalar_compare(CmpDir dir, CmpType ct, ElemType t, const void *a, const 
  * Shared checks
  * ====================================================================== */
 
-static void lit_shape_print(StrBuf *b, const Literal *l) {
-  sb_puts(b, type_name(l->type));
-  sb_putc(b, '[');
-  for (int i = 0; i < l->rank; i++) sb_printf(b, "%s%lld", i ? "," : "", (long long)l->dims[i]);
-  sb_putc(b, ']');
-}
 
 static bool is_array(const Literal *l) { return type_is_array(l->type) && !l->unknown; }
 
@@ -639,8 +633,8 @@ static cxla_status operand_step(const Instr *in, int k, const Literal *a, const 
   StrBuf x, y;
   sb_init(&x);
   sb_init(&y);
-  lit_shape_print(&x, a);
-  lit_shape_print(&y, o);
+  literal_print_shape(&x, a);
+  literal_print_shape(&y, o);
   cxla_status s = (x.oom || y.oom) ? cxla_oom()
                                    : interp_error(in, CXLA_INVALID_ARGUMENT,
                                                   "operand %d has shape %s but the result is %s",

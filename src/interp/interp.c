@@ -79,7 +79,7 @@ static const EvalFn kDispatch[] = {
     [OP_FLOOR] = interp_elementwise,
     [OP_FUSION] = interp_control,
     [OP_GATHER] = interp_gather,
-    [OP_GET_DIMENSION_SIZE] = interp_control,
+    [OP_GET_DIMENSION_SIZE] = interp_shape_op,
     [OP_GET_TUPLE_ELEMENT] = interp_shape_op,
     [OP_IMAG] = interp_elementwise,
     [OP_INFEED] = NULL,
@@ -318,23 +318,6 @@ cxla_status interp_call(Interp *ip, const Computation *c, Literal *const *args, 
 
 /* ---- the public entry point ---- */
 
-/* Appends "f32[2,3]" or "(f32[], s32[4])" for a literal. */
-static void literal_shape_print(StrBuf *b, const Literal *l) {
-  if (l->type == T_TUPLE) {
-    sb_putc(b, '(');
-    for (int i = 0; i < l->ntuple; i++) {
-      if (i) sb_puts(b, ", ");
-      literal_shape_print(b, l->tuple[i]);
-    }
-    sb_putc(b, ')');
-    return;
-  }
-  sb_puts(b, type_name(l->type));
-  if (l->type == T_TOKEN || l->type == T_OPAQUE) return;
-  sb_putc(b, '[');
-  for (int i = 0; i < l->rank; i++) sb_printf(b, "%s%lld", i ? "," : "", (long long)l->dims[i]);
-  sb_putc(b, ']');
-}
 
 static bool literal_fits_shape(const Literal *l, const Shape *s) {
   if (l->type != s->type) return false;
@@ -358,7 +341,7 @@ static cxla_status check_argument(const Instr *param, int i, const Literal *arg)
   sb_init(&want);
   sb_init(&got);
   shape_print(&want, param->shape, false);
-  literal_shape_print(&got, arg);
+  literal_print_shape(&got, arg);
   cxla_status s = (want.oom || got.oom)
                       ? cxla_oom()
                       : ERR(INVALID_ARGUMENT,

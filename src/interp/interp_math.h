@@ -32,6 +32,9 @@ size_t acc_elem_bytes(AccKind k);
  * NaN->0; int->int wraps; anything->pred is "nonzero"; complex->real takes
  * the real part), in accumulation form. */
 double acc_get_real(const Literal *l, int64_t i, ElemType t);
+/* Stores a real accumulator into element i, flushing a subnormal result to
+ * zero as XLA:CPU's FTZ mode does for f32/f64/bf16. */
+void acc_set_real(Literal *l, int64_t i, double v);
 void acc_get_cplx(const Literal *l, int64_t i, ElemType t, double out[2]);
 uint64_t acc_get_int(const Literal *l, int64_t i, ElemType t);
 

@@ -317,23 +317,6 @@ static cxla_status eval_bitcast(const Instr *in, const Literal *op, Literal **ou
 
 /* ---- tuples ------------------------------------------------------------------------ */
 
-static cxla_status eval_tuple(const Instr *in, Literal *const *ops, Literal **out) {
-  int n = in->noperands;
-  Literal **el = cxla_calloc((size_t)(n ? n : 1), sizeof(Literal *));
-  if (!el) return cxla_oom();
-  for (int i = 0; i < n; i++) {
-    cxla_status s = literal_clone(ops[i], &el[i]);
-    if (s) {
-      for (int j = 0; j < i; j++) literal_free(el[j]);
-      cxla_free(el);
-      return s;
-    }
-  }
-  cxla_status s = literal_create_tuple(n, el, out);
-  cxla_free(el);
-  return s;
-}
-
 static cxla_status eval_gte(const Instr *in, const Literal *op, Literal **out) {
   if (!op || op->type != T_TUPLE) return BAD("operand is not a tuple");
   if (in->index < 0 || in->index >= op->ntuple)
@@ -462,7 +445,7 @@ cxla_status interp_shape_op(Interp *ip, const Instr *in, Literal *const *ops, Li
   case OP_REVERSE: return eval_reverse(in, ops[0], out);
   case OP_COPY: return literal_clone(ops[0], out);
   case OP_BITCAST: return eval_bitcast(in, ops[0], out);
-  case OP_TUPLE: return eval_tuple(in, ops, out);
+  case OP_TUPLE: return literal_tuple_of_clones(ops, in->noperands, out);
   case OP_GET_TUPLE_ELEMENT: return eval_gte(in, ops[0], out);
   case OP_DYNAMIC_SLICE: return eval_dynamic_slice(in, ops, out);
   case OP_DYNAMIC_UPDATE_SLICE: return eval_dynamic_update_slice(in, ops, out);

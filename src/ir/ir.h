@@ -138,7 +138,11 @@ cxla_status literal_create(ElemType t, int rank, const int64_t *dims, Literal **
 cxla_status literal_create_for_shape(const Shape *s, Literal **out); /* tuples too */
 cxla_status literal_create_tuple(int n, Literal **elems_taken, Literal **out);
 cxla_status literal_clone(const Literal *l, Literal **out);
+/* A tuple of deep copies of elems[0..n) (borrowed). */
+cxla_status literal_tuple_of_clones(Literal *const *elems, int n, Literal **out);
 void literal_free(Literal *l);
+/* Appends "f32[2,3]" or "(f32[], s32[4])" for a literal. */
+void literal_print_shape(StrBuf *b, const Literal *l);
 /* Exact equality of type, dims and bytes. */
 bool literal_equal(const Literal *a, const Literal *b);
 /* Element access converting to double / int64 (complex: real part). */

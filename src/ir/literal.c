@@ -80,23 +80,26 @@ cxla_status literal_create_for_shape(const Shape *s, Literal **out) {
   return literal_create(s->type, s->rank, s->dims, out);
 }
 
+cxla_status literal_tuple_of_clones(Literal *const *elems, int n, Literal **out) {
+  *out = NULL;
+  Literal **el = cxla_calloc((size_t)(n ? n : 1), sizeof(Literal *));
+  if (!el) return cxla_oom();
+  for (int i = 0; i < n; i++) {
+    cxla_status st = literal_clone(elems[i], &el[i]);
+    if (st) {
+      for (int j = 0; j < i; j++) literal_free(el[j]);
+      cxla_free(el);
+      return st;
+    }
+  }
+  cxla_status st = literal_create_tuple(n, el, out);
+  cxla_free(el);
+  return st;
+}
+
 cxla_status literal_clone(const Literal *src, Literal **out) {
   *out = NULL;
-  if (src->type == T_TUPLE) {
-    Literal **el = cxla_calloc((size_t)(src->ntuple ? src->ntuple : 1), sizeof(Literal *));
-    if (!el) return cxla_oom();
-    for (int i = 0; i < src->ntuple; i++) {
-      cxla_status st = literal_clone(src->tuple[i], &el[i]);
-      if (st) {
-        for (int j = 0; j < i; j++) literal_free(el[j]);
-        cxla_free(el);
-        return st;
-      }
-    }
-    cxla_status st = literal_create_tuple(src->ntuple, el, out);
-    cxla_free(el);
-    return st;
-  }
+  if (src->type == T_TUPLE) return literal_tuple_of_clones(src->tuple, src->ntuple, out);
   TRY(literal_create(src->type, src->rank, src->dims, out));
   if (src->data) memcpy((*out)->data, src->data, (size_t)(src->nelems * type_bytes(src->type)));
   (*out)->unknown = src->unknown;
@@ -219,6 +222,22 @@ void literal_set_f64(Literal *l, int64_t i, double v) {
     }
     break;
   }
+}
+
+void literal_print_shape(StrBuf *b, const Literal *l) {
+  if (l->type == T_TUPLE) {
+    sb_putc(b, '(');
+    for (int i = 0; i < l->ntuple; i++) {
+      if (i) sb_puts(b, ", ");
+      literal_print_shape(b, l->tuple[i]);
+    }
+    sb_putc(b, ')');
+    return;
+  }
+  sb_puts(b, type_name(l->type));
+  sb_putc(b, '[');
+  for (int i = 0; i < l->rank; i++) sb_printf(b, "%s%lld", i ? "," : "", (long long)l->dims[i]);
+  sb_putc(b, ']');
 }
 
 /* ---- public API ---- */

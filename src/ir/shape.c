@@ -139,18 +139,21 @@ cxla_status shape_set_default_layout(Arena *a, Shape *s) {
   return NULL;
 }
 
+/* XLA's spelling: "f32[2,<=3]{1,0:T(8,128)}", "token[]", tuples "(a, b)" with
+ * an index comment before every fifth element of long tuples. Scalars
+ * print no "{}" unless a layout tail must be kept. */
 void shape_print(StrBuf *b, const Shape *s, bool print_layout) {
   if (s->type == T_TUPLE) {
     sb_putc(b, '(');
     for (int i = 0; i < s->ntuple; i++) {
       if (i) sb_puts(b, ", ");
+      if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i);
       shape_print(b, s->tuple[i], print_layout);
     }
     sb_putc(b, ')');
     return;
   }
   sb_puts(b, type_name(s->type));
-  if (!type_is_array(s->type)) return;
   sb_putc(b, '[');
   for (int i = 0; i < s->rank; i++) {
     if (i) sb_putc(b, ',');
@@ -160,7 +163,7 @@ void shape_print(StrBuf *b, const Shape *s, bool print_layout) {
   sb_putc(b, ']');
   if (print_layout && s->has_layout && (s->rank > 0 || s->layout_tail)) {
     sb_putc(b, '{');
-    for (int i = 0; i < s->rank; i++) {
+    for (int i = 0; i < s->rank && s->minor_to_major; i++) {
       if (i) sb_putc(b, ',');
       sb_printf(b, "%lld", (long long)s->minor_to_major[i]);
     }

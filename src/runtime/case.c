@@ -13,36 +13,7 @@
 #define CASE_JSON_MAX_BYTES (16 << 20)
 
 static cxla_status read_small_file(const char *path, char **out, size_t *len) {
-  *out = NULL;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return cxla_status_make(errno == ENOENT ? CXLA_NOT_FOUND : CXLA_IO, "%s: %s", path,
-                            strerror(errno));
-  struct stat sb;
-  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    fclose(f);
-    return ERR(IO, "%s: not a regular file", path);
-  }
-  if (sb.st_size > CASE_JSON_MAX_BYTES) {
-    fclose(f);
-    return ERR(INVALID_ARGUMENT, "%s: too large for a case file", path);
-  }
-  size_t n = (size_t)sb.st_size;
-  char *buf = cxla_malloc(n + 1);
-  if (!buf) {
-    fclose(f);
-    return cxla_oom();
-  }
-  size_t got = fread(buf, 1, n, f);
-  fclose(f);
-  if (got != n) {
-    cxla_free(buf);
-    return ERR(IO, "%s: short read", path);
-  }
-  buf[n] = 0;
-  *out = buf;
-  *len = n;
-  return NULL;
+  return cxla_read_file(path, CASE_JSON_MAX_BYTES, out, len);
 }
 
 /* Messages name the case.json position of the offending value. */

@@ -92,6 +92,10 @@ has "json warmup" '"warmup_runs": 2,'
 has "json backend" '"backend": "interp", "threads": 1,'
 has "json not stopped" '"stopped_early": false, "from_warmup": false,'
 has "json results" '"results": 1\}'
+has "json optimized" '"optimized": true,'
+check "--no-opt" 0 "" "$CXLA" bench add.hlo --random --json --iters 1 --no-opt
+has "--no-opt" '"optimized": false,'
+has "--no-opt" '"optimize_s": 0,'
 if command -v python3 >/dev/null 2>&1; then
   if python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(not (d["run_min_s"] <= d["run_median_s"] <= d["run_max_s"]))'; then
     ok

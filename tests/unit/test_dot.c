@@ -154,6 +154,28 @@ TEST(outer_product) {
 
 /* s8 x s8 -> s32 multiplies in s32: 100*100 + 100*100 = 20000. The same dot
  * into s8 wraps: 20000 mod 256 = 32. u8: 200*2 = 400 mod 256 = 144. */
+/* XLA:CPU runs with FTZ/DAZ: a subnormal input reads as 0 and a subnormal
+ * result is written as 0, like multiply: {2^-149} . {1} = 0, and
+ * {2^-63} . {2^-63} = 2^-126 (normal) stays, {2^-70} . {2^-70} = 2^-140
+ * (subnormal) flushes, {2^-140} . {2^30} = 0 since the input reads as 0. */
+TEST(subnormals_flush_like_xla_cpu) {
+  Fix f = fix_new();
+  int64_t d1[1] = {1};
+  Instr *d = mk_dot(&f, T_F32, 1, d1, T_F32, 1, d1, T_F32, 0, NULL, 0, NULL, NULL, 1,
+                    (int64_t[]){0}, (int64_t[]){0});
+  double cases[4][3] = {{0x1p-149, 1, 0}, {0x1p-63, 0x1p-63, 0x1p-126}, {0x1p-70, 0x1p-70, 0},
+                        {0x1p-140, 0x1p30, 0} /* DAZ: the normal 2^-110 is never formed */};
+  for (int k = 0; k < 4; k++) {
+    Literal *la = lit_f(T_F32, 1, d1, &cases[k][0]), *lb = lit_f(T_F32, 1, d1, &cases[k][1]);
+    Literal *o = run(d, la, lb);
+    if (o) CHECK(*(const float *)o->data == (float)cases[k][2]);
+    literal_free(o);
+    literal_free(la);
+    literal_free(lb);
+  }
+  module_destroy(f.m);
+}
+
 TEST(int_matmul_widening_and_wrapping) {
   Fix f = fix_new();
   int64_t ld[2] = {1, 2}, rd[2] = {2, 1}, od[2] = {1, 1}, c1[1] = {1}, c0[1] = {0};
@@ -330,6 +352,7 @@ int main(void) {
   RUN(batch_and_odd_contraction_positions);
   RUN(two_contracting_dims);
   RUN(outer_product);
+  RUN(subnormals_flush_like_xla_cpu);
   RUN(int_matmul_widening_and_wrapping);
   RUN(bf16_accumulates_wide);
   RUN(f16_accumulates_wide);

@@ -38,6 +38,10 @@ static const char usage[] =
     "  -j N                 run N cases at a time (default 1)\n"
     "  --timeout SEC        time limit per case run (default 120; 0: none)\n"
     "  --no-fork            run cases in this process (for debuggers)\n"
+    "  --no-opt             run the modules as given; by default the optimizer's\n"
+    "                       pipeline (cxla opt) runs on each module first\n"
+    "  --dump-to DIR        write each module before, during and after\n"
+    "                       optimization into DIR/CASE.WHICH/\n"
     "  -v                   also list passing and skipped runs\n"
     "  --help               show this help\n"
     "\n"
@@ -51,6 +55,7 @@ typedef struct Options {
   const char *expect_file, *filter;
   unsigned long long jobs, timeout;
   bool no_fork, verbose;
+  ConformRunOptions run;
 } Options;
 
 typedef struct Job {
@@ -80,14 +85,14 @@ static const char *base_name(const char *p) {
 
 /* ---- running jobs ------------------------------------------------------------------ */
 
-static void run_in_process(Job *j) {
+static void run_in_process(Job *j, const ConformRunOptions *ro) {
   j->start = now();
-  j->pass = conform_run_case(j->dir, j->which, j->reason, sizeof j->reason);
+  j->pass = conform_run_case(j->dir, j->which, ro, j->reason, sizeof j->reason);
   j->secs = now() - j->start;
   j->done = true;
 }
 
-static bool start_child(Job *j, unsigned long long timeout) {
+static bool start_child(Job *j, unsigned long long timeout, const ConformRunOptions *ro) {
   int fds[2];
   if (pipe(fds) != 0) {
     snprintf(j->reason, sizeof j->reason, "cannot create a pipe: %s", strerror(errno));
@@ -107,7 +112,7 @@ static bool start_child(Job *j, unsigned long long timeout) {
     close(fds[0]);
     if (timeout) alarm((unsigned)timeout);
     char reason[sizeof j->reason];
-    bool ok = conform_run_case(j->dir, j->which, reason, sizeof reason);
+    bool ok = conform_run_case(j->dir, j->which, ro, reason, sizeof reason);
     if (!ok) {
       size_t n = strlen(reason);
       ssize_t w = write(fds[1], reason, n);
@@ -185,11 +190,11 @@ static void run_jobs(const Options *o, Job *jobs, int n, Tally *t) {
   while (printed < n) {
     /* Start as many as allowed. */
     while (!o->no_fork && next < n && running < (int)o->jobs) {
-      if (start_child(&jobs[next], o->timeout)) running++;
+      if (start_child(&jobs[next], o->timeout, &o->run)) running++;
       else jobs[next].done = true; /* reason already set; pass stays false */
       next++;
     }
-    if (o->no_fork && next < n) run_in_process(&jobs[next++]);
+    if (o->no_fork && next < n) run_in_process(&jobs[next++], &o->run);
     /* Reap one child. */
     if (running > 0) {
       int status;
@@ -231,6 +236,11 @@ static int parse_options(int argc, char **argv, Options *o) {
       o->verbose = true;
     } else if (is_flag(a, "no-fork")) {
       o->no_fork = true;
+    } else if (is_flag(a, "no-opt")) {
+      o->run.no_opt = true;
+    } else if (take_value(argc, argv, &i, "dump-to", &v, &missing)) {
+      if (missing || !*v) return usage_error("conform", "--dump-to needs a directory");
+      o->run.dump_dir = v;
     } else if (take_value(argc, argv, &i, "backend", &v, &missing)) {
       if (missing) return usage_error("conform", "--backend needs a name");
       if (strcmp(v, "interp") != 0)
@@ -259,6 +269,8 @@ static int parse_options(int argc, char **argv, Options *o) {
     }
   }
   if (o->ndirs == 0) return usage_error("conform", "missing DIR (e.g. tests/corpus)");
+  if (o->run.no_opt && o->run.dump_dir)
+    return usage_error("conform", "--dump-to shows the optimizer's work; it cannot go with --no-opt");
   return 0;
 }
 

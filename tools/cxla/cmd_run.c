@@ -1,5 +1,7 @@
-/* cxla run MODULE.hlo [ARG.npy ...] [--out DIR] [--random] [--seed N] [--print]:
- * run a module on the reference interpreter and show or save its results. */
+/* cxla run MODULE.hlo [ARG.npy ...] [--out DIR] [--random] [--seed N] [--print]
+ *          [--no-opt] [--dump-to DIR]:
+ * optimize a module, run it on the reference interpreter and show or save
+ * its results. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -8,14 +10,16 @@
 #include "commands.h"
 #include "common.h"
 #include "ir/ir.h"
+#include "passes/passes.h"
 #include "run_support.h"
 #include "runtime/compare.h"
 
 static const char usage[] =
     "usage: cxla run MODULE.hlo [ARG.npy ...] [options]\n"
     "\n"
-    "Parses and verifies MODULE.hlo, runs its entry computation on the\n"
-    "reference interpreter and prints each result: its type and shape, and\n"
+    "Parses and verifies MODULE.hlo, optimizes it (the default pipeline of\n"
+    "'cxla opt'), runs its entry computation on the reference interpreter\n"
+    "and prints each result: its type and shape, and\n"
     "min/max/mean with the first few values. A tuple result is flattened\n"
     "into its array leaves, numbered 0, 1, ... in order.\n"
     "\n"
@@ -30,6 +34,9 @@ static const char usage[] =
     "                same arguments\n"
     "  --print       print every value of each result\n"
     "  --out DIR     write result N to DIR/N.npy (DIR is created if needed)\n"
+    "  --no-opt      run the module as given, without the optimizer\n"
+    "  --dump-to DIR write the module before, during and after optimization\n"
+    "                into DIR (see 'cxla opt --help')\n"
     "  --help        show this help\n"
     "\n"
     "example:\n"
@@ -40,7 +47,8 @@ typedef struct RunOptions {
   char **npy;
   int nnpy;
   const char *out_dir;
-  bool random, print;
+  bool random, print, no_opt;
+  const char *dump_dir;
   unsigned long long seed;
 } RunOptions;
 
@@ -96,6 +104,11 @@ static int run(const RunOptions *o) {
   cxla_module *m;
   cxla_status s = load_module(o->module, true, &m);
   if (s) return fail_status(s);
+  PipelineOptions po = {true, o->dump_dir, 1};
+  if (!o->no_opt && (s = pipeline_run(m, NULL, 0, &po))) {
+    cxla_module_destroy(m);
+    return fail_status(s);
+  }
   int nargs = cxla_module_num_parameters(m);
   cxla_literal **args = NULL;
   s = o->random ? make_random_args(m, o->seed, &args) : load_npy_args(m, o->npy, o->nnpy, &args);
@@ -134,6 +147,11 @@ int cmd_run(int argc, char **argv) {
         o.random = true;
       } else if (is_flag(a, "print")) {
         o.print = true;
+      } else if (is_flag(a, "no-opt")) {
+        o.no_opt = true;
+      } else if (take_value(argc, argv, &i, "dump-to", &v, &missing)) {
+        if (missing || !*v) return usage_error("run", "--dump-to needs a directory");
+        o.dump_dir = v;
       } else if (take_value(argc, argv, &i, "out", &v, &missing)) {
         if (missing || !*v) return usage_error("run", "--out needs a directory");
         o.out_dir = v;
@@ -151,6 +169,8 @@ int cmd_run(int argc, char **argv) {
   o.module = pos[0];
   o.npy = pos + 1;
   o.nnpy = npos - 1;
+  if (o.no_opt && o.dump_dir)
+    return usage_error("run", "--dump-to shows the optimizer's work; it cannot go with --no-opt");
   if (o.random && o.nnpy)
     return usage_error("run", "--random makes the arguments; do not pass .npy files too");
   return run(&o);

@@ -113,38 +113,7 @@ bool parse_u64(const char *s, unsigned long long *out) {
 }
 
 cxla_status read_text_file(const char *path, char **out, size_t *len) {
-  *out = NULL;
-  *len = 0;
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return cxla_status_make(errno == ENOENT ? CXLA_NOT_FOUND : CXLA_IO, "%s: %s", path,
-                            strerror(errno));
-  struct stat sb;
-  if (fstat(fileno(f), &sb) != 0 || !S_ISREG(sb.st_mode)) {
-    fclose(f);
-    return cxla_status_make(CXLA_IO, "%s: not a regular file", path);
-  }
-  if ((long long)sb.st_size > MAX_TEXT_FILE) {
-    fclose(f);
-    return cxla_status_make(CXLA_RESOURCE_EXHAUSTED, "%s: file larger than 1 GiB", path);
-  }
-  size_t n = (size_t)sb.st_size;
-  char *buf = cxla_malloc(n + 1);
-  if (!buf) {
-    fclose(f);
-    return cxla_oom();
-  }
-  size_t got = fread(buf, 1, n, f);
-  int err = ferror(f);
-  fclose(f);
-  if (err || got != n) {
-    cxla_free(buf);
-    return cxla_status_make(CXLA_IO, "%s: read failed", path);
-  }
-  buf[n] = 0;
-  *out = buf;
-  *len = n;
-  return NULL;
+  return cxla_read_file(path, MAX_TEXT_FILE, out, len);
 }
 
 cxla_status load_module(const char *path, bool verify, cxla_module **out) {

@@ -46,9 +46,17 @@ cxla_status expect_list_load(const char *path, ExpectList *out);
 Expect *expect_list_find(ExpectList *l, const char *name, const char *which);
 void expect_list_free(ExpectList *l);
 
-/* Runs case_dir's `which` ("module"/"optimized") HLO on the interpreter and
- * compares with the expected results. Returns true on a pass; otherwise
- * writes a one-line reason into reason[0..n). */
-bool conform_run_case(const char *case_dir, const char *which, char *reason, size_t n);
+/* How a case's module is prepared before it runs. */
+typedef struct ConformRunOptions {
+  bool no_opt;           /* run the module as given (no optimizer pipeline) */
+  const char *dump_dir;  /* pipeline dumps go to dump_dir/<case>.<which>/; or NULL */
+} ConformRunOptions;
+
+/* Runs case_dir's `which` ("module"/"optimized") HLO on the interpreter,
+ * after the optimizer's default pipeline unless ro->no_opt, and compares
+ * with the expected results. Returns true on a pass; otherwise writes a
+ * one-line reason into reason[0..n). */
+bool conform_run_case(const char *case_dir, const char *which, const ConformRunOptions *ro,
+                      char *reason, size_t n);
 
 #endif

@@ -6,6 +6,7 @@
 #include "common.h"
 #include "conform.h"
 #include "ir/ir.h"
+#include "passes/passes.h"
 #include "runtime/case.h"
 #include "runtime/compare.h"
 
@@ -57,7 +58,21 @@ static bool judge(Case *c, Literal **leaves, int n, char *reason, size_t rn) {
   return true;
 }
 
-static bool run_loaded(Case *c, const char *which, char *reason, size_t rn) {
+/* The default pipeline, verified after every pass; dumps (if asked for) in
+ * a directory of the case's own. */
+static cxla_status optimize(Case *c, const char *which, const ConformRunOptions *ro,
+                            cxla_module *m) {
+  char *dir = NULL;
+  if (ro->dump_dir && !(dir = cxla_format("%s/%s.%s", ro->dump_dir, c->name, which)))
+    return cxla_oom();
+  PipelineOptions po = {true, dir, 1};
+  cxla_status s = pipeline_run(m, NULL, 0, &po);
+  cxla_free(dir);
+  return s;
+}
+
+static bool run_loaded(Case *c, const char *which, const ConformRunOptions *ro, char *reason,
+                       size_t rn) {
   const char *path = case_hlo_path(c, which);
   if (!path) {
     set_reason(reason, rn, "setup", cxla_oom());
@@ -82,6 +97,10 @@ static bool run_loaded(Case *c, const char *which, char *reason, size_t rn) {
   int nleaves = 0;
   if ((s = cxla_module_verify(m))) {
     set_reason(reason, rn, "verify", s);
+    goto done;
+  }
+  if (!ro->no_opt && (s = optimize(c, which, ro, m))) {
+    set_reason(reason, rn, "optimize", s);
     goto done;
   }
   args = cxla_calloc((size_t)(c->nargs ? c->nargs : 1), sizeof *args);
@@ -111,7 +130,8 @@ done:
   return ok;
 }
 
-bool conform_run_case(const char *case_dir, const char *which, char *reason, size_t n) {
+bool conform_run_case(const char *case_dir, const char *which, const ConformRunOptions *ro,
+                      char *reason, size_t n) {
   reason[0] = 0;
   Case *c;
   cxla_status s = case_load(case_dir, &c);
@@ -119,7 +139,7 @@ bool conform_run_case(const char *case_dir, const char *which, char *reason, siz
     set_reason(reason, n, "case", s);
     return false;
   }
-  bool ok = run_loaded(c, which, reason, n);
+  bool ok = run_loaded(c, which, ro, reason, n);
   case_free(c);
   return ok;
 }

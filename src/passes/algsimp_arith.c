@@ -1,0 +1,332 @@
+/* Elementwise rules of the algebraic simplifier. All are exact; the only
+ * freedom taken is the sign and payload of a NaN result, which IEEE 754
+ * leaves unspecified (x - y and x + (-y) may differ there), as XLA does.
+ *
+ * Floats: x + (-0) -> x and x - (+0) -> x are exact; x + (+0) and x - (-0)
+ * are not (they turn -0 into +0) and stay. x * 0 and x - x stay for floats
+ * (NaN, Inf, -0). */
+#include <math.h>
+#include <string.h>
+
+#include "ir/rewrite.h"
+#include "passes/algsimp.h"
+
+static bool is_real_float(ElemType t) { return type_is_float(t); }
+static bool is_integral(ElemType t) { return type_is_int(t); }
+
+static Instr *zeros_like(Simp *s, const Instr *in) { return simp_filled(s, in->shape, 0, 0); }
+
+static Instr *binary(Simp *s, Opcode op, const Instr *like, Instr *a, Instr *b) {
+  Instr *ops[2] = {a, b};
+  return simp_new(s, op, like->shape, 2, ops);
+}
+
+/* x + 0 -> x (ints), x + (-0) -> x (floats); x + (-y) -> x - y. */
+static cxla_status rule_add(Simp *s, Instr *in, Instr **out) {
+  Instr *a = in->operands[0], *b = in->operands[1];
+  ElemType t = in->shape->type;
+  for (int k = 0; k < 2; k++) {
+    Instr *x = k ? b : a, *z = k ? a : b;
+    if ((is_integral(t) || t == T_PRED) && is_int_value(z, 0)) return (*out = x), NULL;
+    if (is_real_float(t) && is_float_value(z, 0.0, true)) return (*out = x), NULL;
+  }
+  if (t == T_PRED) return NULL;
+  for (int k = 0; k < 2; k++) {
+    Instr *x = k ? b : a, *n = k ? a : b;
+    if (n->op == OP_NEGATE) {
+      if (!(*out = binary(s, OP_SUBTRACT, in, x, n->operands[0]))) return cxla_oom();
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+/* x - 0 -> x (ints), x - (+0) -> x (floats); x - (-y) -> x + y;
+ * integer x - x -> 0. */
+static cxla_status rule_subtract(Simp *s, Instr *in, Instr **out) {
+  Instr *a = in->operands[0], *b = in->operands[1];
+  ElemType t = in->shape->type;
+  if (is_integral(t) && is_int_value(b, 0)) return (*out = a), NULL;
+  if (is_real_float(t) && is_float_value(b, 0.0, false)) return (*out = a), NULL;
+  if (is_integral(t) && a == b) {
+    if (!(*out = zeros_like(s, in))) return cxla_oom();
+    return NULL;
+  }
+  if (b->op == OP_NEGATE && !type_is_complex(t)) {
+    if (!(*out = binary(s, OP_ADD, in, a, b->operands[0]))) return cxla_oom();
+  }
+  return NULL;
+}
+
+/* x * 1 -> x; integer x * 0 -> 0. */
+static cxla_status rule_multiply(Simp *s, Instr *in, Instr **out) {
+  Instr *a = in->operands[0], *b = in->operands[1];
+  ElemType t = in->shape->type;
+  if (is_one(b)) return (*out = a), NULL;
+  if (is_one(a)) return (*out = b), NULL;
+  if (is_integral(t) && (is_int_value(a, 0) || is_int_value(b, 0))) {
+    if (!(*out = zeros_like(s, in))) return cxla_oom();
+  }
+  return NULL;
+}
+
+/* c is a power of two whose reciprocal type t represents exactly. */
+static bool exact_reciprocal(ElemType t, double c, double *recip) {
+  if (!isfinite(c) || c == 0) return false;
+  int e;
+  double m = frexp(fabs(c), &e);
+  if (m != 0.5) return false;
+  double r = 1.0 / c;
+  if (!isfinite(r) || r == 0) return false;
+  Literal tmp = {.type = t, .nelems = 1};
+  unsigned char buf[16] = {0};
+  tmp.data = buf;
+  literal_set_f64(&tmp, 0, r);
+  if (literal_get_f64(&tmp, 0) != r) return false;
+  *recip = r;
+  return true;
+}
+
+/* x / 1 -> x; float x / 2^k -> x * 2^-k (same exact real value, rounded
+ * once either way); unsigned x / 2^k -> x >> k. */
+static cxla_status rule_divide(Simp *s, Instr *in, Instr **out) {
+  Instr *a = in->operands[0], *b = in->operands[1];
+  ElemType t = in->shape->type;
+  if (is_one(b)) return (*out = a), NULL;
+  const Literal *l = as_uniform(b);
+  if (!l) return NULL;
+  if (is_real_float(t) && (t == T_F16 || t == T_BF16 || t == T_F32 || t == T_F64)) {
+    double r;
+    if (!exact_reciprocal(t, literal_get_f64(l, 0), &r)) return NULL;
+    Instr *rc = simp_filled(s, in->shape, r, 0);
+    if (!rc || !(*out = binary(s, OP_MULTIPLY, in, a, rc))) return cxla_oom();
+    return NULL;
+  }
+  if (type_kind(t) == TK_UINT) {
+    uint64_t v = (uint64_t)literal_get_i64(l, 0);
+    if (v < 2 || (v & (v - 1))) return NULL;
+    int k = 0;
+    while ((1ull << k) != v) k++;
+    Instr *sh = simp_filled(s, in->shape, 0, k);
+    if (!sh || !(*out = binary(s, OP_SHIFT_RIGHT_LOGICAL, in, a, sh))) return cxla_oom();
+  }
+  return NULL;
+}
+
+/* max(x, x) -> x; max(x, lowest) -> x; min likewise with highest. IEEE
+ * maximum/minimum propagate NaN, so the float identities are exact. */
+static cxla_status rule_minmax(Simp *s, Instr *in, Instr **out) {
+  (void)s;
+  Instr *a = in->operands[0], *b = in->operands[1];
+  ElemType t = in->shape->type;
+  if (a == b) return (*out = a), NULL;
+  bool is_max = in->op == OP_MAXIMUM;
+  for (int k = 0; k < 2; k++) {
+    Instr *x = k ? b : a, *z = k ? a : b;
+    if (is_real_float(t) && is_float_value(z, is_max ? -INFINITY : INFINITY, false))
+      return (*out = x), NULL;
+    if ((is_integral(t) || t == T_PRED) && is_int_value(z, is_max ? simp_int_min(t) : simp_int_max(t)))
+      return (*out = x), NULL;
+  }
+  return NULL;
+}
+
+/* Bitwise and/or/xor on ints and preds. */
+static cxla_status rule_logic(Simp *s, Instr *in, Instr **out) {
+  Instr *a = in->operands[0], *b = in->operands[1];
+  ElemType t = in->shape->type;
+  if (!(is_integral(t) || t == T_PRED)) return NULL;
+  if (a == b && in->op != OP_XOR) return (*out = a), NULL;
+  if (a == b) {
+    if (!(*out = zeros_like(s, in))) return cxla_oom();
+    return NULL;
+  }
+  int64_t ones = simp_all_ones(t);
+  for (int k = 0; k < 2; k++) {
+    Instr *x = k ? b : a, *z = k ? a : b;
+    if (in->op == OP_AND && is_int_value(z, ones)) return (*out = x), NULL;
+    if (in->op != OP_AND && is_int_value(z, 0)) return (*out = x), NULL;
+    if ((in->op == OP_AND && is_int_value(z, 0)) || (in->op == OP_OR && is_int_value(z, ones))) {
+      /* The constant itself, in the result's shape. */
+      if (!(*out = simp_filled(s, in->shape, 0, in->op == OP_AND ? 0 : ones))) return cxla_oom();
+      return NULL;
+    }
+  }
+  return NULL;
+}
+
+/* pow(x, 0) -> 1, pow(x, 1) -> x, pow(x, 2) -> x * x, float pow(x, -1) ->
+ * 1 / x. pow(x, 0.5) stays: sqrt(-0) = -0 but pow(-0, 0.5) = +0. */
+static cxla_status rule_power(Simp *s, Instr *in, Instr **out) {
+  Instr *a = in->operands[0], *b = in->operands[1];
+  ElemType t = in->shape->type;
+  if (!(is_real_float(t) || is_integral(t))) return NULL;
+  const Literal *l = as_uniform(b);
+  if (!l) return NULL;
+  double e = literal_get_f64(l, 0);
+  if (e == 0) {
+    if (!(*out = simp_filled(s, in->shape, 1.0, 1))) return cxla_oom();
+  } else if (e == 1) {
+    *out = a;
+  } else if (e == 2) {
+    if (!(*out = binary(s, OP_MULTIPLY, in, a, a))) return cxla_oom();
+  } else if (e == -1 && is_real_float(t)) {
+    Instr *one = simp_filled(s, in->shape, 1.0, 1);
+    if (!one || !(*out = binary(s, OP_DIVIDE, in, one, a))) return cxla_oom();
+  }
+  return NULL;
+}
+
+/* compare(x, x): always decided for ints and preds, and for floats under
+ * the total order (a NaN equals itself there). */
+static cxla_status rule_compare(Simp *s, Instr *in, Instr **out) {
+  Instr *a = in->operands[0], *b = in->operands[1];
+  if (a != b) return NULL;
+  ElemType t = a->shape->type;
+  bool exact = is_integral(t) || t == T_PRED ||
+               (is_real_float(t) && in->cmp_type == CMPT_TOTALORDER);
+  if (!exact) return NULL;
+  bool v;
+  switch (in->cmp_dir) {
+  case CMP_EQ: case CMP_LE: case CMP_GE: v = true; break;
+  case CMP_NE: case CMP_LT: case CMP_GT: v = false; break;
+  default: return NULL;
+  }
+  if (!(*out = simp_filled(s, in->shape, v, v))) return cxla_oom();
+  return NULL;
+}
+
+/* select(p, x, x) -> x; select(constant p, a, b) -> a or b;
+ * select(not(p), a, b) -> select(p, b, a). */
+static cxla_status rule_select(Simp *s, Instr *in, Instr **out) {
+  Instr *p = in->operands[0], *a = in->operands[1], *b = in->operands[2];
+  if (a == b) return (*out = a), NULL;
+  bool v;
+  if (uniform_bool(p, &v)) return (*out = v ? a : b), NULL;
+  if (p->op == OP_NOT && p->shape->type == T_PRED) {
+    Instr *ops[3] = {p->operands[0], b, a};
+    if (!(*out = simp_new(s, OP_SELECT, in->shape, 3, ops))) return cxla_oom();
+  }
+  return NULL;
+}
+
+/* Whether every value of type `from` converts to `to` and back exactly. */
+static bool lossless(ElemType from, ElemType to) {
+  if (from == to) return true;
+  TypeKind kf = type_kind(from), kt = type_kind(to);
+  int bf = type_bits(from), bt = type_bits(to);
+  if (kf == TK_PRED) return kt == TK_SINT || kt == TK_UINT || kt == TK_FLOAT;
+  if (kf == TK_SINT && kt == TK_SINT) return bt >= bf;
+  if (kf == TK_UINT && kt == TK_UINT) return bt >= bf;
+  if (kf == TK_UINT && kt == TK_SINT) return bt > bf;
+  /* Integers into floats: the magnitude must fit the significand. */
+  int sig = to == T_F64 ? 53 : to == T_F32 ? 24 : to == T_F16 ? 11 : to == T_BF16 ? 8 : 0;
+  if ((kf == TK_SINT || kf == TK_UINT) && kt == TK_FLOAT)
+    return sig > 0 && (kf == TK_SINT ? bf - 1 : bf) <= sig;
+  if (kf == TK_FLOAT && kt == TK_FLOAT) {
+    if (to == T_F64) return from == T_F32 || from == T_F16 || from == T_BF16;
+    if (to == T_F32) return from == T_F16 || from == T_BF16;
+  }
+  return false;
+}
+
+/* convert to the same type -> x; convert(convert(x, T2), T3) with T2
+ * holding every value of x exactly -> convert(x, T3), or x if T3 is x's
+ * type. */
+static cxla_status rule_convert(Simp *s, Instr *in, Instr **out) {
+  Instr *x = in->operands[0];
+  if (x->shape->type == in->shape->type) return (*out = x), NULL;
+  if (x->op != OP_CONVERT) return NULL;
+  Instr *src = x->operands[0];
+  if (!lossless(src->shape->type, x->shape->type)) return NULL;
+  if (src->shape->type == in->shape->type) return (*out = src), NULL;
+  if (!(*out = simp_new(s, OP_CONVERT, in->shape, 1, &src))) return cxla_oom();
+  return NULL;
+}
+
+/* A non-scalar constant whose elements are all equal -> broadcast of a
+ * scalar constant (the canonical form other rules and passes expect). */
+static cxla_status rule_constant(Simp *s, Instr *in, Instr **out) {
+  const Literal *l = in->literal;
+  if (in->shape->rank == 0 || !l || l->nelems < 2 || !as_uniform(in)) return NULL;
+  Literal *scalar;
+  TRY(literal_create(l->type, 0, NULL, &scalar));
+  memcpy(scalar->data, l->data, (size_t)type_bytes(l->type));
+  TRY(module_own_literal(s->m, scalar));
+  Shape *sh = shape_new(&s->m->arena, l->type, 0, NULL);
+  if (!sh) return cxla_oom();
+  Instr *c = comp_add_instr(s->c, OP_CONSTANT, sh, 0, NULL, NULL);
+  if (!c) return cxla_oom();
+  c->literal = scalar;
+  Instr *b = simp_new(s, OP_BROADCAST, in->shape, 1, &c);
+  if (!b) return cxla_oom();
+  b->attrs |= A_DIMENSIONS;
+  *out = b;
+  return NULL;
+}
+
+/* An elementwise op whose operands are all broadcasts of scalars ->
+ * broadcast of the op on the scalars (the same value in every element;
+ * constant folding then sees scalar constants). */
+static cxla_status sink_scalar_broadcasts(Simp *s, Instr *in, Instr **out) {
+  if (in->shape->rank == 0 || in->noperands < 1 || in->noperands > 8 || in->ncalled) return NULL;
+  Instr *scalars[8];
+  for (int k = 0; k < in->noperands; k++) {
+    const Instr *b = in->operands[k];
+    if (b->op != OP_BROADCAST || b->operands[0]->shape->rank != 0) return NULL;
+    scalars[k] = b->operands[0];
+  }
+  Instr *op = instr_clone(s->c, in, in->noperands, scalars, NULL);
+  if (!op) return cxla_oom();
+  Shape *sh = shape_new(&s->m->arena, in->shape->type, 0, NULL);
+  if (!sh) return cxla_oom();
+  op->shape = sh;
+  op->ncontrol_preds = 0;
+  Instr *b = simp_new(s, OP_BROADCAST, in->shape, 1, &op);
+  if (!b) return cxla_oom();
+  b->attrs |= A_DIMENSIONS;
+  b->dimensions = (I64List){0, NULL};
+  *out = b;
+  return NULL;
+}
+
+cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out) {
+  if (!type_is_array(in->shape->type)) return NULL;
+  if ((op_info(in->op)->flags & OPF_EW) && in->op != OP_MAP) {
+    TRY(sink_scalar_broadcasts(s, in, out));
+    if (*out) return NULL;
+  }
+  switch (in->op) {
+  case OP_ADD: return rule_add(s, in, out);
+  case OP_SUBTRACT: return rule_subtract(s, in, out);
+  case OP_MULTIPLY: return rule_multiply(s, in, out);
+  case OP_DIVIDE: return rule_divide(s, in, out);
+  case OP_MAXIMUM: case OP_MINIMUM: return rule_minmax(s, in, out);
+  case OP_AND: case OP_OR: case OP_XOR: return rule_logic(s, in, out);
+  case OP_POWER: return rule_power(s, in, out);
+  case OP_COMPARE: return rule_compare(s, in, out);
+  case OP_SELECT: return rule_select(s, in, out);
+  case OP_CONVERT: return rule_convert(s, in, out);
+  case OP_CONSTANT: return rule_constant(s, in, out);
+  case OP_NEGATE:
+  case OP_NOT:
+    /* negate(negate(x)) -> x; not(not(x)) -> x. */
+    if (in->operands[0]->op == in->op) *out = in->operands[0]->operands[0];
+    return NULL;
+  case OP_ABS: {
+    /* abs(negate(x)) -> abs(x); abs(abs(x)) -> abs(x). */
+    Instr *x = in->operands[0];
+    if (type_is_complex(x->shape->type)) return NULL;
+    if (x->op == OP_ABS) *out = x;
+    else if (x->op == OP_NEGATE && !(*out = simp_new(s, OP_ABS, in->shape, 1, &x->operands[0])))
+      return cxla_oom();
+    return NULL;
+  }
+  case OP_SHIFT_LEFT: case OP_SHIFT_RIGHT_ARITHMETIC: case OP_SHIFT_RIGHT_LOGICAL:
+    /* x shifted by 0 -> x. */
+    if (is_int_value(in->operands[1], 0)) *out = in->operands[0];
+    return NULL;
+  default:
+    return NULL;
+  }
+}

@@ -1,0 +1,187 @@
+/* Reduce and dot rules of the algebraic simplifier.
+ *
+ * Reduce: only rewrites that keep every floating-point sum in the same
+ * order. A reduce whose reduced dimensions hold one element each computes
+ * f(init, x) per element, which is x when init is f's identity (-0 for a
+ * float sum, +0 is not: +0 + -0 = +0). Two nested reduces merge only for
+ * reducers that are associative and commutative on the type: max/min on
+ * anything, integer add/multiply, and/or/xor.
+ *
+ * Dot: a transpose feeding a dot is folded into the dimension numbers
+ * when the output's dimension order stays the same (the operand's free
+ * dimensions keep their relative order). Other dot canonicalisations of
+ * XLA (DotDecomposer: batch dimensions first, one contracting dimension)
+ * are left out: the interpreter runs any dimension numbers directly. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "passes/algsimp.h"
+
+/* init is the identity of reducer f on its type. */
+static bool is_identity(Opcode f, const Instr *init) {
+  ElemType t = init->shape->type;
+  bool flt = type_is_float(t), integral = type_is_int(t) || t == T_PRED;
+  switch (f) {
+  case OP_ADD: return (flt && is_float_value(init, 0.0, true)) || (integral && is_int_value(init, 0));
+  case OP_MULTIPLY: return is_one(init);
+  case OP_MAXIMUM:
+    return (flt && is_float_value(init, -INFINITY, false)) ||
+           (integral && is_int_value(init, simp_int_min(t)));
+  case OP_MINIMUM:
+    return (flt && is_float_value(init, INFINITY, false)) ||
+           (integral && is_int_value(init, simp_int_max(t)));
+  case OP_AND: return integral && is_int_value(init, simp_all_ones(t));
+  case OP_OR: case OP_XOR: return integral && is_int_value(init, 0);
+  default: return false;
+  }
+}
+
+/* f can be applied in any grouping and order on type t with the same
+ * result bits. */
+static bool reorderable(Opcode f, ElemType t) {
+  bool integral = type_is_int(t) || t == T_PRED;
+  switch (f) {
+  case OP_MAXIMUM: case OP_MINIMUM: return integral || type_is_float(t);
+  case OP_ADD: case OP_MULTIPLY: case OP_AND: case OP_OR: case OP_XOR: return integral;
+  default: return false;
+  }
+}
+
+static bool contains(const I64List *l, int64_t v) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == v) return true;
+  return false;
+}
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* reduce(reduce(y, i1, D1), i2, D2) -> reduce(y, i2, D1 + D2 mapped back
+ * to y's dimensions), i1 the identity. */
+static cxla_status merge_nested(Simp *s, Instr *in, Opcode f, Instr **out) {
+  Instr *inner = in->operands[0];
+  if (inner->op != OP_REDUCE || inner->noperands != 2 || inner->ncalled != 1) return NULL;
+  if (simp_reducer_op(inner->called[0]) != f) return NULL;
+  if (!is_identity(f, inner->operands[1])) return NULL;
+  Instr *y = inner->operands[0];
+  int ry = y->shape->rank;
+  if (ry > 64) return NULL;
+  int64_t kept[64], dims[64];
+  int nk = 0, nd = 0;
+  for (int i = 0; i < ry; i++) {
+    if (contains(&inner->dimensions, i)) dims[nd++] = i;
+    else kept[nk++] = i;
+  }
+  for (int i = 0; i < in->dimensions.n; i++) {
+    int64_t d = in->dimensions.v[i];
+    if (d < 0 || d >= nk) return NULL;
+    dims[nd++] = kept[d];
+  }
+  qsort(dims, (size_t)nd, sizeof dims[0], cmp_i64);
+  Instr *ops[2] = {y, in->operands[1]};
+  Instr *r = simp_new(s, OP_REDUCE, in->shape, 2, ops);
+  if (!r) return cxla_oom();
+  bool ok = true;
+  r->dimensions = simp_list(s, dims, nd, &ok);
+  r->called = arena_array(&s->m->arena, 1, sizeof(Computation *));
+  if (!ok || !r->called) return cxla_oom();
+  r->called[0] = in->called[0];
+  r->ncalled = 1;
+  r->attrs |= A_DIMENSIONS;
+  *out = r;
+  return NULL;
+}
+
+static cxla_status rule_reduce(Simp *s, Instr *in, Instr **out) {
+  if (in->noperands != 2 || in->ncalled != 1 || in->shape->type == T_TUPLE) return NULL;
+  Opcode f = simp_reducer_op(in->called[0]);
+  if (f == OP_COUNT) return NULL;
+  Instr *x = in->operands[0], *init = in->operands[1];
+  ElemType t = in->shape->type;
+  /* Every reduced dimension has one element: f(init, x) = x. */
+  bool single = true;
+  for (int i = 0; i < in->dimensions.n; i++) {
+    int64_t d = in->dimensions.v[i];
+    if (d < 0 || d >= x->shape->rank) return NULL;
+    if (x->shape->dims[d] != 1) single = false;
+  }
+  if (single && is_identity(f, init)) {
+    if (shape_compatible(x->shape, in->shape)) return (*out = x), NULL;
+    if (!(*out = simp_new(s, OP_RESHAPE, in->shape, 1, &x))) return cxla_oom();
+    return NULL;
+  }
+  if (reorderable(f, t)) return merge_nested(s, in, f, out);
+  return NULL;
+}
+
+/* Folds transpose(a, perm) as dot operand `side` (0 lhs, 1 rhs) into the
+ * dimension numbers. */
+static cxla_status fold_transpose(Simp *s, Instr *in, int side, Instr **out) {
+  Instr *t = in->operands[side];
+  if (t->op != OP_TRANSPOSE || t->dimensions.n != t->shape->rank || t->shape->rank > 64)
+    return NULL;
+  const I64List *perm = &t->dimensions;
+  const I64List *batch = side ? &in->dot.rhs_batch : &in->dot.lhs_batch;
+  const I64List *contract = side ? &in->dot.rhs_contract : &in->dot.lhs_contract;
+  /* Free dimensions must keep their order through the permutation. */
+  int64_t last = -1;
+  for (int i = 0; i < t->shape->rank; i++) {
+    if (contains(batch, i) || contains(contract, i)) continue;
+    if (perm->v[i] <= last) return NULL;
+    last = perm->v[i];
+  }
+  /* Contracting dimensions keep their relative order too, so the sums run
+   * in the same order whether an evaluator walks them by list position or
+   * by dimension number. */
+  for (int i = 0; i < contract->n; i++)
+    for (int j = 0; j < contract->n; j++)
+      if ((contract->v[i] < contract->v[j]) != (perm->v[contract->v[i]] < perm->v[contract->v[j]]))
+        return NULL;
+  int64_t nb[64], nc[64];
+  for (int i = 0; i < batch->n; i++) nb[i] = perm->v[batch->v[i]];
+  for (int i = 0; i < contract->n; i++) nc[i] = perm->v[contract->v[i]];
+  Instr *ops[2] = {in->operands[0], in->operands[1]};
+  ops[side] = t->operands[0];
+  Instr *d = simp_new(s, OP_DOT, in->shape, 2, ops);
+  if (!d) return cxla_oom();
+  Instr keep = *d;
+  *d = *in; /* every attribute (precision_config and other raw ones too) */
+  d->name = keep.name;
+  d->shape = keep.shape;
+  d->operands = keep.operands;
+  d->parent = keep.parent;
+  d->id = keep.id;
+  d->scratch = NULL;
+  d->ncontrol_preds = 0;
+  d->control_preds = NULL;
+  bool ok = true;
+  I64List b = simp_list(s, nb, batch->n, &ok), c = simp_list(s, nc, contract->n, &ok);
+  if (!ok) return cxla_oom();
+  if (side) {
+    d->dot.rhs_batch = b;
+    d->dot.rhs_contract = c;
+  } else {
+    d->dot.lhs_batch = b;
+    d->dot.lhs_contract = c;
+  }
+  *out = d;
+  return NULL;
+}
+
+static cxla_status rule_dot(Simp *s, Instr *in, Instr **out) {
+  if (in->noperands != 2) return NULL;
+  TRY(fold_transpose(s, in, 0, out));
+  if (!*out) TRY(fold_transpose(s, in, 1, out));
+  return NULL;
+}
+
+cxla_status algsimp_reduce(Simp *s, Instr *in, Instr **out) {
+  switch (in->op) {
+  case OP_REDUCE: return rule_reduce(s, in, out);
+  case OP_DOT: return rule_dot(s, in, out);
+  default: return NULL;
+  }
+}

@@ -1,0 +1,929 @@
+/* Buffer assignment: schedule, liveness, in-place reuse and arena offsets.
+ * See buffer_assignment.h for the model. The pass "buffer-assignment" only
+ * analyses: it leaves the report in ctx->report and never changes m. */
+#include "passes/buffer_assignment.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/rewrite.h"
+#include "passes/passes.h"
+
+#define BA_ALIGN 64
+#define BA_MAX_DEPTH 32 /* nesting of while/conditional/call bodies */
+
+/* ---- dataflow: which value each array leaf of each instruction holds ---- */
+
+/* Schedule-independent facts about one computation. */
+typedef struct Flow {
+  const Computation *c;
+  int n;            /* instructions */
+  int *leaf_base;   /* per instruction id: first entry in leafval */
+  int *nleaves;     /* per instruction id */
+  int *leafval;     /* value id per leaf, -1 for none */
+  int nvalues;
+  const Instr **vinstr; /* defining instruction per value */
+  int *vleaf;           /* leaf of the defining instruction */
+  int64_t *vsize;
+  bool *live_out;       /* a leaf of the root */
+  int *rd_start;        /* readers of value v: rd[rd_start[v] .. rd_start[v+1]) */
+  int *rd;              /* instruction ids */
+} Flow;
+
+static int count_leaves(const Shape *s) {
+  if (s->type == T_TUPLE) {
+    int n = 0;
+    for (int i = 0; i < s->ntuple; i++) n += count_leaves(s->tuple[i]);
+    return n;
+  }
+  return type_is_array(s->type) ? 1 : 0;
+}
+
+/* The shape of array leaf `leaf` of s (depth-first order); appends its
+ * ShapeIndex to path when path is non-NULL. */
+static const Shape *leaf_shape(const Shape *s, int leaf, StrBuf *path) {
+  if (s->type != T_TUPLE) return s;
+  for (int i = 0; i < s->ntuple; i++) {
+    int k = count_leaves(s->tuple[i]);
+    if (leaf < k) {
+      if (path) sb_printf(path, path->len && path->data[path->len - 1] != '{' ? ",%d" : "%d", i);
+      return leaf_shape(s->tuple[i], leaf, path);
+    }
+    leaf -= k;
+  }
+  return s;
+}
+
+static int64_t array_bytes(const Shape *s) {
+  int64_t b;
+  if (!mul_i64(shape_elems(s), type_bytes(s->type), &b)) return INT64_MAX / 4;
+  return b;
+}
+
+/* Views: instructions whose leaves are their operands' leaves. */
+static bool is_view(const Instr *in) {
+  switch (in->op) {
+  case OP_GET_TUPLE_ELEMENT: case OP_TUPLE: case OP_OPT_BARRIER:
+  case OP_ADD_DEPENDENCY: case OP_DOMAIN:
+    return in->noperands >= 1;
+  case OP_BITCAST:
+    return in->noperands == 1 && count_leaves(in->shape) == 1 &&
+           count_leaves(in->operands[0]->shape) == 1;
+  default:
+    return false;
+  }
+}
+
+static void flow_free(Flow *f) {
+  cxla_free(f->leaf_base);
+  cxla_free(f->nleaves);
+  cxla_free(f->leafval);
+  cxla_free(f->vinstr);
+  cxla_free(f->vleaf);
+  cxla_free(f->vsize);
+  cxla_free(f->live_out);
+  cxla_free(f->rd_start);
+  cxla_free(f->rd);
+  memset(f, 0, sizeof *f);
+}
+
+/* Fills the leaves of a view from its operands' leaves. */
+static void view_leaves(Flow *f, const Instr *in, int *dst) {
+  const Instr *op0 = in->operands[0];
+  const int *src = f->leafval + f->leaf_base[op0->id];
+  int n = f->nleaves[in->id];
+  if (in->op == OP_TUPLE) {
+    int k = 0;
+    for (int i = 0; i < in->noperands && k < n; i++) {
+      const Instr *op = in->operands[i];
+      for (int j = 0; j < f->nleaves[op->id] && k < n; j++)
+        dst[k++] = f->leafval[f->leaf_base[op->id] + j];
+    }
+    return;
+  }
+  int skip = 0;
+  if (in->op == OP_GET_TUPLE_ELEMENT && op0->shape->type == T_TUPLE)
+    for (int64_t i = 0; i < in->index && i < op0->shape->ntuple; i++)
+      skip += count_leaves(op0->shape->tuple[i]);
+  for (int j = 0; j < n; j++)
+    dst[j] = skip + j < f->nleaves[op0->id] ? src[skip + j] : -1;
+}
+
+static cxla_status flow_build(const Computation *c, Flow *f) {
+  memset(f, 0, sizeof *f);
+  f->c = c;
+  int n = f->n = c->ninstrs;
+  for (int i = 0; i < n; i++)
+    if (c->instrs[i]->id != i)
+      return ERR(FAILED_PRECONDITION, "buffer assignment: computation %%%s has stale ids", c->name);
+  f->leaf_base = cxla_calloc((size_t)n + 1, sizeof(int));
+  f->nleaves = cxla_calloc((size_t)n + 1, sizeof(int));
+  if (!f->leaf_base || !f->nleaves) return cxla_oom();
+  int total = 0, ndef = 0;
+  for (int i = 0; i < n; i++) {
+    f->leaf_base[i] = total;
+    f->nleaves[i] = count_leaves(c->instrs[i]->shape);
+    total += f->nleaves[i];
+    if (!is_view(c->instrs[i])) ndef += f->nleaves[i];
+  }
+  f->leafval = cxla_calloc((size_t)total + 1, sizeof(int));
+  f->vinstr = cxla_calloc((size_t)ndef + 1, sizeof(Instr *));
+  f->vleaf = cxla_calloc((size_t)ndef + 1, sizeof(int));
+  f->vsize = cxla_calloc((size_t)ndef + 1, sizeof(int64_t));
+  f->live_out = cxla_calloc((size_t)ndef + 1, sizeof(bool));
+  f->rd_start = cxla_calloc((size_t)ndef + 2, sizeof(int));
+  if (!f->leafval || !f->vinstr || !f->vleaf || !f->vsize || !f->live_out || !f->rd_start)
+    return cxla_oom();
+  for (int i = 0; i < n; i++) {
+    const Instr *in = c->instrs[i];
+    int *dst = f->leafval + f->leaf_base[i];
+    if (is_view(in)) {
+      view_leaves(f, in, dst);
+      continue;
+    }
+    for (int j = 0; j < f->nleaves[i]; j++) {
+      int v = f->nvalues++;
+      f->vinstr[v] = in;
+      f->vleaf[v] = j;
+      f->vsize[v] = array_bytes(leaf_shape(in->shape, j, NULL));
+      dst[j] = v;
+    }
+  }
+  if (c->root)
+    for (int j = 0; j < f->nleaves[c->root->id]; j++) {
+      int v = f->leafval[f->leaf_base[c->root->id] + j];
+      if (v >= 0) f->live_out[v] = true;
+    }
+  /* Readers, two passes (count, fill). A reader is a non-view instruction
+   * that has the value in one of its operands' leaves. */
+  int *last_reader = cxla_malloc(((size_t)f->nvalues + 1) * sizeof(int));
+  if (!last_reader) return cxla_oom();
+  for (int pass = 0; pass < 2; pass++) {
+    for (int v = 0; v < f->nvalues; v++) last_reader[v] = -1;
+    int *fill = pass ? f->rd_start : NULL;
+    int *cursor = NULL;
+    if (pass) {
+      f->rd = cxla_malloc(((size_t)f->rd_start[f->nvalues] + 1) * sizeof(int));
+      cursor = cxla_malloc(((size_t)f->nvalues + 1) * sizeof(int));
+      if (!f->rd || !cursor) {
+        cxla_free(cursor);
+        cxla_free(last_reader);
+        return cxla_oom();
+      }
+      memcpy(cursor, fill, (size_t)f->nvalues * sizeof(int));
+    }
+    for (int i = 0; i < n; i++) {
+      const Instr *in = c->instrs[i];
+      if (is_view(in)) continue;
+      for (int k = 0; k < in->noperands; k++) {
+        const Instr *op = in->operands[k];
+        for (int j = 0; j < f->nleaves[op->id]; j++) {
+          int v = f->leafval[f->leaf_base[op->id] + j];
+          if (v < 0 || last_reader[v] == i) continue;
+          last_reader[v] = i;
+          if (pass) f->rd[cursor[v]++] = i;
+          else f->rd_start[v + 1]++;
+        }
+      }
+    }
+    if (!pass)
+      for (int v = 0; v < f->nvalues; v++) f->rd_start[v + 1] += f->rd_start[v];
+    cxla_free(cursor);
+  }
+  cxla_free(last_reader);
+  return NULL;
+}
+
+/* ---- schedules --------------------------------------------------------------- */
+
+static const Instr **schedule_in_order(const Flow *f) {
+  const Instr **s = cxla_malloc(((size_t)f->n + 1) * sizeof(Instr *));
+  if (s)
+    for (int i = 0; i < f->n; i++) s[i] = f->c->instrs[i];
+  return s;
+}
+
+/* Bytes of temporaries an instruction defines (parameters and constants
+ * live elsewhere). */
+static int64_t defined_bytes(const Flow *f, const Instr *in) {
+  if (is_view(in) || in->op == OP_PARAMETER || in->op == OP_CONSTANT) return 0;
+  int64_t b = 0;
+  for (int j = 0; j < f->nleaves[in->id]; j++) b += array_bytes(leaf_shape(in->shape, j, NULL));
+  return b;
+}
+
+/* Greedy list scheduling: among the ready instructions, take the one that
+ * frees the most bytes net of what it defines; ties go to the earlier
+ * instruction, so a computation with nothing to gain keeps its order. */
+static const Instr **schedule_list(const Flow *f) {
+  int n = f->n;
+  const Computation *c = f->c;
+  const Instr **s = cxla_malloc(((size_t)n + 1) * sizeof(Instr *));
+  int *pending = cxla_calloc((size_t)n + 1, sizeof(int));    /* unscheduled deps */
+  int *remaining = cxla_calloc((size_t)f->nvalues + 1, sizeof(int));
+  bool *done = cxla_calloc((size_t)n + 1, sizeof(bool));
+  Users u = {0};
+  cxla_status st = users_build(c, &u);
+  if (!s || !pending || !remaining || !done || st) {
+    cxla_status_free(st);
+    cxla_free(s);
+    s = NULL;
+    goto out;
+  }
+  for (int i = 0; i < n; i++) {
+    const Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++) {
+      bool dup = false;
+      for (int j = 0; j < k; j++) dup |= in->operands[j] == in->operands[k];
+      if (!dup) pending[i]++;
+    }
+    pending[i] += in->ncontrol_preds;
+  }
+  for (int v = 0; v < f->nvalues; v++) remaining[v] = f->rd_start[v + 1] - f->rd_start[v];
+  for (int step = 0; step < n; step++) {
+    int best = -1;
+    int64_t best_gain = 0;
+    for (int i = 0; i < n; i++) {
+      if (done[i] || pending[i]) continue;
+      const Instr *in = c->instrs[i];
+      int64_t gain = -defined_bytes(f, in);
+      if (!is_view(in))
+        for (int k = 0; k < in->noperands; k++) {
+          const Instr *op = in->operands[k];
+          for (int j = 0; j < f->nleaves[op->id]; j++) {
+            int v = f->leafval[f->leaf_base[op->id] + j];
+            /* frees v if this is its last reader (duplicates counted once
+             * because remaining is only compared, not decremented here) */
+            if (v >= 0 && remaining[v] == 1 && !f->live_out[v]) {
+              bool dup = false;
+              for (int kk = 0; kk < k && !dup; kk++)
+                for (int jj = 0; jj < f->nleaves[in->operands[kk]->id]; jj++)
+                  dup |= f->leafval[f->leaf_base[in->operands[kk]->id] + jj] == v;
+              for (int jj = 0; jj < j; jj++) dup |= f->leafval[f->leaf_base[op->id] + jj] == v;
+              if (!dup) gain += f->vsize[v];
+            }
+          }
+        }
+      if (best < 0 || gain > best_gain) {
+        best = i;
+        best_gain = gain;
+      }
+    }
+    if (best < 0) { /* a cycle: cannot happen in a verified module */
+      cxla_free(s);
+      s = NULL;
+      goto out;
+    }
+    const Instr *in = c->instrs[best];
+    s[step] = in;
+    done[best] = true;
+    for (int r = 0; r < u.count[best]; r++) pending[u.list[best][r]->id]--;
+    for (int i = 0; i < n; i++) /* control successors */
+      for (int k = 0; k < c->instrs[i]->ncontrol_preds; k++)
+        if (c->instrs[i]->control_preds[k] == in) pending[i]--;
+    if (!is_view(in))
+      for (int v = 0; v < f->nvalues; v++)
+        for (int r = f->rd_start[v]; r < f->rd_start[v + 1]; r++)
+          if (f->rd[r] == best) remaining[v]--;
+  }
+out:
+  users_free(&u);
+  cxla_free(pending);
+  cxla_free(remaining);
+  cxla_free(done);
+  return s;
+}
+
+/* ---- planning ------------------------------------------------------------------ */
+
+typedef struct Memo {
+  const Computation *comp[64];
+  int64_t bytes[64];
+  int n;
+} Memo;
+
+static cxla_status plan_with_schedule(const Flow *f, const Instr **sched, Memo *memo,
+                                      int depth, BufferPlan *p);
+
+/* The arena a called computation needs (its temporaries), memoised. */
+static cxla_status callee_bytes(const Computation *c, Memo *memo, int depth, int64_t *out) {
+  *out = 0;
+  for (int i = 0; i < memo->n; i++)
+    if (memo->comp[i] == c) {
+      *out = memo->bytes[i];
+      return NULL;
+    }
+  if (depth > BA_MAX_DEPTH)
+    return ERR(UNIMPLEMENTED, "buffer assignment: calls nested deeper than %d", BA_MAX_DEPTH);
+  Flow f;
+  cxla_status st = flow_build(c, &f);
+  BufferPlan p;
+  memset(&p, 0, sizeof p);
+  const Instr **sched = st ? NULL : schedule_in_order(&f);
+  if (!st && !sched) st = cxla_oom();
+  if (!st) st = plan_with_schedule(&f, sched, memo, depth + 1, &p);
+  else cxla_free(sched);
+  flow_free(&f);
+  if (st) return st;
+  *out = p.temp_bytes;
+  buffer_plan_free(&p);
+  if (memo->n < 64) {
+    memo->comp[memo->n] = c;
+    memo->bytes[memo->n++] = *out;
+  }
+  return NULL;
+}
+
+/* Whether fused parameter k of a kLoop fusion only feeds elementwise ops of
+ * the fusion's shape (or the updated operand of a dynamic-update-slice), so
+ * that element i of the result is written after element i of the operand
+ * was last read. */
+static bool fused_param_elementwise(const Computation *fc, int64_t k, const Shape *out) {
+  if (k >= fc->nparams || !fc->params[k]) return false;
+  int n = fc->ninstrs;
+  bool *mark = cxla_calloc((size_t)n + 1, sizeof(bool));
+  if (!mark) return false;
+  bool ok = true;
+  for (int i = 0; i < n && ok; i++) {
+    const Instr *in = fc->instrs[i];
+    if (in == fc->params[k]) {
+      mark[i] = true;
+      continue;
+    }
+    bool uses = false;
+    for (int j = 0; j < in->noperands; j++)
+      if (in->operands[j]->id >= 0 && in->operands[j]->id < n &&
+          fc->instrs[in->operands[j]->id] == in->operands[j] && mark[in->operands[j]->id])
+        uses = true;
+    if (!uses) continue;
+    if ((op_info(in->op)->flags & OPF_EW) && !(op_info(in->op)->flags & OPF_CTRL) &&
+        shape_compatible(in->shape, out))
+      mark[i] = true;
+    else if (in->op == OP_DYNAMIC_UPDATE_SLICE && mark[in->operands[0]->id]) {
+      for (int j = 1; j < in->noperands; j++) ok &= !mark[in->operands[j]->id];
+      mark[i] = ok;
+    } else
+      ok = false;
+  }
+  cxla_free(mark);
+  return ok;
+}
+
+/* Whether `in` may write its (single, array) result over operand k. */
+static bool can_share(const Instr *in, int k) {
+  const Shape *os = in->operands[k]->shape;
+  if (in->shape->type == T_TUPLE || os->type == T_TUPLE) return false;
+  bool same = shape_compatible(in->shape, os) ||
+              (in->shape->rank == os->rank && type_bytes(in->shape->type) == type_bytes(os->type) &&
+               (os->rank == 0 || memcmp(in->shape->dims, os->dims, (size_t)os->rank * sizeof(int64_t)) == 0));
+  if (!same) return false;
+  unsigned fl = op_info(in->op)->flags;
+  if ((fl & OPF_EW) && !(fl & OPF_CTRL)) return true;
+  if (in->op == OP_DYNAMIC_UPDATE_SLICE || in->op == OP_SCATTER) return k == 0;
+  if (in->op == OP_FUSION && in->fusion_kind == FUSION_LOOP && in->ncalled == 1)
+    return fused_param_elementwise(in->called[0], k, in->shape);
+  return false;
+}
+
+typedef struct Builder {
+  BufferPlan *p;
+  int cap;
+  int *vcap; /* per buffer capacity of its values array */
+} Builder;
+
+static int new_buffer(Builder *b, BufKind kind) {
+  BufferPlan *p = b->p;
+  if (p->nbuffers == b->cap) {
+    int nc = b->cap ? 2 * b->cap : 16;
+    LogicalBuffer *nb = cxla_realloc(p->buffers, (size_t)nc * sizeof *nb);
+    int *nv = nb ? cxla_realloc(b->vcap, (size_t)nc * sizeof(int)) : NULL;
+    if (nb) p->buffers = nb;
+    if (!nv) return -1;
+    b->vcap = nv;
+    b->cap = nc;
+  }
+  LogicalBuffer *lb = &p->buffers[p->nbuffers];
+  memset(lb, 0, sizeof *lb);
+  lb->kind = kind;
+  lb->offset = -1;
+  lb->host = -1;
+  lb->param_number = -1;
+  lb->first = INT32_MAX;
+  lb->last = -1;
+  b->vcap[p->nbuffers] = 0;
+  return p->nbuffers++;
+}
+
+static bool buffer_add_value(Builder *b, int buf, int v) {
+  LogicalBuffer *lb = &b->p->buffers[buf];
+  if (lb->nvalues == b->vcap[buf]) {
+    int nc = b->vcap[buf] ? 2 * b->vcap[buf] : 2;
+    int *nv = cxla_realloc(lb->values, (size_t)nc * sizeof(int));
+    if (!nv) return false;
+    lb->values = nv;
+    b->vcap[buf] = nc;
+  }
+  lb->values[lb->nvalues++] = v;
+  BufValue *bv = &b->p->values[v];
+  bv->buffer = buf;
+  if (bv->size > lb->size) lb->size = bv->size;
+  if (bv->def < lb->first) lb->first = bv->def;
+  if (bv->last > lb->last) lb->last = bv->last;
+  return true;
+}
+
+/* The value in leaf j of operand k of in, or -1. */
+static int operand_value(const Flow *f, const Instr *in, int k, int j) {
+  const Instr *op = in->operands[k];
+  return j < f->nleaves[op->id] ? f->leafval[f->leaf_base[op->id] + j] : -1;
+}
+
+/* Whether some operand other than k of `in` holds a value of buffer buf. */
+static bool buffer_read_elsewhere(const Flow *f, const BufferPlan *p, const Instr *in, int k, int buf) {
+  for (int kk = 0; kk < in->noperands; kk++) {
+    if (kk == k) continue;
+    const Instr *op = in->operands[kk];
+    for (int j = 0; j < f->nleaves[op->id]; j++) {
+      int v = f->leafval[f->leaf_base[op->id] + j];
+      if (v >= 0 && p->values[v].buffer == buf) return true;
+    }
+  }
+  return false;
+}
+
+/* A buffer that may be taken over at step s: a temporary whose values are
+ * all dead after s, not yet taken by another result at this step. */
+static bool takeable(const BufferPlan *p, int buf, int s, const bool *taken, int64_t size) {
+  const LogicalBuffer *lb = &p->buffers[buf];
+  return lb->kind == BUF_TEMP && lb->last == s && !taken[buf] && lb->size == size;
+}
+
+/* Groups the values of the instruction at step s into buffers. */
+static cxla_status assign_instr(Builder *b, const Flow *f, const Instr *in, int s, bool *taken) {
+  BufferPlan *p = b->p;
+  int nl = f->nleaves[in->id];
+  for (int j = 0; j < nl; j++) {
+    int v = f->leafval[f->leaf_base[in->id] + j];
+    if (v < 0) continue;
+    int buf = -1;
+    if (in->op == OP_PARAMETER || in->op == OP_CONSTANT) {
+      buf = new_buffer(b, in->op == OP_PARAMETER ? BUF_PARAMETER : BUF_CONSTANT);
+      if (buf >= 0 && in->op == OP_PARAMETER) p->buffers[buf].param_number = in->param_number;
+    } else if (in->op == OP_WHILE) {
+      int u = operand_value(f, in, 0, j);
+      if (u >= 0 && takeable(p, p->values[u].buffer, s, taken, p->values[v].size)) buf = p->values[u].buffer;
+    } else {
+      for (int k = 0; k < in->noperands && buf < 0 && nl == 1; k++) {
+        int u = operand_value(f, in, k, 0);
+        if (u < 0 || f->nleaves[in->operands[k]->id] != 1) continue;
+        int ub = p->values[u].buffer;
+        if (!takeable(p, ub, s, taken, p->values[v].size) || !can_share(in, k)) continue;
+        bool ew = (op_info(in->op)->flags & OPF_EW) != 0;
+        if (!ew && buffer_read_elsewhere(f, p, in, k, ub)) continue;
+        buf = ub;
+      }
+    }
+    if (buf >= 0 && p->buffers[buf].kind == BUF_TEMP && p->buffers[buf].nvalues > 0) {
+      p->inplace_count++;
+      taken[buf] = true;
+    }
+    if (buf < 0 && (buf = new_buffer(b, BUF_TEMP)) < 0) return cxla_oom();
+    if (!buffer_add_value(b, buf, v)) return cxla_oom();
+  }
+  return NULL;
+}
+
+/* Parses the module's input_output_alias attribute:
+ *   { {0}: (0, {}, may-alias), {1, 2}: (1, {0}, must-alias) }
+ * and calls back with (output leaf path, parameter, parameter path). Paths
+ * are kept as text without spaces, e.g. "1,2". Unparseable text is ignored
+ * (the attribute only refines the report). */
+typedef struct AliasPair {
+  char out[64];
+  int64_t param;
+  char pidx[64];
+} AliasPair;
+
+static const char *skip_ws(const char *s) {
+  while (*s == ' ' || *s == '\n' || *s == '\t') s++;
+  return s;
+}
+
+static const char *read_index(const char *s, char *dst, size_t cap) {
+  s = skip_ws(s);
+  if (*s != '{') return NULL;
+  s++;
+  size_t n = 0;
+  while (*s && *s != '}') {
+    if (*s != ' ' && n + 1 < cap) dst[n++] = *s;
+    s++;
+  }
+  dst[n] = 0;
+  return *s == '}' ? s + 1 : NULL;
+}
+
+static int parse_aliases(const char *text, AliasPair *out, int cap) {
+  int n = 0;
+  const char *s = skip_ws(text);
+  if (*s != '{') return 0;
+  s++;
+  while (n < cap) {
+    s = skip_ws(s);
+    if (*s == ',') s = skip_ws(s + 1);
+    if (*s != '{') break;
+    AliasPair a;
+    if (!(s = read_index(s, a.out, sizeof a.out))) break;
+    s = skip_ws(s);
+    if (*s != ':') break;
+    s = skip_ws(s + 1);
+    if (*s != '(') break;
+    char *end;
+    a.param = strtoll(s + 1, &end, 10);
+    s = skip_ws(end);
+    if (*s != ',') break;
+    if (!(s = read_index(s + 1, a.pidx, sizeof a.pidx))) break;
+    while (*s && *s != ')') s++;
+    if (*s != ')') break;
+    s++;
+    out[n++] = a;
+  }
+  return n;
+}
+
+/* Output buffers named by input_output_alias live in their parameter's
+ * buffer: they become BUF_PARAMETER. */
+static void apply_io_alias(const Flow *f, BufferPlan *p) {
+  const HloModule *m = f->c->module;
+  if (!m || !f->c->is_entry || !f->c->root) return;
+  const char *text = NULL;
+  for (int i = 0; i < m->nraw; i++)
+    if (strcmp(m->raw[i].name, "input_output_alias") == 0) text = m->raw[i].value;
+  if (!text) return;
+  AliasPair pairs[64];
+  int np = parse_aliases(text, pairs, 64);
+  const Instr *root = f->c->root;
+  for (int j = 0; j < f->nleaves[root->id]; j++) {
+    StrBuf path;
+    sb_init(&path);
+    leaf_shape(root->shape, j, &path);
+    const char *ps = path.data ? path.data : "";
+    for (int a = 0; a < np; a++) {
+      if (strcmp(pairs[a].out, ps) != 0) continue;
+      int v = f->leafval[f->leaf_base[root->id] + j];
+      if (v < 0) continue;
+      LogicalBuffer *lb = &p->buffers[p->values[v].buffer];
+      if (lb->kind == BUF_OUTPUT) {
+        lb->kind = BUF_PARAMETER;
+        lb->param_number = (int)pairs[a].param;
+      }
+    }
+    sb_free(&path);
+  }
+}
+
+static const BufferPlan *g_sort_plan; /* qsort has no context argument */
+static int cmp_size_desc(const void *a, const void *b) {
+  const LogicalBuffer *x = &g_sort_plan->buffers[*(const int *)a];
+  const LogicalBuffer *y = &g_sort_plan->buffers[*(const int *)b];
+  if (x->size != y->size) return x->size > y->size ? -1 : 1;
+  if (x->first != y->first) return x->first < y->first ? -1 : 1;
+  return *(const int *)a - *(const int *)b;
+}
+
+
+/* Temporaries that die before an output buffer's first value is written
+ * may use its memory: first fit over the output buffers, largest first.
+ * Each output buffer keeps the live ranges of the temporaries it hosts. */
+static cxla_status reuse_output_buffers(BufferPlan *p) {
+  int n = p->nbuffers, no = 0, nt = 0;
+  int *outs = cxla_malloc(((size_t)n + 1) * sizeof(int));
+  int *temps = cxla_malloc(((size_t)n + 1) * sizeof(int));
+  int *earliest = cxla_malloc(((size_t)n + 1) * sizeof(int)); /* per buffer */
+  if (!outs || !temps || !earliest) {
+    cxla_free(outs);
+    cxla_free(temps);
+    cxla_free(earliest);
+    return cxla_oom();
+  }
+  for (int i = 0; i < n; i++) {
+    earliest[i] = p->buffers[i].first;
+    if (p->buffers[i].kind == BUF_OUTPUT) outs[no++] = i;
+    if (p->buffers[i].kind == BUF_TEMP && p->buffers[i].size > 0) temps[nt++] = i;
+  }
+  g_sort_plan = p;
+  qsort(outs, (size_t)no, sizeof(int), cmp_size_desc);
+  qsort(temps, (size_t)nt, sizeof(int), cmp_size_desc);
+  /* A temporary fits in an output buffer if it is no larger and dies before
+   * everything the output buffer already holds; processing temporaries
+   * from the latest death backwards would pack more, but size order is
+   * what XLA does and keeps large buffers out of the arena first. */
+  for (int t = 0; t < nt; t++) {
+    LogicalBuffer *tb = &p->buffers[temps[t]];
+    for (int o = 0; o < no; o++) {
+      int h = outs[o];
+      if (p->buffers[h].size < tb->size) continue;
+      bool clash = tb->last >= earliest[h];
+      /* earlier guests of h: their ranges must not meet tb's */
+      for (int q = 0; q < t && !clash; q++) {
+        const LogicalBuffer *g = &p->buffers[temps[q]];
+        if (g->host == h && g->first <= tb->last && tb->first <= g->last) clash = true;
+      }
+      if (clash) continue;
+      tb->host = h;
+      tb->offset = 0;
+      break;
+    }
+  }
+  cxla_free(outs);
+  cxla_free(temps);
+  cxla_free(earliest);
+  return NULL;
+}
+
+static int64_t align_up(int64_t x) { return (x + BA_ALIGN - 1) / BA_ALIGN * BA_ALIGN; }
+
+static bool is_temp(const LogicalBuffer *b) {
+  return b->kind == BUF_TEMP || b->kind == BUF_SCRATCH;
+}
+
+typedef struct Chunk {
+  int64_t off, end;
+} Chunk;
+
+static int cmp_chunk(const void *a, const void *b) {
+  const Chunk *x = a, *y = b;
+  return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* Best-fit placement in decreasing size order. */
+static cxla_status place_buffers(BufferPlan *p) {
+  int nt = 0;
+  int *order = cxla_malloc(((size_t)p->nbuffers + 1) * sizeof(int));
+  Chunk *chunks = cxla_malloc(((size_t)p->nbuffers + 1) * sizeof(Chunk));
+  if (!order || !chunks) {
+    cxla_free(order);
+    cxla_free(chunks);
+    return cxla_oom();
+  }
+  for (int i = 0; i < p->nbuffers; i++)
+    if (is_temp(&p->buffers[i]) && p->buffers[i].host < 0 && p->buffers[i].size > 0) order[nt++] = i;
+  g_sort_plan = p;
+  qsort(order, (size_t)nt, sizeof(int), cmp_size_desc);
+  for (int t = 0; t < nt; t++) {
+    LogicalBuffer *b = &p->buffers[order[t]];
+    int nc = 0;
+    for (int q = 0; q < t; q++) {
+      const LogicalBuffer *o = &p->buffers[order[q]];
+      if (o->first <= b->last && b->first <= o->last) chunks[nc++] = (Chunk){o->offset, o->offset + o->size};
+    }
+    qsort(chunks, (size_t)nc, sizeof(Chunk), cmp_chunk);
+    int64_t cur = 0, best = -1, best_gap = INT64_MAX;
+    for (int q = 0; q < nc; q++) {
+      int64_t start = align_up(cur);
+      int64_t gap = chunks[q].off - start;
+      if (gap >= b->size && gap < best_gap) {
+        best = start;
+        best_gap = gap;
+      }
+      if (chunks[q].end > cur) cur = chunks[q].end;
+    }
+    b->offset = best >= 0 ? best : align_up(cur);
+    if (b->offset + b->size > p->temp_bytes) p->temp_bytes = b->offset + b->size;
+  }
+  for (int i = 0; i < p->nbuffers; i++)
+    if (is_temp(&p->buffers[i]) && p->buffers[i].size == 0) p->buffers[i].offset = 0;
+  cxla_free(order);
+  cxla_free(chunks);
+  return NULL;
+}
+
+static cxla_status compute_peak(BufferPlan *p) {
+  int64_t *delta = cxla_calloc((size_t)p->nsteps + 2, sizeof(int64_t));
+  if (!delta) return cxla_oom();
+  for (int i = 0; i < p->nbuffers; i++) {
+    const LogicalBuffer *b = &p->buffers[i];
+    if (!is_temp(b) || b->host >= 0 || b->nvalues + (b->kind == BUF_SCRATCH) == 0) continue;
+    delta[b->first] += b->size;
+    delta[b->last + 1] -= b->size;
+  }
+  int64_t live = 0;
+  for (int s = 0; s <= p->nsteps; s++) {
+    live += delta[s];
+    if (live > p->peak_bytes) p->peak_bytes = live;
+  }
+  cxla_free(delta);
+  return NULL;
+}
+
+/* Scratch buffers for the callees of while/conditional/call at step s. */
+static cxla_status add_scratch(Builder *b, const Instr *in, int s, Memo *memo, int depth) {
+  if (in->op != OP_WHILE && in->op != OP_CONDITIONAL && in->op != OP_CALL) return NULL;
+  int64_t need = 0;
+  for (int k = 0; k < in->ncalled; k++) {
+    int64_t cb;
+    TRY(callee_bytes(in->called[k], memo, depth, &cb));
+    if (cb > need) need = cb;
+  }
+  if (need == 0) return NULL;
+  int buf = new_buffer(b, BUF_SCRATCH);
+  if (buf < 0) return cxla_oom();
+  LogicalBuffer *lb = &b->p->buffers[buf];
+  lb->size = need;
+  lb->first = lb->last = s;
+  if (need > b->p->scratch_bytes) b->p->scratch_bytes = need;
+  return NULL;
+}
+
+/* Takes ownership of sched. */
+static cxla_status plan_with_schedule(const Flow *f, const Instr **sched, Memo *memo,
+                                      int depth, BufferPlan *p) {
+  memset(p, 0, sizeof *p);
+  p->comp = f->c;
+  p->scheduler = "instruction order";
+  p->nsteps = f->n;
+  p->schedule = sched;
+  p->nvalues = f->nvalues;
+  p->values = cxla_calloc((size_t)f->nvalues + 1, sizeof(BufValue));
+  int *step = cxla_malloc(((size_t)f->n + 1) * sizeof(int));
+  bool *taken = NULL;
+  Builder b = {p, 0, NULL};
+  cxla_status st = NULL;
+  if (!p->values || !step) {
+    st = cxla_oom();
+    goto out;
+  }
+  for (int s = 0; s < f->n; s++) step[sched[s]->id] = s;
+  for (int v = 0; v < f->nvalues; v++) {
+    BufValue *bv = &p->values[v];
+    bv->instr = f->vinstr[v];
+    bv->leaf = f->vleaf[v];
+    bv->size = f->vsize[v];
+    bv->def = step[bv->instr->id];
+    bv->last = bv->def;
+    bv->buffer = -1;
+    for (int r = f->rd_start[v]; r < f->rd_start[v + 1]; r++)
+      if (step[f->rd[r]] > bv->last) bv->last = step[f->rd[r]];
+    if (f->live_out[v]) bv->last = f->n; /* beyond the last step */
+    if (bv->instr->op == OP_PARAMETER) bv->def = 0;
+  }
+  for (int s = 0; s < f->n && !st; s++) {
+    const Instr *in = sched[s];
+    if (is_view(in)) continue;
+    /* `taken` marks buffers claimed at this step; sized for the buffers
+     * that can exist before this instruction adds its own. */
+    cxla_free(taken);
+    if (!(taken = cxla_calloc((size_t)p->nbuffers + 1, sizeof(bool)))) {
+      st = cxla_oom();
+      break;
+    }
+    st = assign_instr(&b, f, in, s, taken);
+    if (!st) st = add_scratch(&b, in, s, memo, depth);
+  }
+  if (st) goto out;
+  for (int i = 0; i < p->nbuffers; i++) {
+    LogicalBuffer *lb = &p->buffers[i];
+    bool out_ = false;
+    for (int k = 0; k < lb->nvalues; k++) out_ |= f->live_out[lb->values[k]];
+    if (out_ && lb->kind == BUF_TEMP) lb->kind = BUF_OUTPUT;
+    if (lb->last >= f->n) lb->last = f->n > 0 ? f->n - 1 : 0;
+    if (lb->kind == BUF_PARAMETER) lb->first = 0;
+    if (lb->first > lb->last) lb->first = lb->last;
+  }
+  apply_io_alias(f, p);
+  for (int i = 0; i < p->nbuffers; i++) {
+    const LogicalBuffer *lb = &p->buffers[i];
+    if (lb->kind == BUF_PARAMETER) p->param_bytes += lb->size;
+    if (lb->kind == BUF_OUTPUT) p->output_bytes += lb->size;
+    if (lb->kind == BUF_CONSTANT) p->constant_bytes += lb->size;
+  }
+  if (!(st = reuse_output_buffers(p)) && !(st = place_buffers(p))) st = compute_peak(p);
+out:
+  cxla_free(step);
+  cxla_free(taken);
+  cxla_free(b.vcap);
+  if (st) buffer_plan_free(p);
+  return st;
+}
+
+void buffer_plan_free(BufferPlan *p) {
+  if (!p) return;
+  for (int i = 0; i < p->nbuffers; i++) cxla_free(p->buffers[i].values);
+  cxla_free(p->buffers);
+  cxla_free(p->values);
+  cxla_free((void *)p->schedule);
+  memset(p, 0, sizeof *p);
+}
+
+cxla_status buffer_assign_computation(const Computation *c, BufSchedule sched,
+                                      BufferPlan *out) {
+  memset(out, 0, sizeof *out);
+  Flow f;
+  cxla_status st = flow_build(c, &f);
+  Memo memo = {.n = 0};
+  BufferPlan a, b;
+  memset(&a, 0, sizeof a);
+  memset(&b, 0, sizeof b);
+  if (!st && sched != BA_SCHEDULE_LIST) {
+    const Instr **s = schedule_in_order(&f);
+    st = s ? plan_with_schedule(&f, s, &memo, 0, &a) : cxla_oom();
+  }
+  if (!st && sched != BA_SCHEDULE_ORDER) {
+    /* Keep the list schedule only when it needs a smaller arena. */
+    const Instr **s = schedule_list(&f);
+    st = s ? plan_with_schedule(&f, s, &memo, 0, &b) : cxla_oom();
+    if (!st) b.scheduler = "list scheduler";
+  }
+  flow_free(&f);
+  if (st) {
+    buffer_plan_free(&a);
+    buffer_plan_free(&b);
+    return st;
+  }
+  if (sched == BA_SCHEDULE_LIST || (sched == BA_SCHEDULE_BEST && b.temp_bytes < a.temp_bytes)) {
+    *out = b;
+    buffer_plan_free(&a);
+  } else {
+    *out = a;
+    buffer_plan_free(&b);
+  }
+  return NULL;
+}
+
+cxla_status buffer_assign(const HloModule *m, BufferPlan *out) {
+  memset(out, 0, sizeof *out);
+  if (!m->entry) return ERR(INVALID_ARGUMENT, "buffer assignment: module has no entry computation");
+  return buffer_assign_computation(m->entry, BA_SCHEDULE_BEST, out);
+}
+
+/* ---- report ---------------------------------------------------------------------- */
+
+static const char *kind_text(BufKind k) {
+  switch (k) {
+  case BUF_TEMP: return "temp";
+  case BUF_SCRATCH: return "callee scratch";
+  case BUF_PARAMETER: return "parameter";
+  case BUF_CONSTANT: return "constant";
+  case BUF_OUTPUT: return "output";
+  }
+  return "?";
+}
+
+cxla_status buffer_plan_report(const BufferPlan *p, char **out_text) {
+  *out_text = NULL;
+  StrBuf b;
+  sb_init(&b);
+  sb_printf(&b, "BufferAssignment (cxla) of computation %s: %d steps, schedule: %s\n",
+            p->comp ? p->comp->name : "?", p->nsteps, p->scheduler ? p->scheduler : "?");
+  for (int i = 0; i < p->nbuffers; i++) {
+    const LogicalBuffer *lb = &p->buffers[i];
+    sb_printf(&b, "buffer %d: size %lld, ", i, (long long)lb->size);
+    if (lb->kind == BUF_PARAMETER) sb_printf(&b, "parameter %d", lb->param_number);
+    else sb_puts(&b, kind_text(lb->kind));
+    if (is_temp(lb) && lb->host >= 0) sb_printf(&b, ", in output buffer %d", lb->host);
+    else if (is_temp(lb)) sb_printf(&b, ", offset %lld", (long long)lb->offset);
+    sb_printf(&b, ", live [%d, %d]:\n", lb->first, lb->last);
+    for (int k = 0; k < lb->nvalues; k++) {
+      const BufValue *v = &p->values[lb->values[k]];
+      sb_printf(&b, " value: <%s {", v->instr->name);
+      StrBuf path;
+      sb_init(&path);
+      const Shape *ls = leaf_shape(v->instr->shape, v->leaf, &path);
+      if (path.data) sb_puts(&b, path.data);
+      sb_free(&path);
+      sb_printf(&b, "}> (size=%lld, live [%d, %d]): ", (long long)v->size, v->def,
+                v->last >= p->nsteps ? p->nsteps - 1 : v->last);
+      shape_print(&b, ls, true);
+      sb_putc(&b, '\n');
+    }
+  }
+  sb_printf(&b, "Parameter bytes: %lld, output bytes: %lld, constant bytes: %lld\n",
+            (long long)p->param_bytes, (long long)p->output_bytes, (long long)p->constant_bytes);
+  sb_printf(&b, "Values written in place: %d, largest callee scratch: %lld\n", p->inplace_count,
+            (long long)p->scratch_bytes);
+  sb_printf(&b, "Total temporary bytes: %lld\n", (long long)p->temp_bytes);
+  sb_printf(&b, "Peak live temporary bytes: %lld\n", (long long)p->peak_bytes);
+  char *s = sb_take(&b);
+  if (!s) return cxla_oom();
+  *out_text = s;
+  return NULL;
+}
+
+/* ---- the pass --------------------------------------------------------------------- */
+
+cxla_status pass_buffer_assignment(HloModule *m, const PassContext *ctx, bool *changed) {
+  *changed = false;
+  for (int i = 0; i < m->ncomps; i++) comp_renumber(m->comps[i]);
+  BufferPlan p;
+  TRY(buffer_assign(m, &p));
+  char *text = NULL;
+  cxla_status st = buffer_plan_report(&p, &text);
+  buffer_plan_free(&p);
+  if (st) return st;
+  if (ctx && ctx->report) {
+    cxla_free(*ctx->report);
+    *ctx->report = text;
+  } else {
+    cxla_free(text);
+  }
+  return NULL;
+}

@@ -1,0 +1,105 @@
+/* Call inlining: every `call` instruction is replaced by a copy of its
+ * callee's instructions in the caller (parameters become the call's
+ * operands, users of the call use the copy of the callee's root). Calls
+ * nested in the callee are copied along and inlined in turn. Callees no
+ * longer called are dropped.
+ *
+ * Control dependencies stay sane: edges inside the callee are copied; the
+ * call's own control predecessors become predecessors of every copied
+ * instruction; instructions that had the call as a control predecessor get
+ * the copied root instead (comp_replace_uses). */
+#include <stdio.h>
+
+#include "ir/rewrite.h"
+#include "passes/passes.h"
+
+/* Refuse to grow one computation past this many instructions by inlining
+ * (only a malformed, recursive module gets there). */
+enum { INLINE_MAX_INSTRS = 1 << 22 };
+
+/* in->control_preds := the callee-side edges mapped, plus the call's own. */
+static cxla_status copy_control(HloModule *m, Instr *in, const Instr *src, Instr **map,
+                                const Instr *call) {
+  int n = src->ncontrol_preds + call->ncontrol_preds;
+  if (n == 0) return NULL;
+  Instr **preds = arena_array(&m->arena, (size_t)n, sizeof(Instr *));
+  if (!preds) return cxla_oom();
+  int k = 0;
+  for (int i = 0; i < src->ncontrol_preds; i++) {
+    Instr *p = map[src->control_preds[i]->id];
+    if (p && p->op != OP_PARAMETER) preds[k++] = p;
+  }
+  for (int i = 0; i < call->ncontrol_preds; i++) preds[k++] = call->control_preds[i];
+  in->control_preds = preds;
+  in->ncontrol_preds = k;
+  return NULL;
+}
+
+static cxla_status inline_call(Computation *c, Instr *call) {
+  HloModule *m = c->module;
+  const Computation *f = call->called[0];
+  if (f->nparams != call->noperands)
+    return ERR(INVALID_ARGUMENT, "call %%%s passes %d operands to %%%s, which takes %d",
+               call->name, call->noperands, f->name, f->nparams);
+  if (c->ninstrs + f->ninstrs > INLINE_MAX_INSTRS)
+    return ERR(RESOURCE_EXHAUSTED, "inlining %%%s into %%%s makes it too large", f->name, c->name);
+  Instr **map = cxla_calloc((size_t)f->ninstrs + 1, sizeof(Instr *));
+  Instr **ops = NULL;
+  if (!map) return cxla_oom();
+  cxla_status s = NULL;
+  for (int i = 0; i < f->ninstrs && !s; i++) {
+    const Instr *src = f->instrs[i];
+    if (src->op == OP_PARAMETER) {
+      if (src->param_number < 0 || src->param_number >= call->noperands)
+        s = ERR(INVALID_ARGUMENT, "computation %%%s: bad parameter number", f->name);
+      else
+        map[i] = call->operands[src->param_number];
+      continue;
+    }
+    cxla_free(ops);
+    ops = cxla_malloc(((size_t)src->noperands + 1) * sizeof(Instr *));
+    if (!ops) {
+      s = cxla_oom();
+      break;
+    }
+    for (int k = 0; k < src->noperands; k++) ops[k] = map[src->operands[k]->id];
+    /* Keep the callee's names where the caller does not use them. */
+    const char *name = comp_find_instr(c, src->name) ? NULL : src->name;
+    Instr *in = instr_clone(c, src, src->noperands, ops, name);
+    if (!in) s = cxla_oom();
+    else s = copy_control(m, in, src, map, call);
+    map[i] = in;
+  }
+  if (!s) {
+    Instr *root = f->root ? map[f->root->id] : NULL;
+    if (!root) s = ERR(INVALID_ARGUMENT, "computation %%%s has no root", f->name);
+    else comp_replace_uses(c, call, root);
+  }
+  cxla_free(ops);
+  cxla_free(map);
+  return s;
+}
+
+cxla_status pass_call_inliner(HloModule *m, const PassContext *ctx, bool *changed) {
+  (void)ctx;
+  *changed = false;
+  pass_reserve_names(m);
+  for (int ci = 0; ci < m->ncomps; ci++) comp_renumber(m->comps[ci]);
+  for (int ci = 0; ci < m->ncomps; ci++) {
+    Computation *c = m->comps[ci];
+    bool any = false;
+    /* Copies are appended, so calls copied from callees are met too. */
+    for (int i = 0; i < c->ninstrs; i++) {
+      Instr *in = c->instrs[i];
+      if (in->op != OP_CALL || in->ncalled != 1 || !in->called[0]) continue;
+      TRY(inline_call(c, in));
+      any = true;
+    }
+    if (!any) continue;
+    *changed = true;
+    TRY(comp_sort(c));
+    comp_prune(c);
+  }
+  if (*changed) module_prune_computations(m);
+  return NULL;
+}

@@ -1,0 +1,77 @@
+/* Helpers shared by the passes: fresh-name reservation, side-effect test,
+ * the forward rewrite walk. See passes.h. */
+#include <string.h>
+
+#include "ir/rewrite.h"
+#include "passes/passes.h"
+
+void pass_reserve_names(HloModule *m) {
+  int64_t top = m->next_id;
+  for (int c = 0; c < m->ncomps; c++)
+    for (int i = 0; i < m->comps[c]->ninstrs; i++) {
+      const char *name = m->comps[c]->instrs[i]->name;
+      const char *dot = strrchr(name, '.');
+      if (!dot || !dot[1]) continue;
+      int64_t v = 0;
+      const char *p = dot + 1;
+      for (; *p >= '0' && *p <= '9' && v < ((int64_t)1 << 40); p++) v = v * 10 + (*p - '0');
+      if (*p == '\0' && v > top) top = v;
+    }
+  /* A suffix past 2^30 is absurd; fresh names may then collide, which the
+   * verifier reports (two instructions with one name). */
+  m->next_id = top < ((int64_t)1 << 30) ? (int)top : (1 << 30);
+}
+
+bool pass_has_side_effect(const Instr *in) {
+  if (op_info(in->op)->flags & OPF_SIDE) return true;
+  if (in->op == OP_CUSTOM_CALL) {
+    const char *v = instr_raw(in, "custom_call_has_side_effect");
+    return v && strcmp(v, "true") == 0;
+  }
+  return false;
+}
+
+/* The replacement of op after this walk's earlier rewrites (new
+ * instructions, id >= n, are never replaced). */
+static Instr *resolve(Instr *op, const Computation *c, Instr **repl, int n) {
+  if (op->parent == c && op->id >= 0 && op->id < n && repl[op->id]) return repl[op->id];
+  return op;
+}
+
+cxla_status pass_rewrite_comp(Computation *c, RewriteFn fn, void *arg, bool *changed) {
+  comp_renumber(c);
+  int n = c->ninstrs;
+  Instr **repl = cxla_calloc((size_t)n + 1, sizeof(Instr *));
+  if (!repl) return cxla_oom();
+  bool any = false;
+  cxla_status s = NULL;
+  for (int i = 0; i < n && !s; i++) {
+    Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++) in->operands[k] = resolve(in->operands[k], c, repl, n);
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      in->control_preds[k] = resolve(in->control_preds[k], c, repl, n);
+    Instr *out = NULL;
+    s = fn(in, arg, &out);
+    if (s || !out) continue;
+    if (out == in) {
+      any = true;
+    } else if (shape_equal(out->shape, in->shape, true)) {
+      repl[i] = resolve(out, c, repl, n);
+      any = true;
+    }
+  }
+  if (c->root) c->root = resolve(c->root, c, repl, n);
+  /* New instructions may use each other, appended in creation order, but
+   * also be used by instructions placed before them. */
+  for (int i = n; i < c->ninstrs; i++) {
+    Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++) in->operands[k] = resolve(in->operands[k], c, repl, n);
+  }
+  cxla_free(repl);
+  if (any) {
+    *changed = true;
+    if (!s) s = comp_sort(c);
+    if (!s) comp_prune(c);
+  }
+  return s;
+}

@@ -1,0 +1,62 @@
+/* passes.h: the entry point of every optimizer pass (one file each, see
+ * pass.h for the PassFn contract) and the few helpers they share.
+ *
+ * One line per pass; the registry in pipeline.c names them. */
+#ifndef CXLA_PASSES_H
+#define CXLA_PASSES_H
+
+#include "passes/pass.h"
+
+cxla_status pass_dce(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_cse(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_call_inliner(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_tuple_simplify(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_flatten_call_graph(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_constant_folding(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_algsimp(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_layout_assignment(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_fusion(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_multi_output_fusion(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_while_loop_simplify(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_batchnorm_expander(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_logistic_expander(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_buffer_assignment(HloModule *m, const PassContext *ctx, bool *changed);
+
+/* Like pipeline_run with names, but with the passes given directly (tests
+ * run passes of their own through it, e.g. one that breaks the module). */
+cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
+                              const PipelineOptions *opts);
+
+/* ---- helpers shared by the passes (pass_util.c) ---- */
+
+/* Default PassContext.fold_limit_bytes: constants up to 1 MiB may be made
+ * by folding. */
+#define PASS_DEFAULT_FOLD_LIMIT ((int64_t)1 << 20)
+
+/* Makes sure fresh instruction names ("<opcode>.<N>", comp_add_instr with a
+ * NULL name) cannot collide with names already in m: raises m->next_id past
+ * every numeric name suffix. Passes that create instructions call it first;
+ * it is cheap and idempotent. */
+void pass_reserve_names(HloModule *m);
+
+/* Whether an instruction must never be removed, merged or duplicated
+ * (side-effecting opcodes, custom-calls declaring side effects). */
+bool pass_has_side_effect(const Instr *in);
+
+/* A rewrite rule for pass_rewrite_comp: looks at `in` (whose operands are
+ * already rewritten) and sets *out to
+ *   NULL  nothing to do,
+ *   in    changed in place (attributes or operands edited),
+ *   other the replacement for every use of `in` (an existing instruction
+ *         or a new one appended to in's computation; it must have exactly
+ *         in's shape, layout included, or it is ignored).
+ * Errors (out of memory) stop the walk. */
+typedef cxla_status (*RewriteFn)(Instr *in, void *arg, Instr **out);
+
+/* Visits c's instructions once in post order, applying fn and redirecting
+ * users (operands, control predecessors, the root) to replacements; then
+ * restores the post order and drops what became dead. *changed is set when
+ * anything changed (never cleared). */
+cxla_status pass_rewrite_comp(Computation *c, RewriteFn fn, void *arg, bool *changed);
+
+#endif

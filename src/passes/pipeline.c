@@ -1,0 +1,258 @@
+/* The pass registry and the pipeline that runs passes in order, verifying
+ * and dumping the module between them. See pass.h.
+ *
+ * Ownership: pipeline_run borrows the module and the options; the report a
+ * pass leaves in *ctx->report is the pipeline's (written to the dump
+ * directory, then freed). */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "passes/passes.h"
+#include "verify/verify.h"
+
+/* ---- registry ---------------------------------------------------------------- */
+
+/* Every pass, one line each. */
+static const Pass kPasses[] = {
+    {"call-inliner", pass_call_inliner, "inline call instructions into their callers"},
+    {"flatten-call-graph", pass_flatten_call_graph,
+     "give every call/while/conditional call site its own computation"},
+    {"tuple-simplifier", pass_tuple_simplify,
+     "get-tuple-element(tuple) -> operand; tuple(gte(x,0..n-1)) -> x"},
+    {"algsimp", pass_algsimp, "algebraic simplification (exact rewrites only)"},
+    {"constant-folding", pass_constant_folding,
+     "evaluate instructions whose operands are all constants"},
+    {"cse", pass_cse, "common subexpression elimination"},
+    {"dce", pass_dce, "remove dead instructions and uncalled computations"},
+    {"layout-assignment", pass_layout_assignment,
+     "choose every layout (row-major unless another saves a transpose); insert copies"},
+    {"fusion", pass_fusion, "loop, input and output fusion of producers into consumers"},
+    {"multi-output-fusion", pass_multi_output_fusion,
+     "merge sibling fusions that read the same input into one multi-output fusion"},
+    {"while-loop-simplify", pass_while_loop_simplify,
+     "dead loop state, loop-invariant code motion, unrolling of tiny counted loops"},
+    {"batchnorm-expander", pass_batchnorm_expander, "batch-norm ops to elementwise ops and reduces"},
+    {"logistic-expander", pass_logistic_expander, "logistic(x) to 1/(1+exp(-x))"},
+    {"buffer-assignment", pass_buffer_assignment,
+     "liveness, buffer reuse and offsets; report only (never changes the module)"},
+};
+
+const Pass *pass_registry(int *n) {
+  *n = (int)(sizeof kPasses / sizeof kPasses[0]);
+  return kPasses;
+}
+
+const Pass *pass_find(const char *name) {
+  int n;
+  const Pass *p = pass_registry(&n);
+  for (int i = 0; i < n; i++)
+    if (strcmp(p[i].name, name) == 0) return &p[i];
+  return NULL;
+}
+
+/* ---- dumps ------------------------------------------------------------------- */
+
+/* mkdir -p. */
+static cxla_status make_dirs(const char *path) {
+  size_t n = strlen(path);
+  char *buf = cxla_strdup(path);
+  if (!buf) return cxla_oom();
+  cxla_status s = NULL;
+  for (size_t i = 1; i <= n && !s; i++) {
+    if (buf[i] != '/' && buf[i] != '\0') continue;
+    char keep = buf[i];
+    buf[i] = '\0';
+    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+      s = ERR(IO, "cannot create dump directory %s: %s", buf, strerror(errno));
+    else if (keep == '\0' || buf[i + 1] == '\0') {
+      struct stat st;
+      if (stat(buf, &st) != 0 || !S_ISDIR(st.st_mode))
+        s = ERR(IO, "dump path %s is not a directory", buf);
+    }
+    buf[i] = keep;
+  }
+  cxla_free(buf);
+  return s;
+}
+
+static cxla_status write_file(const char *path, const char *text) {
+  FILE *f = fopen(path, "wb");
+  if (!f) return ERR(IO, "cannot write %s: %s", path, strerror(errno));
+  size_t n = strlen(text);
+  bool ok = fwrite(text, 1, n, f) == n;
+  ok &= fclose(f) == 0;
+  return ok ? NULL : ERR(IO, "error writing %s", path);
+}
+
+/* The state of one pipeline run. */
+typedef struct Runner {
+  HloModule *m;
+  const PipelineOptions *opts;
+  PassContext ctx;
+  char *report;   /* where passes leave their report (ctx.report points here) */
+  int counter;    /* passes run so far */
+  bool changed;   /* any pass changed the module */
+} Runner;
+
+/* Writes module_NNNN.NAME.<suffix>.txt with the module's current text. */
+static cxla_status dump_text(Runner *r, const char *suffix, const char *text) {
+  char *path = cxla_format("%s/module_%04d.%s.%s.txt", r->opts->dump_dir,
+                           r->opts->module_number > 0 ? r->opts->module_number : 1, r->m->name,
+                           suffix);
+  if (!path) return cxla_oom();
+  cxla_status s = write_file(path, text);
+  cxla_free(path);
+  return s;
+}
+
+static cxla_status dump_module(Runner *r, const char *suffix) {
+  if (!r->opts->dump_dir) return NULL;
+  char *text;
+  TRY(cxla_module_print(r->m, &text));
+  cxla_status s = dump_text(r, suffix, text);
+  cxla_free_string(text);
+  return s;
+}
+
+/* ---- running passes ------------------------------------------------------------ */
+
+static cxla_status run_one(Runner *r, const Pass *p, bool *changed) {
+  *changed = false;
+  r->counter++;
+  cxla_status s = p->run(r->m, &r->ctx, changed);
+  if (s) return cxla_status_annotate(s, "pass %s", p->name);
+  if (*changed) r->changed = true;
+  if (r->opts->verify) {
+    s = verify_module(r->m);
+    if (s) return cxla_status_annotate(s, "pass %s broke the module", p->name);
+  }
+  if (*changed) {
+    char suffix[128];
+    snprintf(suffix, sizeof suffix, "%04d.after_%s", r->counter, p->name);
+    TRY(dump_module(r, suffix));
+  }
+  if (r->report) {
+    cxla_status w = r->opts->dump_dir ? dump_text(r, "buffer-assignment", r->report) : NULL;
+    cxla_free(r->report);
+    r->report = NULL;
+    TRY(w);
+  }
+  return NULL;
+}
+
+/* Runs a registered pass of the default pipeline; a name that is not
+ * registered is a bug in pipeline_default. */
+static cxla_status run_pass(Runner *r, const char *name) {
+  const Pass *p = pass_find(name);
+  if (!p) return ERR(INTERNAL, "default pipeline names unknown pass %s", name);
+  bool changed;
+  return run_one(r, p, &changed);
+}
+
+/* Runs the passes in order, again and again until none changes the module,
+ * at most max_iters rounds. */
+static cxla_status run_fixed_point(Runner *r, const char *const *names, int n, int max_iters) {
+  for (int it = 0; it < max_iters; it++) {
+    bool any = false;
+    for (int i = 0; i < n; i++) {
+      const Pass *p = pass_find(names[i]);
+      if (!p) return ERR(INTERNAL, "default pipeline names unknown pass %s", names[i]);
+      bool changed;
+      TRY(run_one(r, p, &changed));
+      any |= changed;
+    }
+    if (!any) break;
+  }
+  return NULL;
+}
+
+/* The default pipeline, in the order the passes run. Passes still being
+ * written elsewhere are listed commented out: uncomment the line when the
+ * pass is registered. */
+static cxla_status pipeline_default(Runner *r) {
+  TRY(run_pass(r, "call-inliner"));
+  TRY(run_pass(r, "flatten-call-graph"));
+  TRY(run_pass(r, "tuple-simplifier"));
+  static const char *const kSimplify[] = {"algsimp", "constant-folding", "tuple-simplifier",
+                                          "cse", "dce"};
+  TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
+  TRY(run_pass(r, "while-loop-simplify"));
+  /* the two expanders below are not value-preserving (every op of an
+   * expansion rounds), so they stay out of the default pipeline: */
+  /* TRY(run_pass(r, "batchnorm-expander")); */
+  /* TRY(run_pass(r, "logistic-expander")); */
+  /* TRY(run_pass(r, "rng-bit-generator-expander")); */
+  /* TRY(run_pass(r, "select-and-scatter-expander")); */
+  /* TRY(run_pass(r, "scatter-expander")); */
+  TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
+  TRY(run_pass(r, "layout-assignment"));
+  TRY(run_pass(r, "fusion"));
+  TRY(run_pass(r, "multi-output-fusion"));
+  TRY(run_pass(r, "dce"));
+  TRY(run_pass(r, "buffer-assignment"));
+  return NULL;
+}
+
+/* Shared by pipeline_run and pipeline_run_list: exactly one of `list`
+ * (n passes) or the default pipeline (list == NULL). */
+static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
+                                const PipelineOptions *opts) {
+  static const PipelineOptions kDefaults = {false, NULL, 1};
+  if (!opts) opts = &kDefaults;
+  Runner r = {.m = m, .opts = opts};
+  r.ctx.fold_limit_bytes = PASS_DEFAULT_FOLD_LIMIT;
+  r.ctx.report = &r.report;
+  if (opts->verify) {
+    cxla_status s = verify_module(m);
+    if (s) return cxla_status_annotate(s, "the module does not verify before optimization");
+  }
+  if (opts->dump_dir) TRY(make_dirs(opts->dump_dir));
+  pass_reserve_names(m);
+  cxla_status s = dump_module(&r, "before_optimizations");
+  if (!s) {
+    if (list) {
+      for (int i = 0; i < n && !s; i++) {
+        bool changed;
+        s = run_one(&r, list[i], &changed);
+      }
+    } else {
+      s = pipeline_default(&r);
+    }
+  }
+  if (!s) s = dump_module(&r, "after_optimizations");
+  cxla_free(r.report);
+  return s;
+}
+
+cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
+                         const PipelineOptions *opts) {
+  if (!names) return run_pipeline(m, NULL, 0, opts);
+  if (nnames < 0) return ERR(INVALID_ARGUMENT, "negative number of passes");
+  /* Check the names before touching the module. */
+  const Pass **list = cxla_calloc((size_t)nnames + 1, sizeof *list);
+  if (!list) return cxla_oom();
+  for (int i = 0; i < nnames; i++) {
+    list[i] = names[i] ? pass_find(names[i]) : NULL;
+    if (!list[i]) {
+      cxla_status s = ERR(NOT_FOUND, "unknown pass '%s' (cxla opt --list-passes lists them)",
+                          names[i] ? names[i] : "(null)");
+      cxla_free(list);
+      return s;
+    }
+  }
+  cxla_status s = run_pipeline(m, list, nnames, opts);
+  cxla_free(list);
+  return s;
+}
+
+cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
+                              const PipelineOptions *opts) {
+  if (n < 0 || (n > 0 && !passes)) return ERR(INVALID_ARGUMENT, "bad pass list");
+  for (int i = 0; i < n; i++)
+    if (!passes[i] || !passes[i]->run || !passes[i]->name)
+      return ERR(INVALID_ARGUMENT, "pass %d of the list is malformed", i);
+  static const Pass *const kNone[1] = {NULL};
+  return run_pipeline(m, n ? passes : kNone, n, opts);
+}

@@ -1,0 +1,808 @@
+/* while-loop-simplify: trip counts, zero-trip removal, full unrolling of
+ * tiny loops, dead loop state removal and loop-invariant code motion.
+ *
+ * For every while instruction (in every non-fusion computation), in this
+ * order, the first rule that applies fires and the module is rescanned:
+ *
+ *  1. Trip count. A loop whose state is a tuple with an integer counter at
+ *     index k is counted when, as jax.lax.fori_loop and scan emit it:
+ *       - the init value of element k is a constant,
+ *       - the body's root is a tuple whose element k is
+ *         add(get-tuple-element(param, k), constant) (either operand order)
+ *         or subtract(get-tuple-element(param, k), constant),
+ *       - the condition's root is compare(get-tuple-element(param, k), B)
+ *         (either operand order), B a constant or a state element that the
+ *         body passes through unchanged and whose init value is constant.
+ *     The count is found by running the counter in the type's own
+ *     (wrapping) arithmetic, up to a limit. Anything else (a counter changed
+ *     by data, a bound read from data) is "unknown" and nothing below that
+ *     needs a count fires.
+ *  2. A loop that runs zero times is replaced by its init value.
+ *  3. A loop that runs at most kMaxUnrollTrips times, with a small body, is
+ *     unrolled: the body is cloned once per iteration into the caller, each
+ *     copy reading the previous copy's root.
+ *     Rules 2 and 3 need a condition without side effects (it would run).
+ *  4. Dead state: element j of the state is live if it is read after the
+ *     loop, read by the condition, or needed by the body to compute a live
+ *     element or a side effect (a fixpoint); the loop is rebuilt with only
+ *     its live elements (new body and condition computations).
+ *  5. Loop-invariant code motion: body instructions whose operands are all
+ *     invariant (constants, elements the body passes through unchanged,
+ *     other invariant instructions) and that are side-effect free are
+ *     computed once before the loop and handed to the body as new state
+ *     elements. Layout ops (bitcast, reshape, transpose, copy, broadcast,
+ *     get-tuple-element, tuple, iota, slice) and ops whose result is larger
+ *     than their operands are not worth a state element: they are cloned
+ *     before the loop when a hoisted instruction needs them and otherwise
+ *     stay in the body. Control flow (while, conditional, call), custom
+ *     calls, rng and side-effecting ops never move.
+ *
+ * New computations are clones of the old ones (which are dropped once
+ * unused), so a body shared by two loops is never changed under the other
+ * loop. */
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/rewrite.h"
+#include "passes/passes.h"
+
+enum {
+  kMaxUnrollTrips = 8,
+  kMaxUnrolledInstrs = 512, /* trips * body size */
+  kTripLimit = 1 << 20,     /* counting stops here: "unknown" */
+  kMaxRounds = 1024,        /* one rewrite per round */
+};
+
+/* ---- small builders ---------------------------------------------------------- */
+
+static Instr *add_gte(Computation *c, Instr *t, int64_t idx) {
+  Shape *s = shape_clone(&c->module->arena, t->shape->tuple[idx]);
+  if (!s) return NULL;
+  Instr *g = comp_add_instr(c, OP_GET_TUPLE_ELEMENT, s, 1, &t, NULL);
+  if (!g) return NULL;
+  g->attrs |= A_INDEX;
+  g->index = idx;
+  return g;
+}
+
+static Instr *add_tuple(Computation *c, int n, Instr *const *ops) {
+  Arena *a = &c->module->arena;
+  Shape **el = arena_array(a, (size_t)n + 1, sizeof(Shape *));
+  if (!el) return NULL;
+  for (int i = 0; i < n; i++)
+    if (!(el[i] = shape_clone(a, ops[i]->shape))) return NULL;
+  Shape *s = shape_new_tuple(a, n, el);
+  return s ? comp_add_instr(c, OP_TUPLE, s, n, ops, NULL) : NULL;
+}
+
+/* Element j of a tuple-shaped value in c: the tuple's operand when it is a
+ * tuple instruction, else a new get-tuple-element. */
+static Instr *element_of(Computation *c, Instr *t, int64_t j) {
+  if (t->op == OP_TUPLE && j < t->noperands) return t->operands[j];
+  return add_gte(c, t, j);
+}
+
+static bool is_gte_of(const Instr *in, const Instr *tuple, int64_t *idx) {
+  if (in->op != OP_GET_TUPLE_ELEMENT || in->operands[0] != tuple) return false;
+  if (idx) *idx = in->index;
+  return true;
+}
+
+static bool has_side_effect(const Instr *in) {
+  unsigned fl = op_info(in->op)->flags;
+  if (fl & (OPF_SIDE | OPF_COLL | OPF_ASYNC)) return true;
+  if (in->op == OP_CUSTOM_CALL || in->op == OP_RNG || in->op == OP_RNG_GET_AND_UPDATE_STATE)
+    return true;
+  return false;
+}
+
+static bool comp_has_side_effect(const Computation *c, int depth) {
+  if (depth > 32) return true;
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *in = c->instrs[i];
+    if (has_side_effect(in)) return true;
+    for (int k = 0; k < in->ncalled; k++)
+      if (comp_has_side_effect(in->called[k], depth + 1)) return true;
+  }
+  return false;
+}
+
+/* The pieces of a while this pass can work on: a tuple state, one-parameter
+ * condition and body, a tuple-instruction body root. */
+typedef struct Loop {
+  Instr *w;
+  Computation *cond, *body;
+  Instr *cparam, *bparam, *broot;
+  int n; /* state elements */
+} Loop;
+
+static bool loop_of(Instr *w, Loop *l) {
+  memset(l, 0, sizeof *l);
+  if (w->op != OP_WHILE || w->ncalled != 2 || w->noperands != 1) return false;
+  if (w->shape->type != T_TUPLE) return false;
+  l->w = w;
+  l->cond = w->called[0];
+  l->body = w->called[1];
+  if (l->cond->nparams != 1 || l->body->nparams != 1 || !l->cond->root || !l->body->root)
+    return false;
+  l->cparam = l->cond->params[0];
+  l->bparam = l->body->params[0];
+  l->broot = l->body->root;
+  l->n = w->shape->ntuple;
+  if (!l->cparam || !l->bparam) return false;
+  if (l->broot->op != OP_TUPLE || l->broot->noperands != l->n) return false;
+  return true;
+}
+
+/* Element j passes through the body unchanged. */
+static bool pass_through(const Loop *l, int64_t j) {
+  int64_t idx;
+  return is_gte_of(l->broot->operands[j], l->bparam, &idx) && idx == j;
+}
+
+/* ---- 1. trip count ------------------------------------------------------------------ */
+
+static bool scalar_int_constant(const Instr *in, int64_t *v) {
+  if (in->op != OP_CONSTANT || !in->literal || in->literal->unknown) return false;
+  if (in->shape->rank != 0 || !type_is_int(in->shape->type)) return false;
+  *v = literal_get_i64(in->literal, 0);
+  return true;
+}
+
+/* Wraps v to the counter type's width (two's complement). */
+static int64_t wrap(int64_t v, ElemType t) {
+  int bits = type_bits(t);
+  if (bits >= 64) return v;
+  uint64_t mask = ((uint64_t)1 << bits) - 1, u = (uint64_t)v & mask;
+  if (type_kind(t) == TK_SINT && (u >> (bits - 1)))
+    u |= ~mask;
+  return (int64_t)u;
+}
+
+static bool cmp_holds(CmpDir d, int64_t a, int64_t b, bool is_unsigned) {
+  if (is_unsigned) {
+    uint64_t x = (uint64_t)a, y = (uint64_t)b;
+    switch (d) {
+    case CMP_LT: return x < y;
+    case CMP_LE: return x <= y;
+    case CMP_GT: return x > y;
+    case CMP_GE: return x >= y;
+    case CMP_EQ: return x == y;
+    case CMP_NE: return x != y;
+    default: return false;
+    }
+  }
+  switch (d) {
+  case CMP_LT: return a < b;
+  case CMP_LE: return a <= b;
+  case CMP_GT: return a > b;
+  case CMP_GE: return a >= b;
+  case CMP_EQ: return a == b;
+  case CMP_NE: return a != b;
+  default: return false;
+  }
+}
+
+static CmpDir flip(CmpDir d) {
+  switch (d) {
+  case CMP_LT: return CMP_GT;
+  case CMP_LE: return CMP_GE;
+  case CMP_GT: return CMP_LT;
+  case CMP_GE: return CMP_LE;
+  default: return d;
+  }
+}
+
+/* The constant init value of state element j, if it has one. */
+static bool init_constant(const Loop *l, int64_t j, int64_t *v) {
+  const Instr *init = l->w->operands[0];
+  return init->op == OP_TUPLE && j < init->noperands && scalar_int_constant(init->operands[j], v);
+}
+
+/* The value of a condition operand that is constant for the whole loop. */
+static bool loop_constant(const Loop *l, const Instr *in, int64_t *v) {
+  int64_t j;
+  if (scalar_int_constant(in, v)) return true;
+  return is_gte_of(in, l->cparam, &j) && j >= 0 && j < l->n && pass_through(l, j) &&
+         init_constant(l, j, v);
+}
+
+/* The trip count of w, or false if it is not a counted loop (or counts past
+ * kTripLimit). */
+static bool trip_count(Instr *w, int64_t *trips) {
+  Loop l;
+  if (!loop_of(w, &l)) return false;
+  const Instr *cmp = l.cond->root;
+  if (cmp->op != OP_COMPARE || cmp->shape->rank != 0) return false;
+  CmpDir dir = cmp->cmp_dir;
+  int64_t k, bound;
+  if (is_gte_of(cmp->operands[0], l.cparam, &k) && loop_constant(&l, cmp->operands[1], &bound)) {
+  } else if (is_gte_of(cmp->operands[1], l.cparam, &k) &&
+             loop_constant(&l, cmp->operands[0], &bound)) {
+    dir = flip(dir);
+  } else {
+    return false;
+  }
+  if (k < 0 || k >= l.n) return false;
+  ElemType t = l.w->shape->tuple[k]->type;
+  if (!type_is_int(t) || l.w->shape->tuple[k]->rank != 0) return false;
+  bool is_unsigned = type_kind(t) == TK_UINT;
+  if (cmp->cmp_type == CMPT_UNSIGNED) is_unsigned = true;
+  if (cmp->cmp_type == CMPT_SIGNED) is_unsigned = false;
+  /* the update: element k of the body root */
+  const Instr *upd = l.broot->operands[k];
+  int64_t step, j;
+  if (upd->op == OP_ADD && is_gte_of(upd->operands[0], l.bparam, &j) && j == k &&
+      scalar_int_constant(upd->operands[1], &step)) {
+  } else if (upd->op == OP_ADD && is_gte_of(upd->operands[1], l.bparam, &j) && j == k &&
+             scalar_int_constant(upd->operands[0], &step)) {
+  } else if (upd->op == OP_SUBTRACT && is_gte_of(upd->operands[0], l.bparam, &j) && j == k &&
+             scalar_int_constant(upd->operands[1], &step)) {
+    step = wrap((int64_t)(0 - (uint64_t)step), t);
+  } else {
+    return false;
+  }
+  int64_t i;
+  if (!init_constant(&l, k, &i)) return false;
+  for (int64_t n = 0; n <= kTripLimit; n++) {
+    if (!cmp_holds(dir, i, bound, is_unsigned)) {
+      *trips = n;
+      return true;
+    }
+    i = wrap((int64_t)((uint64_t)i + (uint64_t)step), t);
+  }
+  return false;
+}
+
+/* ---- 2./3. removal and unrolling ------------------------------------------------- */
+
+/* Replaces w by `trips` copies of its body (0: by its init value). */
+static cxla_status unroll(Computation *c, Instr *w, int64_t trips) {
+  Computation *body = w->called[1];
+  comp_renumber(body);
+  Instr **map = cxla_calloc((size_t)body->ninstrs + 1, sizeof(Instr *));
+  Instr **ops = NULL;
+  int maxops = 1;
+  for (int i = 0; i < body->ninstrs; i++)
+    if (body->instrs[i]->noperands > maxops) maxops = body->instrs[i]->noperands;
+  ops = cxla_malloc((size_t)maxops * sizeof(Instr *));
+  if (!map || !ops) {
+    cxla_free(map);
+    cxla_free(ops);
+    return cxla_oom();
+  }
+  Instr *state = w->operands[0];
+  cxla_status st = NULL;
+  for (int64_t t = 0; t < trips && !st; t++) {
+    for (int i = 0; i < body->ninstrs; i++) {
+      Instr *b = body->instrs[i];
+      if (b->op == OP_PARAMETER) {
+        map[i] = state;
+        continue;
+      }
+      for (int k = 0; k < b->noperands; k++) ops[k] = map[b->operands[k]->id];
+      if (!(map[i] = instr_clone(c, b, b->noperands, ops, NULL))) {
+        st = cxla_oom();
+        break;
+      }
+    }
+    if (!st) state = map[body->root->id];
+  }
+  cxla_free(map);
+  cxla_free(ops);
+  if (st) return st;
+  comp_replace_uses(c, w, state);
+  TRY(comp_sort(c));
+  comp_prune(c);
+  return NULL;
+}
+
+/* ---- shared by 4. and 5.: rebuilding a loop ---------------------------------------- */
+
+/* Clones of a loop's condition and body with the parameter shape `ps`. The
+ * clones keep the originals' instruction order, so instrs[i] of a clone
+ * corresponds to instrs[i] of its original. */
+/* "<name>.clone" for a computation named "<name>" or "<name>.clone[.N]"
+ * (so that repeated rewrites do not grow the name). */
+static void clone_name(const char *name, char *buf, size_t n) {
+  const char *cut = strstr(name, ".clone");
+  int len = cut ? (int)(cut - name) : (int)strlen(name);
+  snprintf(buf, n, "%.*s.clone", len > 200 ? 200 : len, name);
+}
+
+static cxla_status clone_loop_comps(HloModule *m, const Loop *l, Shape *ps, Computation **nc,
+                                    Computation **nb) {
+  comp_renumber(l->cond);
+  comp_renumber(l->body);
+  char cn[256], bn[256];
+  clone_name(l->cond->name, cn, sizeof cn);
+  clone_name(l->body->name, bn, sizeof bn);
+  *nc = comp_clone(m, l->cond, cn);
+  *nb = *nc ? comp_clone(m, l->body, bn) : NULL;
+  if (!*nb) return cxla_oom();
+  (*nc)->params[0]->shape = ps;
+  (*nb)->params[0]->shape = shape_clone(&m->arena, ps);
+  if (!(*nb)->params[0]->shape) return cxla_oom();
+  return NULL;
+}
+
+/* A new while in c like l->w with a new init, shape and computations. */
+static Instr *new_while(Computation *c, const Loop *l, Instr *init, Computation *nc,
+                        Computation *nb) {
+  Instr *w2 = instr_clone(c, l->w, 1, &init, NULL);
+  if (!w2) return NULL;
+  if (!(w2->shape = shape_clone(&c->module->arena, init->shape))) return NULL;
+  Computation **called = arena_array(&c->module->arena, 2, sizeof(Computation *));
+  if (!called) return NULL;
+  called[0] = nc;
+  called[1] = nb;
+  w2->called = called;
+  return w2;
+}
+
+/* The users of w in c; false if anything but get-tuple-element uses it (or
+ * it is the root, or a control predecessor). */
+static bool only_gte_users(const Computation *c, const Instr *w) {
+  if (c->root == w) return false;
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *in = c->instrs[i];
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      if (in->control_preds[k] == w) return false;
+    for (int k = 0; k < in->noperands; k++)
+      if (in->operands[k] == w && in->op != OP_GET_TUPLE_ELEMENT) return false;
+  }
+  return true;
+}
+
+/* Moves computation nc just before computation `before` in m's list, so
+ * that printed modules keep callees before callers. */
+static void place_before(HloModule *m, Computation *nc, const Computation *before) {
+  int from = -1, to = -1;
+  for (int i = 0; i < m->ncomps; i++) {
+    if (m->comps[i] == nc) from = i;
+    if (m->comps[i] == before) to = i;
+  }
+  if (from < 0 || to < 0 || from < to) return;
+  memmove(&m->comps[to + 1], &m->comps[to], (size_t)(from - to) * sizeof(Computation *));
+  m->comps[to] = nc;
+}
+
+static cxla_status finish(HloModule *m, Computation *c, Computation *nc, Computation *nb) {
+  TRY(comp_sort(nc));
+  comp_prune(nc);
+  TRY(comp_sort(nb));
+  comp_prune(nb);
+  TRY(comp_sort(c));
+  comp_prune(c);
+  place_before(m, nc, c);
+  place_before(m, nb, c);
+  module_prune_computations(m);
+  return NULL;
+}
+
+/* ---- 4. dead state ------------------------------------------------------------------ */
+
+/* Marks in `need` the state elements that computing `from` in a loop
+ * computation reads (through get-tuple-element of param, or all of them if
+ * param is used whole). `seen` is scratch sized c->ninstrs. */
+static void elements_read(const Computation *c, const Instr *param, const Instr *from,
+                          bool *seen, Instr **stack, bool *need, int n) {
+  int sp = 0;
+  if (from->id >= 0 && from->id < c->ninstrs && !seen[from->id]) {
+    seen[from->id] = true;
+    stack[sp++] = (Instr *)from;
+  }
+  while (sp > 0) {
+    Instr *in = stack[--sp];
+    int64_t j;
+    if (is_gte_of(in, param, &j)) {
+      if (j >= 0 && j < n) need[j] = true;
+      continue;
+    }
+    if (in == param) {
+      for (int i = 0; i < n; i++) need[i] = true;
+      continue;
+    }
+    for (int k = 0; k < in->noperands + in->ncontrol_preds; k++) {
+      Instr *d = k < in->noperands ? in->operands[k] : in->control_preds[k - in->noperands];
+      if (d->parent == c && d->id >= 0 && d->id < c->ninstrs && !seen[d->id]) {
+        seen[d->id] = true;
+        stack[sp++] = d;
+      }
+    }
+  }
+}
+
+/* Whether anything in c reads instruction g (an unused get-tuple-element
+ * of a loop does not make its element live). */
+static bool has_users(const Computation *c, const Instr *g) {
+  if (c->root == g) return true;
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++)
+      if (in->operands[k] == g) return true;
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      if (in->control_preds[k] == g) return true;
+  }
+  return false;
+}
+
+/* live[j] for every state element (see rule 4). */
+static cxla_status live_elements(const Computation *c, const Loop *l, bool *live) {
+  int n = l->n, nb = l->body->ninstrs, ncd = l->cond->ninstrs;
+  int big = (nb > ncd ? nb : ncd) + 1;
+  bool *seen = cxla_calloc((size_t)big, sizeof(bool));
+  Instr **stack = cxla_malloc((size_t)big * sizeof(Instr *));
+  bool *deps = cxla_calloc((size_t)n * (size_t)n + 1, sizeof(bool)); /* deps[i*n+j] */
+  bool *side = cxla_calloc((size_t)n + 1, sizeof(bool));
+  if (!seen || !stack || !deps || !side) {
+    cxla_free(seen);
+    cxla_free(stack);
+    cxla_free(deps);
+    cxla_free(side);
+    return cxla_oom();
+  }
+  comp_renumber(l->body);
+  comp_renumber(l->cond);
+  /* read after the loop */
+  for (int i = 0; i < c->ninstrs; i++) {
+    int64_t j;
+    if (is_gte_of(c->instrs[i], l->w, &j) && j >= 0 && j < n && has_users(c, c->instrs[i]))
+      live[j] = true;
+  }
+  /* read by the condition (its root and any side effects) */
+  elements_read(l->cond, l->cparam, l->cond->root, seen, stack, live, n);
+  for (int i = 0; i < ncd; i++)
+    if (has_side_effect(l->cond->instrs[i]))
+      elements_read(l->cond, l->cparam, l->cond->instrs[i], seen, stack, live, n);
+  /* needed by the body's side effects */
+  for (int i = 0; i < nb; i++)
+    if (has_side_effect(l->body->instrs[i])) {
+      memset(seen, 0, (size_t)big * sizeof(bool));
+      elements_read(l->body, l->bparam, l->body->instrs[i], seen, stack, side, n);
+    }
+  for (int j = 0; j < n; j++) live[j] |= side[j];
+  /* per element dependencies inside the body */
+  for (int i = 0; i < n; i++) {
+    memset(seen, 0, (size_t)big * sizeof(bool));
+    elements_read(l->body, l->bparam, l->broot->operands[i], seen, stack, deps + (size_t)i * n, n);
+  }
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (int i = 0; i < n; i++)
+      if (live[i])
+        for (int j = 0; j < n; j++)
+          if (deps[(size_t)i * n + j] && !live[j]) live[j] = grew = true;
+  }
+  cxla_free(seen);
+  cxla_free(stack);
+  cxla_free(deps);
+  cxla_free(side);
+  return NULL;
+}
+
+static cxla_status remove_dead_state(HloModule *m, Computation *c, Instr *w, bool *changed) {
+  Loop l;
+  if (!loop_of(w, &l) || !only_gte_users(c, w) || l.n == 0) return NULL;
+  /* the parameters must be read through get-tuple-element only */
+  bool *live = cxla_calloc((size_t)l.n + 1, sizeof(bool));
+  if (!live) return cxla_oom();
+  cxla_status st = live_elements(c, &l, live);
+  int nlive = 0;
+  for (int j = 0; j < l.n; j++) nlive += live[j];
+  if (st || nlive == l.n || nlive == 0) {
+    cxla_free(live);
+    return st;
+  }
+  Arena *a = &m->arena;
+  int64_t *newidx = arena_array(a, (size_t)l.n, sizeof(int64_t));
+  Instr **els = arena_array(a, (size_t)nlive, sizeof(Instr *));
+  Shape **shapes = arena_array(a, (size_t)nlive, sizeof(Shape *));
+  if (!newidx || !els || !shapes) st = cxla_oom();
+  Computation *nc = NULL, *nb = NULL;
+  Instr *init = NULL, *w2 = NULL;
+  if (!st) {
+    for (int j = 0, q = 0; j < l.n; j++) {
+      newidx[j] = live[j] ? q : -1;
+      if (!live[j]) continue;
+      shapes[q] = l.w->shape->tuple[j];
+      if (!(els[q] = element_of(c, w->operands[0], j))) st = cxla_oom();
+      q++;
+    }
+  }
+  Shape *ps = st ? NULL : shape_new_tuple(a, nlive, shapes);
+  if (!st && !ps) st = cxla_oom();
+  if (!st && !(init = add_tuple(c, nlive, els))) st = cxla_oom();
+  if (!st) st = clone_loop_comps(m, &l, ps, &nc, &nb);
+  if (!st) {
+    /* re-index the parameters' get-tuple-elements; the dead ones become
+     * unreachable once the roots only name live elements */
+    Computation *cs[2] = {nc, nb};
+    for (int q = 0; q < 2; q++)
+      for (int i = 0; i < cs[q]->ninstrs; i++) {
+        Instr *in = cs[q]->instrs[i];
+        int64_t j;
+        if (is_gte_of(in, cs[q]->params[0], &j) && j >= 0 && j < l.n && newidx[j] >= 0)
+          in->index = newidx[j];
+      }
+    for (int j = 0, q = 0; j < l.n; j++)
+      if (live[j]) els[q++] = nb->root->operands[j];
+    Instr *root = add_tuple(nb, nlive, els);
+    if (!root) st = cxla_oom();
+    else nb->root = root;
+  }
+  if (!st && !(w2 = new_while(c, &l, init, nc, nb))) st = cxla_oom();
+  if (!st) {
+    for (int i = 0; i < c->ninstrs; i++) {
+      Instr *in = c->instrs[i];
+      int64_t j;
+      if (is_gte_of(in, w, &j) && newidx[j] >= 0) {
+        in->operands[0] = w2;
+        in->index = newidx[j];
+      }
+    }
+    st = finish(m, c, nc, nb);
+    *changed = true;
+  }
+  cxla_free(live);
+  return st;
+}
+
+/* ---- 5. loop-invariant code motion -------------------------------------------------- */
+
+typedef enum Inv { INV_NO, INV_STATE, INV_CONST, INV_FREE, INV_HOIST } Inv;
+
+static int64_t bytes_of(const Shape *s) {
+  if (s->type == T_TUPLE) {
+    int64_t b = 0;
+    for (int i = 0; i < s->ntuple; i++) b += bytes_of(s->tuple[i]);
+    return b;
+  }
+  if (!type_is_array(s->type)) return 0;
+  return shape_elems(s) * type_bytes(s->type);
+}
+
+/* Ops that are never moved out of a loop. */
+static bool movable(const Instr *in) {
+  if (has_side_effect(in) || in->ncontrol_preds) return false;
+  switch (in->op) {
+  case OP_PARAMETER: case OP_WHILE: case OP_CONDITIONAL: case OP_CALL:
+  case OP_RNG_BIT_GENERATOR: case OP_INFEED: case OP_OUTFEED: case OP_AFTER_ALL:
+  case OP_ADD_DEPENDENCY: case OP_OPT_BARRIER: case OP_DOMAIN:
+  case OP_PARTITION_ID: case OP_REPLICA_ID:
+    return false;
+  default:
+    return true;
+  }
+}
+
+/* Invariant but not worth a state element of its own. */
+static bool free_op(const Instr *in) {
+  switch (in->op) {
+  case OP_BITCAST: case OP_RESHAPE: case OP_TRANSPOSE: case OP_COPY: case OP_BROADCAST:
+  case OP_GET_TUPLE_ELEMENT: case OP_TUPLE: case OP_IOTA: case OP_SLICE:
+    return true;
+  default:
+    break;
+  }
+  int64_t in_bytes = 0;
+  for (int k = 0; k < in->noperands; k++) in_bytes += bytes_of(in->operands[k]->shape);
+  return bytes_of(in->shape) > in_bytes;
+}
+
+static void classify(const Loop *l, Inv *inv) {
+  const Computation *b = l->body;
+  for (int i = 0; i < b->ninstrs; i++) {
+    const Instr *in = b->instrs[i];
+    int64_t j;
+    inv[i] = INV_NO;
+    if (is_gte_of(in, l->bparam, &j)) {
+      if (j >= 0 && j < l->n && pass_through(l, j)) inv[i] = INV_STATE;
+      continue;
+    }
+    if (in->op == OP_CONSTANT) {
+      inv[i] = INV_CONST;
+      continue;
+    }
+    if (!movable(in)) continue;
+    bool all = true;
+    for (int k = 0; k < in->noperands && all; k++) {
+      const Instr *op = in->operands[k];
+      all = op->parent == b && inv[op->id] != INV_NO;
+    }
+    if (all) inv[i] = free_op(in) ? INV_FREE : INV_HOIST;
+  }
+}
+
+/* frontier[i]: a hoisted instruction the body still needs (it becomes a
+ * new state element); cone[i]: an invariant instruction to recreate before
+ * the loop. */
+static int find_frontier(const Loop *l, const Inv *inv, bool *needed, bool *frontier, bool *cone) {
+  const Computation *b = l->body;
+  int n = b->ninstrs, nf = 0;
+  for (int i = n - 1; i >= 0; i--) {
+    const Instr *in = b->instrs[i];
+    bool keeps = inv[i] == INV_NO || in == b->root || (inv[i] == INV_FREE && needed[i]);
+    if (in == b->root) needed[i] = true;
+    if (keeps)
+      for (int k = 0; k < in->noperands; k++)
+        if (in->operands[k]->parent == b) needed[in->operands[k]->id] = true;
+  }
+  for (int i = 0; i < n; i++)
+    if (inv[i] == INV_HOIST && needed[i]) {
+      frontier[i] = cone[i] = true;
+      nf++;
+    }
+  for (int i = n - 1; i >= 0; i--) {
+    const Instr *in = b->instrs[i];
+    if (!cone[i] || (inv[i] != INV_HOIST && inv[i] != INV_FREE)) continue;
+    for (int k = 0; k < in->noperands; k++) cone[in->operands[k]->id] = true;
+  }
+  return nf;
+}
+
+/* Recreates the invariant cone in c; hoisted[i] is the caller's value of
+ * body instruction i. */
+static cxla_status build_cone(Computation *c, const Loop *l, const Inv *inv, const bool *cone,
+                              Instr **hoisted) {
+  const Computation *b = l->body;
+  Instr *ops[64];
+  for (int i = 0; i < b->ninstrs; i++) {
+    if (!cone[i]) continue;
+    const Instr *in = b->instrs[i];
+    if (inv[i] == INV_STATE) {
+      hoisted[i] = element_of(c, l->w->operands[0], in->index);
+    } else if (in->noperands > 64) {
+      return ERR(INTERNAL, "while-loop-simplify: hoisting an op with %d operands", in->noperands);
+    } else {
+      for (int k = 0; k < in->noperands; k++) ops[k] = hoisted[in->operands[k]->id];
+      hoisted[i] = instr_clone(c, in, in->noperands, ops, NULL);
+    }
+    if (!hoisted[i]) return cxla_oom();
+  }
+  return NULL;
+}
+
+static cxla_status hoist_invariants(HloModule *m, Computation *c, Instr *w, bool *changed) {
+  Loop l;
+  if (!loop_of(w, &l)) return NULL;
+  Computation *b = l.body;
+  comp_renumber(b);
+  int n = b->ninstrs;
+  Inv *inv = cxla_calloc((size_t)n + 1, sizeof(Inv));
+  bool *flags = cxla_calloc(3 * (size_t)n + 3, sizeof(bool));
+  Instr **hoisted = cxla_calloc((size_t)n + 1, sizeof(Instr *));
+  if (!inv || !flags || !hoisted) {
+    cxla_free(inv);
+    cxla_free(flags);
+    cxla_free(hoisted);
+    return cxla_oom();
+  }
+  bool *needed = flags, *frontier = flags + n + 1, *cone = flags + 2 * n + 2;
+  classify(&l, inv);
+  int nf = find_frontier(&l, inv, needed, frontier, cone);
+  cxla_status st = NULL;
+  if (nf == 0) goto out;
+  Arena *a = &m->arena;
+  int total = l.n + nf;
+  Instr **els = arena_array(a, (size_t)total, sizeof(Instr *));
+  Shape **shapes = arena_array(a, (size_t)total, sizeof(Shape *));
+  if (!els || !shapes) {
+    st = cxla_oom();
+    goto out;
+  }
+  if ((st = build_cone(c, &l, inv, cone, hoisted))) goto out;
+  for (int j = 0; j < l.n; j++) {
+    shapes[j] = l.w->shape->tuple[j];
+    if (!(els[j] = element_of(c, w->operands[0], j))) {
+      st = cxla_oom();
+      goto out;
+    }
+  }
+  for (int i = 0, q = l.n; i < n; i++)
+    if (frontier[i]) {
+      shapes[q] = b->instrs[i]->shape;
+      els[q++] = hoisted[i];
+    }
+  Shape *ps = shape_new_tuple(a, total, shapes);
+  Instr *init = ps ? add_tuple(c, total, els) : NULL;
+  if (!init) {
+    st = cxla_oom();
+    goto out;
+  }
+  Computation *nc, *nb;
+  if ((st = clone_loop_comps(m, &l, ps, &nc, &nb))) goto out;
+  /* In the new body each frontier instruction becomes a read of its new
+   * state element, and the root passes that element through. */
+  for (int i = 0, q = l.n; i < n; i++) {
+    if (!frontier[i]) continue;
+    Instr *g = add_gte(nb, nb->params[0], q++);
+    if (!g) {
+      st = cxla_oom();
+      goto out;
+    }
+    comp_replace_uses(nb, nb->instrs[i], g);
+  }
+  for (int j = 0; j < l.n; j++) els[j] = nb->root->operands[j];
+  for (int q = l.n; q < total; q++)
+    if (!(els[q] = add_gte(nb, nb->params[0], q))) {
+      st = cxla_oom();
+      goto out;
+    }
+  Instr *root = add_tuple(nb, total, els);
+  Instr *w2 = root ? new_while(c, &l, init, nc, nb) : NULL;
+  if (!w2) {
+    st = cxla_oom();
+    goto out;
+  }
+  nb->root = root;
+  /* Users of the old loop see its first l.n elements. */
+  if (only_gte_users(c, w)) {
+    for (int i = 0; i < c->ninstrs; i++)
+      if (is_gte_of(c->instrs[i], w, NULL)) c->instrs[i]->operands[0] = w2;
+  } else {
+    for (int j = 0; j < l.n; j++)
+      if (!(els[j] = add_gte(c, w2, j))) {
+        st = cxla_oom();
+        goto out;
+      }
+    Instr *t = add_tuple(c, l.n, els);
+    if (!t) {
+      st = cxla_oom();
+      goto out;
+    }
+    comp_replace_uses(c, w, t);
+  }
+  st = finish(m, c, nc, nb);
+  *changed = true;
+out:
+  cxla_free(inv);
+  cxla_free(flags);
+  cxla_free(hoisted);
+  return st;
+}
+
+/* ---- driver ------------------------------------------------------------------------------ */
+
+static cxla_status simplify_one(HloModule *m, Computation *c, Instr *w, bool *changed) {
+  int64_t trips;
+  if (trip_count(w, &trips) && !comp_has_side_effect(w->called[0], 0)) {
+    int body = w->called[1]->ninstrs;
+    if (trips == 0 || (trips <= kMaxUnrollTrips && trips * body <= kMaxUnrolledInstrs)) {
+      TRY(unroll(c, w, trips));
+      module_prune_computations(m);
+      *changed = true;
+      return NULL;
+    }
+  }
+  TRY(remove_dead_state(m, c, w, changed));
+  if (*changed) return NULL;
+  return hoist_invariants(m, c, w, changed);
+}
+
+/* One change somewhere in m; *changed says whether there was one. */
+static cxla_status simplify_round(HloModule *m, bool *changed) {
+  for (int ci = 0; ci < m->ncomps; ci++) {
+    Computation *c = m->comps[ci];
+    if (c->is_fusion) continue;
+    comp_renumber(c);
+    for (int i = 0; i < c->ninstrs; i++) {
+      if (c->instrs[i]->op != OP_WHILE) continue;
+      TRY(simplify_one(m, c, c->instrs[i], changed));
+      if (*changed) return NULL;
+    }
+  }
+  return NULL;
+}
+
+cxla_status pass_while_loop_simplify(HloModule *m, const PassContext *ctx, bool *changed) {
+  (void)ctx;
+  *changed = false;
+  for (int round = 0; round < kMaxRounds; round++) {
+    bool once = false;
+    TRY(simplify_round(m, &once));
+    if (!once) break;
+    *changed = true;
+  }
+  return NULL;
+}

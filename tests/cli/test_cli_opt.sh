@@ -1,0 +1,143 @@
+#!/bin/sh
+# Command-line tests for the optimizer: `cxla opt`, and `--no-opt` /
+# `--dump-to` on `cxla run` and `cxla conform`.
+#
+# usage: sh tests/cli/test_cli_opt.sh PATH/TO/cxla
+# Ends with "cli opt: N passed, M failed"; exits non-zero if any check failed.
+set -u
+
+CXLA=${1:?usage: sh tests/cli/test_cli_opt.sh PATH/TO/cxla}
+case "$CXLA" in /*) ;; *) CXLA="$(pwd)/$CXLA" ;; esac
+REPO=$(cd "$(dirname "$0")/../.." && pwd)
+CORPUS=${CXLA_CORPUS:-$REPO/tests/corpus}
+case "$CORPUS" in /*) ;; *) CORPUS="$REPO/$CORPUS" ;; esac
+T=$(mktemp -d "${TMPDIR:-/tmp}/cxla_cli_opt.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+cd "$T" || exit 2
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+  fail=$((fail + 1))
+  echo "FAIL: $1"
+  [ -s out ] && sed 's/^/  stdout: /' out | head -n 8
+  [ -s err ] && sed 's/^/  stderr: /' err | head -n 8
+}
+
+# check NAME WANT_STATUS PATTERN CMD...: as in test_cli.sh.
+check() {
+  name=$1 want=$2 pat=$3
+  shift 3
+  "$@" >out 2>err
+  got=$?
+  if [ "$got" -ne "$want" ]; then
+    bad "$name: exit status $got, want $want"
+  elif [ -n "$pat" ] && ! grep -Eq -- "$pat" out err; then
+    bad "$name: no line matches /$pat/"
+  elif { [ "$want" -eq 2 ] || [ -s err ]; } && [ "$want" -ne 0 ] &&
+    ! head -n 1 err | grep -q '^error: '; then
+    bad "$name: stderr does not start with 'error: '"
+  else
+    ok
+  fi
+}
+
+# no_match NAME PATTERN: the last command's stdout has no line matching.
+no_match() {
+  if grep -Eq -- "$2" out; then bad "$1: /$2/ should not appear"; else ok; fi
+}
+
+# ---- fixtures -----------------------------------------------------------------------
+cat >dead.hlo <<'EOF2'
+HloModule dead, entry_computation_layout={(f32[4]{0})->f32[4]{0}}
+
+twice {
+  x = f32[4]{0} parameter(0)
+  ROOT y = f32[4]{0} add(x, x)
+}
+
+ENTRY main {
+  p = f32[4]{0} parameter(0)
+  unused = f32[4]{0} exponential(p)
+  n = f32[4]{0} negate(p)
+  nn = f32[4]{0} negate(n)
+  ROOT c = f32[4]{0} call(nn), to_apply=twice
+}
+EOF2
+cat >badshape.hlo <<'EOF2'
+HloModule badshape
+
+ENTRY main {
+  p = f32[4] parameter(0)
+  ROOT n = s32[4] negate(p)
+}
+EOF2
+
+# ---- cxla opt --------------------------------------------------------------------------
+check "opt --help" 0 "^usage: cxla opt" "$CXLA" opt --help
+check "help opt" 0 "^usage: cxla opt" "$CXLA" help opt
+check "opt --list-passes" 0 "^dce +remove dead" "$CXLA" opt --list-passes
+grep -q '^algsimp ' out && grep -q '^constant-folding ' out && ok || bad "opt --list-passes: passes missing"
+check "opt without module" 2 "missing MODULE.hlo" "$CXLA" opt
+check "opt two modules" 2 "expected one module" "$CXLA" opt dead.hlo dead.hlo
+check "opt unknown option" 2 "unknown option '--bogus'" "$CXLA" opt dead.hlo --bogus
+check "opt unknown pass" 2 "unknown pass 'frob'" "$CXLA" opt dead.hlo --passes dce,frob
+check "opt empty pass name" 2 "empty pass name" "$CXLA" opt dead.hlo --passes dce,,cse
+check "opt -o without file" 2 "-o needs" "$CXLA" opt dead.hlo -o
+check "opt missing file" 1 "nope\.hlo: No such file" "$CXLA" opt nope.hlo
+check "opt module that does not verify" 1 "badshape\.hlo" "$CXLA" opt badshape.hlo
+check "opt --no-verify skips the verifier" 0 "^HloModule badshape" \
+  "$CXLA" opt badshape.hlo --no-verify --passes dce
+
+check "opt default pipeline" 0 "^HloModule dead" "$CXLA" opt dead.hlo
+no_match "opt removes the call" " call\("
+no_match "opt removes dead code" "exponential"
+no_match "opt removes double negation" "negate"
+no_match "opt drops the inlined computation" "^%twice"
+
+check "opt --passes dce" 0 "^HloModule dead" "$CXLA" opt dead.hlo --passes dce
+no_match "dce removes dead code" "exponential"
+grep -q ' call(' out && grep -q 'negate' out && ok || bad "dce alone keeps the call and negates"
+
+check "opt -o" 0 "^wrote out\.hlo" "$CXLA" opt dead.hlo -o out.hlo
+check "optimized module verifies" 0 "" "$CXLA" check out.hlo
+check "optimized module runs" 0 "^result 0: f32\[4\]" "$CXLA" run out.hlo --random --no-opt
+
+check "opt --dump-to" 0 "" "$CXLA" opt dead.hlo --dump-to dumps/nested
+for f in module_0001.dead.before_optimizations.txt module_0001.dead.0001.after_call-inliner.txt \
+  module_0001.dead.after_optimizations.txt; do
+  [ -f "dumps/nested/$f" ] && ok || bad "opt --dump-to: dumps/nested/$f missing"
+done
+n_after=$(ls dumps/nested | grep -c '\.after_')
+[ "$n_after" -ge 2 ] && ok || bad "opt --dump-to: only $n_after after_PASS dumps"
+check "opt --dump-to onto a file" 1 "" "$CXLA" opt dead.hlo --dump-to dead.hlo/x
+
+# ---- run ---------------------------------------------------------------------------------
+check "run --help mentions --no-opt" 0 "--no-opt" "$CXLA" run --help
+check "run optimized" 0 "^result 0: f32\[4\]" "$CXLA" run dead.hlo --random --seed 3 --print
+mv out run_opt.txt
+check "run --no-opt" 0 "^result 0: f32\[4\]" "$CXLA" run dead.hlo --random --seed 3 --print --no-opt
+cmp -s out run_opt.txt && ok || bad "run: results with and without the optimizer differ"
+check "run --dump-to" 0 "" "$CXLA" run dead.hlo --random --dump-to rdump
+[ -f rdump/module_0001.dead.after_optimizations.txt ] && ok || bad "run --dump-to: no dump"
+check "run --dump-to with --no-opt" 2 "cannot go with --no-opt" \
+  "$CXLA" run dead.hlo --random --no-opt --dump-to x
+
+# ---- conform -----------------------------------------------------------------------------
+if [ -f "$CORPUS/dot_matvec/case.json" ]; then
+  check "conform with the optimizer" 0 "^2 passed, 0 failed" "$CXLA" conform "$CORPUS" --filter dot_matvec
+  check "conform --no-opt" 0 "^2 passed, 0 failed" "$CXLA" conform "$CORPUS" --filter dot_matvec --no-opt
+  check "conform --dump-to" 0 "^2 passed, 0 failed" \
+    "$CXLA" conform "$CORPUS" --filter dot_matvec --dump-to cdump
+  ls cdump/dot_matvec.module/*.after_optimizations.txt >/dev/null 2>&1 &&
+    ls cdump/dot_matvec.optimized/*.before_optimizations.txt >/dev/null 2>&1 && ok ||
+    bad "conform --dump-to: per-case dump directories missing"
+  check "conform --dump-to with --no-opt" 2 "cannot go with --no-opt" \
+    "$CXLA" conform "$CORPUS" --no-opt --dump-to x
+else
+  echo "(no corpus at $CORPUS: conform checks skipped)"
+fi
+
+echo "cli opt: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,632 @@
+/* The algebraic simplifier: for every rule a case where it fires and at
+ * least one where it must not. Every case also runs the module before and
+ * after on inputs full of special values (signed zeros, infinities, NaN,
+ * integer extremes) and requires the same results (pt_opt). */
+#include "harness.h"
+#include "pass_helpers.h"
+
+#define M(body) "HloModule t\nENTRY e {\n" body "}\n"
+
+static HloModule *simp(const char *text) { return pt_opt(text, "algsimp,dce"); }
+
+/* The entry root's opcode after simplification is `op`. */
+static void expect_root(const char *text, const char *op) {
+  HloModule *m = simp(text);
+  if (!m) return;
+  if (strcmp(pt_root_op(m), op) != 0) {
+    char *t = pt_print(m);
+    fprintf(stderr, "%s: root is %s, expected %s:\n%s\n", harness_current, pt_root_op(m), op, t);
+    cxla_free_string(t);
+    CHECK(!"unexpected root");
+  }
+  module_destroy(m);
+}
+
+/* The rule must not fire: the instruction count of opcode `op` stays n. */
+static void expect_count(const char *text, const char *op, int n) {
+  HloModule *m = simp(text);
+  if (!m) return;
+  if (pt_count(m, op) != n) {
+    char *t = pt_print(m);
+    fprintf(stderr, "%s: %d x %s, expected %d:\n%s\n", harness_current, pt_count(m, op), op, n, t);
+    cxla_free_string(t);
+    CHECK(!"unexpected count");
+  }
+  module_destroy(m);
+}
+
+/* ---- add / subtract / multiply / divide ---- */
+
+TEST(add_zero) {
+  expect_root(M("  x = s32[4] parameter(0)\n  z = s32[] constant(0)\n"
+                "  b = s32[4] broadcast(z), dimensions={}\n  ROOT r = s32[4] add(b, x)\n"),
+              "parameter");
+  /* Floats: x + (-0) is exact, x + (+0) is not (-0 + +0 = +0). */
+  expect_root(M("  x = f32[4] parameter(0)\n  z = f32[4] constant({-0, -0, -0, -0})\n"
+                "  ROOT r = f32[4] add(x, z)\n"),
+              "parameter");
+  expect_count(M("  x = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
+                 "  b = f32[4] broadcast(z), dimensions={}\n  ROOT r = f32[4] add(x, b)\n"),
+               "add", 1);
+  expect_count(M("  x = s32[4] parameter(0)\n  z = s32[] constant(1)\n"
+                 "  b = s32[4] broadcast(z), dimensions={}\n  ROOT r = s32[4] add(x, b)\n"),
+               "add", 1);
+}
+
+TEST(add_negate_is_subtract) {
+  HloModule *m = simp(M("  x = f32[4] parameter(0)\n  y = f32[4] parameter(1)\n"
+                        "  n = f32[4] negate(y)\n  ROOT r = f32[4] add(n, x)\n"));
+  if (!m) return;
+  CHECK(strcmp(pt_root_op(m), "subtract") == 0 && pt_count(m, "negate") == 0);
+  CHECK(m->entry->root->operands[0] == m->entry->params[0]);
+  module_destroy(m);
+}
+
+TEST(subtract_zero) {
+  expect_root(M("  x = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
+                "  b = f32[4] broadcast(z), dimensions={}\n  ROOT r = f32[4] subtract(x, b)\n"),
+              "parameter");
+  /* x - (-0) turns -0 into +0. */
+  expect_count(M("  x = f32[4] parameter(0)\n  z = f32[] constant(-0)\n"
+                 "  b = f32[4] broadcast(z), dimensions={}\n  ROOT r = f32[4] subtract(x, b)\n"),
+               "subtract", 1);
+  /* 0 - x is a negation, not x. */
+  expect_count(M("  x = s32[4] parameter(0)\n  z = s32[] constant(0)\n"
+                 "  b = s32[4] broadcast(z), dimensions={}\n  ROOT r = s32[4] subtract(b, x)\n"),
+               "subtract", 1);
+}
+
+TEST(subtract_self) {
+  expect_root(M("  x = s32[4] parameter(0)\n  ROOT r = s32[4] subtract(x, x)\n"), "broadcast");
+  /* Floats: Inf - Inf and NaN - NaN are NaN. */
+  expect_count(M("  x = f32[4] parameter(0)\n  ROOT r = f32[4] subtract(x, x)\n"), "subtract", 1);
+}
+
+TEST(subtract_negate_is_add) {
+  expect_root(M("  x = s32[4] parameter(0)\n  y = s32[4] parameter(1)\n"
+                "  n = s32[4] negate(y)\n  ROOT r = s32[4] subtract(x, n)\n"),
+              "add");
+}
+
+TEST(multiply_one_and_zero) {
+  expect_root(M("  x = f32[4] parameter(0)\n  c = f32[] constant(1)\n"
+                "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] multiply(b, x)\n"),
+              "parameter");
+  expect_root(M("  x = s64[4] parameter(0)\n  c = s64[] constant(0)\n"
+                "  b = s64[4] broadcast(c), dimensions={}\n  ROOT r = s64[4] multiply(x, b)\n"),
+              "broadcast");
+  /* Float x * 0: NaN, Inf and -0 say no. */
+  expect_count(M("  x = f32[4] parameter(0)\n  c = f32[] constant(0)\n"
+                 "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] multiply(x, b)\n"),
+               "multiply", 1);
+  expect_count(M("  x = f32[4] parameter(0)\n  c = f32[] constant(-1)\n"
+                 "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] multiply(x, b)\n"),
+               "multiply", 1);
+}
+
+TEST(divide) {
+  expect_root(M("  x = f32[4] parameter(0)\n  c = f32[] constant(1)\n"
+                "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"),
+              "parameter");
+  /* Power of two: multiply by the exact reciprocal. */
+  HloModule *m = simp(M("  x = f32[4] parameter(0)\n  c = f32[] constant(-4)\n"
+                        "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"));
+  if (m) {
+    char *t = pt_print(m);
+    CHECK(strcmp(pt_root_op(m), "multiply") == 0 && t && strstr(t, "constant(-0.25)"));
+    cxla_free_string(t);
+    module_destroy(m);
+  }
+  expect_count(M("  x = f32[4] parameter(0)\n  c = f32[] constant(3)\n"
+                 "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"),
+               "divide", 1);
+  /* 2^-24's reciprocal 2^24 is past f16's largest finite value. */
+  expect_count(M("  x = f16[4] parameter(0)\n  c = f16[] constant(5.96046448e-08)\n"
+                 "  b = f16[4] broadcast(c), dimensions={}\n  ROOT r = f16[4] divide(x, b)\n"),
+               "divide", 1);
+  expect_root(M("  x = u32[4] parameter(0)\n  c = u32[] constant(8)\n"
+                "  b = u32[4] broadcast(c), dimensions={}\n  ROOT r = u32[4] divide(x, b)\n"),
+              "shift-right-logical");
+  /* Signed division truncates toward zero; a shift rounds down. */
+  expect_count(M("  x = s32[4] parameter(0)\n  c = s32[] constant(8)\n"
+                 "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] divide(x, b)\n"),
+               "divide", 1);
+}
+
+/* ---- unary ---- */
+
+TEST(double_negation) {
+  expect_root(M("  x = f32[4] parameter(0)\n  a = f32[4] negate(x)\n  ROOT r = f32[4] negate(a)\n"),
+              "parameter");
+  expect_root(M("  x = pred[4] parameter(0)\n  a = pred[4] not(x)\n  ROOT r = pred[4] not(a)\n"),
+              "parameter");
+  expect_root(M("  x = s8[4] parameter(0)\n  a = s8[4] not(x)\n  ROOT r = s8[4] not(a)\n"),
+              "parameter");
+  expect_count(M("  x = f32[4] parameter(0)\n  a = f32[4] abs(x)\n  ROOT r = f32[4] negate(a)\n"),
+               "negate", 1);
+}
+
+TEST(abs_rules) {
+  HloModule *m = simp(M("  x = f32[4] parameter(0)\n  a = f32[4] negate(x)\n  ROOT r = f32[4] abs(a)\n"));
+  if (m) {
+    CHECK(pt_count(m, "negate") == 0 && pt_count(m, "abs") == 1);
+    module_destroy(m);
+  }
+  expect_count(M("  x = s32[4] parameter(0)\n  a = s32[4] abs(x)\n  ROOT r = s32[4] abs(a)\n"),
+               "abs", 1);
+  expect_count(M("  x = f32[4] parameter(0)\n  a = f32[4] sign(x)\n  ROOT r = f32[4] abs(a)\n"),
+               "abs", 1);
+}
+
+/* ---- max / min / logic / shifts ---- */
+
+TEST(max_min) {
+  expect_root(M("  x = f32[4] parameter(0)\n  ROOT r = f32[4] maximum(x, x)\n"), "parameter");
+  expect_root(M("  x = f32[4] parameter(0)\n  c = f32[] constant(-inf)\n"
+                "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] maximum(b, x)\n"),
+              "parameter");
+  expect_root(M("  x = f32[4] parameter(0)\n  c = f32[] constant(inf)\n"
+                "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] minimum(x, b)\n"),
+              "parameter");
+  expect_root(M("  x = s32[4] parameter(0)\n  c = s32[] constant(-2147483648)\n"
+                "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] maximum(x, b)\n"),
+              "parameter");
+  expect_count(M("  x = f32[4] parameter(0)\n  c = f32[] constant(0)\n"
+                 "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] maximum(x, b)\n"),
+               "maximum", 1);
+  /* max with +inf is not x. */
+  expect_count(M("  x = f32[4] parameter(0)\n  c = f32[] constant(inf)\n"
+                 "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] maximum(x, b)\n"),
+               "maximum", 1);
+}
+
+TEST(and_or_xor) {
+  expect_root(M("  x = pred[4] parameter(0)\n  c = pred[] constant(true)\n"
+                "  b = pred[4] broadcast(c), dimensions={}\n  ROOT r = pred[4] and(x, b)\n"),
+              "parameter");
+  expect_root(M("  x = pred[4] parameter(0)\n  c = pred[] constant(false)\n"
+                "  b = pred[4] broadcast(c), dimensions={}\n  ROOT r = pred[4] or(b, x)\n"),
+              "parameter");
+  expect_root(M("  x = u8[4] parameter(0)\n  c = u8[] constant(255)\n"
+                "  b = u8[4] broadcast(c), dimensions={}\n  ROOT r = u8[4] and(x, b)\n"),
+              "parameter");
+  expect_root(M("  x = s32[4] parameter(0)\n  c = s32[] constant(0)\n"
+                "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] and(x, b)\n"),
+              "broadcast");
+  expect_root(M("  x = s32[4] parameter(0)\n  ROOT r = s32[4] xor(x, x)\n"), "broadcast");
+  expect_root(M("  x = s32[4] parameter(0)\n  ROOT r = s32[4] or(x, x)\n"), "parameter");
+  /* and with 1 keeps only the low bit of an s32. */
+  expect_count(M("  x = s32[4] parameter(0)\n  c = s32[] constant(1)\n"
+                 "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] and(x, b)\n"),
+               "and", 1);
+  expect_count(M("  x = pred[4] parameter(0)\n  y = pred[4] parameter(1)\n  ROOT r = pred[4] or(x, y)\n"),
+               "or", 1);
+}
+
+TEST(shift_by_zero) {
+  expect_root(M("  x = s32[4] parameter(0)\n  c = s32[] constant(0)\n"
+                "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] shift-left(x, b)\n"),
+              "parameter");
+  expect_count(M("  x = s32[4] parameter(0)\n  c = s32[] constant(1)\n"
+                 "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] shift-left(x, b)\n"),
+               "shift-left", 1);
+}
+
+TEST(power) {
+  const char *pow_f = M("  x = f32[4] parameter(0)\n  c = f32[] constant(%s)\n"
+                        "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] power(x, b)\n");
+  char buf[512];
+  snprintf(buf, sizeof buf, pow_f, "1");
+  expect_root(buf, "parameter");
+  snprintf(buf, sizeof buf, pow_f, "2");
+  expect_root(buf, "multiply");
+  snprintf(buf, sizeof buf, pow_f, "0");
+  expect_root(buf, "broadcast");
+  snprintf(buf, sizeof buf, pow_f, "-1");
+  expect_root(buf, "divide");
+  /* pow(-0, 0.5) = +0 but sqrt(-0) = -0; pow(-inf, 0.5) = +inf. */
+  snprintf(buf, sizeof buf, pow_f, "0.5");
+  expect_count(buf, "power", 1);
+  snprintf(buf, sizeof buf, pow_f, "3");
+  expect_count(buf, "power", 1);
+  expect_root(M("  x = s32[4] parameter(0)\n  c = s32[] constant(2)\n"
+                "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] power(x, b)\n"),
+              "multiply");
+  expect_count(M("  x = s32[4] parameter(0)\n  c = s32[] constant(-1)\n"
+                 "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] power(x, b)\n"),
+               "power", 1);
+}
+
+TEST(compare_self) {
+  expect_root(M("  x = s32[4] parameter(0)\n  ROOT r = pred[4] compare(x, x), direction=GE\n"),
+              "broadcast");
+  HloModule *m = simp(M("  x = u16[4] parameter(0)\n  ROOT r = pred[4] compare(x, x), direction=LT\n"));
+  if (m) {
+    char *t = pt_print(m);
+    CHECK(t && strstr(t, "constant(false)"));
+    cxla_free_string(t);
+    module_destroy(m);
+  }
+  /* NaN != NaN for floats (unless compared under the total order). */
+  expect_count(M("  x = f32[4] parameter(0)\n  ROOT r = pred[4] compare(x, x), direction=EQ\n"),
+               "compare", 1);
+  expect_root(M("  x = f32[4] parameter(0)\n"
+                "  ROOT r = pred[4] compare(x, x), direction=EQ, type=TOTALORDER\n"),
+              "broadcast");
+}
+
+TEST(select_rules) {
+  expect_root(M("  p = pred[4] parameter(0)\n  x = f32[4] parameter(1)\n"
+                "  ROOT r = f32[4] select(p, x, x)\n"),
+              "parameter");
+  HloModule *m = simp(M("  x = f32[4] parameter(0)\n  y = f32[4] parameter(1)\n"
+                        "  c = pred[] constant(false)\n  p = pred[4] broadcast(c), dimensions={}\n"
+                        "  ROOT r = f32[4] select(p, x, y)\n"));
+  if (m) {
+    CHECK(m->entry->root == m->entry->params[1]);
+    module_destroy(m);
+  }
+  m = simp(M("  p = pred[4] parameter(0)\n  x = f32[4] parameter(1)\n  y = f32[4] parameter(2)\n"
+             "  n = pred[4] not(p)\n  ROOT r = f32[4] select(n, x, y)\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    CHECK(r->op == OP_SELECT && r->operands[0] == m->entry->params[0] &&
+          r->operands[1] == m->entry->params[2] && pt_count(m, "not") == 0);
+    module_destroy(m);
+  }
+  expect_count(M("  p = pred[4] parameter(0)\n  x = f32[4] parameter(1)\n  y = f32[4] parameter(2)\n"
+                 "  ROOT r = f32[4] select(p, x, y)\n"),
+               "select", 1);
+}
+
+TEST(convert_rules) {
+  expect_root(M("  x = f32[4] parameter(0)\n  ROOT r = f32[4] convert(x)\n"), "parameter");
+  expect_root(M("  x = f32[4] parameter(0)\n  a = f64[4] convert(x)\n  ROOT r = f32[4] convert(a)\n"),
+              "parameter");
+  expect_root(M("  x = s16[4] parameter(0)\n  a = f32[4] convert(x)\n  ROOT r = s16[4] convert(a)\n"),
+              "parameter");
+  HloModule *m = simp(M("  x = s8[4] parameter(0)\n  a = s32[4] convert(x)\n  ROOT r = f32[4] convert(a)\n"));
+  if (m) {
+    CHECK(pt_count(m, "convert") == 1 && m->entry->root->operands[0] == m->entry->params[0]);
+    module_destroy(m);
+  }
+  /* Narrowing first loses information. */
+  expect_count(M("  x = f64[4] parameter(0)\n  a = f32[4] convert(x)\n  ROOT r = f64[4] convert(a)\n"),
+               "convert", 2);
+  expect_count(M("  x = s32[4] parameter(0)\n  a = f32[4] convert(x)\n  ROOT r = s32[4] convert(a)\n"),
+               "convert", 2);
+  expect_count(M("  x = u8[4] parameter(0)\n  a = s8[4] convert(x)\n  ROOT r = u8[4] convert(a)\n"),
+               "convert", 2);
+}
+
+TEST(uniform_constant_becomes_broadcast) {
+  HloModule *m = simp(M("  x = f32[4] parameter(0)\n  c = f32[4] constant({2, 2, 2, 2})\n"
+                        "  ROOT r = f32[4] multiply(x, c)\n"));
+  if (m) {
+    CHECK(m->entry->root->operands[1]->op == OP_BROADCAST);
+    module_destroy(m);
+  }
+  expect_count(M("  x = f32[4] parameter(0)\n  c = f32[4] constant({2, 2, 2, -2})\n"
+                 "  ROOT r = f32[4] multiply(x, c)\n"),
+               "broadcast", 0);
+  /* +0 and -0 are different elements. */
+  expect_count(M("  x = f32[2] parameter(0)\n  c = f32[2] constant({0, -0})\n"
+                 "  ROOT r = f32[2] multiply(x, c)\n"),
+               "broadcast", 0);
+}
+
+TEST(elementwise_of_scalar_broadcasts) {
+  HloModule *m = simp(M("  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+                        "  x = f32[3,4] broadcast(a), dimensions={}\n"
+                        "  y = f32[3,4] broadcast(b), dimensions={}\n"
+                        "  ROOT r = pred[3,4] compare(x, y), direction=LT\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    CHECK(r->op == OP_BROADCAST && r->operands[0]->op == OP_COMPARE &&
+          r->operands[0]->shape->rank == 0 && r->operands[0]->cmp_dir == CMP_LT);
+    module_destroy(m);
+  }
+  /* A non-scalar broadcast is not uniform. */
+  expect_count(M("  a = f32[3] parameter(0)\n  b = f32[] parameter(1)\n"
+                 "  x = f32[3,4] broadcast(a), dimensions={0}\n"
+                 "  y = f32[3,4] broadcast(b), dimensions={}\n"
+                 "  ROOT r = f32[3,4] add(x, y)\n"),
+               "broadcast", 2);
+}
+
+/* ---- data movement ---- */
+
+TEST(reshape_rules) {
+  expect_root(M("  x = f32[2,3] parameter(0)\n  ROOT r = f32[2,3] reshape(x)\n"), "parameter");
+  HloModule *m = simp(M("  x = f32[2,3] parameter(0)\n  a = f32[6] reshape(x)\n"
+                        "  ROOT r = f32[3,2] reshape(a)\n"));
+  if (m) {
+    CHECK(pt_count(m, "reshape") == 1 && m->entry->root->operands[0] == m->entry->params[0]);
+    module_destroy(m);
+  }
+  expect_root(M("  x = f32[2,3] parameter(0)\n  a = f32[6] reshape(x)\n  ROOT r = f32[2,3] reshape(a)\n"),
+              "parameter");
+  expect_root(M("  x = f32[] parameter(0)\n  a = f32[2,3] broadcast(x), dimensions={}\n"
+                "  ROOT r = f32[6] reshape(a)\n"),
+              "broadcast");
+  expect_count(M("  x = f32[2,3] parameter(0)\n  a = f32[3,2] transpose(x), dimensions={1,0}\n"
+                 "  ROOT r = f32[6] reshape(a)\n"),
+               "transpose", 1);
+}
+
+TEST(transpose_rules) {
+  expect_root(M("  x = f32[2,3] parameter(0)\n  ROOT r = f32[2,3] transpose(x), dimensions={0,1}\n"),
+              "parameter");
+  expect_root(M("  x = f32[2,3,4] parameter(0)\n  a = f32[3,4,2] transpose(x), dimensions={1,2,0}\n"
+                "  ROOT r = f32[2,3,4] transpose(a), dimensions={2,0,1}\n"),
+              "parameter");
+  HloModule *m = simp(M("  x = f32[2,3,4] parameter(0)\n  a = f32[3,2,4] transpose(x), dimensions={1,0,2}\n"
+                        "  ROOT r = f32[4,2,3] transpose(a), dimensions={2,1,0}\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    CHECK(pt_count(m, "transpose") == 1 && r->operands[0] == m->entry->params[0]);
+    CHECK(r->dimensions.n == 3 && r->dimensions.v[0] == 2 && r->dimensions.v[1] == 0 &&
+          r->dimensions.v[2] == 1);
+    module_destroy(m);
+  }
+  expect_count(M("  x = f32[2,3] parameter(0)\n  ROOT r = f32[3,2] transpose(x), dimensions={1,0}\n"),
+               "transpose", 1);
+}
+
+TEST(broadcast_rules) {
+  expect_root(M("  x = f32[2,3] parameter(0)\n  ROOT r = f32[2,3] broadcast(x), dimensions={0,1}\n"),
+              "parameter");
+  HloModule *m = simp(M("  x = f32[3] parameter(0)\n  a = f32[2,3] broadcast(x), dimensions={1}\n"
+                        "  ROOT r = f32[4,2,3] broadcast(a), dimensions={1,2}\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    CHECK(pt_count(m, "broadcast") == 1 && r->operands[0] == m->entry->params[0] &&
+          r->dimensions.n == 1 && r->dimensions.v[0] == 2);
+    module_destroy(m);
+  }
+  expect_count(M("  x = f32[3] parameter(0)\n  ROOT r = f32[2,3] broadcast(x), dimensions={1}\n"),
+               "broadcast", 1);
+}
+
+TEST(slice_rules) {
+  expect_root(M("  x = f32[4,6] parameter(0)\n  ROOT r = f32[4,6] slice(x), slice={[0:4], [0:6]}\n"),
+              "parameter");
+  HloModule *m = simp(M("  x = f32[20] parameter(0)\n  a = f32[8] slice(x), slice={[3:19:2]}\n"
+                        "  ROOT r = f32[3] slice(a), slice={[1:8:3]}\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    /* a[1], a[4], a[7] = x[5], x[11], x[17] */
+    CHECK(pt_count(m, "slice") == 1 && r->operands[0] == m->entry->params[0]);
+    CHECK(r->slice[0].start == 5 && r->slice[0].stride == 6 && r->slice[0].limit == 18);
+    module_destroy(m);
+  }
+  m = simp(M("  x = f32[4] parameter(0)\n  y = f32[6] parameter(1)\n"
+             "  c = f32[10] concatenate(x, y), dimensions={0}\n"
+             "  ROOT r = f32[3] slice(c), slice={[5:8]}\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    CHECK(r->op == OP_SLICE && r->operands[0] == m->entry->params[1] && r->slice[0].start == 1);
+    module_destroy(m);
+  }
+  /* Straddling two operands: stays a slice of the concatenate. */
+  expect_count(M("  x = f32[4] parameter(0)\n  y = f32[6] parameter(1)\n"
+                 "  c = f32[10] concatenate(x, y), dimensions={0}\n"
+                 "  ROOT r = f32[3] slice(c), slice={[3:6]}\n"),
+               "concatenate", 1);
+  expect_count(M("  x = f32[4,6] parameter(0)\n  ROOT r = f32[4,5] slice(x), slice={[0:4], [1:6]}\n"),
+               "slice", 1);
+}
+
+TEST(pad_rules) {
+  expect_root(M("  x = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
+                "  ROOT r = f32[4] pad(x, z), padding=0_0\n"),
+              "parameter");
+  expect_count(M("  x = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
+                 "  ROOT r = f32[5] pad(x, z), padding=0_1\n"),
+               "pad", 1);
+}
+
+TEST(concatenate_rules) {
+  expect_root(M("  x = f32[4] parameter(0)\n  ROOT r = f32[4] concatenate(x), dimensions={0}\n"),
+              "parameter");
+  HloModule *m = simp(M("  x = f32[3,10] parameter(0)\n"
+                        "  a = f32[3,2] slice(x), slice={[0:3], [1:3]}\n"
+                        "  b = f32[3,4] slice(x), slice={[0:3], [3:7]}\n"
+                        "  c = f32[3,1] slice(x), slice={[0:3], [7:8]}\n"
+                        "  ROOT r = f32[3,7] concatenate(a, b, c), dimensions={1}\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    CHECK(r->op == OP_SLICE && r->slice[1].start == 1 && r->slice[1].limit == 8);
+    module_destroy(m);
+  }
+  expect_root(M("  x = f32[3,10] parameter(0)\n"
+                "  a = f32[3,4] slice(x), slice={[0:3], [0:4]}\n"
+                "  b = f32[3,6] slice(x), slice={[0:3], [4:10]}\n"
+                "  ROOT r = f32[3,10] concatenate(a, b), dimensions={1}\n"),
+              "parameter");
+  /* A gap between the slices. */
+  expect_count(M("  x = f32[10] parameter(0)\n  a = f32[2] slice(x), slice={[0:2]}\n"
+                 "  b = f32[2] slice(x), slice={[3:5]}\n"
+                 "  ROOT r = f32[4] concatenate(a, b), dimensions={0}\n"),
+               "concatenate", 1);
+  /* Adjacent along another dimension than the concatenated one. */
+  expect_count(M("  x = f32[4,4] parameter(0)\n  a = f32[2,4] slice(x), slice={[0:2], [0:4]}\n"
+                 "  b = f32[2,4] slice(x), slice={[2:4], [0:4]}\n"
+                 "  ROOT r = f32[2,8] concatenate(a, b), dimensions={1}\n"),
+               "concatenate", 1);
+}
+
+TEST(reverse_rules) {
+  expect_root(M("  x = f32[4,3] parameter(0)\n  a = f32[4,3] reverse(x), dimensions={0,1}\n"
+                "  ROOT r = f32[4,3] reverse(a), dimensions={1,0}\n"),
+              "parameter");
+  expect_root(M("  x = f32[1,3] parameter(0)\n  ROOT r = f32[1,3] reverse(x), dimensions={0}\n"),
+              "parameter");
+  expect_count(M("  x = f32[4,3] parameter(0)\n  a = f32[4,3] reverse(x), dimensions={0}\n"
+                 "  ROOT r = f32[4,3] reverse(a), dimensions={1}\n"),
+               "reverse", 2);
+}
+
+TEST(copy_and_bitcast) {
+  expect_root(M("  x = f32[2,3]{1,0} parameter(0)\n  ROOT r = f32[2,3]{1,0} copy(x)\n"), "parameter");
+  HloModule *m = simp(M("  x = f32[2,3]{1,0} parameter(0)\n  a = f32[2,3]{0,1} copy(x)\n"
+                        "  ROOT r = f32[2,3]{1,0} copy(a)\n"));
+  if (m) {
+    CHECK(m->entry->root == m->entry->params[0]);
+    module_destroy(m);
+  }
+  /* A copy that changes the layout stays. */
+  expect_count(M("  x = f32[2,3]{1,0} parameter(0)\n  ROOT r = f32[2,3]{0,1} copy(x)\n"), "copy", 1);
+  m = simp(M("  x = f32[2,3]{1,0} parameter(0)\n  a = f32[6]{0} bitcast(x)\n"
+             "  ROOT r = f32[3,2]{1,0} bitcast(a)\n"));
+  if (m) {
+    CHECK(pt_count(m, "bitcast") == 1 && m->entry->root->operands[0] == m->entry->params[0]);
+    module_destroy(m);
+  }
+}
+
+TEST(dynamic_slice_rules) {
+  HloModule *m = simp(M("  x = f32[8,6] parameter(0)\n  i = s32[] constant(7)\n  j = s32[] constant(-3)\n"
+                        "  ROOT r = f32[3,2] dynamic-slice(x, i, j), dynamic_slice_sizes={3,2}\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    /* Starts clamped: 7 -> 5, -3 -> 0. */
+    CHECK(r->op == OP_SLICE && r->slice[0].start == 5 && r->slice[0].limit == 8 &&
+          r->slice[1].start == 0 && r->slice[1].limit == 2);
+    module_destroy(m);
+  }
+  expect_root(M("  x = f32[8] parameter(0)\n  i = s32[] parameter(1)\n"
+                "  ROOT r = f32[8] dynamic-slice(x, i), dynamic_slice_sizes={8}\n"),
+              "parameter");
+  expect_count(M("  x = f32[8] parameter(0)\n  i = s32[] parameter(1)\n"
+                 "  ROOT r = f32[3] dynamic-slice(x, i), dynamic_slice_sizes={3}\n"),
+               "dynamic-slice", 1);
+  expect_root(M("  x = f32[8] parameter(0)\n  u = f32[8] parameter(1)\n  i = s32[] parameter(2)\n"
+                "  ROOT r = f32[8] dynamic-update-slice(x, u, i)\n"),
+              "parameter");
+  expect_count(M("  x = f32[8] parameter(0)\n  u = f32[3] parameter(1)\n  i = s32[] parameter(2)\n"
+                 "  ROOT r = f32[8] dynamic-update-slice(x, u, i)\n"),
+               "dynamic-update-slice", 1);
+}
+
+/* ---- reduce and dot ---- */
+
+#define REDUCER(name, type, op) \
+  name " {\n  a = " type "[] parameter(0)\n  b = " type "[] parameter(1)\n  ROOT s = " type \
+       "[] " op "(a, b)\n}\n"
+
+TEST(reduce_of_single_elements) {
+  /* -0 is the identity of a float sum. */
+  expect_root("HloModule t\n" REDUCER("sum", "f32", "add")
+              "ENTRY e {\n  x = f32[3,1] parameter(0)\n  z = f32[] constant(-0)\n"
+              "  ROOT r = f32[3] reduce(x, z), dimensions={1}, to_apply=sum\n}\n",
+              "reshape");
+  expect_root("HloModule t\n" REDUCER("mx", "s32", "maximum")
+              "ENTRY e {\n  x = s32[3] parameter(0)\n  z = s32[] constant(-2147483648)\n"
+              "  ROOT r = s32[3] reduce(x, z), dimensions={}, to_apply=mx\n}\n",
+              "parameter");
+  /* +0 is not: +0 + -0 = +0. */
+  expect_count("HloModule t\n" REDUCER("sum", "f32", "add")
+               "ENTRY e {\n  x = f32[3,1] parameter(0)\n  z = f32[] constant(0)\n"
+               "  ROOT r = f32[3] reduce(x, z), dimensions={1}, to_apply=sum\n}\n",
+               "reduce", 1);
+  expect_count("HloModule t\n" REDUCER("sum", "s32", "add")
+               "ENTRY e {\n  x = s32[3,2] parameter(0)\n  z = s32[] constant(0)\n"
+               "  ROOT r = s32[3] reduce(x, z), dimensions={1}, to_apply=sum\n}\n",
+               "reduce", 1);
+}
+
+TEST(reduce_of_reduce) {
+  HloModule *m = simp("HloModule t\n" REDUCER("sum", "s32", "add")
+                      "ENTRY e {\n  x = s32[2,3,4] parameter(0)\n  z = s32[] constant(0)\n"
+                      "  i = s32[] constant(5)\n"
+                      "  a = s32[2,4] reduce(x, z), dimensions={1}, to_apply=sum\n"
+                      "  ROOT r = s32[4] reduce(a, i), dimensions={0}, to_apply=sum\n}\n");
+  if (m) {
+    const Instr *r = m->entry->root;
+    CHECK(pt_count(m, "reduce") == 1 && r->operands[0] == m->entry->params[0]);
+    CHECK(r->dimensions.n == 2 && r->dimensions.v[0] == 0 && r->dimensions.v[1] == 1);
+    module_destroy(m);
+  }
+  expect_count("HloModule t\n" REDUCER("mx", "f32", "maximum")
+               "ENTRY e {\n  x = f32[2,3,4] parameter(0)\n  z = f32[] constant(-inf)\n"
+               "  a = f32[2,4] reduce(x, z), dimensions={1}, to_apply=mx\n"
+               "  ROOT r = f32[2] reduce(a, z), dimensions={1}, to_apply=mx\n}\n",
+               "reduce", 1);
+  /* Float sums would be regrouped. */
+  expect_count("HloModule t\n" REDUCER("sum", "f32", "add")
+               "ENTRY e {\n  x = f32[2,3,4] parameter(0)\n  z = f32[] constant(-0)\n"
+               "  a = f32[2,4] reduce(x, z), dimensions={1}, to_apply=sum\n"
+               "  ROOT r = f32[4] reduce(a, z), dimensions={0}, to_apply=sum\n}\n",
+               "reduce", 2);
+  /* The inner init is not the identity. */
+  expect_count("HloModule t\n" REDUCER("sum", "s32", "add")
+               "ENTRY e {\n  x = s32[2,3] parameter(0)\n  z = s32[] constant(1)\n"
+               "  a = s32[2] reduce(x, z), dimensions={1}, to_apply=sum\n"
+               "  ROOT r = s32[] reduce(a, z), dimensions={0}, to_apply=sum\n}\n",
+               "reduce", 2);
+}
+
+TEST(transpose_folds_into_dot) {
+  HloModule *m = simp(M("  a = f32[4,3] parameter(0)\n  b = f32[4,5] parameter(1)\n"
+                        "  t = f32[3,4] transpose(a), dimensions={1,0}\n"
+                        "  ROOT r = f32[3,5] dot(t, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"));
+  if (m) {
+    const Instr *r = m->entry->root;
+    CHECK(r->op == OP_DOT && r->operands[0] == m->entry->params[0] && pt_count(m, "transpose") == 0);
+    CHECK(r->dot.lhs_contract.n == 1 && r->dot.lhs_contract.v[0] == 0);
+    module_destroy(m);
+  }
+  /* Swapping the two free dimensions of the lhs would reorder the output. */
+  expect_count(M("  a = f32[3,2,4] parameter(0)\n  b = f32[4,5] parameter(1)\n"
+                 "  t = f32[2,3,4] transpose(a), dimensions={1,0,2}\n"
+                 "  ROOT r = f32[2,3,5] dot(t, b), lhs_contracting_dims={2}, rhs_contracting_dims={0}\n"),
+               "transpose", 1);
+}
+
+TEST(simplifies_inside_called_computations) {
+  HloModule *m = simp("HloModule t\n"
+                      "body {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+                      "  n = f32[] negate(y)\n  nn = f32[] negate(n)\n  ROOT s = f32[] add(x, nn)\n}\n"
+                      "ENTRY e {\n  x = f32[4] parameter(0)\n  z = f32[] constant(0)\n"
+                      "  ROOT r = f32[] reduce(x, z), dimensions={0}, to_apply=body\n}\n");
+  if (m) {
+    CHECK(pt_count(m, "negate") == 0);
+    module_destroy(m);
+  }
+}
+
+int main(void) {
+  RUN(add_zero);
+  RUN(add_negate_is_subtract);
+  RUN(subtract_zero);
+  RUN(subtract_self);
+  RUN(subtract_negate_is_add);
+  RUN(multiply_one_and_zero);
+  RUN(divide);
+  RUN(double_negation);
+  RUN(abs_rules);
+  RUN(max_min);
+  RUN(and_or_xor);
+  RUN(shift_by_zero);
+  RUN(power);
+  RUN(compare_self);
+  RUN(select_rules);
+  RUN(convert_rules);
+  RUN(uniform_constant_becomes_broadcast);
+  RUN(elementwise_of_scalar_broadcasts);
+  RUN(reshape_rules);
+  RUN(transpose_rules);
+  RUN(broadcast_rules);
+  RUN(slice_rules);
+  RUN(pad_rules);
+  RUN(concatenate_rules);
+  RUN(reverse_rules);
+  RUN(copy_and_bitcast);
+  RUN(dynamic_slice_rules);
+  RUN(reduce_of_single_elements);
+  RUN(reduce_of_reduce);
+  RUN(transpose_folds_into_dot);
+  RUN(simplifies_inside_called_computations);
+  return test_summary("test_pass_algsimp");
+}

@@ -1,0 +1,440 @@
+/* Tests for the fusion passes ("fusion", "multi-output-fusion"): small HLO
+ * modules in, the fused module's structure checked (how many fusions, of
+ * which kind, holding which ops), the values compared before and after on
+ * the interpreter; cases where fusion must not happen; and the whole
+ * corpus, which must verify and compute the same values after fusion.
+ *
+ *   test_pass_fusion [corpus-dir]     (default tests/corpus)
+ *
+ * Expected structures follow XLA's fusion rules (InstructionFusion /
+ * CpuInstructionFusion): what fuses is worked out by hand below. */
+#include "harness.h"
+#include "pass_check.h"
+#include "passes/fusion_util.h"
+
+static const char *corpus_dir = "tests/corpus";
+
+/* The fused computation of fusion f. */
+static const Computation *callee(const Instr *f) { return f ? f->called[0] : NULL; }
+
+/* Invariants every fused module keeps: fused computations hold no op that
+ * must never be fused and stay within the size limits (`limits`: when the
+ * passes made all of them; XLA's own may be bigger); the entry keeps its
+ * parameters. */
+static void check_invariants_of(const HloModule *m, int entry_params, bool limits) {
+  CHECK(m->entry->nparams == entry_params);
+  for (int i = 0; i < m->ncomps; i++) {
+    const Computation *c = m->comps[i];
+    if (!c->is_fusion) continue;
+    CHECK(!limits || fusion_size(c) <= FUSION_MAX_INSTRS);
+    CHECK(!limits || c->nparams <= FUSION_MAX_PARAMS);
+    for (int k = 0; k < c->ninstrs; k++) {
+      Opcode op = c->instrs[k]->op;
+      CHECK(op != OP_WHILE && op != OP_CALL && op != OP_CONDITIONAL && op != OP_CUSTOM_CALL &&
+            op != OP_SORT && op != OP_RNG && op != OP_RNG_BIT_GENERATOR && op != OP_FUSION);
+      CHECK(op != OP_TUPLE || c->instrs[k] == c->root);
+    }
+  }
+}
+
+static void check_invariants(const HloModule *m, int entry_params) {
+  check_invariants_of(m, entry_params, true);
+}
+
+#define ADD_COMP                                                                              \
+  "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\n"
+
+/* add -> multiply -> maximum(x, 0): one kLoop fusion holding all three, the
+ * zero and its broadcast; no intermediate value is left in the entry. */
+TEST(loop_fusion_chain) {
+  const char *text =
+      "HloModule chain\n\n"
+      "ENTRY e {\n"
+      "  x = f32[4,8] parameter(0)\n"
+      "  y = f32[4,8] parameter(1)\n"
+      "  a = f32[4,8] add(x, y)\n"
+      "  m = f32[4,8] multiply(a, y)\n"
+      "  zero = f32[] constant(0)\n"
+      "  z = f32[4,8] broadcast(zero), dimensions={}\n"
+      "  ROOT r = f32[4,8] maximum(m, z)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(e->ninstrs == 3); /* x, y, the fusion */
+  Instr *f = pc_find(e, OP_FUSION, 0);
+  CHECK(f && f == e->root && f->fusion_kind == FUSION_LOOP);
+  const Computation *fc = callee(f);
+  if (fc) {
+    CHECK(fc->is_fusion);
+    CHECK(fusion_size(fc) == 5);
+    CHECK(pc_count(fc, OP_ADD) == 1 && pc_count(fc, OP_MULTIPLY) == 1);
+    CHECK(pc_count(fc, OP_MAXIMUM) == 1 && pc_count(fc, OP_BROADCAST) == 1);
+    CHECK(pc_count(fc, OP_CONSTANT) == 1 && fc->nparams == 2);
+  }
+  /* XLA's spelling, operands in program order. */
+  char *t = pc_text(m);
+  CHECK(t && strstr(t, "%fusion.1 = f32[4,8] fusion(%x, %y), kind=kLoop, "
+                       "calls=%fused_computation.1"));
+  CHECK(t && strstr(t, "%fused_computation.1 (param_0.1: f32[4,8], param_1.1: f32[4,8])"));
+  cxla_free_string(t);
+  check_invariants(m, 2);
+  module_destroy(m);
+}
+
+/* reduce(exp(x)): one kInput fusion with the exp, the init constant and the
+ * reduce. */
+TEST(input_fusion_reduce_of_exp) {
+  const char *text =
+      "HloModule red\n\n" ADD_COMP
+      "ENTRY e {\n"
+      "  x = f32[4,8] parameter(0)\n"
+      "  ex = f32[4,8] exponential(x)\n"
+      "  z = f32[] constant(0)\n"
+      "  ROOT r = f32[4] reduce(ex, z), dimensions={1}, to_apply=add\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  Instr *f = m->entry->root;
+  CHECK(m->entry->ninstrs == 2 && f->op == OP_FUSION && f->fusion_kind == FUSION_INPUT);
+  const Computation *fc = callee(f);
+  CHECK(fc->root->op == OP_REDUCE && pc_count(fc, OP_EXP) == 1 && pc_count(fc, OP_CONSTANT) == 1);
+  CHECK(fc->nparams == 1 && f->operands[0]->op == OP_PARAMETER);
+  check_invariants(m, 1);
+  module_destroy(m);
+}
+
+static const char *kDotBiasRelu =
+    "HloModule dbr\n\n"
+    "ENTRY e {\n"
+    "  x = f32[4,8] parameter(0)\n"
+    "  w = f32[8,16] parameter(1)\n"
+    "  b = f32[16] parameter(2)\n"
+    "  d = f32[4,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+    "  bb = f32[4,16] broadcast(b), dimensions={1}\n"
+    "  s = f32[4,16] add(d, bb)\n"
+    "  zero = f32[] constant(0)\n"
+    "  zb = f32[4,16] broadcast(zero), dimensions={}\n"
+    "  ROOT r = f32[4,16] maximum(s, zb)\n"
+    "}\n";
+
+/* dot + bias add + relu: one kOutput fusion; the dot's operands stay
+ * outside (a GEMM reads them), the epilogue is fused. */
+TEST(output_fusion_dot_bias_relu) {
+  HloModule *m = pc_optimize_checked(kDotBiasRelu, "fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_FUSION) == 1 && pc_count(e, OP_DOT) == 0 && e->ninstrs == 4);
+  Instr *f = e->root;
+  CHECK(f->op == OP_FUSION && f->fusion_kind == FUSION_OUTPUT);
+  const Computation *fc = callee(f);
+  CHECK(pc_count(fc, OP_DOT) == 1 && pc_count(fc, OP_ADD) == 1 && pc_count(fc, OP_MAXIMUM) == 1);
+  CHECK(pc_count(fc, OP_BROADCAST) == 2 && fc->nparams == 3);
+  Instr *dot = pc_find(fc, OP_DOT, 0);
+  CHECK(dot->operands[0]->op == OP_PARAMETER && dot->operands[1]->op == OP_PARAMETER);
+  check_invariants(m, 3);
+  module_destroy(m);
+}
+
+/* The dot's result is also returned: no output fusion (it would have to be
+ * computed twice or written out anyway). */
+TEST(no_output_fusion_when_dot_has_two_users) {
+  const char *text =
+      "HloModule dbr2\n\n"
+      "ENTRY e {\n"
+      "  x = f32[4,8] parameter(0)\n"
+      "  w = f32[8,16] parameter(1)\n"
+      "  d = f32[4,16] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      "  zero = f32[] constant(0)\n"
+      "  zb = f32[4,16] broadcast(zero), dimensions={}\n"
+      "  r = f32[4,16] maximum(d, zb)\n"
+      "  ROOT t = (f32[4,16], f32[4,16]) tuple(r, d)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  CHECK(pc_count(m->entry, OP_DOT) == 1);
+  CHECK(pc_count_module(m, OP_DOT) == 1);
+  Instr *f = pc_find(m->entry, OP_FUSION, 0);
+  CHECK(f && f->fusion_kind == FUSION_LOOP);
+  module_destroy(m);
+}
+
+/* exp(x) read by two consumers: the expensive exp is not duplicated into
+ * both; the cheap broadcast of a scalar is (into each consumer's fusion). */
+TEST(expensive_producer_not_duplicated) {
+  const char *text =
+      "HloModule dup\n\n"
+      "ENTRY e {\n"
+      "  x = f32[4,8] parameter(0)\n"
+      "  ex = f32[4,8] exponential(x)\n"
+      "  one = f32[] constant(1)\n"
+      "  ob = f32[4,8] broadcast(one), dimensions={}\n"
+      "  a = f32[4,8] add(ex, ob)\n"
+      "  m = f32[4,8] multiply(ex, ob)\n"
+      "  ROOT t = (f32[4,8], f32[4,8]) tuple(a, m)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  CHECK(pc_count_module(m, OP_EXP) == 1);
+  CHECK(pc_count(m->entry, OP_EXP) == 1);
+  CHECK(pc_count(m->entry, OP_FUSION) == 2);
+  CHECK(pc_count(m->entry, OP_BROADCAST) == 0);
+  CHECK(pc_count_module(m, OP_BROADCAST) == 2); /* one copy per consumer */
+  check_invariants(m, 1);
+  module_destroy(m);
+}
+
+/* An expensive producer is not fused into a consumer that reads each of its
+ * elements many times (through a broadcast): exp(x[4]) broadcast to [4,8]
+ * would be computed 8 times per element. */
+TEST(expensive_producer_not_fused_into_reuse) {
+  const char *text =
+      "HloModule reuse\n\n"
+      "ENTRY e {\n"
+      "  x = f32[4] parameter(0)\n"
+      "  y = f32[4,8] parameter(1)\n"
+      "  ex = f32[4] exponential(x)\n"
+      "  b = f32[4,8] broadcast(ex), dimensions={0}\n"
+      "  ROOT r = f32[4,8] add(b, y)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  CHECK(pc_count(m->entry, OP_EXP) == 1);
+  Instr *f = m->entry->root;
+  CHECK(f->op == OP_FUSION && pc_count(callee(f), OP_BROADCAST) == 1);
+  module_destroy(m);
+}
+
+/* Parameters, tuples, custom-calls, sort, rng and while are never fused;
+ * elementwise work around them still is. */
+TEST(never_fused_ops) {
+  const char *text =
+      "HloModule nf\n\n"
+      "lt {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT c = pred[] compare(a, b), direction=LT\n}\n\n"
+      "ENTRY e {\n"
+      "  x = f32[8] parameter(0)\n"
+      "  n = f32[8] negate(x)\n"
+      "  s = f32[8] sort(n), dimensions={0}, to_apply=lt\n"
+      "  a = f32[8] abs(s)\n"
+      "  lo = f32[] constant(0)\n"
+      "  hi = f32[] constant(1)\n"
+      "  u = f32[8] rng(lo, hi), distribution=rng_uniform\n"
+      "  cc = f32[8] custom-call(a), custom_call_target=\"foo\"\n"
+      "  ad = f32[8] add(cc, u)\n"
+      "  ROOT t = (f32[8], f32[8]) tuple(ad, a)\n"
+      "}\n";
+  HloModule *m = pc_parse(text);
+  if (!m || !pc_run(m, "fusion")) {
+    if (m) module_destroy(m);
+    return;
+  }
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_SORT) == 1 && pc_count(e, OP_RNG) == 1);
+  CHECK(pc_count(e, OP_CUSTOM_CALL) == 1 && pc_count(e, OP_PARAMETER) == 1);
+  CHECK(e->root->op == OP_TUPLE);
+  check_invariants(m, 1);
+  module_destroy(m);
+}
+
+/* A chain of 150 adds: fusions stop growing at the size limit, nothing is
+ * lost or duplicated. */
+TEST(fusion_size_limit) {
+  size_t cap = 64 * 1024;
+  char *text = malloc(cap);
+  size_t len = (size_t)snprintf(text, cap,
+                                "HloModule big\n\nENTRY e {\n  y = f32[4] parameter(0)\n"
+                                "  v0 = f32[4] negate(y)\n");
+  for (int i = 1; i <= 150; i++)
+    len += (size_t)snprintf(text + len, cap - len, "  %sv%d = f32[4] add(v%d, y)\n",
+                            i == 150 ? "ROOT " : "", i, i - 1);
+  snprintf(text + len, cap - len, "}\n");
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  free(text);
+  if (!m) return;
+  CHECK(pc_count_module(m, OP_ADD) == 150);
+  CHECK(pc_count(m->entry, OP_FUSION) >= 3);
+  CHECK(pc_count(m->entry, OP_ADD) == 0);
+  check_invariants(m, 1);
+  module_destroy(m);
+}
+
+/* Two reductions of the same input become one multi-output fusion (a tuple
+ * of both results, read back with get-tuple-element). */
+TEST(multi_output_fusion_siblings) {
+  const char *text =
+      "HloModule mof\n\n" ADD_COMP
+      "ENTRY e {\n"
+      "  x = f32[8,16] parameter(0)\n"
+      "  z = f32[] constant(0)\n"
+      "  r1 = f32[8] reduce(x, z), dimensions={1}, to_apply=add\n"
+      "  sq = f32[8,16] multiply(x, x)\n"
+      "  r2 = f32[8] reduce(sq, z), dimensions={1}, to_apply=add\n"
+      "  ROOT t = (f32[8], f32[8]) tuple(r1, r2)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_FUSION) == 1 && pc_count(e, OP_REDUCE) == 0);
+  CHECK(pc_count(e, OP_GET_TUPLE_ELEMENT) == 2);
+  Instr *f = pc_find(e, OP_FUSION, 0);
+  CHECK(f->shape->type == T_TUPLE && f->fusion_kind == FUSION_INPUT && f->noperands == 1);
+  const Computation *fc = callee(f);
+  CHECK(fc->root->op == OP_TUPLE && pc_count(fc, OP_REDUCE) == 2 && fc->nparams == 1);
+  /* The tuple keeps program order: r1 first. */
+  Instr *g0 = pc_find(e, OP_GET_TUPLE_ELEMENT, 0), *g1 = pc_find(e, OP_GET_TUPLE_ELEMENT, 1);
+  CHECK(e->root->operands[0] == (g0->index == 0 ? g0 : g1));
+  check_invariants(m, 1);
+  module_destroy(m);
+}
+
+/* Siblings that must stay apart: r2 reads r1 (merging would make a cycle),
+ * and r3 iterates over a different index space. */
+TEST(multi_output_fusion_negative) {
+  const char *text =
+      "HloModule mofneg\n\n" ADD_COMP
+      "ENTRY e {\n"
+      "  x = f32[8,16] parameter(0)\n"
+      "  z = f32[] constant(0)\n"
+      "  r1 = f32[8] reduce(x, z), dimensions={1}, to_apply=add\n"
+      "  b = f32[8,16] broadcast(r1), dimensions={0}\n"
+      "  d = f32[8,16] subtract(x, b)\n"
+      "  r2 = f32[8] reduce(d, z), dimensions={1}, to_apply=add\n"
+      "  xt = f32[16,8] transpose(x), dimensions={1,0}\n"
+      "  r3 = f32[16] reduce(xt, z), dimensions={1}, to_apply=add\n"
+      "  ROOT t = (f32[8], f32[16]) tuple(r2, r3)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  if (!m) return;
+  for (int i = 0; i < m->entry->ninstrs; i++)
+    CHECK(m->entry->instrs[i]->shape->type != T_TUPLE || m->entry->instrs[i] == m->entry->root);
+  CHECK(pc_count_module(m, OP_REDUCE) == 3);
+  module_destroy(m);
+}
+
+/* A module that already holds XLA's fusions (kLoop, and a kCustom one)
+ * keeps them, and stays valid. */
+TEST(existing_fusions_kept) {
+  const char *text =
+      "HloModule pre\n\n"
+      "fc1 {\n  p0 = f32[8] parameter(0)\n  ROOT n = f32[8] negate(p0)\n}\n\n"
+      "fc2 {\n  p0 = f32[8] parameter(0)\n  p1 = f32[8] parameter(1)\n"
+      "  ROOT m = f32[8] multiply(p0, p1)\n}\n\n"
+      "ENTRY e {\n"
+      "  x = f32[8] parameter(0)\n"
+      "  f1 = f32[8] fusion(x), kind=kLoop, calls=fc1\n"
+      "  a = f32[8] add(f1, x)\n"
+      "  f2 = f32[8] fusion(a, x), kind=kCustom, calls=fc2\n"
+      "  ROOT s = f32[8] subtract(f2, x)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  if (!m) return;
+  CHECK(pc_named(m->entry, "f1") && pc_named(m->entry, "f2"));
+  CHECK(pc_named(m->entry, "f1")->called[0] == module_find_computation(m, "fc1"));
+  CHECK(pc_named(m->entry, "f2")->fusion_kind == FUSION_CUSTOM);
+  CHECK(module_find_computation(m, "fc2")->ninstrs == 3);
+  module_destroy(m);
+}
+
+/* Fusion inside a while body; the condition (and the reducer) are left
+ * alone. */
+TEST(fusion_in_while_body) {
+  const char *text =
+      "HloModule loop\n\n"
+      "cond {\n  p = (s32[], f32[4]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+      "  k = s32[] constant(3)\n  ROOT lt = pred[] compare(i, k), direction=LT\n}\n\n"
+      "body {\n  p = (s32[], f32[4]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+      "  v = f32[4] get-tuple-element(p), index=1\n  one = s32[] constant(1)\n"
+      "  i1 = s32[] add(i, one)\n  h = f32[] constant(0.5)\n"
+      "  hb = f32[4] broadcast(h), dimensions={}\n  m = f32[4] multiply(v, hb)\n"
+      "  a = f32[4] add(m, v)\n  ROOT t = (s32[], f32[4]) tuple(i1, a)\n}\n\n"
+      "ENTRY e {\n  x = f32[4] parameter(0)\n  z = s32[] constant(0)\n"
+      "  t = (s32[], f32[4]) tuple(z, x)\n"
+      "  w = (s32[], f32[4]) while(t), condition=cond, body=body\n"
+      "  ROOT r = f32[4] get-tuple-element(w), index=1\n}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  const Computation *body = module_find_computation(m, "body");
+  CHECK(body && pc_count(body, OP_FUSION) == 1 && pc_count(body, OP_MULTIPLY) == 0);
+  CHECK(pc_count(module_find_computation(m, "cond"), OP_FUSION) == 0);
+  module_destroy(m);
+}
+
+/* Out of memory at every allocation of the fusion passes: an error, never
+ * a crash or a leak. */
+TEST(out_of_memory) {
+  pc_oom_sweep(kDotBiasRelu, "fusion,multi-output-fusion");
+  const char *text =
+      "HloModule mof\n\n" ADD_COMP
+      "ENTRY e {\n"
+      "  x = f32[8,16] parameter(0)\n"
+      "  z = f32[] constant(0)\n"
+      "  ex = f32[8,16] exponential(x)\n"
+      "  r1 = f32[8] reduce(ex, z), dimensions={1}, to_apply=add\n"
+      "  sq = f32[8,16] multiply(x, x)\n"
+      "  r2 = f32[8] reduce(sq, z), dimensions={1}, to_apply=add\n"
+      "  ROOT t = (f32[8], f32[8]) tuple(r1, r2)\n"
+      "}\n";
+  pc_oom_sweep(text, "fusion,multi-output-fusion");
+}
+
+/* ---- the corpus ---- */
+
+typedef struct ModelCount {
+  const char *name;
+  int kinds[5];
+} ModelCount;
+
+static ModelCount models[8];
+static int nmodels;
+
+static void count_fusions(const char *name, const HloModule *m) {
+  check_invariants_of(m, m->entry->nparams, strstr(name, "/module.hlo") != NULL);
+  if (strncmp(name, "model_", 6) != 0 || !strstr(name, "/module.hlo") || nmodels == 8) return;
+  ModelCount *mc = &models[nmodels++];
+  memset(mc, 0, sizeof *mc);
+  mc->name = strdup(name);
+  for (int i = 0; i < m->ncomps; i++)
+    for (int k = 0; k < m->comps[i]->ninstrs; k++) {
+      const Instr *in = m->comps[i]->instrs[k];
+      if (in->op == OP_FUSION && in->fusion_kind >= 0 && in->fusion_kind < 5)
+        mc->kinds[in->fusion_kind]++;
+    }
+}
+
+TEST(corpus_fusion) {
+  PcCorpusStats st;
+  if (!pc_corpus(corpus_dir, "fusion,multi-output-fusion", count_fusions, &st)) {
+    printf("  corpus %s not found: skipped\n", corpus_dir);
+    return;
+  }
+  printf("  corpus: %d modules fused and verified of %d; values compared on %d, skipped on %d\n",
+         st.verified, st.modules, st.compared, st.skipped);
+  for (int i = 0; i < nmodels; i++) {
+    printf("  %-40s kLoop=%d kInput=%d kOutput=%d\n", models[i].name, models[i].kinds[FUSION_LOOP],
+           models[i].kinds[FUSION_INPUT], models[i].kinds[FUSION_OUTPUT]);
+    free((void *)models[i].name);
+  }
+  CHECK(st.modules > 0 && st.verified == st.modules);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1) corpus_dir = argv[1];
+  RUN(loop_fusion_chain);
+  RUN(input_fusion_reduce_of_exp);
+  RUN(output_fusion_dot_bias_relu);
+  RUN(no_output_fusion_when_dot_has_two_users);
+  RUN(expensive_producer_not_duplicated);
+  RUN(expensive_producer_not_fused_into_reuse);
+  RUN(never_fused_ops);
+  RUN(fusion_size_limit);
+  RUN(multi_output_fusion_siblings);
+  RUN(multi_output_fusion_negative);
+  RUN(existing_fusions_kept);
+  RUN(fusion_in_while_body);
+  RUN(out_of_memory);
+  RUN(corpus_fusion);
+  printf("  values compared in %d module pairs, skipped in %d (interpreter lacks an op)\n",
+         pc_value_checks, pc_value_skips);
+  return test_summary("test_pass_fusion");
+}
