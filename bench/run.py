@@ -408,6 +408,12 @@ def markdown(report):
                      m["xla_threads"], m["cxla_threads"], m["cxla_backend"],
                      ", the reference interpreter: single-threaded, no compile step"
                      if m["cxla_backend"] == "interp" else ""))
+    opt = [e for e in report["cases"] if e.get("cxla_optimized") is not None]
+    if opt:
+        lines.append("")
+        lines.append("cxla's optimizer (its default pass pipeline) ran on %d of the %d cases "
+                     "it finished; the interpreter then ran the optimized module." % (
+                         sum(1 for e in opt if e["cxla_optimized"]), len(opt)))
     if pk:
         lines.append("")
         lines.append("Machine peaks (bench/peak): triad %s GB/s all cores, %s GB/s one core; "
