@@ -26,7 +26,7 @@ TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 DEPS      := $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 
-.PHONY: all test run deps clean fuzz test-san check-corpus
+.PHONY: all test run deps clean fuzz sweep test-san check-corpus
 all: $(BUILD)/cxla $(TEST_BINS)
 
 $(BUILD)/%.o: %.c
@@ -71,13 +71,33 @@ deps:
 run: deps all
 	@sh tools/example.sh $(BUILD)
 
-# libFuzzer target for the HLO text reader (needs clang): build-fuzz/fuzz_parse.
+# libFuzzer targets (need clang): build-fuzz/fuzz_parse (HLO text reader),
+# build-fuzz/fuzz_run (parse -> verify -> interpret), build-fuzz/fuzz_npy
+# (.npy reader/writer) and build-fuzz/fuzz_json (JSON parser, case.json).
 FUZZ_CC ?= clang
-fuzz: build-fuzz/fuzz_parse
+fuzz: build-fuzz/fuzz_parse build-fuzz/fuzz_run build-fuzz/fuzz_npy build-fuzz/fuzz_json
 build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_parse.c $(LIB_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  fuzz/fuzz_run.c $(LIB_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $< $(LIB_SRC) $(LDLIBS) -o $@
+
+# Mutation sweep over the corpus under ASan+UBSan (fuzz/mutate_sweep.c):
+# build-san/mutate_sweep [-n N] tests/corpus. clang's UBSan checks more
+# (pointer overflow): make sweep CC=clang SWEEP_BUILD=build-clang-san
+SWEEP_BUILD ?= build-san
+sweep:
+	$(MAKE) SAN=1 BUILD=$(SWEEP_BUILD) $(SWEEP_BUILD)/libcxla.a
+	$(CC) $(CFLAGS_BASE) -fsanitize=address,undefined -fno-sanitize-recover=all \
+	  -fno-omit-frame-pointer fuzz/mutate_sweep.c $(SWEEP_BUILD)/libcxla.a $(LDLIBS) \
+	  -o $(SWEEP_BUILD)/mutate_sweep
 
 clean:
 	rm -rf build build-san build-fuzz

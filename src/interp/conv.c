@@ -124,7 +124,11 @@ static cxla_status conv_plan(const Instr *in, const Literal *lhs, const Literal 
 /* The input index that output position o and window position k read along
  * one spatial dim, or -1 where the window hits padding or a dilation hole. */
 static inline int64_t input_index(const WindowDim *w, int64_t in_sz, int64_t o, int64_t k) {
-  int64_t u = o * w->stride - w->pad_lo + k * w->rhs_dilate;
+  /* o * stride + k * rhs_dilate lies inside the padded input, so it fits;
+   * minus pad_lo it may not (pad_lo near INT64_MIN): then it lies past the
+   * input. */
+  int64_t u;
+  if (__builtin_sub_overflow(o * w->stride + k * w->rhs_dilate, w->pad_lo, &u)) return -1;
   if (u < 0) return -1;
   if (w->lhs_dilate > 1) {
     if (u % w->lhs_dilate) return -1;

@@ -315,7 +315,9 @@ static cxla_status eval_dot(const Instr *in, Literal *const *ops, Literal **out)
   void *L = NULL, *R = NULL;
   cxla_status st = acc_pack(lhs, t, p.lperm, &L);
   if (!st) st = acc_pack(rhs, t, p.rperm, &R);
-  if (!st && res->nelems) {
+  /* Contracting over nothing leaves the zeros literal_create wrote (and the
+   * packed operands are then empty, with no buffer to point into). */
+  if (!st && res->nelems && p.K > 0) {
     switch (acc_kind(t)) {
     case ACC_REAL: matmul_real(&p, L, R, res); break;
     case ACC_CPLX: matmul_cplx(&p, L, R, res); break;

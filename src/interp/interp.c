@@ -247,6 +247,36 @@ static cxla_status frame_init(Frame *f, const Computation *c) {
   return NULL;
 }
 
+static bool literal_fits_shape(const Literal *l, const Shape *s);
+
+/* Evaluators size their loops by their operands' shapes as the verifier
+ * inferred them, so a value that lacks its instruction's shape must not
+ * reach a user. Where the result shape is only declared (custom-call,
+ * collectives, async ops: the verifier cannot know it), a mismatch is the
+ * module's error; elsewhere it is the interpreter's. */
+static cxla_status check_result(const Instr *in, const Literal *out) {
+  if (literal_fits_shape(out, in->shape)) return NULL;
+  bool declared = in->op == OP_CUSTOM_CALL || (op_info(in->op)->flags & (OPF_COLL | OPF_ASYNC));
+  if (declared)
+    return interp_error(in, CXLA_INVALID_ARGUMENT,
+                        "its value does not have the declared result shape");
+  return interp_error(in, CXLA_INTERNAL,
+                      "evaluated value does not have the instruction's shape (an interpreter "
+                      "bug, or a module that was not verified)");
+}
+
+/* Charges one evaluation of `in` to the optional work budget. */
+static cxla_status charge(Interp *ip, const Instr *in, Literal *const *ops, const Literal *out) {
+  if (!ip->budget) return NULL;
+  uint64_t w = 1 + (out ? (uint64_t)out->nelems : 0);
+  for (int k = 0; k < in->noperands; k++) w += (uint64_t)ops[k]->nelems;
+  ip->work += w;
+  if (ip->work <= ip->budget) return NULL;
+  return interp_error(in, CXLA_RESOURCE_EXHAUSTED,
+                      "work budget of %llu exhausted (a loop that does not terminate?)",
+                      (unsigned long long)ip->budget);
+}
+
 /* Evaluates one instruction; its operands' values are all present. */
 static cxla_status eval_instr(Interp *ip, const Instr *in, Frame *f, int nargs,
                               Literal *const *args) {
@@ -256,7 +286,7 @@ static cxla_status eval_instr(Interp *ip, const Instr *in, Frame *f, int nargs,
                           (long long)in->param_number, nargs);
     f->vals[in->id] = args[in->param_number];
     f->borrowed[in->id] = 1;
-    return NULL;
+    return charge(ip, in, NULL, NULL);
   }
   EvalFn fn = (unsigned)in->op < OP_COUNT ? kDispatch[in->op] : NULL;
   if (!fn) return interp_error(in, CXLA_UNIMPLEMENTED, "the interpreter cannot run this op");
@@ -269,12 +299,14 @@ static cxla_status eval_instr(Interp *ip, const Instr *in, Frame *f, int nargs,
   for (int k = 0; k < in->noperands; k++) ops[k] = f->vals[in->operands[k]->id];
   Literal *out = NULL;
   cxla_status s = fn(ip, in, ops, &out);
+  if (!s && !out) s = interp_error(in, CXLA_INTERNAL, "evaluator returned no value");
+  if (!s) s = check_result(in, out);
+  if (!s) s = charge(ip, in, ops, out);
   if (ops != small) cxla_free(ops);
   if (s) {
     literal_free(out);
     return s;
   }
-  if (!out) return interp_error(in, CXLA_INTERNAL, "evaluator returned no value");
   f->vals[in->id] = out;
   /* Release operands whose last user this was. */
   for (int k = 0; k < in->noperands; k++) {
@@ -369,6 +401,11 @@ static cxla_status check_no_elided_constants(const HloModule *m) {
 
 cxla_status cxla_interp_run(const cxla_module *m, cxla_literal *const *args, int nargs,
                             cxla_literal **out_result) {
+  return interp_run_budget(m, args, nargs, 0, out_result);
+}
+
+cxla_status interp_run_budget(const HloModule *m, Literal *const *args, int nargs,
+                              uint64_t budget, Literal **out_result) {
   *out_result = NULL;
   if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "module has no entry computation");
   TRY(check_no_elided_constants(m));
@@ -382,6 +419,6 @@ cxla_status cxla_interp_run(const cxla_module *m, cxla_literal *const *args, int
       return ERR(INVALID_ARGUMENT, "entry computation %%%s has no parameter %d", e->name, i);
     TRY(check_argument(e->params[i], i, args[i]));
   }
-  Interp ip = {.module = m, .depth = 0, .rng_state = 0x853c49e6748fea9bull};
+  Interp ip = {.module = m, .depth = 0, .rng_state = 0x853c49e6748fea9bull, .budget = budget};
   return interp_call(&ip, e, args, nargs, out_result);
 }

@@ -37,12 +37,28 @@ typedef struct Interp {
   const HloModule *module;
   int depth;            /* call depth, to refuse runaway recursion */
   uint64_t rng_state;   /* for the stateful `rng` op */
+  /* Optional work budget, 0 = unlimited (cxla_interp_run's behaviour).
+   * Every evaluated instruction (in any computation: loop bodies and
+   * conditions, reducers, comparators, ...) charges 1 + the elements of its
+   * array operands and of its array result to `work`; once work exceeds
+   * budget, evaluation stops with RESOURCE_EXHAUSTED. This bounds while
+   * loops that never terminate and runaway call trees, which no static check
+   * can rule out. It does not bound the inner work of one op (a dot's
+   * contraction, a window's size): callers that need that bound it from the
+   * shapes before running. */
+  uint64_t budget;
+  uint64_t work;
 } Interp;
 
 /* Evaluates computation c on args (borrowed; nargs must equal c->nparams)
  * and returns its root's value (owned by the caller). */
 cxla_status interp_call(Interp *ip, const Computation *c, Literal *const *args,
                         int nargs, Literal **out);
+
+/* cxla_interp_run with a work budget (see Interp.budget; 0 = unlimited):
+ * same argument checks, same result ownership. */
+cxla_status interp_run_budget(const HloModule *m, Literal *const *args, int nargs,
+                              uint64_t budget, Literal **out);
 
 /* An evaluator for one instruction: ops[i] is the value of in->operands[i]. */
 typedef cxla_status (*EvalFn)(Interp *ip, const Instr *in, Literal *const *ops,

@@ -756,12 +756,19 @@ static bool routine_is(const char *r, const char *name) {
   return strncmp(r, name, n) == 0 && strcmp(r + n, "_ffi") == 0;
 }
 
-/* The result tuple's element i must be an array of type t and rank r. */
-static cxla_status want_elem(const Instr *in, int i, ElemType t, int r) {
+/* The result tuple's element i must be an array of type t and rank r with
+ * n elements (n < 0: any count; the caller checks the dims itself). The
+ * verifier cannot check this (a custom-call's result shape is whatever it
+ * declares), and the routines write n elements into it. */
+static cxla_status want_elem(const Instr *in, int i, ElemType t, int r, int64_t n) {
   const Shape *s = in->shape;
   if (s->type != T_TUPLE || i >= s->ntuple || s->tuple[i]->type != t || s->tuple[i]->rank != r)
     return interp_error(in, CXLA_INVALID_ARGUMENT,
                         "result element %d must be %s of rank %d", i, type_name(t), r);
+  if (n >= 0 && shape_elems(s->tuple[i]) != n)
+    return interp_error(in, CXLA_INVALID_ARGUMENT,
+                        "result element %d must have %lld elements to fit the operand", i,
+                        (long long)n);
   return NULL;
 }
 
@@ -805,8 +812,8 @@ static cxla_status cc_potrf(const Instr *in, const Literal *x, ElemType ty, Lite
   int64_t batch, n, n2;
   TRY(mat_dims(in, x, "potrf operand", &batch, &n, &n2));
   if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad potrf operand");
-  TRY(want_elem(in, 0, ty, x->rank));
-  TRY(want_elem(in, 1, T_S32, x->rank - 2));
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, T_S32, x->rank - 2, batch));
   bool lower = cfg_char(in, "uplo", 'L') == 'L';
   Work w;
   TRY(work_alloc(&w, n * n));
@@ -825,9 +832,9 @@ static cxla_status cc_getrf(const Instr *in, const Literal *x, ElemType ty, Lite
   TRY(mat_dims(in, x, "getrf operand", &batch, &m, &n));
   int64_t k = m < n ? m : n;
   if (x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad getrf operand type");
-  TRY(want_elem(in, 0, ty, x->rank));
-  TRY(want_elem(in, 1, T_S32, x->rank - 1));
-  TRY(want_elem(in, 2, T_S32, x->rank - 2));
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, T_S32, x->rank - 1, batch * k));
+  TRY(want_elem(in, 2, T_S32, x->rank - 2, batch));
   if (res->tuple[1]->nelems != batch * k)
     return interp_error(in, CXLA_INVALID_ARGUMENT, "pivots must have min(m, n) entries");
   Work w;
@@ -848,8 +855,8 @@ static cxla_status cc_geqrf(const Instr *in, const Literal *x, ElemType ty, Lite
   TRY(mat_dims(in, x, "geqrf operand", &batch, &m, &n));
   int64_t k = m < n ? m : n;
   if (x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad geqrf operand type");
-  TRY(want_elem(in, 0, ty, x->rank));
-  TRY(want_elem(in, 1, ty, x->rank - 1));
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, ty, x->rank - 1, batch * k));
   if (res->tuple[1]->nelems != batch * k)
     return interp_error(in, CXLA_INVALID_ARGUMENT, "tau must have min(m, n) entries");
   Work w;
@@ -874,6 +881,8 @@ static cxla_status cc_orgqr(const Instr *in, Literal *const *ops, ElemType ty, L
     return interp_error(in, CXLA_INVALID_ARGUMENT, "bad orgqr operands or result");
   int64_t k = tau->dims[tau->rank - 1];
   if (k > n || n > m) return interp_error(in, CXLA_INVALID_ARGUMENT, "orgqr needs k <= n <= m");
+  if (tau->nelems != batch * k)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "tau's batch dimensions must match the operand's");
   Work w;
   TRY(work_alloc(&w, m * n + m + k));
   for (int64_t b = 0; b < batch; b++) {
@@ -890,9 +899,9 @@ static cxla_status cc_syevd(const Instr *in, const Literal *x, ElemType ty, Lite
   int64_t batch, n, n2;
   TRY(mat_dims(in, x, "syevd operand", &batch, &n, &n2));
   if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad syevd operand");
-  TRY(want_elem(in, 0, ty, x->rank));
-  TRY(want_elem(in, 1, real_type(ty), x->rank - 1));
-  TRY(want_elem(in, 2, T_S32, x->rank - 2));
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, real_type(ty), x->rank - 1, batch * n));
+  TRY(want_elem(in, 2, T_S32, x->rank - 2, batch));
   bool lower = cfg_char(in, "uplo", 'L') == 'L';
   Work w;
   TRY(work_alloc(&w, n * n));
@@ -924,15 +933,17 @@ static cxla_status cc_gesdd(const Instr *in, const Literal *x, ElemType ty, Lite
   TRY(mat_dims(in, x, "gesdd operand", &batch, &m, &n));
   if (x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gesdd operand type");
   int r = x->rank;
-  TRY(want_elem(in, 0, ty, r));
-  TRY(want_elem(in, 1, real_type(ty), r - 1));
-  TRY(want_elem(in, 2, ty, r));
-  TRY(want_elem(in, 3, ty, r));
-  TRY(want_elem(in, 4, T_S32, r - 2));
+  int64_t k = m < n ? m : n;
+  TRY(want_elem(in, 0, ty, r, x->nelems));
+  TRY(want_elem(in, 1, real_type(ty), r - 1, batch * k));
+  TRY(want_elem(in, 2, ty, r, -1));
+  TRY(want_elem(in, 3, ty, r, -1));
+  TRY(want_elem(in, 4, T_S32, r - 2, batch));
   int mode = cfg_char(in, "mode", 'A');
   Literal *lu_ = res->tuple[2], *lvt = res->tuple[3];
-  int64_t k = m < n ? m : n, uc = lu_->dims[r - 1], vr = lvt->dims[r - 2];
+  int64_t uc = lu_->dims[r - 1], vr = lvt->dims[r - 2];
   if (lu_->dims[r - 2] != m || lvt->dims[r - 1] != n || uc > m || vr > n ||
+      lu_->nelems != batch * m * uc || lvt->nelems != batch * vr * n ||
       (mode != 'N' && (uc < k || vr < k)))
     return interp_error(in, CXLA_INVALID_ARGUMENT, "u/vt shapes do not fit the operand");
   int64_t big = m > n ? m : n, big2;

@@ -267,6 +267,18 @@ static cxla_status check_window(const Instr *in, int rank) {
   return NULL;
 }
 
+/* The window's dims into wdims and its element count into *wcount; false
+ * when the count overflows (window sizes are only bounded by the padded
+ * input, which may be huge when the output is empty or strided). */
+static bool window_dims(const Instr *in, int rank, int64_t *wdims, int64_t *wcount) {
+  *wcount = 1;
+  for (int d = 0; d < rank; d++) {
+    wdims[d] = in->window[d].size;
+    if (!mul_i64(*wcount, wdims[d], wcount)) return false;
+  }
+  return true;
+}
+
 /* The input offset that window position w of output (window count) index o
  * reads, or -1 when it falls into padding or a base-dilation hole. */
 static int64_t window_source(const Instr *in, int rank, const int64_t *dims, const int64_t *stride,
@@ -274,7 +286,11 @@ static int64_t window_source(const Instr *in, int rank, const int64_t *dims, con
   int64_t off = 0;
   for (int d = 0; d < rank; d++) {
     const WindowDim *wd = &in->window[d];
-    int64_t p = o[d] * wd->stride + w[d] * wd->rhs_dilate - wd->pad_lo;
+    /* The position in the padded input fits; minus pad_lo it may not
+     * (pad_lo near INT64_MIN), and then it lies past the input. */
+    int64_t p;
+    if (__builtin_sub_overflow(o[d] * wd->stride + w[d] * wd->rhs_dilate, wd->pad_lo, &p))
+      return -1;
     if (p < 0 || p % wd->lhs_dilate) return -1;
     p /= wd->lhs_dilate;
     if (p >= dims[d]) return -1;
@@ -304,11 +320,9 @@ static cxla_status eval_reduce_window(Interp *ip, const Instr *in, Literal *cons
   int64_t xstride[DATA_MAX_RANK], wdims[DATA_MAX_RANK], oidx[DATA_MAX_RANK] = {0},
                                                        widx[DATA_MAX_RANK] = {0};
   row_major_strides(rank, x0->dims, xstride);
-  int64_t wcount = 1;
-  for (int d = 0; d < rank; d++) {
-    wdims[d] = in->window[d].size;
-    wcount *= wdims[d];
-  }
+  int64_t wcount;
+  if (!window_dims(in, rank, wdims, &wcount) && res[0]->nelems > 0)
+    s = interp_error(in, CXLA_RESOURCE_EXHAUSTED, "window has more than 2^63 elements");
   void *acc[MAX_VARIADIC];
   const void *xv[MAX_VARIADIC];
   for (int64_t o = 0; o < res[0]->nelems && !s; o++, idx_next(rank, res[0]->dims, oidx)) {
@@ -466,11 +480,9 @@ static cxla_status eval_select_and_scatter(Interp *ip, const Instr *in, Literal 
   int rank = x->rank;
   int64_t xstride[DATA_MAX_RANK], wdims[DATA_MAX_RANK], sidx[DATA_MAX_RANK] = {0};
   row_major_strides(rank, x->dims, xstride);
-  int64_t wcount = 1;
-  for (int d = 0; d < rank; d++) {
-    wdims[d] = in->window[d].size;
-    wcount *= wdims[d];
-  }
+  int64_t wcount;
+  if (!window_dims(in, rank, wdims, &wcount) && src->nelems > 0)
+    s = interp_error(in, CXLA_RESOURCE_EXHAUSTED, "window has more than 2^63 elements");
   for (int64_t si = 0; si < src->nelems && !s; si++, idx_next(rank, src->dims, sidx)) {
     int64_t picked;
     s = sas_pick(in, &sel, x, xstride, sidx, wdims, wcount, &picked);

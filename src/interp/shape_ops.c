@@ -123,10 +123,14 @@ static cxla_status eval_slice(const Instr *in, const Literal *op, Literal **out)
       return BAD("slice [%lld:%lld:%lld] is invalid for dimension %d of size %lld",
                  (long long)sd.start, (long long)sd.limit, (long long)sd.stride, i,
                  (long long)op->dims[i]);
-    if (s->dims[i] != (sd.limit - sd.start + sd.stride - 1) / sd.stride)
+    int64_t len = sd.limit - sd.start; /* ceil(len / stride) without overflow */
+    if (s->dims[i] != len / sd.stride + (len % sd.stride != 0))
       return BAD("slice result dimension %d mismatches", i);
     offset += sd.start * opstride[i];
-    sstride[i] = sd.stride * opstride[i];
+    /* A stride only matters when it is taken (then it is < len, and the
+     * product stays inside the operand); a single element may come with
+     * any stride. */
+    sstride[i] = s->dims[i] > 1 ? sd.stride * opstride[i] : 0;
   }
   TRY(new_array_like(in, op, out));
   Literal *r = *out;
@@ -169,6 +173,11 @@ static cxla_status eval_concatenate(const Instr *in, Literal *const *ops, Litera
   return NULL;
 }
 
+/* The distance between consecutive operand elements in the result along a
+ * dimension of n elements. With n <= 1 the interior padding is never used,
+ * and the verifier does not bound it then (interior + 1 may overflow). */
+static int64_t pad_step(const PadDim *p, int64_t n) { return n > 1 ? p->interior + 1 : 1; }
+
 /* pad: out[lo + i*(interior+1)] = op[i] where that lands inside the result;
  * everything else is the padding value. Negative lo/hi crop. */
 static cxla_status eval_pad(const Instr *in, Literal *const *ops, Literal **out) {
@@ -183,14 +192,24 @@ static cxla_status eval_pad(const Instr *in, Literal *const *ops, Literal **out)
   for (int i = 0; i < op->rank; i++) {
     PadDim p = in->padding[i];
     if (p.interior < 0) return BAD("negative interior padding");
-    int64_t step = p.interior + 1, n = op->dims[i];
-    int64_t want = p.lo + p.hi + n + (n > 0 ? (n - 1) * p.interior : 0);
+    int64_t n = op->dims[i], step = pad_step(&p, n);
+    /* In the verifier's order, which checked it for overflow. */
+    int64_t want = (n > 0 ? (n - 1) * p.interior : 0) + n + p.lo + p.hi;
     if (want != s->dims[i] || want < 0) return BAD("pad result dimension %d mismatches", i);
-    /* Operand indices whose destination lo + j*step is in [0, dims). */
-    int64_t j0 = p.lo >= 0 ? 0 : (-p.lo + step - 1) / step;
-    int64_t j1 = n; /* exclusive */
-    if (s->dims[i] - 1 - p.lo < 0) j1 = 0;
-    else if ((s->dims[i] - 1 - p.lo) / step + 1 < j1) j1 = (s->dims[i] - 1 - p.lo) / step + 1;
+    /* Operand indices j in [j0, j1) whose destination lo + j*step is in
+     * [0, dims). lo and hi may be near the int64 limits (they only have to
+     * sum with the rest to a valid size), so: j0 = ceil(-lo / step) as
+     * floor((-lo - 1) / step) + 1 (at most n), and dims - lo clamped where
+     * it overflows (lo that negative leaves every j < n below the top). */
+    int64_t j0 = 0;
+    if (p.lo < 0) {
+      int64_t q = (-(p.lo + 1)) / step;
+      j0 = q >= n ? n : q + 1;
+    }
+    int64_t room, j1 = n; /* exclusive */
+    if (__builtin_sub_overflow(s->dims[i], p.lo, &room)) room = INT64_MAX;
+    if (room <= 0) j1 = 0;
+    else if ((room - 1) / step + 1 < j1) j1 = (room - 1) / step + 1;
     first[i] = j0;
     cnt[i] = j1 > j0 ? j1 - j0 : 0;
     if (cnt[i] == 0) empty = true;
@@ -207,8 +226,9 @@ static cxla_status eval_pad(const Instr *in, Literal *const *ops, Literal **out)
   for (int i = 0; i < op->rank; i++) {
     PadDim p = in->padding[i];
     soff += first[i] * opstride[i];
-    doff += (p.lo + first[i] * (p.interior + 1)) * rstride[i];
-    dstride[i] = (p.interior + 1) * rstride[i];
+    int64_t step = pad_step(&p, op->dims[i]);
+    doff += (p.lo + first[i] * step) * rstride[i];
+    dstride[i] = step * rstride[i];
   }
   strided_copy(op->rank, cnt, (char *)r->data + doff * es, dstride, (const char *)op->data + soff * es,
                opstride, es);
