@@ -101,3 +101,32 @@ sweep:
 
 clean:
 	rm -rf build build-san build-fuzz
+
+# ---- benchmarks: cxla vs XLA:CPU (bench/README.md) ----------------------------
+# `make bench` runs every case and writes bench/results/<date>.{md,json,png};
+# `make bench-quick` a few small ones (<date>-quick.*); `make bench-smoke`
+# checks the harness without jax (CI). BENCH_ARGS go to bench/run.py.
+PYTHON     ?= python3
+BENCH_PY    = bench/.venv/bin/python
+BENCH_ARGS ?=
+.PHONY: bench bench-quick bench-smoke
+
+$(BUILD)/bench/peak: bench/peak.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_BASE) -O3 -march=native $< -lopenblas -lpthread -o $@
+
+bench/.venv/.installed: bench/requirements.txt
+	test -x $(BENCH_PY) || $(PYTHON) -m venv bench/.venv
+	$(BENCH_PY) -m pip install -q -r bench/requirements.txt
+	touch $@
+
+bench: $(BUILD)/cxla $(BUILD)/bench/peak bench/.venv/.installed
+	$(BENCH_PY) bench/gen.py
+	$(BENCH_PY) bench/run.py --cxla $(BUILD)/cxla --peak $(BUILD)/bench/peak $(BENCH_ARGS)
+
+bench-quick: $(BUILD)/cxla $(BUILD)/bench/peak bench/.venv/.installed
+	$(BENCH_PY) bench/gen.py --quick
+	$(BENCH_PY) bench/run.py --quick --cxla $(BUILD)/cxla --peak $(BUILD)/bench/peak $(BENCH_ARGS)
+
+bench-smoke: $(BUILD)/cxla $(BUILD)/bench/peak
+	$(PYTHON) bench/run.py --smoke --cxla $(BUILD)/cxla --peak $(BUILD)/bench/peak

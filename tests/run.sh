@@ -11,6 +11,8 @@
 #   5. fuzz-crash replays: every executable BUILD_DIR/fuzz/replay* is run
 #      with the repository's fuzz/ directory as argv[1] (replays written as
 #      unit tests, tests/unit/test_*_fuzz_replay.c, run in step 1).
+#   6. the benchmark harness's smoke test (bench/run.py --smoke: no jax,
+#      never pass/fail on timing), when python3 is there.
 #
 # The corpus is tests/corpus, or $CXLA_CORPUS if set; -j for conform is
 # $CXLA_TEST_JOBS (default 2).
@@ -117,6 +119,11 @@ for r in "$BUILD"/fuzz/replay*; do
   [ -x "$r" ] || continue
   run_suite "fuzz $(basename "$r")" "$r" fuzz
 done
+
+# 6. benchmark harness smoke test
+if command -v python3 >/dev/null 2>&1 && [ -x "$BUILD/cxla" ] && [ -f bench/run.py ]; then
+  run_suite "bench smoke" python3 bench/run.py --smoke --cxla "$BUILD/cxla" --peak "$BUILD/bench/peak"
+fi
 
 if [ "$skipped" -gt 0 ]; then
   echo "total: $passed passed, $failed failed, $skipped skipped"

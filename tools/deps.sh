@@ -8,6 +8,7 @@
 #   libclang-rt-dev      clang's sanitizer and libFuzzer runtimes (make fuzz)
 #   python3 + numpy      tools/corpus/check.py and numpy cross-checks of
 #                        .npy files in the tests (skipped without numpy)
+#   libopenblas-dev      CBLAS for bench/peak.c (make bench, bench-smoke)
 #
 # gcc's own sanitizer runtimes (libasan, libubsan) come with gcc.
 set -eu
@@ -25,6 +26,7 @@ if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan*-x86_64.a >/dev/n
   need_pkg libclang-rt-dev
 fi
 command -v python3 >/dev/null 2>&1 || need_pkg python3
+ls /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so >/dev/null 2>&1 || need_pkg libopenblas-dev
 
 # numpy for the python3 that is first on PATH. Debian's own python3 gets
 # Debian's package; another python3 (pyenv, a venv) gets numpy from pip,

@@ -497,6 +497,21 @@ static void k_float_bin(FBin f, Src a, Src b, ElemType ot, void *o, int64_t n) {
   }
 }
 
+/* XLA:CPU computes maximum and minimum with a compare and a select, so a
+ * NaN result is the NaN operand itself, bit for bit (a signalling NaN stays
+ * signalling). Computing through double quiets it; copy the operand back. */
+static void keep_nan_bits(Src a, Src b, Literal *o, int64_t n) {
+  int w = type_bytes(o->type);
+  unsigned char *out = o->data;
+  for (int64_t i = 0; i < n; i++) {
+    if (!isnan(literal_get_f64(o, i))) continue;
+    const unsigned char *pa = (const unsigned char *)a.p + i * a.step * w;
+    const unsigned char *pb = (const unsigned char *)b.p + i * b.step * w;
+    double va = ew_load_float(a.t, a.p, i * a.step);
+    memcpy(out + i * w, isnan(va) ? pa : pb, (size_t)w);
+  }
+}
+
 static void k_int_un(IUn f, Src a, ElemType ot, void *o, int64_t n) {
   IntT it = int_info(a.t);
   for (int64_t i = 0; i < n; i++) ew_store_int(ot, o, i, f(ew_load_int(a.t, a.p, i), &it));
@@ -734,6 +749,7 @@ static cxla_status eval_binary(const Instr *in, const Literal *a, const Literal 
     FBin f = float_binary(in->op);
     if (!f) return type_error(in, a->type);
     k_float_bin(f, x, y, o->type, o->data, n);
+    if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM) keep_nan_bits(x, y, o, n);
     return NULL;
   }
   case TK_COMPLEX: {

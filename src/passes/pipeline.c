@@ -37,6 +37,7 @@ static const Pass kPasses[] = {
     {"logistic-expander", pass_logistic_expander, "logistic(x) to 1/(1+exp(-x))"},
     {"buffer-assignment", pass_buffer_assignment,
      "liveness, buffer reuse and offsets; report only (never changes the module)"},
+    {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
 };
 
 const Pass *pass_registry(int *n) {
@@ -187,6 +188,7 @@ static cxla_status pipeline_default(Runner *r) {
   /* TRY(run_pass(r, "select-and-scatter-expander")); */
   /* TRY(run_pass(r, "scatter-expander")); */
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
+  TRY(run_pass(r, "dot-canonicalize"));
   TRY(run_pass(r, "layout-assignment"));
   TRY(run_pass(r, "fusion"));
   TRY(run_pass(r, "multi-output-fusion"));

@@ -517,9 +517,136 @@ static int gen_reduce(GComp *c, int x) {
   return gen_reduce_dims(c, x, nd, rdims);
 }
 
+static void shuffle(Rng *r, int64_t *v, int n) {
+  for (int i = n - 1; i > 0; i--) {
+    int j = rnd(r, i + 1);
+    int64_t t = v[i];
+    v[i] = v[j];
+    v[j] = t;
+  }
+}
+
+/* An array literal of values drawn from `terms`. */
+static void put_terms(Gen *g, StrBuf *b, ElemType t, int rank, const int64_t *dims,
+                      const double *terms, int nterms) {
+  if (rank == 0) {
+    put_float(b, terms[rnd(&g->r, nterms)], t);
+    return;
+  }
+  sb_putc(b, '{');
+  for (int64_t i = 0; i < dims[0]; i++) {
+    if (i) sb_puts(b, ", ");
+    put_terms(g, b, t, rank - 1, dims + 1, terms, nterms);
+  }
+  sb_putc(b, '}');
+}
+
+/* Makes a float dot's operands ones whose sum depends on its order:
+ * x -> sign(x) * C, C a constant of huge and small powers of two and small
+ * integers, and *y -> sign(*y). The products are then 0 or +-C[i] (or NaN),
+ * so 2^60 terms cancel exactly against each other and swallow the small
+ * ones or not depending on where they fall in the sum: a rewrite of the
+ * dot that changed the order of the summation shows in the results.
+ * Returns the new x (-1 when the computation is full). */
+static int order_sensitive(GComp *c, int x, int *y) {
+  static const double kTerms[] = {1152921504606846976.0, -1152921504606846976.0, 1.0, 3.0,
+                                  0.5, 1099511627776.0};
+  GVal v = c->v[x];
+  int sy = begin_val(c, v.t, v.rank, v.dims);
+  if (sy < 0) return -1;
+  sb_printf(&c->b, "sign(%s)\n", nm(c, *y));
+  *y = sy;
+  int sx = begin_val(c, v.t, v.rank, v.dims);
+  if (sx < 0) return -1;
+  sb_printf(&c->b, "sign(%s)\n", nm(c, x));
+  int k = begin_val(c, v.t, v.rank, v.dims);
+  if (k < 0) return -1;
+  sb_puts(&c->b, "constant(");
+  put_terms(c->g, &c->b, v.t, v.rank, v.dims, kTerms, 6);
+  sb_puts(&c->b, ")\n");
+  int m = begin_val(c, v.t, v.rank, v.dims);
+  if (m >= 0) sb_printf(&c->b, "multiply(%s, %s)\n", nm(c, sx), nm(c, k));
+  return m;
+}
+
+/* A general dot_general: each dim of x is a batch, contracting or free
+ * dim at random; the rhs is a value like x, often transposed, so that the
+ * batch and contracting dims sit anywhere on both sides; the batch and
+ * contracting lists come in random order (contracting dims may then be in
+ * different relative order on the two sides). */
+static int gen_dot_general(GComp *c, int x) {
+  GVal v = c->v[x];
+  Rng *r = &c->g->r;
+  int role[GEN_MAX_RANK] = {0}; /* 0 batch, 1 contracting, 2 free */
+  int nb = 0, nf = 0;
+  /* the result (batch + free dims of both sides) must fit GEN_MAX_RANK */
+  for (int tries = 0; tries < 4 && (tries == 0 || nb + 2 * nf > GEN_MAX_RANK); tries++) {
+    nb = nf = 0;
+    for (int i = 0; i < v.rank; i++) {
+      int w = rnd(r, 100);
+      role[i] = w < 20 ? 0 : w < 75 ? 1 : 2;
+      nb += role[i] == 0;
+      nf += role[i] == 2;
+    }
+  }
+  if (nb + 2 * nf > GEN_MAX_RANK) return gen_binary(c, x);
+  int y = pick_like(c, x, v.t);
+  if (y < 0) return -1;
+  if (type_is_float(v.t) && chance(r, 60) && (x = order_sensitive(c, x, &y)) < 0) return -1;
+  int64_t perm[GEN_MAX_RANK] = {0}, inv[GEN_MAX_RANK] = {0};
+  for (int i = 0; i < v.rank; i++) perm[i] = i;
+  if (v.rank >= 2 && chance(r, 70)) {
+    shuffle(r, perm, v.rank);
+    int64_t dims[GEN_MAX_RANK] = {0};
+    for (int i = 0; i < v.rank; i++) dims[i] = v.dims[perm[i]];
+    int t = begin_val(c, v.t, v.rank, dims);
+    if (t < 0) return -1;
+    sb_printf(&c->b, "transpose(%s), dimensions=", nm(c, y));
+    put_list(&c->b, v.rank, perm);
+    sb_putc(&c->b, '\n');
+    y = t;
+  }
+  for (int i = 0; i < v.rank; i++) inv[perm[i]] = i;
+  int64_t lb[GEN_MAX_RANK], lc[GEN_MAX_RANK], rb[GEN_MAX_RANK], rc[GEN_MAX_RANK];
+  int nc = 0;
+  nb = 0;
+  for (int i = 0; i < v.rank; i++) {
+    if (role[i] == 0) lb[nb++] = i;
+    if (role[i] == 1) lc[nc++] = i;
+  }
+  shuffle(r, lb, nb);
+  shuffle(r, lc, nc);
+  for (int i = 0; i < nb; i++) rb[i] = inv[lb[i]];
+  for (int i = 0; i < nc; i++) rc[i] = inv[lc[i]];
+  /* result: batch (list order), lhs free, rhs free (dimension order) */
+  int64_t dims[GEN_MAX_RANK] = {0};
+  int rank = 0;
+  for (int i = 0; i < nb; i++) dims[rank++] = v.dims[lb[i]];
+  for (int i = 0; i < v.rank; i++)
+    if (role[i] == 2) dims[rank++] = v.dims[i];
+  for (int j = 0; j < v.rank; j++)
+    if (role[perm[j]] == 2) dims[rank++] = v.dims[perm[j]];
+  GVal tmp = {.rank = rank};
+  memcpy(tmp.dims, dims, sizeof dims);
+  if (gv_elems(&tmp) > GEN_MAX_ELEMS) return gen_binary(c, x);
+  int k = begin_val(c, v.t, rank, dims);
+  if (k < 0) return -1;
+  sb_printf(&c->b, "dot(%s, %s), lhs_batch_dims=", nm(c, x), nm(c, y));
+  put_list(&c->b, nb, lb);
+  sb_puts(&c->b, ", lhs_contracting_dims=");
+  put_list(&c->b, nc, lc);
+  sb_puts(&c->b, ", rhs_batch_dims=");
+  put_list(&c->b, nb, rb);
+  sb_puts(&c->b, ", rhs_contracting_dims=");
+  put_list(&c->b, nc, rc);
+  sb_putc(&c->b, '\n');
+  return k;
+}
+
 static int gen_dot(GComp *c, int x) {
   GVal v = c->v[x];
   if (v.t == T_PRED || v.rank == 0) return gen_binary(c, x);
+  if (chance(&c->g->r, 50)) return gen_dot_general(c, x);
   int y = pick_like(c, x, v.t);
   if (y < 0) return -1;
   int cd = rnd(&c->g->r, v.rank);

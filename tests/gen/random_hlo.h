@@ -5,7 +5,8 @@
  * that is a DAG of 5-40 instructions over a few small shapes of types f32,
  * f64, s32 and pred, drawn from elementwise unary/binary ops, compare,
  * select, clamp, convert, broadcast, reshape, transpose, slice, concatenate,
- * pad, reverse, reduce (add/max/min/multiply/and/or), dot, iota, constants
+ * pad, reverse, reduce (add/max/min/multiply/and/or), dot (general dot_general
+ * too: batch and contracting dims anywhere, lists in any order), iota, constants
  * (special values included), dynamic-slice, dynamic-update-slice,
  * tuple/get-tuple-element, calls, conditionals (pred and index forms), and
  * while loops counted from a constant (some with a data-dependent step,

@@ -217,6 +217,20 @@ TEST(float_max_min_nan_and_zero) {
   uint32_t e[] = {0xFFFFFFFFu}, f[] = {1};
   EXPECT(bin(OP_MAXIMUM, T_U32, T_U32, 1, e, f), T_U32, uint32_t, 0xFFFFFFFFu);
   EXPECT(bin(OP_MINIMUM, T_U32, T_U32, 1, e, f), T_U32, uint32_t, 1);
+  /* The NaN result is the NaN operand bit for bit (XLA:CPU selects it):
+   * a signalling NaN 0x7f800001 and a negative NaN payload 0xffc00123 come
+   * back unchanged, not quietened or re-signed. */
+  uint32_t sn[] = {0x7f800001u, 0x3f800000u}, nn[] = {0x3f800000u, 0xffc00123u};
+  Literal *m2 = bin(OP_MAXIMUM, T_F32, T_F32, 2, sn, nn);
+  Literal *n2 = bin(OP_MINIMUM, T_F32, T_F32, 2, sn, nn);
+  CHECK(m2 && n2);
+  if (m2 && n2) {
+    const uint32_t *mb = m2->data, *nb = n2->data;
+    CHECK(mb[0] == 0x7f800001u && mb[1] == 0xffc00123u);
+    CHECK(nb[0] == 0x7f800001u && nb[1] == 0xffc00123u);
+  }
+  literal_free(m2);
+  literal_free(n2);
 }
 
 TEST(float_sign_and_rounding) {

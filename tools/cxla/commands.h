@@ -8,5 +8,6 @@ int cmd_check(int argc, char **argv);
 int cmd_fmt(int argc, char **argv);
 int cmd_conform(int argc, char **argv);
 int cmd_opt(int argc, char **argv);
+int cmd_bench(int argc, char **argv);
 
 #endif

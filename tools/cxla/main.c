@@ -18,6 +18,7 @@ static const Command commands[] = {
     {"fmt", cmd_fmt, "print an HLO module in canonical form"},
     {"conform", cmd_conform, "run conformance cases and compare with XLA's results"},
     {"opt", cmd_opt, "run the optimizer's passes and print the optimized module"},
+    {"bench", cmd_bench, "time a module's parse, optimize, compile and run stages"},
 };
 
 static void print_usage(FILE *f) {

@@ -1,0 +1,859 @@
+#!/usr/bin/env python3
+"""Is cxla faster than XLA:CPU?  Runs the same programs through both and reports.
+
+Usage (from the repository root; see bench/README.md):
+
+    bench/.venv/bin/python bench/run.py                    # every case in bench/cases/
+    bench/.venv/bin/python bench/run.py --cases a,b        # some cases
+    bench/.venv/bin/python bench/run.py --quick            # the quick cases
+    python3 bench/run.py --smoke                           # no jax: harness self-test
+
+For each case, in this one process: JAX lowers and compiles the case's
+function (XLA:CPU's compile time = lower + compile) and runs it (median of
+--iters runs after --warmup, each ending in block_until_ready); then
+`cxla bench --json` runs the case's module.hlo -- checked to be the text JAX
+lowers to -- on the same arguments, written as .npy from --seed. Reported:
+both sides' compile and run times and their ratios (cxla / XLA: above 1 means
+cxla is slower), the largest relative error of cxla's results against XLA's
+(||got - want|| / ||want|| per result), FLOPs and bytes moved from XLA's
+cost analysis, achieved GFLOP/s and GB/s of both, as fractions of the
+machine's peaks measured by bench/peak. Timing is never pass/fail.
+
+Output: a Markdown table on stdout and in bench/results/<date>[-tag].md,
+the JSON beside it (and at --json FILE), and a PNG chart of the run-time
+ratios.
+
+--smoke needs neither jax nor matplotlib (numpy is optional): it runs the
+tiny committed module bench/smoke/module.hlo through `cxla bench --json`
+with a numpy stand-in for the XLA side, checks the report's keys, writes the
+table and prints "bench-smoke: N passed, M failed".
+"""
+
+import argparse
+import datetime
+import json
+import math
+import os
+import platform
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+
+# Keys `cxla bench --json` must report (tools/cxla/cmd_bench.c).
+CXLA_KEYS = ("module", "backend", "threads", "optimized", "parse_s", "verify_s",
+             "optimize_s", "compile_s", "run_median_s", "run_min_s", "run_max_s", "runs",
+             "warmup_runs", "iters", "stopped_early", "from_warmup", "max_seconds",
+             "total_run_s", "peak_rss_bytes", "results")
+# Keys every case entry of our JSON has (None where not measured).
+CASE_KEYS = ("case", "group", "status", "cxla_compile_s", "xla_compile_s", "cxla_run_s",
+             "xla_run_s", "run_ratio", "compile_ratio", "rel_err", "flops", "bytes")
+
+
+# ---------------------------------------------------------------------------
+# small helpers
+# ---------------------------------------------------------------------------
+
+def fmt_time(s):
+    if s is None:
+        return "n/a"
+    if s >= 1:
+        return "%.2f s" % s
+    if s >= 1e-3:
+        return "%.2f ms" % (s * 1e3)
+    return "%.1f µs" % (s * 1e6)
+
+
+def fmt_ratio(r, lower_bound=False):
+    if r is None:
+        return "n/a"
+    txt = "%.3g" % r if r < 1000 else "%.0f" % r
+    return ("> " if lower_bound else "") + txt + "×"
+
+
+def fmt_num(x, unit=""):
+    if x is None:
+        return "n/a"
+    return "%.3g%s" % (x, unit)
+
+
+def fmt_frac(x):
+    return "n/a" if x is None else ("%.1f%%" % (100 * x) if x >= 0.001 else "%.2g%%" % (100 * x))
+
+
+def ratio(a, b):
+    if a is None or b is None or b <= 0:
+        return None
+    return a / b
+
+
+def git_commit():
+    try:
+        out = subprocess.run(["git", "-C", REPO, "rev-parse", "--short=12", "HEAD"],
+                             capture_output=True, text=True, timeout=10)
+        # Reports in bench/results do not make the measured code dirty.
+        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no",
+                                "--", ".", ":(exclude)bench/results"],
+                               capture_output=True, text=True, timeout=10)
+        return out.stdout.strip() + ("+dirty" if dirty.stdout.strip() else "")
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+
+
+def cpu_model():
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def cores():
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+# ---------------------------------------------------------------------------
+# cxla side
+# ---------------------------------------------------------------------------
+
+PROGRESS = re.compile(r"^progress: run (\d+) (start|done) ([0-9.e+-]+)(?: ([0-9.e+-]+))?$")
+
+
+def parse_progress(stderr):
+    """Run samples and the last start time from `cxla bench --progress` lines."""
+    done, last_start, started = [], None, 0
+    for line in (stderr or "").splitlines():
+        m = PROGRESS.match(line.strip())
+        if not m:
+            continue
+        if m.group(2) == "start":
+            last_start, started = float(m.group(3)), int(m.group(1))
+        else:
+            done.append(float(m.group(4)))
+            last_start = None
+    return done, last_start, started
+
+
+def run_cxla(o, module, npy, out_dir, case_timeout):
+    """Runs cxla bench; returns a dict: status, report (or None), detail."""
+    cmd = [o.cxla, "bench", module] + npy + [
+        "--json", "--progress", "--iters", str(o.iters), "--warmup", str(o.warmup),
+        "--max-seconds", str(o.cxla_max_seconds)]
+    if not npy:
+        cmd += ["--random", "--seed", str(o.seed)]
+    if out_dir:
+        cmd += ["--out", out_dir]
+    t0 = time.monotonic()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=case_timeout)
+    except subprocess.TimeoutExpired as e:
+        err = e.stderr.decode(errors="replace") if isinstance(e.stderr, bytes) else e.stderr
+        done, last_start, started = parse_progress(err)
+        info = {"status": "timeout", "report": None, "samples": done,
+                "detail": "killed after %.0f s (--case-timeout)" % case_timeout}
+        if done:
+            info["run_s"] = sorted(done)[len(done) // 2]
+            info["detail"] += "; %d run(s) had finished" % len(done)
+        elif last_start is not None:
+            # Nothing finished. The run in flight began at last_start
+            # (CLOCK_MONOTONIC, as time.monotonic) and was still going at
+            # t0 + case_timeout, when it was killed: a lower bound.
+            info["run_lower_bound_s"] = max(0.0, t0 + case_timeout - last_start)
+            info["detail"] += "; run %d unfinished after %.0f s" % (
+                started, info["run_lower_bound_s"])
+        else:
+            info["detail"] += " before the first run started"
+        return info
+    if p.returncode != 0:
+        msg = (p.stderr.strip().splitlines() or ["exit status %d" % p.returncode])[-1]
+        return {"status": "error", "report": None, "detail": msg[:300]}
+    try:
+        rep = json.loads(p.stdout)
+    except ValueError as e:
+        return {"status": "error", "report": None, "detail": "bad JSON from cxla bench: %s" % e}
+    missing = [k for k in CXLA_KEYS if k not in rep]
+    if missing:
+        return {"status": "error", "report": rep,
+                "detail": "cxla bench JSON lacks %s" % ", ".join(missing)}
+    return {"status": "ok", "report": rep, "run_s": rep["run_median_s"], "detail": ""}
+
+
+def read_npy_results(np, out_dir, specs):
+    """cxla's results, with bf16 raw bits turned back into bfloat16."""
+    res = []
+    for i, spec in enumerate(specs):
+        a = np.load(os.path.join(out_dir, "%d.npy" % i), allow_pickle=False)
+        if spec["dtype"] == "bf16":
+            import ml_dtypes
+            a = a.view(ml_dtypes.bfloat16)
+        res.append(a)
+    return res
+
+
+def rel_err(np, got, want):
+    """max over results of ||got - want|| / ||want|| (2-norm, in f64; NaNs where
+    both have them are skipped; a NaN on one side only gives inf)."""
+    worst = 0.0
+    if len(got) != len(want):
+        return math.inf
+    for g, w in zip(got, want):
+        g = np.asarray(g)
+        w = np.asarray(w)
+        if g.shape != w.shape:
+            return math.inf
+        kind = np.complex128 if np.iscomplexobj(w) else np.float64
+        g = g.astype(kind).ravel()
+        w = w.astype(kind).ravel()
+        gn, wn = np.isnan(g), np.isnan(w)
+        if (gn != wn).any():
+            return math.inf
+        keep = ~wn
+        g, w = g[keep], w[keep]
+        with np.errstate(invalid="ignore", over="ignore"):
+            inf_mismatch = (np.isinf(g) | np.isinf(w)) & (g != w)
+            if inf_mismatch.any():
+                return math.inf
+            fin = np.isfinite(w)
+            num = np.linalg.norm(g[fin] - w[fin])
+            den = np.linalg.norm(w[fin])
+        e = num / den if den > 0 else num
+        worst = max(worst, float(e))
+    return worst
+
+
+# ---------------------------------------------------------------------------
+# XLA side
+# ---------------------------------------------------------------------------
+
+def time_xla(jax, compiled, args, warmup, iters, max_s):
+    """(median, min, max, runs, first result leaves); the first call is a warm-up."""
+    start = time.perf_counter()
+    first = jax.block_until_ready(compiled(*args))
+    for _ in range(max(0, warmup - 1)):
+        if time.perf_counter() - start > max_s:
+            break
+        jax.block_until_ready(compiled(*args))
+    samples = []
+    while len(samples) < max(1, iters):
+        t0 = time.perf_counter()
+        jax.block_until_ready(compiled(*args))
+        samples.append(time.perf_counter() - t0)
+        if time.perf_counter() - start > max_s:
+            break
+    s = sorted(samples)
+    n = len(s)
+    med = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+    return med, s[0], s[-1], n, jax.tree_util.tree_leaves(first)
+
+
+# ---------------------------------------------------------------------------
+# one case
+# ---------------------------------------------------------------------------
+
+def empty_entry(name, group):
+    e = {k: None for k in CASE_KEYS}
+    e.update(case=name, group=group, status="ok", notes=[])
+    return e
+
+
+def bench_case(o, env, name, case_dir, tmp):
+    """Measures one case on both sides; returns its JSON entry."""
+    np, jax, gen = env["np"], env["jax"], env["gen"]
+    with open(os.path.join(case_dir, "case.json")) as fh:
+        meta = json.load(fh)
+    e = empty_entry(name, meta.get("group"))
+    e["description"] = meta.get("description")
+    module = os.path.join(case_dir, "module.hlo")
+    with open(module) as fh:
+        disk_text = fh.read()
+
+    # Arguments, from the seed; the same arrays go to both sides.
+    rng = np.random.default_rng([o.seed, zlib.crc32(name.encode())])
+    arrays = [gen.make_arg(a, rng) for a in meta["args"]]
+
+    # XLA: lower + compile, timed; the module must be the one on disk.
+    c = gen.CASES.get(name)
+    if c is None:
+        e["status"] = "error"
+        e["notes"].append("no such case in bench/gen.py")
+        return e
+    fn, spec = c.spec()
+    treedef = jax.tree_util.tree_structure(spec)
+    t0 = time.perf_counter()
+    jitted, _, lowered = gen.lower(c)
+    compiled = lowered.compile()
+    e["xla_compile_s"] = time.perf_counter() - t0
+    if gen.module_text(lowered) != disk_text:
+        e["status"] = "stale"
+        e["notes"].append("module.hlo differs from what JAX lowers now: run bench/gen.py")
+        return e
+    ca = compiled.cost_analysis()
+    if isinstance(ca, (list, tuple)):
+        ca = ca[0] if ca else {}
+    e["flops"] = float(ca.get("flops", 0.0)) if ca else None
+    e["bytes"] = float(ca.get("bytes accessed", 0.0)) if ca else None
+    dev = treedef.unflatten([jax.device_put(a) for a in arrays])
+    med, mn, mx, runs, want = time_xla(jax, compiled, dev, o.warmup, o.iters, o.xla_max_seconds)
+    e.update(xla_run_s=med, xla_run_min_s=mn, xla_run_max_s=mx, xla_runs=runs)
+    want = [np.asarray(w) for w in want]
+
+    # cxla on the same module and arguments.
+    arg_dir = os.path.join(tmp, name, "args")
+    out_dir = os.path.join(tmp, name, "out")
+    os.makedirs(arg_dir)
+    npy = []
+    for i, a in enumerate(arrays):
+        p = os.path.join(arg_dir, "%d.npy" % i)
+        if a.dtype.name == "bfloat16":
+            a = a.view(np.uint16)  # cxla's convention: bf16 as raw bits
+        np.save(p, np.array(a, order="C", copy=True), allow_pickle=False)  # keeps 0-d 0-d
+        npy.append(p)
+    fill_cxla(e, run_cxla(o, module, npy, out_dir, o.case_timeout))
+    if e["status"] == "ok":
+        try:
+            got = read_npy_results(np, out_dir, meta["results"])
+            e["rel_err"] = rel_err(np, got, want)
+        except (OSError, ValueError) as err:
+            e["notes"].append("could not compare results: %s" % err)
+    shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+    return e
+
+
+def fill_cxla(e, r):
+    """Copies cxla's figures into the entry e."""
+    rep = r.get("report") or {}
+    if r["status"] != "ok":
+        e["status"] = r["status"]
+    if r.get("detail"):
+        e["notes"].append(r["detail"])
+    e["cxla_run_s"] = r.get("run_s")
+    e["cxla_run_lower_bound_s"] = r.get("run_lower_bound_s")
+    if rep:
+        e["cxla_parse_s"] = rep["parse_s"] + rep["verify_s"]
+        e["cxla_optimize_s"] = rep["optimize_s"]
+        e["cxla_compile_only_s"] = rep["compile_s"]
+        e["cxla_compile_s"] = rep["parse_s"] + rep["verify_s"] + rep["optimize_s"] + rep["compile_s"]
+        e["cxla_run_min_s"], e["cxla_run_max_s"] = rep["run_min_s"], rep["run_max_s"]
+        e["cxla_runs"], e["cxla_backend"], e["cxla_threads"] = rep["runs"], rep["backend"], rep["threads"]
+        e["cxla_optimized"] = rep["optimized"]
+        e["cxla_peak_rss_bytes"] = rep["peak_rss_bytes"]
+        if rep["stopped_early"]:
+            e["notes"].append("cxla: %d of %d runs (--max-seconds %g)%s" % (
+                rep["runs"], rep["iters"], rep["max_seconds"],
+                ", warm-up run as the sample" if rep["from_warmup"] else ""))
+
+
+def derive(e, machine):
+    """Ratios, throughput and fractions of peak for one entry."""
+    e["run_ratio"] = ratio(e["cxla_run_s"], e["xla_run_s"])
+    e["run_ratio_is_lower_bound"] = False
+    if e["run_ratio"] is None and e.get("cxla_run_lower_bound_s"):
+        e["run_ratio"] = ratio(e["cxla_run_lower_bound_s"], e["xla_run_s"])
+        e["run_ratio_is_lower_bound"] = e["run_ratio"] is not None
+    e["compile_ratio"] = ratio(e["cxla_compile_s"], e["xla_compile_s"])
+    peaks = machine.get("peaks") or {}
+    f64 = e.get("uses_f64", False)
+    for side, threads in (("xla", machine["xla_threads"]), ("cxla", machine["cxla_threads"])):
+        t = e.get("%s_run_s" % side)
+        if side == "cxla" and t is None:
+            t = None  # a lower bound gives no throughput
+        e["%s_gflops" % side] = e["flops"] / t / 1e9 if t and e["flops"] else None
+        e["%s_gbs" % side] = e["bytes"] / t / 1e9 if t and e["bytes"] else None
+        pf = peak_for(peaks, "dgemm_gflops" if f64 else "sgemm_gflops", threads)
+        pb = peak_for(peaks, "triad_gbs", threads)
+        e["%s_gflops_frac" % side] = ratio(e["%s_gflops" % side], pf)
+        e["%s_gbs_frac" % side] = ratio(e["%s_gbs" % side], pb)
+
+
+def peak_for(peaks, key, threads):
+    """The peak for a side using `threads` threads: the one-core figure for
+    one thread, else the best of all-core and one-core (on a busy machine the
+    all-core figure can come out lower)."""
+    p = peaks.get(key)
+    if not p:
+        return None
+    return p.get("one") if threads == 1 else max(p.get("all") or 0, p.get("one") or 0) or None
+
+
+# ---------------------------------------------------------------------------
+# output
+# ---------------------------------------------------------------------------
+
+def markdown(report):
+    m = report["machine"]
+    pk = m.get("peaks") or {}
+    lines = ["# cxla vs XLA:CPU", ""]
+    jax_v = m["versions"].get("jax")
+    lines.append("%s; %s, %d cores. cxla %s; %s." % (
+        m["date"], m["cpu"], m["cores"], m["versions"].get("cxla", "?"),
+        "jax/jaxlib %s/%s" % (jax_v, m["versions"].get("jaxlib")) if jax_v else "no jax"))
+    lines.append("")
+    lines.append("Threads: XLA:CPU %d (its default: every core), cxla %d (backend: %s%s). "
+                 "Ratios are cxla / XLA: above 1× cxla is slower. Compile = XLA lower + compile; "
+                 "cxla parse + verify + optimize + compile. XLA run times are per call from "
+                 "Python (JAX's dispatch, a few µs, included); cxla's are timed inside its "
+                 "process. Both sides run the same module.hlo on the same arguments." % (
+                     m["xla_threads"], m["cxla_threads"], m["cxla_backend"],
+                     ", the reference interpreter: single-threaded, no compile step"
+                     if m["cxla_backend"] == "interp" else ""))
+    opt = [e for e in report["cases"] if e.get("cxla_optimized") is not None]
+    if opt:
+        lines.append("")
+        lines.append("cxla's optimizer (its default pass pipeline) ran on %d of the %d cases "
+                     "it finished; the interpreter then ran the optimized module." % (
+                         sum(1 for e in opt if e["cxla_optimized"]), len(opt)))
+    if pk:
+        lines.append("")
+        lines.append("Machine peaks (bench/peak): triad %s GB/s all cores, %s GB/s one core; "
+                     "sgemm %s / %s GFLOP/s; dgemm %s / %s GFLOP/s (all / one). Load average "
+                     "before the run: %s." % (
+                         fmt_num(pk["triad_gbs"]["all"]), fmt_num(pk["triad_gbs"]["one"]),
+                         fmt_num(pk["sgemm_gflops"]["all"]), fmt_num(pk["sgemm_gflops"]["one"]),
+                         fmt_num(pk["dgemm_gflops"]["all"]), fmt_num(pk["dgemm_gflops"]["one"]),
+                         " ".join("%.2f" % x for x in m.get("loadavg_before", []))))
+    busy = max(m.get("loadavg_before", [0])[:1] + m.get("loadavg_after", [0])[:1])
+    if busy > 1.25 * m["cores"]:
+        lines.append("")
+        lines.append("**Warning: the machine was busy** (load average %.1f on %d cores, before "
+                     "or after the run; others' work shares the cores): every time here is "
+                     "slower and noisier than on an idle machine. Ratios between the two "
+                     "sides suffer less, but only a rerun on a quiet machine settles small "
+                     "differences." % (busy, m["cores"]))
+    lines += ["", "## Times", "",
+              "| case | XLA run | cxla run | run ratio | XLA compile | cxla compile | "
+              "compile ratio | rel err | status |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |"]
+    for e in report["cases"]:
+        cx = fmt_time(e["cxla_run_s"])
+        if e["cxla_run_s"] is None and e.get("cxla_run_lower_bound_s"):
+            cx = "> " + fmt_time(e["cxla_run_lower_bound_s"])
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            e["case"], fmt_time(e["xla_run_s"]), cx,
+            fmt_ratio(e["run_ratio"], e.get("run_ratio_is_lower_bound")),
+            fmt_time(e["xla_compile_s"]), fmt_time(e["cxla_compile_s"]),
+            fmt_ratio(e["compile_ratio"]),
+            "n/a" if e["rel_err"] is None else "%.1e" % e["rel_err"],
+            e["status"]))
+    lines += ["", "## Throughput", "",
+              "FLOPs and bytes from XLA's cost analysis of its optimized module; fractions "
+              "are of the peak for each side's thread count (f64 cases against dgemm, others "
+              "against sgemm; bytes against the triad).", "",
+              "| case | GFLOP | MB | XLA GFLOP/s | cxla GFLOP/s | XLA GB/s | cxla GB/s | "
+              "cxla peak RSS |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for e in report["cases"]:
+        def tp(v, f):
+            return "n/a" if v is None else "%s (%s)" % (fmt_num(v), fmt_frac(f))
+        rss = e.get("cxla_peak_rss_bytes")
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            e["case"], fmt_num(e["flops"] / 1e9 if e["flops"] is not None else None),
+            fmt_num(e["bytes"] / 1e6 if e["bytes"] is not None else None),
+            tp(e.get("xla_gflops"), e.get("xla_gflops_frac")),
+            tp(e.get("cxla_gflops"), e.get("cxla_gflops_frac")),
+            tp(e.get("xla_gbs"), e.get("xla_gbs_frac")),
+            tp(e.get("cxla_gbs"), e.get("cxla_gbs_frac")),
+            "n/a" if rss is None else "%.0f MiB" % (rss / 2**20)))
+    notes = [(e["case"], n) for e in report["cases"] for n in e["notes"]]
+    if notes:
+        lines += ["", "## Notes", ""]
+        lines += ["- %s: %s" % (c, n) for c, n in notes]
+    s = report.get("summary")
+    if s:
+        lines += ["", "## Summary", "", s]
+    return "\n".join(lines) + "\n"
+
+
+def summary(cases):
+    ok = [e for e in cases if e["run_ratio"] is not None and not e.get("run_ratio_is_lower_bound")]
+    if not ok:
+        return "No case has both run times."
+    logs = [math.log(e["run_ratio"]) for e in ok]
+    geo = math.exp(sum(logs) / len(logs))
+    faster = sum(1 for e in ok if e["run_ratio"] < 1)
+    bounds = sum(1 for e in cases if e.get("run_ratio_is_lower_bound"))
+    return ("Geometric mean of the run-time ratio cxla / XLA over the %d cases with both "
+            "times: %.3g× (cxla faster on %d of them). %d case(s) timed out on cxla and "
+            "count only as lower bounds; %d failed or were skipped." % (
+                len(ok), geo, faster, bounds,
+                sum(1 for e in cases if e["run_ratio"] is None)))
+
+
+def chart(report, path):
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    cases = report["cases"]
+    names = [e["case"] for e in cases]
+    vals, colors, labels = [], [], []
+    for e in cases:
+        r = e["run_ratio"]
+        if r is None:
+            vals.append(0)
+            colors.append("white")
+            labels.append(e["status"])
+        elif e.get("run_ratio_is_lower_bound"):
+            vals.append(r)
+            colors.append("#bbbbbb")
+            labels.append("> %.3g (timeout)" % r)
+        else:
+            vals.append(r)
+            colors.append("#c0392b" if r > 1 else "#27ae60")
+            labels.append("%.3g" % r)
+    fig, ax = plt.subplots(figsize=(9, 0.32 * len(cases) + 1.8))
+    y = list(range(len(cases)))
+    positive = [v for v in vals if v > 0] or [1.0]
+    lo, hi = min(positive + [1.0]) / 3, max(positive + [1.0]) * 40  # room for labels
+    # Bars grow from 1.0: to the right when cxla is slower, to the left when faster.
+    bars = ax.barh(y, [(v if v > 0 else 1.0) - 1.0 for v in vals], left=1.0, color=colors,
+                   edgecolor="black", linewidth=0.5)
+    ax.set_xscale("log")
+    ax.set_xlim(lo, hi)
+    ax.axvline(1.0, color="black", linewidth=1.2, label="1.0: as fast as XLA:CPU")
+    for b, lab, v in zip(bars, labels, vals):
+        x = max(v, 1.0) * 1.1 if v >= 1 or v <= 0 else v / 1.1
+        ax.text(x, b.get_y() + b.get_height() / 2, lab, va="center", fontsize=7,
+                ha="left" if v >= 1 or v <= 0 else "right")
+    from matplotlib.patches import Patch
+    handles = [ax.get_lines()[0], Patch(color="#c0392b", label="cxla slower"),
+               Patch(color="#27ae60", label="cxla faster"),
+               Patch(facecolor="#bbbbbb", edgecolor="black", label="cxla timed out (lower bound)")]
+    ax.legend(handles=handles, fontsize=7, loc="best")
+    ax.set_yticks(y)
+    ax.set_yticklabels(names, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel("run time, cxla / XLA:CPU (log scale; > 1: cxla slower)")
+    m = report["machine"]
+    ax.set_title("cxla (%s, %d thread) vs XLA:CPU (%d threads), %s" % (
+        m["cxla_backend"], m["cxla_threads"], m["xla_threads"], m["date"]), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def write_outputs(o, report):
+    md = markdown(report)
+    sys.stdout.write("\n" + md)
+    paths = []
+    if o.out_dir:
+        os.makedirs(o.out_dir, exist_ok=True)
+        base = os.path.join(o.out_dir, report["machine"]["date"] + (("-" + o.tag) if o.tag else ""))
+        with open(base + ".md", "w") as fh:
+            fh.write(md)
+        with open(base + ".json", "w") as fh:
+            json.dump(report, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+        paths += [base + ".md", base + ".json"]
+        if not o.no_chart:
+            chart(report, base + ".png")
+            paths.append(base + ".png")
+    if o.json:
+        with open(o.json, "w") as fh:
+            json.dump(report, fh, indent=1, sort_keys=True)
+            fh.write("\n")
+        paths.append(o.json)
+    for p in paths:
+        print("wrote %s" % os.path.relpath(p))
+    return paths
+
+
+# ---------------------------------------------------------------------------
+# machine description and peaks
+# ---------------------------------------------------------------------------
+
+def cpu_flags():
+    try:
+        with open("/proc/cpuinfo") as fh:
+            for line in fh:
+                if line.startswith("flags"):
+                    return set(line.split(":", 1)[1].split())
+    except OSError:
+        pass
+    return set()
+
+
+def run_peak(o):
+    """bench/peak's JSON. OpenBLAS picks its kernels by CPU model (or by
+    OPENBLAS_CORETYPE) and may take AVX2 ones on a CPU with AVX-512: on such a
+    CPU peak also runs with OPENBLAS_CORETYPE=SkylakeX, and each figure is the
+    better of the two runs (both are kept under "runs")."""
+    if o.peak_json:
+        with open(o.peak_json) as fh:
+            return json.load(fh)
+    if not o.peak or not os.path.exists(o.peak):
+        print("warning: %s not found (make bench builds it): no machine peaks" % o.peak,
+              file=sys.stderr)
+        return None
+    envs = [None]
+    # (The environment may itself set OPENBLAS_CORETYPE, e.g. to Haswell.)
+    if (not o.smoke and "avx512f" in cpu_flags() and
+            os.environ.get("OPENBLAS_CORETYPE", "").lower() != "skylakex"):
+        envs.append("SkylakeX")
+    runs = []
+    for coretype in envs:
+        cmd = [o.peak] + (["--quick"] if o.smoke else [])
+        env = dict(os.environ)
+        if coretype:
+            env["OPENBLAS_CORETYPE"] = coretype
+        print("measuring machine peaks: %s%s" % ("OPENBLAS_CORETYPE=%s " % coretype if coretype
+                                                 else "", " ".join(cmd)), file=sys.stderr)
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=600, env=env)
+        if p.returncode != 0:
+            print("warning: peak failed: %s" % p.stderr.strip(), file=sys.stderr)
+            continue
+        runs.append(json.loads(p.stdout))
+    if not runs:
+        return None
+    best = dict(runs[0])
+    for key in ("triad_gbs", "sgemm_gflops", "dgemm_gflops"):
+        best[key] = {k: max(r[key][k] for r in runs) for k in ("all", "one")}
+    best["blas"] = " | ".join(r["blas"] for r in runs)
+    best.pop("gemm", None)
+    best["runs"] = runs
+    return best
+
+
+def machine_info(o, versions, peaks):
+    return {
+        "date": datetime.date.today().isoformat(),
+        "cpu": cpu_model(),
+        "cores": cores(),
+        "xla_threads": cores(),
+        "cxla_threads": 1,
+        "cxla_backend": "interp",
+        "loadavg_before": list(os.getloadavg()),
+        "versions": versions,
+        "peaks": peaks,
+        "settings": {"seed": o.seed, "iters": o.iters, "warmup": o.warmup,
+                     "cxla_max_seconds": o.cxla_max_seconds, "xla_max_seconds": o.xla_max_seconds,
+                     "case_timeout": o.case_timeout},
+    }
+
+
+def case_dirs(o, names=None):
+    root = o.cases_dir
+    if not os.path.isdir(root):
+        raise SystemExit("error: %s does not exist: run bench/gen.py first" % root)
+    have = sorted(d for d in os.listdir(root)
+                  if os.path.isfile(os.path.join(root, d, "case.json")))
+    if names:
+        unknown = [n for n in names if n not in have]
+        if unknown:
+            raise SystemExit("error: no case %s in %s" % (", ".join(unknown), root))
+        have = [n for n in have if n in names]
+    return [(n, os.path.join(root, n)) for n in have]
+
+
+# ---------------------------------------------------------------------------
+# the full run
+# ---------------------------------------------------------------------------
+
+def main_full(o):
+    if o.threads:
+        os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:o.threads]))
+    sys.path.insert(0, HERE)
+    import numpy as np
+    import jax
+    import jaxlib
+    import gen
+    env = {"np": np, "jax": jax, "gen": gen}
+    names = None
+    if o.cases:
+        names = o.cases.split(",")
+    elif o.quick:
+        names = [c.name for c in gen.select(quick=True)]
+    todo = case_dirs(o, names)
+    # Start XLA's CPU client before any timing, so that the first case's
+    # compile time does not include it.
+    jax.block_until_ready(jax.jit(lambda x: x + 1)(np.float32(0)))
+    versions = {"jax": jax.__version__, "jaxlib": jaxlib.__version__, "numpy": np.__version__,
+                "python": platform.python_version(), "cxla": git_commit(),
+                "xla_flags": os.environ.get("XLA_FLAGS", "")}
+    peaks = run_peak(o)
+    machine = machine_info(o, versions, peaks)
+    report = {"machine": machine, "cases": []}
+    tmp = tempfile.mkdtemp(prefix="cxla_bench_")
+    try:
+        for i, (name, d) in enumerate(todo):
+            print("[%d/%d] %s ..." % (i + 1, len(todo), name), file=sys.stderr, flush=True)
+            t0 = time.monotonic()
+            try:
+                e = bench_case(o, env, name, d, tmp)
+            except Exception as err:  # noqa: BLE001 -- one bad case must not end the run
+                e = empty_entry(name, None)
+                e["status"] = "error"
+                e["notes"].append("%s: %s" % (type(err).__name__, str(err)[:300]))
+            with open(os.path.join(d, "case.json")) as fh:
+                e["uses_f64"] = any(a["dtype"] == "f64" for a in json.load(fh)["args"])
+            derive(e, machine)
+            report["cases"].append(e)
+            print("    %s: XLA %s, cxla %s, ratio %s (%.0f s)" % (
+                e["status"], fmt_time(e["xla_run_s"]), fmt_time(e["cxla_run_s"]),
+                fmt_ratio(e["run_ratio"], e.get("run_ratio_is_lower_bound")),
+                time.monotonic() - t0), file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    machine["loadavg_after"] = list(os.getloadavg())
+    report["summary"] = summary(report["cases"])
+    write_outputs(o, report)
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# the smoke run: no jax, a numpy (or no) stand-in for XLA
+# ---------------------------------------------------------------------------
+
+def smoke_reference(np, arrays):
+    """What bench/smoke/module.hlo computes: tanh(a @ b) + a (see its case.json)."""
+    a, b = arrays
+    return [(np.tanh(a.astype(np.float64) @ b.astype(np.float64)) + a).astype(np.float32)]
+
+
+def main_smoke(o):
+    checks = []
+
+    def check(name, ok, detail=""):
+        checks.append(ok)
+        print("%s  %s%s" % ("ok  " if ok else "FAIL", name, (": " + detail) if detail else ""))
+
+    try:
+        import numpy as np
+    except ImportError:
+        np = None
+    case_dir = os.path.join(HERE, "smoke")
+    with open(os.path.join(case_dir, "case.json")) as fh:
+        meta = json.load(fh)
+    module = os.path.join(case_dir, "module.hlo")
+    tmp = tempfile.mkdtemp(prefix="cxla_bench_smoke_")
+    try:
+        e = empty_entry("smoke", "smoke")
+        e["notes"].append("XLA side: %s" % ("numpy stand-in (smoke run, no jax)" if np else
+                                            "absent (smoke run, no jax, no numpy)"))
+        npy, want = [], None
+        if np is not None:
+            rng = np.random.default_rng([o.seed, zlib.crc32(b"smoke")])
+            arrays = [rng.standard_normal(tuple(a["shape"]), dtype=np.float32)
+                      for a in meta["args"]]
+            for i, a in enumerate(arrays):
+                p = os.path.join(tmp, "%d.npy" % i)
+                np.save(p, a, allow_pickle=False)
+                npy.append(p)
+            want = smoke_reference(np, arrays)
+        out_dir = os.path.join(tmp, "out")
+        r = run_cxla(o, module, npy, out_dir, o.case_timeout)
+        check("cxla bench --json runs", r["status"] == "ok", r.get("detail", ""))
+        rep = r.get("report") or {}
+        missing = [k for k in CXLA_KEYS if k not in rep]
+        check("cxla bench JSON has every key", not missing, ", ".join(missing))
+        check("cxla bench counts its runs", rep.get("runs", 0) >= 1 and
+              rep.get("runs", 0) + (1 if rep.get("from_warmup") else 0) >= 1)
+        fill_cxla(e, r)
+        if np is not None and r["status"] == "ok":
+            e["rel_err"] = rel_err(np, read_npy_results(np, out_dir, meta["results"]), want)
+            check("cxla's result matches the numpy reference (rel err < 1e-5)",
+                  e["rel_err"] < 1e-5, "rel err %.2g" % e["rel_err"])
+        peaks = run_peak(o) if o.peak and os.path.exists(o.peak) else None
+        if o.peak and os.path.exists(o.peak):
+            check("bench/peak --quick reports its keys", bool(peaks) and all(
+                k in peaks for k in ("triad_gbs", "sgemm_gflops", "dgemm_gflops")))
+        machine = machine_info(o, {"python": platform.python_version(), "cxla": git_commit(),
+                                   "numpy": np.__version__ if np else None}, peaks)
+        machine["xla_threads"] = cores()
+        e["uses_f64"] = False
+        derive(e, machine)
+        report = {"machine": machine, "cases": [e]}
+        report["summary"] = "Smoke run: the harness works; the numbers mean nothing."
+        o.out_dir = o.out_dir or os.path.join(tmp, "results")
+        o.no_chart = True
+        paths = write_outputs(o, report)
+        with open(paths[0]) as fh:
+            text = fh.read()
+        check("the Markdown table is written", "| smoke |" in text)
+        with open(paths[1]) as fh:
+            back = json.load(fh)
+        check("the JSON report has machine and case keys", "machine" in back and all(
+            k in back["cases"][0] for k in CASE_KEYS))
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+    nfail = checks.count(False)
+    print("bench-smoke: %d passed, %d failed" % (len(checks) - nfail, nfail))
+    return 1 if nfail else 0
+
+
+def rerender(o):
+    """Writes FILE's .md and .png again from the JSON (after a format change)."""
+    with open(o.from_json) as fh:
+        report = json.load(fh)
+    base = os.path.splitext(o.from_json)[0]
+    md = markdown(report)
+    with open(base + ".md", "w") as fh:
+        fh.write(md)
+    sys.stdout.write(md)
+    if not o.no_chart:
+        chart(report, base + ".png")
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--cases", help="comma-separated case names (default: every case)")
+    ap.add_argument("--quick", action="store_true", help="only the quick cases")
+    ap.add_argument("--smoke", action="store_true", help="harness self-test without jax")
+    ap.add_argument("--seed", type=int, default=0, help="argument seed (default 0)")
+    ap.add_argument("--iters", type=int, default=10, help="timed runs per side (default 10)")
+    ap.add_argument("--warmup", type=int, default=1, help="warm-up runs per side (default 1)")
+    ap.add_argument("--cxla-max-seconds", type=float, default=30.0,
+                    help="cxla bench --max-seconds: stop starting runs after this (default 30)")
+    ap.add_argument("--xla-max-seconds", type=float, default=30.0,
+                    help="the same budget for the XLA side (default 30)")
+    ap.add_argument("--case-timeout", type=float, default=120.0,
+                    help="kill cxla bench after this many seconds; the case is marked "
+                         "'timeout' (default 120)")
+    ap.add_argument("--threads", type=int, default=0,
+                    help="pin this process (so XLA:CPU's thread pool and cxla) to the first N "
+                         "cores (default: all)")
+    ap.add_argument("--cxla", default=os.path.join(REPO, "build", "cxla"),
+                    help="the cxla binary (default build/cxla)")
+    ap.add_argument("--peak", default=os.path.join(REPO, "build", "bench", "peak"),
+                    help="the peak binary (default build/bench/peak)")
+    ap.add_argument("--peak-json", help="use these peaks instead of running peak")
+    ap.add_argument("--cases-dir", default=os.path.join(HERE, "cases"))
+    ap.add_argument("--out-dir", default=None,
+                    help="where <date>[-tag].md/.json/.png go (default bench/results; "
+                         "--smoke: a temporary directory)")
+    ap.add_argument("--tag", default=None, help="suffix for the result file names")
+    ap.add_argument("--json", help="also write the JSON report here")
+    ap.add_argument("--no-chart", action="store_true", help="no PNG")
+    ap.add_argument("--from-json", metavar="FILE",
+                    help="measure nothing: rewrite the .md (and .png) of a JSON report "
+                         "(written beside FILE)")
+    o = ap.parse_args(argv)
+    sys.stdout.reconfigure(line_buffering=True)  # keep stdout and stderr in order
+    if o.iters < 1 or o.warmup < 0:
+        ap.error("--iters must be >= 1 and --warmup >= 0")
+    if o.smoke:
+        return main_smoke(o)
+    if o.from_json:
+        return rerender(o)
+    if o.out_dir is None:
+        o.out_dir = os.path.join(HERE, "results")
+    if o.tag is None and (o.quick or o.cases):
+        o.tag = "quick" if o.quick else "partial"
+    if not os.path.exists(o.cxla):
+        raise SystemExit("error: %s not found: run make first" % o.cxla)
+    return main_full(o)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,129 @@
+#!/bin/sh
+# Command-line tests for `cxla bench` (tools/cxla/cmd_bench.c): usage errors,
+# the --json keys, run counting, the --max-seconds budget, --progress lines,
+# and --out writing the same results as `cxla run`. Nothing here depends on
+# how fast anything runs, except that a 64x64 dot takes over 10 µs.
+#
+# usage: sh tests/cli/test_bench.sh PATH/TO/cxla
+# Ends with "cli bench: N passed, M failed"; exits non-zero if any failed.
+set -u
+
+CXLA=${1:?usage: sh tests/cli/test_bench.sh PATH/TO/cxla}
+case "$CXLA" in /*) ;; *) CXLA="$(pwd)/$CXLA" ;; esac
+SMOKE="$(cd "$(dirname "$0")/../.." && pwd)/bench/smoke/module.hlo"
+T=$(mktemp -d "${TMPDIR:-/tmp}/cxla_cli_bench.XXXXXX") || exit 2
+trap 'rm -rf "$T"' EXIT INT TERM
+cd "$T" || exit 2
+
+pass=0
+fail=0
+ok() { pass=$((pass + 1)); }
+bad() {
+  fail=$((fail + 1))
+  echo "FAIL: $1"
+  [ -s out ] && sed 's/^/  stdout: /' out | head -n 8
+  [ -s err ] && sed 's/^/  stderr: /' err | head -n 8
+}
+
+# check NAME WANT_STATUS PATTERN CMD...: as in test_cli.sh: exit status,
+# a line of stdout or stderr matching PATTERN, "error: " first on failure.
+check() {
+  name=$1 want=$2 pat=$3
+  shift 3
+  "$@" >out 2>err
+  got=$?
+  if [ "$got" -ne "$want" ]; then
+    bad "$name: exit status $got, want $want"
+  elif [ -n "$pat" ] && ! grep -Eq -- "$pat" out err; then
+    bad "$name: no line matches /$pat/"
+  elif [ "$want" -ne 0 ] && ! head -n 1 err | grep -q '^error: '; then
+    bad "$name: stderr does not start with 'error: '"
+  else
+    ok
+  fi
+}
+
+# has NAME PATTERN: the last command's stdout has a match for PATTERN.
+has() {
+  if grep -Eq -- "$2" out; then ok; else bad "$1: stdout lacks /$2/"; fi
+}
+
+cat >add.hlo <<'EOF'
+HloModule add, entry_computation_layout={(f32[2,3]{1,0}, f32[2,3]{1,0})->f32[2,3]{1,0}}
+
+ENTRY main {
+  p0 = f32[2,3]{1,0} parameter(0)
+  p1 = f32[2,3]{1,0} parameter(1)
+  ROOT add = f32[2,3]{1,0} add(p0, p1)
+}
+EOF
+
+# ---- usage --------------------------------------------------------------------------
+check "bench --help" 0 "^usage: cxla bench" "$CXLA" bench --help
+check "help bench" 0 "^usage: cxla bench" "$CXLA" help bench
+check "bench listed" 0 "^  bench " "$CXLA" --help
+check "no module" 2 "missing MODULE.hlo" "$CXLA" bench
+check "unknown option" 2 "unknown option '--bogus'" "$CXLA" bench add.hlo --bogus
+check "--iters 0" 2 "--iters needs" "$CXLA" bench add.hlo --random --iters 0
+check "--iters junk" 2 "--iters needs" "$CXLA" bench add.hlo --random --iters 3x
+check "--warmup junk" 2 "--warmup needs" "$CXLA" bench add.hlo --random --warmup -1
+check "--max-seconds negative" 2 "--max-seconds needs" "$CXLA" bench add.hlo --random --max-seconds -1
+check "--max-seconds junk" 2 "--max-seconds needs" "$CXLA" bench add.hlo --random --max-seconds nan
+check "--out without dir" 2 "--out needs" "$CXLA" bench add.hlo --random --out
+check "--random with files" 2 "not both" "$CXLA" bench add.hlo a.npy --random
+
+# ---- bad input ----------------------------------------------------------------------
+check "missing module" 1 "nope\.hlo: No such file" "$CXLA" bench nope.hlo --random
+check "too few args" 1 "" "$CXLA" bench add.hlo
+
+# ---- reports ------------------------------------------------------------------------
+check "text report" 0 "^backend +interp" "$CXLA" bench add.hlo --random --iters 3
+has "text report" "^run +median .* over 3 runs after 1 warm-up run$"
+has "text report" "^compile +0 s \(interp"
+
+check "json report" 0 "" "$CXLA" bench add.hlo --random --json --iters 4 --warmup 2 --max-seconds 0
+for key in module backend threads optimized parse_s verify_s optimize_s compile_s \
+  run_median_s run_min_s run_max_s runs warmup_runs iters stopped_early from_warmup \
+  max_seconds total_run_s peak_rss_bytes results; do
+  has "json key $key" "\"$key\": "
+done
+has "json runs" '"runs": 4,'
+has "json warmup" '"warmup_runs": 2,'
+has "json backend" '"backend": "interp", "threads": 1,'
+has "json not stopped" '"stopped_early": false, "from_warmup": false,'
+has "json results" '"results": 1\}'
+has "json optimized" '"optimized": true,'
+check "--no-opt" 0 "" "$CXLA" bench add.hlo --random --json --iters 1 --no-opt
+has "--no-opt" '"optimized": false,'
+has "--no-opt" '"optimize_s": 0,'
+if command -v python3 >/dev/null 2>&1; then
+  if python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(not (d["run_min_s"] <= d["run_median_s"] <= d["run_max_s"]))'; then
+    ok
+  else
+    bad "json: does not parse, or min <= median <= max fails"
+  fi
+fi
+
+# The budget: one 64x64 dot takes longer than 10 µs.
+check "budget in warm-up" 0 "" "$CXLA" bench "$SMOKE" --random --json --iters 5 --warmup 3 --max-seconds 0.00001
+has "budget in warm-up" '"runs": 1, "warmup_runs": 1,'
+has "budget in warm-up" '"stopped_early": true, "from_warmup": true,'
+check "budget in timed runs" 0 "" "$CXLA" bench "$SMOKE" --random --json --iters 5 --warmup 0 --max-seconds 0.00001
+has "budget in timed runs" '"runs": 1, "warmup_runs": 0,'
+has "budget in timed runs" '"stopped_early": true, "from_warmup": false,'
+
+check "progress" 0 "" "$CXLA" bench add.hlo --random --json --iters 3 --warmup 1 --progress
+if [ "$(grep -c '^progress: run [1-4] start [0-9.]*$' err)" -eq 4 ] &&
+  [ "$(grep -c '^progress: run [1-4] done [0-9.]* [0-9.e+-]*$' err)" -eq 4 ]; then
+  ok
+else
+  bad "progress: want 4 start and 4 done lines on stderr"
+fi
+
+# --out writes what `cxla run` computes from the same seed.
+check "bench --out" 0 "" "$CXLA" bench "$SMOKE" --random --seed 7 --iters 2 --out b
+check "run --out" 0 "" "$CXLA" run "$SMOKE" --random --seed 7 --out r
+if cmp -s b/0.npy r/0.npy; then ok; else bad "bench --out and run --out differ"; fi
+
+echo "cli bench: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,398 @@
+/* cxla bench MODULE.hlo [ARG.npy ...] [options]: time each stage of running
+ * a module -- parse, verify, optimize, compile, run -- and report the run
+ * time's median, min and max over several runs, and the peak memory.
+ *
+ * bench/run.py calls this with --json to compare cxla against XLA:CPU; the
+ * keys of that object are listed in `usage` and bench/README.md. Timing is
+ * wall-clock (CLOCK_MONOTONIC). The backend is the reference interpreter,
+ * which has no compile step and runs on one thread; the report says so. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "commands.h"
+#include "common.h"
+#include "ir/ir.h"
+#include "run_support.h"
+#include "runtime/compare.h"
+
+#include "passes/pass.h"
+
+static const char usage[] =
+    "usage: cxla bench MODULE.hlo [ARG.npy ...] [options]\n"
+    "\n"
+    "Times the stages of running MODULE.hlo: parse (read + parse the text),\n"
+    "verify, optimize (the default pass pipeline, as `cxla run` uses), compile\n"
+    "(the backend is the reference interpreter, which compiles nothing: 0)\n"
+    "and run: the median, min and max of --iters runs after --warmup runs.\n"
+    "Also reports the peak resident memory of the process (getrusage).\n"
+    "\n"
+    "Arguments are .npy files, one per entry parameter, as for `cxla run`,\n"
+    "or --random ones.\n"
+    "\n"
+    "options:\n"
+    "  --random          make the arguments (as `cxla run --random`)\n"
+    "  --seed N          seed for --random (default 0)\n"
+    "  --iters N         timed runs (default 10, at least 1)\n"
+    "  --warmup N        untimed runs first (default 1)\n"
+    "  --max-seconds S   stop starting runs once S seconds of running (warm-up\n"
+    "                    included) have passed; at least one run is always\n"
+    "                    timed. If the warm-up alone used up S, its last run is\n"
+    "                    the only sample (\"from_warmup\": true). Default 60;\n"
+    "                    0 means no limit\n"
+    "  --no-opt          skip the optimizer\n"
+    "  --out DIR         write the last run's result N to DIR/N.npy\n"
+    "  --progress        print \"progress: run K start T\" and \"progress: run K\n"
+    "                    done T SECS\" on stderr around each run (T: the\n"
+    "                    CLOCK_MONOTONIC time), for callers that may kill a\n"
+    "                    slow run\n"
+    "  --json            print one JSON object instead of text, with keys\n"
+    "                    module, backend, threads, optimized, parse_s, verify_s,\n"
+    "                    optimize_s, compile_s, run_median_s, run_min_s,\n"
+    "                    run_max_s, runs, warmup_runs, iters, stopped_early,\n"
+    "                    from_warmup, max_seconds, total_run_s, peak_rss_bytes,\n"
+    "                    results\n"
+    "  --help            show this help\n"
+    "\n"
+    "example:\n"
+    "  cxla bench bench/cases/matmul_f32_256/module.hlo --random --iters 20 --json\n";
+
+typedef struct BenchOptions {
+  const char *module, *out_dir;
+  char **npy;
+  int nnpy;
+  bool random, json, no_opt, progress;
+  unsigned long long seed, iters, warmup;
+  double max_seconds;
+} BenchOptions;
+
+/* What one bench measured; seconds unless named otherwise. */
+typedef struct BenchReport {
+  double parse, verify, optimize, compile;
+  double median, min, max, total_run;
+  int runs, warmup_runs, results;
+  bool optimized, stopped_early, from_warmup;
+  long long peak_rss_bytes;
+} BenchReport;
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The process's peak resident memory. Linux's VmHWM (/proc/self/status)
+ * first: getrusage's ru_maxrss survives fork + exec, so a child of a big
+ * process (bench/run.py with XLA loaded) would report its parent's peak. */
+static long long peak_rss_bytes(void) {
+  FILE *f = fopen("/proc/self/status", "r");
+  if (f) {
+    char line[256];
+    long long kib = -1;
+    while (fgets(line, sizeof line, f))
+      if (sscanf(line, "VmHWM: %lld kB", &kib) == 1) break;
+    fclose(f);
+    if (kib >= 0) return kib * 1024;
+  }
+  struct rusage ru;
+  if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
+  return (long long)ru.ru_maxrss * 1024; /* Linux reports KiB */
+}
+
+/* ---- stages ---------------------------------------------------------------- */
+
+/* Reads, parses and verifies the module, timing parse and verify apart. */
+static cxla_status load_timed(const char *path, cxla_module **out, BenchReport *r) {
+  *out = NULL;
+  double t0 = now_s();
+  char *text = NULL;
+  size_t len = 0;
+  TRY(read_text_file(path, &text, &len));
+  cxla_status s = cxla_module_parse(text, len, path, out);
+  cxla_free(text);
+  TRY(s);
+  double t1 = now_s();
+  s = cxla_module_verify(*out);
+  r->parse = t1 - t0;
+  r->verify = now_s() - t1;
+  if (s) {
+    cxla_module_destroy(*out);
+    *out = NULL;
+  }
+  return s;
+}
+
+/* The default pass pipeline, timed, without the verifier between passes (a
+ * compiler's production setting); the result is verified once afterwards,
+ * untimed, so that a pass that breaks the module is caught here rather than
+ * as a wrong or failed run. */
+static cxla_status optimize_timed(cxla_module *m, bool skip, BenchReport *r) {
+  r->optimize = 0.0;
+  r->optimized = false;
+  if (skip) return NULL;
+  PipelineOptions po = {.verify = false, .dump_dir = NULL, .module_number = 1};
+  double t0 = now_s();
+  TRY(pipeline_run(m, NULL, 0, &po));
+  r->optimize = now_s() - t0;
+  r->optimized = true;
+  return cxla_module_verify(m);
+}
+
+/* Sorts a few doubles (insertion sort: n is the number of runs). */
+static void sort_doubles(double *v, int n) {
+  for (int i = 1; i < n; i++) {
+    double x = v[i];
+    int j = i;
+    for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
+    v[j] = x;
+  }
+}
+
+static void summarize(double *t, int n, BenchReport *r) {
+  sort_doubles(t, n);
+  r->min = t[0];
+  r->max = t[n - 1];
+  r->median = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+  r->runs = n;
+}
+
+/* One run (number k, warm-up runs included); the previous *last result is
+ * replaced by the new one. With --progress, stderr gets
+ * "progress: run K start T" and "progress: run K done T SECS" (T: the
+ * CLOCK_MONOTONIC time in seconds, which Python's time.monotonic() reads on
+ * Linux), so that a caller that kills a slow run still knows how far it got
+ * and how long the unfinished run had been going. */
+static cxla_status run_once(const cxla_module *m, cxla_literal **args, int nargs,
+                            const BenchOptions *o, int k, cxla_literal **last, double *secs) {
+  cxla_literal *result = NULL;
+  double t0 = now_s();
+  if (o->progress) fprintf(stderr, "progress: run %d start %.6f\n", k, t0);
+  cxla_status s = cxla_interp_run(m, args, nargs, &result);
+  double t1 = now_s();
+  *secs = t1 - t0;
+  if (s) return s;
+  if (o->progress)
+    fprintf(stderr, "progress: run %d done %.6f %.9g\n", k, t1, *secs);
+  cxla_literal_destroy(*last);
+  *last = result;
+  return NULL;
+}
+
+/* The warm-up and timed runs, under the --max-seconds budget (see usage). */
+static cxla_status run_timed(const cxla_module *m, cxla_literal **args, int nargs,
+                             const BenchOptions *o, cxla_literal **last, BenchReport *r) {
+  int iters = o->iters > 0 ? (int)o->iters : 1;
+  double *t = cxla_calloc((size_t)iters, sizeof *t);
+  if (!t) return cxla_oom();
+  double start = now_s(), secs = 0.0;
+  bool limited = o->max_seconds > 0;
+  cxla_status s = NULL;
+  for (unsigned long long w = 0; w < o->warmup && !s; w++) {
+    s = run_once(m, args, nargs, o, r->warmup_runs + 1, last, &secs);
+    if (!s) r->warmup_runs++;
+    if (limited && now_s() - start > o->max_seconds) break;
+  }
+  int n = 0;
+  if (!s && r->warmup_runs > 0 && limited && now_s() - start > o->max_seconds) {
+    t[n++] = secs; /* the warm-up used up the budget: its last run is the sample */
+    r->from_warmup = true;
+    r->stopped_early = true;
+  }
+  while (!s && n < iters && !r->from_warmup) {
+    s = run_once(m, args, nargs, o, r->warmup_runs + n + 1, last, &t[n]);
+    if (s) break;
+    n++;
+    if (n < iters && limited && now_s() - start > o->max_seconds) {
+      r->stopped_early = true;
+      break;
+    }
+  }
+  r->total_run = now_s() - start;
+  if (!s) summarize(t, n, r);
+  cxla_free(t);
+  return s;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+static cxla_status write_results(const char *dir, cxla_literal *result, int *count) {
+  if (mkdir(dir, 0777) != 0 && errno != EEXIST)
+    return ERR(IO, "cannot create %s: %s", dir, strerror(errno));
+  Literal **leaves = NULL;
+  int n = 0;
+  TRY(literal_flatten(result, &leaves, &n));
+  cxla_status s = NULL;
+  for (int i = 0; i < n && !s; i++) {
+    char *path = cxla_format("%s/%d.npy", dir, i);
+    s = path ? cxla_npy_write(path, leaves[i]) : cxla_oom();
+    cxla_free(path);
+  }
+  cxla_free(leaves);
+  *count = n;
+  return s;
+}
+
+static int count_leaves(cxla_literal *result) {
+  Literal **leaves = NULL;
+  int n = 0;
+  cxla_status s = literal_flatten(result, &leaves, &n);
+  if (s) {
+    cxla_status_free(s);
+    return -1;
+  }
+  cxla_free(leaves);
+  return n;
+}
+
+/* A JSON string: quotes, backslashes and control characters escaped. */
+static void json_string(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+static void print_json(const BenchOptions *o, const BenchReport *r) {
+  printf("{\"module\": ");
+  json_string(stdout, o->module);
+  printf(", \"backend\": \"interp\", \"threads\": 1, \"optimized\": %s,\n",
+         r->optimized ? "true" : "false");
+  printf(" \"parse_s\": %.9g, \"verify_s\": %.9g, \"optimize_s\": %.9g, \"compile_s\": %.9g,\n",
+         r->parse, r->verify, r->optimize, r->compile);
+  printf(" \"run_median_s\": %.9g, \"run_min_s\": %.9g, \"run_max_s\": %.9g,\n", r->median,
+         r->min, r->max);
+  printf(" \"runs\": %d, \"warmup_runs\": %d, \"iters\": %llu, \"stopped_early\": %s,"
+         " \"from_warmup\": %s, \"max_seconds\": %.9g, \"total_run_s\": %.9g,\n",
+         r->runs, r->warmup_runs, o->iters, r->stopped_early ? "true" : "false",
+         r->from_warmup ? "true" : "false", o->max_seconds, r->total_run);
+  printf(" \"peak_rss_bytes\": %lld, \"results\": %d}\n", r->peak_rss_bytes, r->results);
+}
+
+static void print_text(const BenchOptions *o, const BenchReport *r) {
+  printf("module     %s\n", o->module);
+  printf("backend    interp (the reference interpreter, 1 thread)\n");
+  printf("parse      %.6f s\n", r->parse);
+  printf("verify     %.6f s\n", r->verify);
+  if (r->optimized) printf("optimize   %.6f s\n", r->optimize);
+  else
+    printf("optimize   0 s (--no-opt)\n");
+  printf("compile    0 s (interp: nothing to compile)\n");
+  printf("run        median %.6f s, min %.6f s, max %.6f s over %d run%s", r->median, r->min,
+         r->max, r->runs, r->runs == 1 ? "" : "s");
+  printf(" after %d warm-up run%s\n", r->warmup_runs, r->warmup_runs == 1 ? "" : "s");
+  if (r->from_warmup)
+    printf("           (the warm-up alone took over --max-seconds %g: its last run is the "
+           "sample)\n", o->max_seconds);
+  else if (r->stopped_early)
+    printf("           (stopped after %d of %llu runs: --max-seconds %g)\n", r->runs, o->iters,
+           o->max_seconds);
+  printf("peak RSS   %.1f MiB\n", (double)r->peak_rss_bytes / (1024.0 * 1024.0));
+}
+
+/* ---- the command ----------------------------------------------------------- */
+
+static int bench(const BenchOptions *o) {
+  BenchReport r = {0};
+  cxla_module *m = NULL;
+  cxla_status s = load_timed(o->module, &m, &r);
+  if (s) return fail_status(s);
+  s = optimize_timed(m, o->no_opt, &r);
+  int nargs = cxla_module_num_parameters(m);
+  cxla_literal **args = NULL;
+  if (!s)
+    s = o->random ? make_random_args(m, o->seed, &args) : load_npy_args(m, o->npy, o->nnpy, &args);
+  cxla_literal *last = NULL;
+  if (!s) s = run_timed(m, args, nargs, o, &last, &r);
+  free_args(args, nargs);
+  cxla_module_destroy(m);
+  if (!s && o->out_dir) s = write_results(o->out_dir, last, &r.results);
+  else if (!s) r.results = count_leaves(last);
+  cxla_literal_destroy(last);
+  if (s) return fail_status(s);
+  r.peak_rss_bytes = peak_rss_bytes();
+  if (o->json) print_json(o, &r);
+  else print_text(o, &r);
+  return EXIT_OK;
+}
+
+static bool parse_seconds(const char *v, double *out) {
+  char *end = NULL;
+  errno = 0;
+  double d = strtod(v, &end);
+  if (errno || end == v || *end || !(d >= 0) || d > 1e9) return false;
+  *out = d;
+  return true;
+}
+
+/* Scans one option at argv[*i]; returns -1 if it was fine, else the exit
+ * status to return (help or a usage error). */
+static int take_option(int argc, char **argv, int *i, BenchOptions *o) {
+  const char *a = argv[*i], *v = NULL;
+  bool missing = false;
+  if (is_help(a)) {
+    fputs(usage, stdout);
+    return EXIT_OK;
+  } else if (is_flag(a, "random")) {
+    o->random = true;
+  } else if (is_flag(a, "json")) {
+    o->json = true;
+  } else if (is_flag(a, "no-opt")) {
+    o->no_opt = true;
+  } else if (is_flag(a, "progress")) {
+    o->progress = true;
+  } else if (take_value(argc, argv, i, "out", &v, &missing)) {
+    if (missing || !*v) return usage_error("bench", "--out needs a directory");
+    o->out_dir = v;
+  } else if (take_value(argc, argv, i, "seed", &v, &missing)) {
+    if (missing || !parse_u64(v, &o->seed))
+      return usage_error("bench", "--seed needs a non-negative integer");
+  } else if (take_value(argc, argv, i, "iters", &v, &missing)) {
+    if (missing || !parse_u64(v, &o->iters) || o->iters < 1 || o->iters > 1000000)
+      return usage_error("bench", "--iters needs an integer from 1 to 1000000");
+  } else if (take_value(argc, argv, i, "warmup", &v, &missing)) {
+    if (missing || !parse_u64(v, &o->warmup) || o->warmup > 1000000)
+      return usage_error("bench", "--warmup needs an integer from 0 to 1000000");
+  } else if (take_value(argc, argv, i, "max-seconds", &v, &missing)) {
+    if (missing || !parse_seconds(v, &o->max_seconds))
+      return usage_error("bench", "--max-seconds needs a non-negative number of seconds");
+  } else {
+    return usage_error("bench", "unknown option '%s'", a);
+  }
+  return -1;
+}
+
+int cmd_bench(int argc, char **argv) {
+  BenchOptions o = {.iters = 10, .warmup = 1, .max_seconds = 60.0};
+  /* Positionals are collected in place: argv[1..] is ours to reorder. */
+  char **pos = argv + 1;
+  int npos = 0;
+  bool options_done = false;
+  for (int i = 1; i < argc; i++) {
+    const char *a = argv[i];
+    if (!options_done && a[0] == '-' && a[1]) {
+      if (is_flag(a, "")) {
+        options_done = true;
+        continue;
+      }
+      int rc = take_option(argc, argv, &i, &o);
+      if (rc >= 0) return rc;
+      continue;
+    }
+    pos[npos++] = argv[i];
+  }
+  if (npos == 0) return usage_error("bench", "missing MODULE.hlo");
+  o.module = pos[0];
+  o.npy = pos + 1;
+  o.nnpy = npos - 1;
+  if (o.random && o.nnpy > 0)
+    return usage_error("bench", "give either .npy arguments or --random, not both");
+  return bench(&o);
+}
