@@ -7,6 +7,7 @@
 # usage: sh tests/cli/test_bench.sh PATH/TO/cxla
 # Ends with "cli bench: N passed, M failed"; exits non-zero if any failed.
 set -u
+CLI_DIR=$(cd "$(dirname "$0")" && pwd)
 
 CXLA=${1:?usage: sh tests/cli/test_bench.sh PATH/TO/cxla}
 case "$CXLA" in /*) ;; *) CXLA="$(pwd)/$CXLA" ;; esac
@@ -15,33 +16,7 @@ T=$(mktemp -d "${TMPDIR:-/tmp}/cxla_cli_bench.XXXXXX") || exit 2
 trap 'rm -rf "$T"' EXIT INT TERM
 cd "$T" || exit 2
 
-pass=0
-fail=0
-ok() { pass=$((pass + 1)); }
-bad() {
-  fail=$((fail + 1))
-  echo "FAIL: $1"
-  [ -s out ] && sed 's/^/  stdout: /' out | head -n 8
-  [ -s err ] && sed 's/^/  stderr: /' err | head -n 8
-}
-
-# check NAME WANT_STATUS PATTERN CMD...: as in test_cli.sh: exit status,
-# a line of stdout or stderr matching PATTERN, "error: " first on failure.
-check() {
-  name=$1 want=$2 pat=$3
-  shift 3
-  "$@" >out 2>err
-  got=$?
-  if [ "$got" -ne "$want" ]; then
-    bad "$name: exit status $got, want $want"
-  elif [ -n "$pat" ] && ! grep -Eq -- "$pat" out err; then
-    bad "$name: no line matches /$pat/"
-  elif [ "$want" -ne 0 ] && ! head -n 1 err | grep -q '^error: '; then
-    bad "$name: stderr does not start with 'error: '"
-  else
-    ok
-  fi
-}
+. "$CLI_DIR/checks.lib"
 
 # has NAME PATTERN: the last command's stdout has a match for PATTERN.
 has() {
