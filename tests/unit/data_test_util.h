@@ -15,6 +15,28 @@
 #include "ir/numeric.h"
 
 /* dims as a compound literal: D(2, 3) */
+/* The fixture every data-op test file shares: one module and computation
+ * to build instructions in, and an interpreter context over them. */
+static HloModule *M;
+static Computation *C;
+static Interp IP;
+
+static inline void setup(void) {
+  CHECK_OK(module_create("t", &M));
+  C = module_add_computation(M, "c");
+  IP = (Interp){.module = M};
+}
+static inline void teardown(void) { module_destroy(M); }
+
+/* Runs one instruction through the family evaluator `eval` on n operand
+ * literals, which it takes (frees). */
+static inline Literal *trun(EvalFn eval, Instr *in, int n, Literal **ops) {
+  Literal *out = NULL;
+  CHECK_OK(eval(&IP, in, ops, &out));
+  for (int i = 0; i < n; i++) literal_free(ops[i]);
+  return out;
+}
+
 #define D(...) ((const int64_t[]){__VA_ARGS__})
 #define NDIMS(...) ((int)(sizeof((int64_t[]){__VA_ARGS__}) / sizeof(int64_t)))
 

@@ -3,23 +3,8 @@
  * combined in order, variadic). Expected values worked out by hand. */
 #include "data_test_util.h"
 
-static HloModule *M;
-static Computation *C;
-static Interp IP;
 
-static void setup(void) {
-  CHECK_OK(module_create("t", &M));
-  C = module_add_computation(M, "c");
-  IP = (Interp){.module = M};
-}
-static void teardown(void) { module_destroy(M); }
-
-static Literal *run(Instr *in, int n, Literal **ops) {
-  Literal *out = NULL;
-  CHECK_OK(interp_gather(&IP, in, ops, &out));
-  for (int i = 0; i < n; i++) literal_free(ops[i]);
-  return out;
-}
+static Literal *run(Instr *in, int n, Literal **ops) { return trun(interp_gather, in, n, ops); }
 
 static Instr *mkgather(Shape *result, Shape *x, Shape *idx) {
   Shape *ops[2] = {x, idx};

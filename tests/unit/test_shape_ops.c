@@ -2,24 +2,9 @@
  * hand from XLA's operation semantics. */
 #include "data_test_util.h"
 
-static HloModule *M;
-static Computation *C;
-static Interp IP;
-
-static void setup(void) {
-  CHECK_OK(module_create("t", &M));
-  C = module_add_computation(M, "c");
-  IP = (Interp){.module = M};
-}
-static void teardown(void) { module_destroy(M); }
 
 /* Runs a one-operand... n-operand instruction on literals (taken). */
-static Literal *run(Instr *in, int n, Literal **ops) {
-  Literal *out = NULL;
-  CHECK_OK(interp_shape_op(&IP, in, ops, &out));
-  for (int i = 0; i < n; i++) literal_free(ops[i]);
-  return out;
-}
+static Literal *run(Instr *in, int n, Literal **ops) { return trun(interp_shape_op, in, n, ops); }
 
 static Instr *mk(Opcode op, Shape *s, Shape *a) { return tinstr(C, op, s, a ? 1 : 0, &a); }
 

@@ -2,23 +2,8 @@
  * fast and called comparators) and topk. */
 #include "data_test_util.h"
 
-static HloModule *M;
-static Computation *C;
-static Interp IP;
 
-static void setup(void) {
-  CHECK_OK(module_create("t", &M));
-  C = module_add_computation(M, "c");
-  IP = (Interp){.module = M};
-}
-static void teardown(void) { module_destroy(M); }
-
-static Literal *run(Instr *in, int n, Literal **ops) {
-  Literal *out = NULL;
-  CHECK_OK(interp_sort(&IP, in, ops, &out));
-  for (int i = 0; i < n; i++) literal_free(ops[i]);
-  return out;
-}
+static Literal *run(Instr *in, int n, Literal **ops) { return trun(interp_sort, in, n, ops); }
 
 static Instr *mksort(Shape *result, int n, Shape *const *ops, Computation *cmp, int64_t dim) {
   Instr *in = tinstr(C, OP_SORT, result, n, ops);
