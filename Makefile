@@ -16,7 +16,11 @@ else
   SANFLAGS =
 endif
 CFLAGS  = $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
-LDLIBS  = -lm -lpthread
+# The CPU backend (src/codegen, src/cpu) uses LLVM 19's C API and OpenBLAS.
+LLVM_CONFIG ?= /usr/lib/llvm-19/bin/llvm-config
+LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
+LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs core orcjit native passes 2>/dev/null)
+LDLIBS  = $(LLVM_LIBS) -lopenblas -lm -lpthread
 
 LIB_SRC   := $(sort $(wildcard src/*/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/cxla/*.c))
@@ -53,6 +57,9 @@ $(BUILD)/cxla: $(TOOL_OBJ) $(BUILD)/libcxla.a
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(BUILD)/libcxla.a
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $< $(BUILD)/libcxla.a $(LDLIBS) -o $@
+
+# Only the backend's objects see LLVM's headers.
+$(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o: CFLAGS += $(LLVM_CFLAGS)
 
 -include $(DEPS)
 

@@ -28,7 +28,8 @@ static const char usage[] =
     "\"N passed, M failed[, K skipped]\"; exits 1 if anything failed.\n"
     "\n"
     "options:\n"
-    "  --backend NAME       interp (the reference interpreter; the default)\n"
+    "  --backend NAME       interp (the reference interpreter; the default) or\n"
+    "                       cpu (compiled through LLVM)\n"
     "  --which W            module, optimized or both (default both)\n"
     "  --expect-fail FILE   known failures, one per line:\n"
     "                         case_name[:module|:optimized]  reason\n"
@@ -243,8 +244,9 @@ static int parse_options(int argc, char **argv, Options *o) {
       o->run.dump_dir = v;
     } else if (take_value(argc, argv, &i, "backend", &v, &missing)) {
       if (missing) return usage_error("conform", "--backend needs a name");
-      if (strcmp(v, "interp") != 0)
-        return usage_error("conform", "unknown backend '%s' (available: interp)", v);
+      if (strcmp(v, "interp") != 0 && strcmp(v, "cpu") != 0)
+        return usage_error("conform", "unknown backend '%s' (available: interp, cpu)", v);
+      o->run.backend = v;
     } else if (take_value(argc, argv, &i, "which", &v, &missing)) {
       if (missing) return usage_error("conform", "--which needs module, optimized or both");
       o->do_module = strcmp(v, "module") == 0 || strcmp(v, "both") == 0;

@@ -50,6 +50,7 @@ void expect_list_free(ExpectList *l);
 typedef struct ConformRunOptions {
   bool no_opt;           /* run the module as given (no optimizer pipeline) */
   const char *dump_dir;  /* pipeline dumps go to dump_dir/<case>.<which>/; or NULL */
+  const char *backend;   /* "interp" (NULL) or "cpu" */
 } ConformRunOptions;
 
 /* Runs case_dir's `which` ("module"/"optimized") HLO on the interpreter,

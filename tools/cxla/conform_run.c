@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cpu/cpu.h"
 #include "common.h"
 #include "conform.h"
 #include "ir/ir.h"
@@ -113,7 +114,24 @@ static bool run_loaded(Case *c, const char *which, const ConformRunOptions *ro, 
       set_reason(reason, rn, "args", s);
       goto done;
     }
-  if ((s = cxla_interp_run(m, args, c->nargs, &result))) {
+  if (ro->backend && strcmp(ro->backend, "cpu") == 0) {
+    CpuExecutable *exe = NULL;
+    CpuCompileOptions co = {sizeof co, 0, NULL};
+    char *dir = NULL;
+    if (ro->dump_dir && !(dir = cxla_format("%s/%s.%s", ro->dump_dir, c->name, which))) s = cxla_oom();
+    co.dump_dir = dir;
+    if (!s) s = cpu_compile(m, &co, &exe);
+    cxla_free(dir);
+    if (s) {
+      set_reason(reason, rn, "compile", s);
+      goto done;
+    }
+    s = cpu_execute(exe, args, c->nargs, &result);
+    cpu_executable_destroy(exe);
+  } else {
+    s = cxla_interp_run(m, args, c->nargs, &result);
+  }
+  if (s) {
     set_reason(reason, rn, "run", s);
     goto done;
   }
