@@ -542,7 +542,7 @@ static int elem_uncached(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *o
   default:
     break;
   }
-  if (op_info(in->op)->flags & OPF_EW) {
+  if ((op_info(in->op)->flags & OPF_EW) || in->op == OP_BITCAST_CONVERT) {
     LLVMValueRef ops[3];
     for (int k = 0; k < in->noperands; k++) ops[k] = ew_operand(e, in, k, idx);
     out[0] = em_scalar_op(e, in, ops);
@@ -577,8 +577,11 @@ LLVMValueRef em_elem1(Em *e, const Instr *in, const Idx *idx) {
   LLVMValueRef v[8];
   int n = em_elem(e, in, idx, v, 8);
   if (n < 1) {
+    /* after an error: a value of the right type, so that emission can go
+     * on building well-typed (discarded) IR */
     if (!e->err) em_fail(e, em_unsupported(in, "no value"));
-    return LLVMGetUndef(e->cg->i8);
+    ElemType t = in->shape->type == T_TUPLE ? in->shape->tuple[0]->type : in->shape->type;
+    return LLVMGetUndef(cg_storage_type(e->cg, t));
   }
   return v[0];
 }

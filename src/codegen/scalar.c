@@ -159,16 +159,39 @@ static LLVMValueRef fmaxmin(Em *e, bool is_max, ElemType t, LLVMValueRef sa, LLV
   LLVMValueRef gt = LLVMBuildFCmp(B, is_max ? LLVMRealOGT : LLVMRealOLT, a, b, "");
   LLVMValueRef r = LLVMBuildSelect(B, gt, sa, sb, "");
   r = LLVMBuildSelect(B, eq, on_eq, r, "");
+  if (t != T_F16) {
+    /* the chosen operand, read under DAZ: a subnormal is a signed zero */
+    LLVMTypeRef wt = LLVMTypeOf(a);
+    LLVMValueRef w = dec(e, t, r);
+    LLVMValueRef aw = em_intrinsic(e, "llvm.fabs", wt, 1, &w);
+    LLVMValueRef tiny = LLVMBuildFCmp(B, LLVMRealOLT, aw, fconst(e, wt, t == T_F64 ? 0x1p-1022 : 0x1p-126), "");
+    LLVMValueRef z = em_intrinsic(e, "llvm.copysign", wt, 2, (LLVMValueRef[]){fconst(e, wt, 0.0), w});
+    r = LLVMBuildSelect(B, tiny, enc(e, t, z), r, "");
+  }
   r = LLVMBuildSelect(B, bnan, sb, r, "");
   return LLVMBuildSelect(B, anan, sa, r, "");
 }
 
 /* A unary float op computed in double through a math function (as the
  * interpreter does), rounded once to t. */
+/* XLA:CPU's DAZ/FTZ for f64 values passed to and returned by C library
+ * functions, which may compute with integer operations the modes do not
+ * affect. (f32 and bf16 go through conversions that the modes flush.) */
+static LLVMValueRef daz64(Em *e, LLVMValueRef x) {
+  Codegen *cg = e->cg;
+  LLVMValueRef ax = em_intrinsic(e, "llvm.fabs", cg->f64, 1, &x);
+  LLVMValueRef tiny = LLVMBuildFCmp(e->b, LLVMRealOLT, ax, fconst(e, cg->f64, 0x1p-1022), "");
+  LLVMValueRef z = em_intrinsic(e, "llvm.copysign", cg->f64, 2, (LLVMValueRef[]){fconst(e, cg->f64, 0.0), x});
+  return LLVMBuildSelect(e->b, tiny, z, x, "");
+}
+
 static LLVMValueRef via_double1(Em *e, ElemType t, const char *fname, LLVMValueRef sa) {
   LLVMValueRef x = dec(e, t, sa);
   if (t != T_F64) x = LLVMBuildFPExt(e->b, x, e->cg->f64, "");
-  return enc(e, t, em_math_call1(e, fname, x));
+  else x = daz64(e, x);
+  LLVMValueRef r = em_math_call1(e, fname, x);
+  if (t == T_F64) r = daz64(e, r);
+  return enc(e, t, r);
 }
 
 static LLVMValueRef float_unary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, bool *ok) {
@@ -190,8 +213,13 @@ static LLVMValueRef float_unary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, b
     x = dec(e, t, sa);
     LLVMValueRef one = fconst(e, wt, 1.0);
     LLVMValueRef s = em_intrinsic(e, "llvm.copysign", wt, 2, (LLVMValueRef[]){one, x});
-    LLVMValueRef keep = LLVMBuildFCmp(e->b, LLVMRealUEQ, x, fconst(e, wt, 0.0), ""); /* NaN or 0 */
-    return LLVMBuildSelect(e->b, keep, sa, enc(e, t, s), "");
+    /* NaN stays; zero (subnormals read as zero, DAZ) gives a zero of x's
+     * sign; others +-1 */
+    LLVMValueRef z = em_intrinsic(e, "llvm.copysign", wt, 2, (LLVMValueRef[]){fconst(e, wt, 0.0), x});
+    LLVMValueRef isnan = LLVMBuildFCmp(e->b, LLVMRealUNO, x, x, "");
+    LLVMValueRef iszero = LLVMBuildFCmp(e->b, LLVMRealOEQ, x, fconst(e, wt, 0.0), "");
+    LLVMValueRef r = LLVMBuildSelect(e->b, iszero, enc(e, t, z), enc(e, t, s), "");
+    return LLVMBuildSelect(e->b, isnan, sa, r, "");
   }
   case OP_RSQRT: {
     x = dec(e, t, sa);
@@ -229,9 +257,16 @@ static LLVMValueRef float_binary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, 
     if (t != T_F64) {
       a = LLVMBuildFPExt(e->b, a, cg->f64, "");
       b = LLVMBuildFPExt(e->b, b, cg->f64, "");
+    } else {
+      a = daz64(e, a);
+      b = daz64(e, b);
     }
-    if (op == OP_ATAN2) return enc(e, t, em_math_call2(e, "atan2", a, b));
+    if (op == OP_ATAN2) {
+      LLVMValueRef r = em_math_call2(e, "atan2", a, b);
+      return enc(e, t, t == T_F64 ? daz64(e, r) : r);
+    }
     LLVMValueRef p = em_math_call2(e, "pow", a, b);
+    if (t == T_F64) p = daz64(e, p);
     LLVMValueRef one = fconst(e, cg->f64, 1.0);
     LLVMValueRef triv = LLVMBuildOr(e->b, LLVMBuildFCmp(e->b, LLVMRealOEQ, a, one, ""),
                                     LLVMBuildFCmp(e->b, LLVMRealOEQ, b, fconst(e, cg->f64, 0.0), ""), "");
