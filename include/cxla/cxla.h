@@ -22,6 +22,9 @@
 extern "C" {
 #endif
 
+/* The library's version (also part of executable fingerprints). */
+#define CXLA_VERSION "0.2.0"
+
 /* ---- element types ---------------------------------------------------------- */
 
 typedef enum cxla_type {

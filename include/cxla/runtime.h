@@ -114,6 +114,8 @@ CXLA_API cxla_status cxla_client_create(const cxla_client_options *options,
 CXLA_API void cxla_client_destroy(cxla_client *client);
 /* The backend's name ("cpu", "interp"): PJRT's platform name. */
 CXLA_API const char *cxla_client_backend(const cxla_client *client);
+/* Whether the backend generates code (1) or interprets (0). */
+CXLA_API int cxla_client_compiles(const cxla_client *client);
 /* The cxla version the client runs (PJRT's platform version). */
 CXLA_API const char *cxla_client_version(const cxla_client *client);
 /* The worker threads executions use (after defaults are resolved). */
@@ -238,12 +240,17 @@ typedef struct cxla_compile_options {
    * to this directory (as `cxla opt --dump-to`); NULL = none. Backends may
    * add their own files (e.g. generated code). */
   const char *dump_dir;
+  /* Nonzero: run the verifier after every pass (slower; names the pass
+   * that broke a module). The optimized module is verified once anyway. */
+  int verify_passes;
 } cxla_compile_options;
 
 /* The optimizer's default pipeline over m, in place (what `cxla opt` runs):
- * simplification, fusion, layout assignment, buffer assignment.
- * dump_dir as in cxla_compile_options (NULL = none). */
-CXLA_API cxla_status cxla_module_optimize(cxla_module *module, const char *dump_dir);
+ * simplification, fusion, layout assignment, buffer assignment. Reads
+ * dump_dir and verify_passes of options (NULL = defaults; no_optimize is
+ * ignored). */
+CXLA_API cxla_status cxla_module_optimize(cxla_module *module,
+                                          const cxla_compile_options *options);
 
 /* Verifies and (unless options->no_optimize) optimizes a copy of `module`
  * (borrowed; unchanged), plans its buffers and compiles it for the client's

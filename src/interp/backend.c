@@ -73,4 +73,5 @@ const Backend interp_backend = {
     .compile = interp_compile,
     .execute = interp_execute,
     .program_destroy = interp_program_destroy,
+    .max_threads = 1,
 };

@@ -136,6 +136,9 @@ typedef struct Backend {
   cxla_status (*execute)(const BackendExecuteArgs *args);
   /* Required: frees BackendProgram.impl (NULL is fine). */
   void (*program_destroy)(void *client_state, void *program);
+  /* The most threads one execution uses; 0 = as many as it is given. The
+   * client's thread count (cxla_client_num_threads) is capped by it. */
+  int max_threads;
 } Backend;
 
 /* The registry (backends.c): registry order, compiled backends first. */
