@@ -59,13 +59,6 @@ int cxla_literal_tuple_size(const cxla_literal *l);
 /* The i-th element of a tuple; owned by the tuple. */
 cxla_literal *cxla_literal_tuple_get(cxla_literal *l, int i);
 
-/* .npy files. Reading takes the stored dtype; `as` (or CXLA_TYPE_COUNT for
- * "as stored") reinterprets unsigned-integer files as bf16 or f8 raw bits,
- * the corpus convention for types numpy lacks. */
-cxla_status cxla_npy_read(const char *path, cxla_type as, cxla_literal **out);
-/* Writes an array literal; bf16/f8 types are written as raw unsigned ints. */
-cxla_status cxla_npy_write(const char *path, const cxla_literal *l);
-
 /* ---- modules ---------------------------------------------------------------------------- */
 
 typedef struct cxla_module cxla_module;

@@ -20,6 +20,7 @@
 #include "commands.h"
 #include "common.h"
 #include "run_support.h"
+#include "testing/npy.h"
 
 static const char usage[] =
     "usage: cxla bench MODULE.hlo [ARG.npy ...] [options]\n"

@@ -14,6 +14,7 @@
 #include "commands.h"
 #include "common.h"
 #include "run_support.h"
+#include "testing/npy.h"
 
 static const char usage[] =
     "usage: cxla run MODULE.hlo [ARG.npy ...] [options]\n"

@@ -7,8 +7,8 @@
 #include "conform.h"
 #include "ir/ir.h"
 #include "passes/passes.h"
-#include "runtime/case.h"
-#include "runtime/compare.h"
+#include "testing/case.h"
+#include "testing/compare.h"
 
 /* "stage: first line of the message". */
 static void set_reason(char *reason, size_t n, const char *stage, cxla_status s) {
