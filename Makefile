@@ -1,4 +1,6 @@
-# cxla build. `make` builds build/cxla and build/libcxla.a; `make test` runs
+# cxla build. `make` builds build/cxla, build/libcxla.a, build/libcxla.so
+# and build/libcxla_testing.a (testing/: .npy, case.json, result comparison
+# for the tools and tests; not part of libcxla); `make test` runs
 # every test; `make run` installs what is missing, builds and runs the
 # bundled example. Variables: CC (gcc or clang), SAN=1 (ASan+UBSan build in
 # build-san/), OPT (optimisation flags).
@@ -7,7 +9,7 @@ CC      ?= cc
 OPT     ?= -O2 -g
 SAN     ?=
 CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
-              -Iinclude -Isrc $(OPT)
+              -Iinclude -Isrc -I. $(OPT)
 ifeq ($(SAN),1)
   BUILD   ?= build-san
   SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -23,12 +25,16 @@ LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs core orcjit native passes
 LDLIBS  = $(LLVM_LIBS) -lopenblas -lm -lpthread
 
 LIB_SRC   := $(sort $(wildcard src/*/*.c))
+TESTING_SRC := $(sort $(wildcard testing/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/cxla/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TESTING_OBJ := $(TESTING_SRC:%.c=$(BUILD)/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-DEPS      := $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+DEPS      := $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+# What tools and tests link: the testing library, then libcxla.
+LINK_LIBS := $(BUILD)/libcxla_testing.a $(BUILD)/libcxla.a
 
 .PHONY: all test run deps clean fuzz sweep test-san check-corpus
 all: $(BUILD)/cxla $(TEST_BINS)
@@ -47,16 +53,20 @@ $(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 	@rm -f $@
 	ar rcs $@ $(LIB_OBJ)
 
+$(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
+	@rm -f $@
+	ar rcs $@ $(TESTING_OBJ)
+
 FORCE:
 
-$(BUILD)/cxla: $(TOOL_OBJ) $(BUILD)/libcxla.a
-	$(CC) $(CFLAGS) $(TOOL_OBJ) $(BUILD)/libcxla.a $(LDLIBS) -o $@
+$(BUILD)/cxla: $(TOOL_OBJ) $(LINK_LIBS)
+	$(CC) $(CFLAGS) $(TOOL_OBJ) $(LINK_LIBS) $(LDLIBS) -o $@
 
 # Test-only headers and the random module generator (tests/gen) that tests
 # #include are prerequisites too.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(BUILD)/libcxla.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $< $(BUILD)/libcxla.a $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Itests/unit $< $(LINK_LIBS) $(LDLIBS) -o $@
 
 # Only the backend's objects see LLVM's headers.
 $(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o: CFLAGS += $(LLVM_CFLAGS)
@@ -83,27 +93,28 @@ run: deps all
 # (.npy reader/writer) and build-fuzz/fuzz_json (JSON parser, case.json).
 FUZZ_CC ?= clang
 fuzz: build-fuzz/fuzz_parse build-fuzz/fuzz_run build-fuzz/fuzz_npy build-fuzz/fuzz_json
-build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  fuzz/fuzz_parse.c $(LIB_SRC) $(LDLIBS) -o $@
-build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+	  fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  fuzz/fuzz_run.c $(LIB_SRC) $(LDLIBS) -o $@
-build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+	  fuzz/fuzz_run.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $< $(LIB_SRC) $(LDLIBS) -o $@
+	  $< $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 
 # Mutation sweep over the corpus under ASan+UBSan (fuzz/mutate_sweep.c):
 # build-san/mutate_sweep [-n N] tests/corpus. clang's UBSan checks more
 # (pointer overflow): make sweep CC=clang SWEEP_BUILD=build-clang-san
 SWEEP_BUILD ?= build-san
 sweep:
-	$(MAKE) SAN=1 BUILD=$(SWEEP_BUILD) $(SWEEP_BUILD)/libcxla.a
+	$(MAKE) SAN=1 BUILD=$(SWEEP_BUILD) $(SWEEP_BUILD)/libcxla.a $(SWEEP_BUILD)/libcxla_testing.a
 	$(CC) $(CFLAGS_BASE) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -fno-omit-frame-pointer fuzz/mutate_sweep.c $(SWEEP_BUILD)/libcxla.a $(LDLIBS) \
+	  -fno-omit-frame-pointer fuzz/mutate_sweep.c $(SWEEP_BUILD)/libcxla_testing.a \
+	  $(SWEEP_BUILD)/libcxla.a $(LDLIBS) \
 	  -o $(SWEEP_BUILD)/mutate_sweep
 
 clean:

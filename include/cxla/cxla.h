@@ -22,6 +22,9 @@
 extern "C" {
 #endif
 
+/* The library's version (also part of executable fingerprints). */
+#define CXLA_VERSION "0.2.0"
+
 /* ---- element types ---------------------------------------------------------- */
 
 typedef enum cxla_type {
@@ -55,13 +58,6 @@ void *cxla_literal_data(cxla_literal *l);
 int cxla_literal_tuple_size(const cxla_literal *l);
 /* The i-th element of a tuple; owned by the tuple. */
 cxla_literal *cxla_literal_tuple_get(cxla_literal *l, int i);
-
-/* .npy files. Reading takes the stored dtype; `as` (or CXLA_TYPE_COUNT for
- * "as stored") reinterprets unsigned-integer files as bf16 or f8 raw bits,
- * the corpus convention for types numpy lacks. */
-cxla_status cxla_npy_read(const char *path, cxla_type as, cxla_literal **out);
-/* Writes an array literal; bf16/f8 types are written as raw unsigned ints. */
-cxla_status cxla_npy_write(const char *path, const cxla_literal *l);
 
 /* ---- modules ---------------------------------------------------------------------------- */
 

@@ -23,13 +23,23 @@ const char *cxla_status_message(cxla_status s) { return s ? s->msg : ""; }
 const char *cxla_status_code_name(cxla_status_code c) {
   switch (c) {
   case CXLA_OK: return "OK";
+  case CXLA_CANCELLED: return "CANCELLED";
+  case CXLA_UNKNOWN: return "UNKNOWN";
   case CXLA_INVALID_ARGUMENT: return "INVALID_ARGUMENT";
+  case CXLA_DEADLINE_EXCEEDED: return "DEADLINE_EXCEEDED";
   case CXLA_NOT_FOUND: return "NOT_FOUND";
-  case CXLA_UNIMPLEMENTED: return "UNIMPLEMENTED";
+  case CXLA_ALREADY_EXISTS: return "ALREADY_EXISTS";
+  case CXLA_PERMISSION_DENIED: return "PERMISSION_DENIED";
   case CXLA_RESOURCE_EXHAUSTED: return "RESOURCE_EXHAUSTED";
-  case CXLA_INTERNAL: return "INTERNAL";
-  case CXLA_IO: return "IO";
   case CXLA_FAILED_PRECONDITION: return "FAILED_PRECONDITION";
+  case CXLA_ABORTED: return "ABORTED";
+  case CXLA_OUT_OF_RANGE: return "OUT_OF_RANGE";
+  case CXLA_UNIMPLEMENTED: return "UNIMPLEMENTED";
+  case CXLA_INTERNAL: return "INTERNAL";
+  case CXLA_UNAVAILABLE: return "UNAVAILABLE";
+  case CXLA_DATA_LOSS: return "DATA_LOSS";
+  case CXLA_UNAUTHENTICATED: return "UNAUTHENTICATED";
+  case CXLA_IO: return "IO";
   }
   return "UNKNOWN";
 }

@@ -42,4 +42,11 @@ const CpuCompileStats *cpu_executable_stats(const CpuExecutable *e);
  * literal (a tuple for tuple-shaped results). */
 cxla_status cpu_execute(CpuExecutable *e, Literal *const *args, int nargs, Literal **out);
 
+/* cpu_execute with a runtime control (src/runtime/backend.h's RtControl:
+ * cancellation and deadline, checked between steps and loop iterations;
+ * NULL: none). */
+struct RtControl;
+cxla_status cpu_execute_ctl(CpuExecutable *e, Literal *const *args, int nargs,
+                            const struct RtControl *control, Literal **out);
+
 #endif

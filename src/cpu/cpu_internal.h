@@ -82,12 +82,19 @@ struct CpuExecutable {
   CpuCompileStats stats;
 };
 
-cxla_status exec_program(CpuExecutable *x, const Program *p, RVal *const *args, int nargs, RVal **out);
+/* One execution: the executable and the runtime's cancellation/deadline
+ * control (NULL: none). */
+typedef struct ExecCtx {
+  CpuExecutable *x;
+  const struct RtControl *control;
+} ExecCtx;
+
+cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);
 
 /* ---- routines (routines.c) ---- */
 /* Whether `in` runs as a runtime routine on the interpreter's evaluator. */
 bool routine_supported(const Instr *in);
-cxla_status routine_run(CpuExecutable *x, const Instr *in, RVal *const *ops, RVal **out);
+cxla_status routine_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out);
 bool gemm_plan(const Instr *dot, GemmPlan *p);
 cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
 

@@ -9,6 +9,7 @@
 #endif
 
 #include "cpu/cpu_internal.h"
+#include "runtime/backend.h"
 
 /* ---- values ---- */
 
@@ -237,11 +238,12 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   return s;
 }
 
-static cxla_status run_while(CpuExecutable *x, const Step *st, RVal *init, RVal **out) {
+static cxla_status run_while(const ExecCtx *x, const Step *st, RVal *init, RVal **out) {
   RVal *state = rval_ref(init);
   for (;;) {
     RVal *c = NULL;
-    cxla_status s = exec_program(x, st->sub[0], &state, 1, &c);
+    cxla_status s = rt_check(x->control);
+    if (!s) s = exec_program(x, st->sub[0], &state, 1, &c);
     if (s) {
       rval_unref(state);
       return s;
@@ -259,7 +261,7 @@ static cxla_status run_while(CpuExecutable *x, const Step *st, RVal *init, RVal 
   return NULL;
 }
 
-static cxla_status run_cond(CpuExecutable *x, const Step *st, RVal *const *ops, RVal **out) {
+static cxla_status run_cond(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {
   const RVal *sel = ops[0];
   int64_t k;
   if (sel->lit.type == T_PRED) {
@@ -272,7 +274,7 @@ static cxla_status run_cond(CpuExecutable *x, const Step *st, RVal *const *ops, 
   return exec_program(x, st->sub[k], &ops[1 + k], 1, out);
 }
 
-static cxla_status run_step(CpuExecutable *x, const Step *st, RVal *const *args, int nargs, RVal **vals,
+static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args, int nargs, RVal **vals,
                             RVal **out) {
   const Instr *in = st->in;
   RVal *small[16], **ops = small;
@@ -315,7 +317,7 @@ static cxla_status run_step(CpuExecutable *x, const Step *st, RVal *const *args,
   return s;
 }
 
-cxla_status exec_program(CpuExecutable *x, const Program *p, RVal *const *args, int nargs, RVal **out) {
+cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, int nargs, RVal **out) {
   *out = NULL;
   RVal **vals = cxla_calloc((size_t)(p->nsteps ? p->nsteps : 1), sizeof *vals);
   if (!vals) return cxla_oom();
@@ -323,6 +325,8 @@ cxla_status exec_program(CpuExecutable *x, const Program *p, RVal *const *args, 
   for (int i = 0; i < p->nsteps && !s; i++) {
     const Step *st = &p->steps[i];
     if (!st->in) continue; /* dead instruction */
+    if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT)
+      if ((s = rt_check(x->control))) break;
     s = run_step(x, st, args, nargs, vals, &vals[i]);
     if (s) break;
     /* release operands whose last use this was */
@@ -347,7 +351,13 @@ cxla_status exec_program(CpuExecutable *x, const Program *p, RVal *const *args, 
 }
 
 cxla_status cpu_execute(CpuExecutable *x, Literal *const *args, int nargs, Literal **out) {
+  return cpu_execute_ctl(x, args, nargs, NULL, out);
+}
+
+cxla_status cpu_execute_ctl(CpuExecutable *x, Literal *const *args, int nargs,
+                            const struct RtControl *control, Literal **out) {
   *out = NULL;
+  ExecCtx cx = {x, control};
   const Computation *c = x->entry->comp;
   if (nargs != c->nparams)
     return ERR(INVALID_ARGUMENT, "the program takes %d arguments, %d given", c->nparams, nargs);
@@ -366,7 +376,7 @@ cxla_status cpu_execute(CpuExecutable *x, Literal *const *args, int nargs, Liter
     s = rval_borrow(l, &a[i]);
   }
   RVal *r = NULL;
-  if (!s) s = exec_program(x, x->entry, a, nargs, &r);
+  if (!s) s = exec_program(&cx, x->entry, a, nargs, &r);
   if (!s) s = rval_to_literal(r, out);
   rval_unref(r);
   for (int i = 0; i < nargs; i++) rval_unref(a[i]);

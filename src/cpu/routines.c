@@ -35,13 +35,13 @@ static Family family_of(Opcode op) {
 
 bool routine_supported(const Instr *in) { return family_of(in->op) != NULL; }
 
-cxla_status routine_run(CpuExecutable *x, const Instr *in, RVal *const *ops, RVal **out) {
+cxla_status routine_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out) {
   Family f = family_of(in->op);
   if (!f) return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
   Literal *small[16] = {0}, **lits = small;
   if (in->noperands > 16 && !(lits = cxla_calloc((size_t)in->noperands, sizeof *lits))) return cxla_oom();
   for (int k = 0; k < in->noperands; k++) lits[k] = &ops[k]->lit;
-  Interp ip = {.module = x->module};
+  Interp ip = {.module = cx->x->module, .rng_state = 0x853c49e6748fea9bull, .control = cx->control};
   Literal *r = NULL;
   cxla_status s = f(&ip, in, lits, &r);
   if (lits != small) cxla_free(lits);

@@ -11,8 +11,8 @@
 
 #include "harness.h"
 #include "pass_helpers.h"
-#include "runtime/case.h"
-#include "runtime/compare.h"
+#include "testing/case.h"
+#include "testing/compare.h"
 
 static const char *corpus_dir = "tests/corpus";
 

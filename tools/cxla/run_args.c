@@ -5,7 +5,8 @@
 #include "common.h"
 #include "ir/ir.h"
 #include "run_support.h"
-#include "runtime/compare.h"
+#include "testing/compare.h"
+#include "testing/npy.h"
 
 void free_args(cxla_literal **args, int n) {
   if (!args) return;

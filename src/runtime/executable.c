@@ -1,0 +1,353 @@
+/* Compilation and execution (include/cxla/runtime.h): the part every
+ * backend shares -- copying, verifying and optimizing the module, planning
+ * its buffers, checking arguments, allocating results and the arena -- around
+ * the backend's compile and execute (backend.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "passes/pass.h"
+#include "runtime/runtime_internal.h"
+
+typedef struct RtShape {
+  ElemType type;
+  int rank;
+  const int64_t *dims;   /* borrowed from the module */
+  size_t bytes;
+} RtShape;
+
+struct cxla_executable {
+  cxla_client *client;   /* a reference */
+  HloModule *module;     /* optimized; owned */
+  BufferPlan plan;
+  BackendProgram program;
+  char *hlo_text;
+  char fingerprint[33];
+  int nparams, nresults;
+  RtShape *params, *results;
+  cxla_compile_options options; /* dump_dir not kept (NULL) */
+};
+
+/* The first version of cxla_compile_options ended at dump_dir. */
+#define COMPILE_OPTIONS_V1 (offsetof(cxla_compile_options, dump_dir) + sizeof(const char *))
+
+cxla_status cxla_module_optimize(cxla_module *m, const cxla_compile_options *options) {
+  if (!m) return ERR(INVALID_ARGUMENT, "cxla_module_optimize: module is NULL");
+  cxla_compile_options o;
+  TRY(rt_read_options(options, sizeof o, COMPILE_OPTIONS_V1, &o, "cxla_compile_options"));
+  PipelineOptions po = {.verify = o.verify_passes != 0, .dump_dir = o.dump_dir,
+                        .module_number = 1};
+  return pipeline_run(m, NULL, 0, &po);
+}
+
+/* ---- fingerprints: two 64-bit FNV-1a hashes (different offsets) ---- */
+
+typedef struct Fnv {
+  uint64_t a, b;
+} Fnv;
+
+static void fnv_bytes(Fnv *h, const void *p, size_t n) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++) {
+    h->a = (h->a ^ c[i]) * 0x100000001b3ull;
+    h->b = (h->b ^ c[i]) * 0x100000001b3ull;
+  }
+}
+
+static void fnv_str(Fnv *h, const char *s) { fnv_bytes(h, s, strlen(s) + 1); }
+
+/* ---- shapes ---- */
+
+static cxla_status count_array_leaves(const Shape *s, int *n) {
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++) TRY(count_array_leaves(s->tuple[i], n));
+  } else if (type_is_array(s->type)) {
+    (*n)++;
+  }
+  return NULL;
+}
+
+static void collect_leaves(const Shape *s, RtShape *out, int *k) {
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++) collect_leaves(s->tuple[i], out, k);
+  } else if (type_is_array(s->type)) {
+    out[(*k)++] = (RtShape){s->type, s->rank, s->dims,
+                            (size_t)shape_elems(s) * (size_t)type_bytes(s->type)};
+  }
+}
+
+static cxla_status describe_io(cxla_executable *e) {
+  const Computation *c = e->module->entry;
+  e->nparams = c->nparams;
+  e->params = cxla_calloc((size_t)c->nparams + 1, sizeof(RtShape));
+  if (!e->params) return cxla_oom();
+  for (int i = 0; i < c->nparams; i++) {
+    const Instr *p = c->params ? c->params[i] : NULL;
+    if (!p) return ERR(INVALID_ARGUMENT, "entry computation %%%s has no parameter %d", c->name, i);
+    if (p->shape->type == T_TUPLE || !type_is_array(p->shape->type))
+      return ERR(UNIMPLEMENTED,
+                 "entry parameter %d (%%%s) is not an array; the runtime takes array "
+                 "parameters only", i, p->name);
+    TRY(shape_check_size(p->shape));
+    int k = 0;
+    collect_leaves(p->shape, &e->params[i], &k);
+  }
+  int n = 0;
+  TRY(count_array_leaves(c->root->shape, &n));
+  e->nresults = n;
+  e->results = cxla_calloc((size_t)n + 1, sizeof(RtShape));
+  if (!e->results) return cxla_oom();
+  int k = 0;
+  collect_leaves(c->root->shape, e->results, &k);
+  for (int i = 0; i < n; i++)
+    if (e->results[i].bytes > (size_t)CXLA_MAX_ARRAY_BYTES)
+      return ERR(RESOURCE_EXHAUSTED, "result %d is too large", i);
+  return NULL;
+}
+
+/* A private copy of the module (print + parse: the IR has no deep copy). */
+static cxla_status copy_module(const cxla_module *m, HloModule **out) {
+  char *text = NULL;
+  TRY(cxla_module_print(m, &text));
+  cxla_status s = cxla_module_parse(text, strlen(text), m->name, out);
+  cxla_free(text);
+  return s;
+}
+
+void cxla_executable_destroy(cxla_executable *e) {
+  if (!e) return;
+  if (e->program.impl) e->client->backend->program_destroy(e->client->state, e->program.impl);
+  buffer_plan_free(&e->plan);
+  if (e->module) module_destroy(e->module);
+  cxla_free(e->hlo_text);
+  cxla_free(e->params);
+  cxla_free(e->results);
+  cxla_client *c = e->client;
+  cxla_free(e);
+  rt_client_release(c);
+}
+
+static cxla_status compile(cxla_executable *e, const cxla_module *module) {
+  const Backend *b = e->client->backend;
+  TRY(copy_module(module, &e->module));
+  TRY(cxla_module_verify(e->module));
+  if (!e->options.no_optimize) {
+    TRY(cxla_module_optimize(e->module, &e->options));
+    TRY(cxla_status_annotate(cxla_module_verify(e->module), "after optimization"));
+  }
+  if (!e->module->entry) return ERR(INVALID_ARGUMENT, "the module has no entry computation");
+  for (int i = 0; i < e->module->ncomps; i++) comp_renumber(e->module->comps[i]);
+  TRY(describe_io(e));
+  TRY(cxla_module_print(e->module, &e->hlo_text));
+  TRY(buffer_assign(e->module, &e->plan));
+  Fnv h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+  fnv_str(&h, CXLA_VERSION);
+  fnv_str(&h, b->name);
+  fnv_bytes(&h, &e->options.no_optimize, sizeof e->options.no_optimize);
+  fnv_str(&h, e->hlo_text);
+  snprintf(e->fingerprint, sizeof e->fingerprint, "%016llx%016llx", (unsigned long long)h.a,
+           (unsigned long long)h.b);
+  if (b->supports) TRY(cxla_status_annotate(b->supports(e->client->state, e->module),
+                                            "backend %s", b->name));
+  BackendCompileInput in = {.client_state = e->client->state,
+                            .module = e->module,
+                            .plan = &e->plan,
+                            .options = &e->options,
+                            .num_threads = e->client->num_threads,
+                            .host = &e->client->host};
+  cxla_status s = b->compile(&in, &e->program);
+  if (s) {
+    memset(&e->program, 0, sizeof e->program);
+    return cxla_status_annotate(s, "backend %s", b->name);
+  }
+  if (e->program.arena_bytes < 0 || e->program.arena_bytes > CXLA_MAX_ARRAY_BYTES)
+    return ERR(INTERNAL, "backend %s asks for an arena of %lld bytes", b->name,
+               (long long)e->program.arena_bytes);
+  return NULL;
+}
+
+cxla_status cxla_client_compile(cxla_client *client, const cxla_module *module,
+                                const cxla_compile_options *options,
+                                cxla_executable **out_executable) {
+  if (!out_executable) return ERR(INVALID_ARGUMENT, "cxla_client_compile: out_executable is NULL");
+  *out_executable = NULL;
+  if (!client || !module) return ERR(INVALID_ARGUMENT, "cxla_client_compile: client or module is NULL");
+  cxla_executable *e = cxla_calloc(1, sizeof *e);
+  if (!e) return cxla_oom();
+  cxla_status s = rt_read_options(options, sizeof e->options, COMPILE_OPTIONS_V1, &e->options,
+                                  "cxla_compile_options");
+  if (s) {
+    cxla_free(e);
+    return s;
+  }
+  rt_client_retain(client);
+  e->client = client;
+  s = compile(e, module);
+  e->options.dump_dir = NULL; /* the caller's string */
+  if (s) {
+    cxla_executable_destroy(e);
+    return s;
+  }
+  *out_executable = e;
+  return NULL;
+}
+
+const char *cxla_executable_name(const cxla_executable *e) {
+  if (!e) return NULL;
+  return e->module->entry && e->module->entry->name ? e->module->entry->name : e->module->name;
+}
+const char *cxla_executable_fingerprint(const cxla_executable *e) {
+  return e ? e->fingerprint : NULL;
+}
+cxla_client *cxla_executable_client(const cxla_executable *e) { return e ? e->client : NULL; }
+int cxla_executable_num_parameters(const cxla_executable *e) { return e ? e->nparams : 0; }
+int cxla_executable_num_results(const cxla_executable *e) { return e ? e->nresults : 0; }
+const char *cxla_executable_hlo_text(const cxla_executable *e) { return e ? e->hlo_text : NULL; }
+int64_t cxla_executable_temp_bytes(const cxla_executable *e) {
+  return e ? e->program.arena_bytes : 0;
+}
+
+static cxla_status shape_out(const RtShape *v, int n, int i, const char *what, cxla_type *t,
+                             int *rank, const int64_t **dims) {
+  if (t) *t = CXLA_TYPE_COUNT;
+  if (rank) *rank = 0;
+  if (dims) *dims = NULL;
+  if (i < 0 || i >= n)
+    return ERR(OUT_OF_RANGE, "%s %d out of range (the executable has %d)", what, i, n);
+  if (t) *t = v[i].type;
+  if (rank) *rank = v[i].rank;
+  if (dims) *dims = v[i].dims;
+  return NULL;
+}
+
+cxla_status cxla_executable_parameter(const cxla_executable *e, int i, cxla_type *out_type,
+                                      int *out_rank, const int64_t **out_dims) {
+  if (!e) return ERR(INVALID_ARGUMENT, "executable is NULL");
+  return shape_out(e->params, e->nparams, i, "parameter", out_type, out_rank, out_dims);
+}
+
+cxla_status cxla_executable_result(const cxla_executable *e, int i, cxla_type *out_type,
+                                   int *out_rank, const int64_t **out_dims) {
+  if (!e) return ERR(INVALID_ARGUMENT, "executable is NULL");
+  return shape_out(e->results, e->nresults, i, "result", out_type, out_rank, out_dims);
+}
+
+/* ---- execution ---- */
+
+static void shape_text(StrBuf *b, ElemType t, int rank, const int64_t *dims) {
+  sb_printf(b, "%s[", cxla_type_name(t));
+  for (int d = 0; d < rank; d++) sb_printf(b, "%s%lld", d ? "," : "", (long long)dims[d]);
+  sb_putc(b, ']');
+}
+
+static cxla_status check_args(const cxla_executable *e, cxla_buffer *const *args, int nargs) {
+  if (nargs != e->nparams)
+    return ERR(INVALID_ARGUMENT, "%s takes %d arguments, got %d", cxla_executable_name(e),
+               e->nparams, nargs);
+  for (int i = 0; i < nargs; i++) {
+    const cxla_buffer *a = args[i];
+    const RtShape *p = &e->params[i];
+    if (!a) return ERR(INVALID_ARGUMENT, "argument %d is NULL", i);
+    if (a->client != e->client)
+      return ERR(INVALID_ARGUMENT, "argument %d belongs to another client", i);
+    bool same = a->type == p->type && a->rank == p->rank;
+    for (int d = 0; same && d < p->rank; d++) same = a->dims[d] == p->dims[d];
+    if (!same) {
+      StrBuf want, got;
+      sb_init(&want);
+      sb_init(&got);
+      shape_text(&want, p->type, p->rank, p->dims);
+      shape_text(&got, a->type, a->rank, a->dims);
+      cxla_status s = want.oom || got.oom
+                          ? cxla_oom()
+                          : ERR(INVALID_ARGUMENT, "argument %d: expected %s, got %s", i,
+                                want.data, got.data);
+      sb_free(&want);
+      sb_free(&got);
+      return s;
+    }
+  }
+  return NULL;
+}
+
+static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                           const cxla_execute_options *o, cxla_buffer **out_results) {
+  TRY(check_args(e, args, nargs));
+  if (!(o->timeout_seconds >= 0)) return ERR(INVALID_ARGUMENT, "timeout_seconds must be >= 0");
+  if (o->num_threads < 0) return ERR(INVALID_ARGUMENT, "num_threads must be >= 0");
+  cxla_client *c = e->client;
+  const RtHost *host = &c->host;
+  RtArray *io = cxla_calloc((size_t)nargs + (size_t)e->nresults + 1, sizeof(RtArray));
+  if (!io) return cxla_oom();
+  RtArray *in = io, *res = io + nargs;
+  for (int i = 0; i < nargs; i++)
+    in[i] = (RtArray){args[i]->type, args[i]->rank, args[i]->dims, args[i]->data, args[i]->size};
+  cxla_status s = NULL;
+  for (int i = 0; i < e->nresults && !s; i++) {
+    const RtShape *r = &e->results[i];
+    void *p = rt_alloc(host, r->bytes);
+    if (!p) s = ERR(RESOURCE_EXHAUSTED, "cannot allocate result %d (%zu bytes)", i, r->bytes);
+    res[i] = (RtArray){r->type, r->rank, r->dims, p, r->bytes};
+  }
+  void *arena = NULL;
+  size_t arena_bytes = (size_t)e->program.arena_bytes;
+  if (!s && arena_bytes && !(arena = rt_alloc(host, arena_bytes)))
+    s = ERR(RESOURCE_EXHAUSTED, "cannot allocate the arena of temporaries (%zu bytes)",
+            arena_bytes);
+  RtControl control;
+  rt_control_init(&control, o->cancel, o->timeout_seconds);
+  int threads = o->num_threads ? o->num_threads : c->num_threads;
+  if (c->backend->max_threads > 0 && threads > c->backend->max_threads)
+    threads = c->backend->max_threads;
+  if (!s) {
+    BackendExecuteArgs a = {.client_state = c->state,
+                            .program = e->program.impl,
+                            .module = e->module,
+                            .plan = &e->plan,
+                            .nargs = nargs,
+                            .args = in,
+                            .nresults = e->nresults,
+                            .results = res,
+                            .arena = arena,
+                            .arena_bytes = (int64_t)arena_bytes,
+                            .control = &control,
+                            .num_threads = threads,
+                            .host = host};
+    s = c->backend->execute(&a);
+  }
+  rt_free(host, arena, arena_bytes);
+  for (int i = 0; i < e->nresults; i++) {
+    if (!s) s = rt_buffer_wrap(c, res[i].type, res[i].rank, res[i].dims, res[i].data,
+                               res[i].size, false, &out_results[i]);
+    if (s) {
+      cxla_buffer_destroy(out_results[i]); /* wrapped earlier: frees its data */
+      if (!out_results[i]) rt_free(host, res[i].data, res[i].size);
+      out_results[i] = NULL;
+    }
+  }
+  cxla_free(io);
+  return s;
+}
+
+cxla_status cxla_executable_execute(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                                    const cxla_execute_options *options,
+                                    cxla_buffer **out_results, cxla_event **out_done) {
+  if (out_done) *out_done = NULL;
+  if (!e) return ERR(INVALID_ARGUMENT, "cxla_executable_execute: executable is NULL");
+  if (e->nresults && !out_results)
+    return ERR(INVALID_ARGUMENT, "cxla_executable_execute: out_results is NULL");
+  for (int i = 0; i < e->nresults; i++) out_results[i] = NULL;
+  if (nargs && !args) return ERR(INVALID_ARGUMENT, "cxla_executable_execute: args is NULL");
+  cxla_execute_options o;
+  TRY(rt_read_options(options, sizeof o, sizeof o, &o, "cxla_execute_options"));
+  cxla_status s = execute(e, args, nargs, &o, out_results);
+  cxla_status es = rt_event_ready(s, out_done);
+  if (es && !s) {
+    for (int i = 0; i < e->nresults; i++) {
+      cxla_buffer_destroy(out_results[i]);
+      out_results[i] = NULL;
+    }
+    return es;
+  }
+  cxla_status_free(es);
+  return s;
+}

@@ -1,0 +1,86 @@
+/* runtime_internal.h: the runtime's own structures, shared by its files
+ * (control.c, memory.c, client.c, buffer.c, executable.c). Backends see
+ * only backend.h. */
+#ifndef CXLA_RUNTIME_INTERNAL_H
+#define CXLA_RUNTIME_INTERNAL_H
+
+#include <stdatomic.h>
+#include <time.h>
+
+#include "base/base.h"
+#include "runtime/backend.h"
+
+struct cxla_cancel {
+  atomic_int requested;
+};
+
+struct RtControl {
+  const cxla_cancel *cancel;   /* or NULL */
+  bool has_deadline;
+  struct timespec deadline;    /* CLOCK_MONOTONIC */
+  double timeout_seconds;      /* for the message */
+};
+
+/* Sets up a control for an execution starting now. */
+void rt_control_init(RtControl *c, const cxla_cancel *cancel, double timeout_seconds);
+
+struct RtHost {
+  cxla_allocator a;            /* always complete (defaults filled in) */
+};
+
+void rt_host_init(RtHost *h, const cxla_allocator *user);
+
+/* ---- the objects of runtime.h ---- */
+
+struct cxla_device {
+  cxla_client *client;
+  int id;
+};
+
+struct cxla_client {
+  atomic_int refs;             /* the caller's + one per executable and buffer */
+  const Backend *backend;
+  void *state;                 /* backend->client_create's */
+  RtHost host;
+  int num_threads;
+  cxla_device device;
+};
+
+struct cxla_buffer {
+  cxla_client *client;         /* a reference */
+  ElemType type;
+  int rank;
+  int64_t *dims, *minor_to_major; /* rank entries each (one allocation) */
+  int64_t nelems;
+  void *data;
+  size_t size;
+  bool borrowed;
+  void (*release)(void *arg);
+  void *release_arg;
+};
+
+/* Events are made ready: every operation completes before it returns. */
+struct cxla_event {
+  cxla_status error;           /* owned; NULL on success */
+};
+
+/* A client reference for a new executable or buffer; and its release. */
+void rt_client_retain(cxla_client *c);
+void rt_client_release(cxla_client *c);
+
+/* A ready event holding a copy of s (NULL for success); s stays the
+ * caller's. NULL out is fine (no event wanted). */
+cxla_status rt_event_ready(cxla_status s, cxla_event **out);
+
+/* Copies a user's options struct into *dst (full bytes, zero-filled for
+ * the fields the user's struct_size does not cover). NULL user: all zero.
+ * A struct_size below min_size is INVALID_ARGUMENT naming `what`. */
+cxla_status rt_read_options(const void *user, size_t full, size_t min_size, void *dst,
+                            const char *what);
+
+/* A buffer around data (owned unless borrowed) with a row-major layout;
+ * takes a client reference. Frees nothing on error. */
+cxla_status rt_buffer_wrap(cxla_client *c, ElemType t, int rank, const int64_t *dims,
+                           void *data, size_t size, bool borrowed, cxla_buffer **out);
+
+#endif
