@@ -179,6 +179,8 @@ static LLVMValueRef iota_elem(Em *e, const Instr *in, const Idx *idx) {
     z = LLVMBuildInsertValue(e->b, z, re, 0, "");
     return LLVMBuildInsertValue(e->b, z, LLVMConstNull(cg_storage_type(e->cg, pt)), 1, "");
   }
+  if (t == T_F16 || t == T_BF16) /* through f32: one rounding while exact there */
+    return em_convert(e, T_F32, t, LLVMBuildSIToFP(e->b, v, e->cg->f32, ""));
   return em_convert(e, T_S64, t, v);
 }
 

@@ -441,6 +441,11 @@ static LLVMValueRef convert_inline(Em *e, ElemType from, ElemType to, LLVMValueR
     if (type_bits(from) < 8 && from != T_PRED) return NULL;
     return is_signed(from) ? LLVMBuildSIToFP(B, v, dt, "") : LLVMBuildUIToFP(B, v, dt, "");
   }
+  if (is_int(from) && (to == T_F16 || to == T_BF16) && (from == T_PRED || (type_bits(from) >= 8 && type_bits(from) <= 16))) {
+    /* exact in f32, so rounded once */
+    LLVMValueRef f = is_signed(from) ? LLVMBuildSIToFP(B, v, cg->f32, "") : LLVMBuildUIToFP(B, v, cg->f32, "");
+    return enc(e, to, f);
+  }
   if (native_float(from) && is_int(to)) {
     LLVMValueRef x = dec(e, from, v);
     if (to == T_PRED) return LLVMBuildZExt(B, LLVMBuildFCmp(B, LLVMRealUNE, x, LLVMConstNull(LLVMTypeOf(x)), ""), dt, "");
