@@ -115,29 +115,37 @@ void em_scope_pop(Em *e) {
   if (e->depth > 0) e->depth--;
 }
 
-static unsigned memo_hash(const Instr *in, int idx_id) {
-  uintptr_t p = (uintptr_t)in;
-  return (unsigned)((p >> 4) * 2654435761u) ^ (unsigned)idx_id * 40503u;
+/* Memo entries are keyed by the instruction and the index's LLVM values
+ * (the same values reached through different broadcasts or reshapes are
+ * the same index). */
+static unsigned memo_hash(const Instr *in, const Idx *idx) {
+  uintptr_t h = (uintptr_t)in >> 4;
+  for (int i = 0; i < idx->rank; i++) h = h * 1000003u ^ ((uintptr_t)idx->v[i] >> 4);
+  return (unsigned)(h ^ (h >> 29));
 }
 
-MemoEnt *em_memo_find(Em *e, const Instr *in, int idx_id) {
-  unsigned h = memo_hash(in, idx_id) % (unsigned)e->nbuckets;
+MemoEnt *em_memo_find(Em *e, const Instr *in, const Idx *idx) {
+  unsigned h = memo_hash(in, idx) % (unsigned)e->nbuckets;
   for (MemoEnt *m = e->buckets[h]; m; m = m->next)
-    if (m->in == in && m->idx_id == idx_id && m->depth <= e->depth && e->gens[m->depth] == m->gen)
+    if (m->in == in && m->rank == idx->rank && m->depth <= e->depth && e->gens[m->depth] == m->gen &&
+        (idx->rank == 0 || memcmp(m->idx, idx->v, (size_t)idx->rank * sizeof *m->idx) == 0))
       return m;
   return NULL;
 }
 
-void em_memo_put(Em *e, const Instr *in, int idx_id, int n, const LLVMValueRef *vals) {
+void em_memo_put(Em *e, const Instr *in, const Idx *idx, int n, const LLVMValueRef *vals) {
   if (n > 8) return;
   MemoEnt *m = arena_alloc(&e->arena, sizeof *m);
-  if (!m) {
+  LLVMValueRef *iv = idx->rank ? arena_alloc(&e->arena, (size_t)idx->rank * sizeof *iv) : NULL;
+  if (!m || (idx->rank && !iv)) {
     em_fail(e, cxla_oom());
     return;
   }
-  unsigned h = memo_hash(in, idx_id) % (unsigned)e->nbuckets;
+  if (idx->rank) memcpy(iv, idx->v, (size_t)idx->rank * sizeof *iv);
+  unsigned h = memo_hash(in, idx) % (unsigned)e->nbuckets;
   m->in = in;
-  m->idx_id = idx_id;
+  m->rank = idx->rank;
+  m->idx = iv;
   m->depth = e->depth;
   m->gen = e->gens[e->depth];
   m->nvals = n;
@@ -279,6 +287,43 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
   for (int i = rank - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
 }
 
+/* Elements computed by the inner loops of one instruction per output
+ * element (reductions, windows, contractions), else 1. */
+static int64_t inner_trip(const Instr *in) {
+  int64_t t = 1;
+  switch (in->op) {
+  case OP_REDUCE:
+    for (int k = 0; k < in->dimensions.n; k++) t *= in->operands[0]->shape->dims[in->dimensions.v[k]];
+    return t;
+  case OP_REDUCE_WINDOW: case OP_CONVOLUTION:
+    for (int k = 0; k < in->nwindow; k++) t *= in->window[k].size;
+    if (in->op == OP_CONVOLUTION) t *= in->operands[1]->shape->dims[in->conv.k_in];
+    return t;
+  case OP_DOT:
+    for (int k = 0; k < in->dot.lhs_contract.n; k++) t *= in->operands[0]->shape->dims[in->dot.lhs_contract.v[k]];
+    return t;
+  default: return 1;
+  }
+}
+
+/* Rough element operations of a kernel: small ones are optimized for size
+ * (LLVM then spends little time vectorizing and unrolling code that runs
+ * for a few elements). */
+static int64_t kernel_work(const Instr *in) {
+  int64_t out = 0, inner = inner_trip(in);
+  if (in->shape->type == T_TUPLE) {
+    for (int i = 0; i < in->shape->ntuple; i++) out += shape_elems(in->shape->tuple[i]);
+  } else {
+    out = shape_elems(in->shape);
+  }
+  if (in->op == OP_FUSION)
+    for (int i = 0; i < in->called[0]->ninstrs; i++) {
+      int64_t t = inner_trip(in->called[0]->instrs[i]);
+      if (t > inner) inner = t;
+    }
+  return out * inner;
+}
+
 static cxla_status bind(Em *e, const Instr *in, int slot) {
   for (int i = 0; i < e->nbound; i++)
     if (e->bound[i] == in) return NULL;
@@ -300,7 +345,7 @@ cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name) 
   e.cg = cg;
   e.root = in;
   arena_init(&e.arena);
-  e.nbuckets = 1024;
+  e.nbuckets = 4096;
   e.buckets = cxla_calloc((size_t)e.nbuckets, sizeof *e.buckets);
   cxla_status s = e.buckets ? NULL : cxla_oom();
   e.nout = codegen_kernel_outputs(in);
@@ -319,6 +364,11 @@ cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name) 
   e.bufs = LLVMGetParam(e.fn, 0);
   LLVMAddAttributeAtIndex(e.fn, 1, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
   LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+  if (kernel_work(in) < 2048) {
+    unsigned kinds[2] = {LLVMGetEnumAttributeKindForName("optsize", 7), LLVMGetEnumAttributeKindForName("minsize", 7)};
+    for (int k = 0; k < 2; k++)
+      LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, kinds[k], 0));
+  }
   e.entry = LLVMAppendBasicBlockInContext(cg->ctx, e.fn, "entry");
   e.b = LLVMCreateBuilderInContext(cg->ctx);
   LLVMPositionBuilderAtEnd(e.b, e.entry);

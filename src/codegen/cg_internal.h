@@ -36,7 +36,8 @@ typedef struct Idx {
 typedef struct MemoEnt MemoEnt;
 struct MemoEnt {
   const Instr *in;
-  int idx_id;
+  int rank;
+  LLVMValueRef *idx;   /* the index's values: equal values, same index */
   int depth;
   unsigned gen;
   int nvals;
@@ -76,8 +77,8 @@ LLVMValueRef em_i64(Em *e, int64_t v);
 LLVMValueRef em_alloca(Em *e, LLVMTypeRef t);
 void em_scope_push(Em *e);
 void em_scope_pop(Em *e);
-MemoEnt *em_memo_find(Em *e, const Instr *in, int idx_id);
-void em_memo_put(Em *e, const Instr *in, int idx_id, int n, const LLVMValueRef *vals);
+MemoEnt *em_memo_find(Em *e, const Instr *in, const Idx *idx);
+void em_memo_put(Em *e, const Instr *in, const Idx *idx, int n, const LLVMValueRef *vals);
 typedef struct Loop {
   LLVMValueRef iv_slot;
   LLVMBasicBlockRef cond, body, exit;

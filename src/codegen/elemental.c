@@ -559,7 +559,7 @@ int em_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_o
     for (int k = 0; k < max_out; k++) out[k] = NULL;
     return 0;
   }
-  MemoEnt *m = em_memo_find(e, in, idx->id);
+  MemoEnt *m = em_memo_find(e, in, idx);
   if (m) {
     for (int k = 0; k < m->nvals && k < max_out; k++) out[k] = m->vals[k];
     return m->nvals;
@@ -571,7 +571,7 @@ int em_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_o
       if (!e->err) em_fail(e, cxla_oom());
       return 0;
     }
-  em_memo_put(e, in, idx->id, n, out);
+  em_memo_put(e, in, idx, n, out);
   return n;
 }
 

@@ -1,6 +1,7 @@
 /* Compiling an optimized module for the CPU: programs of steps, one LLVM
  * module of kernels, the JIT. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -195,7 +196,7 @@ static cxla_status lookup_kernels(CpuExecutable *x) {
 cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuExecutable **out) {
   *out = NULL;
   if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "cpu backend: no entry computation");
-  int opt_level = 2;
+  int opt_level = getenv("CXLA_CPU_OPT") ? atoi(getenv("CXLA_CPU_OPT")) : 2;
   const char *dump = NULL;
   if (opts && opts->struct_size >= sizeof *opts) {
     if (opts->opt_level > 0) opt_level = opts->opt_level;

@@ -46,7 +46,7 @@ static cxla_status make_tm(LLVMTargetMachineRef *out) {
     return s;
   }
   char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
-  *out = LLVMCreateTargetMachine(target, triple, cpu, feat, LLVMCodeGenLevelAggressive, LLVMRelocDefault,
+  *out = LLVMCreateTargetMachine(target, triple, cpu, feat, LLVMCodeGenLevelDefault, LLVMRelocDefault,
                                  LLVMCodeModelJITDefault);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(feat);
