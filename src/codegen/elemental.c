@@ -488,6 +488,43 @@ static LLVMValueRef conv_elem(Em *e, const Instr *in, const Idx *idx) {
   return LLVMBuildLoad2(e->b, st, acc, "");
 }
 
+/* gather: the output's batch dims pick an index vector, spread over the
+ * operand dims by start_index_map (operand batching dims take the batch
+ * coordinate), every start clamped so the slice fits; the offset dims walk
+ * the slice. (src/interp/gather.c is the definition.) */
+static LLVMValueRef gather_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Instr *op = in->operands[0], *ix = in->operands[1];
+  const GatherDims *gd = &in->gather;
+  int rank = op->shape->rank, ri = ix->shape->rank, ro = in->shape->rank;
+  int64_t ivd = gd->index_vector_dim;
+  bool implicit = ivd == ri;
+  LLVMValueRef G[CG_MAX_RANK];
+  int nb = 0;
+  for (int d = 0; d < ro; d++)
+    if (!in_list(&gd->offset_dims, d)) G[nb++] = idx->v[d];
+  LLVMValueRef start[CG_MAX_RANK];
+  for (int d = 0; d < rank; d++) start[d] = em_i64(e, 0);
+  for (int k = 0; k < gd->start_index_map.n; k++) {
+    Idx *ii = em_idx(e, ri);
+    if (!ii) return NULL;
+    for (int d = 0, j = 0; d < ri; d++) ii->v[d] = d == ivd ? em_i64(e, k) : G[j++];
+    (void)implicit;
+    start[gd->start_index_map.v[k]] = em_to_i64(e, ix->shape->type, em_elem1(e, ix, ii));
+  }
+  for (int i = 0; i < gd->operand_batching_dims.n; i++) {
+    int64_t d = gd->start_indices_batching_dims.v[i];
+    start[gd->operand_batching_dims.v[i]] = G[d < ivd ? d : d - 1];
+  }
+  Idx *oi = em_idx(e, rank);
+  if (!oi) return NULL;
+  for (int d = 0, k = 0; d < rank; d++) {
+    LLVMValueRef s = clampi(e, start[d], 0, op->shape->dims[d] - in->slice_sizes.v[d]);
+    bool dropped = in_list(&gd->collapsed_slice_dims, d) || in_list(&gd->operand_batching_dims, d);
+    oi->v[d] = dropped ? s : LLVMBuildNSWAdd(e->b, s, idx->v[gd->offset_dims.v[k++]], "");
+  }
+  return em_elem1(e, op, oi);
+}
+
 /* ---- dispatch ---- */
 
 static int elem_uncached(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_out) {
@@ -512,6 +549,7 @@ static int elem_uncached(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *o
   case OP_DYNAMIC_UPDATE_SLICE: out[0] = dus_elem(e, in, idx); return 1;
   case OP_DOT: out[0] = dot_elem(e, in, idx); return 1;
   case OP_CONVOLUTION: out[0] = conv_elem(e, in, idx); return 1;
+  case OP_GATHER: out[0] = gather_elem(e, in, idx); return 1;
   case OP_REDUCE: return reduce_elem(e, in, idx, out);
   case OP_REDUCE_WINDOW: return reduce_window_elem(e, in, idx, out);
   case OP_TUPLE: {
@@ -629,6 +667,15 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
   case OP_REVERSE: case OP_CONCATENATE: case OP_PAD: case OP_DYNAMIC_SLICE: case OP_DYNAMIC_UPDATE_SLICE:
   case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
     return true;
+  case OP_GATHER: {
+    const Shape *is = in->operands[1]->shape;
+    bool ok = type_is_int(is->type) && in->slice_sizes.n == in->operands[0]->shape->rank &&
+              in->gather.index_vector_dim >= 0 && in->gather.index_vector_dim <= is->rank &&
+              (in->gather.index_vector_dim == is->rank ? in->gather.start_index_map.n == 1
+                                                        : in->gather.start_index_map.n == is->dims[in->gather.index_vector_dim]);
+    if (!ok) snprintf(why, n, "gather %%%s: index geometry", in->name);
+    return ok;
+  }
   case OP_IOTA: {
     ElemType t = in->shape->type;
     if ((type_is_int(t) && type_bits(t) >= 8) || t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16 ||

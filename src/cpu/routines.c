@@ -3,7 +3,7 @@
  * operands are passed as Literal views). The latter are the ops the
  * emitter does not compile yet; each is listed here by name, so none is
  * ever a silent fallback:
- *   sort, topk (comparator interpreted), gather, scatter,
+ *   sort, topk (comparator interpreted), scatter,
  *   select-and-scatter, fft, rng-bit-generator, rng, cholesky,
  *   triangular-solve, custom-call (the LAPACK targets), batch-norm-*,
  *   one-replica collectives and replica-id/partition-id. */
@@ -18,7 +18,7 @@ typedef cxla_status (*Family)(Interp *, const Instr *, Literal *const *, Literal
 static Family family_of(Opcode op) {
   switch (op) {
   case OP_SORT: case OP_TOPK: return interp_sort;
-  case OP_GATHER: case OP_SCATTER: return interp_gather;
+  case OP_SCATTER: return interp_gather;
   case OP_SELECT_AND_SCATTER: return interp_reduce;
   case OP_FFT: return interp_fft;
   case OP_RNG_BIT_GENERATOR: case OP_RNG: return interp_rng;

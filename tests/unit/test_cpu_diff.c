@@ -343,6 +343,10 @@ TEST(data_ops) {
       /* convolution: padding, strides, dilation, feature groups */
       "HloModule m\nENTRY e {\n  a = f32[2,7,6,4] parameter(0)\n  k = f32[3,2,2,6] parameter(1)\n  ROOT c = f32[2,4,5,6] convolution(a, k), window={size=3x2 stride=2x1 pad=1_1x0_1 rhs_dilate=1x2}, dim_labels=b01f_01io->b01f, feature_group_count=2\n}\n",
       "HloModule m\nENTRY e {\n  a = f64[1,3,9] parameter(0)\n  k = f64[2,3,3] parameter(1)\n  ROOT c = f64[1,2,11] convolution(a, k), window={size=3 pad=3_3 lhs_dilate=2 stride=2}, dim_labels=bf0_oi0->bf0\n}\n",
+      /* gather: embedding rows, clamped starts, implicit index vector, batching dims */
+      "HloModule m\nENTRY e {\n  a = f32[7,5] parameter(0)\n  i = s32[4,1] parameter(1)\n  ROOT g = f32[4,5] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,5}\n}\n",
+      "HloModule m\nENTRY e {\n  a = s32[6,8] parameter(0)\n  i = u8[3] parameter(1)\n  ROOT g = s32[3,6,2] gather(a, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={1}, index_vector_dim=1, slice_sizes={6,2}\n}\n",
+      "HloModule m\nENTRY e {\n  a = f64[2,5,3] parameter(0)\n  i = s64[2,4,2] parameter(1)\n  ROOT g = f64[2,4] gather(a, i), offset_dims={}, collapsed_slice_dims={1,2}, start_index_map={1,2}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1,1}\n}\n",
       /* control flow */
       "HloModule m\ncond {\n  p = (s32[], f32[3]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n  n = s32[] constant(5)\n  ROOT c = pred[] compare(i, n), direction=LT\n}\nbody {\n  p = (s32[], f32[3]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n  x = f32[3] get-tuple-element(p), index=1\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  y = f32[3] multiply(x, x)\n  ROOT t = (s32[], f32[3]) tuple(j, y)\n}\nENTRY e {\n  x = f32[3] parameter(0)\n  z = s32[] constant(0)\n  t = (s32[], f32[3]) tuple(z, x)\n  w = (s32[], f32[3]) while(t), condition=cond, body=body\n  ROOT r = f32[3] get-tuple-element(w), index=1\n}\n",
   };
