@@ -205,7 +205,7 @@ static bool outputs_same_dims(const Instr *in) {
   if (n > 8) return false;
   for (int i = 1; i < n; i++)
     if (sh[i]->rank != sh[0]->rank ||
-        memcmp(sh[i]->dims, sh[0]->dims, (size_t)sh[0]->rank * sizeof(int64_t)))
+        (sh[0]->rank > 0 && memcmp(sh[i]->dims, sh[0]->dims, (size_t)sh[0]->rank * sizeof(int64_t))))
       return false;
   return true;
 }
