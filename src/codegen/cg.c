@@ -409,3 +409,42 @@ done:
   arena_destroy(&e.arena);
   return s;
 }
+
+cxla_status codegen_emit_predicate(Codegen *cg, const Computation *c, const char *name) {
+  if (!c->root || c->root->shape->type != T_PRED || c->root->shape->rank != 0)
+    return ERR(UNIMPLEMENTED, "cpu backend: computation %s does not return a pred scalar", c->name);
+  for (int i = 0; i < c->nparams; i++)
+    if (!c->params[i] || c->params[i]->shape->rank != 0 || !type_is_array(c->params[i]->shape->type) ||
+        c->params[i]->shape->type == T_TUPLE)
+      return ERR(UNIMPLEMENTED, "cpu backend: computation %s takes a non-scalar", c->name);
+  Em e = {0};
+  e.cg = cg;
+  arena_init(&e.arena);
+  e.nbuckets = 16;
+  e.buckets = cxla_calloc((size_t)e.nbuckets, sizeof *e.buckets);
+  LLVMValueRef *args = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *args);
+  cxla_status s = e.buckets && args ? NULL : cxla_oom();
+  if (!s) {
+    LLVMTypeRef ft = LLVMFunctionType(cg->i8, (LLVMTypeRef[]){cg->ptr}, 1, 0);
+    e.fn = LLVMAddFunction(cg->mod, name, ft);
+    e.entry = LLVMAppendBasicBlockInContext(cg->ctx, e.fn, "entry");
+    e.b = LLVMCreateBuilderInContext(cg->ctx);
+    LLVMPositionBuilderAtEnd(e.b, e.entry);
+    e.bufs = LLVMGetParam(e.fn, 0);
+    for (int i = 0; i < c->nparams; i++) {
+      LLVMTypeRef st = cg_storage_type(cg, c->params[i]->shape->type);
+      args[i] = LLVMBuildLoad2(e.b, st, em_buf(&e, i), "");
+    }
+    LLVMValueRef out = NULL;
+    em_call_scalar_comp(&e, c, args, &out, 1);
+    if (!e.err && out) LLVMBuildRet(e.b, out);
+    else LLVMBuildRet(e.b, LLVMConstInt(cg->i8, 0, 0));
+    LLVMDisposeBuilder(e.b);
+    s = e.err;
+    if (s) LLVMDeleteFunction(e.fn);
+  }
+  cxla_free(args);
+  cxla_free(e.buckets);
+  arena_destroy(&e.arena);
+  return s;
+}

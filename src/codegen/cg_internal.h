@@ -104,6 +104,7 @@ LLVMValueRef em_convert(Em *e, ElemType from, ElemType to, LLVMValueRef v);
 /* an i64 value read from an integer element (sign/zero-extended) */
 LLVMValueRef em_to_i64(Em *e, ElemType t, LLVMValueRef v);
 LLVMValueRef em_const_elem(Em *e, ElemType t, const void *bytes);
+LLVMValueRef em_retype(Em *e, ElemType from, ElemType to, LLVMValueRef v);
 /* Inlines a scalar computation on arguments; *nout values written to outs. */
 void em_call_scalar_comp(Em *e, const Computation *c, const LLVMValueRef *args,
                          LLVMValueRef *outs, int max_out);

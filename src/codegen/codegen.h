@@ -42,6 +42,13 @@ bool codegen_supports(const Instr *in, char *why, size_t n);
 /* Emits the kernel for `in` as function `name`. */
 cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name);
 
+/* Emits a scalar computation (a sort comparator) as function `name`:
+ *   uint8_t name(const void *const *args)
+ * args[k] points at parameter k's element (Literal storage); the result is
+ * the root's pred (0/1). Fails naming the op if the computation is not
+ * scalar. */
+cxla_status codegen_emit_predicate(Codegen *cg, const Computation *c, const char *name);
+
 /* Rows of the outermost output dimension (1 for rank 0); what [lo, hi)
  * ranges over. A kernel whose outputs differ in shape computes everything
  * on any call with lo == 0 and nothing otherwise (extent 1). */

@@ -126,7 +126,7 @@ static LLVMValueRef bitcast_elem(Em *e, const Instr *in, const Idx *idx) {
     LLVMValueRef q = os->dims[d] <= 1 ? em_i64(e, 0) : LLVMBuildUDiv(e->b, off, em_i64(e, ost[d]), "");
     oi->v[d] = os->dims[d] <= 1 ? q : LLVMBuildURem(e->b, q, em_i64(e, os->dims[d]), "");
   }
-  return em_elem1(e, in->operands[0], oi);
+  return em_retype(e, os->type, rs->type, em_elem1(e, in->operands[0], oi));
 }
 
 static LLVMValueRef broadcast_elem(Em *e, const Instr *in, const Idx *idx) {
@@ -663,7 +663,17 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
       return false;
     }
     return true;
-  case OP_BROADCAST: case OP_RESHAPE: case OP_BITCAST: case OP_COPY: case OP_TRANSPOSE: case OP_SLICE:
+  case OP_BITCAST:
+    if (in->shape->type != in->operands[0]->shape->type &&
+        (type_bytes(in->shape->type) != type_bytes(in->operands[0]->shape->type) ||
+         type_is_complex(in->shape->type) || type_is_complex(in->operands[0]->shape->type) ||
+         shape_elems(in->shape) != shape_elems(in->operands[0]->shape))) {
+      snprintf(why, n, "bitcast %%%s between %s and %s", in->name, type_name(in->operands[0]->shape->type),
+               type_name(in->shape->type));
+      return false;
+    }
+    return true;
+  case OP_BROADCAST: case OP_RESHAPE: case OP_COPY: case OP_TRANSPOSE: case OP_SLICE:
   case OP_REVERSE: case OP_CONCATENATE: case OP_PAD: case OP_DYNAMIC_SLICE: case OP_DYNAMIC_UPDATE_SLICE:
   case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
     return true;

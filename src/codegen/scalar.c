@@ -582,6 +582,17 @@ LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops) {
   return fallback(e, in, ops);
 }
 
+/* The same bits as another type of one size (bitcast). */
+LLVMValueRef em_retype(Em *e, ElemType from, ElemType to, LLVMValueRef v) {
+  if (from == to) return v;
+  LLVMTypeRef dt = cg_storage_type(e->cg, to);
+  if (type_bytes(from) != type_bytes(to) || type_is_complex(from) || type_is_complex(to)) {
+    em_fail(e, ERR(UNIMPLEMENTED, "cpu backend: bitcast from %s to %s", type_name(from), type_name(to)));
+    return LLVMGetUndef(dt);
+  }
+  return LLVMBuildBitCast(e->b, v, dt, "");
+}
+
 /* ---- scalar computations (reducers, comparators, map functions) ---- */
 
 void em_call_scalar_comp(Em *e, const Computation *c, const LLVMValueRef *args, LLVMValueRef *outs,
@@ -622,7 +633,7 @@ void em_call_scalar_comp(Em *e, const Computation *c, const LLVMValueRef *args, 
       break;
     case OP_RESHAPE: case OP_BROADCAST: case OP_COPY: case OP_BITCAST:
       if (shape_elems(in->shape) != 1) { em_fail(e, em_unsupported(in, "non-scalar value in a scalar computation")); break; }
-      vals[i] = ops[0];
+      vals[i] = em_retype(e, in->operands[0]->shape->type, in->shape->type, ops[0]);
       break;
     default:
       if (!(op_info(in->op)->flags & OPF_EW) || in->op == OP_MAP || !type_is_array(in->shape->type) ||

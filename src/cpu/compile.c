@@ -120,6 +120,24 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
       return NULL;
     }
     break;
+  case OP_SORT: {
+    bool ok = in->ncalled == 1 && in->dimensions.n == 1 && in->noperands >= 1 && in->noperands <= 64;
+    for (int k = 0; ok && k < in->noperands; k++) ok = type_is_array(in->operands[k]->shape->type);
+    if (!ok) break;
+    st->kind = ST_SORT;
+    st->kname = cxla_format("cmp%d_%d", prog, in->id);
+    if (!st->kname) return cxla_oom();
+    cxla_status s = codegen_emit_predicate(bd->cg, in->called[0], st->kname);
+    if (!s || cxla_status_code_of(s) != CXLA_UNIMPLEMENTED) return s;
+    /* a comparator the emitter cannot compile: the sort routine with the
+     * interpreted comparator (listed in routines.c) */
+    cxla_status_free(s);
+    cxla_free(st->kname);
+    st->kname = NULL;
+    st->kind = ST_ROUTINE;
+    bd->x->stats.nroutines++;
+    return NULL;
+  }
   case OP_DOT:
     if (gemm_plan(in, &st->gemm)) {
       st->kind = ST_BLAS_DOT;
@@ -188,7 +206,13 @@ static cxla_status lookup_kernels(CpuExecutable *x) {
   for (int i = 0; i < x->nprogs; i++) {
     Program *p = x->progs[i];
     for (int k = 0; k < p->nsteps; k++)
-      if (p->steps[k].kind == ST_KERNEL) TRY(jit_lookup(x->jit, p->steps[k].kname, &p->steps[k].fn));
+      if (p->steps[k].kind == ST_KERNEL) {
+        TRY(jit_lookup(x->jit, p->steps[k].kname, &p->steps[k].fn));
+      } else if (p->steps[k].kind == ST_SORT) {
+        KernelFn f;
+        TRY(jit_lookup(x->jit, p->steps[k].kname, &f));
+        p->steps[k].pred = (uint8_t(*)(const void *const *))(void *)f;
+      }
   }
   return NULL;
 }

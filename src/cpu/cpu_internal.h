@@ -43,7 +43,7 @@ void jit_destroy(CpuJit *j);
 /* ---- programs ---- */
 typedef enum StepKind {
   ST_PARAM, ST_CONST, ST_KERNEL, ST_TUPLE, ST_GTE, ST_VIEW, ST_ALIAS, ST_TOKEN,
-  ST_BLAS_DOT, ST_WHILE, ST_COND, ST_CALL, ST_ROUTINE
+  ST_BLAS_DOT, ST_WHILE, ST_COND, ST_CALL, ST_ROUTINE, ST_SORT
 } StepKind;
 
 typedef struct Program Program;
@@ -58,6 +58,7 @@ typedef struct Step {
   const Instr *in;
   char *kname;        /* kernel symbol */
   KernelFn fn;
+  uint8_t (*pred)(const void *const *args); /* sort: the compiled comparator */
   int64_t extent;
   int nout;
   RVal *constant;
@@ -96,6 +97,8 @@ cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args,
 bool routine_supported(const Instr *in);
 cxla_status routine_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out);
 bool gemm_plan(const Instr *dot, GemmPlan *p);
+/* sort along dimensions[0] with the compiled comparator (stable). */
+cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out);
 cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
 
 #endif

@@ -312,6 +312,12 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_COND: s = run_cond(x, st, ops, out); break;
   case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;
   case ST_ROUTINE: s = routine_run(x, in, ops, out); break;
+  case ST_SORT: {
+    unsigned mode = fp_mode_enter();
+    s = sort_run(st, ops, out);
+    fp_mode_leave(mode);
+    break;
+  }
   }
   if (ops != small) cxla_free(ops);
   return s;
@@ -325,7 +331,7 @@ cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, 
   for (int i = 0; i < p->nsteps && !s; i++) {
     const Step *st = &p->steps[i];
     if (!st->in) continue; /* dead instruction */
-    if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT)
+    if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT || st->kind == ST_SORT)
       if ((s = rt_check(x->control))) break;
     s = run_step(x, st, args, nargs, vals, &vals[i]);
     if (s) break;

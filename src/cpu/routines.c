@@ -3,7 +3,8 @@
  * operands are passed as Literal views). The latter are the ops the
  * emitter does not compile yet; each is listed here by name, so none is
  * ever a silent fallback:
- *   sort, topk (comparator interpreted), scatter,
+ *   topk, sort with a comparator the emitter cannot compile (sort
+ *   otherwise runs sort.c with the compiled comparator), scatter,
  *   select-and-scatter, fft, rng-bit-generator, rng, cholesky,
  *   triangular-solve, custom-call (the LAPACK targets), batch-norm-*,
  *   one-replica collectives and replica-id/partition-id. */
