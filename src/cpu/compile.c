@@ -91,7 +91,7 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     return rval_borrow(in->literal, &st->constant);
   case OP_TUPLE: st->kind = ST_TUPLE; return NULL;
   case OP_GET_TUPLE_ELEMENT: st->kind = ST_GTE; return NULL;
-  case OP_OPT_BARRIER: case OP_ADD_DEPENDENCY: st->kind = ST_ALIAS; return NULL;
+  case OP_OPT_BARRIER: case OP_ADD_DEPENDENCY: case OP_DOMAIN: st->kind = ST_ALIAS; return NULL;
   case OP_AFTER_ALL: st->kind = ST_TOKEN; return NULL;
   case OP_WHILE:
     if (in->ncalled != 2 || in->noperands != 1) break;

@@ -7,7 +7,9 @@
  *   otherwise runs sort.c with the compiled comparator), scatter,
  *   select-and-scatter, fft, rng-bit-generator, rng, cholesky,
  *   triangular-solve, custom-call (the LAPACK targets), batch-norm-*,
- *   one-replica collectives and replica-id/partition-id. */
+ *   one-replica collectives and replica-id/partition-id, async and copy
+ *   start/done wrappers (their computations interpreted), get/set-
+ *   dimension-size and dynamic-reshape. */
 #include <cblas.h>
 #include <string.h>
 
@@ -28,8 +30,13 @@ static Family family_of(Opcode op) {
     return interp_linalg;
   case OP_CUSTOM_CALL: case OP_ALL_REDUCE: case OP_ALL_GATHER: case OP_ALL_TO_ALL:
   case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_BROADCAST: case OP_REDUCE_SCATTER:
-  case OP_REPLICA_ID: case OP_PARTITION_ID:
+  case OP_REPLICA_ID: case OP_PARTITION_ID: case OP_ALL_REDUCE_START: case OP_ALL_REDUCE_DONE:
+  case OP_ALL_GATHER_START: case OP_ALL_GATHER_DONE: case OP_COLLECTIVE_PERMUTE_START:
+  case OP_COLLECTIVE_PERMUTE_DONE: case OP_ASYNC_START: case OP_ASYNC_UPDATE: case OP_ASYNC_DONE:
+  case OP_COPY_START: case OP_COPY_DONE:
     return interp_control;
+  case OP_GET_DIMENSION_SIZE: case OP_SET_DIMENSION_SIZE: case OP_DYNAMIC_RESHAPE:
+    return interp_shape_op;
   default: return NULL;
   }
 }
