@@ -339,6 +339,11 @@ static cxla_status bind(Em *e, const Instr *in, int slot) {
 }
 
 cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name) {
+  return codegen_emit_kernel_pre(cg, in, name, NULL, 0);
+}
+
+cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *name,
+                                    const Instr *const *pre, int npre) {
   char why[256];
   if (!codegen_supports(in, why, sizeof why)) return ERR(UNIMPLEMENTED, "cpu backend: %s", why);
   Em e = {0};
@@ -359,6 +364,7 @@ cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name) 
   } else {
     for (int i = 0; i < in->noperands && !s; i++) s = bind(&e, in->operands[i], e.nout + i);
   }
+  for (int i = 0; i < npre && !s; i++) s = bind(&e, pre[i], e.nout + in->noperands + i);
   if (s) goto done;
   e.fn = LLVMAddFunction(cg->mod, name, cg->kernel_ty);
   e.bufs = LLVMGetParam(e.fn, 0);

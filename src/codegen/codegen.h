@@ -42,6 +42,12 @@ bool codegen_supports(const Instr *in, char *why, size_t n);
 /* Emits the kernel for `in` as function `name`. */
 cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name);
 
+/* The same, with instructions of the fused computation whose values the
+ * caller computes beforehand (e.g. a dot through BLAS): pre[i]'s value is
+ * read from bufs[nout + noperands + i]. */
+cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *name,
+                                    const Instr *const *pre, int npre);
+
 /* Emits a scalar computation (a sort comparator) as function `name`:
  *   uint8_t name(const void *const *args)
  * args[k] points at parameter k's element (Literal storage); the result is

@@ -69,6 +69,22 @@ static cxla_status sub_programs(Builder *bd, Step *st, int n, Computation *const
   return NULL;
 }
 
+/* Dots in a fusion whose operands are the fusion's parameters and whose
+ * shapes BLAS takes: computed by BLAS before the kernel, which reads them. */
+static void plan_pre_dots(Step *st, const Instr *in) {
+  st->npre = 0;
+  if (in->op != OP_FUSION) return;
+  const Computation *c = in->called[0];
+  for (int i = 0; i < c->ninstrs && st->npre < 4; i++) {
+    const Instr *d = c->instrs[i];
+    if (d->op != OP_DOT || d->operands[0]->op != OP_PARAMETER || d->operands[1]->op != OP_PARAMETER) continue;
+    GemmPlan p;
+    if (!gemm_plan(d, &p) || p.m * p.n * p.k * p.batch < 4096) continue;
+    st->pre[st->npre] = d;
+    st->pre_plan[st->npre++] = p;
+  }
+}
+
 static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog) {
   st->kind = ST_KERNEL;
   st->kname = cxla_format("k%d_%d", prog, in->id);
@@ -76,7 +92,8 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   st->nout = codegen_kernel_outputs(in);
   st->extent = codegen_kernel_extent(in);
   bd->x->stats.nkernels++;
-  return codegen_emit_kernel(bd->cg, in, st->kname);
+  plan_pre_dots(st, in);
+  return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
 }
 
 static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {

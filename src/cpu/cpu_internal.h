@@ -63,6 +63,11 @@ typedef struct Step {
   int nout;
   RVal *constant;
   GemmPlan gemm;
+  /* kernel: dots of the fused computation computed by BLAS first (their
+   * operands are fusion parameters), passed after the operands */
+  int npre;
+  const Instr *pre[4];
+  GemmPlan pre_plan[4];
   int nsub;
   Program **sub;      /* while: cond, body; conditional: branches; call */
 } Step;

@@ -206,15 +206,20 @@ static void fp_mode_leave(unsigned old) {
 
 static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   const Instr *in = st->in;
-  RVal *outs[8] = {0};
-  void *bufs[8 + 64];
+  RVal *outs[8] = {0}, *pre[4] = {0};
+  void *bufs[8 + 64 + 4];
   void **b = bufs;
   int nops = in->noperands;
-  if (st->nout + nops > (int)(sizeof bufs / sizeof bufs[0])) {
-    b = cxla_malloc((size_t)(st->nout + nops) * sizeof *b);
+  if (st->nout + nops + st->npre > (int)(sizeof bufs / sizeof bufs[0])) {
+    b = cxla_malloc((size_t)(st->nout + nops + st->npre) * sizeof *b);
     if (!b) return cxla_oom();
   }
   cxla_status s = NULL;
+  for (int i = 0; i < st->npre && !s; i++) {
+    const Instr *d = st->pre[i];
+    s = gemm_run(d, &st->pre_plan[i], ops[d->operands[0]->param_number], ops[d->operands[1]->param_number], &pre[i]);
+    if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
+  }
   for (int k = 0; k < st->nout && !s; k++) {
     const Shape *sh = in->shape->type == T_TUPLE ? in->shape->tuple[k] : in->shape;
     s = rval_array(sh->type, sh->rank, sh->dims, &outs[k]);
@@ -234,6 +239,7 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
     }
   }
   for (int k = 0; k < st->nout; k++) rval_unref(outs[k]);
+  for (int i = 0; i < st->npre; i++) rval_unref(pre[i]);
   if (b != bufs) cxla_free(b);
   return s;
 }
