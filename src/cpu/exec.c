@@ -217,7 +217,9 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   cxla_status s = NULL;
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
+    unsigned mode = fp_mode_enter();
     s = gemm_run(d, &st->pre_plan[i], ops[d->operands[0]->param_number], ops[d->operands[1]->param_number], &pre[i]);
+    fp_mode_leave(mode);
     if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
   }
   for (int k = 0; k < st->nout && !s; k++) {
@@ -313,7 +315,12 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_VIEW: s = rval_view(ops[0], in->shape, out); break;
   case ST_ALIAS: *out = rval_ref(ops[0]); break;
   case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
-  case ST_BLAS_DOT: s = gemm_run(in, &st->gemm, ops[0], ops[1], out); break;
+  case ST_BLAS_DOT: {
+    unsigned mode = fp_mode_enter();
+    s = gemm_run(in, &st->gemm, ops[0], ops[1], out);
+    fp_mode_leave(mode);
+    break;
+  }
   case ST_WHILE: s = run_while(x, st, ops[0], out); break;
   case ST_COND: s = run_cond(x, st, ops, out); break;
   case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;

@@ -11,6 +11,7 @@
  *   start/done wrappers (their computations interpreted), get/set-
  *   dimension-size and dynamic-reshape. */
 #include <cblas.h>
+#include <math.h>
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -116,6 +117,53 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
   return true;
 }
 
+/* Whether an operand holds an infinity or NaN: BLAS kernels may skip zero
+ * factors (0 * inf must give NaN), so such operands take the plain loop. */
+static bool all_finite(const RVal *v, int64_t n2) {
+  const Literal *l = &v->lit;
+  int64_t n = l->nelems * n2;
+  if (l->type == T_F32 || l->type == T_C64) {
+    const float *f = l->data;
+    for (int64_t i = 0; i < n; i++)
+      if (!isfinite(f[i])) return false;
+  } else {
+    const double *d = l->data;
+    for (int64_t i = 0; i < n; i++)
+      if (!isfinite(d[i])) return false;
+  }
+  return true;
+}
+
+/* C = op(A) op(B) in plain loops, summing in order in the element type
+ * (complex as pairs). */
+#define GEMM_LOOP(T, CPLX)                                                                    \
+  do {                                                                                        \
+    const T *A = (const T *)a->lit.data + bi * p->m * p->k * (CPLX + 1);                      \
+    const T *B = (const T *)b->lit.data + bi * p->k * p->n * (CPLX + 1);                      \
+    T *C = (T *)o->lit.data + bi * p->m * p->n * (CPLX + 1);                                  \
+    for (int64_t i = 0; i < p->m; i++)                                                        \
+      for (int64_t j = 0; j < p->n; j++) {                                                    \
+        T re = 0, im = 0;                                                                     \
+        for (int64_t kk = 0; kk < p->k; kk++) {                                               \
+          int64_t ia = p->trans_a ? kk * p->m + i : i * p->k + kk;                            \
+          int64_t ib = p->trans_b ? j * p->k + kk : kk * p->n + j;                            \
+          if (CPLX) {                                                                         \
+            T ar = A[2 * ia], ai = A[2 * ia + 1], br = B[2 * ib], bim = B[2 * ib + 1];        \
+            re += ar * br - ai * bim;                                                         \
+            im += ar * bim + ai * br;                                                         \
+          } else {                                                                            \
+            re += A[ia] * B[ib];                                                              \
+          }                                                                                   \
+        }                                                                                     \
+        if (CPLX) {                                                                           \
+          C[2 * (i * p->n + j)] = re;                                                         \
+          C[2 * (i * p->n + j) + 1] = im;                                                     \
+        } else {                                                                              \
+          C[i * p->n + j] = re;                                                               \
+        }                                                                                     \
+      }                                                                                       \
+  } while (0)
+
 cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
   TRY(rval_array(s->type, s->rank, s->dims, out));
@@ -125,6 +173,17 @@ cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal 
   if (p->m == 0 || p->n == 0 || p->batch == 0) return NULL;
   if (p->k == 0) {
     memset(o->lit.data, 0, (size_t)(p->batch * p->m * p->n) * es);
+    return NULL;
+  }
+  if (!all_finite(a, type_is_complex(t) ? 2 : 1) || !all_finite(b, type_is_complex(t) ? 2 : 1)) {
+    for (int64_t bi = 0; bi < p->batch; bi++) {
+      switch (t) {
+      case T_F32: GEMM_LOOP(float, 0); break;
+      case T_F64: GEMM_LOOP(double, 0); break;
+      case T_C64: GEMM_LOOP(float, 1); break;
+      default: GEMM_LOOP(double, 1); break;
+      }
+    }
     return NULL;
   }
   int M = (int)p->m, N = (int)p->n, K = (int)p->k;
