@@ -33,11 +33,16 @@ DEPS      := $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 LINK_LIBS := $(BUILD)/libcxla_testing.a $(BUILD)/libcxla.a
 
 .PHONY: all test run deps clean fuzz sweep test-san check-corpus
-all: $(BUILD)/cxla $(TEST_BINS)
+all: $(BUILD)/cxla $(BUILD)/libcxla.so $(TEST_BINS) $(BUILD)/tests/embed_runtime
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# Library objects are position-independent with hidden symbols: the same
+# objects go into the static archive (tools, tests) and the shared library,
+# which exports only what the public headers mark CXLA_API.
+$(LIB_OBJ): CFLAGS += -fPIC -fvisibility=hidden
 
 # The archive is rebuilt when the list of sources changes too, so objects of
 # deleted files never linger in it.
@@ -48,6 +53,12 @@ $(BUILD)/objs.list: FORCE
 $(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 	@rm -f $@
 	ar rcs $@ $(LIB_OBJ)
+
+# Backends that need more libraries (LLVM) add them to SO_LDLIBS.
+SO_LDLIBS ?=
+$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so $(LIB_OBJ) \
+	  $(SO_LDLIBS) $(LDLIBS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 	@rm -f $@
@@ -63,6 +74,12 @@ $(BUILD)/cxla: $(TOOL_OBJ) $(LINK_LIBS)
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $< $(LINK_LIBS) $(LDLIBS) -o $@
+
+# A host program that sees only the public headers and the shared library.
+$(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -Iinclude $(OPT) $(SANFLAGS) $< -L$(BUILD) -lcxla \
+	  -Wl,-rpath,'$$ORIGIN/..' -o $@
 
 -include $(DEPS)
 
