@@ -284,8 +284,10 @@ CXLA_API cxla_status cxla_executable_result(const cxla_executable *executable, i
                                             const int64_t **out_dims);
 /* The optimized module's HLO text (owned by the executable). */
 CXLA_API const char *cxla_executable_hlo_text(const cxla_executable *executable);
-/* Bytes of temporaries one execution allocates (the buffer plan's arena;
- * PJRT_Executable_GetCompiledMemoryStats' temp size). */
+/* Bytes of the one arena of temporaries each execution allocates
+ * (PJRT_Executable_GetCompiledMemoryStats' temp size): what the backend
+ * asks for, the buffer plan's arena for a compiled backend; 0 for interp,
+ * which allocates its values as it goes. */
 CXLA_API int64_t cxla_executable_temp_bytes(const cxla_executable *executable);
 
 /* ---- execution ---------------------------------------------------------------------------- */
