@@ -37,7 +37,7 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
   if (!out_client) return ERR(INVALID_ARGUMENT, "cxla_client_create: out_client is NULL");
   *out_client = NULL;
   cxla_client_options o;
-  TRY(rt_read_options(options, sizeof o, sizeof o, &o, "cxla_client_options"));
+  TRY(rt_read_options(options, sizeof o, RT_CLIENT_OPTIONS_V1, &o, "cxla_client_options"));
   const char *name = o.backend ? o.backend : cxla_backend_default();
   const Backend *b = rt_backend_find(name);
   if (!b) {

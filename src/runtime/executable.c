@@ -27,13 +27,11 @@ struct cxla_executable {
   cxla_compile_options options; /* dump_dir not kept (NULL) */
 };
 
-/* The first version of cxla_compile_options ended at dump_dir. */
-#define COMPILE_OPTIONS_V1 (offsetof(cxla_compile_options, dump_dir) + sizeof(const char *))
 
 cxla_status cxla_module_optimize(cxla_module *m, const cxla_compile_options *options) {
   if (!m) return ERR(INVALID_ARGUMENT, "cxla_module_optimize: module is NULL");
   cxla_compile_options o;
-  TRY(rt_read_options(options, sizeof o, COMPILE_OPTIONS_V1, &o, "cxla_compile_options"));
+  TRY(rt_read_options(options, sizeof o, RT_COMPILE_OPTIONS_V1, &o, "cxla_compile_options"));
   PipelineOptions po = {.verify = o.verify_passes != 0, .dump_dir = o.dump_dir,
                         .module_number = 1};
   return pipeline_run(m, NULL, 0, &po);
@@ -173,7 +171,7 @@ cxla_status cxla_client_compile(cxla_client *client, const cxla_module *module,
   if (!client || !module) return ERR(INVALID_ARGUMENT, "cxla_client_compile: client or module is NULL");
   cxla_executable *e = cxla_calloc(1, sizeof *e);
   if (!e) return cxla_oom();
-  cxla_status s = rt_read_options(options, sizeof e->options, COMPILE_OPTIONS_V1, &e->options,
+  cxla_status s = rt_read_options(options, sizeof e->options, RT_COMPILE_OPTIONS_V1, &e->options,
                                   "cxla_compile_options");
   if (s) {
     cxla_free(e);
@@ -338,7 +336,7 @@ cxla_status cxla_executable_execute(cxla_executable *e, cxla_buffer *const *args
   for (int i = 0; i < e->nresults; i++) out_results[i] = NULL;
   if (nargs && !args) return ERR(INVALID_ARGUMENT, "cxla_executable_execute: args is NULL");
   cxla_execute_options o;
-  TRY(rt_read_options(options, sizeof o, sizeof o, &o, "cxla_execute_options"));
+  TRY(rt_read_options(options, sizeof o, RT_EXECUTE_OPTIONS_V1, &o, "cxla_execute_options"));
   cxla_status s = execute(e, args, nargs, &o, out_results);
   cxla_status es = rt_event_ready(s, out_done);
   if (es && !s) {

@@ -5,6 +5,7 @@
 #define CXLA_RUNTIME_INTERNAL_H
 
 #include <stdatomic.h>
+#include <stddef.h>
 #include <time.h>
 
 #include "base/base.h"
@@ -71,6 +72,16 @@ void rt_client_release(cxla_client *c);
 /* A ready event holding a copy of s (NULL for success); s stays the
  * caller's. NULL out is fine (no event wanted). */
 cxla_status rt_event_ready(cxla_status s, cxla_event **out);
+
+/* The size of the first version of an options struct: up to and including
+ * its last field then. Callers compiled against that version pass it as
+ * struct_size; later fields are added after it and read only when the
+ * caller's struct_size covers them. */
+#define RT_SIZE_UPTO(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+#define RT_CLIENT_OPTIONS_V1 RT_SIZE_UPTO(cxla_client_options, allocator)
+#define RT_HOST_BUFFER_V1 RT_SIZE_UPTO(cxla_host_buffer, minor_to_major)
+#define RT_COMPILE_OPTIONS_V1 RT_SIZE_UPTO(cxla_compile_options, dump_dir)
+#define RT_EXECUTE_OPTIONS_V1 RT_SIZE_UPTO(cxla_execute_options, num_threads)
 
 /* Copies a user's options struct into *dst (full bytes, zero-filled for
  * the fields the user's struct_size does not cover). NULL user: all zero.

@@ -3,6 +3,7 @@
  * events, cancellation and deadlines, status codes, the host allocator,
  * lifetimes, and allocation failures on every path. */
 #include <pthread.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <time.h>
 #include <unistd.h>
@@ -153,6 +154,21 @@ TEST(client_errors) {
   big.o.backend = "interp";
   big.future = 42;
   CHECK_OK(cxla_client_create(&big.o, &c));
+  /* an older caller's smaller struct: the fields it lacks are not read
+   * (cxla_compile_options grew verify_passes after its first version) */
+  cxla_module *m = NULL;
+  const char *text = "HloModule n\nENTRY main {\n  ROOT p = f32[2] parameter(0)\n}\n";
+  CHECK_OK(cxla_module_parse(text, strlen(text), "n", &m));
+  cxla_compile_options co;
+  memset(&co, 0xff, sizeof co); /* garbage past the old size */
+  co.struct_size = offsetof(cxla_compile_options, verify_passes);
+  co.no_optimize = 0;
+  co.dump_dir = NULL;
+  cxla_executable *e = NULL;
+  if (c && m) CHECK_OK(cxla_client_compile(c, m, &co, &e));
+  CHECK(e != NULL);
+  cxla_executable_destroy(e);
+  cxla_module_destroy(m);
   cxla_client_destroy(c);
 }
 
