@@ -93,12 +93,13 @@ test-san:
 	$(MAKE) SAN=1 test
 
 # The runtime's tests (tests/unit/test_runtime*.c) under ThreadSanitizer,
-# in build-tsan/. TSAN_CC picks the compiler (gcc or clang).
+# in build-tsan-<compiler>/. TSAN_CC picks the compiler (gcc or clang).
 TSAN_CC ?= $(CC)
-TSAN_TESTS := $(patsubst tests/unit/%.c,build-tsan/tests/%,$(wildcard tests/unit/test_runtime*.c))
+TSAN_BUILD := build-tsan-$(notdir $(TSAN_CC))
+TSAN_TESTS := $(patsubst tests/unit/%.c,$(TSAN_BUILD)/tests/%,$(wildcard tests/unit/test_runtime*.c))
 .PHONY: test-tsan
 test-tsan:
-	$(MAKE) CC=$(TSAN_CC) BUILD=build-tsan \
+	$(MAKE) CC=$(TSAN_CC) BUILD=$(TSAN_BUILD) \
 	  EXTRA_CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" $(TSAN_TESTS)
 	@set -e; for t in $(TSAN_TESTS); do TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $$t; done
 
@@ -138,7 +139,7 @@ sweep:
 	  -o $(SWEEP_BUILD)/mutate_sweep
 
 clean:
-	rm -rf build build-san build-fuzz build-tsan
+	rm -rf build build-san build-fuzz build-tsan-*
 
 # ---- benchmarks: cxla vs XLA:CPU (bench/README.md) ----------------------------
 # `make bench` runs every case and writes bench/results/<date>.{md,json,png};
