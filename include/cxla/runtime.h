@@ -290,6 +290,21 @@ CXLA_API const char *cxla_executable_hlo_text(const cxla_executable *executable)
  * which allocates its values as it goes. */
 CXLA_API int64_t cxla_executable_temp_bytes(const cxla_executable *executable);
 
+/* Where compile time went (PJRT has no equivalent; `cxla bench` shows it). */
+typedef struct cxla_compile_stats {
+  size_t struct_size;
+  double optimize_seconds; /* the optimizer's pipeline (0 with no_optimize) */
+  double plan_seconds;     /* buffer assignment */
+  double backend_seconds;  /* the backend's compile, all of it */
+  double codegen_seconds;  /* of which: emitting code (0 for interp) */
+  double llvm_seconds;     /* of which: LLVM optimizing and making machine code */
+  int cache_hit;           /* 1 when the backend took the program from its cache */
+} cxla_compile_stats;
+
+/* Fills *out (set out->struct_size first; fields past it are not written). */
+CXLA_API cxla_status cxla_executable_compile_stats(const cxla_executable *executable,
+                                                   cxla_compile_stats *out);
+
 /* ---- execution ---------------------------------------------------------------------------- */
 
 typedef struct cxla_execute_options {

@@ -97,6 +97,14 @@ typedef struct BackendProgram {
    * (64-byte aligned); 0 = none. A backend that follows the plan uses
    * plan->temp_bytes. */
   int64_t arena_bytes;
+  /* Optional timings and cache outcome, reported by
+   * cxla_executable_compile_stats (and `cxla bench`): seconds spent
+   * emitting code (e.g. LLVM IR) and in the code generator proper (LLVM's
+   * optimization and machine code), and whether the program came from a
+   * compile cache. Left 0 when not applicable. */
+  double codegen_seconds;
+  double llvm_seconds;
+  bool cache_hit;
 } BackendProgram;
 
 /* What execute receives (all borrowed for the duration of the call). */

@@ -4,6 +4,7 @@
  * the backend's compile and execute (backend.h). */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "passes/pass.h"
 #include "runtime/runtime_internal.h"
@@ -25,7 +26,14 @@ struct cxla_executable {
   int nparams, nresults;
   RtShape *params, *results;
   cxla_compile_options options; /* dump_dir not kept (NULL) */
+  double optimize_s, plan_s, backend_s;
 };
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
 
 
 cxla_status cxla_module_optimize(cxla_module *m, const cxla_compile_options *options) {
@@ -129,14 +137,18 @@ static cxla_status compile(cxla_executable *e, const cxla_module *module) {
   TRY(copy_module(module, &e->module));
   TRY(cxla_module_verify(e->module));
   if (!e->options.no_optimize) {
+    double t0 = now_s();
     TRY(cxla_module_optimize(e->module, &e->options));
+    e->optimize_s = now_s() - t0;
     TRY(cxla_status_annotate(cxla_module_verify(e->module), "after optimization"));
   }
   if (!e->module->entry) return ERR(INVALID_ARGUMENT, "the module has no entry computation");
   for (int i = 0; i < e->module->ncomps; i++) comp_renumber(e->module->comps[i]);
   TRY(describe_io(e));
   TRY(cxla_module_print(e->module, &e->hlo_text));
+  double t0 = now_s();
   TRY(buffer_assign(e->module, &e->plan));
+  e->plan_s = now_s() - t0;
   Fnv h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
   fnv_str(&h, CXLA_VERSION);
   fnv_str(&h, b->name);
@@ -152,7 +164,9 @@ static cxla_status compile(cxla_executable *e, const cxla_module *module) {
                             .options = &e->options,
                             .num_threads = e->client->num_threads,
                             .host = &e->client->host};
+  t0 = now_s();
   cxla_status s = b->compile(&in, &e->program);
+  e->backend_s = now_s() - t0;
   if (s) {
     memset(&e->program, 0, sizeof e->program);
     return cxla_status_annotate(s, "backend %s", b->name);
@@ -202,6 +216,22 @@ int cxla_executable_num_results(const cxla_executable *e) { return e ? e->nresul
 const char *cxla_executable_hlo_text(const cxla_executable *e) { return e ? e->hlo_text : NULL; }
 int64_t cxla_executable_temp_bytes(const cxla_executable *e) {
   return e ? e->program.arena_bytes : 0;
+}
+
+cxla_status cxla_executable_compile_stats(const cxla_executable *e, cxla_compile_stats *out) {
+  if (!e || !out) return ERR(INVALID_ARGUMENT, "cxla_executable_compile_stats: NULL argument");
+  size_t n = out->struct_size;
+  if (n < RT_SIZE_UPTO(cxla_compile_stats, cache_hit))
+    return ERR(INVALID_ARGUMENT, "cxla_compile_stats.struct_size is %zu; set it to sizeof", n);
+  cxla_compile_stats st = {.struct_size = n,
+                           .optimize_seconds = e->optimize_s,
+                           .plan_seconds = e->plan_s,
+                           .backend_seconds = e->backend_s,
+                           .codegen_seconds = e->program.codegen_seconds,
+                           .llvm_seconds = e->program.llvm_seconds,
+                           .cache_hit = e->program.cache_hit ? 1 : 0};
+  memcpy(out, &st, n < sizeof st ? n : sizeof st);
+  return NULL;
 }
 
 static cxla_status shape_out(const RtShape *v, int n, int i, const char *what, cxla_type *t,

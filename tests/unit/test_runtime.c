@@ -370,6 +370,15 @@ TEST(compile_and_execute) {
     CHECK(e2 && strcmp(cxla_executable_fingerprint(e2), fp) != 0);
     cxla_executable_destroy(e2);
     cxla_module_destroy(m);
+    /* compile stats: optimized (not no_optimize), a plan made */
+    cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
+    CHECK_OK(cxla_executable_compile_stats(e, &st));
+    CHECK(st.optimize_seconds > 0 && st.plan_seconds > 0 && st.backend_seconds >= 0);
+    CHECK(st.codegen_seconds >= 0 && st.llvm_seconds >= 0);
+    CHECK(st.codegen_seconds + st.llvm_seconds <= st.backend_seconds + 1e-9);
+    if (!cxla_client_compiles(c)) CHECK(st.codegen_seconds == 0 && st.cache_hit == 0);
+    st.struct_size = 8;
+    CHECK_ERR(cxla_executable_compile_stats(e, &st), "struct_size");
     cxla_executable *e3 = rt_compile(c, endless);
     CHECK(e3 && strcmp(cxla_executable_fingerprint(e3), fp) != 0);
     cxla_executable_destroy(e3);
