@@ -41,6 +41,7 @@
 #include "cxla/runtime.h"
 #include "ir/ir.h"
 #include "passes/buffer_assignment.h"
+#include "runtime/threadpool.h"
 
 /* A dense array handed to or returned from a backend: logical row-major
  * (last dimension fastest, the storage of Literal data), 64-byte aligned. */
@@ -76,6 +77,10 @@ void rt_free(const RtHost *host, void *p, size_t size);
 typedef struct BackendClientOptions {
   int num_threads;      /* resolved: >= 1 (option, $CXLA_NUM_THREADS, or cores) */
   const RtHost *host;   /* the client's allocator; lives as long as the client */
+  /* The client's worker threads (num_threads in all, the caller included;
+   * threadpool.h), or NULL when the backend runs on one thread
+   * (max_threads == 1) or num_threads is 1. Lives as long as the client. */
+  RtPool *pool;
 } BackendClientOptions;
 
 /* What compile receives. Everything is borrowed and lives as long as the
@@ -123,6 +128,9 @@ typedef struct BackendExecuteArgs {
   const RtControl *control;   /* pass to rt_check */
   int num_threads;            /* for this execution: >= 1 */
   const RtHost *host;
+  /* The client's pool (as in BackendClientOptions): split kernels with
+   * rt_pool_parallel_for(pool, n, min_slice, num_threads, fn, arg). */
+  RtPool *pool;
 } BackendExecuteArgs;
 
 typedef struct Backend {

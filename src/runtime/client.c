@@ -64,10 +64,18 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
   c->num_threads = o.num_threads ? o.num_threads : default_threads();
   if (b->max_threads > 0 && c->num_threads > b->max_threads) c->num_threads = b->max_threads;
   c->device = (cxla_device){c, 0};
+  if (b->max_threads != 1 && c->num_threads > 1) {
+    cxla_status s = rt_pool_create(c->num_threads, &c->pool);
+    if (s) {
+      cxla_free(c);
+      return s;
+    }
+  }
   if (b->client_create) {
-    BackendClientOptions bo = {.num_threads = c->num_threads, .host = &c->host};
+    BackendClientOptions bo = {.num_threads = c->num_threads, .host = &c->host, .pool = c->pool};
     cxla_status s = b->client_create(&bo, &c->state);
     if (s) {
+      rt_pool_destroy(c->pool);
       cxla_free(c);
       return cxla_status_annotate(s, "backend %s", b->name);
     }
@@ -81,6 +89,7 @@ void rt_client_retain(cxla_client *c) { atomic_fetch_add(&c->refs, 1); }
 void rt_client_release(cxla_client *c) {
   if (!c || atomic_fetch_sub(&c->refs, 1) != 1) return;
   if (c->backend->client_destroy) c->backend->client_destroy(c->state);
+  rt_pool_destroy(c->pool);
   cxla_free(c);
 }
 

@@ -339,7 +339,8 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
                             .arena_bytes = (int64_t)arena_bytes,
                             .control = &control,
                             .num_threads = threads,
-                            .host = host};
+                            .host = host,
+                            .pool = c->pool};
     s = c->backend->execute(&a);
   }
   rt_free(host, arena, arena_bytes);

@@ -44,6 +44,7 @@ struct cxla_client {
   void *state;                 /* backend->client_create's */
   RtHost host;
   int num_threads;
+  RtPool *pool;                /* see BackendClientOptions.pool */
   cxla_device device;
 };
 
