@@ -29,6 +29,12 @@
  * also with the same program (each execution has its own arena and
  * results), so a program must be read-only once compiled.
  *
+ * Sharing: the runtime's compile cache gives one program (with its module
+ * and plan) to every executable compiled from the same module and options
+ * in a client; program_destroy runs once, when the last of them and the
+ * cache let go. BackendProgram.cache_hit is for a backend's own (disk)
+ * cache.
+ *
  * Stability: fields are only ever added at the end of these structs; an
  * optional function pointer may be NULL. Changes are announced by commits
  * whose message starts with "runtime:". */

@@ -64,9 +64,13 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
   c->num_threads = o.num_threads ? o.num_threads : default_threads();
   if (b->max_threads > 0 && c->num_threads > b->max_threads) c->num_threads = b->max_threads;
   c->device = (cxla_device){c, 0};
+  const char *cache = getenv("CXLA_CACHE");
+  c->cache_on = !(cache && strcmp(cache, "0") == 0);
+  pthread_mutex_init(&c->cache_mu, NULL);
   if (b->max_threads != 1 && c->num_threads > 1) {
     cxla_status s = rt_pool_create(c->num_threads, &c->pool);
     if (s) {
+      pthread_mutex_destroy(&c->cache_mu);
       cxla_free(c);
       return s;
     }
@@ -76,6 +80,7 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
     cxla_status s = b->client_create(&bo, &c->state);
     if (s) {
       rt_pool_destroy(c->pool);
+      pthread_mutex_destroy(&c->cache_mu);
       cxla_free(c);
       return cxla_status_annotate(s, "backend %s", b->name);
     }
@@ -87,7 +92,12 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
 void rt_client_retain(cxla_client *c) { atomic_fetch_add(&c->refs, 1); }
 
 void rt_client_release(cxla_client *c) {
-  if (!c || atomic_fetch_sub(&c->refs, 1) != 1) return;
+  if (!c) return;
+  if (atomic_fetch_sub(&c->refs, 1) != 1) return;
+  /* The cache's programs hold no client reference; they go first, while
+   * the backend's client state is still there. */
+  rt_cache_clear(c);
+  pthread_mutex_destroy(&c->cache_mu);
   if (c->backend->client_destroy) c->backend->client_destroy(c->state);
   rt_pool_destroy(c->pool);
   cxla_free(c);

@@ -4,6 +4,7 @@
 #ifndef CXLA_RUNTIME_INTERNAL_H
 #define CXLA_RUNTIME_INTERNAL_H
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <time.h>
@@ -38,6 +39,20 @@ struct cxla_device {
   int id;
 };
 
+/* A compiled program, shared by the executables made from it and by the
+ * client's cache (executable.c). */
+typedef struct RtCompiled RtCompiled;
+void rt_compiled_release(RtCompiled *c);
+
+/* The client's in-memory compile cache: the most recently used programs
+ * by key (a 32-hex-digit fingerprint); each entry holds a reference. */
+#define RT_CACHE_ENTRIES 64
+typedef struct RtCacheEntry {
+  char key[33];
+  RtCompiled *compiled;
+  uint64_t used;               /* the cache's clock at the last use */
+} RtCacheEntry;
+
 struct cxla_client {
   atomic_int refs;             /* the caller's + one per executable and buffer */
   const Backend *backend;
@@ -46,7 +61,22 @@ struct cxla_client {
   int num_threads;
   RtPool *pool;                /* see BackendClientOptions.pool */
   cxla_device device;
+  bool cache_on;               /* $CXLA_CACHE is not "0" */
+  pthread_mutex_t cache_mu;
+  int ncache;
+  uint64_t cache_clock;
+  RtCacheEntry cache[RT_CACHE_ENTRIES];
 };
+
+/* A new reference to the cached program under key, or NULL. */
+RtCompiled *rt_cache_find(cxla_client *c, const char *key);
+/* Caches (a new reference to) compiled under key, evicting the least
+ * recently used entry when full; a key already there is left alone. */
+void rt_cache_add(cxla_client *c, const char *key, RtCompiled *compiled);
+/* Drops every entry (client teardown). */
+void rt_cache_clear(cxla_client *c);
+/* Takes a reference (the cache's and executables' use). */
+void rt_compiled_retain(RtCompiled *c);
 
 struct cxla_buffer {
   cxla_client *client;         /* a reference */

@@ -685,6 +685,92 @@ TEST(module_optimize) {
   cxla_module_destroy(m);
 }
 
+static int cache_hit_of(cxla_executable *e) {
+  cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
+  cxla_status s = cxla_executable_compile_stats(e, &st);
+  int hit = s ? -1 : st.cache_hit;
+  cxla_status_free(s);
+  return hit;
+}
+
+/* "y = x + K" for a K of our choosing: modules that differ. */
+static cxla_executable *compile_plus(cxla_client *c, int k, const char *dump_dir) {
+  char text[256];
+  snprintf(text, sizeof text,
+           "HloModule plus\nENTRY main {\n  x = f32[3] parameter(0)\n"
+           "  k = f32[] constant(%d)\n  kb = f32[3] broadcast(k), dimensions={}\n"
+           "  ROOT y = f32[3] add(x, kb)\n}\n", k);
+  cxla_module *m = NULL;
+  cxla_executable *e = NULL;
+  cxla_compile_options o = CXLA_STRUCT_INIT(cxla_compile_options);
+  o.dump_dir = dump_dir;
+  cxla_status s = cxla_module_parse(text, strlen(text), "plus", &m);
+  if (!s) s = cxla_client_compile(c, m, &o, &e);
+  CHECK_OK(s);
+  cxla_module_destroy(m);
+  return e;
+}
+
+static float run_plus(cxla_executable *e) {
+  float x[3] = {1, 2, 3}, y[3] = {0};
+  int64_t d3[1] = {3};
+  cxla_client *c = cxla_executable_client(e);
+  cxla_buffer *a = rt_f32(c, x, 1, d3), *out[1] = {NULL};
+  CHECK_OK(cxla_executable_execute(e, &a, 1, NULL, out, NULL));
+  if (out[0]) CHECK_OK(cxla_buffer_to_host(out[0], y, sizeof y, NULL));
+  cxla_buffer_destroy(a);
+  cxla_buffer_destroy(out[0]);
+  return y[0];
+}
+
+/* Compiling the same module with the same options twice in a process
+ * compiles once (the client's cache): a hit says so in the stats, shares
+ * the program, survives the first executable, and is bounded (least
+ * recently used evicted). CXLA_CACHE=0 turns it off; dumps bypass it. */
+TEST(compile_cache) {
+  cxla_client *c = rt_client("interp");
+  if (!c) return;
+  cxla_executable *a = compile_plus(c, 5, NULL), *b = compile_plus(c, 5, NULL);
+  CHECK(a && b && a != b);
+  if (!a || !b) return;
+  CHECK(cache_hit_of(a) == 0 && cache_hit_of(b) == 1);
+  CHECK(strcmp(cxla_executable_fingerprint(a), cxla_executable_fingerprint(b)) == 0);
+  cxla_executable_destroy(a);
+  CHECK(run_plus(b) == 6); /* the shared program outlives the first handle */
+  cxla_executable *d = compile_plus(c, 7, NULL); /* another module: a miss */
+  CHECK(d && cache_hit_of(d) == 0 && run_plus(d) == 8);
+  cxla_executable_destroy(d);
+  char dir[] = "/tmp/cxla_rt_dump_XXXXXX";
+  if (mkdtemp(dir)) {
+    d = compile_plus(c, 5, dir); /* dumps asked for: compiled afresh */
+    CHECK(d && cache_hit_of(d) == 0);
+    cxla_executable_destroy(d);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+  }
+  /* 5 was used just now; 40 others push it out (two keys per module) */
+  for (int k = 100; k < 140; k++) cxla_executable_destroy(compile_plus(c, k, NULL));
+  d = compile_plus(c, 5, NULL);
+  CHECK(d && cache_hit_of(d) == 0);
+  cxla_executable_destroy(d);
+  d = compile_plus(c, 139, NULL); /* recent: still there */
+  CHECK(d && cache_hit_of(d) == 1 && run_plus(d) == 140);
+  cxla_executable_destroy(d);
+  cxla_executable_destroy(b);
+  cxla_client_destroy(c);
+  /* off */
+  setenv("CXLA_CACHE", "0", 1);
+  c = rt_client("interp");
+  a = c ? compile_plus(c, 5, NULL) : NULL;
+  b = c ? compile_plus(c, 5, NULL) : NULL;
+  CHECK(a && b && cache_hit_of(b) == 0);
+  cxla_executable_destroy(a);
+  cxla_executable_destroy(b);
+  cxla_client_destroy(c);
+  unsetenv("CXLA_CACHE");
+}
+
 int main(void) {
   RUN(status_codes_are_pjrts);
   RUN(clients_by_name);
@@ -698,5 +784,6 @@ int main(void) {
   RUN(lifetimes);
   RUN(allocation_failures);
   RUN(module_optimize);
+  RUN(compile_cache);
   return test_summary("test_runtime");
 }
