@@ -142,7 +142,10 @@ void cxla_executable_destroy(cxla_executable *e) {
   rt_client_release(c);
 }
 
-/* The fingerprint of a module's text under this backend and options. */
+/* The fingerprint of a module's text under this backend and options: the
+ * key of the compile caches. Every compile option that changes the
+ * generated code must be hashed here (today: no_optimize; dump_dir and
+ * verify_passes do not change the program). */
 static void fingerprint(const char *backend, const cxla_compile_options *o, const char *kind,
                         const char *text, char out[33]) {
   Fnv h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
