@@ -16,7 +16,10 @@
  * unspecified). One caveat, shared with XLA, which applies the same rules:
  * under XLA:CPU's flush-to-zero (modelled by the interpreter), removing an
  * arithmetic op (x*1 -> x, f32->f64->f32 -> x) keeps a subnormal x that the
- * op would have flushed to zero. Rules receive
+ * op would have flushed to zero. One deliberate exception, XLA's own:
+ * a float x / C (C constant) becomes x * (1 / C) (algsimp_arith.c), which
+ * rounds differently in the last place; XLA:CPU computes that, so cxla
+ * does too. Rules receive
  * an instruction whose operands are already simplified and return through
  * *out as RewriteFn does (passes.h): NULL, or the replacement, which must
  * have the instruction's exact shape (layout included).

@@ -108,7 +108,7 @@ TEST(divide) {
   expect_root(M("  x = f32[4] parameter(0)\n  c = f32[] constant(1)\n"
                 "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"),
               "parameter");
-  /* Power of two: multiply by the exact reciprocal. */
+  /* Power of two: multiply by the exact reciprocal (bit-identical). */
   HloModule *m = simp(M("  x = f32[4] parameter(0)\n  c = f32[] constant(-4)\n"
                         "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"));
   if (m) {
@@ -117,13 +117,6 @@ TEST(divide) {
     cxla_free_string(t);
     module_destroy(m);
   }
-  expect_count(M("  x = f32[4] parameter(0)\n  c = f32[] constant(3)\n"
-                 "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"),
-               "divide", 1);
-  /* 2^-24's reciprocal 2^24 is past f16's largest finite value. */
-  expect_count(M("  x = f16[4] parameter(0)\n  c = f16[] constant(5.96046448e-08)\n"
-                 "  b = f16[4] broadcast(c), dimensions={}\n  ROOT r = f16[4] divide(x, b)\n"),
-               "divide", 1);
   expect_root(M("  x = u32[4] parameter(0)\n  c = u32[] constant(8)\n"
                 "  b = u32[4] broadcast(c), dimensions={}\n  ROOT r = u32[4] divide(x, b)\n"),
               "shift-right-logical");
@@ -131,6 +124,103 @@ TEST(divide) {
   expect_count(M("  x = s32[4] parameter(0)\n  c = s32[] constant(8)\n"
                  "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] divide(x, b)\n"),
                "divide", 1);
+}
+
+/* x / C -> x * (1 / C) for any float constant, as XLA does it (inexact: no
+ * bitwise value check; the values are checked against XLA's below). */
+static HloModule *simp_inexact(const char *text) {
+  HloModule *m = pt_parse(text);
+  if (m) pt_run(m, "algsimp,dce");
+  return m;
+}
+
+/* The module after algsimp contains `needle` `n` times. */
+static void expect_text(const char *text, const char *needle, int n) {
+  HloModule *m = simp_inexact(text);
+  if (!m) return;
+  char *t = pt_print(m);
+  if (!t || pt_occurs(t, needle) != n) {
+    fprintf(stderr, "%s: expected %d x '%s' in:\n%s\n", harness_current, n, needle, t ? t : "");
+    CHECK(!"unexpected text");
+  }
+  cxla_free_string(t);
+  module_destroy(m);
+}
+
+TEST(divide_by_constant_is_multiply_by_reciprocal) {
+  /* The values XLA:CPU prints for jit(lambda x: x / 3) (f32(1/3) =
+   * 0.333333343, shortest form 0.33333334). */
+  expect_text(M("  x = f32[4] parameter(0)\n  c = f32[] constant(3)\n"
+                "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"),
+              "multiply(%x, %broadcast", 1);
+  expect_text(M("  x = f32[4] parameter(0)\n  c = f32[] constant(3)\n"
+                "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"),
+              "constant(0.33333334)", 1);
+  /* Every element of a non-uniform constant, specials included, as XLA
+   * prints them: 0 -> inf, -0 -> -inf, inf -> 0, subnormal -> inf (DAZ). */
+  expect_text(M("  x = f32[8] parameter(0)\n"
+                "  k = f32[8] constant({1, 2, 3, 0, -0, inf, nan, 3e-39})\n"
+                "  ROOT r = f32[8] divide(x, k)\n"),
+              "constant({1, 0.5, 0.33333334, inf, -inf, 0, nan, inf})", 1);
+  /* A subnormal reciprocal is flushed: XLA prints x * 0 for x / 3e38. */
+  expect_text(M("  x = f32[4] parameter(0)\n  c = f32[] constant(3e38)\n"
+                "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"),
+              "f32[] constant(0)", 1);
+  expect_text(M("  x = f64[4] parameter(0)\n  c = f64[] constant(0.7)\n"
+                "  b = f64[4] broadcast(c), dimensions={}\n  ROOT r = f64[4] divide(x, b)\n"),
+              "constant(1.4285714285714286)", 1);
+  expect_text(M("  x = f16[4] parameter(0)\n  c = f16[] constant(3)\n"
+                "  b = f16[4] broadcast(c), dimensions={}\n  ROOT r = f16[4] divide(x, b)\n"),
+              "f16[] constant(0.3333)", 1); /* XLA prints 0.33325 */
+  expect_text(M("  x = c64[4] parameter(0)\n  c = c64[] constant((1, 2))\n"
+                "  b = c64[4] broadcast(c), dimensions={}\n  ROOT r = c64[4] divide(x, b)\n"),
+              "constant((0.2, -0.4))", 1);
+  /* bf16: XLA:CPU divides in f32 (its bf16 normalization), so the
+   * reciprocal is f32's: convert(convert(x) * 0.333333343). */
+  expect_text(M("  x = bf16[4] parameter(0)\n  c = bf16[] constant(3)\n"
+                "  b = bf16[4] broadcast(c), dimensions={}\n  ROOT r = bf16[4] divide(x, b)\n"),
+              "f32[] constant(0.33333334)", 1);
+  /* Must not fire: a constant numerator (constant folding divides it),
+   * integers, a divisor that is not a constant. */
+  expect_count(M("  x = f32[4] constant({1, 2, 3, 4})\n  c = f32[] constant(3)\n"
+                 "  b = f32[4] broadcast(c), dimensions={}\n  ROOT r = f32[4] divide(x, b)\n"),
+               "divide", 1);
+  expect_count(M("  x = s32[4] parameter(0)\n  c = s32[] constant(3)\n"
+                 "  b = s32[4] broadcast(c), dimensions={}\n  ROOT r = s32[4] divide(x, b)\n"),
+               "divide", 1);
+  expect_count(M("  x = f32[4] parameter(0)\n  y = f32[4] parameter(1)\n"
+                 "  ROOT r = f32[4] divide(x, y)\n"),
+               "divide", 1);
+}
+
+/* The rewritten module computes XLA:CPU's values, which differ from a true
+ * division in the last place: jit(lambda x: x / 0.7) and x / 3 on
+ * [5, 10] give 7.1428576 (0x1.c92494p+2) and 14.285715, not 7.142857 and
+ * 14.285714; x / 3 on [5, 7] gives 1.6666667 and 2.3333335. */
+TEST(divide_by_constant_matches_xla_values) {
+  static const char *const kText =
+      M("  x = f32[2] parameter(0)\n  c = f32[] constant(0.7)\n"
+        "  b = f32[2] broadcast(c), dimensions={}\n  d = f32[2] divide(x, b)\n"
+        "  c3 = f32[] constant(3)\n  b3 = f32[2] broadcast(c3), dimensions={}\n"
+        "  e = f32[2] divide(x, b3)\n  ROOT t = (f32[2], f32[2]) tuple(d, e)\n");
+  static const float kIn[2][2] = {{5, 10}, {5, 7}};
+  static const float kWant[2][2] = {{0x1.c92494p+2f, 0x1.c92494p+3f},
+                                    {0x1.aaaaacp+0f, 0x1.2aaaacp+1f}};
+  HloModule *m = simp_inexact(kText);
+  if (!m) return;
+  for (int k = 0; k < 2; k++) {
+    Literal *arg = NULL, *out = NULL;
+    int64_t two = 2;
+    CHECK_OK(literal_create(T_F32, 1, &two, &arg));
+    if (!arg) break;
+    memcpy(arg->data, kIn[k], sizeof kIn[k]);
+    CHECK_OK(cxla_interp_run(m, &arg, 1, &out));
+    if (out && out->ntuple == 2)
+      CHECK(memcmp(out->tuple[k]->data, kWant[k], sizeof kWant[k]) == 0);
+    literal_free(arg);
+    literal_free(out);
+  }
+  module_destroy(m);
 }
 
 /* ---- unary ---- */
@@ -604,6 +694,8 @@ int main(void) {
   RUN(subtract_negate_is_add);
   RUN(multiply_one_and_zero);
   RUN(divide);
+  RUN(divide_by_constant_is_multiply_by_reciprocal);
+  RUN(divide_by_constant_matches_xla_values);
   RUN(double_negation);
   RUN(abs_rules);
   RUN(max_min);
