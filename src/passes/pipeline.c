@@ -38,6 +38,8 @@ static const Pass kPasses[] = {
     {"buffer-assignment", pass_buffer_assignment,
      "liveness, buffer reuse and offsets; report only (never changes the module)"},
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
+    {"reduce-window-rewriter", pass_reduce_window_rewriter,
+     "scans as reduce-windows (cumsum, cumprod, ...) to a log-depth tree of 16-wide windows"},
 };
 
 const Pass *pass_registry(int *n) {
@@ -176,6 +178,7 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_pass(r, "call-inliner"));
   TRY(run_pass(r, "flatten-call-graph"));
   TRY(run_pass(r, "tuple-simplifier"));
+  TRY(run_pass(r, "reduce-window-rewriter"));
   static const char *const kSimplify[] = {"algsimp", "constant-folding", "tuple-simplifier",
                                           "cse", "dce"};
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
