@@ -8,7 +8,8 @@
  *   algsimp_shapes.c  data movement: reshape, transpose, broadcast, slice,
  *                     pad, concatenate, reverse, copy, bitcast,
  *                     dynamic-slice, dynamic-update-slice
- *   algsimp_reduce.c  reduce and dot
+ *   algsimp_reduce.c  reduce and dot (transposes folded)
+ *   algsimp_dot.c     dot strength reduction (vector dots, outer products)
  *
  * Every rule is exact in IEEE arithmetic: the rewritten instruction
  * computes bit-identical values (signed zeros, infinities, integer
@@ -34,12 +35,14 @@
 typedef struct Simp {
   HloModule *m;
   Computation *c;
+  bool exact; /* PassContext.exact: no rule that rounds differently */
 } Simp;
 
 /* Rule families (one per file). */
 cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_shapes(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_reduce(Simp *s, Instr *in, Instr **out);
+cxla_status algsimp_dot(Simp *s, Instr *in, Instr **out);
 
 /* ---- reading constants ---- */
 

@@ -9,6 +9,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "ir/numeric.h"
 #include "ir/rewrite.h"
 #include "passes/algsimp.h"
 
@@ -152,6 +153,21 @@ static Instr *reciprocal_constant(Simp *s, const Instr *c, ElemType t) {
   return k;
 }
 
+/* Every element is a power of two whose reciprocal is a normal number of
+ * its type: x * (1 / C) is then x / C exactly (real types only). */
+static bool exact_reciprocals(const Literal *l) {
+  if (type_is_complex(l->type)) return false;
+  for (int64_t i = 0; i < l->nelems; i++) {
+    double c = literal_get_f64(l, i);
+    int e;
+    if (!isfinite(c) || c == 0 || fabs(frexp(c, &e)) != 0.5) return false;
+    double r = 1.0 / c;
+    double tiny = l->type == T_F64 ? 0x1p-1022 : l->type == T_F16 ? 0x1p-14 : 0x1p-126;
+    if (round_to_type(l->type, r) != r || fabs(r) < tiny || fabs(c) < tiny) return false;
+  }
+  return true;
+}
+
 static Instr *convert_to(Simp *s, Instr *x, ElemType t) {
   Shape *sh = shape_clone(&s->m->arena, x->shape);
   if (!sh) return NULL;
@@ -169,6 +185,7 @@ static cxla_status divide_by_constant(Simp *s, Instr *in, Instr **out) {
   if (c->op != OP_CONSTANT || !c->literal || c->literal->unknown || !c->literal->data ||
       c->literal->type != t)
     return NULL;
+  if (s->exact && !exact_reciprocals(c->literal)) return NULL;
   ElemType rt = t == T_BF16 ? T_F32 : t;
   Instr *rc = reciprocal_constant(s, c, rt);
   if (!rc) return cxla_oom();

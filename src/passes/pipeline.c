@@ -203,12 +203,13 @@ static cxla_status pipeline_default(Runner *r) {
 /* Shared by pipeline_run and pipeline_run_list: exactly one of `list`
  * (n passes) or the default pipeline (list == NULL). */
 static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
-                                const PipelineOptions *opts) {
+                                const PipelineOptions *opts, bool exact) {
   static const PipelineOptions kDefaults = {false, NULL, 1};
   if (!opts) opts = &kDefaults;
   Runner r = {.m = m, .opts = opts};
   r.ctx.fold_limit_bytes = PASS_DEFAULT_FOLD_LIMIT;
   r.ctx.report = &r.report;
+  r.ctx.exact = exact;
   if (opts->verify) {
     cxla_status s = verify_module(m);
     if (s) return cxla_status_annotate(s, "the module does not verify before optimization");
@@ -231,9 +232,9 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
   return s;
 }
 
-cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
-                         const PipelineOptions *opts) {
-  if (!names) return run_pipeline(m, NULL, 0, opts);
+static cxla_status run_named(HloModule *m, const char *const *names, int nnames,
+                             const PipelineOptions *opts, bool exact) {
+  if (!names) return run_pipeline(m, NULL, 0, opts, exact);
   if (nnames < 0) return ERR(INVALID_ARGUMENT, "negative number of passes");
   /* Check the names before touching the module. */
   const Pass **list = cxla_calloc((size_t)nnames + 1, sizeof *list);
@@ -247,9 +248,19 @@ cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
       return s;
     }
   }
-  cxla_status s = run_pipeline(m, list, nnames, opts);
+  cxla_status s = run_pipeline(m, list, nnames, opts, exact);
   cxla_free(list);
   return s;
+}
+
+cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
+                         const PipelineOptions *opts) {
+  return run_named(m, names, nnames, opts, false);
+}
+
+cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nnames,
+                               const PipelineOptions *opts) {
+  return run_named(m, names, nnames, opts, true);
 }
 
 cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
@@ -259,5 +270,5 @@ cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
     if (!passes[i] || !passes[i]->run || !passes[i]->name)
       return ERR(INVALID_ARGUMENT, "pass %d of the list is malformed", i);
   static const Pass *const kNone[1] = {NULL};
-  return run_pipeline(m, n ? passes : kNone, n, opts);
+  return run_pipeline(m, n ? passes : kNone, n, opts, false);
 }

@@ -29,7 +29,8 @@
  * reducer associative (as reduce-window itself does) and does not check
  * the init value: it is folded into both levels. Floating-point sums are
  * reassociated, so values change in the last places: to what XLA:CPU
- * computes. Variadic (multi-input) reduce-windows are left alone. */
+ * computes (PassContext.exact keeps only integer, max and min scans).
+ * Variadic (multi-input) reduce-windows are left alone. */
 #include <string.h>
 
 #include "ir/rewrite.h"
@@ -43,6 +44,7 @@ typedef struct Rw {
   HloModule *m;
   Computation *c;
   bool layout; /* shapes carry (default) layouts */
+  bool exact;  /* PassContext.exact */
 } Rw;
 
 static Shape *mk_shape(Rw *w, ElemType t, int rank, const int64_t *dims) {
@@ -239,19 +241,23 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
   bool fwd, excl;
   int d = scan_dim(in, &fwd, &excl);
   if (d < 0) return NULL;
+  /* Exact mode: only where any grouping gives the same bits (integers,
+   * max and min). */
+  Opcode f = simp_reducer_op(in->called[0]);
+  if (w->exact && !type_is_int(in->shape->type) && f != OP_MAXIMUM && f != OP_MINIMUM)
+    return NULL;
   w->layout = in->shape->has_layout;
   return rewrite(w, in, d, fwd, excl, out);
 }
 
 cxla_status pass_reduce_window_rewriter(HloModule *m, const PassContext *ctx, bool *changed) {
-  (void)ctx;
   *changed = false;
   pass_reserve_names(m);
   for (int i = 0; i < m->ncomps; i++) {
     /* Each round shortens the new scans (step 6) B times: a few rounds. */
     for (bool again = true; again;) {
       again = false;
-      Rw w = {m, m->comps[i], false};
+      Rw w = {m, m->comps[i], false, ctx && ctx->exact};
       TRY(pass_rewrite_comp(m->comps[i], rule, &w, &again));
       *changed |= again;
     }

@@ -34,7 +34,6 @@ typedef struct GVal {
   ElemType t;
   int rank;
   int64_t dims[GEN_MAX_RANK + 1];
-  bool konst;          /* a constant, or a broadcast of one */
 } GVal;
 
 typedef struct Gen {
@@ -87,7 +86,6 @@ static int begin_val(GComp *c, ElemType t, int rank, const int64_t *dims) {
   snprintf(v->name, sizeof v->name, "v%d", c->g->next_name++);
   v->t = t;
   v->rank = rank;
-  v->konst = false;
   for (int i = 0; i < rank; i++) v->dims[i] = dims[i];
   sb_printf(&c->b, "  %s = ", v->name);
   put_shape(&c->b, t, rank, dims);
@@ -146,7 +144,6 @@ static int gen_constant(GComp *c, ElemType t, int rank, const int64_t *dims) {
   sb_puts(&c->b, "constant(");
   put_array_value(c->g, &c->b, t, rank, dims);
   sb_puts(&c->b, ")\n");
-  c->v[k].konst = true;
   return k;
 }
 
@@ -198,10 +195,7 @@ static int pick_like(GComp *c, int x, ElemType t) {
   if (s < 0) return -1;
   if (c->v[x].rank == 0) return s;
   int k = begin_val(c, t, c->v[x].rank, c->v[x].dims);
-  if (k >= 0) {
-    sb_printf(&c->b, "broadcast(%s), dimensions={}\n", nm(c, s));
-    c->v[k].konst = true;
-  }
+  if (k >= 0) sb_printf(&c->b, "broadcast(%s), dimensions={}\n", nm(c, s));
   return k;
 }
 
@@ -243,11 +237,6 @@ static int gen_binary(GComp *c, int x) {
                    : v.t == T_S32 ? i_ops[rnd(&c->g->r, 14)]
                                   : f_ops[rnd(&c->g->r, 9)];
   bool swap = chance(&c->g->r, 50);
-  /* A float divide by a constant becomes a multiply by its reciprocal, as
-   * XLA rewrites it, which rounds differently: keep constants out of the
-   * divisor so that the comparison stays bit for bit. */
-  if (type_is_float(v.t) && strcmp(op, "divide") == 0 && c->v[swap ? x : y].konst)
-    swap = !swap;
   int k = begin_val(c, v.t, v.rank, v.dims);
   if (k >= 0) sb_printf(&c->b, "%s(%s, %s)\n", op, nm(c, swap ? y : x), nm(c, swap ? x : y));
   return k;

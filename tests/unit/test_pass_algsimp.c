@@ -223,6 +223,109 @@ TEST(divide_by_constant_matches_xla_values) {
   module_destroy(m);
 }
 
+/* ---- dot strength reduction (XLA:CPU's output for these dots) ---- */
+
+/* algsimp on text: the module has `n` dots left and agrees with the
+ * original within 1e-5 (each product is rounded before the sum). */
+static void expect_dots(const char *text, int n) {
+  HloModule *m = simp_inexact(text);
+  if (!m) return;
+  if (pt_count(m, "dot") != n) {
+    char *t = pt_print(m);
+    fprintf(stderr, "%s: %d dots, expected %d:\n%s\n", harness_current, pt_count(m, "dot"), n, t);
+    cxla_free_string(t);
+    CHECK(!"unexpected dot count");
+  }
+  CHECK(pt_values_within(text, m, 4, 1e-5, 1e-5) != 0);
+  module_destroy(m);
+}
+
+TEST(dot_strength_reduction) {
+  /* vector . vector -> reduce(multiply) (XLA's dot_matvec output). */
+  expect_dots(M("  a = f32[8] parameter(0)\n  b = f32[8] parameter(1)\n"
+                "  ROOT d = f32[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"),
+              0);
+  /* batched, and [1,K] . [K,1], and contracting dims in another order */
+  expect_dots(M("  a = f32[4,6] parameter(0)\n  b = f32[4,6] parameter(1)\n"
+                "  ROOT d = f32[4] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={1}, "
+                "rhs_batch_dims={0}, rhs_contracting_dims={1}\n"),
+              0);
+  expect_dots(M("  a = f32[1,8] parameter(0)\n  b = f32[8,1] parameter(1)\n"
+                "  ROOT d = f32[1,1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"),
+              0);
+  expect_dots(M("  a = f32[3,5] parameter(0)\n  b = f32[5,3] parameter(1)\n"
+                "  ROOT d = f32[] dot(a, b), lhs_contracting_dims={0,1}, rhs_contracting_dims={1,0}\n"),
+              0);
+  /* outer products: no contracting dimension, or only size-1 ones */
+  expect_dots(M("  a = f32[5,1] parameter(0)\n  b = f32[1,7] parameter(1)\n"
+                "  ROOT d = f32[5,7] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"),
+              0);
+  expect_dots(M("  a = f32[3,4] parameter(0)\n  b = f32[3,5] parameter(1)\n"
+                "  ROOT d = f32[3,4,5] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}\n"),
+              0);
+  /* bf16 / f16 compute in f32; integers too */
+  expect_dots(M("  a = bf16[8] parameter(0)\n  b = bf16[8] parameter(1)\n"
+                "  ROOT d = bf16[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"),
+              0);
+  expect_dots(M("  a = s32[8] parameter(0)\n  b = s32[8] parameter(1)\n"
+                "  ROOT d = s32[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"),
+              0);
+  /* must not fire: matrix . vector, vector . matrix, matrix . matrix */
+  expect_dots(M("  a = f32[6,8] parameter(0)\n  b = f32[8] parameter(1)\n"
+                "  ROOT d = f32[6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"),
+              1);
+  expect_dots(M("  a = f32[8] parameter(0)\n  b = f32[8,6] parameter(1)\n"
+                "  ROOT d = f32[6] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"),
+              1);
+  expect_dots(M("  a = f32[4,8] parameter(0)\n  b = f32[8,6] parameter(1)\n"
+                "  ROOT d = f32[4,6] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"),
+              1);
+  /* nor complex dots */
+  expect_dots(M("  a = c64[8] parameter(0)\n  b = c64[8] parameter(1)\n"
+                "  ROOT d = c64[] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"),
+              1);
+}
+
+TEST(dot_shapes_of_the_rewrite) {
+  HloModule *m = simp_inexact(M("  a = bf16[8] parameter(0)\n  b = bf16[8] parameter(1)\n"
+                                "  ROOT d = bf16[] dot(a, b), lhs_contracting_dims={0}, "
+                                "rhs_contracting_dims={0}\n"));
+  if (!m) return;
+  char *t = pt_print(m);
+  CHECK(t && strstr(t, "f32[8] multiply(") && strstr(t, "f32[] reduce(") &&
+        strcmp(pt_root_op(m), "convert") == 0);
+  cxla_free_string(t);
+  module_destroy(m);
+  m = simp_inexact(M("  a = f32[5,1] parameter(0)\n  b = f32[1,7] parameter(1)\n"
+                     "  ROOT d = f32[5,7] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"));
+  if (!m) return;
+  t = pt_print(m);
+  CHECK(t && strstr(t, "f32[5,7] broadcast(%reshape") && strstr(t, "dimensions={0}") &&
+        strstr(t, "dimensions={1}") && strcmp(pt_root_op(m), "multiply") == 0);
+  cxla_free_string(t);
+  module_destroy(m);
+}
+
+/* pipeline_run_exact leaves out the rewrites that round differently. */
+TEST(exact_mode_keeps_inexact_rewrites_out) {
+  static const char *const kText =
+      M("  x = f32[8] parameter(0)\n  c = f32[] constant(3)\n"
+        "  b = f32[8] broadcast(c), dimensions={}\n  q = f32[8] divide(x, b)\n"
+        "  c4 = f32[] constant(4)\n  b4 = f32[8] broadcast(c4), dimensions={}\n"
+        "  q4 = f32[8] divide(q, b4)\n"
+        "  ROOT d = f32[] dot(q4, x), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n");
+  HloModule *m = pt_parse(kText);
+  if (!m) return;
+  PipelineOptions o = {true, NULL, 1};
+  CHECK_OK(pipeline_run_exact(m, NULL, 0, &o));
+  CHECK(pt_count(m, "dot") == 1);
+  char *t = pt_print(m);
+  CHECK(t && strstr(t, "divide(") && strstr(t, "constant(0.25)"));
+  cxla_free_string(t);
+  CHECK(pt_values_agree(kText, m, 4) == 1);
+  module_destroy(m);
+}
+
 /* ---- unary ---- */
 
 TEST(double_negation) {
@@ -696,6 +799,9 @@ int main(void) {
   RUN(divide);
   RUN(divide_by_constant_is_multiply_by_reciprocal);
   RUN(divide_by_constant_matches_xla_values);
+  RUN(dot_strength_reduction);
+  RUN(dot_shapes_of_the_rewrite);
+  RUN(exact_mode_keeps_inexact_rewrites_out);
   RUN(double_negation);
   RUN(abs_rules);
   RUN(max_min);
