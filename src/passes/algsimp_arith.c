@@ -405,6 +405,42 @@ static cxla_status sink_scalar_broadcasts(Simp *s, Instr *in, Instr **out) {
   return NULL;
 }
 
+/* real(complex(a, b)) -> a, imag(complex(a, b)) -> b, complex(real(z),
+ * imag(z)) -> z (XLA:CPU's output for these). */
+static cxla_status rule_complex_parts(Instr *in, Instr **out) {
+  Instr *x = in->operands[0];
+  if ((in->op == OP_REAL || in->op == OP_IMAG) && x->op == OP_COMPLEX && x->noperands == 2) {
+    Instr *part = x->operands[in->op == OP_REAL ? 0 : 1];
+    if (shape_equal(part->shape, in->shape, true)) *out = part;
+  } else if (in->op == OP_COMPLEX && in->noperands == 2) {
+    Instr *re = in->operands[0], *im = in->operands[1];
+    if (re->op == OP_REAL && im->op == OP_IMAG && re->operands[0] == im->operands[0] &&
+        shape_equal(re->operands[0]->shape, in->shape, true))
+      *out = re->operands[0];
+  }
+  return NULL;
+}
+
+/* reduce-precision to the type's own exponent and mantissa widths is the
+ * identity (XLA's no-op reduce-precision rule). */
+static cxla_status rule_reduce_precision(Instr *in, Instr **out) {
+  static const struct { ElemType t; int64_t e, m; } kOwn[] = {
+      {T_F16, 5, 10}, {T_BF16, 8, 7}, {T_F32, 8, 23}, {T_F64, 11, 52}};
+  for (size_t i = 0; i < sizeof kOwn / sizeof kOwn[0]; i++)
+    if (in->shape->type == kOwn[i].t && in->exponent_bits == kOwn[i].e &&
+        in->mantissa_bits == kOwn[i].m)
+      *out = in->operands[0];
+  return NULL;
+}
+
+/* iota along a dimension of size 1 is all zeros. */
+static cxla_status rule_iota(Simp *s, Instr *in, Instr **out) {
+  int64_t d = in->index;
+  if (d < 0 || d >= in->shape->rank || in->shape->dims[d] != 1) return NULL;
+  if (!(*out = zeros_like(s, in))) return cxla_oom();
+  return NULL;
+}
+
 cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out) {
   if (!type_is_array(in->shape->type)) return NULL;
   if ((op_info(in->op)->flags & OPF_EW) && in->op != OP_MAP) {
@@ -423,6 +459,9 @@ cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out) {
   case OP_SELECT: return rule_select(s, in, out);
   case OP_CONVERT: return rule_convert(s, in, out);
   case OP_CONSTANT: return rule_constant(s, in, out);
+  case OP_REAL: case OP_IMAG: case OP_COMPLEX: return rule_complex_parts(in, out);
+  case OP_REDUCE_PRECISION: return rule_reduce_precision(in, out);
+  case OP_IOTA: return rule_iota(s, in, out);
   case OP_NEGATE:
   case OP_NOT:
     /* negate(negate(x)) -> x; not(not(x)) -> x. */

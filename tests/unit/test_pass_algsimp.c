@@ -6,6 +6,10 @@
 #include "pass_helpers.h"
 
 #define M(body) "HloModule t\nENTRY e {\n" body "}\n"
+#define REDUCER(name, type, op) \
+  name " {\n  a = " type "[] parameter(0)\n  b = " type "[] parameter(1)\n  ROOT s = " type \
+       "[] " op "(a, b)\n}\n"
+
 
 static HloModule *simp(const char *text) { return pt_opt(text, "algsimp,dce"); }
 
@@ -324,6 +328,89 @@ TEST(exact_mode_keeps_inexact_rewrites_out) {
   cxla_free_string(t);
   CHECK(pt_values_agree(kText, m, 4) == 1);
   module_destroy(m);
+}
+
+/* ---- complex parts, reduce-precision, iota, reduce of broadcast ---- */
+
+TEST(complex_parts_fold) {
+  expect_root(M("  a = f32[3] parameter(0)\n  b = f32[3] parameter(1)\n"
+                "  z = c64[3] complex(a, b)\n  ROOT r = f32[3] real(z)\n"),
+              "parameter");
+  HloModule *m = simp(M("  a = f32[3] parameter(0)\n  b = f32[3] parameter(1)\n"
+                        "  z = c64[3] complex(a, b)\n  ROOT r = f32[3] imag(z)\n"));
+  if (m) CHECK(m->entry->root == m->entry->params[1]);
+  if (m) module_destroy(m);
+  expect_root(M("  z = c64[3] parameter(0)\n  a = f32[3] real(z)\n  b = f32[3] imag(z)\n"
+                "  ROOT r = c64[3] complex(a, b)\n"),
+              "parameter");
+  /* must not fire: parts of two different numbers, real of a parameter */
+  expect_count(M("  z = c64[3] parameter(0)\n  w = c64[3] parameter(1)\n  a = f32[3] real(z)\n"
+                 "  b = f32[3] imag(w)\n  ROOT r = c64[3] complex(a, b)\n"),
+               "complex", 1);
+  expect_count(M("  z = c64[3] parameter(0)\n  ROOT r = f32[3] real(z)\n"), "real", 1);
+}
+
+TEST(reduce_precision_to_own_width) {
+  expect_root(M("  x = f32[3] parameter(0)\n"
+                "  ROOT r = f32[3] reduce-precision(x), exponent_bits=8, mantissa_bits=23\n"),
+              "parameter");
+  expect_root(M("  x = bf16[3] parameter(0)\n"
+                "  ROOT r = bf16[3] reduce-precision(x), exponent_bits=8, mantissa_bits=7\n"),
+              "parameter");
+  /* narrower: rounds */
+  expect_count(M("  x = f32[3] parameter(0)\n"
+                 "  ROOT r = f32[3] reduce-precision(x), exponent_bits=5, mantissa_bits=10\n"),
+               "reduce-precision", 1);
+  expect_count(M("  x = f32[3] parameter(0)\n"
+                 "  ROOT r = f32[3] reduce-precision(x), exponent_bits=8, mantissa_bits=22\n"),
+               "reduce-precision", 1);
+}
+
+TEST(iota_of_size_one) {
+  expect_root(M("  ROOT r = s32[4,1] iota(), iota_dimension=1\n"), "broadcast");
+  expect_root(M("  ROOT r = f32[1] iota(), iota_dimension=0\n"), "broadcast");
+  expect_count(M("  ROOT r = s32[4,1] iota(), iota_dimension=0\n"), "iota", 1);
+}
+
+TEST(reduce_of_broadcast_is_a_multiply) {
+  /* XLA:CPU: jnp.sum(jnp.broadcast_to(x, (5, 3)), axis=0) -> x * 5 */
+  static const char *const kSum =
+      "HloModule t\n" REDUCER("sum", "f32", "add")
+      "ENTRY e {\n  x = f32[3] parameter(0)\n  b = f32[5,3] broadcast(x), dimensions={1}\n"
+      "  z = f32[] constant(0)\n  ROOT r = f32[3] reduce(b, z), dimensions={0}, to_apply=sum\n}\n";
+  HloModule *m = simp_inexact(kSum);
+  if (m) {
+    char *t = pt_print(m);
+    CHECK(strcmp(pt_root_op(m), "multiply") == 0 && t && strstr(t, "constant(5)"));
+    CHECK(pt_values_within(kSum, m, 4, 1e-6, 0) != 0);
+    cxla_free_string(t);
+    module_destroy(m);
+  }
+  /* a non-zero init is added: add(broadcast(3), x * 5) */
+  m = simp_inexact("HloModule t\n" REDUCER("sum", "s32", "add")
+                   "ENTRY e {\n  x = s32[3] parameter(0)\n  b = s32[5,3] broadcast(x), dimensions={1}\n"
+                   "  z = s32[] constant(3)\n  ROOT r = s32[3] reduce(b, z), dimensions={0}, to_apply=sum\n}\n");
+  if (m) {
+    CHECK(strcmp(pt_root_op(m), "add") == 0 && pt_count(m, "multiply") == 1);
+    module_destroy(m);
+  }
+  /* must not fire: an operand dimension reduced too, max, exact mode */
+  expect_count("HloModule t\n" REDUCER("sum", "f32", "add")
+               "ENTRY e {\n  x = f32[3] parameter(0)\n  b = f32[3,5] broadcast(x), dimensions={0}\n"
+               "  z = f32[] constant(0)\n  ROOT r = f32[] reduce(b, z), dimensions={0,1}, to_apply=sum\n}\n",
+               "reduce", 1);
+  expect_count("HloModule t\n" REDUCER("mx", "f32", "maximum")
+               "ENTRY e {\n  x = f32[3] parameter(0)\n  b = f32[5,3] broadcast(x), dimensions={1}\n"
+               "  z = f32[] constant(-inf)\n  ROOT r = f32[3] reduce(b, z), dimensions={0}, to_apply=mx\n}\n",
+               "reduce", 1);
+  m = pt_parse(kSum);
+  if (m) {
+    PipelineOptions o = {true, NULL, 1};
+    const char *names[] = {"algsimp"};
+    CHECK_OK(pipeline_run_exact(m, names, 1, &o));
+    CHECK(strcmp(pt_root_op(m), "reduce") == 0);
+    module_destroy(m);
+  }
 }
 
 /* ---- unary ---- */
@@ -704,10 +791,6 @@ TEST(dynamic_slice_rules) {
 
 /* ---- reduce and dot ---- */
 
-#define REDUCER(name, type, op) \
-  name " {\n  a = " type "[] parameter(0)\n  b = " type "[] parameter(1)\n  ROOT s = " type \
-       "[] " op "(a, b)\n}\n"
-
 TEST(reduce_of_single_elements) {
   /* -0 is the identity of a float sum. */
   expect_root("HloModule t\n" REDUCER("sum", "f32", "add")
@@ -718,11 +801,24 @@ TEST(reduce_of_single_elements) {
               "ENTRY e {\n  x = s32[3] parameter(0)\n  z = s32[] constant(-2147483648)\n"
               "  ROOT r = s32[3] reduce(x, z), dimensions={}, to_apply=mx\n}\n",
               "parameter");
-  /* +0 is not: +0 + -0 = +0. */
-  expect_count("HloModule t\n" REDUCER("sum", "f32", "add")
-               "ENTRY e {\n  x = f32[3,1] parameter(0)\n  z = f32[] constant(0)\n"
-               "  ROOT r = f32[3] reduce(x, z), dimensions={1}, to_apply=sum\n}\n",
-               "reduce", 1);
+  /* +0 is not (+0 + -0 = +0), but XLA takes any init for the identity:
+   * jax.jit(lambda x: jnp.sum(x.reshape(3, 1), axis=1)) keeps x's -0, and
+   * an init of 5 is dropped too. Exact mode keeps the reduce. */
+  static const char *const kPlusZero =
+      "HloModule t\n" REDUCER("sum", "f32", "add")
+      "ENTRY e {\n  x = f32[3,1] parameter(0)\n  z = f32[] constant(5)\n"
+      "  ROOT r = f32[3] reduce(x, z), dimensions={1}, to_apply=sum\n}\n";
+  HloModule *m = simp_inexact(kPlusZero);
+  if (m) CHECK(strcmp(pt_root_op(m), "reshape") == 0);
+  if (m) module_destroy(m);
+  m = pt_parse(kPlusZero);
+  if (m) {
+    PipelineOptions o = {true, NULL, 1};
+    const char *names[] = {"algsimp"};
+    CHECK_OK(pipeline_run_exact(m, names, 1, &o));
+    CHECK(strcmp(pt_root_op(m), "reduce") == 0);
+    module_destroy(m);
+  }
   expect_count("HloModule t\n" REDUCER("sum", "s32", "add")
                "ENTRY e {\n  x = s32[3,2] parameter(0)\n  z = s32[] constant(0)\n"
                "  ROOT r = s32[3] reduce(x, z), dimensions={1}, to_apply=sum\n}\n",
@@ -802,6 +898,10 @@ int main(void) {
   RUN(dot_strength_reduction);
   RUN(dot_shapes_of_the_rewrite);
   RUN(exact_mode_keeps_inexact_rewrites_out);
+  RUN(complex_parts_fold);
+  RUN(reduce_precision_to_own_width);
+  RUN(iota_of_size_one);
+  RUN(reduce_of_broadcast_is_a_multiply);
   RUN(double_negation);
   RUN(abs_rules);
   RUN(max_min);
