@@ -40,6 +40,12 @@ static const Pass kPasses[] = {
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
     {"reduce-window-rewriter", pass_reduce_window_rewriter,
      "scans as reduce-windows (cumsum, cumprod, ...) to a log-depth tree of 16-wide windows"},
+    {"zero-sized-hlo-elimination", pass_zero_sized_elimination,
+     "instructions with empty array results -> empty constants"},
+    {"conditional-simplifier", pass_conditional_simplifier,
+     "conditionals with a constant predicate or one branch -> the branch, inlined"},
+    {"while-loop-constant-sinking", pass_while_loop_constant_sinking,
+     "constant loop state passed through unchanged -> the constant inside body and condition"},
 };
 
 const Pass *pass_registry(int *n) {
@@ -180,7 +186,8 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_pass(r, "tuple-simplifier"));
   TRY(run_pass(r, "reduce-window-rewriter"));
   static const char *const kSimplify[] = {"algsimp", "constant-folding", "tuple-simplifier",
-                                          "cse", "dce"};
+                                          "cse", "dce", "zero-sized-hlo-elimination",
+                                          "while-loop-constant-sinking", "conditional-simplifier"};
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "while-loop-simplify"));
   /* the two expanders below are not value-preserving (every op of an
