@@ -149,6 +149,7 @@ static cxla_status simplify(Instr *in, void *arg, Instr **out) {
   TRY(algsimp_arith(s, in, out));
   if (!*out) TRY(algsimp_shapes(s, in, out));
   if (!*out) TRY(algsimp_dot(s, in, out));
+  if (!*out) TRY(algsimp_gather(s, in, out));
   if (!*out) TRY(algsimp_reduce(s, in, out));
   return NULL;
 }

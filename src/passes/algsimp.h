@@ -10,6 +10,7 @@
  *                     dynamic-slice, dynamic-update-slice
  *   algsimp_reduce.c  reduce and dot (transposes folded)
  *   algsimp_dot.c     dot strength reduction (vector dots, outer products)
+ *   algsimp_gather.c  gathers of the whole operand or of one index
  *
  * Every rule is exact in IEEE arithmetic: the rewritten instruction
  * computes bit-identical values (signed zeros, infinities, integer
@@ -43,6 +44,7 @@ cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_shapes(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_reduce(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_dot(Simp *s, Instr *in, Instr **out);
+cxla_status algsimp_gather(Simp *s, Instr *in, Instr **out);
 
 /* ---- reading constants ---- */
 

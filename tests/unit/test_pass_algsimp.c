@@ -413,6 +413,68 @@ TEST(reduce_of_broadcast_is_a_multiply) {
   }
 }
 
+/* ---- gather ---- */
+
+TEST(gather_of_one_index) {
+  /* a constant index: a dynamic-slice, then a slice */
+  HloModule *m = pt_opt(M("  x = f32[3,4] parameter(0)\n  i = s32[1,1] constant({{2}})\n"
+                          "  ROOT a = f32[1,4] gather(x, i), offset_dims={1}, collapsed_slice_dims={0}, "
+                          "start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}\n"),
+                        "algsimp,constant-folding,algsimp,dce");
+  if (m) {
+    CHECK(pt_count(m, "gather") == 0 && strcmp(pt_root_op(m), "slice") == 0);
+    module_destroy(m);
+  }
+  /* a run-time scalar index (clamped like the gather): a dynamic-slice */
+  m = pt_opt(M("  x = f32[3,4] parameter(0)\n  j = s32[] parameter(1)\n"
+               "  ROOT b = f32[4] gather(x, j), offset_dims={0}, collapsed_slice_dims={0}, "
+               "start_index_map={0}, index_vector_dim=0, slice_sizes={1,4}\n"),
+             "algsimp,dce");
+  if (m) {
+    CHECK(pt_count(m, "gather") == 0 && pt_count(m, "dynamic-slice") == 1);
+    module_destroy(m);
+  }
+  /* two index components of one vector */
+  m = pt_opt(M("  x = f32[3,4] parameter(0)\n  j = s32[2] parameter(1)\n"
+               "  ROOT b = f32[2,2] gather(x, j), offset_dims={0,1}, collapsed_slice_dims={}, "
+               "start_index_map={1,0}, index_vector_dim=0, slice_sizes={2,2}\n"),
+             "algsimp,dce");
+  if (m) {
+    CHECK(pt_count(m, "gather") == 0 && pt_count(m, "dynamic-slice") == 1);
+    module_destroy(m);
+  }
+  /* must not fire: several index vectors (jnp.take with [2, 0] stays a
+   * gather in XLA:CPU's output too) */
+  m = pt_opt(M("  x = f32[3,4] parameter(0)\n  i = s32[2,1] constant({{2},{0}})\n"
+               "  ROOT d = f32[2,4] gather(x, i), offset_dims={1}, collapsed_slice_dims={0}, "
+               "start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}\n"),
+             "algsimp,dce");
+  if (m) {
+    CHECK(pt_count(m, "gather") == 1);
+    module_destroy(m);
+  }
+}
+
+TEST(gather_of_the_whole_operand) {
+  HloModule *m = pt_opt(M("  y = f32[1,12] parameter(0)\n  k = s32[5] parameter(1)\n"
+                          "  ROOT c = f32[5,12] gather(y, k), offset_dims={1}, collapsed_slice_dims={0}, "
+                          "start_index_map={0}, index_vector_dim=1, slice_sizes={1,12}\n"),
+                        "algsimp,dce");
+  if (m) {
+    CHECK(pt_count(m, "gather") == 0 && strcmp(pt_root_op(m), "broadcast") == 0);
+    module_destroy(m);
+  }
+  /* must not fire: a slice smaller than the operand */
+  m = pt_opt(M("  y = f32[2,12] parameter(0)\n  k = s32[5] parameter(1)\n"
+               "  ROOT c = f32[5,12] gather(y, k), offset_dims={1}, collapsed_slice_dims={0}, "
+               "start_index_map={0}, index_vector_dim=1, slice_sizes={1,12}\n"),
+             "algsimp,dce");
+  if (m) {
+    CHECK(pt_count(m, "gather") == 1);
+    module_destroy(m);
+  }
+}
+
 /* ---- unary ---- */
 
 TEST(double_negation) {
@@ -902,6 +964,8 @@ int main(void) {
   RUN(reduce_precision_to_own_width);
   RUN(iota_of_size_one);
   RUN(reduce_of_broadcast_is_a_multiply);
+  RUN(gather_of_one_index);
+  RUN(gather_of_the_whole_operand);
   RUN(double_negation);
   RUN(abs_rules);
   RUN(max_min);
