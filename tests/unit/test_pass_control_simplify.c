@@ -1,5 +1,5 @@
-/* conditional-simplifier, while-loop-constant-sinking and
- * zero-sized-hlo-elimination: HLO in, HLO out, the cases where each must
+/* conditional-simplifier, while-loop-constant-sinking,
+ * zero-sized-hlo-elimination and sort-simplifier: HLO in, HLO out, the cases where each must
  * not fire, and the same values before and after (all three are exact). */
 #include "harness.h"
 #include "pass_helpers.h"
@@ -136,11 +136,68 @@ TEST(empty_results_become_constants) {
   }
 }
 
+/* ---- sort-simplifier ---- */
+
+#define CMP3(extra)                                                                        \
+  "cmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  c = s32[] parameter(2)\n"   \
+  "  d = s32[] parameter(3)\n  e = f32[] parameter(4)\n  f = f32[] parameter(5)\n" extra "}\n"
+
+TEST(sort_drops_unread_operands) {
+  HloModule *m = opt("HloModule s\n" CMP3("  ROOT lt = pred[] compare(a, b), direction=LT\n")
+                     "ENTRY e {\n  k = f32[8] parameter(0)\n  v = s32[8] parameter(1)\n"
+                     "  w = f32[8] parameter(2)\n"
+                     "  s = (f32[8], s32[8], f32[8]) sort(k, v, w), dimensions={0}, to_apply=cmp\n"
+                     "  ROOT g = s32[8] get-tuple-element(s), index=1\n}\n",
+                     "sort-simplifier,dce");
+  if (m) {
+    const Instr *srt = m->entry->root->operands[0];
+    CHECK(srt->op == OP_SORT && srt->noperands == 2 && srt->called[0]->nparams == 4);
+    CHECK(m->entry->root->index == 1);
+    module_destroy(m);
+  }
+  /* only the keys are read: an array-shaped sort */
+  m = opt("HloModule s\n" CMP3("  ROOT lt = pred[] compare(a, b), direction=LT\n")
+          "ENTRY e {\n  k = f32[8] parameter(0)\n  v = s32[8] parameter(1)\n"
+          "  w = f32[8] parameter(2)\n"
+          "  s = (f32[8], s32[8], f32[8]) sort(k, v, w), dimensions={0}, to_apply=cmp\n"
+          "  ROOT g = f32[8] get-tuple-element(s), index=0\n}\n",
+          "sort-simplifier,dce");
+  if (m) {
+    CHECK(strcmp(pt_root_op(m), "sort") == 0 && m->entry->root->noperands == 1);
+    module_destroy(m);
+  }
+  /* must not fire: the comparator reads operand 2 (a tie-break), or the
+   * tuple itself is used */
+  m = opt("HloModule s\n"
+          CMP3("  lt = pred[] compare(a, b), direction=LT\n  eq = pred[] compare(a, b), direction=EQ\n"
+               "  l2 = pred[] compare(e, f), direction=LT\n  t = pred[] and(eq, l2)\n"
+               "  ROOT o = pred[] or(lt, t)\n")
+          "ENTRY e {\n  k = f32[8] parameter(0)\n  v = s32[8] parameter(1)\n"
+          "  w = f32[8] parameter(2)\n"
+          "  s = (f32[8], s32[8], f32[8]) sort(k, v, w), dimensions={0}, to_apply=cmp\n"
+          "  ROOT g = s32[8] get-tuple-element(s), index=1\n}\n",
+          "sort-simplifier,dce");
+  if (m) {
+    CHECK(m->entry->root->operands[0]->noperands == 3);
+    module_destroy(m);
+  }
+  m = opt("HloModule s\n" CMP3("  ROOT lt = pred[] compare(a, b), direction=LT\n")
+          "ENTRY e {\n  k = f32[8] parameter(0)\n  v = s32[8] parameter(1)\n"
+          "  w = f32[8] parameter(2)\n"
+          "  ROOT s = (f32[8], s32[8], f32[8]) sort(k, v, w), dimensions={0}, to_apply=cmp\n}\n",
+          "sort-simplifier,dce");
+  if (m) {
+    CHECK(m->entry->root->noperands == 3);
+    module_destroy(m);
+  }
+}
+
 int main(void) {
   RUN(conditional_with_constant_predicate);
   RUN(conditional_with_one_branch);
   RUN(constant_state_sinks_into_the_body);
   RUN(non_constant_state_stays);
   RUN(empty_results_become_constants);
+  RUN(sort_drops_unread_operands);
   return test_summary("test_pass_control_simplify");
 }
