@@ -150,6 +150,7 @@ static cxla_status simplify(Instr *in, void *arg, Instr **out) {
   if (!*out) TRY(algsimp_shapes(s, in, out));
   if (!*out) TRY(algsimp_dot(s, in, out));
   if (!*out) TRY(algsimp_gather(s, in, out));
+  if (!*out) TRY(algsimp_conv(s, in, out));
   if (!*out) TRY(algsimp_reduce(s, in, out));
   return NULL;
 }

@@ -9,7 +9,8 @@
  *                     pad, concatenate, reverse, copy, bitcast,
  *                     dynamic-slice, dynamic-update-slice
  *   algsimp_reduce.c  reduce and dot (transposes folded)
- *   algsimp_dot.c     dot strength reduction (vector dots, outer products)
+ *   algsimp_dot.c     dot strength reduction (vector dots, outer products);
+ *                     a zero pad of a convolution's input into its window
  *   algsimp_gather.c  gathers of the whole operand or of one index
  *
  * Every rule is exact in IEEE arithmetic: the rewritten instruction
@@ -45,6 +46,7 @@ cxla_status algsimp_shapes(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_reduce(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_dot(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_gather(Simp *s, Instr *in, Instr **out);
+cxla_status algsimp_conv(Simp *s, Instr *in, Instr **out);
 
 /* ---- reading constants ---- */
 

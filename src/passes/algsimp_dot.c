@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ir/rewrite.h"
 #include "passes/algsimp.h"
 
 static bool has(const I64List *l, int64_t v) {
@@ -183,5 +184,56 @@ cxla_status algsimp_dot(Simp *s, Instr *in, Instr **out) {
   }
   if (!r || !(r = to_type(s, r, rt))) return cxla_oom();
   *out = r;
+  return NULL;
+}
+
+/* ---- convolution: a zero pad of the input folds into the window ----
+ * conv(pad(x, 0), k) -> conv(x, k) with the pad's edge padding added to
+ * the window's and its interior padding as the input (base) dilation, as
+ * XLA's simplifier does (jax.jit of an NHWC convolution of jnp.pad(x)
+ * shows it). XLA:CPU canonicalizes convolutions to an input laid out
+ * batch, spatial..., feature first, so a pad feeding any other input
+ * layout meets a transpose and stays: cxla folds only into inputs already
+ * in that layout. Not with a non-zero pad value, padding of the batch or
+ * feature dimension, negative padding, or an input dilation already there
+ * with padding to add. Padding positions are skipped instead of
+ * multiplied by 0 (an inf or NaN kernel element no longer meets them), so
+ * never in exact mode. */
+cxla_status algsimp_conv(Simp *s, Instr *in, Instr **out) {
+  if (in->op != OP_CONVOLUTION || in->noperands != 2 || s->exact) return NULL;
+  Instr *p = in->operands[0];
+  const ConvDims *cd = &in->conv;
+  int r = p->shape->rank, ns = cd->nspatial;
+  if (p->op != OP_PAD || p->noperands != 2 || !p->padding || in->nwindow != ns || !in->window)
+    return NULL;
+  ElemType t = p->shape->type;
+  bool zero = type_is_float(t) ? is_float_value(p->operands[1], 0.0, false) ||
+                                     is_float_value(p->operands[1], 0.0, true)
+                               : is_int_value(p->operands[1], 0);
+  if (!zero || cd->in_batch != 0 || cd->in_feature != r - 1 || ns != r - 2) return NULL;
+  for (int i = 0; i < ns; i++)
+    if (cd->in_spatial[i] != i + 1) return NULL;
+  const PadDim *pb = &p->padding[0], *pf = &p->padding[r - 1];
+  if (pb->lo || pb->hi || pb->interior || pf->lo || pf->hi || pf->interior) return NULL;
+  for (int i = 0; i < ns; i++) {
+    const PadDim *pd = &p->padding[i + 1];
+    const WindowDim *w = &in->window[i];
+    if (pd->lo < 0 || pd->hi < 0 || pd->interior < 0) return NULL;
+    if (w->lhs_dilate != 1 && (pd->lo || pd->hi || pd->interior)) return NULL;
+  }
+  Instr *ops[2] = {p->operands[0], in->operands[1]};
+  Instr *c = instr_clone(s->c, in, 2, ops, NULL);
+  if (!c || !(c->window = arena_array(&s->m->arena, (size_t)ns, sizeof(WindowDim))))
+    return cxla_oom();
+  for (int i = 0; i < ns; i++) {
+    const PadDim *pd = &p->padding[i + 1];
+    c->window[i] = in->window[i];
+    c->window[i].pad_lo += pd->lo;
+    c->window[i].pad_hi += pd->hi;
+    if (pd->interior) c->window[i].lhs_dilate = pd->interior + 1;
+  }
+  c->ncontrol_preds = 0;
+  c->control_preds = NULL;
+  *out = c;
   return NULL;
 }

@@ -475,6 +475,71 @@ TEST(gather_of_the_whole_operand) {
   }
 }
 
+/* ---- pad folded into a convolution ---- */
+
+#define CONV_PAD(pad_value, padding, labels, xshape, pshape, oshape)                           \
+  M("  x = f32" xshape " parameter(0)\n  k = f32[3,3,3,4] parameter(1)\n"                      \
+    "  z = f32[] constant(" pad_value ")\n  p = f32" pshape " pad(x, z), padding=" padding "\n" \
+    "  ROOT c = f32" oshape " convolution(p, k), window={size=3x3}, dim_labels=" labels "\n")
+
+static void expect_convs(const char *text, int pads, const char *needle) {
+  HloModule *m = simp_inexact(text);
+  if (!m) return;
+  char *t = pt_print(m);
+  if (pt_count(m, "pad") != pads || (needle && (!t || !strstr(t, needle)))) {
+    fprintf(stderr, "%s: expected %d pads and '%s' in:\n%s\n", harness_current, pads,
+            needle ? needle : "", t ? t : "");
+    CHECK(!"unexpected convolution rewrite");
+  }
+  /* finite inputs (an inf kernel element times a padding zero is NaN
+   * before the fold and skipped after it, as in XLA) */
+  HloModule *before = pt_parse(text);
+  Literal *args[2] = {NULL, NULL}, *a = NULL, *b = NULL;
+  for (int i = 0; before && i < 2; i++) {
+    CHECK_OK(literal_create_for_shape(before->entry->params[i]->shape, &args[i]));
+    for (int64_t j = 0; args[i] && j < args[i]->nelems; j++)
+      literal_set_f64(args[i], j, (double)((j * 7 + i) % 11 - 5) / 4.0);
+  }
+  if (before && args[0] && args[1]) {
+    CHECK_OK(cxla_interp_run(before, args, 2, &a));
+    CHECK_OK(cxla_interp_run(m, args, 2, &b));
+    CHECK(a && b && pt_literal_close(b, a, 1e-6, 1e-6));
+  }
+  for (int i = 0; i < 2; i++) literal_free(args[i]);
+  literal_free(a);
+  literal_free(b);
+  if (before) module_destroy(before);
+  cxla_free_string(t);
+  module_destroy(m);
+}
+
+TEST(zero_pad_folds_into_convolution) {
+  /* XLA:CPU's output for jax.jit(conv(jnp.pad(x)))) in NHWC */
+  expect_convs(CONV_PAD("0", "0_0x1_2x1_1x0_0", "b01f_01io->b01f", "[1,8,8,3]", "[1,11,10,3]", "[1,9,8,4]"), 0,
+               "window={size=3x3 pad=1_2x1_1}");
+  expect_convs(CONV_PAD("-0", "0_0_0x1_1_1x0_0_0x0_0_0", "b01f_01io->b01f", "[1,8,8,3]",
+                        "[1,17,8,3]", "[1,15,6,4]"),
+               0, "pad=1_1x0_0 lhs_dilate=2x1");
+  /* must not fire: a pad value of 1, padding of the feature dimension, an
+   * input that is not batch-spatial-feature (XLA:CPU transposes it) */
+  expect_convs(CONV_PAD("1", "0_0x1_2x1_1x0_0", "b01f_01io->b01f", "[1,8,8,3]", "[1,11,10,3]", "[1,9,8,4]"), 1,
+               NULL);
+  expect_convs(CONV_PAD("0", "0_0x1_2x1_1x0_1", "b01f_01io->b01f", "[1,8,8,2]", "[1,11,10,3]", "[1,9,8,4]"), 1,
+               NULL);
+  expect_convs(CONV_PAD("0", "0_0x0_0x1_2x1_1", "bf01_01io->bf01", "[1,3,8,8]", "[1,3,11,10]", "[1,4,9,8]"), 1,
+               NULL);
+  /* nor in exact mode */
+  HloModule *m = pt_parse(CONV_PAD("0", "0_0x1_2x1_1x0_0", "b01f_01io->b01f", "[1,8,8,3]",
+                                   "[1,11,10,3]", "[1,9,8,4]"));
+  if (m) {
+    PipelineOptions o = {true, NULL, 1};
+    const char *names[] = {"algsimp"};
+    CHECK_OK(pipeline_run_exact(m, names, 1, &o));
+    CHECK(pt_count(m, "pad") == 1);
+    module_destroy(m);
+  }
+}
+
 /* ---- unary ---- */
 
 TEST(double_negation) {
@@ -966,6 +1031,7 @@ int main(void) {
   RUN(reduce_of_broadcast_is_a_multiply);
   RUN(gather_of_one_index);
   RUN(gather_of_the_whole_operand);
+  RUN(zero_pad_folds_into_convolution);
   RUN(double_negation);
   RUN(abs_rules);
   RUN(max_min);
