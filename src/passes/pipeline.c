@@ -40,6 +40,8 @@ static const Pass kPasses[] = {
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
     {"reduce-window-rewriter", pass_reduce_window_rewriter,
      "scans as reduce-windows (cumsum, cumprod, ...) to a log-depth tree of 16-wide windows"},
+    {"reshape-mover", pass_reshape_mover,
+     "reshapes/transposes sink below the elementwise ops that read them"},
     {"sort-simplifier", pass_sort_simplifier,
      "multi-operand sorts drop the operands nobody reads"},
     {"zero-sized-hlo-elimination", pass_zero_sized_elimination,
@@ -189,7 +191,8 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_pass(r, "reduce-window-rewriter"));
   static const char *const kSimplify[] = {"algsimp", "constant-folding", "tuple-simplifier",
                                           "cse", "dce", "sort-simplifier", "zero-sized-hlo-elimination",
-                                          "while-loop-constant-sinking", "conditional-simplifier"};
+                                          "while-loop-constant-sinking", "reshape-mover",
+                                          "conditional-simplifier"};
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "while-loop-simplify"));
   /* the two expanders below are not value-preserving (every op of an
