@@ -29,6 +29,7 @@ cxla_status pass_while_loop_constant_sinking(HloModule *m, const PassContext *ct
                                              bool *changed);
 cxla_status pass_sort_simplifier(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_reshape_mover(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_float_normalization(HloModule *m, const PassContext *ctx, bool *changed);
 
 /* Like pipeline_run with names, but with the passes given directly (tests
  * run passes of their own through it, e.g. one that breaks the module). */

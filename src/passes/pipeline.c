@@ -40,6 +40,8 @@ static const Pass kPasses[] = {
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
     {"reduce-window-rewriter", pass_reduce_window_rewriter,
      "scans as reduce-windows (cumsum, cumprod, ...) to a log-depth tree of 16-wide windows"},
+    {"float-normalization", pass_float_normalization,
+     "f16/bf16 dots and convolutions, bf16 elementwise ops -> f32 between converts"},
     {"reshape-mover", pass_reshape_mover,
      "reshapes/transposes sink below the elementwise ops that read them"},
     {"sort-simplifier", pass_sort_simplifier,
@@ -189,6 +191,7 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_pass(r, "flatten-call-graph"));
   TRY(run_pass(r, "tuple-simplifier"));
   TRY(run_pass(r, "reduce-window-rewriter"));
+  TRY(run_pass(r, "float-normalization"));
   static const char *const kSimplify[] = {"algsimp", "constant-folding", "tuple-simplifier",
                                           "cse", "dce", "sort-simplifier", "zero-sized-hlo-elimination",
                                           "while-loop-constant-sinking", "reshape-mover",
