@@ -507,7 +507,7 @@ cxla_status cxla_module_print(const cxla_module *m, char **out_text) {
   StrBuf b;
   sb_init(&b);
   sb_printf(&b, "HloModule %s", m->name);
-  for (int i = 0; i < m->nraw; i++) sb_printf(&b, ", %s=%s", m->raw[i].name, m->raw[i].value);
+  hlo_print_header_attrs(&b, m);
   sb_puts(&b, "\n\n");
   if (m->stack_frames) {
     sb_puts(&b, m->stack_frames);

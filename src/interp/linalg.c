@@ -18,6 +18,9 @@
  *   lapack_?gesdd_ffi / lapack_?gesvd_ffi (x; mode)
  *                                           -> (x_out, s, u, vt, info)
  *   lapack_?trsm_ffi   (a, b; side, uplo, trans_x, diag) -> x
+ * TensorFlow's targets (element type from the operand):
+ *   Qr                 (x)                  -> (r_and_reflectors, taus)  as geqrf
+ *   ProductOfElementaryHouseholderReflectors (a, taus) -> q            as orgqr
  * Attributes come from backend_config ("{uplo = 76 : ui8, ...}", values are
  * character codes). Anything else is UNIMPLEMENTED with
  * "unsupported custom-call target 'X'". */
@@ -991,12 +994,24 @@ static cxla_status cc_trsm(const Instr *in, Literal *const *ops, ElemType ty, Li
 
 static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Literal **out) {
   const char *target = in->custom_call_target ? in->custom_call_target : "";
-  ElemType ty;
+  ElemType ty = in->noperands > 0 ? ops[0]->type : T_F32;
+  int kind;
+  /* TensorFlow's QR targets (XLA expands them with its QrExpander, whose
+   * Householder convention is LAPACK's): "Qr" is geqrf, returning
+   * (r_and_reflectors, taus); "ProductOfElementaryHouseholderReflectors"
+   * (a, taus) is orgqr / ungqr. */
+  if (strcmp(target, "Qr") == 0) {
+    kind = 2;
+    goto run;
+  }
+  if (strcmp(target, "ProductOfElementaryHouseholderReflectors") == 0) {
+    kind = 3;
+    goto run;
+  }
   const char *r = lapack_routine(target, &ty);
   bool cplx = ty == T_C64 || ty == T_C128;
   if (!r) goto unsupported;
   if (routine_is(r, "trsm")) return cc_trsm(in, ops, ty, out);
-  int kind;
   if (routine_is(r, "potrf")) kind = 0;
   else if (routine_is(r, "getrf")) kind = 1;
   else if (routine_is(r, "geqrf")) kind = 2;
@@ -1004,7 +1019,10 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   else if (routine_is(r, cplx ? "heevd" : "syevd")) kind = 4;
   else if (routine_is(r, "gesdd") || routine_is(r, "gesvd")) kind = 5;
   else goto unsupported;
+run:
   if (in->noperands < 1) return interp_error(in, CXLA_INVALID_ARGUMENT, "missing operand");
+  if (!type_is_float(ty) && !type_is_complex(ty))
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "%s needs a floating-point operand", target);
   Literal *res;
   TRY(make_result(in, &res));
   if (kind != 3 && res->type != T_TUPLE) {

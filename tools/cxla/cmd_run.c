@@ -28,7 +28,8 @@ static const char usage[] =
     "take unsigned-int files holding the raw bits).\n"
     "\n"
     "options:\n"
-    "  --random      make the arguments instead: floats normal(0,1), signed\n"
+    "  --random      make the arguments instead (and the data of elided\n"
+    "                constants, constant({...})): floats normal(0,1), signed\n"
     "                ints in [-5,5], unsigned in [0,10], pred 0/1\n"
     "  --seed N      seed for --random (default 0); the same seed gives the\n"
     "                same arguments\n"
@@ -103,7 +104,11 @@ static void show_results(Literal **leaves, int n, bool all) {
 static int run(const RunOptions *o) {
   cxla_module *m;
   cxla_status s = load_module(o->module, true, &m);
-  if (s) return fail_status(s);
+  if (!s && o->random) s = fill_elided_constants(m, o->seed);
+  if (s) {
+    cxla_module_destroy(m);
+    return fail_status(s);
+  }
   PipelineOptions po = {true, o->dump_dir, 1};
   if (!o->no_opt && (s = pipeline_run(m, NULL, 0, &po))) {
     cxla_module_destroy(m);
