@@ -273,6 +273,7 @@ enum {
   A_TOPK = 1u << 22,        /* k, largest */
   A_INDICES_SORTED = 1u << 23,
   A_UNIQUE_INDICES = 1u << 24,
+  A_SIDE_EFFECT = 1u << 25,  /* custom_call_has_side_effect=BOOL (custom-call) */
 };
 
 typedef struct Computation Computation;
@@ -317,6 +318,7 @@ struct Instr {
   RngDist rng_dist;
   RngAlg rng_alg;
   const char *custom_call_target;
+  bool has_side_effect;  /* custom-call declared custom_call_has_side_effect=true */
   bool is_stable;
   bool tri_left_side, tri_lower, tri_unit_diagonal;
   TriTranspose tri_transpose;

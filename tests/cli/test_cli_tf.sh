@@ -46,6 +46,31 @@ cmp -s out random_opt.txt && ok || bad "run elided: --no-opt and the optimizer d
 check "run elided --random --seed 5" 0 "^result 0" "$CXLA" run elided.hlo --random --seed 5 --print
 cmp -s out random_opt.txt && bad "run elided: another seed gives the same data" || ok
 
+# TensorFlow's own text (tf.function(jit_compile=True), stage='hlo', of
+# x @ tf.constant(40x50 array)): the constant is elided.
+cat >tf_matmul.hlo <<'EOF2'
+HloModule a_inference_f_9__.1, entry_computation_layout={(f32[3,40]{1,0})->f32[3,50]{1,0}}
+
+ENTRY %a_inference_f_9__.1 (arg0.1: f32[3,40]) -> f32[3,50] {
+  %arg0.1 = f32[3,40]{1,0} parameter(0), parameter_replication={false}, metadata={op_name="XLA_Args"}
+  %reshape.1 = f32[3,40]{1,0} reshape(f32[3,40]{1,0} %arg0.1)
+  %MatMul.3 = f32[40,50]{1,0} constant({...}), metadata={op_type="MatMul" op_name="MatMul" source_file="tensorflow/python/framework/ops.py" source_line=1221}
+  %MatMul.4 = f32[3,50]{1,0} dot(f32[3,40]{1,0} %reshape.1, f32[40,50]{1,0} %MatMul.3), lhs_contracting_dims={1}, rhs_contracting_dims={0}, frontend_attributes={grad_x="false",grad_y="false"}, metadata={op_type="MatMul" op_name="MatMul" source_file="tensorflow/python/framework/ops.py" source_line=1221}
+  %MatMul.5 = f32[3,50]{1,0} transpose(f32[3,50]{1,0} %MatMul.4), dimensions={0,1}, metadata={op_type="MatMul" op_name="MatMul" source_file="tensorflow/python/framework/ops.py" source_line=1221}
+  %XLA_Retvals.3 = f32[3,50]{1,0} reshape(f32[3,50]{1,0} %MatMul.5), metadata={op_name="XLA_Retvals"}
+  %XLA_Retvals.4 = (f32[3,50]{1,0}) tuple(f32[3,50]{1,0} %XLA_Retvals.3), metadata={op_name="XLA_Retvals"}
+  ROOT %XLA_Retvals.5 = f32[3,50]{1,0} get-tuple-element((f32[3,50]{1,0}) %XLA_Retvals.4), index=0, metadata={op_name="XLA_Retvals"}
+}
+EOF2
+check "check tf elided" 0 "^ok: 1 computation, 8 instructions" "$CXLA" check tf_matmul.hlo
+check "opt tf elided" 0 "%MatMul.3 = f32\[40,50\]\{1,0\} constant\(\{\.\.\.\}\)" \
+  "$CXLA" opt tf_matmul.hlo
+check "run tf elided --random" 0 "^result 0: f32\[3,50\]" "$CXLA" run tf_matmul.hlo --random
+printf 'HloModule z\n\nENTRY main {\n  c = f32[] constant(0)\n  ROOT b = f32[3,40] broadcast(c), dimensions={}\n}\n' >zeros340.hlo
+"$CXLA" run zeros340.hlo --out zeros340 >/dev/null 2>&1
+check "run tf elided without --random" 1 "constant %MatMul.3 has an elided value" \
+  "$CXLA" run tf_matmul.hlo zeros340/0.npy
+
 # ---- 5,000 entry parameters and a 5,000-element result tuple ------------------------
 N=5000
 awk -v n=$N 'BEGIN {

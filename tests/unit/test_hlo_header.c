@@ -1,5 +1,6 @@
 /* The module header's typed attributes (entry_computation_layout,
- * input_output_alias): read into EntryLayout / IoAlias, printed back exactly,
+ * input_output_alias) and the custom-call side-effect flag: read into
+ * EntryLayout / IoAlias / Instr.has_side_effect, printed back exactly,
  * checked by the verifier, used by layout and buffer assignment; and no
  * fixed limit on counts: 5,000 entry parameters and a 5,000-element result
  * tuple parse, verify, optimize and run. */
@@ -221,6 +222,39 @@ TEST(layout_assignment_uses_entry_layout) {
   module_destroy(m);
 }
 
+/* custom_call_has_side_effect: a typed flag, printed where XLA prints it
+ * (after operand_layout_constraints, before the other raw attributes), and
+ * what keeps side-effecting custom-calls alive in dead-code removal. */
+TEST(side_effect_flag) {
+  const char *text =
+      "HloModule m\n\n"
+      "ENTRY %e (p: f32[2]) -> f32[2] {\n"
+      "  %p = f32[2]{0} parameter(0)\n"
+      "  %a = f32[2]{0} custom-call(%p), custom_call_target=\"log\", "
+      "operand_layout_constraints={f32[2]{0}}, custom_call_has_side_effect=true, "
+      "api_version=API_VERSION_TYPED_FFI\n"
+      "  %b = f32[2]{0} custom-call(%p), custom_call_target=\"pure\", "
+      "custom_call_has_side_effect=false\n"
+      "  %c = f32[2]{0} custom-call(%p), custom_call_target=\"log2\", "
+      "custom_call_has_side_effect=true\n"
+      "  ROOT %n = f32[2]{0} negate(%p)\n"
+      "}\n\n";
+  HloModule *m = parse(text);
+  if (!m) return;
+  const Instr *a = comp_find_instr(m->entry, "a"), *b = comp_find_instr(m->entry, "b");
+  CHECK(a && (a->attrs & A_SIDE_EFFECT) && a->has_side_effect && a->nraw == 2 &&
+        !instr_raw(a, "custom_call_has_side_effect"));
+  CHECK(b && (b->attrs & A_SIDE_EFFECT) && !b->has_side_effect && b->nraw == 0);
+  char *out = print(m);
+  CHECK(out && strcmp(out, text) == 0);
+  free(out);
+  const char *names[] = {"dce"};
+  CHECK_OK(pipeline_run(m, names, 1, NULL));
+  CHECK(comp_find_instr(m->entry, "a") && comp_find_instr(m->entry, "c"));
+  CHECK(!comp_find_instr(m->entry, "b"));
+  module_destroy(m);
+}
+
 /* ---- no fixed limits ---- */
 
 enum { kBig = 5000 };
@@ -306,6 +340,7 @@ int main(void) {
   RUN(parse_errors_are_located);
   RUN(verifier_checks_typed_fields);
   RUN(layout_assignment_uses_entry_layout);
+  RUN(side_effect_flag);
   RUN(five_thousand_parameters_and_results);
   return test_summary(__FILE__);
 }
