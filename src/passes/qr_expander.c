@@ -283,9 +283,17 @@ static bool qr_body(Qx *q, Computation *body, const Shape *state) {
   Instr *x = sel(q, cmp(q, rows, jb, CMP_GT), col, splat(q, col, 0));
   int64_t last = q->r - 2;
   Instr *sigma = eu_reduce_add(body, bin(q, OP_MULTIPLY, x, x), eu_scalar(body, q->t, 0), 1, &last);
-  Instr *mu = eu_unary(body, OP_SQRT, bin(q, OP_ADD, bin(q, OP_MULTIPLY, alpha, alpha), sigma));
-  if (!sigma || !mu) return false;
+  if (!sigma) return false;
+  /* mu = |(alpha, sqrt(sigma))| without overflow, as XLA's Norm:
+   * w = max(|alpha|, sqrt(sigma)), mu = w == 0 ? 0 : w sqrt((|alpha|/w)^2 + (sqrt(sigma)/w)^2) */
   Instr *zero = splat(q, alpha, 0), *one = splat(q, alpha, 1);
+  Instr *aa = eu_unary(body, OP_ABS, alpha), *rs = eu_unary(body, OP_SQRT, sigma);
+  Instr *w = bin(q, OP_MAXIMUM, aa, rs);
+  Instr *qa = bin(q, OP_DIVIDE, aa, w), *qs = bin(q, OP_DIVIDE, rs, w);
+  Instr *ss = bin(q, OP_ADD, bin(q, OP_MULTIPLY, qa, qa), bin(q, OP_MULTIPLY, qs, qs));
+  Instr *wn = bin(q, OP_MULTIPLY, w, ss ? eu_unary(body, OP_SQRT, ss) : NULL);
+  Instr *mu = w && wn ? sel(q, cmp(q, w, zero, CMP_EQ), zero, wn) : NULL;
+  if (!mu) return false;
   Instr *sig0 = cmp(q, sigma, zero, CMP_EQ);
   Instr *neg_mu = eu_unary(body, OP_NEGATE, mu);
   Instr *beta = sel(q, sig0, alpha, sel(q, cmp(q, alpha, zero, CMP_LT), mu, neg_mu));

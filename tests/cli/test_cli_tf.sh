@@ -94,5 +94,51 @@ check "check optimized big" 0 "^ok" "$CXLA" check big_opt.hlo
 check "run big" 0 "^result 4999: f32\[2\]" "$CXLA" run big.hlo --random
 [ "$(grep -c '^result ' out)" -eq $N ] && ok || bad "run big: want $N results"
 
+# A loop-invariant op with 100 operands (a concatenate of an invariant loop
+# value) is hoisted out of the loop: no fixed operand limit in the pass.
+ys=y
+i=1
+while [ $i -lt 100 ]; do ys="$ys, y"; i=$((i + 1)); done
+S="(s32[], f32[100], f32[1], s32[])"
+cat >invariant.hlo <<EOF2
+HloModule invariant
+
+cond {
+  s = $S parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  n = s32[] get-tuple-element(s), index=3
+  ROOT c = pred[] compare(i, n), direction=LT
+}
+
+body {
+  s = $S parameter(0)
+  i = s32[] get-tuple-element(s), index=0
+  x = f32[100] get-tuple-element(s), index=1
+  y = f32[1] get-tuple-element(s), index=2
+  n = s32[] get-tuple-element(s), index=3
+  one = s32[] constant(1)
+  ni = s32[] add(i, one)
+  cc = f32[100] concatenate($ys), dimensions={0}
+  e = f32[100] exponential(cc)
+  nx = f32[100] add(x, e)
+  ROOT t = $S tuple(ni, nx, y, n)
+}
+
+ENTRY main {
+  p = f32[100] parameter(0)
+  q = f32[1] parameter(1)
+  n = s32[] parameter(2)
+  z = s32[] constant(0)
+  t = $S tuple(z, p, q, n)
+  w = $S while(t), condition=cond, body=body
+  ROOT r = f32[100] get-tuple-element(w), index=1
+}
+EOF2
+check "opt hoists a 100-operand invariant" 0 "^ROOT|concatenate" "$CXLA" opt invariant.hlo
+check "run invariant" 0 "^result 0: f32\[100\]" "$CXLA" run invariant.hlo --random --print
+cp out inv_opt.txt
+check "run invariant --no-opt" 0 "^result 0: f32\[100\]" "$CXLA" run invariant.hlo --random --print --no-opt
+cmp -s out inv_opt.txt && ok || bad "run invariant: the optimizer changed the result"
+
 echo "cli tf: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
