@@ -154,22 +154,21 @@ static void print_index(StrBuf *b, const I64List *ix) {
   sb_putc(b, '}');
 }
 
-void hlo_print_header_attrs(StrBuf *b, const HloModule *m) {
+/* The verbatim attributes XLA prints before entry_computation_layout, in
+ * its order (HloModule::Print): is_scheduled, then input_output_alias
+ * (typed), then these two. Everything else it prints after. */
+static bool printed_early(const char *name) {
+  return strcmp(name, "is_scheduled") == 0 || strcmp(name, "buffer_donor") == 0 ||
+         strcmp(name, "alias_passthrough_params") == 0;
+}
+
+static void print_raw_named(StrBuf *b, const HloModule *m, const char *name) {
   for (int i = 0; i < m->nraw; i++)
-    if (strcmp(m->raw[i].name, "is_scheduled") == 0)
-      sb_printf(b, ", %s=%s", m->raw[i].name, m->raw[i].value);
-  if (m->entry_layout) {
-    const EntryLayout *el = m->entry_layout;
-    sb_puts(b, ", entry_computation_layout={(");
-    for (int i = 0; i < el->nparams; i++) {
-      if (i) sb_puts(b, ", ");
-      if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i);
-      hlo_print_shape(b, el->params[i], true);
-    }
-    sb_puts(b, ")->");
-    hlo_print_shape(b, el->result, true);
-    sb_putc(b, '}');
-  }
+    if (strcmp(m->raw[i].name, name) == 0) sb_printf(b, ", %s=%s", m->raw[i].name, m->raw[i].value);
+}
+
+void hlo_print_header_attrs(StrBuf *b, const HloModule *m) {
+  print_raw_named(b, m, "is_scheduled");
   if (m->has_io_alias) {
     sb_puts(b, ", input_output_alias={ ");
     for (int i = 0; i < m->nio_alias; i++) {
@@ -182,7 +181,20 @@ void hlo_print_header_attrs(StrBuf *b, const HloModule *m) {
     }
     sb_puts(b, " }");
   }
+  print_raw_named(b, m, "buffer_donor");
+  print_raw_named(b, m, "alias_passthrough_params");
+  if (m->entry_layout) {
+    const EntryLayout *el = m->entry_layout;
+    sb_puts(b, ", entry_computation_layout={(");
+    for (int i = 0; i < el->nparams; i++) {
+      if (i) sb_puts(b, ", ");
+      if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i);
+      hlo_print_shape(b, el->params[i], true);
+    }
+    sb_puts(b, ")->");
+    hlo_print_shape(b, el->result, true);
+    sb_putc(b, '}');
+  }
   for (int i = 0; i < m->nraw; i++)
-    if (strcmp(m->raw[i].name, "is_scheduled") != 0)
-      sb_printf(b, ", %s=%s", m->raw[i].name, m->raw[i].value);
+    if (!printed_early(m->raw[i].name)) sb_printf(b, ", %s=%s", m->raw[i].name, m->raw[i].value);
 }

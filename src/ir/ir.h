@@ -378,9 +378,10 @@ struct cxla_module {
   Computation *entry;
 
   /* -- header attributes, typed. Every reader (HLO text, StableHLO) fills
-   * these; nothing re-reads their text. The HLO printer writes them in
-   * XLA's order (is_scheduled, entry_computation_layout,
-   * input_output_alias), then `raw`. -- */
+   * these; nothing re-reads their text. The HLO printer writes them among
+   * the verbatim ones in XLA's order (is_scheduled, input_output_alias,
+   * buffer_donor, alias_passthrough_params, entry_computation_layout, the
+   * rest). -- */
   EntryLayout *entry_layout; /* NULL when the input gave none */
   bool has_io_alias;     /* input_output_alias was given (maybe empty) */
   int nio_alias;

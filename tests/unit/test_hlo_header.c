@@ -4,6 +4,7 @@
  * checked by the verifier, used by layout and buffer assignment; and no
  * fixed limit on counts: 5,000 entry parameters and a 5,000-element result
  * tuple parse, verify, optimize and run. */
+#include <dirent.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -70,9 +71,9 @@ static char *with_header(const char *header) {
 
 TEST(typed_fields) {
   const char *hdr =
-      "HloModule m, is_scheduled=true, entry_computation_layout={(f32[2,3]{0,1}, "
-      "(s32[], f32[4]{0}))->(f32[2,3]{0,1}, f32[4]{0})}, input_output_alias={ {0}: (0, {}, "
-      "may-alias), {1}: (1, {1}, must-alias) }, allow_spmd_sharding_propagation_to_output={true}";
+      "HloModule m, is_scheduled=true, input_output_alias={ {0}: (0, {}, may-alias), {1}: (1, "
+      "{1}, must-alias) }, alias_passthrough_params=true, entry_computation_layout={(f32[2,3]{0,1}, "
+      "(s32[], f32[4]{0}))->(f32[2,3]{0,1}, f32[4]{0})}, allow_spmd_sharding_propagation_to_output={true}";
   char *text = with_header(hdr);
   HloModule *m = parse(text);
   if (m) {
@@ -95,12 +96,13 @@ TEST(typed_fields) {
             a[1].param_index.n == 1 && a[1].param_index.v[0] == 1 && a[1].kind == ALIAS_MUST);
     }
     /* only the attributes cxla does not interpret stay verbatim */
-    CHECK(m->nraw == 2 && strcmp(m->raw[0].name, "is_scheduled") == 0 &&
-          strcmp(m->raw[1].name, "allow_spmd_sharding_propagation_to_output") == 0);
+    CHECK(m->nraw == 3 && strcmp(m->raw[0].name, "is_scheduled") == 0 &&
+          strcmp(m->raw[1].name, "alias_passthrough_params") == 0 &&
+          strcmp(m->raw[2].name, "allow_spmd_sharding_propagation_to_output") == 0);
     CHECK_OK(cxla_module_verify(m));
     char *out = print(m);
     CHECK(header_is(out, hdr)); /* XLA's spelling and order, exactly */
-    free(out);
+    cxla_free_string(out);
     module_destroy(m);
   }
   free(text);
@@ -113,7 +115,7 @@ TEST(no_header_attributes) {
     CHECK(!m->entry_layout && !m->has_io_alias && m->nio_alias == 0 && m->nraw == 0);
     char *out = print(m);
     CHECK(header_is(out, "HloModule m"));
-    free(out);
+    cxla_free_string(out);
     module_destroy(m);
   }
   free(text);
@@ -124,7 +126,7 @@ TEST(no_header_attributes) {
     CHECK(m->has_io_alias && m->nio_alias == 0);
     char *out = print(m);
     CHECK(header_is(out, "HloModule m, input_output_alias={  }"));
-    free(out);
+    cxla_free_string(out);
     module_destroy(m);
   }
   free(text);
@@ -149,7 +151,7 @@ TEST(index_comments_round_trip) {
   CHECK_OK(cxla_module_verify(m));
   char *out = print(m);
   CHECK(header_is(out, hdr));
-  free(out);
+  cxla_free_string(out);
   module_destroy(m);
 }
 
@@ -247,12 +249,66 @@ TEST(side_effect_flag) {
   CHECK(b && (b->attrs & A_SIDE_EFFECT) && !b->has_side_effect && b->nraw == 0);
   char *out = print(m);
   CHECK(out && strcmp(out, text) == 0);
-  free(out);
+  cxla_free_string(out);
   const char *names[] = {"dce"};
   CHECK_OK(pipeline_run(m, names, 1, NULL));
   CHECK(comp_find_instr(m->entry, "a") && comp_find_instr(m->entry, "c"));
   CHECK(!comp_find_instr(m->entry, "b"));
   module_destroy(m);
+}
+
+/* Every corpus module's header line (JAX's and TensorFlow's, written by
+ * XLA) is printed back exactly. */
+static const char *corpus_dir = "tests/corpus";
+
+static char *first_line(const char *t) {
+  size_t n = strcspn(t, "\n");
+  char *s = malloc(n + 1);
+  if (s) {
+    memcpy(s, t, n);
+    s[n] = 0;
+  }
+  return s;
+}
+
+TEST(corpus_headers_print_exactly) {
+  DIR *d = opendir(corpus_dir);
+  if (!d) {
+    SKIP("corpus directory %s not found", corpus_dir);
+    return;
+  }
+  int n = 0, same = 0;
+  struct dirent *e;
+  while ((e = readdir(d))) {
+    if (e->d_name[0] == '.') continue;
+    for (int k = 0; k < 2; k++) {
+      char path[4096];
+      snprintf(path, sizeof path, "%s/%s/%s", corpus_dir, e->d_name,
+               k ? "optimized.hlo" : "module.hlo");
+      FILE *f = fopen(path, "rb");
+      if (!f) continue;
+      char buf[1 << 16];
+      size_t len = fread(buf, 1, sizeof buf - 1, f);
+      fclose(f);
+      buf[len] = 0;
+      HloModule *m = NULL;
+      cxla_status st = cxla_module_parse_file(path, &m);
+      CHECK_OK(st);
+      if (!m) continue;
+      n++;
+      char *out = print(m), *a = first_line(buf), *b = out ? first_line(out) : NULL;
+      if (a && b && strcmp(a, b) == 0) same++;
+      else fprintf(stderr, "%s: header printed differently:\n  %.300s\n  %.300s\n", path, a, b);
+      free(a);
+      free(b);
+      cxla_free_string(out);
+      module_destroy(m);
+    }
+  }
+  closedir(d);
+  printf("  corpus headers: %d/%d printed exactly\n", same, n);
+  if (n == 0) SKIP("no modules under %s", corpus_dir);
+  CHECK(same == n);
 }
 
 /* ---- no fixed limits ---- */
@@ -300,7 +356,7 @@ TEST(five_thousand_parameters_and_results) {
   char *out2 = m2 ? print(m2) : NULL;
   CHECK(out && out2 && strcmp(out, out2) == 0);
   CHECK(out && strstr(out, "/*index=4995*/f32[2]{0}, f32[2]{0}, f32[2]{0}, f32[2]{0}, f32[2]{0})->("));
-  free(out2);
+  cxla_free_string(out2);
   module_destroy(m2);
 
   /* optimize and run: result i is -arg i */
@@ -328,12 +384,13 @@ TEST(five_thousand_parameters_and_results) {
   cxla_literal_destroy(res);
   for (int i = 0; i < kBig && args; i++) cxla_literal_destroy(args[i]);
   free(args);
-  free(out);
+  cxla_free_string(out);
   free(text);
   module_destroy(m);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+  if (argc > 1) corpus_dir = argv[1];
   RUN(typed_fields);
   RUN(no_header_attributes);
   RUN(index_comments_round_trip);
@@ -341,6 +398,7 @@ int main(void) {
   RUN(verifier_checks_typed_fields);
   RUN(layout_assignment_uses_entry_layout);
   RUN(side_effect_flag);
+  RUN(corpus_headers_print_exactly);
   RUN(five_thousand_parameters_and_results);
   return test_summary(__FILE__);
 }
