@@ -14,10 +14,13 @@
  *   H_j = I - taus[j] v_j v_j^T, v_j = (0 (j times), 1, a[j+1:, j]); applied
  *   from the last reflector to the first (a while loop), q -= tau v (v^T q).
  *
- * Leading dimensions are batch dimensions. Real element types only
- * (f16, bf16, f32, f64); complex QR stays a custom-call, which the
- * interpreter runs directly (src/interp/linalg.c implements both targets
- * too, so `cxla run --no-opt` runs TensorFlow's modules as written).
+ * Leading dimensions are batch dimensions. Floating-point and complex
+ * element types; for complex ones, as XLA: sigma = x^H x, mu includes
+ * imag(alpha), beta is real, tau = ((beta - re alpha) / beta,
+ * -im alpha / beta), sigma == 0 needs im alpha == 0 too, the factorization
+ * applies conj(tau) and the products use v^H. The interpreter runs both
+ * targets directly as well (src/interp/linalg.c), so `cxla run --no-opt`
+ * runs TensorFlow's modules as written.
  * The pass runs first in the default pipeline. */
 #include <string.h>
 
@@ -82,6 +85,30 @@ static Instr *sel(const Qx *q, Instr *p, Instr *a, Instr *b) {
 
 static Instr *bin(const Qx *q, Opcode op, Instr *a, Instr *b) {
   return a && b ? eu_binary(q->c, op, a, b) : NULL;
+}
+
+static bool cplx(const Qx *q) { return type_is_complex(q->t); }
+
+/* The real type of q's element type (f32 for c64, f64 for c128). */
+static ElemType real_t(const Qx *q) {
+  return q->t == T_C64 ? T_F32 : q->t == T_C128 ? T_F64 : q->t;
+}
+
+/* An elementwise op whose result has x's dims and element type t. */
+static Instr *typed(const Qx *q, Opcode op, ElemType t, Instr *x, Instr *y) {
+  if (!x || (op == OP_COMPLEX && !y)) return NULL;
+  Shape *s = shape_clone(ar(q), x->shape);
+  if (!s) return NULL;
+  s->type = t;
+  Instr *ops[2] = {x, y};
+  return add(q, op, s, y ? 2 : 1, ops);
+}
+
+/* conj(x) for complex x (HLO has no conjugate: complex(real, -imag)). */
+static Instr *cconj_of(const Qx *q, Instr *x) {
+  if (!cplx(q) || !x) return x;
+  Instr *re = typed(q, OP_REAL, real_t(q), x, NULL), *im = typed(q, OP_IMAG, real_t(q), x, NULL);
+  return typed(q, OP_COMPLEX, q->t, re, im ? eu_unary(q->c, OP_NEGATE, im) : NULL);
 }
 
 /* A scalar of type t broadcast to `like`'s shape. */
@@ -174,9 +201,9 @@ static Instr *vdot(const Qx *q, Instr *v, Instr *x, int64_t w) {
   return d->lhs_contract.v && d->rhs_contract.v ? in : NULL;
 }
 
-/* x - tau v (v^T x) for x[batch, m, w], v[batch, m], tau[batch]. */
+/* x - tau v (v^H x) for x[batch, m, w], v[batch, m], tau[batch]. */
 static Instr *reflect(const Qx *q, Instr *x, Instr *v, Instr *tau, int64_t w) {
-  Instr *vtx = vdot(q, v, x, w);
+  Instr *vtx = vdot(q, cconj_of(q, v), x, w);
   static const int64_t at0[1] = {0}, at1[1] = {1};
   Instr *outer = bin(q, OP_MULTIPLY, bcast(q, v, q->m, w, 1, at0), bcast(q, vtx, q->m, w, 1, at1));
   Instr *scaled = bin(q, OP_MULTIPLY, bcast(q, tau, q->m, w, 0, NULL), outer);
@@ -282,34 +309,55 @@ static bool qr_body(Qx *q, Computation *body, const Shape *state) {
   if (!rows || !jb || !col || !alpha) return false;
   Instr *x = sel(q, cmp(q, rows, jb, CMP_GT), col, splat(q, col, 0));
   int64_t last = q->r - 2;
-  Instr *sigma = eu_reduce_add(body, bin(q, OP_MULTIPLY, x, x), eu_scalar(body, q->t, 0), 1, &last);
-  if (!sigma) return false;
-  /* mu = |(alpha, sqrt(sigma))| without overflow, as XLA's Norm:
-   * w = max(|alpha|, sqrt(sigma)), mu = w == 0 ? 0 : w sqrt((|alpha|/w)^2 + (sqrt(sigma)/w)^2) */
-  Instr *zero = splat(q, alpha, 0), *one = splat(q, alpha, 1);
-  Instr *aa = eu_unary(body, OP_ABS, alpha), *rs = eu_unary(body, OP_SQRT, sigma);
-  Instr *w = bin(q, OP_MAXIMUM, aa, rs);
-  Instr *qa = bin(q, OP_DIVIDE, aa, w), *qs = bin(q, OP_DIVIDE, rs, w);
-  Instr *ss = bin(q, OP_ADD, bin(q, OP_MULTIPLY, qa, qa), bin(q, OP_MULTIPLY, qs, qs));
+  ElemType rt = real_t(q);
+  /* sigma = x^H x (real) */
+  Instr *xx = cplx(q) ? typed(q, OP_REAL, rt, bin(q, OP_MULTIPLY, x, cconj_of(q, x)), NULL)
+                      : bin(q, OP_MULTIPLY, x, x);
+  Instr *sigma = xx ? eu_reduce_add(body, xx, eu_scalar(body, rt, 0), 1, &last) : NULL;
+  Instr *are = cplx(q) ? typed(q, OP_REAL, rt, alpha, NULL) : alpha;
+  Instr *aim = cplx(q) ? typed(q, OP_IMAG, rt, alpha, NULL) : NULL;
+  if (!sigma || !are || (cplx(q) && !aim)) return false;
+  /* mu = |(re alpha, im alpha, sqrt(sigma))| without overflow, as XLA's
+   * Norm: w = max |part|, mu = w == 0 ? 0 : w sqrt(sum (part / w)^2) */
+  Instr *parts[3] = {eu_unary(body, OP_ABS, are), NULL, NULL};
+  int np = 0;
+  np++;
+  if (aim) parts[np++] = eu_unary(body, OP_ABS, aim);
+  parts[np++] = eu_unary(body, OP_SQRT, sigma);
+  Instr *w = parts[0], *ss = NULL;
+  for (int k = 1; k < np; k++) w = bin(q, OP_MAXIMUM, w, parts[k]);
+  for (int k = 0; k < np; k++) {
+    Instr *t = bin(q, OP_DIVIDE, parts[k], w);
+    t = bin(q, OP_MULTIPLY, t, t);
+    ss = k ? bin(q, OP_ADD, ss, t) : t;
+  }
+  Instr *zr = splat(q, sigma, 0), *onr = splat(q, sigma, 1);
   Instr *wn = bin(q, OP_MULTIPLY, w, ss ? eu_unary(body, OP_SQRT, ss) : NULL);
-  Instr *mu = w && wn ? sel(q, cmp(q, w, zero, CMP_EQ), zero, wn) : NULL;
-  if (!mu) return false;
-  Instr *sig0 = cmp(q, sigma, zero, CMP_EQ);
+  Instr *mu = w && wn && zr ? sel(q, cmp(q, w, zr, CMP_EQ), zr, wn) : NULL;
+  if (!mu || !onr) return false;
+  Instr *sig0 = cmp(q, sigma, zr, CMP_EQ);
+  if (aim) sig0 = bin(q, OP_AND, sig0, cmp(q, aim, zr, CMP_EQ));
   Instr *neg_mu = eu_unary(body, OP_NEGATE, mu);
-  Instr *beta = sel(q, sig0, alpha, sel(q, cmp(q, alpha, zero, CMP_LT), mu, neg_mu));
+  Instr *beta = sel(q, sig0, are, sel(q, cmp(q, are, zr, CMP_LT), mu, neg_mu));
   if (!beta) return false;
-  Instr *tau = sel(q, sig0, zero, bin(q, OP_DIVIDE, bin(q, OP_SUBTRACT, beta, alpha), beta));
-  Instr *div = sel(q, sig0, one, bin(q, OP_SUBTRACT, alpha, beta));
+  Instr *tre = bin(q, OP_DIVIDE, bin(q, OP_SUBTRACT, beta, are), beta);
+  Instr *tau = cplx(q) ? typed(q, OP_COMPLEX, q->t, tre,
+                               bin(q, OP_DIVIDE, eu_unary(body, OP_NEGATE, aim), beta))
+                       : tre;
+  Instr *beta_t = cplx(q) ? typed(q, OP_COMPLEX, q->t, beta, zr) : beta;
+  Instr *zero = splat(q, alpha, 0), *one = splat(q, alpha, 1);
+  tau = tau ? sel(q, sig0, zero, tau) : NULL;
+  Instr *div = beta_t ? sel(q, sig0, one, bin(q, OP_SUBTRACT, alpha, beta_t)) : NULL;
   static const int64_t at0[1] = {0};
   Instr *v = reflector(q, col, rows, jb, bvec(q, div, q->m));
   if (!tau || !v) return false;
   /* trailing columns (> j) reflected; column j = (a[:j, j], beta, v[j+1:]) */
-  Instr *ra = reflect(q, a, v, tau, q->n);
+  Instr *ra = reflect(q, a, v, cconj_of(q, tau), q->n);
   Instr *r2 = iota(q, T_S32, 2, q->m, q->n, q->r - 2), *c2 = iota(q, T_S32, 2, q->m, q->n, q->r - 1);
   Instr *j2 = r2 ? eu_broadcast(body, j, r2->shape->rank, r2->shape->dims, 0, NULL) : NULL;
   if (!ra || !c2 || !j2) return false;
   Instr *vb = bcast(q, v, q->m, q->n, 1, at0);
-  Instr *bb = bcast(q, beta, q->m, q->n, 0, NULL);
+  Instr *bb = bcast(q, beta_t, q->m, q->n, 0, NULL);
   Instr *colj = sel(q, cmp(q, r2, j2, CMP_LT), a, sel(q, cmp(q, r2, j2, CMP_EQ), bb, vb));
   Instr *na = sel(q, cmp(q, c2, j2, CMP_GT), ra, sel(q, cmp(q, c2, j2, CMP_EQ), colj, a));
   /* taus[j] = tau */
@@ -416,7 +464,7 @@ static int classify(Computation *c, Instr *in, Qx *q) {
                                                                                           : 0;
   if (!kind || in->noperands != kind) return 0;
   const Shape *x = in->operands[0]->shape;
-  if (!type_is_float(x->type) || x->rank < 2 || x->rank > kMaxRank || x->dynamic) return 0;
+  if ((!type_is_float(x->type) && !type_is_complex(x->type)) || x->rank < 2 || x->rank > kMaxRank || x->dynamic) return 0;
   memset(q, 0, sizeof *q);
   q->c = c;
   q->t = x->type;

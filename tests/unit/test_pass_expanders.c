@@ -372,16 +372,58 @@ TEST(qr_and_product_batched) {
   module_destroy(m);
 }
 
-/* Complex QR and other custom-calls stay as they are. */
-TEST(qr_leaves_complex_and_others) {
-  HloModule *m = parse("HloModule m\nENTRY e {\n  a = c64[2,2] parameter(0)\n"
-                       "  ROOT qr = (c64[2,2], c64[2]) custom-call(a), custom_call_target=\"Qr\"\n}\n");
+/* Complex QR (c128, tall, with a reflector product) against the
+ * interpreter's direct zgeqrf / zungqr: the expansion conjugates where XLA
+ * does (tau in the factorization, v^H in every product). */
+TEST(qr_complex) {
+  const char *t =
+      "HloModule m\n"
+      "ENTRY e {\n"
+      "  a = c128[4,3] parameter(0)\n"
+      "  qr = (c128[4,3], c128[3]) custom-call(a), custom_call_target=\"Qr\"\n"
+      "  r = c128[4,3] get-tuple-element(qr), index=0\n"
+      "  taus = c128[3] get-tuple-element(qr), index=1\n"
+      "  q = c128[4,3] custom-call(r, taus), "
+      "custom_call_target=\"ProductOfElementaryHouseholderReflectors\"\n"
+      "  ROOT out = (c128[4,3], c128[4,3], c128[3]) tuple(q, r, taus)\n"
+      "}\n";
+  int64_t d[2] = {4, 3};
+  Literal *arg = NULL, *before, *after;
+  CHECK_OK(literal_create(T_C128, 2, d, &arg));
+  if (!arg) return;
+  double *z = arg->data;
+  for (int i = 0; i < 24; i++) z[i] = cos(0.7 + 2.3 * i) * (1 + i % 3);
+  z[1] = 0; /* a real first pivot, and a complex one after */
+  HloModule *m = expand(t, "qr-expander", &arg, 1, &before, &after);
+  if (m) {
+    CHECK(count_op(m, OP_CUSTOM_CALL) == 0 && count_op(m, OP_WHILE) == 2);
+    /* max_rel_diff compares real parts; compare the imaginary parts too */
+    double worst = 0;
+    for (int k = 0; after && before && k < 3; k++) {
+      const double *x = after->tuple[k]->data, *y = before->tuple[k]->data;
+      for (int64_t i = 0; i < 2 * after->tuple[k]->nelems; i++)
+        worst = fmax(worst, fabs(x[i] - y[i]));
+    }
+    CHECK(after && before && worst < 1e-12);
+  }
+  literal_free(arg);
+  literal_free(before);
+  literal_free(after);
+  module_destroy(m);
+}
+
+/* Other custom-calls, and a product whose reflectors do not fit (n > m),
+ * stay as they are. */
+TEST(qr_leaves_others) {
+  HloModule *m = parse("HloModule m\nENTRY e {\n  a = f32[2,2] parameter(0)\n"
+                       "  ROOT qr = (f32[2,2], f32[2]) custom-call(a), custom_call_target=\"Qrx\"\n}\n");
   if (m) {
     CHECK(!run_named(m, "qr-expander"));
     module_destroy(m);
   }
-  m = parse("HloModule m\nENTRY e {\n  a = f32[2,2] parameter(0)\n"
-            "  ROOT qr = (f32[2,2], f32[2]) custom-call(a), custom_call_target=\"Qrx\"\n}\n");
+  m = parse("HloModule m\nENTRY e {\n  a = f32[2,3] parameter(0)\n  t = f32[2] parameter(1)\n"
+            "  ROOT q = f32[2,3] custom-call(a, t), "
+            "custom_call_target=\"ProductOfElementaryHouseholderReflectors\"\n}\n");
   if (m) {
     CHECK(!run_named(m, "qr-expander"));
     module_destroy(m);
@@ -398,6 +440,7 @@ int main(void) {
   RUN(batchnorm_absent_no_change);
   RUN(qr_by_hand);
   RUN(qr_and_product_batched);
-  RUN(qr_leaves_complex_and_others);
+  RUN(qr_complex);
+  RUN(qr_leaves_others);
   return test_summary(__FILE__);
 }

@@ -43,13 +43,17 @@ REPO = os.path.dirname(os.path.dirname(HERE))
 DEFAULT_OUT = os.path.join(REPO, "tests", "corpus")
 SOURCE = "tensorflow %s / numpy %s" % (tf.__version__, np.__version__)
 
-HLO_NAME = {"float32": "f32", "float64": "f64", "int32": "s32", "int64": "s64", "bool": "pred"}
+HLO_NAME = {"float32": "f32", "float64": "f64", "complex64": "c64", "int32": "s32",
+            "int64": "s64", "bool": "pred"}
 # (rtol, atol) per dtype: linear algebra and batch norm, many roundings.
-TOL = {"f32": (1e-4, 1e-4), "f64": (1e-10, 1e-11)}
+TOL = {"f32": (1e-4, 1e-4), "f64": (1e-10, 1e-11), "c64": (1e-4, 1e-4)}
 
 
 def mat(seed, shape, dtype, diag=0.0):
-    a = np.random.RandomState(seed).standard_normal(shape)
+    rs = np.random.RandomState(seed)
+    a = rs.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rs.standard_normal(shape)
     if diag:
         a = a + diag * np.eye(shape[-1])
     return a.astype(dtype)
@@ -62,7 +66,7 @@ class Case:
 
 
 def qr_ref(x):
-    q, r = np.linalg.qr(x.astype(np.float64))
+    q, r = np.linalg.qr(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
     return [q, r]
 
 
@@ -87,6 +91,9 @@ CASES = [
          lambda x: tf.linalg.qr(x), [mat(0, (5, 3), np.float32)], qr_ref),
     Case("tf_linalg_qr_batched_f64", "tf.linalg.qr of a batch of two f64[3,3] matrices",
          lambda x: tf.linalg.qr(x), [mat(1, (2, 3, 3), np.float64)],
+         lambda x: [np.stack(v) for v in zip(*(qr_ref(m) for m in x))]),
+    Case("tf_linalg_qr_batched_c64", "tf.linalg.qr of a batch of two complex64[4,3] matrices",
+         lambda x: tf.linalg.qr(x), [mat(13, (2, 4, 3), np.complex64)],
          lambda x: [np.stack(v) for v in zip(*(qr_ref(m) for m in x))]),
     Case("tf_matrix_inverse", "tf.linalg.inv of a well-conditioned f32[4,4] matrix (TF "
          "inverts through QR: Qr custom-calls, then a triangular solve)",
@@ -122,7 +129,8 @@ def canonical(text):
 
 
 def within(got, want, rtol, atol):
-    got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
+    wide = np.complex128 if np.asarray(got).dtype.kind == "c" else np.float64
+    got, want = np.asarray(got, wide), np.asarray(want, wide)
     if got.shape != want.shape:
         return "shape %s vs %s" % (got.shape, want.shape)
     err = np.abs(got - want)
