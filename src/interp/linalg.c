@@ -21,6 +21,7 @@
  * TensorFlow's targets (element type from the operand):
  *   Qr                 (x)                  -> (r_and_reflectors, taus)  as geqrf
  *   ProductOfElementaryHouseholderReflectors (a, taus) -> q            as orgqr
+ *   Eigh               (x; "lower,sort,max_iter,tol") -> (eigenvectors, eigenvalues)
  * Attributes come from backend_config ("{uplo = 76 : ui8, ...}", values are
  * character codes). Anything else is UNIMPLEMENTED with
  * "unsupported custom-call target 'X'". */
@@ -898,14 +899,17 @@ static cxla_status cc_orgqr(const Instr *in, Literal *const *ops, ElemType ty, L
   return NULL;
 }
 
-static cxla_status cc_syevd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+/* Eigendecomposition of the Hermitian matrices of x (the named triangle):
+ * eigenvectors (columns) into res->tuple[0], ascending eigenvalues into
+ * res->tuple[1], and, when info, zeros into res->tuple[2]. */
+static cxla_status eigh_batch(const Instr *in, const Literal *x, ElemType ty, bool lower, bool info,
+                              Literal *res) {
   int64_t batch, n, n2;
-  TRY(mat_dims(in, x, "syevd operand", &batch, &n, &n2));
-  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad syevd operand");
+  TRY(mat_dims(in, x, "eigh operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad eigh operand");
   TRY(want_elem(in, 0, ty, x->rank, x->nelems));
   TRY(want_elem(in, 1, real_type(ty), x->rank - 1, batch * n));
-  TRY(want_elem(in, 2, T_S32, x->rank - 2, batch));
-  bool lower = cfg_char(in, "uplo", 'L') == 'L';
+  if (info) TRY(want_elem(in, 2, T_S32, x->rank - 2, batch));
   Work w;
   TRY(work_alloc(&w, n * n));
   for (int64_t b = 0; b < batch; b++) {
@@ -922,10 +926,26 @@ static cxla_status cc_syevd(const Instr *in, const Literal *x, ElemType ty, Lite
     eigh(w.a, n, w.w, w.b);
     store_cx(res->tuple[0], b * n * n, n * n, w.b);
     for (int64_t i = 0; i < n; i++) literal_set_f64(res->tuple[1], b * n + i, w.w[i]);
-    literal_set_i64(res->tuple[2], b, 0);
+    if (info) literal_set_i64(res->tuple[2], b, 0);
   }
   work_free(&w);
   return NULL;
+}
+
+static cxla_status cc_syevd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  return eigh_batch(in, x, ty, cfg_char(in, "uplo", 'L') == 'L', true, res);
+}
+
+/* TensorFlow's "Eigh" (XLA's EighExpander expands it into Jacobi sweeps):
+ * backend_config "LOWER,SORT,MAX_ITER,TOL", result (eigenvectors,
+ * eigenvalues). Computed directly, eigenvalues ascending (what SORT=1
+ * asks; with SORT=0 XLA leaves Jacobi's order, which is not specified). */
+static cxla_status cc_eigh_tf(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  const char *cfg = instr_raw(in, "backend_config");
+  if (cfg && *cfg == '"') cfg++;
+  int lower = cfg ? atoi(cfg) : 1;
+  if (res->ntuple != 2) return interp_error(in, CXLA_INVALID_ARGUMENT, "Eigh returns 2 values");
+  return eigh_batch(in, x, ty, lower != 0, false, res);
 }
 
 /* ?gesdd / ?gesvd: x_out (a copy of x: LAPACK's is scratch), s descending,
@@ -1008,6 +1028,10 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
     kind = 3;
     goto run;
   }
+  if (strcmp(target, "Eigh") == 0) {
+    kind = 6;
+    goto run;
+  }
   const char *r = lapack_routine(target, &ty);
   bool cplx = ty == T_C64 || ty == T_C128;
   if (!r) goto unsupported;
@@ -1036,6 +1060,7 @@ run:
   case 2: st = cc_geqrf(in, ops[0], ty, res); break;
   case 3: st = cc_orgqr(in, ops, ty, res); break;
   case 4: st = cc_syevd(in, ops[0], ty, res); break;
+  case 6: st = cc_eigh_tf(in, ops[0], ty, res); break;
   default: st = cc_gesdd(in, ops[0], ty, res); break;
   }
   if (st) {
