@@ -3,8 +3,8 @@
 
 TensorFlow's HLO differs from JAX's: QR, matrix inverse and solve become the
 custom-calls `Qr` and `ProductOfElementaryHouseholderReflectors` (XLA's QR
-expander turns them into HLO), and fused batch norm becomes
-`batch-norm-training` / `batch-norm-inference`. These cases keep that HLO
+expander turns them into HLO), eigvalsh the custom-call `Eigh`, and fused
+batch norm becomes `batch-norm-training` / `batch-norm-inference`. These cases keep that HLO
 in the corpus.
 
 Usage (from the repository root, with tensorflow-cpu and numpy in a venv of
@@ -103,6 +103,11 @@ CASES = [
          lambda a, b: tf.linalg.solve(a, b),
          [mat(3, (4, 4), np.float32, diag=4.0), mat(4, (4, 2), np.float32)],
          lambda a, b: [np.linalg.solve(a.astype(np.float64), b.astype(np.float64))]),
+    Case("tf_eigvalsh", "tf.linalg.eigvalsh of a batch of two symmetric f32[4,4] matrices: "
+         "the Eigh custom-call (eigenvalues only: eigenvectors are defined up to sign)",
+         lambda x: tf.linalg.eigvalsh(x),
+         [(lambda a: (a + np.swapaxes(a, -1, -2)).astype(np.float32))(mat(14, (2, 4, 4), np.float64))],
+         lambda x: [np.linalg.eigvalsh(x.astype(np.float64))]),
     Case("tf_fused_batch_norm_training", "tf fused_batch_norm, training, NHWC f32[2,3,3,4]: "
          "batch-norm-training (results: y, batch mean, Bessel-corrected batch variance)",
          lambda x, s, o: tf.compat.v1.nn.fused_batch_norm(x, s, o, epsilon=1e-3,
