@@ -37,11 +37,16 @@ DEPS      := $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 LINK_LIBS := $(BUILD)/libcxla_testing.a $(BUILD)/libcxla.a
 
 .PHONY: all test run deps clean fuzz sweep test-san check-corpus
-all: $(BUILD)/cxla $(TEST_BINS)
+all: $(BUILD)/cxla $(BUILD)/libcxla.so $(TEST_BINS) $(BUILD)/tests/embed_runtime
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# Library objects are position-independent with hidden symbols: the same
+# objects go into the static archive (tools, tests) and the shared library,
+# which exports only what the public headers mark CXLA_API.
+$(LIB_OBJ): CFLAGS += -fPIC -fvisibility=hidden
 
 # The archive is rebuilt when the list of sources changes too, so objects of
 # deleted files never linger in it.
@@ -52,6 +57,12 @@ $(BUILD)/objs.list: FORCE
 $(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 	@rm -f $@
 	ar rcs $@ $(LIB_OBJ)
+
+# Backends that need more libraries (LLVM) add them to SO_LDLIBS.
+SO_LDLIBS ?=
+$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so $(LIB_OBJ) \
+	  $(SO_LDLIBS) $(LDLIBS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 	@rm -f $@
@@ -71,6 +82,12 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h 
 # Only the backend's objects see LLVM's headers.
 $(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o: CFLAGS += $(LLVM_CFLAGS)
 
+# A host program that sees only the public headers and the shared library.
+$(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -Iinclude $(OPT) $(SANFLAGS) $< -L$(BUILD) -lcxla \
+	  -Wl,-rpath,'$$ORIGIN/..' -o $@
+
 -include $(DEPS)
 
 # The whole suite: unit tests, round trips and conformance over the corpus,
@@ -81,6 +98,17 @@ test: all
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-san:
 	$(MAKE) SAN=1 test
+
+# The runtime's tests (tests/unit/test_runtime*.c) under ThreadSanitizer,
+# in build-tsan-<compiler>/. TSAN_CC picks the compiler (gcc or clang).
+TSAN_CC ?= $(CC)
+TSAN_BUILD := build-tsan-$(notdir $(TSAN_CC))
+TSAN_TESTS := $(patsubst tests/unit/%.c,$(TSAN_BUILD)/tests/%,$(wildcard tests/unit/test_runtime*.c))
+.PHONY: test-tsan
+test-tsan:
+	$(MAKE) CC=$(TSAN_CC) BUILD=$(TSAN_BUILD) \
+	  EXTRA_CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" $(TSAN_TESTS)
+	@set -e; for t in $(TSAN_TESTS); do TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $$t; done
 
 deps:
 	@sh tools/deps.sh
@@ -95,15 +123,15 @@ FUZZ_CC ?= clang
 fuzz: build-fuzz/fuzz_parse build-fuzz/fuzz_run build-fuzz/fuzz_npy build-fuzz/fuzz_json
 build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_run.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $< $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 
 # Mutation sweep over the corpus under ASan+UBSan (fuzz/mutate_sweep.c):
@@ -118,7 +146,7 @@ sweep:
 	  -o $(SWEEP_BUILD)/mutate_sweep
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-tsan-*
 
 # ---- benchmarks: cxla vs XLA:CPU (bench/README.md) ----------------------------
 # `make bench` runs every case and writes bench/results/<date>.{md,json,png};

@@ -256,7 +256,14 @@ CXLA_API cxla_status cxla_module_optimize(cxla_module *module,
  * (borrowed; unchanged), plans its buffers and compiles it for the client's
  * backend. The module's entry parameters must be arrays. A module the
  * backend cannot run is an error naming what it cannot (UNIMPLEMENTED), not
- * a silent fallback to another backend. */
+ * a silent fallback to another backend.
+ *
+ * Compiling the same module with the same options again on a client
+ * compiles once: the client keeps its recent programs (keyed by the
+ * module's text, and by the optimized module's fingerprint, with the
+ * backend, options and cxla version), and the new executable shares the
+ * program (cxla_compile_stats.cache_hit says so). $CXLA_CACHE=0 turns the
+ * cache off; a compile with dump_dir always compiles afresh. */
 CXLA_API cxla_status cxla_client_compile(cxla_client *client, const cxla_module *module,
                                          const cxla_compile_options *options,
                                          cxla_executable **out_executable);
@@ -284,9 +291,28 @@ CXLA_API cxla_status cxla_executable_result(const cxla_executable *executable, i
                                             const int64_t **out_dims);
 /* The optimized module's HLO text (owned by the executable). */
 CXLA_API const char *cxla_executable_hlo_text(const cxla_executable *executable);
-/* Bytes of temporaries one execution allocates (the buffer plan's arena;
- * PJRT_Executable_GetCompiledMemoryStats' temp size). */
+/* Bytes of the one arena of temporaries each execution allocates
+ * (PJRT_Executable_GetCompiledMemoryStats' temp size): what the backend
+ * asks for, the buffer plan's arena for a compiled backend; 0 for interp,
+ * which allocates its values as it goes. */
 CXLA_API int64_t cxla_executable_temp_bytes(const cxla_executable *executable);
+
+/* Where compile time went (PJRT has no equivalent; `cxla bench` shows it). */
+typedef struct cxla_compile_stats {
+  size_t struct_size;
+  double optimize_seconds; /* the optimizer's pipeline (0 with no_optimize) */
+  double plan_seconds;     /* buffer assignment */
+  double backend_seconds;  /* the backend's compile, all of it */
+  double codegen_seconds;  /* of which: emitting code (0 for interp) */
+  double llvm_seconds;     /* of which: LLVM optimizing and making machine code */
+  int cache_hit;           /* 1 when the program came from a compile cache (the
+                              client's, or the backend's own); the times
+                              above are then those of this compile (0) */
+} cxla_compile_stats;
+
+/* Fills *out (set out->struct_size first; fields past it are not written). */
+CXLA_API cxla_status cxla_executable_compile_stats(const cxla_executable *executable,
+                                                   cxla_compile_stats *out);
 
 /* ---- execution ---------------------------------------------------------------------------- */
 

@@ -11,8 +11,10 @@ struct cxla_status_s {
   char *msg;
 };
 
-static struct cxla_status_s oom_status = {CXLA_RESOURCE_EXHAUSTED,
-                                          (char *)"out of memory"};
+/* Never written: handed out (cast) when a status cannot be allocated, and
+ * recognised by address in cxla_status_free / _annotate. */
+static const struct cxla_status_s oom_status = {CXLA_RESOURCE_EXHAUSTED,
+                                                (char *)"out of memory"};
 
 cxla_status_code cxla_status_code_of(cxla_status s) {
   return s ? s->code : CXLA_OK;
@@ -52,12 +54,12 @@ void cxla_status_free(cxla_status s) {
 
 static cxla_status make_v(cxla_status_code code, const char *fmt, va_list ap) {
   cxla_status s = malloc(sizeof *s);
-  if (!s) return &oom_status;
+  if (!s) return (cxla_status)&oom_status;
   s->code = code;
   s->msg = cxla_vformat(fmt, ap);
   if (!s->msg) {
     free(s);
-    return &oom_status;
+    return (cxla_status)&oom_status;
   }
   return s;
 }
@@ -86,4 +88,4 @@ cxla_status cxla_status_annotate(cxla_status s, const char *fmt, ...) {
   return s;
 }
 
-cxla_status cxla_oom(void) { return &oom_status; }
+cxla_status cxla_oom(void) { return (cxla_status)&oom_status; }

@@ -549,92 +549,53 @@ static cxla_status assign_instr(Builder *b, const Flow *f, const Instr *in, int 
   return NULL;
 }
 
-/* Parses the module's input_output_alias attribute:
- *   { {0}: (0, {}, may-alias), {1, 2}: (1, {0}, must-alias) }
- * and calls back with (output leaf path, parameter, parameter path). Paths
- * are kept as text without spaces, e.g. "1,2". Unparseable text is ignored
- * (the attribute only refines the report). */
-typedef struct AliasPair {
-  char out[64];
-  int64_t param;
-  char pidx[64];
-} AliasPair;
-
-static const char *skip_ws(const char *s) {
-  while (*s == ' ' || *s == '\n' || *s == '\t') s++;
-  return s;
-}
-
-static const char *read_index(const char *s, char *dst, size_t cap) {
-  s = skip_ws(s);
-  if (*s != '{') return NULL;
-  s++;
-  size_t n = 0;
-  while (*s && *s != '}') {
-    if (*s != ' ' && n + 1 < cap) dst[n++] = *s;
-    s++;
-  }
-  dst[n] = 0;
-  return *s == '}' ? s + 1 : NULL;
-}
-
-static int parse_aliases(const char *text, AliasPair *out, int cap) {
-  int n = 0;
-  const char *s = skip_ws(text);
-  if (*s != '{') return 0;
-  s++;
-  while (n < cap) {
-    s = skip_ws(s);
-    if (*s == ',') s = skip_ws(s + 1);
-    if (*s != '{') break;
-    AliasPair a;
-    if (!(s = read_index(s, a.out, sizeof a.out))) break;
-    s = skip_ws(s);
-    if (*s != ':') break;
-    s = skip_ws(s + 1);
-    if (*s != '(') break;
-    char *end;
-    a.param = strtoll(s + 1, &end, 10);
-    s = skip_ws(end);
-    if (*s != ',') break;
-    if (!(s = read_index(s + 1, a.pidx, sizeof a.pidx))) break;
-    while (*s && *s != ')') s++;
-    if (*s != ')') break;
-    s++;
-    out[n++] = a;
-  }
-  return n;
-}
-
-/* Output buffers named by input_output_alias live in their parameter's
- * buffer: they become BUF_PARAMETER. */
-static void apply_io_alias(const Flow *f, BufferPlan *p) {
-  const HloModule *m = f->c->module;
-  if (!m || !f->c->is_entry || !f->c->root) return;
-  const char *text = NULL;
-  for (int i = 0; i < m->nraw; i++)
-    if (strcmp(m->raw[i].name, "input_output_alias") == 0) text = m->raw[i].value;
-  if (!text) return;
-  AliasPair pairs[64];
-  int np = parse_aliases(text, pairs, 64);
-  const Instr *root = f->c->root;
-  for (int j = 0; j < f->nleaves[root->id]; j++) {
-    StrBuf path;
-    sb_init(&path);
-    leaf_shape(root->shape, j, &path);
-    const char *ps = path.data ? path.data : "";
-    for (int a = 0; a < np; a++) {
-      if (strcmp(pairs[a].out, ps) != 0) continue;
-      int v = f->leafval[f->leaf_base[root->id] + j];
-      if (v < 0) continue;
-      LogicalBuffer *lb = &p->buffers[p->values[v].buffer];
-      if (lb->kind == BUF_OUTPUT) {
-        lb->kind = BUF_PARAMETER;
-        lb->param_number = (int)pairs[a].param;
-      }
+/* The array leaf number (depth-first, as count_leaves counts) that shape
+ * index ix names in s, or -1 when ix does not name an array leaf. top[k]:
+ * leaves before element k of s when s is a tuple (precomputed: many aliases
+ * into one wide result tuple stay linear). */
+static int leaf_of_index(const Shape *s, const int *top, const I64List *ix) {
+  int leaf = 0;
+  for (int d = 0; d < ix->n; d++) {
+    int64_t k = ix->v[d];
+    if (s->type != T_TUPLE || k < 0 || k >= s->ntuple) return -1;
+    if (d == 0 && top) {
+      leaf += top[k];
+    } else {
+      for (int64_t i = 0; i < k; i++) leaf += count_leaves(s->tuple[i]);
     }
-    sb_free(&path);
+    s = s->tuple[k];
   }
+  return type_is_array(s->type) ? leaf : -1;
+}
+
+/* Output buffers named by the module's input_output_alias live in their
+ * parameter's buffer: they become BUF_PARAMETER. */
+static cxla_status apply_io_alias(const Flow *f, BufferPlan *p) {
+  const HloModule *m = f->c->module;
+  if (!m || !f->c->is_entry || !f->c->root || m->nio_alias == 0) return NULL;
+  const Instr *root = f->c->root;
+  const Shape *rs = root->shape;
+  int *top = NULL;
+  if (rs->type == T_TUPLE && rs->ntuple > 0) {
+    if (!(top = cxla_malloc((size_t)rs->ntuple * sizeof *top))) return cxla_oom();
+    for (int i = 0, acc = 0; i < rs->ntuple; i++) {
+      top[i] = acc;
+      acc += count_leaves(rs->tuple[i]);
+    }
+  }
+  for (int a = 0; a < m->nio_alias; a++) {
+    int j = leaf_of_index(rs, top, &m->io_alias[a].output_index);
+    if (j < 0 || j >= f->nleaves[root->id]) continue;
+    int v = f->leafval[f->leaf_base[root->id] + j];
+    if (v < 0) continue;
+    LogicalBuffer *lb = &p->buffers[p->values[v].buffer];
+    if (lb->kind == BUF_OUTPUT) {
+      lb->kind = BUF_PARAMETER;
+      lb->param_number = (int)m->io_alias[a].param_number;
+    }
+  }
+  cxla_free(top);
+  return NULL;
 }
 
 /* Sorts buffer indices idx[0..n) by decreasing size, then earlier first
@@ -869,7 +830,7 @@ static cxla_status plan_with_schedule(const Flow *f, const Instr **sched, Memo *
     if (lb->kind == BUF_PARAMETER) lb->first = 0;
     if (lb->first > lb->last) lb->first = lb->last;
   }
-  apply_io_alias(f, p);
+  if ((st = apply_io_alias(f, p))) goto out;
   for (int i = 0; i < p->nbuffers; i++) {
     const LogicalBuffer *lb = &p->buffers[i];
     if (lb->kind == BUF_PARAMETER) p->param_bytes += lb->size;
@@ -889,11 +850,22 @@ void buffer_plan_free(BufferPlan *p) {
   if (!p) return;
   for (int i = 0; i < p->ncallees; i++) buffer_plan_free(&p->callees[i]);
   cxla_free(p->callees);
+  cxla_free(p->callee_by_comp);
   for (int i = 0; i < p->nbuffers; i++) cxla_free(p->buffers[i].values);
   cxla_free(p->buffers);
   cxla_free(p->values);
   cxla_free((void *)p->schedule);
   memset(p, 0, sizeof *p);
+}
+
+typedef struct CompKey {
+  uintptr_t comp;
+  int idx;
+} CompKey;
+
+static int cmp_comp_key(const void *a, const void *b) {
+  const CompKey *x = a, *y = b;
+  return (x->comp > y->comp) - (x->comp < y->comp);
 }
 
 cxla_status buffer_assign_computation(const Computation *c, BufSchedule sched,
@@ -937,12 +909,31 @@ cxla_status buffer_assign_computation(const Computation *c, BufSchedule sched,
   memo.plans = NULL;
   memo.n = 0;
   memo_free(&memo);
+  if (out->ncallees) {
+    CompKey *k = cxla_malloc((size_t)out->ncallees * sizeof *k);
+    out->callee_by_comp = cxla_malloc((size_t)out->ncallees * sizeof(int));
+    if (!k || !out->callee_by_comp) {
+      cxla_free(k);
+      buffer_plan_free(out);
+      return cxla_oom();
+    }
+    for (int i = 0; i < out->ncallees; i++) k[i] = (CompKey){(uintptr_t)out->callees[i].comp, i};
+    qsort(k, (size_t)out->ncallees, sizeof *k, cmp_comp_key);
+    for (int i = 0; i < out->ncallees; i++) out->callee_by_comp[i] = k[i].idx;
+    cxla_free(k);
+  }
   return NULL;
 }
 
 const BufferPlan *buffer_plan_callee(const BufferPlan *p, const Computation *c) {
-  for (int i = 0; i < p->ncallees; i++)
-    if (p->callees[i].comp == c) return &p->callees[i];
+  int lo = 0, hi = p->ncallees - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    const BufferPlan *q = &p->callees[p->callee_by_comp[mid]];
+    if (q->comp == c) return q;
+    if ((uintptr_t)q->comp < (uintptr_t)c) lo = mid + 1;
+    else hi = mid - 1;
+  }
   return NULL;
 }
 

@@ -29,6 +29,12 @@
  * also with the same program (each execution has its own arena and
  * results), so a program must be read-only once compiled.
  *
+ * Sharing: the runtime's compile cache gives one program (with its module
+ * and plan) to every executable compiled from the same module and options
+ * in a client; program_destroy runs once, when the last of them and the
+ * cache let go. BackendProgram.cache_hit is for a backend's own (disk)
+ * cache.
+ *
  * Stability: fields are only ever added at the end of these structs; an
  * optional function pointer may be NULL. Changes are announced by commits
  * whose message starts with "runtime:". */
@@ -41,6 +47,7 @@
 #include "cxla/runtime.h"
 #include "ir/ir.h"
 #include "passes/buffer_assignment.h"
+#include "runtime/threadpool.h"
 
 /* A dense array handed to or returned from a backend: logical row-major
  * (last dimension fastest, the storage of Literal data), 64-byte aligned. */
@@ -76,6 +83,10 @@ void rt_free(const RtHost *host, void *p, size_t size);
 typedef struct BackendClientOptions {
   int num_threads;      /* resolved: >= 1 (option, $CXLA_NUM_THREADS, or cores) */
   const RtHost *host;   /* the client's allocator; lives as long as the client */
+  /* The client's worker threads (num_threads in all, the caller included;
+   * threadpool.h), or NULL when the backend runs on one thread
+   * (max_threads == 1) or num_threads is 1. Lives as long as the client. */
+  RtPool *pool;
 } BackendClientOptions;
 
 /* What compile receives. Everything is borrowed and lives as long as the
@@ -97,6 +108,14 @@ typedef struct BackendProgram {
    * (64-byte aligned); 0 = none. A backend that follows the plan uses
    * plan->temp_bytes. */
   int64_t arena_bytes;
+  /* Optional timings and cache outcome, reported by
+   * cxla_executable_compile_stats (and `cxla bench`): seconds spent
+   * emitting code (e.g. LLVM IR) and in the code generator proper (LLVM's
+   * optimization and machine code), and whether the program came from a
+   * compile cache. Left 0 when not applicable. */
+  double codegen_seconds;
+  double llvm_seconds;
+  bool cache_hit;
 } BackendProgram;
 
 /* What execute receives (all borrowed for the duration of the call). */
@@ -115,6 +134,9 @@ typedef struct BackendExecuteArgs {
   const RtControl *control;   /* pass to rt_check */
   int num_threads;            /* for this execution: >= 1 */
   const RtHost *host;
+  /* The client's pool (as in BackendClientOptions): split kernels with
+   * rt_pool_parallel_for(pool, n, min_slice, num_threads, fn, arg). */
+  RtPool *pool;
 } BackendExecuteArgs;
 
 typedef struct Backend {
@@ -139,6 +161,19 @@ typedef struct Backend {
   /* The most threads one execution uses; 0 = as many as it is given. The
    * client's thread count (cxla_client_num_threads) is capped by it. */
   int max_threads;
+  /* Optional, all three or none: the disk cache (disk_cache.h), which keeps
+   * programs across processes. target_id names what the generated code
+   * depends on besides the module and options (the CPU and its features;
+   * static or client-owned storage); program_serialize writes a program as
+   * bytes (*out cxla_malloc'd); program_deserialize makes a program from
+   * such bytes instead of compiling (input as for compile). The runtime
+   * keys entries by the optimized module's fingerprint and target_id, and
+   * on a hit sets BackendProgram.cache_hit. A damaged entry is never given
+   * to deserialize (checksummed); a deserialize error just recompiles. */
+  const char *(*target_id)(void *client_state);
+  cxla_status (*program_serialize)(void *client_state, void *program, void **out, size_t *len);
+  cxla_status (*program_deserialize)(const BackendCompileInput *input, const void *data,
+                                     size_t len, BackendProgram *out);
 } Backend;
 
 /* The registry (backends.c): registry order, compiled backends first. */

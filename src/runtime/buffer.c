@@ -63,7 +63,7 @@ cxla_status cxla_buffer_from_host(cxla_client *client, cxla_device *device,
   if (device && device->client != client)
     return ERR(INVALID_ARGUMENT, "the device belongs to another client");
   cxla_host_buffer h;
-  TRY(rt_read_options(host, sizeof h, sizeof h, &h, "cxla_host_buffer"));
+  TRY(rt_read_options(host, sizeof h, RT_HOST_BUFFER_V1, &h, "cxla_host_buffer"));
   int64_t nelems = 0;
   size_t bytes = 0;
   TRY(check_array(h.type, h.rank, h.dims, &nelems, &bytes));

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/disk_cache.h"
 #include "runtime/runtime_internal.h"
 
 cxla_status rt_read_options(const void *user, size_t full, size_t min_size, void *dst,
@@ -37,7 +38,7 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
   if (!out_client) return ERR(INVALID_ARGUMENT, "cxla_client_create: out_client is NULL");
   *out_client = NULL;
   cxla_client_options o;
-  TRY(rt_read_options(options, sizeof o, sizeof o, &o, "cxla_client_options"));
+  TRY(rt_read_options(options, sizeof o, RT_CLIENT_OPTIONS_V1, &o, "cxla_client_options"));
   const char *name = o.backend ? o.backend : cxla_backend_default();
   const Backend *b = rt_backend_find(name);
   if (!b) {
@@ -64,10 +65,27 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
   c->num_threads = o.num_threads ? o.num_threads : default_threads();
   if (b->max_threads > 0 && c->num_threads > b->max_threads) c->num_threads = b->max_threads;
   c->device = (cxla_device){c, 0};
+  const char *cache = getenv("CXLA_CACHE");
+  c->cache_on = !(cache && strcmp(cache, "0") == 0);
+  if (b->program_serialize && b->program_deserialize && b->target_id)
+    c->disk_dir = rt_disk_cache_dir(); /* NULL (no disk cache) also on OOM */
+  pthread_mutex_init(&c->cache_mu, NULL);
+  if (b->max_threads != 1 && c->num_threads > 1) {
+    cxla_status s = rt_pool_create(c->num_threads, &c->pool);
+    if (s) {
+      pthread_mutex_destroy(&c->cache_mu);
+      cxla_free(c->disk_dir);
+      cxla_free(c);
+      return s;
+    }
+  }
   if (b->client_create) {
-    BackendClientOptions bo = {.num_threads = c->num_threads, .host = &c->host};
+    BackendClientOptions bo = {.num_threads = c->num_threads, .host = &c->host, .pool = c->pool};
     cxla_status s = b->client_create(&bo, &c->state);
     if (s) {
+      rt_pool_destroy(c->pool);
+      pthread_mutex_destroy(&c->cache_mu);
+      cxla_free(c->disk_dir);
       cxla_free(c);
       return cxla_status_annotate(s, "backend %s", b->name);
     }
@@ -79,8 +97,15 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
 void rt_client_retain(cxla_client *c) { atomic_fetch_add(&c->refs, 1); }
 
 void rt_client_release(cxla_client *c) {
-  if (!c || atomic_fetch_sub(&c->refs, 1) != 1) return;
+  if (!c) return;
+  if (atomic_fetch_sub(&c->refs, 1) != 1) return;
+  /* The cache's programs hold no client reference; they go first, while
+   * the backend's client state is still there. */
+  rt_cache_clear(c);
+  pthread_mutex_destroy(&c->cache_mu);
+  cxla_free(c->disk_dir);
   if (c->backend->client_destroy) c->backend->client_destroy(c->state);
+  rt_pool_destroy(c->pool);
   cxla_free(c);
 }
 

@@ -526,14 +526,12 @@ TEST(corpus_models_next_to_xla) {
   const char *root = getenv("CXLA_CORPUS");
   if (!root) root = "tests/corpus";
   char path[1024];
-  snprintf(path, sizeof path, "%s/model_mlp_forward/optimized.hlo", root);
-  FILE *probe = fopen(path, "r");
-  if (!probe) root = "/work/main/tests/corpus";
-  else fclose(probe);
+  int found = 0;
   for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
     snprintf(path, sizeof path, "%s/%s/xla_buffer_assignment.txt", root, models[i]);
     long long xla = xla_temp_bytes(path);
     if (xla < 0) continue; /* corpus not present */
+    found++;
     long long ours[2][2]; /* [module.hlo, optimized.hlo][order, best] */
     for (int k = 0; k < 2; k++) {
       snprintf(path, sizeof path, "%s/%s/%s", root, models[i], k ? "optimized.hlo" : "module.hlo");
@@ -554,6 +552,7 @@ TEST(corpus_models_next_to_xla) {
     CHECK(ours[1][0] * 2 <= xla * 3 && ours[1][0] * 3 >= xla * 2);
     CHECK(ours[1][1] <= ours[1][0]);
   }
+  if (!found) SKIP("no xla_buffer_assignment.txt of the corpus models under %s", root);
 }
 
 int main(void) {

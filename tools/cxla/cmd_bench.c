@@ -27,7 +27,8 @@ static const char usage[] =
     "\n"
     "Times the stages of running MODULE.hlo: parse (read + parse the text),\n"
     "verify, optimize (the default pass pipeline, as `cxla run` uses), compile\n"
-    "(the backend's code generation and buffer planning) and run: the median, min and max of --iters runs after --warmup runs.\n"
+    "(buffer planning and the backend's code generation, with its parts:\n"
+    "emitting code, LLVM, and whether a compile cache hit) and run: the median, min and max of --iters runs after --warmup runs.\n"
     "Also reports the peak resident memory of the process (getrusage).\n"
     "\n"
     "Arguments are .npy files, one per entry parameter, as for `cxla run`,\n"
@@ -52,7 +53,8 @@ static const char usage[] =
     "                    slow run\n"
     "  --json            print one JSON object instead of text, with keys\n"
     "                    module, backend, threads, optimized, parse_s, verify_s,\n"
-    "                    optimize_s, compile_s, run_median_s, run_min_s,\n"
+    "                    optimize_s, compile_s, plan_s, codegen_s, llvm_s,\n"
+    "                    cache_hit, run_median_s, run_min_s,\n"
     "                    run_max_s, runs, warmup_runs, iters, stopped_early,\n"
     "                    from_warmup, max_seconds, total_run_s, peak_rss_bytes,\n"
     "                    results\n"
@@ -78,6 +80,8 @@ typedef struct BenchReport {
   int runs, warmup_runs, results;
   bool optimized, stopped_early, from_warmup;
   long long peak_rss_bytes;
+  double plan, codegen, llvm; /* parts of compile */
+  bool cache_hit;
   const char *backend;  /* the backend that ran (static storage) */
   bool compiled;        /* whether it generates code */
   int threads;
@@ -260,6 +264,8 @@ static void print_json(const BenchOptions *o, const BenchReport *r) {
          r->optimized ? "true" : "false");
   printf(" \"parse_s\": %.9g, \"verify_s\": %.9g, \"optimize_s\": %.9g, \"compile_s\": %.9g,\n",
          r->parse, r->verify, r->optimize, r->compile);
+  printf(" \"plan_s\": %.9g, \"codegen_s\": %.9g, \"llvm_s\": %.9g, \"cache_hit\": %s,\n",
+         r->plan, r->codegen, r->llvm, r->cache_hit ? "true" : "false");
   printf(" \"run_median_s\": %.9g, \"run_min_s\": %.9g, \"run_max_s\": %.9g,\n", r->median,
          r->min, r->max);
   printf(" \"runs\": %d, \"warmup_runs\": %d, \"iters\": %llu, \"stopped_early\": %s,"
@@ -278,7 +284,8 @@ static void print_text(const BenchOptions *o, const BenchReport *r) {
   if (r->optimized) printf("optimize   %.6f s\n", r->optimize);
   else
     printf("optimize   0 s (--no-opt)\n");
-  printf("compile    %.6f s\n", r->compile);
+  printf("compile    %.6f s (buffer plan %.6f s, codegen %.6f s, llvm %.6f s, cache %s)\n",
+         r->compile, r->plan, r->codegen, r->llvm, r->cache_hit ? "hit" : "miss");
   printf("run        median %.6f s, min %.6f s, max %.6f s over %d run%s", r->median, r->min,
          r->max, r->runs, r->runs == 1 ? "" : "s");
   printf(" after %d warm-up run%s\n", r->warmup_runs, r->warmup_runs == 1 ? "" : "s");
@@ -302,6 +309,12 @@ static cxla_status compile_timed(cxla_client *c, const cxla_module *m, BenchRepo
   double t0 = now_s();
   TRY(cxla_client_compile(c, m, &co, out));
   r->compile = now_s() - t0;
+  cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
+  TRY(cxla_executable_compile_stats(*out, &st));
+  r->plan = st.plan_seconds;
+  r->codegen = st.codegen_seconds;
+  r->llvm = st.llvm_seconds;
+  r->cache_hit = st.cache_hit != 0;
   r->backend = cxla_client_backend(c);
   r->threads = cxla_client_num_threads(c);
   r->compiled = cxla_client_compiles(c);

@@ -30,7 +30,8 @@ static const char usage[] =
     "take unsigned-int files holding the raw bits).\n"
     "\n"
     "options:\n"
-    "  --random      make the arguments instead: floats normal(0,1), signed\n"
+    "  --random      make the arguments instead (and the data of elided\n"
+    "                constants, constant({...})): floats normal(0,1), signed\n"
     "                ints in [-5,5], unsigned in [0,10], pred 0/1\n"
     "  --seed N      seed for --random (default 0); the same seed gives the\n"
     "                same arguments\n"
@@ -108,9 +109,13 @@ static void show_results(cxla_literal **leaves, int n, bool all) {
 }
 
 static int run(const RunOptions *o) {
-  cxla_module *m;
+  cxla_module *m = NULL;
   cxla_status s = load_module(o->module, true, &m);
-  if (s) return fail_status(s);
+  if (!s && o->random) s = fill_elided_constants(m, o->seed);
+  if (s) {
+    if (m) cxla_module_destroy(m);
+    return fail_status(s);
+  }
   cxla_client *client = NULL;
   if ((s = backend_client(&o->backend, &client))) {
     cxla_module_destroy(m);

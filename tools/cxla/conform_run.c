@@ -6,7 +6,6 @@
 #include "common.h"
 #include "conform.h"
 #include "ir/ir.h"
-#include "passes/passes.h"
 #include "testing/case.h"
 #include "testing/compare.h"
 
