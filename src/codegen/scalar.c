@@ -185,6 +185,16 @@ static LLVMValueRef daz64(Em *e, LLVMValueRef x) {
   return LLVMBuildSelect(e->b, tiny, z, x, "");
 }
 
+/* The same for a working value (float or double). */
+static LLVMValueRef dazw(Em *e, LLVMValueRef x) {
+  LLVMTypeRef wt = LLVMTypeOf(x);
+  bool d = LLVMGetTypeKind(wt) == LLVMDoubleTypeKind;
+  LLVMValueRef ax = em_intrinsic(e, "llvm.fabs", wt, 1, &x);
+  LLVMValueRef tiny = LLVMBuildFCmp(e->b, LLVMRealOLT, ax, fconst(e, wt, d ? 0x1p-1022 : 0x1p-126), "");
+  LLVMValueRef z = em_intrinsic(e, "llvm.copysign", wt, 2, (LLVMValueRef[]){fconst(e, wt, 0.0), x});
+  return LLVMBuildSelect(e->b, tiny, z, x, "");
+}
+
 static LLVMValueRef via_double1(Em *e, ElemType t, const char *fname, LLVMValueRef sa) {
   LLVMValueRef x = dec(e, t, sa);
   if (t != T_F64) x = LLVMBuildFPExt(e->b, x, e->cg->f64, "");
@@ -252,7 +262,14 @@ static LLVMValueRef float_binary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, 
   case OP_SUBTRACT: return enc(e, t, LLVMBuildFSub(e->b, a, b, ""));
   case OP_MULTIPLY: return enc(e, t, LLVMBuildFMul(e->b, a, b, ""));
   case OP_DIVIDE: return enc(e, t, LLVMBuildFDiv(e->b, a, b, ""));
-  case OP_REMAINDER: return enc(e, t, LLVMBuildFRem(e->b, a, b, ""));
+  case OP_REMAINDER:
+    /* frem is a C library call, which the FTZ/DAZ modes do not reach */
+    if (t != T_F16) {
+      a = dazw(e, a);
+      b = dazw(e, b);
+      return enc(e, t, dazw(e, LLVMBuildFRem(e->b, a, b, "")));
+    }
+    return enc(e, t, LLVMBuildFRem(e->b, a, b, ""));
   case OP_POWER: case OP_ATAN2: {
     if (t != T_F64) {
       a = LLVMBuildFPExt(e->b, a, cg->f64, "");
@@ -513,6 +530,14 @@ LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops) {
   switch (op) {
   case OP_SELECT: {
     LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntNE, ops[0], LLVMConstNull(e->cg->i8), "");
+    if (rt == T_F32 || rt == T_F64) {
+      /* select the bits: under DAZ, a float compare-and-select that the
+       * backend turns into a max/min instruction would flush a subnormal
+       * that select must pass through */
+      LLVMTypeRef it = rt == T_F32 ? e->cg->i32 : e->cg->i64;
+      LLVMValueRef x = LLVMBuildBitCast(e->b, ops[1], it, ""), y = LLVMBuildBitCast(e->b, ops[2], it, "");
+      return LLVMBuildBitCast(e->b, LLVMBuildSelect(e->b, p, x, y, ""), cg_storage_type(e->cg, rt), "");
+    }
     return LLVMBuildSelect(e->b, p, ops[1], ops[2], "");
   }
   case OP_CLAMP:
