@@ -60,9 +60,15 @@ $(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 
 # Backends that need more libraries (LLVM) add them to SO_LDLIBS.
 SO_LDLIBS ?=
-$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list
-	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so $(LIB_OBJ) \
-	  $(SO_LDLIBS) $(LDLIBS) -o $@
+# The version script keeps the dynamic symbol table to the public cxla_
+# names (linking LLVM would otherwise export the linker's __bss_start,
+# _edata, _end).
+$(BUILD)/libcxla.map:
+	@mkdir -p $(BUILD)
+	echo '{ global: cxla_*; local: *; };' > $@
+$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list $(BUILD)/libcxla.map
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so \
+	  -Wl,--version-script,$(BUILD)/libcxla.map $(LIB_OBJ) $(SO_LDLIBS) $(LDLIBS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 	@rm -f $@

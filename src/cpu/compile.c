@@ -103,7 +103,8 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
   case OP_PARAMETER: st->kind = ST_PARAM; return NULL;
   case OP_CONSTANT:
     if (!in->literal || in->literal->unknown)
-      return ERR(UNIMPLEMENTED, "cpu backend: constant %%%s has no data", in->name);
+      return ERR(UNIMPLEMENTED, "cpu backend: constant %%%s has an elided value {...}; cxla cannot run it",
+                 in->name);
     st->kind = ST_CONST;
     return rval_borrow(in->literal, &st->constant);
   case OP_TUPLE: st->kind = ST_TUPLE; return NULL;
