@@ -269,6 +269,12 @@ static const struct {
     {"next_after", c_next_after},
 };
 
+/* Operand counts: every CHLO op here is unary except these. */
+int imp_chlo_arity(const char *name) {
+  if (!strcmp(name, "chlo.next_after")) return 2;
+  return 1;
+}
+
 ImpFn imp_chlo_lookup(const char *name) {
   if (strncmp(name, "chlo.", 5)) return NULL;
   for (size_t k = 0; k < sizeof table / sizeof table[0]; k++)

@@ -135,6 +135,13 @@ static MlirAttr *padding_attr(P *p, const int64_t *v, int nrows) {
   a->type = t;
   a->data = d;
   a->nbytes = (size_t)nrows * 16;
+  /* splat when all entries are equal (the normalized form, mlir.h) */
+  bool same = nrows > 0;
+  for (int k = 1; same && k < 2 * nrows; k++) same = v[k] == v[0];
+  if (same) {
+    a->splat = true;
+    a->nbytes = 8;
+  }
   return a;
 }
 
@@ -148,6 +155,15 @@ static bool p_list(P *p, OpB *b) {
   if (!operands(p, b) || !opt_attr_dict(p, b)) return false;
   if (!b->operands.n && !tx_peek(p, ':')) return true; /* return with no values */
   return signature(p, b, SIG_LIST);
+}
+
+/* return: "%a, %b : T1, T2"; the types are the operands', no results. */
+static bool p_return(P *p, OpB *b) {
+  if (!p_list(p, b)) return false;
+  if (b->rtypes.n != b->operands.n)
+    return tx_perr(p, "%d type(s) for %d returned value(s)", b->rtypes.n, b->operands.n);
+  b->rtypes.n = 0;
+  return true;
 }
 
 static bool p_select(P *p, OpB *b) {
@@ -622,9 +638,9 @@ bool tx_parse_pretty_op(P *p, const char *name, OpB *b, bool *handled) {
     return p_enum_kw(p, b, "distribution", "rng_distribution", ME_RNG_DISTRIBUTION);
   if (!strcmp(name, "stablehlo.custom_call")) return p_call_like(p, b, "call_target_name");
   if (!strcmp(name, "func.call")) return p_call_like(p, b, "callee");
-  if (!strcmp(name, "func.return") || !strcmp(name, "stablehlo.return") ||
-      !strcmp(name, "stablehlo.optimization_barrier"))
-    return p_list(p, b);
+  if (!strcmp(name, "func.return") || !strcmp(name, "stablehlo.return"))
+    return p_return(p, b);
+  if (!strcmp(name, "stablehlo.optimization_barrier")) return p_list(p, b);
   if (is_same_op(name)) return p_same(p, b);
   *handled = false;
   return true;
