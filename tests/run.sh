@@ -97,6 +97,12 @@ elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
   # and importer must give the results module.hlo gives.
   run_suite "conformance, StableHLO text ($CORPUS)" "$BUILD/cxla" conform "$CORPUS" \
     --which mlir --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+  # Programs that are not in the corpus (tools/corpus/stablehlo_unseen.py),
+  # from their StableHLO text and their HLO.
+  if [ -d tests/stablehlo/unseen ]; then
+    run_suite "conformance, unseen StableHLO programs" "$BUILD/cxla" conform tests/stablehlo/unseen \
+      --which mlir --expect-fail tests/stablehlo/unseen_expected_failures.txt -j "$JOBS"
+  fi
 else
   echo "SKIP  conformance: no cases under $CORPUS"
   echo

@@ -98,8 +98,88 @@ static Instr *erf_inv_f32(Scope *s, Instr *x) {
   return SEL(CMP(EQ, U(ABS, x), K(1)), MUL(x, K(INFINITY)), r);
 }
 
+
+/* Monic Horner: (y + c0) * y + c1 ... (the denominators). */
+static Instr *poly_monic(Scope *s, Instr *x, Instr *y, const double *c, int n) {
+  Instr *p = ADD(y, K(c[0]));
+  for (int k = 1; k < n; k++) p = ADD(MUL(p, y), K(c[k]));
+  return p;
+}
+
+/* erf_inv, f64: Giles' double-precision approximation, three ranges of
+ * w = -log(1 - x^2): w < 6.25, w < 16, else. */
+static Instr *erf_inv_f64(Scope *s, Instr *x) {
+  static const double a[23] = {
+      -3.64441206401782e-21,   -1.6850591381820166e-19, 1.28584807152564e-18,
+      1.1157877678025181e-17,  -1.3331716628546209e-16, 2.0972767875968562e-17,
+      6.6376381343583238e-15,  -4.0545662729752069e-14, -8.1519341976054722e-14,
+      2.6335093153082323e-12,  -1.2975133253453532e-11, -5.4154120542946279e-11,
+      1.0512122733215323e-09,  -4.1126339803469837e-09, -2.9070369957882005e-08,
+      4.2347877827932404e-07,  -1.3654692000834679e-06, -1.3882523362786469e-05,
+      0.00018673420803405714,  -0.000740702534166267,   -0.0060336708714301491,
+      0.24015818242558962,     1.6536545626831027};
+  static const double b[19] = {
+      2.2137376921775787e-09,  9.0756561938885391e-08,  -2.7517406297064545e-07,
+      1.8239629214389228e-08,  1.5027403968909828e-06,  -4.013867526981546e-06,
+      2.9234449089955446e-06,  1.2475304481671779e-05,  -4.7318229009055734e-05,
+      6.8284851459573175e-05,  2.4031110387097894e-05,  -0.00035503752036284748,
+      0.0009532893797373805,   -0.0016882755560235047,  0.0024914420961078508,
+      -0.0037512085075692412,  0.0053709145535900636,  1.0052589676941592,
+      3.0838856104922208};
+  static const double c[17] = {
+      -2.7109920616438573e-11, -2.5556418169965252e-10, 1.5076572693500548e-09,
+      -3.789465440126737e-09,  7.61570120807834e-09,    -1.496002662714924e-08,
+      2.9147953450901081e-08,  -6.7711997758452339e-08, 2.2900482228026655e-07,
+      -9.9298272942317e-07,    4.5260625972231537e-06,  -1.9681778105531671e-05,
+      7.5995277030017761e-05,  -0.00021503011930044477, -0.00013871931833623122,
+      1.0103004648645344,      4.8499064014085844};
+  Instr *w = U(NEGATE, U(LOG1P, MUL(x, U(NEGATE, x))));
+  Instr *lt6 = CMP(LT, w, K(6.25)), *lt16 = CMP(LT, w, K(16));
+  Instr *ww = SEL(lt6, SUB(w, K(3.125)), SUB(U(SQRT, w), SEL(lt16, K(3.25), K(5))));
+  Instr *p = SEL(lt16, SEL(lt6, K(a[0]), K(b[0])), K(c[0]));
+  for (int k = 1; k < 17; k++) p = ADD(SEL(lt16, SEL(lt6, K(a[k]), K(b[k])), K(c[k])), MUL(p, ww));
+  for (int k = 17; k < 19; k++) p = SEL(lt16, ADD(SEL(lt6, K(a[k]), K(b[k])), MUL(p, ww)), p);
+  for (int k = 19; k < 23; k++) p = SEL(lt6, ADD(MUL(p, ww), K(a[k])), p);
+  Instr *r = MUL(p, x);
+  return SEL(CMP(EQ, U(ABS, x), K(1)), MUL(x, K(INFINITY)), r);
+}
+
+/* erfc, f64 (Cephes' ndtr coefficients): 1 - x T(x^2)/U(x^2) for |x| < 1,
+ * else exp(-x^2) P(|x|)/Q(|x|) below 8 and exp(-x^2) R(|x|)/S(|x|) above. */
+static Instr *erfc_f64(Scope *s, Instr *x) {
+  static const double t[5] = {9.6049737398705162, 90.026019720384269, 2232.0053459468431,
+                              7003.3251411280507, 55592.301301039493};
+  static const double u[5] = {33.561714164750313, 521.35794978015269, 4594.3238297098014,
+                              22629.000061389095, 49267.394260863592};
+  static const double pc[9] = {2.4619698147353052e-10, 0.56418956483106886, 7.4632105644226989,
+                               48.637197098568137,     196.5208329560771,   526.44519499547732,
+                               934.52852717195765,     1027.5518868951572,  557.53533536939938};
+  static const double qc[8] = {13.228195115474499, 86.707214088598974, 354.93777888781989,
+                               975.70850174320549, 1823.9091668790973, 2246.3376081871097,
+                               1656.6630919416134, 557.53534081772773};
+  static const double rc[6] = {0.56418958354775506, 1.275366707599781,  5.0190504225118051,
+                               6.160210979930536,   7.4097426995044895, 2.9788666537210022};
+  static const double sc[6] = {2.2605286322011726, 9.3960352493800148, 12.048953980809666,
+                               17.081445074756591, 9.6089680906328585, 3.3690764510008151};
+  Instr *one = K(1);
+  Instr *small = CMP(LT, U(ABS, x), one);
+  Instr *x2 = MUL(x, x);
+  Instr *small_res = SUB(one, DIV(MUL(x, poly(s, x, x2, t, 5)), poly_monic(s, x, x2, u, 5)));
+  Instr *neg = CMP(LT, x, K(0));
+  Instr *mxx = U(NEGATE, MUL(x, x));
+  Instr *under = CMP(LT, mxx, K(-709.782712893384));
+  Instr *ax = U(ABS, x);
+  Instr *lt8 = CMP(LT, ax, K(8));
+  Instr *z = U(EXP, mxx);
+  Instr *pp = DIV(MUL(z, poly(s, x, ax, pc, 9)), poly_monic(s, x, ax, qc, 8));
+  Instr *rr = DIV(MUL(z, poly(s, x, ax, rc, 6)), poly_monic(s, x, ax, sc, 6));
+  Instr *y = SEL(under, K(0), SEL(lt8, pp, rr));
+  y = SEL(neg, SUB(K(2), y), y);
+  return SEL(small, small_res, y);
+}
+
 static cxla_status c_erf_inv(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  return upcast_f32(s, op, ops[0], erf_inv_f32, NULL, out);
+  return upcast_f32(s, op, ops[0], erf_inv_f32, erf_inv_f64, out);
 }
 
 /* erfc, f32: 1 - erf(x) (polynomial) for |x| < 1, else exp(-x^2)/|x| times
@@ -133,7 +213,7 @@ static Instr *erfc_f32(Scope *s, Instr *x) {
 }
 
 static cxla_status c_erfc(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  return upcast_f32(s, op, ops[0], erfc_f32, NULL, out);
+  return upcast_f32(s, op, ops[0], erfc_f32, erfc_f64, out);
 }
 
 /* Lanczos approximation (g = 7, n = 9), XLA's constants. */
