@@ -101,7 +101,7 @@ elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
   # from their StableHLO text and their HLO.
   if [ -d tests/stablehlo/unseen ]; then
     run_suite "conformance, unseen StableHLO programs" "$BUILD/cxla" conform tests/stablehlo/unseen \
-      --which mlir --expect-fail tests/stablehlo/unseen_expected_failures.txt -j "$JOBS"
+      --which mlir -j "$JOBS"
   fi
 else
   echo "SKIP  conformance: no cases under $CORPUS"

@@ -276,6 +276,116 @@ static cxla_status c_digamma(Scope *s, const MlirOp *op, Instr **ops, Instr **ou
   return upcast_f32(s, op, ops[0], digamma_any, digamma_any, out);
 }
 
+
+/* Hurwitz zeta(x, q), f32: the first 10 terms summed, then Euler-Maclaurin
+ * with the Bernoulli terms B(2k)/(2k)!, k = 1..12, as XLA expands it. */
+static Instr *zeta_f32(Scope *s, Instr *x, Instr *q) {
+  static const double bern[12] = {
+      -1.3954464685812522e-19, 5.5090028283602295e-18, -2.1748686985580619e-16,
+      8.5860620562778446e-15,  -3.3896802963225829e-13, 1.3382536530684679e-11,
+      -5.2841901386874932e-10, 2.0876756987868100e-08, -8.2671957671957673e-07,
+      3.3068783068783070e-05,  -1.3888888888888889e-03, 8.3333333333333333e-02};
+  Instr *neg_x = U(NEGATE, x);
+  Instr *a = q, *sum = NULL;
+  for (int k = 0; k < 10; k++) {
+    Instr *t = ib2(s, OP_POWER, a, neg_x);
+    sum = k ? ADD(sum, t) : t;
+    a = ADD(a, K(1));
+  }
+  Instr *a_pow = ib2(s, OP_POWER, a, neg_x);
+  Instr *tiny = CMP(LT, U(ABS, a_pow), MUL(U(ABS, sum), K(1.401298464324817e-45)));
+  Instr *s_plus = ADD(sum, DIV(MUL(a_pow, a), SUB(x, K(1))));
+  Instr *t = DIV(x, a);
+  Instr *inv_a2 = DIV(K(1), MUL(a, a));
+  Instr *r = MUL(inv_a2, K(bern[0]));
+  for (int j = 11; j >= 1; j--) {
+    r = MUL(MUL(ADD(x, K(2 * j)), ADD(x, K(2 * j - 1))), r);
+    r = ADD(r, K(bern[12 - j]));
+    if (j > 1) r = MUL(inv_a2, r);
+  }
+  Instr *res = ADD(s_plus, MUL(a_pow, ADD(MUL(t, r), K(0.5))));
+  res = SEL(tiny, sum, res);
+  res = SEL(CMP(LT, x, K(1)), K(NAN), res);
+  Instr *q_le0 = CMP(LE, q, K(0));
+  Instr *q_int = CMP(EQ, q, U(FLOOR, q));
+  Instr *x_int = CMP(EQ, x, U(FLOOR, x));
+  Instr *x_even = CMP(EQ, ib2(s, OP_REMAINDER, x, K(2)), K(0));
+  res = SEL(ib2(s, OP_AND, q_le0, CMP(NE, x, U(FLOOR, x))), K(NAN), res);
+  res = SEL(ib2(s, OP_AND, q_le0, q_int), SEL(ib2(s, OP_AND, x_int, x_even), K(INFINITY), K(NAN)),
+            res);
+  return SEL(CMP(EQ, x, K(1)), K(INFINITY), res);
+}
+
+static cxla_status binary_f32(Scope *s, const MlirOp *op, Instr **ops,
+                              Instr *(*f)(Scope *, Instr *, Instr *), Instr **out) {
+  ElemType t = ops[0]->shape->type;
+  if (t != T_F32 && t != T_F16 && t != T_BF16)
+    return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "not supported for element type %s yet",
+                   type_name(t));
+  Instr *a = ib_convert(s, ops[0], T_F32), *b = ib_convert(s, ops[1], T_F32);
+  IMP_NN(a && b);
+  *out = ib_convert(s, f(s, a, b), t);
+  IMP_NN(*out);
+  return NULL;
+}
+
+static cxla_status c_zeta(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return binary_f32(s, op, ops, zeta_f32, out);
+}
+
+/* polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x); digamma for n = 0; NaN
+ * for a non-integer n. */
+static Instr *polygamma_f32(Scope *s, Instr *n, Instr *x) {
+  Instr *one = ib_const(s, T_F32, 1, n->shape);
+  Instr *sign = ib_select(s, ib_cmp(s, CMP_EQ, ib2(s, OP_REMAINDER, n, ib_const(s, T_F32, 2, n->shape)),
+                                    ib_const(s, T_F32, 0, n->shape)),
+                          ib_const(s, T_F32, -1, n->shape), one);
+  Instr *n1 = ib2(s, OP_ADD, n, one);
+  Instr *fact = ib1(s, OP_EXP, lgamma_any(s, n1));
+  Instr *r = ib2(s, OP_MULTIPLY, ib2(s, OP_MULTIPLY, sign, fact), zeta_f32(s, n1, x));
+  r = ib_select(s, ib_cmp(s, CMP_NE, n, ib1(s, OP_FLOOR, n)), ib_const(s, T_F32, NAN, n->shape), r);
+  return ib_select(s, ib_cmp(s, CMP_EQ, n, ib_const(s, T_F32, 0, n->shape)), digamma_any(s, x), r);
+}
+
+static cxla_status c_polygamma(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return binary_f32(s, op, ops, polygamma_f32, out);
+}
+
+/* Clenshaw's recurrence for a Chebyshev series (Cephes' chbevl), with the
+ * leading zero terms written as XLA's expansion writes them. */
+static Instr *chbevl(Scope *s, Instr *x, Instr *y, const double *c, int n) {
+  Instr *b0 = ADD(MUL(y, K(0)), K(c[0])), *b1 = NULL, *b2 = NULL;
+  for (int k = 1; k < n; k++) {
+    b2 = b1;
+    b1 = b0;
+    b0 = MUL(y, b1);
+    if (b2) b0 = SUB(b0, b2);
+    b0 = ADD(b0, K(c[k]));
+  }
+  return MUL(b2 ? SUB(b0, b2) : b0, K(0.5));
+}
+
+/* bessel_i1e, f32: Cephes' i1e Chebyshev series on [0, 8] and (8, inf). */
+static Instr *i1e_f32(Scope *s, Instr *x) {
+  static const double a[17] = {9.38153732e-09,  -4.44505908e-08, 2.00329481e-07, -8.56872e-07,
+                               3.47025139e-06,  -1.32731639e-05, 4.78156508e-05, -0.000161760821,
+                               0.000512286,     -0.00151357241,  0.0041564228,   -0.0105640851,
+                               0.0247264486,    -0.0529459827,   0.102643661,    -0.176416516,
+                               0.252587199};
+  static const double b[7] = {-3.83538046e-09, -2.63146891e-08, -2.51223611e-07, -3.88256467e-06,
+                              -0.000110588939, -0.00976109784,  0.778576255};
+  Instr *ax = U(ABS, x);
+  Instr *small = MUL(ax, chbevl(s, x, SUB(MUL(ax, K(0.5)), K(2)), a, 17));
+  Instr *large = DIV(chbevl(s, x, SUB(DIV(K(32), ax), K(2)), b, 7), U(SQRT, ax));
+  return MUL(U(SIGN, x), SEL(CMP(LE, ax, K(8)), small, large));
+}
+
+static cxla_status c_bessel_i1e(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  if (ops[0]->shape->type == T_F64)
+    return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "not supported for element type f64 yet");
+  return upcast_f32(s, op, ops[0], i1e_f32, NULL, out);
+}
+
 /* next_after(x, y): the neighbour of x towards y, on the bits. */
 static cxla_status c_next_after(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   Instr *a = ops[0], *b = ops[1];
@@ -346,12 +456,15 @@ static const struct {
     {"atan", c_atan}, {"atanh", c_atanh}, {"cosh", c_cosh}, {"sinh", c_sinh},
     {"tan", c_tan}, {"erf", c_erf}, {"square", c_square}, {"top_k", c_top_k},
     {"erf_inv", c_erf_inv}, {"erfc", c_erfc}, {"lgamma", c_lgamma}, {"digamma", c_digamma},
-    {"next_after", c_next_after},
+    {"next_after", c_next_after}, {"zeta", c_zeta}, {"polygamma", c_polygamma},
+    {"bessel_i1e", c_bessel_i1e},
 };
 
 /* Operand counts: every CHLO op here is unary except these. */
 int imp_chlo_arity(const char *name) {
-  if (!strcmp(name, "chlo.next_after")) return 2;
+  if (!strcmp(name, "chlo.next_after") || !strcmp(name, "chlo.zeta") ||
+      !strcmp(name, "chlo.polygamma"))
+    return 2;
   return 1;
 }
 
