@@ -296,6 +296,21 @@ static bool skip_balanced(P *p) {
   return true;
 }
 
+/* A balanced <...> group (sdy's shardings and meshes) kept as MA_OPAQUE. */
+bool tx_opaque_group(P *p, MlirAttr **out) {
+  tx_ws(p);
+  size_t st = p->i;
+  if (cur(p) != '<') return tx_perr(p, "expected '<'");
+  if (!skip_balanced(p)) return false;
+  MlirAttr *a = tx_attr_new(p, MA_OPAQUE);
+  if (!a) return false;
+  a->len = p->i - st;
+  a->str = arena_strndup(p->a, p->s + st, a->len);
+  if (!a->str) return tx_oom(p);
+  *out = a;
+  return true;
+}
+
 bool tx_parse_trailing_loc(P *p) {
   if (tx_eat_kw(p, "loc")) {
     if (!tx_peek(p, '(')) return tx_perr(p, "expected '(' after 'loc'");

@@ -569,6 +569,25 @@ static bool p_replica_id(P *p, OpB *b) {
   return opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
 }
 
+/* Shardy on one device: the ops JAX prints, read so that the importer can
+ * drop them. sdy.mesh @name = <...> {attrs} */
+static bool p_sdy_mesh(P *p, OpB *b) {
+  MlirAttr *sym, *mesh;
+  tx_ws(p);
+  if (!tx_peek(p, '@') || !tx_parse_attr(p, &sym) || sym->kind != MA_SYMBOL_REF)
+    return p->err ? false : tx_perr(p, "expected the mesh's @name");
+  sym->kind = MA_STRING;
+  return tx_opb_attr(p, b, "sym_name", sym) && tx_expect(p, '=', NULL) &&
+         tx_opaque_group(p, &mesh) && tx_opb_attr(p, b, "mesh", mesh) && opt_attr_dict(p, b);
+}
+
+/* sdy.sharding_constraint / sdy.reshard %x <sharding> : T */
+static bool p_sdy_sharding(P *p, OpB *b) {
+  MlirAttr *sh;
+  return operands(p, b) && tx_opaque_group(p, &sh) && tx_opb_attr(p, b, "sharding", sh) &&
+         opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
+}
+
 /* ---- the table -------------------------------------------------------------------- */
 
 typedef bool (*PrettyFn)(P *, OpB *);
@@ -597,6 +616,9 @@ static const struct {
     {"stablehlo.replica_id", p_replica_id},
     {"stablehlo.partition_id", p_replica_id},
     {"chlo.top_k", p_top_k},
+    {"sdy.mesh", p_sdy_mesh},
+    {"sdy.sharding_constraint", p_sdy_sharding},
+    {"sdy.reshard", p_sdy_sharding},
     {"func.func", tx_parse_func_op},
     {"builtin.module", tx_parse_module_op},
 };

@@ -42,6 +42,13 @@ cases = {
   "grad_mlp": (lambda w, x: jax.grad(lambda w: jnp.sum(jnp.tanh(x @ w) ** 2))(w), (f32(4, 3), f32(2, 4))),
   "scatter_gather": (lambda x, i: (x.at[i].add(1.0), x[i[::-1]], jnp.take_along_axis(x, jnp.argsort(x, axis=0), axis=0)),
                      (f32(6, 2), np.array([0, 3, 3, 5], np.int32))),
+  "composite": (lambda x: lax.composite(lambda x: jnp.sin(x) * 2, name="my.sinx2")(x), (f32(5),)),
+  "rbg_bits": (lambda k: jax.random.bits(jax.random.key(0, impl="rbg"), (4,), jnp.uint32) + k, (np.uint32(1),)),
+  "scan_xs": (lambda c, xs: lax.scan(lambda c, x: (c + x, c * x), c, xs), (f32(3), f32(4, 3))),
+  "cond_multi": (lambda p, x: lax.cond(p > 0, lambda: (x + 1, x * 2), lambda: (x - 1, x / 2)),
+                 (np.float32(1), f32(3))),
+  "sharding_constraint": (lambda x: lax.with_sharding_constraint(
+      x * 2, jax.sharding.SingleDeviceSharding(jax.devices()[0])), (f32(4),)),
 }
 out = sys.argv[1]
 for name, (f, args) in cases.items():
@@ -54,7 +61,8 @@ for name, (f, args) in cases.items():
     res = [np.asarray(r) for r in jax.tree_util.tree_leaves(j(*args))]
     meta = {"description": "unseen program " + name, "source": "jax %s" % jax.__version__, "args": [], "results": []}
     def dt(a):
-        return {"float32":"f32","float64":"f64","int32":"s32","int64":"s64","bool":"pred","bfloat16":"bf16"}[a.dtype.name]
+        return {"float32": "f32", "float64": "f64", "int32": "s32", "int64": "s64", "bool": "pred",
+                "bfloat16": "bf16", "uint32": "u32"}[a.dtype.name]
     for i, a in enumerate(args):
         a = np.asarray(a); np.save(os.path.join(d, "args/%d.npy" % i), a)
         meta["args"].append({"file": "args/%d.npy" % i, "dtype": dt(a), "shape": list(a.shape)})
