@@ -277,9 +277,9 @@ static cxla_status c_digamma(Scope *s, const MlirOp *op, Instr **ops, Instr **ou
 }
 
 
-/* Hurwitz zeta(x, q), f32: the first 10 terms summed, then Euler-Maclaurin
+/* Hurwitz zeta(x, q), f32 and f64: the first 10 terms summed, then Euler-Maclaurin
  * with the Bernoulli terms B(2k)/(2k)!, k = 1..12, as XLA expands it. */
-static Instr *zeta_f32(Scope *s, Instr *x, Instr *q) {
+static Instr *zeta_any(Scope *s, Instr *x, Instr *q) {
   static const double bern[12] = {
       -1.3954464685812522e-19, 5.5090028283602295e-18, -2.1748686985580619e-16,
       8.5860620562778446e-15,  -3.3896802963225829e-13, 1.3382536530684679e-11,
@@ -293,7 +293,7 @@ static Instr *zeta_f32(Scope *s, Instr *x, Instr *q) {
     a = ADD(a, K(1));
   }
   Instr *a_pow = ib2(s, OP_POWER, a, neg_x);
-  Instr *tiny = CMP(LT, U(ABS, a_pow), MUL(U(ABS, sum), K(1.401298464324817e-45)));
+  Instr *tiny = CMP(LT, U(ABS, a_pow), MUL(U(ABS, sum), K(x->shape->type == T_F64 ? 4.9406564584124654e-324 : 1.401298464324817e-45)));
   Instr *s_plus = ADD(sum, DIV(MUL(a_pow, a), SUB(x, K(1))));
   Instr *t = DIV(x, a);
   Instr *inv_a2 = DIV(K(1), MUL(a, a));
@@ -319,6 +319,11 @@ static Instr *zeta_f32(Scope *s, Instr *x, Instr *q) {
 static cxla_status binary_f32(Scope *s, const MlirOp *op, Instr **ops,
                               Instr *(*f)(Scope *, Instr *, Instr *), Instr **out) {
   ElemType t = ops[0]->shape->type;
+  if (t == T_F64) {
+    *out = f(s, ops[0], ops[1]);
+    IMP_NN(*out);
+    return NULL;
+  }
   if (t != T_F32 && t != T_F16 && t != T_BF16)
     return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "not supported for element type %s yet",
                    type_name(t));
@@ -330,25 +335,26 @@ static cxla_status binary_f32(Scope *s, const MlirOp *op, Instr **ops,
 }
 
 static cxla_status c_zeta(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  return binary_f32(s, op, ops, zeta_f32, out);
+  return binary_f32(s, op, ops, zeta_any, out);
 }
 
 /* polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x); digamma for n = 0; NaN
  * for a non-integer n. */
-static Instr *polygamma_f32(Scope *s, Instr *n, Instr *x) {
-  Instr *one = ib_const(s, T_F32, 1, n->shape);
-  Instr *sign = ib_select(s, ib_cmp(s, CMP_EQ, ib2(s, OP_REMAINDER, n, ib_const(s, T_F32, 2, n->shape)),
-                                    ib_const(s, T_F32, 0, n->shape)),
-                          ib_const(s, T_F32, -1, n->shape), one);
+static Instr *polygamma_any(Scope *s, Instr *n, Instr *x) {
+  ElemType ft = n->shape->type;
+  Instr *one = ib_const(s, ft, 1, n->shape);
+  Instr *sign = ib_select(s, ib_cmp(s, CMP_EQ, ib2(s, OP_REMAINDER, n, ib_const(s, ft, 2, n->shape)),
+                                    ib_const(s, ft, 0, n->shape)),
+                          ib_const(s, ft, -1, n->shape), one);
   Instr *n1 = ib2(s, OP_ADD, n, one);
   Instr *fact = ib1(s, OP_EXP, lgamma_any(s, n1));
-  Instr *r = ib2(s, OP_MULTIPLY, ib2(s, OP_MULTIPLY, sign, fact), zeta_f32(s, n1, x));
-  r = ib_select(s, ib_cmp(s, CMP_NE, n, ib1(s, OP_FLOOR, n)), ib_const(s, T_F32, NAN, n->shape), r);
-  return ib_select(s, ib_cmp(s, CMP_EQ, n, ib_const(s, T_F32, 0, n->shape)), digamma_any(s, x), r);
+  Instr *r = ib2(s, OP_MULTIPLY, ib2(s, OP_MULTIPLY, sign, fact), zeta_any(s, n1, x));
+  r = ib_select(s, ib_cmp(s, CMP_NE, n, ib1(s, OP_FLOOR, n)), ib_const(s, ft, NAN, n->shape), r);
+  return ib_select(s, ib_cmp(s, CMP_EQ, n, ib_const(s, ft, 0, n->shape)), digamma_any(s, x), r);
 }
 
 static cxla_status c_polygamma(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  return binary_f32(s, op, ops, polygamma_f32, out);
+  return binary_f32(s, op, ops, polygamma_any, out);
 }
 
 /* Clenshaw's recurrence for a Chebyshev series (Cephes' chbevl), with the
