@@ -371,7 +371,14 @@ static Instr *chbevl(Scope *s, Instr *x, Instr *y, const double *c, int n) {
   return MUL(b2 ? SUB(b0, b2) : b0, K(0.5));
 }
 
-/* bessel_i1e, f32: Cephes' i1e Chebyshev series on [0, 8] and (8, inf). */
+/* bessel_i1e: Cephes' i1e Chebyshev series on [0, 8] and (8, inf). */
+static Instr *i1e_series(Scope *s, Instr *x, const double *a, int na, const double *b, int nb) {
+  Instr *ax = U(ABS, x);
+  Instr *small = MUL(ax, chbevl(s, x, SUB(MUL(ax, K(0.5)), K(2)), a, na));
+  Instr *large = DIV(chbevl(s, x, SUB(DIV(K(32), ax), K(2)), b, nb), U(SQRT, ax));
+  return MUL(U(SIGN, x), SEL(CMP(LE, ax, K(8)), small, large));
+}
+
 static Instr *i1e_f32(Scope *s, Instr *x) {
   static const double a[17] = {9.38153732e-09,  -4.44505908e-08, 2.00329481e-07, -8.56872e-07,
                                3.47025139e-06,  -1.32731639e-05, 4.78156508e-05, -0.000161760821,
@@ -380,16 +387,36 @@ static Instr *i1e_f32(Scope *s, Instr *x) {
                                0.252587199};
   static const double b[7] = {-3.83538046e-09, -2.63146891e-08, -2.51223611e-07, -3.88256467e-06,
                               -0.000110588939, -0.00976109784,  0.778576255};
-  Instr *ax = U(ABS, x);
-  Instr *small = MUL(ax, chbevl(s, x, SUB(MUL(ax, K(0.5)), K(2)), a, 17));
-  Instr *large = DIV(chbevl(s, x, SUB(DIV(K(32), ax), K(2)), b, 7), U(SQRT, ax));
-  return MUL(U(SIGN, x), SEL(CMP(LE, ax, K(8)), small, large));
+  return i1e_series(s, x, a, 17, b, 7);
+}
+
+static Instr *i1e_f64(Scope *s, Instr *x) {
+  static const double a[29] = {
+      2.7779141127610464e-18,  -2.111421214358166e-17,  1.5536319577362005e-16,
+      -1.1055969477353862e-15, 7.6006842947354077e-15,  -5.0421855047279118e-14,
+      3.2237933659455748e-13,  -1.9839743977649436e-12, 1.1736186298890901e-11,
+      -6.6634897235020271e-11, 3.6255902815521172e-10,  -1.8872497517228294e-09,
+      9.3815373864957726e-09,  -4.4450591287963281e-08, 2.0032947535521353e-07,
+      -8.5687202646954547e-07, 3.4702513081376785e-06,  -1.3273163656039436e-05,
+      4.7815651075500542e-05,  -0.00016176081582589674, 0.00051228595616857576,
+      -0.0015135724506312532,  0.0041564229443128882,   -0.010564084894626197,
+      0.024726449030626516,    -0.052945981208094989,   0.10264365868984709,
+      -0.17641651835783406,    0.25258718644363365};
+  static const double b[25] = {
+      7.5172963108421052e-18,  4.4143483230717077e-18,  -4.6503053684893586e-17,
+      -3.2095259219934238e-17, 2.96262899764595e-16,    3.3082023109209285e-16,
+      -1.8803547755107825e-15, -3.8144030724370075e-15, 1.0420276984128802e-14,
+      4.272440016711951e-14,   -2.1015418427726643e-14, -4.0835511110921974e-13,
+      -7.1985517762459084e-13, 2.0356285441470896e-12,  1.4125807436613782e-11,
+      3.2526035830154884e-11,  -1.8974958123505413e-11, -5.5897434621965838e-10,
+      -3.835380385964237e-09,  -2.6314688468895196e-08, -2.5122362378702088e-07,
+      -3.8825648088776906e-06, -0.00011058893876262371, -0.0097610974913614687,
+      0.77857623501828011};
+  return i1e_series(s, x, a, 29, b, 25);
 }
 
 static cxla_status c_bessel_i1e(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  if (ops[0]->shape->type == T_F64)
-    return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "not supported for element type f64 yet");
-  return upcast_f32(s, op, ops[0], i1e_f32, NULL, out);
+  return upcast_f32(s, op, ops[0], i1e_f32, i1e_f64, out);
 }
 
 /* next_after(x, y): the neighbour of x towards y, on the bits. */

@@ -13,6 +13,10 @@ module @jit__lambda attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas
     %cst_2 = stablehlo.constant dense<2.000000e+00> : tensor<f64>
     %7 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f64>) -> tensor<6xf64>
     %8 = chlo.polygamma %7, %arg1 : tensor<6xf64>, tensor<6xf64> -> tensor<6xf64>
-    return %1, %4, %6, %8, %arg0 : tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>
+    %cst_3 = stablehlo.constant dense<4.000000e+00> : tensor<f64>
+    %9 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f64>) -> tensor<6xf64>
+    %10 = stablehlo.multiply %arg0, %9 : tensor<6xf64>
+    %11 = chlo.bessel_i1e %10 : tensor<6xf64> -> tensor<6xf64>
+    return %1, %4, %6, %8, %11 : tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>, tensor<6xf64>
   }
 }
