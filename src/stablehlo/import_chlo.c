@@ -466,6 +466,56 @@ static cxla_status c_next_after(Scope *s, const MlirOp *op, Instr **ops, Instr *
   return NULL;
 }
 
+
+/* is_inf, is_pos_inf, is_neg_inf: comparisons with infinity. */
+static cxla_status inf_test(Scope *s, const MlirOp *op, Instr *x, int which, Instr **out) {
+  if (!type_is_float(x->shape->type))
+    return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "needs a float operand");
+  Instr *v = which == 0 ? U(ABS, x) : x;
+  *out = CMP(EQ, v, K(which < 0 ? -INFINITY : INFINITY));
+  IMP_NN(*out);
+  return NULL;
+}
+static cxla_status c_is_inf(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return inf_test(s, op, ops[0], 0, out);
+}
+static cxla_status c_is_pos_inf(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return inf_test(s, op, ops[0], 1, out);
+}
+static cxla_status c_is_neg_inf(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return inf_test(s, op, ops[0], -1, out);
+}
+
+/* conj(z) = complex(real(z), -imag(z)); real operands are their own conjugate. */
+static cxla_status c_conj(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  Instr *z = ops[0];
+  ElemType t = z->shape->type;
+  if (!type_is_complex(t)) {
+    *out = z;
+    return NULL;
+  }
+  Shape *rs = shape_with_type(s, z->shape, t == T_C64 ? T_F32 : T_F64);
+  IMP_NN(rs);
+  Instr *re = ib(s, OP_REAL, rs, 1, &z), *im = ib(s, OP_IMAG, rs, 1, &z);
+  Instr *nim = ib1(s, OP_NEGATE, im);
+  IMP_NN(re && nim);
+  Instr *o[2] = {re, nim};
+  *out = ib(s, OP_COMPLEX, z->shape, 2, o);
+  IMP_NN(*out);
+  return NULL;
+}
+
+/* constant_like: the scalar `value` in the operand's shape and type. */
+static cxla_status c_constant_like(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  const MlirAttr *v = mlir_op_attr(op, "value");
+  Instr *x = ops[0];
+  if (v && v->kind == MA_FLOAT) *out = K(v->f);
+  else if (v && (v->kind == MA_INT || v->kind == MA_BOOL)) *out = ib_const_i(s, x->shape->type, v->i, x->shape);
+  else return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "constant_like needs a scalar value");
+  IMP_NN(*out);
+  return NULL;
+}
+
 static cxla_status c_top_k(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   if (op->nresults != 2) return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "top_k has 2 results");
   Shape *el[2];
@@ -490,7 +540,8 @@ static const struct {
     {"tan", c_tan}, {"erf", c_erf}, {"square", c_square}, {"top_k", c_top_k},
     {"erf_inv", c_erf_inv}, {"erfc", c_erfc}, {"lgamma", c_lgamma}, {"digamma", c_digamma},
     {"next_after", c_next_after}, {"zeta", c_zeta}, {"polygamma", c_polygamma},
-    {"bessel_i1e", c_bessel_i1e},
+    {"bessel_i1e", c_bessel_i1e}, {"is_inf", c_is_inf}, {"is_pos_inf", c_is_pos_inf},
+    {"is_neg_inf", c_is_neg_inf}, {"conj", c_conj}, {"constant_like", c_constant_like},
 };
 
 /* Operand counts: every CHLO op here is unary except these. */

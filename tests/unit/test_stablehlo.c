@@ -370,6 +370,28 @@ TEST(run_chlo_next_after_and_erf_inv) {
     CHECK(fabsf(ei[3] - 0.47693628f) < 2e-6f); /* erfinv(0.5) */
   }
   literal_free(r);
+  /* is_inf / is_pos_inf / is_neg_inf on [inf, -inf, nan, 1] */
+  const char *inf_text =
+      "module @m {\n"
+      "  func.func public @main(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {\n"
+      "    %0 = chlo.is_inf %x : tensor<4xf32> -> tensor<4xi1>\n"
+      "    %1 = chlo.is_pos_inf %x : tensor<4xf32> -> tensor<4xi1>\n"
+      "    %2 = chlo.is_neg_inf %x : tensor<4xf32> -> tensor<4xi1>\n"
+      "    return %0, %1, %2 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>\n"
+      "  }\n"
+      "}\n";
+  float v[4] = {INFINITY, -INFINITY, NAN, 1.0f};
+  Literal *in = f32_vec(4, v);
+  r = run_text(inf_text, &in, 1);
+  CHECK(r && r->type == T_TUPLE && r->ntuple == 3);
+  if (r && r->ntuple == 3) {
+    const uint8_t *a = r->tuple[0]->data, *b = r->tuple[1]->data, *c = r->tuple[2]->data;
+    CHECK(a[0] && a[1] && !a[2] && !a[3]);
+    CHECK(b[0] && !b[1] && !b[2] && !b[3]);
+    CHECK(!c[0] && c[1] && !c[2] && !c[3]);
+  }
+  literal_free(in);
+  literal_free(r);
   literal_free(args[0]);
   literal_free(args[1]);
 }
