@@ -396,6 +396,29 @@ TEST(run_chlo_next_after_and_erf_inv) {
   literal_free(args[1]);
 }
 
+/* Bounded dynamic dimensions import as HLO's "<=N" dimensions. */
+TEST(bounded_dimensions) {
+  const char *text =
+      "module { func.func public @main(%a: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> "
+      "tensor<i32> {\n"
+      "  %0 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>) "
+      "-> tensor<i32>\n"
+      "  return %0 : tensor<i32>\n} }\n";
+  MlirModule *m = NULL;
+  CHECK_OK(parse_str(text, &m));
+  if (!m) return;
+  HloModule *h = NULL;
+  CHECK_OK(shlo_import(m, &h));
+  mlir_module_free(m);
+  if (!h) return;
+  const Shape *p = h->entry->params[0]->shape;
+  CHECK(p->rank == 2 && p->dims[0] == 8 && p->dims[1] == 4);
+  CHECK(p->dynamic && p->dynamic[0] && !p->dynamic[1]);
+  CHECK(h->entry->root->op == OP_GET_DIMENSION_SIZE && h->entry->root->dimensions.n == 1 &&
+        h->entry->root->dimensions.v[0] == 0);
+  module_destroy(h);
+}
+
 /* ---- fuzz regressions -------------------------------------------------------------- */
 
 TEST(fuzz_regressions) {
@@ -448,6 +471,7 @@ int main(int argc, char **argv) {
   RUN(constants);
   RUN(run_while_with_capture_and_case);
   RUN(run_chlo_next_after_and_erf_inv);
+  RUN(bounded_dimensions);
   RUN(fuzz_regressions);
   return test_summary(__FILE__);
 }
