@@ -4,6 +4,8 @@
  *    MLIR generic form jaxlib printed for tests/corpus/CASE/module.mlir,
  *    tools/corpus/mlir_generic.py) must give the same tree as the pretty
  *    text JAX printed; plus hand-written pairs for forms not in the corpus;
+ *  - locations skipped (tests/stablehlo/locations_*.mlir: one program printed
+ *    with and without debug info), the implicit module;
  *  - constants: hex blobs, dense_resource blobs, splats, i1, complex;
  *  - the importer end to end on small programs (values worked out by hand);
  *  - fuzz regressions: tests/fuzz-regressions/mlir-*.mlir parse or fail
@@ -219,6 +221,24 @@ TEST(hand_written_forms) {
                  "%4 = \"stablehlo.pad\"(%3, %c) <{edge_padding_high = array<i64: -1>, edge_padding_low = "
                  "array<i64: 1>, interior_padding = array<i64: 0>}> : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>\n"
                  "\"func.return\"(%4) : (tensor<4xf32>) -> ()"));
+}
+
+/* Locations (as_text(debug_info=True): #loc aliases, loc(...) after ops,
+ * arguments and block arguments) are skipped: the same tree as without. */
+TEST(locations_are_skipped) {
+  char *a = generic_of_file("tests/stablehlo/locations_plain.mlir");
+  char *b = generic_of_file("tests/stablehlo/locations_debug_info.mlir");
+  CHECK(a && b && strcmp(a, b) == 0);
+  cxla_free(a);
+  cxla_free(b);
+}
+
+/* Ops at the top level without "module { }" are wrapped in one. */
+TEST(implicit_module) {
+  same_tree("func.func public @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "  return %a : tensor<2xf32>\n}\n",
+            "module {\n  func.func public @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "    return %a : tensor<2xf32>\n  }\n}\n");
 }
 
 /* ---- constants --------------------------------------------------------------------- */
@@ -468,6 +488,8 @@ int main(int argc, char **argv) {
   RUN(import_errors_are_located);
   RUN(corpus_pretty_equals_generic);
   RUN(hand_written_forms);
+  RUN(locations_are_skipped);
+  RUN(implicit_module);
   RUN(constants);
   RUN(run_while_with_capture_and_case);
   RUN(run_chlo_next_after_and_erf_inv);
