@@ -328,9 +328,9 @@ bool set_called(Scope *s, Instr *in, int n, Computation *const *cs) {
 cxla_status imp_value(Scope *s, const MlirOp *op, const MlirValue *v, Instr **out) {
   Instr *in = pm_get(&s->vals, v);
   if (!in)
-    return imp_err(s->imp, op, CXLA_INTERNAL,
-                   "operand %d is not available here (a value from outside an isolated region?)",
-                   v->index);
+    return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT,
+                   "uses a value defined outside its region (only while, case and if regions "
+                   "may use outer values)");
   *out = in;
   return NULL;
 }
@@ -837,7 +837,6 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
   im.funcs = cxla_calloc((size_t)(top->nops ? top->nops : 1), sizeof(FuncInfo));
   if (!im.funcs) st = cxla_oom();
   FuncInfo *entry = NULL;
-  int npublic = 0;
   for (int k = 0; !st && k < top->nops; k++) {
     MlirOp *op = top->ops[k];
     if (strcmp(op->name, "func.func")) {
@@ -855,7 +854,6 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
     f->name = n->str;
     const MlirAttr *vis = attr_of(op, "sym_visibility", MA_STRING);
     bool pub = !vis || strcmp(vis->str, "private") != 0;
-    if (pub) npublic++;
     if (!strcmp(f->name, "main") || (pub && !entry)) entry = f;
   }
   if (!st && !entry) st = cxla_status_make(CXLA_INVALID_ARGUMENT, "%s: no public function (main)",
@@ -872,7 +870,6 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
     module_destroy(hm);
     return st;
   }
-  (void)npublic;
   *out = hm;
   return NULL;
 }
