@@ -325,8 +325,16 @@ bool set_called(Scope *s, Instr *in, int n, Computation *const *cs) {
 
 /* ---- values and captures ----------------------------------------------------------- */
 
+static cxla_status imp_op(Scope *s, const MlirOp *op);
+
 cxla_status imp_value(Scope *s, const MlirOp *op, const MlirValue *v, Instr **out) {
   Instr *in = pm_get(&s->vals, v);
+  if (!in && v->owner && !strcmp(v->owner->name, "stablehlo.constant")) {
+    /* A constant from outside a reduce/sort/scatter/... body: materialized
+     * again inside it (as XLA's converter sinks constants). */
+    TRY(imp_op(s, v->owner));
+    in = pm_get(&s->vals, v);
+  }
   if (!in)
     return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT,
                    "uses a value defined outside its region (only while, case and if regions "
@@ -396,8 +404,6 @@ static cxla_status free_values(const MlirOp *op, int r0, int nr, ValVec *out) {
 }
 
 /* ---- blocks and regions --------------------------------------------------------------- */
-
-static cxla_status imp_op(Scope *s, const MlirOp *op);
 
 static bool is_terminator(const MlirOp *op) {
   return !strcmp(op->name, "stablehlo.return") || !strcmp(op->name, "func.return") ||

@@ -416,6 +416,28 @@ TEST(run_chlo_next_after_and_erf_inv) {
   literal_free(args[1]);
 }
 
+/* A reduce body that uses a constant from outside gets its own copy (as
+ * XLA's converter sinks constants): sum(x * 2) over [1, 2, 3, 4] = 20. */
+TEST(run_reduce_body_outer_constant) {
+  const char *text =
+      "module @m { func.func public @main(%a: tensor<4xf32>) -> tensor<f32> {\n"
+      "  %c = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %k = stablehlo.constant dense<2.0> : tensor<f32>\n"
+      "  %r = stablehlo.reduce(%a init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+      "   reducer(%x: tensor<f32>, %y: tensor<f32>) {\n"
+      "    %m = stablehlo.multiply %y, %k : tensor<f32>\n"
+      "    %s = stablehlo.add %x, %m : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }\n"
+      "  return %r : tensor<f32>\n} }\n";
+  float x[4] = {1, 2, 3, 4};
+  Literal *a = f32_vec(4, x);
+  Literal *r = run_text(text, &a, 1);
+  CHECK(r && r->type == T_F32 && r->nelems == 1 && ((float *)r->data)[0] == 20.0f);
+  literal_free(r);
+  literal_free(a);
+}
+
 /* Bounded dynamic dimensions import as HLO's "<=N" dimensions. */
 TEST(bounded_dimensions) {
   const char *text =
@@ -493,6 +515,7 @@ int main(int argc, char **argv) {
   RUN(constants);
   RUN(run_while_with_capture_and_case);
   RUN(run_chlo_next_after_and_erf_inv);
+  RUN(run_reduce_body_outer_constant);
   RUN(bounded_dimensions);
   RUN(fuzz_regressions);
   return test_summary(__FILE__);
