@@ -871,6 +871,23 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
     hm->entry = ec;
     st = order_comps(hm);
   }
+  if (!st) {
+    /* The entry computation layout JAX's modules have: the parameters' and
+     * the result's shapes with their default layouts. */
+    EntryLayout *el = arena_alloc(&hm->arena, sizeof *el);
+    Shape **ps = el ? arena_array(&hm->arena, (size_t)(ec->nparams ? ec->nparams : 1),
+                                  sizeof(Shape *)) : NULL;
+    if (!ps) st = cxla_oom();
+    for (int k = 0; !st && k < ec->nparams; k++)
+      if (!(ps[k] = shape_clone(&hm->arena, ec->params[k]->shape))) st = cxla_oom();
+    if (!st && !(el->result = shape_clone(&hm->arena, ec->root->shape))) st = cxla_oom();
+    if (!st) st = shape_set_default_layout(&hm->arena, el->result);
+    if (!st) {
+      el->nparams = ec->nparams;
+      el->params = ps;
+      hm->entry_layout = el;
+    }
+  }
   cxla_free(im.funcs);
   if (st) {
     module_destroy(hm);
