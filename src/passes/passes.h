@@ -20,6 +20,7 @@ cxla_status pass_multi_output_fusion(HloModule *m, const PassContext *ctx, bool 
 cxla_status pass_while_loop_simplify(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_batchnorm_expander(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_logistic_expander(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_qr_expander(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_buffer_assignment(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_dot_canonicalize(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_reduce_window_rewriter(HloModule *m, const PassContext *ctx, bool *changed);

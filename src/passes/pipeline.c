@@ -36,6 +36,8 @@ static const Pass kPasses[] = {
      "dead loop state, loop-invariant code motion, unrolling of tiny counted loops"},
     {"batchnorm-expander", pass_batchnorm_expander, "batch-norm ops to elementwise ops and reduces"},
     {"logistic-expander", pass_logistic_expander, "logistic(x) to 1/(1+exp(-x))"},
+    {"qr-expander", pass_qr_expander,
+     "TensorFlow's Qr / ProductOfElementaryHouseholderReflectors custom-calls to HLO loops"},
     {"buffer-assignment", pass_buffer_assignment,
      "liveness, buffer reuse and offsets; report only (never changes the module)"},
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
@@ -188,6 +190,11 @@ static cxla_status run_fixed_point(Runner *r, const char *const *names, int n, i
  * written elsewhere are listed commented out: uncomment the line when the
  * pass is registered. */
 static cxla_status pipeline_default(Runner *r) {
+  /* ops XLA always expands before optimizing (its QrExpander and
+   * BatchNormExpander): these change rounding (every op of an expansion
+   * rounds, where the interpreter computes them in double), as in XLA */
+  TRY(run_pass(r, "qr-expander"));
+  TRY(run_pass(r, "batchnorm-expander"));
   TRY(run_pass(r, "call-inliner"));
   TRY(run_pass(r, "flatten-call-graph"));
   TRY(run_pass(r, "tuple-simplifier"));
@@ -199,9 +206,8 @@ static cxla_status pipeline_default(Runner *r) {
                                           "conditional-simplifier"};
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "while-loop-simplify"));
-  /* the two expanders below are not value-preserving (every op of an
-   * expansion rounds), so they stay out of the default pipeline: */
-  /* TRY(run_pass(r, "batchnorm-expander")); */
+  /* logistic-expander is not value-preserving (every op of the expansion
+   * rounds) and XLA:CPU keeps logistic, so it stays out: */
   /* TRY(run_pass(r, "logistic-expander")); */
   /* TRY(run_pass(r, "rng-bit-generator-expander")); */
   /* TRY(run_pass(r, "select-and-scatter-expander")); */

@@ -19,7 +19,7 @@
 #include "interp/interp.h"
 #include "ir/rewrite.h"
 #include "passes/passes.h"
-#include "runtime/compare.h"
+#include "testing/compare.h"
 #include "verify/verify.h"
 
 static inline HloModule *pt_parse(const char *text) {
