@@ -34,7 +34,8 @@ cxla_status comp_sort(Computation *c);
  * custom_call_has_side_effect). Returns how many were removed. */
 int comp_prune(Computation *c);
 
-/* Removes computations no instruction calls (the entry always stays).
+/* Removes computations the entry does not reach through called computations
+ * (what no remaining instruction calls; the entry always stays). One walk.
  * Returns how many were removed. */
 int module_prune_computations(HloModule *m);
 
