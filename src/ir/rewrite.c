@@ -21,6 +21,19 @@ int comp_replace_uses(Computation *c, const Instr *from, Instr *to) {
   return n;
 }
 
+cxla_status comp_index_names(const Computation *c, NameMap *out) {
+  memset(out, 0, sizeof *out);
+  for (int i = 0; i < c->ninstrs; i++) {
+    const char *nm = c->instrs[i]->name;
+    if (namemap_get(out, nm, strlen(nm))) continue;
+    if (!namemap_put(out, nm, c->instrs[i])) {
+      namemap_free(out);
+      return cxla_oom();
+    }
+  }
+  return NULL;
+}
+
 cxla_status users_build(const Computation *c, Users *u) {
   memset(u, 0, sizeof *u);
   int n = c->ninstrs;
