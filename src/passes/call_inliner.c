@@ -86,6 +86,17 @@ static cxla_status inline_call(Computation *c, NameMap *names, Instr *call) {
   return s;
 }
 
+cxla_status pass_inline_call(Computation *c, Instr *call) {
+  NameMap names;
+  TRY(comp_index_names(c, &names));
+  call->scratch = NULL;
+  cxla_status s = inline_call(c, &names, call);
+  namemap_free(&names);
+  if (!s && call->scratch) comp_replace_uses(c, call, call->scratch);
+  call->scratch = NULL;
+  return s;
+}
+
 /* What x stands for once every inlined call is replaced by its root. */
 static Instr *resolve(Instr *x) {
   while (x && x->op == OP_CALL && x->scratch) x = x->scratch;

@@ -48,10 +48,10 @@
  * instructions this pass made (which may keep growing). Inside fused
  * computations, scratch points at the original instruction a clone was
  * made from. */
-static char kDead, kOurs;
+static const char kDead, kOurs; /* sentinel addresses for Instr.scratch */
 
-static bool is_dead(const Instr *in) { return in->scratch == &kDead; }
-static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch == &kOurs; }
+static bool is_dead(const Instr *in) { return in->scratch == (const void *)&kDead; }
+static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch == (const void *)&kOurs; }
 
 /* Uses of one instruction of the computation being fused, kept up to date
  * as the pass edits operands: exact counts over live instructions, and a
@@ -416,12 +416,12 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   f->called = called;
   f->attrs = A_FUSION_KIND;
   f->fusion_kind = fusion_kind_of(fc);
-  f->scratch = &kOurs;
+  f->scratch = (void *)&kOurs;
   const char *meta = instr_raw(C, "metadata");
   if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
   track(fz, f, 1);
   replace_uses(fz, C, f);
-  C->scratch = &kDead;
+  C->scratch = (void *)&kDead;
   track(fz, C, -1);
   *out = f;
   return fz->oom ? cxla_oom() : NULL;
@@ -466,7 +466,7 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   int users, slots;
   count_uses(fz, p, &users, &slots);
   if (users == 0) {
-    p->scratch = &kDead;
+    p->scratch = (void *)&kDead;
     track(fz, p, -1);
   }
   return fz->oom ? cxla_oom() : NULL;
