@@ -14,7 +14,7 @@
  * operands, a computation its instructions, a module its computations, and
  * nothing points back. A pass that needs users, callers or names builds the
  * map once over what it walks (users_build and comp_index_names in
- * rewrite.h, base's NameMap and PtrMap, the fusion passes' FusionCtx) and
+ * rewrite.h, base's NameMap and PtrIndex, the fusion passes' FusionCtx) and
  * keeps it up to date itself while it edits, so that no decision scans the
  * module: every pass is linear or N log N in the module's size. (Chosen over
  * user lists kept by a mutation API because passes edit operand arrays in
