@@ -370,5 +370,9 @@ int mlir_elem_bytes(const MlirType *t);
 int64_t mlir_type_elems(const MlirType *t);
 /* The name of an enum kind as spelled in #stablehlo<KIND ...>. */
 const char *mlir_enum_kind_name(MlirEnumKind k);
+/* Appends the module in MLIR's generic op syntax, values numbered %0, %1...
+ * in definition order (debugging; tests comparing two readers). Overwrites
+ * MlirValue.scratch (mlir_print.c). */
+void mlir_module_print(StrBuf *b, MlirModule *m);
 
 #endif

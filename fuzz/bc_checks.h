@@ -1,0 +1,39 @@
+/* bc_checks.h: what the StableHLO bytecode fuzzer (fuzz/fuzz_stablehlo_bc.c)
+ * checks on one input, shared with its CI replay
+ * (tests/unit/test_stablehlo_bc_fuzz_replay.c) so both judge an input alike.
+ * Returns NULL when the input was handled correctly: read into a tree that
+ * prints, or refused with an INVALID_ARGUMENT/UNIMPLEMENTED/RESOURCE_EXHAUSTED
+ * status whose message gives the byte offset; otherwise a static description
+ * of the broken invariant. Sanitizers report the rest. */
+#ifndef CXLA_FUZZ_BC_CHECKS_H
+#define CXLA_FUZZ_BC_CHECKS_H
+
+#include <string.h>
+
+#include "stablehlo/mlir.h"
+
+static inline const char *check_stablehlo_bc(const uint8_t *data, size_t size) {
+  MlirModule *m = NULL;
+  cxla_status s = mlir_parse_bytecode(data, size, "fuzz.mlirbc", &m);
+  const char *bug = NULL;
+  if (s) {
+    cxla_status_code code = cxla_status_code_of(s);
+    if (m) bug = "a module was returned with an error";
+    else if (code != CXLA_INVALID_ARGUMENT && code != CXLA_UNIMPLEMENTED && code != CXLA_RESOURCE_EXHAUSTED)
+      bug = "unexpected status code";
+    else if (code != CXLA_RESOURCE_EXHAUSTED && !strstr(cxla_status_message(s), "byte "))
+      bug = "error message without a byte offset";
+    cxla_status_free(s);
+    return bug;
+  }
+  if (!m || !m->op) return "no module returned";
+  StrBuf b;
+  sb_init(&b);
+  mlir_module_print(&b, m);
+  if (b.oom) bug = "printing ran out of memory";
+  sb_free(&b);
+  mlir_module_free(m);
+  return bug;
+}
+
+#endif

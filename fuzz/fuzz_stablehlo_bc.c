@@ -1,0 +1,24 @@
+/* libFuzzer target for the StableHLO portable-artifact reader (MLIR bytecode
+ * of the VHLO dialect: src/stablehlo/bytecode.c, vhlo_attrs.c,
+ * vhlo_to_mlir.c). Each input is read; a tree that comes back must print,
+ * an error must be a status with the byte offset (fuzz/bc_checks.h).
+ *
+ *   make fuzz
+ *   mkdir -p /tmp/bc-seeds /tmp/bc-work
+ *   for d in tests/corpus/*; do cp $d/module.mlirbc /tmp/bc-seeds/$(basename $d).mlirbc; done
+ *   build-fuzz/fuzz_stablehlo_bc -max_total_time=600 /tmp/bc-work /tmp/bc-seeds
+ * Crashing inputs go to tests/fuzz-regressions/bc-<name>.mlirbc, replayed by
+ * tests/unit/test_stablehlo_bc_fuzz_replay.c. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "bc_checks.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  const char *bug = check_stablehlo_bc(data, size);
+  if (bug) {
+    fprintf(stderr, "fuzz_stablehlo_bc: %s\n", bug);
+    abort();
+  }
+  return 0;
+}
