@@ -1,6 +1,6 @@
 /* bc_checks.h: what the StableHLO bytecode fuzzer (fuzz/fuzz_stablehlo_bc.c)
  * checks on one input, shared with its CI replay
- * (tests/unit/test_stablehlo_bc_fuzz_replay.c) so both judge an input alike.
+ * (tests/unit/test_stablehlo_bc.c) so both judge an input alike.
  * Returns NULL when the input was handled correctly: read into a tree that
  * prints, or refused with an INVALID_ARGUMENT/UNIMPLEMENTED/RESOURCE_EXHAUSTED
  * status whose message gives the byte offset; otherwise a static description

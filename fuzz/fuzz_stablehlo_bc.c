@@ -5,10 +5,10 @@
  *
  *   make fuzz
  *   mkdir -p /tmp/bc-seeds /tmp/bc-work
- *   for d in tests/corpus/*; do cp $d/module.mlirbc /tmp/bc-seeds/$(basename $d).mlirbc; done
+ *   (copy each tests/corpus/CASE/module.mlirbc to /tmp/bc-seeds/CASE.mlirbc)
  *   build-fuzz/fuzz_stablehlo_bc -max_total_time=600 /tmp/bc-work /tmp/bc-seeds
  * Crashing inputs go to tests/fuzz-regressions/bc-<name>.mlirbc, replayed by
- * tests/unit/test_stablehlo_bc_fuzz_replay.c. */
+ * tests/unit/test_stablehlo_bc.c (fuzz_replay_and_corpus). */
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -887,6 +887,9 @@ static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, B
   op->dialect = f->dialects[f->opnames[name].dialect];
   op->name = f->opnames[name].name;
   bool is_vhlo = (int)f->opnames[name].dialect == f->dialect_vhlo;
+  if (!is_vhlo && (int)f->opnames[name].dialect != f->dialect_builtin && strcmp(op->dialect, "sdy"))
+    return bc_error(r, "op %s.%s: dialect %s is not one a StableHLO artifact may hold (builtin, vhlo, sdy)",
+                    op->dialect, op->name, op->dialect);
   TRY(bc_byte(r, &mask));
   if (mask & 0x80) return bc_error(r, "unknown bits in op encoding mask 0x%02x", mask);
   TRY(bc_varint(r, &loc));
