@@ -27,11 +27,11 @@ static inline const char *check_stablehlo_bc(const uint8_t *data, size_t size) {
     return bug;
   }
   if (!m || !m->op) return "no module returned";
-  StrBuf b;
-  sb_init(&b);
-  mlir_module_print(&b, m);
-  if (b.oom) bug = "printing ran out of memory";
-  sb_free(&b);
+  char *text = NULL;
+  cxla_status ps = mlir_print_generic(m, &text);
+  if (ps) bug = "the tree read does not print";
+  cxla_status_free(ps);
+  cxla_free(text);
   mlir_module_free(m);
   return bug;
 }

@@ -370,9 +370,10 @@ int mlir_elem_bytes(const MlirType *t);
 int64_t mlir_type_elems(const MlirType *t);
 /* The name of an enum kind as spelled in #stablehlo<KIND ...>. */
 const char *mlir_enum_kind_name(MlirEnumKind k);
-/* Appends the module in MLIR's generic op syntax, values numbered %0, %1...
- * in definition order (debugging; tests comparing two readers). Overwrites
- * MlirValue.scratch (mlir_print.c). */
-void mlir_module_print(StrBuf *b, MlirModule *m);
+/* The tree in a canonical generic form (values numbered in definition order,
+ * attributes sorted by name, dense data in hex): two readers' trees of the
+ * same program print the same. The caller frees *out with cxla_free
+ * (mlir_print.c). */
+cxla_status mlir_print_generic(const MlirModule *m, char **out);
 
 #endif
