@@ -70,6 +70,9 @@ typedef struct OpName {
 typedef struct Scope {
   uint32_t *ids; /* local value index -> module-wide id (UINT32_MAX: not yet) */
   size_t size, cap;
+  /* Values declared by the open regions but not defined yet: each needs at
+   * least a byte further on, which bounds what a region may declare. */
+  size_t pending;
 } Scope;
 
 struct BcFile {
@@ -707,10 +710,14 @@ static cxla_status new_value(BcReader *r, Scope *sc, RegionVals *rv, const BcTyp
   f->vtypes[f->nvalues] = type;
   *id = (uint32_t)f->nvalues++;
   sc->ids[rv->next++] = *id;
+  sc->pending--;
   return NULL;
 }
 
 static cxla_status scope_push(BcReader *r, Scope *sc, uint64_t n, RegionVals *rv) {
+  if (sc->pending > left(r) || n > left(r) - sc->pending)
+    return bc_error(r, "region declares %llu values, more than the data left can define", (unsigned long long)n);
+  sc->pending += (size_t)n;
   if (n > sc->cap - sc->size) {
     size_t cap = sc->cap ? sc->cap : 64;
     while (n > cap - sc->size) {
@@ -745,6 +752,18 @@ static cxla_status skip_use_lists(BcReader *r, uint64_t nvalues) {
 
 static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, BcOp **out);
 
+/* Room for element n+1 of an arena array of n elements with capacity *cap:
+ * the array itself, or a copy twice as large. NULL if out of memory. */
+static void *grow(BcReader *r, void *arr, size_t n, size_t *cap, size_t size) {
+  if (n < *cap) return arr;
+  size_t ncap = *cap ? *cap * 2 : 4;
+  void *v = bc_alloc(r, ncap, size);
+  if (!v) return NULL;
+  if (n) memcpy(v, arr, n * size);
+  *cap = ncap;
+  return v;
+}
+
 static cxla_status parse_block(BcReader *r, Scope *sc, RegionVals *rv, int depth, BcBlock *b) {
   uint64_t v;
   TRY(bc_varint(r, &v));
@@ -778,10 +797,14 @@ static cxla_status parse_block(BcReader *r, Scope *sc, RegionVals *rv, int depth
       if (has) TRY(skip_use_lists(r, nargs));
     }
   }
-  b->ops = bc_alloc(r, nops, sizeof *b->ops);
-  if (!b->ops) return cxla_oom();
-  for (uint64_t i = 0; i < nops; i++) TRY(parse_op(r, sc, rv, depth, &b->ops[i]));
-  b->nops = (size_t)nops;
+  /* Arrays grow as their elements are read (not sized from the counts), so
+   * that nested counts cannot claim the same bytes over and over. */
+  size_t cap = 0;
+  for (uint64_t i = 0; i < nops; i++) {
+    if (!(b->ops = grow(r, b->ops, b->nops, &cap, sizeof *b->ops))) return cxla_oom();
+    TRY(parse_op(r, sc, rv, depth, &b->ops[i]));
+    b->nops++;
+  }
   return NULL;
 }
 
@@ -794,10 +817,13 @@ static cxla_status parse_region(BcReader *r, Scope *sc, int depth, BcRegion *reg
   RegionVals rv;
   size_t saved = sc->size;
   TRY(scope_push(r, sc, nvalues, &rv));
-  reg->blocks = bc_alloc(r, nblocks, sizeof *reg->blocks);
-  if (!reg->blocks) return cxla_oom();
-  reg->nblocks = (size_t)nblocks;
-  for (uint64_t i = 0; i < nblocks; i++) TRY(parse_block(r, sc, &rv, depth, &reg->blocks[i]));
+  size_t cap = 0;
+  for (uint64_t i = 0; i < nblocks; i++) {
+    if (!(reg->blocks = grow(r, reg->blocks, reg->nblocks, &cap, sizeof *reg->blocks))) return cxla_oom();
+    TRY(parse_block(r, sc, &rv, depth, &reg->blocks[i]));
+    reg->nblocks++;
+  }
+  sc->pending -= rv.end - rv.next; /* declared but never defined */
   sc->size = saved;
   return NULL;
 }
@@ -951,9 +977,7 @@ static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, B
     TRY(bc_varint(r, &v));
     uint64_t nreg = v >> 1;
     if (nreg > left(r)) return bc_error(r, "%llu regions overrun the data", (unsigned long long)nreg);
-    op->regions = bc_alloc(r, nreg, sizeof *op->regions);
-    if (!op->regions) return cxla_oom();
-    op->nregions = (size_t)nreg;
+    size_t cap = 0;
     if (nreg && (v & 1)) {
       /* Isolated from above: a new value scope; from version 2 on, the
        * regions sit in their own IR section (for lazy loading). */
@@ -968,12 +992,19 @@ static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, B
         if (!s && id != SEC_IR) s = bc_error(r, "expected an IR section for an isolated region, got section %u", id);
         if (!s) sub = reader_for(f, data, len, "IR");
       }
-      for (uint64_t i = 0; i < nreg && !s; i++) s = parse_region(&sub, &inner, depth + 1, &op->regions[i]);
+      for (uint64_t i = 0; i < nreg && !s; i++) {
+        if (!(op->regions = grow(&sub, op->regions, op->nregions, &cap, sizeof *op->regions))) s = cxla_oom();
+        else if (!(s = parse_region(&sub, &inner, depth + 1, &op->regions[i]))) op->nregions++;
+      }
       if (f->version < V_LAZY_LOADING) r->p = sub.p;
       cxla_free(inner.ids);
       return s;
     }
-    for (uint64_t i = 0; i < nreg; i++) TRY(parse_region(r, sc, depth + 1, &op->regions[i]));
+    for (uint64_t i = 0; i < nreg; i++) {
+      if (!(op->regions = grow(r, op->regions, op->nregions, &cap, sizeof *op->regions))) return cxla_oom();
+      TRY(parse_region(r, sc, depth + 1, &op->regions[i]));
+      op->nregions++;
+    }
   }
   return NULL;
 }

@@ -24,6 +24,14 @@ typedef struct Conv {
   const BcModule *bc;
   MlirValue **values; /* module-wide value id -> value */
   const BcOp *op;     /* the op being converted (for error positions) */
+  /* Nodes (attributes, types, array elements) the tree may still get: the
+   * decoded module shares attributes and types, the tree copies them, so a
+   * small file could otherwise expand without bound. */
+  int64_t budget;
+  /* Value types converted so far (open addressing, BcType* -> MlirType*). */
+  const BcType **tkeys;
+  MlirType **tvals;
+  size_t tcap, tused;
 } Conv;
 
 static MlirPos pos_of(const BcOp *op) {
@@ -34,6 +42,16 @@ static MlirPos pos_of(const BcOp *op) {
 #define conv_err(c, ...) mlir_error_at(CXLA_INVALID_ARGUMENT, (c)->m, pos_of((c)->op), __VA_ARGS__)
 
 static void *alloc(Conv *c, size_t n, size_t size) { return arena_array(&c->m->arena, n ? n : 1, size); }
+
+static cxla_status spend(Conv *c, uint64_t n) {
+  if (n > (uint64_t)c->budget) {
+    c->budget = 0;
+    return mlir_error_at(CXLA_RESOURCE_EXHAUSTED, c->m, pos_of(c->op),
+                         "attributes and types expand to too many nodes for the file's size");
+  }
+  c->budget -= (int64_t)n;
+  return NULL;
+}
 
 /* ---- types ------------------------------------------------------------------ */
 
@@ -97,6 +115,7 @@ static cxla_status conv_types(Conv *c, const BcType **ts, size_t n, MlirType ***
 
 static cxla_status conv_type(Conv *c, const BcType *t, MlirType **out) {
   MlirType *r = NULL;
+  TRY(spend(c, 1 + t->rank + t->n + t->nresults));
   switch (t->kind) {
   case BCT_BOOL: r = elem_type(c, CXLA_PRED); break;
   case BCT_INT: {
@@ -164,6 +183,41 @@ static cxla_status conv_type(Conv *c, const BcType *t, MlirType **out) {
   }
   if (!r) return cxla_oom();
   *out = r;
+  return NULL;
+}
+
+/* The type of a value: converted once per distinct decoded type. */
+static cxla_status conv_value_type(Conv *c, const BcType *t, MlirType **out) {
+  if (c->tused * 2 >= c->tcap) {
+    size_t cap = c->tcap ? c->tcap * 2 : 64;
+    const BcType **keys = cxla_calloc(cap, sizeof *keys);
+    MlirType **vals = cxla_calloc(cap, sizeof *vals);
+    if (!keys || !vals) {
+      cxla_free(keys);
+      cxla_free(vals);
+      return cxla_oom();
+    }
+    for (size_t i = 0; i < c->tcap; i++)
+      if (c->tkeys[i]) {
+        size_t k = ((uintptr_t)c->tkeys[i] >> 4) & (cap - 1);
+        while (keys[k]) k = (k + 1) & (cap - 1);
+        keys[k] = c->tkeys[i];
+        vals[k] = c->tvals[i];
+      }
+    cxla_free(c->tkeys);
+    cxla_free(c->tvals);
+    c->tkeys = keys;
+    c->tvals = vals;
+    c->tcap = cap;
+  }
+  size_t k = ((uintptr_t)t >> 4) & (c->tcap - 1);
+  while (c->tkeys[k] && c->tkeys[k] != t) k = (k + 1) & (c->tcap - 1);
+  if (!c->tkeys[k]) {
+    TRY(conv_type(c, t, &c->tvals[k]));
+    c->tkeys[k] = t;
+    c->tused++;
+  }
+  *out = c->tvals[k];
   return NULL;
 }
 
@@ -275,6 +329,7 @@ static cxla_status conv_dense(Conv *c, const BcAttr *a, MlirAttr *r) {
 static cxla_status conv_attr(Conv *c, const BcAttr *a, MlirAttr **out);
 
 static cxla_status conv_attr(Conv *c, const BcAttr *a, MlirAttr **out) {
+  TRY(spend(c, 1 + a->n + a->nints + a->nints2));
   MlirAttr *r = new_attr(c, MA_OPAQUE);
   if (!r) return cxla_oom();
   *out = r;
@@ -409,6 +464,7 @@ static cxla_status ints_of(Conv *c, const BcAttr *a, const char *name, MlirI64s 
   if (n < 0 || n > INT32_MAX || bytes <= 0) return conv_err(c, "attribute %s: bad integer tensor", name);
   bool splat = n != 1 && a->len == (size_t)bytes;
   if (!splat && a->len != (size_t)n * (size_t)bytes) return conv_err(c, "attribute %s: integer tensor data of the wrong size", name);
+  TRY(spend(c, (uint64_t)n));
   out->v = alloc(c, (size_t)n, sizeof *out->v);
   if (!out->v) return cxla_oom();
   for (int64_t i = 0; i < n; i++) {
@@ -478,6 +534,7 @@ static cxla_status dense_array(Conv *c, const BcAttr *a, const char *name, MlirA
     int64_t n = elems_of(a->type);
     if (n < 0 || n > INT32_MAX || (a->len != (size_t)n && !(n != 1 && a->len == 1)))
       return conv_err(c, "attribute %s: bad boolean tensor", name);
+    TRY(spend(c, (uint64_t)n));
     r->array_elem = CXLA_PRED;
     r->n = (int)n;
     r->ints = alloc(c, (size_t)n, sizeof *r->ints);
@@ -820,7 +877,7 @@ static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool par
   if (!op->results) return cxla_oom();
   for (size_t i = 0; i < src->nresults; i++) {
     MlirValue *v = &op->results[i];
-    TRY(conv_type(c, c->bc->value_types[src->results[i]], &v->type));
+    TRY(conv_value_type(c, c->bc->value_types[src->results[i]], &v->type));
     v->owner = op;
     v->index = (int)i;
     c->values[src->results[i]] = v;
@@ -844,7 +901,7 @@ static cxla_status conv_block(Conv *c, const BcBlock *src, MlirRegion *parent, b
   if (!b->args) return cxla_oom();
   for (size_t i = 0; i < src->nargs; i++) {
     MlirValue *v = &b->args[i];
-    TRY(conv_type(c, c->bc->value_types[src->args[i]], &v->type));
+    TRY(conv_value_type(c, c->bc->value_types[src->args[i]], &v->type));
     v->block = b;
     v->index = (int)i;
     c->values[src->args[i]] = v;
@@ -875,7 +932,8 @@ cxla_status mlir_parse_bytecode(const uint8_t *data, size_t len, const char *fil
     bc_module_free(bc);
     return cxla_oom();
   }
-  Conv c = {m, bc, NULL, NULL};
+  Conv c = {m, bc, NULL, NULL, 0, NULL, NULL, 0, 0};
+  c.budget = ((int64_t)1 << 20) + 64 * (int64_t)(len > ((size_t)1 << 36) ? ((size_t)1 << 36) : len);
   cxla_status s = NULL;
   c.values = cxla_calloc(bc->nvalues ? bc->nvalues : 1, sizeof *c.values);
   if (!c.values) s = cxla_oom();
@@ -887,6 +945,8 @@ cxla_status mlir_parse_bytecode(const uint8_t *data, size_t len, const char *fil
   if (!s && (m->op->nregions != 1 || m->op->regions[0].nblocks != 1))
     s = mlir_error_at(CXLA_INVALID_ARGUMENT, m, m->op->pos, "builtin.module must have one region with one block");
   cxla_free(c.values);
+  cxla_free(c.tkeys);
+  cxla_free(c.tvals);
   bc_module_free(bc);
   if (s) {
     mlir_module_free(m);
