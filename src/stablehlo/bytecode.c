@@ -62,9 +62,29 @@ typedef struct Entry {
   const void *value;
 } Entry;
 
+/* VHLO ops (from StableHLO's VhloOps.td): the stablehlo name each maps to
+ * and the names of its inherent attributes (properties) in the order its
+ * properties store them. */
+typedef struct VhloOpInfo {
+  const char *mnemonic, *base, *attrs;
+} VhloOpInfo;
+
+static const VhloOpInfo VHLO_OPS[] = {
+#define VHLO_OP(m, base, lo, hi, attrs) {m, base, attrs},
+#include "stablehlo/vhlo_ops.def"
+#undef VHLO_OP
+};
+
+static const VhloOpInfo *vhlo_op_info(const char *name) {
+  for (size_t i = 0; i < sizeof VHLO_OPS / sizeof VHLO_OPS[0]; i++)
+    if (!strcmp(VHLO_OPS[i].mnemonic, name)) return &VHLO_OPS[i];
+  return NULL;
+}
+
 typedef struct OpName {
   uint32_t dialect;
   const char *name;
+  const VhloOpInfo *vhlo; /* a known VHLO op, else NULL */
 } OpName;
 
 typedef struct Scope {
@@ -633,6 +653,7 @@ static cxla_status read_dialects(BcFile *f) {
       OpName *o = &f->opnames[f->nopnames++];
       o->dialect = (uint32_t)d;
       TRY(string_at(&r, v, &o->name));
+      if ((int)d == f->dialect_vhlo) o->vhlo = vhlo_op_info(o->name);
     }
   }
   return NULL;
@@ -828,25 +849,6 @@ static cxla_status parse_region(BcReader *r, Scope *sc, int depth, BcRegion *reg
   return NULL;
 }
 
-/* Names of the inherent attributes (properties) of an op, in the order its
- * properties store them; NULL if the op is not known. */
-typedef struct VhloOpInfo {
-  const char *mnemonic;
-  const char *attrs;
-} VhloOpInfo;
-
-static const VhloOpInfo VHLO_OPS[] = {
-#define VHLO_OP(m, base, lo, hi, attrs) {m, attrs},
-#include "stablehlo/vhlo_ops.def"
-#undef VHLO_OP
-};
-
-static const char *vhlo_op_attrs(const char *name) {
-  for (size_t i = 0; i < sizeof VHLO_OPS / sizeof VHLO_OPS[0]; i++)
-    if (!strcmp(VHLO_OPS[i].mnemonic, name)) return VHLO_OPS[i].attrs;
-  return NULL;
-}
-
 static cxla_status add_attr(BcReader *r, BcOp *op, size_t *cap, const char *name, size_t namelen, const BcAttr *value) {
   if (op->nattrs == *cap) {
     size_t ncap = *cap ? *cap * 2 : 8;
@@ -867,13 +869,14 @@ static cxla_status add_attr(BcReader *r, BcOp *op, size_t *cap, const char *name
 /* Decodes an op's properties: for VHLO ops, one attribute per inherent
  * attribute in definition order; for builtin.module, its optional symbol name
  * and visibility. Other ops' properties are skipped. */
-static cxla_status read_op_properties(BcReader *r, BcOp *op, size_t *cap, uint64_t idx, bool is_vhlo) {
+static cxla_status read_op_properties(BcReader *r, BcOp *op, size_t *cap, uint64_t idx, bool is_vhlo,
+                                      const VhloOpInfo *info) {
   BcFile *f = r->f;
   TRY(index_in(r, idx, f->nprops, "properties"));
   BcReader pr = reader_for(f, f->props[idx], f->proplens[idx], "properties");
   if (is_vhlo) {
-    const char *names = vhlo_op_attrs(op->name);
-    if (!names) return NULL;
+    if (!info) return NULL;
+    const char *names = info->attrs;
     while (*names) {
       const char *comma = strchr(names, ',');
       size_t n = comma ? (size_t)(comma - names) : strlen(names);
@@ -912,6 +915,7 @@ static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, B
   TRY(index_in(r, name, f->nopnames, "op name"));
   op->dialect = f->dialects[f->opnames[name].dialect];
   op->name = f->opnames[name].name;
+  op->base = f->opnames[name].vhlo ? f->opnames[name].vhlo->base : NULL;
   bool is_vhlo = (int)f->opnames[name].dialect == f->dialect_vhlo;
   if (!is_vhlo && (int)f->opnames[name].dialect != f->dialect_builtin && strcmp(op->dialect, "sdy"))
     return bc_error(r, "op %s.%s: dialect %s is not one a StableHLO artifact may hold (builtin, vhlo, sdy)",
@@ -931,7 +935,7 @@ static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, B
     if (f->version < V_NATIVE_PROPERTIES) return bc_error(r, "op properties in bytecode version %llu", (unsigned long long)f->version);
     uint64_t idx;
     TRY(bc_varint(r, &idx));
-    TRY(read_op_properties(r, op, &cap, idx, is_vhlo));
+    TRY(read_op_properties(r, op, &cap, idx, is_vhlo, f->opnames[name].vhlo));
   }
   if (dict)
     for (size_t i = 0; i < dict->n; i++)

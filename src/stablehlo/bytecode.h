@@ -149,6 +149,8 @@ typedef struct BcNamedAttr {
 struct BcOp {
   const char *dialect; /* "vhlo", "builtin", ... */
   const char *name;    /* without the dialect: "add_v1", "module" */
+  const char *base;    /* a known VHLO op: the stablehlo op it is ("add");
+                          else NULL */
   size_t offset;       /* byte offset of the op in the file */
   const BcAttr *loc;
   /* Attributes: the properties (inherent attributes, named from VHLO's op

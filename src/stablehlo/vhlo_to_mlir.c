@@ -813,22 +813,6 @@ static cxla_status conv_op_attrs(Conv *c, const BcOp *op, const char *base, bool
 
 /* ---- ops ----------------------------------------------------------------------------- */
 
-typedef struct OpNameInfo {
-  const char *mnemonic, *base;
-} OpNameInfo;
-
-static const OpNameInfo VHLO_NAMES[] = {
-#define VHLO_OP(m, base, lo, hi, attrs) {m, base},
-#include "stablehlo/vhlo_ops.def"
-#undef VHLO_OP
-};
-
-static const char *vhlo_base(const char *mnemonic) {
-  for (size_t i = 0; i < sizeof VHLO_NAMES / sizeof VHLO_NAMES[0]; i++)
-    if (!strcmp(VHLO_NAMES[i].mnemonic, mnemonic)) return VHLO_NAMES[i].base;
-  return NULL;
-}
-
 static cxla_status conv_region(Conv *c, const BcRegion *src, MlirOp *parent, MlirRegion *dst, bool in_func);
 
 static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool parent_is_func, MlirOp **out) {
@@ -842,7 +826,7 @@ static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool par
   const char *base = NULL;
   char name[128];
   if (is_vhlo) {
-    base = vhlo_base(src->name);
+    base = src->base;
     if (!base) return conv_err(c, "unknown VHLO op vhlo.%s", src->name);
     if (!strcmp(base, "func")) snprintf(name, sizeof name, "func.func");
     else if (!strcmp(base, "call")) snprintf(name, sizeof name, "func.call");
