@@ -130,9 +130,7 @@ void case_free(Case *c) {
 }
 
 const char *case_hlo_path(Case *c, const char *which) {
-  /* "mlir" and "mlirbc" name the StableHLO forms of the module. */
-  bool stablehlo = !strcmp(which, "mlir") || !strcmp(which, "mlirbc");
-  char *p = stablehlo ? cxla_format("%s/module.%s", c->dir, which) : cxla_format("%s/%s.hlo", c->dir, which);
+  char *p = cxla_format("%s/%s.hlo", c->dir, which);
   if (!p) return NULL;
   const char *a = arena_strdup(&c->arena, p);
   cxla_free(p);

@@ -40,10 +40,8 @@ typedef struct Case {
 /* Reads and checks dir/case.json. */
 cxla_status case_load(const char *dir, Case **out);
 void case_free(Case *c);
-/* The file of one form of the case's program: "dir/module.hlo",
- * "dir/optimized.hlo", "dir/module.mlir" (StableHLO text) or
- * "dir/module.mlirbc" (the portable artifact), for which = "module",
- * "optimized", "mlir", "mlirbc"; allocated in the case's arena; NULL on OOM. */
+/* "dir/module.hlo" or "dir/optimized.hlo" (which: "module" / "optimized"),
+ * allocated in the case's arena; NULL on OOM. */
 const char *case_hlo_path(Case *c, const char *which);
 /* Reads one tensor's .npy file, checking its dtype and shape against
  * case.json. */

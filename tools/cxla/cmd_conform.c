@@ -22,7 +22,6 @@ static const char usage[] =
     "\n"
     "Finds every case directory (one holding case.json) under the given\n"
     "directories, in sorted order, runs its module.hlo and/or optimized.hlo\n"
-    "(and/or module.mlir, module.mlirbc: the StableHLO text and portable artifact)\n"
     "on the backend with the case's arguments, and compares each result with\n"
     "XLA's (|got - want| <= atol + rtol*|want|; NaN matches NaN; integers\n"
     "exact). Prints one line per failure and ends with\n"
@@ -30,10 +29,9 @@ static const char usage[] =
     "\n"
     "options:\n"
     "  --backend NAME       interp (the reference interpreter; the default)\n"
-    "  --which W[,W...]     the forms to run: module (or hlo), optimized, mlir,\n"
-    "                       mlirbc; both (module,optimized; the default) or all\n"
+    "  --which W            module, optimized or both (default both)\n"
     "  --expect-fail FILE   known failures, one per line:\n"
-    "                         case_name[:module|:optimized|:mlir|:mlirbc]  reason\n"
+    "                         case_name[:module|:optimized]  reason\n"
     "                       (# starts a comment). They count as skipped; one\n"
     "                       that passes is reported and counts as failed.\n"
     "  --filter SUBSTR      only cases whose name contains SUBSTR\n"
@@ -53,7 +51,7 @@ static const char usage[] =
 typedef struct Options {
   char **dirs;
   int ndirs;
-  bool do_which[CONFORM_NWHICH]; /* indexed like conform_whiches */
+  bool do_module, do_optimized;
   const char *expect_file, *filter;
   unsigned long long jobs, timeout;
   bool no_fork, verbose;
@@ -218,7 +216,7 @@ static void run_jobs(const Options *o, Job *jobs, int n, Tally *t) {
 
 static int parse_options(int argc, char **argv, Options *o) {
   o->dirs = argv + 1;
-  o->do_which[0] = o->do_which[1] = true;
+  o->do_module = o->do_optimized = true;
   o->jobs = 1;
   o->timeout = 120;
   bool options_done = false;
@@ -248,20 +246,11 @@ static int parse_options(int argc, char **argv, Options *o) {
       if (strcmp(v, "interp") != 0)
         return usage_error("conform", "unknown backend '%s' (available: interp)", v);
     } else if (take_value(argc, argv, &i, "which", &v, &missing)) {
-      if (missing || !*v) return usage_error("conform", "--which needs module, optimized, mlir, mlirbc, both or all");
-      memset(o->do_which, 0, sizeof o->do_which);
-      for (const char *p = v; *p;) {
-        size_t n = strcspn(p, ",");
-        int w = conform_which_index(p, n);
-        if (n == 4 && !memcmp(p, "both", 4)) o->do_which[0] = o->do_which[1] = true;
-        else if (n == 3 && !memcmp(p, "all", 3))
-          for (int k = 0; k < CONFORM_NWHICH; k++) o->do_which[k] = true;
-        else if (w >= 0) o->do_which[w] = true;
-        else
-          return usage_error("conform", "--which takes module (hlo), optimized, mlir, mlirbc, both or all, not '%.*s'",
-                             (int)n, p);
-        p += n + (p[n] == ',');
-      }
+      if (missing) return usage_error("conform", "--which needs module, optimized or both");
+      o->do_module = strcmp(v, "module") == 0 || strcmp(v, "both") == 0;
+      o->do_optimized = strcmp(v, "optimized") == 0 || strcmp(v, "both") == 0;
+      if (!o->do_module && !o->do_optimized)
+        return usage_error("conform", "--which must be module, optimized or both, not '%s'", v);
     } else if (take_value(argc, argv, &i, "expect-fail", &v, &missing)) {
       if (missing) return usage_error("conform", "--expect-fail needs a file");
       o->expect_file = v;
@@ -289,8 +278,7 @@ static void warn_unused(const Options *o, ExpectList *el) {
   if (o->filter) return; /* a filtered run cannot tell */
   for (int i = 0; i < el->n; i++) {
     Expect *e = &el->items[i];
-    int w = e->which ? conform_which_index(e->which, strlen(e->which)) : -1;
-    bool selected = !e->which || (w >= 0 && o->do_which[w]);
+    bool selected = !e->which || (strcmp(e->which, "module") == 0 ? o->do_module : o->do_optimized);
     if (!e->used && selected)
       print_warning("%s:%d: '%s%s%s' matches no case that ran", el->file, e->line, e->name,
                     e->which ? ":" : "", e->which ? e->which : "");
@@ -314,7 +302,8 @@ int cmd_conform(int argc, char **argv) {
   }
   path_list_sort(&cases);
 
-  Job *jobs = cxla_calloc((size_t)cases.n * CONFORM_NWHICH + 1, sizeof *jobs);
+  static const char *const whiches[2] = {"module", "optimized"};
+  Job *jobs = cxla_calloc((size_t)cases.n * 2 + 1, sizeof *jobs);
   if (!jobs) {
     path_list_free(&cases);
     expect_list_free(&el);
@@ -324,13 +313,13 @@ int cmd_conform(int argc, char **argv) {
   for (int i = 0; i < cases.n; i++) {
     const char *name = base_name(cases.paths[i]);
     if (o.filter && !strstr(name, o.filter)) continue;
-    for (int w = 0; w < CONFORM_NWHICH; w++) {
-      if (!o.do_which[w]) continue;
+    for (int w = 0; w < 2; w++) {
+      if (!(w == 0 ? o.do_module : o.do_optimized)) continue;
       Job *j = &jobs[njobs++];
       j->dir = cases.paths[i];
       j->name = name;
-      j->which = conform_whiches[w];
-      j->expect = expect_list_find(&el, name, conform_whiches[w]);
+      j->which = whiches[w];
+      j->expect = expect_list_find(&el, name, whiches[w]);
       if (j->expect) j->expect->used = true;
     }
   }

@@ -29,7 +29,7 @@ void path_list_free(PathList *l);
 /* One line of the expected-failure file: "case[:module|:optimized]  reason". */
 typedef struct Expect {
   char *name;       /* the case name */
-  char *which;      /* one of conform_whiches, or NULL for all */
+  char *which;      /* "module", "optimized", or NULL for both */
   char *reason;     /* the rest of the line ("" if none) */
   int line;
   bool used;        /* matched a run */
@@ -40,15 +40,6 @@ typedef struct ExpectList {
   int n, cap;
   Expect *items;
 } ExpectList;
-
-/* The forms of a case's program conform can run: "module" (module.hlo),
- * "optimized" (optimized.hlo), "mlir" (module.mlir, StableHLO text) and
- * "mlirbc" (module.mlirbc, the portable artifact). */
-#define CONFORM_NWHICH 4
-extern const char *const conform_whiches[CONFORM_NWHICH];
-/* The index of the form named s[0..n) in conform_whiches ("hlo" is another
- * name for "module"), or -1. */
-int conform_which_index(const char *s, size_t n);
 
 cxla_status expect_list_load(const char *path, ExpectList *out);
 /* The entry that covers case `name` run as `which`, or NULL. */
@@ -61,7 +52,7 @@ typedef struct ConformRunOptions {
   const char *dump_dir;  /* pipeline dumps go to dump_dir/<case>.<which>/; or NULL */
 } ConformRunOptions;
 
-/* Runs case_dir's `which` (one of conform_whiches) program on the interpreter,
+/* Runs case_dir's `which` ("module"/"optimized") HLO on the interpreter,
  * after the optimizer's default pipeline unless ro->no_opt, and compares
  * with the expected results. Returns true on a pass; otherwise writes a
  * one-line reason into reason[0..n). */

@@ -103,15 +103,6 @@ void path_list_free(PathList *l) {
 
 /* ---- expected failures ------------------------------------------------------------- */
 
-const char *const conform_whiches[CONFORM_NWHICH] = {"module", "optimized", "mlir", "mlirbc"};
-
-int conform_which_index(const char *s, size_t n) {
-  if (n == 3 && !memcmp(s, "hlo", 3)) return 0;
-  for (int i = 0; i < CONFORM_NWHICH; i++)
-    if (strlen(conform_whiches[i]) == n && !memcmp(s, conform_whiches[i], n)) return i;
-  return -1;
-}
-
 static cxla_status add_expect(ExpectList *l, const char *key, size_t klen, const char *reason,
                               size_t rlen, int line) {
   const char *colon = memchr(key, ':', klen);
@@ -119,12 +110,11 @@ static cxla_status add_expect(ExpectList *l, const char *key, size_t klen, const
   const char *which = NULL;
   if (colon) {
     size_t wlen = klen - nlen - 1;
-    int w = conform_which_index(colon + 1, wlen);
-    if (w < 0)
-      return ERR(INVALID_ARGUMENT,
-                 "%s:%d: '%.*s': the suffix must be :module, :optimized, :mlir or :mlirbc", l->file,
-                 line, (int)klen, key);
-    which = conform_whiches[w];
+    if (wlen == 6 && memcmp(colon + 1, "module", 6) == 0) which = "module";
+    else if (wlen == 9 && memcmp(colon + 1, "optimized", 9) == 0) which = "optimized";
+    else
+      return ERR(INVALID_ARGUMENT, "%s:%d: '%.*s': the suffix must be :module or :optimized",
+                 l->file, line, (int)klen, key);
   }
   if (nlen == 0) return ERR(INVALID_ARGUMENT, "%s:%d: missing case name", l->file, line);
   if (l->n == l->cap) {

@@ -79,8 +79,15 @@ static bool run_loaded(Case *c, const char *which, const ConformRunOptions *ro, 
     return false;
   }
   cxla_module *m = NULL;
-  /* The file's content says what it is: HLO, StableHLO text or bytecode. */
-  cxla_status s = cxla_module_parse_file(path, &m);
+  char *text;
+  size_t len;
+  cxla_status s = read_text_file(path, &text, &len);
+  if (s) {
+    set_reason(reason, rn, "read", s);
+    return false;
+  }
+  s = cxla_module_parse(text, len, path, &m);
+  cxla_free(text);
   if (s) {
     set_reason(reason, rn, "parse", s);
     return false;
