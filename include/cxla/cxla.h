@@ -67,8 +67,13 @@ cxla_status cxla_npy_write(const char *path, const cxla_literal *l);
 
 typedef struct cxla_module cxla_module;
 
-/* Parses HLO text. `filename` is used in error messages only (may be NULL).
- * Errors carry "file:line:col: message" and the offending line with a caret. */
+/* Parses a module: HLO text, StableHLO text (MLIR, as jax.jit(f).lower().
+ * as_text() prints it) or a StableHLO portable artifact (MLIR bytecode),
+ * chosen by content (the bytecode magic "ML\xEFR"; "module", "func.func",
+ * "#alias"... for MLIR text; anything else is read as HLO). StableHLO is
+ * imported into HLO. `filename` is used in error messages only (may be
+ * NULL). Errors carry "file:line:col: message" (bytecode: the byte offset)
+ * and, for text, the offending line with a caret. */
 cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
                               cxla_module **out);
 cxla_status cxla_module_parse_file(const char *path, cxla_module **out);

@@ -59,69 +59,69 @@ typedef struct PtrVec {
   void **v;
   int n, cap;
 } PtrVec;
-bool pv_push(P *p, PtrVec *v, void *x);
+bool tx_pv_push(P *p, PtrVec *v, void *x);
 
 #define MAX_DEPTH 200
 
 /* ---- errors and positions ---- */
-bool perr(P *p, const char *fmt, ...)
+bool tx_perr(P *p, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
 #endif
     ;
 /* perr at a given offset. */
-bool perr_at(P *p, size_t off, const char *fmt, ...)
+bool tx_perr_at(P *p, size_t off, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-MlirPos pos_at(P *p, size_t off);
-bool oom(P *p);
+MlirPos tx_pos_at(P *p, size_t off);
+bool tx_oom(P *p);
 
 /* ---- characters ---- */
-void ws(P *p);                       /* skips blanks and // comments */
-bool peek(P *p, char c);             /* after ws */
-bool peek_str(P *p, const char *s);  /* after ws: the text starts with s */
-bool eat(P *p, char c);              /* after ws: consumes c if there */
-bool expect(P *p, char c, const char *what);
-bool eat_kw(P *p, const char *kw);   /* a whole keyword (not a prefix) */
-bool expect_kw(P *p, const char *kw);
-bool eat_arrow(P *p);                /* "->" */
+void tx_ws(P *p);                       /* skips blanks and // comments */
+bool tx_peek(P *p, char c);             /* after ws */
+bool tx_peek_str(P *p, const char *s);  /* after ws: the text starts with s */
+bool tx_eat(P *p, char c);              /* after ws: consumes c if there */
+bool tx_expect(P *p, char c, const char *what);
+bool tx_eat_kw(P *p, const char *kw);   /* a whole keyword (not a prefix) */
+bool tx_expect_kw(P *p, const char *kw);
+bool tx_eat_arrow(P *p);                /* "->" */
 /* A bare identifier [A-Za-z_][A-Za-z0-9_$.]*: start/len; false if none. */
-bool ident(P *p, const char **s, size_t *len);
-bool parse_i64(P *p, int64_t *out);
-bool is_ident_char(char c);
+bool tx_ident(P *p, const char **s, size_t *len);
+bool tx_parse_i64(P *p, int64_t *out);
+bool tx_is_ident_char(char c);
 
 /* ---- values ---- */
 /* Reads a use "%name" or "%name#k"; the value must be defined. */
-bool parse_use(P *p, MlirValue **out);
+bool tx_parse_use(P *p, MlirValue **out);
 /* Defines %name with vals (copied pointer array). */
-bool define_name(P *p, const char *name, size_t len, MlirValue **vals, int n, size_t off);
+bool tx_define_name(P *p, const char *name, size_t len, MlirValue **vals, int n, size_t off);
 /* Reads "%name" (a definition spelling, no #); returns its text. */
-bool parse_def_name(P *p, const char **name, size_t *len);
-int scope_mark(P *p);
-void scope_pop(P *p, int mark);
+bool tx_parse_def_name(P *p, const char **name, size_t *len);
+int tx_scope_mark(P *p);
+void tx_scope_pop(P *p, int mark);
 
 /* ---- types and attributes ---- */
-bool parse_type(P *p, MlirType **out);
+bool tx_parse_type(P *p, MlirType **out);
 /* A comma-separated type list, in parentheses if `paren`, into v. */
-bool parse_type_list_paren(P *p, PtrVec *v);
-bool parse_attr(P *p, MlirAttr **out);
+bool tx_parse_type_list_paren(P *p, PtrVec *v);
+bool tx_parse_attr(P *p, MlirAttr **out);
 /* "{a = 1, b}" into entries; the '{' is next. */
-bool parse_attr_dict(P *p, PtrVec *names, PtrVec *values);
-MlirType *type_new(P *p, MlirTypeKind k);
-MlirType *type_elem(P *p, cxla_type t);
-MlirType *type_tensor_like(P *p, const MlirType *like, MlirType *element);
-MlirAttr *attr_new(P *p, MlirAttrKind k);
-MlirAttr *attr_i64_array(P *p, const int64_t *v, int n);
-MlirAttr *attr_bool_array(P *p, const int64_t *v, int n);
-MlirAttr *attr_int(P *p, int64_t v, cxla_type t);
-MlirAttr *attr_bool(P *p, bool v);
-MlirAttr *attr_enum(P *p, MlirEnumKind k, const char *name, size_t len);
+bool tx_parse_attr_dict(P *p, PtrVec *names, PtrVec *values);
+MlirType *tx_type_new(P *p, MlirTypeKind k);
+MlirType *tx_type_elem(P *p, cxla_type t);
+MlirType *tx_type_tensor_like(P *p, const MlirType *like, MlirType *element);
+MlirAttr *tx_attr_new(P *p, MlirAttrKind k);
+MlirAttr *tx_attr_i64_array(P *p, const int64_t *v, int n);
+MlirAttr *tx_attr_bool_array(P *p, const int64_t *v, int n);
+MlirAttr *tx_attr_int(P *p, int64_t v, cxla_type t);
+MlirAttr *tx_attr_bool(P *p, bool v);
+MlirAttr *tx_attr_enum(P *p, MlirEnumKind k, const char *name, size_t len);
 /* A list of integers in brackets: [1, 2, 3] (also [] ). */
-bool parse_i64_list(P *p, MlirI64s *out);
+bool tx_parse_i64_list(P *p, MlirI64s *out);
 /* An enum case name as an identifier (upper case), checked against kind. */
-bool parse_enum_case(P *p, MlirEnumKind k, MlirAttr **out);
+bool tx_parse_enum_case(P *p, MlirEnumKind k, MlirAttr **out);
 
 /* ---- ops ---- */
 /* The op being built. */
@@ -133,7 +133,7 @@ typedef struct OpB {
   PtrVec regions;            /* MlirRegion* */
   int nres_expected;         /* from "%x:N =" etc, -1 when unknown */
 } OpB;
-bool opb_attr(P *p, OpB *b, const char *name, MlirAttr *v);
+bool tx_opb_attr(P *p, OpB *b, const char *name, MlirAttr *v);
 /* An entry-block argument given by the op's own syntax (func.func's
  * arguments, while's iterArgs, reduce's reducer(...)). name may be NULL. */
 typedef struct EntryArg {
@@ -144,21 +144,21 @@ typedef struct EntryArg {
 } EntryArg;
 /* Parses "{ ... }": with has_entry, the first block's arguments are `args`
  * (and no ^label may be written); else a label may give them. */
-bool parse_region(P *p, MlirOp *parent, MlirRegion **out, const EntryArg *args, int nargs,
+bool tx_parse_region(P *p, MlirOp *parent, MlirRegion **out, const EntryArg *args, int nargs,
                   bool has_entry);
 /* Parses a block's ops up to the closing '}' or the next label into blk. */
-bool parse_block_body(P *p, MlirBlock *blk);
-MlirBlock *block_new(P *p, MlirRegion *parent, size_t off);
+bool tx_parse_block_body(P *p, MlirBlock *blk);
+MlirBlock *tx_block_new(P *p, MlirRegion *parent, size_t off);
 /* Allocates blk's arguments and defines their names in the current scope. */
-bool block_set_args(P *p, MlirBlock *blk, const EntryArg *args, int n);
+bool tx_block_set_args(P *p, MlirBlock *blk, const EntryArg *args, int n);
 /* A region of one block built by the reader itself (reduce's `applies`). */
-MlirRegion *region_new(P *p, MlirOp *parent);
+MlirRegion *tx_region_new(P *p, MlirOp *parent);
 /* ": (T, ...) -> R" or ": T -> R" functional signature after ':'. */
-bool parse_functional_type(P *p, PtrVec *ins, PtrVec *outs);
-bool parse_trailing_loc(P *p);
+bool tx_parse_functional_type(P *p, PtrVec *ins, PtrVec *outs);
+bool tx_parse_trailing_loc(P *p);
 
 /* Pretty forms (text_pretty.c): returns true when it handled op `name`;
  * *handled false if the op has no pretty parser. */
-bool parse_pretty_op(P *p, const char *name, OpB *b, bool *handled);
+bool tx_parse_pretty_op(P *p, const char *name, OpB *b, bool *handled);
 
 #endif

@@ -14,7 +14,7 @@
 
 /* ---- errors and positions ------------------------------------------------ */
 
-MlirPos pos_at(P *p, size_t off) {
+MlirPos tx_pos_at(P *p, size_t off) {
   if (off > p->n) off = p->n;
   if (off < p->pos_off) {
     p->pos_off = 0;
@@ -36,7 +36,7 @@ MlirPos pos_at(P *p, size_t off) {
 
 static bool perr_v(P *p, size_t off, const char *fmt, va_list ap) {
   if (p->err) return false;
-  MlirPos pos = pos_at(p, off);
+  MlirPos pos = tx_pos_at(p, off);
   char *msg = cxla_vformat(fmt, ap);
   StrBuf b;
   sb_init(&b);
@@ -69,8 +69,8 @@ static bool perr_v(P *p, size_t off, const char *fmt, va_list ap) {
   return false;
 }
 
-bool perr(P *p, const char *fmt, ...) {
-  ws(p);
+bool tx_perr(P *p, const char *fmt, ...) {
+  tx_ws(p);
   va_list ap;
   va_start(ap, fmt);
   perr_v(p, p->i, fmt, ap);
@@ -78,7 +78,7 @@ bool perr(P *p, const char *fmt, ...) {
   return false;
 }
 
-bool perr_at(P *p, size_t off, const char *fmt, ...) {
+bool tx_perr_at(P *p, size_t off, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   perr_v(p, off, fmt, ap);
@@ -86,16 +86,16 @@ bool perr_at(P *p, size_t off, const char *fmt, ...) {
   return false;
 }
 
-bool oom(P *p) {
+bool tx_oom(P *p) {
   if (!p->err) p->err = cxla_oom();
   return false;
 }
 
-bool pv_push(P *p, PtrVec *v, void *x) {
+bool tx_pv_push(P *p, PtrVec *v, void *x) {
   if (v->n == v->cap) {
     int nc = v->cap ? v->cap * 2 : 8;
     void **nv = arena_array(p->a, (size_t)nc, sizeof(void *));
-    if (!nv) return oom(p);
+    if (!nv) return tx_oom(p);
     if (v->n) memcpy(nv, v->v, (size_t)v->n * sizeof(void *));
     v->v = nv;
     v->cap = nc;
@@ -111,9 +111,9 @@ static inline char at(P *p, size_t k) { return p->i + k < p->n ? p->s[p->i + k] 
 static inline bool at_end(P *p) { return p->i >= p->n; }
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 static bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool is_ident_char(char c) { return is_alpha(c) || is_digit(c) || c == '$' || c == '.'; }
+bool tx_is_ident_char(char c) { return is_alpha(c) || is_digit(c) || c == '$' || c == '.'; }
 
-void ws(P *p) {
+void tx_ws(P *p) {
   while (p->i < p->n) {
     char c = p->s[p->i];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
@@ -126,19 +126,19 @@ void ws(P *p) {
   }
 }
 
-bool peek(P *p, char c) {
-  ws(p);
+bool tx_peek(P *p, char c) {
+  tx_ws(p);
   return !at_end(p) && cur(p) == c;
 }
 
-bool peek_str(P *p, const char *s) {
-  ws(p);
+bool tx_peek_str(P *p, const char *s) {
+  tx_ws(p);
   size_t l = strlen(s);
   return p->n - p->i >= l && memcmp(p->s + p->i, s, l) == 0;
 }
 
-bool eat(P *p, char c) {
-  if (peek(p, c)) {
+bool tx_eat(P *p, char c) {
+  if (tx_peek(p, c)) {
     p->i++;
     return true;
   }
@@ -146,16 +146,16 @@ bool eat(P *p, char c) {
 }
 
 static const char *describe_here(P *p, char *buf, size_t cap) {
-  ws(p);
+  tx_ws(p);
   if (at_end(p)) return "end of input";
   size_t k = 0;
   buf[k++] = '\'';
   char c0 = cur(p);
-  if (is_ident_char(c0) || c0 == '%' || c0 == '@' || c0 == '#' || c0 == '!' || c0 == '-') {
+  if (tx_is_ident_char(c0) || c0 == '%' || c0 == '@' || c0 == '#' || c0 == '!' || c0 == '-') {
     size_t j = p->i;
     do {
       buf[k++] = p->s[j++];
-    } while (j < p->n && k < cap - 6 && is_ident_char(p->s[j]));
+    } while (j < p->n && k < cap - 6 && tx_is_ident_char(p->s[j]));
   } else {
     unsigned char c = (unsigned char)c0;
     if (c < 32 || c >= 127) {
@@ -169,43 +169,43 @@ static const char *describe_here(P *p, char *buf, size_t cap) {
   return buf;
 }
 
-bool expect(P *p, char c, const char *what) {
-  if (eat(p, c)) return true;
+bool tx_expect(P *p, char c, const char *what) {
+  if (tx_eat(p, c)) return true;
   char buf[64];
-  return perr(p, "expected '%c'%s%s, found %s", c, what ? " " : "", what ? what : "",
+  return tx_perr(p, "expected '%c'%s%s, found %s", c, what ? " " : "", what ? what : "",
               describe_here(p, buf, sizeof buf));
 }
 
-bool eat_kw(P *p, const char *kw) {
-  ws(p);
+bool tx_eat_kw(P *p, const char *kw) {
+  tx_ws(p);
   size_t l = strlen(kw);
   if (p->n - p->i >= l && memcmp(p->s + p->i, kw, l) == 0 &&
-      !(p->i + l < p->n && is_ident_char(p->s[p->i + l]))) {
+      !(p->i + l < p->n && tx_is_ident_char(p->s[p->i + l]))) {
     p->i += l;
     return true;
   }
   return false;
 }
 
-bool expect_kw(P *p, const char *kw) {
-  if (eat_kw(p, kw)) return true;
+bool tx_expect_kw(P *p, const char *kw) {
+  if (tx_eat_kw(p, kw)) return true;
   char buf[64];
-  return perr(p, "expected '%s', found %s", kw, describe_here(p, buf, sizeof buf));
+  return tx_perr(p, "expected '%s', found %s", kw, describe_here(p, buf, sizeof buf));
 }
 
-bool eat_arrow(P *p) {
-  if (peek_str(p, "->")) {
+bool tx_eat_arrow(P *p) {
+  if (tx_peek_str(p, "->")) {
     p->i += 2;
     return true;
   }
   return false;
 }
 
-bool ident(P *p, const char **s, size_t *len) {
-  ws(p);
+bool tx_ident(P *p, const char **s, size_t *len) {
+  tx_ws(p);
   if (!is_alpha(cur(p))) return false;
   size_t st = p->i;
-  while (p->i < p->n && is_ident_char(p->s[p->i])) p->i++;
+  while (p->i < p->n && tx_is_ident_char(p->s[p->i])) p->i++;
   *s = p->s + st;
   *len = p->i - st;
   return true;
@@ -215,8 +215,8 @@ static bool sv_eq(const char *s, size_t n, const char *lit) {
   return strlen(lit) == n && memcmp(s, lit, n) == 0;
 }
 
-bool parse_i64(P *p, int64_t *out) {
-  ws(p);
+bool tx_parse_i64(P *p, int64_t *out) {
+  tx_ws(p);
   size_t st = p->i;
   bool neg = false;
   if (cur(p) == '-') {
@@ -226,7 +226,7 @@ bool parse_i64(P *p, int64_t *out) {
   if (!is_digit(cur(p))) {
     p->i = st;
     char buf[64];
-    return perr(p, "expected an integer, found %s", describe_here(p, buf, sizeof buf));
+    return tx_perr(p, "expected an integer, found %s", describe_here(p, buf, sizeof buf));
   }
   uint64_t v = 0;
   bool hex = cur(p) == '0' && (at(p, 1) == 'x' || at(p, 1) == 'X');
@@ -238,21 +238,21 @@ bool parse_i64(P *p, int64_t *out) {
       int d = is_digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
                                    : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
       if (d < 0) break;
-      if (v >> 60) return perr_at(p, st, "integer literal out of range");
+      if (v >> 60) return tx_perr_at(p, st, "integer literal out of range");
       v = v * 16 + (uint64_t)d;
       p->i++;
     }
-    if (!nd) return perr_at(p, st, "expected hexadecimal digits");
+    if (!nd) return tx_perr_at(p, st, "expected hexadecimal digits");
   } else {
     while (is_digit(cur(p))) {
       unsigned d = (unsigned)(cur(p) - '0');
-      if (v > (UINT64_MAX - d) / 10) return perr_at(p, st, "integer literal out of range");
+      if (v > (UINT64_MAX - d) / 10) return tx_perr_at(p, st, "integer literal out of range");
       v = v * 10 + d;
       p->i++;
     }
   }
   if (neg) {
-    if (v > (uint64_t)INT64_MAX + 1) return perr_at(p, st, "integer literal out of range");
+    if (v > (uint64_t)INT64_MAX + 1) return tx_perr_at(p, st, "integer literal out of range");
     *out = (int64_t)(0 - v);
   } else {
     *out = (int64_t)v; /* values past INT64_MAX keep their bit pattern (ui64) */
@@ -267,7 +267,7 @@ static bool skip_balanced(P *p) {
   int d = 0;
   size_t st = p->i;
   do {
-    if (at_end(p)) return perr_at(p, st, "unbalanced brackets (no closing bracket)");
+    if (at_end(p)) return tx_perr_at(p, st, "unbalanced brackets (no closing bracket)");
     char c = cur(p);
     if (c == '"') {
       p->i++;
@@ -275,12 +275,12 @@ static bool skip_balanced(P *p) {
         if (cur(p) == '\\') p->i++;
         p->i++;
       }
-      if (at_end(p)) return perr_at(p, st, "unterminated string");
+      if (at_end(p)) return tx_perr_at(p, st, "unterminated string");
       p->i++;
       continue;
     }
     if (c == '<' || c == '(' || c == '[' || c == '{') {
-      if (d == MAX_DEPTH) return perr_at(p, p->i, "nesting too deep");
+      if (d == MAX_DEPTH) return tx_perr_at(p, p->i, "nesting too deep");
       stack[d++] = c == '<' ? '>' : c == '(' ? ')' : c == '[' ? ']' : '}';
     } else if (c == '>' || c == ')' || c == ']' || c == '}') {
       /* "->" inside a group is an arrow, not a closing bracket. */
@@ -288,7 +288,7 @@ static bool skip_balanced(P *p) {
         p->i++;
         continue;
       }
-      if (d == 0 || stack[d - 1] != c) return perr_at(p, p->i, "unbalanced '%c'", c);
+      if (d == 0 || stack[d - 1] != c) return tx_perr_at(p, p->i, "unbalanced '%c'", c);
       d--;
     }
     p->i++;
@@ -296,9 +296,9 @@ static bool skip_balanced(P *p) {
   return true;
 }
 
-bool parse_trailing_loc(P *p) {
-  if (eat_kw(p, "loc")) {
-    if (!peek(p, '(')) return perr(p, "expected '(' after 'loc'");
+bool tx_parse_trailing_loc(P *p) {
+  if (tx_eat_kw(p, "loc")) {
+    if (!tx_peek(p, '(')) return tx_perr(p, "expected '(' after 'loc'");
     return skip_balanced(p);
   }
   return true;
@@ -329,7 +329,7 @@ static bool table_grow(P *p) {
     cxla_free(nt);
     cxla_free(nn);
     cxla_free(nl);
-    return oom(p);
+    return tx_oom(p);
   }
   int *ot = p->table;
   const char **on = p->tnames;
@@ -352,9 +352,9 @@ static bool table_grow(P *p) {
   return true;
 }
 
-int scope_mark(P *p) { return p->nstack; }
+int tx_scope_mark(P *p) { return p->nstack; }
 
-void scope_pop(P *p, int mark) {
+void tx_scope_pop(P *p, int mark) {
   while (p->nstack > mark) {
     ScopeEntry *e = &p->stack[--p->nstack];
     size_t s = table_slot(p, e->name, e->len);
@@ -362,16 +362,16 @@ void scope_pop(P *p, int mark) {
   }
 }
 
-bool define_name(P *p, const char *name, size_t len, MlirValue **vals, int n, size_t off) {
+bool tx_define_name(P *p, const char *name, size_t len, MlirValue **vals, int n, size_t off) {
   if ((p->tused + 1) * 2 > p->tcap && !table_grow(p)) return false;
   size_t s = table_slot(p, name, len);
   int prev = p->tnames[s] ? p->table[s] : -1;
   if (prev >= p->iso_base)
-    return perr_at(p, off, "redefinition of SSA value '%%%.*s'", (int)len, name);
+    return tx_perr_at(p, off, "redefinition of SSA value '%%%.*s'", (int)len, name);
   if (p->nstack == p->capstack) {
     int nc = p->capstack ? p->capstack * 2 : 256;
     ScopeEntry *ns = cxla_realloc(p->stack, (size_t)nc * sizeof *ns);
-    if (!ns) return oom(p);
+    if (!ns) return tx_oom(p);
     p->stack = ns;
     p->capstack = nc;
   }
@@ -391,7 +391,7 @@ bool define_name(P *p, const char *name, size_t len, MlirValue **vals, int n, si
 }
 
 static bool value_name(P *p, const char **name, size_t *len) {
-  ws(p);
+  tx_ws(p);
   if (cur(p) != '%') return false;
   size_t st = ++p->i;
   while (p->i < p->n && (is_alpha(p->s[p->i]) || is_digit(p->s[p->i]) || p->s[p->i] == '$' ||
@@ -402,32 +402,32 @@ static bool value_name(P *p, const char **name, size_t *len) {
   return *len > 0;
 }
 
-bool parse_def_name(P *p, const char **name, size_t *len) {
+bool tx_parse_def_name(P *p, const char **name, size_t *len) {
   size_t st = p->i;
   if (!value_name(p, name, len)) {
     p->i = st;
     char buf[64];
-    return perr(p, "expected a value name (%%...), found %s", describe_here(p, buf, sizeof buf));
+    return tx_perr(p, "expected a value name (%%...), found %s", describe_here(p, buf, sizeof buf));
   }
   return true;
 }
 
-bool parse_use(P *p, MlirValue **out) {
-  ws(p);
+bool tx_parse_use(P *p, MlirValue **out) {
+  tx_ws(p);
   size_t st = p->i;
   const char *name;
   size_t len;
   if (!value_name(p, &name, &len)) {
     p->i = st;
     char buf[64];
-    return perr(p, "expected an operand (%%...), found %s", describe_here(p, buf, sizeof buf));
+    return tx_perr(p, "expected an operand (%%...), found %s", describe_here(p, buf, sizeof buf));
   }
   int64_t k = 0;
   bool has_k = false;
   if (cur(p) == '#') {
     p->i++;
-    if (!is_digit(cur(p))) return perr(p, "expected a result number after '#'");
-    if (!parse_i64(p, &k)) return false;
+    if (!is_digit(cur(p))) return tx_perr(p, "expected a result number after '#'");
+    if (!tx_parse_i64(p, &k)) return false;
     has_k = true;
   }
   int idx = -1;
@@ -436,13 +436,13 @@ bool parse_use(P *p, MlirValue **out) {
     if (p->tnames[s]) idx = p->table[s];
   }
   if (idx < p->iso_base)
-    return perr_at(p, st, "use of undefined value '%%%.*s'", (int)len, name);
+    return tx_perr_at(p, st, "use of undefined value '%%%.*s'", (int)len, name);
   ScopeEntry *e = &p->stack[idx];
   if (k < 0 || k >= e->nvals)
-    return perr_at(p, st, "'%%%.*s' has %d result(s); #%lld is out of range", (int)len, name,
+    return tx_perr_at(p, st, "'%%%.*s' has %d result(s); #%lld is out of range", (int)len, name,
                    e->nvals, (long long)k);
   if (!has_k && e->nvals != 1)
-    return perr_at(p, st, "'%%%.*s' names %d results: use %%%.*s#N", (int)len, name, e->nvals,
+    return tx_perr_at(p, st, "'%%%.*s' names %d results: use %%%.*s#N", (int)len, name, e->nvals,
                    (int)len, name);
   *out = e->vals[k];
   return true;
@@ -450,24 +450,24 @@ bool parse_use(P *p, MlirValue **out) {
 
 /* ---- types --------------------------------------------------------------------- */
 
-MlirType *type_new(P *p, MlirTypeKind k) {
+MlirType *tx_type_new(P *p, MlirTypeKind k) {
   MlirType *t = arena_alloc(p->a, sizeof *t);
   if (!t) {
-    oom(p);
+    tx_oom(p);
     return NULL;
   }
   t->kind = k;
   return t;
 }
 
-MlirType *type_elem(P *p, cxla_type e) {
-  MlirType *t = type_new(p, MLT_ELEM);
+MlirType *tx_type_elem(P *p, cxla_type e) {
+  MlirType *t = tx_type_new(p, MLT_ELEM);
   if (t) t->elem = e;
   return t;
 }
 
-MlirType *type_tensor_like(P *p, const MlirType *like, MlirType *element) {
-  MlirType *t = type_new(p, MLT_TENSOR);
+MlirType *tx_type_tensor_like(P *p, const MlirType *like, MlirType *element) {
+  MlirType *t = tx_type_new(p, MLT_TENSOR);
   if (!t) return NULL;
   t->element = element;
   t->rank = like->rank;
@@ -517,37 +517,37 @@ static bool elem_from_name(const char *s, size_t n, cxla_type *out) {
 
 static bool parse_bounds(P *p, MlirType *t) {
   /* [?, 4] or ?, 4 up to '>' */
-  bool br = eat(p, '[');
+  bool br = tx_eat(p, '[');
   int64_t *b = arena_array(p->a, (size_t)(t->rank ? t->rank : 1), sizeof(int64_t));
-  if (!b) return oom(p);
+  if (!b) return tx_oom(p);
   int k = 0;
-  if (!(br ? peek(p, ']') : peek(p, '>'))) {
+  if (!(br ? tx_peek(p, ']') : tx_peek(p, '>'))) {
     do {
-      if (k >= t->rank) return perr(p, "more bounds than dimensions (%d)", t->rank);
-      if (eat(p, '?')) b[k++] = MLIR_DYNAMIC;
-      else if (!parse_i64(p, &b[k++])) return false;
-    } while (eat(p, ','));
+      if (k >= t->rank) return tx_perr(p, "more bounds than dimensions (%d)", t->rank);
+      if (tx_eat(p, '?')) b[k++] = MLIR_DYNAMIC;
+      else if (!tx_parse_i64(p, &b[k++])) return false;
+    } while (tx_eat(p, ','));
   }
-  if (br && !expect(p, ']', "after bounds")) return false;
-  if (k != t->rank) return perr(p, "%d bounds for %d dimensions", k, t->rank);
+  if (br && !tx_expect(p, ']', "after bounds")) return false;
+  if (k != t->rank) return tx_perr(p, "%d bounds for %d dimensions", k, t->rank);
   t->bounds = b;
   return true;
 }
 
 static bool parse_tensor_type(P *p, MlirType **out) {
   /* after "tensor<" */
-  if (eat(p, '*')) {
-    if (!expect(p, 'x', "after '*'")) return false;
-    MlirType *t = type_new(p, MLT_UNRANKED);
-    if (!t || !parse_type(p, &t->element)) return false;
+  if (tx_eat(p, '*')) {
+    if (!tx_expect(p, 'x', "after '*'")) return false;
+    MlirType *t = tx_type_new(p, MLT_UNRANKED);
+    if (!t || !tx_parse_type(p, &t->element)) return false;
     *out = t;
-    return expect(p, '>', "closing the tensor type");
+    return tx_expect(p, '>', "closing the tensor type");
   }
   int64_t dims[64];
   int rank = 0;
-  ws(p);
+  tx_ws(p);
   while (is_digit(cur(p)) || cur(p) == '?') {
-    if (rank == 64) return perr(p, "tensor rank over 64");
+    if (rank == 64) return tx_perr(p, "tensor rank over 64");
     if (cur(p) == '?') {
       p->i++;
       dims[rank++] = MLIR_DYNAMIC;
@@ -555,76 +555,76 @@ static bool parse_tensor_type(P *p, MlirType **out) {
       size_t st = p->i;
       int64_t d = 0;
       while (is_digit(cur(p))) {
-        if (d > (INT64_MAX - 9) / 10) return perr_at(p, st, "dimension too large");
+        if (d > (INT64_MAX - 9) / 10) return tx_perr_at(p, st, "dimension too large");
         d = d * 10 + (cur(p) - '0');
         p->i++;
       }
       dims[rank++] = d;
     }
-    if (cur(p) != 'x') return perr(p, "expected 'x' after a dimension");
+    if (cur(p) != 'x') return tx_perr(p, "expected 'x' after a dimension");
     p->i++;
-    ws(p);
+    tx_ws(p);
   }
-  MlirType *t = type_new(p, MLT_TENSOR);
+  MlirType *t = tx_type_new(p, MLT_TENSOR);
   if (!t) return false;
   t->rank = rank;
   t->dims = arena_i64dup(p->a, dims, (size_t)rank);
-  if (rank && !t->dims) return oom(p);
-  if (!parse_type(p, &t->element)) return false;
+  if (rank && !t->dims) return tx_oom(p);
+  if (!tx_parse_type(p, &t->element)) return false;
   if (t->element->kind != MLT_ELEM && t->element->kind != MLT_INDEX &&
       t->element->kind != MLT_OTHER)
-    return perr(p, "a tensor's element type must be an integer, float, complex or index type");
-  if (eat(p, ',')) {
+    return tx_perr(p, "a tensor's element type must be an integer, float, complex or index type");
+  if (tx_eat(p, ',')) {
     /* encoding: #stablehlo.bounds<...> / #stablehlo.type_extensions<bounds = [...]> */
-    ws(p);
-    if (peek_str(p, "#stablehlo.bounds<")) {
+    tx_ws(p);
+    if (tx_peek_str(p, "#stablehlo.bounds<")) {
       p->i += strlen("#stablehlo.bounds<");
-      if (!parse_bounds(p, t) || !expect(p, '>', "closing #stablehlo.bounds")) return false;
-    } else if (peek_str(p, "#stablehlo.type_extensions<")) {
+      if (!parse_bounds(p, t) || !tx_expect(p, '>', "closing #stablehlo.bounds")) return false;
+    } else if (tx_peek_str(p, "#stablehlo.type_extensions<")) {
       p->i += strlen("#stablehlo.type_extensions<");
-      if (!expect_kw(p, "bounds") || !expect(p, '=', NULL) || !parse_bounds(p, t) ||
-          !expect(p, '>', "closing #stablehlo.type_extensions"))
+      if (!tx_expect_kw(p, "bounds") || !tx_expect(p, '=', NULL) || !parse_bounds(p, t) ||
+          !tx_expect(p, '>', "closing #stablehlo.type_extensions"))
         return false;
     } else {
       MlirAttr *enc;
-      if (!parse_attr(p, &enc)) return false; /* other encodings are ignored */
+      if (!tx_parse_attr(p, &enc)) return false; /* other encodings are ignored */
     }
   }
   *out = t;
-  return expect(p, '>', "closing the tensor type");
+  return tx_expect(p, '>', "closing the tensor type");
 }
 
-bool parse_type_list_paren(P *p, PtrVec *v) {
-  if (!expect(p, '(', "opening a type list")) return false;
-  if (eat(p, ')')) return true;
+bool tx_parse_type_list_paren(P *p, PtrVec *v) {
+  if (!tx_expect(p, '(', "opening a type list")) return false;
+  if (tx_eat(p, ')')) return true;
   do {
     MlirType *t;
-    if (!parse_type(p, &t) || !pv_push(p, v, t)) return false;
-  } while (eat(p, ','));
-  return expect(p, ')', "closing the type list");
+    if (!tx_parse_type(p, &t) || !tx_pv_push(p, v, t)) return false;
+  } while (tx_eat(p, ','));
+  return tx_expect(p, ')', "closing the type list");
 }
 
-bool parse_type(P *p, MlirType **out) {
-  ws(p);
-  if (++p->depth > MAX_DEPTH) return perr(p, "types nested too deeply");
+bool tx_parse_type(P *p, MlirType **out) {
+  tx_ws(p);
+  if (++p->depth > MAX_DEPTH) return tx_perr(p, "types nested too deeply");
   bool ok = false;
   size_t st = p->i;
   const char *s;
   size_t n;
   if (cur(p) == '(') {
     PtrVec ins = {0}, outs = {0};
-    if (!parse_type_list_paren(p, &ins)) goto done;
-    if (!eat_arrow(p)) {
-      perr(p, "expected '->' in a function type");
+    if (!tx_parse_type_list_paren(p, &ins)) goto done;
+    if (!tx_eat_arrow(p)) {
+      tx_perr(p, "expected '->' in a function type");
       goto done;
     }
-    if (peek(p, '(')) {
-      if (!parse_type_list_paren(p, &outs)) goto done;
+    if (tx_peek(p, '(')) {
+      if (!tx_parse_type_list_paren(p, &outs)) goto done;
     } else {
       MlirType *r;
-      if (!parse_type(p, &r) || !pv_push(p, &outs, r)) goto done;
+      if (!tx_parse_type(p, &r) || !tx_pv_push(p, &outs, r)) goto done;
     }
-    MlirType *t = type_new(p, MLT_FUNCTION);
+    MlirType *t = tx_type_new(p, MLT_FUNCTION);
     if (!t) goto done;
     t->n = ins.n;
     t->types = (MlirType **)ins.v;
@@ -634,12 +634,12 @@ bool parse_type(P *p, MlirType **out) {
     ok = true;
   } else if (cur(p) == '!') {
     p->i++;
-    if (!ident(p, &s, &n)) {
-      perr(p, "expected a type name after '!'");
+    if (!tx_ident(p, &s, &n)) {
+      tx_perr(p, "expected a type name after '!'");
       goto done;
     }
     if (sv_eq(s, n, "stablehlo.token") || sv_eq(s, n, "mhlo.token")) {
-      *out = type_new(p, MLT_TOKEN);
+      *out = tx_type_new(p, MLT_TOKEN);
       ok = *out != NULL;
       goto done;
     }
@@ -650,28 +650,28 @@ bool parse_type(P *p, MlirType **out) {
       goto done;
     }
     if (cur(p) == '<' && !skip_balanced(p)) goto done;
-    MlirType *t = type_new(p, MLT_OTHER);
+    MlirType *t = tx_type_new(p, MLT_OTHER);
     if (!t || !(t->text = arena_strndup(p->a, p->s + st, p->i - st))) {
-      oom(p);
+      tx_oom(p);
       goto done;
     }
     *out = t;
     ok = true;
-  } else if (ident(p, &s, &n)) {
+  } else if (tx_ident(p, &s, &n)) {
     cxla_type e;
     if (sv_eq(s, n, "tensor")) {
-      ok = expect(p, '<', "after 'tensor'") && parse_tensor_type(p, out);
+      ok = tx_expect(p, '<', "after 'tensor'") && parse_tensor_type(p, out);
     } else if (sv_eq(s, n, "tuple")) {
       PtrVec el = {0};
-      if (!expect(p, '<', "after 'tuple'")) goto done;
-      if (!peek(p, '>')) {
+      if (!tx_expect(p, '<', "after 'tuple'")) goto done;
+      if (!tx_peek(p, '>')) {
         do {
           MlirType *t;
-          if (!parse_type(p, &t) || !pv_push(p, &el, t)) goto done;
-        } while (eat(p, ','));
+          if (!tx_parse_type(p, &t) || !tx_pv_push(p, &el, t)) goto done;
+        } while (tx_eat(p, ','));
       }
-      if (!expect(p, '>', "closing the tuple type")) goto done;
-      MlirType *t = type_new(p, MLT_TUPLE);
+      if (!tx_expect(p, '>', "closing the tuple type")) goto done;
+      MlirType *t = tx_type_new(p, MLT_TUPLE);
       if (!t) goto done;
       t->n = el.n;
       t->types = (MlirType **)el.v;
@@ -679,35 +679,35 @@ bool parse_type(P *p, MlirType **out) {
       ok = true;
     } else if (sv_eq(s, n, "complex")) {
       MlirType *inner;
-      if (!expect(p, '<', "after 'complex'") || !parse_type(p, &inner)) goto done;
+      if (!tx_expect(p, '<', "after 'complex'") || !tx_parse_type(p, &inner)) goto done;
       if (inner->kind != MLT_ELEM || (inner->elem != CXLA_F32 && inner->elem != CXLA_F64)) {
-        perr_at(p, st, "only complex<f32> and complex<f64> are supported");
+        tx_perr_at(p, st, "only complex<f32> and complex<f64> are supported");
         goto done;
       }
-      if (!expect(p, '>', "closing the complex type")) goto done;
-      *out = type_elem(p, inner->elem == CXLA_F32 ? CXLA_C64 : CXLA_C128);
+      if (!tx_expect(p, '>', "closing the complex type")) goto done;
+      *out = tx_type_elem(p, inner->elem == CXLA_F32 ? CXLA_C64 : CXLA_C128);
       ok = *out != NULL;
     } else if (sv_eq(s, n, "index")) {
-      ok = (*out = type_new(p, MLT_INDEX)) != NULL;
+      ok = (*out = tx_type_new(p, MLT_INDEX)) != NULL;
     } else if (sv_eq(s, n, "none")) {
-      ok = (*out = type_new(p, MLT_NONE)) != NULL;
+      ok = (*out = tx_type_new(p, MLT_NONE)) != NULL;
     } else if (elem_from_name(s, n, &e)) {
-      ok = (*out = type_elem(p, e)) != NULL;
+      ok = (*out = tx_type_elem(p, e)) != NULL;
     } else if (sv_eq(s, n, "vector") || sv_eq(s, n, "memref")) {
       if (cur(p) == '<' && !skip_balanced(p)) goto done;
-      MlirType *t = type_new(p, MLT_OTHER);
+      MlirType *t = tx_type_new(p, MLT_OTHER);
       if (!t || !(t->text = arena_strndup(p->a, p->s + st, p->i - st))) {
-        oom(p);
+        tx_oom(p);
         goto done;
       }
       *out = t;
       ok = true;
     } else {
-      perr_at(p, st, "unknown type '%.*s'", (int)n, s);
+      tx_perr_at(p, st, "unknown type '%.*s'", (int)n, s);
     }
   } else {
     char buf[64];
-    perr(p, "expected a type, found %s", describe_here(p, buf, sizeof buf));
+    tx_perr(p, "expected a type, found %s", describe_here(p, buf, sizeof buf));
   }
 done:
   p->depth--;
@@ -716,50 +716,50 @@ done:
 
 /* ---- attributes -------------------------------------------------------------- */
 
-MlirAttr *attr_new(P *p, MlirAttrKind k) {
+MlirAttr *tx_attr_new(P *p, MlirAttrKind k) {
   MlirAttr *a = arena_alloc(p->a, sizeof *a);
   if (!a) {
-    oom(p);
+    tx_oom(p);
     return NULL;
   }
   a->kind = k;
-  a->pos = pos_at(p, p->i);
+  a->pos = tx_pos_at(p, p->i);
   return a;
 }
 
-MlirAttr *attr_int(P *p, int64_t v, cxla_type t) {
-  MlirAttr *a = attr_new(p, MA_INT);
+MlirAttr *tx_attr_int(P *p, int64_t v, cxla_type t) {
+  MlirAttr *a = tx_attr_new(p, MA_INT);
   if (!a) return NULL;
   a->i = v;
-  a->type = type_elem(p, t);
+  a->type = tx_type_elem(p, t);
   return a->type ? a : NULL;
 }
 
-MlirAttr *attr_bool(P *p, bool v) {
-  MlirAttr *a = attr_new(p, MA_BOOL);
+MlirAttr *tx_attr_bool(P *p, bool v) {
+  MlirAttr *a = tx_attr_new(p, MA_BOOL);
   if (a) a->i = v;
   return a;
 }
 
 static MlirAttr *attr_dense_array(P *p, const int64_t *v, int n, cxla_type t) {
-  MlirAttr *a = attr_new(p, MA_DENSE_ARRAY);
+  MlirAttr *a = tx_attr_new(p, MA_DENSE_ARRAY);
   if (!a) return NULL;
   a->array_elem = t;
   a->n = n;
   if (n) {
     a->ints = arena_i64dup(p->a, v, (size_t)n);
     if (!a->ints) {
-      oom(p);
+      tx_oom(p);
       return NULL;
     }
   }
   return a;
 }
 
-MlirAttr *attr_i64_array(P *p, const int64_t *v, int n) {
+MlirAttr *tx_attr_i64_array(P *p, const int64_t *v, int n) {
   return attr_dense_array(p, v, n, CXLA_S64);
 }
-MlirAttr *attr_bool_array(P *p, const int64_t *v, int n) {
+MlirAttr *tx_attr_bool_array(P *p, const int64_t *v, int n) {
   return attr_dense_array(p, v, n, CXLA_PRED);
 }
 
@@ -775,14 +775,14 @@ static const char *const enum_cases[][8] = {
     [ME_OTHER] = {NULL},
 };
 
-MlirAttr *attr_enum(P *p, MlirEnumKind k, const char *name, size_t len) {
-  MlirAttr *a = attr_new(p, MA_ENUM);
+MlirAttr *tx_attr_enum(P *p, MlirEnumKind k, const char *name, size_t len) {
+  MlirAttr *a = tx_attr_new(p, MA_ENUM);
   if (!a) return NULL;
   a->ekind = k;
   a->str = arena_strndup(p->a, name, len);
   a->len = len;
   if (!a->str) {
-    oom(p);
+    tx_oom(p);
     return NULL;
   }
   return a;
@@ -810,14 +810,14 @@ static bool enum_kind_from(const char *s, size_t n, MlirEnumKind *k) {
   return false;
 }
 
-bool parse_enum_case(P *p, MlirEnumKind k, MlirAttr **out) {
+bool tx_parse_enum_case(P *p, MlirEnumKind k, MlirAttr **out) {
   const char *s;
   size_t n;
-  ws(p);
+  tx_ws(p);
   size_t st = p->i;
-  if (!ident(p, &s, &n)) {
+  if (!tx_ident(p, &s, &n)) {
     char buf[64];
-    return perr(p, "expected a %s value, found %s", mlir_enum_kind_name(k),
+    return tx_perr(p, "expected a %s value, found %s", mlir_enum_kind_name(k),
                 describe_here(p, buf, sizeof buf));
   }
   if (k != ME_OTHER) {
@@ -825,23 +825,23 @@ bool parse_enum_case(P *p, MlirEnumKind k, MlirAttr **out) {
     for (int j = 0; enum_cases[k][j]; j++)
       if (sv_eq(s, n, enum_cases[k][j])) found = true;
     if (!found)
-      return perr_at(p, st, "unknown %s '%.*s'", mlir_enum_kind_name(k), (int)n, s);
+      return tx_perr_at(p, st, "unknown %s '%.*s'", mlir_enum_kind_name(k), (int)n, s);
   }
-  *out = attr_enum(p, k, s, n);
+  *out = tx_attr_enum(p, k, s, n);
   return *out != NULL;
 }
 
 static bool parse_string_lit(P *p, const char **out, size_t *outlen) {
-  ws(p);
+  tx_ws(p);
   size_t st = p->i;
-  if (cur(p) != '"') return perr(p, "expected a string");
+  if (cur(p) != '"') return tx_perr(p, "expected a string");
   p->i++;
   StrBuf b;
   sb_init(&b);
   for (;;) {
     if (at_end(p)) {
       sb_free(&b);
-      return perr_at(p, st, "unterminated string");
+      return tx_perr_at(p, st, "unterminated string");
     }
     char c = cur(p);
     if (c == '"') {
@@ -870,7 +870,7 @@ static bool parse_string_lit(P *p, const char **out, size_t *outlen) {
         p->i += 2;
       } else {
         sb_free(&b);
-        return perr_at(p, p->i, "unknown escape in string");
+        return tx_perr_at(p, p->i, "unknown escape in string");
       }
       continue;
     }
@@ -879,12 +879,12 @@ static bool parse_string_lit(P *p, const char **out, size_t *outlen) {
   }
   if (b.oom) {
     sb_free(&b);
-    return oom(p);
+    return tx_oom(p);
   }
   size_t len = b.len;
   char *s = arena_strndup(p->a, b.data ? b.data : "", len);
   sb_free(&b);
-  if (!s) return oom(p);
+  if (!s) return tx_oom(p);
   *out = s;
   *outlen = len;
   return true;
@@ -898,7 +898,7 @@ typedef struct Num {
 } Num;
 
 static bool parse_num(P *p, Num *out) {
-  ws(p);
+  tx_ws(p);
   size_t st = p->i;
   memset(out, 0, sizeof *out);
   if (cur(p) == '-') {
@@ -916,11 +916,11 @@ static bool parse_num(P *p, Num *out) {
       int d = is_digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
                                    : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
       if (d < 0) break;
-      if (v >> 60) return perr_at(p, st, "hexadecimal literal too long");
+      if (v >> 60) return tx_perr_at(p, st, "hexadecimal literal too long");
       v = v * 16 + (uint64_t)d;
       p->i++;
     }
-    if (!nd) return perr_at(p, st, "expected hexadecimal digits");
+    if (!nd) return tx_perr_at(p, st, "expected hexadecimal digits");
     out->is_hex = true;
     out->u = v;
     return true;
@@ -930,7 +930,7 @@ static bool parse_num(P *p, Num *out) {
     const char *s;
     size_t n;
     size_t save = p->i;
-    if (ident(p, &s, &n) && (sv_eq(s, n, "inf") || sv_eq(s, n, "nan"))) {
+    if (tx_ident(p, &s, &n) && (sv_eq(s, n, "inf") || sv_eq(s, n, "nan"))) {
       out->is_float = true;
       out->f = sv_eq(s, n, "inf") ? (out->neg ? -1.0 / 0.0 : 1.0 / 0.0) : 0.0 / 0.0;
       return true;
@@ -938,7 +938,7 @@ static bool parse_num(P *p, Num *out) {
     p->i = save;
     p->i = st;
     char buf[64];
-    return perr(p, "expected a number, found %s", describe_here(p, buf, sizeof buf));
+    return tx_perr(p, "expected a number, found %s", describe_here(p, buf, sizeof buf));
   }
   size_t ds = p->i;
   while (is_digit(cur(p))) p->i++;
@@ -950,12 +950,12 @@ static bool parse_num(P *p, Num *out) {
     if (cur(p) == 'e' || cur(p) == 'E') {
       p->i++;
       if (cur(p) == '+' || cur(p) == '-') p->i++;
-      if (!is_digit(cur(p))) return perr_at(p, st, "malformed float exponent");
+      if (!is_digit(cur(p))) return tx_perr_at(p, st, "malformed float exponent");
       while (is_digit(cur(p))) p->i++;
     }
     char buf[80];
     size_t l = p->i - st;
-    if (l >= sizeof buf) return perr_at(p, st, "float literal too long");
+    if (l >= sizeof buf) return tx_perr_at(p, st, "float literal too long");
     memcpy(buf, p->s + st, l);
     buf[l] = 0;
     out->is_float = true;
@@ -965,7 +965,7 @@ static bool parse_num(P *p, Num *out) {
   uint64_t v = 0;
   for (size_t k = ds; k < p->i; k++) {
     unsigned d = (unsigned)(p->s[k] - '0');
-    if (v > (UINT64_MAX - d) / 10) return perr_at(p, st, "integer literal out of range");
+    if (v > (UINT64_MAX - d) / 10) return tx_perr_at(p, st, "integer literal out of range");
     v = v * 10 + d;
   }
   out->u = v;
@@ -986,17 +986,17 @@ static bool store_elem(P *p, size_t off, const MlirType *t, const Num *re, const
     memcpy(dst, &v, 8);
     return true;
   }
-  if (t->kind != MLT_ELEM) return perr_at(p, off, "unsupported element type in dense<...>");
+  if (t->kind != MLT_ELEM) return tx_perr_at(p, off, "unsupported element type in dense<...>");
   cxla_type e = t->elem;
   if (type_kind(e) == TK_PRED) {
     if (is_bool) dst[0] = bval;
     else if (!re->is_float) dst[0] = re->u != 0;
-    else return perr_at(p, off, "expected true or false for an i1 element");
+    else return tx_perr_at(p, off, "expected true or false for an i1 element");
     return true;
   }
-  if (is_bool) return perr_at(p, off, "true/false given for a non-i1 element");
+  if (is_bool) return tx_perr_at(p, off, "true/false given for a non-i1 element");
   if (type_is_int(e)) {
-    if (re->is_float) return perr_at(p, off, "float literal for an integer element");
+    if (re->is_float) return tx_perr_at(p, off, "float literal for an integer element");
     int bits = type_bits(e);
     uint64_t v = re->neg ? 0 - re->u : re->u;
     int bytes = type_bytes(e);
@@ -1010,7 +1010,7 @@ static bool store_elem(P *p, size_t off, const MlirType *t, const Num *re, const
     return true;
   }
   if (type_is_complex(e)) {
-    if (!im) return perr_at(p, off, "expected (re, im) for a complex element");
+    if (!im) return tx_perr_at(p, off, "expected (re, im) for a complex element");
     if (e == CXLA_C64) {
       float a = re->is_hex ? 0 : (float)num_f64(re), b = im->is_hex ? 0 : (float)num_f64(im);
       uint32_t ab = (uint32_t)re->u, bb = (uint32_t)im->u;
@@ -1027,7 +1027,7 @@ static bool store_elem(P *p, size_t off, const MlirType *t, const Num *re, const
     }
     return true;
   }
-  if (im) return perr_at(p, off, "(re, im) given for a non-complex element");
+  if (im) return tx_perr_at(p, off, "(re, im) given for a non-complex element");
   int bytes = type_bytes(e);
   if (re->is_hex) {
     for (int k = 0; k < bytes; k++) dst[k] = (uint8_t)(re->u >> (8 * k));
@@ -1061,7 +1061,7 @@ static bool dv_push(P *p, DenseVec *d, const DenseLit *x) {
   if (d->n == d->cap) {
     size_t nc = d->cap ? d->cap * 2 : 64;
     DenseLit *nv = cxla_realloc(d->v, nc * sizeof *nv);
-    if (!nv) return oom(p);
+    if (!nv) return tx_oom(p);
     d->v = nv;
     d->cap = nc;
   }
@@ -1070,30 +1070,30 @@ static bool dv_push(P *p, DenseVec *d, const DenseLit *x) {
 }
 
 static bool dense_scalar(P *p, DenseLit *l) {
-  ws(p);
+  tx_ws(p);
   memset(l, 0, sizeof *l);
   l->off = p->i;
-  if (eat_kw(p, "true") || eat_kw(p, "false")) {
+  if (tx_eat_kw(p, "true") || tx_eat_kw(p, "false")) {
     l->is_bool = true;
     l->bval = p->s[l->off] == 't';
     return true;
   }
-  if (eat(p, '(')) {
+  if (tx_eat(p, '(')) {
     l->has_im = true;
-    return parse_num(p, &l->re) && expect(p, ',', "in a complex literal") &&
-           parse_num(p, &l->im) && expect(p, ')', "closing a complex literal");
+    return parse_num(p, &l->re) && tx_expect(p, ',', "in a complex literal") &&
+           parse_num(p, &l->im) && tx_expect(p, ')', "closing a complex literal");
   }
   return parse_num(p, &l->re);
 }
 
 static bool dense_nested(P *p, DenseVec *d, int depth) {
-  if (depth > 64) return perr(p, "dense literal nested too deeply");
-  if (eat(p, '[')) {
-    if (eat(p, ']')) return true;
+  if (depth > 64) return tx_perr(p, "dense literal nested too deeply");
+  if (tx_eat(p, '[')) {
+    if (tx_eat(p, ']')) return true;
     do {
       if (!dense_nested(p, d, depth + 1)) return false;
-    } while (eat(p, ','));
-    return expect(p, ']', "in a dense literal");
+    } while (tx_eat(p, ','));
+    return tx_expect(p, ']', "in a dense literal");
   }
   DenseLit l;
   return dense_scalar(p, &l) && dv_push(p, d, &l);
@@ -1107,13 +1107,13 @@ static int hexval(char c) {
 /* Decodes "0x...." (the quotes already stripped: s/n) into bytes. */
 static bool decode_hex(P *p, size_t off, const char *s, size_t n, uint8_t **out, size_t *nb) {
   if (n < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || (n % 2))
-    return perr_at(p, off, "expected a hexadecimal blob \"0x...\" of whole bytes");
+    return tx_perr_at(p, off, "expected a hexadecimal blob \"0x...\" of whole bytes");
   size_t len = (n - 2) / 2;
   uint8_t *b = arena_alloc(p->a, len ? len : 1);
-  if (!b) return oom(p);
+  if (!b) return tx_oom(p);
   for (size_t k = 0; k < len; k++) {
     int h = hexval(s[2 + 2 * k]), l = hexval(s[3 + 2 * k]);
-    if (h < 0 || l < 0) return perr_at(p, off, "bad hexadecimal digit in blob");
+    if (h < 0 || l < 0) return tx_perr_at(p, off, "bad hexadecimal digit in blob");
     b[k] = (uint8_t)(h * 16 + l);
   }
   *out = b;
@@ -1125,7 +1125,7 @@ static bool decode_hex(P *p, size_t off, const char *s, size_t n, uint8_t **out,
 static bool dense_from_raw(P *p, size_t off, MlirAttr *a, const uint8_t *raw, size_t nb) {
   int64_t ne = mlir_type_elems(a->type);
   int eb = mlir_elem_bytes(a->type->element);
-  if (ne < 0 || eb <= 0) return perr_at(p, off, "dense data needs a static tensor type");
+  if (ne < 0 || eb <= 0) return tx_perr_at(p, off, "dense data needs a static tensor type");
   bool is_i1 = a->type->element->kind == MLT_ELEM && a->type->element->elem == CXLA_PRED;
   if ((uint64_t)nb == (uint64_t)eb && ne != 1) {
     a->splat = true;
@@ -1136,14 +1136,14 @@ static bool dense_from_raw(P *p, size_t off, MlirAttr *a, const uint8_t *raw, si
   }
   if (is_i1 && (uint64_t)nb == ((uint64_t)ne + 7) / 8 && (uint64_t)nb != (uint64_t)ne) {
     uint8_t *u = arena_alloc(p->a, (size_t)ne);
-    if (!u) return oom(p);
+    if (!u) return tx_oom(p);
     for (int64_t k = 0; k < ne; k++) u[k] = (raw[k / 8] >> (k % 8)) & 1;
     a->data = u;
     a->nbytes = (size_t)ne;
     return true;
   }
   if ((uint64_t)nb != (uint64_t)ne * (uint64_t)eb)
-    return perr_at(p, off, "dense data has %zu bytes; the type needs %lld", nb,
+    return tx_perr_at(p, off, "dense data has %zu bytes; the type needs %lld", nb,
                    (long long)ne * eb);
   if (is_i1)
     for (size_t k = 0; k < nb; k++) ((uint8_t *)raw)[k] = raw[k] != 0;
@@ -1155,28 +1155,28 @@ static bool dense_from_raw(P *p, size_t off, MlirAttr *a, const uint8_t *raw, si
 static bool parse_dense(P *p, MlirAttr **out) {
   /* after "dense<" */
   size_t st = p->i;
-  MlirAttr *a = attr_new(p, MA_DENSE);
+  MlirAttr *a = tx_attr_new(p, MA_DENSE);
   if (!a) return false;
   DenseVec d = {0};
   const char *hex = NULL;
   size_t hexlen = 0;
   bool ok = false;
-  if (peek(p, '"')) {
+  if (tx_peek(p, '"')) {
     if (!parse_string_lit(p, &hex, &hexlen)) goto done;
-  } else if (!peek(p, '>')) {
+  } else if (!tx_peek(p, '>')) {
     if (!dense_nested(p, &d, 0)) goto done;
   }
-  if (!expect(p, '>', "closing dense<...>") || !expect(p, ':', "before the dense type") ||
-      !parse_type(p, &a->type))
+  if (!tx_expect(p, '>', "closing dense<...>") || !tx_expect(p, ':', "before the dense type") ||
+      !tx_parse_type(p, &a->type))
     goto done;
   if (a->type->kind != MLT_TENSOR) {
-    perr_at(p, st, "dense<...> needs a ranked tensor type");
+    tx_perr_at(p, st, "dense<...> needs a ranked tensor type");
     goto done;
   }
   int64_t ne = mlir_type_elems(a->type);
   int eb = mlir_elem_bytes(a->type->element);
   if (ne < 0 || eb <= 0) {
-    perr_at(p, st, "dense<...> needs a static tensor of integers, floats or complex numbers");
+    tx_perr_at(p, st, "dense<...> needs a static tensor of integers, floats or complex numbers");
     goto done;
   }
   if (hex) {
@@ -1189,18 +1189,18 @@ static bool parse_dense(P *p, MlirAttr **out) {
     goto done;
   }
   if (d.n == 0 && ne != 0) {
-    perr_at(p, st, "empty dense literal for a tensor of %lld elements", (long long)ne);
+    tx_perr_at(p, st, "empty dense literal for a tensor of %lld elements", (long long)ne);
     goto done;
   }
   if (d.n != 1 && (int64_t)d.n != ne) {
-    perr_at(p, st, "dense literal has %zu elements; the type has %lld", d.n, (long long)ne);
+    tx_perr_at(p, st, "dense literal has %zu elements; the type has %lld", d.n, (long long)ne);
     goto done;
   }
   a->splat = d.n == 1 && ne != 1;
   a->nbytes = d.n * (size_t)eb;
   uint8_t *buf = arena_alloc(p->a, a->nbytes ? a->nbytes : 1);
   if (!buf) {
-    oom(p);
+    tx_oom(p);
     goto done;
   }
   for (size_t k = 0; k < d.n; k++) {
@@ -1220,23 +1220,23 @@ done:
 static bool parse_dense_resource(P *p, MlirAttr **out) {
   /* after "dense_resource<" */
   size_t st = p->i;
-  MlirAttr *a = attr_new(p, MA_DENSE);
+  MlirAttr *a = tx_attr_new(p, MA_DENSE);
   if (!a) return false;
-  ws(p);
+  tx_ws(p);
   size_t ns = p->i;
-  while (!at_end(p) && (is_ident_char(cur(p)) || cur(p) == '-')) p->i++;
+  while (!at_end(p) && (tx_is_ident_char(cur(p)) || cur(p) == '-')) p->i++;
   size_t nl = p->i - ns;
-  if (!nl) return perr(p, "expected a resource name");
-  if (!expect(p, '>', "closing dense_resource<...>") || !expect(p, ':', "before the type") ||
-      !parse_type(p, &a->type))
+  if (!nl) return tx_perr(p, "expected a resource name");
+  if (!tx_expect(p, '>', "closing dense_resource<...>") || !tx_expect(p, ':', "before the type") ||
+      !tx_parse_type(p, &a->type))
     return false;
   if (a->type->kind != MLT_TENSOR || mlir_type_elems(a->type) < 0 ||
       mlir_elem_bytes(a->type->element) <= 0)
-    return perr_at(p, st, "dense_resource<...> needs a static tensor of numbers");
+    return tx_perr_at(p, st, "dense_resource<...> needs a static tensor of numbers");
   if (p->npend == p->cappend) {
     int nc = p->cappend ? p->cappend * 2 : 16;
     PendingResource *np = cxla_realloc(p->pend, (size_t)nc * sizeof *np);
-    if (!np) return oom(p);
+    if (!np) return tx_oom(p);
     p->pend = np;
     p->cappend = nc;
   }
@@ -1244,7 +1244,7 @@ static bool parse_dense_resource(P *p, MlirAttr **out) {
   r->attr = a;
   r->name = p->s + ns;
   r->len = nl;
-  r->pos = pos_at(p, st);
+  r->pos = tx_pos_at(p, st);
   *out = a;
   return true;
 }
@@ -1252,22 +1252,22 @@ static bool parse_dense_resource(P *p, MlirAttr **out) {
 static bool parse_dense_array(P *p, MlirAttr **out) {
   /* after "array<" */
   MlirType *t;
-  if (!parse_type(p, &t)) return false;
+  if (!tx_parse_type(p, &t)) return false;
   if (t->kind != MLT_ELEM || type_is_complex(t->elem))
-    return perr(p, "array<...> holds integers, i1 or floats");
-  MlirAttr *a = attr_new(p, MA_DENSE_ARRAY);
+    return tx_perr(p, "array<...> holds integers, i1 or floats");
+  MlirAttr *a = tx_attr_new(p, MA_DENSE_ARRAY);
   if (!a) return false;
   a->array_elem = t->elem;
   int64_t *iv = NULL;
   double *fv = NULL;
   int n = 0, cap = 0;
-  if (eat(p, ':')) {
+  if (tx_eat(p, ':')) {
     do {
       if (n == cap) {
         int nc = cap ? cap * 2 : 16;
         int64_t *ni = arena_array(p->a, (size_t)nc, sizeof(int64_t));
         double *nf = arena_array(p->a, (size_t)nc, sizeof(double));
-        if (!ni || !nf) return oom(p);
+        if (!ni || !nf) return tx_oom(p);
         if (n) {
           memcpy(ni, iv, (size_t)n * sizeof *ni);
           memcpy(nf, fv, (size_t)n * sizeof *nf);
@@ -1278,7 +1278,7 @@ static bool parse_dense_array(P *p, MlirAttr **out) {
       }
       DenseLit l;
       if (!dense_scalar(p, &l)) return false;
-      if (l.has_im) return perr_at(p, l.off, "complex value in array<...>");
+      if (l.has_im) return tx_perr_at(p, l.off, "complex value in array<...>");
       if (l.is_bool) {
         iv[n] = l.bval;
         fv[n] = l.bval;
@@ -1300,9 +1300,9 @@ static bool parse_dense_array(P *p, MlirAttr **out) {
         }
       }
       n++;
-    } while (eat(p, ','));
+    } while (tx_eat(p, ','));
   }
-  if (!expect(p, '>', "closing array<...>")) return false;
+  if (!tx_expect(p, '>', "closing array<...>")) return false;
   a->n = n;
   if (type_is_float(t->elem)) a->floats = fv;
   else a->ints = iv;
@@ -1316,12 +1316,12 @@ static bool i64s_from_attr(P *p, MlirAttr *v, MlirI64s *out, const char *field) 
     out->v = v->ints;
     return true;
   }
-  if (v->kind != MA_ARRAY) return perr(p, "expected a list of integers for '%s'", field);
+  if (v->kind != MA_ARRAY) return tx_perr(p, "expected a list of integers for '%s'", field);
   out->n = v->n;
   out->v = arena_array(p->a, (size_t)(v->n ? v->n : 1), sizeof(int64_t));
-  if (!out->v) return oom(p);
+  if (!out->v) return tx_oom(p);
   for (int k = 0; k < v->n; k++) {
-    if (v->elems[k]->kind != MA_INT) return perr(p, "expected integers in '%s'", field);
+    if (v->elems[k]->kind != MA_INT) return tx_perr(p, "expected integers in '%s'", field);
     out->v[k] = v->elems[k]->i;
   }
   return true;
@@ -1329,16 +1329,16 @@ static bool i64s_from_attr(P *p, MlirAttr *v, MlirI64s *out, const char *field) 
 
 /* `name = attr, ...` up to '>' (not consumed) into a dict attribute. */
 static bool parse_fields(P *p, PtrVec *names, PtrVec *vals) {
-  if (peek(p, '>')) return true;
+  if (tx_peek(p, '>')) return true;
   do {
     const char *s;
     size_t n;
-    if (!ident(p, &s, &n)) return perr(p, "expected a field name");
+    if (!tx_ident(p, &s, &n)) return tx_perr(p, "expected a field name");
     char *name = arena_strndup(p->a, s, n);
     MlirAttr *v;
-    if (!name || !expect(p, '=', "after a field name") || !parse_attr(p, &v)) return p->err ? false : oom(p);
-    if (!pv_push(p, names, name) || !pv_push(p, vals, v)) return false;
-  } while (eat(p, ','));
+    if (!name || !tx_expect(p, '=', "after a field name") || !tx_parse_attr(p, &v)) return p->err ? false : tx_oom(p);
+    if (!tx_pv_push(p, names, name) || !tx_pv_push(p, vals, v)) return false;
+  } while (tx_eat(p, ','));
   return true;
 }
 
@@ -1364,7 +1364,7 @@ static bool field_i64(P *p, PtrVec *nm, PtrVec *vl, const char *name, int64_t *o
     *out = def;
     return true;
   }
-  if (v->kind != MA_INT) return perr(p, "expected an integer for '%s'", name);
+  if (v->kind != MA_INT) return tx_perr(p, "expected an integer for '%s'", name);
   *out = v->i;
   return true;
 }
@@ -1375,60 +1375,60 @@ static bool conv_list(P *p, const char *letters, int64_t *a, int64_t *b, MlirI64
   int ns = 0, pos = 0;
   *a = -1;
   *b = -1;
-  if (!expect(p, '[', "in convolution dimension numbers")) return false;
-  if (!peek(p, ']')) {
+  if (!tx_expect(p, '[', "in convolution dimension numbers")) return false;
+  if (!tx_peek(p, ']')) {
     do {
-      ws(p);
-      if (pos >= 64) return perr(p, "too many convolution dimensions");
+      tx_ws(p);
+      if (pos >= 64) return tx_perr(p, "too many convolution dimensions");
       if (is_digit(cur(p))) {
         int64_t k;
-        if (!parse_i64(p, &k)) return false;
-        if (k < 0 || k >= 64) return perr(p, "bad spatial dimension %lld", (long long)k);
+        if (!tx_parse_i64(p, &k)) return false;
+        if (k < 0 || k >= 64) return tx_perr(p, "bad spatial dimension %lld", (long long)k);
         while (ns <= k) spatial[ns++] = -1;
-        if (spatial[k] != -1) return perr(p, "spatial dimension %lld repeated", (long long)k);
+        if (spatial[k] != -1) return tx_perr(p, "spatial dimension %lld repeated", (long long)k);
         spatial[k] = pos;
       } else if (cur(p) == letters[0] || cur(p) == letters[1]) {
         int64_t *dst = cur(p) == letters[0] ? a : b;
-        if (*dst != -1) return perr(p, "dimension '%c' repeated", cur(p));
+        if (*dst != -1) return tx_perr(p, "dimension '%c' repeated", cur(p));
         *dst = pos;
         p->i++;
       } else {
-        return perr(p, "expected '%c', '%c' or a spatial dimension number", letters[0], letters[1]);
+        return tx_perr(p, "expected '%c', '%c' or a spatial dimension number", letters[0], letters[1]);
       }
       pos++;
-    } while (eat(p, ','));
+    } while (tx_eat(p, ','));
   }
-  if (!expect(p, ']', "in convolution dimension numbers")) return false;
-  if (*a < 0 || *b < 0) return perr(p, "missing '%c' or '%c' dimension", letters[0], letters[1]);
+  if (!tx_expect(p, ']', "in convolution dimension numbers")) return false;
+  if (*a < 0 || *b < 0) return tx_perr(p, "missing '%c' or '%c' dimension", letters[0], letters[1]);
   for (int k = 0; k < ns; k++)
-    if (spatial[k] < 0) return perr(p, "spatial dimension %d missing", k);
+    if (spatial[k] < 0) return tx_perr(p, "spatial dimension %d missing", k);
   sp->n = ns;
   sp->v = arena_i64dup(p->a, spatial, (size_t)ns);
-  if (ns && !sp->v) return oom(p);
+  if (ns && !sp->v) return tx_oom(p);
   return true;
 }
 
-bool parse_conv_dims(P *p, MlirConvDims *c);
-bool parse_conv_dims(P *p, MlirConvDims *c) {
+bool tx_parse_conv_dims(P *p, MlirConvDims *c);
+bool tx_parse_conv_dims(P *p, MlirConvDims *c) {
   if (!conv_list(p, "bf", &c->in_batch, &c->in_feature, &c->in_spatial)) return false;
-  ws(p);
-  if (cur(p) != 'x') return perr(p, "expected 'x' between convolution dimension lists");
+  tx_ws(p);
+  if (cur(p) != 'x') return tx_perr(p, "expected 'x' between convolution dimension lists");
   p->i++;
   if (!conv_list(p, "io", &c->k_in_feature, &c->k_out_feature, &c->k_spatial)) return false;
-  if (!eat_arrow(p)) return perr(p, "expected '->' in convolution dimension numbers");
+  if (!tx_eat_arrow(p)) return tx_perr(p, "expected '->' in convolution dimension numbers");
   if (!conv_list(p, "bf", &c->out_batch, &c->out_feature, &c->out_spatial)) return false;
   if (c->in_spatial.n != c->k_spatial.n || c->in_spatial.n != c->out_spatial.n)
-    return perr(p, "convolution dimension lists have different spatial ranks");
+    return tx_perr(p, "convolution dimension lists have different spatial ranks");
   return true;
 }
 
 static bool parse_stablehlo_struct(P *p, const char *s, size_t n, size_t st, MlirAttr **out) {
   /* s names the attribute after '#' ("stablehlo.dot" ...); '<' consumed. */
-  MlirAttr *a = attr_new(p, MA_DOT);
+  MlirAttr *a = tx_attr_new(p, MA_DOT);
   if (!a) return false;
   if (sv_eq(s, n, "stablehlo.conv")) {
     a->kind = MA_CONV;
-    if (eat_kw(p, "raw")) {
+    if (tx_eat_kw(p, "raw")) {
       PtrVec nm = {0}, vl = {0};
       MlirConvDims *c = &a->conv;
       if (!parse_fields(p, &nm, &vl) ||
@@ -1442,7 +1442,7 @@ static bool parse_stablehlo_struct(P *p, const char *s, size_t n, size_t st, Mli
           !field_i64(p, &nm, &vl, "output_feature_dimension", &c->out_feature, 0) ||
           !field_i64s(p, &nm, &vl, "output_spatial_dimensions", &c->out_spatial))
         return false;
-    } else if (!parse_conv_dims(p, &a->conv)) {
+    } else if (!tx_parse_conv_dims(p, &a->conv)) {
       return false;
     }
   } else {
@@ -1511,10 +1511,10 @@ static bool parse_stablehlo_struct(P *p, const char *s, size_t n, size_t st, Mli
       a->accuracy.mode = "DEFAULT";
       if ((t = field(&nm, &vl, "mode")) && t->kind == MA_ENUM) a->accuracy.mode = t->str;
     } else {
-      return perr_at(p, st, "unknown attribute '#%.*s'", (int)n, s);
+      return tx_perr_at(p, st, "unknown attribute '#%.*s'", (int)n, s);
     }
   }
-  if (!expect(p, '>', "closing the attribute")) return false;
+  if (!tx_expect(p, '>', "closing the attribute")) return false;
   *out = a;
   return true;
 }
@@ -1525,10 +1525,10 @@ static bool parse_hash_attr(P *p, MlirAttr **out) {
   p->i++;
   const char *s;
   size_t n;
-  if (!ident(p, &s, &n)) return perr(p, "expected an attribute name after '#'");
+  if (!tx_ident(p, &s, &n)) return tx_perr(p, "expected an attribute name after '#'");
   if (cur(p) != '<') {
     Alias *al = find_alias(p, s, n, false);
-    if (!al) return perr_at(p, st, "undefined attribute alias '#%.*s'", (int)n, s);
+    if (!al) return tx_perr_at(p, st, "undefined attribute alias '#%.*s'", (int)n, s);
     *out = al->value;
     return true;
   }
@@ -1537,13 +1537,13 @@ static bool parse_hash_attr(P *p, MlirAttr **out) {
     const char *k;
     size_t kn;
     MlirEnumKind ek;
-    if (!ident(p, &k, &kn)) return perr(p, "expected an enum kind");
+    if (!tx_ident(p, &k, &kn)) return tx_perr(p, "expected an enum kind");
     if (!enum_kind_from(k, kn, &ek)) {
-      if (sv_eq(s, n, "stablehlo")) return perr_at(p, st, "unknown stablehlo enum '%.*s'", (int)kn, k);
+      if (sv_eq(s, n, "stablehlo")) return tx_perr_at(p, st, "unknown stablehlo enum '%.*s'", (int)kn, k);
       ek = ME_OTHER;
     }
-    if (!parse_enum_case(p, ek, out)) return false;
-    return expect(p, '>', "closing the enum attribute");
+    if (!tx_parse_enum_case(p, ek, out)) return false;
+    return tx_expect(p, '>', "closing the enum attribute");
   }
   if (n > 10 && memcmp(s, "stablehlo.", 10) == 0 && !sv_eq(s, n, "stablehlo.bounds") &&
       !sv_eq(s, n, "stablehlo.type_extensions")) {
@@ -1552,56 +1552,56 @@ static bool parse_hash_attr(P *p, MlirAttr **out) {
   }
   /* Other dialects (sdy, mhlo, ...): kept as text. */
   if (!skip_balanced(p)) return false;
-  MlirAttr *a = attr_new(p, MA_OPAQUE);
+  MlirAttr *a = tx_attr_new(p, MA_OPAQUE);
   if (!a) return false;
   a->len = p->i - st;
   a->str = arena_strndup(p->a, p->s + st, a->len);
-  if (!a->str) return oom(p);
+  if (!a->str) return tx_oom(p);
   *out = a;
   return true;
 }
 
-bool parse_attr_dict(P *p, PtrVec *names, PtrVec *values) {
-  if (!expect(p, '{', "opening an attribute dictionary")) return false;
-  if (eat(p, '}')) return true;
+bool tx_parse_attr_dict(P *p, PtrVec *names, PtrVec *values) {
+  if (!tx_expect(p, '{', "opening an attribute dictionary")) return false;
+  if (tx_eat(p, '}')) return true;
   do {
-    ws(p);
+    tx_ws(p);
     const char *s;
     size_t n;
     size_t st = p->i;
     if (cur(p) == '"') {
       if (!parse_string_lit(p, &s, &n)) return false;
-    } else if (!ident(p, &s, &n)) {
+    } else if (!tx_ident(p, &s, &n)) {
       char buf[64];
-      return perr(p, "expected an attribute name, found %s", describe_here(p, buf, sizeof buf));
+      return tx_perr(p, "expected an attribute name, found %s", describe_here(p, buf, sizeof buf));
     }
     char *name = arena_strndup(p->a, s, n);
-    if (!name) return oom(p);
+    if (!name) return tx_oom(p);
     for (int k = 0; k < names->n; k++)
       if (strcmp(names->v[k], name) == 0)
-        return perr_at(p, st, "attribute '%s' given twice", name);
+        return tx_perr_at(p, st, "attribute '%s' given twice", name);
     MlirAttr *v;
-    if (eat(p, '=')) {
-      if (!parse_attr(p, &v)) return false;
+    if (tx_eat(p, '=')) {
+      if (!tx_parse_attr(p, &v)) return false;
     } else {
-      v = attr_new(p, MA_UNIT);
+      v = tx_attr_new(p, MA_UNIT);
       if (!v) return false;
     }
-    if (!pv_push(p, names, name) || !pv_push(p, values, v)) return false;
-  } while (eat(p, ','));
-  return expect(p, '}', "closing the attribute dictionary");
+    if (!tx_pv_push(p, names, name) || !tx_pv_push(p, values, v)) return false;
+  } while (tx_eat(p, ','));
+  return tx_expect(p, '}', "closing the attribute dictionary");
 }
 
 static bool parse_attr_inner(P *p, MlirAttr **out) {
-  ws(p);
+  tx_ws(p);
   size_t st = p->i;
   char c = cur(p);
   if (c == '"') {
-    MlirAttr *a = attr_new(p, MA_STRING);
+    MlirAttr *a = tx_attr_new(p, MA_STRING);
     if (!a || !parse_string_lit(p, &a->str, &a->len)) return false;
-    if (eat(p, ':')) { /* a typed string: "..." : type */
+    if (tx_eat(p, ':')) { /* a typed string: "..." : type */
       MlirType *t;
-      if (!parse_type(p, &t)) return false;
+      if (!tx_parse_type(p, &t)) return false;
     }
     *out = a;
     return true;
@@ -1609,16 +1609,16 @@ static bool parse_attr_inner(P *p, MlirAttr **out) {
   if (c == '[') {
     p->i++;
     PtrVec el = {0};
-    if (!peek(p, ']')) {
+    if (!tx_peek(p, ']')) {
       do {
         MlirAttr *e;
-        if (!parse_attr(p, &e) || !pv_push(p, &el, e)) return false;
-      } while (eat(p, ','));
+        if (!tx_parse_attr(p, &e) || !tx_pv_push(p, &el, e)) return false;
+      } while (tx_eat(p, ','));
     }
-    if (!expect(p, ']', "closing the array")) return false;
-    MlirAttr *a = attr_new(p, MA_ARRAY);
+    if (!tx_expect(p, ']', "closing the array")) return false;
+    MlirAttr *a = tx_attr_new(p, MA_ARRAY);
     if (!a) return false;
-    a->pos = pos_at(p, st);
+    a->pos = tx_pos_at(p, st);
     a->n = el.n;
     a->elems = (MlirAttr **)el.v;
     *out = a;
@@ -1626,12 +1626,12 @@ static bool parse_attr_inner(P *p, MlirAttr **out) {
   }
   if (c == '{') {
     PtrVec nm = {0}, vl = {0};
-    if (!parse_attr_dict(p, &nm, &vl)) return false;
-    MlirAttr *a = attr_new(p, MA_DICT);
+    if (!tx_parse_attr_dict(p, &nm, &vl)) return false;
+    MlirAttr *a = tx_attr_new(p, MA_DICT);
     if (!a) return false;
     a->n = nm.n;
     a->entries = arena_array(p->a, (size_t)(nm.n ? nm.n : 1), sizeof(MlirNamedAttr));
-    if (!a->entries) return oom(p);
+    if (!a->entries) return tx_oom(p);
     for (int k = 0; k < nm.n; k++) {
       a->entries[k].name = nm.v[k];
       a->entries[k].value = vl.v[k];
@@ -1641,21 +1641,21 @@ static bool parse_attr_inner(P *p, MlirAttr **out) {
   }
   if (c == '@') {
     p->i++;
-    MlirAttr *a = attr_new(p, MA_SYMBOL_REF);
+    MlirAttr *a = tx_attr_new(p, MA_SYMBOL_REF);
     if (!a) return false;
     if (cur(p) == '"') {
       if (!parse_string_lit(p, &a->str, &a->len)) return false;
     } else {
       size_t ns = p->i;
-      while (!at_end(p) && (is_ident_char(cur(p)) || cur(p) == '-')) p->i++;
-      if (p->i == ns) return perr(p, "expected a symbol name after '@'");
+      while (!at_end(p) && (tx_is_ident_char(cur(p)) || cur(p) == '-')) p->i++;
+      if (p->i == ns) return tx_perr(p, "expected a symbol name after '@'");
       a->len = p->i - ns;
       a->str = arena_strndup(p->a, p->s + ns, a->len);
-      if (!a->str) return oom(p);
+      if (!a->str) return tx_oom(p);
     }
-    while (peek_str(p, "::@")) { /* nested reference: keep the root */
+    while (tx_peek_str(p, "::@")) { /* nested reference: keep the root */
       p->i += 3;
-      while (!at_end(p) && is_ident_char(cur(p))) p->i++;
+      while (!at_end(p) && tx_is_ident_char(cur(p))) p->i++;
     }
     *out = a;
     return true;
@@ -1665,11 +1665,11 @@ static bool parse_attr_inner(P *p, MlirAttr **out) {
     Num num;
     if (!parse_num(p, &num)) return false;
     MlirType *t = NULL;
-    if (eat(p, ':') && !parse_type(p, &t)) return false;
+    if (tx_eat(p, ':') && !tx_parse_type(p, &t)) return false;
     bool is_float = num.is_float || (t && t->kind == MLT_ELEM && type_is_float(t->elem));
-    MlirAttr *a = attr_new(p, is_float ? MA_FLOAT : MA_INT);
+    MlirAttr *a = tx_attr_new(p, is_float ? MA_FLOAT : MA_INT);
     if (!a) return false;
-    a->pos = pos_at(p, st);
+    a->pos = tx_pos_at(p, st);
     if (is_float) {
       a->f = num_f64(&num);
       if (num.is_hex && t && t->kind == MLT_ELEM) {
@@ -1684,10 +1684,10 @@ static bool parse_attr_inner(P *p, MlirAttr **out) {
           a->f = minifloat_decode(t->elem, (uint32_t)num.u);
         }
       }
-      a->type = t ? t : type_elem(p, CXLA_F64);
+      a->type = t ? t : tx_type_elem(p, CXLA_F64);
     } else {
       a->i = num.neg ? (int64_t)(0 - num.u) : (int64_t)num.u;
-      a->type = t ? t : type_elem(p, CXLA_S64);
+      a->type = t ? t : tx_type_elem(p, CXLA_S64);
       if (t && t->kind == MLT_ELEM && t->elem == CXLA_PRED) {
         a->kind = MA_BOOL;
         a->i = a->i != 0;
@@ -1700,13 +1700,13 @@ static bool parse_attr_inner(P *p, MlirAttr **out) {
   const char *s;
   size_t n;
   size_t save = p->i;
-  if (ident(p, &s, &n)) {
-    if (sv_eq(s, n, "unit")) return (*out = attr_new(p, MA_UNIT)) != NULL;
+  if (tx_ident(p, &s, &n)) {
+    if (sv_eq(s, n, "unit")) return (*out = tx_attr_new(p, MA_UNIT)) != NULL;
     if (sv_eq(s, n, "true") || sv_eq(s, n, "false")) {
-      *out = attr_bool(p, s[0] == 't');
-      if (*out && eat(p, ':')) { /* true : i1 */
+      *out = tx_attr_bool(p, s[0] == 't');
+      if (*out && tx_eat(p, ':')) { /* true : i1 */
         MlirType *t;
-        if (!parse_type(p, &t)) return false;
+        if (!tx_parse_type(p, &t)) return false;
       }
       return *out != NULL;
     }
@@ -1714,11 +1714,11 @@ static bool parse_attr_inner(P *p, MlirAttr **out) {
       p->i = save;
       Num num;
       MlirType *t = NULL;
-      if (!parse_num(p, &num) || (eat(p, ':') && !parse_type(p, &t))) return false;
-      MlirAttr *a = attr_new(p, MA_FLOAT);
+      if (!parse_num(p, &num) || (tx_eat(p, ':') && !tx_parse_type(p, &t))) return false;
+      MlirAttr *a = tx_attr_new(p, MA_FLOAT);
       if (!a) return false;
       a->f = num.f;
-      a->type = t ? t : type_elem(p, CXLA_F64);
+      a->type = t ? t : tx_type_elem(p, CXLA_F64);
       *out = a;
       return a->type != NULL;
     }
@@ -1739,90 +1739,90 @@ static bool parse_attr_inner(P *p, MlirAttr **out) {
         (cur(p) == '(' || cur(p) == '<' || cur(p) == '[')) {
       if (!skip_balanced(p)) return false;
       if (sv_eq(s, n, "distinct") && cur(p) == '<' && !skip_balanced(p)) return false;
-      MlirAttr *a = attr_new(p, MA_OPAQUE);
+      MlirAttr *a = tx_attr_new(p, MA_OPAQUE);
       if (!a) return false;
       a->len = p->i - st;
       a->str = arena_strndup(p->a, p->s + st, a->len);
       *out = a;
-      return a->str ? true : oom(p);
+      return a->str ? true : tx_oom(p);
     }
     p->i = save; /* a type used as an attribute */
   }
   MlirType *t;
   if (c == '(' || c == '!' || is_alpha(c)) {
-    if (!parse_type(p, &t)) return false;
-    MlirAttr *a = attr_new(p, MA_TYPE);
+    if (!tx_parse_type(p, &t)) return false;
+    MlirAttr *a = tx_attr_new(p, MA_TYPE);
     if (!a) return false;
     a->type = t;
     *out = a;
     return true;
   }
   char buf[64];
-  return perr(p, "expected an attribute, found %s", describe_here(p, buf, sizeof buf));
+  return tx_perr(p, "expected an attribute, found %s", describe_here(p, buf, sizeof buf));
 }
 
-bool parse_attr(P *p, MlirAttr **out) {
+bool tx_parse_attr(P *p, MlirAttr **out) {
   if (++p->depth > MAX_DEPTH) {
     p->depth--;
-    return perr(p, "attributes nested too deeply");
+    return tx_perr(p, "attributes nested too deeply");
   }
-  ws(p);
+  tx_ws(p);
   size_t st = p->i;
   bool ok = parse_attr_inner(p, out);
   p->depth--;
-  if (ok) (*out)->pos = pos_at(p, st);
+  if (ok) (*out)->pos = tx_pos_at(p, st);
   return ok && !p->err;
 }
 
-bool parse_i64_list(P *p, MlirI64s *out) {
+bool tx_parse_i64_list(P *p, MlirI64s *out) {
   int64_t buf[64];
   int64_t *v = buf;
   int n = 0, cap = 64;
-  if (!expect(p, '[', "opening a list of integers")) return false;
-  if (!peek(p, ']')) {
+  if (!tx_expect(p, '[', "opening a list of integers")) return false;
+  if (!tx_peek(p, ']')) {
     do {
       if (n == cap) {
         int64_t *nv = arena_array(p->a, (size_t)cap * 2, sizeof(int64_t));
-        if (!nv) return oom(p);
+        if (!nv) return tx_oom(p);
         memcpy(nv, v, (size_t)n * sizeof *nv);
         v = nv;
         cap *= 2;
       }
-      if (!parse_i64(p, &v[n++])) return false;
-    } while (eat(p, ','));
+      if (!tx_parse_i64(p, &v[n++])) return false;
+    } while (tx_eat(p, ','));
   }
-  if (!expect(p, ']', "closing a list of integers")) return false;
+  if (!tx_expect(p, ']', "closing a list of integers")) return false;
   out->n = n;
   out->v = n ? arena_i64dup(p->a, v, (size_t)n) : NULL;
-  if (n && !out->v) return oom(p);
+  if (n && !out->v) return tx_oom(p);
   return true;
 }
 
 /* ---- ops, blocks, regions ------------------------------------------------------ */
 
-bool opb_attr(P *p, OpB *b, const char *name, MlirAttr *v) {
+bool tx_opb_attr(P *p, OpB *b, const char *name, MlirAttr *v) {
   if (!v) return false;
   for (int k = 0; k < b->anames.n; k++)
-    if (strcmp(b->anames.v[k], name) == 0) return perr(p, "attribute '%s' given twice", name);
-  return pv_push(p, &b->anames, (void *)name) && pv_push(p, &b->avals, v);
+    if (strcmp(b->anames.v[k], name) == 0) return tx_perr(p, "attribute '%s' given twice", name);
+  return tx_pv_push(p, &b->anames, (void *)name) && tx_pv_push(p, &b->avals, v);
 }
 
-MlirBlock *block_new(P *p, MlirRegion *parent, size_t off) {
+MlirBlock *tx_block_new(P *p, MlirRegion *parent, size_t off) {
   MlirBlock *blk = arena_alloc(p->a, sizeof *blk);
   if (!blk) {
-    oom(p);
+    tx_oom(p);
     return NULL;
   }
   blk->parent = parent;
-  blk->pos = pos_at(p, off);
+  blk->pos = tx_pos_at(p, off);
   return blk;
 }
 
-bool block_set_args(P *p, MlirBlock *blk, const EntryArg *args, int n) {
+bool tx_block_set_args(P *p, MlirBlock *blk, const EntryArg *args, int n) {
   blk->nargs = n;
   if (!n) return true;
   blk->args = arena_array(p->a, (size_t)n, sizeof(MlirValue));
-  if (!blk->args) return oom(p);
+  if (!blk->args) return tx_oom(p);
   for (int k = 0; k < n; k++) {
     MlirValue *v = &blk->args[k];
     v->type = args[k].type;
@@ -1830,21 +1830,21 @@ bool block_set_args(P *p, MlirBlock *blk, const EntryArg *args, int n) {
     v->index = k;
     if (args[k].name) {
       MlirValue **one = arena_alloc(p->a, sizeof *one);
-      if (!one) return oom(p);
+      if (!one) return tx_oom(p);
       one[0] = v;
-      if (!define_name(p, args[k].name, args[k].len, one, 1, args[k].off)) return false;
+      if (!tx_define_name(p, args[k].name, args[k].len, one, 1, args[k].off)) return false;
     }
   }
   return true;
 }
 
-MlirRegion *region_new(P *p, MlirOp *parent) {
+MlirRegion *tx_region_new(P *p, MlirOp *parent) {
   MlirRegion *r = arena_alloc(p->a, sizeof *r);
-  MlirBlock *blk = r ? block_new(p, r, p->i) : NULL;
+  MlirBlock *blk = r ? tx_block_new(p, r, p->i) : NULL;
   r = blk ? r : NULL;
   if (r) r->blocks = arena_alloc(p->a, sizeof(MlirBlock *));
   if (!r || !r->blocks) {
-    oom(p);
+    tx_oom(p);
     return NULL;
   }
   r->parent = parent;
@@ -1863,7 +1863,7 @@ static bool av_push(P *p, ArgVec *v, EntryArg a) {
   if (v->n == v->cap) {
     int nc = v->cap ? v->cap * 2 : 8;
     EntryArg *nv = arena_array(p->a, (size_t)nc, sizeof *nv);
-    if (!nv) return oom(p);
+    if (!nv) return tx_oom(p);
     if (v->n) memcpy(nv, v->v, (size_t)v->n * sizeof *nv);
     v->v = nv;
     v->cap = nc;
@@ -1874,10 +1874,10 @@ static bool av_push(P *p, ArgVec *v, EntryArg a) {
 
 static bool parse_operation(P *p, MlirBlock *blk, PtrVec *ops);
 
-bool parse_block_body(P *p, MlirBlock *blk) {
+bool tx_parse_block_body(P *p, MlirBlock *blk) {
   PtrVec ops = {0};
-  while (!peek(p, '}') && !peek(p, '^')) {
-    if (at_end(p)) return perr(p, "expected '}' closing a region");
+  while (!tx_peek(p, '}') && !tx_peek(p, '^')) {
+    if (at_end(p)) return tx_perr(p, "expected '}' closing a region");
     if (!parse_operation(p, blk, &ops)) return false;
   }
   blk->nops = ops.n;
@@ -1888,69 +1888,69 @@ bool parse_block_body(P *p, MlirBlock *blk) {
 static bool block_label_args(P *p, MlirBlock *blk) {
   /* at '^' */
   p->i++;
-  while (!at_end(p) && (is_ident_char(cur(p)) || cur(p) == '-')) p->i++;
+  while (!at_end(p) && (tx_is_ident_char(cur(p)) || cur(p) == '-')) p->i++;
   ArgVec av = {0};
-  if (eat(p, '(')) {
-    if (!peek(p, ')')) {
+  if (tx_eat(p, '(')) {
+    if (!tx_peek(p, ')')) {
       do {
         EntryArg ea;
-        ws(p);
+        tx_ws(p);
         ea.off = p->i;
-        if (!parse_def_name(p, &ea.name, &ea.len) || !expect(p, ':', "after a block argument") ||
-            !parse_type(p, &ea.type) || !parse_trailing_loc(p) || !av_push(p, &av, ea))
+        if (!tx_parse_def_name(p, &ea.name, &ea.len) || !tx_expect(p, ':', "after a block argument") ||
+            !tx_parse_type(p, &ea.type) || !tx_parse_trailing_loc(p) || !av_push(p, &av, ea))
           return false;
-      } while (eat(p, ','));
+      } while (tx_eat(p, ','));
     }
-    if (!expect(p, ')', "closing the block arguments")) return false;
+    if (!tx_expect(p, ')', "closing the block arguments")) return false;
   }
-  if (!expect(p, ':', "after the block label")) return false;
-  return block_set_args(p, blk, av.v, av.n);
+  if (!tx_expect(p, ':', "after the block label")) return false;
+  return tx_block_set_args(p, blk, av.v, av.n);
 }
 
-bool parse_region(P *p, MlirOp *parent, MlirRegion **out, const EntryArg *args, int nargs,
+bool tx_parse_region(P *p, MlirOp *parent, MlirRegion **out, const EntryArg *args, int nargs,
                   bool has_entry) {
-  ws(p);
+  tx_ws(p);
   size_t st = p->i;
-  if (!expect(p, '{', "opening a region")) return false;
+  if (!tx_expect(p, '{', "opening a region")) return false;
   if (++p->depth > MAX_DEPTH) {
     p->depth--;
-    return perr_at(p, st, "regions nested too deeply");
+    return tx_perr_at(p, st, "regions nested too deeply");
   }
   MlirRegion *r = arena_alloc(p->a, sizeof *r);
   if (!r) {
     p->depth--;
-    return oom(p);
+    return tx_oom(p);
   }
   r->parent = parent;
-  int mark = scope_mark(p);
+  int mark = tx_scope_mark(p);
   PtrVec blocks = {0};
   bool ok = false;
-  if (peek(p, '}')) {
+  if (tx_peek(p, '}')) {
     p->i++;
     if (has_entry) {
-      perr_at(p, st, "empty region where a body was expected");
+      tx_perr_at(p, st, "empty region where a body was expected");
       goto done;
     }
     ok = true;
     goto done;
   }
   for (int bi = 0;; bi++) {
-    MlirBlock *blk = block_new(p, r, p->i);
-    if (!blk || !pv_push(p, &blocks, blk)) goto done;
-    if (peek(p, '^')) {
+    MlirBlock *blk = tx_block_new(p, r, p->i);
+    if (!blk || !tx_pv_push(p, &blocks, blk)) goto done;
+    if (tx_peek(p, '^')) {
       if (bi == 0 && has_entry) {
-        perr(p, "this region's arguments are given by the op; no block label expected");
+        tx_perr(p, "this region's arguments are given by the op; no block label expected");
         goto done;
       }
       if (!block_label_args(p, blk)) goto done;
     } else if (bi == 0 && has_entry) {
-      if (!block_set_args(p, blk, args, nargs)) goto done;
+      if (!tx_block_set_args(p, blk, args, nargs)) goto done;
     } else if (bi > 0) {
-      perr(p, "expected a block label (^bb...)");
+      tx_perr(p, "expected a block label (^bb...)");
       goto done;
     }
-    if (!parse_block_body(p, blk)) goto done;
-    if (eat(p, '}')) break;
+    if (!tx_parse_block_body(p, blk)) goto done;
+    if (tx_eat(p, '}')) break;
   }
   ok = true;
 done:
@@ -1960,65 +1960,65 @@ done:
     r->blocks = (MlirBlock **)blocks.v;
     *out = r;
   }
-  scope_pop(p, mark);
+  tx_scope_pop(p, mark);
   return ok && !p->err;
 }
 
-bool parse_functional_type(P *p, PtrVec *ins, PtrVec *outs) {
+bool tx_parse_functional_type(P *p, PtrVec *ins, PtrVec *outs) {
   MlirType *t;
-  if (!parse_type(p, &t)) return false;
+  if (!tx_parse_type(p, &t)) return false;
   if (t->kind == MLT_FUNCTION) {
     for (int k = 0; k < t->n; k++)
-      if (!pv_push(p, ins, t->types[k])) return false;
+      if (!tx_pv_push(p, ins, t->types[k])) return false;
     for (int k = 0; k < t->nresults; k++)
-      if (!pv_push(p, outs, t->results[k])) return false;
+      if (!tx_pv_push(p, outs, t->results[k])) return false;
     return true;
   }
   /* "T -> R" (chlo) or a bare type */
-  if (!pv_push(p, ins, t)) return false;
-  if (eat_arrow(p)) {
-    if (peek(p, '(')) return parse_type_list_paren(p, outs);
+  if (!tx_pv_push(p, ins, t)) return false;
+  if (tx_eat_arrow(p)) {
+    if (tx_peek(p, '(')) return tx_parse_type_list_paren(p, outs);
     MlirType *r;
-    return parse_type(p, &r) && pv_push(p, outs, r);
+    return tx_parse_type(p, &r) && tx_pv_push(p, outs, r);
   }
   return true;
 }
 
 static bool parse_generic_rest(P *p, OpB *b) {
   /* after the quoted name: (operands) [<{props}>] [(regions)] [{attrs}] : type */
-  if (!expect(p, '(', "opening the operand list")) return false;
-  if (!peek(p, ')')) {
+  if (!tx_expect(p, '(', "opening the operand list")) return false;
+  if (!tx_peek(p, ')')) {
     do {
       MlirValue *v;
-      if (!parse_use(p, &v) || !pv_push(p, &b->operands, v)) return false;
-    } while (eat(p, ','));
+      if (!tx_parse_use(p, &v) || !tx_pv_push(p, &b->operands, v)) return false;
+    } while (tx_eat(p, ','));
   }
-  if (!expect(p, ')', "closing the operand list")) return false;
-  if (peek(p, '[')) return perr(p, "block successors are not supported");
-  if (peek_str(p, "<{")) {
+  if (!tx_expect(p, ')', "closing the operand list")) return false;
+  if (tx_peek(p, '[')) return tx_perr(p, "block successors are not supported");
+  if (tx_peek_str(p, "<{")) {
     p->i++;
-    if (!parse_attr_dict(p, &b->anames, &b->avals) || !expect(p, '>', "closing the properties"))
+    if (!tx_parse_attr_dict(p, &b->anames, &b->avals) || !tx_expect(p, '>', "closing the properties"))
       return false;
   }
-  if (eat(p, '(')) {
+  if (tx_eat(p, '(')) {
     do {
       MlirRegion *r;
-      if (!parse_region(p, b->op, &r, NULL, 0, false) || !pv_push(p, &b->regions, r))
+      if (!tx_parse_region(p, b->op, &r, NULL, 0, false) || !tx_pv_push(p, &b->regions, r))
         return false;
-    } while (eat(p, ','));
-    if (!expect(p, ')', "closing the region list")) return false;
+    } while (tx_eat(p, ','));
+    if (!tx_expect(p, ')', "closing the region list")) return false;
   }
-  if (peek(p, '{') && !parse_attr_dict(p, &b->anames, &b->avals)) return false;
-  if (!expect(p, ':', "before the op's type")) return false;
-  ws(p);
+  if (tx_peek(p, '{') && !tx_parse_attr_dict(p, &b->anames, &b->avals)) return false;
+  if (!tx_expect(p, ':', "before the op's type")) return false;
+  tx_ws(p);
   size_t off = p->i;
   MlirType *ft;
-  if (!parse_type(p, &ft)) return false;
-  if (ft->kind != MLT_FUNCTION) return perr_at(p, off, "expected a function type (...) -> (...)");
+  if (!tx_parse_type(p, &ft)) return false;
+  if (ft->kind != MLT_FUNCTION) return tx_perr_at(p, off, "expected a function type (...) -> (...)");
   if (ft->n != b->operands.n)
-    return perr_at(p, off, "the type lists %d operand(s); the op has %d", ft->n, b->operands.n);
+    return tx_perr_at(p, off, "the type lists %d operand(s); the op has %d", ft->n, b->operands.n);
   for (int k = 0; k < ft->nresults; k++)
-    if (!pv_push(p, &b->rtypes, ft->results[k])) return false;
+    if (!tx_pv_push(p, &b->rtypes, ft->results[k])) return false;
   return true;
 }
 
@@ -2028,16 +2028,16 @@ static const char *canonical_name(P *p, const char *s, size_t n) {
   if (sv_eq(s, n, "call")) return "func.call";
   if (sv_eq(s, n, "func")) return "func.func";
   char *r = arena_strndup(p->a, s, n);
-  if (!r) oom(p);
+  if (!r) tx_oom(p);
   return r;
 }
 
 static bool parse_operation(P *p, MlirBlock *blk, PtrVec *ops) {
-  ws(p);
+  tx_ws(p);
   size_t st = p->i;
   if (++p->depth > MAX_DEPTH) {
     p->depth--;
-    return perr(p, "operations nested too deeply");
+    return tx_perr(p, "operations nested too deeply");
   }
   /* results */
   struct {
@@ -2048,39 +2048,39 @@ static bool parse_operation(P *p, MlirBlock *blk, PtrVec *ops) {
   } rn[16];
   int nrn = 0, nres = 0;
   bool ok = false;
-  if (peek(p, '%')) {
+  if (tx_peek(p, '%')) {
     do {
       if (nrn == 16) {
-        perr(p, "too many result names");
+        tx_perr(p, "too many result names");
         goto out;
       }
-      ws(p);
+      tx_ws(p);
       rn[nrn].off = p->i;
-      if (!parse_def_name(p, &rn[nrn].name, &rn[nrn].len)) goto out;
+      if (!tx_parse_def_name(p, &rn[nrn].name, &rn[nrn].len)) goto out;
       rn[nrn].count = 1;
       if (cur(p) == ':') {
         p->i++;
         int64_t c;
-        if (!parse_i64(p, &c)) goto out;
+        if (!tx_parse_i64(p, &c)) goto out;
         if (c < 1 || c > 100000) {
-          perr_at(p, rn[nrn].off, "bad result count %lld", (long long)c);
+          tx_perr_at(p, rn[nrn].off, "bad result count %lld", (long long)c);
           goto out;
         }
         rn[nrn].count = (int)c;
       }
       nres += rn[nrn].count;
       nrn++;
-    } while (eat(p, ','));
-    if (!expect(p, '=', "after the result names")) goto out;
+    } while (tx_eat(p, ','));
+    if (!tx_expect(p, '=', "after the result names")) goto out;
   }
-  ws(p);
+  tx_ws(p);
   size_t name_off = p->i;
   MlirOp *op = arena_alloc(p->a, sizeof *op);
   if (!op) {
-    oom(p);
+    tx_oom(p);
     goto out;
   }
-  op->pos = pos_at(p, name_off);
+  op->pos = tx_pos_at(p, name_off);
   op->parent = blk;
   OpB b;
   memset(&b, 0, sizeof b);
@@ -2095,24 +2095,24 @@ static bool parse_operation(P *p, MlirBlock *blk, PtrVec *ops) {
   } else {
     const char *s;
     size_t n;
-    if (!ident(p, &s, &n)) {
+    if (!tx_ident(p, &s, &n)) {
       char buf[64];
-      perr(p, "expected an operation, found %s", describe_here(p, buf, sizeof buf));
+      tx_perr(p, "expected an operation, found %s", describe_here(p, buf, sizeof buf));
       goto out;
     }
     op->name = canonical_name(p, s, n);
     if (!op->name) goto out;
     bool handled = false;
-    if (!parse_pretty_op(p, op->name, &b, &handled)) goto out;
+    if (!tx_parse_pretty_op(p, op->name, &b, &handled)) goto out;
     if (!handled) {
-      perr_at(p, name_off, "unknown operation '%s' (or no custom form for it: use the generic "
+      tx_perr_at(p, name_off, "unknown operation '%s' (or no custom form for it: use the generic "
                            "\"%s\"(...) form)", op->name, op->name);
       goto out;
     }
   }
-  if (!parse_trailing_loc(p)) goto out;
+  if (!tx_parse_trailing_loc(p)) goto out;
   if (nrn && b.rtypes.n != nres) {
-    perr_at(p, st, "%d result name(s) for %d result(s)", nres, b.rtypes.n);
+    tx_perr_at(p, st, "%d result name(s) for %d result(s)", nres, b.rtypes.n);
     goto out;
   }
   op->noperands = b.operands.n;
@@ -2121,7 +2121,7 @@ static bool parse_operation(P *p, MlirBlock *blk, PtrVec *ops) {
   if (op->nattrs) {
     op->attrs = arena_array(p->a, (size_t)op->nattrs, sizeof(MlirNamedAttr));
     if (!op->attrs) {
-      oom(p);
+      tx_oom(p);
       goto out;
     }
     for (int k = 0; k < op->nattrs; k++) {
@@ -2133,7 +2133,7 @@ static bool parse_operation(P *p, MlirBlock *blk, PtrVec *ops) {
   if (op->nregions) {
     op->regions = arena_array(p->a, (size_t)op->nregions, sizeof(MlirRegion));
     if (!op->regions) {
-      oom(p);
+      tx_oom(p);
       goto out;
     }
     for (int k = 0; k < op->nregions; k++) {
@@ -2146,7 +2146,7 @@ static bool parse_operation(P *p, MlirBlock *blk, PtrVec *ops) {
   if (op->nresults) {
     op->results = arena_array(p->a, (size_t)op->nresults, sizeof(MlirValue));
     if (!op->results) {
-      oom(p);
+      tx_oom(p);
       goto out;
     }
     for (int k = 0; k < op->nresults; k++) {
@@ -2159,14 +2159,14 @@ static bool parse_operation(P *p, MlirBlock *blk, PtrVec *ops) {
   for (int k = 0; k < nrn; k++) {
     MlirValue **vals = arena_array(p->a, (size_t)rn[k].count, sizeof(MlirValue *));
     if (!vals) {
-      oom(p);
+      tx_oom(p);
       goto out;
     }
     for (int j = 0; j < rn[k].count; j++) vals[j] = &op->results[base + j];
     base += rn[k].count;
-    if (!define_name(p, rn[k].name, rn[k].len, vals, rn[k].count, rn[k].off)) goto out;
+    if (!tx_define_name(p, rn[k].name, rn[k].len, vals, rn[k].count, rn[k].off)) goto out;
   }
-  ok = pv_push(p, ops, op);
+  ok = tx_pv_push(p, ops, op);
 out:
   p->depth--;
   return ok && !p->err;
@@ -2175,24 +2175,24 @@ out:
 /* ---- func.func and module (their custom forms) ------------------------------------ */
 
 static MlirAttr *attr_string(P *p, const char *s, size_t n) {
-  MlirAttr *a = attr_new(p, MA_STRING);
+  MlirAttr *a = tx_attr_new(p, MA_STRING);
   if (!a) return NULL;
   a->str = arena_strndup(p->a, s, n);
   a->len = n;
   if (!a->str) {
-    oom(p);
+    tx_oom(p);
     return NULL;
   }
   return a;
 }
 
 static MlirAttr *dict_from(P *p, PtrVec *nm, PtrVec *vl) {
-  MlirAttr *a = attr_new(p, MA_DICT);
+  MlirAttr *a = tx_attr_new(p, MA_DICT);
   if (!a) return NULL;
   a->n = nm->n;
   a->entries = arena_array(p->a, (size_t)(nm->n ? nm->n : 1), sizeof(MlirNamedAttr));
   if (!a->entries) {
-    oom(p);
+    tx_oom(p);
     return NULL;
   }
   for (int k = 0; k < nm->n; k++) {
@@ -2202,125 +2202,125 @@ static MlirAttr *dict_from(P *p, PtrVec *nm, PtrVec *vl) {
   return a;
 }
 
-bool parse_func_op(P *p, OpB *b);
-bool parse_func_op(P *p, OpB *b) {
+bool tx_parse_func_op(P *p, OpB *b);
+bool tx_parse_func_op(P *p, OpB *b) {
   /* func.func [visibility] @name(%a: T {attrs}, ...) [-> results] [attributes {...}] {body} */
   const char *s;
   size_t n;
   size_t save = p->i;
-  if (ident(p, &s, &n)) {
+  if (tx_ident(p, &s, &n)) {
     if (sv_eq(s, n, "public") || sv_eq(s, n, "private") || sv_eq(s, n, "nested")) {
-      if (!opb_attr(p, b, "sym_visibility", attr_string(p, s, n))) return false;
+      if (!tx_opb_attr(p, b, "sym_visibility", attr_string(p, s, n))) return false;
     } else {
       p->i = save;
     }
   }
-  ws(p);
-  if (cur(p) != '@') return perr(p, "expected the function's @name");
+  tx_ws(p);
+  if (cur(p) != '@') return tx_perr(p, "expected the function's @name");
   MlirAttr *sym;
-  if (!parse_attr(p, &sym)) return false;
+  if (!tx_parse_attr(p, &sym)) return false;
   sym->kind = MA_STRING;
-  if (!opb_attr(p, b, "sym_name", sym)) return false;
-  if (!expect(p, '(', "opening the function's arguments")) return false;
-  int mark = scope_mark(p);
+  if (!tx_opb_attr(p, b, "sym_name", sym)) return false;
+  if (!tx_expect(p, '(', "opening the function's arguments")) return false;
+  int mark = tx_scope_mark(p);
   int old_iso = p->iso_base;
   p->iso_base = p->nstack; /* func.func is isolated from above */
   PtrVec argattrs = {0}, restypes = {0}, resattrs = {0};
   ArgVec argv = {0};
   bool any_arg_attr = false, any_res_attr = false, ok = false;
-  if (!peek(p, ')')) {
+  if (!tx_peek(p, ')')) {
     do {
       EntryArg ea;
-      ws(p);
+      tx_ws(p);
       ea.off = p->i;
-      if (!parse_def_name(p, &ea.name, &ea.len) || !expect(p, ':', "after an argument name") ||
-          !parse_type(p, &ea.type))
+      if (!tx_parse_def_name(p, &ea.name, &ea.len) || !tx_expect(p, ':', "after an argument name") ||
+          !tx_parse_type(p, &ea.type))
         goto done;
       PtrVec nm = {0}, vl = {0};
-      if (peek(p, '{')) {
-        if (!parse_attr_dict(p, &nm, &vl)) goto done;
+      if (tx_peek(p, '{')) {
+        if (!tx_parse_attr_dict(p, &nm, &vl)) goto done;
         any_arg_attr = true;
       }
       MlirAttr *d = dict_from(p, &nm, &vl);
-      if (!d || !pv_push(p, &argattrs, d) || !parse_trailing_loc(p) || !av_push(p, &argv, ea))
+      if (!d || !tx_pv_push(p, &argattrs, d) || !tx_parse_trailing_loc(p) || !av_push(p, &argv, ea))
         goto done;
-    } while (eat(p, ','));
+    } while (tx_eat(p, ','));
   }
-  if (!expect(p, ')', "closing the function's arguments")) goto done;
-  if (eat_arrow(p)) {
-    bool paren = eat(p, '(');
-    if (!paren || !peek(p, ')')) {
+  if (!tx_expect(p, ')', "closing the function's arguments")) goto done;
+  if (tx_eat_arrow(p)) {
+    bool paren = tx_eat(p, '(');
+    if (!paren || !tx_peek(p, ')')) {
       do {
         MlirType *t;
-        if (!parse_type(p, &t) || !pv_push(p, &restypes, t)) goto done;
+        if (!tx_parse_type(p, &t) || !tx_pv_push(p, &restypes, t)) goto done;
         PtrVec nm = {0}, vl = {0};
-        if (paren && peek(p, '{')) {
-          if (!parse_attr_dict(p, &nm, &vl)) goto done;
+        if (paren && tx_peek(p, '{')) {
+          if (!tx_parse_attr_dict(p, &nm, &vl)) goto done;
           any_res_attr = true;
         }
         MlirAttr *d = dict_from(p, &nm, &vl);
-        if (!d || !pv_push(p, &resattrs, d) || !parse_trailing_loc(p)) goto done;
-      } while (paren && eat(p, ','));
+        if (!d || !tx_pv_push(p, &resattrs, d) || !tx_parse_trailing_loc(p)) goto done;
+      } while (paren && tx_eat(p, ','));
     }
-    if (paren && !expect(p, ')', "closing the function's results")) goto done;
+    if (paren && !tx_expect(p, ')', "closing the function's results")) goto done;
   }
-  if (eat_kw(p, "attributes") && !parse_attr_dict(p, &b->anames, &b->avals)) goto done;
-  MlirType *ft = type_new(p, MLT_FUNCTION);
+  if (tx_eat_kw(p, "attributes") && !tx_parse_attr_dict(p, &b->anames, &b->avals)) goto done;
+  MlirType *ft = tx_type_new(p, MLT_FUNCTION);
   if (!ft) goto done;
   ft->n = argv.n;
   ft->types = arena_array(p->a, (size_t)(argv.n ? argv.n : 1), sizeof(MlirType *));
   if (!ft->types) {
-    oom(p);
+    tx_oom(p);
     goto done;
   }
   for (int k = 0; k < argv.n; k++) ft->types[k] = argv.v[k].type;
   ft->nresults = restypes.n;
   ft->results = (MlirType **)restypes.v;
-  MlirAttr *fta = attr_new(p, MA_TYPE);
+  MlirAttr *fta = tx_attr_new(p, MA_TYPE);
   if (!fta) goto done;
   fta->type = ft;
-  if (!opb_attr(p, b, "function_type", fta)) goto done;
+  if (!tx_opb_attr(p, b, "function_type", fta)) goto done;
   if (any_arg_attr) {
-    MlirAttr *a = attr_new(p, MA_ARRAY);
+    MlirAttr *a = tx_attr_new(p, MA_ARRAY);
     if (!a) goto done;
     a->n = argattrs.n;
     a->elems = (MlirAttr **)argattrs.v;
-    if (!opb_attr(p, b, "arg_attrs", a)) goto done;
+    if (!tx_opb_attr(p, b, "arg_attrs", a)) goto done;
   }
   if (any_res_attr) {
-    MlirAttr *a = attr_new(p, MA_ARRAY);
+    MlirAttr *a = tx_attr_new(p, MA_ARRAY);
     if (!a) goto done;
     a->n = resattrs.n;
     a->elems = (MlirAttr **)resattrs.v;
-    if (!opb_attr(p, b, "res_attrs", a)) goto done;
+    if (!tx_opb_attr(p, b, "res_attrs", a)) goto done;
   }
-  if (peek(p, '{')) {
+  if (tx_peek(p, '{')) {
     MlirRegion *r;
-    if (!parse_region(p, b->op, &r, argv.v, argv.n, true) ||
-        !pv_push(p, &b->regions, r))
+    if (!tx_parse_region(p, b->op, &r, argv.v, argv.n, true) ||
+        !tx_pv_push(p, &b->regions, r))
       goto done;
   }
   ok = true;
 done:
-  scope_pop(p, mark);
+  tx_scope_pop(p, mark);
   p->iso_base = old_iso;
   return ok && !p->err;
 }
 
-bool parse_module_op(P *p, OpB *b);
-bool parse_module_op(P *p, OpB *b) {
-  ws(p);
+bool tx_parse_module_op(P *p, OpB *b);
+bool tx_parse_module_op(P *p, OpB *b) {
+  tx_ws(p);
   if (cur(p) == '@') {
     MlirAttr *sym;
-    if (!parse_attr(p, &sym)) return false;
+    if (!tx_parse_attr(p, &sym)) return false;
     sym->kind = MA_STRING;
-    if (!opb_attr(p, b, "sym_name", sym)) return false;
+    if (!tx_opb_attr(p, b, "sym_name", sym)) return false;
   }
-  if (eat_kw(p, "attributes") && !parse_attr_dict(p, &b->anames, &b->avals)) return false;
+  if (tx_eat_kw(p, "attributes") && !tx_parse_attr_dict(p, &b->anames, &b->avals)) return false;
   int old_iso = p->iso_base;
   p->iso_base = p->nstack;
   MlirRegion *r;
-  bool ok = parse_region(p, b->op, &r, NULL, 0, false) && pv_push(p, &b->regions, r);
+  bool ok = tx_parse_region(p, b->op, &r, NULL, 0, false) && tx_pv_push(p, &b->regions, r);
   p->iso_base = old_iso;
   return ok;
 }
@@ -2333,22 +2333,22 @@ static bool parse_alias_def(P *p) {
   p->i++;
   const char *s;
   size_t n;
-  if (!ident(p, &s, &n)) return perr(p, "expected an alias name");
-  if (!expect(p, '=', "after the alias name")) return false;
+  if (!tx_ident(p, &s, &n)) return tx_perr(p, "expected an alias name");
+  if (!tx_expect(p, '=', "after the alias name")) return false;
   void *v;
   if (is_type) {
     MlirType *t;
-    if (!parse_type(p, &t)) return false;
+    if (!tx_parse_type(p, &t)) return false;
     v = t;
   } else {
     MlirAttr *a;
-    if (!parse_attr(p, &a)) return false;
+    if (!tx_parse_attr(p, &a)) return false;
     v = a;
   }
   if (p->naliases == p->capaliases) {
     int nc = p->capaliases ? p->capaliases * 2 : 16;
     Alias *na = cxla_realloc(p->aliases, (size_t)nc * sizeof *na);
-    if (!na) return oom(p);
+    if (!na) return tx_oom(p);
     p->aliases = na;
     p->capaliases = nc;
   }
@@ -2363,32 +2363,32 @@ static bool parse_alias_def(P *p) {
 static bool parse_resources(P *p) {
   /* after "{-#": name: { dialect: { key: "0x..." , ... } , ... } ... "#-}" */
   for (;;) {
-    if (peek_str(p, "#-}")) {
+    if (tx_peek_str(p, "#-}")) {
       p->i += 3;
       return true;
     }
     const char *s;
     size_t n;
-    if (!ident(p, &s, &n)) return perr(p, "expected a resource section name or '#-}'");
-    if (!expect(p, ':', "after the resource section name")) return false;
+    if (!tx_ident(p, &s, &n)) return tx_perr(p, "expected a resource section name or '#-}'");
+    if (!tx_expect(p, ':', "after the resource section name")) return false;
     if (!sv_eq(s, n, "dialect_resources")) {
-      if (!peek(p, '{')) return perr(p, "expected '{'");
+      if (!tx_peek(p, '{')) return tx_perr(p, "expected '{'");
       if (!skip_balanced(p)) return false;
     } else {
-      if (!expect(p, '{', NULL)) return false;
-      while (!eat(p, '}')) {
+      if (!tx_expect(p, '{', NULL)) return false;
+      while (!tx_eat(p, '}')) {
         const char *d;
         size_t dn;
-        if (!ident(p, &d, &dn)) return perr(p, "expected a dialect name");
-        if (!expect(p, ':', NULL) || !expect(p, '{', NULL)) return false;
-        while (!eat(p, '}')) {
-          ws(p);
+        if (!tx_ident(p, &d, &dn)) return tx_perr(p, "expected a dialect name");
+        if (!tx_expect(p, ':', NULL) || !tx_expect(p, '{', NULL)) return false;
+        while (!tx_eat(p, '}')) {
+          tx_ws(p);
           size_t ks = p->i;
-          while (!at_end(p) && (is_ident_char(cur(p)) || cur(p) == '-')) p->i++;
+          while (!at_end(p) && (tx_is_ident_char(cur(p)) || cur(p) == '-')) p->i++;
           size_t kl = p->i - ks;
-          if (!kl) return perr(p, "expected a resource key");
-          if (!expect(p, ':', NULL)) return false;
-          ws(p);
+          if (!kl) return tx_perr(p, "expected a resource key");
+          if (!tx_expect(p, ':', NULL)) return false;
+          tx_ws(p);
           size_t vo = p->i;
           const char *hex;
           size_t hl;
@@ -2401,25 +2401,25 @@ static bool parse_resources(P *p) {
             if (r->len != kl || memcmp(r->name, p->s + ks, kl) != 0) continue;
             if (!raw) {
               if (!decode_hex(p, vo, hex, hl, &raw, &nb)) return false;
-              if (nb < 4) return perr_at(p, vo, "resource blob shorter than its alignment word");
+              if (nb < 4) return tx_perr_at(p, vo, "resource blob shorter than its alignment word");
             }
             used = true;
             uint8_t *data = arena_alloc(p->a, nb - 4 ? nb - 4 : 1);
-            if (!data) return oom(p);
+            if (!data) return tx_oom(p);
             memcpy(data, raw + 4, nb - 4);
             if (!dense_from_raw(p, vo, r->attr, data, nb - 4)) return false;
             r->name = NULL;
             r->len = 0;
           }
           (void)used;
-          if (!eat(p, ',')) {
-            if (!peek(p, '}')) return perr(p, "expected ',' or '}'");
+          if (!tx_eat(p, ',')) {
+            if (!tx_peek(p, '}')) return tx_perr(p, "expected ',' or '}'");
           }
         }
-        if (!eat(p, ',') && !peek(p, '}')) return perr(p, "expected ',' or '}'");
+        if (!tx_eat(p, ',') && !tx_peek(p, '}')) return tx_perr(p, "expected ',' or '}'");
       }
     }
-    eat(p, ',');
+    tx_eat(p, ',');
   }
 }
 
@@ -2446,10 +2446,10 @@ cxla_status mlir_parse_text(const char *text, size_t len, const char *filename, 
   p.pos_col = 1;
   /* A UTF-8 byte order mark is skipped. */
   if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) p.i = 3;
-  MlirBlock *top = block_new(&p, NULL, p.i);
+  MlirBlock *top = tx_block_new(&p, NULL, p.i);
   PtrVec ops = {0};
   for (;;) {
-    ws(&p);
+    tx_ws(&p);
     if (at_end(&p) || p.err) break;
     char c = cur(&p);
     if ((c == '#' || c == '!') && p.i + 1 < p.n && is_alpha(p.s[p.i + 1])) {
@@ -2457,37 +2457,37 @@ cxla_status mlir_parse_text(const char *text, size_t len, const char *filename, 
       if (!parse_alias_def(&p)) break;
       continue;
     }
-    if (peek_str(&p, "{-#")) {
+    if (tx_peek_str(&p, "{-#")) {
       p.i += 3;
       if (!parse_resources(&p)) break;
       continue;
     }
     if (!top || !parse_operation(&p, top, &ops)) break;
   }
-  if (!p.err && p.n == 0) perr(&p, "empty input: expected a module");
+  if (!p.err && p.n == 0) tx_perr(&p, "empty input: expected a module");
   MlirOp *mod = NULL;
   if (!p.err) {
     if (ops.n == 1 && strcmp(((MlirOp *)ops.v[0])->name, "builtin.module") == 0) {
       mod = ops.v[0];
       mod->parent = NULL;
     } else if (ops.n == 0) {
-      perr(&p, "no operations in the input");
+      tx_perr(&p, "no operations in the input");
     } else {
       /* Top-level ops without a module: an implicit builtin.module. */
       mod = arena_alloc(p.a, sizeof *mod);
       MlirRegion *r = mod ? arena_alloc(p.a, sizeof *r) : NULL;
       if (!r) {
-        oom(&p);
+        tx_oom(&p);
       } else {
         mod->name = "builtin.module";
-        mod->pos = pos_at(&p, 0);
+        mod->pos = tx_pos_at(&p, 0);
         mod->nregions = 1;
         mod->regions = r;
         r->parent = mod;
         r->nblocks = 1;
         r->blocks = arena_alloc(p.a, sizeof(MlirBlock *));
         if (!r->blocks) {
-          oom(&p);
+          tx_oom(&p);
         } else {
           r->blocks[0] = top;
           top->parent = r;
@@ -2501,7 +2501,7 @@ cxla_status mlir_parse_text(const char *text, size_t len, const char *filename, 
     if (p.pend[k].name) {
       MlirPos pos = p.pend[k].pos;
       size_t off = (size_t)pos.offset;
-      perr_at(&p, off, "dense_resource '%.*s' is not in the file's dialect_resources section",
+      tx_perr_at(&p, off, "dense_resource '%.*s' is not in the file's dialect_resources section",
               (int)p.pend[k].len, p.pend[k].name);
     }
   }

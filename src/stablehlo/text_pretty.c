@@ -6,32 +6,32 @@
 #include "ir/ir.h"
 #include "stablehlo/text_internal.h"
 
-bool parse_func_op(P *p, OpB *b);
-bool parse_module_op(P *p, OpB *b);
-bool parse_conv_dims(P *p, MlirConvDims *c);
+bool tx_parse_func_op(P *p, OpB *b);
+bool tx_parse_module_op(P *p, OpB *b);
+bool tx_parse_conv_dims(P *p, MlirConvDims *c);
 
 /* ---- pieces ------------------------------------------------------------------ */
 
 static bool next_is_value_after_comma(P *p) {
   size_t save = p->i;
   bool r = false;
-  if (eat(p, ',')) r = peek(p, '%');
+  if (tx_eat(p, ',')) r = tx_peek(p, '%');
   p->i = save;
   return r;
 }
 
 /* %a, %b, ... (stops before a ", keyword"). */
 static bool operands(P *p, OpB *b) {
-  if (!peek(p, '%')) return true;
+  if (!tx_peek(p, '%')) return true;
   do {
     MlirValue *v;
-    if (!parse_use(p, &v) || !pv_push(p, &b->operands, v)) return false;
-  } while (next_is_value_after_comma(p) && eat(p, ','));
+    if (!tx_parse_use(p, &v) || !tx_pv_push(p, &b->operands, v)) return false;
+  } while (next_is_value_after_comma(p) && tx_eat(p, ','));
   return true;
 }
 
 static bool opt_attr_dict(P *p, OpB *b) {
-  if (peek(p, '{')) return parse_attr_dict(p, &b->anames, &b->avals);
+  if (tx_peek(p, '{')) return tx_parse_attr_dict(p, &b->anames, &b->avals);
   return true;
 }
 
@@ -39,96 +39,96 @@ enum { SIG_SAME, SIG_SELECT, SIG_LIST };
 
 /* ": T" | ": (Ts) -> Rs" | ": T1, T2 [-> Rs]" | "T -> R" */
 static bool signature(P *p, OpB *b, int policy) {
-  if (!expect(p, ':', "before the op's type")) return false;
+  if (!tx_expect(p, ':', "before the op's type")) return false;
   PtrVec ts = {0}, outs = {0};
   do {
     MlirType *t;
-    if (!parse_type(p, &t) || !pv_push(p, &ts, t)) return false;
-  } while (eat(p, ','));
+    if (!tx_parse_type(p, &t) || !tx_pv_push(p, &ts, t)) return false;
+  } while (tx_eat(p, ','));
   if (ts.n == 1 && ((MlirType *)ts.v[0])->kind == MLT_FUNCTION) {
     MlirType *f = ts.v[0];
     for (int k = 0; k < f->nresults; k++)
-      if (!pv_push(p, &b->rtypes, f->results[k])) return false;
+      if (!tx_pv_push(p, &b->rtypes, f->results[k])) return false;
     return true;
   }
-  if (eat_arrow(p)) {
-    if (peek(p, '(')) {
-      if (!parse_type_list_paren(p, &outs)) return false;
+  if (tx_eat_arrow(p)) {
+    if (tx_peek(p, '(')) {
+      if (!tx_parse_type_list_paren(p, &outs)) return false;
     } else {
       MlirType *r;
-      if (!parse_type(p, &r) || !pv_push(p, &outs, r)) return false;
+      if (!tx_parse_type(p, &r) || !tx_pv_push(p, &outs, r)) return false;
     }
     for (int k = 0; k < outs.n; k++)
-      if (!pv_push(p, &b->rtypes, outs.v[k])) return false;
+      if (!tx_pv_push(p, &b->rtypes, outs.v[k])) return false;
     return true;
   }
   if (policy == SIG_LIST) {
     for (int k = 0; k < ts.n; k++)
-      if (!pv_push(p, &b->rtypes, ts.v[k])) return false;
+      if (!tx_pv_push(p, &b->rtypes, ts.v[k])) return false;
     return true;
   }
   if (policy == SIG_SELECT) {
-    if (ts.n != 2) return perr(p, "expected 'predicate type, result type'");
-    return pv_push(p, &b->rtypes, ts.v[1]);
+    if (ts.n != 2) return tx_perr(p, "expected 'predicate type, result type'");
+    return tx_pv_push(p, &b->rtypes, ts.v[1]);
   }
-  if (ts.n != 1) return perr(p, "expected one type or a function type");
-  return pv_push(p, &b->rtypes, ts.v[0]);
+  if (ts.n != 1) return tx_perr(p, "expected one type or a function type");
+  return tx_pv_push(p, &b->rtypes, ts.v[0]);
 }
 
 static bool kw_eq(P *p, const char *kw) {
-  return expect(p, ',', NULL) && expect_kw(p, kw) && expect(p, '=', NULL);
+  return tx_expect(p, ',', NULL) && tx_expect_kw(p, kw) && tx_expect(p, '=', NULL);
 }
 
 static bool list_attr(P *p, OpB *b, const char *name) {
   MlirI64s l;
-  if (!parse_i64_list(p, &l)) return false;
-  return opb_attr(p, b, name, attr_i64_array(p, l.v, l.n));
+  if (!tx_parse_i64_list(p, &l)) return false;
+  return tx_opb_attr(p, b, name, tx_attr_i64_array(p, l.v, l.n));
 }
 
 static bool int_attr(P *p, OpB *b, const char *name, cxla_type t) {
   int64_t v;
-  if (!parse_i64(p, &v)) return false;
-  return opb_attr(p, b, name, attr_int(p, v, t));
+  if (!tx_parse_i64(p, &v)) return false;
+  return tx_opb_attr(p, b, name, tx_attr_int(p, v, t));
 }
 
 static bool bool_kw(P *p, bool *out) {
-  if (eat_kw(p, "true")) *out = true;
-  else if (eat_kw(p, "false")) *out = false;
-  else return perr(p, "expected true or false");
+  if (tx_eat_kw(p, "true")) *out = true;
+  else if (tx_eat_kw(p, "false")) *out = false;
+  else return tx_perr(p, "expected true or false");
   return true;
 }
 
 /* [A, B] of enum cases */
 static bool enum_list_attr(P *p, OpB *b, const char *name, MlirEnumKind k) {
   PtrVec el = {0};
-  if (!expect(p, '[', NULL)) return false;
-  if (!peek(p, ']')) {
+  if (!tx_expect(p, '[', NULL)) return false;
+  if (!tx_peek(p, ']')) {
     do {
       MlirAttr *e;
-      if (!parse_enum_case(p, k, &e) || !pv_push(p, &el, e)) return false;
-    } while (eat(p, ','));
+      if (!tx_parse_enum_case(p, k, &e) || !tx_pv_push(p, &el, e)) return false;
+    } while (tx_eat(p, ','));
   }
-  if (!expect(p, ']', NULL)) return false;
-  MlirAttr *a = attr_new(p, MA_ARRAY);
+  if (!tx_expect(p, ']', NULL)) return false;
+  MlirAttr *a = tx_attr_new(p, MA_ARRAY);
   if (!a) return false;
   a->n = el.n;
   a->elems = (MlirAttr **)el.v;
-  return opb_attr(p, b, name, a);
+  return tx_opb_attr(p, b, name, a);
 }
 
 /* A 2-D padding [[lo, hi], ...] as the dense tensor<Nx2xi64> the generic form has. */
 static MlirAttr *padding_attr(P *p, const int64_t *v, int nrows) {
-  MlirAttr *a = attr_new(p, MA_DENSE);
+  MlirAttr *a = tx_attr_new(p, MA_DENSE);
   if (!a) return NULL;
-  MlirType *t = type_new(p, MLT_TENSOR);
+  MlirType *t = tx_type_new(p, MLT_TENSOR);
   if (!t) return NULL;
   t->rank = 2;
   int64_t dims[2] = {nrows, 2};
   t->dims = arena_i64dup(p->a, dims, 2);
-  t->element = type_elem(p, CXLA_S64);
+  t->element = tx_type_elem(p, CXLA_S64);
   uint8_t *d = arena_alloc(p->a, (size_t)nrows * 16 + 1);
   if (!t->dims || !t->element || !d) {
-    oom(p);
+    tx_oom(p);
     return NULL;
   }
   memcpy(d, v, (size_t)nrows * 16);
@@ -146,7 +146,7 @@ static bool p_same(P *p, OpB *b) {
 
 static bool p_list(P *p, OpB *b) {
   if (!operands(p, b) || !opt_attr_dict(p, b)) return false;
-  if (!b->operands.n && !peek(p, ':')) return true; /* return with no values */
+  if (!b->operands.n && !tx_peek(p, ':')) return true; /* return with no values */
   return signature(p, b, SIG_LIST);
 }
 
@@ -157,28 +157,28 @@ static bool p_select(P *p, OpB *b) {
 static bool p_constant(P *p, OpB *b) {
   if (!opt_attr_dict(p, b)) return false;
   MlirAttr *v;
-  if (!parse_attr(p, &v)) return false;
+  if (!tx_parse_attr(p, &v)) return false;
   if (!v->type || (v->kind != MA_DENSE && v->kind != MA_INT && v->kind != MA_FLOAT &&
                    v->kind != MA_BOOL))
-    return perr(p, "expected a typed constant value (dense<...> : tensor<...>)");
-  if (!opb_attr(p, b, "value", v)) return false;
-  return pv_push(p, &b->rtypes, v->type);
+    return tx_perr(p, "expected a typed constant value (dense<...> : tensor<...>)");
+  if (!tx_opb_attr(p, b, "value", v)) return false;
+  return tx_pv_push(p, &b->rtypes, v->type);
 }
 
 static bool p_iota(P *p, OpB *b) {
-  if (!expect_kw(p, "dim") || !expect(p, '=', NULL) || !int_attr(p, b, "iota_dimension", CXLA_S64))
+  if (!tx_expect_kw(p, "dim") || !tx_expect(p, '=', NULL) || !int_attr(p, b, "iota_dimension", CXLA_S64))
     return false;
   return opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
 }
 
 static bool p_compare(P *p, OpB *b) {
   MlirAttr *d;
-  if (!parse_enum_case(p, ME_COMPARISON_DIRECTION, &d) ||
-      !opb_attr(p, b, "comparison_direction", d) || !expect(p, ',', NULL) || !operands(p, b))
+  if (!tx_parse_enum_case(p, ME_COMPARISON_DIRECTION, &d) ||
+      !tx_opb_attr(p, b, "comparison_direction", d) || !tx_expect(p, ',', NULL) || !operands(p, b))
     return false;
-  if (eat(p, ',')) {
+  if (tx_eat(p, ',')) {
     MlirAttr *t;
-    if (!parse_enum_case(p, ME_COMPARISON_TYPE, &t) || !opb_attr(p, b, "compare_type", t))
+    if (!tx_parse_enum_case(p, ME_COMPARISON_TYPE, &t) || !tx_opb_attr(p, b, "compare_type", t))
       return false;
   }
   return opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
@@ -197,7 +197,7 @@ static bool p_concatenate(P *p, OpB *b) {
 
 static bool p_slice(P *p, OpB *b) {
   if (!operands(p, b)) return false;
-  if (peek(p, ',')) { /* older keyword form */
+  if (tx_peek(p, ',')) { /* older keyword form */
     if (!kw_eq(p, "start_indices") || !list_attr(p, b, "start_indices") ||
         !kw_eq(p, "limit_indices") || !list_attr(p, b, "limit_indices") ||
         !kw_eq(p, "strides") || !list_attr(p, b, "strides"))
@@ -206,21 +206,21 @@ static bool p_slice(P *p, OpB *b) {
   }
   int64_t st[64], li[64], sd[64];
   int n = 0;
-  if (!expect(p, '[', "opening the slice ranges")) return false;
-  if (!peek(p, ']')) {
+  if (!tx_expect(p, '[', "opening the slice ranges")) return false;
+  if (!tx_peek(p, ']')) {
     do {
-      if (n == 64) return perr(p, "too many slice dimensions");
-      if (!parse_i64(p, &st[n]) || !expect(p, ':', "in a slice range") || !parse_i64(p, &li[n]))
+      if (n == 64) return tx_perr(p, "too many slice dimensions");
+      if (!tx_parse_i64(p, &st[n]) || !tx_expect(p, ':', "in a slice range") || !tx_parse_i64(p, &li[n]))
         return false;
       sd[n] = 1;
-      if (eat(p, ':') && !parse_i64(p, &sd[n])) return false;
+      if (tx_eat(p, ':') && !tx_parse_i64(p, &sd[n])) return false;
       n++;
-    } while (eat(p, ','));
+    } while (tx_eat(p, ','));
   }
-  if (!expect(p, ']', "closing the slice ranges")) return false;
-  return opb_attr(p, b, "start_indices", attr_i64_array(p, st, n)) &&
-         opb_attr(p, b, "limit_indices", attr_i64_array(p, li, n)) &&
-         opb_attr(p, b, "strides", attr_i64_array(p, sd, n)) && opt_attr_dict(p, b) &&
+  if (!tx_expect(p, ']', "closing the slice ranges")) return false;
+  return tx_opb_attr(p, b, "start_indices", tx_attr_i64_array(p, st, n)) &&
+         tx_opb_attr(p, b, "limit_indices", tx_attr_i64_array(p, li, n)) &&
+         tx_opb_attr(p, b, "strides", tx_attr_i64_array(p, sd, n)) && opt_attr_dict(p, b) &&
          signature(p, b, SIG_SAME);
 }
 
@@ -231,89 +231,89 @@ static bool p_pad(P *p, OpB *b) {
 }
 
 static bool p_gte(P *p, OpB *b) {
-  if (!operands(p, b) || !expect(p, '[', "before the tuple index") ||
-      !int_attr(p, b, "index", CXLA_S32) || !expect(p, ']', "after the tuple index"))
+  if (!operands(p, b) || !tx_expect(p, '[', "before the tuple index") ||
+      !int_attr(p, b, "index", CXLA_S32) || !tx_expect(p, ']', "after the tuple index"))
     return false;
   return opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
 }
 
 static bool p_reduce_precision(P *p, OpB *b) {
   if (!operands(p, b) || !kw_eq(p, "format")) return false;
-  ws(p);
+  tx_ws(p);
   /* eXmY */
   const char *s;
   size_t n;
   size_t st = p->i;
-  if (!ident(p, &s, &n) || n < 4 || s[0] != 'e') return perr_at(p, st, "expected eXmY");
+  if (!tx_ident(p, &s, &n) || n < 4 || s[0] != 'e') return tx_perr_at(p, st, "expected eXmY");
   int64_t e = 0, m = 0;
   size_t k = 1;
   while (k < n && s[k] >= '0' && s[k] <= '9' && e < 100000) e = e * 10 + (s[k++] - '0');
-  if (k >= n || s[k] != 'm' || k == 1) return perr_at(p, st, "expected eXmY");
+  if (k >= n || s[k] != 'm' || k == 1) return tx_perr_at(p, st, "expected eXmY");
   size_t ms = ++k;
   while (k < n && s[k] >= '0' && s[k] <= '9' && m < 100000) m = m * 10 + (s[k++] - '0');
-  if (k != n || k == ms) return perr_at(p, st, "expected eXmY");
-  return opb_attr(p, b, "exponent_bits", attr_int(p, e, CXLA_S32)) &&
-         opb_attr(p, b, "mantissa_bits", attr_int(p, m, CXLA_S32)) && opt_attr_dict(p, b) &&
+  if (k != n || k == ms) return tx_perr_at(p, st, "expected eXmY");
+  return tx_opb_attr(p, b, "exponent_bits", tx_attr_int(p, e, CXLA_S32)) &&
+         tx_opb_attr(p, b, "mantissa_bits", tx_attr_int(p, m, CXLA_S32)) && opt_attr_dict(p, b) &&
          signature(p, b, SIG_SAME);
 }
 
 static bool p_fft(P *p, OpB *b) {
   MlirAttr *t;
-  return operands(p, b) && kw_eq(p, "type") && parse_enum_case(p, ME_FFT_TYPE, &t) &&
-         opb_attr(p, b, "fft_type", t) && kw_eq(p, "length") && list_attr(p, b, "fft_length") &&
+  return operands(p, b) && kw_eq(p, "type") && tx_parse_enum_case(p, ME_FFT_TYPE, &t) &&
+         tx_opb_attr(p, b, "fft_type", t) && kw_eq(p, "length") && list_attr(p, b, "fft_length") &&
          opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
 }
 
 static bool p_dot_general(P *p, OpB *b) {
   if (!operands(p, b)) return false;
-  MlirAttr *d = attr_new(p, MA_DOT);
+  MlirAttr *d = tx_attr_new(p, MA_DOT);
   if (!d) return false;
-  while (eat(p, ',')) {
+  while (tx_eat(p, ',')) {
     const char *s;
     size_t n;
-    if (!ident(p, &s, &n) || !expect(p, '=', NULL)) return perr(p, "expected 'name = ...'");
+    if (!tx_ident(p, &s, &n) || !tx_expect(p, '=', NULL)) return tx_perr(p, "expected 'name = ...'");
     if (n == 13 && !memcmp(s, "batching_dims", 13)) {
-      if (!parse_i64_list(p, &d->dot.lhs_batch) || !expect_kw(p, "x") ||
-          !parse_i64_list(p, &d->dot.rhs_batch))
+      if (!tx_parse_i64_list(p, &d->dot.lhs_batch) || !tx_expect_kw(p, "x") ||
+          !tx_parse_i64_list(p, &d->dot.rhs_batch))
         return false;
     } else if (n == 16 && !memcmp(s, "contracting_dims", 16)) {
-      if (!parse_i64_list(p, &d->dot.lhs_contract) || !expect_kw(p, "x") ||
-          !parse_i64_list(p, &d->dot.rhs_contract))
+      if (!tx_parse_i64_list(p, &d->dot.lhs_contract) || !tx_expect_kw(p, "x") ||
+          !tx_parse_i64_list(p, &d->dot.rhs_contract))
         return false;
     } else if (n == 9 && !memcmp(s, "precision", 9)) {
       if (!enum_list_attr(p, b, "precision_config", ME_PRECISION)) return false;
     } else if (n == 9 && !memcmp(s, "algorithm", 9)) {
       /* algorithm = <lhs_precision_type = ..., ...> */
-      ws(p);
+      tx_ws(p);
       MlirAttr *alg;
       /* parse "#stablehlo.dot_algorithm" + the <...> written bare */
       size_t st = p->i;
-      if (!peek(p, '<')) return perr(p, "expected '<' after algorithm =");
+      if (!tx_peek(p, '<')) return tx_perr(p, "expected '<' after algorithm =");
       /* Reuse the attribute parser on a synthesized spelling: simplest is to
        * read it as an opaque group; the importer ignores the algorithm. */
       (void)st;
-      alg = attr_new(p, MA_DOT_ALGORITHM);
+      alg = tx_attr_new(p, MA_DOT_ALGORITHM);
       if (!alg) return false;
       int depth = 0;
       do {
-        if (p->i >= p->n) return perr(p, "unterminated algorithm");
+        if (p->i >= p->n) return tx_perr(p, "unterminated algorithm");
         char c = p->s[p->i++];
         if (c == '<') depth++;
         else if (c == '>' && p->s[p->i - 2] != '-') depth--;
       } while (depth > 0);
-      if (!opb_attr(p, b, "algorithm", alg)) return false;
+      if (!tx_opb_attr(p, b, "algorithm", alg)) return false;
     } else {
-      return perr(p, "unknown dot_general keyword '%.*s'", (int)n, s);
+      return tx_perr(p, "unknown dot_general keyword '%.*s'", (int)n, s);
     }
   }
-  return opb_attr(p, b, "dot_dimension_numbers", d) && opt_attr_dict(p, b) &&
+  return tx_opb_attr(p, b, "dot_dimension_numbers", d) && opt_attr_dict(p, b) &&
          signature(p, b, SIG_SAME);
 }
 
 static bool p_dot(P *p, OpB *b) {
   if (!operands(p, b)) return false;
-  if (eat(p, ',')) {
-    if (!expect_kw(p, "precision") || !expect(p, '=', NULL) ||
+  if (tx_eat(p, ',')) {
+    if (!tx_expect_kw(p, "precision") || !tx_expect(p, '=', NULL) ||
         !enum_list_attr(p, b, "precision_config", ME_PRECISION))
       return false;
   }
@@ -321,59 +321,59 @@ static bool p_dot(P *p, OpB *b) {
 }
 
 static bool p_convolution(P *p, OpB *b) {
-  if (!expect(p, '(', NULL) || !operands(p, b) || !expect(p, ')', NULL)) return false;
-  if (!expect_kw(p, "dim_numbers") || !expect(p, '=', NULL)) return false;
-  MlirAttr *d = attr_new(p, MA_CONV);
-  if (!d || !parse_conv_dims(p, &d->conv) || !opb_attr(p, b, "dimension_numbers", d))
+  if (!tx_expect(p, '(', NULL) || !operands(p, b) || !tx_expect(p, ')', NULL)) return false;
+  if (!tx_expect_kw(p, "dim_numbers") || !tx_expect(p, '=', NULL)) return false;
+  MlirAttr *d = tx_attr_new(p, MA_CONV);
+  if (!d || !tx_parse_conv_dims(p, &d->conv) || !tx_opb_attr(p, b, "dimension_numbers", d))
     return false;
   int ns = d->conv.in_spatial.n;
-  if (eat(p, ',')) {
-    if (!expect_kw(p, "window") || !expect(p, '=', NULL) || !expect(p, '{', NULL)) return false;
-    if (!peek(p, '}')) {
+  if (tx_eat(p, ',')) {
+    if (!tx_expect_kw(p, "window") || !tx_expect(p, '=', NULL) || !tx_expect(p, '{', NULL)) return false;
+    if (!tx_peek(p, '}')) {
       do {
         const char *s;
         size_t n;
-        if (!ident(p, &s, &n) || !expect(p, '=', NULL)) return perr(p, "expected 'name = ...'");
+        if (!tx_ident(p, &s, &n) || !tx_expect(p, '=', NULL)) return tx_perr(p, "expected 'name = ...'");
         if (n == 3 && !memcmp(s, "pad", 3)) {
           int64_t v[128];
           int k = 0;
-          if (!expect(p, '[', NULL)) return false;
-          if (!peek(p, ']')) {
+          if (!tx_expect(p, '[', NULL)) return false;
+          if (!tx_peek(p, ']')) {
             do {
-              if (k >= 126) return perr(p, "too many padding entries");
-              if (!expect(p, '[', NULL) || !parse_i64(p, &v[k]) || !expect(p, ',', NULL) ||
-                  !parse_i64(p, &v[k + 1]) || !expect(p, ']', NULL))
+              if (k >= 126) return tx_perr(p, "too many padding entries");
+              if (!tx_expect(p, '[', NULL) || !tx_parse_i64(p, &v[k]) || !tx_expect(p, ',', NULL) ||
+                  !tx_parse_i64(p, &v[k + 1]) || !tx_expect(p, ']', NULL))
                 return false;
               k += 2;
-            } while (eat(p, ','));
+            } while (tx_eat(p, ','));
           }
-          if (!expect(p, ']', NULL) || !opb_attr(p, b, "padding", padding_attr(p, v, k / 2)))
+          if (!tx_expect(p, ']', NULL) || !tx_opb_attr(p, b, "padding", padding_attr(p, v, k / 2)))
             return false;
         } else if (n == 7 && !memcmp(s, "reverse", 7)) {
           int64_t v[64];
           int k = 0;
-          if (!expect(p, '[', NULL)) return false;
-          if (!peek(p, ']')) {
+          if (!tx_expect(p, '[', NULL)) return false;
+          if (!tx_peek(p, ']')) {
             do {
               bool bv = false;
-              if (k == 64 || !bool_kw(p, &bv)) return k == 64 ? perr(p, "too many") : false;
+              if (k == 64 || !bool_kw(p, &bv)) return k == 64 ? tx_perr(p, "too many") : false;
               v[k++] = bv;
-            } while (eat(p, ','));
+            } while (tx_eat(p, ','));
           }
-          if (!expect(p, ']', NULL) ||
-              !opb_attr(p, b, "window_reversal", attr_bool_array(p, v, k)))
+          if (!tx_expect(p, ']', NULL) ||
+              !tx_opb_attr(p, b, "window_reversal", tx_attr_bool_array(p, v, k)))
             return false;
         } else {
           const char *an = (n == 6 && !memcmp(s, "stride", 6))       ? "window_strides"
                            : (n == 10 && !memcmp(s, "lhs_dilate", 10)) ? "lhs_dilation"
                            : (n == 10 && !memcmp(s, "rhs_dilate", 10)) ? "rhs_dilation"
                                                                        : NULL;
-          if (!an) return perr(p, "unknown convolution window field '%.*s'", (int)n, s);
+          if (!an) return tx_perr(p, "unknown convolution window field '%.*s'", (int)n, s);
           if (!list_attr(p, b, an)) return false;
         }
-      } while (eat(p, ','));
+      } while (tx_eat(p, ','));
     }
-    if (!expect(p, '}', "closing the window")) return false;
+    if (!tx_expect(p, '}', "closing the window")) return false;
   }
   (void)ns;
   return opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
@@ -385,42 +385,42 @@ static bool p_reduce(P *p, OpB *b) {
   PtrVec inputs = {0}, inits = {0};
   do {
     MlirValue *x, *i;
-    if (!expect(p, '(', NULL) || !parse_use(p, &x) || !expect_kw(p, "init") ||
-        !expect(p, ':', NULL) || !parse_use(p, &i) || !expect(p, ')', NULL) ||
-        !pv_push(p, &inputs, x) || !pv_push(p, &inits, i))
+    if (!tx_expect(p, '(', NULL) || !tx_parse_use(p, &x) || !tx_expect_kw(p, "init") ||
+        !tx_expect(p, ':', NULL) || !tx_parse_use(p, &i) || !tx_expect(p, ')', NULL) ||
+        !tx_pv_push(p, &inputs, x) || !tx_pv_push(p, &inits, i))
       return false;
-  } while (eat(p, ','));
+  } while (tx_eat(p, ','));
   for (int k = 0; k < inputs.n; k++)
-    if (!pv_push(p, &b->operands, inputs.v[k])) return false;
+    if (!tx_pv_push(p, &b->operands, inputs.v[k])) return false;
   for (int k = 0; k < inits.n; k++)
-    if (!pv_push(p, &b->operands, inits.v[k])) return false;
+    if (!tx_pv_push(p, &b->operands, inits.v[k])) return false;
   const char *applied = NULL;
   size_t applied_len = 0;
   size_t applied_off = 0;
-  if (eat_kw(p, "applies")) {
-    ws(p);
+  if (tx_eat_kw(p, "applies")) {
+    tx_ws(p);
     applied_off = p->i;
-    if (!ident(p, &applied, &applied_len)) return perr(p, "expected the applied op's name");
+    if (!tx_ident(p, &applied, &applied_len)) return tx_perr(p, "expected the applied op's name");
   }
-  if (!expect_kw(p, "across") || !expect_kw(p, "dimensions") || !expect(p, '=', NULL) ||
+  if (!tx_expect_kw(p, "across") || !tx_expect_kw(p, "dimensions") || !tx_expect(p, '=', NULL) ||
       !list_attr(p, b, "dimensions") || !opt_attr_dict(p, b) || !signature(p, b, SIG_SAME))
     return false;
   int n = inputs.n;
   if (applied) {
     /* One block: (acc_0..acc_n-1, x_0..x_n-1) of the inits' element tensors. */
-    MlirRegion *r = region_new(p, b->op);
+    MlirRegion *r = tx_region_new(p, b->op);
     if (!r) return false;
     MlirBlock *blk = r->blocks[0];
     EntryArg args[2 * 64];
-    if (n > 64) return perr(p, "too many reduce inputs");
+    if (n > 64) return tx_perr(p, "too many reduce inputs");
     for (int k = 0; k < 2 * n; k++) {
       MlirValue *iv = inits.v[k % n];
       args[k].type = iv->type;
       args[k].name = NULL;
     }
-    int mark = scope_mark(p);
-    if (!block_set_args(p, blk, args, 2 * n)) return false;
-    scope_pop(p, mark);
+    int mark = tx_scope_mark(p);
+    if (!tx_block_set_args(p, blk, args, 2 * n)) return false;
+    tx_scope_pop(p, mark);
     MlirOp *inner = arena_alloc(p->a, sizeof *inner);
     MlirOp *ret = arena_alloc(p->a, sizeof *ret);
     MlirOp **ops = arena_array(p->a, 2, sizeof(MlirOp *));
@@ -428,9 +428,9 @@ static bool p_reduce(P *p, OpB *b) {
     MlirValue *ires = arena_array(p->a, (size_t)n, sizeof(MlirValue));
     MlirValue **rops = arena_array(p->a, (size_t)n, sizeof(MlirValue *));
     char *iname = arena_strndup(p->a, applied, applied_len);
-    if (!inner || !ret || !ops || !iops || !ires || !rops || !iname) return oom(p);
+    if (!inner || !ret || !ops || !iops || !ires || !rops || !iname) return tx_oom(p);
     inner->name = iname;
-    inner->pos = pos_at(p, applied_off);
+    inner->pos = tx_pos_at(p, applied_off);
     inner->parent = blk;
     inner->noperands = 2 * n;
     inner->operands = iops;
@@ -452,100 +452,100 @@ static bool p_reduce(P *p, OpB *b) {
     ops[1] = ret;
     blk->nops = 2;
     blk->ops = ops;
-    return pv_push(p, &b->regions, r);
+    return tx_pv_push(p, &b->regions, r);
   }
   /* reducer(%a: T, %c: T) (%b: T, %d: T) { ... }: pair k is (acc_k, x_k). */
-  if (!expect_kw(p, "reducer")) return false;
+  if (!tx_expect_kw(p, "reducer")) return false;
   EntryArg args[2 * 64];
-  if (n > 64) return perr(p, "too many reduce inputs");
+  if (n > 64) return tx_perr(p, "too many reduce inputs");
   for (int k = 0; k < n; k++) {
     for (int j = 0; j < 2; j++) {
       EntryArg *ea = &args[k + j * n];
-      if (j == 0 && !expect(p, '(', NULL)) return false;
-      if (j == 1 && !expect(p, ',', NULL)) return false;
-      ws(p);
+      if (j == 0 && !tx_expect(p, '(', NULL)) return false;
+      if (j == 1 && !tx_expect(p, ',', NULL)) return false;
+      tx_ws(p);
       ea->off = p->i;
-      if (!parse_def_name(p, &ea->name, &ea->len) || !expect(p, ':', NULL) ||
-          !parse_type(p, &ea->type))
+      if (!tx_parse_def_name(p, &ea->name, &ea->len) || !tx_expect(p, ':', NULL) ||
+          !tx_parse_type(p, &ea->type))
         return false;
     }
-    if (!expect(p, ')', NULL)) return false;
+    if (!tx_expect(p, ')', NULL)) return false;
   }
   MlirRegion *r;
-  return parse_region(p, b->op, &r, args, 2 * n, true) && pv_push(p, &b->regions, r);
+  return tx_parse_region(p, b->op, &r, args, 2 * n, true) && tx_pv_push(p, &b->regions, r);
 }
 
 static bool p_while(P *p, OpB *b) {
   EntryArg args[256];
   int n = 0;
-  if (!expect(p, '(', NULL)) return false;
-  if (!peek(p, ')')) {
+  if (!tx_expect(p, '(', NULL)) return false;
+  if (!tx_peek(p, ')')) {
     do {
-      if (n == 256) return perr(p, "too many while operands");
-      ws(p);
+      if (n == 256) return tx_perr(p, "too many while operands");
+      tx_ws(p);
       args[n].off = p->i;
       MlirValue *v;
-      if (!parse_def_name(p, &args[n].name, &args[n].len) || !expect(p, '=', NULL) ||
-          !parse_use(p, &v) || !pv_push(p, &b->operands, v))
+      if (!tx_parse_def_name(p, &args[n].name, &args[n].len) || !tx_expect(p, '=', NULL) ||
+          !tx_parse_use(p, &v) || !tx_pv_push(p, &b->operands, v))
         return false;
       n++;
-    } while (eat(p, ','));
+    } while (tx_eat(p, ','));
   }
-  if (!expect(p, ')', NULL) || !opt_attr_dict(p, b)) return false;
+  if (!tx_expect(p, ')', NULL) || !opt_attr_dict(p, b)) return false;
   if (n) {
-    if (!expect(p, ':', NULL)) return false;
+    if (!tx_expect(p, ':', NULL)) return false;
     for (int k = 0; k < n; k++) {
-      if (k && !expect(p, ',', NULL)) return false;
-      if (!parse_type(p, &args[k].type) || !pv_push(p, &b->rtypes, args[k].type)) return false;
+      if (k && !tx_expect(p, ',', NULL)) return false;
+      if (!tx_parse_type(p, &args[k].type) || !tx_pv_push(p, &b->rtypes, args[k].type)) return false;
     }
   }
   MlirRegion *c, *d;
-  return expect_kw(p, "cond") && parse_region(p, b->op, &c, args, n, true) &&
-         pv_push(p, &b->regions, c) && expect_kw(p, "do") &&
-         parse_region(p, b->op, &d, args, n, true) && pv_push(p, &b->regions, d);
+  return tx_expect_kw(p, "cond") && tx_parse_region(p, b->op, &c, args, n, true) &&
+         tx_pv_push(p, &b->regions, c) && tx_expect_kw(p, "do") &&
+         tx_parse_region(p, b->op, &d, args, n, true) && tx_pv_push(p, &b->regions, d);
 }
 
 /* @callee(%a, %b) [attr-dict] : (T) -> R */
 static bool p_call_like(P *p, OpB *b, const char *attr) {
-  ws(p);
-  if (!peek(p, '@')) return perr(p, "expected '@name'");
+  tx_ws(p);
+  if (!tx_peek(p, '@')) return tx_perr(p, "expected '@name'");
   MlirAttr *sym;
-  if (!parse_attr(p, &sym) || sym->kind != MA_SYMBOL_REF) return perr(p, "expected '@name'");
+  if (!tx_parse_attr(p, &sym) || sym->kind != MA_SYMBOL_REF) return tx_perr(p, "expected '@name'");
   if (!strcmp(attr, "call_target_name")) sym->kind = MA_STRING;
-  if (!opb_attr(p, b, attr, sym) || !expect(p, '(', NULL) || !operands(p, b) ||
-      !expect(p, ')', NULL) || !opt_attr_dict(p, b))
+  if (!tx_opb_attr(p, b, attr, sym) || !tx_expect(p, '(', NULL) || !operands(p, b) ||
+      !tx_expect(p, ')', NULL) || !opt_attr_dict(p, b))
     return false;
   return signature(p, b, SIG_SAME);
 }
 
 static bool p_composite(P *p, OpB *b) {
   MlirAttr *name;
-  if (!parse_attr(p, &name) || name->kind != MA_STRING)
-    return perr(p, "expected the composite's \"name\"");
-  return opb_attr(p, b, "name", name) && operands(p, b) && opt_attr_dict(p, b) &&
+  if (!tx_parse_attr(p, &name) || name->kind != MA_STRING)
+    return tx_perr(p, "expected the composite's \"name\"");
+  return tx_opb_attr(p, b, "name", name) && operands(p, b) && opt_attr_dict(p, b) &&
          signature(p, b, SIG_SAME);
 }
 
 static bool p_enum_kw(P *p, OpB *b, const char *kw, const char *attr, MlirEnumKind k) {
   MlirAttr *e;
-  return operands(p, b) && kw_eq(p, kw) && parse_enum_case(p, k, &e) && opb_attr(p, b, attr, e) &&
+  return operands(p, b) && kw_eq(p, kw) && tx_parse_enum_case(p, k, &e) && tx_opb_attr(p, b, attr, e) &&
          opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
 }
 
 static bool p_cholesky(P *p, OpB *b) {
   if (!operands(p, b)) return false;
-  if (eat(p, ',')) {
+  if (tx_eat(p, ',')) {
     bool v = false;
-    if (!expect_kw(p, "lower") || !expect(p, '=', NULL) || !bool_kw(p, &v) ||
-        !opb_attr(p, b, "lower", attr_bool(p, v)))
+    if (!tx_expect_kw(p, "lower") || !tx_expect(p, '=', NULL) || !bool_kw(p, &v) ||
+        !tx_opb_attr(p, b, "lower", tx_attr_bool(p, v)))
       return false;
   }
   return opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
 }
 
 static bool p_top_k(P *p, OpB *b) {
-  return expect(p, '(', NULL) && operands(p, b) && kw_eq(p, "k") &&
-         int_attr(p, b, "k", CXLA_S64) && expect(p, ')', NULL) && opt_attr_dict(p, b) &&
+  return tx_expect(p, '(', NULL) && operands(p, b) && kw_eq(p, "k") &&
+         int_attr(p, b, "k", CXLA_S64) && tx_expect(p, ')', NULL) && opt_attr_dict(p, b) &&
          signature(p, b, SIG_SAME);
 }
 
@@ -581,8 +581,8 @@ static const struct {
     {"stablehlo.replica_id", p_replica_id},
     {"stablehlo.partition_id", p_replica_id},
     {"chlo.top_k", p_top_k},
-    {"func.func", parse_func_op},
-    {"builtin.module", parse_module_op},
+    {"func.func", tx_parse_func_op},
+    {"builtin.module", tx_parse_module_op},
 };
 
 /* Ops whose form is "operands [attr-dict] : types" with the results given
@@ -606,7 +606,7 @@ static bool is_same_op(const char *name) {
   return false;
 }
 
-bool parse_pretty_op(P *p, const char *name, OpB *b, bool *handled) {
+bool tx_parse_pretty_op(P *p, const char *name, OpB *b, bool *handled) {
   *handled = true;
   for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++)
     if (!strcmp(name, forms[k].name)) return forms[k].fn(p, b);
