@@ -133,8 +133,8 @@ cxla_status bc_error(const BcReader *r, const char *fmt, ...) {
   va_end(ap);
   const BcFile *f = r->f;
   size_t off = r->p >= f->base && r->p <= f->base + f->size ? (size_t)(r->p - f->base) : 0;
-  return ERR(INVALID_ARGUMENT, "%s: byte %zu (%s section): %s", f->filename ? f->filename : "<bytecode>",
-             off, r->section ? r->section : "header", msg);
+  return ERR(INVALID_ARGUMENT, "%s: byte %zu (%s): %s", f->filename ? f->filename : "<bytecode>", off,
+             r->section ? r->section : "file header", msg);
 }
 
 static size_t left(const BcReader *r) { return (size_t)(r->end - r->p); }
@@ -285,7 +285,7 @@ static cxla_status resolve(BcReader *from, Entry *e, bool is_attr, const void **
   if (f->depth >= MAX_NESTING) return bc_error(from, "attributes/types nested deeper than %d", MAX_NESTING);
   e->state = 1;
   f->depth++;
-  BcReader r = reader_for(f, e->data, e->len, is_attr ? "attribute" : "type");
+  BcReader r = reader_for(f, e->data, e->len, is_attr ? "attribute/type section, an attribute" : "attribute/type section, a type");
   cxla_status s = NULL;
   const char *dname = f->dialects[e->dialect];
   if (!e->custom) {
@@ -573,7 +573,7 @@ static cxla_status read_builtin_type(BcReader *r, const BcType **out) {
 /* ---- sections ---------------------------------------------------------------- */
 
 static cxla_status read_strings(BcFile *f) {
-  BcReader r = reader_for(f, f->sec[SEC_STRING], f->seclen[SEC_STRING], "string");
+  BcReader r = reader_for(f, f->sec[SEC_STRING], f->seclen[SEC_STRING], "string section");
   uint64_t n;
   TRY(bc_count(&r, &n));
   f->strs = arena_array(f->arena, n ? n : 1, sizeof *f->strs);
@@ -605,7 +605,7 @@ static cxla_status string_at(BcReader *r, uint64_t idx, const char **out) {
 }
 
 static cxla_status read_dialects(BcFile *f) {
-  BcReader r = reader_for(f, f->sec[SEC_DIALECT], f->seclen[SEC_DIALECT], "dialect");
+  BcReader r = reader_for(f, f->sec[SEC_DIALECT], f->seclen[SEC_DIALECT], "dialect section");
   uint64_t n;
   TRY(bc_count(&r, &n));
   f->dialects = arena_array(f->arena, n ? n : 1, sizeof *f->dialects);
@@ -660,7 +660,7 @@ static cxla_status read_dialects(BcFile *f) {
 }
 
 static cxla_status read_attr_type_offsets(BcFile *f) {
-  BcReader r = reader_for(f, f->sec[SEC_ATTR_TYPE_OFFSET], f->seclen[SEC_ATTR_TYPE_OFFSET], "attribute/type offset");
+  BcReader r = reader_for(f, f->sec[SEC_ATTR_TYPE_OFFSET], f->seclen[SEC_ATTR_TYPE_OFFSET], "attribute/type offset section");
   uint64_t na, nt;
   TRY(bc_count(&r, &na));
   TRY(bc_count(&r, &nt));
@@ -698,7 +698,7 @@ static cxla_status read_attr_type_offsets(BcFile *f) {
 
 static cxla_status read_properties(BcFile *f) {
   if (!f->have[SEC_PROPERTIES]) return NULL;
-  BcReader r = reader_for(f, f->sec[SEC_PROPERTIES], f->seclen[SEC_PROPERTIES], "properties");
+  BcReader r = reader_for(f, f->sec[SEC_PROPERTIES], f->seclen[SEC_PROPERTIES], "properties section");
   if (r.p == r.end) return NULL;
   uint64_t n;
   TRY(bc_count(&r, &n));
@@ -873,7 +873,7 @@ static cxla_status read_op_properties(BcReader *r, BcOp *op, size_t *cap, uint64
                                       const VhloOpInfo *info) {
   BcFile *f = r->f;
   TRY(index_in(r, idx, f->nprops, "properties"));
-  BcReader pr = reader_for(f, f->props[idx], f->proplens[idx], "properties");
+  BcReader pr = reader_for(f, f->props[idx], f->proplens[idx], "properties section");
   if (is_vhlo) {
     if (!info) return NULL;
     const char *names = info->attrs;
@@ -994,7 +994,7 @@ static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, B
         size_t len;
         s = section_header(r, &id, &data, &len);
         if (!s && id != SEC_IR) s = bc_error(r, "expected an IR section for an isolated region, got section %u", id);
-        if (!s) sub = reader_for(f, data, len, "IR");
+        if (!s) sub = reader_for(f, data, len, "IR section");
       }
       for (uint64_t i = 0; i < nreg && !s; i++) {
         if (!(op->regions = grow(&sub, op->regions, op->nregions, &cap, sizeof *op->regions))) s = cxla_oom();
@@ -1014,7 +1014,7 @@ static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, B
 }
 
 static cxla_status read_ir(BcFile *f) {
-  BcReader r = reader_for(f, f->sec[SEC_IR], f->seclen[SEC_IR], "IR");
+  BcReader r = reader_for(f, f->sec[SEC_IR], f->seclen[SEC_IR], "IR section");
   Scope sc = {0};
   RegionVals rv;
   cxla_status s = scope_push(&r, &sc, 0, &rv);
@@ -1093,7 +1093,7 @@ cxla_status bc_read(const uint8_t *data, size_t len, const char *filename, BcMod
     goto fail;
   }
   while (r.p < r.end) {
-    r.section = "section header";
+    r.section = "section table";
     uint8_t id;
     const uint8_t *sdata;
     size_t slen;

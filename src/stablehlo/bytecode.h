@@ -14,7 +14,8 @@
  *
  * Everything lives in the BcModule's arena; pointers into the input buffer
  * (strings, tensor blobs) stay valid as long as that buffer does.
- * Every error names the byte offset and the section it was found in. */
+ * Every error names the byte offset and the section it was found in:
+ * "FILE: byte N (IR section): ...". */
 #ifndef CXLA_STABLEHLO_BYTECODE_H
 #define CXLA_STABLEHLO_BYTECODE_H
 
@@ -204,7 +205,7 @@ typedef struct BcFile BcFile;
 typedef struct BcReader {
   BcFile *f;
   const uint8_t *p, *end;
-  const char *section; /* for error messages */
+  const char *section; /* for error messages: "IR section", ... */
   int depth;           /* nesting of attribute/type decoding */
 } BcReader;
 

@@ -28,6 +28,11 @@ typedef struct Conv {
    * decoded module shares attributes and types, the tree copies them, so a
    * small file could otherwise expand without bound. */
   int64_t budget;
+  /* Nesting of computation regions (sort comparators, reducers, ...: the
+   * regions HLO makes separate computations) and, per value id, the nesting
+   * its definition is at. */
+  int comp_depth;
+  int *vdepth;
   /* Value types converted so far (open addressing, BcType* -> MlirType*). */
   const BcType **tkeys;
   MlirType **tvals;
@@ -815,11 +820,55 @@ static cxla_status conv_op_attrs(Conv *c, const BcOp *op, const char *base, bool
 
 static cxla_status conv_region(Conv *c, const BcRegion *src, MlirOp *parent, MlirRegion *dst, bool in_func);
 
-static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool parent_is_func, MlirOp **out) {
+/* The ops of a block being built. */
+typedef struct OpList {
+  MlirOp **v;
+  int n, cap;
+} OpList;
+
+static cxla_status op_list_add(Conv *c, OpList *l, MlirOp *op) {
+  if (l->n == l->cap) {
+    int cap = l->cap ? l->cap * 2 : 8;
+    MlirOp **v = alloc(c, (size_t)cap, sizeof *v);
+    if (!v) return cxla_oom();
+    if (l->n) memcpy(v, l->v, (size_t)l->n * sizeof *v);
+    l->v = v;
+    l->cap = cap;
+  }
+  l->v[l->n++] = op;
+  return NULL;
+}
+
+/* Ops whose regions HLO turns into computations of their own, which cannot
+ * use values of the enclosing function. */
+static bool has_computations(const char *base) {
+  static const char *const ops[] = {"sort", "reduce", "reduce_window", "scatter", "select_and_scatter",
+                                    "map", "all_reduce", "reduce_scatter", NULL};
+  return base && name_in(base, ops);
+}
+
+/* jax.export's canonicalization hoists constants out of such regions (VHLO
+ * regions are not isolated); the text form, and HLO, keep them inside. A
+ * use of an outer constant there gets a copy of the constant just before. */
+static cxla_status sink_constant(Conv *c, OpList *list, MlirBlock *parent, MlirValue **v) {
+  MlirOp *k = (*v)->owner, *copy = alloc(c, 1, sizeof *copy);
+  if (!copy) return cxla_oom();
+  *copy = *k;
+  copy->parent = parent;
+  copy->results = alloc(c, 1, sizeof *copy->results);
+  if (!copy->results) return cxla_oom();
+  copy->results[0] = k->results[0];
+  copy->results[0].owner = copy;
+  copy->results[0].scratch = NULL;
+  TRY(op_list_add(c, list, copy));
+  *v = &copy->results[0];
+  return NULL;
+}
+
+static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool parent_is_func, OpList *list) {
   c->op = src;
   MlirOp *op = alloc(c, 1, sizeof *op);
   if (!op) return cxla_oom();
-  *out = op;
   op->pos = pos_of(src);
   op->parent = parent;
   bool is_vhlo = !strcmp(src->dialect, "vhlo");
@@ -854,6 +903,9 @@ static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool par
   for (size_t i = 0; i < src->noperands; i++) {
     MlirValue *v = c->values[src->operands[i]];
     if (!v) return conv_err(c, "op %s uses a value before it is defined", name);
+    if (c->vdepth[src->operands[i]] < c->comp_depth && v->owner && v->owner->nresults == 1 &&
+        !strcmp(v->owner->name, "stablehlo.constant"))
+      TRY(sink_constant(c, list, parent, &v));
     op->operands[i] = v;
   }
   op->nresults = (int)src->nresults;
@@ -865,13 +917,16 @@ static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool par
     v->owner = op;
     v->index = (int)i;
     c->values[src->results[i]] = v;
+    c->vdepth[src->results[i]] = c->comp_depth;
   }
   op->nregions = (int)src->nregions;
   op->regions = alloc(c, src->nregions, sizeof *op->regions);
   if (!op->regions) return cxla_oom();
-  bool is_func = is_vhlo && !strcmp(base, "func");
+  bool is_func = is_vhlo && !strcmp(base, "func"), comp = is_vhlo && has_computations(base);
+  c->comp_depth += comp;
   for (size_t i = 0; i < src->nregions; i++) TRY(conv_region(c, &src->regions[i], op, &op->regions[i], is_func));
-  return NULL;
+  c->comp_depth -= comp;
+  return op_list_add(c, list, op);
 }
 
 static cxla_status conv_block(Conv *c, const BcBlock *src, MlirRegion *parent, bool in_func, MlirBlock **out) {
@@ -889,11 +944,12 @@ static cxla_status conv_block(Conv *c, const BcBlock *src, MlirRegion *parent, b
     v->block = b;
     v->index = (int)i;
     c->values[src->args[i]] = v;
+    c->vdepth[src->args[i]] = c->comp_depth;
   }
-  b->nops = (int)src->nops;
-  b->ops = alloc(c, src->nops, sizeof *b->ops);
-  if (!b->ops) return cxla_oom();
-  for (size_t i = 0; i < src->nops; i++) TRY(conv_op(c, src->ops[i], b, in_func, &b->ops[i]));
+  OpList list = {0};
+  for (size_t i = 0; i < src->nops; i++) TRY(conv_op(c, src->ops[i], b, in_func, &list));
+  b->ops = list.v;
+  b->nops = list.n;
   return NULL;
 }
 
@@ -916,19 +972,24 @@ cxla_status mlir_parse_bytecode(const uint8_t *data, size_t len, const char *fil
     bc_module_free(bc);
     return cxla_oom();
   }
-  Conv c = {m, bc, NULL, NULL, 0, NULL, NULL, 0, 0};
+  Conv c = {m, bc, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0};
   c.budget = ((int64_t)1 << 20) + 64 * (int64_t)(len > ((size_t)1 << 36) ? ((size_t)1 << 36) : len);
   cxla_status s = NULL;
   c.values = cxla_calloc(bc->nvalues ? bc->nvalues : 1, sizeof *c.values);
-  if (!c.values) s = cxla_oom();
+  c.vdepth = cxla_calloc(bc->nvalues ? bc->nvalues : 1, sizeof *c.vdepth);
+  if (!c.values || !c.vdepth) s = cxla_oom();
   else if (bc->top.nops != 1 || strcmp(bc->top.ops[0]->dialect, "builtin") || strcmp(bc->top.ops[0]->name, "module"))
     s = mlir_error_at(CXLA_INVALID_ARGUMENT, m, pos_of(bc->top.nops ? bc->top.ops[0] : NULL),
                       "expected one builtin.module at the top level");
-  else
-    s = conv_op(&c, bc->top.ops[0], NULL, false, &m->op);
+  else {
+    OpList top = {0};
+    s = conv_op(&c, bc->top.ops[0], NULL, false, &top);
+    if (!s) m->op = top.v[0];
+  }
   if (!s && (m->op->nregions != 1 || m->op->regions[0].nblocks != 1))
     s = mlir_error_at(CXLA_INVALID_ARGUMENT, m, m->op->pos, "builtin.module must have one region with one block");
   cxla_free(c.values);
+  cxla_free(c.vdepth);
   cxla_free(c.tkeys);
   cxla_free(c.tvals);
   bc_module_free(bc);

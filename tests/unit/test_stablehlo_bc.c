@@ -157,6 +157,75 @@ TEST(dot_dimension_numbers) {
   free(data);
 }
 
+/* Is v defined inside region r (or a region nested in it)? */
+static bool defined_in(const MlirValue *v, const MlirRegion *r) {
+  const MlirBlock *b = v->owner ? v->owner->parent : v->block;
+  while (b) {
+    if (b->parent == r) return true;
+    const MlirOp *op = b->parent ? b->parent->parent : NULL;
+    b = op ? op->parent : NULL;
+  }
+  return false;
+}
+
+/* Counts operands in the regions of sort/reduce/... ops (HLO computations)
+ * that come from outside the region. */
+static int outside_uses(const MlirRegion *comp, const MlirBlock *b) {
+  int n = 0;
+  for (int i = 0; i < b->nops; i++) {
+    const MlirOp *op = b->ops[i];
+    if (comp)
+      for (int k = 0; k < op->noperands; k++) n += !defined_in(op->operands[k], comp);
+    bool is_comp = !strcmp(op->name, "stablehlo.sort") || !strcmp(op->name, "stablehlo.reduce") ||
+                   !strcmp(op->name, "stablehlo.scatter") || !strcmp(op->name, "stablehlo.reduce_window");
+    for (int r = 0; r < op->nregions; r++)
+      for (int k = 0; k < op->regions[r].nblocks; k++)
+        n += outside_uses(is_comp ? &op->regions[r] : comp, op->regions[r].blocks[k]);
+  }
+  return n;
+}
+
+/* sort_f32/module.mlirbc: jax.export hoisted the comparator's constants out
+ * of the sort (module.mlir has them inside); the reader puts copies back so
+ * that the comparator is a computation of its own. */
+TEST(constants_sunk_into_computations) {
+  size_t len;
+  uint8_t *data = read_case("sort_f32", &len);
+  CHECK(data != NULL);
+  if (!data) return;
+  BcModule *bc = NULL;
+  CHECK_OK(bc_read(data, len, "sort.mlirbc", &bc));
+  int outside_raw = 0;
+  if (bc) { /* the raw VHLO: some comparator uses a constant defined outside */
+    StrBuf o;
+    sb_init(&o);
+    bc_dump(bc, &o);
+    CHECK(o.data && strstr(o.data, "vhlo.sort_v1"));
+    sb_free(&o);
+    for (size_t i = 0; i < bc->top.ops[0]->regions[0].blocks[0].nops; i++) {
+      const BcOp *f = bc->top.ops[0]->regions[0].blocks[0].ops[i];
+      const BcBlock *fb = f->nregions ? &f->regions[0].blocks[0] : NULL;
+      for (size_t k = 0; fb && k < fb->nops; k++) {
+        const BcOp *s = fb->ops[k];
+        if (strcmp(s->name, "sort_v1")) continue;
+        const BcBlock *cb = &s->regions[0].blocks[0];
+        for (size_t j = 0; j < cb->nops; j++)
+          for (size_t q = 0; q < cb->ops[j]->noperands; q++) {
+            uint32_t v = cb->ops[j]->operands[q];
+            outside_raw += v != cb->args[0] && v != cb->args[1] && v < cb->args[0];
+          }
+      }
+    }
+    bc_module_free(bc);
+  }
+  CHECK(outside_raw > 0);
+  MlirModule *m = NULL;
+  CHECK_OK(mlir_parse_bytecode(data, len, "sort.mlirbc", &m));
+  if (m) CHECK(outside_uses(NULL, m->op->regions[0].blocks[0]) == 0);
+  mlir_module_free(m);
+  free(data);
+}
+
 static void expect_error(const uint8_t *data, size_t len, const char *needle) {
   MlirModule *m = NULL;
   CHECK_ERR(mlir_parse_bytecode(data, len, "bad.mlirbc", &m), needle);
@@ -165,7 +234,7 @@ static void expect_error(const uint8_t *data, size_t len, const char *needle) {
 
 TEST(header_errors) {
   expect_error((const uint8_t *)"HloModule m", 11, "not MLIR bytecode");
-  expect_error((const uint8_t *)"ML\xEFR", 4, "byte 4 (header section): unexpected end of data");
+  expect_error((const uint8_t *)"ML\xEFR", 4, "byte 4 (file header): unexpected end of data");
   /* Version 7 (varint 0x0F) is newer than the newest supported, 6. */
   expect_error((const uint8_t *)"ML\xEFR\x0Fx", 7, "bytecode version 7 is newer");
   static const uint8_t v2[] = "ML\xEFR\x0DStableHLO_v2.0.0";
@@ -174,7 +243,7 @@ TEST(header_errors) {
   expect_error(nosec, sizeof nosec, "missing string section");
   /* A section claiming more bytes than the file has. */
   static const uint8_t longsec[] = "ML\xEFR\x0DStableHLO_v1.5.0\0\x00\x41\x01";
-  expect_error(longsec, sizeof longsec - 1, "(section header section): 32 bytes expected, only 1 left");
+  expect_error(longsec, sizeof longsec - 1, "(section table): 32 bytes expected, only 1 left");
   static const uint8_t badid[] = "ML\xEFR\x0DStableHLO_v1.5.0\0\x0B\x01";
   expect_error(badid, sizeof badid - 1, "unknown section id 11");
 }
@@ -296,6 +365,7 @@ int main(int argc, char **argv) {
   RUN(sin_squared_tree);
   RUN(conv_dimension_numbers);
   RUN(dot_dimension_numbers);
+  RUN(constants_sunk_into_computations);
   RUN(header_errors);
   RUN(unknown_op_and_dialect);
   RUN(truncations_and_corruptions);
