@@ -85,12 +85,10 @@ build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(wildcard src/
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_run.c $(LIB_SRC) $(LDLIBS) -o $@
-# The bytecode reader needs only base, ir (types) and stablehlo.
-BC_FUZZ_SRC := $(filter src/base/% src/ir/% src/stablehlo/%,$(LIB_SRC))
-build-fuzz/fuzz_stablehlo_bc: fuzz/fuzz_stablehlo_bc.c fuzz/bc_checks.h $(BC_FUZZ_SRC) $(wildcard src/*/*.h src/*/*.def include/cxla/*)
+build-fuzz/fuzz_stablehlo_bc: fuzz/fuzz_stablehlo_bc.c fuzz/bc_checks.h $(LIB_SRC) $(wildcard src/*/*.h src/*/*.def include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $< $(BC_FUZZ_SRC) $(LDLIBS) -o $@
+	  $< $(LIB_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \

@@ -2,9 +2,10 @@
  * checks on one input, shared with its CI replay
  * (tests/unit/test_stablehlo_bc.c) so both judge an input alike.
  * Returns NULL when the input was handled correctly: read into a tree that
- * prints, or refused with an INVALID_ARGUMENT/UNIMPLEMENTED/RESOURCE_EXHAUSTED
- * status whose message gives the byte offset; otherwise a static description
- * of the broken invariant. Sanitizers report the rest. */
+ * prints (and that the importer turns into HLO and the verifier checks, or
+ * refuses with a status), or refused with an INVALID_ARGUMENT/UNIMPLEMENTED/
+ * RESOURCE_EXHAUSTED status whose message gives the byte offset; otherwise a
+ * static description of the broken invariant. Sanitizers report the rest. */
 #ifndef CXLA_FUZZ_BC_CHECKS_H
 #define CXLA_FUZZ_BC_CHECKS_H
 
@@ -32,6 +33,12 @@ static inline const char *check_stablehlo_bc(const uint8_t *data, size_t size) {
   if (ps) bug = "the tree read does not print";
   cxla_status_free(ps);
   cxla_free(text);
+  struct cxla_module *hlo = NULL;
+  cxla_status is = shlo_import(m, &hlo);
+  if (!is) cxla_status_free(cxla_module_verify(hlo));
+  else if (hlo) bug = "the importer returned a module with an error";
+  cxla_status_free(is);
+  cxla_module_destroy(hlo);
   mlir_module_free(m);
   return bug;
 }

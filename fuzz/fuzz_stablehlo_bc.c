@@ -1,7 +1,9 @@
 /* libFuzzer target for the StableHLO portable-artifact reader (MLIR bytecode
  * of the VHLO dialect: src/stablehlo/bytecode.c, vhlo_attrs.c,
- * vhlo_to_mlir.c). Each input is read; a tree that comes back must print,
- * an error must be a status with the byte offset (fuzz/bc_checks.h).
+ * vhlo_to_mlir.c) and the importer behind it. Each input is read; a tree
+ * that comes back must print and go through the importer and verifier
+ * without a crash; a read error must be a status with the byte offset
+ * (fuzz/bc_checks.h).
  *
  *   make fuzz
  *   mkdir -p /tmp/bc-seeds /tmp/bc-work

@@ -605,9 +605,15 @@ static bool is_default(Conv *c, const char *base, const char *name, const BcAttr
     return false;
   }
   if (!strcmp(name, "channel_id") || !strcmp(name, "channel_type")) return false; /* handled by caller */
-  if (!strcmp(name, "use_global_device_ids") || !strcmp(name, "has_dynamic_root") || !strcmp(name, "lower") ||
-      !strcmp(name, "indices_are_sorted") || !strcmp(name, "unique_indices") || !strcmp(name, "is_stable") ||
-      !strcmp(name, "is_host_transfer") || !strcmp(name, "has_side_effect"))
+  /* Booleans stablehlo omits when false, each only on the ops that do. */
+  if (!strcmp(name, "use_global_device_ids") || !strcmp(name, "has_dynamic_root") ||
+      (!strcmp(name, "lower") && !strcmp(base, "cholesky")) ||
+      (!strcmp(name, "indices_are_sorted") &&
+       (!strcmp(base, "gather") || !strcmp(base, "dynamic_gather") || !strcmp(base, "scatter"))) ||
+      (!strcmp(name, "unique_indices") && !strcmp(base, "scatter")) ||
+      (!strcmp(name, "is_stable") && !strcmp(base, "sort")) ||
+      (!strcmp(name, "is_host_transfer") && (!strcmp(base, "send") || !strcmp(base, "recv"))) ||
+      (!strcmp(name, "has_side_effect") && !strcmp(base, "custom_call")))
     return is_false(a);
   if (!strcmp(name, "compare_type")) return a && a->kind == BCA_ENUM && a->i == 0;
   if (!strcmp(base, "composite")) {
