@@ -62,20 +62,14 @@ typedef struct Entry {
   const void *value;
 } Entry;
 
-/* VHLO ops (from StableHLO's VhloOps.td): the stablehlo name each maps to
- * and the names of its inherent attributes (properties) in the order its
- * properties store them. */
-typedef struct VhloOpInfo {
-  const char *mnemonic, *base, *attrs;
-} VhloOpInfo;
-
-static const VhloOpInfo VHLO_OPS[] = {
-#define VHLO_OP(m, base, lo, hi, attrs) {m, base, attrs},
+/* VHLO ops, from StableHLO's VhloOps.td (vhlo_ops.def). */
+static const BcVhloOp VHLO_OPS[] = {
+#define VHLO_OP(m, base, lo, hi, attrs, nops, nres, nreg) {m, base, attrs, nops, nres, nreg},
 #include "stablehlo/vhlo_ops.def"
 #undef VHLO_OP
 };
 
-static const VhloOpInfo *vhlo_op_info(const char *name) {
+static const BcVhloOp *vhlo_op_info(const char *name) {
   for (size_t i = 0; i < sizeof VHLO_OPS / sizeof VHLO_OPS[0]; i++)
     if (!strcmp(VHLO_OPS[i].mnemonic, name)) return &VHLO_OPS[i];
   return NULL;
@@ -84,7 +78,7 @@ static const VhloOpInfo *vhlo_op_info(const char *name) {
 typedef struct OpName {
   uint32_t dialect;
   const char *name;
-  const VhloOpInfo *vhlo; /* a known VHLO op, else NULL */
+  const BcVhloOp *vhlo; /* a known VHLO op, else NULL */
 } OpName;
 
 typedef struct Scope {
@@ -870,7 +864,7 @@ static cxla_status add_attr(BcReader *r, BcOp *op, size_t *cap, const char *name
  * attribute in definition order; for builtin.module, its optional symbol name
  * and visibility. Other ops' properties are skipped. */
 static cxla_status read_op_properties(BcReader *r, BcOp *op, size_t *cap, uint64_t idx, bool is_vhlo,
-                                      const VhloOpInfo *info) {
+                                      const BcVhloOp *info) {
   BcFile *f = r->f;
   TRY(index_in(r, idx, f->nprops, "properties"));
   BcReader pr = reader_for(f, f->props[idx], f->proplens[idx], "properties section");
@@ -915,7 +909,7 @@ static cxla_status parse_op(BcReader *r, Scope *sc, RegionVals *rv, int depth, B
   TRY(index_in(r, name, f->nopnames, "op name"));
   op->dialect = f->dialects[f->opnames[name].dialect];
   op->name = f->opnames[name].name;
-  op->base = f->opnames[name].vhlo ? f->opnames[name].vhlo->base : NULL;
+  op->vhlo = f->opnames[name].vhlo;
   bool is_vhlo = (int)f->opnames[name].dialect == f->dialect_vhlo;
   if (!is_vhlo && (int)f->opnames[name].dialect != f->dialect_builtin && strcmp(op->dialect, "sdy"))
     return bc_error(r, "op %s.%s: dialect %s is not one a StableHLO artifact may hold (builtin, vhlo, sdy)",

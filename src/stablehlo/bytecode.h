@@ -130,6 +130,15 @@ struct BcAttr {
 typedef struct BcOp BcOp;
 typedef struct BcBlock BcBlock;
 
+/* A VHLO op as StableHLO defines it: the stablehlo op it maps to, the names
+ * of its inherent attributes in the order its properties store them, and
+ * how many operands, results and regions it takes (N, or -(N+1) for "N or
+ * more"). */
+typedef struct BcVhloOp {
+  const char *mnemonic, *base, *attrs;
+  int noperands, nresults, nregions;
+} BcVhloOp;
+
 typedef struct BcRegion {
   BcBlock *blocks;
   size_t nblocks;
@@ -150,8 +159,7 @@ typedef struct BcNamedAttr {
 struct BcOp {
   const char *dialect; /* "vhlo", "builtin", ... */
   const char *name;    /* without the dialect: "add_v1", "module" */
-  const char *base;    /* a known VHLO op: the stablehlo op it is ("add");
-                          else NULL */
+  const BcVhloOp *vhlo; /* a known VHLO op (base "add" for add_v1); else NULL */
   size_t offset;       /* byte offset of the op in the file */
   const BcAttr *loc;
   /* Attributes: the properties (inherent attributes, named from VHLO's op

@@ -881,8 +881,18 @@ static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool par
   const char *base = NULL;
   char name[128];
   if (is_vhlo) {
-    base = src->base;
-    if (!base) return conv_err(c, "unknown VHLO op vhlo.%s", src->name);
+    if (!src->vhlo) return conv_err(c, "unknown VHLO op vhlo.%s", src->name);
+    base = src->vhlo->base;
+    const struct { const char *what; size_t have; int want; } arity[3] = {
+        {"operands", src->noperands, src->vhlo->noperands},
+        {"results", src->nresults, src->vhlo->nresults},
+        {"regions", src->nregions, src->vhlo->nregions}};
+    for (int k = 0; k < 3; k++) {
+      int w = arity[k].want;
+      if (w >= 0 ? arity[k].have != (size_t)w : arity[k].have < (size_t)(-w - 1))
+        return conv_err(c, "vhlo.%s has %zu %s; it takes %s%d", src->name, arity[k].have, arity[k].what,
+                        w >= 0 ? "" : "at least ", w >= 0 ? w : -w - 1);
+    }
     if (!strcmp(base, "func")) snprintf(name, sizeof name, "func.func");
     else if (!strcmp(base, "call")) snprintf(name, sizeof name, "func.call");
     else if (!strcmp(base, "return")) snprintf(name, sizeof name, parent_is_func ? "func.return" : "stablehlo.return");
