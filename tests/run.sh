@@ -101,6 +101,14 @@ elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
   # ... and from their portable artifacts (module.mlirbc, MLIR bytecode).
   run_suite "conformance, StableHLO portable artifact ($CORPUS)" "$BUILD/cxla" conform \
     "$CORPUS" --which mlirbc --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+  # Programs that are not in the corpus (tools/corpus/stablehlo_unseen.py),
+  # from their StableHLO text and their HLO.
+  if [ -d tests/stablehlo/unseen ]; then
+    run_suite "conformance, unseen StableHLO programs" "$BUILD/cxla" conform tests/stablehlo/unseen \
+      --which mlir -j "$JOBS"
+    run_suite "conformance, unseen StableHLO programs (portable artifacts)" "$BUILD/cxla" conform \
+      tests/stablehlo/unseen --which mlirbc -j "$JOBS"
+  fi
 else
   echo "SKIP  conformance: no cases under $CORPUS"
   echo

@@ -597,7 +597,8 @@ done:
 static cxla_status imp_cond(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   Imp *im = s->imp;
   int nb = op->nregions;
-  if (nb < 1) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "no branches");
+  if (nb < 1 || op->noperands != 1)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "expected one operand and branches");
   Instr **operands = arena_array(&im->hm->arena, (size_t)nb + 1, sizeof(Instr *));
   Computation **comps = arena_array(&im->hm->arena, (size_t)nb, sizeof(Computation *));
   IMP_NN(operands);
@@ -676,8 +677,13 @@ cxla_status imp_func(Imp *im, const MlirOp *at, const char *name, Computation **
     if (f->state == 1)
       return imp_err(im, at, CXLA_UNIMPLEMENTED, "recursive call of '%s'", name);
     if (f->state == 0) {
+      if (im->call_depth >= 200)
+        return imp_err(im, at, CXLA_UNIMPLEMENTED, "calls nested more than 200 deep");
       f->state = 1;
-      TRY(import_func_body(im, f));
+      im->call_depth++;
+      cxla_status st = import_func_body(im, f);
+      im->call_depth--;
+      TRY(st);
       f->state = 2;
     }
     *out = f->comp;
@@ -735,6 +741,8 @@ static cxla_status imp_op(Scope *s, const MlirOp *op) {
                      "dynamic shapes are not supported (only static and bounded dimensions)");
     return imp_err(im, op, CXLA_UNIMPLEMENTED, "operation not supported by the importer");
   }
+  if (!strncmp(name, "chlo.", 5) && op->noperands != imp_chlo_arity(name))
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "expected %d operand(s)", imp_chlo_arity(name));
   TRY(fn(s, op, ops, &res));
   if (op->nresults == 1) {
     if (!res) return imp_err(im, op, CXLA_INTERNAL, "no result");
@@ -823,7 +831,7 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
   const MlirAttr *sym = attr_of(mm->op, "sym_name", MA_STRING);
   HloModule *hm;
   TRY(module_create(sym ? sym->str : "module", &hm));
-  Imp im = {mm, hm, NULL, 0, 0};
+  Imp im = {mm, hm, NULL, 0, 0, 0};
   const MlirBlock *top = mm->op->regions[0].blocks[0];
   cxla_status st = NULL;
   im.funcs = cxla_calloc((size_t)(top->nops ? top->nops : 1), sizeof(FuncInfo));

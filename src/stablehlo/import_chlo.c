@@ -98,8 +98,88 @@ static Instr *erf_inv_f32(Scope *s, Instr *x) {
   return SEL(CMP(EQ, U(ABS, x), K(1)), MUL(x, K(INFINITY)), r);
 }
 
+
+/* Monic Horner: (y + c0) * y + c1 ... (the denominators). */
+static Instr *poly_monic(Scope *s, Instr *x, Instr *y, const double *c, int n) {
+  Instr *p = ADD(y, K(c[0]));
+  for (int k = 1; k < n; k++) p = ADD(MUL(p, y), K(c[k]));
+  return p;
+}
+
+/* erf_inv, f64: Giles' double-precision approximation, three ranges of
+ * w = -log(1 - x^2): w < 6.25, w < 16, else. */
+static Instr *erf_inv_f64(Scope *s, Instr *x) {
+  static const double a[23] = {
+      -3.64441206401782e-21,   -1.6850591381820166e-19, 1.28584807152564e-18,
+      1.1157877678025181e-17,  -1.3331716628546209e-16, 2.0972767875968562e-17,
+      6.6376381343583238e-15,  -4.0545662729752069e-14, -8.1519341976054722e-14,
+      2.6335093153082323e-12,  -1.2975133253453532e-11, -5.4154120542946279e-11,
+      1.0512122733215323e-09,  -4.1126339803469837e-09, -2.9070369957882005e-08,
+      4.2347877827932404e-07,  -1.3654692000834679e-06, -1.3882523362786469e-05,
+      0.00018673420803405714,  -0.000740702534166267,   -0.0060336708714301491,
+      0.24015818242558962,     1.6536545626831027};
+  static const double b[19] = {
+      2.2137376921775787e-09,  9.0756561938885391e-08,  -2.7517406297064545e-07,
+      1.8239629214389228e-08,  1.5027403968909828e-06,  -4.013867526981546e-06,
+      2.9234449089955446e-06,  1.2475304481671779e-05,  -4.7318229009055734e-05,
+      6.8284851459573175e-05,  2.4031110387097894e-05,  -0.00035503752036284748,
+      0.0009532893797373805,   -0.0016882755560235047,  0.0024914420961078508,
+      -0.0037512085075692412,  0.0053709145535900636,  1.0052589676941592,
+      3.0838856104922208};
+  static const double c[17] = {
+      -2.7109920616438573e-11, -2.5556418169965252e-10, 1.5076572693500548e-09,
+      -3.789465440126737e-09,  7.61570120807834e-09,    -1.496002662714924e-08,
+      2.9147953450901081e-08,  -6.7711997758452339e-08, 2.2900482228026655e-07,
+      -9.9298272942317e-07,    4.5260625972231537e-06,  -1.9681778105531671e-05,
+      7.5995277030017761e-05,  -0.00021503011930044477, -0.00013871931833623122,
+      1.0103004648645344,      4.8499064014085844};
+  Instr *w = U(NEGATE, U(LOG1P, MUL(x, U(NEGATE, x))));
+  Instr *lt6 = CMP(LT, w, K(6.25)), *lt16 = CMP(LT, w, K(16));
+  Instr *ww = SEL(lt6, SUB(w, K(3.125)), SUB(U(SQRT, w), SEL(lt16, K(3.25), K(5))));
+  Instr *p = SEL(lt16, SEL(lt6, K(a[0]), K(b[0])), K(c[0]));
+  for (int k = 1; k < 17; k++) p = ADD(SEL(lt16, SEL(lt6, K(a[k]), K(b[k])), K(c[k])), MUL(p, ww));
+  for (int k = 17; k < 19; k++) p = SEL(lt16, ADD(SEL(lt6, K(a[k]), K(b[k])), MUL(p, ww)), p);
+  for (int k = 19; k < 23; k++) p = SEL(lt6, ADD(MUL(p, ww), K(a[k])), p);
+  Instr *r = MUL(p, x);
+  return SEL(CMP(EQ, U(ABS, x), K(1)), MUL(x, K(INFINITY)), r);
+}
+
+/* erfc, f64 (Cephes' ndtr coefficients): 1 - x T(x^2)/U(x^2) for |x| < 1,
+ * else exp(-x^2) P(|x|)/Q(|x|) below 8 and exp(-x^2) R(|x|)/S(|x|) above. */
+static Instr *erfc_f64(Scope *s, Instr *x) {
+  static const double t[5] = {9.6049737398705162, 90.026019720384269, 2232.0053459468431,
+                              7003.3251411280507, 55592.301301039493};
+  static const double u[5] = {33.561714164750313, 521.35794978015269, 4594.3238297098014,
+                              22629.000061389095, 49267.394260863592};
+  static const double pc[9] = {2.4619698147353052e-10, 0.56418956483106886, 7.4632105644226989,
+                               48.637197098568137,     196.5208329560771,   526.44519499547732,
+                               934.52852717195765,     1027.5518868951572,  557.53533536939938};
+  static const double qc[8] = {13.228195115474499, 86.707214088598974, 354.93777888781989,
+                               975.70850174320549, 1823.9091668790973, 2246.3376081871097,
+                               1656.6630919416134, 557.53534081772773};
+  static const double rc[6] = {0.56418958354775506, 1.275366707599781,  5.0190504225118051,
+                               6.160210979930536,   7.4097426995044895, 2.9788666537210022};
+  static const double sc[6] = {2.2605286322011726, 9.3960352493800148, 12.048953980809666,
+                               17.081445074756591, 9.6089680906328585, 3.3690764510008151};
+  Instr *one = K(1);
+  Instr *small = CMP(LT, U(ABS, x), one);
+  Instr *x2 = MUL(x, x);
+  Instr *small_res = SUB(one, DIV(MUL(x, poly(s, x, x2, t, 5)), poly_monic(s, x, x2, u, 5)));
+  Instr *neg = CMP(LT, x, K(0));
+  Instr *mxx = U(NEGATE, MUL(x, x));
+  Instr *under = CMP(LT, mxx, K(-709.782712893384));
+  Instr *ax = U(ABS, x);
+  Instr *lt8 = CMP(LT, ax, K(8));
+  Instr *z = U(EXP, mxx);
+  Instr *pp = DIV(MUL(z, poly(s, x, ax, pc, 9)), poly_monic(s, x, ax, qc, 8));
+  Instr *rr = DIV(MUL(z, poly(s, x, ax, rc, 6)), poly_monic(s, x, ax, sc, 6));
+  Instr *y = SEL(under, K(0), SEL(lt8, pp, rr));
+  y = SEL(neg, SUB(K(2), y), y);
+  return SEL(small, small_res, y);
+}
+
 static cxla_status c_erf_inv(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  return upcast_f32(s, op, ops[0], erf_inv_f32, NULL, out);
+  return upcast_f32(s, op, ops[0], erf_inv_f32, erf_inv_f64, out);
 }
 
 /* erfc, f32: 1 - erf(x) (polynomial) for |x| < 1, else exp(-x^2)/|x| times
@@ -133,7 +213,7 @@ static Instr *erfc_f32(Scope *s, Instr *x) {
 }
 
 static cxla_status c_erfc(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  return upcast_f32(s, op, ops[0], erfc_f32, NULL, out);
+  return upcast_f32(s, op, ops[0], erfc_f32, erfc_f64, out);
 }
 
 /* Lanczos approximation (g = 7, n = 9), XLA's constants. */
@@ -194,6 +274,116 @@ static Instr *digamma_any(Scope *s, Instr *x) {
 
 static cxla_status c_digamma(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   return upcast_f32(s, op, ops[0], digamma_any, digamma_any, out);
+}
+
+
+/* Hurwitz zeta(x, q), f32: the first 10 terms summed, then Euler-Maclaurin
+ * with the Bernoulli terms B(2k)/(2k)!, k = 1..12, as XLA expands it. */
+static Instr *zeta_f32(Scope *s, Instr *x, Instr *q) {
+  static const double bern[12] = {
+      -1.3954464685812522e-19, 5.5090028283602295e-18, -2.1748686985580619e-16,
+      8.5860620562778446e-15,  -3.3896802963225829e-13, 1.3382536530684679e-11,
+      -5.2841901386874932e-10, 2.0876756987868100e-08, -8.2671957671957673e-07,
+      3.3068783068783070e-05,  -1.3888888888888889e-03, 8.3333333333333333e-02};
+  Instr *neg_x = U(NEGATE, x);
+  Instr *a = q, *sum = NULL;
+  for (int k = 0; k < 10; k++) {
+    Instr *t = ib2(s, OP_POWER, a, neg_x);
+    sum = k ? ADD(sum, t) : t;
+    a = ADD(a, K(1));
+  }
+  Instr *a_pow = ib2(s, OP_POWER, a, neg_x);
+  Instr *tiny = CMP(LT, U(ABS, a_pow), MUL(U(ABS, sum), K(1.401298464324817e-45)));
+  Instr *s_plus = ADD(sum, DIV(MUL(a_pow, a), SUB(x, K(1))));
+  Instr *t = DIV(x, a);
+  Instr *inv_a2 = DIV(K(1), MUL(a, a));
+  Instr *r = MUL(inv_a2, K(bern[0]));
+  for (int j = 11; j >= 1; j--) {
+    r = MUL(MUL(ADD(x, K(2 * j)), ADD(x, K(2 * j - 1))), r);
+    r = ADD(r, K(bern[12 - j]));
+    if (j > 1) r = MUL(inv_a2, r);
+  }
+  Instr *res = ADD(s_plus, MUL(a_pow, ADD(MUL(t, r), K(0.5))));
+  res = SEL(tiny, sum, res);
+  res = SEL(CMP(LT, x, K(1)), K(NAN), res);
+  Instr *q_le0 = CMP(LE, q, K(0));
+  Instr *q_int = CMP(EQ, q, U(FLOOR, q));
+  Instr *x_int = CMP(EQ, x, U(FLOOR, x));
+  Instr *x_even = CMP(EQ, ib2(s, OP_REMAINDER, x, K(2)), K(0));
+  res = SEL(ib2(s, OP_AND, q_le0, CMP(NE, x, U(FLOOR, x))), K(NAN), res);
+  res = SEL(ib2(s, OP_AND, q_le0, q_int), SEL(ib2(s, OP_AND, x_int, x_even), K(INFINITY), K(NAN)),
+            res);
+  return SEL(CMP(EQ, x, K(1)), K(INFINITY), res);
+}
+
+static cxla_status binary_f32(Scope *s, const MlirOp *op, Instr **ops,
+                              Instr *(*f)(Scope *, Instr *, Instr *), Instr **out) {
+  ElemType t = ops[0]->shape->type;
+  if (t != T_F32 && t != T_F16 && t != T_BF16)
+    return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "not supported for element type %s yet",
+                   type_name(t));
+  Instr *a = ib_convert(s, ops[0], T_F32), *b = ib_convert(s, ops[1], T_F32);
+  IMP_NN(a && b);
+  *out = ib_convert(s, f(s, a, b), t);
+  IMP_NN(*out);
+  return NULL;
+}
+
+static cxla_status c_zeta(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return binary_f32(s, op, ops, zeta_f32, out);
+}
+
+/* polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x); digamma for n = 0; NaN
+ * for a non-integer n. */
+static Instr *polygamma_f32(Scope *s, Instr *n, Instr *x) {
+  Instr *one = ib_const(s, T_F32, 1, n->shape);
+  Instr *sign = ib_select(s, ib_cmp(s, CMP_EQ, ib2(s, OP_REMAINDER, n, ib_const(s, T_F32, 2, n->shape)),
+                                    ib_const(s, T_F32, 0, n->shape)),
+                          ib_const(s, T_F32, -1, n->shape), one);
+  Instr *n1 = ib2(s, OP_ADD, n, one);
+  Instr *fact = ib1(s, OP_EXP, lgamma_any(s, n1));
+  Instr *r = ib2(s, OP_MULTIPLY, ib2(s, OP_MULTIPLY, sign, fact), zeta_f32(s, n1, x));
+  r = ib_select(s, ib_cmp(s, CMP_NE, n, ib1(s, OP_FLOOR, n)), ib_const(s, T_F32, NAN, n->shape), r);
+  return ib_select(s, ib_cmp(s, CMP_EQ, n, ib_const(s, T_F32, 0, n->shape)), digamma_any(s, x), r);
+}
+
+static cxla_status c_polygamma(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return binary_f32(s, op, ops, polygamma_f32, out);
+}
+
+/* Clenshaw's recurrence for a Chebyshev series (Cephes' chbevl), with the
+ * leading zero terms written as XLA's expansion writes them. */
+static Instr *chbevl(Scope *s, Instr *x, Instr *y, const double *c, int n) {
+  Instr *b0 = ADD(MUL(y, K(0)), K(c[0])), *b1 = NULL, *b2 = NULL;
+  for (int k = 1; k < n; k++) {
+    b2 = b1;
+    b1 = b0;
+    b0 = MUL(y, b1);
+    if (b2) b0 = SUB(b0, b2);
+    b0 = ADD(b0, K(c[k]));
+  }
+  return MUL(b2 ? SUB(b0, b2) : b0, K(0.5));
+}
+
+/* bessel_i1e, f32: Cephes' i1e Chebyshev series on [0, 8] and (8, inf). */
+static Instr *i1e_f32(Scope *s, Instr *x) {
+  static const double a[17] = {9.38153732e-09,  -4.44505908e-08, 2.00329481e-07, -8.56872e-07,
+                               3.47025139e-06,  -1.32731639e-05, 4.78156508e-05, -0.000161760821,
+                               0.000512286,     -0.00151357241,  0.0041564228,   -0.0105640851,
+                               0.0247264486,    -0.0529459827,   0.102643661,    -0.176416516,
+                               0.252587199};
+  static const double b[7] = {-3.83538046e-09, -2.63146891e-08, -2.51223611e-07, -3.88256467e-06,
+                              -0.000110588939, -0.00976109784,  0.778576255};
+  Instr *ax = U(ABS, x);
+  Instr *small = MUL(ax, chbevl(s, x, SUB(MUL(ax, K(0.5)), K(2)), a, 17));
+  Instr *large = DIV(chbevl(s, x, SUB(DIV(K(32), ax), K(2)), b, 7), U(SQRT, ax));
+  return MUL(U(SIGN, x), SEL(CMP(LE, ax, K(8)), small, large));
+}
+
+static cxla_status c_bessel_i1e(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  if (ops[0]->shape->type == T_F64)
+    return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "not supported for element type f64 yet");
+  return upcast_f32(s, op, ops[0], i1e_f32, NULL, out);
 }
 
 /* next_after(x, y): the neighbour of x towards y, on the bits. */
@@ -266,8 +456,17 @@ static const struct {
     {"atan", c_atan}, {"atanh", c_atanh}, {"cosh", c_cosh}, {"sinh", c_sinh},
     {"tan", c_tan}, {"erf", c_erf}, {"square", c_square}, {"top_k", c_top_k},
     {"erf_inv", c_erf_inv}, {"erfc", c_erfc}, {"lgamma", c_lgamma}, {"digamma", c_digamma},
-    {"next_after", c_next_after},
+    {"next_after", c_next_after}, {"zeta", c_zeta}, {"polygamma", c_polygamma},
+    {"bessel_i1e", c_bessel_i1e},
 };
+
+/* Operand counts: every CHLO op here is unary except these. */
+int imp_chlo_arity(const char *name) {
+  if (!strcmp(name, "chlo.next_after") || !strcmp(name, "chlo.zeta") ||
+      !strcmp(name, "chlo.polygamma"))
+    return 2;
+  return 1;
+}
 
 ImpFn imp_chlo_lookup(const char *name) {
   if (strncmp(name, "chlo.", 5)) return NULL;

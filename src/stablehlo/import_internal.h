@@ -30,6 +30,7 @@ typedef struct Imp {
   FuncInfo *funcs;
   int nfuncs;
   int nregions;        /* for region_N names */
+  int call_depth;      /* functions being imported, nested */
 } Imp;
 
 /* One computation under construction: MLIR values -> instructions. */
@@ -83,6 +84,7 @@ bool set_called(Scope *s, Instr *in, int n, Computation *const *cs);
 typedef cxla_status (*ImpFn)(Scope *s, const MlirOp *op, Instr **ops, Instr **out);
 ImpFn imp_ops_lookup(const char *name);  /* import_ops.c */
 ImpFn imp_chlo_lookup(const char *name); /* import_chlo.c */
+int imp_chlo_arity(const char *name);    /* its operand count */
 
 /* Attribute accessors (NULL / false when absent or of another kind). */
 const MlirAttr *attr_of(const MlirOp *op, const char *name, MlirAttrKind k);

@@ -147,6 +147,27 @@ static cxla_status h_constant(Scope *s, const MlirOp *op, Instr **ops, Instr **o
   const MlirAttr *v = mlir_op_attr(op, "value");
   if (!v || v->kind != MA_DENSE)
     return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "constant value must be dense<...>");
+  if (v->splat && v->type->rank > 0) {
+    /* A splat is one scalar broadcast: its size is not materialised. */
+    MlirType scalar = *v->type;
+    scalar.rank = 0;
+    MlirAttr sv = *v;
+    sv.type = &scalar;
+    sv.splat = false;
+    Literal *l = NULL;
+    TRY(dense_literal(s->imp, op, &sv, &l));
+    TRY(module_own_literal(s->imp->hm, l));
+    Shape *ss, *sh;
+    TRY(imp_shape(s->imp, op, &scalar, &ss));
+    TRY(imp_shape(s->imp, op, v->type, &sh));
+    Instr *c = ib(s, OP_CONSTANT, ss, 0, NULL);
+    IMP_NN(c);
+    c->literal = l;
+    *out = ib(s, OP_BROADCAST, sh, 1, &c);
+    IMP_NN(*out);
+    (*out)->attrs |= A_DIMENSIONS;
+    return NULL;
+  }
   Literal *l = NULL;
   TRY(dense_literal(s->imp, op, v, &l));
   TRY(module_own_literal(s->imp->hm, l));
@@ -198,9 +219,10 @@ static cxla_status h_broadcast_in_dim(Scope *s, const MlirOp *op, Instr **ops, I
   TRY(attr_i64s(im, op, "broadcast_dimensions", true, &d));
   Shape *rs;
   TRY(result_shape(s, op, &rs));
+  if (op->noperands != 1) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "expected 1 operand");
   Instr *x = ops[0];
   const Shape *xs = x->shape;
-  if (op->noperands != 1 || d.n != xs->rank || rs->type == T_TUPLE)
+  if (d.n != xs->rank || rs->type == T_TUPLE)
     return imp_err(im, op, CXLA_INVALID_ARGUMENT, "broadcast_dimensions must have %d entries",
                    xs->rank);
   int keep = 0;
@@ -462,6 +484,7 @@ static cxla_status h_select_and_scatter(Scope *s, const MlirOp *op, Instr **ops,
 }
 
 static cxla_status h_sort(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  if (op->noperands < 1) return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "no operands");
   TRY(simple(s, op, ops, OP_SORT, out));
   int64_t d;
   TRY(attr_int(s->imp, op, "dimension", false, -1, &d));
@@ -543,6 +566,7 @@ static cxla_status h_rng_bit_generator(Scope *s, const MlirOp *op, Instr **ops, 
 }
 
 static cxla_status h_rng(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  if (op->noperands < 2) return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "expected 3 operands");
   Shape *sh;
   TRY(result_shape(s, op, &sh));
   *out = ib(s, OP_RNG, sh, 2, ops); /* the shape operand is the result type */

@@ -76,8 +76,11 @@
  * type_bytes(elem) bytes each: i1 one byte 0/1; i2/i4/ui2/ui4 one byte per
  * element holding the value (sign-extended for signed); f8/f4 types one byte
  * of raw bits; f16/bf16 two bytes of raw bits; complex<f32> (re, im) floats,
- * complex<f64> (re, im) doubles; index 8 bytes (int64). A splat stores ONE
- * element (splat = true); otherwise nbytes = elements * element size.
+ * complex<f64> (re, im) doubles; index 8 bytes (int64). A tensor of more
+ * than one element whose elements are all equal bit for bit is a SPLAT
+ * (splat = true) and stores ONE element, however the source spelled it (as
+ * MLIR's DenseElementsAttr does); otherwise splat = false and nbytes =
+ * elements * element size.
  */
 #ifndef CXLA_STABLEHLO_MLIR_H
 #define CXLA_STABLEHLO_MLIR_H

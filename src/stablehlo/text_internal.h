@@ -156,6 +156,8 @@ MlirRegion *tx_region_new(P *p, MlirOp *parent);
 /* ": (T, ...) -> R" or ": T -> R" functional signature after ':'. */
 bool tx_parse_functional_type(P *p, PtrVec *ins, PtrVec *outs);
 bool tx_parse_trailing_loc(P *p);
+/* A balanced <...> group kept as MA_OPAQUE text. */
+bool tx_opaque_group(P *p, MlirAttr **out);
 
 /* Pretty forms (text_pretty.c): returns true when it handled op `name`;
  * *handled false if the op has no pretty parser. */

@@ -296,6 +296,21 @@ static bool skip_balanced(P *p) {
   return true;
 }
 
+/* A balanced <...> group (sdy's shardings and meshes) kept as MA_OPAQUE. */
+bool tx_opaque_group(P *p, MlirAttr **out) {
+  tx_ws(p);
+  size_t st = p->i;
+  if (cur(p) != '<') return tx_perr(p, "expected '<'");
+  if (!skip_balanced(p)) return false;
+  MlirAttr *a = tx_attr_new(p, MA_OPAQUE);
+  if (!a) return false;
+  a->len = p->i - st;
+  a->str = arena_strndup(p->a, p->s + st, a->len);
+  if (!a->str) return tx_oom(p);
+  *out = a;
+  return true;
+}
+
 bool tx_parse_trailing_loc(P *p) {
   if (tx_eat_kw(p, "loc")) {
     if (!tx_peek(p, '(')) return tx_perr(p, "expected '(' after 'loc'");
@@ -1121,6 +1136,18 @@ static bool decode_hex(P *p, size_t off, const char *s, size_t n, uint8_t **out,
   return true;
 }
 
+/* The normalized form: a tensor of more than one element whose elements are
+ * all equal (bit for bit) is a splat holding one element, as MLIR stores it. */
+static void dense_normalize_splat(MlirAttr *a) {
+  int64_t ne = mlir_type_elems(a->type);
+  size_t eb = (size_t)mlir_elem_bytes(a->type->element);
+  if (a->splat || ne <= 1 || !eb || a->nbytes != (size_t)ne * eb) return;
+  for (size_t k = eb; k < a->nbytes; k += eb)
+    if (memcmp(a->data, a->data + k, eb) != 0) return;
+  a->splat = true;
+  a->nbytes = eb;
+}
+
 /* Fills a dense attribute from raw MLIR storage bytes: i1 may come bit-packed. */
 static bool dense_from_raw(P *p, size_t off, MlirAttr *a, const uint8_t *raw, size_t nb) {
   int64_t ne = mlir_type_elems(a->type);
@@ -1140,6 +1167,7 @@ static bool dense_from_raw(P *p, size_t off, MlirAttr *a, const uint8_t *raw, si
     for (int64_t k = 0; k < ne; k++) u[k] = (raw[k / 8] >> (k % 8)) & 1;
     a->data = u;
     a->nbytes = (size_t)ne;
+    dense_normalize_splat(a);
     return true;
   }
   if ((uint64_t)nb != (uint64_t)ne * (uint64_t)eb)
@@ -1149,6 +1177,7 @@ static bool dense_from_raw(P *p, size_t off, MlirAttr *a, const uint8_t *raw, si
     for (size_t k = 0; k < nb; k++) ((uint8_t *)raw)[k] = raw[k] != 0;
   a->data = raw;
   a->nbytes = nb;
+  dense_normalize_splat(a);
   return true;
 }
 
@@ -1210,6 +1239,7 @@ static bool parse_dense(P *p, MlirAttr **out) {
       goto done;
   }
   a->data = buf;
+  dense_normalize_splat(a);
   ok = true;
 done:
   cxla_free(d.v);

@@ -135,6 +135,13 @@ static MlirAttr *padding_attr(P *p, const int64_t *v, int nrows) {
   a->type = t;
   a->data = d;
   a->nbytes = (size_t)nrows * 16;
+  /* splat when all entries are equal (the normalized form, mlir.h) */
+  bool same = nrows > 0;
+  for (int k = 1; same && k < 2 * nrows; k++) same = v[k] == v[0];
+  if (same) {
+    a->splat = true;
+    a->nbytes = 8;
+  }
   return a;
 }
 
@@ -148,6 +155,15 @@ static bool p_list(P *p, OpB *b) {
   if (!operands(p, b) || !opt_attr_dict(p, b)) return false;
   if (!b->operands.n && !tx_peek(p, ':')) return true; /* return with no values */
   return signature(p, b, SIG_LIST);
+}
+
+/* return: "%a, %b : T1, T2"; the types are the operands', no results. */
+static bool p_return(P *p, OpB *b) {
+  if (!p_list(p, b)) return false;
+  if (b->rtypes.n != b->operands.n)
+    return tx_perr(p, "%d type(s) for %d returned value(s)", b->rtypes.n, b->operands.n);
+  b->rtypes.n = 0;
+  return true;
 }
 
 static bool p_select(P *p, OpB *b) {
@@ -553,6 +569,25 @@ static bool p_replica_id(P *p, OpB *b) {
   return opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
 }
 
+/* Shardy on one device: the ops JAX prints, read so that the importer can
+ * drop them. sdy.mesh @name = <...> {attrs} */
+static bool p_sdy_mesh(P *p, OpB *b) {
+  MlirAttr *sym, *mesh;
+  tx_ws(p);
+  if (!tx_peek(p, '@') || !tx_parse_attr(p, &sym) || sym->kind != MA_SYMBOL_REF)
+    return p->err ? false : tx_perr(p, "expected the mesh's @name");
+  sym->kind = MA_STRING;
+  return tx_opb_attr(p, b, "sym_name", sym) && tx_expect(p, '=', NULL) &&
+         tx_opaque_group(p, &mesh) && tx_opb_attr(p, b, "mesh", mesh) && opt_attr_dict(p, b);
+}
+
+/* sdy.sharding_constraint / sdy.reshard %x <sharding> : T */
+static bool p_sdy_sharding(P *p, OpB *b) {
+  MlirAttr *sh;
+  return operands(p, b) && tx_opaque_group(p, &sh) && tx_opb_attr(p, b, "sharding", sh) &&
+         opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
+}
+
 /* ---- the table -------------------------------------------------------------------- */
 
 typedef bool (*PrettyFn)(P *, OpB *);
@@ -581,6 +616,9 @@ static const struct {
     {"stablehlo.replica_id", p_replica_id},
     {"stablehlo.partition_id", p_replica_id},
     {"chlo.top_k", p_top_k},
+    {"sdy.mesh", p_sdy_mesh},
+    {"sdy.sharding_constraint", p_sdy_sharding},
+    {"sdy.reshard", p_sdy_sharding},
     {"func.func", tx_parse_func_op},
     {"builtin.module", tx_parse_module_op},
 };
@@ -622,9 +660,9 @@ bool tx_parse_pretty_op(P *p, const char *name, OpB *b, bool *handled) {
     return p_enum_kw(p, b, "distribution", "rng_distribution", ME_RNG_DISTRIBUTION);
   if (!strcmp(name, "stablehlo.custom_call")) return p_call_like(p, b, "call_target_name");
   if (!strcmp(name, "func.call")) return p_call_like(p, b, "callee");
-  if (!strcmp(name, "func.return") || !strcmp(name, "stablehlo.return") ||
-      !strcmp(name, "stablehlo.optimization_barrier"))
-    return p_list(p, b);
+  if (!strcmp(name, "func.return") || !strcmp(name, "stablehlo.return"))
+    return p_return(p, b);
+  if (!strcmp(name, "stablehlo.optimization_barrier")) return p_list(p, b);
   if (is_same_op(name)) return p_same(p, b);
   *handled = false;
   return true;

@@ -873,6 +873,20 @@ static cxla_status sink_constant(Conv *c, OpList *list, MlirBlock *parent, MlirV
 
 static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool parent_is_func, OpList *list) {
   c->op = src;
+  if (!strcmp(src->dialect, "builtin") && !strcmp(src->name, "unrealized_conversion_cast")) {
+    /* VHLO mixed with other dialects (sdy) casts between VHLO's types and
+     * theirs; both are the same type in the tree: the casts disappear. */
+    if (src->noperands != src->nresults || src->nregions)
+      return conv_err(c, "unrealized_conversion_cast with %zu operands and %zu results", src->noperands,
+                      src->nresults);
+    for (size_t i = 0; i < src->noperands; i++) {
+      MlirValue *v = c->values[src->operands[i]];
+      if (!v) return conv_err(c, "unrealized_conversion_cast uses a value before it is defined");
+      c->values[src->results[i]] = v;
+      c->vdepth[src->results[i]] = c->vdepth[src->operands[i]];
+    }
+    return NULL;
+  }
   MlirOp *op = alloc(c, 1, sizeof *op);
   if (!op) return cxla_oom();
   op->pos = pos_of(src);

@@ -226,6 +226,32 @@ TEST(constants_sunk_into_computations) {
   free(data);
 }
 
+/* tests/stablehlo/unseen/sharding_constraint: VHLO mixed with sdy, whose
+ * ops sit between builtin.unrealized_conversion_cast ops; module.mlir:
+ *   %1 = stablehlo.multiply %arg0, %0
+ *   %2 = sdy.sharding_constraint %1 <@empty_mesh, [{}]>
+ *   return %2 */
+TEST(sdy_casts_disappear) {
+  char *buf;
+  size_t len;
+  CHECK_OK(cxla_read_file("tests/stablehlo/unseen/sharding_constraint/module.mlirbc", 1 << 26, &buf, &len));
+  if (!buf) return;
+  MlirModule *m = NULL;
+  CHECK_OK(mlir_parse_bytecode((const uint8_t *)buf, len, "sdy.mlirbc", &m));
+  MlirOp *f = m ? main_func(m) : NULL;
+  MlirOp *mul = f ? first_op(f, "stablehlo.multiply") : NULL;
+  MlirOp *sc = f ? first_op(f, "sdy.sharding_constraint") : NULL;
+  MlirOp *ret = f ? first_op(f, "func.return") : NULL;
+  CHECK(mul && sc && ret);
+  CHECK(f && !first_op(f, "builtin.unrealized_conversion_cast"));
+  if (mul && sc && ret) {
+    CHECK(sc->noperands == 1 && sc->operands[0] == &mul->results[0]);
+    CHECK(ret->noperands == 1 && ret->operands[0] == &sc->results[0]);
+  }
+  mlir_module_free(m);
+  cxla_free(buf);
+}
+
 static void expect_error(const uint8_t *data, size_t len, const char *needle) {
   MlirModule *m = NULL;
   CHECK_ERR(mlir_parse_bytecode(data, len, "bad.mlirbc", &m), needle);
@@ -366,6 +392,7 @@ int main(int argc, char **argv) {
   RUN(conv_dimension_numbers);
   RUN(dot_dimension_numbers);
   RUN(constants_sunk_into_computations);
+  RUN(sdy_casts_disappear);
   RUN(header_errors);
   RUN(unknown_op_and_dialect);
   RUN(truncations_and_corruptions);
