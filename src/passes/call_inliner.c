@@ -35,7 +35,7 @@ static cxla_status copy_control(HloModule *m, Instr *in, const Instr *src, Instr
   return NULL;
 }
 
-static cxla_status inline_call(Computation *c, Instr *call) {
+cxla_status pass_inline_call(Computation *c, Instr *call) {
   HloModule *m = c->module;
   const Computation *f = call->called[0];
   if (f->nparams != call->noperands)
@@ -92,7 +92,7 @@ cxla_status pass_call_inliner(HloModule *m, const PassContext *ctx, bool *change
     for (int i = 0; i < c->ninstrs; i++) {
       Instr *in = c->instrs[i];
       if (in->op != OP_CALL || in->ncalled != 1 || !in->called[0]) continue;
-      TRY(inline_call(c, in));
+      TRY(pass_inline_call(c, in));
       any = true;
     }
     if (!any) continue;

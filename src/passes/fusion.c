@@ -48,10 +48,10 @@
  * instructions this pass made (which may keep growing). Inside fused
  * computations, scratch points at the original instruction a clone was
  * made from. */
-static char kDead, kOurs;
+static const char kDead, kOurs; /* sentinel addresses for Instr.scratch */
 
-static bool is_dead(const Instr *in) { return in->scratch == &kDead; }
-static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch == &kOurs; }
+static bool is_dead(const Instr *in) { return in->scratch == (const void *)&kDead; }
+static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch == (const void *)&kOurs; }
 
 typedef struct Fuser {
   HloModule *m;
@@ -277,11 +277,11 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   f->called = called;
   f->attrs = A_FUSION_KIND;
   f->fusion_kind = fusion_kind_of(fc);
-  f->scratch = &kOurs;
+  f->scratch = (void *)&kOurs;
   const char *meta = instr_raw(C, "metadata");
   if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
   comp_replace_uses(fz->c, C, f);
-  C->scratch = &kDead;
+  C->scratch = (void *)&kDead;
   *out = f;
   return NULL;
 }
@@ -322,7 +322,7 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   f->fusion_kind = fusion_kind_of(fc);
   int users, slots;
   count_uses(fz->c, p, &users, &slots);
-  if (users == 0) p->scratch = &kDead;
+  if (users == 0) p->scratch = (void *)&kDead;
   return NULL;
 }
 

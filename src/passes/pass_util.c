@@ -24,11 +24,7 @@ void pass_reserve_names(HloModule *m) {
 
 bool pass_has_side_effect(const Instr *in) {
   if (op_info(in->op)->flags & OPF_SIDE) return true;
-  if (in->op == OP_CUSTOM_CALL) {
-    const char *v = instr_raw(in, "custom_call_has_side_effect");
-    return v && strcmp(v, "true") == 0;
-  }
-  return false;
+  return in->op == OP_CUSTOM_CALL && in->has_side_effect;
 }
 
 /* The replacement of op after this walk's earlier rewrites (new

@@ -325,12 +325,20 @@ bool set_called(Scope *s, Instr *in, int n, Computation *const *cs) {
 
 /* ---- values and captures ----------------------------------------------------------- */
 
+static cxla_status imp_op(Scope *s, const MlirOp *op);
+
 cxla_status imp_value(Scope *s, const MlirOp *op, const MlirValue *v, Instr **out) {
   Instr *in = pm_get(&s->vals, v);
+  if (!in && v->owner && !strcmp(v->owner->name, "stablehlo.constant")) {
+    /* A constant from outside a reduce/sort/scatter/... body: materialized
+     * again inside it (as XLA's converter sinks constants). */
+    TRY(imp_op(s, v->owner));
+    in = pm_get(&s->vals, v);
+  }
   if (!in)
-    return imp_err(s->imp, op, CXLA_INTERNAL,
-                   "operand %d is not available here (a value from outside an isolated region?)",
-                   v->index);
+    return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT,
+                   "uses a value defined outside its region (only while, case and if regions "
+                   "may use outer values)");
   *out = in;
   return NULL;
 }
@@ -396,8 +404,6 @@ static cxla_status free_values(const MlirOp *op, int r0, int nr, ValVec *out) {
 }
 
 /* ---- blocks and regions --------------------------------------------------------------- */
-
-static cxla_status imp_op(Scope *s, const MlirOp *op);
 
 static bool is_terminator(const MlirOp *op) {
   return !strcmp(op->name, "stablehlo.return") || !strcmp(op->name, "func.return") ||
@@ -837,7 +843,6 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
   im.funcs = cxla_calloc((size_t)(top->nops ? top->nops : 1), sizeof(FuncInfo));
   if (!im.funcs) st = cxla_oom();
   FuncInfo *entry = NULL;
-  int npublic = 0;
   for (int k = 0; !st && k < top->nops; k++) {
     MlirOp *op = top->ops[k];
     if (strcmp(op->name, "func.func")) {
@@ -855,7 +860,6 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
     f->name = n->str;
     const MlirAttr *vis = attr_of(op, "sym_visibility", MA_STRING);
     bool pub = !vis || strcmp(vis->str, "private") != 0;
-    if (pub) npublic++;
     if (!strcmp(f->name, "main") || (pub && !entry)) entry = f;
   }
   if (!st && !entry) st = cxla_status_make(CXLA_INVALID_ARGUMENT, "%s: no public function (main)",
@@ -867,12 +871,28 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
     hm->entry = ec;
     st = order_comps(hm);
   }
+  if (!st) {
+    /* The entry computation layout JAX's modules have: the parameters' and
+     * the result's shapes with their default layouts. */
+    EntryLayout *el = arena_alloc(&hm->arena, sizeof *el);
+    Shape **ps = el ? arena_array(&hm->arena, (size_t)(ec->nparams ? ec->nparams : 1),
+                                  sizeof(Shape *)) : NULL;
+    if (!ps) st = cxla_oom();
+    for (int k = 0; !st && k < ec->nparams; k++)
+      if (!(ps[k] = shape_clone(&hm->arena, ec->params[k]->shape))) st = cxla_oom();
+    if (!st && !(el->result = shape_clone(&hm->arena, ec->root->shape))) st = cxla_oom();
+    if (!st) st = shape_set_default_layout(&hm->arena, el->result);
+    if (!st) {
+      el->nparams = ec->nparams;
+      el->params = ps;
+      hm->entry_layout = el;
+    }
+  }
   cxla_free(im.funcs);
   if (st) {
     module_destroy(hm);
     return st;
   }
-  (void)npublic;
   *out = hm;
   return NULL;
 }

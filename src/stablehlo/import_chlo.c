@@ -277,9 +277,9 @@ static cxla_status c_digamma(Scope *s, const MlirOp *op, Instr **ops, Instr **ou
 }
 
 
-/* Hurwitz zeta(x, q), f32: the first 10 terms summed, then Euler-Maclaurin
+/* Hurwitz zeta(x, q), f32 and f64: the first 10 terms summed, then Euler-Maclaurin
  * with the Bernoulli terms B(2k)/(2k)!, k = 1..12, as XLA expands it. */
-static Instr *zeta_f32(Scope *s, Instr *x, Instr *q) {
+static Instr *zeta_any(Scope *s, Instr *x, Instr *q) {
   static const double bern[12] = {
       -1.3954464685812522e-19, 5.5090028283602295e-18, -2.1748686985580619e-16,
       8.5860620562778446e-15,  -3.3896802963225829e-13, 1.3382536530684679e-11,
@@ -293,7 +293,7 @@ static Instr *zeta_f32(Scope *s, Instr *x, Instr *q) {
     a = ADD(a, K(1));
   }
   Instr *a_pow = ib2(s, OP_POWER, a, neg_x);
-  Instr *tiny = CMP(LT, U(ABS, a_pow), MUL(U(ABS, sum), K(1.401298464324817e-45)));
+  Instr *tiny = CMP(LT, U(ABS, a_pow), MUL(U(ABS, sum), K(x->shape->type == T_F64 ? 4.9406564584124654e-324 : 1.401298464324817e-45)));
   Instr *s_plus = ADD(sum, DIV(MUL(a_pow, a), SUB(x, K(1))));
   Instr *t = DIV(x, a);
   Instr *inv_a2 = DIV(K(1), MUL(a, a));
@@ -319,6 +319,11 @@ static Instr *zeta_f32(Scope *s, Instr *x, Instr *q) {
 static cxla_status binary_f32(Scope *s, const MlirOp *op, Instr **ops,
                               Instr *(*f)(Scope *, Instr *, Instr *), Instr **out) {
   ElemType t = ops[0]->shape->type;
+  if (t == T_F64) {
+    *out = f(s, ops[0], ops[1]);
+    IMP_NN(*out);
+    return NULL;
+  }
   if (t != T_F32 && t != T_F16 && t != T_BF16)
     return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "not supported for element type %s yet",
                    type_name(t));
@@ -330,25 +335,26 @@ static cxla_status binary_f32(Scope *s, const MlirOp *op, Instr **ops,
 }
 
 static cxla_status c_zeta(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  return binary_f32(s, op, ops, zeta_f32, out);
+  return binary_f32(s, op, ops, zeta_any, out);
 }
 
 /* polygamma(n, x) = (-1)^(n+1) n! zeta(n + 1, x); digamma for n = 0; NaN
  * for a non-integer n. */
-static Instr *polygamma_f32(Scope *s, Instr *n, Instr *x) {
-  Instr *one = ib_const(s, T_F32, 1, n->shape);
-  Instr *sign = ib_select(s, ib_cmp(s, CMP_EQ, ib2(s, OP_REMAINDER, n, ib_const(s, T_F32, 2, n->shape)),
-                                    ib_const(s, T_F32, 0, n->shape)),
-                          ib_const(s, T_F32, -1, n->shape), one);
+static Instr *polygamma_any(Scope *s, Instr *n, Instr *x) {
+  ElemType ft = n->shape->type;
+  Instr *one = ib_const(s, ft, 1, n->shape);
+  Instr *sign = ib_select(s, ib_cmp(s, CMP_EQ, ib2(s, OP_REMAINDER, n, ib_const(s, ft, 2, n->shape)),
+                                    ib_const(s, ft, 0, n->shape)),
+                          ib_const(s, ft, -1, n->shape), one);
   Instr *n1 = ib2(s, OP_ADD, n, one);
   Instr *fact = ib1(s, OP_EXP, lgamma_any(s, n1));
-  Instr *r = ib2(s, OP_MULTIPLY, ib2(s, OP_MULTIPLY, sign, fact), zeta_f32(s, n1, x));
-  r = ib_select(s, ib_cmp(s, CMP_NE, n, ib1(s, OP_FLOOR, n)), ib_const(s, T_F32, NAN, n->shape), r);
-  return ib_select(s, ib_cmp(s, CMP_EQ, n, ib_const(s, T_F32, 0, n->shape)), digamma_any(s, x), r);
+  Instr *r = ib2(s, OP_MULTIPLY, ib2(s, OP_MULTIPLY, sign, fact), zeta_any(s, n1, x));
+  r = ib_select(s, ib_cmp(s, CMP_NE, n, ib1(s, OP_FLOOR, n)), ib_const(s, ft, NAN, n->shape), r);
+  return ib_select(s, ib_cmp(s, CMP_EQ, n, ib_const(s, ft, 0, n->shape)), digamma_any(s, x), r);
 }
 
 static cxla_status c_polygamma(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  return binary_f32(s, op, ops, polygamma_f32, out);
+  return binary_f32(s, op, ops, polygamma_any, out);
 }
 
 /* Clenshaw's recurrence for a Chebyshev series (Cephes' chbevl), with the
@@ -365,7 +371,14 @@ static Instr *chbevl(Scope *s, Instr *x, Instr *y, const double *c, int n) {
   return MUL(b2 ? SUB(b0, b2) : b0, K(0.5));
 }
 
-/* bessel_i1e, f32: Cephes' i1e Chebyshev series on [0, 8] and (8, inf). */
+/* bessel_i1e: Cephes' i1e Chebyshev series on [0, 8] and (8, inf). */
+static Instr *i1e_series(Scope *s, Instr *x, const double *a, int na, const double *b, int nb) {
+  Instr *ax = U(ABS, x);
+  Instr *small = MUL(ax, chbevl(s, x, SUB(MUL(ax, K(0.5)), K(2)), a, na));
+  Instr *large = DIV(chbevl(s, x, SUB(DIV(K(32), ax), K(2)), b, nb), U(SQRT, ax));
+  return MUL(U(SIGN, x), SEL(CMP(LE, ax, K(8)), small, large));
+}
+
 static Instr *i1e_f32(Scope *s, Instr *x) {
   static const double a[17] = {9.38153732e-09,  -4.44505908e-08, 2.00329481e-07, -8.56872e-07,
                                3.47025139e-06,  -1.32731639e-05, 4.78156508e-05, -0.000161760821,
@@ -374,16 +387,36 @@ static Instr *i1e_f32(Scope *s, Instr *x) {
                                0.252587199};
   static const double b[7] = {-3.83538046e-09, -2.63146891e-08, -2.51223611e-07, -3.88256467e-06,
                               -0.000110588939, -0.00976109784,  0.778576255};
-  Instr *ax = U(ABS, x);
-  Instr *small = MUL(ax, chbevl(s, x, SUB(MUL(ax, K(0.5)), K(2)), a, 17));
-  Instr *large = DIV(chbevl(s, x, SUB(DIV(K(32), ax), K(2)), b, 7), U(SQRT, ax));
-  return MUL(U(SIGN, x), SEL(CMP(LE, ax, K(8)), small, large));
+  return i1e_series(s, x, a, 17, b, 7);
+}
+
+static Instr *i1e_f64(Scope *s, Instr *x) {
+  static const double a[29] = {
+      2.7779141127610464e-18,  -2.111421214358166e-17,  1.5536319577362005e-16,
+      -1.1055969477353862e-15, 7.6006842947354077e-15,  -5.0421855047279118e-14,
+      3.2237933659455748e-13,  -1.9839743977649436e-12, 1.1736186298890901e-11,
+      -6.6634897235020271e-11, 3.6255902815521172e-10,  -1.8872497517228294e-09,
+      9.3815373864957726e-09,  -4.4450591287963281e-08, 2.0032947535521353e-07,
+      -8.5687202646954547e-07, 3.4702513081376785e-06,  -1.3273163656039436e-05,
+      4.7815651075500542e-05,  -0.00016176081582589674, 0.00051228595616857576,
+      -0.0015135724506312532,  0.0041564229443128882,   -0.010564084894626197,
+      0.024726449030626516,    -0.052945981208094989,   0.10264365868984709,
+      -0.17641651835783406,    0.25258718644363365};
+  static const double b[25] = {
+      7.5172963108421052e-18,  4.4143483230717077e-18,  -4.6503053684893586e-17,
+      -3.2095259219934238e-17, 2.96262899764595e-16,    3.3082023109209285e-16,
+      -1.8803547755107825e-15, -3.8144030724370075e-15, 1.0420276984128802e-14,
+      4.272440016711951e-14,   -2.1015418427726643e-14, -4.0835511110921974e-13,
+      -7.1985517762459084e-13, 2.0356285441470896e-12,  1.4125807436613782e-11,
+      3.2526035830154884e-11,  -1.8974958123505413e-11, -5.5897434621965838e-10,
+      -3.835380385964237e-09,  -2.6314688468895196e-08, -2.5122362378702088e-07,
+      -3.8825648088776906e-06, -0.00011058893876262371, -0.0097610974913614687,
+      0.77857623501828011};
+  return i1e_series(s, x, a, 29, b, 25);
 }
 
 static cxla_status c_bessel_i1e(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
-  if (ops[0]->shape->type == T_F64)
-    return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "not supported for element type f64 yet");
-  return upcast_f32(s, op, ops[0], i1e_f32, NULL, out);
+  return upcast_f32(s, op, ops[0], i1e_f32, i1e_f64, out);
 }
 
 /* next_after(x, y): the neighbour of x towards y, on the bits. */
@@ -433,6 +466,56 @@ static cxla_status c_next_after(Scope *s, const MlirOp *op, Instr **ops, Instr *
   return NULL;
 }
 
+
+/* is_inf, is_pos_inf, is_neg_inf: comparisons with infinity. */
+static cxla_status inf_test(Scope *s, const MlirOp *op, Instr *x, int which, Instr **out) {
+  if (!type_is_float(x->shape->type))
+    return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "needs a float operand");
+  Instr *v = which == 0 ? U(ABS, x) : x;
+  *out = CMP(EQ, v, K(which < 0 ? -INFINITY : INFINITY));
+  IMP_NN(*out);
+  return NULL;
+}
+static cxla_status c_is_inf(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return inf_test(s, op, ops[0], 0, out);
+}
+static cxla_status c_is_pos_inf(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return inf_test(s, op, ops[0], 1, out);
+}
+static cxla_status c_is_neg_inf(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return inf_test(s, op, ops[0], -1, out);
+}
+
+/* conj(z) = complex(real(z), -imag(z)); real operands are their own conjugate. */
+static cxla_status c_conj(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  Instr *z = ops[0];
+  ElemType t = z->shape->type;
+  if (!type_is_complex(t)) {
+    *out = z;
+    return NULL;
+  }
+  Shape *rs = shape_with_type(s, z->shape, t == T_C64 ? T_F32 : T_F64);
+  IMP_NN(rs);
+  Instr *re = ib(s, OP_REAL, rs, 1, &z), *im = ib(s, OP_IMAG, rs, 1, &z);
+  Instr *nim = ib1(s, OP_NEGATE, im);
+  IMP_NN(re && nim);
+  Instr *o[2] = {re, nim};
+  *out = ib(s, OP_COMPLEX, z->shape, 2, o);
+  IMP_NN(*out);
+  return NULL;
+}
+
+/* constant_like: the scalar `value` in the operand's shape and type. */
+static cxla_status c_constant_like(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  const MlirAttr *v = mlir_op_attr(op, "value");
+  Instr *x = ops[0];
+  if (v && v->kind == MA_FLOAT) *out = K(v->f);
+  else if (v && (v->kind == MA_INT || v->kind == MA_BOOL)) *out = ib_const_i(s, x->shape->type, v->i, x->shape);
+  else return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "constant_like needs a scalar value");
+  IMP_NN(*out);
+  return NULL;
+}
+
 static cxla_status c_top_k(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   if (op->nresults != 2) return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "top_k has 2 results");
   Shape *el[2];
@@ -457,7 +540,8 @@ static const struct {
     {"tan", c_tan}, {"erf", c_erf}, {"square", c_square}, {"top_k", c_top_k},
     {"erf_inv", c_erf_inv}, {"erfc", c_erfc}, {"lgamma", c_lgamma}, {"digamma", c_digamma},
     {"next_after", c_next_after}, {"zeta", c_zeta}, {"polygamma", c_polygamma},
-    {"bessel_i1e", c_bessel_i1e},
+    {"bessel_i1e", c_bessel_i1e}, {"is_inf", c_is_inf}, {"is_pos_inf", c_is_pos_inf},
+    {"is_neg_inf", c_is_neg_inf}, {"conj", c_conj}, {"constant_like", c_constant_like},
 };
 
 /* Operand counts: every CHLO op here is unary except these. */

@@ -36,9 +36,9 @@ typedef struct P {
   Arena *a;
   cxla_status err;
   int depth;                 /* nesting guard */
-  /* line/column cache for positions */
-  size_t pos_off;
-  int32_t pos_line, pos_col;
+  /* positions: the offsets where lines start, found as far as scanned */
+  size_t *line_starts;
+  size_t nlines, caplines, scanned;
   /* SSA names */
   ScopeEntry *stack;
   int nstack, capstack;
@@ -52,6 +52,8 @@ typedef struct P {
   int npend, cappend;
   Alias *aliases;
   int naliases, capaliases;
+  int *atab;                 /* hash of (sigil, name) -> alias index, -1 empty */
+  size_t acap;
 } P;
 
 /* A growable array of pointers in the arena. */

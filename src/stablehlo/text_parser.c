@@ -16,21 +16,34 @@
 
 MlirPos tx_pos_at(P *p, size_t off) {
   if (off > p->n) off = p->n;
-  if (off < p->pos_off) {
-    p->pos_off = 0;
-    p->pos_line = 1;
-    p->pos_col = 1;
-  }
-  for (size_t k = p->pos_off; k < off; k++) {
-    if (p->s[k] == '\n') {
-      p->pos_line++;
-      p->pos_col = 1;
-    } else {
-      p->pos_col++;
+  if (!p->nlines) { /* line 1 starts at 0 */
+    p->line_starts = cxla_malloc(64 * sizeof(size_t));
+    if (p->line_starts) {
+      p->line_starts[0] = 0;
+      p->nlines = 1;
+      p->caplines = 64;
     }
   }
-  p->pos_off = off;
-  MlirPos pos = {p->pos_line, p->pos_col, (int64_t)off, NULL};
+  for (; p->scanned < off && p->line_starts; p->scanned++) {
+    if (p->s[p->scanned] != '\n') continue;
+    if (p->nlines == p->caplines) {
+      size_t *nl = cxla_realloc(p->line_starts, p->caplines * 2 * sizeof(size_t));
+      if (!nl) break; /* positions past here are approximate; the OOM shows elsewhere */
+      p->line_starts = nl;
+      p->caplines *= 2;
+    }
+    p->line_starts[p->nlines++] = p->scanned + 1;
+  }
+  /* the last line start <= off (binary search: lines are in order) */
+  size_t lo = 0, hi = p->nlines;
+  while (hi - lo > 1) {
+    size_t mid = lo + (hi - lo) / 2;
+    if (p->line_starts[mid] <= off) lo = mid;
+    else hi = mid;
+  }
+  size_t ls = p->nlines ? p->line_starts[lo] : 0;
+  MlirPos pos = {(int32_t)(lo + 1 > INT32_MAX ? INT32_MAX : lo + 1),
+                 (int32_t)(off - ls + 1 > INT32_MAX ? INT32_MAX : off - ls + 1), (int64_t)off, NULL};
   return pos;
 }
 
@@ -491,12 +504,45 @@ MlirType *tx_type_tensor_like(P *p, const MlirType *like, MlirType *element) {
   return t;
 }
 
+static uint64_t hash_name(const char *s, size_t n);
+
+/* The alias table's slot for a name (is_type tells #name from !name). */
+static size_t alias_slot(const P *p, const char *s, size_t n, bool is_type) {
+  size_t mask = p->acap - 1;
+  size_t k = (size_t)(hash_name(s, n) ^ (is_type ? 0x9E3779B97F4A7C15ull : 0)) & mask;
+  while (p->atab[k] >= 0) {
+    const Alias *a = &p->aliases[p->atab[k]];
+    if (a->is_type == is_type && a->len == n && memcmp(a->name, s, n) == 0) break;
+    k = (k + 1) & mask;
+  }
+  return k;
+}
+
 static Alias *find_alias(P *p, const char *s, size_t n, bool is_type) {
-  for (int k = 0; k < p->naliases; k++)
-    if (p->aliases[k].is_type == is_type && p->aliases[k].len == n &&
-        memcmp(p->aliases[k].name, s, n) == 0)
-      return &p->aliases[k];
-  return NULL;
+  if (!p->acap) return NULL;
+  int i = p->atab[alias_slot(p, s, n, is_type)];
+  return i >= 0 ? &p->aliases[i] : NULL;
+}
+
+/* Indexes alias number i (rebuilding the table when it fills). */
+static bool alias_index(P *p, int i) {
+  if ((size_t)(p->naliases + 1) * 2 > p->acap) {
+    size_t nc = p->acap ? p->acap * 2 : 64;
+    int *nt = cxla_malloc(nc * sizeof(int));
+    if (!nt) return tx_oom(p);
+    cxla_free(p->atab);
+    p->atab = nt;
+    p->acap = nc;
+    for (size_t k = 0; k < nc; k++) nt[k] = -1;
+    for (int k = 0; k < p->naliases; k++) {
+      if (k == i) continue;
+      const Alias *a = &p->aliases[k];
+      nt[alias_slot(p, a->name, a->len, a->is_type)] = k;
+    }
+  }
+  const Alias *a = &p->aliases[i];
+  p->atab[alias_slot(p, a->name, a->len, a->is_type)] = i; /* a redefinition wins */
+  return true;
 }
 
 /* Element type spellings: i1, iN, siN, uiN, f16, bf16, f32, f64, f8E4M3FN... */
@@ -1591,6 +1637,10 @@ static bool parse_hash_attr(P *p, MlirAttr **out) {
   return true;
 }
 
+static int cmp_cstr(const void *a, const void *b) {
+  return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
 bool tx_parse_attr_dict(P *p, PtrVec *names, PtrVec *values) {
   if (!tx_expect(p, '{', "opening an attribute dictionary")) return false;
   if (tx_eat(p, '}')) return true;
@@ -1607,7 +1657,8 @@ bool tx_parse_attr_dict(P *p, PtrVec *names, PtrVec *values) {
     }
     char *name = arena_strndup(p->a, s, n);
     if (!name) return tx_oom(p);
-    for (int k = 0; k < names->n; k++)
+    /* small dictionaries are checked for repeats here, big ones at the end */
+    for (int k = 0; names->n <= 16 && k < names->n; k++)
       if (strcmp(names->v[k], name) == 0)
         return tx_perr_at(p, st, "attribute '%s' given twice", name);
     MlirAttr *v;
@@ -1619,6 +1670,17 @@ bool tx_parse_attr_dict(P *p, PtrVec *names, PtrVec *values) {
     }
     if (!tx_pv_push(p, names, name) || !tx_pv_push(p, values, v)) return false;
   } while (tx_eat(p, ','));
+  if (names->n > 16) { /* N log N: sort a copy of the names, compare neighbours */
+    const char **sorted = cxla_malloc((size_t)names->n * sizeof *sorted);
+    if (!sorted) return tx_oom(p);
+    memcpy(sorted, names->v, (size_t)names->n * sizeof *sorted);
+    qsort(sorted, (size_t)names->n, sizeof *sorted, cmp_cstr);
+    const char *dup = NULL;
+    for (int k = 1; k < names->n && !dup; k++)
+      if (strcmp(sorted[k - 1], sorted[k]) == 0) dup = sorted[k];
+    cxla_free(sorted);
+    if (dup) return tx_perr(p, "attribute '%s' given twice in this dictionary", dup);
+  }
   return tx_expect(p, '}', "closing the attribute dictionary");
 }
 
@@ -2387,7 +2449,7 @@ static bool parse_alias_def(P *p) {
   al->len = n;
   al->is_type = is_type;
   al->value = v;
-  return true;
+  return alias_index(p, p->naliases - 1);
 }
 
 static bool parse_resources(P *p) {
@@ -2454,12 +2516,14 @@ static bool parse_resources(P *p) {
 }
 
 static void p_free(P *p) {
+  cxla_free(p->line_starts);
   cxla_free(p->stack);
   cxla_free(p->table);
   cxla_free((void *)p->tnames);
   cxla_free(p->tlens);
   cxla_free(p->pend);
   cxla_free(p->aliases);
+  cxla_free(p->atab);
 }
 
 cxla_status mlir_parse_text(const char *text, size_t len, const char *filename, MlirModule **out) {
@@ -2472,8 +2536,6 @@ cxla_status mlir_parse_text(const char *text, size_t len, const char *filename, 
   p.n = len;
   p.m = m;
   p.a = &m->arena;
-  p.pos_line = 1;
-  p.pos_col = 1;
   /* A UTF-8 byte order mark is skipped. */
   if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) p.i = 3;
   MlirBlock *top = tx_block_new(&p, NULL, p.i);

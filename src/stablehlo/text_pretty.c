@@ -206,6 +206,12 @@ static bool p_operand_list_kw(P *p, OpB *b, const char *kw, const char *attr) {
          signature(p, b, SIG_SAME);
 }
 
+/* get_dimension_size %x, dim = N / set_dimension_size %x, %s, dim = N */
+static bool p_dimension_size(P *p, OpB *b) {
+  return operands(p, b) && kw_eq(p, "dim") && int_attr(p, b, "dimension", CXLA_S64) &&
+         opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
+}
+
 static bool p_concatenate(P *p, OpB *b) {
   return operands(p, b) && kw_eq(p, "dim") && int_attr(p, b, "dimension", CXLA_S64) &&
          opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
@@ -601,6 +607,8 @@ static const struct {
     {"stablehlo.compare", p_compare},
     {"stablehlo.select", p_select},
     {"stablehlo.concatenate", p_concatenate},
+    {"stablehlo.get_dimension_size", p_dimension_size},
+    {"stablehlo.set_dimension_size", p_dimension_size},
     {"stablehlo.slice", p_slice},
     {"stablehlo.pad", p_pad},
     {"stablehlo.get_tuple_element", p_gte},
@@ -633,8 +641,7 @@ static const char *const same_ops[] = {
     "minimum", "multiply", "or", "power", "remainder", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "subtract", "xor", "complex", "convert", "bitcast_convert",
     "reshape", "clamp", "tuple", "after_all", "dynamic_update_slice", "uniform_quantize",
-    "uniform_dequantize", "get_dimension_size", "batch_norm_inference", "create_token",
-    NULL};
+    "uniform_dequantize", "create_token", NULL};
 
 static bool is_same_op(const char *name) {
   if (!strncmp(name, "chlo.", 5)) return true; /* chlo unary/binary: "%x : T -> R" */

@@ -4,6 +4,8 @@
  *    MLIR generic form jaxlib printed for tests/corpus/CASE/module.mlir,
  *    tools/corpus/mlir_generic.py) must give the same tree as the pretty
  *    text JAX printed; plus hand-written pairs for forms not in the corpus;
+ *  - locations skipped (tests/stablehlo/locations_*.mlir: one program printed
+ *    with and without debug info), the implicit module;
  *  - constants: hex blobs, dense_resource blobs, splats, i1, complex;
  *  - the importer end to end on small programs (values worked out by hand);
  *  - fuzz regressions: tests/fuzz-regressions/mlir-*.mlir parse or fail
@@ -221,6 +223,24 @@ TEST(hand_written_forms) {
                  "\"func.return\"(%4) : (tensor<4xf32>) -> ()"));
 }
 
+/* Locations (as_text(debug_info=True): #loc aliases, loc(...) after ops,
+ * arguments and block arguments) are skipped: the same tree as without. */
+TEST(locations_are_skipped) {
+  char *a = generic_of_file("tests/stablehlo/locations_plain.mlir");
+  char *b = generic_of_file("tests/stablehlo/locations_debug_info.mlir");
+  CHECK(a && b && strcmp(a, b) == 0);
+  cxla_free(a);
+  cxla_free(b);
+}
+
+/* Ops at the top level without "module { }" are wrapped in one. */
+TEST(implicit_module) {
+  same_tree("func.func public @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "  return %a : tensor<2xf32>\n}\n",
+            "module {\n  func.func public @main(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+            "    return %a : tensor<2xf32>\n  }\n}\n");
+}
+
 /* ---- constants --------------------------------------------------------------------- */
 
 static const MlirAttr *first_constant(MlirModule *m) {
@@ -370,8 +390,75 @@ TEST(run_chlo_next_after_and_erf_inv) {
     CHECK(fabsf(ei[3] - 0.47693628f) < 2e-6f); /* erfinv(0.5) */
   }
   literal_free(r);
+  /* is_inf / is_pos_inf / is_neg_inf on [inf, -inf, nan, 1] */
+  const char *inf_text =
+      "module @m {\n"
+      "  func.func public @main(%x: tensor<4xf32>) -> (tensor<4xi1>, tensor<4xi1>, tensor<4xi1>) {\n"
+      "    %0 = chlo.is_inf %x : tensor<4xf32> -> tensor<4xi1>\n"
+      "    %1 = chlo.is_pos_inf %x : tensor<4xf32> -> tensor<4xi1>\n"
+      "    %2 = chlo.is_neg_inf %x : tensor<4xf32> -> tensor<4xi1>\n"
+      "    return %0, %1, %2 : tensor<4xi1>, tensor<4xi1>, tensor<4xi1>\n"
+      "  }\n"
+      "}\n";
+  float v[4] = {INFINITY, -INFINITY, NAN, 1.0f};
+  Literal *in = f32_vec(4, v);
+  r = run_text(inf_text, &in, 1);
+  CHECK(r && r->type == T_TUPLE && r->ntuple == 3);
+  if (r && r->ntuple == 3) {
+    const uint8_t *a = r->tuple[0]->data, *b = r->tuple[1]->data, *c = r->tuple[2]->data;
+    CHECK(a[0] && a[1] && !a[2] && !a[3]);
+    CHECK(b[0] && !b[1] && !b[2] && !b[3]);
+    CHECK(!c[0] && c[1] && !c[2] && !c[3]);
+  }
+  literal_free(in);
+  literal_free(r);
   literal_free(args[0]);
   literal_free(args[1]);
+}
+
+/* A reduce body that uses a constant from outside gets its own copy (as
+ * XLA's converter sinks constants): sum(x * 2) over [1, 2, 3, 4] = 20. */
+TEST(run_reduce_body_outer_constant) {
+  const char *text =
+      "module @m { func.func public @main(%a: tensor<4xf32>) -> tensor<f32> {\n"
+      "  %c = stablehlo.constant dense<0.0> : tensor<f32>\n"
+      "  %k = stablehlo.constant dense<2.0> : tensor<f32>\n"
+      "  %r = stablehlo.reduce(%a init: %c) across dimensions = [0] : (tensor<4xf32>, tensor<f32>) -> tensor<f32>\n"
+      "   reducer(%x: tensor<f32>, %y: tensor<f32>) {\n"
+      "    %m = stablehlo.multiply %y, %k : tensor<f32>\n"
+      "    %s = stablehlo.add %x, %m : tensor<f32>\n"
+      "    stablehlo.return %s : tensor<f32>\n"
+      "  }\n"
+      "  return %r : tensor<f32>\n} }\n";
+  float x[4] = {1, 2, 3, 4};
+  Literal *a = f32_vec(4, x);
+  Literal *r = run_text(text, &a, 1);
+  CHECK(r && r->type == T_F32 && r->nelems == 1 && ((float *)r->data)[0] == 20.0f);
+  literal_free(r);
+  literal_free(a);
+}
+
+/* Bounded dynamic dimensions import as HLO's "<=N" dimensions. */
+TEST(bounded_dimensions) {
+  const char *text =
+      "module { func.func public @main(%a: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> "
+      "tensor<i32> {\n"
+      "  %0 = stablehlo.get_dimension_size %a, dim = 0 : (tensor<?x4xf32, #stablehlo.bounds<8, ?>>) "
+      "-> tensor<i32>\n"
+      "  return %0 : tensor<i32>\n} }\n";
+  MlirModule *m = NULL;
+  CHECK_OK(parse_str(text, &m));
+  if (!m) return;
+  HloModule *h = NULL;
+  CHECK_OK(shlo_import(m, &h));
+  mlir_module_free(m);
+  if (!h) return;
+  const Shape *p = h->entry->params[0]->shape;
+  CHECK(p->rank == 2 && p->dims[0] == 8 && p->dims[1] == 4);
+  CHECK(p->dynamic && p->dynamic[0] && !p->dynamic[1]);
+  CHECK(h->entry->root->op == OP_GET_DIMENSION_SIZE && h->entry->root->dimensions.n == 1 &&
+        h->entry->root->dimensions.v[0] == 0);
+  module_destroy(h);
 }
 
 /* ---- fuzz regressions -------------------------------------------------------------- */
@@ -423,9 +510,13 @@ int main(int argc, char **argv) {
   RUN(import_errors_are_located);
   RUN(corpus_pretty_equals_generic);
   RUN(hand_written_forms);
+  RUN(locations_are_skipped);
+  RUN(implicit_module);
   RUN(constants);
   RUN(run_while_with_capture_and_case);
   RUN(run_chlo_next_after_and_erf_inv);
+  RUN(run_reduce_body_outer_constant);
+  RUN(bounded_dimensions);
   RUN(fuzz_regressions);
   return test_summary(__FILE__);
 }

@@ -42,6 +42,8 @@ cases = {
   "grad_mlp": (lambda w, x: jax.grad(lambda w: jnp.sum(jnp.tanh(x @ w) ** 2))(w), (f32(4, 3), f32(2, 4))),
   "scatter_gather": (lambda x, i: (x.at[i].add(1.0), x[i[::-1]], jnp.take_along_axis(x, jnp.argsort(x, axis=0), axis=0)),
                      (f32(6, 2), np.array([0, 3, 3, 5], np.int32))),
+  "special_zeta_f64": (lambda x, p: (jss.polygamma(1, p), jss.zeta(p + 1, p), jss.polygamma(0, p),
+                                     jss.polygamma(2, p), jss.i1e(x * 4)), (f32(6).astype(np.float64), pos(6).astype(np.float64))),
   "composite": (lambda x: lax.composite(lambda x: jnp.sin(x) * 2, name="my.sinx2")(x), (f32(5),)),
   "rbg_bits": (lambda k: jax.random.bits(jax.random.key(0, impl="rbg"), (4,), jnp.uint32) + k, (np.uint32(1),)),
   "scan_xs": (lambda c, xs: lax.scan(lambda c, x: (c + x, c * x), c, xs), (f32(3), f32(4, 3))),
