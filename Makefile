@@ -112,10 +112,11 @@ run: deps all
 # libFuzzer targets (need clang): build-fuzz/fuzz_parse (HLO text reader),
 # build-fuzz/fuzz_stablehlo_text (StableHLO text reader and importer),
 # build-fuzz/fuzz_run (parse -> verify -> interpret), build-fuzz/fuzz_npy
-# (.npy reader/writer) and build-fuzz/fuzz_json (JSON parser, case.json).
+# (.npy reader/writer), build-fuzz/fuzz_json (JSON parser, case.json) and
+# build-fuzz/fuzz_stablehlo_bc (StableHLO portable artifacts, MLIR bytecode).
 FUZZ_CC ?= clang
 fuzz: build-fuzz/fuzz_parse build-fuzz/fuzz_run build-fuzz/fuzz_npy build-fuzz/fuzz_json \
-      build-fuzz/fuzz_stablehlo_text
+      build-fuzz/fuzz_stablehlo_text build-fuzz/fuzz_stablehlo_bc
 build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -128,6 +129,10 @@ build-fuzz/fuzz_stablehlo_text: fuzz/fuzz_stablehlo_text.c $(LIB_SRC) $(TESTING_
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_stablehlo_text.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_stablehlo_bc: fuzz/fuzz_stablehlo_bc.c fuzz/bc_checks.h $(LIB_SRC) $(wildcard src/*/*.h src/*/*.def include/cxla/*)
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $< $(LIB_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
