@@ -8,7 +8,16 @@
 
 /* ---- opcode classes ---- */
 
+/* Bit width of an element for bitcast-convert (pred takes a byte). */
+static int convert_bits(ElemType t) { return t == T_PRED ? 8 : type_bits(t); }
+
 bool fusion_is_elementwise(const Instr *in) {
+  /* A bitcast-convert between types of one width maps each element to one
+   * element (XLA's IsElementwise); between widths it adds or drops a dim. */
+  if (in->op == OP_BITCAST_CONVERT)
+    return in->noperands == 1 && type_is_array(in->shape->type) &&
+           in->shape->rank == in->operands[0]->shape->rank &&
+           convert_bits(in->shape->type) == convert_bits(in->operands[0]->shape->type);
   unsigned f = op_info(in->op)->flags;
   return (f & OPF_EW) && !(f & OPF_CTRL) && in->ncalled == 0;
 }

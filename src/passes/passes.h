@@ -22,6 +22,7 @@ cxla_status pass_batchnorm_expander(HloModule *m, const PassContext *ctx, bool *
 cxla_status pass_logistic_expander(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_buffer_assignment(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_dot_canonicalize(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_reshape_to_bitcast(HloModule *m, const PassContext *ctx, bool *changed);
 
 /* Like pipeline_run with names, but with the passes given directly (tests
  * run passes of their own through it, e.g. one that breaks the module). */

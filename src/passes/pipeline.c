@@ -38,6 +38,8 @@ static const Pass kPasses[] = {
     {"buffer-assignment", pass_buffer_assignment,
      "liveness, buffer reuse and offsets; report only (never changes the module)"},
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
+    {"reshape-to-bitcast", pass_reshape_to_bitcast,
+     "reshapes whose operand and result are row-major in memory become bitcasts"},
 };
 
 const Pass *pass_registry(int *n) {
@@ -190,6 +192,7 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "dot-canonicalize"));
   TRY(run_pass(r, "layout-assignment"));
+  TRY(run_pass(r, "reshape-to-bitcast"));
   TRY(run_pass(r, "fusion"));
   TRY(run_pass(r, "multi-output-fusion"));
   TRY(run_pass(r, "dce"));
