@@ -342,6 +342,7 @@ struct Computation {
   Instr *root;
   int nparams;
   Instr **params;        /* by parameter number */
+  void *scratch;         /* free for a pass's own use; not preserved */
 };
 
 struct cxla_module {

@@ -53,32 +53,136 @@ static char kDead, kOurs;
 static bool is_dead(const Instr *in) { return in->scratch == &kDead; }
 static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch == &kOurs; }
 
+/* Uses of one instruction of the computation being fused, kept up to date
+ * as the pass edits operands: exact counts over live instructions, and a
+ * list of users that may hold stale entries (users that died or stopped
+ * using it since), which readers skip. */
+typedef struct Uses {
+  int users, slots; /* distinct live users; operand slots they use it in */
+  int n, cap;
+  Instr **list;
+} Uses;
+
 typedef struct Fuser {
   HloModule *m;
+  FusionCtx *x;
   Computation *c; /* the computation being fused */
   int next_tag;   /* fusion.N: the search for a free N starts here */
+  NameMap names;  /* c's instruction names, dead ones included */
+  Uses *uses;     /* by instruction id (instructions added later get higher ids) */
+  int *stamp;     /* by id: scratch for counting distinct operands */
+  int nuses, stamp_now;
+  unsigned char *ctrl; /* by id, for ids below nctrl: in a control dependency */
+  int nctrl;
+  bool oom;
 } Fuser;
 
 /* ---- uses ---- */
 
+static bool tracked(const Fuser *fz, const Instr *o) {
+  return o->parent == fz->c && o->id >= 0 && o->id < fz->c->ninstrs && fz->c->instrs[o->id] == o;
+}
+
+static bool reserve_uses(Fuser *fz, int n) {
+  if (n <= fz->nuses) return true;
+  int nc = fz->nuses ? fz->nuses : 64;
+  while (nc < n) nc *= 2;
+  Uses *u = cxla_realloc(fz->uses, (size_t)nc * sizeof *u);
+  if (u) fz->uses = u;
+  int *st = u ? cxla_realloc(fz->stamp, (size_t)nc * sizeof *st) : NULL;
+  if (st) fz->stamp = st;
+  if (!u || !st) return false;
+  memset(u + fz->nuses, 0, (size_t)(nc - fz->nuses) * sizeof *u);
+  memset(st + fz->nuses, 0, (size_t)(nc - fz->nuses) * sizeof *st);
+  fz->nuses = nc;
+  return true;
+}
+
+/* Adds (sign 1) or removes (sign -1) live user U's uses of its operands. */
+static void track(Fuser *fz, Instr *U, int sign) {
+  if (!reserve_uses(fz, fz->c->ninstrs)) {
+    fz->oom = true;
+    return;
+  }
+  int now = ++fz->stamp_now;
+  for (int k = 0; k < U->noperands; k++) {
+    Instr *o = U->operands[k];
+    if (!tracked(fz, o)) continue;
+    Uses *u = &fz->uses[o->id];
+    u->slots += sign;
+    if (fz->stamp[o->id] == now) continue;
+    fz->stamp[o->id] = now;
+    u->users += sign;
+    if (sign < 0) continue;
+    if (u->n == u->cap) {
+      int nc = u->cap ? u->cap * 2 : 4;
+      Instr **l = cxla_realloc(u->list, (size_t)nc * sizeof *l);
+      if (!l) {
+        fz->oom = true;
+        continue;
+      }
+      u->list = l;
+      u->cap = nc;
+    }
+    u->list[u->n++] = U;
+  }
+}
+
+static void uses_reset(Fuser *fz) {
+  for (int i = 0; i < fz->nuses; i++) {
+    cxla_free(fz->uses[i].list);
+    memset(&fz->uses[i], 0, sizeof fz->uses[i]);
+  }
+}
+
 /* Distinct users of p among c's live instructions (the root counts as one
  * more user) and the operand slots they use it in. */
-static void count_uses(const Computation *c, const Instr *p, int *users, int *slots) {
+static void count_uses(const Fuser *fz, const Instr *p, int *users, int *slots) {
   *users = *slots = 0;
-  for (int i = 0; i < c->ninstrs; i++) {
-    const Instr *in = c->instrs[i];
-    if (is_dead(in)) continue;
-    int n = 0;
-    for (int k = 0; k < in->noperands; k++) n += in->operands[k] == p;
-    if (n) {
-      (*users)++;
-      *slots += n;
-    }
+  if (tracked(fz, p) && p->id < fz->nuses) {
+    *users = fz->uses[p->id].users;
+    *slots = fz->uses[p->id].slots;
   }
-  if (c->root == p) {
+  if (fz->c->root == p) {
     (*users)++;
     (*slots)++;
   }
+}
+
+/* Every use of `from` by a live instruction of c, and the root, become uses
+ * of `to`. */
+static void replace_uses(Fuser *fz, Instr *from, Instr *to) {
+  Computation *c = fz->c;
+  if (tracked(fz, from) && from->id < fz->nuses) {
+    /* The list may grow while we walk it (to's users): walk a snapshot. */
+    Uses *u = &fz->uses[from->id];
+    int n = u->n;
+    Instr **list = cxla_malloc((size_t)n * sizeof(Instr *) + 1);
+    if (!list) {
+      fz->oom = true;
+      return;
+    }
+    memcpy(list, u->list, (size_t)n * sizeof(Instr *));
+    for (int i = 0; i < n; i++) {
+      Instr *in = list[i];
+      if (in == to || is_dead(in)) continue;
+      bool uses = false;
+      for (int k = 0; k < in->noperands; k++) uses |= in->operands[k] == from;
+      if (!uses) continue; /* a stale entry, or one already rewritten */
+      track(fz, in, -1);
+      for (int k = 0; k < in->noperands; k++)
+        if (in->operands[k] == from) in->operands[k] = to;
+      for (int k = 0; k < in->ncontrol_preds; k++)
+        if (in->control_preds[k] == from) in->control_preds[k] = to;
+      track(fz, in, 1);
+    }
+    cxla_free(list);
+  }
+  if (c->root == from) c->root = to;
+}
+
+static bool in_control_dep(const Fuser *fz, const Instr *in) {
+  return tracked(fz, in) && in->id < fz->nctrl && fz->ctrl[in->id];
 }
 
 /* Whether computing `in` may read one element of its operand k for several
@@ -101,23 +205,27 @@ static bool op_reuses_operand(const Instr *in, int k) {
 }
 
 /* Whether value v inside fused computation fc has its elements read more
- * than once on the way to the root. */
-static bool value_reused(const Computation *fc, const Instr *v, int depth) {
-  if (depth > FUSION_MAX_INSTRS + FUSION_MAX_PARAMS) return true;
-  for (int i = 0; i < fc->ninstrs; i++) {
+ * than once on the way to the root. One backward sweep over fc (in post
+ * order, users after operands): reused[x] is final once every user of x
+ * has been seen. Out of memory: answers yes, which only stops a fusion. */
+static bool value_reused(const Computation *fc, const Instr *v) {
+  unsigned char *reused = cxla_calloc((size_t)fc->ninstrs + 1, 1);
+  if (!reused) return true;
+  for (int i = fc->ninstrs - 1; i >= 0; i--) {
     const Instr *u = fc->instrs[i];
     for (int k = 0; k < u->noperands; k++)
-      if (u->operands[k] == v && (op_reuses_operand(u, k) || value_reused(fc, u, depth + 1)))
-        return true;
+      if (reused[i] || op_reuses_operand(u, k)) reused[u->operands[k]->id] = 1;
   }
-  return false;
+  bool r = reused[v->id];
+  cxla_free(reused);
+  return r;
 }
 
 /* Whether consumer C reads elements of its operand j more than once. */
 static bool consumer_reuses(const Instr *C, int j) {
   if (is_ours(C)) {
     const Computation *fc = C->called[0];
-    return value_reused(fc, fc->params[j], 0);
+    return value_reused(fc, fc->params[j]);
   }
   for (int k = 0; k < C->noperands; k++)
     if (C->operands[k] == C->operands[j] && op_reuses_operand(C, k)) return true;
@@ -131,19 +239,23 @@ static bool same_dims(const Shape *a, const Shape *b) {
   return true;
 }
 
-/* Every use of v in fc, up to the root, is elementwise with v's dims. */
-static bool elementwise_to_root(const Computation *fc, const Instr *v, const Shape *dims,
-                                int depth) {
-  if (depth > FUSION_MAX_INSTRS + FUSION_MAX_PARAMS) return false;
-  for (int i = 0; i < fc->ninstrs; i++) {
+/* Every use of v in fc, up to the root, is elementwise with v's dims. One
+ * forward sweep from v marks what depends on it. Out of memory: no. */
+static bool elementwise_to_root(const Computation *fc, const Instr *v, const Shape *dims) {
+  unsigned char *dep = cxla_calloc((size_t)fc->ninstrs + 1, 1);
+  if (!dep) return false;
+  dep[v->id] = 1;
+  bool ok = true;
+  for (int i = v->id + 1; i < fc->ninstrs && ok; i++) {
     const Instr *u = fc->instrs[i];
     bool uses = false;
-    for (int k = 0; k < u->noperands; k++) uses |= u->operands[k] == v;
+    for (int k = 0; k < u->noperands; k++) uses |= dep[u->operands[k]->id];
     if (!uses) continue;
-    if (!fusion_is_elementwise(u) || !same_dims(u->shape, dims)) return false;
-    if (!elementwise_to_root(fc, u, dims, depth + 1)) return false;
+    dep[i] = 1;
+    ok = fusion_is_elementwise(u) && same_dims(u->shape, dims);
   }
-  return true;
+  cxla_free(dep);
+  return ok;
 }
 
 /* ---- the decision ---- */
@@ -164,7 +276,7 @@ static bool duplicable(const Instr *p) {
 
 /* May instruction C take producers at all? */
 static bool consumer_ok(const Fuser *fz, const Instr *C) {
-  if (is_dead(C) || C->noperands == 0 || fusion_in_control_dep(fz->c, C)) return false;
+  if (is_dead(C) || C->noperands == 0 || in_control_dep(fz, C)) return false;
   if (C->op == OP_FUSION) return is_ours(C);
   return fusion_is_loop_fusible(C);
 }
@@ -192,14 +304,14 @@ static int params_after(const Instr *C, const Instr *p) {
  * shape all the way to C's result. */
 static bool output_fusible(const Fuser *fz, const Instr *C, int j, const Instr *p) {
   int users, slots;
-  count_uses(fz->c, p, &users, &slots);
+  count_uses(fz, p, &users, &slots);
   if (users != 1 || slots != 1 || type_is_complex(p->shape->type)) return false;
   if (!is_ours(C))
     return fusion_is_elementwise(C) && same_dims(C->shape, p->shape);
   const Computation *fc = C->called[0];
   if (fusion_kind_of(fc) == FUSION_OUTPUT) return false; /* one head per fusion */
   if (!fc->root || fc->root->op == OP_TUPLE) return false;
-  return elementwise_to_root(fc, fc->params[j], p->shape, 0);
+  return elementwise_to_root(fc, fc->params[j], p->shape);
 }
 
 /* In an output fusion, whether parameter j feeds the dot/convolution. */
@@ -219,7 +331,7 @@ static bool feeds_output_head(const Instr *C, int j) {
 static bool should_fuse(const Fuser *fz, const Instr *C, int j) {
   const Instr *p = C->operands[j];
   if (p->parent != fz->c || is_dead(p) || p->op == OP_PARAMETER) return false;
-  if (fusion_in_control_dep(fz->c, p)) return false;
+  if (in_control_dep(fz, p)) return false;
   int size = is_ours(C) ? fusion_size(C->called[0]) : 1;
   if (size + 1 > FUSION_MAX_INSTRS || params_after(C, p) > FUSION_MAX_PARAMS) return false;
   if (feeds_output_head(C, j)) return false;
@@ -231,7 +343,7 @@ static bool should_fuse(const Fuser *fz, const Instr *C, int j) {
   /* A wide concatenate becomes a deep select tree per element. */
   if (p->op == OP_CONCATENATE && p->noperands > 8) return false;
   int users, slots;
-  count_uses(fz->c, p, &users, &slots);
+  count_uses(fz, p, &users, &slots);
   if (users > 1 && !duplicable(p)) return false;
   if (fusion_is_expensive(p) && consumer_reuses(C, j)) return false;
   return true;
@@ -243,12 +355,12 @@ static bool should_fuse(const Fuser *fz, const Instr *C, int j) {
 static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   HloModule *m = fz->m;
   Arena *a = &m->arena;
-  int tag = fusion_fresh_tag(m, fz->c, fz->next_tag);
+  int tag = fusion_fresh_tag(fz->x, &fz->names, fz->next_tag);
   fz->next_tag = tag + 1;
   char fname[64], cname[64];
   snprintf(fname, sizeof fname, "fusion.%d", tag);
   snprintf(cname, sizeof cname, "fused_computation.%d", tag);
-  Computation *fc = fusion_new_computation(m, fz->c, cname);
+  Computation *fc = fusion_ctx_new_computation(fz->x, fz->c, cname);
   Instr **uniq = arena_array(a, (size_t)C->noperands, sizeof(Instr *));
   Instr **mapped = arena_array(a, (size_t)C->noperands, sizeof(Instr *));
   if (!fc || !uniq || !mapped) return cxla_oom();
@@ -271,7 +383,7 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   root->scratch = C;
   fc->root = root;
   Instr *f = comp_add_instr(fz->c, OP_FUSION, shape, nuniq, uniq, fname);
-  if (!f) return cxla_oom();
+  if (!f || !namemap_set(&fz->names, f->name, f)) return cxla_oom();
   called[0] = fc;
   f->ncalled = 1;
   f->called = called;
@@ -280,10 +392,12 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   f->scratch = &kOurs;
   const char *meta = instr_raw(C, "metadata");
   if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
-  comp_replace_uses(fz->c, C, f);
+  track(fz, f, 1);
+  replace_uses(fz, C, f);
   C->scratch = &kDead;
+  track(fz, C, -1);
   *out = f;
-  return NULL;
+  return fz->oom ? cxla_oom() : NULL;
 }
 
 /* The clone of original instruction x already inside fc, if any. */
@@ -301,6 +415,7 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   Instr *pj = fc->params[j];
   Instr **ops = arena_array(&fz->m->arena, (size_t)p->noperands + 1, sizeof(Instr *));
   if (!ops) return cxla_oom();
+  track(fz, f, -1); /* f's operands change: its uses are counted again below */
   /* p's operands that are new to f take p's place in the operand list, so
    * the fusion reads its inputs in program order. */
   int at = j + 1;
@@ -320,10 +435,14 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   fusion_remove_param(f, fc, j);
   TRY(comp_sort(fc));
   f->fusion_kind = fusion_kind_of(fc);
+  track(fz, f, 1);
   int users, slots;
-  count_uses(fz->c, p, &users, &slots);
-  if (users == 0) p->scratch = &kDead;
-  return NULL;
+  count_uses(fz, p, &users, &slots);
+  if (users == 0) {
+    p->scratch = &kDead;
+    track(fz, p, -1);
+  }
+  return fz->oom ? cxla_oom() : NULL;
 }
 
 /* Lets consumer C absorb producers until no rule allows more. */
@@ -371,6 +490,22 @@ static cxla_status finish(Fuser *fz) {
   return NULL;
 }
 
+/* Counts uses, names and control dependencies of c afresh (at the start
+ * of each round, when c holds live instructions only). */
+static cxla_status index_computation(Fuser *fz) {
+  Computation *c = fz->c;
+  uses_reset(fz);
+  namemap_free(&fz->names);
+  cxla_free(fz->ctrl);
+  fz->ctrl = NULL;
+  fz->nctrl = 0;
+  TRY(fusion_name_index(c, &fz->names));
+  TRY(fusion_control_flags(c, &fz->ctrl));
+  fz->nctrl = c->ninstrs;
+  for (int i = 0; i < c->ninstrs; i++) track(fz, c->instrs[i], 1);
+  return fz->oom ? cxla_oom() : NULL;
+}
+
 static cxla_status fuse_computation(Fuser *fz, bool *changed) {
   Computation *c = fz->c;
   for (int i = 0; i < c->ninstrs; i++) c->instrs[i]->scratch = NULL;
@@ -378,10 +513,11 @@ static cxla_status fuse_computation(Fuser *fz, bool *changed) {
   bool any = true;
   for (int round = 0; round < 4 && any && !s; round++) {
     any = false;
+    s = index_computation(fz);
     int n = c->ninstrs;
-    Instr **order = cxla_malloc((size_t)n * sizeof(Instr *) + 1);
-    if (!order) return cxla_oom();
-    memcpy(order, c->instrs, (size_t)n * sizeof(Instr *));
+    Instr **order = s ? NULL : cxla_malloc((size_t)n * sizeof(Instr *) + 1);
+    if (!s && !order) s = cxla_oom();
+    if (order) memcpy(order, c->instrs, (size_t)n * sizeof(Instr *));
     for (int i = n - 1; i >= 0 && !s; i--)
       if (consumer_ok(fz, order[i])) s = grow(fz, order[i], &any);
     cxla_free(order);
@@ -392,20 +528,40 @@ static cxla_status fuse_computation(Fuser *fz, bool *changed) {
   return s;
 }
 
+static void fuser_free(Fuser *fz) {
+  uses_reset(fz);
+  cxla_free(fz->uses);
+  cxla_free(fz->stamp);
+  cxla_free(fz->ctrl);
+  namemap_free(&fz->names);
+}
+
 cxla_status pass_fusion(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
+  FusionCtx x;
+  TRY(fusion_ctx_init(&x, m));
   /* Snapshot: the pass adds fused computations as it goes. */
   int n = m->ncomps;
   Computation **comps = cxla_malloc((size_t)n * sizeof(Computation *) + 1);
-  if (!comps) return cxla_oom();
+  if (!comps) {
+    fusion_ctx_free(&x);
+    return cxla_oom();
+  }
   memcpy(comps, m->comps, (size_t)n * sizeof(Computation *));
   cxla_status s = NULL;
+  Fuser fz = {.m = m, .x = &x};
   for (int i = 0; i < n && !s; i++) {
-    if (!fusion_is_context(m, comps[i])) continue;
-    Fuser fz = {m, comps[i], 1};
+    if (!fusion_ctx_is_context(&x, comps[i])) continue;
+    fz.c = comps[i];
+    fz.next_tag = 1;
     s = fuse_computation(&fz, changed);
   }
+  fuser_free(&fz);
   cxla_free(comps);
-  return s;
+  if (s) {
+    fusion_ctx_free(&x);
+    return s;
+  }
+  return fusion_ctx_finish(&x);
 }

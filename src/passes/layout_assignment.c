@@ -636,18 +636,22 @@ cxla_status pass_layout_assignment(HloModule *m, const PassContext *ctx, bool *c
   /* Callees come before callers in m->comps, so a computation's callees
    * are laid out before it reads their parameter and root layouts. */
   int n = m->ncomps;
-  for (int i = 0; i < n; i++) {
+  bool *context = cxla_malloc((size_t)n * sizeof(bool) + 1);
+  if (!context) return cxla_oom();
+  cxla_status s = fusion_context_flags(m, context);
+  for (int i = 0; i < n && !s; i++) {
     Computation *c = m->comps[i];
     if (!c->root) continue;
-    if (!fusion_is_context(m, c)) {
-      TRY(fill_missing(m, c, changed));
+    if (!context[i]) {
+      s = fill_missing(m, c, changed);
       continue;
     }
     Lay st = {.m = m, .a = &m->arena, .c = c};
-    TRY(root_need(m, c, have_el ? &el : NULL, &st.root_need));
+    s = root_need(m, c, have_el ? &el : NULL, &st.root_need);
     st.entry = c == m->entry && have_el ? &el : NULL;
-    TRY(lay_out(&st));
+    if (!s) s = lay_out(&st);
     *changed |= st.changed;
   }
-  return NULL;
+  cxla_free(context);
+  return s;
 }

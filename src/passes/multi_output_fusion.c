@@ -68,9 +68,10 @@ static int noutputs(const Instr *in) {
 
 /* Whether in is a usable candidate in c: multi-output fusions only when
  * every user picks an element. */
-static bool candidate(const Computation *c, const Instr *in) {
-  if (!index_space(in) || fusion_in_control_dep(c, in)) return false;
-  if (in->op == OP_FUSION && fusion_caller_count(c->module, in->called[0]) != 1) return false;
+static bool candidate(const FusionCtx *x, const unsigned char *ctrl, const Computation *c,
+                      const Instr *in) {
+  if (!index_space(in) || ctrl[in->id]) return false;
+  if (in->op == OP_FUSION && fusion_ctx_callers(x, in->called[0]) != 1) return false;
   if (in->op == OP_FUSION && in->called[0]->root->op == OP_TUPLE) {
     if (c->root == in) return false;
     for (int i = 0; i < c->ninstrs; i++)
@@ -116,6 +117,7 @@ static void merged_size(const Instr *a, const Instr *b, int *instrs, int *params
 
 typedef struct Merge {
   HloModule *m;
+  FusionCtx *x;
   Computation *c, *mc;
   Instr **ops;     /* the merged fusion's operands */
   int nops;
@@ -210,7 +212,12 @@ static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
 static void drop_unused_constants(Computation *c, const Instr *gone) {
   for (int k = 0; k < gone->noperands; k++) {
     Instr *x = gone->operands[k];
-    if (x->op != OP_CONSTANT || x == c->root || fusion_in_control_dep(c, x)) continue;
+    if (x->op != OP_CONSTANT || x == c->root || x->ncontrol_preds) continue;
+    bool ctrl = false;
+    for (int i = 0; i < c->ninstrs && !ctrl; i++)
+      for (int q = 0; q < c->instrs[i]->ncontrol_preds; q++)
+        ctrl |= c->instrs[i]->control_preds[q] == x;
+    if (ctrl) continue;
     bool used = false;
     for (int i = 0; i < c->ninstrs && !used; i++)
       for (int q = 0; q < c->instrs[i]->noperands && !used; q++)
@@ -219,23 +226,20 @@ static void drop_unused_constants(Computation *c, const Instr *gone) {
   }
 }
 
-static void remove_computation(HloModule *m, const Computation *fc) {
-  int j = 0;
-  for (int i = 0; i < m->ncomps; i++)
-    if (m->comps[i] != fc) m->comps[j++] = m->comps[i];
-  m->ncomps = j;
-}
-
 /* Replaces candidates a and b of c by one multi-output fusion. */
-static cxla_status merge(HloModule *m, Computation *c, Instr *a, Instr *b) {
+static cxla_status merge(FusionCtx *x, Computation *c, Instr *a, Instr *b) {
+  HloModule *m = x->m;
   Arena *ar = &m->arena;
-  int tag = fusion_fresh_tag(m, c, 1);
+  NameMap names;
+  TRY(fusion_name_index(c, &names));
+  int tag = fusion_fresh_tag(x, &names, 1);
+  namemap_free(&names);
   char fname[64], cname[64], tagstr[32];
   snprintf(fname, sizeof fname, "fusion.%d", tag);
   snprintf(cname, sizeof cname, "fused_computation.%d", tag);
   snprintf(tagstr, sizeof tagstr, "%d", tag);
-  Merge g = {m, c, NULL, NULL, 0, NULL, 0};
-  g.mc = fusion_new_computation(m, c, cname);
+  Merge g = {m, x, c, NULL, NULL, 0, NULL, 0};
+  g.mc = fusion_ctx_new_computation(x, c, cname);
   g.ops = arena_array(ar, (size_t)(a->noperands + b->noperands) + 1, sizeof(Instr *));
   g.outs = arena_array(ar, (size_t)(noutputs(a) + noutputs(b)), sizeof(Instr *));
   if (!g.mc || !g.ops || !g.outs) return cxla_oom();
@@ -269,17 +273,22 @@ static cxla_status merge(HloModule *m, Computation *c, Instr *a, Instr *b) {
   fusion_drop_instr(c, b);
   drop_unused_constants(c, a);
   drop_unused_constants(c, b);
-  if (a->op == OP_FUSION) remove_computation(m, a->called[0]);
-  if (b->op == OP_FUSION) remove_computation(m, b->called[0]);
+  if (a->op == OP_FUSION) fusion_ctx_remove_computation(x, a->called[0]);
+  if (b->op == OP_FUSION) fusion_ctx_remove_computation(x, b->called[0]);
   return comp_sort(c);
 }
 
 /* Finds one pair of siblings in c to merge and merges it. */
-static cxla_status merge_one(HloModule *m, Computation *c, bool *merged) {
+static cxla_status merge_one(FusionCtx *fx, Computation *c, bool *merged) {
   *merged = false;
   Users u;
-  TRY(users_build(c, &u));
-  cxla_status s = NULL;
+  unsigned char *ctrl;
+  TRY(fusion_control_flags(c, &ctrl));
+  cxla_status s = users_build(c, &u);
+  if (s) {
+    cxla_free(ctrl);
+    return s;
+  }
   for (int x = 0; x < c->ninstrs && !*merged && !s; x++) {
     const Instr *shared = c->instrs[x];
     /* Sharing a scalar or a constant saves nothing worth a merge. */
@@ -288,10 +297,10 @@ static cxla_status merge_one(HloModule *m, Computation *c, bool *merged) {
       continue;
     for (int i = 0; i < u.count[x] && !*merged && !s; i++) {
       Instr *a = u.list[x][i];
-      if (!candidate(c, a)) continue;
+      if (!candidate(fx, ctrl, c, a)) continue;
       for (int j = i + 1; j < u.count[x] && !*merged && !s; j++) {
         Instr *b = u.list[x][j];
-        if (!candidate(c, b) || !same_space(index_space(a), index_space(b))) continue;
+        if (!candidate(fx, ctrl, c, b) || !same_space(index_space(a), index_space(b))) continue;
         int ni, np;
         merged_size(a, b, &ni, &np);
         if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
@@ -305,32 +314,42 @@ static cxla_status merge_one(HloModule *m, Computation *c, bool *merged) {
           a = b;
           b = t;
         }
-        s = merge(m, c, a, b);
+        s = merge(fx, c, a, b);
         *merged = !s;
       }
     }
   }
   users_free(&u);
+  cxla_free(ctrl);
   return s;
 }
 
 cxla_status pass_multi_output_fusion(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
+  FusionCtx x;
+  TRY(fusion_ctx_init(&x, m));
   int n = m->ncomps;
   Computation **comps = cxla_malloc((size_t)n * sizeof(Computation *) + 1);
-  if (!comps) return cxla_oom();
+  if (!comps) {
+    fusion_ctx_free(&x);
+    return cxla_oom();
+  }
   memcpy(comps, m->comps, (size_t)n * sizeof(Computation *));
   cxla_status s = NULL;
   for (int i = 0; i < n && !s; i++) {
-    if (!fusion_is_context(m, comps[i])) continue;
+    if (!fusion_ctx_is_context(&x, comps[i])) continue;
     s = comp_sort(comps[i]);
     /* Each merge removes one instruction, so this ends. */
     for (bool merged = true; merged && !s;) {
-      s = merge_one(m, comps[i], &merged);
+      s = merge_one(&x, comps[i], &merged);
       *changed |= merged;
     }
   }
   cxla_free(comps);
-  return s;
+  if (s) {
+    fusion_ctx_free(&x);
+    return s;
+  }
+  return fusion_ctx_finish(&x);
 }

@@ -3,7 +3,7 @@
  * modules with hundreds of thousands of instructions. */
 #include <string.h>
 
-#include "hlo/hlo.h"
+#include "base/base.h"
 
 static uint64_t hash(const char *s, size_t n) {
   uint64_t h = 1469598103934665603ull; /* FNV-1a */
@@ -76,4 +76,16 @@ bool namemap_put(NameMap *m, const char *key, void *val) {
   insert(m->keys, m->vals, m->cap, key, val);
   m->n++;
   return true;
+}
+
+bool namemap_set(NameMap *m, const char *key, void *val) {
+  if (m->cap) {
+    size_t mask = m->cap - 1;
+    for (size_t i = hash(key, strlen(key)) & mask; m->keys[i]; i = (i + 1) & mask)
+      if (strcmp(m->keys[i], key) == 0) {
+        m->vals[i] = val;
+        return true;
+      }
+  }
+  return namemap_put(m, key, val);
 }
