@@ -16,8 +16,13 @@
 
 /* Largest fused computation the passes build: instructions other than
  * parameters, and parameters. */
-#define FUSION_MAX_INSTRS 64
+#define FUSION_MAX_INSTRS 1024
 #define FUSION_MAX_PARAMS 32
+/* Most evaluations of one fused instruction an elemental emitter may make
+ * (XLA's kAllowedCodeDuplication), and the indexing users tracked per
+ * instruction to count them. */
+#define FUSION_MAX_EVALUATIONS 15
+#define FUSION_INDEXING_CAP 16
 
 /* ---- opcode classes ---- */
 
