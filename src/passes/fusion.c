@@ -623,26 +623,59 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   return fz->oom ? cxla_oom() : NULL;
 }
 
-/* Lets consumer C absorb producers until no rule allows more. */
+/* Fuses operand j of C into it if the rules allow (wrapping a plain C into
+ * a fusion first); *fused says whether it did. */
+static cxla_status grow_step(Fuser *fz, Instr **Cp, int j, bool *fused) {
+  Instr *C = *Cp;
+  *fused = false;
+  bool ok;
+  TRY(should_fuse(fz, C, j, &ok));
+  if (!ok) return NULL;
+  if (!is_ours(C)) {
+    Instr *p = C->operands[j], *f = NULL;
+    TRY(wrap(fz, C, &f));
+    *Cp = C = f;
+    j = fusion_operand_index(f, p);
+  }
+  TRY(fuse_into(fz, C, j));
+  *fused = true;
+  return NULL;
+}
+
+/* Lets consumer C absorb producers until no rule allows more. Producers
+ * are tried latest first in the post order (XLA's fusion queue does the
+ * same): a value is taken in after the users it has inside the fusion, so
+ * its evaluation count is final when it is decided on. */
 static cxla_status grow(Fuser *fz, Instr *C, bool *changed) {
-  for (bool again = true; again;) {
+  int *order = NULL, cap = 0;
+  cxla_status s = NULL;
+  for (bool again = true; again && !s;) {
     again = false;
-    for (int j = 0; j < C->noperands; j++) {
-      bool ok;
-      TRY(should_fuse(fz, C, j, &ok));
-      if (!ok) continue;
-      if (!is_ours(C)) {
-        Instr *p = C->operands[j], *f = NULL;
-        TRY(wrap(fz, C, &f));
-        C = f;
-        j = fusion_operand_index(f, p);
+    if (C->noperands > cap) {
+      cap = C->noperands * 2;
+      int *o = cxla_realloc(order, (size_t)cap * sizeof(int));
+      if (!o) {
+        s = cxla_oom();
+        break;
       }
-      TRY(fuse_into(fz, C, j));
-      *changed = again = true;
-      break;
+      order = o;
+    }
+    int n = 0;
+    for (int j = 0; j < C->noperands; j++) {
+      int at = n++;
+      while (at > 0 && C->operands[order[at - 1]]->id < C->operands[j]->id) {
+        order[at] = order[at - 1];
+        at--;
+      }
+      order[at] = j;
+    }
+    for (int q = 0; q < n && !again && !s; q++) {
+      s = grow_step(fz, &C, order[q], &again);
+      if (again) *changed = true;
     }
   }
-  return NULL;
+  cxla_free(order);
+  return s;
 }
 
 /* Drops dead instructions and restores the post order. */

@@ -56,10 +56,213 @@ TEST(bitcast_convert_other_width_not_fused) {
   module_destroy(m);
 }
 
+/* The fused computation of the entry's only fusion, or NULL. */
+static const Computation *only_fusion(const HloModule *m) {
+  if (nfusions(m->entry) != 1) return NULL;
+  return pc_find(m->entry, OP_FUSION, 0)->called[0];
+}
+
+/* tanh-GELU, as jax.nn.gelu(approximate=True) writes it: every constant
+ * broadcast, 20 elementwise ops. XLA fuses it into one kernel; the old
+ * 64-instruction cap and a materialized broadcast cut it apart. A longer
+ * polynomial (the erf of the exact GELU, 48 multiply-adds) is one fusion
+ * too: its evaluations count is 1 everywhere. */
+TEST(gelu_is_one_fusion) {
+  const char *text =
+      "HloModule gelu\n\n"
+      "ENTRY e {\n"
+      "  x = f32[8,64] parameter(0)\n"
+      "  c3 = f32[] constant(3)\n  b3 = f32[8,64] broadcast(c3), dimensions={}\n"
+      "  x3 = f32[8,64] power(x, b3)\n"
+      "  k = f32[] constant(0.044715)\n  bk = f32[8,64] broadcast(k), dimensions={}\n"
+      "  t1 = f32[8,64] multiply(bk, x3)\n  t2 = f32[8,64] add(x, t1)\n"
+      "  s = f32[] constant(0.7978846)\n  bs = f32[8,64] broadcast(s), dimensions={}\n"
+      "  t3 = f32[8,64] multiply(bs, t2)\n  t4 = f32[8,64] tanh(t3)\n"
+      "  one = f32[] constant(1)\n  b1 = f32[8,64] broadcast(one), dimensions={}\n"
+      "  t5 = f32[8,64] add(b1, t4)\n"
+      "  h = f32[] constant(0.5)\n  bh = f32[8,64] broadcast(h), dimensions={}\n"
+      "  t6 = f32[8,64] multiply(bh, t5)\n"
+      "  ROOT r = f32[8,64] multiply(x, t6)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  const Computation *fc = only_fusion(m);
+  CHECK(fc && m->entry->ninstrs == 2);
+  CHECK(fc && pc_count(fc, OP_BROADCAST) == 5 && pc_count(fc, OP_TANH) == 1);
+  module_destroy(m);
+  /* Horner's rule over 48 coefficients: 96 ops and 48 broadcasts. */
+  size_t cap = 32768, len = 0;
+  char *t = malloc(cap);
+  len += (size_t)snprintf(t + len, cap - len,
+                          "HloModule poly\n\nENTRY e {\n  x = f32[16] parameter(0)\n"
+                          "  c0 = f32[] constant(0.5)\n  a0 = f32[16] broadcast(c0), dimensions={}\n");
+  for (int i = 1; i <= 48; i++)
+    len += (size_t)snprintf(t + len, cap - len,
+                            "  m%d = f32[16] multiply(a%d, x)\n  c%d = f32[] constant(%d)\n"
+                            "  k%d = f32[16] broadcast(c%d), dimensions={}\n"
+                            "  %sa%d = f32[16] add(m%d, k%d)\n",
+                            i, i - 1, i, i, i, i, i == 48 ? "ROOT " : "", i, i, i);
+  snprintf(t + len, cap - len, "}\n");
+  m = pc_optimize_checked(t, "fusion");
+  free(t);
+  if (!m) return;
+  fc = only_fusion(m);
+  CHECK(fc && fusion_size(fc) > 64 && pc_count(fc, OP_MULTIPLY) == 48);
+  CHECK(pc_count(m->entry, OP_BROADCAST) == 0);
+  module_destroy(m);
+}
+
+/* A cheap producer with two operands (not free to duplicate) and two
+ * users that both fuse: copied into both, never materialized (XLA's
+ * ComputeGloballyUnfusible lets it through). */
+TEST(cheap_producer_copied_into_all_users) {
+  const char *text =
+      "HloModule dup\n\n"
+      "ENTRY e {\n"
+      "  x = f32[8] parameter(0)\n"
+      "  y = f32[8] parameter(1)\n"
+      "  a = f32[8] add(x, y)\n"
+      "  n = f32[8] negate(a)\n"
+      "  m = f32[8] multiply(a, y)\n"
+      "  ROOT t = (f32[8], f32[8]) tuple(n, m)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  CHECK(nfusions(m->entry) == 2 && pc_count(m->entry, OP_ADD) == 0);
+  CHECK(pc_count_module(m, OP_ADD) == 2); /* one copy in each fusion */
+  module_destroy(m);
+}
+
+/* Must not: one user of the cheap producer cannot fuse it (a sort), so
+ * the producer is computed once and read by both. Nor is an expensive
+ * producer with two users ever copied. */
+TEST(producer_with_unfusible_user_not_copied) {
+  const char *text =
+      "HloModule nodup\n\n"
+      "lt {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT c = pred[] compare(a, b), direction=LT\n}\n\n"
+      "ENTRY e {\n"
+      "  x = f32[8] parameter(0)\n"
+      "  y = f32[8] parameter(1)\n"
+      "  a = f32[8] add(x, y)\n"
+      "  s = f32[8] sort(a), dimensions={0}, to_apply=lt\n"
+      "  m = f32[8] multiply(a, y)\n"
+      "  n = f32[8] negate(m)\n"
+      "  ROOT t = (f32[8], f32[8]) tuple(s, n)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  CHECK(pc_count(m->entry, OP_ADD) == 1 && pc_count_module(m, OP_ADD) == 1);
+  module_destroy(m);
+  const char *text2 =
+      "HloModule nodup2\n\n"
+      "ENTRY e {\n"
+      "  x = f32[8] parameter(0)\n"
+      "  a = f32[8] exponential(x)\n"
+      "  n = f32[8] negate(a)\n"
+      "  m = f32[8] multiply(a, x)\n"
+      "  ROOT t = (f32[8], f32[8]) tuple(n, m)\n"
+      "}\n";
+  m = pc_optimize_checked(text2, "fusion");
+  if (!m) return;
+  CHECK(pc_count_module(m, OP_EXP) == 1 && pc_count(m->entry, OP_EXP) == 1);
+  module_destroy(m);
+}
+
+/* Code duplication: a value read through n slices is evaluated n times
+ * by an elemental emitter. Up to FUSION_MAX_EVALUATIONS (15) it fuses;
+ * with 16 slices it stays outside (XLA's CodeDuplicationTooHigh). */
+static HloModule *slices_of_sum(int n) {
+  size_t cap = 8192, len = 0;
+  char *t = malloc(cap);
+  len += (size_t)snprintf(t + len, cap - len,
+                          "HloModule sl\n\nENTRY e {\n  x = f32[%d] parameter(0)\n"
+                          "  y = f32[%d] parameter(1)\n  a = f32[%d] add(x, y)\n",
+                          2 * n, 2 * n, 2 * n);
+  for (int i = 0; i < n; i++)
+    len += (size_t)snprintf(t + len, cap - len, "  sl%d = f32[2] slice(a), slice={[%d:%d]}\n", i,
+                            2 * i, 2 * i + 2);
+  len += (size_t)snprintf(t + len, cap - len, "  r0 = f32[2] negate(sl0)\n");
+  for (int i = 1; i < n; i++)
+    len += (size_t)snprintf(t + len, cap - len, "  %sr%d = f32[2] multiply(r%d, sl%d)\n",
+                            i == n - 1 ? "ROOT " : "", i, i - 1, i);
+  snprintf(t + len, cap - len, "}\n");
+  HloModule *m = pc_optimize_checked(t, "fusion");
+  free(t);
+  return m;
+}
+
+TEST(code_duplication_limit) {
+  HloModule *m = slices_of_sum(15);
+  if (m) {
+    const Computation *fc = only_fusion(m);
+    CHECK(fc && pc_count(fc, OP_ADD) == 1 && pc_count(fc, OP_SLICE) == 15);
+    module_destroy(m);
+  }
+  m = slices_of_sum(16);
+  if (m) {
+    CHECK(pc_count(m->entry, OP_ADD) == 1); /* computed once, outside */
+    const Computation *fc = only_fusion(m);
+    CHECK(fc && pc_count(fc, OP_SLICE) == 16 && pc_count(fc, OP_ADD) == 0);
+    module_destroy(m);
+  }
+}
+
+/* jnp.take's index clamp (cheap, two operands) shared by two gathers:
+ * copied into both gather fusions, no kernel of its own. */
+TEST(gather_index_clamp_fused) {
+  const char *text =
+      "HloModule take\n\n"
+      "ENTRY e {\n"
+      "  x = f32[10,4] parameter(0)\n"
+      "  i = s32[6] parameter(1)\n"
+      "  lo = s32[] constant(0)\n  blo = s32[6] broadcast(lo), dimensions={}\n"
+      "  hi = s32[] constant(9)\n  bhi = s32[6] broadcast(hi), dimensions={}\n"
+      "  c = s32[6] clamp(blo, i, bhi)\n"
+      "  r = s32[6,1] reshape(c)\n"
+      "  g1 = f32[6,4] gather(x, r), offset_dims={1}, collapsed_slice_dims={0}, "
+      "start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}\n"
+      "  g2 = f32[6,2] gather(x, r), offset_dims={1}, collapsed_slice_dims={0}, "
+      "start_index_map={0}, index_vector_dim=1, slice_sizes={1,2}\n"
+      "  ROOT t = (f32[6,4], f32[6,2]) tuple(g1, g2)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  CHECK(nfusions(m->entry) == 2 && pc_count(m->entry, OP_CLAMP) == 0);
+  CHECK(pc_count_module(m, OP_CLAMP) == 2);
+  module_destroy(m);
+}
+
+/* A producer copied into every user dies, and so does what only it read:
+ * no fusion without users is left behind. */
+TEST(no_dead_fusions) {
+  const char *text =
+      "HloModule dead\n\n"
+      "ENTRY e {\n"
+      "  x = f32[8] parameter(0)\n"
+      "  y = f32[8] parameter(1)\n"
+      "  a = f32[8] add(x, y)\n"
+      "  b = f32[8] multiply(a, a)\n"
+      "  c = f32[8] subtract(a, b)\n"
+      "  d = f32[8] add(b, c)\n"
+      "  ROOT r = f32[8] multiply(d, c)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  if (!m) return;
+  CHECK(m->entry->ninstrs == 3 && nfusions(m->entry) == 1);
+  module_destroy(m);
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
   RUN(bitcast_convert_same_width_fuses);
   RUN(bitcast_convert_other_width_not_fused);
+  RUN(gelu_is_one_fusion);
+  RUN(cheap_producer_copied_into_all_users);
+  RUN(producer_with_unfusible_user_not_copied);
+  RUN(code_duplication_limit);
+  RUN(gather_index_clamp_fused);
+  RUN(no_dead_fusions);
   return test_summary("test_pass_fusion_rules");
 }
