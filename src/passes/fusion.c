@@ -224,8 +224,10 @@ static bool op_reuses_operand(const Instr *in, int k) {
   case OP_RESHAPE: case OP_TRANSPOSE: case OP_SLICE: case OP_REVERSE: case OP_COPY:
   case OP_BITCAST: case OP_CONCATENATE:
     return false;
-  case OP_PAD: case OP_REDUCE: case OP_DYNAMIC_SLICE:
-    return k > 0; /* the scalar padding value, init value, start indices */
+  case OP_REDUCE:
+    return k >= in->noperands / 2; /* the init values */
+  case OP_PAD: case OP_DYNAMIC_SLICE:
+    return k > 0; /* the scalar padding value, start indices */
   case OP_DYNAMIC_UPDATE_SLICE:
     return k > 1;
   case OP_BROADCAST:

@@ -63,7 +63,21 @@ bool fusion_is_expensive(const Instr *in) {
   }
 }
 
+/* A reduce with one input per init value and a result per input: arrays
+ * (single-output) or a tuple of arrays (a variadic reduce, e.g. argmax's
+ * value and index). */
+static bool fusible_reduce(const Instr *in) {
+  int n = in->noperands / 2;
+  if (in->ncalled != 1 || n < 1 || in->noperands != 2 * n) return false;
+  if (n == 1) return type_is_array(in->shape->type);
+  if (in->shape->type != T_TUPLE || in->shape->ntuple != n) return false;
+  for (int i = 0; i < n; i++)
+    if (!type_is_array(in->shape->tuple[i]->type)) return false;
+  return true;
+}
+
 bool fusion_is_loop_fusible(const Instr *in) {
+  if (in->op == OP_REDUCE) return fusible_reduce(in);
   if (!type_is_array(in->shape->type)) return false;
   if (fusion_is_elementwise(in)) return true;
   switch (in->op) {
@@ -71,9 +85,6 @@ bool fusion_is_loop_fusible(const Instr *in) {
   case OP_DYNAMIC_UPDATE_SLICE: case OP_GATHER: case OP_IOTA: case OP_PAD: case OP_RESHAPE:
   case OP_REVERSE: case OP_SLICE: case OP_TRANSPOSE: case OP_COPY: case OP_CONSTANT:
     return true;
-  case OP_REDUCE:
-    /* Single-output reduce: one input, one init value, an array result. */
-    return in->noperands == 2 && in->ncalled == 1;
   default:
     return false;
   }

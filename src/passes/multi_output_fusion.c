@@ -48,6 +48,7 @@ static const Shape *index_space(const Instr *in) {
     const Shape *first = NULL;
     for (int i = 0; i < root->noperands; i++) {
       const Instr *e = root->operands[i];
+      if (!type_is_array(e->shape->type)) return NULL;
       const Shape *s = e->op == OP_REDUCE ? e->operands[0]->shape : e->shape;
       if (!type_is_array(s->type)) return NULL;
       if (!first) first = s;
@@ -55,6 +56,9 @@ static const Shape *index_space(const Instr *in) {
     }
     return first;
   }
+  /* A variadic reduce (a tuple that is not a tuple instruction) is never
+   * merged: its results are not separate elements of a root tuple. */
+  if (!type_is_array(root->shape->type)) return NULL;
   const Shape *s = root->op == OP_REDUCE ? root->operands[0]->shape : root->shape;
   return type_is_array(s->type) ? s : NULL;
 }

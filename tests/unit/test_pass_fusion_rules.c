@@ -253,6 +253,47 @@ TEST(no_dead_fusions) {
   module_destroy(m);
 }
 
+#define ARGMAX_COMP                                                            \
+  "amax {\n"                                                                   \
+  "  a = f32[] parameter(0)\n  ai = s32[] parameter(1)\n"                       \
+  "  b = f32[] parameter(2)\n  bi = s32[] parameter(3)\n"                       \
+  "  gt = pred[] compare(a, b), direction=GT\n"                                 \
+  "  v = f32[] select(gt, a, b)\n  i = s32[] select(gt, ai, bi)\n"              \
+  "  ROOT t = (f32[], s32[]) tuple(v, i)\n}\n\n"
+
+/* argmax: the iota of indices fuses into the variadic reduce (XLA's
+ * iota_reduce_fusion); the index is read back with get-tuple-element. And
+ * must not: multi-output fusion never merges that fusion with a sibling
+ * reading the same input (its results are not root tuple elements). */
+TEST(variadic_reduce_takes_iota) {
+  const char *text =
+      "HloModule argmax\n\n" ARGMAX_COMP
+      "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT s = f32[] add(a, b)\n}\n\n"
+      "ENTRY e {\n"
+      "  x = f32[5,7] parameter(0)\n"
+      "  io = s32[5,7] iota(), iota_dimension=1\n"
+      "  ninf = f32[] constant(-inf)\n"
+      "  z = s32[] constant(0)\n"
+      "  r = (f32[5], s32[5]) reduce(x, io, ninf, z), dimensions={1}, to_apply=amax\n"
+      "  idx = s32[5] get-tuple-element(r), index=1\n"
+      "  zf = f32[] constant(0)\n"
+      "  sq = f32[5,7] multiply(x, x)\n"
+      "  s = f32[5] reduce(sq, zf), dimensions={1}, to_apply=add\n"
+      "  ROOT t = (s32[5], f32[5]) tuple(idx, s)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_IOTA) == 0 && pc_count(e, OP_REDUCE) == 0 && nfusions(e) == 2);
+  const Instr *f = NULL;
+  for (int i = 0; i < e->ninstrs; i++)
+    if (e->instrs[i]->op == OP_FUSION && e->instrs[i]->shape->type == T_TUPLE) f = e->instrs[i];
+  CHECK(f && f->called[0]->root->op == OP_REDUCE && pc_count(f->called[0], OP_IOTA) == 1);
+  CHECK(f && f->fusion_kind == FUSION_INPUT);
+  module_destroy(m);
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -264,5 +305,6 @@ int main(int argc, char **argv) {
   RUN(code_duplication_limit);
   RUN(gather_index_clamp_fused);
   RUN(no_dead_fusions);
+  RUN(variadic_reduce_takes_iota);
   return test_summary("test_pass_fusion_rules");
 }
