@@ -105,6 +105,11 @@ typedef struct Fuser {
   int nctrl;
   unsigned char *no_dup; /* by id, for ids below nctrl: XLA's globally unfusible */
   Analysis an;           /* of the fused computation last asked about */
+  /* The fused computation being grown from a plain instruction, while it
+   * is uniform: elementwise ops of the root's dims and broadcasts of
+   * scalars only, so every evaluation count is 1 and nothing of the
+   * root's dims is reused (no sweep needed to know). NULL: not known. */
+  const Computation *uniform;
   bool oom;
 } Fuser;
 
@@ -459,13 +464,17 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   if (users > 1 && !duplicable(p) &&
       (fusion_is_expensive(p) || !tracked(fz, p) || p->id >= fz->nctrl || fz->no_dup[p->id]))
     return NULL;
-  bool reuses;
-  TRY(consumer_reuses(fz, C, j, &reuses));
-  if (fusion_is_expensive(p) && reuses) return NULL;
+  /* In a uniform fusion a value of the root's dims is read once per
+   * element and evaluated once. */
+  bool uniform = is_ours(C) && fz->uniform == C->called[0] &&
+                 same_dims(p->shape, C->called[0]->root->shape);
+  bool reuses = false;
+  if (fusion_is_expensive(p) && !uniform) TRY(consumer_reuses(fz, C, j, &reuses));
+  if (reuses) return NULL;
   /* Code duplication (XLA's CodeDuplicationTooHigh): how many times an
    * elemental emitter would evaluate p inside the fusion. Broadcasts
    * always fuse (materializing one costs more). */
-  if (is_ours(C) && p->op != OP_BROADCAST) {
+  if (is_ours(C) && p->op != OP_BROADCAST && !uniform) {
     const Computation *fc = C->called[0];
     TRY(analyze(&fz->an, fc));
     int evals = fz->an.count[fc->params[j]->id];
@@ -559,6 +568,13 @@ static Instr *clone_of(const Computation *fc, const Instr *x) {
   return NULL;
 }
 
+/* Whether fusing p keeps a uniform fused computation uniform. */
+static bool keeps_uniform(const Instr *p, const Computation *fc) {
+  if (p->op == OP_BROADCAST) return shape_elems(p->operands[0]->shape) == 1;
+  if (p->op == OP_CONSTANT) return shape_elems(p->shape) == 1;
+  return fusion_is_elementwise(p) && same_dims(p->shape, fc->root->shape);
+}
+
 /* Marks p dead once nothing live uses it, then its operands that p was
  * the last user of (copies of them live inside fusions now), so that no
  * dead value is later wrapped into a fusion of its own. Each instruction
@@ -567,14 +583,11 @@ static cxla_status kill_if_unused(Fuser *fz, Instr *p) {
   int users, slots;
   count_uses(fz, p, &users, &slots);
   if (users) return NULL;
-  Instr **stack = cxla_malloc(sizeof(Instr *) * ((size_t)fz->c->ninstrs + 1));
-  if (!stack) return cxla_oom();
-  int n = 0;
   p->scratch = &kDead;
   track(fz, p, -1);
-  stack[n++] = p;
-  while (n) {
-    Instr *x = stack[--n];
+  int n = 0, cap = 0;
+  Instr **stack = NULL;
+  for (Instr *x = p; x; x = n ? stack[--n] : NULL) {
     for (int k = 0; k < x->noperands; k++) {
       Instr *o = x->operands[k];
       if (!tracked(fz, o) || is_dead(o) || o->op == OP_PARAMETER || is_ours(o) ||
@@ -584,6 +597,15 @@ static cxla_status kill_if_unused(Fuser *fz, Instr *p) {
       if (users) continue;
       o->scratch = &kDead;
       track(fz, o, -1);
+      if (n == cap) {
+        cap = cap ? 2 * cap : 16;
+        Instr **grown = cxla_realloc(stack, (size_t)cap * sizeof(Instr *));
+        if (!grown) {
+          cxla_free(stack);
+          return cxla_oom();
+        }
+        stack = grown;
+      }
       stack[n++] = o;
     }
   }
@@ -621,6 +643,7 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   TRY(comp_sort(fc));
   f->fusion_kind = fusion_kind_of(fc);
   track(fz, f, 1);
+  if (fz->uniform == fc && !keeps_uniform(p, fc)) fz->uniform = NULL;
   TRY(kill_if_unused(fz, p));
   return fz->oom ? cxla_oom() : NULL;
 }
@@ -636,6 +659,7 @@ static cxla_status grow_step(Fuser *fz, Instr **Cp, int j, bool *fused) {
   if (!is_ours(C)) {
     Instr *p = C->operands[j], *f = NULL;
     TRY(wrap(fz, C, &f));
+    fz->uniform = fusion_is_elementwise(f->called[0]->root) ? f->called[0] : NULL;
     *Cp = C = f;
     j = fusion_operand_index(f, p);
   }
@@ -650,6 +674,7 @@ static cxla_status grow_step(Fuser *fz, Instr **Cp, int j, bool *fused) {
  * its evaluation count is final when it is decided on. */
 static cxla_status grow(Fuser *fz, Instr *C, bool *changed) {
   int *order = NULL, cap = 0;
+  fz->uniform = NULL;
   cxla_status s = NULL;
   for (bool again = true; again && !s;) {
     again = false;

@@ -16,7 +16,7 @@
 
 /* Largest fused computation the passes build: instructions other than
  * parameters, and parameters. */
-#define FUSION_MAX_INSTRS 1024
+#define FUSION_MAX_INSTRS 512
 #define FUSION_MAX_PARAMS 32
 /* Most evaluations of one fused instruction an elemental emitter may make
  * (XLA's kAllowedCodeDuplication), and the indexing users tracked per
