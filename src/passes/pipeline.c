@@ -192,6 +192,9 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "dot-canonicalize"));
   TRY(run_pass(r, "layout-assignment"));
+  /* Layout assignment conforms a tuple result through tuple/gte/copy:
+   * forward the elements so the copies can fuse with their producers. */
+  TRY(run_pass(r, "tuple-simplifier"));
   TRY(run_pass(r, "reshape-to-bitcast"));
   TRY(run_pass(r, "fusion"));
   TRY(run_pass(r, "multi-output-fusion"));

@@ -294,6 +294,40 @@ TEST(variadic_reduce_takes_iota) {
   module_destroy(m);
 }
 
+/* The default pipeline on a tuple result whose layout differs from the
+ * computation's (the entry layout asks for column-major): the layout copy
+ * fuses with the elementwise op that produces the value (the tuple and
+ * get-tuple-element that layout assignment conforms through are forwarded
+ * first), so no copy is a kernel of its own. */
+TEST(layout_copy_fuses_with_producer) {
+  const char *text =
+      "HloModule lc, entry_computation_layout={(f32[6,6]{1,0}, f32[6,6]{1,0})->"
+      "(f32[6,6]{0,1}, f32[6,6]{1,0})}\n\n"
+      "ENTRY e {\n"
+      "  a = f32[6,6]{1,0} parameter(0)\n"
+      "  b = f32[6,6]{1,0} parameter(1)\n"
+      "  s = f32[6,6]{1,0} add(a, b)\n"
+      "  n = f32[6,6]{1,0} negate(b)\n"
+      "  ROOT t = (f32[6,6]{0,1}, f32[6,6]{1,0}) tuple(s, n)\n"
+      "}\n";
+  HloModule *before = pc_parse(text), *m = pc_parse(text);
+  if (!before || !m) {
+    if (before) module_destroy(before);
+    if (m) module_destroy(m);
+    return;
+  }
+  PipelineOptions o = {true, NULL, 1};
+  cxla_status st = pipeline_run(m, NULL, 0, &o);
+  CHECK(!st);
+  cxla_status_free(st);
+  CHECK(pc_same_values(before, m) != 0);
+  CHECK(pc_count(m->entry, OP_COPY) == 0 && pc_count(m->entry, OP_ADD) == 0);
+  const Computation *fc = only_fusion(m);
+  CHECK(fc && pc_count(fc, OP_COPY) == 1 && pc_count(fc, OP_ADD) == 1);
+  module_destroy(before);
+  module_destroy(m);
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -306,5 +340,6 @@ int main(int argc, char **argv) {
   RUN(gather_index_clamp_fused);
   RUN(no_dead_fusions);
   RUN(variadic_reduce_takes_iota);
+  RUN(layout_copy_fuses_with_producer);
   return test_summary("test_pass_fusion_rules");
 }
