@@ -198,7 +198,7 @@ static void replace_uses(Fuser *fz, Instr *from, Instr *to) {
       fz->oom = true;
       return;
     }
-    memcpy(list, u->list, (size_t)n * sizeof(Instr *));
+    if (n) memcpy(list, u->list, (size_t)n * sizeof(Instr *));
     for (int i = 0; i < n; i++) {
       Instr *in = list[i];
       if (in == to || is_dead(in)) continue;
