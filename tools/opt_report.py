@@ -218,7 +218,7 @@ def case_dirs(args):
         dirs = [d for d in dirs if {os.path.basename(d), label(d, args), d} & want]
         missing = want - {n for d in dirs for n in (os.path.basename(d), label(d, args), d)}
         if missing:
-            sys.exit("no such case: %s" % ", ".join(sorted(missing)))
+            sys.exit("error: no such case: %s" % ", ".join(sorted(missing)))
     return dirs
 
 
@@ -241,7 +241,7 @@ def main():
     a = ap.parse_args()
     dirs = case_dirs(a)
     if not dirs:
-        sys.exit("no cases found under %s or %s" % (a.corpus, a.bench))
+        sys.exit("error: no cases found under %s or %s" % (a.corpus, a.bench))
     rows, worse, failed = [], [], []
     tot = {"ck": 0, "xk": 0, "ct": 0, "xt": 0}
     head = "| case | kernels cxla / XLA | temporaries cxla / XLA | fusions cxla / XLA |"
