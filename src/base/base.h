@@ -123,6 +123,20 @@ bool namemap_put(NameMap *m, const char *key, void *val);
  * absent from then on); false when out of memory. */
 bool namemap_set(NameMap *m, const char *key, void *val);
 
+/* Open-addressing hash table from pointers to ints (namemap.c): an index
+ * of objects by address (computations of a module, ...). */
+typedef struct PtrMap {
+  const void **keys;
+  int *vals;
+  size_t cap, n;
+} PtrMap;
+
+void ptrmap_free(PtrMap *m);
+/* The value of key, or -1 if absent. */
+int ptrmap_get(const PtrMap *m, const void *key);
+/* Sets key -> val (val >= 0); false when out of memory. */
+bool ptrmap_set(PtrMap *m, const void *key, int val);
+
 /* ---- checked arithmetic ------------------------------------------------------ */
 
 /* a*b and a+b on int64 with overflow detection: return false on overflow. */

@@ -739,7 +739,7 @@ static cxla_status index_computation(Fuser *fz) {
   cxla_free(fz->ctrl);
   fz->ctrl = NULL;
   fz->nctrl = 0;
-  TRY(fusion_name_index(c, &fz->names));
+  TRY(comp_index_names(c, &fz->names));
   TRY(fusion_control_flags(c, &fz->ctrl));
   fz->nctrl = c->ninstrs;
   for (int i = 0; i < c->ninstrs; i++) track(fz, c->instrs[i], 1);

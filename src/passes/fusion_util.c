@@ -366,20 +366,6 @@ const char *fusion_unique_name_in(Computation *c, const NameMap *names, const ch
   }
 }
 
-cxla_status fusion_name_index(const Computation *c, NameMap *out) {
-  memset(out, 0, sizeof *out);
-  /* comp_find_instr finds the first of equal names: keep the first. */
-  for (int i = 0; i < c->ninstrs; i++) {
-    const char *nm = c->instrs[i]->name;
-    if (namemap_get(out, nm, strlen(nm))) continue;
-    if (!namemap_put(out, nm, c->instrs[i])) {
-      namemap_free(out);
-      return cxla_oom();
-    }
-  }
-  return NULL;
-}
-
 cxla_status fusion_control_flags(const Computation *c, unsigned char **out) {
   unsigned char *f = cxla_calloc((size_t)c->ninstrs + 1, 1);
   if (!f) return cxla_oom();

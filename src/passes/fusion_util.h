@@ -129,8 +129,6 @@ int fusion_fresh_tag(const FusionCtx *x, const NameMap *names, int from);
 const char *fusion_unique_name(Computation *c, const char *base);
 /* The same with c's names in `names` (kept up to date by the caller). */
 const char *fusion_unique_name_in(Computation *c, const NameMap *names, const char *base);
-/* Every instruction name of c (live ones: c->instrs) -> instruction. */
-cxla_status fusion_name_index(const Computation *c, NameMap *out);
 
 /* Marks control dependencies: flags[id] (for c->instrs[id]) is set when the
  * instruction has control predecessors or is one. One walk over c. */

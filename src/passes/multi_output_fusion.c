@@ -235,7 +235,7 @@ static cxla_status merge(FusionCtx *x, Computation *c, Instr *a, Instr *b) {
   HloModule *m = x->m;
   Arena *ar = &m->arena;
   NameMap names;
-  TRY(fusion_name_index(c, &names));
+  TRY(comp_index_names(c, &names));
   int tag = fusion_fresh_tag(x, &names, 1);
   namemap_free(&names);
   char fname[64], cname[64], tagstr[32];
