@@ -17,7 +17,12 @@
  * index spaces agree, neither reaches the other (merging would make a
  * cycle), neither takes part in control dependencies, and the merged
  * computation stays within the fusion size limits. Output fusions (dot,
- * convolution) and custom fusions are never merged. */
+ * convolution) and custom fusions are never merged.
+ *
+ * When no siblings merge, a loop fusion is merged into the reduce that
+ * consumes it while other users read it too (producer-consumer
+ * multi-output fusion, see merge_producer_consumer): softmax's exp is
+ * computed in its row-sum kernel, which writes both. */
 #include <stdio.h>
 #include <string.h>
 
@@ -127,11 +132,14 @@ typedef struct Merge {
   int nops;
   Instr **outs;    /* the merged computation's results, in order */
   int nouts;
+  Instr *prod;       /* producer-consumer merge: the producer, whose uses */
+  Instr *prod_value; /* by the consumer read this value of mc instead */
 } Merge;
 
 /* The parameter of mc standing for outer operand x (added if new); a
  * scalar constant is copied in instead. */
 static Instr *param_for(Merge *g, Instr *x) {
+  if (g->prod && x == g->prod) return g->prod_value;
   for (int i = 0; i < g->nops; i++)
     if (g->ops[i] == x) return g->mc->params[i];
   if (x->op == OP_CONSTANT && shape_elems(x->shape) == 1 && type_is_array(x->shape->type)) {
@@ -231,7 +239,7 @@ static void drop_unused_constants(Computation *c, const Instr *gone) {
 }
 
 /* Replaces candidates a and b of c by one multi-output fusion. */
-static cxla_status merge(FusionCtx *x, Computation *c, Instr *a, Instr *b) {
+static cxla_status merge(FusionCtx *x, Computation *c, Instr *a, Instr *b, bool producer) {
   HloModule *m = x->m;
   Arena *ar = &m->arena;
   NameMap names;
@@ -242,13 +250,17 @@ static cxla_status merge(FusionCtx *x, Computation *c, Instr *a, Instr *b) {
   snprintf(fname, sizeof fname, "fusion.%d", tag);
   snprintf(cname, sizeof cname, "fused_computation.%d", tag);
   snprintf(tagstr, sizeof tagstr, "%d", tag);
-  Merge g = {m, x, c, NULL, NULL, 0, NULL, 0};
+  Merge g = {m, x, c, NULL, NULL, 0, NULL, 0, NULL, NULL};
   g.mc = fusion_ctx_new_computation(x, c, cname);
   g.ops = arena_array(ar, (size_t)(a->noperands + b->noperands) + 1, sizeof(Instr *));
   g.outs = arena_array(ar, (size_t)(noutputs(a) + noutputs(b)), sizeof(Instr *));
   if (!g.mc || !g.ops || !g.outs) return cxla_oom();
   TRY(absorb(&g, a));
   int second = g.nouts;
+  if (producer) {
+    g.prod = a;
+    g.prod_value = g.outs[0];
+  }
   TRY(absorb(&g, b));
   Shape **elems = arena_array(ar, (size_t)g.nouts, sizeof(Shape *));
   if (!elems) return cxla_oom();
@@ -283,6 +295,60 @@ static cxla_status merge(FusionCtx *x, Computation *c, Instr *a, Instr *b) {
 }
 
 /* Finds one pair of siblings in c to merge and merges it. */
+/* A single-output reduce, or an input fusion whose root is one: a
+ * consumer that reads all of its input's elements once. */
+static bool reduce_rooted(const Instr *in) {
+  const Instr *root = in;
+  if (in->op == OP_FUSION) {
+    if (in->fusion_kind != FUSION_INPUT || !in->called[0]->root) return false;
+    root = in->called[0]->root;
+  }
+  return root->op == OP_REDUCE && root->noperands == 2 && type_is_array(root->shape->type);
+}
+
+/* A loop fusion with one array result. */
+static bool loop_producer(const Instr *in) {
+  return in->op == OP_FUSION && in->fusion_kind == FUSION_LOOP && in->called[0]->root &&
+         in->called[0]->root->op != OP_TUPLE && type_is_array(in->shape->type);
+}
+
+/* Producer-consumer multi-output fusion (XLA:GPU's, for what XLA:CPU
+ * leaves apart): a loop fusion P that instruction fusion could not put
+ * into its reduce consumer R (P has other users, and is expensive) is
+ * computed in R's kernel, which also writes P's value for the other users:
+ *
+ *   %fusion.5 = (f32[64,64], f32[64]) fusion(%x, %m), calls=...  (exp, its row sums)
+ *
+ * P's elements are read back by R once instead of written and read again.
+ * Conditions: P and R are candidates with one index space (R's input
+ * dims), P is not the root, and nothing else R reads depends on P (the
+ * merged fusion would need its own result). Merges one pair. */
+static cxla_status merge_producer_consumer(FusionCtx *fx, Computation *c,
+                                           const unsigned char *ctrl, const Users *u,
+                                           bool *merged) {
+  cxla_status s = NULL;
+  for (int r = 0; r < c->ninstrs && !*merged && !s; r++) {
+    Instr *R = c->instrs[r];
+    if (!reduce_rooted(R) || !candidate(fx, ctrl, c, R)) continue;
+    for (int k = 0; k < R->noperands && !*merged && !s; k++) {
+      Instr *P = R->operands[k];
+      if (P->parent != c || c->instrs[P->id] != P || !loop_producer(P) || c->root == P) continue;
+      if (u->count[P->id] < 2 || !candidate(fx, ctrl, c, P)) continue;
+      if (!same_space(P->shape, index_space(R))) continue;
+      int ni, np;
+      merged_size(P, R, &ni, &np);
+      if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
+      bool cycle = false;
+      for (int q = 0; q < R->noperands && !cycle && !s; q++)
+        if (R->operands[q] != P) s = reaches(c, P, R->operands[q], &cycle);
+      if (s || cycle) continue;
+      s = merge(fx, c, P, R, true);
+      *merged = !s;
+    }
+  }
+  return s;
+}
+
 static cxla_status merge_one(FusionCtx *fx, Computation *c, bool *merged) {
   *merged = false;
   Users u;
@@ -318,11 +384,12 @@ static cxla_status merge_one(FusionCtx *fx, Computation *c, bool *merged) {
           a = b;
           b = t;
         }
-        s = merge(fx, c, a, b);
+        s = merge(fx, c, a, b, false);
         *merged = !s;
       }
     }
   }
+  if (!*merged && !s) s = merge_producer_consumer(fx, c, ctrl, &u, merged);
   users_free(&u);
   cxla_free(ctrl);
   return s;

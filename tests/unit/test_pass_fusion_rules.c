@@ -328,6 +328,71 @@ TEST(layout_copy_fuses_with_producer) {
   module_destroy(m);
 }
 
+#define ADD_COMP                                                                \
+  "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"                  \
+  "  ROOT s = f32[] add(a, b)\n}\n\n"
+
+/* Softmax: exp(x - max) has two users (its row sum and the final divide)
+ * and is expensive, so instruction fusion keeps it apart; producer-consumer
+ * multi-output fusion computes it in the row-sum kernel, which writes both
+ * (3 kernels instead of 4). */
+TEST(producer_consumer_multi_output) {
+  const char *text =
+      "HloModule sm\n\n" ADD_COMP
+      "max {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT m = f32[] maximum(a, b)\n}\n\n"
+      "ENTRY e {\n"
+      "  x = f32[8,16] parameter(0)\n"
+      "  ninf = f32[] constant(-inf)\n"
+      "  mx = f32[8] reduce(x, ninf), dimensions={1}, to_apply=max\n"
+      "  bm = f32[8,16] broadcast(mx), dimensions={0}\n"
+      "  d = f32[8,16] subtract(x, bm)\n"
+      "  ex = f32[8,16] exponential(d)\n"
+      "  z = f32[] constant(0)\n"
+      "  sm = f32[8] reduce(ex, z), dimensions={1}, to_apply=add\n"
+      "  bs = f32[8,16] broadcast(sm), dimensions={0}\n"
+      "  ROOT r = f32[8,16] divide(ex, bs)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_REDUCE) == 1 && nfusions(e) == 2); /* the max, then two kernels */
+  const Instr *mo = NULL;
+  for (int i = 0; i < e->ninstrs; i++)
+    if (e->instrs[i]->op == OP_FUSION && e->instrs[i]->shape->type == T_TUPLE) mo = e->instrs[i];
+  CHECK(mo && mo->fusion_kind == FUSION_INPUT && pc_count(mo->called[0], OP_EXP) == 1);
+  CHECK(mo && pc_count(mo->called[0], OP_REDUCE) == 1);
+  CHECK(pc_count_module(m, OP_EXP) == 1);
+  module_destroy(m);
+}
+
+/* Must not: the reduce also reads a value computed from the producer
+ * outside any fusion (a sort of it): merging would make the fusion need
+ * its own result. */
+TEST(producer_consumer_not_merged_over_a_path) {
+  const char *text =
+      "HloModule pc2\n\n" ADD_COMP
+      "lt {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT c = pred[] compare(a, b), direction=LT\n}\n\n"
+      "ENTRY e {\n"
+      "  x = f32[16] parameter(0)\n"
+      "  n = f32[16] negate(x)\n"
+      "  ex = f32[16] exponential(n)\n"
+      "  st = f32[16] sort(ex), dimensions={0}, to_apply=lt\n"
+      "  a = f32[16] add(ex, st)\n"
+      "  z = f32[] constant(0)\n"
+      "  sm = f32[] reduce(a, z), dimensions={0}, to_apply=add\n"
+      "  ROOT t = (f32[], f32[16]) tuple(sm, ex)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_SORT) == 1 && nfusions(e) == 2);
+  for (int i = 0; i < e->ninstrs; i++)
+    if (e->instrs[i]->op == OP_FUSION) CHECK(e->instrs[i]->shape->type != T_TUPLE);
+  module_destroy(m);
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -341,5 +406,7 @@ int main(int argc, char **argv) {
   RUN(no_dead_fusions);
   RUN(variadic_reduce_takes_iota);
   RUN(layout_copy_fuses_with_producer);
+  RUN(producer_consumer_multi_output);
+  RUN(producer_consumer_not_merged_over_a_path);
   return test_summary("test_pass_fusion_rules");
 }
