@@ -96,15 +96,28 @@ def twice(n):
     return out
 
 
-SHAPES = {"chain": chain, "wide": wide, "comps": comps, "twice": twice}
+def adds(n):
+    out = ["HloModule adds_%d" % n, "", "ENTRY main {", "  p = %s parameter(0)" % ARR,
+           "  x.0 = %s add(p, p)" % ARR]
+    for i in range(1, n):
+        out.append("  x.%d = %s add(x.%d, p)" % (i, ARR, i - 1))
+    out[-1] = out[-1].replace("  x", "  ROOT x", 1)
+    out.append("}")
+    return out
+
+
+SHAPES = {"chain": chain, "wide": wide, "comps": comps, "twice": twice, "adds": adds}
+
+
+def generate(shape, n, path):
+    with open(path, "w") as f:
+        f.write("\n".join(SHAPES[shape](n)) + "\n")
 
 
 def main():
     if len(sys.argv) != 4 or sys.argv[1] not in SHAPES:
         sys.exit("usage: gen_scale.py {%s} N OUT.hlo" % ",".join(SHAPES))
-    lines = SHAPES[sys.argv[1]](int(sys.argv[2]))
-    with open(sys.argv[3], "w") as f:
-        f.write("\n".join(lines) + "\n")
+    generate(sys.argv[1], int(sys.argv[2]), sys.argv[3])
 
 
 if __name__ == "__main__":

@@ -189,16 +189,17 @@ static cxla_status pipeline_default(Runner *r) {
   /* TRY(run_pass(r, "rng-bit-generator-expander")); */
   /* TRY(run_pass(r, "select-and-scatter-expander")); */
   /* TRY(run_pass(r, "scatter-expander")); */
-  TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "dot-canonicalize"));
+  TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "layout-assignment"));
   /* Layout assignment conforms a tuple result through tuple/gte/copy:
    * forward the elements so the copies can fuse with their producers. */
   TRY(run_pass(r, "tuple-simplifier"));
   TRY(run_pass(r, "reshape-to-bitcast"));
   TRY(run_pass(r, "fusion"));
-  TRY(run_pass(r, "multi-output-fusion"));
-  TRY(run_pass(r, "dce"));
+  TRY(run_pass(r, "cse"));
+  static const char *const kMerge[] = {"multi-output-fusion", "cse", "dce"};
+  TRY(run_fixed_point(r, kMerge, (int)(sizeof kMerge / sizeof kMerge[0]), 8));
   TRY(run_pass(r, "buffer-assignment"));
   return NULL;
 }
