@@ -198,7 +198,7 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_pass(r, "reshape-to-bitcast"));
   TRY(run_pass(r, "fusion"));
   TRY(run_pass(r, "cse"));
-  static const char *const kMerge[] = {"multi-output-fusion", "cse", "dce"};
+  static const char *const kMerge[] = {"multi-output-fusion", "tuple-simplifier", "cse", "dce"};
   TRY(run_fixed_point(r, kMerge, (int)(sizeof kMerge / sizeof kMerge[0]), 8));
   TRY(run_pass(r, "buffer-assignment"));
   return NULL;

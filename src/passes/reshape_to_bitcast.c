@@ -12,9 +12,13 @@
  *   %r = f32[12,5]{1,0} reshape(f32[3,4,5]{2,1,0} %a)
  *     -> %r = f32[12,5]{1,0} bitcast(%a)
  *
+ * Chains of bitcasts collapse into one (bitcast(bitcast(y)) -> bitcast(y),
+ * as the simplifier would on a second run), and a bitcast to its operand's
+ * own shape and layout is the operand.
+ *
  * Every computation that runs as code is visited once (fused computations
- * keep their reshapes: inside a loop fusion a reshape costs nothing); the
- * rewrite is in place, linear in the module's size. */
+ * keep their reshapes: inside a loop fusion a reshape costs nothing); one
+ * walk, linear in the module's size. */
 #include "passes/passes.h"
 
 /* Whether s's bytes lie in row-major order, ignoring size-1 dims: walking
@@ -41,18 +45,34 @@ static bool reshape_is_bitcast(const Instr *in) {
   return dense_row_major(x) && dense_row_major(r);
 }
 
+/* The rewrite of one instruction (pass_rewrite_comp visits operands
+ * first, so chains collapse in one walk). */
+static cxla_status rewrite(Instr *in, void *arg, Instr **out) {
+  (void)arg;
+  *out = NULL;
+  if (reshape_is_bitcast(in)) {
+    in->op = OP_BITCAST;
+    *out = in;
+  }
+  if (in->op != OP_BITCAST || in->noperands != 1 || in->ncontrol_preds) return NULL;
+  /* bitcast(bitcast(y)) -> bitcast(y): the bytes never move. */
+  Instr *x = in->operands[0];
+  while (x->op == OP_BITCAST && x->noperands == 1 && !x->ncontrol_preds) x = x->operands[0];
+  if (x != in->operands[0]) {
+    in->operands[0] = x;
+    *out = in;
+  }
+  /* A bitcast to the operand's own shape and layout is the operand. */
+  if (shape_equal(x->shape, in->shape, true)) *out = x;
+  return NULL;
+}
+
 cxla_status pass_reshape_to_bitcast(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
   for (int i = 0; i < m->ncomps; i++) {
     Computation *c = m->comps[i];
-    if (c->is_fusion) continue;
-    for (int k = 0; k < c->ninstrs; k++) {
-      Instr *in = c->instrs[k];
-      if (!reshape_is_bitcast(in)) continue;
-      in->op = OP_BITCAST;
-      *changed = true;
-    }
+    if (!c->is_fusion) TRY(pass_rewrite_comp(c, rewrite, NULL, changed));
   }
   return NULL;
 }

@@ -53,6 +53,47 @@ TEST(non_row_major_stays_reshape) {
                    "  ROOT r = f32[6,4]{1,0} reshape(a)\n}\n") == OP_RESHAPE);
 }
 
+/* A reshape of a bitcast becomes one bitcast of the original value (the
+ * simplifier would fold the chain on a second run otherwise); a reshape
+ * back to the original shape and layout is the original value itself. */
+TEST(bitcast_chains_collapse) {
+  HloModule *m = pc_optimize_checked("HloModule m\n\nENTRY e {\n"
+                                     "  a = f32[4,6]{1,0} parameter(0)\n"
+                                     "  t = f32[6,4]{0,1} bitcast(a)\n"
+                                     "  c = f32[6,4]{1,0} copy(t)\n"
+                                     "  r = f32[24]{0} reshape(c)\n"
+                                     "  ROOT r2 = f32[2,12]{1,0} reshape(r)\n}\n",
+                                     "reshape-to-bitcast");
+  if (m) {
+    const Instr *root = m->entry->root;
+    CHECK(root->op == OP_BITCAST && root->operands[0]->op == OP_COPY);
+    CHECK(pc_count(m->entry, OP_BITCAST) == 2 && pc_count(m->entry, OP_RESHAPE) == 0);
+    module_destroy(m);
+  }
+  m = pc_optimize_checked("HloModule m\n\nENTRY e {\n"
+                          "  a = f32[4,6]{1,0} parameter(0)\n"
+                          "  r = f32[24]{0} reshape(a)\n"
+                          "  n = f32[24]{0} negate(r)\n"
+                          "  ROOT b = f32[4,6]{1,0} reshape(n)\n}\n",
+                          "reshape-to-bitcast");
+  if (m) {
+    CHECK(pc_count(m->entry, OP_BITCAST) == 2);
+    module_destroy(m);
+  }
+  m = pc_optimize_checked("HloModule m\n\nENTRY e {\n"
+                          "  a = f32[4,6]{1,0} parameter(0)\n"
+                          "  r = f32[24]{0} reshape(a)\n"
+                          "  b = f32[4,6]{1,0} reshape(r)\n"
+                          "  ROOT n = f32[4,6]{1,0} negate(b)\n}\n",
+                          "reshape-to-bitcast");
+  if (m) {
+    const Instr *root = m->entry->root;
+    CHECK(root->op == OP_NEGATE && root->operands[0]->op == OP_PARAMETER);
+    CHECK(pc_count(m->entry, OP_BITCAST) == 0 && pc_count(m->entry, OP_RESHAPE) == 0);
+    module_destroy(m);
+  }
+}
+
 /* Fused computations keep their reshapes (they cost nothing there). */
 TEST(fused_computations_untouched) {
   const char *text = "HloModule m\n\n"
@@ -83,6 +124,7 @@ int main(int argc, char **argv) {
   RUN(row_major_reshape_becomes_bitcast);
   RUN(degenerate_dims_ignored);
   RUN(non_row_major_stays_reshape);
+  RUN(bitcast_chains_collapse);
   RUN(fused_computations_untouched);
   RUN(corpus_layout_then_bitcast);
   return test_summary("test_pass_bitcast");
