@@ -110,6 +110,10 @@ typedef struct Fuser {
    * scalars only, so every evaluation count is 1 and nothing of the
    * root's dims is reused (no sweep needed to know). NULL: not known. */
   const Computation *uniform;
+  /* Names of the instructions of names_fc, the fused computation being
+   * grown (new names are found without a scan over it). */
+  const Computation *names_fc;
+  NameMap fc_names;
   bool oom;
 } Fuser;
 
@@ -416,7 +420,7 @@ static cxla_status output_fusible(Fuser *fz, const Instr *C, int j, const Instr 
 
 /* In an output fusion, whether parameter j feeds the dot/convolution. */
 static bool feeds_output_head(const Instr *C, int j) {
-  if (!is_ours(C)) return false;
+  if (!is_ours(C) || C->fusion_kind != FUSION_OUTPUT) return false;
   const Computation *fc = C->called[0];
   const Instr *param = fc->params[j];
   for (int i = 0; i < fc->ninstrs; i++) {
@@ -633,9 +637,15 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
     else if (idx >= 0) ops[k] = fc->params[idx];
     else if (!(ops[k] = fusion_insert_operand(f, x, at++))) return cxla_oom();
   }
-  const char *name = fusion_unique_name(fc, p->name);
+  if (fz->names_fc != fc) {
+    namemap_free(&fz->fc_names);
+    fz->names_fc = NULL;
+    TRY(comp_index_names(fc, &fz->fc_names));
+    fz->names_fc = fc;
+  }
+  const char *name = fusion_unique_name_in(fc, &fz->fc_names, p->name);
   Instr *pc = name ? instr_clone(fc, p, p->noperands, ops, name) : NULL;
-  if (!pc) return cxla_oom();
+  if (!pc || !namemap_set(&fz->fc_names, pc->name, pc)) return cxla_oom();
   pc->scratch = p;
   comp_replace_uses(fc, pj, pc);
   fusion_remove_param(f, fc, j);
@@ -771,6 +781,7 @@ static cxla_status fuse_computation(Fuser *fz, bool *changed) {
 
 static void fuser_free(Fuser *fz) {
   analysis_free(&fz->an);
+  namemap_free(&fz->fc_names);
   cxla_free(fz->no_dup);
   uses_reset(fz);
   cxla_free(fz->uses);

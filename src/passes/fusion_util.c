@@ -275,9 +275,12 @@ Instr *fusion_add_param(Computation *fc, const Shape *s) {
   Arena *a = &fc->module->arena;
   Shape *sh = shape_clone(a, s);
   if (!sh) return NULL;
+  /* A placeholder no parsed name can equal ('#' is not an HLO name
+   * character), so it needs no search for a free name; fusion_finish
+   * names every parameter. */
   char buf[64];
-  snprintf(buf, sizeof buf, "param_tmp.%d", fc->nparams);
-  const char *name = fusion_unique_name(fc, buf);
+  snprintf(buf, sizeof buf, "param_tmp#%d", fc->nparams);
+  const char *name = arena_strdup(a, buf);
   if (!name) return NULL;
   Instr **params = arena_array(a, (size_t)fc->nparams + 1, sizeof(Instr *));
   if (!params) return NULL;
