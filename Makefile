@@ -1,4 +1,6 @@
-# cxla build. `make` builds build/cxla and build/libcxla.a; `make test` runs
+# cxla build. `make` builds build/cxla, build/libcxla.a, build/libcxla.so
+# and build/libcxla_testing.a (testing/: .npy, case.json, result comparison
+# for the tools and tests; not part of libcxla); `make test` runs
 # every test; `make run` installs what is missing, builds and runs the
 # bundled example. Variables: CC (gcc or clang), SAN=1 (ASan+UBSan build in
 # build-san/), OPT (optimisation flags).
@@ -7,7 +9,7 @@ CC      ?= cc
 OPT     ?= -O2 -g
 SAN     ?=
 CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
-              -Iinclude -Isrc $(OPT)
+              -Iinclude -Isrc -I. $(OPT)
 ifeq ($(SAN),1)
   BUILD   ?= build-san
   SANFLAGS = -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
@@ -19,19 +21,28 @@ CFLAGS  = $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lm -lpthread
 
 LIB_SRC   := $(sort $(wildcard src/*/*.c))
+TESTING_SRC := $(sort $(wildcard testing/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/cxla/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
 LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
+TESTING_OBJ := $(TESTING_SRC:%.c=$(BUILD)/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-DEPS      := $(LIB_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+DEPS      := $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+# What tools and tests link: the testing library, then libcxla.
+LINK_LIBS := $(BUILD)/libcxla_testing.a $(BUILD)/libcxla.a
 
 .PHONY: all test run deps clean fuzz sweep test-san check-corpus
-all: $(BUILD)/cxla $(TEST_BINS)
+all: $(BUILD)/cxla $(BUILD)/libcxla.so $(TEST_BINS) $(BUILD)/tests/embed_runtime
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -MMD -MP -c $< -o $@
+
+# Library objects are position-independent with hidden symbols: the same
+# objects go into the static archive (tools, tests) and the shared library,
+# which exports only what the public headers mark CXLA_API.
+$(LIB_OBJ): CFLAGS += -fPIC -fvisibility=hidden
 
 # The archive is rebuilt when the list of sources changes too, so objects of
 # deleted files never linger in it.
@@ -43,16 +54,32 @@ $(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 	@rm -f $@
 	ar rcs $@ $(LIB_OBJ)
 
+# Backends that need more libraries (LLVM) add them to SO_LDLIBS.
+SO_LDLIBS ?=
+$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so $(LIB_OBJ) \
+	  $(SO_LDLIBS) $(LDLIBS) -o $@
+
+$(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
+	@rm -f $@
+	ar rcs $@ $(TESTING_OBJ)
+
 FORCE:
 
-$(BUILD)/cxla: $(TOOL_OBJ) $(BUILD)/libcxla.a
-	$(CC) $(CFLAGS) $(TOOL_OBJ) $(BUILD)/libcxla.a $(LDLIBS) -o $@
+$(BUILD)/cxla: $(TOOL_OBJ) $(LINK_LIBS)
+	$(CC) $(CFLAGS) $(TOOL_OBJ) $(LINK_LIBS) $(LDLIBS) -o $@
 
 # Test-only headers and the random module generator (tests/gen) that tests
 # #include are prerequisites too.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(BUILD)/libcxla.a
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $< $(BUILD)/libcxla.a $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Itests/unit $< $(LINK_LIBS) $(LDLIBS) -o $@
+
+# A host program that sees only the public headers and the shared library.
+$(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -Wall -Wextra -Werror -Iinclude $(OPT) $(SANFLAGS) $< -L$(BUILD) -lcxla \
+	  -Wl,-rpath,'$$ORIGIN/..' -o $@
 
 -include $(DEPS)
 
@@ -65,6 +92,17 @@ test: all
 test-san:
 	$(MAKE) SAN=1 test
 
+# The runtime's tests (tests/unit/test_runtime*.c) under ThreadSanitizer,
+# in build-tsan-<compiler>/. TSAN_CC picks the compiler (gcc or clang).
+TSAN_CC ?= $(CC)
+TSAN_BUILD := build-tsan-$(notdir $(TSAN_CC))
+TSAN_TESTS := $(patsubst tests/unit/%.c,$(TSAN_BUILD)/tests/%,$(wildcard tests/unit/test_runtime*.c))
+.PHONY: test-tsan
+test-tsan:
+	$(MAKE) CC=$(TSAN_CC) BUILD=$(TSAN_BUILD) \
+	  EXTRA_CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" $(TSAN_TESTS)
+	@set -e; for t in $(TSAN_TESTS); do TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $$t; done
+
 deps:
 	@sh tools/deps.sh
 
@@ -76,31 +114,32 @@ run: deps all
 # (.npy reader/writer) and build-fuzz/fuzz_json (JSON parser, case.json).
 FUZZ_CC ?= clang
 fuzz: build-fuzz/fuzz_parse build-fuzz/fuzz_run build-fuzz/fuzz_npy build-fuzz/fuzz_json
-build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  fuzz/fuzz_parse.c $(LIB_SRC) $(LDLIBS) -o $@
-build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+	  fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  fuzz/fuzz_run.c $(LIB_SRC) $(LDLIBS) -o $@
-build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(wildcard src/*/*.h include/cxla/*)
+	  fuzz/fuzz_run.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-	  $< $(LIB_SRC) $(LDLIBS) -o $@
+	  $< $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 
 # Mutation sweep over the corpus under ASan+UBSan (fuzz/mutate_sweep.c):
 # build-san/mutate_sweep [-n N] tests/corpus. clang's UBSan checks more
 # (pointer overflow): make sweep CC=clang SWEEP_BUILD=build-clang-san
 SWEEP_BUILD ?= build-san
 sweep:
-	$(MAKE) SAN=1 BUILD=$(SWEEP_BUILD) $(SWEEP_BUILD)/libcxla.a
+	$(MAKE) SAN=1 BUILD=$(SWEEP_BUILD) $(SWEEP_BUILD)/libcxla.a $(SWEEP_BUILD)/libcxla_testing.a
 	$(CC) $(CFLAGS_BASE) -fsanitize=address,undefined -fno-sanitize-recover=all \
-	  -fno-omit-frame-pointer fuzz/mutate_sweep.c $(SWEEP_BUILD)/libcxla.a $(LDLIBS) \
+	  -fno-omit-frame-pointer fuzz/mutate_sweep.c $(SWEEP_BUILD)/libcxla_testing.a \
+	  $(SWEEP_BUILD)/libcxla.a $(LDLIBS) \
 	  -o $(SWEEP_BUILD)/mutate_sweep
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-fuzz build-tsan-*
 
 # ---- benchmarks: cxla vs XLA:CPU (bench/README.md) ----------------------------
 # `make bench` runs every case and writes bench/results/<date>.{md,json,png};

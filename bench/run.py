@@ -48,7 +48,8 @@ REPO = os.path.dirname(HERE)
 
 # Keys `cxla bench --json` must report (tools/cxla/cmd_bench.c).
 CXLA_KEYS = ("module", "backend", "threads", "optimized", "parse_s", "verify_s",
-             "optimize_s", "compile_s", "run_median_s", "run_min_s", "run_max_s", "runs",
+             "optimize_s", "compile_s", "plan_s", "codegen_s", "llvm_s", "cache_hit",
+             "run_median_s", "run_min_s", "run_max_s", "runs",
              "warmup_runs", "iters", "stopped_early", "from_warmup", "max_seconds",
              "total_run_s", "peak_rss_bytes", "results")
 # Keys every case entry of our JSON has (None where not measured).
@@ -344,6 +345,8 @@ def fill_cxla(e, r):
         e["cxla_parse_s"] = rep["parse_s"] + rep["verify_s"]
         e["cxla_optimize_s"] = rep["optimize_s"]
         e["cxla_compile_only_s"] = rep["compile_s"]
+        e["cxla_codegen_s"], e["cxla_llvm_s"] = rep["codegen_s"], rep["llvm_s"]
+        e["cxla_cache_hit"] = rep["cache_hit"]
         e["cxla_compile_s"] = rep["parse_s"] + rep["verify_s"] + rep["optimize_s"] + rep["compile_s"]
         e["cxla_run_min_s"], e["cxla_run_max_s"] = rep["run_min_s"], rep["run_max_s"]
         e["cxla_runs"], e["cxla_backend"], e["cxla_threads"] = rep["runs"], rep["backend"], rep["threads"]

@@ -21,8 +21,9 @@
 
 #include "cxla/cxla.h"
 #include "ir/ir.h"
-#include "runtime/case.h"
-#include "runtime/json.h"
+#include "testing/case.h"
+#include "testing/json.h"
+#include "testing/npy.h"
 
 static inline int mkdir_p(const char *d) { return mkdir(d, 0700) == 0 || errno == EEXIST ? 0 : -1; }
 

@@ -1,5 +1,5 @@
-/* libFuzzer target for the strict JSON parser (src/runtime/json.c) and the
- * case.json loader built on it (src/runtime/case.c).
+/* libFuzzer target for the strict JSON parser (testing/json.c) and the
+ * case.json loader built on it (testing/case.c).
  *
  * Parses the input; errors must be located INVALID_ARGUMENT statuses
  * ("fuzz:line:col: ..."). A parsed document is walked completely (every

@@ -1,4 +1,4 @@
-/* libFuzzer target for the .npy reader and writer (src/runtime/npy.c).
+/* libFuzzer target for the .npy reader and writer (testing/npy.c).
  *
  * Writes the input to a scratch file and reads it as stored and as each
  * reinterpreting type (bf16, f16, f8, f4, s4, u2 ...); what reads must be a

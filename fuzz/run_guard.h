@@ -301,13 +301,12 @@ static void rg_repair(HloModule *m) {
     const char *msg = cxla_status_message(s);
     char cname[256], iname[256];
     bool fixed = false;
-    if (strstr(msg, "entry_computation_layout")) {
-      for (int i = 0; i < m->nraw; i++)
-        if (m->raw[i].name && strcmp(m->raw[i].name, "entry_computation_layout") == 0) {
-          m->raw[i] = m->raw[--m->nraw];
-          fixed = true;
-          break;
-        }
+    if (strstr(msg, "entry_computation_layout") && m->entry_layout) {
+      m->entry_layout = NULL;
+      fixed = true;
+    } else if (strstr(msg, "input_output_alias") && m->nio_alias) {
+      m->nio_alias = 0;
+      fixed = true;
     } else if (strstr(msg, "expected shape") && rg_name_after(msg, "computation %", ",", cname, sizeof cname) &&
                rg_name_after(msg, "instruction %", " ", iname, sizeof iname)) {
       Computation *c = module_find_computation(m, cname);

@@ -22,7 +22,8 @@
 # checks), read from each suite's own "N passed, M failed[, K skipped]" line:
 #   total: N passed, M failed[, K skipped]
 # A suite that exits non-zero without reporting a failure (a crash, a
-# sanitizer report) counts as one more failure. Exit status: 0 only if
+# sanitizer report) counts as one more failure; a suite that cannot run for
+# want of its data or tools counts as one skipped. Exit status: 0 only if
 # nothing failed.
 set -u
 
@@ -95,6 +96,7 @@ elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
 else
   echo "SKIP  conformance: no cases under $CORPUS"
   echo
+  skipped=$((skipped + 1))
 fi
 
 # 3. command-line tests
@@ -107,11 +109,13 @@ done
 if [ ! -f tools/corpus/check.py ]; then
   echo "SKIP  corpus check: tools/corpus/check.py is not there"
   echo
+  skipped=$((skipped + 1))
 elif python3 -c 'import numpy' >/dev/null 2>&1; then
   run_suite "corpus check" python3 tools/corpus/check.py
 else
   echo "SKIP  corpus check: python3 cannot import numpy (sh tools/deps.sh installs it)"
   echo
+  skipped=$((skipped + 1))
 fi
 
 # 5. fuzz-crash replays

@@ -22,6 +22,9 @@
 extern "C" {
 #endif
 
+/* The library's version (also part of executable fingerprints). */
+#define CXLA_VERSION "0.2.0"
+
 /* ---- element types ---------------------------------------------------------- */
 
 typedef enum cxla_type {
@@ -32,36 +35,29 @@ typedef enum cxla_type {
 } cxla_type;
 
 /* HLO's name of a type ("f32", "bf16", "pred"); "?" when out of range. */
-const char *cxla_type_name(cxla_type t);
+CXLA_API const char *cxla_type_name(cxla_type t);
 /* Bytes per element in a literal's data (see cxla_literal_data). */
-int cxla_type_size(cxla_type t);
+CXLA_API int cxla_type_size(cxla_type t);
 
 /* ---- literals: dense arrays and tuples of them --------------------------------- */
 
 typedef struct cxla_literal cxla_literal;
 
 /* A zero-filled array. Data is logical row-major (last dimension fastest). */
-cxla_status cxla_literal_create(cxla_type t, int rank, const int64_t *dims,
+CXLA_API cxla_status cxla_literal_create(cxla_type t, int rank, const int64_t *dims,
                                 cxla_literal **out);
-void cxla_literal_destroy(cxla_literal *l);
-cxla_type cxla_literal_type(const cxla_literal *l); /* CXLA_TUPLE for tuples */
-int cxla_literal_rank(const cxla_literal *l);
-const int64_t *cxla_literal_dims(const cxla_literal *l);
-int64_t cxla_literal_elements(const cxla_literal *l);
+CXLA_API void cxla_literal_destroy(cxla_literal *l);
+CXLA_API cxla_type cxla_literal_type(const cxla_literal *l); /* CXLA_TUPLE for tuples */
+CXLA_API int cxla_literal_rank(const cxla_literal *l);
+CXLA_API const int64_t *cxla_literal_dims(const cxla_literal *l);
+CXLA_API int64_t cxla_literal_elements(const cxla_literal *l);
 /* The element storage: cxla_literal_elements * cxla_type_size bytes. pred is
  * one byte 0/1; s4/u4/s2/u2 one byte per element; bf16, f16 and the f8 types
  * raw bits; c64 (float re, float im) pairs. NULL for tuples. */
-void *cxla_literal_data(cxla_literal *l);
-int cxla_literal_tuple_size(const cxla_literal *l);
+CXLA_API void *cxla_literal_data(cxla_literal *l);
+CXLA_API int cxla_literal_tuple_size(const cxla_literal *l);
 /* The i-th element of a tuple; owned by the tuple. */
-cxla_literal *cxla_literal_tuple_get(cxla_literal *l, int i);
-
-/* .npy files. Reading takes the stored dtype; `as` (or CXLA_TYPE_COUNT for
- * "as stored") reinterprets unsigned-integer files as bf16 or f8 raw bits,
- * the corpus convention for types numpy lacks. */
-cxla_status cxla_npy_read(const char *path, cxla_type as, cxla_literal **out);
-/* Writes an array literal; bf16/f8 types are written as raw unsigned ints. */
-cxla_status cxla_npy_write(const char *path, const cxla_literal *l);
+CXLA_API cxla_literal *cxla_literal_tuple_get(cxla_literal *l, int i);
 
 /* ---- modules ---------------------------------------------------------------------------- */
 
@@ -69,27 +65,27 @@ typedef struct cxla_module cxla_module;
 
 /* Parses HLO text. `filename` is used in error messages only (may be NULL).
  * Errors carry "file:line:col: message" and the offending line with a caret. */
-cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
+CXLA_API cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
                               cxla_module **out);
-cxla_status cxla_module_parse_file(const char *path, cxla_module **out);
-void cxla_module_destroy(cxla_module *m);
+CXLA_API cxla_status cxla_module_parse_file(const char *path, cxla_module **out);
+CXLA_API void cxla_module_destroy(cxla_module *m);
 /* Canonical HLO text; the caller frees it with cxla_free_string. */
-cxla_status cxla_module_print(const cxla_module *m, char **out_text);
+CXLA_API cxla_status cxla_module_print(const cxla_module *m, char **out_text);
 /* Shape inference and structural checks over the whole module. */
-cxla_status cxla_module_verify(const cxla_module *m);
+CXLA_API cxla_status cxla_module_verify(const cxla_module *m);
 /* The entry computation's parameter count. */
-int cxla_module_num_parameters(const cxla_module *m);
+CXLA_API int cxla_module_num_parameters(const cxla_module *m);
 /* Type and dims of the entry's i-th parameter; the dims belong to m. */
-cxla_status cxla_module_parameter(const cxla_module *m, int i, cxla_type *out_type,
+CXLA_API cxla_status cxla_module_parameter(const cxla_module *m, int i, cxla_type *out_type,
                                   int *out_rank, const int64_t **out_dims);
 
-void cxla_free_string(char *s);
+CXLA_API void cxla_free_string(char *s);
 
 /* ---- the reference interpreter ---------------------------------------------------------- */
 
 /* Runs the entry computation on args (borrowed) and returns its result (a
  * tuple literal if the entry returns a tuple). */
-cxla_status cxla_interp_run(const cxla_module *m, cxla_literal *const *args,
+CXLA_API cxla_status cxla_interp_run(const cxla_module *m, cxla_literal *const *args,
                             int nargs, cxla_literal **out_result);
 
 #ifdef __cplusplus

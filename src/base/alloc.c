@@ -5,8 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static long alloc_count;
-static long fail_at; /* 0: off; else fail when alloc_count reaches it */
+/* The failure-injection state is per thread (no state shared between
+ * threads or between two embedders of the library): a test arms it on the
+ * thread whose allocations it wants to fail. */
+static _Thread_local long alloc_count;
+static _Thread_local long fail_at; /* 0: off; else fail when alloc_count reaches it */
 
 long cxla_fail_alloc_at(long n) {
   long c = alloc_count;

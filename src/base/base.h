@@ -42,7 +42,7 @@ char *cxla_strdup(const char *s);
 char *cxla_strndup(const char *s, size_t n);
 /* Test hook: the n-th allocation from now (1 = the next) returns NULL;
  * 0 turns the hook off. Returns the number of allocations since the last
- * call. Not thread-safe; tests only. */
+ * call. Counts and fails this thread's allocations only; tests only. */
 long cxla_fail_alloc_at(long n);
 
 /* printf into a fresh cxla_malloc'd string; NULL if out of memory. */

@@ -7,6 +7,8 @@
  *   parse_attrs.c   instruction attributes: typed ones into Instr fields,
  *                   the rest kept verbatim
  *   parse_literal.c constant literals
+ *   header.c        typed module header attributes (entry_computation_layout,
+ *                   input_output_alias): reading and printing
  *   printer.c       canonical text; cxla_module_print
  *
  * Ownership: a Parser borrows the source text; everything it builds lives in
@@ -149,8 +151,9 @@ bool add_comp_fixup(Parser *p, Instr *in, Computation **slot, const char *name,
 
 /* parse_shape.c: shape ::= type '[' dims ']' layout? | '(' shape, ... ')' */
 bool parse_shape(Parser *p, Shape **out);
-/* True if the current token can start a shape. */
-bool at_shape(const Parser *p);
+/* True if the current token starts a shape: '(' or a type name followed by
+ * '[' (a type name alone is a name). */
+bool at_shape(Parser *p);
 
 /* parse_attrs.c: reads ", name=value" pairs after an instruction's operands
  * into `in` (typed fields, called computations, control predecessors, raw
@@ -159,6 +162,12 @@ bool parse_instr_attrs(Parser *p, Instr *in);
 /* Captures a verbatim attribute value starting at byte offset pos; sets *end
  * to the offset just after it. Used for module header attributes too. */
 bool scan_raw_value(Parser *p, size_t pos, size_t *end);
+
+/* header.c: the values of entry_computation_layout and input_output_alias
+ * (the current token is the one after '='), into the module's typed
+ * fields. */
+bool parse_entry_layout(Parser *p);
+bool parse_io_alias(Parser *p);
 
 /* parse_literal.c: the literal inside constant(...), for shape s. */
 bool parse_literal(Parser *p, const Shape *s, Literal **out);
@@ -174,6 +183,9 @@ bool hlo_ieee_nan_format(ElemType t, int *ebits, int *mbits);
 /* Appends the text form of a shape as XLA writes it ("f32[2,3]{1,0}",
  * "token[]", "(f32[], s32[])"). */
 void hlo_print_shape(StrBuf *b, const Shape *s, bool layout);
+/* Appends the module header's attributes (", name=value" each): typed ones
+ * and the verbatim rest, in XLA's order. */
+void hlo_print_header_attrs(StrBuf *b, const HloModule *m);
 /* Appends a literal's value as constant(...) takes it. */
 void hlo_print_literal(StrBuf *b, const Literal *l);
 /* Appends s as a double-quoted string with C escapes. */

@@ -451,7 +451,7 @@ typedef enum AttrId {
   AT_MANT_BITS, AT_FFT_TYPE, AT_FFT_LENGTH, AT_DISTRIBUTION, AT_ALGORITHM, AT_TARGET,
   AT_IS_STABLE, AT_LEFT_SIDE, AT_LOWER, AT_UNIT_DIAGONAL, AT_TRANSPOSE_A, AT_KIND, AT_K,
   AT_LARGEST, AT_TO_APPLY, AT_CALLS, AT_CONDITION, AT_BODY, AT_TRUE, AT_FALSE, AT_BRANCHES,
-  AT_SELECT, AT_SCATTER, AT_CONTROL, AT_COUNT
+  AT_SELECT, AT_SCATTER, AT_CONTROL, AT_SIDE_EFFECT, AT_COUNT
 } AttrId;
 
 static const struct {
@@ -483,6 +483,7 @@ static const struct {
     {"body", AT_BODY}, {"true_computation", AT_TRUE}, {"false_computation", AT_FALSE},
     {"branch_computations", AT_BRANCHES}, {"select", AT_SELECT}, {"scatter", AT_SCATTER},
     {"control-predecessors", AT_CONTROL},
+    {"custom_call_has_side_effect", AT_SIDE_EFFECT},
 };
 
 /* Whether attribute id is decoded for opcode op (otherwise it is kept raw). */
@@ -513,7 +514,7 @@ static bool applies(AttrId id, Opcode op) {
   case AT_FFT_TYPE: case AT_FFT_LENGTH: return op == OP_FFT;
   case AT_DISTRIBUTION: return op == OP_RNG;
   case AT_ALGORITHM: return op == OP_RNG_BIT_GENERATOR;
-  case AT_TARGET: return op == OP_CUSTOM_CALL;
+  case AT_TARGET: case AT_SIDE_EFFECT: return op == OP_CUSTOM_CALL;
   case AT_IS_STABLE: return op == OP_SORT;
   case AT_LEFT_SIDE: case AT_UNIT_DIAGONAL: case AT_TRANSPOSE_A: return op == OP_TRIANGULAR_SOLVE;
   case AT_LOWER: return op == OP_TRIANGULAR_SOLVE || op == OP_CHOLESKY;
@@ -651,6 +652,7 @@ static bool decode(Cur *c, AttrId id, Instr *in, Calls *calls) {
     return true;
   }
   case AT_IS_STABLE: in->attrs |= A_IS_STABLE; return cbool(c, &in->is_stable);
+  case AT_SIDE_EFFECT: in->attrs |= A_SIDE_EFFECT; return cbool(c, &in->has_side_effect);
   case AT_LEFT_SIDE: in->attrs |= A_TRIANGULAR; return cbool(c, &in->tri_left_side);
   case AT_UNIT_DIAGONAL: in->attrs |= A_TRIANGULAR; return cbool(c, &in->tri_unit_diagonal);
   case AT_LOWER:

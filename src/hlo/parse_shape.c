@@ -12,11 +12,18 @@
 
 #include "hlo/hlo.h"
 
-bool at_shape(const Parser *p) {
+static bool at_type_name(const Parser *p) {
   ElemType t;
-  if (p->tok.kind == TOK_LPAREN) return true;
   return p->tok.kind == TOK_IDENT && !p->tok.percent &&
          type_from_name(p->tok.text, p->tok.len, &t);
+}
+
+/* A type name starts a shape only when '[' follows it, as in XLA's parser:
+ * "s2", "c64", "pred" or "f8e4m3fn" alone are names (of instructions,
+ * operands, computations). */
+bool at_shape(Parser *p) {
+  if (p->tok.kind == TOK_LPAREN) return true;
+  return at_type_name(p) && ppeek(p) == TOK_LSQUARE;
 }
 
 /* Reads a non-negative decimal integer token. */
@@ -205,6 +212,6 @@ static bool parse_tuple_shape(Parser *p, Shape **out) {
 
 bool parse_shape(Parser *p, Shape **out) {
   if (p->tok.kind == TOK_LPAREN) return parse_tuple_shape(p, out);
-  if (!at_shape(p)) return perr(p, p->tok.pos, "expected a shape");
+  if (!at_type_name(p)) return perr(p, p->tok.pos, "expected a shape");
   return parse_array_shape(p, out);
 }

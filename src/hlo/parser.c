@@ -515,8 +515,9 @@ static bool parse_computation(Parser *p, Computation **entry) {
 
 /* ---- module ---------------------------------------------------------------------- */
 
-/* ", name=value" pairs after "HloModule name", kept verbatim (collected on
- * the heap, then copied to the arena). */
+/* ", name=value" pairs after "HloModule name": entry_computation_layout and
+ * input_output_alias into the module's typed fields (header.c), the others
+ * kept verbatim (collected on the heap, then copied to the arena). */
 static bool parse_header_attrs(Parser *p) {
   HloModule *m = p->m;
   RawAttr *v = NULL;
@@ -533,6 +534,16 @@ static bool parse_header_attrs(Parser *p) {
     if (p->tok.kind != TOK_EQUAL) {
       ok = pexpected(p, "'=' after the attribute name");
       break;
+    }
+    bool ecl = tok_is(&name, "entry_computation_layout");
+    if (ecl || tok_is(&name, "input_output_alias")) {
+      if (ecl ? m->entry_layout != NULL : m->has_io_alias) {
+        ok = perr(p, name.pos, "duplicate module attribute '%.*s'", (int)name.len, name.text);
+        break;
+      }
+      padvance(p);
+      if (!(ok = ecl ? parse_entry_layout(p) : parse_io_alias(p))) break;
+      continue;
     }
     size_t vstart = p->tok.pos + 1, vend;
     if (!(ok = scan_raw_value(p, vstart, &vend))) break;

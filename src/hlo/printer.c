@@ -459,7 +459,17 @@ static void print_attrs(StrBuf *b, const Instr *in) {
       sb_printf(b, i ? ", %%%s" : "%%%s", in->control_preds[i] ? in->control_preds[i]->name : "?");
     sb_putc(b, '}');
   }
-  for (int i = 0; i < in->nraw; i++) sb_printf(b, ", %s=%s", in->raw[i].name, in->raw[i].value);
+  /* custom_call_has_side_effect goes where XLA prints it: after
+   * operand_layout_constraints, before everything else kept raw. */
+  bool side = (a & A_SIDE_EFFECT) != 0;
+  for (int i = 0; i < in->nraw; i++) {
+    if (side && strcmp(in->raw[i].name, "operand_layout_constraints") != 0) {
+      sb_printf(b, ", custom_call_has_side_effect=%s", bool_s(in->has_side_effect));
+      side = false;
+    }
+    sb_printf(b, ", %s=%s", in->raw[i].name, in->raw[i].value);
+  }
+  if (side) sb_printf(b, ", custom_call_has_side_effect=%s", bool_s(in->has_side_effect));
 }
 
 /* ---- structure ------------------------------------------------------------------- */
@@ -507,7 +517,7 @@ cxla_status cxla_module_print(const cxla_module *m, char **out_text) {
   StrBuf b;
   sb_init(&b);
   sb_printf(&b, "HloModule %s", m->name);
-  for (int i = 0; i < m->nraw; i++) sb_printf(&b, ", %s=%s", m->raw[i].name, m->raw[i].value);
+  hlo_print_header_attrs(&b, m);
   sb_puts(&b, "\n\n");
   if (m->stack_frames) {
     sb_puts(&b, m->stack_frames);

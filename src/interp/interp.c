@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "interp/interp.h"
+#include "runtime/backend.h"
 
 /* Deepest nesting of computation calls (call, while body, fusion, map, ...)
  * before the interpreter refuses: a guard against runaway recursion in
@@ -267,6 +268,11 @@ static cxla_status check_result(const Instr *in, const Literal *out) {
 
 /* Charges one evaluation of `in` to the optional work budget. */
 static cxla_status charge(Interp *ip, const Instr *in, Literal *const *ops, const Literal *out) {
+  if (ip->control && ++ip->since_check >= 64) {
+    ip->since_check = 0;
+    cxla_status s = rt_check(ip->control);
+    if (s) return cxla_status_annotate(s, "%s %%%s", op_name(in->op), in->name);
+  }
   if (!ip->budget) return NULL;
   uint64_t w = 1 + (out ? (uint64_t)out->nelems : 0);
   for (int k = 0; k < in->noperands; k++) w += (uint64_t)ops[k]->nelems;
@@ -407,6 +413,14 @@ cxla_status cxla_interp_run(const cxla_module *m, cxla_literal *const *args, int
 cxla_status interp_run_budget(const HloModule *m, Literal *const *args, int nargs,
                               uint64_t budget, Literal **out_result) {
   *out_result = NULL;
+  Interp ip = {.module = m, .depth = 0, .rng_state = 0x853c49e6748fea9bull, .budget = budget};
+  return interp_check_and_call(&ip, args, nargs, out_result);
+}
+
+cxla_status interp_check_and_call(Interp *ip, Literal *const *args, int nargs,
+                                  Literal **out_result) {
+  *out_result = NULL;
+  const HloModule *m = ip->module;
   if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "module has no entry computation");
   TRY(check_no_elided_constants(m));
   const Computation *e = m->entry;
@@ -419,6 +433,5 @@ cxla_status interp_run_budget(const HloModule *m, Literal *const *args, int narg
       return ERR(INVALID_ARGUMENT, "entry computation %%%s has no parameter %d", e->name, i);
     TRY(check_argument(e->params[i], i, args[i]));
   }
-  Interp ip = {.module = m, .depth = 0, .rng_state = 0x853c49e6748fea9bull, .budget = budget};
-  return interp_call(&ip, e, args, nargs, out_result);
+  return interp_call(ip, e, args, nargs, out_result);
 }

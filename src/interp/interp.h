@@ -48,6 +48,11 @@ typedef struct Interp {
    * shapes before running. */
   uint64_t budget;
   uint64_t work;
+  /* Optional cancellation and deadline (runtime/backend.h): checked before
+   * every few instructions; a stop ends the evaluation with its status
+   * (CANCELLED, DEADLINE_EXCEEDED). NULL: never stops. */
+  const struct RtControl *control;
+  uint32_t since_check; /* instructions since the last clock check */
 } Interp;
 
 /* Evaluates computation c on args (borrowed; nargs must equal c->nparams)
@@ -59,6 +64,11 @@ cxla_status interp_call(Interp *ip, const Computation *c, Literal *const *args,
  * same argument checks, same result ownership. */
 cxla_status interp_run_budget(const HloModule *m, Literal *const *args, int nargs,
                               uint64_t budget, Literal **out);
+
+/* Checks args against ip->module's entry parameters (count, shapes, no
+ * elided constants in the module) and evaluates the entry on them. */
+cxla_status interp_check_and_call(Interp *ip, Literal *const *args, int nargs,
+                                  Literal **out_result);
 
 /* An evaluator for one instruction: ops[i] is the value of in->operands[i]. */
 typedef cxla_status (*EvalFn)(Interp *ip, const Instr *in, Literal *const *ops,

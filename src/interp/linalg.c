@@ -18,6 +18,10 @@
  *   lapack_?gesdd_ffi / lapack_?gesvd_ffi (x; mode)
  *                                           -> (x_out, s, u, vt, info)
  *   lapack_?trsm_ffi   (a, b; side, uplo, trans_x, diag) -> x
+ * TensorFlow's targets (element type from the operand):
+ *   Qr                 (x)                  -> (r_and_reflectors, taus)  as geqrf
+ *   ProductOfElementaryHouseholderReflectors (a, taus) -> q            as orgqr
+ *   Eigh               (x; "lower,sort,max_iter,tol") -> (eigenvectors, eigenvalues)
  * Attributes come from backend_config ("{uplo = 76 : ui8, ...}", values are
  * character codes). Anything else is UNIMPLEMENTED with
  * "unsupported custom-call target 'X'". */
@@ -895,14 +899,17 @@ static cxla_status cc_orgqr(const Instr *in, Literal *const *ops, ElemType ty, L
   return NULL;
 }
 
-static cxla_status cc_syevd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+/* Eigendecomposition of the Hermitian matrices of x (the named triangle):
+ * eigenvectors (columns) into res->tuple[0], ascending eigenvalues into
+ * res->tuple[1], and, when info, zeros into res->tuple[2]. */
+static cxla_status eigh_batch(const Instr *in, const Literal *x, ElemType ty, bool lower, bool info,
+                              Literal *res) {
   int64_t batch, n, n2;
-  TRY(mat_dims(in, x, "syevd operand", &batch, &n, &n2));
-  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad syevd operand");
+  TRY(mat_dims(in, x, "eigh operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad eigh operand");
   TRY(want_elem(in, 0, ty, x->rank, x->nelems));
   TRY(want_elem(in, 1, real_type(ty), x->rank - 1, batch * n));
-  TRY(want_elem(in, 2, T_S32, x->rank - 2, batch));
-  bool lower = cfg_char(in, "uplo", 'L') == 'L';
+  if (info) TRY(want_elem(in, 2, T_S32, x->rank - 2, batch));
   Work w;
   TRY(work_alloc(&w, n * n));
   for (int64_t b = 0; b < batch; b++) {
@@ -919,10 +926,26 @@ static cxla_status cc_syevd(const Instr *in, const Literal *x, ElemType ty, Lite
     eigh(w.a, n, w.w, w.b);
     store_cx(res->tuple[0], b * n * n, n * n, w.b);
     for (int64_t i = 0; i < n; i++) literal_set_f64(res->tuple[1], b * n + i, w.w[i]);
-    literal_set_i64(res->tuple[2], b, 0);
+    if (info) literal_set_i64(res->tuple[2], b, 0);
   }
   work_free(&w);
   return NULL;
+}
+
+static cxla_status cc_syevd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  return eigh_batch(in, x, ty, cfg_char(in, "uplo", 'L') == 'L', true, res);
+}
+
+/* TensorFlow's "Eigh" (XLA's EighExpander expands it into Jacobi sweeps):
+ * backend_config "LOWER,SORT,MAX_ITER,TOL", result (eigenvectors,
+ * eigenvalues). Computed directly, eigenvalues ascending (what SORT=1
+ * asks; with SORT=0 XLA leaves Jacobi's order, which is not specified). */
+static cxla_status cc_eigh_tf(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  const char *cfg = instr_raw(in, "backend_config");
+  if (cfg && *cfg == '"') cfg++;
+  int lower = cfg ? atoi(cfg) : 1;
+  if (res->ntuple != 2) return interp_error(in, CXLA_INVALID_ARGUMENT, "Eigh returns 2 values");
+  return eigh_batch(in, x, ty, lower != 0, false, res);
 }
 
 /* ?gesdd / ?gesvd: x_out (a copy of x: LAPACK's is scratch), s descending,
@@ -991,12 +1014,28 @@ static cxla_status cc_trsm(const Instr *in, Literal *const *ops, ElemType ty, Li
 
 static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Literal **out) {
   const char *target = in->custom_call_target ? in->custom_call_target : "";
-  ElemType ty;
+  ElemType ty = in->noperands > 0 ? ops[0]->type : T_F32;
+  int kind;
+  /* TensorFlow's QR targets (XLA expands them with its QrExpander, whose
+   * Householder convention is LAPACK's): "Qr" is geqrf, returning
+   * (r_and_reflectors, taus); "ProductOfElementaryHouseholderReflectors"
+   * (a, taus) is orgqr / ungqr. */
+  if (strcmp(target, "Qr") == 0) {
+    kind = 2;
+    goto run;
+  }
+  if (strcmp(target, "ProductOfElementaryHouseholderReflectors") == 0) {
+    kind = 3;
+    goto run;
+  }
+  if (strcmp(target, "Eigh") == 0) {
+    kind = 6;
+    goto run;
+  }
   const char *r = lapack_routine(target, &ty);
   bool cplx = ty == T_C64 || ty == T_C128;
   if (!r) goto unsupported;
   if (routine_is(r, "trsm")) return cc_trsm(in, ops, ty, out);
-  int kind;
   if (routine_is(r, "potrf")) kind = 0;
   else if (routine_is(r, "getrf")) kind = 1;
   else if (routine_is(r, "geqrf")) kind = 2;
@@ -1004,7 +1043,10 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   else if (routine_is(r, cplx ? "heevd" : "syevd")) kind = 4;
   else if (routine_is(r, "gesdd") || routine_is(r, "gesvd")) kind = 5;
   else goto unsupported;
+run:
   if (in->noperands < 1) return interp_error(in, CXLA_INVALID_ARGUMENT, "missing operand");
+  if (!type_is_float(ty) && !type_is_complex(ty))
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "%s needs a floating-point operand", target);
   Literal *res;
   TRY(make_result(in, &res));
   if (kind != 3 && res->type != T_TUPLE) {
@@ -1018,6 +1060,7 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   case 2: st = cc_geqrf(in, ops[0], ty, res); break;
   case 3: st = cc_orgqr(in, ops, ty, res); break;
   case 4: st = cc_syevd(in, ops[0], ty, res); break;
+  case 6: st = cc_eigh_tf(in, ops[0], ty, res); break;
   default: st = cc_gesdd(in, ops[0], ty, res); break;
   }
   if (st) {

@@ -273,6 +273,7 @@ enum {
   A_TOPK = 1u << 22,        /* k, largest */
   A_INDICES_SORTED = 1u << 23,
   A_UNIQUE_INDICES = 1u << 24,
+  A_SIDE_EFFECT = 1u << 25,  /* custom_call_has_side_effect=BOOL (custom-call) */
 };
 
 typedef struct Computation Computation;
@@ -317,6 +318,7 @@ struct Instr {
   RngDist rng_dist;
   RngAlg rng_alg;
   const char *custom_call_target;
+  bool has_side_effect;  /* custom-call declared custom_call_has_side_effect=true */
   bool is_stable;
   bool tri_left_side, tri_lower, tri_unit_diagonal;
   TriTranspose tri_transpose;
@@ -345,15 +347,50 @@ struct Computation {
   void *scratch;         /* free for a pass's own use; not preserved */
 };
 
+/* ---- module header attributes ------------------------------------------------ */
+
+/* entry_computation_layout={(P0, P1, ...)->R}: the entry computation's
+ * signature with the layouts the caller uses. The verifier checks it against
+ * the entry computation (same count, types and dims); layout assignment
+ * takes the layouts from it. */
+typedef struct EntryLayout {
+  int nparams;
+  Shape **params;        /* nparams shapes, layouts as written */
+  Shape *result;
+} EntryLayout;
+
+typedef enum AliasKind { ALIAS_MAY, ALIAS_MUST } AliasKind;
+
+/* One entry of input_output_alias={ {1}: (0, {}, may-alias), ... }: the
+ * result's leaf at output_index lives in parameter param_number's leaf at
+ * param_index (shape indices: {} is the whole value). */
+typedef struct IoAlias {
+  I64List output_index;
+  int64_t param_number;
+  I64List param_index;
+  AliasKind kind;
+} IoAlias;
+
 struct cxla_module {
   Arena arena;
   const char *name;
   int ncomps, cap;
   Computation **comps;   /* callees before callers; entry last (as printed) */
   Computation *entry;
+
+  /* -- header attributes, typed. Every reader (HLO text, StableHLO) fills
+   * these; nothing re-reads their text. The HLO printer writes them among
+   * the verbatim ones in XLA's order (is_scheduled, input_output_alias,
+   * buffer_donor, alias_passthrough_params, entry_computation_layout, the
+   * rest). -- */
+  EntryLayout *entry_layout; /* NULL when the input gave none */
+  bool has_io_alias;     /* input_output_alias was given (maybe empty) */
+  int nio_alias;
+  IoAlias *io_alias;     /* nio_alias entries, in the order given */
+
   int nraw;
-  RawAttr *raw;          /* module header attributes, verbatim
-                            (entry_computation_layout, is_scheduled, ...) */
+  RawAttr *raw;          /* the other module header attributes, verbatim
+                            (is_scheduled, allow_spmd_..., ...) */
   const char *stack_frames; /* the verbatim "FileNames ... StackFrames ..."
                               section after the header (metadata's
                               stack_frame_id refers to it), or NULL */

@@ -140,11 +140,7 @@ done:
 
 static bool has_side_effect(const Instr *in) {
   if (op_info(in->op)->flags & OPF_SIDE) return true;
-  if (in->op == OP_CUSTOM_CALL) {
-    const char *v = instr_raw(in, "custom_call_has_side_effect");
-    return v && strcmp(v, "true") == 0;
-  }
-  return false;
+  return in->op == OP_CUSTOM_CALL && in->has_side_effect;
 }
 
 int comp_prune(Computation *c) {
@@ -178,14 +174,14 @@ int module_prune_computations(HloModule *m) {
   /* What stays is what the entry reaches through called computations: a
    * depth-first walk from the entry marks it (Computation.scratch), then
    * one pass keeps the marked computations in order. */
-  static char kLive;
+  static const char kLive = 0; /* a sentinel address (read-only data) */
   int n = m->ncomps;
   for (int i = 0; i < n; i++) m->comps[i]->scratch = NULL;
   Computation **stack = cxla_malloc((size_t)n * sizeof(Computation *) + 1);
   if (!stack) return 0; /* out of memory: remove nothing, which is safe */
   int sp = 0;
   if (m->entry) {
-    m->entry->scratch = &kLive;
+    m->entry->scratch = (void *)&kLive;
     stack[sp++] = m->entry;
   }
   while (sp > 0) {
@@ -193,15 +189,15 @@ int module_prune_computations(HloModule *m) {
     for (int k = 0; k < c->ninstrs; k++)
       for (int q = 0; q < c->instrs[k]->ncalled; q++) {
         Computation *d = c->instrs[k]->called[q];
-        if (d->scratch == &kLive) continue;
-        d->scratch = &kLive;
+        if (d->scratch == (const void *)&kLive) continue;
+        d->scratch = (void *)&kLive;
         if (sp < n) stack[sp++] = d;
       }
   }
   int j = 0;
   for (int i = 0; i < n; i++) {
     Computation *c = m->comps[i];
-    if (c->scratch == &kLive || c == m->entry) m->comps[j++] = c;
+    if (c->scratch == (const void *)&kLive || c == m->entry) m->comps[j++] = c;
     c->scratch = NULL;
   }
   m->ncomps = j;

@@ -148,16 +148,18 @@ static cxla_status simplify(Instr *in, void *arg, Instr **out) {
   if (pass_has_side_effect(in)) return NULL;
   TRY(algsimp_arith(s, in, out));
   if (!*out) TRY(algsimp_shapes(s, in, out));
+  if (!*out) TRY(algsimp_dot(s, in, out));
+  if (!*out) TRY(algsimp_gather(s, in, out));
+  if (!*out) TRY(algsimp_conv(s, in, out));
   if (!*out) TRY(algsimp_reduce(s, in, out));
   return NULL;
 }
 
 cxla_status pass_algsimp(HloModule *m, const PassContext *ctx, bool *changed) {
-  (void)ctx;
   *changed = false;
   pass_reserve_names(m);
   for (int i = 0; i < m->ncomps; i++) {
-    Simp s = {m, m->comps[i]};
+    Simp s = {m, m->comps[i], ctx && ctx->exact};
     TRY(pass_rewrite_comp(m->comps[i], simplify, &s, changed));
   }
   return NULL;

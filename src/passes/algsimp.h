@@ -8,7 +8,10 @@
  *   algsimp_shapes.c  data movement: reshape, transpose, broadcast, slice,
  *                     pad, concatenate, reverse, copy, bitcast,
  *                     dynamic-slice, dynamic-update-slice
- *   algsimp_reduce.c  reduce and dot
+ *   algsimp_reduce.c  reduce and dot (transposes folded)
+ *   algsimp_dot.c     dot strength reduction (vector dots, outer products);
+ *                     a zero pad of a convolution's input into its window
+ *   algsimp_gather.c  gathers of the whole operand or of one index
  *
  * Every rule is exact in IEEE arithmetic: the rewritten instruction
  * computes bit-identical values (signed zeros, infinities, integer
@@ -16,7 +19,10 @@
  * unspecified). One caveat, shared with XLA, which applies the same rules:
  * under XLA:CPU's flush-to-zero (modelled by the interpreter), removing an
  * arithmetic op (x*1 -> x, f32->f64->f32 -> x) keeps a subnormal x that the
- * op would have flushed to zero. Rules receive
+ * op would have flushed to zero. One deliberate exception, XLA's own:
+ * a float x / C (C constant) becomes x * (1 / C) (algsimp_arith.c), which
+ * rounds differently in the last place; XLA:CPU computes that, so cxla
+ * does too. Rules receive
  * an instruction whose operands are already simplified and return through
  * *out as RewriteFn does (passes.h): NULL, or the replacement, which must
  * have the instruction's exact shape (layout included).
@@ -31,12 +37,16 @@
 typedef struct Simp {
   HloModule *m;
   Computation *c;
+  bool exact; /* PassContext.exact: no rule that rounds differently */
 } Simp;
 
 /* Rule families (one per file). */
 cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_shapes(Simp *s, Instr *in, Instr **out);
 cxla_status algsimp_reduce(Simp *s, Instr *in, Instr **out);
+cxla_status algsimp_dot(Simp *s, Instr *in, Instr **out);
+cxla_status algsimp_gather(Simp *s, Instr *in, Instr **out);
+cxla_status algsimp_conv(Simp *s, Instr *in, Instr **out);
 
 /* ---- reading constants ---- */
 

@@ -5,9 +5,11 @@
  * Floats: x + (-0) -> x and x - (+0) -> x are exact; x + (+0) and x - (-0)
  * are not (they turn -0 into +0) and stay. x * 0 and x - x stay for floats
  * (NaN, Inf, -0). */
+#include <complex.h>
 #include <math.h>
 #include <string.h>
 
+#include "ir/numeric.h"
 #include "ir/rewrite.h"
 #include "passes/algsimp.h"
 
@@ -70,38 +72,151 @@ static cxla_status rule_multiply(Simp *s, Instr *in, Instr **out) {
   return NULL;
 }
 
-/* c is a power of two whose reciprocal type t represents exactly. */
-static bool exact_reciprocal(ElemType t, double c, double *recip) {
-  if (!isfinite(c) || c == 0) return false;
-  int e;
-  double m = frexp(fabs(c), &e);
-  if (m != 0.5) return false;
-  double r = 1.0 / c;
-  if (!isfinite(r) || r == 0) return false;
-  Literal tmp = {.type = t, .nelems = 1};
-  unsigned char buf[16] = {0};
-  tmp.data = buf;
-  literal_set_f64(&tmp, 0, r);
-  if (literal_get_f64(&tmp, 0) != r) return false;
-  *recip = r;
+/* ---- division by a constant ----
+ * XLA's simplifier rewrites A / C, C a constant or a broadcast of one and A
+ * not a constant, into A * (1 / C) for f16, bf16, f32, f64, c64 and c128,
+ * elementwise, whatever the constant holds (0 -> inf, inf -> 0, NaN ->
+ * NaN). It is not exact (x / 3 and x * 0.33333334f differ by an ulp on
+ * some x) but it is what XLA:CPU computes, and what cxla must agree with.
+ * The reciprocal is computed as XLA:CPU computes it: in the type itself
+ * for f32/f64 (subnormal inputs read as zero, subnormal results flushed,
+ * the FTZ/DAZ mode XLA:CPU's compiler runs in), in f32 rounded once for
+ * f16, and for bf16 the division is done in f32 as XLA:CPU's bf16
+ * normalization leaves it: convert(convert(A, f32) * (1 / f32(C)), bf16). */
+
+static float ftz32(float v) { return fabsf(v) < 0x1p-126f ? copysignf(0.0f, v) : v; }
+static double ftz64(double v) { return fabs(v) < 0x1p-1022 ? copysign(0.0, v) : v; }
+
+/* Writes 1 / src[i] into dst (type t: f16, f32, f64, c64, c128). */
+static void invert_elements(const Literal *src, Literal *dst, ElemType t) {
+  for (int64_t i = 0; i < src->nelems; i++) {
+    switch (t) {
+    case T_F32: {
+      float v = ftz32((float)literal_get_f64(src, i));
+      ((float *)dst->data)[i] = ftz32(1.0f / v);
+      break;
+    }
+    case T_F64: {
+      double v = ftz64(literal_get_f64(src, i));
+      ((double *)dst->data)[i] = ftz64(1.0 / v);
+      break;
+    }
+    case T_C64: {
+      const float *p = (const float *)src->data + 2 * i;
+      float _Complex z = ftz32(p[0]) + ftz32(p[1]) * _Complex_I;
+      volatile float _Complex one = 1.0f;
+      float _Complex r = one / z;
+      ((float *)dst->data)[2 * i] = ftz32(crealf(r));
+      ((float *)dst->data)[2 * i + 1] = ftz32(cimagf(r));
+      break;
+    }
+    case T_C128: {
+      const double *p = (const double *)src->data + 2 * i;
+      double _Complex z = ftz64(p[0]) + ftz64(p[1]) * _Complex_I;
+      volatile double _Complex one = 1.0;
+      double _Complex r = one / z;
+      ((double *)dst->data)[2 * i] = ftz64(creal(r));
+      ((double *)dst->data)[2 * i + 1] = ftz64(cimag(r));
+      break;
+    }
+    default: /* f16: Eigen's half divides in f32 and rounds once */
+      literal_set_f64(dst, i, (double)(1.0f / (float)literal_get_f64(src, i)));
+      break;
+    }
+  }
+}
+
+/* A constant instruction holding 1 / c's elements, of type t (c's type,
+ * or f32 for a bf16 c). NULL on OOM. */
+static Instr *reciprocal_constant(Simp *s, const Instr *c, ElemType t) {
+  const Literal *l = c->literal;
+  Literal *r;
+  cxla_status st = literal_create(t, l->rank, l->dims, &r);
+  if (st) {
+    cxla_status_free(st);
+    return NULL;
+  }
+  if (t == T_F32 && l->type == T_BF16) {
+    for (int64_t i = 0; i < l->nelems; i++) {
+      float v = ftz32((float)literal_get_f64(l, i));
+      ((float *)r->data)[i] = ftz32(1.0f / v);
+    }
+  } else {
+    invert_elements(l, r, t);
+  }
+  if (module_own_literal(s->m, r)) return NULL;
+  Shape *sh = shape_clone(&s->m->arena, c->shape);
+  if (!sh) return NULL;
+  sh->type = t;
+  Instr *k = comp_add_instr(s->c, OP_CONSTANT, sh, 0, NULL, NULL);
+  if (k) k->literal = r;
+  return k;
+}
+
+/* Every element is a power of two whose reciprocal is a normal number of
+ * its type: x * (1 / C) is then x / C exactly (real types only). */
+static bool exact_reciprocals(const Literal *l) {
+  if (type_is_complex(l->type)) return false;
+  for (int64_t i = 0; i < l->nelems; i++) {
+    double c = literal_get_f64(l, i);
+    int e;
+    if (!isfinite(c) || c == 0 || fabs(frexp(c, &e)) != 0.5) return false;
+    double r = 1.0 / c;
+    double tiny = l->type == T_F64 ? 0x1p-1022 : l->type == T_F16 ? 0x1p-14 : 0x1p-126;
+    if (round_to_type(l->type, r) != r || fabs(r) < tiny || fabs(c) < tiny) return false;
+  }
   return true;
 }
 
-/* x / 1 -> x; float x / 2^k -> x * 2^-k (same exact real value, rounded
- * once either way); unsigned x / 2^k -> x >> k. */
+static Instr *convert_to(Simp *s, Instr *x, ElemType t) {
+  Shape *sh = shape_clone(&s->m->arena, x->shape);
+  if (!sh) return NULL;
+  sh->type = t;
+  return comp_add_instr(s->c, OP_CONVERT, sh, 1, &x, NULL);
+}
+
+static cxla_status divide_by_constant(Simp *s, Instr *in, Instr **out) {
+  Instr *a = in->operands[0], *b = in->operands[1];
+  ElemType t = in->shape->type;
+  if (!(t == T_F16 || t == T_BF16 || t == T_F32 || t == T_F64 || t == T_C64 || t == T_C128))
+    return NULL;
+  if (a->op == OP_CONSTANT) return NULL;
+  Instr *c = b->op == OP_BROADCAST && b->noperands == 1 ? b->operands[0] : b;
+  if (c->op != OP_CONSTANT || !c->literal || c->literal->unknown || !c->literal->data ||
+      c->literal->type != t)
+    return NULL;
+  if (s->exact && !exact_reciprocals(c->literal)) return NULL;
+  ElemType rt = t == T_BF16 ? T_F32 : t;
+  Instr *rc = reciprocal_constant(s, c, rt);
+  if (!rc) return cxla_oom();
+  if (c != b) {
+    Shape *sh = shape_clone(&s->m->arena, b->shape);
+    if (!sh || !(rc = instr_clone(s->c, b, 1, &rc, NULL))) return cxla_oom();
+    sh->type = rt;
+    rc->shape = sh;
+  }
+  if (t != T_BF16) {
+    if (!(*out = binary(s, OP_MULTIPLY, in, a, rc))) return cxla_oom();
+    return NULL;
+  }
+  Instr *wide = convert_to(s, a, T_F32);
+  if (!wide) return cxla_oom();
+  Instr *ops[2] = {wide, rc};
+  Instr *mul = simp_new(s, OP_MULTIPLY, wide->shape, 2, ops);
+  if (!mul || !(*out = convert_to(s, mul, T_BF16))) return cxla_oom();
+  return NULL;
+}
+
+/* x / 1 -> x; float x / C -> x * (1 / C) as XLA does it (above); unsigned
+ * x / 2^k -> x >> k. */
 static cxla_status rule_divide(Simp *s, Instr *in, Instr **out) {
   Instr *a = in->operands[0], *b = in->operands[1];
   ElemType t = in->shape->type;
   if (is_one(b)) return (*out = a), NULL;
+  TRY(divide_by_constant(s, in, out));
+  if (*out) return NULL;
   const Literal *l = as_uniform(b);
   if (!l) return NULL;
-  if (is_real_float(t) && (t == T_F16 || t == T_BF16 || t == T_F32 || t == T_F64)) {
-    double r;
-    if (!exact_reciprocal(t, literal_get_f64(l, 0), &r)) return NULL;
-    Instr *rc = simp_filled(s, in->shape, r, 0);
-    if (!rc || !(*out = binary(s, OP_MULTIPLY, in, a, rc))) return cxla_oom();
-    return NULL;
-  }
   if (type_kind(t) == TK_UINT) {
     uint64_t v = (uint64_t)literal_get_i64(l, 0);
     if (v < 2 || (v & (v - 1))) return NULL;
@@ -290,6 +405,42 @@ static cxla_status sink_scalar_broadcasts(Simp *s, Instr *in, Instr **out) {
   return NULL;
 }
 
+/* real(complex(a, b)) -> a, imag(complex(a, b)) -> b, complex(real(z),
+ * imag(z)) -> z (XLA:CPU's output for these). */
+static cxla_status rule_complex_parts(Instr *in, Instr **out) {
+  Instr *x = in->operands[0];
+  if ((in->op == OP_REAL || in->op == OP_IMAG) && x->op == OP_COMPLEX && x->noperands == 2) {
+    Instr *part = x->operands[in->op == OP_REAL ? 0 : 1];
+    if (shape_equal(part->shape, in->shape, true)) *out = part;
+  } else if (in->op == OP_COMPLEX && in->noperands == 2) {
+    Instr *re = in->operands[0], *im = in->operands[1];
+    if (re->op == OP_REAL && im->op == OP_IMAG && re->operands[0] == im->operands[0] &&
+        shape_equal(re->operands[0]->shape, in->shape, true))
+      *out = re->operands[0];
+  }
+  return NULL;
+}
+
+/* reduce-precision to the type's own exponent and mantissa widths is the
+ * identity (XLA's no-op reduce-precision rule). */
+static cxla_status rule_reduce_precision(Instr *in, Instr **out) {
+  static const struct { ElemType t; int64_t e, m; } kOwn[] = {
+      {T_F16, 5, 10}, {T_BF16, 8, 7}, {T_F32, 8, 23}, {T_F64, 11, 52}};
+  for (size_t i = 0; i < sizeof kOwn / sizeof kOwn[0]; i++)
+    if (in->shape->type == kOwn[i].t && in->exponent_bits == kOwn[i].e &&
+        in->mantissa_bits == kOwn[i].m)
+      *out = in->operands[0];
+  return NULL;
+}
+
+/* iota along a dimension of size 1 is all zeros. */
+static cxla_status rule_iota(Simp *s, Instr *in, Instr **out) {
+  int64_t d = in->index;
+  if (d < 0 || d >= in->shape->rank || in->shape->dims[d] != 1) return NULL;
+  if (!(*out = zeros_like(s, in))) return cxla_oom();
+  return NULL;
+}
+
 cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out) {
   if (!type_is_array(in->shape->type)) return NULL;
   if ((op_info(in->op)->flags & OPF_EW) && in->op != OP_MAP) {
@@ -308,6 +459,9 @@ cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out) {
   case OP_SELECT: return rule_select(s, in, out);
   case OP_CONVERT: return rule_convert(s, in, out);
   case OP_CONSTANT: return rule_constant(s, in, out);
+  case OP_REAL: case OP_IMAG: case OP_COMPLEX: return rule_complex_parts(in, out);
+  case OP_REDUCE_PRECISION: return rule_reduce_precision(in, out);
+  case OP_IOTA: return rule_iota(s, in, out);
   case OP_NEGATE:
   case OP_NOT:
     /* negate(negate(x)) -> x; not(not(x)) -> x. */

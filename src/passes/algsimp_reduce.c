@@ -95,23 +95,66 @@ static cxla_status merge_nested(Simp *s, Instr *in, Opcode f, Instr **out) {
   return NULL;
 }
 
+/* reduce(broadcast(x), init, add) over exactly the dimensions the
+ * broadcast added -> x * N (+ init unless it is zero), N the number of
+ * elements summed: XLA:CPU's output (checked on jax.jit). Not exact (the
+ * sum rounds differently), so never in exact mode. */
+static cxla_status reduce_of_broadcast(Simp *s, Instr *in, Instr **out) {
+  Instr *b = in->operands[0], *init = in->operands[1];
+  if (s->exact || b->op != OP_BROADCAST || b->noperands != 1) return NULL;
+  Instr *x = b->operands[0];
+  if (!shape_compatible(x->shape, in->shape) || b->dimensions.n != x->shape->rank) return NULL;
+  int64_t n = 1, last = -1;
+  for (int i = 0; i < b->dimensions.n; i++) {
+    if (b->dimensions.v[i] <= last || contains(&in->dimensions, b->dimensions.v[i])) return NULL;
+    last = b->dimensions.v[i];
+  }
+  if (in->dimensions.n + b->dimensions.n != b->shape->rank) return NULL;
+  for (int i = 0; i < in->dimensions.n; i++) n *= b->shape->dims[in->dimensions.v[i]];
+  ElemType t = in->shape->type;
+  if (!(type_is_float(t) || type_is_int(t))) return NULL;
+  Instr *cnt = simp_filled(s, in->shape, (double)n, n);
+  Instr *ops[2] = {x, cnt};
+  Instr *mul = cnt ? simp_new(s, OP_MULTIPLY, in->shape, 2, ops) : NULL;
+  if (!mul) return cxla_oom();
+  bool zero = type_is_float(t) ? is_float_value(init, 0.0, false) || is_float_value(init, 0.0, true)
+                               : is_int_value(init, 0);
+  if (zero) return (*out = mul), NULL;
+  Instr *bi = in->shape->rank ? simp_new(s, OP_BROADCAST, in->shape, 1, &init) : init;
+  if (!bi) return cxla_oom();
+  if (in->shape->rank) {
+    bi->attrs |= A_DIMENSIONS;
+    bi->dimensions = (I64List){0, NULL};
+  }
+  Instr *aops[2] = {bi, mul};
+  if (!(*out = simp_new(s, OP_ADD, in->shape, 2, aops))) return cxla_oom();
+  return NULL;
+}
+
 static cxla_status rule_reduce(Simp *s, Instr *in, Instr **out) {
   if (in->noperands != 2 || in->ncalled != 1 || in->shape->type == T_TUPLE) return NULL;
   Opcode f = simp_reducer_op(in->called[0]);
-  if (f == OP_COUNT) return NULL;
   Instr *x = in->operands[0], *init = in->operands[1];
   ElemType t = in->shape->type;
-  /* Every reduced dimension has one element: f(init, x) = x. */
+  /* Every reduced dimension has one element: f(init, x) = x when init is
+   * f's identity. XLA takes the init for an identity whatever it holds
+   * (jax.jit of a sum over a size-1 axis keeps -0, and an init of 5 is
+   * dropped): so does cxla, except in exact mode. */
   bool single = true;
   for (int i = 0; i < in->dimensions.n; i++) {
     int64_t d = in->dimensions.v[i];
     if (d < 0 || d >= x->shape->rank) return NULL;
     if (x->shape->dims[d] != 1) single = false;
   }
-  if (single && is_identity(f, init)) {
+  if (single && (!s->exact || (f != OP_COUNT && is_identity(f, init)))) {
     if (shape_compatible(x->shape, in->shape)) return (*out = x), NULL;
     if (!(*out = simp_new(s, OP_RESHAPE, in->shape, 1, &x))) return cxla_oom();
     return NULL;
+  }
+  if (f == OP_COUNT) return NULL;
+  if (f == OP_ADD) {
+    TRY(reduce_of_broadcast(s, in, out));
+    if (*out) return NULL;
   }
   if (reorderable(f, t)) return merge_nested(s, in, f, out);
   return NULL;

@@ -296,23 +296,84 @@ out:
 
 /* ---- planning ------------------------------------------------------------------ */
 
+/* The plans of called computations, made once each: a list in planning
+ * order (callees before callers) and a hash from computation to index. */
 typedef struct Memo {
-  const Computation *comp[64];
-  int64_t bytes[64];
-  int n;
+  int n, cap;
+  const Computation **comp;
+  BufferPlan *plans;
+  int *slot;       /* hash slots: index + 1, 0 = empty; nslot a power of 2 */
+  int nslot;
 } Memo;
+
+static void memo_free(Memo *m) {
+  for (int i = 0; i < m->n; i++) buffer_plan_free(&m->plans[i]);
+  cxla_free(m->comp);
+  cxla_free(m->plans);
+  cxla_free(m->slot);
+  memset(m, 0, sizeof *m);
+}
+
+static size_t memo_hash(const Computation *c, int nslot) {
+  uintptr_t x = (uintptr_t)c;
+  x ^= x >> 17;
+  x *= 0x9e3779b97f4a7c15ull;
+  return (size_t)(x >> 32) & (size_t)(nslot - 1);
+}
+
+static int memo_find(const Memo *m, const Computation *c) {
+  if (!m->nslot) return -1;
+  for (size_t h = memo_hash(c, m->nslot);; h = (h + 1) & (size_t)(m->nslot - 1)) {
+    int k = m->slot[h];
+    if (!k) return -1;
+    if (m->comp[k - 1] == c) return k - 1;
+  }
+}
+
+/* Takes ownership of *p (zeroed on return, also on error). */
+static cxla_status memo_add(Memo *m, const Computation *c, BufferPlan *p) {
+  if (m->n == m->cap) {
+    int cap = m->cap ? 2 * m->cap : 8;
+    const Computation **nc = cxla_realloc(m->comp, (size_t)cap * sizeof *nc);
+    if (nc) m->comp = nc;
+    BufferPlan *np = nc ? cxla_realloc(m->plans, (size_t)cap * sizeof *np) : NULL;
+    if (np) m->plans = np;
+    int *ns = np ? cxla_calloc((size_t)cap * 2, sizeof *ns) : NULL;
+    if (!ns) {
+      buffer_plan_free(p);
+      return cxla_oom();
+    }
+    cxla_free(m->slot);
+    m->slot = ns;
+    m->nslot = cap * 2;
+    m->cap = cap;
+    for (int i = 0; i < m->n; i++) {
+      size_t h = memo_hash(m->comp[i], m->nslot);
+      while (m->slot[h]) h = (h + 1) & (size_t)(m->nslot - 1);
+      m->slot[h] = i + 1;
+    }
+  }
+  m->comp[m->n] = c;
+  m->plans[m->n] = *p;
+  memset(p, 0, sizeof *p);
+  size_t h = memo_hash(c, m->nslot);
+  while (m->slot[h]) h = (h + 1) & (size_t)(m->nslot - 1);
+  m->slot[h] = ++m->n;
+  return NULL;
+}
 
 static cxla_status plan_with_schedule(const Flow *f, const Instr **sched, Memo *memo,
                                       int depth, BufferPlan *p);
 
-/* The arena a called computation needs (its temporaries), memoised. */
+/* The arena a called computation needs (its temporaries); its plan is kept
+ * in the memo. */
 static cxla_status callee_bytes(const Computation *c, Memo *memo, int depth, int64_t *out) {
   *out = 0;
-  for (int i = 0; i < memo->n; i++)
-    if (memo->comp[i] == c) {
-      *out = memo->bytes[i];
-      return NULL;
-    }
+  int k = memo_find(memo, c);
+  if (k >= 0) {
+    *out = memo->plans[k].temp_bytes;
+    return NULL;
+  }
   if (depth > BA_MAX_DEPTH)
     return ERR(UNIMPLEMENTED, "buffer assignment: calls nested deeper than %d", BA_MAX_DEPTH);
   Flow f;
@@ -326,12 +387,7 @@ static cxla_status callee_bytes(const Computation *c, Memo *memo, int depth, int
   flow_free(&f);
   if (st) return st;
   *out = p.temp_bytes;
-  buffer_plan_free(&p);
-  if (memo->n < 64) {
-    memo->comp[memo->n] = c;
-    memo->bytes[memo->n++] = *out;
-  }
-  return NULL;
+  return memo_add(memo, c, &p);
 }
 
 /* Whether fused parameter k of a kLoop fusion only feeds elementwise ops of
@@ -493,103 +549,79 @@ static cxla_status assign_instr(Builder *b, const Flow *f, const Instr *in, int 
   return NULL;
 }
 
-/* Parses the module's input_output_alias attribute:
- *   { {0}: (0, {}, may-alias), {1, 2}: (1, {0}, must-alias) }
- * and calls back with (output leaf path, parameter, parameter path). Paths
- * are kept as text without spaces, e.g. "1,2". Unparseable text is ignored
- * (the attribute only refines the report). */
-typedef struct AliasPair {
-  char out[64];
-  int64_t param;
-  char pidx[64];
-} AliasPair;
-
-static const char *skip_ws(const char *s) {
-  while (*s == ' ' || *s == '\n' || *s == '\t') s++;
-  return s;
-}
-
-static const char *read_index(const char *s, char *dst, size_t cap) {
-  s = skip_ws(s);
-  if (*s != '{') return NULL;
-  s++;
-  size_t n = 0;
-  while (*s && *s != '}') {
-    if (*s != ' ' && n + 1 < cap) dst[n++] = *s;
-    s++;
-  }
-  dst[n] = 0;
-  return *s == '}' ? s + 1 : NULL;
-}
-
-static int parse_aliases(const char *text, AliasPair *out, int cap) {
-  int n = 0;
-  const char *s = skip_ws(text);
-  if (*s != '{') return 0;
-  s++;
-  while (n < cap) {
-    s = skip_ws(s);
-    if (*s == ',') s = skip_ws(s + 1);
-    if (*s != '{') break;
-    AliasPair a;
-    if (!(s = read_index(s, a.out, sizeof a.out))) break;
-    s = skip_ws(s);
-    if (*s != ':') break;
-    s = skip_ws(s + 1);
-    if (*s != '(') break;
-    char *end;
-    a.param = strtoll(s + 1, &end, 10);
-    s = skip_ws(end);
-    if (*s != ',') break;
-    if (!(s = read_index(s + 1, a.pidx, sizeof a.pidx))) break;
-    while (*s && *s != ')') s++;
-    if (*s != ')') break;
-    s++;
-    out[n++] = a;
-  }
-  return n;
-}
-
-/* Output buffers named by input_output_alias live in their parameter's
- * buffer: they become BUF_PARAMETER. */
-static void apply_io_alias(const Flow *f, BufferPlan *p) {
-  const HloModule *m = f->c->module;
-  if (!m || !f->c->is_entry || !f->c->root) return;
-  const char *text = NULL;
-  for (int i = 0; i < m->nraw; i++)
-    if (strcmp(m->raw[i].name, "input_output_alias") == 0) text = m->raw[i].value;
-  if (!text) return;
-  AliasPair pairs[64];
-  int np = parse_aliases(text, pairs, 64);
-  const Instr *root = f->c->root;
-  for (int j = 0; j < f->nleaves[root->id]; j++) {
-    StrBuf path;
-    sb_init(&path);
-    leaf_shape(root->shape, j, &path);
-    const char *ps = path.data ? path.data : "";
-    for (int a = 0; a < np; a++) {
-      if (strcmp(pairs[a].out, ps) != 0) continue;
-      int v = f->leafval[f->leaf_base[root->id] + j];
-      if (v < 0) continue;
-      LogicalBuffer *lb = &p->buffers[p->values[v].buffer];
-      if (lb->kind == BUF_OUTPUT) {
-        lb->kind = BUF_PARAMETER;
-        lb->param_number = (int)pairs[a].param;
-      }
+/* The array leaf number (depth-first, as count_leaves counts) that shape
+ * index ix names in s, or -1 when ix does not name an array leaf. top[k]:
+ * leaves before element k of s when s is a tuple (precomputed: many aliases
+ * into one wide result tuple stay linear). */
+static int leaf_of_index(const Shape *s, const int *top, const I64List *ix) {
+  int leaf = 0;
+  for (int d = 0; d < ix->n; d++) {
+    int64_t k = ix->v[d];
+    if (s->type != T_TUPLE || k < 0 || k >= s->ntuple) return -1;
+    if (d == 0 && top) {
+      leaf += top[k];
+    } else {
+      for (int64_t i = 0; i < k; i++) leaf += count_leaves(s->tuple[i]);
     }
-    sb_free(&path);
+    s = s->tuple[k];
   }
+  return type_is_array(s->type) ? leaf : -1;
 }
 
-static const BufferPlan *g_sort_plan; /* qsort has no context argument */
-static int cmp_size_desc(const void *a, const void *b) {
-  const LogicalBuffer *x = &g_sort_plan->buffers[*(const int *)a];
-  const LogicalBuffer *y = &g_sort_plan->buffers[*(const int *)b];
+/* Output buffers named by the module's input_output_alias live in their
+ * parameter's buffer: they become BUF_PARAMETER. */
+static cxla_status apply_io_alias(const Flow *f, BufferPlan *p) {
+  const HloModule *m = f->c->module;
+  if (!m || !f->c->is_entry || !f->c->root || m->nio_alias == 0) return NULL;
+  const Instr *root = f->c->root;
+  const Shape *rs = root->shape;
+  int *top = NULL;
+  if (rs->type == T_TUPLE && rs->ntuple > 0) {
+    if (!(top = cxla_malloc((size_t)rs->ntuple * sizeof *top))) return cxla_oom();
+    for (int i = 0, acc = 0; i < rs->ntuple; i++) {
+      top[i] = acc;
+      acc += count_leaves(rs->tuple[i]);
+    }
+  }
+  for (int a = 0; a < m->nio_alias; a++) {
+    int j = leaf_of_index(rs, top, &m->io_alias[a].output_index);
+    if (j < 0 || j >= f->nleaves[root->id]) continue;
+    int v = f->leafval[f->leaf_base[root->id] + j];
+    if (v < 0) continue;
+    LogicalBuffer *lb = &p->buffers[p->values[v].buffer];
+    if (lb->kind == BUF_OUTPUT) {
+      lb->kind = BUF_PARAMETER;
+      lb->param_number = (int)m->io_alias[a].param_number;
+    }
+  }
+  cxla_free(top);
+  return NULL;
+}
+
+/* Sorts buffer indices idx[0..n) by decreasing size, then earlier first
+ * step, then index (a total order, so the result is deterministic). */
+typedef struct SizeKey {
+  int64_t size;
+  int first, idx;
+} SizeKey;
+
+static int cmp_size_key(const void *a, const void *b) {
+  const SizeKey *x = a, *y = b;
   if (x->size != y->size) return x->size > y->size ? -1 : 1;
   if (x->first != y->first) return x->first < y->first ? -1 : 1;
-  return *(const int *)a - *(const int *)b;
+  return (x->idx > y->idx) - (x->idx < y->idx);
 }
 
+static cxla_status sort_by_size(const BufferPlan *p, int *idx, int n) {
+  SizeKey *k = cxla_malloc(((size_t)n + 1) * sizeof *k);
+  if (!k) return cxla_oom();
+  for (int i = 0; i < n; i++)
+    k[i] = (SizeKey){p->buffers[idx[i]].size, p->buffers[idx[i]].first, idx[i]};
+  qsort(k, (size_t)n, sizeof *k, cmp_size_key);
+  for (int i = 0; i < n; i++) idx[i] = k[i].idx;
+  cxla_free(k);
+  return NULL;
+}
 
 /* Temporaries that die before an output buffer's first value is written
  * may use its memory: first fit over the output buffers, largest first.
@@ -610,9 +642,14 @@ static cxla_status reuse_output_buffers(BufferPlan *p) {
     if (p->buffers[i].kind == BUF_OUTPUT) outs[no++] = i;
     if (p->buffers[i].kind == BUF_TEMP && p->buffers[i].size > 0) temps[nt++] = i;
   }
-  g_sort_plan = p;
-  qsort(outs, (size_t)no, sizeof(int), cmp_size_desc);
-  qsort(temps, (size_t)nt, sizeof(int), cmp_size_desc);
+  cxla_status st = sort_by_size(p, outs, no);
+  if (!st) st = sort_by_size(p, temps, nt);
+  if (st) {
+    cxla_free(outs);
+    cxla_free(temps);
+    cxla_free(earliest);
+    return st;
+  }
   /* A temporary fits in an output buffer if it is no larger and dies before
    * everything the output buffer already holds; processing temporaries
    * from the latest death backwards would pack more, but size order is
@@ -667,8 +704,12 @@ static cxla_status place_buffers(BufferPlan *p) {
   }
   for (int i = 0; i < p->nbuffers; i++)
     if (is_temp(&p->buffers[i]) && p->buffers[i].host < 0 && p->buffers[i].size > 0) order[nt++] = i;
-  g_sort_plan = p;
-  qsort(order, (size_t)nt, sizeof(int), cmp_size_desc);
+  cxla_status st = sort_by_size(p, order, nt);
+  if (st) {
+    cxla_free(order);
+    cxla_free(chunks);
+    return st;
+  }
   for (int t = 0; t < nt; t++) {
     LogicalBuffer *b = &p->buffers[order[t]];
     int nc = 0;
@@ -789,7 +830,7 @@ static cxla_status plan_with_schedule(const Flow *f, const Instr **sched, Memo *
     if (lb->kind == BUF_PARAMETER) lb->first = 0;
     if (lb->first > lb->last) lb->first = lb->last;
   }
-  apply_io_alias(f, p);
+  if ((st = apply_io_alias(f, p))) goto out;
   for (int i = 0; i < p->nbuffers; i++) {
     const LogicalBuffer *lb = &p->buffers[i];
     if (lb->kind == BUF_PARAMETER) p->param_bytes += lb->size;
@@ -807,6 +848,8 @@ out:
 
 void buffer_plan_free(BufferPlan *p) {
   if (!p) return;
+  for (int i = 0; i < p->ncallees; i++) buffer_plan_free(&p->callees[i]);
+  cxla_free(p->callees);
   for (int i = 0; i < p->nbuffers; i++) cxla_free(p->buffers[i].values);
   cxla_free(p->buffers);
   cxla_free(p->values);
@@ -819,7 +862,8 @@ cxla_status buffer_assign_computation(const Computation *c, BufSchedule sched,
   memset(out, 0, sizeof *out);
   Flow f;
   cxla_status st = flow_build(c, &f);
-  Memo memo = {.n = 0};
+  Memo memo;
+  memset(&memo, 0, sizeof memo);
   BufferPlan a, b;
   memset(&a, 0, sizeof a);
   memset(&b, 0, sizeof b);
@@ -837,6 +881,7 @@ cxla_status buffer_assign_computation(const Computation *c, BufSchedule sched,
   if (st) {
     buffer_plan_free(&a);
     buffer_plan_free(&b);
+    memo_free(&memo);
     return st;
   }
   if (sched == BA_SCHEDULE_LIST || (sched == BA_SCHEDULE_BEST && b.temp_bytes < a.temp_bytes)) {
@@ -846,6 +891,19 @@ cxla_status buffer_assign_computation(const Computation *c, BufSchedule sched,
     *out = a;
     buffer_plan_free(&b);
   }
+  /* The callees' plans go with the plan (the memo's arrays are handed over;
+   * its comp list and hash are not needed: each plan names its comp). */
+  out->ncallees = memo.n;
+  out->callees = memo.plans;
+  memo.plans = NULL;
+  memo.n = 0;
+  memo_free(&memo);
+  return NULL;
+}
+
+const BufferPlan *buffer_plan_callee(const BufferPlan *p, const Computation *c) {
+  for (int i = 0; i < p->ncallees; i++)
+    if (p->callees[i].comp == c) return &p->callees[i];
   return NULL;
 }
 

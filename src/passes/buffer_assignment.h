@@ -88,7 +88,20 @@ typedef struct BufferPlan {
   int64_t param_bytes, output_bytes, constant_bytes;
   int64_t scratch_bytes;  /* the largest callee arena (included in temp) */
   int inplace_count;      /* values written over a dying operand */
+  /* The plans of the computations that while, conditional and call steps
+   * run (directly or nested), one per computation, callees before callers;
+   * only in the plan buffer_assign / buffer_assign_computation returns (the
+   * callee plans themselves have none). A callee plan's TEMP/SCRATCH
+   * offsets are relative to the BUF_SCRATCH buffer of the step that calls
+   * it (every computation a step calls starts at offset 0 of that scratch:
+   * a while's condition and body never run at once), its own scratch holds
+   * its callees in turn. Callees always use their instruction order. */
+  int ncallees;
+  struct BufferPlan *callees;
 } BufferPlan;
+
+/* The plan of called computation c among p->callees; NULL if none. */
+const BufferPlan *buffer_plan_callee(const BufferPlan *p, const Computation *c);
 
 typedef enum BufSchedule {
   BA_SCHEDULE_BEST,  /* both below, keeping the smaller arena */

@@ -86,6 +86,20 @@ static cxla_status inline_call(Computation *c, NameMap *names, Instr *call) {
   return s;
 }
 
+/* One call inlined on its own (the conditional simplifier's use): its
+ * uses go to the copied root at once. */
+cxla_status pass_inline_call(Computation *c, Instr *call) {
+  NameMap names;
+  TRY(comp_index_names(c, &names));
+  void *keep = call->scratch;
+  cxla_status s = inline_call(c, &names, call);
+  namemap_free(&names);
+  Instr *root = call->scratch;
+  call->scratch = keep;
+  if (!s) comp_replace_uses(c, call, root);
+  return s;
+}
+
 /* What x stands for once every inlined call is replaced by its root. */
 static Instr *resolve(Instr *x) {
   while (x && x->op == OP_CALL && x->scratch) x = x->scratch;

@@ -64,10 +64,10 @@
  * instructions this pass made (which may keep growing). Inside fused
  * computations, scratch points at the original instruction a clone was
  * made from. */
-static char kDead, kOurs;
+static const char kDead, kOurs; /* sentinel addresses for Instr.scratch */
 
-static bool is_dead(const Instr *in) { return in->scratch == &kDead; }
-static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch == &kOurs; }
+static bool is_dead(const Instr *in) { return in->scratch == (const void *)&kDead; }
+static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch == (const void *)&kOurs; }
 
 /* Uses of one instruction of the computation being fused, kept up to date
  * as the pass edits operands: exact counts over live instructions, and a
@@ -554,12 +554,12 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   f->called = called;
   f->attrs = A_FUSION_KIND;
   f->fusion_kind = fusion_kind_of(fc);
-  f->scratch = &kOurs;
+  f->scratch = (void *)&kOurs;
   const char *meta = instr_raw(C, "metadata");
   if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
   track(fz, f, 1);
   replace_uses(fz, C, f);
-  C->scratch = &kDead;
+  C->scratch = (void *)&kDead;
   track(fz, C, -1);
   *out = f;
   return fz->oom ? cxla_oom() : NULL;
@@ -587,7 +587,7 @@ static cxla_status kill_if_unused(Fuser *fz, Instr *p) {
   int users, slots;
   count_uses(fz, p, &users, &slots);
   if (users) return NULL;
-  p->scratch = &kDead;
+  p->scratch = (void *)&kDead;
   track(fz, p, -1);
   int n = 0, cap = 0;
   Instr **stack = NULL;
@@ -599,7 +599,7 @@ static cxla_status kill_if_unused(Fuser *fz, Instr *p) {
         continue;
       count_uses(fz, o, &users, &slots);
       if (users) continue;
-      o->scratch = &kDead;
+      o->scratch = (void *)&kDead;
       track(fz, o, -1);
       if (n == cap) {
         cap = cap ? 2 * cap : 16;

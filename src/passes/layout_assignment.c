@@ -44,7 +44,6 @@
  * arrays are heap memory freed before returning. */
 #include <string.h>
 
-#include "hlo/hlo.h"
 #include "ir/rewrite.h"
 #include "passes/fusion_util.h"
 #include "passes/passes.h"
@@ -135,52 +134,6 @@ static Shape *lay_keep(Arena *a, const Shape *s) {
 static Shape *lay_with(Arena *a, const Shape *s, const int64_t *m) {
   Shape *r = shape_clone(a, s);
   return r && set_layout(a, r, m) ? r : NULL;
-}
-
-/* ---- the entry computation layout ---- */
-
-typedef struct EntryLayout {
-  int nparams;
-  Shape **params;
-  Shape *result;
-} EntryLayout;
-
-/* Reads entry_computation_layout={(P0, P1, ...)->R} with the HLO shape
- * reader. False when the module has none or it does not parse (the verifier
- * reports malformed ones); scratch shapes go to the module arena. */
-static bool read_entry_layout(HloModule *m, EntryLayout *out) {
-  const char *text = NULL;
-  for (int i = 0; i < m->nraw; i++)
-    if (strcmp(m->raw[i].name, "entry_computation_layout") == 0) text = m->raw[i].value;
-  if (!text || !m->entry) return false;
-  Parser p;
-  memset(&p, 0, sizeof p);
-  p.src = text;
-  p.len = strlen(text);
-  p.m = m;
-  lexer_init(&p.lx, text, p.len);
-  padvance(&p);
-  int n = m->entry->nparams;
-  Shape **params = arena_array(&m->arena, (size_t)n + 1, sizeof(Shape *));
-  int got = 0;
-  bool ok = params && peat(&p, TOK_LBRACE) && peat(&p, TOK_LPAREN);
-  if (ok && !peat(&p, TOK_RPAREN)) {
-    do {
-      ok = got < n && parse_shape(&p, &params[got++]);
-    } while (ok && peat(&p, TOK_COMMA));
-    ok = ok && peat(&p, TOK_RPAREN);
-  }
-  Shape *result = NULL;
-  ok = ok && got == n && peat(&p, TOK_ARROW) && parse_shape(&p, &result) && peat(&p, TOK_RBRACE);
-  if (p.err) {
-    cxla_status_free(p.err);
-    ok = false;
-  }
-  if (!ok) return false;
-  out->nparams = n;
-  out->params = params;
-  out->result = result;
-  return true;
 }
 
 /* ---- per-computation state ---- */
@@ -654,8 +607,11 @@ static cxla_status align_while_params(HloModule *m, bool *changed) {
 cxla_status pass_layout_assignment(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
-  EntryLayout el;
-  bool have_el = read_entry_layout(m, &el);
+  /* The entry layout as the reader gave it; one that does not match the
+   * entry computation's parameter count is ignored (the verifier reports
+   * it). */
+  const EntryLayout *el = m->entry_layout;
+  if (el && (!m->entry || el->nparams != m->entry->nparams)) el = NULL;
   TRY(align_while_params(m, changed));
   /* Callees come before callers in m->comps, so a computation's callees
    * are laid out before it reads their parameter and root layouts. */
@@ -677,8 +633,8 @@ cxla_status pass_layout_assignment(HloModule *m, const PassContext *ctx, bool *c
       continue;
     }
     Lay st = {.m = m, .a = &m->arena, .c = c};
-    s = root_need(m, c, kind[i], have_el ? &el : NULL, &st.root_need);
-    st.entry = c == m->entry && have_el ? &el : NULL;
+    s = root_need(m, c, kind[i], el, &st.root_need);
+    st.entry = c == m->entry ? el : NULL;
     if (!s) s = lay_out(&st);
     *changed |= st.changed;
   }

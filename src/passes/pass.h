@@ -24,6 +24,11 @@ typedef struct PassContext {
   /* Report text a pass may leave behind (buffer assignment); owned by the
    * pipeline, freed by pipeline_run. NULL if none. */
   char **report;
+  /* Only rewrites that keep every value bit for bit: leaves out those of
+   * XLA's that round differently (x / C -> x * (1 / C), dot strength
+   * reduction, the reduce-window tree of float sums). Tests that compare
+   * values before and after the optimizer bit for bit set it. */
+  bool exact;
 } PassContext;
 
 typedef cxla_status (*PassFn)(HloModule *m, const PassContext *ctx, bool *changed);
@@ -49,5 +54,9 @@ typedef struct PipelineOptions {
  * after a pass says which pass broke the module. */
 cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
                          const PipelineOptions *opts);
+/* pipeline_run with PassContext.exact set: every value stays bit for bit
+ * (the randomized differential test runs this). */
+cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nnames,
+                               const PipelineOptions *opts);
 
 #endif

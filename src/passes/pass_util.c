@@ -24,11 +24,7 @@ void pass_reserve_names(HloModule *m) {
 
 bool pass_has_side_effect(const Instr *in) {
   if (op_info(in->op)->flags & OPF_SIDE) return true;
-  if (in->op == OP_CUSTOM_CALL) {
-    const char *v = instr_raw(in, "custom_call_has_side_effect");
-    return v && strcmp(v, "true") == 0;
-  }
-  return false;
+  return in->op == OP_CUSTOM_CALL && in->has_side_effect;
 }
 
 /* The replacement of op after this walk's earlier rewrites (new
@@ -36,6 +32,26 @@ bool pass_has_side_effect(const Instr *in) {
 static Instr *resolve(Instr *op, const Computation *c, Instr **repl, int n) {
   if (op->parent == c && op->id >= 0 && op->id < n && repl[op->id]) return repl[op->id];
   return op;
+}
+
+/* Same shape and same layout, a missing layout counting as the default
+ * (row-major) one it stands for: a rewrite may replace a value made
+ * without a layout by an equal one that has the default layout. */
+static bool same_layout(const Shape *a, const Shape *b) {
+  if (!shape_equal(a, b, false)) return false;
+  if (a->type == T_TUPLE) {
+    for (int i = 0; i < a->ntuple; i++)
+      if (!same_layout(a->tuple[i], b->tuple[i])) return false;
+    return true;
+  }
+  for (int k = 0; k < a->rank; k++) {
+    int64_t ma = a->has_layout && a->minor_to_major ? a->minor_to_major[k] : a->rank - 1 - k;
+    int64_t mb = b->has_layout && b->minor_to_major ? b->minor_to_major[k] : b->rank - 1 - k;
+    if (ma != mb) return false;
+  }
+  const char *ta = a->has_layout && a->layout_tail ? a->layout_tail : "";
+  const char *tb = b->has_layout && b->layout_tail ? b->layout_tail : "";
+  return strcmp(ta, tb) == 0;
 }
 
 cxla_status pass_rewrite_comp(Computation *c, RewriteFn fn, void *arg, bool *changed) {
@@ -55,7 +71,7 @@ cxla_status pass_rewrite_comp(Computation *c, RewriteFn fn, void *arg, bool *cha
     if (s || !out) continue;
     if (out == in) {
       any = true;
-    } else if (shape_equal(out->shape, in->shape, true)) {
+    } else if (same_layout(out->shape, in->shape)) {
       repl[i] = resolve(out, c, repl, n);
       any = true;
     }

@@ -20,8 +20,17 @@ cxla_status pass_multi_output_fusion(HloModule *m, const PassContext *ctx, bool 
 cxla_status pass_while_loop_simplify(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_batchnorm_expander(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_logistic_expander(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_qr_expander(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_buffer_assignment(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_dot_canonicalize(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_reduce_window_rewriter(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_zero_sized_elimination(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_conditional_simplifier(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_while_loop_constant_sinking(HloModule *m, const PassContext *ctx,
+                                             bool *changed);
+cxla_status pass_sort_simplifier(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_reshape_mover(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_float_normalization(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_reshape_to_bitcast(HloModule *m, const PassContext *ctx, bool *changed);
 
 /* Whether a dot operand of shape s with these batch and contracting
@@ -47,6 +56,10 @@ cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
  * every numeric name suffix. Passes that create instructions call it first;
  * it is cheap and idempotent. */
 void pass_reserve_names(HloModule *m);
+
+/* Replaces `call` (a call instruction of c) by a copy of its callee's
+ * instructions (call_inliner.c); the caller re-sorts and prunes c. */
+cxla_status pass_inline_call(Computation *c, Instr *call);
 
 /* Whether an instruction must never be removed, merged or duplicated
  * (side-effecting opcodes, custom-calls declaring side effects). */

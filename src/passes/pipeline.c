@@ -21,7 +21,8 @@ static const Pass kPasses[] = {
      "give every call/while/conditional call site its own computation"},
     {"tuple-simplifier", pass_tuple_simplify,
      "get-tuple-element(tuple) -> operand; tuple(gte(x,0..n-1)) -> x"},
-    {"algsimp", pass_algsimp, "algebraic simplification (exact rewrites only)"},
+    {"algsimp", pass_algsimp,
+     "algebraic simplification as XLA:CPU does it (bit-exact rules only in exact mode)"},
     {"constant-folding", pass_constant_folding,
      "evaluate instructions whose operands are all constants"},
     {"cse", pass_cse, "common subexpression elimination"},
@@ -35,11 +36,27 @@ static const Pass kPasses[] = {
      "dead loop state, loop-invariant code motion, unrolling of tiny counted loops"},
     {"batchnorm-expander", pass_batchnorm_expander, "batch-norm ops to elementwise ops and reduces"},
     {"logistic-expander", pass_logistic_expander, "logistic(x) to 1/(1+exp(-x))"},
+    {"qr-expander", pass_qr_expander,
+     "TensorFlow's Qr / ProductOfElementaryHouseholderReflectors custom-calls to HLO loops"},
     {"buffer-assignment", pass_buffer_assignment,
      "liveness, buffer reuse and offsets; report only (never changes the module)"},
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
     {"reshape-to-bitcast", pass_reshape_to_bitcast,
      "reshapes whose operand and result are row-major in memory become bitcasts"},
+    {"reduce-window-rewriter", pass_reduce_window_rewriter,
+     "scans as reduce-windows (cumsum, cumprod, ...) to a log-depth tree of 16-wide windows"},
+    {"float-normalization", pass_float_normalization,
+     "f16/bf16 dots and convolutions, bf16 elementwise ops -> f32 between converts"},
+    {"reshape-mover", pass_reshape_mover,
+     "reshapes/transposes sink below the elementwise ops that read them"},
+    {"sort-simplifier", pass_sort_simplifier,
+     "multi-operand sorts drop the operands nobody reads"},
+    {"zero-sized-hlo-elimination", pass_zero_sized_elimination,
+     "instructions with empty array results -> empty constants"},
+    {"conditional-simplifier", pass_conditional_simplifier,
+     "conditionals with a constant predicate or one branch -> the branch, inlined"},
+    {"while-loop-constant-sinking", pass_while_loop_constant_sinking,
+     "constant loop state passed through unchanged -> the constant inside body and condition"},
 };
 
 const Pass *pass_registry(int *n) {
@@ -175,16 +192,24 @@ static cxla_status run_fixed_point(Runner *r, const char *const *names, int n, i
  * written elsewhere are listed commented out: uncomment the line when the
  * pass is registered. */
 static cxla_status pipeline_default(Runner *r) {
+  /* ops XLA always expands before optimizing (its QrExpander and
+   * BatchNormExpander): these change rounding (every op of an expansion
+   * rounds, where the interpreter computes them in double), as in XLA */
+  TRY(run_pass(r, "qr-expander"));
+  TRY(run_pass(r, "batchnorm-expander"));
   TRY(run_pass(r, "call-inliner"));
   TRY(run_pass(r, "flatten-call-graph"));
   TRY(run_pass(r, "tuple-simplifier"));
+  TRY(run_pass(r, "reduce-window-rewriter"));
+  TRY(run_pass(r, "float-normalization"));
   static const char *const kSimplify[] = {"algsimp", "constant-folding", "tuple-simplifier",
-                                          "cse", "dce"};
+                                          "cse", "dce", "sort-simplifier", "zero-sized-hlo-elimination",
+                                          "while-loop-constant-sinking", "reshape-mover",
+                                          "conditional-simplifier"};
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "while-loop-simplify"));
-  /* the two expanders below are not value-preserving (every op of an
-   * expansion rounds), so they stay out of the default pipeline: */
-  /* TRY(run_pass(r, "batchnorm-expander")); */
+  /* logistic-expander is not value-preserving (every op of the expansion
+   * rounds) and XLA:CPU keeps logistic, so it stays out: */
   /* TRY(run_pass(r, "logistic-expander")); */
   /* TRY(run_pass(r, "rng-bit-generator-expander")); */
   /* TRY(run_pass(r, "select-and-scatter-expander")); */
@@ -207,12 +232,13 @@ static cxla_status pipeline_default(Runner *r) {
 /* Shared by pipeline_run and pipeline_run_list: exactly one of `list`
  * (n passes) or the default pipeline (list == NULL). */
 static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
-                                const PipelineOptions *opts) {
+                                const PipelineOptions *opts, bool exact) {
   static const PipelineOptions kDefaults = {false, NULL, 1};
   if (!opts) opts = &kDefaults;
   Runner r = {.m = m, .opts = opts};
   r.ctx.fold_limit_bytes = PASS_DEFAULT_FOLD_LIMIT;
   r.ctx.report = &r.report;
+  r.ctx.exact = exact;
   if (opts->verify) {
     cxla_status s = verify_module(m);
     if (s) return cxla_status_annotate(s, "the module does not verify before optimization");
@@ -235,9 +261,9 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
   return s;
 }
 
-cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
-                         const PipelineOptions *opts) {
-  if (!names) return run_pipeline(m, NULL, 0, opts);
+static cxla_status run_named(HloModule *m, const char *const *names, int nnames,
+                             const PipelineOptions *opts, bool exact) {
+  if (!names) return run_pipeline(m, NULL, 0, opts, exact);
   if (nnames < 0) return ERR(INVALID_ARGUMENT, "negative number of passes");
   /* Check the names before touching the module. */
   const Pass **list = cxla_calloc((size_t)nnames + 1, sizeof *list);
@@ -251,9 +277,19 @@ cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
       return s;
     }
   }
-  cxla_status s = run_pipeline(m, list, nnames, opts);
+  cxla_status s = run_pipeline(m, list, nnames, opts, exact);
   cxla_free(list);
   return s;
+}
+
+cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
+                         const PipelineOptions *opts) {
+  return run_named(m, names, nnames, opts, false);
+}
+
+cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nnames,
+                               const PipelineOptions *opts) {
+  return run_named(m, names, nnames, opts, true);
 }
 
 cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
@@ -263,5 +299,5 @@ cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
     if (!passes[i] || !passes[i]->run || !passes[i]->name)
       return ERR(INVALID_ARGUMENT, "pass %d of the list is malformed", i);
   static const Pass *const kNone[1] = {NULL};
-  return run_pipeline(m, n ? passes : kNone, n, opts);
+  return run_pipeline(m, n ? passes : kNone, n, opts, false);
 }

@@ -710,20 +710,26 @@ static int find_frontier(const Loop *l, const Inv *inv, bool *needed, bool *fron
 static cxla_status build_cone(Computation *c, const Loop *l, const Inv *inv, const bool *cone,
                               Instr **hoisted) {
   const Computation *b = l->body;
-  Instr *ops[64];
+  int maxops = 1;
+  for (int i = 0; i < b->ninstrs; i++)
+    if (cone[i] && b->instrs[i]->noperands > maxops) maxops = b->instrs[i]->noperands;
+  Instr **ops = cxla_malloc((size_t)maxops * sizeof *ops);
+  if (!ops) return cxla_oom();
   for (int i = 0; i < b->ninstrs; i++) {
     if (!cone[i]) continue;
     const Instr *in = b->instrs[i];
     if (inv[i] == INV_STATE) {
       hoisted[i] = element_of(c, l->w->operands[0], in->index);
-    } else if (in->noperands > 64) {
-      return ERR(INTERNAL, "while-loop-simplify: hoisting an op with %d operands", in->noperands);
     } else {
       for (int k = 0; k < in->noperands; k++) ops[k] = hoisted[in->operands[k]->id];
       hoisted[i] = instr_clone(c, in, in->noperands, ops, NULL);
     }
-    if (!hoisted[i]) return cxla_oom();
+    if (!hoisted[i]) {
+      cxla_free(ops);
+      return cxla_oom();
+    }
   }
+  cxla_free(ops);
   return NULL;
 }
 

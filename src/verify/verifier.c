@@ -250,6 +250,7 @@ cxla_status verify_module(const HloModule *m) {
     for (int k = 0; !s && k < c->ninstrs; k++) s = check_instr_shape(&a, c->instrs[k]);
   }
   if (!s) s = check_entry_layout(&a, m);
+  if (!s) s = check_io_alias(&a, m);
   arena_destroy(&a);
   return s;
 }

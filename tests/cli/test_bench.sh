@@ -52,12 +52,16 @@ check "missing module" 1 "nope\.hlo: No such file" "$CXLA" bench nope.hlo --rand
 check "too few args" 1 "" "$CXLA" bench add.hlo
 
 # ---- reports ------------------------------------------------------------------------
-check "text report" 0 "^backend +interp" "$CXLA" bench add.hlo --random --iters 3
+check "text report" 0 "^backend +interp \(interpreted, 1 thread\)$" "$CXLA" bench add.hlo --random --iters 3 --backend interp
 has "text report" "^run +median .* over 3 runs after 1 warm-up run$"
-has "text report" "^compile +0 s \(interp"
+has "text report" "^compile +[0-9.]+ s \(buffer plan [0-9.]+ s, codegen 0\.000000 s, llvm 0\.000000 s, cache miss\)$"
+check "default backend named" 0 "^backend +[a-z]+ \((compiled|interpreted), [0-9]+ threads?\)$" "$CXLA" bench add.hlo --random --iters 1
+check "--backend unknown" 2 "unknown backend 'gpu' \(available: .*interp" "$CXLA" bench add.hlo --random --backend gpu
+check "--threads 0" 2 "--threads needs" "$CXLA" bench add.hlo --random --threads 0
 
-check "json report" 0 "" "$CXLA" bench add.hlo --random --json --iters 4 --warmup 2 --max-seconds 0
+check "json report" 0 "" "$CXLA" bench add.hlo --random --json --iters 4 --warmup 2 --max-seconds 0 --backend interp
 for key in module backend threads optimized parse_s verify_s optimize_s compile_s \
+  plan_s codegen_s llvm_s cache_hit \
   run_median_s run_min_s run_max_s runs warmup_runs iters stopped_early from_warmup \
   max_seconds total_run_s peak_rss_bytes results; do
   has "json key $key" "\"$key\": "

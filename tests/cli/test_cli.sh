@@ -213,6 +213,14 @@ EOF
 check "conform timeout" 1 "^FAIL +loop:module: timed out after 1 s$" \
   "$CXLA" conform hang --timeout 1 -j 2
 grep -q '^1 passed, 1 failed$' out && ok || bad "conform timeout: wrong summary line"
+# An endless while loop stops at run --timeout (the backends check the
+# deadline between instructions), on every backend.
+check "run --timeout" 1 "^error: .*execution stopped after its timeout of 0\.5 s" \
+  "$CXLA" run hang/loop/module.hlo --random --timeout 0.5 --backend interp
+check "run --timeout junk" 2 "--timeout needs" "$CXLA" run add.hlo --random --timeout 0
+check "run bad backend" 2 "unknown backend 'gpu' \(available: .*interp" "$CXLA" run add.hlo --random --backend gpu
+check "run --threads junk" 2 "--threads needs" "$CXLA" run add.hlo --random --threads x
+check "run --backend interp" 0 "^result 0: f32\[2,3\]" "$CXLA" run add.hlo --random --backend interp --threads 2
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -3,12 +3,15 @@
  * A test file defines TEST(name) { ... } functions and lists them in
  * main via RUN(name). CHECK(cond) records a failure with file:line and goes
  * on; CHECK_OK(status) fails if the status is an error (printing it).
- * main returns test_summary(), which prints "N passed, M failed" for the
- * file's tests and returns non-zero if any failed. */
+ * A test whose data is missing calls SKIP(...) and returns: it counts as
+ * skipped, never as passed. main returns test_summary(), which prints
+ * "N passed, M failed[, K skipped]" for the file's tests and returns
+ * non-zero if any failed. */
 #ifndef CXLA_TEST_HARNESS_H
 #define CXLA_TEST_HARNESS_H
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -56,17 +59,39 @@ static const char *harness_current;
     cxla_status_free(check_s_);                                               \
   } while (0)
 
+/* Marks the running test as skipped (its data is missing): it counts as
+ * skipped, never as passed, unless a check also failed. Prints the reason.
+ * The caller returns. */
+static bool harness_skipping;
+#define SKIP(...)                                                             \
+  do {                                                                        \
+    printf("  %s: skipped: ", harness_current);                               \
+    printf(__VA_ARGS__);                                                      \
+    printf("\n");                                                             \
+    harness_skipping = true;                                                  \
+  } while (0)
+
+static int harness_skip;
+
 #define RUN(name)                                                             \
   do {                                                                        \
     harness_current = #name;                                                  \
+    harness_skipping = false;                                                 \
     int before_ = harness_failed_checks;                                      \
     name();                                                                   \
-    if (harness_failed_checks == before_) harness_pass++;                     \
-    else harness_fail++;                                                      \
+    if (harness_failed_checks != before_) harness_fail++;                     \
+    else if (harness_skipping) harness_skip++;                                \
+    else harness_pass++;                                                      \
   } while (0)
 
+/* Prints "FILE: N passed, M failed[, K skipped]" (the line tests/run.sh
+ * counts). */
 static inline int test_summary(const char *file) {
-  printf("%s: %d passed, %d failed\n", file, harness_pass, harness_fail);
+  if (harness_skip)
+    printf("%s: %d passed, %d failed, %d skipped\n", file, harness_pass, harness_fail,
+           harness_skip);
+  else
+    printf("%s: %d passed, %d failed\n", file, harness_pass, harness_fail);
   return harness_fail != 0;
 }
 

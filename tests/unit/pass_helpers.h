@@ -19,6 +19,7 @@
 #include "interp/interp.h"
 #include "ir/rewrite.h"
 #include "passes/passes.h"
+#include "testing/compare.h"
 #include "verify/verify.h"
 
 static inline HloModule *pt_parse(const char *text) {
@@ -177,7 +178,36 @@ static inline bool pt_literal_same(const Literal *a, const Literal *b) {
  * for each seed; 1 if all agree, 0 if a value differs, -1 if the module
  * cannot run (the interpreter refuses either side, e.g. an elided
  * constant). Prints the first difference. */
+/* Whether every leaf of a and b agrees within the corpus' float rule
+ * (runtime/compare.h) at rtol, atol. */
+static inline bool pt_literal_close(Literal *a, Literal *b, double rtol, double atol) {
+  Literal **la = NULL, **lb = NULL;
+  int na = 0, nb = 0;
+  cxla_status s1 = literal_flatten(a, &la, &na), s2 = literal_flatten(b, &lb, &nb);
+  bool ok = !s1 && !s2 && na == nb;
+  for (int i = 0; ok && i < na; i++) {
+    CompareReport r;
+    ok = compare_literals(la[i], lb[i], rtol, atol, &r);
+  }
+  cxla_status_free(s1);
+  cxla_status_free(s2);
+  cxla_free(la);
+  cxla_free(lb);
+  return ok;
+}
+
+static inline int pt_values_within(const char *before_text, const HloModule *after, int nseeds,
+                                   double rtol, double atol);
+
 static inline int pt_values_agree(const char *before_text, const HloModule *after, int nseeds) {
+  return pt_values_within(before_text, after, nseeds, -1, -1);
+}
+
+/* pt_values_agree with a tolerance: rtol < 0 asks for the same bits, else
+ * the corpus' float rule at rtol, atol (for rewrites that XLA makes and
+ * that round differently, such as x / c -> x * (1 / c)). */
+static inline int pt_values_within(const char *before_text, const HloModule *after, int nseeds,
+                                   double rtol, double atol) {
   HloModule *before = NULL;
   cxla_status s = cxla_module_parse(before_text, strlen(before_text), "before.hlo", &before);
   if (s) {
@@ -211,7 +241,7 @@ static inline int pt_values_agree(const char *before_text, const HloModule *afte
         } else {
           result = -1;
         }
-      } else if (!pt_literal_same(x, y)) {
+      } else if (rtol < 0 ? !pt_literal_same(x, y) : !pt_literal_close(y, x, rtol, atol)) {
         fprintf(stderr, "  values differ (seed %d)\n", seed);
         result = 0;
       }

@@ -7,9 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "harness.h"
-#include "runtime/case.h"
+#include "testing/case.h"
+#include "testing/npy.h"
 
 static char tmpdir[64];
 static const char *corpus;
@@ -131,6 +133,61 @@ TEST(broken_cases) {
   CHECK(c == NULL);
 }
 
+/* A "file" may not leave the case directory: not by "..", and not by a
+ * symbolic link that points outside (case_load_tensor checks the real
+ * path). Both PERMISSION_DENIED; a ".." inside a name is fine. */
+TEST(files_stay_inside_the_case) {
+  Case *c = NULL;
+  static const char *const escapes[] = {"../../etc/passwd", "args/../../x.npy", "..",
+                                        "args/..//..", "./.."};
+  for (size_t i = 0; i < sizeof escapes / sizeof escapes[0]; i++) {
+    char json[256], name[16];
+    snprintf(json, sizeof json,
+             "{\"args\": [{\"file\": \"%s\", \"dtype\": \"f32\", \"shape\": []}], "
+             "\"results\": []}", escapes[i]);
+    snprintf(name, sizeof name, "esc%zu", i);
+    cxla_status s = case_load(make_case(name, json), &c);
+    CHECK(cxla_status_code_of(s) == CXLA_PERMISSION_DENIED);
+    CHECK(strstr(cxla_status_message(s), "leaves the case directory") != NULL);
+    cxla_status_free(s);
+    CHECK(c == NULL);
+  }
+  /* A name that merely contains dots loads. */
+  CHECK_OK(case_load(make_case("dots", "{\"args\": [{\"file\": \"args/..a..npy\", "
+                                       "\"dtype\": \"f32\", \"shape\": []}], "
+                                       "\"results\": []}"), &c));
+  case_free(c);
+  c = NULL;
+  /* A symbolic link out of the case: loads as a case, refused as a file. */
+  const char *dir = make_case("link", "{\"args\": [{\"file\": \"args/0.npy\", "
+                                      "\"dtype\": \"f32\", \"shape\": []}], "
+                                      "\"results\": []}");
+  char outside[128], link[160];
+  snprintf(outside, sizeof outside, "%s/outside.npy", tmpdir);
+  Literal *l = NULL;
+  CHECK_OK(literal_create(T_F32, 0, NULL, &l));
+  CHECK_OK(cxla_npy_write(outside, l));
+  literal_free(l);
+  l = NULL;
+  snprintf(link, sizeof link, "%s/args/0.npy", dir);
+  CHECK(symlink(outside, link) == 0);
+  CHECK_OK(case_load(dir, &c));
+  if (!c) return;
+  cxla_status s = case_load_tensor(&c->args[0], &l);
+  CHECK(cxla_status_code_of(s) == CXLA_PERMISSION_DENIED);
+  CHECK(strstr(cxla_status_message(s), "outside the case directory") != NULL);
+  cxla_status_free(s);
+  CHECK(l == NULL);
+  /* A link that stays inside is followed. */
+  char inner[160];
+  snprintf(inner, sizeof inner, "%s/inner.npy", dir);
+  CHECK(rename(outside, inner) == 0);
+  CHECK(unlink(link) == 0 && symlink("../inner.npy", link) == 0);
+  CHECK_OK(case_load_tensor(&c->args[0], &l));
+  literal_free(l);
+  case_free(c);
+}
+
 TEST(allocation_failures) {
   const char *dir = make_case("oom", valid_json);
   for (long k = 1; k < 60; k++) {
@@ -147,9 +204,15 @@ TEST(allocation_failures) {
 /* Every case of the corpus loads, and so does every .npy file it names,
  * with the dtype and shape case.json gives. */
 TEST(whole_corpus_loads) {
-  if (!corpus) return;
+  if (!corpus) {
+    SKIP("no corpus directory given (argv[1])");
+    return;
+  }
   DIR *d = opendir(corpus);
-  if (!d) return;
+  if (!d) {
+    SKIP("%s not found", corpus);
+    return;
+  }
   int ncases = 0;
   struct dirent *e;
   while ((e = readdir(d))) {
@@ -174,6 +237,7 @@ TEST(whole_corpus_loads) {
   }
   closedir(d);
   printf("test_case: loaded %d corpus cases\n", ncases);
+  if (ncases == 0) SKIP("no cases under %s", corpus);
 }
 
 int main(int argc, char **argv) {
@@ -185,6 +249,7 @@ int main(int argc, char **argv) {
   }
   RUN(valid_case);
   RUN(broken_cases);
+  RUN(files_stay_inside_the_case);
   RUN(allocation_failures);
   RUN(whole_corpus_loads);
   char cmd[128];

@@ -7,7 +7,7 @@
 
 #include "harness.h"
 #include "ir/ir.h"
-#include "runtime/compare.h"
+#include "testing/compare.h"
 
 static Literal *vec(ElemType t, int64_t n) {
   Literal *l = NULL;

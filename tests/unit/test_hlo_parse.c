@@ -146,10 +146,16 @@ TEST(attribute_values) {
   HloModule *m = parse(attrs_module);
   if (!m) return;
   CHECK(strcmp(m->name, "attrs") == 0);
-  CHECK(m->nraw == 2);
-  CHECK(m->nraw == 2 && strcmp(m->raw[0].name, "is_scheduled") == 0 &&
+  CHECK(m->nraw == 1);
+  CHECK(m->nraw == 1 && strcmp(m->raw[0].name, "is_scheduled") == 0 &&
         strcmp(m->raw[0].value, "true") == 0);
-  CHECK(m->nraw == 2 && strcmp(m->raw[1].value, "{(f32[4]{0})->f32[4]{0}}") == 0);
+  /* entry_computation_layout={(f32[4]{0})->f32[4]{0}}: typed */
+  const EntryLayout *el = m->entry_layout;
+  CHECK(el && el->nparams == 1);
+  CHECK(el && el->nparams == 1 && el->params[0]->type == T_F32 && el->params[0]->rank == 1 &&
+        el->params[0]->dims[0] == 4 && el->params[0]->has_layout);
+  CHECK(el && el->result->type == T_F32 && el->result->rank == 1 && el->result->has_layout);
+  CHECK(!m->has_io_alias && m->nio_alias == 0);
   Instr *in;
 
   in = find(m, "bc");
@@ -364,6 +370,50 @@ static uint64_t bits_at(const Literal *l, int64_t i) {
   uint64_t v = 0;
   memcpy(&v, (const char *)l->data + i * cxla_type_size(l->type), (size_t)cxla_type_size(l->type));
   return v;
+}
+
+/* Names that spell a type are names wherever XLA's parser reads a name: a
+ * type starts a shape only when '[' follows it. */
+TEST(names_that_spell_types) {
+  const char *text =
+      "HloModule m\n\n"
+      "f16 {\n  s4 = f32[] parameter(0)\n  token = f32[] parameter(1)\n"
+      "  ROOT u2 = f32[] add(s4, token)\n}\n\n"
+      "ENTRY main (s2: f32[3], c64: f32[3]) -> (f32[3], f32[]) {\n"
+      "  s2 = f32[3]{0} parameter(0)\n"
+      "  c64 = f32[3]{0} parameter(1)\n"
+      "  u4 = f32[3]{0} add(s2, c64)\n"
+      "  f8e4m3fn = f32[3]{0} multiply(f32[3]{0} u4, %c64)\n"
+      "  b64 = f32[] constant(0)\n"
+      "  pred = f32[] reduce(f8e4m3fn, b64), dimensions={0}, to_apply=f16\n"
+      "  f32 = f32[3]{0} negate(f8e4m3fn), control-predecessors={pred}\n"
+      "  ROOT token = (f32[3]{0}, f32[]) tuple(f32, pred)\n"
+      "}\n";
+  HloModule *m = parse(text);
+  if (!m) return;
+  CHECK(m->entry->ninstrs == 8);
+  Instr *mul = find(m, "f8e4m3fn"), *neg = find(m, "f32"), *red = find(m, "pred");
+  CHECK(mul && mul->op == OP_MULTIPLY && mul->noperands == 2 &&
+        strcmp(mul->operands[0]->name, "u4") == 0 && strcmp(mul->operands[1]->name, "c64") == 0);
+  CHECK(neg && neg->op == OP_NEGATE && neg->ncontrol_preds == 1 && neg->control_preds[0] == red);
+  CHECK(red && red->op == OP_REDUCE && red->ncalled == 1 &&
+        strcmp(red->called[0]->name, "f16") == 0);
+  CHECK(strcmp(m->entry->root->name, "token") == 0 && m->entry->root->noperands == 2);
+  CHECK_OK(cxla_module_verify(m));
+  /* printed and read back: the same text */
+  char *a = NULL, *b = NULL;
+  CHECK_OK(cxla_module_print(m, &a));
+  HloModule *m2 = a ? parse(a) : NULL;
+  if (m2) CHECK_OK(cxla_module_print(m2, &b));
+  CHECK(a && b && strcmp(a, b) == 0);
+  cxla_free_string(a);
+  cxla_free_string(b);
+  module_destroy(m2);
+  module_destroy(m);
+  /* a type name followed by '[' is still a shape, and a missing '[' after
+   * the instruction's type is still an error */
+  PARSE_ERR("HloModule m\nENTRY e {\n  x = f32 parameter(0)\n}\n", "t.hlo:3:11:",
+            "expected '[' after the element type");
 }
 
 TEST(constants_of_every_type) {
@@ -796,6 +846,7 @@ int main(void) {
   RUN(printed_attributes);
   RUN(string_escapes);
   RUN(typed_names_on_other_opcodes_stay_raw);
+  RUN(names_that_spell_types);
   RUN(constants_of_every_type);
   RUN(printed_constants);
   RUN(structure_and_ordering);

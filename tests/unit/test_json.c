@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "harness.h"
-#include "runtime/json.h"
+#include "testing/json.h"
 
 static JsonDoc *parse_ok(const char *text) {
   JsonDoc *d = NULL;

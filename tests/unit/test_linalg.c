@@ -748,6 +748,32 @@ TEST(batch_norm_grad) {
 
 /* ---- errors ---- */
 
+/* TensorFlow's "Eigh" ("LOWER,SORT,MAX_ITER,TOL"): [[2, 1], [1, 2]] has
+ * eigenvalues 1 and 3 (ascending) with eigenvectors (1, -1)/sqrt2 and
+ * (1, 1)/sqrt2 up to sign; LOWER=0 reads the upper triangle (the lower one
+ * holds junk here). */
+TEST(tf_eigh) {
+  setup();
+  int64_t d[2] = {2, 2}, d1 = 2;
+  Instr *p = param(shp(T_F64, 2, d));
+  Literal *x = lit(T_F64, 2, d, (double[4]){2, 1, 99, 2});
+  Instr *c = custom("Eigh", "\"0,1,100,1e-06\"",
+                    tup(2, shp(T_F64, 2, d), shp(T_F64, 1, &d1), NULL, NULL, NULL), 1, &p);
+  Literal *o = eval(c, 1, &x);
+  if (o && o->ntuple == 2) {
+    check_vals(o->tuple[1], (double[2]){1, 3}, 2, 1e-14);
+    const double *v = o->tuple[0]->data, r = sqrt(0.5);
+    /* columns: v[:,0] ~ (1, -1)/sqrt2, v[:,1] ~ (1, 1)/sqrt2 */
+    CHECK(near(fabs(v[0]), r, 1e-14) && near(v[2], -v[0], 1e-14));
+    CHECK(near(fabs(v[1]), r, 1e-14) && near(v[3], v[1], 1e-14));
+  } else {
+    CHECK(!"Eigh returns (eigenvectors, eigenvalues)");
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
 TEST(unsupported_targets) {
   setup();
   int64_t d[2] = {2, 2};
@@ -829,6 +855,7 @@ int main(void) {
   RUN(batch_norm_training);
   RUN(batch_norm_inference);
   RUN(batch_norm_grad);
+  RUN(tf_eigh);
   RUN(unsupported_targets);
   RUN(out_of_memory);
   return test_summary("test_linalg");

@@ -9,6 +9,7 @@
 
 #include "harness.h"
 #include "ir/ir.h"
+#include "testing/npy.h"
 
 static char tmpdir[64];
 static char pathbuf[128];

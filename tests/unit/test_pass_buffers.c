@@ -230,6 +230,16 @@ TEST(while_state_and_scratch) {
       CHECK(p.buffers[i].first == 4 && p.buffers[i].last == 4);
     }
   CHECK(scratch == 1);
+  /* The plan keeps the plans of the loop's computations: the body's
+   * concatenate (512 bytes) at offset 0 of the scratch; cond needs none. */
+  CHECK(p.ncallees == 2);
+  const BufferPlan *body = buffer_plan_callee(&p, module_find_computation(m, "body"));
+  const BufferPlan *cond = buffer_plan_callee(&p, module_find_computation(m, "cond"));
+  CHECK(body && strcmp(body->comp->name, "body") == 0 && body->temp_bytes == 512);
+  CHECK(cond && cond->temp_bytes == 0);
+  const LogicalBuffer *cb = body ? buffer_of(body, "c") : NULL;
+  CHECK(cb && cb->kind == BUF_TEMP && cb->offset == 0 && cb->size == 512);
+  CHECK(buffer_plan_callee(&p, m->entry) == NULL);
   buffer_plan_free(&p);
   module_destroy(m);
 }
@@ -384,6 +394,47 @@ TEST(fusion_in_place_only_when_elementwise) {
 }
 
 /* A conditional's scratch is its largest branch arena. */
+/* Nested loops: the inner loop's plans are kept too (callees before
+ * callers), and the outer body's scratch holds the inner body's arena. */
+TEST(nested_callee_plans) {
+  const char *t = "HloModule m\n"
+                  "ib {\n"
+                  "  x = f32[16] parameter(0)\n"
+                  "  c = f32[32] concatenate(x, x), dimensions={0}\n"
+                  "  ROOT y = f32[16] slice(c), slice={[8:24]}\n"
+                  "}\n"
+                  "ic {\n"
+                  "  x = f32[16] parameter(0)\n"
+                  "  ROOT t = pred[] constant(false)\n"
+                  "}\n"
+                  "ob {\n"
+                  "  x = f32[16] parameter(0)\n"
+                  "  ROOT w = f32[16] while(x), condition=ic, body=ib\n"
+                  "}\n"
+                  "ENTRY e {\n"
+                  "  p = f32[16] parameter(0)\n"
+                  "  ROOT w = f32[16] while(p), condition=ic, body=ob\n"
+                  "}\n";
+  BufferPlan p;
+  HloModule *m;
+  CHECK(plan(t, BA_SCHEDULE_ORDER, &p, &m));
+  if (!m) return;
+  CHECK(p.ncallees == 3); /* ic, ib, ob: each once */
+  const BufferPlan *ib = buffer_plan_callee(&p, module_find_computation(m, "ib"));
+  const BufferPlan *ob = buffer_plan_callee(&p, module_find_computation(m, "ob"));
+  CHECK(ib && ib->temp_bytes == 128);
+  CHECK(ob && ob->scratch_bytes == 128 && ob->ncallees == 0);
+  CHECK(p.scratch_bytes == ob->temp_bytes);
+  int ib_at = -1, ob_at = -1;
+  for (int i = 0; i < p.ncallees; i++) {
+    if (&p.callees[i] == ib) ib_at = i;
+    if (&p.callees[i] == ob) ob_at = i;
+  }
+  CHECK(ib_at >= 0 && ob_at > ib_at);
+  buffer_plan_free(&p);
+  module_destroy(m);
+}
+
 TEST(conditional_scratch_is_largest_branch) {
   const char *t = "HloModule m\n" ADD_COMP
                   "b0 {\n"
@@ -407,6 +458,11 @@ TEST(conditional_scratch_is_largest_branch) {
   if (!m) return;
   CHECK(p.scratch_bytes == 1024);
   CHECK(p.temp_bytes == 1024);
+  /* Both branches planned, each from offset 0 of the one scratch buffer. */
+  const BufferPlan *b0 = buffer_plan_callee(&p, module_find_computation(m, "b0"));
+  const BufferPlan *b1 = buffer_plan_callee(&p, module_find_computation(m, "b1"));
+  CHECK(p.ncallees == 2 && b0 && b1);
+  CHECK(b0 && b0->temp_bytes == 1024 && b1 && b1->temp_bytes == 512);
   buffer_plan_free(&p);
   module_destroy(m);
 }
@@ -470,14 +526,12 @@ TEST(corpus_models_next_to_xla) {
   const char *root = getenv("CXLA_CORPUS");
   if (!root) root = "tests/corpus";
   char path[1024];
-  snprintf(path, sizeof path, "%s/model_mlp_forward/optimized.hlo", root);
-  FILE *probe = fopen(path, "r");
-  if (!probe) root = "/work/main/tests/corpus";
-  else fclose(probe);
+  int found = 0;
   for (size_t i = 0; i < sizeof models / sizeof models[0]; i++) {
     snprintf(path, sizeof path, "%s/%s/xla_buffer_assignment.txt", root, models[i]);
     long long xla = xla_temp_bytes(path);
     if (xla < 0) continue; /* corpus not present */
+    found++;
     long long ours[2][2]; /* [module.hlo, optimized.hlo][order, best] */
     for (int k = 0; k < 2; k++) {
       snprintf(path, sizeof path, "%s/%s/%s", root, models[i], k ? "optimized.hlo" : "module.hlo");
@@ -498,6 +552,7 @@ TEST(corpus_models_next_to_xla) {
     CHECK(ours[1][0] * 2 <= xla * 3 && ours[1][0] * 3 >= xla * 2);
     CHECK(ours[1][1] <= ours[1][0]);
   }
+  if (!found) SKIP("no xla_buffer_assignment.txt of the corpus models under %s", root);
 }
 
 int main(void) {
@@ -508,6 +563,7 @@ int main(void) {
   RUN(dus_in_place_and_views);
   RUN(while_state_and_scratch);
   RUN(while_operand_live_after_gets_copy);
+  RUN(nested_callee_plans);
   RUN(input_output_alias_honoured);
   RUN(temporary_in_output_buffer);
   RUN(list_scheduler_beats_order);

@@ -1,4 +1,5 @@
-/* Tests of the expanders (logistic_expander.c, batchnorm_expander.c): the
+/* Tests of the expanders (logistic_expander.c, batchnorm_expander.c,
+ * qr_expander.c): the
  * expanded module has none of the expanded ops, has the structure XLA's
  * expanders emit, verifies, and computes the same values as the
  * interpreter's direct evaluation (within rounding: the expansion rounds at
@@ -289,6 +290,146 @@ TEST(batchnorm_absent_no_change) {
   module_destroy(m);
 }
 
+/* ---- qr ------------------------------------------------------------------------ */
+
+/* QR of [[3, 1], [4, 2], [0, 0]] by hand: column 0 has alpha = 3,
+ * sigma = 16, mu = 5, beta = -5 (alpha > 0), tau = (beta - alpha) / beta
+ * = 1.6, v = (1, 4 / (3 + 5)) = (1, 0.5, 0). The reflector maps column 1
+ * (1, 2, 0) to (1, 2, 0) - 1.6 (1 + 1) (1, 0.5, 0) = (-2.2, 0.4, 0); column 1
+ * then has alpha = 0.4, sigma = 0, so tau = 0 and beta = 0.4. */
+TEST(qr_by_hand) {
+  const char *t = "HloModule m\n"
+                  "ENTRY e {\n"
+                  "  a = f64[3,2] parameter(0)\n"
+                  "  ROOT qr = (f64[3,2], f64[2]) custom-call(a), custom_call_target=\"Qr\"\n"
+                  "}\n";
+  double av[6] = {3, 1, 4, 2, 0, 0};
+  int64_t d[2] = {3, 2};
+  Literal *arg = array(T_F64, 2, d, av), *before, *after;
+  HloModule *m = expand(t, "qr-expander", &arg, 1, &before, &after);
+  if (m) {
+    CHECK(count_op(m, OP_CUSTOM_CALL) == 0 && count_op(m, OP_WHILE) == 1);
+    CHECK(after && after->type == T_TUPLE && after->ntuple == 2);
+    if (after && after->ntuple == 2) {
+      const double *r = after->tuple[0]->data, *tau = after->tuple[1]->data;
+      const double want_r[6] = {-5, -2.2, 0.5, 0.4, 0, 0}, want_tau[2] = {1.6, 0};
+      for (int i = 0; i < 6; i++) CHECK(fabs(r[i] - want_r[i]) < 1e-15);
+      for (int i = 0; i < 2; i++) CHECK(fabs(tau[i] - want_tau[i]) < 1e-15);
+    }
+    /* the interpreter's direct geqrf agrees */
+    CHECK(max_rel_diff(after, before) < 1e-14);
+  }
+  literal_free(arg);
+  literal_free(before);
+  literal_free(after);
+  module_destroy(m);
+}
+
+/* TensorFlow's QR as it emits it: Qr, then the product of its reflectors
+ * (batched, tall, f32), against the interpreter's direct geqrf / orgqr in
+ * double; Q^T Q = I and Q R = A checked from the expanded results. */
+TEST(qr_and_product_batched) {
+  const char *t =
+      "HloModule m\n"
+      "ENTRY e {\n"
+      "  a = f32[2,4,3] parameter(0)\n"
+      "  qr = (f32[2,4,3], f32[2,3]) custom-call(a), custom_call_target=\"Qr\"\n"
+      "  r = f32[2,4,3] get-tuple-element(qr), index=0\n"
+      "  taus = f32[2,3] get-tuple-element(qr), index=1\n"
+      "  q = f32[2,4,3] custom-call(r, taus), "
+      "custom_call_target=\"ProductOfElementaryHouseholderReflectors\"\n"
+      "  ROOT out = (f32[2,4,3], f32[2,4,3]) tuple(q, r)\n"
+      "}\n";
+  double av[24];
+  for (int i = 0; i < 24; i++) av[i] = sin(1.0 + 3.7 * i) * (i % 5 + 1);
+  int64_t d[3] = {2, 4, 3};
+  Literal *arg = array(T_F32, 3, d, av), *before, *after;
+  HloModule *m = expand(t, "qr-expander", &arg, 1, &before, &after);
+  if (m) {
+    CHECK(count_op(m, OP_CUSTOM_CALL) == 0 && count_op(m, OP_WHILE) == 2);
+    CHECK(max_rel_diff(after, before) < 1e-5);
+    if (after && after->ntuple == 2) {
+      const float *q = after->tuple[0]->data, *r = after->tuple[1]->data;
+      double worst = 0;
+      for (int b = 0; b < 2; b++)
+        for (int i = 0; i < 4; i++)
+          for (int j = 0; j < 3; j++) {
+            double qr = 0, qtq = 0;
+            for (int k = 0; k < 3; k++)
+              if (k <= j) qr += q[b * 12 + i * 3 + k] * r[b * 12 + k * 3 + j];
+            if (i < 3) {
+              for (int k = 0; k < 4; k++) qtq += q[b * 12 + k * 3 + i] * q[b * 12 + k * 3 + j];
+              worst = fmax(worst, fabs(qtq - (i == j)));
+            }
+            worst = fmax(worst, fabs(qr - av[b * 12 + i * 3 + j]) / 5);
+          }
+      CHECK(worst < 1e-5);
+    }
+  }
+  literal_free(arg);
+  literal_free(before);
+  literal_free(after);
+  module_destroy(m);
+}
+
+/* Complex QR (c128, tall, with a reflector product) against the
+ * interpreter's direct zgeqrf / zungqr: the expansion conjugates where XLA
+ * does (tau in the factorization, v^H in every product). */
+TEST(qr_complex) {
+  const char *t =
+      "HloModule m\n"
+      "ENTRY e {\n"
+      "  a = c128[4,3] parameter(0)\n"
+      "  qr = (c128[4,3], c128[3]) custom-call(a), custom_call_target=\"Qr\"\n"
+      "  r = c128[4,3] get-tuple-element(qr), index=0\n"
+      "  taus = c128[3] get-tuple-element(qr), index=1\n"
+      "  q = c128[4,3] custom-call(r, taus), "
+      "custom_call_target=\"ProductOfElementaryHouseholderReflectors\"\n"
+      "  ROOT out = (c128[4,3], c128[4,3], c128[3]) tuple(q, r, taus)\n"
+      "}\n";
+  int64_t d[2] = {4, 3};
+  Literal *arg = NULL, *before, *after;
+  CHECK_OK(literal_create(T_C128, 2, d, &arg));
+  if (!arg) return;
+  double *z = arg->data;
+  for (int i = 0; i < 24; i++) z[i] = cos(0.7 + 2.3 * i) * (1 + i % 3);
+  z[1] = 0; /* a real first pivot, and a complex one after */
+  HloModule *m = expand(t, "qr-expander", &arg, 1, &before, &after);
+  if (m) {
+    CHECK(count_op(m, OP_CUSTOM_CALL) == 0 && count_op(m, OP_WHILE) == 2);
+    /* max_rel_diff compares real parts; compare the imaginary parts too */
+    double worst = 0;
+    for (int k = 0; after && before && k < 3; k++) {
+      const double *x = after->tuple[k]->data, *y = before->tuple[k]->data;
+      for (int64_t i = 0; i < 2 * after->tuple[k]->nelems; i++)
+        worst = fmax(worst, fabs(x[i] - y[i]));
+    }
+    CHECK(after && before && worst < 1e-12);
+  }
+  literal_free(arg);
+  literal_free(before);
+  literal_free(after);
+  module_destroy(m);
+}
+
+/* Other custom-calls, and a product whose reflectors do not fit (n > m),
+ * stay as they are. */
+TEST(qr_leaves_others) {
+  HloModule *m = parse("HloModule m\nENTRY e {\n  a = f32[2,2] parameter(0)\n"
+                       "  ROOT qr = (f32[2,2], f32[2]) custom-call(a), custom_call_target=\"Qrx\"\n}\n");
+  if (m) {
+    CHECK(!run_named(m, "qr-expander"));
+    module_destroy(m);
+  }
+  m = parse("HloModule m\nENTRY e {\n  a = f32[2,3] parameter(0)\n  t = f32[2] parameter(1)\n"
+            "  ROOT q = f32[2,3] custom-call(a, t), "
+            "custom_call_target=\"ProductOfElementaryHouseholderReflectors\"\n}\n");
+  if (m) {
+    CHECK(!run_named(m, "qr-expander"));
+    module_destroy(m);
+  }
+}
+
 int main(void) {
   RUN(logistic_f32_array);
   RUN(logistic_f64_scalar);
@@ -297,5 +438,9 @@ int main(void) {
   RUN(batchnorm_training_inference_grad_random);
   RUN(batchnorm_inference_by_hand);
   RUN(batchnorm_absent_no_change);
+  RUN(qr_by_hand);
+  RUN(qr_and_product_batched);
+  RUN(qr_complex);
+  RUN(qr_leaves_others);
   return test_summary(__FILE__);
 }

@@ -423,7 +423,7 @@ static void count_fusions(const char *name, const HloModule *m) {
 TEST(corpus_fusion) {
   PcCorpusStats st;
   if (!pc_corpus(corpus_dir, "fusion,multi-output-fusion", count_fusions, &st)) {
-    printf("  corpus %s not found: skipped\n", corpus_dir);
+    SKIP("corpus %s not found", corpus_dir);
     return;
   }
   printf("  corpus: %d modules fused and verified of %d; values compared on %d, skipped on %d\n",

@@ -281,7 +281,7 @@ TEST(corpus_layout) {
   for (int i = 0; i < 2; i++) {
     PcCorpusStats st;
     if (!pc_corpus(corpus_dir, pipelines[i], NULL, &st)) {
-      printf("  corpus %s not found: skipped\n", corpus_dir);
+      SKIP("corpus %s not found", corpus_dir);
       return;
     }
     printf("  corpus, %s: %d of %d modules verified; values compared on %d, skipped on %d\n",

@@ -2066,10 +2066,12 @@ def main(argv=None):
         return 0
     os.makedirs(opts.out, exist_ok=True)
     if not opts.only:
-        # Remove case directories that no longer correspond to a case.
+        # Remove case directories that no longer correspond to a case (the
+        # TensorFlow cases, tf_*, belong to gen_tf.py).
         for d in sorted(os.listdir(opts.out)):
             p = os.path.join(opts.out, d)
-            if d not in CASES and os.path.isfile(os.path.join(p, "case.json")):
+            if (d not in CASES and not d.startswith("tf_") and
+                    os.path.isfile(os.path.join(p, "case.json"))):
                 print("removing stale case %s" % d)
                 shutil.rmtree(p)
 

@@ -4,8 +4,9 @@
  *
  * bench/run.py calls this with --json to compare cxla against XLA:CPU; the
  * keys of that object are listed in `usage` and bench/README.md. Timing is
- * wall-clock (CLOCK_MONOTONIC). The backend is the reference interpreter,
- * which has no compile step and runs on one thread; the report says so. */
+ * wall-clock (CLOCK_MONOTONIC). The module runs through the runtime API
+ * (cxla/runtime.h) on the chosen backend; the report names it and its
+ * thread count. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,21 +15,20 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "backend_run.h"
+#include "base/base.h"
 #include "commands.h"
 #include "common.h"
-#include "ir/ir.h"
 #include "run_support.h"
-#include "runtime/compare.h"
-
-#include "passes/pass.h"
+#include "testing/npy.h"
 
 static const char usage[] =
     "usage: cxla bench MODULE.hlo [ARG.npy ...] [options]\n"
     "\n"
     "Times the stages of running MODULE.hlo: parse (read + parse the text),\n"
     "verify, optimize (the default pass pipeline, as `cxla run` uses), compile\n"
-    "(the backend is the reference interpreter, which compiles nothing: 0)\n"
-    "and run: the median, min and max of --iters runs after --warmup runs.\n"
+    "(buffer planning and the backend's code generation, with its parts:\n"
+    "emitting code, LLVM, and whether a compile cache hit) and run: the median, min and max of --iters runs after --warmup runs.\n"
     "Also reports the peak resident memory of the process (getrusage).\n"
     "\n"
     "Arguments are .npy files, one per entry parameter, as for `cxla run`,\n"
@@ -45,6 +45,7 @@ static const char usage[] =
     "                    the only sample (\"from_warmup\": true). Default 60;\n"
     "                    0 means no limit\n"
     "  --no-opt          skip the optimizer\n"
+    BACKEND_OPTIONS_HELP
     "  --out DIR         write the last run's result N to DIR/N.npy\n"
     "  --progress        print \"progress: run K start T\" and \"progress: run K\n"
     "                    done T SECS\" on stderr around each run (T: the\n"
@@ -52,7 +53,8 @@ static const char usage[] =
     "                    slow run\n"
     "  --json            print one JSON object instead of text, with keys\n"
     "                    module, backend, threads, optimized, parse_s, verify_s,\n"
-    "                    optimize_s, compile_s, run_median_s, run_min_s,\n"
+    "                    optimize_s, compile_s, plan_s, codegen_s, llvm_s,\n"
+    "                    cache_hit, run_median_s, run_min_s,\n"
     "                    run_max_s, runs, warmup_runs, iters, stopped_early,\n"
     "                    from_warmup, max_seconds, total_run_s, peak_rss_bytes,\n"
     "                    results\n"
@@ -68,6 +70,7 @@ typedef struct BenchOptions {
   bool random, json, no_opt, progress;
   unsigned long long seed, iters, warmup;
   double max_seconds;
+  BackendChoice backend;
 } BenchOptions;
 
 /* What one bench measured; seconds unless named otherwise. */
@@ -77,6 +80,11 @@ typedef struct BenchReport {
   int runs, warmup_runs, results;
   bool optimized, stopped_early, from_warmup;
   long long peak_rss_bytes;
+  double plan, codegen, llvm; /* parts of compile */
+  bool cache_hit;
+  const char *backend;  /* the backend that ran (static storage) */
+  bool compiled;        /* whether it generates code */
+  int threads;
 } BenchReport;
 
 static double now_s(void) {
@@ -134,9 +142,8 @@ static cxla_status optimize_timed(cxla_module *m, bool skip, BenchReport *r) {
   r->optimize = 0.0;
   r->optimized = false;
   if (skip) return NULL;
-  PipelineOptions po = {.verify = false, .dump_dir = NULL, .module_number = 1};
   double t0 = now_s();
-  TRY(pipeline_run(m, NULL, 0, &po));
+  TRY(cxla_module_optimize(m, NULL));
   r->optimize = now_s() - t0;
   r->optimized = true;
   return cxla_module_verify(m);
@@ -166,25 +173,27 @@ static void summarize(double *t, int n, BenchReport *r) {
  * CLOCK_MONOTONIC time in seconds, which Python's time.monotonic() reads on
  * Linux), so that a caller that kills a slow run still knows how far it got
  * and how long the unfinished run had been going. */
-static cxla_status run_once(const cxla_module *m, cxla_literal **args, int nargs,
-                            const BenchOptions *o, int k, cxla_literal **last, double *secs) {
-  cxla_literal *result = NULL;
+static cxla_status run_once(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                            const BenchOptions *o, int k, cxla_buffer **results, double *secs) {
+  int n = cxla_executable_num_results(e);
+  for (int i = 0; i < n; i++) {
+    cxla_buffer_destroy(results[i]);
+    results[i] = NULL;
+  }
   double t0 = now_s();
   if (o->progress) fprintf(stderr, "progress: run %d start %.6f\n", k, t0);
-  cxla_status s = cxla_interp_run(m, args, nargs, &result);
+  cxla_status s = cxla_executable_execute(e, args, nargs, NULL, results, NULL);
   double t1 = now_s();
   *secs = t1 - t0;
   if (s) return s;
   if (o->progress)
     fprintf(stderr, "progress: run %d done %.6f %.9g\n", k, t1, *secs);
-  cxla_literal_destroy(*last);
-  *last = result;
   return NULL;
 }
 
 /* The warm-up and timed runs, under the --max-seconds budget (see usage). */
-static cxla_status run_timed(const cxla_module *m, cxla_literal **args, int nargs,
-                             const BenchOptions *o, cxla_literal **last, BenchReport *r) {
+static cxla_status run_timed(cxla_executable *m, cxla_buffer *const *args, int nargs,
+                             const BenchOptions *o, cxla_buffer **last, BenchReport *r) {
   int iters = o->iters > 0 ? (int)o->iters : 1;
   double *t = cxla_calloc((size_t)iters, sizeof *t);
   if (!t) return cxla_oom();
@@ -219,33 +228,19 @@ static cxla_status run_timed(const cxla_module *m, cxla_literal **args, int narg
 
 /* ---- output ---------------------------------------------------------------- */
 
-static cxla_status write_results(const char *dir, cxla_literal *result, int *count) {
+static cxla_status write_results(const char *dir, cxla_buffer **results, int n) {
   if (mkdir(dir, 0777) != 0 && errno != EEXIST)
     return ERR(IO, "cannot create %s: %s", dir, strerror(errno));
-  Literal **leaves = NULL;
-  int n = 0;
-  TRY(literal_flatten(result, &leaves, &n));
   cxla_status s = NULL;
   for (int i = 0; i < n && !s; i++) {
     char *path = cxla_format("%s/%d.npy", dir, i);
-    s = path ? cxla_npy_write(path, leaves[i]) : cxla_oom();
+    cxla_literal *l = NULL;
+    s = path ? cxla_buffer_to_literal(results[i], &l) : cxla_oom();
+    if (!s) s = cxla_npy_write(path, l);
+    cxla_literal_destroy(l);
     cxla_free(path);
   }
-  cxla_free(leaves);
-  *count = n;
   return s;
-}
-
-static int count_leaves(cxla_literal *result) {
-  Literal **leaves = NULL;
-  int n = 0;
-  cxla_status s = literal_flatten(result, &leaves, &n);
-  if (s) {
-    cxla_status_free(s);
-    return -1;
-  }
-  cxla_free(leaves);
-  return n;
 }
 
 /* A JSON string: quotes, backslashes and control characters escaped. */
@@ -263,10 +258,14 @@ static void json_string(FILE *f, const char *s) {
 static void print_json(const BenchOptions *o, const BenchReport *r) {
   printf("{\"module\": ");
   json_string(stdout, o->module);
-  printf(", \"backend\": \"interp\", \"threads\": 1, \"optimized\": %s,\n",
+  printf(", \"backend\": ");
+  json_string(stdout, r->backend);
+  printf(", \"threads\": %d, \"optimized\": %s,\n", r->threads,
          r->optimized ? "true" : "false");
   printf(" \"parse_s\": %.9g, \"verify_s\": %.9g, \"optimize_s\": %.9g, \"compile_s\": %.9g,\n",
          r->parse, r->verify, r->optimize, r->compile);
+  printf(" \"plan_s\": %.9g, \"codegen_s\": %.9g, \"llvm_s\": %.9g, \"cache_hit\": %s,\n",
+         r->plan, r->codegen, r->llvm, r->cache_hit ? "true" : "false");
   printf(" \"run_median_s\": %.9g, \"run_min_s\": %.9g, \"run_max_s\": %.9g,\n", r->median,
          r->min, r->max);
   printf(" \"runs\": %d, \"warmup_runs\": %d, \"iters\": %llu, \"stopped_early\": %s,"
@@ -278,13 +277,15 @@ static void print_json(const BenchOptions *o, const BenchReport *r) {
 
 static void print_text(const BenchOptions *o, const BenchReport *r) {
   printf("module     %s\n", o->module);
-  printf("backend    interp (the reference interpreter, 1 thread)\n");
+  printf("backend    %s (%s, %d thread%s)\n", r->backend,
+         r->compiled ? "compiled" : "interpreted", r->threads, r->threads == 1 ? "" : "s");
   printf("parse      %.6f s\n", r->parse);
   printf("verify     %.6f s\n", r->verify);
   if (r->optimized) printf("optimize   %.6f s\n", r->optimize);
   else
     printf("optimize   0 s (--no-opt)\n");
-  printf("compile    0 s (interp: nothing to compile)\n");
+  printf("compile    %.6f s (buffer plan %.6f s, codegen %.6f s, llvm %.6f s, cache %s)\n",
+         r->compile, r->plan, r->codegen, r->llvm, r->cache_hit ? "hit" : "miss");
   printf("run        median %.6f s, min %.6f s, max %.6f s over %d run%s", r->median, r->min,
          r->max, r->runs, r->runs == 1 ? "" : "s");
   printf(" after %d warm-up run%s\n", r->warmup_runs, r->warmup_runs == 1 ? "" : "s");
@@ -299,23 +300,55 @@ static void print_text(const BenchOptions *o, const BenchReport *r) {
 
 /* ---- the command ----------------------------------------------------------- */
 
+/* Compiles the optimized module, timed; the client's backend and threads
+ * go into the report. */
+static cxla_status compile_timed(cxla_client *c, const cxla_module *m, BenchReport *r,
+                                 cxla_executable **out) {
+  cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
+  co.no_optimize = 1; /* optimize_timed did it */
+  double t0 = now_s();
+  TRY(cxla_client_compile(c, m, &co, out));
+  r->compile = now_s() - t0;
+  cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
+  TRY(cxla_executable_compile_stats(*out, &st));
+  r->plan = st.plan_seconds;
+  r->codegen = st.codegen_seconds;
+  r->llvm = st.llvm_seconds;
+  r->cache_hit = st.cache_hit != 0;
+  r->backend = cxla_client_backend(c);
+  r->threads = cxla_client_num_threads(c);
+  r->compiled = cxla_client_compiles(c);
+  return NULL;
+}
+
 static int bench(const BenchOptions *o) {
   BenchReport r = {0};
   cxla_module *m = NULL;
+  cxla_client *client = NULL;
+  cxla_executable *e = NULL;
   cxla_status s = load_timed(o->module, &m, &r);
   if (s) return fail_status(s);
   s = optimize_timed(m, o->no_opt, &r);
+  if (!s) s = backend_client(&o->backend, &client);
+  if (!s) s = compile_timed(client, m, &r, &e);
   int nargs = cxla_module_num_parameters(m);
   cxla_literal **args = NULL;
   if (!s)
     s = o->random ? make_random_args(m, o->seed, &args) : load_npy_args(m, o->npy, o->nnpy, &args);
-  cxla_literal *last = NULL;
-  if (!s) s = run_timed(m, args, nargs, o, &last, &r);
+  cxla_buffer **bufs = NULL;
+  if (!s) s = buffers_from_literals(client, args, nargs, &bufs);
   free_args(args, nargs);
   cxla_module_destroy(m);
-  if (!s && o->out_dir) s = write_results(o->out_dir, last, &r.results);
-  else if (!s) r.results = count_leaves(last);
-  cxla_literal_destroy(last);
+  int nres = e ? cxla_executable_num_results(e) : 0;
+  cxla_buffer **last = cxla_calloc((size_t)nres + 1, sizeof *last);
+  if (!s && !last) s = cxla_oom();
+  if (!s) s = run_timed(e, bufs, nargs, o, last, &r);
+  free_buffers(bufs, nargs);
+  r.results = nres;
+  if (!s && o->out_dir) s = write_results(o->out_dir, last, nres);
+  if (last) free_buffers(last, nres);
+  cxla_executable_destroy(e);
+  cxla_client_destroy(client);
   if (s) return fail_status(s);
   r.peak_rss_bytes = peak_rss_bytes();
   if (o->json) print_json(o, &r);
@@ -337,6 +370,7 @@ static bool parse_seconds(const char *v, double *out) {
 static int take_option(int argc, char **argv, int *i, BenchOptions *o) {
   const char *a = argv[*i], *v = NULL;
   bool missing = false;
+  int rc;
   if (is_help(a)) {
     fputs(usage, stdout);
     return EXIT_OK;
@@ -348,6 +382,8 @@ static int take_option(int argc, char **argv, int *i, BenchOptions *o) {
     o->no_opt = true;
   } else if (is_flag(a, "progress")) {
     o->progress = true;
+  } else if ((rc = take_backend_option("bench", argc, argv, i, &o->backend)) >= 0) {
+    return rc ? rc : -1;
   } else if (take_value(argc, argv, i, "out", &v, &missing)) {
     if (missing || !*v) return usage_error("bench", "--out needs a directory");
     o->out_dir = v;

@@ -28,7 +28,9 @@ static const char usage[] =
     "\"N passed, M failed[, K skipped]\"; exits 1 if anything failed.\n"
     "\n"
     "options:\n"
-    "  --backend NAME       interp (the reference interpreter; the default)\n"
+    "  --backend NAME       cpu or interp (the reference interpreter); default:\n"
+    "                       the first compiled backend this cxla has, else interp\n"
+    "  --threads N          worker threads per run (default: the cores)\n"
     "  --which W            module, optimized or both (default both)\n"
     "  --expect-fail FILE   known failures, one per line:\n"
     "                         case_name[:module|:optimized]  reason\n"
@@ -223,6 +225,7 @@ static int parse_options(int argc, char **argv, Options *o) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = NULL;
     bool missing = false;
+    int rc;
     if (options_done || a[0] != '-' || !a[1]) {
       o->dirs[o->ndirs++] = argv[i];
       continue;
@@ -241,10 +244,8 @@ static int parse_options(int argc, char **argv, Options *o) {
     } else if (take_value(argc, argv, &i, "dump-to", &v, &missing)) {
       if (missing || !*v) return usage_error("conform", "--dump-to needs a directory");
       o->run.dump_dir = v;
-    } else if (take_value(argc, argv, &i, "backend", &v, &missing)) {
-      if (missing) return usage_error("conform", "--backend needs a name");
-      if (strcmp(v, "interp") != 0)
-        return usage_error("conform", "unknown backend '%s' (available: interp)", v);
+    } else if ((rc = take_backend_option("conform", argc, argv, &i, &o->run.backend)) >= 0) {
+      if (rc) return rc;
     } else if (take_value(argc, argv, &i, "which", &v, &missing)) {
       if (missing) return usage_error("conform", "--which needs module, optimized or both");
       o->do_module = strcmp(v, "module") == 0 || strcmp(v, "both") == 0;

@@ -1,24 +1,26 @@
 /* cxla run MODULE.hlo [ARG.npy ...] [--out DIR] [--random] [--seed N] [--print]
- *          [--no-opt] [--dump-to DIR]:
- * optimize a module, run it on the reference interpreter and show or save
- * its results. */
+ *          [--no-opt] [--dump-to DIR] [--backend NAME] [--threads N]
+ *          [--timeout SECONDS]:
+ * compile a module for a backend (through cxla/runtime.h), run it and show
+ * or save its results. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "backend_run.h"
+#include "base/base.h"
 #include "commands.h"
 #include "common.h"
-#include "ir/ir.h"
-#include "passes/passes.h"
 #include "run_support.h"
-#include "runtime/compare.h"
+#include "testing/npy.h"
 
 static const char usage[] =
     "usage: cxla run MODULE.hlo [ARG.npy ...] [options]\n"
     "\n"
     "Parses and verifies MODULE.hlo, optimizes it (the default pipeline of\n"
-    "'cxla opt'), runs its entry computation on the reference interpreter\n"
+    "'cxla opt'), compiles it for the backend, runs its entry computation\n"
     "and prints each result: its type and shape, and\n"
     "min/max/mean with the first few values. A tuple result is flattened\n"
     "into its array leaves, numbered 0, 1, ... in order.\n"
@@ -28,7 +30,8 @@ static const char usage[] =
     "take unsigned-int files holding the raw bits).\n"
     "\n"
     "options:\n"
-    "  --random      make the arguments instead: floats normal(0,1), signed\n"
+    "  --random      make the arguments instead (and the data of elided\n"
+    "                constants, constant({...})): floats normal(0,1), signed\n"
     "                ints in [-5,5], unsigned in [0,10], pred 0/1\n"
     "  --seed N      seed for --random (default 0); the same seed gives the\n"
     "                same arguments\n"
@@ -37,6 +40,9 @@ static const char usage[] =
     "  --no-opt      run the module as given, without the optimizer\n"
     "  --dump-to DIR write the module before, during and after optimization\n"
     "                into DIR (see 'cxla opt --help')\n"
+    "  --timeout S   stop the run with an error after S seconds (a loop that\n"
+    "                never ends); default: no limit\n"
+    BACKEND_OPTIONS_HELP
     "  --help        show this help\n"
     "\n"
     "example:\n"
@@ -50,6 +56,8 @@ typedef struct RunOptions {
   bool random, print, no_opt;
   const char *dump_dir;
   unsigned long long seed;
+  double timeout;
+  BackendChoice backend;
 } RunOptions;
 
 /* Creates dir and its missing parents (like mkdir -p). */
@@ -79,7 +87,7 @@ static cxla_status make_dirs(const char *dir) {
   return s;
 }
 
-static cxla_status write_results(const char *dir, Literal **leaves, int n) {
+static cxla_status write_results(const char *dir, cxla_literal **leaves, int n) {
   TRY(make_dirs(dir));
   for (int i = 0; i < n; i++) {
     char *path = cxla_format("%s/%d.npy", dir, i);
@@ -92,7 +100,7 @@ static cxla_status write_results(const char *dir, Literal **leaves, int n) {
   return NULL;
 }
 
-static void show_results(Literal **leaves, int n, bool all) {
+static void show_results(cxla_literal **leaves, int n, bool all) {
   for (int i = 0; i < n; i++) {
     printf("result %d: ", i);
     if (all) print_values(stdout, leaves[i]);
@@ -101,31 +109,45 @@ static void show_results(Literal **leaves, int n, bool all) {
 }
 
 static int run(const RunOptions *o) {
-  cxla_module *m;
+  cxla_module *m = NULL;
   cxla_status s = load_module(o->module, true, &m);
-  if (s) return fail_status(s);
-  PipelineOptions po = {true, o->dump_dir, 1};
-  if (!o->no_opt && (s = pipeline_run(m, NULL, 0, &po))) {
+  if (!s && o->random) s = fill_elided_constants(m, o->seed);
+  if (s) {
+    if (m) cxla_module_destroy(m);
+    return fail_status(s);
+  }
+  cxla_client *client = NULL;
+  if ((s = backend_client(&o->backend, &client))) {
     cxla_module_destroy(m);
     return fail_status(s);
   }
+  cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
+  co.no_optimize = o->no_opt;
+  co.dump_dir = o->dump_dir;
+  co.verify_passes = 1;
   int nargs = cxla_module_num_parameters(m);
   cxla_literal **args = NULL;
   s = o->random ? make_random_args(m, o->seed, &args) : load_npy_args(m, o->npy, o->nnpy, &args);
-  cxla_literal *result = NULL;
-  if (!s) s = cxla_interp_run(m, args, nargs, &result);
+  cxla_literal **leaves = NULL;
+  int nleaves = 0;
+  if (!s) s = run_on_backend(client, m, &co, args, nargs, o->timeout, &leaves, &nleaves);
   free_args(args, nargs);
   cxla_module_destroy(m);
-  Literal **leaves = NULL;
-  int nleaves = 0;
-  if (!s) s = literal_flatten(result, &leaves, &nleaves);
+  cxla_client_destroy(client);
   if (!s) {
     show_results(leaves, nleaves, o->print);
     if (o->out_dir) s = write_results(o->out_dir, leaves, nleaves);
   }
-  cxla_free(leaves);
-  cxla_literal_destroy(result);
+  free_leaves(leaves, nleaves);
   return s ? fail_status(s) : EXIT_OK;
+}
+
+static bool parse_seconds(const char *v, double *out) {
+  char *end = NULL;
+  double d = strtod(v, &end);
+  if (end == v || *end || !(d > 0) || d > 1e9) return false;
+  *out = d;
+  return true;
 }
 
 int cmd_run(int argc, char **argv) {
@@ -137,6 +159,7 @@ int cmd_run(int argc, char **argv) {
   for (int i = 1; i < argc; i++) {
     const char *a = argv[i], *v = NULL;
     bool missing = false;
+    int rc;
     if (!options_done && a[0] == '-' && a[1]) {
       if (is_help(a)) {
         fputs(usage, stdout);
@@ -158,6 +181,11 @@ int cmd_run(int argc, char **argv) {
       } else if (take_value(argc, argv, &i, "seed", &v, &missing)) {
         if (missing || !parse_u64(v, &o.seed))
           return usage_error("run", "--seed needs a non-negative integer");
+      } else if (take_value(argc, argv, &i, "timeout", &v, &missing)) {
+        if (missing || !parse_seconds(v, &o.timeout))
+          return usage_error("run", "--timeout needs a positive number of seconds");
+      } else if ((rc = take_backend_option("run", argc, argv, &i, &o.backend)) >= 0) {
+        if (rc) return rc;
       } else {
         return usage_error("run", "unknown option '%s'", a);
       }

@@ -9,7 +9,7 @@
 #include <sys/stat.h>
 
 #include "ir/ir.h"
-#include "runtime/compare.h"
+#include "testing/compare.h"
 
 #define MAX_TEXT_FILE ((long long)1 << 30)
 

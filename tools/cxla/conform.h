@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "backend_run.h"
 #include "cxla/cxla.h"
 
 typedef struct PathList {
@@ -50,9 +51,10 @@ void expect_list_free(ExpectList *l);
 typedef struct ConformRunOptions {
   bool no_opt;           /* run the module as given (no optimizer pipeline) */
   const char *dump_dir;  /* pipeline dumps go to dump_dir/<case>.<which>/; or NULL */
+  BackendChoice backend; /* where the cases run */
 } ConformRunOptions;
 
-/* Runs case_dir's `which` ("module"/"optimized") HLO on the interpreter,
+/* Runs case_dir's `which` ("module"/"optimized") HLO on ro->backend,
  * after the optimizer's default pipeline unless ro->no_opt, and compares
  * with the expected results. Returns true on a pass; otherwise writes a
  * one-line reason into reason[0..n). */

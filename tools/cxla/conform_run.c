@@ -6,9 +6,8 @@
 #include "common.h"
 #include "conform.h"
 #include "ir/ir.h"
-#include "passes/passes.h"
-#include "runtime/case.h"
-#include "runtime/compare.h"
+#include "testing/case.h"
+#include "testing/compare.h"
 
 /* "stage: first line of the message". */
 static void set_reason(char *reason, size_t n, const char *stage, cxla_status s) {
@@ -28,7 +27,7 @@ static void free_literals(Literal **v, int n) {
 }
 
 /* Compares the flattened leaves with the case's results/N.npy. */
-static bool judge(Case *c, Literal **leaves, int n, char *reason, size_t rn) {
+static bool judge(Case *c, cxla_literal **leaves, int n, char *reason, size_t rn) {
   if (n != c->nresults) {
     snprintf(reason, rn, "results: got %d result array%s, the case has %d", n, n == 1 ? "" : "s",
              c->nresults);
@@ -58,15 +57,23 @@ static bool judge(Case *c, Literal **leaves, int n, char *reason, size_t rn) {
   return true;
 }
 
-/* The default pipeline, verified after every pass; dumps (if asked for) in
- * a directory of the case's own. */
-static cxla_status optimize(Case *c, const char *which, const ConformRunOptions *ro,
-                            cxla_module *m) {
+/* Compiles (after the default pipeline, verified after every pass, unless
+ * no_opt; dumps, if asked for, in a directory of the case's own) and runs
+ * the module on the chosen backend. */
+static cxla_status run_module(Case *c, const char *which, const ConformRunOptions *ro,
+                              cxla_module *m, cxla_literal **args, cxla_literal ***leaves,
+                              int *nleaves) {
   char *dir = NULL;
   if (ro->dump_dir && !(dir = cxla_format("%s/%s.%s", ro->dump_dir, c->name, which)))
     return cxla_oom();
-  PipelineOptions po = {true, dir, 1};
-  cxla_status s = pipeline_run(m, NULL, 0, &po);
+  cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
+  co.no_optimize = ro->no_opt;
+  co.dump_dir = dir;
+  co.verify_passes = 1;
+  cxla_client *client = NULL;
+  cxla_status s = backend_client(&ro->backend, &client);
+  if (!s) s = run_on_backend(client, m, &co, args, c->nargs, 0, leaves, nleaves);
+  cxla_client_destroy(client);
   cxla_free(dir);
   return s;
 }
@@ -93,14 +100,10 @@ static bool run_loaded(Case *c, const char *which, const ConformRunOptions *ro, 
     return false;
   }
   bool ok = false;
-  Literal **args = NULL, *result = NULL, **leaves = NULL;
+  cxla_literal **args = NULL, **leaves = NULL;
   int nleaves = 0;
   if ((s = cxla_module_verify(m))) {
     set_reason(reason, rn, "verify", s);
-    goto done;
-  }
-  if (!ro->no_opt && (s = optimize(c, which, ro, m))) {
-    set_reason(reason, rn, "optimize", s);
     goto done;
   }
   args = cxla_calloc((size_t)(c->nargs ? c->nargs : 1), sizeof *args);
@@ -113,18 +116,13 @@ static bool run_loaded(Case *c, const char *which, const ConformRunOptions *ro, 
       set_reason(reason, rn, "args", s);
       goto done;
     }
-  if ((s = cxla_interp_run(m, args, c->nargs, &result))) {
+  if ((s = run_module(c, which, ro, m, args, &leaves, &nleaves))) {
     set_reason(reason, rn, "run", s);
-    goto done;
-  }
-  if ((s = literal_flatten(result, &leaves, &nleaves))) {
-    set_reason(reason, rn, "results", s);
     goto done;
   }
   ok = judge(c, leaves, nleaves, reason, rn);
 done:
-  cxla_free(leaves);
-  literal_free(result);
+  free_leaves(leaves, nleaves);
   free_literals(args, c->nargs);
   cxla_module_destroy(m);
   return ok;

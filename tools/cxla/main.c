@@ -13,7 +13,7 @@ typedef struct Command {
 } Command;
 
 static const Command commands[] = {
-    {"run", cmd_run, "run an HLO module on the reference interpreter"},
+    {"run", cmd_run, "compile an HLO module for a backend and run it"},
     {"check", cmd_check, "parse and verify an HLO module"},
     {"fmt", cmd_fmt, "print an HLO module in canonical form"},
     {"conform", cmd_conform, "run conformance cases and compare with XLA's results"},

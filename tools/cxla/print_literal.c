@@ -5,7 +5,7 @@
 
 #include "ir/ir.h"
 #include "run_support.h"
-#include "runtime/compare.h"
+#include "testing/compare.h"
 
 enum { FIRST_VALUES = 6 };
 

@@ -5,7 +5,8 @@
 #include "common.h"
 #include "ir/ir.h"
 #include "run_support.h"
-#include "runtime/compare.h"
+#include "testing/compare.h"
+#include "testing/npy.h"
 
 void free_args(cxla_literal **args, int n) {
   if (!args) return;
@@ -139,5 +140,29 @@ cxla_status make_random_args(const cxla_module *m, uint64_t seed, cxla_literal *
     fill_random(args[i], &state);
   }
   *out_args = args;
+  return NULL;
+}
+
+cxla_status fill_elided_constants(cxla_module *m, uint64_t seed) {
+  /* A stream of its own, so that the arguments do not depend on whether the
+   * module has elided constants. */
+  uint64_t state = seed ^ 0x5eed0fc0a57a47ull;
+  for (int c = 0; c < m->ncomps; c++) {
+    Computation *comp = m->comps[c];
+    for (int i = 0; i < comp->ninstrs; i++) {
+      Instr *in = comp->instrs[i];
+      Literal *l = in->literal;
+      if (in->op != OP_CONSTANT || !l || !l->unknown) continue;
+      if (!type_is_array(l->type))
+        return ERR(INVALID_ARGUMENT, "elided constant %%%s of type %s cannot be filled",
+                   in->name, type_name(l->type));
+      void *data = cxla_calloc((size_t)(l->nelems ? l->nelems : 1), (size_t)type_bytes(l->type));
+      if (!data) return cxla_oom();
+      cxla_free(l->data);
+      l->data = data;
+      l->unknown = false;
+      fill_random(l, &state);
+    }
+  }
   return NULL;
 }

@@ -21,6 +21,10 @@ cxla_status load_npy_args(const cxla_module *m, char *const *paths, int n,
  * normal(0, 1), complex numbers normal parts, signed ints in [-5, 5],
  * unsigned ints in [0, 10], pred 0/1 with probability 1/2. */
 cxla_status make_random_args(const cxla_module *m, uint64_t seed, cxla_literal ***out_args);
+/* Gives every elided constant ("constant({...})", value unknown) random
+ * data drawn as make_random_args draws arguments (its own stream from
+ * seed). */
+cxla_status fill_elided_constants(cxla_module *m, uint64_t seed);
 void free_args(cxla_literal **args, int n);
 
 /* One line: "f32[2,3] min=-1.5 max=2 mean=0.25 [1, 2, ...]" (numbers);

@@ -1,5 +1,5 @@
 /* A strict JSON parser; see json.h. Recursive descent with a depth limit. */
-#include "runtime/json.h"
+#include "testing/json.h"
 
 #include <math.h>
 #include <stdlib.h>

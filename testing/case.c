@@ -1,13 +1,15 @@
 /* Loading a corpus case directory; see case.h. */
-#include "runtime/case.h"
+#include "testing/case.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "runtime/compare.h"
-#include "runtime/json.h"
+#include "testing/compare.h"
+#include "testing/json.h"
+#include "testing/npy.h"
 
 /* Case files are small; refuse anything absurd before reading it whole. */
 #define CASE_JSON_MAX_BYTES (16 << 20)
@@ -32,6 +34,18 @@ static cxla_status read_number(const char *path, const JsonValue *obj, const cha
   return NULL;
 }
 
+/* Whether a relative path has a ".." component (it could leave the case
+ * directory; the corpus never needs one). */
+static bool leaves_dir(const char *f) {
+  for (const char *seg = f; *seg;) {
+    size_t n = strcspn(seg, "/");
+    if (n == 2 && seg[0] == '.' && seg[1] == '.') return true;
+    seg += n;
+    while (*seg == '/') seg++;
+  }
+  return false;
+}
+
 static cxla_status read_tensor(Case *c, const char *path, const JsonValue *v, bool is_result,
                                CaseTensor *t) {
   if (v->kind != JSON_OBJECT) return bad(path, v, "each arg/result must be an object");
@@ -40,6 +54,9 @@ static cxla_status read_tensor(Case *c, const char *path, const JsonValue *v, bo
   if (!file || file->kind != JSON_STRING || file->len != strlen(file->str) || !file->len)
     return bad(path, file ? file : v, "\"file\" must be a non-empty string");
   if (file->str[0] == '/') return bad(path, file, "\"file\" must be relative to the case");
+  if (leaves_dir(file->str))
+    return ERR(PERMISSION_DENIED, "%s:%d:%d: \"file\" %s leaves the case directory", path,
+               file->line, file->col, file->str);
   if (!dtype || dtype->kind != JSON_STRING || !type_from_name(dtype->str, dtype->len, &t->type) ||
       !type_is_array(t->type))
     return bad(path, dtype ? dtype : v, "\"dtype\" must be an HLO array type name such as \"f32\"");
@@ -49,6 +66,7 @@ static cxla_status read_tensor(Case *c, const char *path, const JsonValue *v, bo
   t->dims = arena_array(&c->arena, (size_t)(t->rank ? t->rank : 1), sizeof(int64_t));
   char *joined = cxla_format("%s/%s", c->dir, file->str);
   t->path = joined ? arena_strdup(&c->arena, joined) : NULL;
+  t->dir = c->dir;
   cxla_free(joined);
   if (!t->dims || !t->path) return cxla_oom();
   for (int i = 0; i < t->rank; i++)
@@ -137,8 +155,28 @@ const char *case_hlo_path(Case *c, const char *which) {
   return a;
 }
 
+/* A symbolic link inside the case may still point outside it: the file's
+ * real path must lie under the directory's. Files that do not exist are
+ * left to the reader to report. */
+static cxla_status check_inside(const CaseTensor *t) {
+  if (!t->dir) return NULL;
+  char *dir = realpath(t->dir, NULL), *file = realpath(t->path, NULL);
+  cxla_status s = NULL;
+  if (dir && file) {
+    size_t n = strlen(dir);
+    bool inside = strncmp(file, dir, n) == 0 && (file[n] == '/' || (n == 1 && dir[0] == '/'));
+    if (!inside)
+      s = ERR(PERMISSION_DENIED, "%s: resolves to %s, outside the case directory %s", t->path,
+              file, dir);
+  }
+  free(dir);
+  free(file);
+  return s;
+}
+
 cxla_status case_load_tensor(const CaseTensor *t, Literal **out) {
   *out = NULL;
+  TRY(check_inside(t));
   Literal *l;
   TRY(cxla_npy_read(t->path, t->type, &l));
   bool same = l->rank == t->rank;

@@ -11,8 +11,8 @@
  *
  * Ownership: nothing here allocates except literal_flatten, whose array
  * (not the leaves) the caller frees with cxla_free. */
-#ifndef CXLA_RUNTIME_COMPARE_H
-#define CXLA_RUNTIME_COMPARE_H
+#ifndef CXLA_TESTING_COMPARE_H
+#define CXLA_TESTING_COMPARE_H
 
 #include <stddef.h>
 

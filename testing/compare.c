@@ -1,5 +1,5 @@
 /* Result comparison and element printing; see compare.h. */
-#include "runtime/compare.h"
+#include "testing/compare.h"
 
 #include <inttypes.h>
 #include <math.h>

@@ -14,8 +14,8 @@
  * Ownership: case_load returns a Case owned by the caller (case_free); all
  * its strings and arrays live in the Case's arena. Literals returned by
  * case_load_arg / case_load_result belong to the caller. */
-#ifndef CXLA_RUNTIME_CASE_H
-#define CXLA_RUNTIME_CASE_H
+#ifndef CXLA_TESTING_CASE_H
+#define CXLA_TESTING_CASE_H
 
 #include "ir/ir.h"
 
@@ -25,6 +25,7 @@ typedef struct CaseTensor {
   int rank;
   int64_t *dims;
   double rtol, atol;  /* results only (0 for args) */
+  const char *dir;    /* the case directory the file must stay inside */
 } CaseTensor;
 
 typedef struct Case {
@@ -37,7 +38,9 @@ typedef struct Case {
   CaseTensor *args, *results;
 } Case;
 
-/* Reads and checks dir/case.json. */
+/* Reads and checks dir/case.json. A "file" with a ".." component is
+ * refused (PERMISSION_DENIED), and case_load_tensor refuses a file whose
+ * real path (symbolic links resolved) is outside the case directory. */
 cxla_status case_load(const char *dir, Case **out);
 void case_free(Case *c);
 /* "dir/module.hlo" or "dir/optimized.hlo" (which: "module" / "optimized"),

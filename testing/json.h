@@ -9,8 +9,8 @@
  * Ownership: json_parse returns a JsonDoc owned by the caller, freed with
  * json_free. Every value, string and array inside it lives in the document's
  * arena and dies with it. The input text is not referenced afterwards. */
-#ifndef CXLA_RUNTIME_JSON_H
-#define CXLA_RUNTIME_JSON_H
+#ifndef CXLA_TESTING_JSON_H
+#define CXLA_TESTING_JSON_H
 
 #include <stdbool.h>
 #include <stddef.h>

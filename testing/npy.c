@@ -21,6 +21,7 @@
 #include <sys/stat.h>
 
 #include "ir/ir.h"
+#include "testing/npy.h"
 
 #define NPY_MAGIC "\x93NUMPY"
 #define NPY_MAGIC_LEN 6

@@ -1,0 +1,444 @@
+/* Compilation and execution (include/cxla/runtime.h): the part every
+ * backend shares -- copying, verifying and optimizing the module, planning
+ * its buffers, checking arguments, allocating results and the arena -- around
+ * the backend's compile and execute (backend.h). */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "passes/pass.h"
+#include "runtime/runtime_internal.h"
+
+typedef struct RtShape {
+  ElemType type;
+  int rank;
+  const int64_t *dims;   /* borrowed from the module */
+  size_t bytes;
+} RtShape;
+
+/* What compiling produced, shared by every executable of the same program
+ * (the client's compile cache hands it out again). Read-only once made. */
+struct RtCompiled {
+  atomic_int refs;
+  cxla_client *client;   /* not a reference: every holder holds one */
+  HloModule *module;     /* optimized; owned */
+  BufferPlan plan;
+  BackendProgram program;
+  char *hlo_text;
+  char fingerprint[33];
+  int nparams, nresults;
+  RtShape *params, *results;
+  double plan_s, backend_s;
+};
+
+struct cxla_executable {
+  cxla_client *client;   /* a reference */
+  RtCompiled *c;         /* a reference */
+  cxla_compile_options options; /* dump_dir not kept (NULL) */
+  double optimize_s;
+  bool cache_hit;        /* c came from the client's cache */
+};
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+
+cxla_status cxla_module_optimize(cxla_module *m, const cxla_compile_options *options) {
+  if (!m) return ERR(INVALID_ARGUMENT, "cxla_module_optimize: module is NULL");
+  cxla_compile_options o;
+  TRY(rt_read_options(options, sizeof o, RT_COMPILE_OPTIONS_V1, &o, "cxla_compile_options"));
+  PipelineOptions po = {.verify = o.verify_passes != 0, .dump_dir = o.dump_dir,
+                        .module_number = 1};
+  return pipeline_run(m, NULL, 0, &po);
+}
+
+/* ---- fingerprints: two 64-bit FNV-1a hashes (different offsets) ---- */
+
+typedef struct Fnv {
+  uint64_t a, b;
+} Fnv;
+
+static void fnv_bytes(Fnv *h, const void *p, size_t n) {
+  const unsigned char *c = p;
+  for (size_t i = 0; i < n; i++) {
+    h->a = (h->a ^ c[i]) * 0x100000001b3ull;
+    h->b = (h->b ^ c[i]) * 0x100000001b3ull;
+  }
+}
+
+static void fnv_str(Fnv *h, const char *s) { fnv_bytes(h, s, strlen(s) + 1); }
+
+/* ---- shapes ---- */
+
+static cxla_status count_array_leaves(const Shape *s, int *n) {
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++) TRY(count_array_leaves(s->tuple[i], n));
+  } else if (type_is_array(s->type)) {
+    (*n)++;
+  }
+  return NULL;
+}
+
+static void collect_leaves(const Shape *s, RtShape *out, int *k) {
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++) collect_leaves(s->tuple[i], out, k);
+  } else if (type_is_array(s->type)) {
+    out[(*k)++] = (RtShape){s->type, s->rank, s->dims,
+                            (size_t)shape_elems(s) * (size_t)type_bytes(s->type)};
+  }
+}
+
+static cxla_status describe_io(cxla_executable *e) {
+  const Computation *c = e->c->module->entry;
+  e->c->nparams = c->nparams;
+  e->c->params = cxla_calloc((size_t)c->nparams + 1, sizeof(RtShape));
+  if (!e->c->params) return cxla_oom();
+  for (int i = 0; i < c->nparams; i++) {
+    const Instr *p = c->params ? c->params[i] : NULL;
+    if (!p) return ERR(INVALID_ARGUMENT, "entry computation %%%s has no parameter %d", c->name, i);
+    if (p->shape->type == T_TUPLE || !type_is_array(p->shape->type))
+      return ERR(UNIMPLEMENTED,
+                 "entry parameter %d (%%%s) is not an array; the runtime takes array "
+                 "parameters only", i, p->name);
+    TRY(shape_check_size(p->shape));
+    int k = 0;
+    collect_leaves(p->shape, &e->c->params[i], &k);
+  }
+  int n = 0;
+  TRY(count_array_leaves(c->root->shape, &n));
+  e->c->nresults = n;
+  e->c->results = cxla_calloc((size_t)n + 1, sizeof(RtShape));
+  if (!e->c->results) return cxla_oom();
+  int k = 0;
+  collect_leaves(c->root->shape, e->c->results, &k);
+  for (int i = 0; i < n; i++)
+    if (e->c->results[i].bytes > (size_t)CXLA_MAX_ARRAY_BYTES)
+      return ERR(RESOURCE_EXHAUSTED, "result %d is too large", i);
+  return NULL;
+}
+
+void rt_compiled_retain(RtCompiled *c) { atomic_fetch_add(&c->refs, 1); }
+
+void rt_compiled_release(RtCompiled *c) {
+  if (!c || atomic_fetch_sub(&c->refs, 1) != 1) return;
+  if (c->program.impl) c->client->backend->program_destroy(c->client->state, c->program.impl);
+  buffer_plan_free(&c->plan);
+  if (c->module) module_destroy(c->module);
+  cxla_free(c->hlo_text);
+  cxla_free(c->params);
+  cxla_free(c->results);
+  cxla_free(c);
+}
+
+void cxla_executable_destroy(cxla_executable *e) {
+  if (!e) return;
+  rt_compiled_release(e->c);
+  cxla_client *c = e->client;
+  cxla_free(e);
+  rt_client_release(c);
+}
+
+/* The fingerprint of a module's text under this backend and options. */
+static void fingerprint(const char *backend, const cxla_compile_options *o, const char *kind,
+                        const char *text, char out[33]) {
+  Fnv h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
+  fnv_str(&h, CXLA_VERSION);
+  fnv_str(&h, backend);
+  fnv_str(&h, kind);
+  fnv_bytes(&h, &o->no_optimize, sizeof o->no_optimize);
+  fnv_str(&h, text);
+  snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+}
+
+/* Optimizes the executable's private module and plans it: everything up
+ * to the backend. */
+static cxla_status prepare(cxla_executable *e, const char *source_text, const char *name) {
+  TRY(cxla_module_parse(source_text, strlen(source_text), name, &e->c->module));
+  TRY(cxla_module_verify(e->c->module));
+  if (!e->options.no_optimize) {
+    double t0 = now_s();
+    TRY(cxla_module_optimize(e->c->module, &e->options));
+    e->optimize_s = now_s() - t0;
+    TRY(cxla_status_annotate(cxla_module_verify(e->c->module), "after optimization"));
+  }
+  if (!e->c->module->entry) return ERR(INVALID_ARGUMENT, "the module has no entry computation");
+  for (int i = 0; i < e->c->module->ncomps; i++) comp_renumber(e->c->module->comps[i]);
+  TRY(describe_io(e));
+  TRY(cxla_module_print(e->c->module, &e->c->hlo_text));
+  fingerprint(e->client->backend->name, &e->options, "optimized", e->c->hlo_text,
+              e->c->fingerprint);
+  return NULL;
+}
+
+/* The backend's part: supports, compile. */
+static cxla_status generate(cxla_executable *e) {
+  const Backend *b = e->client->backend;
+  double t0 = now_s();
+  TRY(buffer_assign(e->c->module, &e->c->plan));
+  e->c->plan_s = now_s() - t0;
+  if (b->supports) TRY(cxla_status_annotate(b->supports(e->client->state, e->c->module),
+                                            "backend %s", b->name));
+  BackendCompileInput in = {.client_state = e->client->state,
+                            .module = e->c->module,
+                            .plan = &e->c->plan,
+                            .options = &e->options,
+                            .num_threads = e->client->num_threads,
+                            .host = &e->client->host};
+  t0 = now_s();
+  cxla_status s = b->compile(&in, &e->c->program);
+  e->c->backend_s = now_s() - t0;
+  if (s) {
+    memset(&e->c->program, 0, sizeof e->c->program);
+    return cxla_status_annotate(s, "backend %s", b->name);
+  }
+  if (e->c->program.arena_bytes < 0 || e->c->program.arena_bytes > CXLA_MAX_ARRAY_BYTES)
+    return ERR(INTERNAL, "backend %s asks for an arena of %lld bytes", b->name,
+               (long long)e->c->program.arena_bytes);
+  return NULL;
+}
+
+/* Compiles, through the client's cache: the module as given (its text,
+ * the backend, the options) is looked up first; then, after optimization,
+ * the optimized module; a miss on both runs the backend, and the result is
+ * cached under both keys. Dumps (dump_dir) bypass the lookups, so that
+ * they are written. */
+static cxla_status compile(cxla_executable *e, const cxla_module *module) {
+  cxla_client *cl = e->client;
+  char *text = NULL;
+  TRY(cxla_module_print(module, &text));
+  char source_key[33];
+  fingerprint(cl->backend->name, &e->options, "source", text, source_key);
+  bool lookup = e->options.dump_dir == NULL;
+  if (lookup && (e->c = rt_cache_find(cl, source_key))) {
+    cxla_free(text);
+    e->cache_hit = true;
+    return NULL;
+  }
+  if (!(e->c = cxla_calloc(1, sizeof *e->c))) {
+    cxla_free(text);
+    return cxla_oom();
+  }
+  atomic_init(&e->c->refs, 1);
+  e->c->client = cl;
+  cxla_status s = prepare(e, text, module->name);
+  cxla_free(text);
+  TRY(s);
+  RtCompiled *hit = lookup ? rt_cache_find(cl, e->c->fingerprint) : NULL;
+  if (hit) {
+    rt_compiled_release(e->c);
+    e->c = hit;
+    e->cache_hit = true;
+  } else {
+    TRY(generate(e));
+    rt_cache_add(cl, e->c->fingerprint, e->c);
+  }
+  rt_cache_add(cl, source_key, e->c);
+  return NULL;
+}
+
+cxla_status cxla_client_compile(cxla_client *client, const cxla_module *module,
+                                const cxla_compile_options *options,
+                                cxla_executable **out_executable) {
+  if (!out_executable) return ERR(INVALID_ARGUMENT, "cxla_client_compile: out_executable is NULL");
+  *out_executable = NULL;
+  if (!client || !module) return ERR(INVALID_ARGUMENT, "cxla_client_compile: client or module is NULL");
+  cxla_executable *e = cxla_calloc(1, sizeof *e);
+  if (!e) return cxla_oom();
+  cxla_status s = rt_read_options(options, sizeof e->options, RT_COMPILE_OPTIONS_V1, &e->options,
+                                  "cxla_compile_options");
+  if (s) {
+    cxla_free(e);
+    return s;
+  }
+  rt_client_retain(client);
+  e->client = client;
+  s = compile(e, module);
+  e->options.dump_dir = NULL; /* the caller's string */
+  if (s) {
+    cxla_executable_destroy(e);
+    return s;
+  }
+  *out_executable = e;
+  return NULL;
+}
+
+const char *cxla_executable_name(const cxla_executable *e) {
+  if (!e) return NULL;
+  return e->c->module->entry && e->c->module->entry->name ? e->c->module->entry->name : e->c->module->name;
+}
+const char *cxla_executable_fingerprint(const cxla_executable *e) {
+  return e ? e->c->fingerprint : NULL;
+}
+cxla_client *cxla_executable_client(const cxla_executable *e) { return e ? e->client : NULL; }
+int cxla_executable_num_parameters(const cxla_executable *e) { return e ? e->c->nparams : 0; }
+int cxla_executable_num_results(const cxla_executable *e) { return e ? e->c->nresults : 0; }
+const char *cxla_executable_hlo_text(const cxla_executable *e) { return e ? e->c->hlo_text : NULL; }
+int64_t cxla_executable_temp_bytes(const cxla_executable *e) {
+  return e ? e->c->program.arena_bytes : 0;
+}
+
+cxla_status cxla_executable_compile_stats(const cxla_executable *e, cxla_compile_stats *out) {
+  if (!e || !out) return ERR(INVALID_ARGUMENT, "cxla_executable_compile_stats: NULL argument");
+  size_t n = out->struct_size;
+  if (n < RT_SIZE_UPTO(cxla_compile_stats, cache_hit))
+    return ERR(INVALID_ARGUMENT, "cxla_compile_stats.struct_size is %zu; set it to sizeof", n);
+  cxla_compile_stats st = {.struct_size = n,
+                           .optimize_seconds = e->optimize_s,
+                           .plan_seconds = e->cache_hit ? 0 : e->c->plan_s,
+                           .backend_seconds = e->cache_hit ? 0 : e->c->backend_s,
+                           .codegen_seconds = e->cache_hit ? 0 : e->c->program.codegen_seconds,
+                           .llvm_seconds = e->cache_hit ? 0 : e->c->program.llvm_seconds,
+                           .cache_hit = e->cache_hit || e->c->program.cache_hit};
+  memcpy(out, &st, n < sizeof st ? n : sizeof st);
+  return NULL;
+}
+
+static cxla_status shape_out(const RtShape *v, int n, int i, const char *what, cxla_type *t,
+                             int *rank, const int64_t **dims) {
+  if (t) *t = CXLA_TYPE_COUNT;
+  if (rank) *rank = 0;
+  if (dims) *dims = NULL;
+  if (i < 0 || i >= n)
+    return ERR(OUT_OF_RANGE, "%s %d out of range (the executable has %d)", what, i, n);
+  if (t) *t = v[i].type;
+  if (rank) *rank = v[i].rank;
+  if (dims) *dims = v[i].dims;
+  return NULL;
+}
+
+cxla_status cxla_executable_parameter(const cxla_executable *e, int i, cxla_type *out_type,
+                                      int *out_rank, const int64_t **out_dims) {
+  if (!e) return ERR(INVALID_ARGUMENT, "executable is NULL");
+  return shape_out(e->c->params, e->c->nparams, i, "parameter", out_type, out_rank, out_dims);
+}
+
+cxla_status cxla_executable_result(const cxla_executable *e, int i, cxla_type *out_type,
+                                   int *out_rank, const int64_t **out_dims) {
+  if (!e) return ERR(INVALID_ARGUMENT, "executable is NULL");
+  return shape_out(e->c->results, e->c->nresults, i, "result", out_type, out_rank, out_dims);
+}
+
+/* ---- execution ---- */
+
+static void shape_text(StrBuf *b, ElemType t, int rank, const int64_t *dims) {
+  sb_printf(b, "%s[", cxla_type_name(t));
+  for (int d = 0; d < rank; d++) sb_printf(b, "%s%lld", d ? "," : "", (long long)dims[d]);
+  sb_putc(b, ']');
+}
+
+static cxla_status check_args(const cxla_executable *e, cxla_buffer *const *args, int nargs) {
+  if (nargs != e->c->nparams)
+    return ERR(INVALID_ARGUMENT, "%s takes %d arguments, got %d", cxla_executable_name(e),
+               e->c->nparams, nargs);
+  for (int i = 0; i < nargs; i++) {
+    const cxla_buffer *a = args[i];
+    const RtShape *p = &e->c->params[i];
+    if (!a) return ERR(INVALID_ARGUMENT, "argument %d is NULL", i);
+    if (a->client != e->client)
+      return ERR(INVALID_ARGUMENT, "argument %d belongs to another client", i);
+    bool same = a->type == p->type && a->rank == p->rank;
+    for (int d = 0; same && d < p->rank; d++) same = a->dims[d] == p->dims[d];
+    if (!same) {
+      StrBuf want, got;
+      sb_init(&want);
+      sb_init(&got);
+      shape_text(&want, p->type, p->rank, p->dims);
+      shape_text(&got, a->type, a->rank, a->dims);
+      cxla_status s = want.oom || got.oom
+                          ? cxla_oom()
+                          : ERR(INVALID_ARGUMENT, "argument %d: expected %s, got %s", i,
+                                want.data, got.data);
+      sb_free(&want);
+      sb_free(&got);
+      return s;
+    }
+  }
+  return NULL;
+}
+
+static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                           const cxla_execute_options *o, cxla_buffer **out_results) {
+  TRY(check_args(e, args, nargs));
+  if (!(o->timeout_seconds >= 0)) return ERR(INVALID_ARGUMENT, "timeout_seconds must be >= 0");
+  if (o->num_threads < 0) return ERR(INVALID_ARGUMENT, "num_threads must be >= 0");
+  cxla_client *c = e->client;
+  const RtHost *host = &c->host;
+  RtArray *io = cxla_calloc((size_t)nargs + (size_t)e->c->nresults + 1, sizeof(RtArray));
+  if (!io) return cxla_oom();
+  RtArray *in = io, *res = io + nargs;
+  for (int i = 0; i < nargs; i++)
+    in[i] = (RtArray){args[i]->type, args[i]->rank, args[i]->dims, args[i]->data, args[i]->size};
+  cxla_status s = NULL;
+  for (int i = 0; i < e->c->nresults && !s; i++) {
+    const RtShape *r = &e->c->results[i];
+    void *p = rt_alloc(host, r->bytes);
+    if (!p) s = ERR(RESOURCE_EXHAUSTED, "cannot allocate result %d (%zu bytes)", i, r->bytes);
+    res[i] = (RtArray){r->type, r->rank, r->dims, p, r->bytes};
+  }
+  void *arena = NULL;
+  size_t arena_bytes = (size_t)e->c->program.arena_bytes;
+  if (!s && arena_bytes && !(arena = rt_alloc(host, arena_bytes)))
+    s = ERR(RESOURCE_EXHAUSTED, "cannot allocate the arena of temporaries (%zu bytes)",
+            arena_bytes);
+  RtControl control;
+  rt_control_init(&control, o->cancel, o->timeout_seconds);
+  int threads = o->num_threads ? o->num_threads : c->num_threads;
+  if (c->backend->max_threads > 0 && threads > c->backend->max_threads)
+    threads = c->backend->max_threads;
+  if (!s) {
+    BackendExecuteArgs a = {.client_state = c->state,
+                            .program = e->c->program.impl,
+                            .module = e->c->module,
+                            .plan = &e->c->plan,
+                            .nargs = nargs,
+                            .args = in,
+                            .nresults = e->c->nresults,
+                            .results = res,
+                            .arena = arena,
+                            .arena_bytes = (int64_t)arena_bytes,
+                            .control = &control,
+                            .num_threads = threads,
+                            .host = host,
+                            .pool = c->pool};
+    s = c->backend->execute(&a);
+  }
+  rt_free(host, arena, arena_bytes);
+  for (int i = 0; i < e->c->nresults; i++) {
+    if (!s) s = rt_buffer_wrap(c, res[i].type, res[i].rank, res[i].dims, res[i].data,
+                               res[i].size, false, &out_results[i]);
+    if (s) {
+      cxla_buffer_destroy(out_results[i]); /* wrapped earlier: frees its data */
+      if (!out_results[i]) rt_free(host, res[i].data, res[i].size);
+      out_results[i] = NULL;
+    }
+  }
+  cxla_free(io);
+  return s;
+}
+
+cxla_status cxla_executable_execute(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                                    const cxla_execute_options *options,
+                                    cxla_buffer **out_results, cxla_event **out_done) {
+  if (out_done) *out_done = NULL;
+  if (!e) return ERR(INVALID_ARGUMENT, "cxla_executable_execute: executable is NULL");
+  if (e->c->nresults && !out_results)
+    return ERR(INVALID_ARGUMENT, "cxla_executable_execute: out_results is NULL");
+  for (int i = 0; i < e->c->nresults; i++) out_results[i] = NULL;
+  if (nargs && !args) return ERR(INVALID_ARGUMENT, "cxla_executable_execute: args is NULL");
+  cxla_execute_options o;
+  TRY(rt_read_options(options, sizeof o, RT_EXECUTE_OPTIONS_V1, &o, "cxla_execute_options"));
+  cxla_status s = execute(e, args, nargs, &o, out_results);
+  cxla_status es = rt_event_ready(s, out_done);
+  if (es && !s) {
+    for (int i = 0; i < e->c->nresults; i++) {
+      cxla_buffer_destroy(out_results[i]);
+      out_results[i] = NULL;
+    }
+    return es;
+  }
+  cxla_status_free(es);
+  return s;
+}

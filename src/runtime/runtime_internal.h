@@ -1,0 +1,128 @@
+/* runtime_internal.h: the runtime's own structures, shared by its files
+ * (control.c, memory.c, client.c, buffer.c, executable.c). Backends see
+ * only backend.h. */
+#ifndef CXLA_RUNTIME_INTERNAL_H
+#define CXLA_RUNTIME_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "base/base.h"
+#include "runtime/backend.h"
+
+struct cxla_cancel {
+  atomic_int requested;
+};
+
+struct RtControl {
+  const cxla_cancel *cancel;   /* or NULL */
+  bool has_deadline;
+  struct timespec deadline;    /* CLOCK_MONOTONIC */
+  double timeout_seconds;      /* for the message */
+};
+
+/* Sets up a control for an execution starting now. */
+void rt_control_init(RtControl *c, const cxla_cancel *cancel, double timeout_seconds);
+
+struct RtHost {
+  cxla_allocator a;            /* always complete (defaults filled in) */
+};
+
+void rt_host_init(RtHost *h, const cxla_allocator *user);
+
+/* ---- the objects of runtime.h ---- */
+
+struct cxla_device {
+  cxla_client *client;
+  int id;
+};
+
+/* A compiled program, shared by the executables made from it and by the
+ * client's cache (executable.c). */
+typedef struct RtCompiled RtCompiled;
+void rt_compiled_release(RtCompiled *c);
+
+/* The client's in-memory compile cache: the most recently used programs
+ * by key (a 32-hex-digit fingerprint); each entry holds a reference. */
+#define RT_CACHE_ENTRIES 64
+typedef struct RtCacheEntry {
+  char key[33];
+  RtCompiled *compiled;
+  uint64_t used;               /* the cache's clock at the last use */
+} RtCacheEntry;
+
+struct cxla_client {
+  atomic_int refs;             /* the caller's + one per executable and buffer */
+  const Backend *backend;
+  void *state;                 /* backend->client_create's */
+  RtHost host;
+  int num_threads;
+  RtPool *pool;                /* see BackendClientOptions.pool */
+  cxla_device device;
+  bool cache_on;               /* $CXLA_CACHE is not "0" */
+  pthread_mutex_t cache_mu;
+  int ncache;
+  uint64_t cache_clock;
+  RtCacheEntry cache[RT_CACHE_ENTRIES];
+};
+
+/* A new reference to the cached program under key, or NULL. */
+RtCompiled *rt_cache_find(cxla_client *c, const char *key);
+/* Caches (a new reference to) compiled under key, evicting the least
+ * recently used entry when full; a key already there is left alone. */
+void rt_cache_add(cxla_client *c, const char *key, RtCompiled *compiled);
+/* Drops every entry (client teardown). */
+void rt_cache_clear(cxla_client *c);
+/* Takes a reference (the cache's and executables' use). */
+void rt_compiled_retain(RtCompiled *c);
+
+struct cxla_buffer {
+  cxla_client *client;         /* a reference */
+  ElemType type;
+  int rank;
+  int64_t *dims, *minor_to_major; /* rank entries each (one allocation) */
+  int64_t nelems;
+  void *data;
+  size_t size;
+  bool borrowed;
+  void (*release)(void *arg);
+  void *release_arg;
+};
+
+/* Events are made ready: every operation completes before it returns. */
+struct cxla_event {
+  cxla_status error;           /* owned; NULL on success */
+};
+
+/* A client reference for a new executable or buffer; and its release. */
+void rt_client_retain(cxla_client *c);
+void rt_client_release(cxla_client *c);
+
+/* A ready event holding a copy of s (NULL for success); s stays the
+ * caller's. NULL out is fine (no event wanted). */
+cxla_status rt_event_ready(cxla_status s, cxla_event **out);
+
+/* The size of the first version of an options struct: up to and including
+ * its last field then. Callers compiled against that version pass it as
+ * struct_size; later fields are added after it and read only when the
+ * caller's struct_size covers them. */
+#define RT_SIZE_UPTO(type, field) (offsetof(type, field) + sizeof(((type *)0)->field))
+#define RT_CLIENT_OPTIONS_V1 RT_SIZE_UPTO(cxla_client_options, allocator)
+#define RT_HOST_BUFFER_V1 RT_SIZE_UPTO(cxla_host_buffer, minor_to_major)
+#define RT_COMPILE_OPTIONS_V1 RT_SIZE_UPTO(cxla_compile_options, dump_dir)
+#define RT_EXECUTE_OPTIONS_V1 RT_SIZE_UPTO(cxla_execute_options, num_threads)
+
+/* Copies a user's options struct into *dst (full bytes, zero-filled for
+ * the fields the user's struct_size does not cover). NULL user: all zero.
+ * A struct_size below min_size is INVALID_ARGUMENT naming `what`. */
+cxla_status rt_read_options(const void *user, size_t full, size_t min_size, void *dst,
+                            const char *what);
+
+/* A buffer around data (owned unless borrowed) with a row-major layout;
+ * takes a client reference. Frees nothing on error. */
+cxla_status rt_buffer_wrap(cxla_client *c, ElemType t, int rank, const int64_t *dims,
+                           void *data, size_t size, bool borrowed, cxla_buffer **out);
+
+#endif

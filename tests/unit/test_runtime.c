@@ -1,0 +1,789 @@
+/* The runtime API (include/cxla/runtime.h) on every registered backend:
+ * clients by name, buffers (owned, borrowed, aligned), compile, execute,
+ * events, cancellation and deadlines, status codes, the host allocator,
+ * lifetimes, and allocation failures on every path. */
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "runtime_test.h"
+
+#include "base/base.h" /* cxla_fail_alloc_at */
+
+static const char axpy[] =
+    "HloModule axpy\n"
+    "ENTRY main {\n"
+    "  a = f32[] parameter(0)\n"
+    "  x = f32[4] parameter(1)\n"
+    "  y = f32[4] parameter(2)\n"
+    "  ab = f32[4] broadcast(a), dimensions={}\n"
+    "  ax = f32[4] multiply(ab, x)\n"
+    "  s = f32[4] add(ax, y)\n"
+    "  n = s32[] constant(7)\n"
+    "  inner = (s32[], f32[4]) tuple(n, x)\n"
+    "  ROOT r = (f32[4], (s32[], f32[4])) tuple(s, inner)\n"
+    "}\n";
+
+static const char endless[] =
+    "HloModule loop\n"
+    "cond {\n"
+    "  c = s32[] parameter(0)\n"
+    "  ROOT t = pred[] constant(true)\n"
+    "}\n"
+    "body {\n"
+    "  b = s32[] parameter(0)\n"
+    "  one = s32[] constant(1)\n"
+    "  ROOT n = s32[] add(b, one)\n"
+    "}\n"
+    "ENTRY main {\n"
+    "  x = s32[] parameter(0)\n"
+    "  ROOT w = s32[] while(x), condition=cond, body=body\n"
+    "}\n";
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* The codes and numbers of PJRT_Error_Code (absl::StatusCode). */
+TEST(status_codes_are_pjrts) {
+  static const struct {
+    cxla_status_code code;
+    int number;
+    const char *name;
+  } want[] = {
+      {CXLA_OK, 0, "OK"},
+      {CXLA_CANCELLED, 1, "CANCELLED"},
+      {CXLA_UNKNOWN, 2, "UNKNOWN"},
+      {CXLA_INVALID_ARGUMENT, 3, "INVALID_ARGUMENT"},
+      {CXLA_DEADLINE_EXCEEDED, 4, "DEADLINE_EXCEEDED"},
+      {CXLA_NOT_FOUND, 5, "NOT_FOUND"},
+      {CXLA_ALREADY_EXISTS, 6, "ALREADY_EXISTS"},
+      {CXLA_PERMISSION_DENIED, 7, "PERMISSION_DENIED"},
+      {CXLA_RESOURCE_EXHAUSTED, 8, "RESOURCE_EXHAUSTED"},
+      {CXLA_FAILED_PRECONDITION, 9, "FAILED_PRECONDITION"},
+      {CXLA_ABORTED, 10, "ABORTED"},
+      {CXLA_OUT_OF_RANGE, 11, "OUT_OF_RANGE"},
+      {CXLA_UNIMPLEMENTED, 12, "UNIMPLEMENTED"},
+      {CXLA_INTERNAL, 13, "INTERNAL"},
+      {CXLA_UNAVAILABLE, 14, "UNAVAILABLE"},
+      {CXLA_DATA_LOSS, 15, "DATA_LOSS"},
+      {CXLA_UNAUTHENTICATED, 16, "UNAUTHENTICATED"},
+  };
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+    CHECK((int)want[i].code == want[i].number);
+    CHECK(strcmp(cxla_status_code_name(want[i].code), want[i].name) == 0);
+    if (want[i].code == CXLA_OK) continue;
+    cxla_status s = cxla_status_make(want[i].code, "x%d", 1);
+    CHECK(cxla_status_code_of(s) == want[i].code);
+    cxla_status_free(s);
+  }
+  CHECK(strcmp(cxla_status_code_name(CXLA_IO), "IO") == 0);
+  CHECK(strcmp(cxla_status_code_name((cxla_status_code)99), "UNKNOWN") == 0);
+}
+
+TEST(clients_by_name) {
+  int n = cxla_backend_count();
+  CHECK(n >= 1);
+  CHECK(cxla_backend_name(n) == NULL && cxla_backend_name(-1) == NULL);
+  /* The interpreter is registered, last; the default is the first
+   * compiled backend, or interp when there is none. */
+  CHECK(n >= 1 && strcmp(cxla_backend_name(n - 1), "interp") == 0);
+  const char *def = cxla_backend_default();
+  CHECK(def != NULL);
+  for (int i = 0; i < n; i++) {
+    cxla_client *c = rt_client(cxla_backend_name(i));
+    CHECK(c && strcmp(cxla_client_backend(c), cxla_backend_name(i)) == 0);
+    if (c && cxla_client_compiles(c) && strcmp(def, "interp") == 0) CHECK(!"a compiled backend is not the default");
+    if (c && !cxla_client_compiles(c)) CHECK(strcmp(cxla_backend_name(i), "interp") == 0);
+    if (c) {
+      CHECK(cxla_client_device_count(c) == 1);
+      cxla_device *d = cxla_client_device(c, 0);
+      CHECK(d && cxla_device_id(d) == 0 && strcmp(cxla_device_kind(d), "cpu") == 0);
+      CHECK(cxla_client_device(c, 1) == NULL && cxla_client_device(c, -1) == NULL);
+      CHECK(cxla_client_num_threads(c) >= 1);
+      CHECK(strcmp(cxla_client_version(c), CXLA_VERSION) == 0);
+    }
+    cxla_client_destroy(c);
+  }
+  cxla_client *c = NULL;
+  CHECK_OK(cxla_client_create(NULL, &c)); /* all defaults */
+  CHECK(c && strcmp(cxla_client_backend(c), def) == 0);
+  cxla_client_destroy(c);
+  /* interp runs on one thread whatever it is given */
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = "interp";
+  o.num_threads = 8;
+  CHECK_OK(cxla_client_create(&o, &c));
+  CHECK(c && cxla_client_num_threads(c) == 1 && !cxla_client_compiles(c));
+  cxla_client_destroy(c);
+}
+
+TEST(client_errors) {
+  cxla_client *c = (cxla_client *)1;
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = "tpu";
+  cxla_status s = cxla_client_create(&o, &c);
+  CHECK(cxla_status_code_of(s) == CXLA_NOT_FOUND);
+  CHECK(strstr(cxla_status_message(s), "no backend named 'tpu'") != NULL);
+  CHECK(strstr(cxla_status_message(s), "interp") != NULL); /* lists what there is */
+  cxla_status_free(s);
+  CHECK(c == NULL);
+  o.backend = "interp";
+  o.struct_size = 4; /* older than any version */
+  s = cxla_client_create(&o, &c);
+  CHECK(cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT);
+  CHECK(strstr(cxla_status_message(s), "struct_size") != NULL);
+  cxla_status_free(s);
+  o.struct_size = sizeof o;
+  o.num_threads = -1;
+  s = cxla_client_create(&o, &c);
+  CHECK(cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT);
+  cxla_status_free(s);
+  /* a newer caller's larger struct is fine: unknown fields are ignored */
+  struct {
+    cxla_client_options o;
+    int64_t future;
+  } big;
+  memset(&big, 0, sizeof big);
+  big.o.struct_size = sizeof big;
+  big.o.backend = "interp";
+  big.future = 42;
+  CHECK_OK(cxla_client_create(&big.o, &c));
+  /* an older caller's smaller struct: the fields it lacks are not read
+   * (cxla_compile_options grew verify_passes after its first version) */
+  cxla_module *m = NULL;
+  const char *text = "HloModule n\nENTRY main {\n  ROOT p = f32[2] parameter(0)\n}\n";
+  CHECK_OK(cxla_module_parse(text, strlen(text), "n", &m));
+  cxla_compile_options co;
+  memset(&co, 0xff, sizeof co); /* garbage past the old size */
+  co.struct_size = offsetof(cxla_compile_options, verify_passes);
+  co.no_optimize = 0;
+  co.dump_dir = NULL;
+  cxla_executable *e = NULL;
+  if (c && m) CHECK_OK(cxla_client_compile(c, m, &co, &e));
+  CHECK(e != NULL);
+  cxla_executable_destroy(e);
+  cxla_module_destroy(m);
+  cxla_client_destroy(c);
+}
+
+static int released;
+static void on_release(void *arg) { released += *(int *)arg; }
+
+TEST(buffers) {
+  cxla_client *c = rt_client("interp");
+  if (!c) return;
+  /* owned: copied, aligned, independent of the host memory */
+  float v[6] = {1, 2, 3, 4, 5, 6}, back[6] = {0};
+  int64_t dims[2] = {2, 3};
+  cxla_buffer *b = rt_f32(c, v, 2, dims);
+  CHECK(b != NULL);
+  if (b) {
+    CHECK(((uintptr_t)cxla_buffer_data(b) % CXLA_BUFFER_ALIGNMENT) == 0);
+    CHECK(!cxla_buffer_is_borrowed(b));
+    CHECK(cxla_buffer_data(b) != (void *)v);
+    CHECK(cxla_buffer_type(b) == CXLA_F32 && cxla_buffer_rank(b) == 2);
+    CHECK(cxla_buffer_dims(b)[0] == 2 && cxla_buffer_dims(b)[1] == 3);
+    CHECK(cxla_buffer_minor_to_major(b)[0] == 1 && cxla_buffer_minor_to_major(b)[1] == 0);
+    CHECK(cxla_buffer_element_count(b) == 6 && cxla_buffer_size(b) == 24);
+    CHECK(cxla_buffer_device(b) == cxla_client_device(c, 0));
+    v[0] = 100;
+    cxla_event *ev = NULL;
+    CHECK_OK(cxla_buffer_to_host(b, back, sizeof back, &ev));
+    CHECK(ev && cxla_event_is_ready(ev));
+    CHECK_OK(cxla_event_await(ev));
+    cxla_event_destroy(ev);
+    CHECK(back[0] == 1 && back[5] == 6);
+    CHECK_ERR(cxla_buffer_to_host(b, back, 20, NULL), "destination of 20 bytes");
+    CHECK_OK(cxla_buffer_ready_event(b, &ev));
+    CHECK_OK(cxla_event_await(ev));
+    cxla_event_destroy(ev);
+    cxla_literal *l = NULL;
+    CHECK_OK(cxla_buffer_to_literal(b, &l));
+    CHECK(l && cxla_literal_rank(l) == 2 && ((float *)cxla_literal_data(l))[4] == 5);
+    cxla_buffer *b2 = NULL;
+    CHECK_OK(cxla_buffer_from_literal(c, NULL, l, &b2));
+    CHECK(b2 && cxla_buffer_size(b2) == 24 && memcmp(cxla_buffer_data(b2), cxla_buffer_data(b), 24) == 0);
+    cxla_buffer_destroy(b2);
+    cxla_literal_destroy(l);
+  }
+  cxla_buffer_destroy(b);
+
+  /* borrowed: the buffer is the host memory; release runs once, at destroy */
+  float *host = aligned_alloc(64, 64);
+  for (int i = 0; i < 16; i++) host[i] = (float)i;
+  int64_t d16[1] = {16};
+  int one = 1;
+  cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
+  h.type = CXLA_F32;
+  h.rank = 1;
+  h.dims = d16;
+  h.data = host;
+  h.size = 64;
+  h.semantics = CXLA_HOST_BORROW;
+  h.release = on_release;
+  h.release_arg = &one;
+  released = 0;
+  CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &b, NULL));
+  CHECK(b && cxla_buffer_is_borrowed(b) && cxla_buffer_data(b) == (void *)host);
+  CHECK(released == 0);
+  cxla_buffer_destroy(b);
+  CHECK(released == 1);
+  /* misaligned memory cannot be borrowed */
+  h.data = (const char *)host + 4;
+  h.rank = 1;
+  int64_t d15[1] = {15};
+  h.dims = d15;
+  h.size = 60;
+  b = (cxla_buffer *)1;
+  cxla_status s = cxla_buffer_from_host(c, NULL, &h, &b, NULL);
+  CHECK(cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT && b == NULL);
+  CHECK(strstr(cxla_status_message(s), "64-byte aligned") != NULL);
+  cxla_status_free(s);
+  CHECK(released == 1);
+  /* ... but copied it can */
+  h.semantics = CXLA_HOST_COPY;
+  CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &b, NULL));
+  CHECK(b && ((float *)cxla_buffer_data(b))[0] == 1 && ((uintptr_t)cxla_buffer_data(b) % 64) == 0);
+  cxla_buffer_destroy(b);
+  free(host);
+
+  /* bad descriptions */
+  h = CXLA_STRUCT_INIT(cxla_host_buffer);
+  h.type = CXLA_F32;
+  h.rank = 1;
+  h.dims = d16;
+  h.data = v;
+  h.size = 24; /* 16 floats are 64 bytes */
+  CHECK_ERR(cxla_buffer_from_host(c, NULL, &h, &b, NULL), "host data of 24 bytes");
+  h.type = CXLA_TUPLE;
+  CHECK_ERR(cxla_buffer_from_host(c, NULL, &h, &b, NULL), "array type");
+  int64_t neg[1] = {-1};
+  h.type = CXLA_F32;
+  h.dims = neg;
+  CHECK_ERR(cxla_buffer_from_host(c, NULL, &h, &b, NULL), "negative");
+  int64_t d23[2] = {2, 3}, col_major[2] = {0, 1}, row_major[2] = {1, 0};
+  h.rank = 2;
+  h.dims = d23;
+  h.size = 24;
+  h.minor_to_major = col_major;
+  s = cxla_buffer_from_host(c, NULL, &h, &b, NULL);
+  CHECK(cxla_status_code_of(s) == CXLA_UNIMPLEMENTED);
+  cxla_status_free(s);
+  h.minor_to_major = row_major;
+  CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &b, NULL));
+  cxla_buffer_destroy(b);
+  /* zero elements, and pred */
+  int64_t zero[1] = {0};
+  h.minor_to_major = NULL;
+  h.rank = 1;
+  h.dims = zero;
+  h.size = 0;
+  h.data = NULL;
+  CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &b, NULL));
+  CHECK(b && cxla_buffer_size(b) == 0 && cxla_buffer_element_count(b) == 0);
+  cxla_buffer_destroy(b);
+  unsigned char p3[3] = {1, 0, 1};
+  int64_t d3[1] = {3};
+  h.type = CXLA_PRED;
+  h.dims = d3;
+  h.data = p3;
+  h.size = 3;
+  CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &b, NULL));
+  CHECK(b && cxla_buffer_size(b) == 3);
+  cxla_buffer_destroy(b);
+  cxla_client_destroy(c);
+}
+
+/* axpy on every backend: values, the flattened tuple result, shapes. */
+TEST(compile_and_execute) {
+  for (int k = 0; k < cxla_backend_count(); k++) {
+    cxla_client *c = rt_client(cxla_backend_name(k));
+    if (!c) continue;
+    cxla_executable *e = rt_compile(c, axpy);
+    CHECK(e != NULL);
+    if (!e) {
+      cxla_client_destroy(c);
+      continue;
+    }
+    CHECK(cxla_executable_num_parameters(e) == 3);
+    CHECK(cxla_executable_num_results(e) == 3); /* f32[4], s32[], f32[4] */
+    CHECK(strcmp(cxla_executable_name(e), "main") == 0);
+    CHECK(cxla_executable_client(e) == c);
+    cxla_type t;
+    int rank;
+    const int64_t *dims;
+    CHECK_OK(cxla_executable_parameter(e, 1, &t, &rank, &dims));
+    CHECK(t == CXLA_F32 && rank == 1 && dims[0] == 4);
+    CHECK_OK(cxla_executable_result(e, 1, &t, &rank, NULL));
+    CHECK(t == CXLA_S32 && rank == 0);
+    cxla_status s = cxla_executable_result(e, 3, &t, &rank, &dims);
+    CHECK(cxla_status_code_of(s) == CXLA_OUT_OF_RANGE && t == CXLA_TYPE_COUNT && dims == NULL);
+    cxla_status_free(s);
+    s = cxla_executable_parameter(e, -1, NULL, NULL, NULL);
+    CHECK(cxla_status_code_of(s) == CXLA_OUT_OF_RANGE);
+    cxla_status_free(s);
+    const char *fp = cxla_executable_fingerprint(e);
+    CHECK(fp && strlen(fp) == 32 && strspn(fp, "0123456789abcdef") == 32);
+    CHECK(strstr(cxla_executable_hlo_text(e), "ENTRY") != NULL);
+    CHECK(cxla_executable_temp_bytes(e) >= 0);
+
+    float a = 2, x[4] = {1, 2, 3, 4}, y[4] = {10, 20, 30, 40};
+    int64_t d4[1] = {4};
+    cxla_buffer *args[3] = {rt_f32(c, &a, 0, NULL), rt_f32(c, x, 1, d4), rt_f32(c, y, 1, d4)};
+    cxla_buffer *out[3] = {NULL, NULL, NULL};
+    cxla_event *done = NULL;
+    CHECK_OK(cxla_executable_execute(e, args, 3, NULL, out, &done));
+    CHECK(done && cxla_event_is_ready(done));
+    CHECK_OK(cxla_event_await(done));
+    cxla_event_destroy(done);
+    float r[4] = {0}, xr[4] = {0};
+    int32_t n = 0;
+    if (out[0] && out[1] && out[2]) {
+      CHECK_OK(cxla_buffer_to_host(out[0], r, sizeof r, NULL));
+      CHECK_OK(cxla_buffer_to_host(out[1], &n, sizeof n, NULL));
+      CHECK_OK(cxla_buffer_to_host(out[2], xr, sizeof xr, NULL));
+      CHECK(((uintptr_t)cxla_buffer_data(out[0]) % 64) == 0);
+    }
+    CHECK(r[0] == 12 && r[1] == 24 && r[2] == 36 && r[3] == 48);
+    CHECK(n == 7);
+    CHECK(xr[0] == 1 && xr[3] == 4);
+    for (int i = 0; i < 3; i++) {
+      cxla_buffer_destroy(args[i]);
+      cxla_buffer_destroy(out[i]);
+    }
+    /* the same module again: the same fingerprint; unoptimized: another */
+    cxla_executable *e2 = rt_compile(c, axpy);
+    CHECK(e2 && strcmp(cxla_executable_fingerprint(e2), fp) == 0);
+    cxla_executable_destroy(e2);
+    cxla_module *m = NULL;
+    CHECK_OK(cxla_module_parse(axpy, strlen(axpy), "axpy", &m));
+    cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
+    co.no_optimize = 1;
+    e2 = NULL;
+    CHECK_OK(cxla_client_compile(c, m, &co, &e2));
+    CHECK(e2 && strcmp(cxla_executable_fingerprint(e2), fp) != 0);
+    cxla_executable_destroy(e2);
+    cxla_module_destroy(m);
+    /* compile stats: optimized (not no_optimize), a plan made */
+    cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
+    CHECK_OK(cxla_executable_compile_stats(e, &st));
+    CHECK(st.optimize_seconds > 0 && st.plan_seconds > 0 && st.backend_seconds >= 0);
+    CHECK(st.codegen_seconds >= 0 && st.llvm_seconds >= 0);
+    CHECK(st.codegen_seconds + st.llvm_seconds <= st.backend_seconds + 1e-9);
+    if (!cxla_client_compiles(c)) CHECK(st.codegen_seconds == 0 && st.cache_hit == 0);
+    st.struct_size = 8;
+    CHECK_ERR(cxla_executable_compile_stats(e, &st), "struct_size");
+    cxla_executable *e3 = rt_compile(c, endless);
+    CHECK(e3 && strcmp(cxla_executable_fingerprint(e3), fp) != 0);
+    cxla_executable_destroy(e3);
+    cxla_executable_destroy(e);
+    cxla_client_destroy(c);
+  }
+}
+
+TEST(execute_errors) {
+  cxla_client *c = rt_client("interp"), *other = rt_client("interp");
+  cxla_executable *e = c ? rt_compile(c, axpy) : NULL;
+  if (!e) {
+    CHECK(!"setup");
+    cxla_client_destroy(c);
+    cxla_client_destroy(other);
+    return;
+  }
+  float a = 2, x[4] = {0}, three[3] = {0};
+  int64_t d4[1] = {4}, d3[1] = {3};
+  cxla_buffer *args[3] = {rt_f32(c, &a, 0, NULL), rt_f32(c, three, 1, d3), rt_f32(c, x, 1, d4)};
+  cxla_buffer *out[3] = {(cxla_buffer *)1, (cxla_buffer *)1, (cxla_buffer *)1};
+  cxla_event *done = NULL;
+  CHECK_ERR(cxla_executable_execute(e, args, 2, NULL, out, NULL), "takes 3 arguments, got 2");
+  CHECK(out[0] == NULL && out[2] == NULL);
+  cxla_status s = cxla_executable_execute(e, args, 3, NULL, out, &done);
+  CHECK(cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT);
+  CHECK(strstr(cxla_status_message(s), "argument 1: expected f32[4], got f32[3]") != NULL);
+  cxla_status_free(s);
+  /* the event carries the same error */
+  s = done ? cxla_event_await(done) : NULL;
+  CHECK(cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT);
+  cxla_status_free(s);
+  cxla_event_destroy(done);
+  cxla_buffer *foreign = other ? rt_f32(other, x, 1, d4) : NULL;
+  cxla_buffer *mixed[3] = {args[0], foreign, args[2]};
+  CHECK_ERR(cxla_executable_execute(e, mixed, 3, NULL, out, NULL), "another client");
+  cxla_buffer *with_null[3] = {args[0], NULL, args[2]};
+  CHECK_ERR(cxla_executable_execute(e, with_null, 3, NULL, out, NULL), "argument 1 is NULL");
+  cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
+  xo.timeout_seconds = -1;
+  cxla_buffer *good[3] = {args[0], args[2], args[2]};
+  CHECK_ERR(cxla_executable_execute(e, good, 3, &xo, out, NULL), "timeout_seconds");
+  xo.struct_size = 3;
+  CHECK_ERR(cxla_executable_execute(e, good, 3, &xo, out, NULL), "struct_size");
+  for (int i = 0; i < 3; i++) cxla_buffer_destroy(args[i]);
+  cxla_buffer_destroy(foreign);
+  cxla_executable_destroy(e);
+  cxla_client_destroy(c);
+  cxla_client_destroy(other);
+}
+
+TEST(compile_errors) {
+  cxla_client *c = rt_client("interp");
+  if (!c) return;
+  cxla_executable *e = (cxla_executable *)1;
+  const char *tuple_param =
+      "HloModule t\nENTRY main {\n  p = (f32[2], f32[2]) parameter(0)\n"
+      "  ROOT g = f32[2] get-tuple-element(p), index=0\n}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(tuple_param, strlen(tuple_param), "t", &m));
+  cxla_status s = cxla_client_compile(c, m, NULL, &e);
+  CHECK(cxla_status_code_of(s) == CXLA_UNIMPLEMENTED && e == NULL);
+  CHECK(s && strstr(cxla_status_message(s), "not an array") != NULL);
+  cxla_status_free(s);
+  cxla_module_destroy(m);
+  const char *bad_shape = "HloModule b\nENTRY main {\n  p = f32[2] parameter(0)\n"
+                          "  ROOT n = f32[3] negate(p)\n}\n";
+  CHECK_OK(cxla_module_parse(bad_shape, strlen(bad_shape), "b", &m));
+  s = cxla_client_compile(c, m, NULL, &e);
+  CHECK(cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT && e == NULL);
+  cxla_status_free(s);
+  cxla_module_destroy(m);
+  /* elided constants compile but cannot run: FAILED_PRECONDITION */
+  const char *elided = "HloModule el\nENTRY main {\n  ROOT k = f32[3] constant({...})\n}\n";
+  CHECK_OK(cxla_module_parse(elided, strlen(elided), "el", &m));
+  cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
+  co.no_optimize = 1;
+  e = NULL;
+  s = cxla_client_compile(c, m, &co, &e);
+  if (!s && e) {
+    cxla_buffer *out[1] = {NULL};
+    cxla_status r = cxla_executable_execute(e, NULL, 0, NULL, out, NULL);
+    CHECK(cxla_status_code_of(r) == CXLA_FAILED_PRECONDITION && out[0] == NULL);
+    cxla_status_free(r);
+  } else {
+    CHECK(cxla_status_code_of(s) == CXLA_FAILED_PRECONDITION);
+  }
+  cxla_status_free(s);
+  cxla_executable_destroy(e);
+  cxla_module_destroy(m);
+  cxla_client_destroy(c);
+}
+
+typedef struct Canceller {
+  cxla_cancel *cancel;
+  double delay;
+} Canceller;
+
+static void *cancel_later(void *arg) {
+  Canceller *k = arg;
+  usleep((useconds_t)(k->delay * 1e6));
+  cxla_cancel_request(k->cancel);
+  return NULL;
+}
+
+/* An endless loop stops at the deadline or when cancelled, on every
+ * backend; the codes are DEADLINE_EXCEEDED and CANCELLED. */
+TEST(cancel_and_deadline) {
+  for (int k = 0; k < cxla_backend_count(); k++) {
+    cxla_client *c = rt_client(cxla_backend_name(k));
+    cxla_executable *e = c ? rt_compile(c, endless) : NULL;
+    CHECK(e != NULL);
+    if (!e) {
+      cxla_client_destroy(c);
+      continue;
+    }
+    int32_t zero = 0;
+    cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
+    h.type = CXLA_S32;
+    h.data = &zero;
+    h.size = 4;
+    cxla_buffer *arg = NULL, *out[1] = {NULL};
+    CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &arg, NULL));
+    cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
+    xo.timeout_seconds = 0.2;
+    double t0 = now_s();
+    cxla_status s = cxla_executable_execute(e, &arg, 1, &xo, out, NULL);
+    double secs = now_s() - t0;
+    CHECK(cxla_status_code_of(s) == CXLA_DEADLINE_EXCEEDED && out[0] == NULL);
+    CHECK(secs >= 0.2 && secs < 10);
+    cxla_status_free(s);
+
+    cxla_cancel *cancel = NULL;
+    CHECK_OK(cxla_cancel_create(&cancel));
+    CHECK(!cxla_cancel_requested(cancel));
+    xo.timeout_seconds = 0;
+    xo.cancel = cancel;
+    Canceller kk = {cancel, 0.1};
+    pthread_t th;
+    CHECK(pthread_create(&th, NULL, cancel_later, &kk) == 0);
+    s = cxla_executable_execute(e, &arg, 1, &xo, out, NULL);
+    pthread_join(th, NULL);
+    CHECK(cxla_status_code_of(s) == CXLA_CANCELLED && out[0] == NULL);
+    cxla_status_free(s);
+    /* already cancelled: stops at once */
+    CHECK(cxla_cancel_requested(cancel));
+    t0 = now_s();
+    s = cxla_executable_execute(e, &arg, 1, &xo, out, NULL);
+    CHECK(cxla_status_code_of(s) == CXLA_CANCELLED && now_s() - t0 < 5);
+    cxla_status_free(s);
+    cxla_cancel_destroy(cancel);
+    cxla_buffer_destroy(arg);
+    cxla_executable_destroy(e);
+    cxla_client_destroy(c);
+  }
+}
+
+/* A host allocator that counts, and fails on request. */
+typedef struct TestAlloc {
+  long live, calls;
+  long fail_from; /* 0: never; else the fail_from-th call and later fail */
+  bool misalign;
+} TestAlloc;
+
+static void *test_alloc(void *self, size_t size, size_t alignment) {
+  TestAlloc *a = self;
+  a->calls++;
+  if (a->fail_from && a->calls >= a->fail_from) return NULL;
+  char *p = aligned_alloc(alignment, (size + 2 * alignment - 1) / alignment * alignment);
+  if (!p) return NULL;
+  a->live++;
+  if (a->misalign) return p + 8; /* never freed correctly: only refused */
+  return p;
+}
+
+static void test_free(void *self, void *p, size_t size) {
+  TestAlloc *a = self;
+  a->live--;
+  if (a->misalign) p = (char *)p - 8;
+  free(p);
+}
+
+TEST(host_allocator) {
+  TestAlloc ta = {0};
+  cxla_allocator alloc = {sizeof alloc, &ta, test_alloc, test_free};
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = "interp";
+  o.allocator = &alloc;
+  cxla_client *c = NULL;
+  CHECK_OK(cxla_client_create(&o, &c));
+  if (!c) return;
+  cxla_executable *e = rt_compile(c, axpy);
+  float a = 1, x[4] = {1, 1, 1, 1};
+  int64_t d4[1] = {4};
+  cxla_buffer *args[3] = {rt_f32(c, &a, 0, NULL), rt_f32(c, x, 1, d4), rt_f32(c, x, 1, d4)};
+  CHECK(ta.live == 3); /* the three argument buffers came from the hook */
+  cxla_buffer *out[3] = {NULL, NULL, NULL};
+  if (e) CHECK_OK(cxla_executable_execute(e, args, 3, NULL, out, NULL));
+  CHECK(ta.live == 6); /* and the three results (the arena went back) */
+  for (int i = 0; i < 3; i++) cxla_buffer_destroy(out[i]);
+  /* results fail to allocate: RESOURCE_EXHAUSTED, nothing kept */
+  ta.fail_from = ta.calls + 2;
+  cxla_status s = e ? cxla_executable_execute(e, args, 3, NULL, out, NULL) : NULL;
+  CHECK(cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED);
+  CHECK(out[0] == NULL && out[1] == NULL && out[2] == NULL);
+  cxla_status_free(s);
+  CHECK(ta.live == 3);
+  cxla_buffer *b = NULL;
+  s = cxla_buffer_from_host(c, NULL, &(cxla_host_buffer){sizeof(cxla_host_buffer), CXLA_F32, 1, d4, x, 16, CXLA_HOST_COPY, NULL, NULL, NULL}, &b, NULL);
+  CHECK(cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED && b == NULL);
+  cxla_status_free(s);
+  ta.fail_from = 0;
+  for (int i = 0; i < 3; i++) cxla_buffer_destroy(args[i]);
+  cxla_executable_destroy(e);
+  cxla_client_destroy(c);
+  CHECK(ta.live == 0);
+  /* a hook that hands out misaligned memory is refused, not used */
+  TestAlloc bad = {.misalign = true};
+  cxla_allocator balloc = {sizeof balloc, &bad, test_alloc, test_free};
+  o.allocator = &balloc;
+  CHECK_OK(cxla_client_create(&o, &c));
+  b = c ? rt_f32(c, x, 1, d4) : (cxla_buffer *)1;
+  CHECK(b == NULL && bad.live == 0);
+  cxla_client_destroy(c);
+  /* an allocator without free */
+  cxla_allocator half = {sizeof half, &ta, test_alloc, NULL};
+  o.allocator = &half;
+  CHECK_ERR(cxla_client_create(&o, &c), "alloc and free");
+}
+
+/* Buffers and executables keep their client alive. */
+TEST(lifetimes) {
+  cxla_client *c = rt_client("interp");
+  if (!c) return;
+  cxla_executable *e = rt_compile(c, axpy);
+  float a = 3, x[4] = {1, 2, 3, 4};
+  int64_t d4[1] = {4};
+  cxla_buffer *args[3] = {rt_f32(c, &a, 0, NULL), rt_f32(c, x, 1, d4), rt_f32(c, x, 1, d4)};
+  cxla_client_destroy(c); /* the caller's reference only */
+  cxla_buffer *out[3] = {NULL, NULL, NULL};
+  if (e) CHECK_OK(cxla_executable_execute(e, args, 3, NULL, out, NULL));
+  float r[4] = {0};
+  if (out[0]) CHECK_OK(cxla_buffer_to_host(out[0], r, sizeof r, NULL));
+  CHECK(r[0] == 4 && r[3] == 16);
+  cxla_executable_destroy(e);
+  for (int i = 0; i < 3; i++) {
+    cxla_buffer_destroy(out[i]);
+    cxla_buffer_destroy(args[i]);
+  }
+}
+
+/* Every allocation of compile + execute may fail: each failure is an
+ * error (never a crash), and nothing leaks (checked under ASan). */
+TEST(allocation_failures) {
+  cxla_client *c = rt_client("interp");
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(axpy, strlen(axpy), "axpy", &m));
+  float a = 1, x[4] = {1, 2, 3, 4};
+  int64_t d4[1] = {4};
+  cxla_buffer *args[3] = {rt_f32(c, &a, 0, NULL), rt_f32(c, x, 1, d4), rt_f32(c, x, 1, d4)};
+  if (!c || !m || !args[2]) return;
+  int failures = 0;
+  bool done = false;
+  for (long n = 1; n < 100000 && !done; n++) {
+    cxla_fail_alloc_at(n);
+    cxla_executable *e = NULL;
+    cxla_buffer *out[3] = {NULL, NULL, NULL};
+    cxla_event *ev = NULL;
+    cxla_status s = cxla_client_compile(c, m, NULL, &e);
+    if (!s) s = cxla_executable_execute(e, args, 3, NULL, out, &ev);
+    cxla_fail_alloc_at(0);
+    if (s) {
+      failures++;
+      CHECK(e == NULL || out[0] == NULL);
+      cxla_status_free(s);
+    } else {
+      done = true;
+      CHECK(out[0] && out[1] && out[2]);
+    }
+    cxla_event_destroy(ev);
+    for (int i = 0; i < 3; i++) cxla_buffer_destroy(out[i]);
+    cxla_executable_destroy(e);
+  }
+  CHECK(done && failures > 10);
+  for (int i = 0; i < 3; i++) cxla_buffer_destroy(args[i]);
+  cxla_module_destroy(m);
+  cxla_client_destroy(c);
+}
+
+/* cxla_module_optimize is public: the pipeline, in place. */
+TEST(module_optimize) {
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(axpy, strlen(axpy), "axpy", &m));
+  if (!m) return;
+  CHECK_OK(cxla_module_optimize(m, NULL));
+  char *text = NULL;
+  CHECK_OK(cxla_module_print(m, &text));
+  CHECK(text && strstr(text, "fusion") != NULL); /* broadcast*x+y fused */
+  cxla_free_string(text);
+  cxla_compile_options o = CXLA_STRUCT_INIT(cxla_compile_options);
+  o.verify_passes = 1;
+  CHECK_OK(cxla_module_optimize(m, &o));
+  CHECK_ERR(cxla_module_optimize(NULL, NULL), "module is NULL");
+  cxla_module_destroy(m);
+}
+
+static int cache_hit_of(cxla_executable *e) {
+  cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
+  cxla_status s = cxla_executable_compile_stats(e, &st);
+  int hit = s ? -1 : st.cache_hit;
+  cxla_status_free(s);
+  return hit;
+}
+
+/* "y = x + K" for a K of our choosing: modules that differ. */
+static cxla_executable *compile_plus(cxla_client *c, int k, const char *dump_dir) {
+  char text[256];
+  snprintf(text, sizeof text,
+           "HloModule plus\nENTRY main {\n  x = f32[3] parameter(0)\n"
+           "  k = f32[] constant(%d)\n  kb = f32[3] broadcast(k), dimensions={}\n"
+           "  ROOT y = f32[3] add(x, kb)\n}\n", k);
+  cxla_module *m = NULL;
+  cxla_executable *e = NULL;
+  cxla_compile_options o = CXLA_STRUCT_INIT(cxla_compile_options);
+  o.dump_dir = dump_dir;
+  cxla_status s = cxla_module_parse(text, strlen(text), "plus", &m);
+  if (!s) s = cxla_client_compile(c, m, &o, &e);
+  CHECK_OK(s);
+  cxla_module_destroy(m);
+  return e;
+}
+
+static float run_plus(cxla_executable *e) {
+  float x[3] = {1, 2, 3}, y[3] = {0};
+  int64_t d3[1] = {3};
+  cxla_client *c = cxla_executable_client(e);
+  cxla_buffer *a = rt_f32(c, x, 1, d3), *out[1] = {NULL};
+  CHECK_OK(cxla_executable_execute(e, &a, 1, NULL, out, NULL));
+  if (out[0]) CHECK_OK(cxla_buffer_to_host(out[0], y, sizeof y, NULL));
+  cxla_buffer_destroy(a);
+  cxla_buffer_destroy(out[0]);
+  return y[0];
+}
+
+/* Compiling the same module with the same options twice in a process
+ * compiles once (the client's cache): a hit says so in the stats, shares
+ * the program, survives the first executable, and is bounded (least
+ * recently used evicted). CXLA_CACHE=0 turns it off; dumps bypass it. */
+TEST(compile_cache) {
+  cxla_client *c = rt_client("interp");
+  if (!c) return;
+  cxla_executable *a = compile_plus(c, 5, NULL), *b = compile_plus(c, 5, NULL);
+  CHECK(a && b && a != b);
+  if (!a || !b) return;
+  CHECK(cache_hit_of(a) == 0 && cache_hit_of(b) == 1);
+  CHECK(strcmp(cxla_executable_fingerprint(a), cxla_executable_fingerprint(b)) == 0);
+  cxla_executable_destroy(a);
+  CHECK(run_plus(b) == 6); /* the shared program outlives the first handle */
+  cxla_executable *d = compile_plus(c, 7, NULL); /* another module: a miss */
+  CHECK(d && cache_hit_of(d) == 0 && run_plus(d) == 8);
+  cxla_executable_destroy(d);
+  char dir[] = "/tmp/cxla_rt_dump_XXXXXX";
+  if (mkdtemp(dir)) {
+    d = compile_plus(c, 5, dir); /* dumps asked for: compiled afresh */
+    CHECK(d && cache_hit_of(d) == 0);
+    cxla_executable_destroy(d);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    CHECK(system(cmd) == 0);
+  }
+  /* 5 was used just now; 40 others push it out (two keys per module) */
+  for (int k = 100; k < 140; k++) cxla_executable_destroy(compile_plus(c, k, NULL));
+  d = compile_plus(c, 5, NULL);
+  CHECK(d && cache_hit_of(d) == 0);
+  cxla_executable_destroy(d);
+  d = compile_plus(c, 139, NULL); /* recent: still there */
+  CHECK(d && cache_hit_of(d) == 1 && run_plus(d) == 140);
+  cxla_executable_destroy(d);
+  cxla_executable_destroy(b);
+  cxla_client_destroy(c);
+  /* off */
+  setenv("CXLA_CACHE", "0", 1);
+  c = rt_client("interp");
+  a = c ? compile_plus(c, 5, NULL) : NULL;
+  b = c ? compile_plus(c, 5, NULL) : NULL;
+  CHECK(a && b && cache_hit_of(b) == 0);
+  cxla_executable_destroy(a);
+  cxla_executable_destroy(b);
+  cxla_client_destroy(c);
+  unsetenv("CXLA_CACHE");
+}
+
+int main(void) {
+  RUN(status_codes_are_pjrts);
+  RUN(clients_by_name);
+  RUN(client_errors);
+  RUN(buffers);
+  RUN(compile_and_execute);
+  RUN(execute_errors);
+  RUN(compile_errors);
+  RUN(cancel_and_deadline);
+  RUN(host_allocator);
+  RUN(lifetimes);
+  RUN(allocation_failures);
+  RUN(module_optimize);
+  RUN(compile_cache);
+  return test_summary("test_runtime");
+}

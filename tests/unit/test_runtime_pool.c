@@ -1,0 +1,208 @@
+/* The runtime's thread pool (src/runtime/threadpool.h): every index of a
+ * range run exactly once, slices no smaller than asked, at most
+ * max_threads at once, errors propagated (the first one), several callers
+ * at once, nested jobs. Also under ThreadSanitizer (make test-tsan). */
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "runtime/threadpool.h"
+
+#define MAXN 5000
+
+typedef struct Cover {
+  atomic_int hits[MAXN];
+  atomic_int active, peak, calls;
+  int64_t min_slice_seen;
+  atomic_llong sum;
+  pthread_mutex_t mu;
+} Cover;
+
+static cxla_status cover(void *arg, int64_t b, int64_t e) {
+  Cover *c = arg;
+  int now = atomic_fetch_add(&c->active, 1) + 1;
+  int peak = atomic_load(&c->peak);
+  while (now > peak && !atomic_compare_exchange_weak(&c->peak, &peak, now)) {}
+  atomic_fetch_add(&c->calls, 1);
+  pthread_mutex_lock(&c->mu);
+  if (c->min_slice_seen < 0 || e - b < c->min_slice_seen) c->min_slice_seen = e - b;
+  pthread_mutex_unlock(&c->mu);
+  for (int64_t i = b; i < e; i++) {
+    atomic_fetch_add(&c->hits[i], 1);
+    atomic_fetch_add(&c->sum, i);
+  }
+  for (volatile int spin = 0; spin < 2000; spin++) {} /* give others a chance to overlap */
+  atomic_fetch_sub(&c->active, 1);
+  return NULL;
+}
+
+static void cover_init(Cover *c) {
+  memset(c, 0, sizeof *c);
+  c->min_slice_seen = -1;
+  pthread_mutex_init(&c->mu, NULL);
+}
+
+TEST(every_index_once) {
+  static const int64_t ns[] = {1, 2, 7, 64, 1000, 4999};
+  static const int64_t mins[] = {1, 3, 100};
+  for (int size = 1; size <= 4; size++) {
+    RtPool *p = NULL;
+    CHECK_OK(rt_pool_create(size, &p));
+    CHECK(rt_pool_size(p) == size);
+    for (size_t a = 0; a < sizeof ns / sizeof ns[0]; a++)
+      for (size_t b = 0; b < sizeof mins / sizeof mins[0]; b++) {
+        Cover *c = malloc(sizeof *c);
+        cover_init(c);
+        CHECK_OK(rt_pool_parallel_for(p, ns[a], mins[b], 0, cover, c));
+        bool once = true;
+        for (int64_t i = 0; i < MAXN; i++) once &= atomic_load(&c->hits[i]) == (i < ns[a]);
+        CHECK(once);
+        CHECK(atomic_load(&c->sum) == ns[a] * (ns[a] - 1) / 2);
+        /* no slice under min_slice except the last piece of the range */
+        CHECK(c->min_slice_seen >= (ns[a] < mins[b] ? ns[a] : 1));
+        if (ns[a] >= 4 * mins[b] * size && size > 1) CHECK(atomic_load(&c->calls) > 1);
+        if (size == 1) CHECK(atomic_load(&c->calls) == 1);
+        CHECK(atomic_load(&c->peak) <= size);
+        pthread_mutex_destroy(&c->mu);
+        free(c);
+      }
+    rt_pool_destroy(p);
+  }
+}
+
+TEST(null_pool_and_empty_range) {
+  Cover *c = malloc(sizeof *c);
+  cover_init(c);
+  CHECK_OK(rt_pool_parallel_for(NULL, 100, 1, 0, cover, c));
+  CHECK(atomic_load(&c->calls) == 1 && atomic_load(&c->sum) == 4950);
+  CHECK_OK(rt_pool_parallel_for(NULL, 0, 1, 0, cover, c));
+  CHECK(atomic_load(&c->calls) == 1);
+  RtPool *p = NULL;
+  CHECK_OK(rt_pool_create(3, &p));
+  CHECK_OK(rt_pool_parallel_for(p, 0, 1, 0, cover, c));
+  CHECK_OK(rt_pool_parallel_for(p, -5, 1, 0, cover, c));
+  CHECK(atomic_load(&c->calls) == 1);
+  rt_pool_destroy(p);
+  CHECK(rt_pool_size(NULL) == 1);
+  cxla_status s = rt_pool_create(0, &p);
+  CHECK(cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT && p == NULL);
+  cxla_status_free(s);
+  pthread_mutex_destroy(&c->mu);
+  free(c);
+}
+
+TEST(max_threads_respected) {
+  RtPool *p = NULL;
+  CHECK_OK(rt_pool_create(4, &p));
+  for (int mt = 1; mt <= 4; mt++) {
+    Cover *c = malloc(sizeof *c);
+    cover_init(c);
+    CHECK_OK(rt_pool_parallel_for(p, 4000, 1, mt, cover, c));
+    CHECK(atomic_load(&c->sum) == 4000LL * 3999 / 2);
+    CHECK(atomic_load(&c->peak) <= mt);
+    if (mt == 1) CHECK(atomic_load(&c->calls) == 1);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+  }
+  rt_pool_destroy(p);
+}
+
+typedef struct Failing {
+  atomic_int ran;
+} Failing;
+
+static cxla_status fail_from_1000(void *arg, int64_t b, int64_t e) {
+  Failing *f = arg;
+  atomic_fetch_add(&f->ran, 1);
+  if (e > 1000) return cxla_status_make(CXLA_ABORTED, "slice [%lld, %lld) failed", (long long)b,
+                                        (long long)e);
+  return NULL;
+}
+
+TEST(errors_propagate) {
+  RtPool *p = NULL;
+  CHECK_OK(rt_pool_create(3, &p));
+  Failing f;
+  atomic_init(&f.ran, 0);
+  cxla_status s = rt_pool_parallel_for(p, 4000, 10, 0, fail_from_1000, &f);
+  CHECK(cxla_status_code_of(s) == CXLA_ABORTED);
+  CHECK(strstr(cxla_status_message(s), "failed") != NULL);
+  cxla_status_free(s);
+  CHECK(atomic_load(&f.ran) >= 1 && atomic_load(&f.ran) <= 12);
+  /* the pool still works afterwards */
+  Cover *c = malloc(sizeof *c);
+  cover_init(c);
+  CHECK_OK(rt_pool_parallel_for(p, 300, 1, 0, cover, c));
+  CHECK(atomic_load(&c->sum) == 300 * 299 / 2);
+  pthread_mutex_destroy(&c->mu);
+  free(c);
+  rt_pool_destroy(p);
+}
+
+typedef struct Caller {
+  RtPool *pool;
+  int ok;
+} Caller;
+
+static cxla_status inner(void *arg, int64_t b, int64_t e) {
+  atomic_llong *sum = arg;
+  for (int64_t i = b; i < e; i++) atomic_fetch_add(sum, i);
+  return NULL;
+}
+
+/* A slice that runs a job of its own on the same pool. */
+static cxla_status outer(void *arg, int64_t b, int64_t e) {
+  RtPool *p = arg;
+  for (int64_t i = b; i < e; i++) {
+    atomic_llong sum;
+    atomic_init(&sum, 0);
+    cxla_status s = rt_pool_parallel_for(p, 200, 7, 0, inner, &sum);
+    if (s) return s;
+    if (atomic_load(&sum) != 200 * 199 / 2) return cxla_status_make(CXLA_INTERNAL, "nested sum");
+  }
+  return NULL;
+}
+
+static void *call_many(void *arg) {
+  Caller *c = arg;
+  c->ok = 1;
+  for (int k = 0; k < 50; k++) {
+    atomic_llong sum;
+    atomic_init(&sum, 0);
+    cxla_status s = rt_pool_parallel_for(c->pool, 1000 + k, 5, 0, inner, &sum);
+    if (s || atomic_load(&sum) != (long long)(1000 + k) * (999 + k) / 2) c->ok = 0;
+    cxla_status_free(s);
+  }
+  cxla_status s = rt_pool_parallel_for(c->pool, 8, 1, 0, outer, c->pool);
+  if (s) c->ok = 0;
+  cxla_status_free(s);
+  return NULL;
+}
+
+TEST(concurrent_and_nested_callers) {
+  RtPool *p = NULL;
+  CHECK_OK(rt_pool_create(3, &p));
+  Caller cs[4];
+  pthread_t th[4];
+  for (int i = 0; i < 4; i++) {
+    cs[i] = (Caller){p, 0};
+    CHECK(pthread_create(&th[i], NULL, call_many, &cs[i]) == 0);
+  }
+  for (int i = 0; i < 4; i++) {
+    pthread_join(th[i], NULL);
+    CHECK(cs[i].ok);
+  }
+  rt_pool_destroy(p);
+}
+
+int main(void) {
+  RUN(every_index_once);
+  RUN(null_pool_and_empty_range);
+  RUN(max_threads_respected);
+  RUN(errors_propagate);
+  RUN(concurrent_and_nested_callers);
+  return test_summary("test_runtime_pool");
+}

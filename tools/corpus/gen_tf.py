@@ -1,0 +1,218 @@
+#!/usr/bin/env python3
+"""Generate the TensorFlow cases of the cxla conformance corpus.
+
+TensorFlow's HLO differs from JAX's: QR, matrix inverse and solve become the
+custom-calls `Qr` and `ProductOfElementaryHouseholderReflectors` (XLA's QR
+expander turns them into HLO), eigvalsh the custom-call `Eigh`, and fused
+batch norm becomes `batch-norm-training` / `batch-norm-inference`. These cases keep that HLO
+in the corpus.
+
+Usage (from the repository root, with tensorflow-cpu and numpy in a venv of
+their own, e.g. `python3 -m venv /opt/tfvenv && /opt/tfvenv/bin/pip install
+tensorflow-cpu`):
+
+    /opt/tfvenv/bin/python tools/corpus/gen_tf.py             # every TF case
+    /opt/tfvenv/bin/python tools/corpus/gen_tf.py --only qr   # names matching a regex
+    /opt/tfvenv/bin/python tools/corpus/gen_tf.py --list
+
+Each case is written as gen.py writes its cases (tests/corpus/<case>/
+{module.hlo, optimized.hlo, case.json, args/N.npy, results/N.npy}):
+module.hlo is `experimental_get_compiler_ir(...)(stage='hlo')` of the
+jit-compiled tf.function, optimized.hlo its stage='optimized_hlo', and the
+results are what TensorFlow/XLA:CPU computes. Every result is also checked
+against a float64 numpy reference with half of the declared tolerance.
+"""
+
+import os
+import sys
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
+os.environ["TF_ENABLE_ONEDNN_OPTS"] = "0"
+os.environ["XLA_FLAGS"] = "--xla_cpu_multi_thread_eigen=false"
+
+import argparse
+import json
+import re
+import shutil
+
+import numpy as np
+import tensorflow as tf
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(os.path.dirname(HERE))
+DEFAULT_OUT = os.path.join(REPO, "tests", "corpus")
+SOURCE = "tensorflow %s / numpy %s" % (tf.__version__, np.__version__)
+
+HLO_NAME = {"float32": "f32", "float64": "f64", "complex64": "c64", "int32": "s32",
+            "int64": "s64", "bool": "pred"}
+# (rtol, atol) per dtype: linear algebra and batch norm, many roundings.
+TOL = {"f32": (1e-4, 1e-4), "f64": (1e-10, 1e-11), "c64": (1e-4, 1e-4)}
+
+
+def mat(seed, shape, dtype, diag=0.0):
+    rs = np.random.RandomState(seed)
+    a = rs.standard_normal(shape)
+    if np.dtype(dtype).kind == "c":
+        a = a + 1j * rs.standard_normal(shape)
+    if diag:
+        a = a + diag * np.eye(shape[-1])
+    return a.astype(dtype)
+
+
+class Case:
+    def __init__(self, name, description, fn, args, reference):
+        self.name, self.description, self.fn = name, description, fn
+        self.args, self.reference = args, reference
+
+
+def qr_ref(x):
+    q, r = np.linalg.qr(x.astype(np.complex128 if x.dtype.kind == "c" else np.float64))
+    return [q, r]
+
+
+def bn_train_ref(x, scale, offset, eps=1e-3):
+    x = x.astype(np.float64)
+    axes = tuple(range(x.ndim - 1))
+    mean = x.mean(axis=axes)
+    var = x.var(axis=axes)
+    n = x.size // x.shape[-1]
+    y = (x - mean) / np.sqrt(var + eps) * scale + offset
+    return [y, mean, var * n / (n - 1)]
+
+
+def bn_infer_ref(x, scale, offset, mean, var, eps=1e-3):
+    x = x.astype(np.float64)
+    return [(x - mean) / np.sqrt(var.astype(np.float64) + eps) * scale + offset]
+
+
+CASES = [
+    Case("tf_linalg_qr", "tf.linalg.qr of a tall f32[5,3] matrix (reduced): Qr and "
+         "ProductOfElementaryHouseholderReflectors custom-calls",
+         lambda x: tf.linalg.qr(x), [mat(0, (5, 3), np.float32)], qr_ref),
+    Case("tf_linalg_qr_batched_f64", "tf.linalg.qr of a batch of two f64[3,3] matrices",
+         lambda x: tf.linalg.qr(x), [mat(1, (2, 3, 3), np.float64)],
+         lambda x: [np.stack(v) for v in zip(*(qr_ref(m) for m in x))]),
+    Case("tf_linalg_qr_batched_c64", "tf.linalg.qr of a batch of two complex64[4,3] matrices",
+         lambda x: tf.linalg.qr(x), [mat(13, (2, 4, 3), np.complex64)],
+         lambda x: [np.stack(v) for v in zip(*(qr_ref(m) for m in x))]),
+    Case("tf_matrix_inverse", "tf.linalg.inv of a well-conditioned f32[4,4] matrix (TF "
+         "inverts through QR: Qr custom-calls, then a triangular solve)",
+         lambda x: tf.linalg.inv(x), [mat(2, (4, 4), np.float32, diag=4.0)],
+         lambda x: [np.linalg.inv(x.astype(np.float64))]),
+    Case("tf_matrix_solve", "tf.linalg.solve of f32[4,4] x = f32[4,2] (through QR)",
+         lambda a, b: tf.linalg.solve(a, b),
+         [mat(3, (4, 4), np.float32, diag=4.0), mat(4, (4, 2), np.float32)],
+         lambda a, b: [np.linalg.solve(a.astype(np.float64), b.astype(np.float64))]),
+    Case("tf_eigvalsh", "tf.linalg.eigvalsh of a batch of two symmetric f32[4,4] matrices: "
+         "the Eigh custom-call (eigenvalues only: eigenvectors are defined up to sign)",
+         lambda x: tf.linalg.eigvalsh(x),
+         [(lambda a: (a + np.swapaxes(a, -1, -2)).astype(np.float32))(mat(14, (2, 4, 4), np.float64))],
+         lambda x: [np.linalg.eigvalsh(x.astype(np.float64))]),
+    Case("tf_fused_batch_norm_training", "tf fused_batch_norm, training, NHWC f32[2,3,3,4]: "
+         "batch-norm-training (results: y, batch mean, Bessel-corrected batch variance)",
+         lambda x, s, o: tf.compat.v1.nn.fused_batch_norm(x, s, o, epsilon=1e-3,
+                                                           is_training=True),
+         [mat(5, (2, 3, 3, 4), np.float32), mat(6, (4,), np.float32),
+          mat(7, (4,), np.float32)], bn_train_ref),
+    Case("tf_fused_batch_norm_inference", "tf fused_batch_norm, inference, NHWC "
+         "f32[2,3,3,4]: batch-norm-inference",
+         lambda x, s, o, m, v: tf.compat.v1.nn.fused_batch_norm(
+             x, s, o, mean=m, variance=v, epsilon=1e-3, is_training=False)[0],
+         [mat(8, (2, 3, 3, 4), np.float32), mat(9, (4,), np.float32),
+          mat(10, (4,), np.float32), mat(11, (4,), np.float32),
+          np.abs(mat(12, (4,), np.float32)) + 0.5], bn_infer_ref),
+]
+
+
+def hlo_dtype(a):
+    return HLO_NAME[np.asarray(a).dtype.name]
+
+
+def canonical(text):
+    # Source paths in metadata depend on where TensorFlow is installed.
+    return re.sub(r'source_file="[^"]*/site-packages/', 'source_file="', text)
+
+
+def within(got, want, rtol, atol):
+    wide = np.complex128 if np.asarray(got).dtype.kind == "c" else np.float64
+    got, want = np.asarray(got, wide), np.asarray(want, wide)
+    if got.shape != want.shape:
+        return "shape %s vs %s" % (got.shape, want.shape)
+    err = np.abs(got - want)
+    bad = ~(err <= atol + rtol * np.abs(want))
+    if bad.any():
+        i = tuple(int(v) for v in np.argwhere(bad)[0])
+        return "%d bad, first at %s: got %r want %r" % (int(bad.sum()), i, got[i], want[i])
+    return None
+
+
+def generate(c, out_root):
+    fn = tf.function(c.fn, jit_compile=True)
+    targs = [tf.constant(a) for a in c.args]
+    ir = fn.experimental_get_compiler_ir(*targs)
+    module_text = canonical(ir(stage="hlo"))
+    optimized_text = canonical(ir(stage="optimized_hlo"))
+    out = fn(*targs)
+    results = [np.asarray(r) for r in (out if isinstance(out, (list, tuple)) else [out])]
+    problems = []
+    refs = c.reference(*c.args)
+    for i, (r, ref) in enumerate(zip(results, refs)):
+        rt, at = TOL[hlo_dtype(r)]
+        info = within(r, ref, rt / 2, at / 2)
+        if info:
+            problems.append("%s result %d: %s" % (c.name, i, info))
+    final = os.path.join(out_root, c.name)
+    tmp = final + ".tmp"
+    shutil.rmtree(tmp, ignore_errors=True)
+    os.makedirs(os.path.join(tmp, "args"))
+    os.makedirs(os.path.join(tmp, "results"))
+    meta = {"description": c.description, "source": SOURCE, "args": [], "results": []}
+    targets = sorted(set(re.findall(r'custom_call_target="([^"]*)"', module_text + optimized_text)))
+    if targets:
+        meta["custom_call_targets"] = targets
+    for i, a in enumerate(c.args):
+        rel = "args/%d.npy" % i
+        np.save(os.path.join(tmp, rel), np.ascontiguousarray(a), allow_pickle=False)
+        meta["args"].append({"file": rel, "dtype": hlo_dtype(a), "shape": list(a.shape)})
+    for i, r in enumerate(results):
+        rel = "results/%d.npy" % i
+        np.save(os.path.join(tmp, rel), np.ascontiguousarray(r), allow_pickle=False)
+        rt, at = TOL[hlo_dtype(r)]
+        meta["results"].append({"file": rel, "dtype": hlo_dtype(r), "shape": list(r.shape),
+                                "rtol": rt, "atol": at})
+    with open(os.path.join(tmp, "module.hlo"), "w") as fh:
+        fh.write(module_text)
+    with open(os.path.join(tmp, "optimized.hlo"), "w") as fh:
+        fh.write(optimized_text)
+    with open(os.path.join(tmp, "case.json"), "w") as fh:
+        json.dump(meta, fh, indent=2, sort_keys=True)
+        fh.write("\n")
+    shutil.rmtree(final, ignore_errors=True)
+    os.rename(tmp, final)
+    return problems
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--only", help="regex: only cases whose name matches")
+    ap.add_argument("--list", action="store_true", help="list the case names")
+    ap.add_argument("--out", default=DEFAULT_OUT, help="corpus root (default tests/corpus)")
+    ap.add_argument("--strict", action="store_true", help="exit 1 when a self-check fails")
+    a = ap.parse_args(argv)
+    cases = [c for c in CASES if not a.only or re.search(a.only, c.name)]
+    if a.list:
+        for c in cases:
+            print(c.name)
+        return 0
+    problems = []
+    for c in cases:
+        p = generate(c, a.out)
+        print("%-34s %s" % (c.name, "ok" if not p else "SELF-CHECK FAILED"))
+        problems += p
+    for p in problems:
+        print("  " + p)
+    return 1 if problems and a.strict else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
