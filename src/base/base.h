@@ -125,17 +125,17 @@ bool namemap_set(NameMap *m, const char *key, void *val);
 
 /* Open-addressing hash table from pointers to ints (namemap.c): an index
  * of objects by address (computations of a module, ...). */
-typedef struct PtrMap {
+typedef struct PtrIndex {
   const void **keys;
   int *vals;
   size_t cap, n;
-} PtrMap;
+} PtrIndex;
 
-void ptrmap_free(PtrMap *m);
+void ptrindex_free(PtrIndex *m);
 /* The value of key, or -1 if absent. */
-int ptrmap_get(const PtrMap *m, const void *key);
+int ptrindex_get(const PtrIndex *m, const void *key);
 /* Sets key -> val (val >= 0); false when out of memory. */
-bool ptrmap_set(PtrMap *m, const void *key, int val);
+bool ptrindex_set(PtrIndex *m, const void *key, int val);
 
 /* ---- checked arithmetic ------------------------------------------------------ */
 

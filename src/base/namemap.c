@@ -1,6 +1,6 @@
 /* NameMap: an open-addressing (linear probing) hash table from borrowed
  * NUL-terminated strings to pointers, so that name lookups stay O(1) on
- * modules with hundreds of thousands of instructions. PtrMap: the same from
+ * modules with hundreds of thousands of instructions. PtrIndex: the same from
  * pointers to ints. */
 #include <stdint.h>
 #include <string.h>
@@ -92,7 +92,7 @@ bool namemap_set(NameMap *m, const char *key, void *val) {
   return namemap_put(m, key, val);
 }
 
-/* ---- PtrMap ---- */
+/* ---- PtrIndex ---- */
 
 static size_t ptr_hash(const void *p) {
   uint64_t h = (uint64_t)(uintptr_t)p;
@@ -102,13 +102,13 @@ static size_t ptr_hash(const void *p) {
   return (size_t)h;
 }
 
-void ptrmap_free(PtrMap *m) {
+void ptrindex_free(PtrIndex *m) {
   cxla_free(m->keys);
   cxla_free(m->vals);
   memset(m, 0, sizeof *m);
 }
 
-int ptrmap_get(const PtrMap *m, const void *key) {
+int ptrindex_get(const PtrIndex *m, const void *key) {
   if (!m->cap) return -1;
   size_t mask = m->cap - 1;
   for (size_t i = ptr_hash(key) & mask; m->keys[i]; i = (i + 1) & mask)
@@ -116,7 +116,7 @@ int ptrmap_get(const PtrMap *m, const void *key) {
   return -1;
 }
 
-bool ptrmap_set(PtrMap *m, const void *key, int val) {
+bool ptrindex_set(PtrIndex *m, const void *key, int val) {
   if ((m->n + 1) * 2 > m->cap) {
     size_t nc = m->cap ? m->cap * 2 : 64;
     const void **nk = cxla_calloc(nc, sizeof *nk);

@@ -174,7 +174,7 @@ int module_prune_computations(HloModule *m) {
   /* What stays is what the entry reaches through called computations: a
    * depth-first walk from the entry marks it (Computation.scratch), then
    * one pass keeps the marked computations in order. */
-  static const char kLive = 0; /* a sentinel address (read-only data) */
+  static const char kLive = 0; /* a sentinel address */
   int n = m->ncomps;
   for (int i = 0; i < n; i++) m->comps[i]->scratch = NULL;
   Computation **stack = cxla_malloc((size_t)n * sizeof(Computation *) + 1);

@@ -86,17 +86,14 @@ static cxla_status inline_call(Computation *c, NameMap *names, Instr *call) {
   return s;
 }
 
-/* One call inlined on its own (the conditional simplifier's use): its
- * uses go to the copied root at once. */
 cxla_status pass_inline_call(Computation *c, Instr *call) {
   NameMap names;
   TRY(comp_index_names(c, &names));
-  void *keep = call->scratch;
+  call->scratch = NULL;
   cxla_status s = inline_call(c, &names, call);
   namemap_free(&names);
-  Instr *root = call->scratch;
-  call->scratch = keep;
-  if (!s) comp_replace_uses(c, call, root);
+  if (!s && call->scratch) comp_replace_uses(c, call, call->scratch);
+  call->scratch = NULL;
   return s;
 }
 

@@ -204,6 +204,31 @@ static uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
+/* The first bytes of a constant's value. */
+static uint64_t mix_literal(uint64_t h, const Literal *l) {
+  if (l && l->data) {
+    size_t n = (size_t)l->nelems * (size_t)type_bytes(l->type);
+    const unsigned char *p = l->data;
+    for (size_t i = 0; i < n && i < 64; i++) h = mix(h, p[i]);
+  }
+  return h;
+}
+
+/* A hash consistent with comp_identical (it looks at less): sizes, and per
+ * instruction its opcode, shape and operand positions. */
+static uint64_t comp_hash(const Computation *c) {
+  uint64_t h = mix(mix(1469598103934665603ull, (uint64_t)c->ninstrs), (uint64_t)c->nparams);
+  if (c->root) h = mix(h, (uint64_t)c->root->id);
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *x = c->instrs[i];
+    h = mix(mix(h, (uint64_t)x->op), (uint64_t)x->shape->type);
+    for (int d = 0; d < x->shape->rank; d++) h = mix(h, (uint64_t)x->shape->dims[d]);
+    for (int k = 0; k < x->noperands; k++) h = mix(h, (uint64_t)x->operands[k]->id);
+    h = mix_literal(h, x->literal);
+  }
+  return h;
+}
+
 /* A hash consistent with instr_identical: only fields it compares. */
 static uint64_t instr_hash(const Instr *in) {
   uint64_t h = mix(1469598103934665603ull, (uint64_t)in->op);
@@ -212,12 +237,10 @@ static uint64_t instr_hash(const Instr *in) {
   for (int k = 0; k < in->noperands; k++) h = mix(h, (uint64_t)(uintptr_t)in->operands[k]);
   for (int i = 0; i < in->dimensions.n; i++) h = mix(h, (uint64_t)in->dimensions.v[i]);
   h = mix(h, (uint64_t)in->index);
-  const Literal *l = in->literal;
-  if (l && l->data) {
-    size_t n = (size_t)l->nelems * (size_t)type_bytes(l->type);
-    const unsigned char *p = l->data;
-    for (size_t i = 0; i < n && i < 64; i++) h = mix(h, p[i]);
-  }
+  h = mix_literal(h, in->literal);
+  /* Called computations by structure (fusions that differ only inside
+   * must not all land in one bucket). */
+  for (int i = 0; i < in->ncalled; i++) h = mix(h, in->called[i] ? comp_hash(in->called[i]) : 0);
   return h;
 }
 
@@ -298,20 +321,6 @@ static bool applier(Opcode op) {
   default:
     return false;
   }
-}
-
-/* A hash consistent with comp_identical (it looks at less): sizes, and per
- * instruction its opcode, shape and operand positions. */
-static uint64_t comp_hash(const Computation *c) {
-  uint64_t h = mix(mix(1469598103934665603ull, (uint64_t)c->ninstrs), (uint64_t)c->nparams);
-  if (c->root) h = mix(h, (uint64_t)c->root->id);
-  for (int i = 0; i < c->ninstrs; i++) {
-    const Instr *x = c->instrs[i];
-    h = mix(mix(h, (uint64_t)x->op), (uint64_t)x->shape->type);
-    for (int d = 0; d < x->shape->rank; d++) h = mix(h, (uint64_t)x->shape->dims[d]);
-    for (int k = 0; k < x->noperands; k++) h = mix(h, (uint64_t)x->operands[k]->id);
-  }
-  return h;
 }
 
 /* Structurally identical applied computations (JAX emits one reducer per

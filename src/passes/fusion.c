@@ -206,15 +206,42 @@ static void replace_uses(Fuser *fz, Instr *from, Instr *to) {
     for (int i = 0; i < n; i++) {
       Instr *in = list[i];
       if (in == to || is_dead(in)) continue;
-      bool uses = false;
-      for (int k = 0; k < in->noperands; k++) uses |= in->operands[k] == from;
-      if (!uses) continue; /* a stale entry, or one already rewritten */
-      track(fz, in, -1);
-      for (int k = 0; k < in->noperands; k++)
-        if (in->operands[k] == from) in->operands[k] = to;
+      /* One pass over in's operands (not a recount: a tuple with
+       * thousands of operands may be rewritten once per operand). */
+      int nrep = 0;
+      bool had_to = false;
+      for (int k = 0; k < in->noperands; k++) {
+        had_to |= in->operands[k] == to;
+        if (in->operands[k] == from) {
+          in->operands[k] = to;
+          nrep++;
+        }
+      }
       for (int k = 0; k < in->ncontrol_preds; k++)
         if (in->control_preds[k] == from) in->control_preds[k] = to;
-      track(fz, in, 1);
+      if (!nrep) continue; /* a stale entry, or one already rewritten */
+      fz->uses[from->id].users--;
+      fz->uses[from->id].slots -= nrep;
+      if (tracked(fz, to) && reserve_uses(fz, fz->c->ninstrs)) {
+        Uses *t = &fz->uses[to->id];
+        t->slots += nrep;
+        if (!had_to) {
+          t->users++;
+          if (t->n == t->cap) {
+            int nc = t->cap ? t->cap * 2 : 4;
+            Instr **l = cxla_realloc(t->list, (size_t)nc * sizeof *l);
+            if (!l) {
+              fz->oom = true;
+              continue;
+            }
+            t->list = l;
+            t->cap = nc;
+          }
+          t->list[t->n++] = in;
+        }
+      } else {
+        fz->oom |= tracked(fz, to);
+      }
     }
     cxla_free(list);
   }

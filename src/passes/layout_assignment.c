@@ -545,11 +545,11 @@ enum { NEED_NONE, NEED_BODY, NEED_BRANCH };
  * when it is a while body, NEED_BRANCH a conditional branch (the last such
  * call in module order decides). kind[i] for m->comps[i]. */
 static cxla_status call_kinds(const HloModule *m, unsigned char *kind) {
-  PtrMap index = {0};
+  PtrIndex index = {0};
   for (int i = 0; i < m->ncomps; i++) {
     kind[i] = NEED_NONE;
-    if (!ptrmap_set(&index, m->comps[i], i)) {
-      ptrmap_free(&index);
+    if (!ptrindex_set(&index, m->comps[i], i)) {
+      ptrindex_free(&index);
       return cxla_oom();
     }
   }
@@ -557,16 +557,16 @@ static cxla_status call_kinds(const HloModule *m, unsigned char *kind) {
     for (int k = 0; k < m->comps[i]->ninstrs; k++) {
       const Instr *in = m->comps[i]->instrs[k];
       if (in->op == OP_WHILE && in->ncalled == 2) {
-        int j = ptrmap_get(&index, in->called[1]);
+        int j = ptrindex_get(&index, in->called[1]);
         if (j >= 0) kind[j] = NEED_BODY;
       }
       if (in->op == OP_CONDITIONAL)
         for (int q = 0; q < in->ncalled; q++) {
-          int j = ptrmap_get(&index, in->called[q]);
+          int j = ptrindex_get(&index, in->called[q]);
           if (j >= 0) kind[j] = NEED_BRANCH;
         }
     }
-  ptrmap_free(&index);
+  ptrindex_free(&index);
   return NULL;
 }
 

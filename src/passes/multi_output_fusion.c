@@ -96,6 +96,7 @@ typedef struct Sweep {
   unsigned char *state;  /* GONE | TOUCHED */
   const Shape **space;   /* index_space, computed once */
   unsigned char *space_done;
+  signed char *cand;     /* candidate() when the sweep started: -1 unknown */
   int *stamp, now;       /* for reaches */
   int *xhead, *xnext;    /* new users of old instructions: linked lists */
   Instr **xuser;
@@ -139,9 +140,9 @@ static bool add_new_user(Sweep *w, Instr *of, Instr *user) {
 
 /* Whether in is a usable candidate in c: multi-output fusions only when
  * every user picks an element. */
-static bool candidate(Sweep *w, const Instr *in) {
+static bool candidate_at_start(Sweep *w, const Instr *in) {
   const Computation *c = w->c;
-  if (!settled(w, in) || !space_of(w, in) || w->ctrl[in->id]) return false;
+  if (!space_of(w, in) || w->ctrl[in->id]) return false;
   if (in->op == OP_FUSION && fusion_ctx_callers(w->x, in->called[0]) != 1) return false;
   if (in->op == OP_FUSION && in->called[0]->root->op == OP_TUPLE) {
     if (c->root == in || w->xhead[in->id] >= 0) return false;
@@ -149,6 +150,19 @@ static bool candidate(Sweep *w, const Instr *in) {
       if (w->u.list[in->id][i]->op != OP_GET_TUPLE_ELEMENT) return false;
   }
   return true;
+}
+
+/* A settled instruction's users and callers are those the sweep started
+ * with, so its candidacy then is its candidacy now. */
+static bool candidate(Sweep *w, const Instr *in) {
+  if (!settled(w, in)) return false;
+  if (w->cand[in->id] < 0) w->cand[in->id] = candidate_at_start(w, in);
+  return w->cand[in->id];
+}
+
+/* The least a merge with `in` adds to the merged computation. */
+static int own_size(const Instr *in) {
+  return in->op == OP_FUSION ? fusion_size(in->called[0]) : 1;
 }
 
 /* Whether `to` depends on `from` (a path of operands from `to` back to
@@ -447,7 +461,9 @@ static cxla_status sweep(Sweep *w, bool *merged) {
     Instr **users = w->u.list[x];
     for (int i = 0; i < w->u.count[x]; i++) {
       Instr *a = users[i];
-      if (!candidate(w, a)) continue;
+      /* merged_size is at least 2 + own sizes: too big a candidate merges
+       * with nothing. */
+      if (!candidate(w, a) || own_size(a) + 2 > FUSION_MAX_INSTRS) continue;
       for (int j = i + 1; j < w->u.count[x]; j++) {
         Instr *b = users[j];
         if (!candidate(w, b) || !same_space(space_of(w, a), space_of(w, b))) continue;
@@ -477,6 +493,7 @@ static void sweep_free(Sweep *w) {
   cxla_free(w->state);
   cxla_free(w->space);
   cxla_free(w->space_done);
+  cxla_free(w->cand);
   cxla_free(w->stamp);
   cxla_free(w->xhead);
   cxla_free(w->xnext);
@@ -499,9 +516,12 @@ static cxla_status fuse_siblings(FusionCtx *x, Computation *c, bool *changed) {
     w.state = cxla_calloc(n1, 1);
     w.space = cxla_calloc(n1, sizeof *w.space);
     w.space_done = cxla_calloc(n1, 1);
+    w.cand = cxla_malloc(n1);
+    if (w.cand) memset(w.cand, -1, n1);
     w.stamp = cxla_calloc(n1, sizeof(int));
     w.xhead = cxla_malloc(n1 * sizeof(int));
-    if (!s && (!w.state || !w.space || !w.space_done || !w.stamp || !w.xhead)) s = cxla_oom();
+    if (!s && (!w.state || !w.space || !w.space_done || !w.cand || !w.stamp || !w.xhead))
+      s = cxla_oom();
     if (!s) {
       for (int i = 0; i < w.n; i++) w.xhead[i] = -1;
       s = sweep(&w, &merged);

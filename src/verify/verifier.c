@@ -70,8 +70,8 @@ static cxla_status check_shape(const Shape *s) {
 
 /* The module's computations by address -> position, built once, so that
  * no check scans the computation list. */
-static bool module_has(const PtrMap *index, const Computation *c) {
-  return ptrmap_get(index, c) >= 0;
+static bool module_has(const PtrIndex *index, const Computation *c) {
+  return ptrindex_get(index, c) >= 0;
 }
 
 /* Instructions: present, owned by c, numbered by position. */
@@ -94,20 +94,20 @@ static cxla_status check_instr_list(const Computation *c) {
   return NULL;
 }
 
-static int cmp_names(const void *x, const void *y) {
-  return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 /* No two instructions of c share a name (operands are resolved by name in
- * HLO text). */
+ * HLO text). A hash set: the verifier runs between passes, so it stays
+ * linear. */
 static cxla_status check_unique_names(Arena *a, const Computation *c) {
-  const char **names = arena_array(a, (size_t)c->ninstrs, sizeof *names);
-  if (!names) return cxla_oom();
-  for (int i = 0; i < c->ninstrs; i++) names[i] = c->instrs[i]->name;
-  qsort(names, (size_t)c->ninstrs, sizeof *names, cmp_names);
-  for (int i = 1; i < c->ninstrs; i++)
-    if (strcmp(names[i - 1], names[i]) == 0) return verr("two instructions are named %%%s", names[i]);
-  return NULL;
+  (void)a;
+  NameMap seen = {0};
+  cxla_status s = NULL;
+  for (int i = 0; i < c->ninstrs && !s; i++) {
+    const char *nm = c->instrs[i]->name;
+    if (namemap_get(&seen, nm, strlen(nm))) s = verr("two instructions are named %%%s", nm);
+    else if (!namemap_put(&seen, nm, c->instrs[i])) s = cxla_oom();
+  }
+  namemap_free(&seen);
+  return s;
 }
 
 /* Parameters are numbered 0..n-1, each exactly once, and params[] lists
@@ -140,7 +140,7 @@ static cxla_status check_params(const Computation *c) {
 
 /* Operands exist, live in the same computation and come earlier; called
  * computations belong to the module; control predecessors are siblings. */
-static cxla_status check_instr_links(const HloModule *m, const PtrMap *index, const Computation *c,
+static cxla_status check_instr_links(const HloModule *m, const PtrIndex *index, const Computation *c,
                                      const Instr *in) {
   if (in->noperands < 0 || (in->noperands > 0 && !in->operands))
     return verr("operand list is malformed");
@@ -170,7 +170,7 @@ static cxla_status check_instr_links(const HloModule *m, const PtrMap *index, co
   return NULL;
 }
 
-static cxla_status check_computation(Arena *a, const HloModule *m, const PtrMap *index,
+static cxla_status check_computation(Arena *a, const HloModule *m, const PtrIndex *index,
                                      const Computation *c) {
   if (!c->name) return verr("verify: a computation has no name");
   cxla_status s = check_instr_list(c);
@@ -188,8 +188,8 @@ static cxla_status check_computation(Arena *a, const HloModule *m, const PtrMap 
 
 /* No computation calls itself, directly or through others: a DFS over the
  * call graph with colours (0 new, 1 on the stack, 2 done). */
-static cxla_status check_acyclic(const PtrMap *index, const Computation *c, char *colour) {
-  int ci = ptrmap_get(index, c);
+static cxla_status check_acyclic(const PtrIndex *index, const Computation *c, char *colour) {
+  int ci = ptrindex_get(index, c);
   if (colour[ci] == 2) return NULL;
   if (colour[ci] == 1) return verr("verify: computation %%%s calls itself (recursion)", c->name);
   colour[ci] = 1;
@@ -201,7 +201,7 @@ static cxla_status check_acyclic(const PtrMap *index, const Computation *c, char
   return NULL;
 }
 
-static cxla_status check_structure_in(Arena *a, const HloModule *m, PtrMap *index) {
+static cxla_status check_structure_in(Arena *a, const HloModule *m, PtrIndex *index) {
   if (m->ncomps < 1 || !m->comps) return verr("verify: module has no computations");
   if (!m->entry) return verr("verify: module has no entry computation");
   for (int i = 0; i < m->ncomps; i++) {
@@ -209,7 +209,7 @@ static cxla_status check_structure_in(Arena *a, const HloModule *m, PtrMap *inde
     if (!c) return verr("verify: computation %d is missing", i);
     if (c->module != m) return at_comp(verr("belongs to another module"), c);
     if (module_has(index, c)) return at_comp(verr("is listed twice"), c);
-    if (!ptrmap_set(index, c, i)) return cxla_oom();
+    if (!ptrindex_set(index, c, i)) return cxla_oom();
     if (c->is_entry && c != m->entry)
       return at_comp(verr("is marked entry but is not the module's entry computation"), c);
   }
@@ -223,9 +223,9 @@ static cxla_status check_structure_in(Arena *a, const HloModule *m, PtrMap *inde
 }
 
 static cxla_status check_structure(Arena *a, const HloModule *m) {
-  PtrMap index = {0};
+  PtrIndex index = {0};
   cxla_status s = check_structure_in(a, m, &index);
-  ptrmap_free(&index);
+  ptrindex_free(&index);
   return s;
 }
 
