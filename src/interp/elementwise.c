@@ -374,8 +374,26 @@ static EwComplex c_rsqrt(EwComplex a) { return c_div(cx(1, 0), c_sqrt(a)); }
 static EwComplex c_cbrt(EwComplex a) { return from_c(cpow(to_c(a), 1.0 / 3.0)); }
 static EwComplex c_sin(EwComplex a) { return from_c(csin(to_c(a))); }
 static EwComplex c_cos(EwComplex a) { return from_c(ccos(to_c(a))); }
-static EwComplex c_tan(EwComplex a) { return from_c(ctan(to_c(a))); }
-static EwComplex c_tanh(EwComplex a) { return from_c(ctanh(to_c(a))); }
+/* tanh as XLA:CPU computes it, which is C99's ctanh except at these
+ * points: tanh(+-inf + iy) is +-1 + 0i with the sign of sin 2y, and +0 when
+ * y is 0, infinite or NaN; tanh(+-0 + iy) with y infinite or NaN is NaN + NaN i
+ * (C99: +-0 + NaN i); and a zero imaginary part gives +0 whatever its sign.
+ * Checked against jax 0.10.2 on CPU over {0, -0, +-1, 2.5, -3, 30, +-800, +-inf,
+ * NaN}^2 (tests/unit/test_complex_edges.c). */
+static EwComplex c_tanh(EwComplex a) {
+  double x = a.re, y = a.im;
+  if (isinf(x)) return cx(copysign(1.0, x), (y == 0 || !isfinite(y)) ? 0.0 : copysign(0.0, sin(2 * y)));
+  if (x == 0 && !isfinite(y)) return cx(NAN, NAN);
+  EwComplex r = from_c(ctanh(to_c(a)));
+  if (y == 0) r.im = 0.0;
+  return r;
+}
+/* tan z = -i tanh(iz), through the tanh above, which gives XLA:CPU's values
+ * at the special points (C's ctan differs at x + NaN i and +-inf + 0i). */
+static EwComplex c_tan(EwComplex a) {
+  EwComplex t = c_tanh(cx(-a.im, a.re));
+  return cx(t.im, -t.re);
+}
 static EwComplex c_sinh(EwComplex a) { return from_c(csinh(to_c(a))); }
 static EwComplex c_cosh(EwComplex a) { return from_c(ccosh(to_c(a))); }
 static EwComplex c_asin(EwComplex a) { return from_c(casin(to_c(a))); }
@@ -396,10 +414,13 @@ static EwComplex c_sign(EwComplex a) {
   return cx(a.re / r, a.im / r);
 }
 /* e^z - 1 without cancellation for small z:
- * e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2). */
+ * e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2). As on XLA:CPU, a zero y
+ * gives a +0 imaginary part (e^x sin y would be NaN for x = inf or NaN, and
+ * -0 for y = -0) and a zero real part is +0. */
 static EwComplex c_expm1(EwComplex a) {
   double s = sin(a.im / 2);
-  return cx(expm1(a.re) * cos(a.im) - 2 * s * s, exp(a.re) * sin(a.im));
+  double re = expm1(a.re) * cos(a.im) - 2 * s * s;
+  return cx(re + 0.0, a.im == 0 ? 0.0 : exp(a.re) * sin(a.im));
 }
 /* log(1 + z): |1+z|^2 = 1 + (2x + x^2 + y^2). */
 static EwComplex c_log1p(EwComplex a) {
