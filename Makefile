@@ -112,10 +112,11 @@ run: deps all
 # libFuzzer targets (need clang): build-fuzz/fuzz_parse (HLO text reader),
 # build-fuzz/fuzz_stablehlo_text (StableHLO text reader and importer),
 # build-fuzz/fuzz_run (parse -> verify -> interpret), build-fuzz/fuzz_npy
-# (.npy reader/writer) and build-fuzz/fuzz_json (JSON parser, case.json).
+# (.npy reader/writer), build-fuzz/fuzz_json (JSON parser, case.json) and
+# build-fuzz/fuzz_stablehlo_bc (StableHLO portable artifacts, MLIR bytecode).
 FUZZ_CC ?= clang
 fuzz: build-fuzz/fuzz_parse build-fuzz/fuzz_run build-fuzz/fuzz_npy build-fuzz/fuzz_json \
-      build-fuzz/fuzz_stablehlo_text
+      build-fuzz/fuzz_stablehlo_text build-fuzz/fuzz_stablehlo_bc
 build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -128,6 +129,10 @@ build-fuzz/fuzz_stablehlo_text: fuzz/fuzz_stablehlo_text.c $(LIB_SRC) $(TESTING_
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_stablehlo_text.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_stablehlo_bc: fuzz/fuzz_stablehlo_bc.c fuzz/bc_checks.h $(LIB_SRC) $(wildcard src/*/*.h src/*/*.def include/cxla/*)
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $< $(LIB_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
@@ -154,7 +159,7 @@ clean:
 PYTHON     ?= python3
 BENCH_PY    = bench/.venv/bin/python
 BENCH_ARGS ?=
-.PHONY: bench bench-quick bench-smoke
+.PHONY: bench bench-quick bench-smoke bench-compile
 
 $(BUILD)/bench/peak: bench/peak.c
 	@mkdir -p $(dir $@)
@@ -172,6 +177,11 @@ bench: $(BUILD)/cxla $(BUILD)/bench/peak bench/.venv/.installed
 bench-quick: $(BUILD)/cxla $(BUILD)/bench/peak bench/.venv/.installed
 	$(BENCH_PY) bench/gen.py --quick
 	$(BENCH_PY) bench/run.py --quick --cxla $(BUILD)/cxla --peak $(BUILD)/bench/peak $(BENCH_ARGS)
+
+# Compile time of check and opt on generated modules of 1k, 10k and 100k
+# instructions (bench/compile/run.py); prints a table, never fails on time.
+bench-compile: $(BUILD)/cxla
+	$(PYTHON) bench/compile/run.py --cxla $(BUILD)/cxla --out $(BUILD)/bench-compile $(BENCH_ARGS)
 
 bench-smoke: $(BUILD)/cxla $(BUILD)/bench/peak
 	$(PYTHON) bench/run.py --smoke --cxla $(BUILD)/cxla --peak $(BUILD)/bench/peak
