@@ -22,6 +22,9 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#if defined(__x86_64__) || defined(__SSE2__)
+#include <xmmintrin.h>
+#endif
 
 #include "interp/ew_scalar.h"
 
@@ -371,8 +374,26 @@ static EwComplex c_rsqrt(EwComplex a) { return c_div(cx(1, 0), c_sqrt(a)); }
 static EwComplex c_cbrt(EwComplex a) { return from_c(cpow(to_c(a), 1.0 / 3.0)); }
 static EwComplex c_sin(EwComplex a) { return from_c(csin(to_c(a))); }
 static EwComplex c_cos(EwComplex a) { return from_c(ccos(to_c(a))); }
-static EwComplex c_tan(EwComplex a) { return from_c(ctan(to_c(a))); }
-static EwComplex c_tanh(EwComplex a) { return from_c(ctanh(to_c(a))); }
+/* tanh as XLA:CPU computes it, which is C99's ctanh except at these
+ * points: tanh(+-inf + iy) is +-1 + 0i with the sign of sin 2y, and +0 when
+ * y is 0, infinite or NaN; tanh(+-0 + iy) with y infinite or NaN is NaN + NaN i
+ * (C99: +-0 + NaN i); and a zero imaginary part gives +0 whatever its sign.
+ * Checked against jax 0.10.2 on CPU over {0, -0, +-1, 2.5, -3, 30, +-800, +-inf,
+ * NaN}^2 (tests/unit/test_complex_edges.c). */
+static EwComplex c_tanh(EwComplex a) {
+  double x = a.re, y = a.im;
+  if (isinf(x)) return cx(copysign(1.0, x), (y == 0 || !isfinite(y)) ? 0.0 : copysign(0.0, sin(2 * y)));
+  if (x == 0 && !isfinite(y)) return cx(NAN, NAN);
+  EwComplex r = from_c(ctanh(to_c(a)));
+  if (y == 0) r.im = 0.0;
+  return r;
+}
+/* tan z = -i tanh(iz), through the tanh above, which gives XLA:CPU's values
+ * at the special points (C's ctan differs at x + NaN i and +-inf + 0i). */
+static EwComplex c_tan(EwComplex a) {
+  EwComplex t = c_tanh(cx(-a.im, a.re));
+  return cx(t.im, -t.re);
+}
 static EwComplex c_sinh(EwComplex a) { return from_c(csinh(to_c(a))); }
 static EwComplex c_cosh(EwComplex a) { return from_c(ccosh(to_c(a))); }
 static EwComplex c_asin(EwComplex a) { return from_c(casin(to_c(a))); }
@@ -393,10 +414,13 @@ static EwComplex c_sign(EwComplex a) {
   return cx(a.re / r, a.im / r);
 }
 /* e^z - 1 without cancellation for small z:
- * e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2). */
+ * e^x cos y - 1 = expm1(x) cos y - 2 sin^2(y/2). As on XLA:CPU, a zero y
+ * gives a +0 imaginary part (e^x sin y would be NaN for x = inf or NaN, and
+ * -0 for y = -0) and a zero real part is +0. */
 static EwComplex c_expm1(EwComplex a) {
   double s = sin(a.im / 2);
-  return cx(expm1(a.re) * cos(a.im) - 2 * s * s, exp(a.re) * sin(a.im));
+  double re = expm1(a.re) * cos(a.im) - 2 * s * s;
+  return cx(re + 0.0, a.im == 0 ? 0.0 : exp(a.re) * sin(a.im));
 }
 /* log(1 + z): |1+z|^2 = 1 + (2x + x^2 + y^2). */
 static EwComplex c_log1p(EwComplex a) {
@@ -494,6 +518,67 @@ static void k_float_bin(FBin f, Src a, Src b, ElemType ot, void *o, int64_t n) {
       double v = ew_daz(b.t, ew_load_float(b.t, b.p, i * sb));
       ew_store_float(ot, o, i, ew_ftz(ot, f(u, v)));
     }
+  }
+}
+
+/* ---- pow and atan2: the C library under FTZ/DAZ ----
+ * XLA:CPU does not expand pow and atan2 into arithmetic of its own: it calls
+ * the C library (powf/pow, atan2f/atan2; bf16 computes through the f32 one
+ * and rounds back with the bit-level conversion, keeping subnormals) from
+ * code that runs with the FTZ and DAZ bits set. The library tests its
+ * arguments' bits before doing arithmetic, so subnormal inputs are not simply
+ * read as zero there: pow(NaN, 1e-45) is NaN, atan2(5e-324, 0) is pi/2, and
+ * atan2(1e-45, 1) returns its subnormal argument. The interpreter calls the
+ * same functions under the same mode (only around the call: loads and stores
+ * stay outside it, so they convert exactly), which agrees with XLA:CPU bit
+ * for bit on an x86-64 glibc host. Elsewhere it calls them in the default
+ * mode. */
+typedef struct FtzMode {
+  unsigned csr;
+} FtzMode;
+
+static FtzMode ftz_enter(void) {
+  FtzMode m = {0};
+#if defined(__x86_64__) || defined(__SSE2__)
+  m.csr = _mm_getcsr();
+  _mm_setcsr(m.csr | 0x8040u); /* FTZ (bit 15) and DAZ (bit 6) */
+#endif
+  return m;
+}
+
+static void ftz_leave(FtzMode m) {
+#if defined(__x86_64__) || defined(__SSE2__)
+  _mm_setcsr(m.csr);
+#else
+  (void)m;
+#endif
+}
+
+static float libm_f32(Opcode op, float a, float b) {
+  FtzMode m = ftz_enter();
+  float r = op == OP_POWER ? powf(a, b) : atan2f(a, b);
+  ftz_leave(m);
+  return r;
+}
+
+static double libm_f64(Opcode op, double a, double b) {
+  FtzMode m = ftz_enter();
+  double r = op == OP_POWER ? pow(a, b) : atan2(a, b);
+  ftz_leave(m);
+  return r;
+}
+
+/* Whether op on real type t is one of the library calls above. f16 and the
+ * f8 types have no subnormals in f32 and keep the double evaluation. */
+static bool is_libm_bin(Opcode op, ElemType t) {
+  return (op == OP_POWER || op == OP_ATAN2) && (t == T_F32 || t == T_F64 || t == T_BF16);
+}
+
+static void k_libm_bin(Opcode op, Src a, Src b, ElemType ot, void *o, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    double u = ew_load_float(a.t, a.p, i * a.step), v = ew_load_float(b.t, b.p, i * b.step);
+    double r = ot == T_F64 ? libm_f64(op, u, v) : libm_f32(op, (float)u, (float)v);
+    ew_store_float(ot, o, i, r);
   }
 }
 
@@ -748,7 +833,8 @@ static cxla_status eval_binary(const Instr *in, const Literal *a, const Literal 
   case TK_FLOAT: {
     FBin f = float_binary(in->op);
     if (!f) return type_error(in, a->type);
-    k_float_bin(f, x, y, o->type, o->data, n);
+    if (is_libm_bin(in->op, a->type)) k_libm_bin(in->op, x, y, o->type, o->data, n);
+    else k_float_bin(f, x, y, o->type, o->data, n);
     if (in->op == OP_MAXIMUM || in->op == OP_MINIMUM) keep_nan_bits(x, y, o, n);
     return NULL;
   }
@@ -776,7 +862,8 @@ bool ew_scalar_binary(Opcode op, ElemType t, const void *a, const void *b, void 
   case TK_FLOAT: {
     FBin f = float_binary(op);
     if (!f) return false;
-    k_float_bin(f, x, y, t, tmp, 1);
+    if (is_libm_bin(op, t)) k_libm_bin(op, x, y, t, tmp, 1);
+    else k_float_bin(f, x, y, t, tmp, 1);
     break;
   }
   case TK_COMPLEX: {
@@ -953,8 +1040,10 @@ static cxla_status eval_convert(const Instr *in, const Literal *a, Literal *o) {
   IntT dit = int_info(dt);
   bool s_int = sk == TK_SINT || sk == TK_UINT || sk == TK_PRED;
   bool d_int = dk == TK_SINT || dk == TK_UINT || dk == TK_PRED;
-  /* Float to pred is a compare with zero, which reads subnormals as zero. */
-  bool daz = dk == TK_PRED ? ew_flushes(st) : convert_flushes(st, dt);
+  /* Float to pred is a compare with zero, which reads subnormals as zero;
+   * but bf16's compare with zero is decided on its bits (the widening to f32
+   * is exact), so a bf16 subnormal is true, as on XLA:CPU. */
+  bool daz = dk == TK_PRED ? ew_flushes(st) && st != T_BF16 : convert_flushes(st, dt);
   bool ftz = convert_flushes(st, dt);
   for (int64_t i = 0; i < n; i++) {
     int64_t j = i * step;

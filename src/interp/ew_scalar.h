@@ -97,8 +97,10 @@ static inline void ew_store_float(ElemType t, void *base, int64_t i, double v) {
  * same; f16 and the f8 types compute in f32, where their subnormals are
  * normal numbers, so they keep them. Operations XLA implements with bit
  * manipulation (abs, negate, select, copies, bitcast, reduce-precision, the
- * f32<->bf16 conversions, real/imag) keep subnormals. cxla's interpreter
- * reproduces this, since XLA:CPU's results are what it must agree with. */
+ * f32<->bf16 conversions, real/imag) keep subnormals. pow and atan2 are
+ * C library calls made under FTZ/DAZ (see elementwise.c), and bf16 -> pred
+ * keeps subnormals. cxla's interpreter reproduces this, since XLA:CPU's
+ * results are what it must agree with. */
 static inline bool ew_flushes(ElemType t) {
   return t == T_F32 || t == T_F64 || t == T_BF16 || t == T_C64 || t == T_C128;
 }

@@ -14,7 +14,15 @@
  * Everything is computed in double precision and rounded once to the
  * result type; lengths need not be powers of two (short lines use the direct
  * sum, powers of two radix-2, other lengths Bluestein's algorithm; twiddles
- * are tabulated from exact integer angles). */
+ * are tabulated from exact integer angles, +-1 and +-i exactly).
+ *
+ * NaN and infinity: multiplications by +-1 and +-i are rotations (see cmul),
+ * as in DUCC, so a NaN reaches the parts of the outputs that it reaches on
+ * XLA:CPU for prime and power-of-two lengths. For lengths with mixed factors
+ * (12 = 3 * 4) DUCC's radix passes pass it to some outputs whose direct sum
+ * uses only +-1 and +-i (jax: fft of a 12-row with one NaN is NaN + NaN i
+ * everywhere but X0, whose imaginary part is 0); cxla gives those a finite
+ * part. */
 #include <math.h>
 #include <string.h>
 
@@ -24,7 +32,20 @@ typedef struct Cx {
   double re, im;
 } Cx;
 
+/* a * b, where a factor with an exactly zero part (a twiddle of +-1 or +-i)
+ * scales or rotates without the products with that zero: XLA:CPU's DUCC does
+ * those rotations by swapping and negating, so a NaN or infinite real part
+ * stays out of the imaginary part (the FFT of [0, NaN, 2, 3] is
+ * [NaN + 0i, -2 + NaN i, NaN + 0i, -2 + NaN i], as jax on CPU gives). */
 static inline Cx cmul(Cx a, Cx b) {
+  if (b.im == 0) {
+    Cx z = {a.re * b.re, a.im * b.re};
+    return z;
+  }
+  if (b.re == 0) {
+    Cx z = {-a.im * b.im, a.re * b.im};
+    return z;
+  }
   Cx z = {a.re * b.re - a.im * b.im, a.re * b.im + a.im * b.re};
   return z;
 }
@@ -36,6 +57,12 @@ static Cx expi(int sign, int64_t num, int64_t den) {
   num %= two;
   if (num < 0) num += two;
   if (num > den) num -= two;
+  if ((2 * num) % den == 0) { /* a multiple of pi/2: exactly +-1 or +-i */
+    int64_t q = 2 * num / den; /* -2..2 */
+    Cx z = {q == 0 ? 1.0 : (q == 2 || q == -2) ? -1.0 : 0.0,
+            q == 1 ? (double)sign : q == -1 ? (double)-sign : 0.0};
+    return z;
+  }
   double a = M_PI * (double)num / (double)den;
   Cx z = {cos(a), sign * sin(a)};
   return z;
@@ -151,8 +178,9 @@ static void transform_line(LinePlan *p, Cx *line) {
       double re = 0, im = 0;
       int64_t j = 0; /* k*t mod n, kept incrementally */
       for (int64_t t = 0; t < n; t++) {
-        re += line[t].re * p->tw[j].re - line[t].im * p->tw[j].im;
-        im += line[t].re * p->tw[j].im + line[t].im * p->tw[j].re;
+        Cx v = cmul(line[t], p->tw[j]);
+        re += v.re;
+        im += v.im;
         j += k;
         if (j >= n) j -= n;
       }

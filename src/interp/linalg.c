@@ -18,6 +18,10 @@
  *   lapack_?gesdd_ffi / lapack_?gesvd_ffi (x; mode)
  *                                           -> (x_out, s, u, vt, info)
  *   lapack_?trsm_ffi   (a, b; side, uplo, trans_x, diag) -> x
+ *   lapack_?gtsv_ffi   (dl, d, du, b)       -> (dl, d, du, x, info)
+ *                      dl, d, du [..., n] with dl[0] and du[n-1] unused; b
+ *                      [..., n, nrhs]; outputs as LAPACK leaves them (see
+ *                      cc_gtsv)
  * TensorFlow's targets (element type from the operand):
  *   Qr                 (x)                  -> (r_and_reflectors, taus)  as geqrf
  *   ProductOfElementaryHouseholderReflectors (a, taus) -> q            as orgqr
@@ -1012,6 +1016,101 @@ static cxla_status cc_trsm(const Instr *in, Literal *const *ops, ElemType ty, Li
   return trisolve(in, ops[0], ops[1], &o, out);
 }
 
+/* LAPACK's ?gtsv on one system: Gaussian elimination with partial pivoting
+ * of the tridiagonal matrix (sub-diagonal dl[0..n-2], diagonal d, super-
+ * diagonal du[0..n-2]), applied to the n x nrhs right-hand sides b (row-
+ * major). On return, as LAPACK leaves them: d holds U's diagonal, du its
+ * first super-diagonal, dl[0..n-3] its second, and b the solution. Pivots
+ * compare |re| + |im| (LAPACK's CABS1; |x| for reals). Returns info: 0, or
+ * k (1-based) if U(k, k) is exactly zero, in which case it stops there with
+ * b partly updated, like LAPACK. */
+static int64_t gtsv(Cx *dl, Cx *d, Cx *du, Cx *b, int64_t n, int64_t nrhs) {
+  for (int64_t k = 0; k + 1 < n; k++) {
+    Cx *bk = b + k * nrhs, *bk1 = bk + nrhs;
+    if (cis_zero(dl[k])) {
+      if (cis_zero(d[k])) return k + 1;
+    } else if (fabs(d[k].re) + fabs(d[k].im) >= fabs(dl[k].re) + fabs(dl[k].im)) {
+      Cx mult = cdiv(dl[k], d[k]);
+      d[k + 1] = csub(d[k + 1], cmul(mult, du[k]));
+      for (int64_t j = 0; j < nrhs; j++) bk1[j] = csub(bk1[j], cmul(mult, bk[j]));
+      if (k + 2 < n) dl[k] = cx(0, 0);
+    } else {
+      Cx mult = cdiv(d[k], dl[k]);
+      d[k] = dl[k];
+      Cx t = d[k + 1];
+      d[k + 1] = csub(du[k], cmul(mult, t));
+      if (k + 2 < n) {
+        dl[k] = du[k + 1];
+        du[k + 1] = cmul(cx(-mult.re, -mult.im), dl[k]);
+      }
+      du[k] = t;
+      for (int64_t j = 0; j < nrhs; j++) {
+        Cx u = bk[j];
+        bk[j] = bk1[j];
+        bk1[j] = csub(u, cmul(mult, bk1[j]));
+      }
+    }
+  }
+  if (n > 0 && cis_zero(d[n - 1])) return n;
+  for (int64_t j = 0; j < nrhs && n > 0; j++) {
+    b[(n - 1) * nrhs + j] = cdiv(b[(n - 1) * nrhs + j], d[n - 1]);
+    if (n > 1) {
+      Cx v = csub(b[(n - 2) * nrhs + j], cmul(du[n - 2], b[(n - 1) * nrhs + j]));
+      b[(n - 2) * nrhs + j] = cdiv(v, d[n - 2]);
+    }
+    for (int64_t k = n - 3; k >= 0; k--) {
+      Cx v = csub(b[k * nrhs + j], cmul(du[k], b[(k + 1) * nrhs + j]));
+      v = csub(v, cmul(dl[k], b[(k + 2) * nrhs + j]));
+      b[k * nrhs + j] = cdiv(v, d[k]);
+    }
+  }
+  return 0;
+}
+
+/* jaxlib's tridiagonal solver target: operands (dl, d, du, b), results
+ * (dl, d, du, b, info), all four arrays updated in place. dl, d, du are
+ * [..., n] (JAX keeps dl[0] = 0 and du[n-1] = 0; LAPACK is handed dl + 1, so
+ * dl[0] and du[n-1] pass through unchanged), b is [..., n, nrhs], info is
+ * s32[...]. */
+static cxla_status cc_gtsv(const Instr *in, Literal *const *ops, ElemType ty, Literal *res) {
+  if (in->noperands != 4) return interp_error(in, CXLA_INVALID_ARGUMENT, "gtsv takes 4 operands");
+  const Literal *ldl = ops[0], *ld = ops[1], *ldu = ops[2], *lb = ops[3];
+  int r = ld->rank;
+  if (r < 1 || lb->rank != r + 1)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "gtsv needs d [..., n] and b [..., n, nrhs]");
+  for (int i = 0; i < 4; i++)
+    if (ops[i]->type != ty)
+      return interp_error(in, CXLA_INVALID_ARGUMENT, "gtsv operands must be %s", type_name(ty));
+  for (int i = 0; i < r; i++)
+    if (ldl->rank != r || ldu->rank != r || ldl->dims[i] != ld->dims[i] ||
+        ldu->dims[i] != ld->dims[i] || lb->dims[i] != ld->dims[i])
+      return interp_error(in, CXLA_INVALID_ARGUMENT, "gtsv operand dimensions disagree");
+  int64_t n = ld->dims[r - 1], nrhs = lb->dims[r];
+  int64_t batch = 1;
+  for (int i = 0; i < r - 1; i++) batch *= ld->dims[i];
+  for (int i = 0; i < 3; i++) TRY(want_elem(in, i, ty, r, ld->nelems));
+  TRY(want_elem(in, 3, ty, r + 1, lb->nelems));
+  TRY(want_elem(in, 4, T_S32, r - 1, batch));
+  if (batch == 0 || n == 0) return NULL; /* nothing to solve; info stays 0 */
+  Work w; /* n * nrhs is one batch element's share of b, which exists */
+  TRY(work_alloc(&w, 3 * n + n * nrhs));
+  Cx *dl = w.a, *d = dl + n, *du = d + n, *b = du + n;
+  for (int64_t k = 0; k < batch; k++) {
+    load_cx(ldl, k * n, n, dl);
+    load_cx(ld, k * n, n, d);
+    load_cx(ldu, k * n, n, du);
+    load_cx(lb, k * n * nrhs, n * nrhs, b);
+    int64_t info = gtsv(dl + 1, d, du, b, n, nrhs);
+    store_cx(res->tuple[0], k * n, n, dl);
+    store_cx(res->tuple[1], k * n, n, d);
+    store_cx(res->tuple[2], k * n, n, du);
+    store_cx(res->tuple[3], k * n * nrhs, n * nrhs, b);
+    literal_set_i64(res->tuple[4], k, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
 static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Literal **out) {
   const char *target = in->custom_call_target ? in->custom_call_target : "";
   ElemType ty = in->noperands > 0 ? ops[0]->type : T_F32;
@@ -1042,6 +1141,7 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   else if (routine_is(r, cplx ? "ungqr" : "orgqr")) kind = 3;
   else if (routine_is(r, cplx ? "heevd" : "syevd")) kind = 4;
   else if (routine_is(r, "gesdd") || routine_is(r, "gesvd")) kind = 5;
+  else if (routine_is(r, "gtsv")) kind = 7;
   else goto unsupported;
 run:
   if (in->noperands < 1) return interp_error(in, CXLA_INVALID_ARGUMENT, "missing operand");
@@ -1061,6 +1161,7 @@ run:
   case 3: st = cc_orgqr(in, ops, ty, res); break;
   case 4: st = cc_syevd(in, ops[0], ty, res); break;
   case 6: st = cc_eigh_tf(in, ops[0], ty, res); break;
+  case 7: st = cc_gtsv(in, ops, ty, res); break;
   default: st = cc_gesdd(in, ops[0], ty, res); break;
   }
   if (st) {

@@ -777,6 +777,158 @@ TEST(subnormals_flush_like_xla_cpu) {
   EXPECT(bin(OP_ADD, T_F16, T_F16, 1, f1, f2), T_F16, uint16_t, 0x0002);
 }
 
+/* ---- pow and atan2: the C library under FTZ/DAZ, as XLA:CPU calls it ----
+ * Rows {x, y, pow(x, y), atan2(x, y)} as bit patterns, printed by jax 0.10.2
+ * on CPU (jnp.power, jnp.arctan2 under jit) for inputs with a subnormal. */
+static const uint32_t POW_ATAN2_F32[][4] = {
+    /* pow(NaN, 2^-149) stays NaN; atan2(2^-149, 0) is pi/2 */
+    {0x7fc00000u, 0x1u, 0x7fc00000u, 0x7fc00000u},
+    {0x1u, 0x0u, 0x3f800000u, 0x3fc90fdbu},
+    {0x0u, 0x1u, 0x0u, 0x0u},
+    {0x0u, 0x80200000u, 0x7f800000u, 0x40490fdbu},
+    {0x80000000u, 0x200000u, 0x0u, 0x80000000u},
+    {0x1u, 0x80000000u, 0x3f800000u, 0x3fc90fdbu},
+    {0x1u, 0x200000u, 0x3f800000u, 0x7fc00000u},
+    {0x1u, 0x3f800000u, 0x0u, 0x1u},
+    {0x1u, 0xc0000000u, 0x7f800000u, 0x40490fdbu},
+    {0x1u, 0x7fc00000u, 0x7fc00000u, 0x7fc00000u},
+    {0x1u, 0x1e3ce508u, 0x3f800000u, 0x0u},
+    {0x1u, 0x3e99999au, 0x28ffffebu, 0x0u},
+    {0x80000001u, 0x1u, 0xffc00000u, 0xffc00000u},
+    {0x80000001u, 0x80200000u, 0xffc00000u, 0x7fc00000u},
+    {0x80000001u, 0x40000000u, 0x0u, 0x80000000u},
+    {0x80000001u, 0x40400000u, 0x80000000u, 0x80000000u},
+    {0x80000001u, 0x7f800000u, 0x0u, 0x80000000u},
+    {0x80000001u, 0xda24260u, 0xffc00000u, 0x80000000u},
+    {0x200000u, 0x0u, 0x3f800000u, 0x3fc90fdbu},
+    {0x200000u, 0x80000001u, 0x3f800000u, 0x7fc00000u},
+    {0x200000u, 0x800000u, 0x3f800000u, 0x0u},
+    {0x200000u, 0x3f000000u, 0x1a000000u, 0x0u},
+    {0x200000u, 0xbf000000u, 0x65000000u, 0x40490fdbu},
+    {0x200000u, 0xff800000u, 0x7f800000u, 0x40490fdbu},
+    {0x200000u, 0x7149f2cau, 0x0u, 0x0u},
+    {0x80200000u, 0x80000000u, 0x3f800000u, 0xbfc90fdbu},
+    {0x80200000u, 0x200000u, 0xffc00000u, 0xffc00000u},
+    {0x80200000u, 0x3f800000u, 0x80000000u, 0x80200000u},
+    {0x80200000u, 0xc0000000u, 0x7f800000u, 0xc0490fdbu},
+    {0x80200000u, 0x7fc00000u, 0x7fc00000u, 0x7fc00000u},
+    {0x80200000u, 0x1e3ce508u, 0xffc00000u, 0x80000000u},
+    {0x80200000u, 0x3e99999au, 0xffc00000u, 0x80000000u},
+    {0x800000u, 0x200000u, 0x3f800000u, 0x3fc90fdbu},
+    {0x3f800000u, 0x80000001u, 0x3f800000u, 0x3fc90fdau},
+    {0x40000000u, 0x1u, 0x3f800000u, 0x3fc90fdbu},
+    {0x40000000u, 0x80200000u, 0x3f800000u, 0x3fc90fdau},
+    {0x3f000000u, 0x200000u, 0x3f800000u, 0x3fc90fdbu},
+    {0xc0000000u, 0x80000001u, 0xffc00000u, 0xbfc90fdau},
+    {0x40400000u, 0x1u, 0x3f800000u, 0x3fc90fdbu},
+    {0x40400000u, 0x80200000u, 0x3f800000u, 0x3fc90fdau},
+    {0xbf000000u, 0x200000u, 0xffc00000u, 0xbfc90fdbu},
+    {0x7fc00000u, 0x80000001u, 0x7fc00000u, 0x7fc00000u},
+    {0x7f800000u, 0x1u, 0x7f800000u, 0x3fc90fdbu},
+    {0x7f800000u, 0x80200000u, 0x0u, 0x3fc90fdbu},
+    {0xff800000u, 0x200000u, 0x7f800000u, 0xbfc90fdbu},
+    {0x1e3ce508u, 0x80000001u, 0x3f800000u, 0x3fc90fdau},
+    {0xda24260u, 0x1u, 0x3f800000u, 0x3fc90fdbu},
+    {0xda24260u, 0x80200000u, 0x3f800000u, 0x3fc90fdau},
+    {0x7149f2cau, 0x200000u, 0x3f800000u, 0x3fc90fdbu},
+    {0x3e99999au, 0x80000001u, 0x3f800000u, 0x3fc90fdau}};
+static const uint64_t POW_ATAN2_F64[][4] = {
+    {0x7ff8000000000000ull, 0x1ull, 0x7ff8000000000000ull, 0x7ff8000000000000ull},
+    {0x1ull, 0x0ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x0ull, 0x1ull, 0x0ull, 0x0ull},
+    {0x0ull, 0x8004000000000000ull, 0x7ff0000000000000ull, 0x400921fb54442d18ull},
+    {0x8000000000000000ull, 0x4000000000000ull, 0x0ull, 0x8000000000000000ull},
+    {0x1ull, 0x8000000000000000ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x1ull, 0x4000000000000ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x1ull, 0x3ff0000000000000ull, 0x0ull, 0x0ull},
+    {0x1ull, 0xc000000000000000ull, 0x7ff0000000000000ull, 0xc00921fb54442d18ull},
+    {0x1ull, 0x7ff8000000000000ull, 0x7ff8000000000000ull, 0x7ff8000000000000ull},
+    {0x1ull, 0x1eb67e9c127b6e74ull, 0x3ff0000000000000ull, 0x0ull},
+    {0x1ull, 0x3fd3333333333333ull, 0x2bc6a09e667f3c01ull, 0x0ull},
+    {0x8000000000000001ull, 0x1ull, 0xfff8000000000000ull, 0xbff921fb54442d18ull},
+    {0x8000000000000001ull, 0x8004000000000000ull, 0xfff8000000000000ull, 0xbff921fb54442d18ull},
+    {0x8000000000000001ull, 0x4000000000000000ull, 0x0ull, 0x8000000000000000ull},
+    {0x8000000000000001ull, 0x4008000000000000ull, 0x8000000000000000ull, 0x8000000000000000ull},
+    {0x8000000000000001ull, 0x7ff0000000000000ull, 0x0ull, 0x8000000000000000ull},
+    {0x8000000000000001ull, 0x39b4484bfeebc2a0ull, 0xfff8000000000000ull, 0x8000000000000000ull},
+    {0x4000000000000ull, 0x0ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x4000000000000ull, 0x8000000000000001ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x4000000000000ull, 0x10000000000000ull, 0x3ff0000000000000ull, 0x0ull},
+    {0x4000000000000ull, 0x3fe0000000000000ull, 0x1e56a09e667f3bcdull, 0x0ull},
+    {0x4000000000000ull, 0xbfe0000000000000ull, 0x6186a09e667f3bcdull, 0xc00921fb54442d18ull},
+    {0x4000000000000ull, 0xfff0000000000000ull, 0x7ff0000000000000ull, 0x400921fb54442d18ull},
+    {0x4000000000000ull, 0x46293e5939a08ceaull, 0x0ull, 0x0ull},
+    {0x8004000000000000ull, 0x8000000000000000ull, 0x3ff0000000000000ull, 0xbff921fb54442d18ull},
+    {0x8004000000000000ull, 0x4000000000000ull, 0xfff8000000000000ull, 0xbff921fb54442d18ull},
+    {0x8004000000000000ull, 0x3ff0000000000000ull, 0x8000000000000000ull, 0x8000000000000000ull},
+    {0x8004000000000000ull, 0xc000000000000000ull, 0x7ff0000000000000ull, 0xc00921fb54442d18ull},
+    {0x8004000000000000ull, 0x7ff8000000000000ull, 0x7ff8000000000000ull, 0x7ff8000000000000ull},
+    {0x8004000000000000ull, 0x1eb67e9c127b6e74ull, 0xfff8000000000000ull, 0x8000000000000000ull},
+    {0x8004000000000000ull, 0x3fd3333333333333ull, 0xfff8000000000000ull, 0x8000000000000000ull},
+    {0x10000000000000ull, 0x4000000000000ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x3ff0000000000000ull, 0x8000000000000001ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x4000000000000000ull, 0x1ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x4000000000000000ull, 0x8004000000000000ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x3fe0000000000000ull, 0x4000000000000ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0xc000000000000000ull, 0x8000000000000001ull, 0xfff8000000000000ull, 0xbff921fb54442d18ull},
+    {0x4008000000000000ull, 0x1ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x4008000000000000ull, 0x8004000000000000ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0xbfe0000000000000ull, 0x4000000000000ull, 0xfff8000000000000ull, 0xbff921fb54442d18ull},
+    {0x7ff8000000000000ull, 0x8000000000000001ull, 0x7ff8000000000000ull, 0x7ff8000000000000ull},
+    {0x7ff0000000000000ull, 0x1ull, 0x7ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x7ff0000000000000ull, 0x8004000000000000ull, 0x0ull, 0x3ff921fb54442d18ull},
+    {0xfff0000000000000ull, 0x4000000000000ull, 0x7ff0000000000000ull, 0xbff921fb54442d18ull},
+    {0x1eb67e9c127b6e74ull, 0x8000000000000001ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x39b4484bfeebc2a0ull, 0x1ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x39b4484bfeebc2a0ull, 0x8004000000000000ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x46293e5939a08ceaull, 0x4000000000000ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull},
+    {0x3fd3333333333333ull, 0x8000000000000001ull, 0x3ff0000000000000ull, 0x3ff921fb54442d18ull}};
+
+TEST(pow_atan2_subnormals_like_xla_cpu) {
+  enum { N4 = sizeof POW_ATAN2_F32 / sizeof POW_ATAN2_F32[0] };
+  enum { N8 = sizeof POW_ATAN2_F64 / sizeof POW_ATAN2_F64[0] };
+  uint32_t x4[N4], y4[N4], p4[N4], a4[N4];
+  for (int i = 0; i < N4; i++)
+    x4[i] = POW_ATAN2_F32[i][0], y4[i] = POW_ATAN2_F32[i][1], p4[i] = POW_ATAN2_F32[i][2],
+    a4[i] = POW_ATAN2_F32[i][3];
+  Literal *r = bin(OP_POWER, T_F32, T_F32, N4, x4, y4);
+  CHECK(same_bytes(r, T_F32, N4, p4));
+  literal_free(r);
+  r = bin(OP_ATAN2, T_F32, T_F32, N4, x4, y4);
+  CHECK(same_bytes(r, T_F32, N4, a4));
+  literal_free(r);
+  uint64_t x8[N8], y8[N8], p8[N8], a8[N8];
+  for (int i = 0; i < N8; i++)
+    x8[i] = POW_ATAN2_F64[i][0], y8[i] = POW_ATAN2_F64[i][1], p8[i] = POW_ATAN2_F64[i][2],
+    a8[i] = POW_ATAN2_F64[i][3];
+  r = bin(OP_POWER, T_F64, T_F64, N8, x8, y8);
+  CHECK(same_bytes(r, T_F64, N8, p8));
+  literal_free(r);
+  r = bin(OP_ATAN2, T_F64, T_F64, N8, x8, y8);
+  CHECK(same_bytes(r, T_F64, N8, a8));
+  literal_free(r);
+  /* The scalar entry point (constant folding) agrees. */
+  uint32_t nan = 0x7fc00000u, tiny = 0x1u, out;
+  CHECK(ew_scalar_binary(OP_POWER, T_F32, &nan, &tiny, &out) && out == 0x7fc00000u);
+  /* bf16 computes in f32 and rounds back keeping subnormals: atan2(2^-133, 1)
+   * is 2^-133 (jax: 9.184e-41 -> 9.184e-41). */
+  uint16_t bx = 0x0001, by = 0x3f80;
+  EXPECT(bin(OP_ATAN2, T_BF16, T_BF16, 1, &bx, &by), T_BF16, uint16_t, 0x0001);
+  /* Other arithmetic keeps flushing: 2^-149 + 0 is 0. */
+  uint32_t z = 0;
+  EXPECT(bin(OP_ADD, T_F32, T_F32, 1, &tiny, &z), T_F32, uint32_t, 0);
+}
+
+/* bf16 -> pred: XLA:CPU compares the bf16 with zero on its bits, so a
+ * subnormal is true (jax: bfloat16(1e-40).astype(bool) is True), while f32
+ * and f64 subnormals read as zero (False). */
+TEST(bf16_subnormal_to_pred) {
+  uint16_t b[] = {0x0000, 0x0001, 0x8001, 0x006d, 0x8000, 0x7fc0};
+  EXPECT(un(OP_CONVERT, T_BF16, T_PRED, 6, b), T_PRED, unsigned char, 0, 1, 1, 1, 0, 1);
+  double d[] = {5e-324, 0};
+  EXPECT(un(OP_CONVERT, T_F64, T_PRED, 2, d), T_PRED, unsigned char, 0, 0);
+}
+
 /* ---- a large array, to keep the kernels honest about speed ---- */
 
 TEST(large_array) {
@@ -824,6 +976,8 @@ int main(void) {
   RUN(scalar_helpers);
   RUN(type_and_shape_errors);
   RUN(subnormals_flush_like_xla_cpu);
+  RUN(pow_atan2_subnormals_like_xla_cpu);
+  RUN(bf16_subnormal_to_pred);
   RUN(large_array);
   return test_summary("test_elementwise");
 }

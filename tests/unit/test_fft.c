@@ -234,8 +234,63 @@ TEST(out_of_memory) {
   literal_free(x);
 }
 
+/* ---- NaN and infinity: which parts they reach, as on XLA:CPU (DUCC) ----
+ * Expected values printed by jax 0.10.2 on CPU (jnp.fft.fft / rfft under
+ * jit). The +-1 and +-i twiddles rotate without multiplying, so a NaN or
+ * infinite real part reaches only some parts of some outputs. */
+static void expect_special(Instr *f, Literal *x, const double *want, int n) {
+  Interp ip = {0};
+  Literal *o = NULL;
+  CHECK_OK(interp_fft(&ip, f, &x, &o));
+  if (o) {
+    bool dbl = o->type == T_C128 || o->type == T_F64;
+    for (int i = 0; i < n; i++) {
+      double g = dbl ? ((double *)o->data)[i] : ((float *)o->data)[i];
+      bool ok = isnan(want[i]) ? isnan(g) : isinf(want[i]) ? g == want[i]
+                                                            : fabs(g - want[i]) <= 1e-5;
+      if (!ok) fprintf(stderr, "  scalar %d: got %.9g want %.9g\n", i, g, want[i]);
+      CHECK(ok);
+    }
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+TEST(fft_nan_and_inf_reach) {
+  int64_t d4[1] = {4}, d8[1] = {8}, d5[1] = {5};
+  /* [0, NaN, 2, 3] -> [NaN + 0i, -2 + NaN i, NaN + 0i, -2 + NaN i] */
+  double x4[8] = {0, 0, NAN, 0, 2, 0, 3, 0};
+  double w4[8] = {NAN, 0, -2, NAN, NAN, 0, -2, NAN};
+  expect_special(mk_fft(FFT_FFT, T_C64, 1, d4, T_C64, d4, 1, d4), lit(T_C64, 1, d4, x4), w4, 8);
+  expect_special(mk_fft(FFT_FFT, T_C128, 1, d4, T_C128, d4, 1, d4), lit(T_C128, 1, d4, x4), w4,
+                 8);
+  /* [0, NaN, 2, ..., 7]: X2 and X6 use only +-1, +-i: -4 + NaN i. */
+  double x8[16] = {0, 0, NAN, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0, 7, 0};
+  double w8[16] = {NAN, 0, NAN, NAN, -4, NAN, NAN, NAN, NAN, 0, NAN, NAN, -4, NAN, NAN, NAN};
+  expect_special(mk_fft(FFT_FFT, T_C64, 1, d8, T_C64, d8, 1, d8), lit(T_C64, 1, d8, x8), w8, 16);
+  /* Length 5: NaN everywhere but X0's imaginary part. */
+  double x5[10] = {0, 0, NAN, 0, 2, 0, 3, 0, 4, 0};
+  double w5[10] = {NAN, 0, NAN, NAN, NAN, NAN, NAN, NAN, NAN, NAN};
+  expect_special(mk_fft(FFT_FFT, T_C64, 1, d5, T_C64, d5, 1, d5), lit(T_C64, 1, d5, x5), w5, 10);
+  /* [1, 2, inf, 4] -> [inf, -inf + 2i, inf, -inf - 2i] */
+  double xi[8] = {1, 0, 2, 0, INFINITY, 0, 4, 0};
+  double wi[8] = {INFINITY, 0, -INFINITY, 2, INFINITY, 0, -INFINITY, -2};
+  expect_special(mk_fft(FFT_FFT, T_C64, 1, d4, T_C64, d4, 1, d4), lit(T_C64, 1, d4, xi), wi, 8);
+  /* [1, 2 + NaN i, 3, 4] -> [10 + NaN i, NaN + 2i, -2 + NaN i, NaN - 2i] */
+  double xn[8] = {1, 0, 2, NAN, 3, 0, 4, 0};
+  double wn[8] = {10, NAN, NAN, 2, -2, NAN, NAN, -2};
+  expect_special(mk_fft(FFT_FFT, T_C64, 1, d4, T_C64, d4, 1, d4), lit(T_C64, 1, d4, xn), wn, 8);
+  /* rfft [1, 2, NaN, 4, 5, 6] -> [NaN + 0i, NaN + NaN i, NaN + NaN i, NaN + 0i] */
+  int64_t d6[1] = {6}, o6[1] = {4};
+  double xr[6] = {1, 2, NAN, 4, 5, 6};
+  double wr[8] = {NAN, 0, NAN, NAN, NAN, NAN, NAN, 0};
+  expect_special(mk_fft(FFT_RFFT, T_F32, 1, d6, T_C64, o6, 1, d6), lit(T_F32, 1, d6, xr), wr, 8);
+}
+
 int main(void) {
   RUN(fft_impulse);
+  RUN(fft_nan_and_inf_reach);
   RUN(fft_1234_c128);
   RUN(ifft_1234);
   RUN(fft_batched_rows);

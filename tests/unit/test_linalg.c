@@ -836,6 +836,103 @@ TEST(out_of_memory) {
   module_destroy(M);
 }
 
+/* ---- lapack_?gtsv_ffi: tridiagonal solve ----
+ * Expected values from scipy.linalg.lapack.dgtsv / zgtsv (LAPACK in f64) on
+ * the same systems, handed dl[1:] and du[:-1] as jaxlib does; the solutions
+ * also equal jax.lax.linalg.tridiagonal_solve's on XLA:CPU. */
+static Literal *gtsv_run(const char *target, ElemType t, int rank, const int64_t *vd,
+                         const int64_t *bd, Literal **ops) {
+  Instr *p[4];
+  for (int i = 0; i < 4; i++) p[i] = param(shp(t, i == 3 ? rank + 1 : rank, i == 3 ? bd : vd));
+  Shape *v = shp(t, rank, vd);
+  Shape *el[5] = {v, v, v, shp(t, rank + 1, bd), shp(T_S32, rank - 1, vd)};
+  Instr *c = custom(target, "{}", shape_new_tuple(&M->arena, 5, el), 4, p);
+  return eval(c, 4, ops);
+}
+
+TEST(gtsv_pivoting_f64_f32) {
+  int64_t vd[1] = {5}, bd[2] = {5, 2};
+  double dl[] = {0, 3, -1, 0.5, 4}, d[] = {1, 2, 0.25, 5, -1}, du[] = {2, -1, 3, 1.5, 0};
+  double b[] = {1, 0, 2, 1, -1, 3, 0.5, -2, 4, 1};
+  double want_dl[] = {0, -1, 0, 1.5, 4};
+  double want_d[] = {3, 1.3333333333333335, 0.5, 4, -1.9999999999999996};
+  double want_du[] = {2, 0.3333333333333333, 5, -1, 0};
+  double want_x[] = {-2.9687500000000013, 4.468750000000001,  1.9843750000000007,
+                     -2.2343750000000004, -6.937500000000003, 7.937500000000003,
+                     0.9062500000000001,  -0.4062500000000001, -0.3749999999999996,
+                     -2.6250000000000004};
+  const char *targets[2] = {"lapack_dgtsv_ffi", "lapack_sgtsv_ffi"};
+  ElemType types[2] = {T_F64, T_F32};
+  double tols[2] = {1e-14, 1e-5};
+  for (int k = 0; k < 2; k++) {
+    setup();
+    Literal *ops[4] = {lit(types[k], 1, vd, dl), lit(types[k], 1, vd, d), lit(types[k], 1, vd, du),
+                       lit(types[k], 2, bd, b)};
+    Literal *o = gtsv_run(targets[k], types[k], 1, vd, bd, ops);
+    if (o) {
+      check_vals(o->tuple[0], want_dl, 5, tols[k]);
+      check_vals(o->tuple[1], want_d, 5, tols[k]);
+      check_vals(o->tuple[2], want_du, 5, tols[k]);
+      check_vals(o->tuple[3], want_x, 10, tols[k]);
+      CHECK(o->tuple[4]->rank == 0 && literal_get_i64(o->tuple[4], 0) == 0);
+    }
+    literal_free(o);
+    free_all(ops, 4);
+    module_destroy(M);
+  }
+}
+
+/* A batch of two: [[1, 1], [1, 1]] is singular (LAPACK stops with info = 2,
+ * d = [1, 0], b = [1, 2]); diag(2, 4) + du[0] = 1 gives x = [0.5, 2]. */
+TEST(gtsv_batch_and_singular) {
+  setup();
+  int64_t vd[2] = {2, 2}, bd[3] = {2, 2, 1};
+  double dl[] = {0, 1, 0, 0}, d[] = {1, 1, 2, 4}, du[] = {1, 0, 1, 0}, b[] = {1, 3, 3, 8};
+  Literal *ops[4] = {lit(T_F64, 2, vd, dl), lit(T_F64, 2, vd, d), lit(T_F64, 2, vd, du),
+                     lit(T_F64, 3, bd, b)};
+  Literal *o = gtsv_run("lapack_dgtsv_ffi", T_F64, 2, vd, bd, ops);
+  if (o) {
+    double want_dl[] = {0, 1, 0, 0}, want_d[] = {1, 0, 2, 4}, want_du[] = {1, 0, 1, 0};
+    double want_x[] = {1, 2, 0.5, 2};
+    check_vals(o->tuple[0], want_dl, 4, 0);
+    check_vals(o->tuple[1], want_d, 4, 0);
+    check_vals(o->tuple[2], want_du, 4, 0);
+    check_vals(o->tuple[3], want_x, 4, 0);
+    CHECK(literal_get_i64(o->tuple[4], 0) == 2 && literal_get_i64(o->tuple[4], 1) == 0);
+  }
+  literal_free(o);
+  free_all(ops, 4);
+  module_destroy(M);
+}
+
+/* zgtsv pivots on |re| + |im|: at k = 0, |i| = 1 < |1 + 2i| = 3 swaps. */
+TEST(gtsv_complex) {
+  setup();
+  int64_t vd[1] = {4}, bd[2] = {4, 1};
+  double dl[] = {0, 0, 1, 2, 0, 0.5, 2, -1}, d[] = {0, 1, 1, 0, -2, 0.5, 3, 0};
+  double du[] = {1, -1, 2, 0, 0.25, 1, 0, 0}, b[] = {1, 0, 0, 2, 1, -1, 0.5, 0};
+  Literal *ops[4] = {clit(1, vd, dl), clit(1, vd, d), clit(1, vd, du), clit(2, bd, b)};
+  Literal *o = gtsv_run("lapack_zgtsv_ffi", T_C128, 1, vd, bd, ops);
+  if (o) {
+    double want_dl[] = {0, 0, 2, 0, 0, 0, 2, -1};
+    double want_d[] = {1, 2, 0.6, -1.2, 2, -1, 3.3500000000000005, 1.8000000000000003};
+    double want_du[] = {1, 0, -0.8, -0.4, 3, 0, 0, 0};
+    double want_x[] = {0.2247191011235957,  -0.02621722846441945, 0.599250936329588,
+                       0.37453183520599237, -0.4382022471910113, 0.6011235955056179,
+                       0.25842696629213485, -0.5468164794007491};
+    const double *want[4] = {want_dl, want_d, want_du, want_x};
+    for (int t = 0; t < 4; t++)
+      for (int i = 0; i < 4; i++) {
+        Z z = zat(o->tuple[t], i);
+        CHECK(znear(z, want[t][2 * i], want[t][2 * i + 1], 1e-14));
+      }
+    CHECK(literal_get_i64(o->tuple[4], 0) == 0);
+  }
+  literal_free(o);
+  free_all(ops, 4);
+  module_destroy(M);
+}
+
 int main(void) {
   RUN(cholesky_lower_upper);
   RUN(cholesky_batch_not_pd);
@@ -856,6 +953,9 @@ int main(void) {
   RUN(batch_norm_inference);
   RUN(batch_norm_grad);
   RUN(tf_eigh);
+  RUN(gtsv_pivoting_f64_f32);
+  RUN(gtsv_batch_and_singular);
+  RUN(gtsv_complex);
   RUN(unsupported_targets);
   RUN(out_of_memory);
   return test_summary("test_linalg");

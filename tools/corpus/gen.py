@@ -1590,6 +1590,28 @@ def _(rng):
     return f, [normal(rng, (6, 4))]
 
 
+@case("linalg_tridiagonal_solve",
+      "lax.linalg.tridiagonal_solve (LAPACK gtsv with partial pivoting) in f32 and f64, "
+      "a batch of 2 systems with 3 right-hand sides; sub-diagonal entries sometimes exceed the "
+      "diagonal, so it pivots",
+      tol=_LA_TOL)
+def _(rng):
+    def f(dl, d, du, b, dl64, d64, du64, b64):
+        ts = lax.linalg.tridiagonal_solve
+        return ts(dl, d, du, b), ts(dl64, d64, du64, b64)
+
+    def system(dtype):
+        n = 7
+        dl = rng.standard_normal((2, n)) * 3
+        du = rng.standard_normal((2, n)) * 2
+        dl[:, 0] = 0
+        du[:, -1] = 0
+        d = rng.standard_normal((2, n)) + np.where(rng.random((2, n)) < 0.5, 4.0, -4.0)
+        b = rng.standard_normal((2, n, 3))
+        return [x.astype(dtype) for x in (dl, d, du, b)]
+    return f, system(np.float32) + system(np.float64)
+
+
 # ---------------------------------------------------------------------------
 # transformations
 # ---------------------------------------------------------------------------
