@@ -31,6 +31,7 @@ LABEL = {"iree": "IREE", "torch": "torch eager", "torch_compile": "torch.compile
 # Relative error against XLA above which a peer's result is not the same
 # program (bf16 cases: 5e-2, as peers may round or accumulate bf16 differently).
 MISMATCH = 1e-2
+COMPILED = ("iree", "torch_compile")  # the peers with a compile step
 MISMATCH_BF16 = 5e-2
 
 
@@ -736,7 +737,8 @@ def fill(e, peers):
         if r is None:
             continue
         e["%s_run_s" % peer] = r["run_s"] if r["status"] == "ok" else None
-        e["%s_compile_s" % peer] = r["compile_s"] if r["status"] == "ok" else None
+        if peer in COMPILED:  # (no "torch_compile_s": it would read as torch.compile's)
+            e["%s_compile_s" % peer] = r["compile_s"] if r["status"] == "ok" else None
         if r["status"] == "ok" and r["run_s"] and (best is None or r["run_s"] < best[1]):
             best = (peer, r["run_s"])
     e["best_peer"], e["best_peer_run_s"] = best if best else (None, None)
