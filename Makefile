@@ -165,7 +165,7 @@ sweep:
 clean:
 	rm -rf build build-san build-fuzz build-tsan-*
 
-# ---- benchmarks: cxla vs XLA:CPU (bench/README.md) ----------------------------
+# ---- benchmarks: cxla vs XLA:CPU and the peers (bench/README.md) ------------
 # `make bench` runs every case and writes bench/results/<date>.{md,json,png};
 # `make bench-quick` a few small ones (<date>-quick.*); `make bench-smoke`
 # checks the harness without jax (CI). BENCH_ARGS go to bench/run.py.
@@ -178,9 +178,12 @@ $(BUILD)/bench/peak: bench/peak.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_BASE) -O3 -march=native $< -lopenblas -lpthread -o $@
 
-bench/.venv/.installed: bench/requirements.txt
+# The peers (IREE, torch; bench/requirements-peers.txt) install one by one: one
+# that fails is logged in bench/.venv/peers-install.log and shown as "—".
+bench/.venv/.installed: bench/requirements.txt bench/requirements-peers.txt
 	test -x $(BENCH_PY) || $(PYTHON) -m venv bench/.venv
 	$(BENCH_PY) -m pip install -q -r bench/requirements.txt
+	$(BENCH_PY) bench/peers.py --install bench/requirements-peers.txt
 	touch $@
 
 bench: $(BUILD)/cxla $(BUILD)/bench/peak bench/.venv/.installed

@@ -257,6 +257,20 @@ def _():
     return _matmul(1024, "bf16")
 
 
+@case("matmul_s8_1024", "compute", "int8 x int8 -> int32 matmul: s8[1024,1024] @ "
+      "s8[1024,1024], lax.dot with preferred_element_type=int32")
+def _():
+    return ((lambda a, b: lax.dot(a, b, preferred_element_type=jnp.int32)),
+            [A((1024, 1024), "s8", "randint", lo=-128, hi=128)] * 2)
+
+
+@case("matmul_bf16_f32acc_1024", "compute", "bf16[1024,1024] @ bf16[1024,1024] -> f32 "
+      "(lax.dot with preferred_element_type=float32: f32 accumulation)")
+def _():
+    return ((lambda a, b: lax.dot(a, b, preferred_element_type=jnp.float32)),
+            [A((1024, 1024), "bf16")] * 2)
+
+
 @case("bmm_f32_32x256", "compute", "batched matmul f32[32,256,256] @ f32[32,256,256]")
 def _():
     return jnp.matmul, [A((32, 256, 256)), A((32, 256, 256))]
@@ -426,6 +440,152 @@ def _():
       "scalars (measures per-call overhead)", quick=True)
 def _():
     return (lambda a, b, c: jnp.sin(a * b + c)), [A(()), A(()), A(())]
+
+
+# Models users run (issue 12): ResNet-18 basic block, LSTM, GPT-2-small block,
+# VAE training step, Adam update; the torch/numpy peers in bench/peers.py
+# mirror these functions one by one.
+
+_RB_N, _RB_HW, _RB_C = 32, 56, 64  # batch, spatial, channels of ResNet-18's first stage
+
+
+def _batch_norm(x, g, b, eps=1e-5):
+    mu = jnp.mean(x, (0, 1, 2))
+    var = jnp.mean(jnp.square(x - mu), (0, 1, 2))
+    return (x - mu) * lax.rsqrt(var + eps) * g + b
+
+
+def _resnet_block(p, x):
+    w1, g1, b1, w2, g2, b2 = p
+    h = jax.nn.relu(_batch_norm(_conv(x, w1), g1, b1))
+    h = _batch_norm(_conv(h, w2), g2, b2)
+    return jax.nn.relu(h + x)
+
+
+def _resnet_block_args():
+    C = _RB_C
+    return [[A((3, 3, C, C), scale=_CONV_SCALE), A((C,), scale=0.1),
+             A((C,), scale=0.1), A((3, 3, C, C), scale=_CONV_SCALE),
+             A((C,), scale=0.1), A((C,), scale=0.1)],
+            A((_RB_N, _RB_HW, _RB_HW, C))]
+
+
+@case("resnet_block_fwd", "model", "ResNet-18 basic block forward, batch 32 of 56x56x64 "
+      "NHWC: conv3x3, batch norm (batch statistics), relu, conv3x3, batch norm, + input, relu")
+def _():
+    return _resnet_block, _resnet_block_args()
+
+
+@case("resnet_block_fwd_bwd", "model", "the ResNet-18 basic block forward and backward: "
+      "loss = mean square of its output; returns loss, the parameters' and the input's "
+      "gradients")
+def _():
+    def f(p, x):
+        return jax.value_and_grad(lambda p, x: jnp.mean(_resnet_block(p, x) ** 2),
+                                  argnums=(0, 1))(p, x)
+    return f, _resnet_block_args()
+
+
+_LS_T, _LS_B, _LS_I, _LS_H = 256, 32, 128, 256  # steps, batch, input, hidden
+
+
+@case("lstm_256", "model", "LSTM over 256 steps as lax.scan: batch 32, input 128, hidden "
+      "256, gates i,f,g,o from one [x,h] @ W matmul; returns the outputs and the last state")
+def _():
+    def f(xs, h0, c0, wx, wh, b):
+        def step(hc, x):
+            h, c = hc
+            z = x @ wx + h @ wh + b
+            i, fg, g, o = jnp.split(z, 4, axis=-1)
+            c = jax.nn.sigmoid(fg) * c + jax.nn.sigmoid(i) * jnp.tanh(g)
+            h = jax.nn.sigmoid(o) * jnp.tanh(c)
+            return (h, c), h
+        (h, c), ys = lax.scan(step, (h0, c0), xs)
+        return ys, h, c
+    H = _LS_H
+    return f, [A((_LS_T, _LS_B, _LS_I)), A((_LS_B, H)), A((_LS_B, H)),
+               A((_LS_I, 4 * H), scale=1 / np.sqrt(_LS_I)), A((H, 4 * H), scale=1 / np.sqrt(H)),
+               A((4 * H,), scale=0.1)]
+
+
+_G2_S, _G2_D, _G2_H = 1024, 768, 12  # GPT-2 small: width 768, 12 heads, ffn 3072
+
+
+def _gpt2_block(p, x):
+    g1, b1, wqkv, bqkv, wo, bo, g2, b2, w1, c1, w2, c2 = p
+    S, D = x.shape
+    hd = D // _G2_H
+    h = _layer_norm(x, g1, b1)
+    q, k, v = jnp.split(h @ wqkv + bqkv, 3, axis=-1)
+    q, k, v = (t.reshape(S, _G2_H, hd) for t in (q, k, v))
+    s = jnp.einsum("qhd,khd->hqk", q, k) / np.float32(np.sqrt(hd))
+    s = jnp.where(jnp.tril(jnp.ones((S, S), jnp.bool_)), s, -1e9)
+    o = jnp.einsum("hqk,khd->qhd", jax.nn.softmax(s, axis=-1), v).reshape(S, D)
+    x = x + o @ wo + bo
+    h = _layer_norm(x, g2, b2)
+    return x + jax.nn.gelu(h @ w1 + c1, approximate=True) @ w2 + c2
+
+
+@case("gpt2_block_1024", "model", "GPT-2-small transformer block forward at sequence 1024: "
+      "width 768, 12 heads, fused QKV projection, causal softmax attention, tanh-GELU MLP "
+      "768->3072->768, pre-LN")
+def _():
+    D, F = _G2_D, 4 * _G2_D
+    w = functools.partial(A, scale=1 / np.sqrt(D))
+    v = functools.partial(A, scale=0.1)
+    return _gpt2_block, [[v((D,)), v((D,)), w((D, 3 * D)), v((3 * D,)), w((D, D)), v((D,)),
+                          v((D,)), v((D,)), w((D, F)), v((F,)), A((F, D), scale=1 / np.sqrt(F)),
+                          v((D,))], A((_G2_S, D))]
+
+
+_VAE = (784, 512, 32, 128)  # input, hidden, latent, batch
+
+
+def _vae_loss(p, x, eps):
+    we1, be1, wmu, bmu, wlv, blv, wd1, bd1, wd2, bd2 = p
+    h = jax.nn.relu(x @ we1 + be1)
+    mu, logvar = h @ wmu + bmu, h @ wlv + blv
+    z = mu + jnp.exp(0.5 * logvar) * eps
+    logits = jax.nn.relu(z @ wd1 + bd1) @ wd2 + bd2
+    # Bernoulli likelihood (binary cross-entropy with logits) + KL to N(0, 1).
+    rec = jnp.sum(jnp.maximum(logits, 0) - logits * x + jnp.log1p(jnp.exp(-jnp.abs(logits))),
+                  axis=-1)
+    kl = -0.5 * jnp.sum(1 + logvar - mu ** 2 - jnp.exp(logvar), axis=-1)
+    return jnp.mean(rec + kl)
+
+
+@case("vae_train_step", "model", "VAE training step, batch 128: encoder 784-512-(32 mean, "
+      "32 log-variance), reparameterized sample (eps given), decoder 32-512-784, BCE-with-"
+      "logits + KL loss, grads, SGD; returns loss and new params")
+def _():
+    I, H, Z, B = _VAE
+    params = [A((I, H), scale=1 / np.sqrt(I)), A((H,), scale=0.1),
+              A((H, Z), scale=1 / np.sqrt(H)), A((Z,), scale=0.1),
+              A((H, Z), scale=0.1 / np.sqrt(H)), A((Z,), scale=0.1),
+              A((Z, H), scale=1 / np.sqrt(Z)), A((H,), scale=0.1),
+              A((H, I), scale=1 / np.sqrt(H)), A((I,), scale=0.1)]
+    return _sgd_step(_vae_loss, 1e-3), [params, A((B, I), "f32", "randint", lo=0, hi=2),
+                                        A((B, Z))]
+
+
+_ADAM_N = 10 * 1000 * 1000
+
+
+def _adam(p, g, m, v, t, lr=1e-3, b1=0.9, b2=0.999, eps=1e-8):
+    m = b1 * m + (1 - b1) * g
+    v = b2 * v + (1 - b2) * g * g
+    mhat = m / (1 - b1 ** t)
+    vhat = v / (1 - b2 ** t)
+    return p - lr * mhat / (jnp.sqrt(vhat) + eps), m, v
+
+
+@case("adam_10m", "memory", "Adam update over 10M f32 parameters: params, grads, first and "
+      "second moments, step count t (f32 scalar); returns new params and moments")
+def _():
+    n = _ADAM_N
+    return _adam, [A((n,)), A((n,)), A((n,), scale=0.1), A((n,), "f32", "randint", lo=0, hi=2),
+                   A((), "f32", "randint", lo=1, hi=100)]
+
 
 # ---------------------------------------------------------------------------
 # gather / scatter

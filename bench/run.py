@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Is cxla faster than XLA:CPU?  Runs the same programs through both and reports.
+"""Is cxla faster than XLA:CPU and its peers?  Runs the same programs through all and reports.
 
 Usage (from the repository root; see bench/README.md):
 
@@ -17,7 +17,11 @@ both sides' compile and run times and their ratios (cxla / XLA: above 1 means
 cxla is slower), the largest relative error of cxla's results against XLA's
 (||got - want|| / ||want|| per result), FLOPs and bytes moved from XLA's
 cost analysis, achieved GFLOP/s and GB/s of both, as fractions of the
-machine's peaks measured by bench/peak. Timing is never pass/fail.
+machine's peaks measured by bench/peak. Then the peers of bench/peers.py
+(IREE on the lowered StableHLO, torch eager and torch.compile, numpy) run
+the case on the same arguments; each peer's run and compile time, the
+fastest peer (best_peer, best_peer_run_s) and cxla / fastest peer join the
+report (--peers picks them). Timing is never pass/fail.
 
 Output: a Markdown table on stdout and in bench/results/<date>[-tag].md,
 the JSON beside it (and at --json FILE), and a PNG chart of the run-time
@@ -25,8 +29,9 @@ ratios.
 
 --smoke needs neither jax nor matplotlib (numpy is optional): it runs the
 tiny committed module bench/smoke/module.hlo through `cxla bench --json`
-with a numpy stand-in for the XLA side, checks the report's keys, writes the
-table and prints "bench-smoke: N passed, M failed".
+with a numpy stand-in for the XLA side, fills the peer fields from stub
+figures, checks the report's keys, writes the tables and prints
+"bench-smoke: N passed, M failed".
 """
 
 import argparse
@@ -42,6 +47,9 @@ import sys
 import tempfile
 import time
 import zlib
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))  # bench/: gen.py, peers.py
+import peers as pm  # noqa: E402 -- needs no third-party module at import
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -294,6 +302,7 @@ def bench_case(o, env, name, case_dir, tmp):
     treedef = jax.tree_util.tree_structure(spec)
     t0 = time.perf_counter()
     jitted, _, lowered = gen.lower(c)
+    lower_s = time.perf_counter() - t0
     compiled = lowered.compile()
     e["xla_compile_s"] = time.perf_counter() - t0
     if gen.module_text(lowered) != disk_text:
@@ -329,6 +338,18 @@ def bench_case(o, env, name, case_dir, tmp):
         except (OSError, ValueError) as err:
             e["notes"].append("could not compare results: %s" % err)
     shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+
+    # The peers, on the same arguments, checked against XLA's results.
+    if env.get("peers") is not None:
+        pm = env["peers"]
+        ctx = {"name": name, "np": np, "arrays": arrays, "o": o, "lower_s": lower_s,
+               "stablehlo": lowered.as_text(), "compare": lambda got: rel_err(np, got, want)}
+        peers = pm.run_all(ctx, env["peer_versions"], env["peer_why"], o.peer_list)
+        pm.fill(e, peers)
+        for peer, r in peers.items():
+            print("    %-14s %s%s" % (pm.LABEL[peer], r["status"], (" " + fmt_time(r["run_s"]))
+                                      if r["status"] == "ok" else ""),
+                  file=sys.stderr, flush=True)
     return e
 
 
@@ -468,6 +489,7 @@ def markdown(report):
             tp(e.get("xla_gbs"), e.get("xla_gbs_frac")),
             tp(e.get("cxla_gbs"), e.get("cxla_gbs_frac")),
             "n/a" if rss is None else "%.0f MiB" % (rss / 2**20)))
+    lines += peer_tables(report)
     notes = [(e["case"], n) for e in report["cases"] for n in e["notes"]]
     if notes:
         lines += ["", "## Notes", ""]
@@ -478,35 +500,95 @@ def markdown(report):
     return "\n".join(lines) + "\n"
 
 
+PEER_NAMES, PEER_LABELS = pm.PEERS, pm.LABEL
+DASH = "—"  # a peer that cannot run a case
+
+
+def peer_cell(e, peer, key="run_s"):
+    """A peer's time for the table: the time, or "—" where it did not run the
+    case (see the notes); torch's layout where it tried both."""
+    r = (e.get("peers") or {}).get(peer)
+    if not r or r["status"] != "ok" or r.get(key) is None:
+        return DASH
+    v = r.get("variant")
+    return fmt_time(r[key]) + (" (%s)" % ("cl" if v == "channels_last" else v) if v else "")
+
+
+def peer_tables(report):
+    """The Markdown of the peer comparison: run times, ratios, compile times."""
+    cases = report["cases"]
+    if not any("peers" in e for e in cases):
+        return []
+    m = report["machine"]
+    info = m.get("peers") or {}
+    out = ["", "## Against the peers", "",
+           "Peers (bench/peers.py) run the same case on the same arguments: IREE compiles the "
+           "StableHLO that JAX lowers (llvm-cpu, host CPU, local-task); torch eager and "
+           "torch.compile a hand-written equivalent (convolutions in NCHW and channels_last "
+           "(cl), the faster shown); numpy where it expresses the case. %s marks a peer that "
+           "cannot run the case (see the notes); a peer whose results differ from XLA's is "
+           "never the fastest. Ratios: above 1× cxla is slower." % DASH, ""]
+    out.append("Peers: %s." % "; ".join("%s %s" % (PEER_LABELS[p], info.get(p, "n/a"))
+                                        for p in PEER_NAMES))
+    out += ["", "| case | XLA:CPU | cxla | " + " | ".join(PEER_LABELS[p] for p in PEER_NAMES) +
+            " | fastest peer | cxla / XLA | cxla / fastest peer | XLA / fastest peer |",
+            "| --- | ---: | ---: | " + "---: | " * len(PEER_NAMES) + "--- | ---: | ---: | ---: |"]
+    for e in cases:
+        bp = e.get("best_peer")
+        out.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+            e["case"], fmt_time(e["xla_run_s"]), fmt_time(e["cxla_run_s"]),
+            " | ".join(peer_cell(e, p) for p in PEER_NAMES),
+            "%s %s" % (PEER_LABELS[bp], fmt_time(e["best_peer_run_s"])) if bp else DASH,
+            fmt_ratio(e["run_ratio"], e.get("run_ratio_is_lower_bound")),
+            fmt_ratio(e.get("run_ratio_best_peer")) if bp else DASH,
+            fmt_ratio(e.get("xla_ratio_best_peer")) if bp else DASH))
+    out += ["", "Compile times (XLA and IREE include JAX's lowering; torch.compile's is its "
+            "first call):", "",
+            "| case | XLA:CPU | cxla | IREE | torch.compile |", "| --- | ---: | ---: | ---: | ---: |"]
+    for e in cases:
+        out.append("| %s | %s | %s | %s | %s |" % (
+            e["case"], fmt_time(e["xla_compile_s"]), fmt_time(e["cxla_compile_s"]),
+            peer_cell(e, "iree", "compile_s"), peer_cell(e, "torch_compile", "compile_s")))
+    return out
+
+
+def geomean(xs):
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
 def summary(cases):
     ok = [e for e in cases if e["run_ratio"] is not None and not e.get("run_ratio_is_lower_bound")]
     if not ok:
         return "No case has both run times."
-    logs = [math.log(e["run_ratio"]) for e in ok]
-    geo = math.exp(sum(logs) / len(logs))
+    geo = geomean([e["run_ratio"] for e in ok])
     faster = sum(1 for e in ok if e["run_ratio"] < 1)
     bounds = sum(1 for e in cases if e.get("run_ratio_is_lower_bound"))
-    return ("Geometric mean of the run-time ratio cxla / XLA over the %d cases with both "
+    text = ("Geometric mean of the run-time ratio cxla / XLA over the %d cases with both "
             "times: %.3g× (cxla faster on %d of them). %d case(s) timed out on cxla and "
             "count only as lower bounds; %d failed or were skipped." % (
                 len(ok), geo, faster, bounds,
                 sum(1 for e in cases if e["run_ratio"] is None)))
+    vs = [e for e in ok if e.get("run_ratio_best_peer")]
+    if vs:
+        text += (" Against the fastest peer of each case (%d cases): cxla %.3g× (faster on %d), "
+                 "XLA:CPU %.3g×." % (
+                     len(vs), geomean([e["run_ratio_best_peer"] for e in vs]),
+                     sum(1 for e in vs if e["run_ratio_best_peer"] < 1),
+                     geomean([e["xla_ratio_best_peer"] for e in vs if e.get("xla_ratio_best_peer")]
+                             or [1.0])))
+    return text
 
 
-def chart(report, path):
-    import matplotlib
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    cases = report["cases"]
-    names = [e["case"] for e in cases]
+def chart_bars(cases, key, bound_key=None):
+    """(values, colors, labels) of one ratio series; 0 where there is none."""
     vals, colors, labels = [], [], []
     for e in cases:
-        r = e["run_ratio"]
+        r = e.get(key)
         if r is None:
             vals.append(0)
             colors.append("white")
-            labels.append(e["status"])
-        elif e.get("run_ratio_is_lower_bound"):
+            labels.append(e["status"] if key == "run_ratio" else DASH)
+        elif bound_key and e.get(bound_key):
             vals.append(r)
             colors.append("#bbbbbb")
             labels.append("> %.3g (timeout)" % r)
@@ -514,32 +596,56 @@ def chart(report, path):
             vals.append(r)
             colors.append("#c0392b" if r > 1 else "#27ae60")
             labels.append("%.3g" % r)
-    fig, ax = plt.subplots(figsize=(9, 0.32 * len(cases) + 1.8))
-    y = list(range(len(cases)))
-    positive = [v for v in vals if v > 0] or [1.0]
+    return vals, colors, labels
+
+
+def chart(report, path):
+    """Two bars per case: cxla / XLA:CPU (solid) and cxla / the fastest peer
+    (hatched), on a log scale around 1."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.patches import Patch
+    cases = report["cases"]
+    names = [e["case"] for e in cases]
+    series = [chart_bars(cases, "run_ratio", "run_ratio_is_lower_bound")]
+    with_peers = any(e.get("run_ratio_best_peer") for e in cases)
+    if with_peers:
+        series.append(chart_bars(cases, "run_ratio_best_peer"))
+    h = 0.8 / len(series)
+    fig, ax = plt.subplots(figsize=(9, (0.32 + 0.2 * (len(series) - 1)) * len(cases) + 1.8))
+    positive = [v for vals, _, _ in series for v in vals if v > 0] or [1.0]
     lo, hi = min(positive + [1.0]) / 3, max(positive + [1.0]) * 40  # room for labels
-    # Bars grow from 1.0: to the right when cxla is slower, to the left when faster.
-    bars = ax.barh(y, [(v if v > 0 else 1.0) - 1.0 for v in vals], left=1.0, color=colors,
-                   edgecolor="black", linewidth=0.5)
+    ax.axvline(1.0, color="black", linewidth=1.2, label="1.0: as fast as the reference")
+    for k, (vals, colors, labels) in enumerate(series):
+        y = [i - 0.4 + h * (k + 0.5) for i in range(len(cases))]
+        # Bars grow from 1.0: to the right when cxla is slower, to the left when faster.
+        bars = ax.barh(y, [(v if v > 0 else 1.0) - 1.0 for v in vals], left=1.0, height=h,
+                       color=colors, edgecolor="black", linewidth=0.5,
+                       hatch="///" if k else None)
+        for b, lab, v in zip(bars, labels, vals):
+            x = max(v, 1.0) * 1.1 if v >= 1 or v <= 0 else v / 1.1
+            ax.text(x, b.get_y() + b.get_height() / 2, lab, va="center", fontsize=6,
+                    ha="left" if v >= 1 or v <= 0 else "right")
     ax.set_xscale("log")
     ax.set_xlim(lo, hi)
-    ax.axvline(1.0, color="black", linewidth=1.2, label="1.0: as fast as XLA:CPU")
-    for b, lab, v in zip(bars, labels, vals):
-        x = max(v, 1.0) * 1.1 if v >= 1 or v <= 0 else v / 1.1
-        ax.text(x, b.get_y() + b.get_height() / 2, lab, va="center", fontsize=7,
-                ha="left" if v >= 1 or v <= 0 else "right")
-    from matplotlib.patches import Patch
     handles = [ax.get_lines()[0], Patch(color="#c0392b", label="cxla slower"),
                Patch(color="#27ae60", label="cxla faster"),
-               Patch(facecolor="#bbbbbb", edgecolor="black", label="cxla timed out (lower bound)")]
+               Patch(facecolor="#bbbbbb", edgecolor="black", label="cxla timed out (lower bound)"),
+               Patch(facecolor="white", edgecolor="black", label="solid: cxla / XLA:CPU")]
+    if with_peers:
+        handles.append(Patch(facecolor="white", edgecolor="black", hatch="///",
+                             label="hatched: cxla / fastest peer"))
     ax.legend(handles=handles, fontsize=7, loc="best")
-    ax.set_yticks(y)
+    ax.set_yticks(list(range(len(cases))))
     ax.set_yticklabels(names, fontsize=8)
     ax.invert_yaxis()
-    ax.set_xlabel("run time, cxla / XLA:CPU (log scale; > 1: cxla slower)")
+    ax.set_xlabel("run time, cxla / XLA:CPU%s (log scale; > 1: cxla slower)" % (
+        " and cxla / fastest peer" if with_peers else ""))
     m = report["machine"]
-    ax.set_title("cxla (%s, %d thread) vs XLA:CPU (%d threads), %s" % (
-        m["cxla_backend"], m["cxla_threads"], m["xla_threads"], m["date"]), fontsize=10)
+    ax.set_title("cxla (%s, %d thread) vs XLA:CPU (%d threads)%s, %s" % (
+        m["cxla_backend"], m["cxla_threads"], m["xla_threads"],
+        " and the fastest peer" if with_peers else "", m["date"]), fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
@@ -659,18 +765,65 @@ def case_dirs(o, names=None):
 
 
 # ---------------------------------------------------------------------------
+# peers: what is installed
+# ---------------------------------------------------------------------------
+
+PEER_INSTALL_LOG = os.path.join(HERE, ".venv", "peers-install.log")
+
+
+def install_failures(path=PEER_INSTALL_LOG):
+    """{peer: message} for each peer `make bench` failed to install: the log's
+    lines "FAILED <peer> <requirement>" (written by the Makefile)."""
+    out = {}
+    try:
+        with open(path) as fh:
+            for line in fh:
+                w = line.split()
+                if len(w) >= 2 and w[0] == "FAILED":
+                    msg = "failed to install (%s; see %s)" % (
+                        " ".join(w[2:]) or w[1], os.path.relpath(path, REPO))
+                    for peer in (("torch", "torch_compile") if w[1] == "torch" else (w[1],)):
+                        out[peer] = msg
+    except OSError:
+        pass
+    return out
+
+
+def peer_status(pm, have, why, only):
+    """{peer: "VERSION" or why not} for the machine section of the report."""
+    out = {}
+    for peer in pm.PEERS:
+        if only is not None and peer not in only:
+            out[peer] = "not run (--peers)"
+        elif peer in have:
+            out[peer] = have[peer]
+        else:
+            out[peer] = why.get(peer, "not installed")
+    return out
+
+
+# ---------------------------------------------------------------------------
 # the full run
 # ---------------------------------------------------------------------------
 
 def main_full(o):
     if o.threads:
         os.sched_setaffinity(0, set(sorted(os.sched_getaffinity(0))[:o.threads]))
-    sys.path.insert(0, HERE)
     import numpy as np
     import jax
     import jaxlib
     import gen
-    env = {"np": np, "jax": jax, "gen": gen}
+    env = {"np": np, "jax": jax, "gen": gen, "peers": None}
+    peer_info = None
+    if o.peer_list != ():
+        have, why = pm.versions()
+        for peer, msg in install_failures().items():
+            if peer not in have:
+                why[peer] = msg
+        env.update(peers=pm, peer_versions=have, peer_why=why)
+        peer_info = peer_status(pm, have, why, o.peer_list)
+        for peer, v in peer_info.items():
+            print("peer %s: %s" % (pm.LABEL[peer], v), file=sys.stderr)
     names = None
     if o.cases:
         names = o.cases.split(",")
@@ -685,6 +838,7 @@ def main_full(o):
                 "xla_flags": os.environ.get("XLA_FLAGS", "")}
     peaks = run_peak(o)
     machine = machine_info(o, versions, peaks)
+    machine["peers"] = peer_info
     report = {"machine": machine, "cases": []}
     tmp = tempfile.mkdtemp(prefix="cxla_bench_")
     try:
@@ -775,23 +929,72 @@ def main_smoke(o):
         machine["xla_threads"] = cores()
         e["uses_f64"] = False
         derive(e, machine)
+        smoke_peers(o, np, e, machine, arrays if np is not None else None, want, check)
         report = {"machine": machine, "cases": [e]}
         report["summary"] = "Smoke run: the harness works; the numbers mean nothing."
         o.out_dir = o.out_dir or os.path.join(tmp, "results")
-        o.no_chart = True
+        try:
+            import matplotlib  # noqa: F401 -- the chart only where matplotlib is
+            o.no_chart = False
+        except ImportError:
+            o.no_chart = True
         paths = write_outputs(o, report)
         with open(paths[0]) as fh:
             text = fh.read()
         check("the Markdown table is written", "| smoke |" in text)
+        section = text.partition("## Against the peers")[2]
+        row = [ln for ln in section.splitlines() if ln.startswith("| smoke |")][:1]
+        check("the peer table shows the fastest peer and %s for peers that cannot run" % DASH,
+              len(row) == 1 and DASH in row[0] and "torch eager" in row[0] and "(cl)" in row[0],
+              row[0] if row else "no peer row")
         with open(paths[1]) as fh:
             back = json.load(fh)
         check("the JSON report has machine and case keys", "machine" in back and all(
             k in back["cases"][0] for k in CASE_KEYS))
+        c0 = back["cases"][0]
+        check("the JSON report has each peer's times and best_peer", all(
+            "%s_run_s" % p in c0 for p in PEER_NAMES) and all(
+            "%s_compile_s" % p in c0 for p in pm.COMPILED) and
+              c0.get("best_peer") == "torch" and "best_peer_run_s" in c0 and
+              "peers" in back["machine"])
+        if not o.no_chart:
+            check("the chart is written", os.path.getsize(paths[2]) > 0)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     nfail = checks.count(False)
     print("bench-smoke: %d passed, %d failed" % (len(checks) - nfail, nfail))
     return 1 if nfail else 0
+
+
+def smoke_peers(o, np, e, machine, arrays, want, check):
+    """The peer code paths without jax: stub figures through peers.fill (so
+    the report's peer table, JSON keys and best-peer choice), and where numpy
+    is here, a real run of the numpy peer on the smoke arrays (the case is
+    a matmul, which the numpy peer of matmul_f32_256 computes)."""
+    base = e["cxla_run_s"] or 1e-3
+    stub = {"iree": pm.entry("ok", run_s=2 * base, compile_s=0.5, rel_err=0.0),
+            "torch": pm.entry("ok", run_s=0.5 * base, rel_err=1e-7, variant="channels_last"),
+            "torch_compile": pm.entry("ok", run_s=0.1 * base, compile_s=1.0, rel_err=0.5),
+            "numpy": pm.entry("n/a", "numpy does not express this case")}
+    have = {"iree": "stub", "torch": "stub", "torch_compile": "stub"}
+    machine["peers"] = peer_status(pm, have, {"numpy": "not run (smoke stub)"}, None)
+    # torch.compile's stub disagrees with XLA: the mismatch rule must drop it.
+    for r in stub.values():
+        pm.judge(r)
+    pm.fill(e, stub)
+    check("peers.fill picks the fastest agreeing peer", e["best_peer"] == "torch" and
+          stub["torch_compile"]["status"] == "mismatch" and
+          e["best_peer_run_s"] == stub["torch"]["run_s"] and e["torch_compile_run_s"] is None,
+          "best %s" % e["best_peer"])
+    if np is None or arrays is None:
+        return
+    a, b = arrays
+    ctx = {"name": "matmul_f32_256", "np": np, "arrays": [a, b], "o": o, "lower_s": 0.0,
+           "stablehlo": None, "compare": lambda got: rel_err(np, got, [a @ b])}
+    real = pm.run_all(ctx, {"numpy": np.__version__}, {}, ("numpy",))
+    r = real.get("numpy") or {}
+    check("the numpy peer runs and agrees", r.get("status") == "ok" and r.get("run_s", 0) > 0,
+          "%s %s" % (r.get("status"), r.get("note", "")))
 
 
 def rerender(o):
@@ -838,6 +1041,9 @@ def main(argv=None):
     ap.add_argument("--tag", default=None, help="suffix for the result file names")
     ap.add_argument("--json", help="also write the JSON report here")
     ap.add_argument("--no-chart", action="store_true", help="no PNG")
+    ap.add_argument("--peers", default="all",
+                    help="comma-separated peers to run besides XLA: iree, torch, "
+                         "torch_compile, numpy; 'all' (default) or 'none'")
     ap.add_argument("--from-json", metavar="FILE",
                     help="measure nothing: rewrite the .md (and .png) of a JSON report "
                          "(written beside FILE)")
@@ -845,6 +1051,16 @@ def main(argv=None):
     sys.stdout.reconfigure(line_buffering=True)  # keep stdout and stderr in order
     if o.iters < 1 or o.warmup < 0:
         ap.error("--iters must be >= 1 and --warmup >= 0")
+    known = pm.PEERS
+    if o.peers == "all":
+        o.peer_list = None
+    elif o.peers == "none":
+        o.peer_list = ()
+    else:
+        o.peer_list = tuple(p for p in o.peers.split(",") if p)
+        bad = [p for p in o.peer_list if p not in known]
+        if bad:
+            ap.error("unknown peer(s) %s (known: %s)" % (", ".join(bad), ", ".join(known)))
     if o.smoke:
         return main_smoke(o)
     if o.from_json:
