@@ -114,6 +114,20 @@ typedef struct Fuser {
    * grown (new names are found without a scan over it). */
   const Computation *names_fc;
   NameMap fc_names;
+  /* Clones inside clones_fc, the fused computation being grown: for an
+   * instruction of c with id i, clone[i] when clone_gen[i] == gen (found
+   * without a scan over the fused computation). */
+  const Computation *clones_fc;
+  Instr **clone;
+  unsigned *clone_gen;
+  unsigned gen;
+  int nclone;
+  /* Scratch for sort_after_fuse, by id in the fused computation. */
+  unsigned *sort_mark;
+  unsigned sort_now;
+  Instr **sort_buf, **sort_stack;
+  int *sort_next;
+  int nsort;
   bool oom;
 } Fuser;
 
@@ -438,7 +452,7 @@ static cxla_status output_fusible(Fuser *fz, const Instr *C, int j, const Instr 
     return NULL;
   }
   const Computation *fc = C->called[0];
-  if (fusion_kind_of(fc) == FUSION_OUTPUT) return NULL; /* one head per fusion */
+  if (C->fusion_kind == FUSION_OUTPUT) return NULL; /* one head per fusion */
   if (!fc->root || fc->root->op == OP_TUPLE) return NULL;
   TRY(analyze(&fz->an, fc));
   *out = fz->an.ew[fc->params[j]->id];
@@ -574,6 +588,7 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   if (!root || !shape || !called) return cxla_oom();
   root->scratch = C;
   fc->root = root;
+  fz->clones_fc = NULL;
   Instr *f = comp_add_instr(fz->c, OP_FUSION, shape, nuniq, uniq, fname);
   if (!f || !namemap_set(&fz->names, f->name, f)) return cxla_oom();
   called[0] = fc;
@@ -592,10 +607,122 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   return fz->oom ? cxla_oom() : NULL;
 }
 
-/* The clone of original instruction x already inside fc, if any. */
-static Instr *clone_of(const Computation *fc, const Instr *x) {
-  for (int i = 0; i < fc->ninstrs; i++)
-    if (fc->instrs[i]->scratch == x && fc->instrs[i]->op != OP_PARAMETER) return fc->instrs[i];
+static bool reserve_clones(Fuser *fz, int n) {
+  if (n <= fz->nclone) return true;
+  int nc = fz->nclone ? fz->nclone : 64;
+  while (nc < n) nc *= 2;
+  Instr **cl = cxla_realloc(fz->clone, (size_t)nc * sizeof *cl);
+  if (cl) fz->clone = cl;
+  unsigned *g = cl ? cxla_realloc(fz->clone_gen, (size_t)nc * sizeof *g) : NULL;
+  if (g) fz->clone_gen = g;
+  if (!cl || !g) return false;
+  memset(g + fz->nclone, 0, (size_t)(nc - fz->nclone) * sizeof *g);
+  fz->nclone = nc;
+  return true;
+}
+
+/* Records pc, a clone of instruction x of c, as x's clone in clones_fc
+ * (the first one in fc's order stays). */
+static void note_clone(Fuser *fz, const Instr *x, Instr *pc) {
+  if (!tracked(fz, x)) return;
+  if (!reserve_clones(fz, fz->c->ninstrs)) {
+    fz->oom = true;
+    return;
+  }
+  if (fz->clone_gen[x->id] == fz->gen) return;
+  fz->clone_gen[x->id] = fz->gen;
+  fz->clone[x->id] = pc;
+}
+
+/* The clone of original instruction x already inside fc, if any. The map
+ * is built by one scan when fc becomes the fused computation being grown,
+ * then kept up to date by fuse_into. */
+static Instr *clone_of(Fuser *fz, const Computation *fc, const Instr *x) {
+  if (fz->clones_fc != fc) {
+    fz->gen++;
+    fz->clones_fc = fc;
+    for (int i = 0; i < fc->ninstrs; i++)
+      if (fc->instrs[i]->op != OP_PARAMETER && fc->instrs[i]->scratch)
+        note_clone(fz, fc->instrs[i]->scratch, fc->instrs[i]);
+  }
+  if (!tracked(fz, x) || x->id >= fz->nclone || fz->clone_gen[x->id] != fz->gen) return NULL;
+  return fz->clone[x->id];
+}
+
+static bool reserve_sort(Fuser *fz, int n) {
+  if (n <= fz->nsort) return true;
+  int nc = fz->nsort ? fz->nsort : 64;
+  while (nc < n) nc *= 2;
+  unsigned *mk = cxla_realloc(fz->sort_mark, (size_t)nc * sizeof *mk);
+  if (mk) fz->sort_mark = mk;
+  Instr **b = mk ? cxla_realloc(fz->sort_buf, (size_t)nc * sizeof *b) : NULL;
+  if (b) fz->sort_buf = b;
+  Instr **st = b ? cxla_realloc(fz->sort_stack, (size_t)nc * sizeof *st) : NULL;
+  if (st) fz->sort_stack = st;
+  int *nx = st ? cxla_realloc(fz->sort_next, (size_t)nc * sizeof *nx) : NULL;
+  if (nx) fz->sort_next = nx;
+  if (!mk || !b || !st || !nx) return false;
+  memset(mk + fz->nsort, 0, (size_t)(nc - fz->nsort) * sizeof *mk);
+  fz->nsort = nc;
+  return true;
+}
+
+/* Restores fc's post order after fuse_into appended clone pc (and the new
+ * parameters it reads) to an order that was valid before: gives exactly
+ * the order comp_sort would (its depth-first walk emits everything before
+ * pc's first user in place, then pc's dependencies not yet emitted, in
+ * depth-first post order, then the rest in place), in time proportional
+ * to fc's size with no allocation. */
+static cxla_status sort_after_fuse(Fuser *fz, Computation *fc, Instr *pc) {
+  int n = fc->ninstrs;
+  if (!reserve_sort(fz, n)) return cxla_oom();
+  comp_renumber(fc);
+  int u = -1;
+  for (int i = 0; i < n && u < 0; i++) {
+    const Instr *in = fc->instrs[i];
+    for (int k = 0; k < in->noperands && u < 0; k++)
+      if (in->operands[k] == pc) u = i;
+    for (int k = 0; k < in->ncontrol_preds && u < 0; k++)
+      if (in->control_preds[k] == pc) u = i;
+  }
+  if (u < 0) return comp_sort(fc); /* not the shape expected: the general sort */
+  /* Marks: sort_now - 1 visiting, sort_now done. */
+  fz->sort_now += 2;
+  unsigned done = fz->sort_now, visiting = done - 1;
+  unsigned *mark = fz->sort_mark;
+  for (int i = 0; i < u; i++) mark[i] = done;
+  for (int i = u; i < n; i++) mark[i] = 0;
+  Instr **emit = fz->sort_buf, **stack = fz->sort_stack;
+  int *next = fz->sort_next;
+  int nemit = 0, sp = 0;
+  stack[sp++] = pc;
+  next[pc->id] = 0;
+  mark[pc->id] = visiting;
+  while (sp > 0) {
+    Instr *in = stack[sp - 1];
+    int k = next[in->id];
+    if (k < in->noperands + in->ncontrol_preds) {
+      next[in->id]++;
+      Instr *d = k < in->noperands ? in->operands[k] : in->control_preds[k - in->noperands];
+      if (d->parent != fc || d->id < 0 || d->id >= n || fc->instrs[d->id] != d) continue;
+      if (mark[d->id] == visiting) return comp_sort(fc); /* a cycle: let comp_sort say so */
+      if (mark[d->id] == done) continue;
+      mark[d->id] = visiting;
+      next[d->id] = 0;
+      stack[sp++] = d;
+    } else {
+      mark[in->id] = done;
+      emit[nemit++] = in;
+      sp--;
+    }
+  }
+  /* fc->instrs[u..n) minus what was emitted goes after the emitted ones:
+   * collect it behind them in emit (nemit + rest == n - u). */
+  int j = nemit;
+  for (int i = u; i < n; i++)
+    if (!(mark[i] == done)) emit[j++] = fc->instrs[i];
+  memcpy(fc->instrs + u, emit, (size_t)(n - u) * sizeof(Instr *));
+  comp_renumber(fc);
   return NULL;
 }
 
@@ -658,7 +785,7 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   int at = j + 1;
   for (int k = 0; k < p->noperands; k++) {
     Instr *x = p->operands[k];
-    Instr *have = clone_of(fc, x);
+    Instr *have = clone_of(fz, fc, x);
     int idx = fusion_operand_index(f, x);
     if (have) ops[k] = have;
     else if (idx >= 0) ops[k] = fc->params[idx];
@@ -674,11 +801,14 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   Instr *pc = name ? instr_clone(fc, p, p->noperands, ops, name) : NULL;
   if (!pc || !namemap_set(&fz->fc_names, pc->name, pc)) return cxla_oom();
   pc->scratch = p;
+  note_clone(fz, p, pc);
   comp_replace_uses(fc, pj, pc);
   fusion_remove_param(f, fc, j);
   fz->an.fc = NULL;
-  TRY(comp_sort(fc));
-  f->fusion_kind = fusion_kind_of(fc);
+  TRY(sort_after_fuse(fz, fc, pc));
+  /* fc gained pc and lost a parameter. */
+  if (fusion_is_output_head(pc)) f->fusion_kind = FUSION_OUTPUT;
+  else if (pc->op == OP_REDUCE && f->fusion_kind == FUSION_LOOP) f->fusion_kind = FUSION_INPUT;
   track(fz, f, 1);
   if (fz->uniform == fc && !keeps_uniform(p, fc)) fz->uniform = NULL;
   TRY(kill_if_unused(fz, p));
@@ -771,6 +901,7 @@ static cxla_status finish(Fuser *fz) {
  * of each round, when c holds live instructions only). */
 static cxla_status index_computation(Fuser *fz) {
   Computation *c = fz->c;
+  fz->clones_fc = NULL; /* ids change when c is compacted */
   uses_reset(fz);
   namemap_free(&fz->names);
   cxla_free(fz->ctrl);
@@ -810,6 +941,12 @@ static void fuser_free(Fuser *fz) {
   analysis_free(&fz->an);
   namemap_free(&fz->fc_names);
   cxla_free(fz->no_dup);
+  cxla_free(fz->clone);
+  cxla_free(fz->clone_gen);
+  cxla_free(fz->sort_mark);
+  cxla_free(fz->sort_buf);
+  cxla_free(fz->sort_stack);
+  cxla_free(fz->sort_next);
   uses_reset(fz);
   cxla_free(fz->uses);
   cxla_free(fz->stamp);
