@@ -421,16 +421,34 @@ static bool consumer_ok(const Fuser *fz, const Instr *C) {
   return users > 0;
 }
 
-/* Parameters the consumer would have after fusing its operand p. */
-static int params_after(const Instr *C, const Instr *p) {
+/* Parameters the consumer would have after fusing its operand p: the
+ * consumer's distinct operands other than p, plus p's operands that are
+ * new to it. Counted with stamps, linear in the operand counts. */
+static int params_after(Fuser *fz, const Instr *C, const Instr *p) {
+  bool all = reserve_uses(fz, fz->c->ninstrs) && tracked(fz, p);
+  for (int k = 0; k < C->noperands && all; k++) all = tracked(fz, C->operands[k]);
+  for (int k = 0; k < p->noperands && all; k++) all = tracked(fz, p->operands[k]);
   int n = 0;
-  /* The consumer's distinct operands other than p ... */
+  if (all) {
+    int now = ++fz->stamp_now;
+    fz->stamp[p->id] = now;
+    for (int k = 0; k < C->noperands; k++) {
+      int v = C->operands[k]->id;
+      n += fz->stamp[v] != now;
+      fz->stamp[v] = now;
+    }
+    for (int k = 0; k < p->noperands; k++) {
+      int v = p->operands[k]->id;
+      n += fz->stamp[v] != now;
+      fz->stamp[v] = now;
+    }
+    return n;
+  }
   for (int k = 0; k < C->noperands; k++) {
     bool seen = C->operands[k] == p;
     for (int q = 0; q < k && !seen; q++) seen = C->operands[q] == C->operands[k];
     n += !seen;
   }
-  /* ... plus p's operands that are new to it. */
   for (int k = 0; k < p->noperands; k++) {
     bool seen = false;
     for (int q = 0; q < C->noperands && !seen; q++) seen = C->operands[q] == p->operands[k];
@@ -492,7 +510,7 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   if (p->parent != fz->c || is_dead(p) || p->op == OP_PARAMETER) return NULL;
   if (in_control_dep(fz, p)) return NULL;
   int size = is_ours(C) ? fusion_size(C->called[0]) : 1;
-  if (size + 1 > FUSION_MAX_INSTRS || params_after(C, p) > FUSION_MAX_PARAMS) return NULL;
+  if (size + 1 > FUSION_MAX_INSTRS || params_after(fz, C, p) > FUSION_MAX_PARAMS) return NULL;
   if (feeds_output_head(C, j)) return NULL;
   if (fusion_is_output_head(p)) return output_fusible(fz, C, j, p, out);
   if (p->op == OP_FUSION || !fusion_is_loop_fusible(p)) return NULL;
