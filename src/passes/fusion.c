@@ -122,7 +122,7 @@ typedef struct Fuser {
   unsigned *clone_gen;
   unsigned gen;
   int nclone;
-  /* Scratch for sort_after_fuse, by id in the fused computation. */
+  /* Scratch for place_clone, by id in the fused computation. */
   unsigned *sort_mark;
   unsigned sort_now;
   Instr **sort_buf, **sort_stack;
@@ -685,24 +685,37 @@ static bool reserve_sort(Fuser *fz, int n) {
   return true;
 }
 
-/* Restores fc's post order after fuse_into appended clone pc (and the new
- * parameters it reads) to an order that was valid before: gives exactly
- * the order comp_sort would (its depth-first walk emits everything before
- * pc's first user in place, then pc's dependencies not yet emitted, in
- * depth-first post order, then the rest in place), in time proportional
- * to fc's size with no allocation. */
-static cxla_status sort_after_fuse(Fuser *fz, Computation *fc, Instr *pc) {
-  int n = fc->ninstrs;
-  if (!reserve_sort(fz, n)) return cxla_oom();
-  comp_renumber(fc);
-  int u = -1;
-  for (int i = 0; i < n && u < 0; i++) {
-    const Instr *in = fc->instrs[i];
-    for (int k = 0; k < in->noperands && u < 0; k++)
-      if (in->operands[k] == pc) u = i;
-    for (int k = 0; k < in->ncontrol_preds && u < 0; k++)
-      if (in->control_preds[k] == pc) u = i;
+/* The end of a merge into fc, in one sweep over it: clone pc (appended
+ * to fc with the new parameters it reads) takes the place of parameter j
+ * of f, which leaves fc and f's list; then fc's post order is restored
+ * exactly as comp_sort would restore it (its depth-first walk emits
+ * everything before pc's first user in place, then pc's dependencies not
+ * yet emitted, in depth-first post order, then the rest in place). Time
+ * proportional to fc's size, no allocation in the steady state. */
+static cxla_status place_clone(Fuser *fz, Instr *f, Computation *fc, int j, Instr *pc) {
+  Instr *pj = fc->params[j];
+  if (!reserve_sort(fz, fc->ninstrs)) return cxla_oom();
+  int u = -1, n = 0;
+  for (int i = 0; i < fc->ninstrs; i++) {
+    Instr *in = fc->instrs[i];
+    if (in == pj) continue;
+    in->id = n;
+    fc->instrs[n++] = in;
+    if (in == pc) continue; /* never make pc use itself */
+    for (int k = 0; k < in->noperands; k++)
+      if (in->operands[k] == pj) {
+        in->operands[k] = pc;
+        if (u < 0) u = in->id;
+      }
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      if (in->control_preds[k] == pj) {
+        in->control_preds[k] = pc;
+        if (u < 0) u = in->id;
+      }
   }
+  fc->ninstrs = n;
+  if (fc->root == pj) fc->root = pc;
+  fusion_unlist_param(f, fc, j);
   if (u < 0) return comp_sort(fc); /* not the shape expected: the general sort */
   /* Marks: sort_now - 1 visiting, sort_now done. */
   fz->sort_now += 2;
@@ -736,11 +749,11 @@ static cxla_status sort_after_fuse(Fuser *fz, Computation *fc, Instr *pc) {
   }
   /* fc->instrs[u..n) minus what was emitted goes after the emitted ones:
    * collect it behind them in emit (nemit + rest == n - u). */
-  int j = nemit;
+  int w = nemit;
   for (int i = u; i < n; i++)
-    if (!(mark[i] == done)) emit[j++] = fc->instrs[i];
+    if (mark[i] != done) emit[w++] = fc->instrs[i];
   memcpy(fc->instrs + u, emit, (size_t)(n - u) * sizeof(Instr *));
-  comp_renumber(fc);
+  for (int i = u; i < n; i++) fc->instrs[i]->id = i;
   return NULL;
 }
 
@@ -794,7 +807,6 @@ static cxla_status kill_if_unused(Fuser *fz, Instr *p) {
 static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   Computation *fc = f->called[0];
   Instr *p = f->operands[j];
-  Instr *pj = fc->params[j];
   Instr **ops = arena_array(&fz->m->arena, (size_t)p->noperands + 1, sizeof(Instr *));
   if (!ops) return cxla_oom();
   track(fz, f, -1); /* f's operands change: its uses are counted again below */
@@ -820,10 +832,8 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   if (!pc || !namemap_set(&fz->fc_names, pc->name, pc)) return cxla_oom();
   pc->scratch = p;
   note_clone(fz, p, pc);
-  comp_replace_uses(fc, pj, pc);
-  fusion_remove_param(f, fc, j);
   fz->an.fc = NULL;
-  TRY(sort_after_fuse(fz, fc, pc));
+  TRY(place_clone(fz, f, fc, j, pc));
   /* fc gained pc and lost a parameter. */
   if (fusion_is_output_head(pc)) f->fusion_kind = FUSION_OUTPUT;
   else if (pc->op == OP_REDUCE && f->fusion_kind == FUSION_LOOP) f->fusion_kind = FUSION_INPUT;

@@ -303,6 +303,10 @@ void fusion_drop_instr(Computation *c, Instr *in) {
 
 void fusion_remove_param(Instr *f, Computation *fc, int i) {
   fusion_drop_instr(fc, fc->params[i]);
+  fusion_unlist_param(f, fc, i);
+}
+
+void fusion_unlist_param(Instr *f, Computation *fc, int i) {
   for (int k = i; k + 1 < fc->nparams; k++) {
     fc->params[k] = fc->params[k + 1];
     fc->params[k]->param_number = k;
