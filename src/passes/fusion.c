@@ -84,7 +84,7 @@ typedef struct Uses {
  * indexed by instruction id in the fused computation. */
 typedef struct Analysis {
   const Computation *fc; /* NULL: nothing cached */
-  int n;
+  int n, cap;   /* instructions analyzed; room in the arrays */
   bool *reused; /* its elements are read more than once on the way to the root */
   bool *ew;     /* every use up to the root is elementwise with its dims */
   int *count;   /* evaluations by an elemental emitter (XLA's FusionNodeIndexingEvaluation) */
@@ -342,18 +342,31 @@ static void iset_add(Analysis *an, int v, int x) {
  * size; cached until fc changes (fuse_into drops the cache). */
 static cxla_status analyze(Analysis *an, const Computation *fc) {
   if (an->fc == fc) return NULL;
-  analysis_free(an);
+  an->fc = NULL;
   int n = fc->ninstrs;
-  an->n = n;
-  an->reused = cxla_calloc((size_t)n + 1, sizeof(bool));
-  an->ew = cxla_calloc((size_t)n + 1, sizeof(bool));
-  an->count = cxla_calloc((size_t)n + 1, sizeof(int));
-  an->iset = cxla_calloc((size_t)n * FUSION_INDEXING_CAP + 1, sizeof(int));
-  an->niset = cxla_calloc((size_t)n + 1, sizeof(int));
-  if (!an->reused || !an->ew || !an->count || !an->iset || !an->niset) {
-    analysis_free(an);
-    return cxla_oom();
+  if (n > an->cap) { /* grown geometrically, reused across analyses */
+    int cap = an->cap ? an->cap : 64;
+    while (cap < n) cap *= 2;
+    cxla_free(an->reused);
+    cxla_free(an->ew);
+    cxla_free(an->count);
+    cxla_free(an->iset);
+    cxla_free(an->niset);
+    an->reused = cxla_malloc((size_t)cap * sizeof(bool));
+    an->ew = cxla_malloc((size_t)cap * sizeof(bool));
+    an->count = cxla_malloc((size_t)cap * sizeof(int));
+    an->iset = cxla_malloc((size_t)cap * FUSION_INDEXING_CAP * sizeof(int));
+    an->niset = cxla_malloc((size_t)cap * sizeof(int));
+    an->cap = cap;
+    if (!an->reused || !an->ew || !an->count || !an->iset || !an->niset) {
+      analysis_free(an);
+      return cxla_oom();
+    }
   }
+  an->n = n;
+  memset(an->reused, 0, (size_t)n * sizeof(bool));
+  memset(an->count, 0, (size_t)n * sizeof(int));
+  memset(an->niset, 0, (size_t)n * sizeof(int));
   for (int i = 0; i < n; i++) an->ew[i] = true;
   if (fc->root) iset_add(an, fc->root->id, -1);
   for (int i = n - 1; i >= 0; i--) {
