@@ -84,7 +84,7 @@ typedef struct Uses {
  * indexed by instruction id in the fused computation. */
 typedef struct Analysis {
   const Computation *fc; /* NULL: nothing cached */
-  int n;
+  int n, cap;   /* instructions analyzed; room in the arrays */
   bool *reused; /* its elements are read more than once on the way to the root */
   bool *ew;     /* every use up to the root is elementwise with its dims */
   int *count;   /* evaluations by an elemental emitter (XLA's FusionNodeIndexingEvaluation) */
@@ -114,6 +114,20 @@ typedef struct Fuser {
    * grown (new names are found without a scan over it). */
   const Computation *names_fc;
   NameMap fc_names;
+  /* Clones inside clones_fc, the fused computation being grown: for an
+   * instruction of c with id i, clone[i] when clone_gen[i] == gen (found
+   * without a scan over the fused computation). */
+  const Computation *clones_fc;
+  Instr **clone;
+  unsigned *clone_gen;
+  unsigned gen;
+  int nclone;
+  /* Scratch for place_clone, by id in the fused computation. */
+  unsigned *sort_mark;
+  unsigned sort_now;
+  Instr **sort_buf, **sort_stack;
+  int *sort_next;
+  int nsort;
   bool oom;
 } Fuser;
 
@@ -328,18 +342,31 @@ static void iset_add(Analysis *an, int v, int x) {
  * size; cached until fc changes (fuse_into drops the cache). */
 static cxla_status analyze(Analysis *an, const Computation *fc) {
   if (an->fc == fc) return NULL;
-  analysis_free(an);
+  an->fc = NULL;
   int n = fc->ninstrs;
-  an->n = n;
-  an->reused = cxla_calloc((size_t)n + 1, sizeof(bool));
-  an->ew = cxla_calloc((size_t)n + 1, sizeof(bool));
-  an->count = cxla_calloc((size_t)n + 1, sizeof(int));
-  an->iset = cxla_calloc((size_t)n * FUSION_INDEXING_CAP + 1, sizeof(int));
-  an->niset = cxla_calloc((size_t)n + 1, sizeof(int));
-  if (!an->reused || !an->ew || !an->count || !an->iset || !an->niset) {
-    analysis_free(an);
-    return cxla_oom();
+  if (n > an->cap) { /* grown geometrically, reused across analyses */
+    int cap = an->cap ? an->cap : 64;
+    while (cap < n) cap *= 2;
+    cxla_free(an->reused);
+    cxla_free(an->ew);
+    cxla_free(an->count);
+    cxla_free(an->iset);
+    cxla_free(an->niset);
+    an->reused = cxla_malloc((size_t)cap * sizeof(bool));
+    an->ew = cxla_malloc((size_t)cap * sizeof(bool));
+    an->count = cxla_malloc((size_t)cap * sizeof(int));
+    an->iset = cxla_malloc((size_t)cap * FUSION_INDEXING_CAP * sizeof(int));
+    an->niset = cxla_malloc((size_t)cap * sizeof(int));
+    an->cap = cap;
+    if (!an->reused || !an->ew || !an->count || !an->iset || !an->niset) {
+      analysis_free(an);
+      return cxla_oom();
+    }
   }
+  an->n = n;
+  memset(an->reused, 0, (size_t)n * sizeof(bool));
+  memset(an->count, 0, (size_t)n * sizeof(int));
+  memset(an->niset, 0, (size_t)n * sizeof(int));
   for (int i = 0; i < n; i++) an->ew[i] = true;
   if (fc->root) iset_add(an, fc->root->id, -1);
   for (int i = n - 1; i >= 0; i--) {
@@ -407,16 +434,34 @@ static bool consumer_ok(const Fuser *fz, const Instr *C) {
   return users > 0;
 }
 
-/* Parameters the consumer would have after fusing its operand p. */
-static int params_after(const Instr *C, const Instr *p) {
+/* Parameters the consumer would have after fusing its operand p: the
+ * consumer's distinct operands other than p, plus p's operands that are
+ * new to it. Counted with stamps, linear in the operand counts. */
+static int params_after(Fuser *fz, const Instr *C, const Instr *p) {
+  bool all = reserve_uses(fz, fz->c->ninstrs) && tracked(fz, p);
+  for (int k = 0; k < C->noperands && all; k++) all = tracked(fz, C->operands[k]);
+  for (int k = 0; k < p->noperands && all; k++) all = tracked(fz, p->operands[k]);
   int n = 0;
-  /* The consumer's distinct operands other than p ... */
+  if (all) {
+    int now = ++fz->stamp_now;
+    fz->stamp[p->id] = now;
+    for (int k = 0; k < C->noperands; k++) {
+      int v = C->operands[k]->id;
+      n += fz->stamp[v] != now;
+      fz->stamp[v] = now;
+    }
+    for (int k = 0; k < p->noperands; k++) {
+      int v = p->operands[k]->id;
+      n += fz->stamp[v] != now;
+      fz->stamp[v] = now;
+    }
+    return n;
+  }
   for (int k = 0; k < C->noperands; k++) {
     bool seen = C->operands[k] == p;
     for (int q = 0; q < k && !seen; q++) seen = C->operands[q] == C->operands[k];
     n += !seen;
   }
-  /* ... plus p's operands that are new to it. */
   for (int k = 0; k < p->noperands; k++) {
     bool seen = false;
     for (int q = 0; q < C->noperands && !seen; q++) seen = C->operands[q] == p->operands[k];
@@ -438,7 +483,7 @@ static cxla_status output_fusible(Fuser *fz, const Instr *C, int j, const Instr 
     return NULL;
   }
   const Computation *fc = C->called[0];
-  if (fusion_kind_of(fc) == FUSION_OUTPUT) return NULL; /* one head per fusion */
+  if (C->fusion_kind == FUSION_OUTPUT) return NULL; /* one head per fusion */
   if (!fc->root || fc->root->op == OP_TUPLE) return NULL;
   TRY(analyze(&fz->an, fc));
   *out = fz->an.ew[fc->params[j]->id];
@@ -478,7 +523,7 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   if (p->parent != fz->c || is_dead(p) || p->op == OP_PARAMETER) return NULL;
   if (in_control_dep(fz, p)) return NULL;
   int size = is_ours(C) ? fusion_size(C->called[0]) : 1;
-  if (size + 1 > FUSION_MAX_INSTRS || params_after(C, p) > FUSION_MAX_PARAMS) return NULL;
+  if (size + 1 > FUSION_MAX_INSTRS || params_after(fz, C, p) > FUSION_MAX_PARAMS) return NULL;
   if (feeds_output_head(C, j)) return NULL;
   if (fusion_is_output_head(p)) return output_fusible(fz, C, j, p, out);
   if (p->op == OP_FUSION || !fusion_is_loop_fusible(p)) return NULL;
@@ -574,6 +619,7 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   if (!root || !shape || !called) return cxla_oom();
   root->scratch = C;
   fc->root = root;
+  fz->clones_fc = NULL;
   Instr *f = comp_add_instr(fz->c, OP_FUSION, shape, nuniq, uniq, fname);
   if (!f || !namemap_set(&fz->names, f->name, f)) return cxla_oom();
   called[0] = fc;
@@ -592,10 +638,135 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   return fz->oom ? cxla_oom() : NULL;
 }
 
-/* The clone of original instruction x already inside fc, if any. */
-static Instr *clone_of(const Computation *fc, const Instr *x) {
-  for (int i = 0; i < fc->ninstrs; i++)
-    if (fc->instrs[i]->scratch == x && fc->instrs[i]->op != OP_PARAMETER) return fc->instrs[i];
+static bool reserve_clones(Fuser *fz, int n) {
+  if (n <= fz->nclone) return true;
+  int nc = fz->nclone ? fz->nclone : 64;
+  while (nc < n) nc *= 2;
+  Instr **cl = cxla_realloc(fz->clone, (size_t)nc * sizeof *cl);
+  if (cl) fz->clone = cl;
+  unsigned *g = cl ? cxla_realloc(fz->clone_gen, (size_t)nc * sizeof *g) : NULL;
+  if (g) fz->clone_gen = g;
+  if (!cl || !g) return false;
+  memset(g + fz->nclone, 0, (size_t)(nc - fz->nclone) * sizeof *g);
+  fz->nclone = nc;
+  return true;
+}
+
+/* Records pc, a clone of instruction x of c, as x's clone in clones_fc
+ * (the first one in fc's order stays). */
+static void note_clone(Fuser *fz, const Instr *x, Instr *pc) {
+  if (!tracked(fz, x)) return;
+  if (!reserve_clones(fz, fz->c->ninstrs)) {
+    fz->oom = true;
+    return;
+  }
+  if (fz->clone_gen[x->id] == fz->gen) return;
+  fz->clone_gen[x->id] = fz->gen;
+  fz->clone[x->id] = pc;
+}
+
+/* The clone of original instruction x already inside fc, if any. The map
+ * is built by one scan when fc becomes the fused computation being grown,
+ * then kept up to date by fuse_into. */
+static Instr *clone_of(Fuser *fz, const Computation *fc, const Instr *x) {
+  if (fz->clones_fc != fc) {
+    fz->gen++;
+    fz->clones_fc = fc;
+    for (int i = 0; i < fc->ninstrs; i++)
+      if (fc->instrs[i]->op != OP_PARAMETER && fc->instrs[i]->scratch)
+        note_clone(fz, fc->instrs[i]->scratch, fc->instrs[i]);
+  }
+  if (!tracked(fz, x) || x->id >= fz->nclone || fz->clone_gen[x->id] != fz->gen) return NULL;
+  return fz->clone[x->id];
+}
+
+static bool reserve_sort(Fuser *fz, int n) {
+  if (n <= fz->nsort) return true;
+  int nc = fz->nsort ? fz->nsort : 64;
+  while (nc < n) nc *= 2;
+  unsigned *mk = cxla_realloc(fz->sort_mark, (size_t)nc * sizeof *mk);
+  if (mk) fz->sort_mark = mk;
+  Instr **b = mk ? cxla_realloc(fz->sort_buf, (size_t)nc * sizeof *b) : NULL;
+  if (b) fz->sort_buf = b;
+  Instr **st = b ? cxla_realloc(fz->sort_stack, (size_t)nc * sizeof *st) : NULL;
+  if (st) fz->sort_stack = st;
+  int *nx = st ? cxla_realloc(fz->sort_next, (size_t)nc * sizeof *nx) : NULL;
+  if (nx) fz->sort_next = nx;
+  if (!mk || !b || !st || !nx) return false;
+  memset(mk + fz->nsort, 0, (size_t)(nc - fz->nsort) * sizeof *mk);
+  fz->nsort = nc;
+  return true;
+}
+
+/* The end of a merge into fc, in one sweep over it: clone pc (appended
+ * to fc with the new parameters it reads) takes the place of parameter j
+ * of f, which leaves fc and f's list; then fc's post order is restored
+ * exactly as comp_sort would restore it (its depth-first walk emits
+ * everything before pc's first user in place, then pc's dependencies not
+ * yet emitted, in depth-first post order, then the rest in place). Time
+ * proportional to fc's size, no allocation in the steady state. */
+static cxla_status place_clone(Fuser *fz, Instr *f, Computation *fc, int j, Instr *pc) {
+  Instr *pj = fc->params[j];
+  if (!reserve_sort(fz, fc->ninstrs)) return cxla_oom();
+  int u = -1, n = 0;
+  for (int i = 0; i < fc->ninstrs; i++) {
+    Instr *in = fc->instrs[i];
+    if (in == pj) continue;
+    in->id = n;
+    fc->instrs[n++] = in;
+    if (in == pc) continue; /* never make pc use itself */
+    for (int k = 0; k < in->noperands; k++)
+      if (in->operands[k] == pj) {
+        in->operands[k] = pc;
+        if (u < 0) u = in->id;
+      }
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      if (in->control_preds[k] == pj) {
+        in->control_preds[k] = pc;
+        if (u < 0) u = in->id;
+      }
+  }
+  fc->ninstrs = n;
+  if (fc->root == pj) fc->root = pc;
+  fusion_unlist_param(f, fc, j);
+  if (u < 0) return comp_sort(fc); /* not the shape expected: the general sort */
+  /* Marks: sort_now - 1 visiting, sort_now done. */
+  fz->sort_now += 2;
+  unsigned done = fz->sort_now, visiting = done - 1;
+  unsigned *mark = fz->sort_mark;
+  for (int i = 0; i < u; i++) mark[i] = done;
+  for (int i = u; i < n; i++) mark[i] = 0;
+  Instr **emit = fz->sort_buf, **stack = fz->sort_stack;
+  int *next = fz->sort_next;
+  int nemit = 0, sp = 0;
+  stack[sp++] = pc;
+  next[pc->id] = 0;
+  mark[pc->id] = visiting;
+  while (sp > 0) {
+    Instr *in = stack[sp - 1];
+    int k = next[in->id];
+    if (k < in->noperands + in->ncontrol_preds) {
+      next[in->id]++;
+      Instr *d = k < in->noperands ? in->operands[k] : in->control_preds[k - in->noperands];
+      if (d->parent != fc || d->id < 0 || d->id >= n || fc->instrs[d->id] != d) continue;
+      if (mark[d->id] == visiting) return comp_sort(fc); /* a cycle: let comp_sort say so */
+      if (mark[d->id] == done) continue;
+      mark[d->id] = visiting;
+      next[d->id] = 0;
+      stack[sp++] = d;
+    } else {
+      mark[in->id] = done;
+      emit[nemit++] = in;
+      sp--;
+    }
+  }
+  /* fc->instrs[u..n) minus what was emitted goes after the emitted ones:
+   * collect it behind them in emit (nemit + rest == n - u). */
+  int w = nemit;
+  for (int i = u; i < n; i++)
+    if (mark[i] != done) emit[w++] = fc->instrs[i];
+  memcpy(fc->instrs + u, emit, (size_t)(n - u) * sizeof(Instr *));
+  for (int i = u; i < n; i++) fc->instrs[i]->id = i;
   return NULL;
 }
 
@@ -649,7 +820,6 @@ static cxla_status kill_if_unused(Fuser *fz, Instr *p) {
 static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   Computation *fc = f->called[0];
   Instr *p = f->operands[j];
-  Instr *pj = fc->params[j];
   Instr **ops = arena_array(&fz->m->arena, (size_t)p->noperands + 1, sizeof(Instr *));
   if (!ops) return cxla_oom();
   track(fz, f, -1); /* f's operands change: its uses are counted again below */
@@ -658,7 +828,7 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   int at = j + 1;
   for (int k = 0; k < p->noperands; k++) {
     Instr *x = p->operands[k];
-    Instr *have = clone_of(fc, x);
+    Instr *have = clone_of(fz, fc, x);
     int idx = fusion_operand_index(f, x);
     if (have) ops[k] = have;
     else if (idx >= 0) ops[k] = fc->params[idx];
@@ -674,11 +844,12 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   Instr *pc = name ? instr_clone(fc, p, p->noperands, ops, name) : NULL;
   if (!pc || !namemap_set(&fz->fc_names, pc->name, pc)) return cxla_oom();
   pc->scratch = p;
-  comp_replace_uses(fc, pj, pc);
-  fusion_remove_param(f, fc, j);
+  note_clone(fz, p, pc);
   fz->an.fc = NULL;
-  TRY(comp_sort(fc));
-  f->fusion_kind = fusion_kind_of(fc);
+  TRY(place_clone(fz, f, fc, j, pc));
+  /* fc gained pc and lost a parameter. */
+  if (fusion_is_output_head(pc)) f->fusion_kind = FUSION_OUTPUT;
+  else if (pc->op == OP_REDUCE && f->fusion_kind == FUSION_LOOP) f->fusion_kind = FUSION_INPUT;
   track(fz, f, 1);
   if (fz->uniform == fc && !keeps_uniform(p, fc)) fz->uniform = NULL;
   TRY(kill_if_unused(fz, p));
@@ -771,6 +942,7 @@ static cxla_status finish(Fuser *fz) {
  * of each round, when c holds live instructions only). */
 static cxla_status index_computation(Fuser *fz) {
   Computation *c = fz->c;
+  fz->clones_fc = NULL; /* ids change when c is compacted */
   uses_reset(fz);
   namemap_free(&fz->names);
   cxla_free(fz->ctrl);
@@ -810,6 +982,12 @@ static void fuser_free(Fuser *fz) {
   analysis_free(&fz->an);
   namemap_free(&fz->fc_names);
   cxla_free(fz->no_dup);
+  cxla_free(fz->clone);
+  cxla_free(fz->clone_gen);
+  cxla_free(fz->sort_mark);
+  cxla_free(fz->sort_buf);
+  cxla_free(fz->sort_stack);
+  cxla_free(fz->sort_next);
   uses_reset(fz);
   cxla_free(fz->uses);
   cxla_free(fz->stamp);

@@ -303,6 +303,10 @@ void fusion_drop_instr(Computation *c, Instr *in) {
 
 void fusion_remove_param(Instr *f, Computation *fc, int i) {
   fusion_drop_instr(fc, fc->params[i]);
+  fusion_unlist_param(f, fc, i);
+}
+
+void fusion_unlist_param(Instr *f, Computation *fc, int i) {
   for (int k = i; k + 1 < fc->nparams; k++) {
     fc->params[k] = fc->params[k + 1];
     fc->params[k]->param_number = k;
@@ -397,13 +401,21 @@ cxla_status fusion_finish(Computation *fc, const char *tag) {
   /* First move every parameter out of the way, so that renaming one to
    * param_<i>.<tag> cannot collide with another parameter's old name. */
   for (int i = 0; i < fc->nparams; i++) fc->params[i]->name = "";
+  /* The names in use, indexed once (a scan per parameter would make this
+   * quadratic in the fusion's size). */
+  NameMap names;
+  TRY(comp_index_names(fc, &names));
   for (int i = 0; i < fc->nparams; i++) {
     char buf[160];
     snprintf(buf, sizeof buf, "param_%d.%.100s", i, tag);
-    const char *name = fusion_unique_name(fc, buf);
-    if (!name) return cxla_oom();
+    const char *name = fusion_unique_name_in(fc, &names, buf);
+    if (!name || !namemap_set(&names, name, fc->params[i])) {
+      namemap_free(&names);
+      return cxla_oom();
+    }
     fc->params[i]->name = name;
   }
+  namemap_free(&names);
   /* Parameters first, by number (as XLA prints them), then the rest in
    * their order; comp_sort keeps an order that is already valid. */
   Instr **order = cxla_malloc((size_t)fc->ninstrs * sizeof(Instr *) + 1);

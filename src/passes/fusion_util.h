@@ -108,6 +108,11 @@ Instr *fusion_add_param(Computation *fc, const Shape *s);
  * renumbers the later ones; removes operand i of fusion f to match. */
 void fusion_remove_param(Instr *f, Computation *fc, int i);
 
+/* The list part of fusion_remove_param: drops parameter i from fc's
+ * parameter list (renumbering the rest) and operand i from f, leaving
+ * fc's instruction list to the caller. */
+void fusion_unlist_param(Instr *f, Computation *fc, int i);
+
 /* Inserts operand x into fusion f at position pos (-1: at the end), with a
  * matching parameter in its computation (later ones renumbered); returns
  * that parameter, NULL on OOM. */

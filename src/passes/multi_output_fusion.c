@@ -211,7 +211,16 @@ typedef struct Merge {
   int nouts;
   Instr *prod;       /* producer-consumer merge: the producer, whose uses */
   Instr *prod_value; /* by the consumer read this value of mc instead */
+  NameMap names;     /* names used in mc (parameters' placeholders aside) */
 } Merge;
+
+/* A name not yet used in mc, derived from base, for an instruction about
+ * to be added (found without a scan over mc), now taken. NULL on OOM. */
+static const char *mc_name(Merge *g, const char *base) {
+  const char *name = fusion_unique_name_in(g->mc, &g->names, base);
+  if (!name || !namemap_set(&g->names, name, (void *)g->mc)) return NULL;
+  return name;
+}
 
 /* The parameter of mc standing for outer operand x (added if new); a
  * scalar constant is copied in instead. */
@@ -222,7 +231,7 @@ static Instr *param_for(Merge *g, Instr *x) {
   if (x->op == OP_CONSTANT && shape_elems(x->shape) == 1 && type_is_array(x->shape->type)) {
     for (int i = 0; i < g->mc->ninstrs; i++)
       if (g->mc->instrs[i]->scratch == x) return g->mc->instrs[i];
-    const char *name = fusion_unique_name(g->mc, x->name);
+    const char *name = mc_name(g, x->name);
     Instr *k = name ? instr_clone(g->mc, x, 0, NULL, name) : NULL;
     if (k) k->scratch = x;
     return k;
@@ -240,7 +249,7 @@ static cxla_status absorb(Merge *g, Instr *in) {
     if (!ops) return cxla_oom();
     for (int k = 0; k < in->noperands; k++)
       if (!(ops[k] = param_for(g, in->operands[k]))) return cxla_oom();
-    const char *name = fusion_unique_name(g->mc, in->name);
+    const char *name = mc_name(g, in->name);
     Instr *cl = name ? instr_clone(g->mc, in, in->noperands, ops, name) : NULL;
     if (!cl) return cxla_oom();
     g->outs[g->nouts++] = cl;
@@ -263,7 +272,7 @@ static cxla_status absorb(Merge *g, Instr *in) {
       map[i] = NULL;
       continue;
     }
-    const char *name = fusion_unique_name(g->mc, s->name);
+    const char *name = mc_name(g, s->name);
     if (!name || !(map[i] = instr_clone(g->mc, s, s->noperands, ops, name))) return cxla_oom();
   }
   if (fc->root->op != OP_TUPLE) g->outs[g->nouts++] = map[fc->root->id];
@@ -352,23 +361,25 @@ static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
   snprintf(fname, sizeof fname, "fusion.%d", tag);
   snprintf(cname, sizeof cname, "fused_computation.%d", tag);
   snprintf(tagstr, sizeof tagstr, "%d", tag);
-  Merge g = {m, x, w, c, NULL, NULL, 0, NULL, 0, NULL, NULL};
+  Merge g = {m, x, w, c, NULL, NULL, 0, NULL, 0, NULL, NULL, {0}};
   g.mc = fusion_ctx_new_computation(x, c, cname);
   g.ops = arena_array(ar, (size_t)(a->noperands + b->noperands) + 1, sizeof(Instr *));
   g.outs = arena_array(ar, (size_t)(noutputs(a) + noutputs(b)), sizeof(Instr *));
   if (!g.mc || !g.ops || !g.outs) return cxla_oom();
-  TRY(absorb(&g, a));
+  cxla_status st = absorb(&g, a);
   int second = g.nouts;
-  if (producer) {
+  if (producer && !st) {
     g.prod = a;
     g.prod_value = g.outs[0];
   }
-  TRY(absorb(&g, b));
+  if (!st) st = absorb(&g, b);
+  const char *tname = st ? NULL : mc_name(&g, "tuple");
+  namemap_free(&g.names);
+  TRY(st);
   Shape **elems = arena_array(ar, (size_t)g.nouts, sizeof(Shape *));
   if (!elems) return cxla_oom();
   for (int i = 0; i < g.nouts; i++) elems[i] = g.outs[i]->shape;
   Shape *ts = shape_new_tuple(ar, g.nouts, elems);
-  const char *tname = fusion_unique_name(g.mc, "tuple");
   Instr *root = ts && tname ? comp_add_instr(g.mc, OP_TUPLE, ts, g.nouts, g.outs, tname) : NULL;
   if (!root) return cxla_oom();
   g.mc->root = root;
