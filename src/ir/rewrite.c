@@ -310,11 +310,23 @@ Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *o
 
 const char *module_unique_comp_name(HloModule *m, const char *base) {
   if (!module_find_computation(m, base)) return arena_strdup(&m->arena, base);
+  /* the names in a hash, so that finding the first free suffix costs
+   * O(computations + suffix), not their product */
+  NameMap names;
+  memset(&names, 0, sizeof names);
+  for (int i = 0; i < m->ncomps; i++)
+    if (!namemap_get(&names, m->comps[i]->name, strlen(m->comps[i]->name)) &&
+        !namemap_put(&names, m->comps[i]->name, m->comps[i])) {
+      namemap_free(&names);
+      return NULL;
+    }
   char buf[256];
   for (int i = 1;; i++) {
     snprintf(buf, sizeof buf, "%.200s.%d", base, i);
-    if (!module_find_computation(m, buf)) return arena_strdup(&m->arena, buf);
+    if (!namemap_get(&names, buf, strlen(buf))) break;
   }
+  namemap_free(&names);
+  return arena_strdup(&m->arena, buf);
 }
 
 Computation *comp_clone(HloModule *m, const Computation *src, const char *name) {
