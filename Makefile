@@ -18,7 +18,11 @@ else
   SANFLAGS =
 endif
 CFLAGS  = $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
-LDLIBS  = -lm -lpthread
+# The CPU backend (src/codegen, src/cpu) uses LLVM 19's C API and OpenBLAS.
+LLVM_CONFIG ?= /usr/lib/llvm-19/bin/llvm-config
+LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
+LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs core orcjit native passes 2>/dev/null)
+LDLIBS  = $(LLVM_LIBS) -lopenblas -lm -lpthread
 
 LIB_SRC   := $(sort $(wildcard src/*/*.c))
 TESTING_SRC := $(sort $(wildcard testing/*.c))
@@ -56,9 +60,15 @@ $(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 
 # Backends that need more libraries (LLVM) add them to SO_LDLIBS.
 SO_LDLIBS ?=
-$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list
-	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so $(LIB_OBJ) \
-	  $(SO_LDLIBS) $(LDLIBS) -o $@
+# The version script keeps the dynamic symbol table to the public cxla_
+# names (linking LLVM would otherwise export the linker's __bss_start,
+# _edata, _end).
+$(BUILD)/libcxla.map:
+	@mkdir -p $(BUILD)
+	echo '{ global: cxla_*; local: *; };' > $@
+$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list $(BUILD)/libcxla.map
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so \
+	  -Wl,--version-script,$(BUILD)/libcxla.map $(LIB_OBJ) $(SO_LDLIBS) $(LDLIBS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 	@rm -f $@
@@ -74,6 +84,9 @@ $(BUILD)/cxla: $(TOOL_OBJ) $(LINK_LIBS)
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $< $(LINK_LIBS) $(LDLIBS) -o $@
+
+# Only the backend's objects see LLVM's headers.
+$(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o: CFLAGS += $(LLVM_CFLAGS)
 
 # A host program that sees only the public headers and the shared library.
 $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)
@@ -112,25 +125,30 @@ run: deps all
 # libFuzzer targets (need clang): build-fuzz/fuzz_parse (HLO text reader),
 # build-fuzz/fuzz_stablehlo_text (StableHLO text reader and importer),
 # build-fuzz/fuzz_run (parse -> verify -> interpret), build-fuzz/fuzz_npy
-# (.npy reader/writer) and build-fuzz/fuzz_json (JSON parser, case.json).
+# (.npy reader/writer), build-fuzz/fuzz_json (JSON parser, case.json) and
+# build-fuzz/fuzz_stablehlo_bc (StableHLO portable artifacts, MLIR bytecode).
 FUZZ_CC ?= clang
 fuzz: build-fuzz/fuzz_parse build-fuzz/fuzz_run build-fuzz/fuzz_npy build-fuzz/fuzz_json \
-      build-fuzz/fuzz_stablehlo_text
+      build-fuzz/fuzz_stablehlo_text build-fuzz/fuzz_stablehlo_bc
 build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_run.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_stablehlo_text: fuzz/fuzz_stablehlo_text.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_stablehlo_text.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
-build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
+build-fuzz/fuzz_stablehlo_bc: fuzz/fuzz_stablehlo_bc.c fuzz/bc_checks.h $(LIB_SRC) $(wildcard src/*/*.h src/*/*.def include/cxla/*)
 	@mkdir -p build-fuzz
 	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	  $< $(LIB_SRC) $(LDLIBS) -o $@
+build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
+	@mkdir -p build-fuzz
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $< $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 
 # Mutation sweep over the corpus under ASan+UBSan (fuzz/mutate_sweep.c):

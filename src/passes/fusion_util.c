@@ -9,7 +9,16 @@
 
 /* ---- opcode classes ---- */
 
+/* Bit width of an element for bitcast-convert (pred takes a byte). */
+static int convert_bits(ElemType t) { return t == T_PRED ? 8 : type_bits(t); }
+
 bool fusion_is_elementwise(const Instr *in) {
+  /* A bitcast-convert between types of one width maps each element to one
+   * element (XLA's IsElementwise); between widths it adds or drops a dim. */
+  if (in->op == OP_BITCAST_CONVERT)
+    return in->noperands == 1 && type_is_array(in->shape->type) &&
+           in->shape->rank == in->operands[0]->shape->rank &&
+           convert_bits(in->shape->type) == convert_bits(in->operands[0]->shape->type);
   unsigned f = op_info(in->op)->flags;
   return (f & OPF_EW) && !(f & OPF_CTRL) && in->ncalled == 0;
 }
@@ -54,7 +63,21 @@ bool fusion_is_expensive(const Instr *in) {
   }
 }
 
+/* A reduce with one input per init value and a result per input: arrays
+ * (single-output) or a tuple of arrays (a variadic reduce, e.g. argmax's
+ * value and index). */
+static bool fusible_reduce(const Instr *in) {
+  int n = in->noperands / 2;
+  if (in->ncalled != 1 || n < 1 || in->noperands != 2 * n) return false;
+  if (n == 1) return type_is_array(in->shape->type);
+  if (in->shape->type != T_TUPLE || in->shape->ntuple != n) return false;
+  for (int i = 0; i < n; i++)
+    if (!type_is_array(in->shape->tuple[i]->type)) return false;
+  return true;
+}
+
 bool fusion_is_loop_fusible(const Instr *in) {
+  if (in->op == OP_REDUCE) return fusible_reduce(in);
   if (!type_is_array(in->shape->type)) return false;
   if (fusion_is_elementwise(in)) return true;
   switch (in->op) {
@@ -62,9 +85,6 @@ bool fusion_is_loop_fusible(const Instr *in) {
   case OP_DYNAMIC_UPDATE_SLICE: case OP_GATHER: case OP_IOTA: case OP_PAD: case OP_RESHAPE:
   case OP_REVERSE: case OP_SLICE: case OP_TRANSPOSE: case OP_COPY: case OP_CONSTANT:
     return true;
-  case OP_REDUCE:
-    /* Single-output reduce: one input, one init value, an array result. */
-    return in->noperands == 2 && in->ncalled == 1;
   default:
     return false;
   }
@@ -255,9 +275,12 @@ Instr *fusion_add_param(Computation *fc, const Shape *s) {
   Arena *a = &fc->module->arena;
   Shape *sh = shape_clone(a, s);
   if (!sh) return NULL;
+  /* A placeholder no parsed name can equal ('#' is not an HLO name
+   * character), so it needs no search for a free name; fusion_finish
+   * names every parameter. */
   char buf[64];
-  snprintf(buf, sizeof buf, "param_tmp.%d", fc->nparams);
-  const char *name = fusion_unique_name(fc, buf);
+  snprintf(buf, sizeof buf, "param_tmp#%d", fc->nparams);
+  const char *name = arena_strdup(a, buf);
   if (!name) return NULL;
   Instr **params = arena_array(a, (size_t)fc->nparams + 1, sizeof(Instr *));
   if (!params) return NULL;

@@ -16,8 +16,13 @@
 
 /* Largest fused computation the passes build: instructions other than
  * parameters, and parameters. */
-#define FUSION_MAX_INSTRS 64
+#define FUSION_MAX_INSTRS 512
 #define FUSION_MAX_PARAMS 32
+/* Most evaluations of one fused instruction an elemental emitter may make
+ * (XLA's kAllowedCodeDuplication), and the indexing users tracked per
+ * instruction to count them. */
+#define FUSION_MAX_EVALUATIONS 15
+#define FUSION_INDEXING_CAP 16
 
 /* ---- opcode classes ---- */
 
@@ -33,7 +38,8 @@ bool fusion_is_elementwise(const Instr *in);
 /* May be computed inside a loop fusion (XLA's CanBeLoopFused plus copy):
  * elementwise, broadcast, reshape, transpose, slice, pad, concatenate, iota,
  * dynamic-slice, dynamic-update-slice, gather, reverse, bitcast, copy,
- * constants, single-output reduce. */
+ * constants, reduce (single-output, or variadic with a tuple of arrays:
+ * it can only be the root of a fusion, its users read elements of it). */
 bool fusion_is_loop_fusible(const Instr *in);
 
 /* dot or convolution: the heads of output fusions. */

@@ -17,7 +17,12 @@
  * index spaces agree, neither reaches the other (merging would make a
  * cycle), neither takes part in control dependencies, and the merged
  * computation stays within the fusion size limits. Output fusions (dot,
- * convolution) and custom fusions are never merged. */
+ * convolution) and custom fusions are never merged.
+ *
+ * A loop fusion is also merged into the reduce that consumes it while
+ * other users read it too (producer-consumer multi-output fusion, see
+ * merge_producer_consumer): softmax's exp is computed in its row-sum
+ * kernel, which writes both. */
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +53,7 @@ static const Shape *index_space(const Instr *in) {
     const Shape *first = NULL;
     for (int i = 0; i < root->noperands; i++) {
       const Instr *e = root->operands[i];
+      if (!type_is_array(e->shape->type)) return NULL;
       const Shape *s = e->op == OP_REDUCE ? e->operands[0]->shape : e->shape;
       if (!type_is_array(s->type)) return NULL;
       if (!first) first = s;
@@ -55,6 +61,9 @@ static const Shape *index_space(const Instr *in) {
     }
     return first;
   }
+  /* A variadic reduce (a tuple that is not a tuple instruction) is never
+   * merged: its results are not separate elements of a root tuple. */
+  if (!type_is_array(root->shape->type)) return NULL;
   const Shape *s = root->op == OP_REDUCE ? root->operands[0]->shape : root->shape;
   return type_is_array(s->type) ? s : NULL;
 }
@@ -200,11 +209,14 @@ typedef struct Merge {
   int nops;
   Instr **outs;    /* the merged computation's results, in order */
   int nouts;
+  Instr *prod;       /* producer-consumer merge: the producer, whose uses */
+  Instr *prod_value; /* by the consumer read this value of mc instead */
 } Merge;
 
 /* The parameter of mc standing for outer operand x (added if new); a
  * scalar constant is copied in instead. */
 static Instr *param_for(Merge *g, Instr *x) {
+  if (g->prod && x == g->prod) return g->prod_value;
   for (int i = 0; i < g->nops; i++)
     if (g->ops[i] == x) return g->mc->params[i];
   if (x->op == OP_CONSTANT && shape_elems(x->shape) == 1 && type_is_array(x->shape->type)) {
@@ -327,8 +339,9 @@ static void drop_unused_constants(Sweep *w, const Instr *gone) {
   }
 }
 
-/* Replaces candidates a and b of c by one multi-output fusion. */
-static cxla_status merge(Sweep *w, Instr *a, Instr *b) {
+/* Replaces candidates a and b of c by one multi-output fusion; with
+ * `producer`, b reads a and reads a's value inside the fusion. */
+static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
   FusionCtx *x = w->x;
   Computation *c = w->c;
   HloModule *m = x->m;
@@ -339,13 +352,17 @@ static cxla_status merge(Sweep *w, Instr *a, Instr *b) {
   snprintf(fname, sizeof fname, "fusion.%d", tag);
   snprintf(cname, sizeof cname, "fused_computation.%d", tag);
   snprintf(tagstr, sizeof tagstr, "%d", tag);
-  Merge g = {m, x, w, c, NULL, NULL, 0, NULL, 0};
+  Merge g = {m, x, w, c, NULL, NULL, 0, NULL, 0, NULL, NULL};
   g.mc = fusion_ctx_new_computation(x, c, cname);
   g.ops = arena_array(ar, (size_t)(a->noperands + b->noperands) + 1, sizeof(Instr *));
   g.outs = arena_array(ar, (size_t)(noutputs(a) + noutputs(b)), sizeof(Instr *));
   if (!g.mc || !g.ops || !g.outs) return cxla_oom();
   TRY(absorb(&g, a));
   int second = g.nouts;
+  if (producer) {
+    g.prod = a;
+    g.prod_value = g.outs[0];
+  }
   TRY(absorb(&g, b));
   Shape **elems = arena_array(ar, (size_t)g.nouts, sizeof(Shape *));
   if (!elems) return cxla_oom();
@@ -381,7 +398,58 @@ static cxla_status merge(Sweep *w, Instr *a, Instr *b) {
   return NULL;
 }
 
-/* Merges the pairs of siblings found over one sweep of w->c. */
+/* A single-output reduce, or an input fusion whose root is one: a
+ * consumer that reads all of its input's elements once. */
+static bool reduce_rooted(const Instr *in) {
+  const Instr *root = in;
+  if (in->op == OP_FUSION) {
+    if (in->fusion_kind != FUSION_INPUT || !in->called[0]->root) return false;
+    root = in->called[0]->root;
+  }
+  return root->op == OP_REDUCE && root->noperands == 2 && type_is_array(root->shape->type);
+}
+
+/* A loop fusion with one array result. */
+static bool loop_producer(const Instr *in) {
+  return in->op == OP_FUSION && in->fusion_kind == FUSION_LOOP && in->called[0]->root &&
+         in->called[0]->root->op != OP_TUPLE && type_is_array(in->shape->type);
+}
+
+/* Producer-consumer multi-output fusion (XLA:GPU's, for what XLA:CPU
+ * leaves apart): a loop fusion P that instruction fusion could not put
+ * into its reduce consumer R (P has other users, and is expensive) is
+ * computed in R's kernel, which also writes P's value for the other users:
+ *
+ *   %fusion.5 = (f32[64,64], f32[64]) fusion(%x, %m), calls=...  (exp, its row sums)
+ *
+ * P's elements are read back by R once instead of written and read again.
+ * Conditions: P and R are candidates with one index space (R's input
+ * dims), P is not the root, and nothing else R reads depends on P (the
+ * merged fusion would need its own result), as far as this sweep can
+ * tell. */
+static cxla_status merge_producer_consumer(Sweep *w, Instr *R, bool *merged) {
+  Computation *c = w->c;
+  if (!reduce_rooted(R) || !candidate(w, R)) return NULL;
+  for (int k = 0; k < R->noperands; k++) {
+    Instr *P = R->operands[k];
+    if (!is_old(w, P) || !loop_producer(P) || c->root == P || !candidate(w, P)) continue;
+    if (w->u.count[P->id] < 2 || !same_space(space_of(w, P), space_of(w, R))) continue;
+    int ni, np;
+    merged_size(P, R, &ni, &np);
+    if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
+    bool path = false, unknown = false;
+    for (int q = 0; q < R->noperands && !path && !unknown; q++)
+      if (R->operands[q] != P) reaches(w, P, R->operands[q], &path, &unknown);
+    if (path || unknown) continue;
+    TRY(merge(w, P, R, true));
+    *merged = true;
+    return NULL; /* R is gone */
+  }
+  return NULL;
+}
+
+/* Merges the pairs of siblings found over one sweep of w->c, and
+ * producers into their reduce consumers. */
 static cxla_status sweep(Sweep *w, bool *merged) {
   Computation *c = w->c;
   for (int x = 0; x < w->n; x++) {
@@ -409,12 +477,13 @@ static cxla_status sweep(Sweep *w, bool *merged) {
         if (ba || u2) continue;
         /* Keep the earlier one first so that tuple element order follows
          * the program order. */
-        TRY(a->id < b->id ? merge(w, a, b) : merge(w, b, a));
+        TRY(a->id < b->id ? merge(w, a, b, false) : merge(w, b, a, false));
         *merged = true;
         break; /* a is gone */
       }
     }
   }
+  for (int r = 0; r < w->n; r++) TRY(merge_producer_consumer(w, w->c->instrs[r], merged));
   return NULL;
 }
 

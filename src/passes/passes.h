@@ -31,6 +31,7 @@ cxla_status pass_while_loop_constant_sinking(HloModule *m, const PassContext *ct
 cxla_status pass_sort_simplifier(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_reshape_mover(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_float_normalization(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_reshape_to_bitcast(HloModule *m, const PassContext *ctx, bool *changed);
 
 /* Whether a dot operand of shape s with these batch and contracting
  * dimensions is in dot-canonicalize's canonical form (one contracting

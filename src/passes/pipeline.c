@@ -41,6 +41,8 @@ static const Pass kPasses[] = {
     {"buffer-assignment", pass_buffer_assignment,
      "liveness, buffer reuse and offsets; report only (never changes the module)"},
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
+    {"reshape-to-bitcast", pass_reshape_to_bitcast,
+     "reshapes whose operand and result are row-major in memory become bitcasts"},
     {"reduce-window-rewriter", pass_reduce_window_rewriter,
      "scans as reduce-windows (cumsum, cumprod, ...) to a log-depth tree of 16-wide windows"},
     {"float-normalization", pass_float_normalization,
@@ -244,9 +246,10 @@ static cxla_status pipeline_default(Runner *r) {
    * inserts can leave no-op reshapes and tuple/get-tuple-element pairs */
   static const char *const kPostLayout[] = {"algsimp", "tuple-simplifier", "cse", "dce"};
   TRY(run_fixed_point(r, kPostLayout, (int)(sizeof kPostLayout / sizeof kPostLayout[0]), 8));
+  TRY(run_pass(r, "reshape-to-bitcast"));
   TRY(run_pass(r, "fusion"));
   TRY(run_pass(r, "cse"));
-  static const char *const kMerge[] = {"multi-output-fusion", "cse", "dce"};
+  static const char *const kMerge[] = {"multi-output-fusion", "tuple-simplifier", "cse", "dce"};
   TRY(run_fixed_point(r, kMerge, (int)(sizeof kMerge / sizeof kMerge[0]), 8));
   TRY(run_pass(r, "buffer-assignment"));
   return NULL;

@@ -155,6 +155,16 @@ check "conform --which all (no module.mlirbc: skipped)" 0 "^6 passed, 0 failed, 
   "$CXLA" conform cases --which all
 check "conform -v says why" 0 "^skip +addcase:mlirbc: the case has no module\.mlirbc" \
   "$CXLA" conform cases --which mlirbc -v
+# A portable artifact (module.mlirbc, as jax.export writes it) is read by
+# content too, and gives what its module.hlo gives.
+BC="$CLI_DIR/../corpus/classic_sin_squared"
+check "run portable artifact" 0 "" "$CXLA" run "$BC/module.mlirbc" "$BC/args/0.npy" --out bc_out
+check "run its module.hlo" 0 "" "$CXLA" run "$BC/module.hlo" "$BC/args/0.npy" --out hlo_out
+cmp bc_out/0.npy hlo_out/0.npy && ok || bad "run portable artifact: result differs from module.hlo's"
+check "fmt portable artifact prints HLO" 0 "ROOT .* multiply\(" "$CXLA" fmt "$BC/module.mlirbc"
+head -c 300 "$BC/module.mlirbc" >trunc.mlirbc
+check "truncated portable artifact" 1 "trunc\.mlirbc: byte [0-9]+ \(section table\): 47 bytes expected" \
+  "$CXLA" check trunc.mlirbc
 check "run StableHLO text" 0 "" "$CXLA" run cases/addcase/module.mlir a1/0.npy a2/0.npy --out mlir_out
 cmp mlir_out/0.npy cases/addcase/results/0.npy && ok || bad "run StableHLO text: result differs"
 check "fmt StableHLO text prints HLO" 0 "ROOT .* add\(" "$CXLA" fmt cases/addcase/module.mlir
