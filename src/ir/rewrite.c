@@ -37,35 +37,43 @@ cxla_status comp_index_names(const Computation *c, NameMap *out) {
 cxla_status users_build(const Computation *c, Users *u) {
   memset(u, 0, sizeof *u);
   int n = c->ninstrs;
+  int *last = NULL;
   u->n = n;
   u->count = cxla_calloc((size_t)n + 1, sizeof(int));
   u->list = cxla_calloc((size_t)n + 1, sizeof(Instr **));
   if (!u->count || !u->list) goto oom;
+  /* last[id]: the latest user counted for instr id, so that a user that
+   * reads an operand twice counts once (linear in the operands) */
+  if (!(last = cxla_malloc(((size_t)n + 1) * sizeof(int)))) goto oom;
+  for (int i = 0; i < n; i++) last[i] = -1;
   for (int i = 0; i < n; i++) {
     Instr *in = c->instrs[i];
     for (int k = 0; k < in->noperands; k++) {
       const Instr *op = in->operands[k];
-      bool seen = false; /* count each user once even if it uses op twice */
-      for (int j = 0; j < k; j++) seen |= in->operands[j] == op;
-      if (!seen && op->id >= 0 && op->id < n) u->count[op->id]++;
+      if (op->id < 0 || op->id >= n || last[op->id] == i) continue;
+      last[op->id] = i;
+      u->count[op->id]++;
     }
   }
   for (int i = 0; i < n; i++) {
     if (u->count[i] && !(u->list[i] = cxla_malloc((size_t)u->count[i] * sizeof(Instr *))))
       goto oom;
     u->count[i] = 0;
+    last[i] = -1;
   }
   for (int i = 0; i < n; i++) {
     Instr *in = c->instrs[i];
     for (int k = 0; k < in->noperands; k++) {
       const Instr *op = in->operands[k];
-      bool seen = false;
-      for (int j = 0; j < k; j++) seen |= in->operands[j] == op;
-      if (!seen && op->id >= 0 && op->id < n) u->list[op->id][u->count[op->id]++] = in;
+      if (op->id < 0 || op->id >= n || last[op->id] == i) continue;
+      last[op->id] = i;
+      u->list[op->id][u->count[op->id]++] = in;
     }
   }
+  cxla_free(last);
   return NULL;
 oom:
+  cxla_free(last);
   users_free(u);
   return cxla_oom();
 }
@@ -302,11 +310,23 @@ Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *o
 
 const char *module_unique_comp_name(HloModule *m, const char *base) {
   if (!module_find_computation(m, base)) return arena_strdup(&m->arena, base);
+  /* the names in a hash, so that finding the first free suffix costs
+   * O(computations + suffix), not their product */
+  NameMap names;
+  memset(&names, 0, sizeof names);
+  for (int i = 0; i < m->ncomps; i++)
+    if (!namemap_get(&names, m->comps[i]->name, strlen(m->comps[i]->name)) &&
+        !namemap_put(&names, m->comps[i]->name, m->comps[i])) {
+      namemap_free(&names);
+      return NULL;
+    }
   char buf[256];
   for (int i = 1;; i++) {
     snprintf(buf, sizeof buf, "%.200s.%d", base, i);
-    if (!module_find_computation(m, buf)) return arena_strdup(&m->arena, buf);
+    if (!namemap_get(&names, buf, strlen(buf))) break;
   }
+  namemap_free(&names);
+  return arena_strdup(&m->arena, buf);
 }
 
 Computation *comp_clone(HloModule *m, const Computation *src, const char *name) {

@@ -208,66 +208,119 @@ static const Instr **schedule_in_order(const Flow *f) {
 static int64_t defined_bytes(const Flow *f, const Instr *in) {
   if (is_view(in) || in->op == OP_PARAMETER || in->op == OP_CONSTANT) return 0;
   int64_t b = 0;
-  for (int j = 0; j < f->nleaves[in->id]; j++) b += array_bytes(leaf_shape(in->shape, j, NULL));
+  for (int j = 0; j < f->nleaves[in->id]; j++) {
+    int v = f->leafval[f->leaf_base[in->id] + j];
+    if (v >= 0) b += f->vsize[v];
+  }
   return b;
+}
+
+/* A binary heap of ready instructions, best first: larger gain, then the
+ * earlier instruction. Entries go stale when an instruction's gain grows
+ * (it is pushed again) or it is scheduled; pop skips those. */
+typedef struct Ready {
+  int64_t gain;
+  int idx;
+} Ready;
+
+static bool ready_before(Ready a, Ready b) {
+  return a.gain != b.gain ? a.gain > b.gain : a.idx < b.idx;
+}
+
+static void heap_push(Ready *h, int *n, Ready x) {
+  int i = (*n)++;
+  while (i > 0 && ready_before(x, h[(i - 1) / 2])) {
+    h[i] = h[(i - 1) / 2];
+    i = (i - 1) / 2;
+  }
+  h[i] = x;
+}
+
+static Ready heap_pop(Ready *h, int *n) {
+  Ready top = h[0], x = h[--*n];
+  int i = 0;
+  for (;;) {
+    int c = 2 * i + 1;
+    if (c >= *n) break;
+    if (c + 1 < *n && ready_before(h[c + 1], h[c])) c++;
+    if (!ready_before(h[c], x)) break;
+    h[i] = h[c];
+    i = c;
+  }
+  if (*n > 0) h[i] = x;
+  return top;
 }
 
 /* Greedy list scheduling: among the ready instructions, take the one that
  * frees the most bytes net of what it defines; ties go to the earlier
- * instruction, so a computation with nothing to gain keeps its order. */
+ * instruction, so a computation with nothing to gain keeps its order.
+ * gain[i] is kept current: a value's bytes count for its last unscheduled
+ * reader once only one is left. A heap of ready instructions: N log N. */
 static const Instr **schedule_list(const Flow *f) {
-  int n = f->n;
+  int n = f->n, nv = f->nvalues;
   const Computation *c = f->c;
+  int nreads = f->rd_start[nv];
   const Instr **s = cxla_malloc(((size_t)n + 1) * sizeof(Instr *));
-  int *pending = cxla_calloc((size_t)n + 1, sizeof(int));    /* unscheduled deps */
-  int *remaining = cxla_calloc((size_t)f->nvalues + 1, sizeof(int));
+  int *pending = cxla_calloc((size_t)n + 1, sizeof(int)); /* unscheduled deps */
+  int *remaining = cxla_calloc((size_t)nv + 1, sizeof(int));
   bool *done = cxla_calloc((size_t)n + 1, sizeof(bool));
+  int64_t *gain = cxla_calloc((size_t)n + 1, sizeof(int64_t));
+  int *mark = cxla_malloc(((size_t)n + 1) * sizeof(int));
+  int *rs = cxla_calloc((size_t)n + 2, sizeof(int)); /* values read by i: reads[rs[i]..rs[i+1]) */
+  int *reads = cxla_malloc(((size_t)nreads + 1) * sizeof(int));
+  int *cs = cxla_calloc((size_t)n + 2, sizeof(int)); /* control successors, same layout */
+  int ncs = 0;
+  for (int i = 0; i < n; i++) ncs += c->instrs[i]->ncontrol_preds;
+  int *succ = cxla_malloc(((size_t)ncs + 1) * sizeof(int));
+  Ready *heap = cxla_malloc(((size_t)n + (size_t)nv + 1) * sizeof(Ready));
+  int nheap = 0;
   Users u = {0};
   cxla_status st = users_build(c, &u);
-  if (!s || !pending || !remaining || !done || st) {
+  if (!s || !pending || !remaining || !done || !gain || !mark || !rs || !reads || !cs || !succ ||
+      !heap || st) {
     cxla_status_free(st);
     cxla_free(s);
     s = NULL;
     goto out;
   }
+  for (int i = 0; i < n; i++) mark[i] = -1;
   for (int i = 0; i < n; i++) {
     const Instr *in = c->instrs[i];
     for (int k = 0; k < in->noperands; k++) {
-      bool dup = false;
-      for (int j = 0; j < k; j++) dup |= in->operands[j] == in->operands[k];
-      if (!dup) pending[i]++;
+      int o = in->operands[k]->id;
+      if (mark[o] == i) continue;
+      mark[o] = i;
+      pending[i]++;
     }
     pending[i] += in->ncontrol_preds;
+    for (int k = 0; k < in->ncontrol_preds; k++) cs[in->control_preds[k]->id + 1]++;
   }
-  for (int v = 0; v < f->nvalues; v++) remaining[v] = f->rd_start[v + 1] - f->rd_start[v];
+  for (int i = 0; i < n; i++) cs[i + 1] += cs[i];
+  for (int i = 0; i < n; i++) mark[i] = cs[i];
+  for (int i = 0; i < n; i++) {
+    const Instr *in = c->instrs[i];
+    for (int k = 0; k < in->ncontrol_preds; k++) succ[mark[in->control_preds[k]->id]++] = i;
+  }
+  for (int v = 0; v < nv; v++)
+    for (int r = f->rd_start[v]; r < f->rd_start[v + 1]; r++) rs[f->rd[r] + 1]++;
+  for (int i = 0; i < n; i++) rs[i + 1] += rs[i];
+  for (int i = 0; i < n; i++) mark[i] = rs[i];
+  for (int v = 0; v < nv; v++)
+    for (int r = f->rd_start[v]; r < f->rd_start[v + 1]; r++) reads[mark[f->rd[r]]++] = v;
+  for (int v = 0; v < nv; v++) remaining[v] = f->rd_start[v + 1] - f->rd_start[v];
+  for (int i = 0; i < n; i++) {
+    gain[i] = -defined_bytes(f, c->instrs[i]);
+    for (int r = rs[i]; r < rs[i + 1]; r++) {
+      int v = reads[r];
+      if (remaining[v] == 1 && !f->live_out[v]) gain[i] += f->vsize[v];
+    }
+    if (!pending[i]) heap_push(heap, &nheap, (Ready){gain[i], i});
+  }
   for (int step = 0; step < n; step++) {
     int best = -1;
-    int64_t best_gain = 0;
-    for (int i = 0; i < n; i++) {
-      if (done[i] || pending[i]) continue;
-      const Instr *in = c->instrs[i];
-      int64_t gain = -defined_bytes(f, in);
-      if (!is_view(in))
-        for (int k = 0; k < in->noperands; k++) {
-          const Instr *op = in->operands[k];
-          for (int j = 0; j < f->nleaves[op->id]; j++) {
-            int v = f->leafval[f->leaf_base[op->id] + j];
-            /* frees v if this is its last reader (duplicates counted once
-             * because remaining is only compared, not decremented here) */
-            if (v >= 0 && remaining[v] == 1 && !f->live_out[v]) {
-              bool dup = false;
-              for (int kk = 0; kk < k && !dup; kk++)
-                for (int jj = 0; jj < f->nleaves[in->operands[kk]->id]; jj++)
-                  dup |= f->leafval[f->leaf_base[in->operands[kk]->id] + jj] == v;
-              for (int jj = 0; jj < j; jj++) dup |= f->leafval[f->leaf_base[op->id] + jj] == v;
-              if (!dup) gain += f->vsize[v];
-            }
-          }
-        }
-      if (best < 0 || gain > best_gain) {
-        best = i;
-        best_gain = gain;
-      }
+    while (nheap > 0 && best < 0) {
+      Ready r = heap_pop(heap, &nheap);
+      if (!done[r.idx] && r.gain == gain[r.idx]) best = r.idx;
     }
     if (best < 0) { /* a cycle: cannot happen in a verified module */
       cxla_free(s);
@@ -277,20 +330,36 @@ static const Instr **schedule_list(const Flow *f) {
     const Instr *in = c->instrs[best];
     s[step] = in;
     done[best] = true;
-    for (int r = 0; r < u.count[best]; r++) pending[u.list[best][r]->id]--;
-    for (int i = 0; i < n; i++) /* control successors */
-      for (int k = 0; k < c->instrs[i]->ncontrol_preds; k++)
-        if (c->instrs[i]->control_preds[k] == in) pending[i]--;
-    if (!is_view(in))
-      for (int v = 0; v < f->nvalues; v++)
-        for (int r = f->rd_start[v]; r < f->rd_start[v + 1]; r++)
-          if (f->rd[r] == best) remaining[v]--;
+    for (int r = rs[best]; r < rs[best + 1]; r++) {
+      int v = reads[r];
+      if (--remaining[v] != 1 || f->live_out[v]) continue;
+      for (int q = f->rd_start[v]; q < f->rd_start[v + 1]; q++) {
+        int last = f->rd[q];
+        if (done[last]) continue;
+        gain[last] += f->vsize[v];
+        if (!pending[last]) heap_push(heap, &nheap, (Ready){gain[last], last});
+        break;
+      }
+    }
+    for (int r = 0; r < u.count[best]; r++) {
+      int k = u.list[best][r]->id;
+      if (--pending[k] == 0) heap_push(heap, &nheap, (Ready){gain[k], k});
+    }
+    for (int r = cs[best]; r < cs[best + 1]; r++)
+      if (--pending[succ[r]] == 0) heap_push(heap, &nheap, (Ready){gain[succ[r]], succ[r]});
   }
 out:
   users_free(&u);
   cxla_free(pending);
   cxla_free(remaining);
   cxla_free(done);
+  cxla_free(gain);
+  cxla_free(mark);
+  cxla_free(rs);
+  cxla_free(reads);
+  cxla_free(cs);
+  cxla_free(succ);
+  cxla_free(heap);
   return s;
 }
 
@@ -509,13 +578,14 @@ static bool buffer_read_elsewhere(const Flow *f, const BufferPlan *p, const Inst
 
 /* A buffer that may be taken over at step s: a temporary whose values are
  * all dead after s, not yet taken by another result at this step. */
-static bool takeable(const BufferPlan *p, int buf, int s, const bool *taken, int64_t size) {
+static bool takeable(const BufferPlan *p, int buf, int s, const int *taken, int64_t size) {
   const LogicalBuffer *lb = &p->buffers[buf];
-  return lb->kind == BUF_TEMP && lb->last == s && !taken[buf] && lb->size == size;
+  return lb->kind == BUF_TEMP && lb->last == s && taken[buf] != s && lb->size == size;
 }
 
-/* Groups the values of the instruction at step s into buffers. */
-static cxla_status assign_instr(Builder *b, const Flow *f, const Instr *in, int s, bool *taken) {
+/* Groups the values of the instruction at step s into buffers. taken[buf]
+ * is the step that last claimed buf. */
+static cxla_status assign_instr(Builder *b, const Flow *f, const Instr *in, int s, int *taken) {
   BufferPlan *p = b->p;
   int nl = f->nleaves[in->id];
   for (int j = 0; j < nl; j++) {
@@ -541,7 +611,7 @@ static cxla_status assign_instr(Builder *b, const Flow *f, const Instr *in, int 
     }
     if (buf >= 0 && p->buffers[buf].kind == BUF_TEMP && p->buffers[buf].nvalues > 0) {
       p->inplace_count++;
-      taken[buf] = true;
+      taken[buf] = s;
     }
     if (buf < 0 && (buf = new_buffer(b, BUF_TEMP)) < 0) return cxla_oom();
     if (!buffer_add_value(b, buf, v)) return cxla_oom();
@@ -623,58 +693,140 @@ static cxla_status sort_by_size(const BufferPlan *p, int *idx, int n) {
   return NULL;
 }
 
+/* The guests of all output buffers, as a treap keyed by (host, first
+ * step). One host's guests never overlap, so the guest of host h with the
+ * largest first step <= b is the only one that can meet a range [a, b]. */
+typedef struct Guest {
+  int host, first, last;
+  unsigned pri;
+  int l, r; /* children, -1 for none */
+} Guest;
+
+static bool guest_less(const Guest *g, int host, int first) {
+  return g->host != host ? g->host < host : g->first < first;
+}
+
+/* Splits tree t into keys < (host, first) and the rest. */
+static void guest_split(Guest *g, int t, int host, int first, int *lo, int *hi) {
+  if (t < 0) {
+    *lo = *hi = -1;
+    return;
+  }
+  if (guest_less(&g[t], host, first)) {
+    guest_split(g, g[t].r, host, first, &g[t].r, hi);
+    *lo = t;
+  } else {
+    guest_split(g, g[t].l, host, first, lo, &g[t].l);
+    *hi = t;
+  }
+}
+
+static int guest_merge(Guest *g, int a, int b) {
+  if (a < 0) return b;
+  if (b < 0) return a;
+  if (g[a].pri > g[b].pri) {
+    g[a].r = guest_merge(g, g[a].r, b);
+    return a;
+  }
+  g[b].l = guest_merge(g, a, g[b].l);
+  return b;
+}
+
+/* Whether a guest of host meets [first, last]. */
+static bool guest_clash(const Guest *g, int t, int host, int first, int last) {
+  int best = -1; /* largest key <= (host, last) */
+  while (t >= 0) {
+    if (guest_less(&g[t], host, last + 1)) {
+      best = t;
+      t = g[t].r;
+    } else {
+      t = g[t].l;
+    }
+  }
+  return best >= 0 && g[best].host == host && g[best].last >= first;
+}
+
+/* Smallest position o in [lo, hi) of the max-tree `mx` (leaves at
+ * size + o) whose value is > x, or -1. */
+static int first_above(const int *mx, int size, int node, int nlo, int nhi, int lo, int hi, int x) {
+  if (nhi <= lo || hi <= nlo || mx[node] <= x) return -1;
+  if (nhi - nlo == 1) return nlo;
+  int mid = nlo + (nhi - nlo) / 2;
+  int r = first_above(mx, size, 2 * node, nlo, mid, lo, hi, x);
+  return r >= 0 ? r : first_above(mx, size, 2 * node + 1, mid, nhi, lo, hi, x);
+}
+
 /* Temporaries that die before an output buffer's first value is written
  * may use its memory: first fit over the output buffers, largest first.
- * Each output buffer keeps the live ranges of the temporaries it hosts. */
+ * Each output buffer keeps the live ranges of the temporaries it hosts.
+ * The candidates are found in a max-tree over the outputs' first steps,
+ * the clashes with earlier guests in a treap: N log N. */
 static cxla_status reuse_output_buffers(BufferPlan *p) {
   int n = p->nbuffers, no = 0, nt = 0;
   int *outs = cxla_malloc(((size_t)n + 1) * sizeof(int));
   int *temps = cxla_malloc(((size_t)n + 1) * sizeof(int));
-  int *earliest = cxla_malloc(((size_t)n + 1) * sizeof(int)); /* per buffer */
-  if (!outs || !temps || !earliest) {
-    cxla_free(outs);
-    cxla_free(temps);
-    cxla_free(earliest);
-    return cxla_oom();
+  Guest *g = cxla_malloc(((size_t)n + 1) * sizeof *g);
+  int *mx = NULL;
+  cxla_status st = NULL;
+  if (!outs || !temps || !g) {
+    st = cxla_oom();
+    goto out;
   }
   for (int i = 0; i < n; i++) {
-    earliest[i] = p->buffers[i].first;
     if (p->buffers[i].kind == BUF_OUTPUT) outs[no++] = i;
     if (p->buffers[i].kind == BUF_TEMP && p->buffers[i].size > 0) temps[nt++] = i;
   }
-  cxla_status st = sort_by_size(p, outs, no);
-  if (!st) st = sort_by_size(p, temps, nt);
-  if (st) {
-    cxla_free(outs);
-    cxla_free(temps);
-    cxla_free(earliest);
-    return st;
+  if (no == 0 || nt == 0) goto out;
+  if ((st = sort_by_size(p, outs, no)) || (st = sort_by_size(p, temps, nt))) goto out;
+  int size = 1;
+  while (size < no) size *= 2;
+  if (!(mx = cxla_malloc(2 * (size_t)size * sizeof(int)))) {
+    st = cxla_oom();
+    goto out;
   }
+  for (int i = 0; i < size; i++) mx[size + i] = i < no ? p->buffers[outs[i]].first : INT32_MIN;
+  for (int i = size - 1; i >= 1; i--) mx[i] = mx[2 * i] > mx[2 * i + 1] ? mx[2 * i] : mx[2 * i + 1];
+  int root = -1, ng = 0;
+  unsigned seed = 0x9e3779b9u;
   /* A temporary fits in an output buffer if it is no larger and dies before
    * everything the output buffer already holds; processing temporaries
    * from the latest death backwards would pack more, but size order is
    * what XLA does and keeps large buffers out of the arena first. */
   for (int t = 0; t < nt; t++) {
     LogicalBuffer *tb = &p->buffers[temps[t]];
-    for (int o = 0; o < no; o++) {
+    /* outputs no smaller than tb: a prefix of outs */
+    int lo = 0, hi = no;
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2;
+      if (p->buffers[outs[mid]].size >= tb->size) lo = mid + 1;
+      else hi = mid;
+    }
+    int lim = lo;
+    for (int o = 0; o < lim;) {
+      o = first_above(mx, size, 1, 0, size, o, lim, tb->last);
+      if (o < 0) break;
       int h = outs[o];
-      if (p->buffers[h].size < tb->size) continue;
-      bool clash = tb->last >= earliest[h];
-      /* earlier guests of h: their ranges must not meet tb's */
-      for (int q = 0; q < t && !clash; q++) {
-        const LogicalBuffer *g = &p->buffers[temps[q]];
-        if (g->host == h && g->first <= tb->last && tb->first <= g->last) clash = true;
+      if (guest_clash(g, root, h, tb->first, tb->last)) {
+        o++;
+        continue;
       }
-      if (clash) continue;
       tb->host = h;
       tb->offset = 0;
+      seed = seed * 1664525u + 1013904223u;
+      g[ng] = (Guest){h, tb->first, tb->last, seed, -1, -1};
+      int a, b;
+      guest_split(g, root, h, tb->first, &a, &b);
+      root = guest_merge(g, guest_merge(g, a, ng), b);
+      ng++;
       break;
     }
   }
+out:
   cxla_free(outs);
   cxla_free(temps);
-  cxla_free(earliest);
-  return NULL;
+  cxla_free(g);
+  cxla_free(mx);
+  return st;
 }
 
 static int64_t align_up(int64_t x) { return (x + BA_ALIGN - 1) / BA_ALIGN * BA_ALIGN; }
@@ -692,7 +844,91 @@ static int cmp_chunk(const void *a, const void *b) {
   return x->off < y->off ? -1 : x->off > y->off;
 }
 
-/* Best-fit placement in decreasing size order. */
+/* The live ranges of a set of buffers, indexed for "which of them overlap
+ * [a, b]": those that contain step a (a segment tree over the steps: each
+ * range is kept at the O(log n) nodes that tile it, a point query visits
+ * one path) and those that start in (a, b] (sorted by first step). A
+ * query costs O(log n) plus the ranges it returns. */
+typedef struct Ranges {
+  int size;       /* leaves: a power of two >= steps */
+  int *ns, *nl;   /* node lists: nl[ns[node] .. ns[node + 1]) */
+  int *byfirst;   /* positions sorted by first step */
+  int *firsts;    /* first step of byfirst[i] */
+} Ranges;
+
+static void ranges_free(Ranges *r) {
+  cxla_free(r->ns);
+  cxla_free(r->nl);
+  cxla_free(r->byfirst);
+  cxla_free(r->firsts);
+  memset(r, 0, sizeof *r);
+}
+
+/* Calls fn on each tree node that tiles [l, r] (inclusive). */
+#define RANGES_TILE(size, l0, r0, NODE_STMT)                                                   \
+  do {                                                                                       \
+    int l_ = (l0) + (size), r_ = (r0) + (size) + 1;                                          \
+    while (l_ < r_) {                                                                        \
+      if (l_ & 1) { int node = l_++; NODE_STMT; }                                            \
+      if (r_ & 1) { int node = --r_; NODE_STMT; }                                            \
+      l_ >>= 1;                                                                              \
+      r_ >>= 1;                                                                              \
+    }                                                                                        \
+  } while (0)
+
+typedef struct FirstKey {
+  int first, pos;
+} FirstKey;
+
+static int cmp_first_key(const void *a, const void *b) {
+  const FirstKey *x = a, *y = b;
+  if (x->first != y->first) return x->first < y->first ? -1 : 1;
+  return (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+/* Ranges of buffers order[0..n) (positions are indices into order). */
+static cxla_status ranges_build(const BufferPlan *p, const int *order, int n, int steps,
+                                Ranges *r) {
+  memset(r, 0, sizeof *r);
+  r->size = 1;
+  while (r->size < steps + 1) r->size *= 2;
+  int nodes = 2 * r->size;
+  r->ns = cxla_calloc((size_t)nodes + 1, sizeof(int));
+  r->byfirst = cxla_malloc(((size_t)n + 1) * sizeof(int));
+  r->firsts = cxla_malloc(((size_t)n + 1) * sizeof(int));
+  FirstKey *fk = cxla_malloc(((size_t)n + 1) * sizeof *fk);
+  int *fill = cxla_malloc(((size_t)nodes + 1) * sizeof(int));
+  if (!r->ns || !r->byfirst || !r->firsts || !fk || !fill) goto oom;
+  for (int t = 0; t < n; t++) {
+    const LogicalBuffer *b = &p->buffers[order[t]];
+    RANGES_TILE(r->size, b->first, b->last, r->ns[node + 1]++);
+  }
+  for (int i = 0; i < nodes; i++) r->ns[i + 1] += r->ns[i];
+  if (!(r->nl = cxla_malloc(((size_t)r->ns[nodes] + 1) * sizeof(int)))) goto oom;
+  memcpy(fill, r->ns, (size_t)nodes * sizeof(int));
+  for (int t = 0; t < n; t++) {
+    const LogicalBuffer *b = &p->buffers[order[t]];
+    RANGES_TILE(r->size, b->first, b->last, r->nl[fill[node]++] = t);
+    fk[t] = (FirstKey){b->first, t};
+  }
+  qsort(fk, (size_t)n, sizeof *fk, cmp_first_key);
+  for (int t = 0; t < n; t++) {
+    r->byfirst[t] = fk[t].pos;
+    r->firsts[t] = fk[t].first;
+  }
+  cxla_free(fk);
+  cxla_free(fill);
+  return NULL;
+oom:
+  cxla_free(fk);
+  cxla_free(fill);
+  ranges_free(r);
+  return cxla_oom();
+}
+
+/* Best-fit placement in decreasing size order: each buffer goes into the
+ * smallest gap between the already placed buffers whose live ranges meet
+ * its own (found through Ranges, not by scanning all placed buffers). */
 static cxla_status place_buffers(BufferPlan *p) {
   int nt = 0;
   int *order = cxla_malloc(((size_t)p->nbuffers + 1) * sizeof(int));
@@ -704,7 +940,10 @@ static cxla_status place_buffers(BufferPlan *p) {
   }
   for (int i = 0; i < p->nbuffers; i++)
     if (is_temp(&p->buffers[i]) && p->buffers[i].host < 0 && p->buffers[i].size > 0) order[nt++] = i;
+  Ranges rg;
+  memset(&rg, 0, sizeof rg);
   cxla_status st = sort_by_size(p, order, nt);
+  if (!st) st = ranges_build(p, order, nt, p->nsteps, &rg);
   if (st) {
     cxla_free(order);
     cxla_free(chunks);
@@ -713,9 +952,26 @@ static cxla_status place_buffers(BufferPlan *p) {
   for (int t = 0; t < nt; t++) {
     LogicalBuffer *b = &p->buffers[order[t]];
     int nc = 0;
-    for (int q = 0; q < t; q++) {
+    /* placed buffers (position < t) live at step b->first ... */
+    for (int node = b->first + rg.size; node >= 1; node >>= 1)
+      for (int k = rg.ns[node]; k < rg.ns[node + 1]; k++) {
+        int q = rg.nl[k];
+        if (q >= t) continue;
+        const LogicalBuffer *o = &p->buffers[order[q]];
+        chunks[nc++] = (Chunk){o->offset, o->offset + o->size};
+      }
+    /* ... or starting in (b->first, b->last] */
+    int lo = 0, hi = nt;
+    while (lo < hi) {
+      int mid = lo + (hi - lo) / 2;
+      if (rg.firsts[mid] <= b->first) lo = mid + 1;
+      else hi = mid;
+    }
+    for (int k = lo; k < nt && rg.firsts[k] <= b->last; k++) {
+      int q = rg.byfirst[k];
+      if (q >= t) continue;
       const LogicalBuffer *o = &p->buffers[order[q]];
-      if (o->first <= b->last && b->first <= o->last) chunks[nc++] = (Chunk){o->offset, o->offset + o->size};
+      chunks[nc++] = (Chunk){o->offset, o->offset + o->size};
     }
     qsort(chunks, (size_t)nc, sizeof(Chunk), cmp_chunk);
     int64_t cur = 0, best = -1, best_gap = INT64_MAX;
@@ -733,6 +989,7 @@ static cxla_status place_buffers(BufferPlan *p) {
   }
   for (int i = 0; i < p->nbuffers; i++)
     if (is_temp(&p->buffers[i]) && p->buffers[i].size == 0) p->buffers[i].offset = 0;
+  ranges_free(&rg);
   cxla_free(order);
   cxla_free(chunks);
   return NULL;
@@ -786,7 +1043,7 @@ static cxla_status plan_with_schedule(const Flow *f, const Instr **sched, Memo *
   p->nvalues = f->nvalues;
   p->values = cxla_calloc((size_t)f->nvalues + 1, sizeof(BufValue));
   int *step = cxla_malloc(((size_t)f->n + 1) * sizeof(int));
-  bool *taken = NULL;
+  int *taken = NULL, ntaken = 0;
   Builder b = {p, 0, NULL};
   cxla_status st = NULL;
   if (!p->values || !step) {
@@ -810,12 +1067,18 @@ static cxla_status plan_with_schedule(const Flow *f, const Instr **sched, Memo *
   for (int s = 0; s < f->n && !st; s++) {
     const Instr *in = sched[s];
     if (is_view(in)) continue;
-    /* `taken` marks buffers claimed at this step; sized for the buffers
-     * that can exist before this instruction adds its own. */
-    cxla_free(taken);
-    if (!(taken = cxla_calloc((size_t)p->nbuffers + 1, sizeof(bool)))) {
-      st = cxla_oom();
-      break;
+    /* `taken` covers the buffers that exist before this instruction adds
+     * its own (only those can be claimed) */
+    if (p->nbuffers + 1 > ntaken) {
+      int nn = 2 * (p->nbuffers + 1);
+      int *nt = cxla_realloc(taken, (size_t)nn * sizeof(int));
+      if (!nt) {
+        st = cxla_oom();
+        break;
+      }
+      for (int i = ntaken; i < nn; i++) nt[i] = -1;
+      taken = nt;
+      ntaken = nn;
     }
     st = assign_instr(&b, f, in, s, taken);
     if (!st) st = add_scratch(&b, in, s, memo, depth);
@@ -1000,6 +1263,7 @@ cxla_status buffer_plan_report(const BufferPlan *p, char **out_text) {
 
 cxla_status pass_buffer_assignment(HloModule *m, const PassContext *ctx, bool *changed) {
   *changed = false;
+  if (!ctx || !ctx->report) return NULL; /* nobody reads the report */
   for (int i = 0; i < m->ncomps; i++) comp_renumber(m->comps[i]);
   BufferPlan p;
   TRY(buffer_assign(m, &p));
@@ -1007,11 +1271,7 @@ cxla_status pass_buffer_assignment(HloModule *m, const PassContext *ctx, bool *c
   cxla_status st = buffer_plan_report(&p, &text);
   buffer_plan_free(&p);
   if (st) return st;
-  if (ctx && ctx->report) {
-    cxla_free(*ctx->report);
-    *ctx->report = text;
-  } else {
-    cxla_free(text);
-  }
+  cxla_free(*ctx->report);
+  *ctx->report = text;
   return NULL;
 }

@@ -22,7 +22,8 @@ typedef struct PassContext {
   /* Largest constant (in bytes) that folding may create. */
   int64_t fold_limit_bytes;
   /* Report text a pass may leave behind (buffer assignment); owned by the
-   * pipeline, freed by pipeline_run. NULL if none. */
+   * pipeline, freed by pipeline_run. NULL if none (when nothing would read
+   * it: no dump); a pass that only reports then does nothing. */
   char **report;
   /* Only rewrites that keep every value bit for bit: leaves out those of
    * XLA's that round differently (x / C -> x * (1 / C), dot strength

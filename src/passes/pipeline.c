@@ -263,7 +263,10 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
   if (!opts) opts = &kDefaults;
   Runner r = {.m = m, .opts = opts};
   r.ctx.fold_limit_bytes = PASS_DEFAULT_FOLD_LIMIT;
-  r.ctx.report = &r.report;
+  /* Reports are only written to the dump; without one the analysis passes
+   * that only report (buffer-assignment) are skipped: the runtime makes
+   * its own plan, so a compile assigns buffers once. */
+  r.ctx.report = opts->dump_dir ? &r.report : NULL;
   r.ctx.exact = exact;
   if (opts->verify) {
     cxla_status s = verify_module(m);

@@ -2,7 +2,8 @@
  * tiny loops, dead loop state removal and loop-invariant code motion.
  *
  * For every while instruction (in every non-fusion computation), in this
- * order, the first rule that applies fires and the module is rescanned:
+ * order, the first rule that applies fires, then the rules run again on
+ * the loop that replaces it (see simplify_round for the worklist):
  *
  *  1. Trip count. A loop whose state is a tuple with an integer counter at
  *     index k is counted when, as jax.lax.fori_loop and scan emit it:
@@ -53,7 +54,8 @@ enum {
   kMaxUnrollTrips = 8,
   kMaxUnrolledInstrs = 512, /* trips * body size */
   kTripLimit = 1 << 20,     /* counting stops here: "unknown" */
-  kMaxRounds = 1024,        /* one rewrite per round */
+  kMaxRewritesPerLoop = 64, /* rewrites of one loop in a row (each shrinks it) */
+  kMaxRounds = 64,          /* rounds over all loops (new nested loops) */
 };
 
 /* ---- small builders ---------------------------------------------------------- */
@@ -258,6 +260,70 @@ static bool trip_count(Instr *w, int64_t *trips, int64_t *counter) {
   return false;
 }
 
+/* ---- users ---------------------------------------------------------------------- */
+
+/* Who uses what in the computation c whose loops the driver rewrites: the
+ * users of c's instructions when its turn started (rewrites of one loop
+ * add users only to the loop's init values, which come before it, and
+ * change the users of the loop itself, which are tracked for the loop
+ * that replaces it: `cur`). Without it (or with control edges in c, which
+ * Users does not cover) the helpers below scan c. */
+typedef struct Uses {
+  const Computation *c;
+  Users u;
+  int n0;       /* instructions covered by u (c->instrs[0..n0) do not move) */
+  bool valid;
+  Instr *cur;   /* the loop that replaced the one being rewritten */
+  Instr **cur_users;
+  int ncur, capcur;
+} Uses;
+
+/* The users of v, or -1 when unknown (the caller scans c). */
+static int users_of(const Uses *x, const Instr *v, Instr *const **out) {
+  if (!x || !x->valid) return -1;
+  if (x->cur && v == x->cur) {
+    *out = x->cur_users;
+    return x->ncur;
+  }
+  if (v->id >= 0 && v->id < x->n0 && x->c->instrs[v->id] == v) {
+    *out = x->u.list[v->id];
+    return x->u.count[v->id];
+  }
+  return -1;
+}
+
+/* Records the users of the loop w2 that replaced the current one. */
+static bool set_cur(Uses *x, Instr *w2, Instr *const *users, int n) {
+  if (!x) return true;
+  if (n > x->capcur) {
+    Instr **nu = cxla_malloc((size_t)n * sizeof *nu);
+    if (!nu) return false;
+    cxla_free(x->cur_users);
+    x->cur_users = nu;
+    x->capcur = n;
+  }
+  if (n) memmove(x->cur_users, users, (size_t)n * sizeof *users);
+  x->ncur = n;
+  x->cur = w2;
+  return true;
+}
+
+/* comp_replace_uses over the users of `from` only. */
+static void replace_uses(const Uses *x, Computation *c, const Instr *from, Instr *to) {
+  Instr *const *us;
+  int n = users_of(x, from, &us);
+  if (n < 0) {
+    comp_replace_uses(c, from, to);
+    return;
+  }
+  for (int i = 0; i < n; i++) {
+    if (us[i] == to) continue;
+    for (int k = 0; k < us[i]->noperands; k++)
+      if (us[i]->operands[k] == from) us[i]->operands[k] = to;
+  }
+  if (c->root == from) c->root = to;
+}
+
 /* ---- 2./3. removal and unrolling ------------------------------------------------- */
 
 /* Whether a body instruction computes one element (scalar bookkeeping, a
@@ -321,7 +387,7 @@ static cxla_status unroll_fuses(const Loop *l, int64_t counter, bool *out) {
 }
 
 /* Replaces w by `trips` copies of its body (0: by its init value). */
-static cxla_status unroll(Computation *c, Instr *w, int64_t trips) {
+static cxla_status unroll(const Uses *x, Computation *c, Instr *w, int64_t trips) {
   Computation *body = w->called[1];
   comp_renumber(body);
   Instr **map = cxla_calloc((size_t)body->ninstrs + 1, sizeof(Instr *));
@@ -355,9 +421,7 @@ static cxla_status unroll(Computation *c, Instr *w, int64_t trips) {
   cxla_free(map);
   cxla_free(ops);
   if (st) return st;
-  comp_replace_uses(c, w, state);
-  TRY(comp_sort(c));
-  comp_prune(c);
+  replace_uses(x, c, w, state); /* the driver sorts and prunes c */
   return NULL;
 }
 
@@ -406,8 +470,15 @@ static Instr *new_while(Computation *c, const Loop *l, Instr *init, Computation 
 
 /* The users of w in c; false if anything but get-tuple-element uses it (or
  * it is the root, or a control predecessor). */
-static bool only_gte_users(const Computation *c, const Instr *w) {
+static bool only_gte_users(const Uses *x, const Computation *c, const Instr *w) {
   if (c->root == w) return false;
+  Instr *const *us;
+  int nu = users_of(x, w, &us);
+  if (nu >= 0) {
+    for (int i = 0; i < nu; i++)
+      if (us[i]->op != OP_GET_TUPLE_ELEMENT) return false;
+    return true;
+  }
   for (int i = 0; i < c->ninstrs; i++) {
     const Instr *in = c->instrs[i];
     for (int k = 0; k < in->ncontrol_preds; k++)
@@ -431,16 +502,15 @@ static void place_before(HloModule *m, Computation *nc, const Computation *befor
   m->comps[to] = nc;
 }
 
+/* Tidies the new loop computations; c and the module are sorted and
+ * pruned by the driver once per computation and round. */
 static cxla_status finish(HloModule *m, Computation *c, Computation *nc, Computation *nb) {
   TRY(comp_sort(nc));
   comp_prune(nc);
   TRY(comp_sort(nb));
   comp_prune(nb);
-  TRY(comp_sort(c));
-  comp_prune(c);
   place_before(m, nc, c);
   place_before(m, nb, c);
-  module_prune_computations(m);
   return NULL;
 }
 
@@ -479,8 +549,11 @@ static void elements_read(const Computation *c, const Instr *param, const Instr 
 
 /* Whether anything in c reads instruction g (an unused get-tuple-element
  * of a loop does not make its element live). */
-static bool has_users(const Computation *c, const Instr *g) {
+static bool has_users(const Uses *x, const Computation *c, const Instr *g) {
   if (c->root == g) return true;
+  Instr *const *us;
+  int nu = users_of(x, g, &us);
+  if (nu >= 0) return nu > 0;
   for (int i = 0; i < c->ninstrs; i++) {
     const Instr *in = c->instrs[i];
     for (int k = 0; k < in->noperands; k++)
@@ -492,7 +565,7 @@ static bool has_users(const Computation *c, const Instr *g) {
 }
 
 /* live[j] for every state element (see rule 4). */
-static cxla_status live_elements(const Computation *c, const Loop *l, bool *live) {
+static cxla_status live_elements(const Uses *x, const Computation *c, const Loop *l, bool *live) {
   int n = l->n, nb = l->body->ninstrs, ncd = l->cond->ninstrs;
   int big = (nb > ncd ? nb : ncd) + 1;
   bool *seen = cxla_calloc((size_t)big, sizeof(bool));
@@ -509,10 +582,15 @@ static cxla_status live_elements(const Computation *c, const Loop *l, bool *live
   comp_renumber(l->body);
   comp_renumber(l->cond);
   /* read after the loop */
-  for (int i = 0; i < c->ninstrs; i++) {
+  Instr *const *us;
+  int nu = users_of(x, l->w, &us);
+  if (nu < 0) {
+    us = c->instrs;
+    nu = c->ninstrs;
+  }
+  for (int i = 0; i < nu; i++) {
     int64_t j;
-    if (is_gte_of(c->instrs[i], l->w, &j) && j >= 0 && j < n && has_users(c, c->instrs[i]))
-      live[j] = true;
+    if (is_gte_of(us[i], l->w, &j) && j >= 0 && j < n && has_users(x, c, us[i])) live[j] = true;
   }
   /* read by the condition (its root and any side effects) */
   elements_read(l->cond, l->cparam, l->cond->root, seen, stack, live, n);
@@ -545,13 +623,14 @@ static cxla_status live_elements(const Computation *c, const Loop *l, bool *live
   return NULL;
 }
 
-static cxla_status remove_dead_state(HloModule *m, Computation *c, Instr *w, bool *changed) {
+static cxla_status remove_dead_state(Uses *x, HloModule *m, Computation *c, Instr *w,
+                                     bool *changed, Instr **next) {
   Loop l;
-  if (!loop_of(w, &l) || !only_gte_users(c, w) || l.n == 0) return NULL;
+  if (!loop_of(w, &l) || !only_gte_users(x, c, w) || l.n == 0) return NULL;
   /* the parameters must be read through get-tuple-element only */
   bool *live = cxla_calloc((size_t)l.n + 1, sizeof(bool));
   if (!live) return cxla_oom();
-  cxla_status st = live_elements(c, &l, live);
+  cxla_status st = live_elements(x, c, &l, live);
   int nlive = 0;
   for (int j = 0; j < l.n; j++) nlive += live[j];
   if (st || nlive == l.n || nlive == 0) {
@@ -597,16 +676,31 @@ static cxla_status remove_dead_state(HloModule *m, Computation *c, Instr *w, boo
   }
   if (!st && !(w2 = new_while(c, &l, init, nc, nb))) st = cxla_oom();
   if (!st) {
-    for (int i = 0; i < c->ninstrs; i++) {
-      Instr *in = c->instrs[i];
+    Instr *const *us;
+    int nu = users_of(x, w, &us);
+    if (nu < 0) {
+      us = c->instrs;
+      nu = c->ninstrs;
+    }
+    /* the users of w2, kept in the order of c (users_of's order) */
+    Instr **moved = cxla_malloc(((size_t)nu + 1) * sizeof *moved);
+    int nmoved = 0;
+    for (int i = 0; i < nu && moved; i++) {
+      Instr *in = us[i];
       int64_t j;
       if (is_gte_of(in, w, &j) && newidx[j] >= 0) {
         in->operands[0] = w2;
         in->index = newidx[j];
+        moved[nmoved++] = in;
       }
     }
+    if (!moved || !set_cur(x, w2, moved, nmoved)) st = cxla_oom();
+    cxla_free(moved);
+  }
+  if (!st) {
     st = finish(m, c, nc, nb);
     *changed = true;
+    *next = w2;
   }
   cxla_free(live);
   return st;
@@ -733,7 +827,8 @@ static cxla_status build_cone(Computation *c, const Loop *l, const Inv *inv, con
   return NULL;
 }
 
-static cxla_status hoist_invariants(HloModule *m, Computation *c, Instr *w, bool *changed) {
+static cxla_status hoist_invariants(Uses *x, HloModule *m, Computation *c, Instr *w,
+                                    bool *changed, Instr **next) {
   Loop l;
   if (!loop_of(w, &l)) return NULL;
   Computation *b = l.body;
@@ -807,9 +902,26 @@ static cxla_status hoist_invariants(HloModule *m, Computation *c, Instr *w, bool
   }
   nb->root = root;
   /* Users of the old loop see its first l.n elements. */
-  if (only_gte_users(c, w)) {
-    for (int i = 0; i < c->ninstrs; i++)
-      if (is_gte_of(c->instrs[i], w, NULL)) c->instrs[i]->operands[0] = w2;
+  if (only_gte_users(x, c, w)) {
+    Instr *const *us;
+    int nu = users_of(x, w, &us);
+    if (nu < 0) {
+      us = c->instrs;
+      nu = c->ninstrs;
+    }
+    Instr **moved = cxla_malloc(((size_t)nu + 1) * sizeof *moved);
+    int nmoved = 0;
+    for (int i = 0; i < nu && moved; i++)
+      if (is_gte_of(us[i], w, NULL)) {
+        us[i]->operands[0] = w2;
+        moved[nmoved++] = us[i];
+      }
+    bool ok = moved && set_cur(x, w2, moved, nmoved);
+    cxla_free(moved);
+    if (!ok) {
+      st = cxla_oom();
+      goto out;
+    }
   } else {
     for (int j = 0; j < l.n; j++)
       if (!(els[j] = add_gte(c, w2, j))) {
@@ -821,10 +933,12 @@ static cxla_status hoist_invariants(HloModule *m, Computation *c, Instr *w, bool
       st = cxla_oom();
       goto out;
     }
-    comp_replace_uses(c, w, t);
+    replace_uses(x, c, w, t);
+    if (x) x->valid = false; /* w2's users are new: scan from here on */
   }
   st = finish(m, c, nc, nb);
   *changed = true;
+  *next = w2;
 out:
   cxla_free(inv);
   cxla_free(flags);
@@ -834,7 +948,11 @@ out:
 
 /* ---- driver ------------------------------------------------------------------------------ */
 
-static cxla_status simplify_one(HloModule *m, Computation *c, Instr *w, bool *changed) {
+/* One rewrite of loop w in c, if any applies; *next is the loop that
+ * replaces w (NULL when it was unrolled). c is left unsorted. */
+static cxla_status simplify_one(Uses *x, HloModule *m, Computation *c, Instr *w,
+                                bool *changed, Instr **next) {
+  *next = NULL;
   int64_t trips, counter;
   if (trip_count(w, &trips, &counter) && !comp_has_side_effect(w->called[0], 0)) {
     int body = w->called[1]->ninstrs;
@@ -844,30 +962,78 @@ static cxla_status simplify_one(HloModule *m, Computation *c, Instr *w, bool *ch
       if (loop_of(w, &l)) TRY(unroll_fuses(&l, counter, &fuses));
     }
     if (fuses) {
-      TRY(unroll(c, w, trips));
-      module_prune_computations(m);
+      TRY(unroll(x, c, w, trips));
       *changed = true;
       return NULL;
     }
   }
-  TRY(remove_dead_state(m, c, w, changed));
+  TRY(remove_dead_state(x, m, c, w, changed, next));
   if (*changed) return NULL;
-  return hoist_invariants(m, c, w, changed);
+  return hoist_invariants(x, m, c, w, changed, next);
 }
 
-/* One change somewhere in m; *changed says whether there was one. */
+/* A worklist over the loops: every while of every computation (as the
+ * round starts) is rewritten until none of the rules applies, each loop's
+ * replacement at once; c is sorted and pruned once after its loops, the
+ * module's computations once per round. Loops a rewrite creates elsewhere
+ * (nested loops of unrolled or cloned bodies) wait for the next round. */
 static cxla_status simplify_round(HloModule *m, bool *changed) {
-  for (int ci = 0; ci < m->ncomps; ci++) {
-    Computation *c = m->comps[ci];
+  int ncomps = m->ncomps;
+  Computation **comps = cxla_malloc(((size_t)ncomps + 1) * sizeof *comps);
+  Instr **whiles = NULL;
+  int cap = 0;
+  if (!comps) return cxla_oom();
+  memcpy(comps, m->comps, (size_t)ncomps * sizeof *comps);
+  cxla_status st = NULL;
+  for (int ci = 0; ci < ncomps && !st; ci++) {
+    Computation *c = comps[ci];
     if (c->is_fusion) continue;
+    int nw = 0;
+    for (int i = 0; i < c->ninstrs; i++) nw += c->instrs[i]->op == OP_WHILE;
+    if (nw == 0) continue;
+    if (nw > cap) {
+      cxla_free(whiles);
+      cap = nw;
+      if (!(whiles = cxla_malloc((size_t)cap * sizeof *whiles))) {
+        st = cxla_oom();
+        break;
+      }
+    }
     comp_renumber(c);
+    nw = 0;
+    bool ctrl = false;
     for (int i = 0; i < c->ninstrs; i++) {
-      if (c->instrs[i]->op != OP_WHILE) continue;
-      TRY(simplify_one(m, c, c->instrs[i], changed));
-      if (*changed) return NULL;
+      if (c->instrs[i]->op == OP_WHILE) whiles[nw++] = c->instrs[i];
+      ctrl |= c->instrs[i]->ncontrol_preds > 0;
+    }
+    Uses x = {.c = c, .n0 = c->ninstrs};
+    if ((st = users_build(c, &x.u))) break;
+    x.valid = !ctrl;
+    bool dirty = false;
+    for (int k = 0; k < nw && !st; k++) {
+      Instr *w = whiles[k];
+      x.cur = NULL;
+      for (int r = 0; w && r < kMaxRewritesPerLoop && !st; r++) {
+        bool once = false;
+        Instr *next = NULL;
+        st = simplify_one(&x, m, c, w, &once, &next);
+        if (!once) break;
+        dirty = true;
+        w = next;
+      }
+    }
+    users_free(&x.u);
+    cxla_free(x.cur_users);
+    if (dirty && !st) {
+      *changed = true;
+      st = comp_sort(c);
+      if (!st) comp_prune(c);
     }
   }
-  return NULL;
+  if (*changed && !st) module_prune_computations(m);
+  cxla_free(comps);
+  cxla_free(whiles);
+  return st;
 }
 
 cxla_status pass_while_loop_simplify(HloModule *m, const PassContext *ctx, bool *changed) {

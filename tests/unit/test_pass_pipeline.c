@@ -79,8 +79,17 @@ static cxla_status reporter(HloModule *m, const PassContext *ctx, bool *changed)
   (void)m;
   *changed = false;
   report_runs++;
+  if (!ctx->report) return NULL; /* no dump: nobody reads reports */
   *ctx->report = cxla_strdup("BufferAssignment: 3 buffers\n");
   return *ctx->report ? NULL : cxla_oom();
+}
+
+static int null_reports;
+static cxla_status report_sink(HloModule *m, const PassContext *ctx, bool *changed) {
+  (void)m;
+  *changed = false;
+  null_reports += ctx->report == NULL;
+  return NULL;
 }
 
 TEST(verifier_names_the_pass_that_broke_the_module) {
@@ -202,6 +211,19 @@ TEST(report_without_dump_dir_is_freed) {
   report_runs = 0;
   CHECK_OK(pipeline_run_list(m, list, 2, NULL));
   CHECK(report_runs == 2); /* leak-checked under SAN=1 */
+  module_destroy(m);
+}
+
+/* Without a dump directory passes get no report sink, so buffer
+ * assignment (which only reports) is skipped: the runtime plans once. */
+TEST(no_report_sink_without_dump_dir) {
+  HloModule *m = pt_parse(kDead);
+  if (!m) return;
+  Pass sink = {"sink", report_sink, "looks at the report sink"};
+  const Pass *list[] = {&sink};
+  null_reports = 0;
+  CHECK_OK(pipeline_run_list(m, list, 1, NULL));
+  CHECK(null_reports == 1);
   module_destroy(m);
 }
 
@@ -491,6 +513,7 @@ int main(int argc, char **argv) {
   RUN(input_that_does_not_verify_is_refused);
   RUN(dumps_follow_xla_naming);
   RUN(report_without_dump_dir_is_freed);
+  RUN(no_report_sink_without_dump_dir);
   RUN(fresh_names_do_not_collide);
   RUN(default_pipeline_simplifies_and_verifies);
   RUN(value_check_detects_differences);

@@ -548,6 +548,60 @@ TEST(condition_with_side_effect_kept) {
 /* Arguments for a corpus module: floats 0.5, 0.75, 1, ... (positive, so
  * the Newton iteration of control_while_loop converges), integers 6 (a
  * short Collatz sequence, a short fori_loop). */
+/* Scale: one pass simplifies every loop, however many (an early version
+ * stopped after 1024 rewrites). 3000 fori loops of 2 trips, chained
+ * through 3000 loops of unknown trip count whose counter and third
+ * element are dead: every fori loop is unrolled, every other loop keeps
+ * only its first element. */
+TEST(thousands_of_loops_all_simplified) {
+  enum { kLoops = 3000 };
+  StrBuf b;
+  sb_init(&b);
+  sb_puts(&b, "HloModule many\n\n"
+              "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+              "  ROOT c = f32[] add(a, b)\n}\n\n"
+              "cond {\n  t = (f32[4], s32[], f32[4]) parameter(0)\n"
+              "  i = s32[] get-tuple-element(t), index=1\n  n = s32[] constant(2)\n"
+              "  ROOT lt = pred[] compare(i, n), direction=LT\n}\n\n"
+              "ucond {\n  t = (f32[4], s32[], f32[4]) parameter(0)\n"
+              "  x = f32[4] get-tuple-element(t), index=0\n"
+              "  z = f32[] constant(0)\n  s = f32[] reduce(x, z), dimensions={0}, to_apply=add\n"
+              "  ROOT lt = pred[] compare(s, z), direction=LT\n}\n\n"
+              "body {\n  t = (f32[4], s32[], f32[4]) parameter(0)\n"
+              "  x = f32[4] get-tuple-element(t), index=0\n"
+              "  i = s32[] get-tuple-element(t), index=1\n"
+              "  d = f32[4] get-tuple-element(t), index=2\n"
+              "  y = f32[4] sine(x)\n  e = f32[4] cosine(d)\n  one = s32[] constant(1)\n"
+              "  j = s32[] add(i, one)\n  ROOT r = (f32[4], s32[], f32[4]) tuple(y, j, e)\n}\n\n"
+              "ENTRY e {\n  v = f32[4] parameter(0)\n  zero = s32[] constant(0)\n");
+  for (int k = 0; k < kLoops; k++) {
+    char in[32] = "v"; /* the previous loop's result; the parameter first */
+    if (k) snprintf(in, sizeof in, "v%d", k - 1);
+    sb_printf(&b, "  t%d = (f32[4], s32[], f32[4]) tuple(%s, zero, %s)\n", k, in, in);
+    sb_printf(&b, "  w%d = (f32[4], s32[], f32[4]) while(t%d), condition=cond, body=body\n", k, k);
+    sb_printf(&b, "  g%d = f32[4] get-tuple-element(w%d), index=0\n", k, k);
+    sb_printf(&b, "  s%d = (f32[4], s32[], f32[4]) tuple(g%d, zero, g%d)\n", k, k, k);
+    sb_printf(&b, "  u%d = (f32[4], s32[], f32[4]) while(s%d), condition=ucond, body=body\n", k, k);
+    sb_printf(&b, "  %sv%d = f32[4] get-tuple-element(u%d), index=0\n",
+              k == kLoops - 1 ? "ROOT " : "", k, k);
+  }
+  sb_puts(&b, "}\n");
+  char *text = sb_take(&b);
+  HloModule *m = text ? parse(text) : NULL;
+  cxla_free(text);
+  if (!m) return;
+  CHECK(count_op(m, OP_WHILE) == 2 * kLoops);
+  CHECK(simplify(m));
+  CHECK(count_op(m, OP_WHILE) == kLoops);
+  int narrow = 0;
+  for (int j = 0; j < m->entry->ninstrs; j++) {
+    const Instr *w = m->entry->instrs[j];
+    if (w->op == OP_WHILE) narrow += w->shape->type == T_TUPLE && w->shape->ntuple == 1;
+  }
+  CHECK(narrow == kLoops);
+  module_destroy(m);
+}
+
 static Literal **corpus_args(const HloModule *m, int *n) {
   *n = m->entry->nparams;
   Literal **args = cxla_calloc((size_t)*n + 1, sizeof(Literal *));
@@ -674,6 +728,7 @@ TEST(corpus_jax_loops) {
 
 int main(void) {
   RUN(unroll_fori_loop);
+  RUN(thousands_of_loops_all_simplified);
   RUN(unroll_limit);
   RUN(zero_trip_loop_removed);
   RUN(data_dependent_counter_not_unrolled);
