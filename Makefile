@@ -20,7 +20,10 @@ endif
 CFLAGS  = $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
 LDLIBS  = -lm -lpthread
 
-LIB_SRC   := $(sort $(wildcard src/*/*.c))
+# src/pjrt is the PJRT plugin (build/libcxla_pjrt.so, `make pjrt`), not libcxla.
+LIB_SRC   := $(sort $(filter-out src/pjrt/%,$(wildcard src/*/*.c)))
+PJRT_SRC  := $(sort $(wildcard src/pjrt/*.c))
+PJRT_OBJ  := $(PJRT_SRC:%.c=$(BUILD)/%.o)
 TESTING_SRC := $(sort $(wildcard testing/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/cxla/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
@@ -28,7 +31,7 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TESTING_OBJ := $(TESTING_SRC:%.c=$(BUILD)/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-DEPS      := $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+DEPS      := $(PJRT_OBJ:.o=.d) $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 # What tools and tests link: the testing library, then libcxla.
 LINK_LIBS := $(BUILD)/libcxla_testing.a $(BUILD)/libcxla.a
 
@@ -59,6 +62,15 @@ SO_LDLIBS ?=
 $(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list
 	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so $(LIB_OBJ) \
 	  $(SO_LDLIBS) $(LDLIBS) -o $@
+
+# The PJRT plugin: src/pjrt over the public API, with libcxla linked in
+# statically (hidden), so the .so stands alone; it exports GetPjrtApi only.
+.PHONY: pjrt
+pjrt: $(BUILD)/libcxla_pjrt.so
+$(PJRT_OBJ): CFLAGS += -fPIC -fvisibility=hidden -Ithird_party/pjrt
+$(BUILD)/libcxla_pjrt.so: $(PJRT_OBJ) $(BUILD)/libcxla.a
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla_pjrt.so $(PJRT_OBJ) \
+	  $(BUILD)/libcxla.a $(SO_LDLIBS) $(LDLIBS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 	@rm -f $@
