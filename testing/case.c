@@ -148,7 +148,12 @@ void case_free(Case *c) {
 }
 
 const char *case_hlo_path(Case *c, const char *which) {
-  char *p = cxla_format("%s/%s.hlo", c->dir, which);
+  /* which: module (module.hlo), optimized (optimized.hlo), mlir
+   * (module.mlir, StableHLO text), mlirbc (module.mlirbc, the portable
+   * artifact) */
+  char *p = !strcmp(which, "mlir")     ? cxla_format("%s/module.mlir", c->dir)
+            : !strcmp(which, "mlirbc") ? cxla_format("%s/module.mlirbc", c->dir)
+                                       : cxla_format("%s/%s.hlo", c->dir, which);
   if (!p) return NULL;
   const char *a = arena_strdup(&c->arena, p);
   cxla_free(p);

@@ -5,7 +5,9 @@
 #   1. unit tests: every BUILD_DIR/tests/test_* binary, given the corpus as
 #      argv[1] (the ones that read the corpus use it, the others ignore it);
 #   2. conformance: cxla conform over tests/corpus, both module.hlo and
-#      optimized.hlo, with tests/conform_expected_failures.txt;
+#      optimized.hlo, with tests/conform_expected_failures.txt; then the
+#      StableHLO text of each case (module.mlir) and its portable artifact
+#      (module.mlirbc);
 #   3. the command-line tests in tests/cli/ (exit codes, error messages);
 #   4. tools/corpus/check.py, when python3 can import numpy;
 #   5. fuzz-crash replays: every executable BUILD_DIR/fuzz/replay* is run
@@ -93,6 +95,21 @@ if [ ! -x "$BUILD/cxla" ]; then
 elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
   run_suite "conformance ($CORPUS)" "$BUILD/cxla" conform "$CORPUS" --which both \
     --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+  # The same programs from their StableHLO text (module.mlir): the reader
+  # and importer must give the results module.hlo gives.
+  run_suite "conformance, StableHLO text ($CORPUS)" "$BUILD/cxla" conform "$CORPUS" \
+    --which mlir --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+  # ... and from their portable artifacts (module.mlirbc, MLIR bytecode).
+  run_suite "conformance, StableHLO portable artifact ($CORPUS)" "$BUILD/cxla" conform \
+    "$CORPUS" --which mlirbc --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+  # Programs that are not in the corpus (tools/corpus/stablehlo_unseen.py),
+  # from their StableHLO text and their HLO.
+  if [ -d tests/stablehlo/unseen ]; then
+    run_suite "conformance, unseen StableHLO programs" "$BUILD/cxla" conform tests/stablehlo/unseen \
+      --which mlir -j "$JOBS"
+    run_suite "conformance, unseen StableHLO programs (portable artifacts)" "$BUILD/cxla" conform \
+      tests/stablehlo/unseen --which mlirbc -j "$JOBS"
+  fi
 else
   echo "SKIP  conformance: no cases under $CORPUS"
   echo

@@ -63,8 +63,13 @@ CXLA_API cxla_literal *cxla_literal_tuple_get(cxla_literal *l, int i);
 
 typedef struct cxla_module cxla_module;
 
-/* Parses HLO text. `filename` is used in error messages only (may be NULL).
- * Errors carry "file:line:col: message" and the offending line with a caret. */
+/* Parses a module: HLO text, StableHLO text (MLIR, as jax.jit(f).lower().
+ * as_text() prints it) or a StableHLO portable artifact (MLIR bytecode),
+ * chosen by content (the bytecode magic "ML\xEFR"; "module", "func.func",
+ * "#alias"... for MLIR text; anything else is read as HLO). StableHLO is
+ * imported into HLO. `filename` is used in error messages only (may be
+ * NULL). Errors carry "file:line:col: message" (bytecode: the byte offset)
+ * and, for text, the offending line with a caret. */
 CXLA_API cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
                               cxla_module **out);
 CXLA_API cxla_status cxla_module_parse_file(const char *path, cxla_module **out);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hlo/hlo.h"
+#include "stablehlo/stablehlo.h"
 
 /* ---- errors and tokens ------------------------------------------------------ */
 
@@ -716,6 +717,9 @@ cxla_status cxla_module_parse(const char *text, size_t len, const char *filename
                               cxla_module **out) {
   *out = NULL;
   if (!text) return ERR(INVALID_ARGUMENT, "cxla_module_parse: no text");
+  /* StableHLO text and portable artifacts go to their own reader. */
+  if (shlo_detect_format(text, len) != SHLO_FORMAT_HLO)
+    return shlo_module_parse(text, len, filename, out);
   Parser p;
   memset(&p, 0, sizeof p);
   p.src = text;

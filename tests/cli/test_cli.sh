@@ -139,7 +139,38 @@ cat >cases/addcase/case.json <<'EOF'
  "results": [{"file": "results/0.npy", "dtype": "f32", "shape": [2, 3],
               "rtol": 1e-6, "atol": 0}]}
 EOF
+# The same program as StableHLO text (module.mlir), read by content.
+cat >cases/addcase/module.mlir <<'EOF'
+module @add {
+  func.func public @main(%arg0: tensor<2x3xf32>, %arg1: tensor<2x3xf32>) -> (tensor<2x3xf32> {jax.result_info = "result"}) {
+    %0 = stablehlo.add %arg0, %arg1 : tensor<2x3xf32>
+    return %0 : tensor<2x3xf32>
+  }
+}
+EOF
 cp -r cases/addcase/. cases/nested/deeper/addcase2/
+check "conform --which mlir" 0 "^2 passed, 0 failed$" "$CXLA" conform cases --which mlir
+check "conform --which hlo" 0 "^2 passed, 0 failed$" "$CXLA" conform cases --which hlo
+check "conform --which all (no module.mlirbc: skipped)" 0 "^6 passed, 0 failed, 2 skipped$" \
+  "$CXLA" conform cases --which all
+check "conform -v says why" 0 "^skip +addcase:mlirbc: the case has no module\.mlirbc" \
+  "$CXLA" conform cases --which mlirbc -v
+# A portable artifact (module.mlirbc, as jax.export writes it) is read by
+# content too, and gives what its module.hlo gives.
+BC="$CLI_DIR/../corpus/classic_sin_squared"
+check "run portable artifact" 0 "" "$CXLA" run "$BC/module.mlirbc" "$BC/args/0.npy" --out bc_out
+check "run its module.hlo" 0 "" "$CXLA" run "$BC/module.hlo" "$BC/args/0.npy" --out hlo_out
+cmp bc_out/0.npy hlo_out/0.npy && ok || bad "run portable artifact: result differs from module.hlo's"
+check "fmt portable artifact prints HLO" 0 "ROOT .* multiply\(" "$CXLA" fmt "$BC/module.mlirbc"
+head -c 300 "$BC/module.mlirbc" >trunc.mlirbc
+check "truncated portable artifact" 1 "trunc\.mlirbc: byte [0-9]+ \(section table\): 47 bytes expected" \
+  "$CXLA" check trunc.mlirbc
+check "run StableHLO text" 0 "" "$CXLA" run cases/addcase/module.mlir a1/0.npy a2/0.npy --out mlir_out
+cmp mlir_out/0.npy cases/addcase/results/0.npy && ok || bad "run StableHLO text: result differs"
+check "fmt StableHLO text prints HLO" 0 "ROOT .* add\(" "$CXLA" fmt cases/addcase/module.mlir
+sed 's/stablehlo.add %arg0, %arg1/stablehlo.add %arg0, %nope/' cases/addcase/module.mlir >badref.mlir
+check "StableHLO undefined value" 1 "badref\.mlir:3:31: use of undefined value '%nope'" \
+  "$CXLA" check badref.mlir
 check "conform passes" 0 "^4 passed, 0 failed$" "$CXLA" conform cases
 check "conform --which module" 0 "^2 passed, 0 failed$" "$CXLA" conform cases --which module
 check "conform --filter" 0 "^1 passed, 0 failed$" "$CXLA" conform cases --filter case2 --which optimized
@@ -159,7 +190,7 @@ printf 'addcase:module  listed but passes\n' >xpass.txt
 check "conform unexpected pass" 1 "addcase:module: unexpectedly passed; remove it from xpass\.txt" \
   "$CXLA" conform cases --expect-fail xpass.txt --filter addcase --which module
 printf 'addcase:sideways  bad suffix\n' >xbad.txt
-check "conform bad expect file" 1 "xbad\.txt:1: .*:module or :optimized" \
+check "conform bad expect file" 1 "xbad\.txt:1: .*:module, :optimized, :mlir or :mlirbc" \
   "$CXLA" conform cases --expect-fail xbad.txt
 check "conform missing expect file" 1 "nofile\.txt: No such file" \
   "$CXLA" conform cases --expect-fail nofile.txt

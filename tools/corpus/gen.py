@@ -9,8 +9,8 @@ Usage (from the repository root, inside the venv described in README.md):
     python tools/corpus/gen.py --out DIR       # write somewhere else (default tests/corpus)
 
 Every case is a JAX function plus fixed-seed inputs.  For each case we write
-tests/corpus/<case>/{module.hlo, optimized.hlo, case.json, args/N.npy,
-results/N.npy} (see README.md for the format and the tolerance policy).
+tests/corpus/<case>/{module.hlo, optimized.hlo, module.mlir, module.mlirbc,
+case.json, args/N.npy, results/N.npy} (see README.md for the format and the tolerance policy).
 
 Besides writing the files, every case whose inputs are floating point is
 re-run with all float inputs widened to f64 (c64 -> c128) and XLA's own f32
@@ -1953,7 +1953,7 @@ def generate(c, out_root):
 
     jitted = jax.jit(named, keep_unused=True)
     lowered = jitted.lower(*args)
-    module_text = lowered.as_text(dialect="hlo")
+    module_text, mlir_text = lowered.as_text(dialect="hlo"), lowered.as_text()  # HLO, StableHLO
     compiled = lowered.compile()
     optimized_text = compiled.as_text()
     out = compiled(*args)
@@ -2029,10 +2029,10 @@ def generate(c, out_root):
         save_array(os.path.join(tmp, rel), r)
         meta["results"].append({"file": rel, "dtype": hlo_dtype(r.dtype), "shape": list(r.shape),
                                 "rtol": rt, "atol": at})
-    with open(os.path.join(tmp, "module.hlo"), "w") as fh:
-        fh.write(module_text)
-    with open(os.path.join(tmp, "optimized.hlo"), "w") as fh:
-        fh.write(optimized_text)
+    for fname, data in (("module.hlo", module_text), ("optimized.hlo", optimized_text), ("module.mlir", mlir_text),
+                        ("module.mlirbc", jax.export.export(jitted)(*args).mlir_module_serialized)):  # VHLO
+        with open(os.path.join(tmp, fname), "wb") as fh:  # (text files in UTF-8, as before)
+            fh.write(data if isinstance(data, bytes) else data.encode("utf-8"))
     if c.buffer_assignment:
         if ba_text is not None and len(ba_text.encode()) <= 300 * 1024:
             with open(os.path.join(tmp, "xla_buffer_assignment.txt"), "w") as fh:

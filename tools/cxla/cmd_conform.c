@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,9 +32,12 @@ static const char usage[] =
     "  --backend NAME       cpu or interp (the reference interpreter); default:\n"
     "                       the first compiled backend this cxla has, else interp\n"
     "  --threads N          worker threads per run (default: the cores)\n"
-    "  --which W            module, optimized or both (default both)\n"
+    "  --which W            which input of each case: hlo (or module: module.hlo),\n"
+    "                       optimized (optimized.hlo), mlir (module.mlir, StableHLO\n"
+    "                       text), mlirbc (module.mlirbc, the portable artifact),\n"
+    "                       both (hlo and optimized; the default) or all\n"
     "  --expect-fail FILE   known failures, one per line:\n"
-    "                         case_name[:module|:optimized]  reason\n"
+    "                         case_name[:module|:optimized|:mlir|:mlirbc]  reason\n"
     "                       (# starts a comment). They count as skipped; one\n"
     "                       that passes is reported and counts as failed.\n"
     "  --filter SUBSTR      only cases whose name contains SUBSTR\n"
@@ -53,7 +57,7 @@ static const char usage[] =
 typedef struct Options {
   char **dirs;
   int ndirs;
-  bool do_module, do_optimized;
+  bool do_which[4]; /* module, optimized, mlir, mlirbc */
   const char *expect_file, *filter;
   unsigned long long jobs, timeout;
   bool no_fork, verbose;
@@ -216,9 +220,39 @@ static void run_jobs(const Options *o, Job *jobs, int n, Tally *t) {
 
 /* ---- the command ------------------------------------------------------------------------ */
 
+static const char *const whiches[4] = {"module", "optimized", "mlir", "mlirbc"};
+
+/* Does case directory dir hold module.mlir (w = 2) / module.mlirbc (w = 3)? */
+static bool stablehlo_input_exists(const char *dir, int w) {
+  char *p = cxla_format("%s/module.%s", dir, whiches[w]);
+  if (!p) return true; /* let the run report the allocation failure */
+  struct stat st;
+  bool ok = stat(p, &st) == 0;
+  cxla_free(p);
+  return ok;
+}
+
+/* --which W: one input of each case, "both" (module and optimized HLO) or
+ * "all" four. */
+static bool which_select(const char *v, bool *sel) {
+  for (int w = 0; w < 4; w++) sel[w] = false;
+  if (!strcmp(v, "all")) {
+    for (int w = 0; w < 4; w++) sel[w] = true;
+    return true;
+  }
+  if (!strcmp(v, "both")) {
+    sel[0] = sel[1] = true;
+    return true;
+  }
+  if (!strcmp(v, "hlo")) v = "module";
+  for (int w = 0; w < 4; w++)
+    if (!strcmp(v, whiches[w])) sel[w] = true;
+  return sel[0] || sel[1] || sel[2] || sel[3];
+}
+
 static int parse_options(int argc, char **argv, Options *o) {
   o->dirs = argv + 1;
-  o->do_module = o->do_optimized = true;
+  o->do_which[0] = o->do_which[1] = true;
   o->jobs = 1;
   o->timeout = 120;
   bool options_done = false;
@@ -247,11 +281,11 @@ static int parse_options(int argc, char **argv, Options *o) {
     } else if ((rc = take_backend_option("conform", argc, argv, &i, &o->run.backend)) >= 0) {
       if (rc) return rc;
     } else if (take_value(argc, argv, &i, "which", &v, &missing)) {
-      if (missing) return usage_error("conform", "--which needs module, optimized or both");
-      o->do_module = strcmp(v, "module") == 0 || strcmp(v, "both") == 0;
-      o->do_optimized = strcmp(v, "optimized") == 0 || strcmp(v, "both") == 0;
-      if (!o->do_module && !o->do_optimized)
-        return usage_error("conform", "--which must be module, optimized or both, not '%s'", v);
+      if (missing) return usage_error("conform", "--which needs hlo, optimized, mlir, mlirbc, both or all");
+      if (!which_select(v, o->do_which))
+        return usage_error("conform",
+                           "--which must be hlo (or module), optimized, mlir, mlirbc, both "
+                           "(hlo and optimized) or all, not '%s'", v);
     } else if (take_value(argc, argv, &i, "expect-fail", &v, &missing)) {
       if (missing) return usage_error("conform", "--expect-fail needs a file");
       o->expect_file = v;
@@ -279,7 +313,9 @@ static void warn_unused(const Options *o, ExpectList *el) {
   if (o->filter) return; /* a filtered run cannot tell */
   for (int i = 0; i < el->n; i++) {
     Expect *e = &el->items[i];
-    bool selected = !e->which || (strcmp(e->which, "module") == 0 ? o->do_module : o->do_optimized);
+    bool selected = !e->which;
+    for (int w = 0; w < 4; w++)
+      if (e->which && !strcmp(e->which, whiches[w]) && o->do_which[w]) selected = true;
     if (!e->used && selected)
       print_warning("%s:%d: '%s%s%s' matches no case that ran", el->file, e->line, e->name,
                     e->which ? ":" : "", e->which ? e->which : "");
@@ -303,19 +339,26 @@ int cmd_conform(int argc, char **argv) {
   }
   path_list_sort(&cases);
 
-  static const char *const whiches[2] = {"module", "optimized"};
-  Job *jobs = cxla_calloc((size_t)cases.n * 2 + 1, sizeof *jobs);
+  Job *jobs = cxla_calloc((size_t)cases.n * 4 + 1, sizeof *jobs);
   if (!jobs) {
     path_list_free(&cases);
     expect_list_free(&el);
     return fail_status(cxla_oom());
   }
-  int njobs = 0;
+  int njobs = 0, absent = 0;
   for (int i = 0; i < cases.n; i++) {
     const char *name = base_name(cases.paths[i]);
     if (o.filter && !strstr(name, o.filter)) continue;
-    for (int w = 0; w < 2; w++) {
-      if (!(w == 0 ? o.do_module : o.do_optimized)) continue;
+    for (int w = 0; w < 4; w++) {
+      if (!o.do_which[w]) continue;
+      if (w >= 2 && !stablehlo_input_exists(cases.paths[i], w)) {
+        /* Cases not made from JAX (the TensorFlow ones) have no StableHLO
+         * forms: skipped, and said so. */
+        absent++;
+        if (o.verbose)
+          printf("skip  %s:%s: the case has no module.%s\n", name, whiches[w], whiches[w]);
+        continue;
+      }
       Job *j = &jobs[njobs++];
       j->dir = cases.paths[i];
       j->name = name;
@@ -328,11 +371,11 @@ int cmd_conform(int argc, char **argv) {
     print_error("no case directories (holding case.json) under %s%s", o.dirs[0],
                 o.ndirs > 1 ? " and the other directories given" : "");
     rc = EXIT_INPUT;
-  } else if (njobs == 0) {
+  } else if (njobs == 0 && !absent) {
     print_error("no case name contains '%s'", o.filter);
     rc = EXIT_INPUT;
   } else {
-    Tally t = {0};
+    Tally t = {0, 0, absent};
     run_jobs(&o, jobs, njobs, &t);
     warn_unused(&o, &el);
     if (t.skipped) printf("%d passed, %d failed, %d skipped\n", t.passed, t.failed, t.skipped);

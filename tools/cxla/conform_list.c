@@ -112,8 +112,10 @@ static cxla_status add_expect(ExpectList *l, const char *key, size_t klen, const
     size_t wlen = klen - nlen - 1;
     if (wlen == 6 && memcmp(colon + 1, "module", 6) == 0) which = "module";
     else if (wlen == 9 && memcmp(colon + 1, "optimized", 9) == 0) which = "optimized";
+    else if (wlen == 4 && memcmp(colon + 1, "mlir", 4) == 0) which = "mlir";
+    else if (wlen == 6 && memcmp(colon + 1, "mlirbc", 6) == 0) which = "mlirbc";
     else
-      return ERR(INVALID_ARGUMENT, "%s:%d: '%.*s': the suffix must be :module or :optimized",
+      return ERR(INVALID_ARGUMENT, "%s:%d: '%.*s': the suffix must be :module, :optimized, :mlir or :mlirbc",
                  l->file, line, (int)klen, key);
   }
   if (nlen == 0) return ERR(INVALID_ARGUMENT, "%s:%d: missing case name", l->file, line);

@@ -1,0 +1,898 @@
+/* StableHLO -> HLO: the module, functions, regions and their implicit
+ * captures, values, and the builders the op handlers share.
+ *
+ * Functions become computations (the public "main" the entry); func.call a
+ * call. Regions of reduce/sort/scatter/... become computations whose
+ * parameters are the block arguments. while/case/if regions may use values
+ * of the enclosing function ("implicit captures"): as XLA's converter does,
+ * a while loop carries them as extra tuple elements, and each branch of a
+ * conditional receives its captures as one tuple parameter. Ops with
+ * several results become one tuple-shaped instruction and a
+ * get-tuple-element per result. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "stablehlo/import_internal.h"
+
+/* ---- pointer map ------------------------------------------------------------ */
+
+static size_t pm_slot(const PtrMap *m, const void *k) {
+  size_t h = (size_t)(((uintptr_t)k >> 4) * 0x9E3779B97F4A7C15ull);
+  size_t i = h & (m->cap - 1);
+  while (m->keys[i] && m->keys[i] != k) i = (i + 1) & (m->cap - 1);
+  return i;
+}
+
+void *pm_get(const PtrMap *m, const void *k) {
+  if (!m->cap) return NULL;
+  size_t i = pm_slot(m, k);
+  return m->keys[i] ? m->vals[i] : NULL;
+}
+
+bool pm_put(PtrMap *m, const void *k, void *v) {
+  if ((m->used + 1) * 2 > m->cap) {
+    size_t oc = m->cap, nc = oc ? oc * 2 : 64;
+    const void **nk = cxla_calloc(nc, sizeof *nk);
+    void **nv = cxla_calloc(nc, sizeof *nv);
+    if (!nk || !nv) {
+      cxla_free((void *)nk);
+      cxla_free(nv);
+      return false;
+    }
+    const void **ok = m->keys;
+    void **ov = m->vals;
+    m->keys = nk;
+    m->vals = nv;
+    m->cap = nc;
+    for (size_t i = 0; i < oc; i++)
+      if (ok[i]) {
+        size_t j = pm_slot(m, ok[i]);
+        nk[j] = ok[i];
+        nv[j] = ov[i];
+      }
+    cxla_free((void *)ok);
+    cxla_free(ov);
+  }
+  size_t i = pm_slot(m, k);
+  if (!m->keys[i]) {
+    m->keys[i] = k;
+    m->used++;
+  }
+  m->vals[i] = v;
+  return true;
+}
+
+void pm_free(PtrMap *m) {
+  cxla_free((void *)m->keys);
+  cxla_free(m->vals);
+  memset(m, 0, sizeof *m);
+}
+
+/* ---- errors, attributes ---------------------------------------------------------- */
+
+cxla_status imp_err(Imp *im, const MlirOp *op, cxla_status_code code, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  char *msg = cxla_vformat(fmt, ap);
+  va_end(ap);
+  if (!msg) return cxla_oom();
+  MlirPos pos = {0, 0, 0, NULL};
+  if (op) pos = op->pos;
+  cxla_status s = op ? mlir_error_at(code, im->mm, pos, "'%s': %s", op->name, msg)
+                     : cxla_status_make(code, "%s", msg);
+  cxla_free(msg);
+  return s;
+}
+
+const MlirAttr *attr_of(const MlirOp *op, const char *name, MlirAttrKind k) {
+  const MlirAttr *a = mlir_op_attr(op, name);
+  return a && a->kind == k ? a : NULL;
+}
+
+cxla_status attr_i64s(Imp *im, const MlirOp *op, const char *name, bool required, I64List *out) {
+  out->n = 0;
+  out->v = NULL;
+  const MlirAttr *a = mlir_op_attr(op, name);
+  if (!a) {
+    if (required) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "missing attribute '%s'", name);
+    return NULL;
+  }
+  Arena *ar = &im->hm->arena;
+  if (a->kind == MA_DENSE_ARRAY && !a->floats) {
+    out->n = a->n;
+    out->v = arena_i64dup(ar, a->ints, (size_t)a->n);
+  } else if (a->kind == MA_ARRAY) {
+    out->n = a->n;
+    out->v = arena_array(ar, (size_t)(a->n ? a->n : 1), sizeof(int64_t));
+    if (!out->v) return cxla_oom();
+    for (int k = 0; k < a->n; k++) {
+      if (a->elems[k]->kind != MA_INT)
+        return imp_err(im, op, CXLA_INVALID_ARGUMENT, "'%s' must hold integers", name);
+      out->v[k] = a->elems[k]->i;
+    }
+  } else if (a->kind == MA_DENSE && a->type->element->kind != MLT_OTHER &&
+             (a->type->element->kind == MLT_INDEX || type_is_int(a->type->element->elem))) {
+    int64_t n = mlir_type_elems(a->type);
+    int eb = mlir_elem_bytes(a->type->element);
+    if (n < 0 || n > (1 << 20)) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "bad '%s'", name);
+    out->n = (int)n;
+    out->v = arena_array(ar, (size_t)(n ? n : 1), sizeof(int64_t));
+    if (!out->v) return cxla_oom();
+    for (int64_t k = 0; k < n; k++) {
+      const uint8_t *p = a->data + (a->splat ? 0 : (size_t)k * (size_t)eb);
+      int64_t v = 0;
+      if (eb == 8) memcpy(&v, p, 8);
+      else if (eb == 4) {
+        int32_t x;
+        memcpy(&x, p, 4);
+        v = x;
+      } else if (eb == 2) {
+        int16_t x;
+        memcpy(&x, p, 2);
+        v = x;
+      } else {
+        v = (int8_t)p[0];
+      }
+      out->v[k] = v;
+    }
+  } else {
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "attribute '%s' is not a list of integers",
+                   name);
+  }
+  if (out->n && !out->v) return cxla_oom();
+  return NULL;
+}
+
+cxla_status attr_int(Imp *im, const MlirOp *op, const char *name, bool required, int64_t def,
+                     int64_t *out) {
+  const MlirAttr *a = mlir_op_attr(op, name);
+  *out = def;
+  if (!a) {
+    if (required) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "missing attribute '%s'", name);
+    return NULL;
+  }
+  if (a->kind != MA_INT && a->kind != MA_BOOL)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "attribute '%s' must be an integer", name);
+  *out = a->i;
+  return NULL;
+}
+
+bool attr_bool_or(const MlirOp *op, const char *name, bool def) {
+  const MlirAttr *a = mlir_op_attr(op, name);
+  if (a && (a->kind == MA_BOOL || a->kind == MA_INT)) return a->i != 0;
+  return def;
+}
+
+/* ---- shapes ---------------------------------------------------------------------- */
+
+cxla_status imp_shape(Imp *im, const MlirOp *op, const MlirType *t, Shape **out) {
+  Arena *a = &im->hm->arena;
+  switch (t->kind) {
+  case MLT_TENSOR: {
+    const MlirType *e = t->element;
+    ElemType et;
+    if (e->kind == MLT_ELEM) et = e->elem;
+    else if (e->kind == MLT_INDEX) et = T_S64;
+    else return imp_err(im, op, CXLA_UNIMPLEMENTED, "unsupported element type");
+    Shape *s = shape_new(a, et, t->rank, t->dims);
+    IMP_NN(s);
+    for (int k = 0; k < t->rank; k++) {
+      if (t->dims[k] == MLIR_DYNAMIC) {
+        int64_t bnd = t->bounds ? t->bounds[k] : MLIR_DYNAMIC;
+        if (bnd == MLIR_DYNAMIC)
+          return imp_err(im, op, CXLA_UNIMPLEMENTED,
+                         "dynamic dimension %d without a bound: only static shapes and bounded "
+                         "dynamic dimensions (#stablehlo.bounds) are supported", k);
+        if (!s->dynamic) {
+          s->dynamic = arena_array(a, (size_t)t->rank, sizeof(bool));
+          IMP_NN(s->dynamic);
+        }
+        s->dims[k] = bnd;
+        s->dynamic[k] = true;
+      }
+    }
+    TRY(shape_set_default_layout(a, s));
+    *out = s;
+    return NULL;
+  }
+  case MLT_ELEM: /* a scalar element type used as a shape */
+    *out = shape_new(a, t->elem, 0, NULL);
+    IMP_NN(*out);
+    return NULL;
+  case MLT_TOKEN:
+    *out = shape_new(a, T_TOKEN, 0, NULL);
+    IMP_NN(*out);
+    return NULL;
+  case MLT_TUPLE: {
+    Shape **el = arena_array(a, (size_t)(t->n ? t->n : 1), sizeof(Shape *));
+    IMP_NN(el);
+    for (int k = 0; k < t->n; k++) TRY(imp_shape(im, op, t->types[k], &el[k]));
+    *out = shape_new_tuple(a, t->n, el);
+    IMP_NN(*out);
+    return NULL;
+  }
+  case MLT_UNRANKED:
+    return imp_err(im, op, CXLA_UNIMPLEMENTED, "unranked tensors are not supported");
+  default: {
+    StrBuf b;
+    sb_init(&b);
+    mlir_type_print(&b, t);
+    char *s = sb_take(&b);
+    cxla_status st = imp_err(im, op, CXLA_UNIMPLEMENTED, "unsupported type %s", s ? s : "?");
+    cxla_free(s);
+    return st;
+  }
+  }
+}
+
+/* ---- builders -------------------------------------------------------------------- */
+
+Instr *ib(Scope *s, Opcode op, Shape *shape, int n, Instr *const *ops) {
+  return comp_add_instr(s->c, op, shape, n, ops, NULL);
+}
+Instr *ib1(Scope *s, Opcode op, Instr *a) { return a ? ib(s, op, a->shape, 1, &a) : NULL; }
+Instr *ib2(Scope *s, Opcode op, Instr *a, Instr *b) {
+  if (!a || !b) return NULL;
+  Instr *ops[2] = {a, b};
+  return ib(s, op, a->shape, 2, ops);
+}
+
+Shape *shape_with_type(Scope *s, const Shape *like, ElemType t) {
+  Shape *sh = shape_clone(&s->imp->hm->arena, like);
+  if (sh) sh->type = t;
+  return sh;
+}
+
+Instr *ib_cmp(Scope *s, CmpDir d, Instr *a, Instr *b) {
+  if (!a || !b) return NULL;
+  Shape *sh = shape_with_type(s, a->shape, T_PRED);
+  Instr *ops[2] = {a, b};
+  Instr *in = sh ? ib(s, OP_COMPARE, sh, 2, ops) : NULL;
+  if (in) {
+    in->cmp_dir = d;
+    in->attrs |= A_COMPARE;
+  }
+  return in;
+}
+
+Instr *ib_select(Scope *s, Instr *p, Instr *a, Instr *b) {
+  if (!p || !a || !b) return NULL;
+  Instr *ops[3] = {p, a, b};
+  return ib(s, OP_SELECT, a->shape, 3, ops);
+}
+
+Instr *ib_convert(Scope *s, Instr *a, ElemType t) {
+  if (!a) return NULL;
+  if (a->shape->type == t) return a;
+  Shape *sh = shape_with_type(s, a->shape, t);
+  return sh ? ib(s, OP_CONVERT, sh, 1, &a) : NULL;
+}
+
+static Instr *const_scalar(Scope *s, ElemType t, double v, int64_t iv, bool use_int) {
+  Literal *l;
+  if (literal_create(t, 0, NULL, &l)) return NULL;
+  if (use_int) literal_set_i64(l, 0, iv);
+  else literal_set_f64(l, 0, v);
+  if (module_own_literal(s->imp->hm, l)) return NULL;
+  Shape *sh = shape_new(&s->imp->hm->arena, t, 0, NULL);
+  Instr *in = sh ? ib(s, OP_CONSTANT, sh, 0, NULL) : NULL;
+  if (in) in->literal = l;
+  return in;
+}
+
+static Instr *bcast_to(Scope *s, Instr *scalar, const Shape *like) {
+  if (!scalar || !like || like->rank == 0) return scalar;
+  Shape *sh = shape_with_type(s, like, scalar->shape->type);
+  Instr *in = sh ? ib(s, OP_BROADCAST, sh, 1, &scalar) : NULL;
+  if (in) in->attrs |= A_DIMENSIONS;
+  return in;
+}
+
+Instr *ib_const(Scope *s, ElemType t, double v, const Shape *like) {
+  return bcast_to(s, const_scalar(s, t, v, 0, false), like);
+}
+
+Instr *ib_const_i(Scope *s, ElemType t, int64_t v, const Shape *like) {
+  return bcast_to(s, const_scalar(s, t, 0, v, true), like);
+}
+
+Instr *ib_gte(Scope *s, Instr *t, int i) {
+  if (!t || t->shape->type != T_TUPLE || i >= t->shape->ntuple) return NULL;
+  Instr *in = ib(s, OP_GET_TUPLE_ELEMENT, t->shape->tuple[i], 1, &t);
+  if (in) {
+    in->index = i;
+    in->attrs |= A_INDEX;
+  }
+  return in;
+}
+
+Instr *ib_tuple(Scope *s, int n, Instr *const *ops) {
+  Shape **el = arena_array(&s->imp->hm->arena, (size_t)(n ? n : 1), sizeof(Shape *));
+  if (!el) return NULL;
+  for (int k = 0; k < n; k++) el[k] = ops[k]->shape;
+  Shape *sh = shape_new_tuple(&s->imp->hm->arena, n, el);
+  return sh ? ib(s, OP_TUPLE, sh, n, ops) : NULL;
+}
+
+bool set_called(Scope *s, Instr *in, int n, Computation *const *cs) {
+  in->called = arena_array(&s->imp->hm->arena, (size_t)n, sizeof(Computation *));
+  if (!in->called) return false;
+  memcpy(in->called, cs, (size_t)n * sizeof(Computation *));
+  in->ncalled = n;
+  return true;
+}
+
+/* ---- values and captures ----------------------------------------------------------- */
+
+static cxla_status imp_op(Scope *s, const MlirOp *op);
+
+cxla_status imp_value(Scope *s, const MlirOp *op, const MlirValue *v, Instr **out) {
+  Instr *in = pm_get(&s->vals, v);
+  if (!in && v->owner && !strcmp(v->owner->name, "stablehlo.constant")) {
+    /* A constant from outside a reduce/sort/scatter/... body: materialized
+     * again inside it (as XLA's converter sinks constants). */
+    TRY(imp_op(s, v->owner));
+    in = pm_get(&s->vals, v);
+  }
+  if (!in)
+    return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT,
+                   "uses a value defined outside its region (only while, case and if regions "
+                   "may use outer values)");
+  *out = in;
+  return NULL;
+}
+
+/* Values used inside the regions of op that are defined outside them, in
+ * order of first use. */
+typedef struct ValVec {
+  const MlirValue **v;
+  int n, cap;
+} ValVec;
+
+static bool vv_push(ValVec *vv, const MlirValue *x) {
+  if (vv->n == vv->cap) {
+    int nc = vv->cap ? vv->cap * 2 : 16;
+    const MlirValue **nv = cxla_realloc((void *)vv->v, (size_t)nc * sizeof *nv);
+    if (!nv) return false;
+    vv->v = nv;
+    vv->cap = nc;
+  }
+  vv->v[vv->n++] = x;
+  return true;
+}
+
+static bool free_walk_region(const MlirRegion *r, PtrMap *defs, PtrMap *seen, ValVec *out);
+
+static bool free_walk_op(const MlirOp *o, PtrMap *defs, PtrMap *seen, ValVec *out) {
+  static int mark;
+  for (int k = 0; k < o->noperands; k++) {
+    const MlirValue *v = o->operands[k];
+    if (pm_get(defs, v) || pm_get(seen, v)) continue;
+    if (!pm_put(seen, v, &mark) || !vv_push(out, v)) return false;
+  }
+  for (int k = 0; k < o->nregions; k++)
+    if (!free_walk_region(&o->regions[k], defs, seen, out)) return false;
+  for (int k = 0; k < o->nresults; k++)
+    if (!pm_put(defs, &o->results[k], &mark)) return false;
+  return true;
+}
+
+static bool free_walk_region(const MlirRegion *r, PtrMap *defs, PtrMap *seen, ValVec *out) {
+  static int mark;
+  for (int b = 0; b < r->nblocks; b++) {
+    const MlirBlock *blk = r->blocks[b];
+    for (int k = 0; k < blk->nargs; k++)
+      if (!pm_put(defs, &blk->args[k], &mark)) return false;
+  }
+  for (int b = 0; b < r->nblocks; b++) {
+    const MlirBlock *blk = r->blocks[b];
+    for (int k = 0; k < blk->nops; k++)
+      if (!free_walk_op(blk->ops[k], defs, seen, out)) return false;
+  }
+  return true;
+}
+
+/* Free values of regions [r0, r0 + nr) of op. */
+static cxla_status free_values(const MlirOp *op, int r0, int nr, ValVec *out) {
+  PtrMap defs = {0}, seen = {0};
+  bool ok = true;
+  for (int k = r0; ok && k < r0 + nr; k++) ok = free_walk_region(&op->regions[k], &defs, &seen, out);
+  pm_free(&defs);
+  pm_free(&seen);
+  return ok ? NULL : cxla_oom();
+}
+
+/* ---- blocks and regions --------------------------------------------------------------- */
+
+static bool is_terminator(const MlirOp *op) {
+  return !strcmp(op->name, "stablehlo.return") || !strcmp(op->name, "func.return") ||
+         !strcmp(op->name, "mhlo.return");
+}
+
+cxla_status imp_block(Scope *s, const MlirBlock *b, Instr ***rets, int *nrets) {
+  *rets = NULL;
+  *nrets = 0;
+  for (int k = 0; k < b->nops; k++) {
+    const MlirOp *op = b->ops[k];
+    if (is_terminator(op)) {
+      if (k != b->nops - 1)
+        return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "return before the end of its block");
+      Instr **r = arena_array(&s->imp->hm->arena, (size_t)(op->noperands ? op->noperands : 1),
+                              sizeof(Instr *));
+      IMP_NN(r);
+      for (int j = 0; j < op->noperands; j++) TRY(imp_value(s, op, op->operands[j], &r[j]));
+      *rets = r;
+      *nrets = op->noperands;
+      return NULL;
+    }
+    TRY(imp_op(s, op));
+  }
+  return imp_err(s->imp, b->nops ? b->ops[b->nops - 1] : NULL, CXLA_INVALID_ARGUMENT,
+                 "block without a return");
+}
+
+static Computation *new_comp(Imp *im, const char *base) {
+  char buf[160];
+  snprintf(buf, sizeof buf, "%s.%d", base, ++im->nregions);
+  return module_add_computation(im->hm, buf);
+}
+
+static cxla_status finish_root(Scope *s, Instr **rets, int n) {
+  if (n == 1) {
+    s->c->root = rets[0];
+  } else {
+    s->c->root = ib_tuple(s, n, rets);
+    IMP_NN(s->c->root);
+  }
+  return NULL;
+}
+
+static cxla_status add_params(Scope *s, const MlirOp *op, const MlirBlock *blk) {
+  Computation *c = s->c;
+  c->nparams = blk->nargs;
+  c->params = arena_array(&s->imp->hm->arena, (size_t)(blk->nargs ? blk->nargs : 1),
+                          sizeof(Instr *));
+  IMP_NN(c->params);
+  for (int k = 0; k < blk->nargs; k++) {
+    Shape *sh;
+    TRY(imp_shape(s->imp, op, blk->args[k].type, &sh));
+    Instr *p = ib(s, OP_PARAMETER, sh, 0, NULL);
+    IMP_NN(p);
+    p->param_number = k;
+    c->params[k] = p;
+    if (!pm_put(&s->vals, &blk->args[k], p)) return cxla_oom();
+  }
+  return NULL;
+}
+
+cxla_status imp_region_comp(Imp *im, const MlirOp *op, const MlirRegion *r, Computation **out) {
+  if (r->nblocks != 1)
+    return imp_err(im, op, CXLA_UNIMPLEMENTED, "regions must have exactly one block");
+  Scope s = {im, new_comp(im, "region"), {0}};
+  if (!s.c) return cxla_oom();
+  cxla_status st = add_params(&s, op, r->blocks[0]);
+  Instr **rets;
+  int n;
+  if (!st) st = imp_block(&s, r->blocks[0], &rets, &n);
+  if (!st) st = finish_root(&s, rets, n);
+  pm_free(&s.vals);
+  if (!st) *out = s.c;
+  return st;
+}
+
+/* ---- while and conditionals (regions with captures) ---------------------------------- */
+
+/* A computation with one tuple parameter: elements 0..nargs-1 are the
+ * block's arguments, then the captures. Returns the scope's GTE map. */
+static cxla_status captured_comp(Imp *im, const MlirOp *op, const MlirBlock *blk,
+                                 Shape *param_shape, const ValVec *caps, int nargs,
+                                 const char *base, Scope *s) {
+  s->imp = im;
+  s->c = new_comp(im, base);
+  IMP_NN(s->c);
+  Instr *p = ib(s, OP_PARAMETER, param_shape, 0, NULL);
+  IMP_NN(p);
+  s->c->nparams = 1;
+  s->c->params = arena_alloc(&im->hm->arena, sizeof(Instr *));
+  IMP_NN(s->c->params);
+  s->c->params[0] = p;
+  for (int k = 0; k < nargs; k++) {
+    Instr *g = ib_gte(s, p, k);
+    IMP_NN(g);
+    if (!pm_put(&s->vals, &blk->args[k], g)) return cxla_oom();
+  }
+  for (int k = 0; k < caps->n; k++) {
+    Instr *g = ib_gte(s, p, nargs + k);
+    IMP_NN(g);
+    if (!pm_put(&s->vals, caps->v[k], g)) return cxla_oom();
+  }
+  (void)op;
+  return NULL;
+}
+
+static cxla_status imp_while(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  Imp *im = s->imp;
+  if (op->nregions != 2 || op->regions[0].nblocks != 1 || op->regions[1].nblocks != 1)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "expected cond and body regions");
+  ValVec caps = {0};
+  cxla_status st = free_values(op, 0, 2, &caps);
+  int n = op->noperands, total = n + caps.n;
+  Instr **init = NULL;
+  Shape *tsh = NULL;
+  Scope cs = {0}, bs = {0};
+  if (st) goto done;
+  init = arena_array(&im->hm->arena, (size_t)(total ? total : 1), sizeof(Instr *));
+  if (!init) {
+    st = cxla_oom();
+    goto done;
+  }
+  for (int k = 0; k < n; k++) init[k] = ops[k];
+  for (int k = 0; k < caps.n && !st; k++) st = imp_value(s, op, caps.v[k], &init[n + k]);
+  if (st) goto done;
+  Instr *tup = ib_tuple(s, total, init);
+  if (!tup) {
+    st = cxla_oom();
+    goto done;
+  }
+  tsh = tup->shape;
+  const MlirBlock *cb = op->regions[0].blocks[0], *bb = op->regions[1].blocks[0];
+  if (cb->nargs != n || bb->nargs != n) {
+    st = imp_err(im, op, CXLA_INVALID_ARGUMENT, "regions take %d arguments", n);
+    goto done;
+  }
+  Instr **rets;
+  int nr;
+  if ((st = captured_comp(im, op, cb, tsh, &caps, n, "region", &cs))) goto done;
+  if ((st = imp_block(&cs, cb, &rets, &nr))) goto done;
+  if (nr != 1) {
+    st = imp_err(im, op, CXLA_INVALID_ARGUMENT, "cond must return one predicate");
+    goto done;
+  }
+  cs.c->root = rets[0];
+  if ((st = captured_comp(im, op, bb, tsh, &caps, n, "region", &bs))) goto done;
+  if ((st = imp_block(&bs, bb, &rets, &nr))) goto done;
+  if (nr != n) {
+    st = imp_err(im, op, CXLA_INVALID_ARGUMENT, "body returns %d values for %d", nr, n);
+    goto done;
+  }
+  {
+    Instr **all = arena_array(&im->hm->arena, (size_t)(total ? total : 1), sizeof(Instr *));
+    if (!all) {
+      st = cxla_oom();
+      goto done;
+    }
+    for (int k = 0; k < n; k++) all[k] = rets[k];
+    for (int k = 0; k < caps.n; k++) all[n + k] = pm_get(&bs.vals, caps.v[k]);
+    bs.c->root = ib_tuple(&bs, total, all);
+    if (!bs.c->root) {
+      st = cxla_oom();
+      goto done;
+    }
+  }
+  Instr *w = ib(s, OP_WHILE, tsh, 1, &tup);
+  Computation *cc[2] = {cs.c, bs.c};
+  if (!w || !set_called(s, w, 2, cc)) {
+    st = cxla_oom();
+    goto done;
+  }
+  if (caps.n == 0) {
+    *out = w;
+  } else {
+    /* results: the first n elements */
+    Instr **el = arena_array(&im->hm->arena, (size_t)(n ? n : 1), sizeof(Instr *));
+    if (!el) {
+      st = cxla_oom();
+      goto done;
+    }
+    for (int k = 0; k < n; k++)
+      if (!(el[k] = ib_gte(s, w, k))) st = cxla_oom();
+    if (!st) *out = n == 1 ? el[0] : ib_tuple(s, n, el);
+    if (!st && !*out) st = cxla_oom();
+  }
+  if (!st && caps.n == 0 && n == 1) *out = ib_gte(s, w, 0);
+done:
+  cxla_free((void *)caps.v);
+  pm_free(&cs.vals);
+  pm_free(&bs.vals);
+  return st;
+}
+
+/* case(index) / if(pred): one computation per branch, each with a tuple
+ * parameter of its own captures. */
+static cxla_status imp_cond(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  Imp *im = s->imp;
+  int nb = op->nregions;
+  if (nb < 1 || op->noperands != 1)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "expected one operand and branches");
+  Instr **operands = arena_array(&im->hm->arena, (size_t)nb + 1, sizeof(Instr *));
+  Computation **comps = arena_array(&im->hm->arena, (size_t)nb, sizeof(Computation *));
+  IMP_NN(operands);
+  IMP_NN(comps);
+  operands[0] = ops[0];
+  bool is_if = !strcmp(op->name, "stablehlo.if");
+  if (!is_if && ops[0]->shape->type != T_S32) {
+    operands[0] = ib_convert(s, ops[0], T_S32);
+    IMP_NN(operands[0]);
+  }
+  Shape *rsh = NULL;
+  cxla_status st = NULL;
+  for (int r = 0; r < nb && !st; r++) {
+    /* if: regions are (true, false) = HLO's (true, false) order */
+    if (op->regions[r].nblocks != 1) {
+      st = imp_err(im, op, CXLA_INVALID_ARGUMENT, "branch %d must have one block", r);
+      break;
+    }
+    ValVec caps = {0};
+    Scope bs = {0};
+    st = free_values(op, r, 1, &caps);
+    Instr **cv = NULL;
+    if (!st) {
+      cv = arena_array(&im->hm->arena, (size_t)(caps.n ? caps.n : 1), sizeof(Instr *));
+      if (!cv) st = cxla_oom();
+    }
+    for (int k = 0; !st && k < caps.n; k++) st = imp_value(s, op, caps.v[k], &cv[k]);
+    Instr *arg = NULL;
+    if (!st && !(arg = ib_tuple(s, caps.n, cv))) st = cxla_oom();
+    if (!st) st = captured_comp(im, op, op->regions[r].blocks[0], arg->shape, &caps, 0, "region", &bs);
+    Instr **rets;
+    int nr;
+    if (!st) st = imp_block(&bs, op->regions[r].blocks[0], &rets, &nr);
+    if (!st) st = finish_root(&bs, rets, nr);
+    if (!st) {
+      comps[r] = bs.c;
+      operands[r + 1] = arg;
+      rsh = bs.c->root->shape;
+    }
+    cxla_free((void *)caps.v);
+    pm_free(&bs.vals);
+  }
+  if (st) return st;
+  Instr *c = ib(s, OP_CONDITIONAL, rsh, nb + 1, operands);
+  IMP_NN(c);
+  if (!set_called(s, c, nb, comps)) return cxla_oom();
+  *out = c;
+  return NULL;
+}
+
+/* ---- functions ---------------------------------------------------------------------- */
+
+static cxla_status import_func_body(Imp *im, FuncInfo *f) {
+  MlirOp *op = f->op;
+  if (op->nregions != 1 || op->regions[0].nblocks != 1)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "function '%s' has no body", f->name);
+  char name[160];
+  snprintf(name, sizeof name, "%s", f->name);
+  Scope s = {im, module_add_computation(im->hm, name), {0}};
+  if (!s.c) return cxla_oom();
+  f->comp = s.c;
+  const MlirBlock *blk = op->regions[0].blocks[0];
+  cxla_status st = add_params(&s, op, blk);
+  Instr **rets;
+  int n;
+  if (!st) st = imp_block(&s, blk, &rets, &n);
+  if (!st) st = finish_root(&s, rets, n);
+  pm_free(&s.vals);
+  return st;
+}
+
+cxla_status imp_func(Imp *im, const MlirOp *at, const char *name, Computation **out) {
+  for (int k = 0; k < im->nfuncs; k++) {
+    FuncInfo *f = &im->funcs[k];
+    if (strcmp(f->name, name)) continue;
+    if (f->state == 1)
+      return imp_err(im, at, CXLA_UNIMPLEMENTED, "recursive call of '%s'", name);
+    if (f->state == 0) {
+      if (im->call_depth >= 200)
+        return imp_err(im, at, CXLA_UNIMPLEMENTED, "calls nested more than 200 deep");
+      f->state = 1;
+      im->call_depth++;
+      cxla_status st = import_func_body(im, f);
+      im->call_depth--;
+      TRY(st);
+      f->state = 2;
+    }
+    *out = f->comp;
+    return NULL;
+  }
+  return imp_err(im, at, CXLA_NOT_FOUND, "no function '@%s'", name);
+}
+
+static cxla_status imp_call(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  const MlirAttr *callee = mlir_op_attr(op, !strcmp(op->name, "stablehlo.composite")
+                                                ? "decomposition" : "callee");
+  if (!callee || callee->kind != MA_SYMBOL_REF)
+    return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "missing callee");
+  Computation *c;
+  TRY(imp_func(s->imp, op, callee->str, &c));
+  if (c->nparams != op->noperands)
+    return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "'@%s' takes %d arguments, given %d",
+                   callee->str, c->nparams, op->noperands);
+  Instr *in = ib(s, OP_CALL, c->root->shape, op->noperands, ops);
+  IMP_NN(in);
+  if (!set_called(s, in, 1, &c)) return cxla_oom();
+  *out = in;
+  return NULL;
+}
+
+/* ---- one op ------------------------------------------------------------------------ */
+
+static cxla_status imp_op(Scope *s, const MlirOp *op) {
+  Imp *im = s->imp;
+  const char *name = op->name;
+  Instr **ops = arena_array(&im->hm->arena, (size_t)(op->noperands ? op->noperands : 1),
+                            sizeof(Instr *));
+  IMP_NN(ops);
+  for (int k = 0; k < op->noperands; k++) TRY(imp_value(s, op, op->operands[k], &ops[k]));
+  Instr *res = NULL;
+  ImpFn fn = NULL;
+  if (!strcmp(name, "stablehlo.while")) fn = imp_while;
+  else if (!strcmp(name, "stablehlo.case") || !strcmp(name, "stablehlo.if")) fn = imp_cond;
+  else if (!strcmp(name, "func.call") || !strcmp(name, "stablehlo.composite")) fn = imp_call;
+  else if (!strncmp(name, "chlo.", 5)) fn = imp_chlo_lookup(name);
+  else fn = imp_ops_lookup(name);
+  if (!fn) {
+    if (!strncmp(name, "sdy.", 4)) {
+      /* Shardy on one device: sharding constraints and the like are
+       * identities; other ops (sdy.mesh at module level) are skipped. */
+      if (op->nresults == 0) return NULL;
+      if (op->nresults == op->noperands) {
+        for (int k = 0; k < op->nresults; k++)
+          if (!pm_put(&s->vals, &op->results[k], ops[k])) return cxla_oom();
+        return NULL;
+      }
+    }
+    if (!strncmp(name, "stablehlo.dynamic_", 18) || !strcmp(name, "stablehlo.real_dynamic_slice"))
+      return imp_err(im, op, CXLA_UNIMPLEMENTED,
+                     "dynamic shapes are not supported (only static and bounded dimensions)");
+    return imp_err(im, op, CXLA_UNIMPLEMENTED, "operation not supported by the importer");
+  }
+  if (!strncmp(name, "chlo.", 5) && op->noperands != imp_chlo_arity(name))
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "expected %d operand(s)", imp_chlo_arity(name));
+  TRY(fn(s, op, ops, &res));
+  if (op->nresults == 1) {
+    if (!res) return imp_err(im, op, CXLA_INTERNAL, "no result");
+    if (!pm_put(&s->vals, &op->results[0], res)) return cxla_oom();
+  } else if (op->nresults > 1) {
+    if (!res || res->shape->type != T_TUPLE || res->shape->ntuple != op->nresults)
+      return imp_err(im, op, CXLA_INTERNAL, "expected a tuple of %d results", op->nresults);
+    Instr *direct = res->op == OP_TUPLE ? res : NULL;
+    for (int k = 0; k < op->nresults; k++) {
+      Instr *g = direct ? direct->operands[k] : ib_gte(s, res, k);
+      IMP_NN(g);
+      if (!pm_put(&s->vals, &op->results[k], g)) return cxla_oom();
+    }
+  }
+  return NULL;
+}
+
+/* Reorders the computations in post order from the entry: callees before
+ * callers, the entry last (what the printer and the passes expect). */
+static cxla_status order_comps(HloModule *hm) {
+  int n = hm->ncomps;
+  Computation **order = cxla_malloc((size_t)(n ? n : 1) * sizeof *order);
+  /* explicit DFS stack of (computation, next instruction, next callee) */
+  struct Fr {
+    Computation *c;
+    int i, j;
+  } *stack = cxla_malloc((size_t)(n ? n : 1) * sizeof *stack);
+  PtrMap seen = {0};
+  static int mark;
+  cxla_status st = NULL;
+  int no = 0, sp = 0;
+  if (!order || !stack) st = cxla_oom();
+  if (!st) {
+    stack[sp++] = (struct Fr){hm->entry, 0, 0};
+    if (!pm_put(&seen, hm->entry, &mark)) st = cxla_oom();
+  }
+  while (!st && sp > 0) {
+    struct Fr *f = &stack[sp - 1];
+    Computation *next = NULL;
+    while (f->i < f->c->ninstrs && !next) {
+      Instr *in = f->c->instrs[f->i];
+      if (f->j < in->ncalled) {
+        Computation *cc = in->called[f->j++];
+        if (!pm_get(&seen, cc)) next = cc;
+      } else {
+        f->i++;
+        f->j = 0;
+      }
+    }
+    if (next) {
+      if (sp == n || !pm_put(&seen, next, &mark)) {
+        st = sp == n ? cxla_status_make(CXLA_INTERNAL, "computation graph") : cxla_oom();
+        break;
+      }
+      stack[sp++] = (struct Fr){next, 0, 0};
+    } else {
+      order[no++] = f->c;
+      sp--;
+    }
+  }
+  if (!st) {
+    /* computations nothing calls (none expected) keep their place at the front */
+    int k = 0;
+    Computation **all = cxla_malloc((size_t)(n ? n : 1) * sizeof *all);
+    if (!all) st = cxla_oom();
+    for (int i = 0; !st && i < n; i++)
+      if (!pm_get(&seen, hm->comps[i])) all[k++] = hm->comps[i];
+    for (int i = 0; !st && i < no; i++) all[k++] = order[i];
+    if (!st) memcpy(hm->comps, all, (size_t)n * sizeof *all);
+    cxla_free(all);
+  }
+  cxla_free(order);
+  cxla_free(stack);
+  pm_free(&seen);
+  return st;
+}
+
+/* ---- the module ----------------------------------------------------------------------- */
+
+cxla_status shlo_import(MlirModule *mm, HloModule **out) {
+  *out = NULL;
+  if (!mm || !mm->op || strcmp(mm->op->name, "builtin.module") || mm->op->nregions != 1 ||
+      mm->op->regions[0].nblocks != 1)
+    return cxla_status_make(CXLA_INVALID_ARGUMENT, "%s: expected a builtin.module with one block",
+                            mm && mm->filename ? mm->filename : "<input>");
+  const MlirAttr *sym = attr_of(mm->op, "sym_name", MA_STRING);
+  HloModule *hm;
+  TRY(module_create(sym ? sym->str : "module", &hm));
+  Imp im = {mm, hm, NULL, 0, 0, 0};
+  const MlirBlock *top = mm->op->regions[0].blocks[0];
+  cxla_status st = NULL;
+  im.funcs = cxla_calloc((size_t)(top->nops ? top->nops : 1), sizeof(FuncInfo));
+  if (!im.funcs) st = cxla_oom();
+  FuncInfo *entry = NULL;
+  for (int k = 0; !st && k < top->nops; k++) {
+    MlirOp *op = top->ops[k];
+    if (strcmp(op->name, "func.func")) {
+      if (!strncmp(op->name, "sdy.", 4)) continue; /* sdy.mesh: one device */
+      st = imp_err(&im, op, CXLA_UNIMPLEMENTED, "unexpected top-level operation");
+      break;
+    }
+    const MlirAttr *n = attr_of(op, "sym_name", MA_STRING);
+    if (!n) {
+      st = imp_err(&im, op, CXLA_INVALID_ARGUMENT, "function without a name");
+      break;
+    }
+    FuncInfo *f = &im.funcs[im.nfuncs++];
+    f->op = op;
+    f->name = n->str;
+    const MlirAttr *vis = attr_of(op, "sym_visibility", MA_STRING);
+    bool pub = !vis || strcmp(vis->str, "private") != 0;
+    if (!strcmp(f->name, "main") || (pub && !entry)) entry = f;
+  }
+  if (!st && !entry) st = cxla_status_make(CXLA_INVALID_ARGUMENT, "%s: no public function (main)",
+                                          mm->filename ? mm->filename : "<input>");
+  Computation *ec = NULL;
+  if (!st) st = imp_func(&im, entry->op, entry->name, &ec);
+  if (!st) {
+    ec->is_entry = true;
+    hm->entry = ec;
+    st = order_comps(hm);
+  }
+  if (!st) {
+    /* The entry computation layout JAX's modules have: the parameters' and
+     * the result's shapes with their default layouts. */
+    EntryLayout *el = arena_alloc(&hm->arena, sizeof *el);
+    Shape **ps = el ? arena_array(&hm->arena, (size_t)(ec->nparams ? ec->nparams : 1),
+                                  sizeof(Shape *)) : NULL;
+    if (!ps) st = cxla_oom();
+    for (int k = 0; !st && k < ec->nparams; k++)
+      if (!(ps[k] = shape_clone(&hm->arena, ec->params[k]->shape))) st = cxla_oom();
+    if (!st && !(el->result = shape_clone(&hm->arena, ec->root->shape))) st = cxla_oom();
+    if (!st) st = shape_set_default_layout(&hm->arena, el->result);
+    if (!st) {
+      el->nparams = ec->nparams;
+      el->params = ps;
+      hm->entry_layout = el;
+    }
+  }
+  cxla_free(im.funcs);
+  if (st) {
+    module_destroy(hm);
+    return st;
+  }
+  *out = hm;
+  return NULL;
+}

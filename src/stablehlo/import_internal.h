@@ -1,0 +1,102 @@
+/* import_internal.h: shared state of the StableHLO -> HLO importer
+ * (import.c: module, functions, regions, captures, the op table;
+ *  import_ops.c: the ops with structure; import_chlo.c: CHLO decompositions). */
+#ifndef CXLA_STABLEHLO_IMPORT_INTERNAL_H
+#define CXLA_STABLEHLO_IMPORT_INTERNAL_H
+
+#include "ir/ir.h"
+#include "stablehlo/mlir.h"
+
+/* A pointer -> pointer hash map (open addressing), cxla heap. */
+typedef struct PtrMap {
+  const void **keys;
+  void **vals;
+  size_t cap, used;
+} PtrMap;
+void *pm_get(const PtrMap *m, const void *k);
+bool pm_put(PtrMap *m, const void *k, void *v); /* false on OOM */
+void pm_free(PtrMap *m);
+
+typedef struct FuncInfo {
+  MlirOp *op;
+  const char *name;
+  Computation *comp;   /* once imported */
+  int state;           /* 0 not yet, 1 importing, 2 done */
+} FuncInfo;
+
+typedef struct Imp {
+  MlirModule *mm;
+  HloModule *hm;
+  FuncInfo *funcs;
+  int nfuncs;
+  int nregions;        /* for region_N names */
+  int call_depth;      /* functions being imported, nested */
+} Imp;
+
+/* One computation under construction: MLIR values -> instructions. */
+typedef struct Scope {
+  Imp *imp;
+  Computation *c;
+  PtrMap vals;
+} Scope;
+
+/* Errors at an op's position. */
+cxla_status imp_err(Imp *im, const MlirOp *op, cxla_status_code code, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+/* MLIR type -> HLO shape (static or bounded dims only). */
+cxla_status imp_shape(Imp *im, const MlirOp *op, const MlirType *t, Shape **out);
+/* The instruction a value became in scope s. */
+cxla_status imp_value(Scope *s, const MlirOp *op, const MlirValue *v, Instr **out);
+
+/* Builders (NULL on OOM; callers check with IMP_NN). */
+Instr *ib(Scope *s, Opcode op, Shape *shape, int n, Instr *const *ops);
+Instr *ib1(Scope *s, Opcode op, Instr *a);            /* same shape as a */
+Instr *ib2(Scope *s, Opcode op, Instr *a, Instr *b);  /* same shape as a */
+Instr *ib_cmp(Scope *s, CmpDir d, Instr *a, Instr *b);
+Instr *ib_select(Scope *s, Instr *p, Instr *a, Instr *b);
+Instr *ib_convert(Scope *s, Instr *a, ElemType t);
+/* A scalar constant of type t broadcast to `like`'s dims. */
+Instr *ib_const(Scope *s, ElemType t, double v, const Shape *like);
+/* Same, from raw bits (for integers and exact float patterns). */
+Instr *ib_const_i(Scope *s, ElemType t, int64_t v, const Shape *like);
+Shape *shape_with_type(Scope *s, const Shape *like, ElemType t);
+Instr *ib_gte(Scope *s, Instr *t, int i);
+Instr *ib_tuple(Scope *s, int n, Instr *const *ops);
+
+/* Builds a computation from a region whose block arguments become
+ * parameters (reduce, sort, scatter, ... bodies). */
+cxla_status imp_region_comp(Imp *im, const MlirOp *op, const MlirRegion *r, Computation **out);
+/* Imports the ops of a block into scope s; the terminator's operands are
+ * returned (instructions) in *rets (arena array), *nrets. */
+cxla_status imp_block(Scope *s, const MlirBlock *b, Instr ***rets, int *nrets);
+/* The computation of function `name` (imported on first use). */
+cxla_status imp_func(Imp *im, const MlirOp *at, const char *name, Computation **out);
+
+bool set_called(Scope *s, Instr *in, int n, Computation *const *cs);
+
+/* Op handlers: build the instruction(s) of op from its operand
+ * instructions. *out is the result (a tuple-shaped instruction when the op
+ * has several results). */
+typedef cxla_status (*ImpFn)(Scope *s, const MlirOp *op, Instr **ops, Instr **out);
+ImpFn imp_ops_lookup(const char *name);  /* import_ops.c */
+ImpFn imp_chlo_lookup(const char *name); /* import_chlo.c */
+int imp_chlo_arity(const char *name);    /* its operand count */
+
+/* Attribute accessors (NULL / false when absent or of another kind). */
+const MlirAttr *attr_of(const MlirOp *op, const char *name, MlirAttrKind k);
+/* An i64 list from MA_DENSE_ARRAY / MA_ARRAY of MA_INT / MA_DENSE (ints). */
+cxla_status attr_i64s(Imp *im, const MlirOp *op, const char *name, bool required, I64List *out);
+cxla_status attr_int(Imp *im, const MlirOp *op, const char *name, bool required, int64_t def,
+                     int64_t *out);
+bool attr_bool_or(const MlirOp *op, const char *name, bool def);
+
+#define IMP_NN(x)                     \
+  do {                                \
+    if (!(x)) return cxla_oom();      \
+  } while (0)
+
+#endif

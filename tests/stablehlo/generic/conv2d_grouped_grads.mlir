@@ -1,0 +1,13 @@
+"builtin.module"() <{sym_name = "jit_conv2d_grouped_grads"}> ({
+  "func.func"() <{function_type = (tensor<2x5x5x4xf32>, tensor<3x3x2x6xf32>, tensor<2x5x5x6xf32>) -> (tensor<2x5x5x4xf32>, tensor<3x3x2x6xf32>), res_attrs = [{jax.result_info = "result[0]"}, {jax.result_info = "result[1]"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<2x5x5x4xf32>, %arg1: tensor<3x3x2x6xf32>, %arg2: tensor<2x5x5x6xf32>):
+    %0 = "stablehlo.convolution"(%arg0, %arg1) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f]>, feature_group_count = 2 : i64, lhs_dilation = array<i64: 1, 1>, padding = dense<1> : tensor<2x2xi64>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, window_strides = array<i64: 1, 1>}> : (tensor<2x5x5x4xf32>, tensor<3x3x2x6xf32>) -> tensor<2x5x5x6xf32>
+    %1 = "stablehlo.convolution"(%arg0, %arg2) <{batch_group_count = 2 : i64, dimension_numbers = #stablehlo.conv<[f, 0, 1, b]x[i, 0, 1, o]->[0, 1, b, f]>, feature_group_count = 1 : i64, lhs_dilation = array<i64: 1, 1>, padding = dense<1> : tensor<2x2xi64>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, window_strides = array<i64: 1, 1>}> : (tensor<2x5x5x4xf32>, tensor<2x5x5x6xf32>) -> tensor<3x3x2x6xf32>
+    %2 = "stablehlo.reshape"(%arg1) : (tensor<3x3x2x6xf32>) -> tensor<3x3x2x2x3xf32>
+    %3 = "stablehlo.transpose"(%2) <{permutation = array<i64: 0, 1, 3, 2, 4>}> : (tensor<3x3x2x2x3xf32>) -> tensor<3x3x2x2x3xf32>
+    %4 = "stablehlo.reshape"(%3) : (tensor<3x3x2x2x3xf32>) -> tensor<3x3x4x3xf32>
+    %5 = "stablehlo.reverse"(%4) <{dimensions = array<i64: 0, 1>}> : (tensor<3x3x4x3xf32>) -> tensor<3x3x4x3xf32>
+    %6 = "stablehlo.convolution"(%arg2, %5) <{batch_group_count = 1 : i64, dimension_numbers = #stablehlo.conv<[b, 0, 1, f]x[0, 1, o, i]->[b, 0, 1, f]>, feature_group_count = 2 : i64, lhs_dilation = array<i64: 1, 1>, padding = dense<1> : tensor<2x2xi64>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>], rhs_dilation = array<i64: 1, 1>, window_reversal = array<i1: false, false>, window_strides = array<i64: 1, 1>}> : (tensor<2x5x5x6xf32>, tensor<3x3x4x3xf32>) -> tensor<2x5x5x4xf32>
+    "func.return"(%6, %1) : (tensor<2x5x5x4xf32>, tensor<3x3x2x6xf32>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()

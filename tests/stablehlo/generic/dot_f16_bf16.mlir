@@ -1,0 +1,10 @@
+"builtin.module"() <{sym_name = "jit_dot_f16_bf16"}> ({
+  "func.func"() <{function_type = (tensor<8x16xbf16>, tensor<16x4xbf16>, tensor<8x16xf16>, tensor<16x4xf16>, tensor<2x3x8xf16>, tensor<2x8x5xf16>) -> (tensor<8x4xbf16>, tensor<8x4xf32>, tensor<8x4xf16>, tensor<2x3x5xf16>), res_attrs = [{jax.result_info = "result[0]"}, {jax.result_info = "result[1]"}, {jax.result_info = "result[2]"}, {jax.result_info = "result[3]"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<8x16xbf16>, %arg1: tensor<16x4xbf16>, %arg2: tensor<8x16xf16>, %arg3: tensor<16x4xf16>, %arg4: tensor<2x3x8xf16>, %arg5: tensor<2x8x5xf16>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<8x16xbf16>, tensor<16x4xbf16>) -> tensor<8x4xbf16>
+    %1 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<8x16xbf16>, tensor<16x4xbf16>) -> tensor<8x4xf32>
+    %2 = "stablehlo.dot_general"(%arg2, %arg3) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<8x16xf16>, tensor<16x4xf16>) -> tensor<8x4xf16>
+    %3 = "stablehlo.dot_general"(%arg4, %arg5) <{dot_dimension_numbers = #stablehlo.dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<2x3x8xf16>, tensor<2x8x5xf16>) -> tensor<2x3x5xf16>
+    "func.return"(%0, %1, %2, %3) : (tensor<8x4xbf16>, tensor<8x4xf32>, tensor<8x4xf16>, tensor<2x3x5xf16>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()

@@ -1,0 +1,10 @@
+"builtin.module"() <{sym_name = "jit_dot_odd_shapes"}> ({
+  "func.func"() <{function_type = (tensor<3x5xf32>, tensor<5x7xf32>, tensor<1x9xf32>, tensor<9x1xf32>, tensor<7x1xf32>, tensor<1x6xf32>, tensor<13x17xf32>, tensor<17x11xf32>) -> (tensor<3x7xf32>, tensor<1x1xf32>, tensor<7x6xf32>, tensor<13x11xf32>), res_attrs = [{jax.result_info = "result[0]"}, {jax.result_info = "result[1]"}, {jax.result_info = "result[2]"}, {jax.result_info = "result[3]"}], sym_name = "main", sym_visibility = "public"}> ({
+  ^bb0(%arg0: tensor<3x5xf32>, %arg1: tensor<5x7xf32>, %arg2: tensor<1x9xf32>, %arg3: tensor<9x1xf32>, %arg4: tensor<7x1xf32>, %arg5: tensor<1x6xf32>, %arg6: tensor<13x17xf32>, %arg7: tensor<17x11xf32>):
+    %0 = "stablehlo.dot_general"(%arg0, %arg1) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<3x5xf32>, tensor<5x7xf32>) -> tensor<3x7xf32>
+    %1 = "stablehlo.dot_general"(%arg2, %arg3) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<1x9xf32>, tensor<9x1xf32>) -> tensor<1x1xf32>
+    %2 = "stablehlo.dot_general"(%arg4, %arg5) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<7x1xf32>, tensor<1x6xf32>) -> tensor<7x6xf32>
+    %3 = "stablehlo.dot_general"(%arg6, %arg7) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]}> : (tensor<13x17xf32>, tensor<17x11xf32>) -> tensor<13x11xf32>
+    "func.return"(%0, %1, %2, %3) : (tensor<3x7xf32>, tensor<1x1xf32>, tensor<7x6xf32>, tensor<13x11xf32>) -> ()
+  }) : () -> ()
+}) {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} : () -> ()
