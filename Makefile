@@ -69,7 +69,7 @@ $(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list
 pjrt: $(BUILD)/libcxla_pjrt.so
 $(PJRT_OBJ): CFLAGS += -fPIC -fvisibility=hidden -Ithird_party/pjrt
 $(BUILD)/libcxla_pjrt.so: $(PJRT_OBJ) $(BUILD)/libcxla.a
-	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla_pjrt.so $(PJRT_OBJ) \
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla_pjrt.so -Wl,--exclude-libs,ALL $(PJRT_OBJ) \
 	  $(BUILD)/libcxla.a $(SO_LDLIBS) $(LDLIBS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)

@@ -454,19 +454,21 @@ struct PJRT_Layouts_SerializedLayout {
 };
 static void serialized_layout_free(PJRT_Layouts_SerializedLayout *s) { free(s); }
 
-/* xla.LayoutProto with minor_to_major (field 1, packed int64) descending:
- * {rank-1, ..., 0}. Ranks <= 64 keep every varint one byte. */
+/* jaxlib reads a serialized layout as XLA's layout text: the descending
+ * minor-to-major list "{rank-1,...,1,0}" ("{}" for scalars). */
 static PJRT_Error *Layouts_MemoryLayout_Serialize(PJRT_Layouts_MemoryLayout_Serialize_Args *a) {
   PJ_CHECK_ARGS(PJRT_Layouts_MemoryLayout_Serialize_Args, a);
   int rank = a->layout->rank;
-  PJRT_Layouts_SerializedLayout *s = malloc(sizeof *s + (size_t)rank + 2);
+  PJRT_Layouts_SerializedLayout *s = malloc(sizeof *s + (size_t)rank * 3 + 3);
   if (!s) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
   s->n = 0;
-  if (rank > 0) {
-    s->bytes[s->n++] = 0x0a; /* field 1, length-delimited */
-    s->bytes[s->n++] = (char)rank;
-    for (int i = rank - 1; i >= 0; i--) s->bytes[s->n++] = (char)i;
+  s->bytes[s->n++] = '{';
+  for (int i = rank - 1; i >= 0; i--) {
+    if (i != rank - 1) s->bytes[s->n++] = ',';
+    if (i >= 10) s->bytes[s->n++] = (char)('0' + i / 10);
+    s->bytes[s->n++] = (char)('0' + i % 10);
   }
+  s->bytes[s->n++] = '}';
   a->serialized_bytes = s->bytes;
   a->serialized_bytes_size = s->n;
   a->serialized_layout = s;
