@@ -30,6 +30,15 @@ def _copy_cpu_lowerings() -> None:
             mine[prim] = entry
 
 
+def _enable_donation() -> None:
+    """cxla honours input_output_alias (the plugin deletes a donated
+    argument's buffer), so JAX may emit donation for it."""
+    from jax._src.interpreters import mlir
+
+    if PLATFORM not in mlir._platforms_with_donation:
+        mlir._platforms_with_donation.append(PLATFORM)
+
+
 def initialize() -> None:
     from jax._src import xla_bridge
 
@@ -38,3 +47,4 @@ def initialize() -> None:
         raise RuntimeError(f"jax-cxla: the PJRT plugin library {path} is missing")
     xla_bridge.register_plugin(PLATFORM, priority=400, library_path=path)
     _copy_cpu_lowerings()
+    _enable_donation()

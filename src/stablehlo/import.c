@@ -826,6 +826,45 @@ static cxla_status order_comps(HloModule *hm) {
   return st;
 }
 
+/* Donation: JAX marks an entry argument whose buffer may hold result N
+ * with the argument attribute tf.aliasing_output = N; that is HLO's
+ * input_output_alias { {N}: (arg, {}, may-alias) } ({} for a lone, untupled
+ * result). Without any, the module has no input_output_alias. */
+static cxla_status import_donation(Imp *im, cxla_module *hm, const MlirOp *fn, const Computation *ec) {
+  const MlirAttr *aa = attr_of(fn, "arg_attrs", MA_ARRAY);
+  if (!aa) return NULL;
+  int count = 0;
+  for (int k = 0; k < aa->n && k < ec->nparams; k++) {
+    const MlirAttr *v = aa->elems[k]->kind == MA_DICT ? mlir_dict_get(aa->elems[k], "tf.aliasing_output") : NULL;
+    if (v && v->kind == MA_INT) count++;
+  }
+  if (!count) return NULL;
+  IoAlias *al = arena_array(&hm->arena, (size_t)count, sizeof *al);
+  if (!al) return cxla_oom();
+  bool tuple = ec->root->shape->type == T_TUPLE;
+  int n = 0;
+  for (int k = 0; k < aa->n && k < ec->nparams; k++) {
+    const MlirAttr *v = aa->elems[k]->kind == MA_DICT ? mlir_dict_get(aa->elems[k], "tf.aliasing_output") : NULL;
+    if (!v || v->kind != MA_INT) continue;
+    if (v->i < 0 || (tuple ? v->i >= ec->root->shape->ntuple : v->i != 0))
+      return imp_err(im, fn, CXLA_INVALID_ARGUMENT, "argument %d: tf.aliasing_output %lld names no result", k, (long long)v->i);
+    memset(&al[n], 0, sizeof al[n]);
+    if (tuple) {
+      al[n].output_index.v = arena_alloc(&hm->arena, sizeof(int64_t));
+      if (!al[n].output_index.v) return cxla_oom();
+      al[n].output_index.v[0] = v->i;
+      al[n].output_index.n = 1;
+    }
+    al[n].param_number = k;
+    al[n].kind = ALIAS_MAY;
+    n++;
+  }
+  hm->has_io_alias = true;
+  hm->nio_alias = n;
+  hm->io_alias = al;
+  return NULL;
+}
+
 /* ---- the module ----------------------------------------------------------------------- */
 
 cxla_status shlo_import(MlirModule *mm, HloModule **out) {
@@ -888,6 +927,7 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
       hm->entry_layout = el;
     }
   }
+  if (!st) st = import_donation(&im, hm, entry->op, ec);
   cxla_free(im.funcs);
   if (st) {
     module_destroy(hm);
