@@ -36,7 +36,7 @@ DEPS      := $(PJRT_OBJ:.o=.d) $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:
 LINK_LIBS := $(BUILD)/libcxla_testing.a $(BUILD)/libcxla.a
 
 .PHONY: all test run deps clean fuzz sweep test-san check-corpus
-all: $(BUILD)/cxla $(BUILD)/libcxla.so $(TEST_BINS) $(BUILD)/tests/embed_runtime
+all: $(BUILD)/cxla $(BUILD)/libcxla.so $(BUILD)/libcxla_pjrt.so $(TEST_BINS) $(BUILD)/tests/embed_runtime
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -97,8 +97,10 @@ $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(
 
 # The whole suite: unit tests, round trips and conformance over the corpus,
 # error-message tests, fuzz-crash replays. Prints "N passed, M failed".
+# The JAX suite (python/tests) loads libcxla_pjrt.so into python: not with
+# sanitizer builds, whose runtime python does not load first.
 test: all
-	@sh tests/run.sh $(BUILD)
+	@CXLA_TEST_JAX=$(if $(filter 1,$(SAN)),0,1) sh tests/run.sh $(BUILD)
 
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-san:

@@ -34,3 +34,11 @@ def cxla():
 @pytest.fixture(scope="session")
 def cpu():
     return jax.devices("cpu")[0]
+
+
+def pytest_terminal_summary(terminalreporter):
+    """The count line tests/run.sh reads: N passed, M failed, K skipped."""
+    st = terminalreporter.stats
+    n = lambda k: len([r for r in st.get(k, []) if getattr(r, "when", "call") in ("call", "setup")])
+    failed = n("failed") + n("error")
+    terminalreporter.write_line(f"pytest: {n('passed')} passed, {failed} failed, {n('skipped')} skipped")
