@@ -11,6 +11,7 @@
  * get-tuple-element per result. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "stablehlo/import_internal.h"
@@ -661,8 +662,18 @@ static cxla_status import_func_body(Imp *im, FuncInfo *f) {
   MlirOp *op = f->op;
   if (op->nregions != 1 || op->regions[0].nblocks != 1)
     return imp_err(im, op, CXLA_INVALID_ARGUMENT, "function '%s' has no body", f->name);
+  /* HLO names are [A-Za-z0-9_.-]: JAX's "<lambda>" becomes "_lambda_"
+   * (with a ".N" suffix if that name is taken). */
   char name[160];
   snprintf(name, sizeof name, "%s", f->name);
+  bool changed = false;
+  for (char *p = name; *p; p++)
+    if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-')) *p = '_', changed = true;
+  if (changed) {
+    size_t len = strlen(name);
+    for (int k = 1; module_find_computation(im->hm, name) && k < 1000000; k++)
+      snprintf(name + (len < 140 ? len : 140), 20, ".%d", k);
+  }
   Scope s = {im, module_add_computation(im->hm, name), {0}};
   if (!s.c) return cxla_oom();
   f->comp = s.c;
