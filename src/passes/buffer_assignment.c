@@ -850,11 +850,22 @@ void buffer_plan_free(BufferPlan *p) {
   if (!p) return;
   for (int i = 0; i < p->ncallees; i++) buffer_plan_free(&p->callees[i]);
   cxla_free(p->callees);
+  cxla_free(p->callee_by_comp);
   for (int i = 0; i < p->nbuffers; i++) cxla_free(p->buffers[i].values);
   cxla_free(p->buffers);
   cxla_free(p->values);
   cxla_free((void *)p->schedule);
   memset(p, 0, sizeof *p);
+}
+
+typedef struct CompKey {
+  uintptr_t comp;
+  int idx;
+} CompKey;
+
+static int cmp_comp_key(const void *a, const void *b) {
+  const CompKey *x = a, *y = b;
+  return (x->comp > y->comp) - (x->comp < y->comp);
 }
 
 cxla_status buffer_assign_computation(const Computation *c, BufSchedule sched,
@@ -898,12 +909,31 @@ cxla_status buffer_assign_computation(const Computation *c, BufSchedule sched,
   memo.plans = NULL;
   memo.n = 0;
   memo_free(&memo);
+  if (out->ncallees) {
+    CompKey *k = cxla_malloc((size_t)out->ncallees * sizeof *k);
+    out->callee_by_comp = cxla_malloc((size_t)out->ncallees * sizeof(int));
+    if (!k || !out->callee_by_comp) {
+      cxla_free(k);
+      buffer_plan_free(out);
+      return cxla_oom();
+    }
+    for (int i = 0; i < out->ncallees; i++) k[i] = (CompKey){(uintptr_t)out->callees[i].comp, i};
+    qsort(k, (size_t)out->ncallees, sizeof *k, cmp_comp_key);
+    for (int i = 0; i < out->ncallees; i++) out->callee_by_comp[i] = k[i].idx;
+    cxla_free(k);
+  }
   return NULL;
 }
 
 const BufferPlan *buffer_plan_callee(const BufferPlan *p, const Computation *c) {
-  for (int i = 0; i < p->ncallees; i++)
-    if (p->callees[i].comp == c) return &p->callees[i];
+  int lo = 0, hi = p->ncallees - 1;
+  while (lo <= hi) {
+    int mid = lo + (hi - lo) / 2;
+    const BufferPlan *q = &p->callees[p->callee_by_comp[mid]];
+    if (q->comp == c) return q;
+    if ((uintptr_t)q->comp < (uintptr_t)c) lo = mid + 1;
+    else hi = mid - 1;
+  }
   return NULL;
 }
 

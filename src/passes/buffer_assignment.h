@@ -98,9 +98,12 @@ typedef struct BufferPlan {
    * its callees in turn. Callees always use their instruction order. */
   int ncallees;
   struct BufferPlan *callees;
+  int *callee_by_comp;    /* indices into callees, sorted by comp address
+                             (buffer_plan_callee's binary search) */
 } BufferPlan;
 
-/* The plan of called computation c among p->callees; NULL if none. */
+/* The plan of called computation c among p->callees; NULL if none.
+ * O(log ncallees). */
 const BufferPlan *buffer_plan_callee(const BufferPlan *p, const Computation *c);
 
 typedef enum BufSchedule {

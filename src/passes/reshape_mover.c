@@ -99,6 +99,8 @@ static bool candidate(const Instr *in) {
   if (!r) return false;
   for (int i = 0; i < in->noperands; i++) {
     const Instr *o = in->operands[i];
+    /* clamp takes scalar bounds: only same-shaped operands move */
+    if (!same_dims(o->shape, in->shape)) return false;
     if (is_rearrange(o) ? !equivalent(o, r) : !trivially_rearranged(o, r)) return false;
   }
   return true;

@@ -11,6 +11,9 @@
  * whose element k is get-tuple-element(body parameter, k). Uses of
  * get-tuple-element(parameter, k) in the body (other than that root
  * element) and in the condition read the constant. Exact. */
+#include <stdint.h>
+#include <stdlib.h>
+
 #include "ir/rewrite.h"
 #include "passes/passes.h"
 
@@ -49,11 +52,48 @@ static cxla_status sink(HloModule *m, Computation *c, const Instr *const *konst,
   return st;
 }
 
+static cxla_status run(HloModule *m, const Computation **calls, size_t ncalls, bool *changed);
+
+static int cmp_ptr(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)*(const void *const *)a, y = (uintptr_t)*(const void *const *)b;
+  return (x > y) - (x < y);
+}
+
+/* How many call sites name c (calls is the sorted list of all of them). */
+static size_t callers(const Computation *c, const Computation **calls, size_t n) {
+  const Computation **hit = bsearch(&c, calls, n, sizeof *calls, cmp_ptr);
+  if (!hit) return 0;
+  const Computation **lo = hit, **hi = hit;
+  while (lo > calls && lo[-1] == c) lo--;
+  while (hi + 1 < calls + n && hi[1] == c) hi++;
+  return (size_t)(hi - lo) + 1;
+}
+
 cxla_status pass_while_loop_constant_sinking(HloModule *m, const PassContext *ctx,
                                              bool *changed) {
   (void)ctx;
   *changed = false;
   pass_reserve_names(m);
+  /* every call site, sorted: a body or condition shared by two loops (not
+   * flattened yet) is left alone */
+  size_t ncalls = 0;
+  for (int ci = 0; ci < m->ncomps; ci++)
+    for (int i = 0; i < m->comps[ci]->ninstrs; i++)
+      ncalls += (size_t)m->comps[ci]->instrs[i]->ncalled;
+  const Computation **calls = cxla_malloc((ncalls + 1) * sizeof *calls);
+  if (!calls) return cxla_oom();
+  size_t k0 = 0;
+  for (int ci = 0; ci < m->ncomps; ci++)
+    for (int i = 0; i < m->comps[ci]->ninstrs; i++)
+      for (int j = 0; j < m->comps[ci]->instrs[i]->ncalled; j++)
+        calls[k0++] = m->comps[ci]->instrs[i]->called[j];
+  qsort(calls, ncalls, sizeof *calls, cmp_ptr);
+  cxla_status err = run(m, calls, ncalls, changed);
+  cxla_free(calls);
+  return err;
+}
+
+static cxla_status run(HloModule *m, const Computation **calls, size_t ncalls, bool *changed) {
   for (int ci = 0; ci < m->ncomps; ci++) {
     Computation *c = m->comps[ci];
     for (int i = 0; i < c->ninstrs; i++) {
@@ -63,7 +103,8 @@ cxla_status pass_while_loop_constant_sinking(HloModule *m, const PassContext *ct
       Computation *cond = w->called[0], *body = w->called[1];
       Instr *root = body->root;
       if (init->op != OP_TUPLE || !root || root->op != OP_TUPLE || body->nparams != 1 ||
-          root->noperands != init->noperands)
+          root->noperands != init->noperands || callers(body, calls, ncalls) != 1 ||
+          callers(cond, calls, ncalls) != 1)
         continue;
       int n = init->noperands;
       const Instr **konst = cxla_calloc((size_t)n + 1, sizeof(Instr *));

@@ -161,6 +161,19 @@ typedef struct Backend {
   /* The most threads one execution uses; 0 = as many as it is given. The
    * client's thread count (cxla_client_num_threads) is capped by it. */
   int max_threads;
+  /* Optional, all three or none: the disk cache (disk_cache.h), which keeps
+   * programs across processes. target_id names what the generated code
+   * depends on besides the module and options (the CPU and its features;
+   * static or client-owned storage); program_serialize writes a program as
+   * bytes (*out cxla_malloc'd); program_deserialize makes a program from
+   * such bytes instead of compiling (input as for compile). The runtime
+   * keys entries by the optimized module's fingerprint and target_id, and
+   * on a hit sets BackendProgram.cache_hit. A damaged entry is never given
+   * to deserialize (checksummed); a deserialize error just recompiles. */
+  const char *(*target_id)(void *client_state);
+  cxla_status (*program_serialize)(void *client_state, void *program, void **out, size_t *len);
+  cxla_status (*program_deserialize)(const BackendCompileInput *input, const void *data,
+                                     size_t len, BackendProgram *out);
 } Backend;
 
 /* The registry (backends.c): registry order, compiled backends first. */

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "runtime/disk_cache.h"
 #include "runtime/runtime_internal.h"
 
 cxla_status rt_read_options(const void *user, size_t full, size_t min_size, void *dst,
@@ -66,11 +67,14 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
   c->device = (cxla_device){c, 0};
   const char *cache = getenv("CXLA_CACHE");
   c->cache_on = !(cache && strcmp(cache, "0") == 0);
+  if (b->program_serialize && b->program_deserialize && b->target_id)
+    c->disk_dir = rt_disk_cache_dir(); /* NULL (no disk cache) also on OOM */
   pthread_mutex_init(&c->cache_mu, NULL);
   if (b->max_threads != 1 && c->num_threads > 1) {
     cxla_status s = rt_pool_create(c->num_threads, &c->pool);
     if (s) {
       pthread_mutex_destroy(&c->cache_mu);
+      cxla_free(c->disk_dir);
       cxla_free(c);
       return s;
     }
@@ -81,6 +85,7 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
     if (s) {
       rt_pool_destroy(c->pool);
       pthread_mutex_destroy(&c->cache_mu);
+      cxla_free(c->disk_dir);
       cxla_free(c);
       return cxla_status_annotate(s, "backend %s", b->name);
     }
@@ -98,6 +103,7 @@ void rt_client_release(cxla_client *c) {
    * the backend's client state is still there. */
   rt_cache_clear(c);
   pthread_mutex_destroy(&c->cache_mu);
+  cxla_free(c->disk_dir);
   if (c->backend->client_destroy) c->backend->client_destroy(c->state);
   rt_pool_destroy(c->pool);
   cxla_free(c);

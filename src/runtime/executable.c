@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "passes/pass.h"
+#include "runtime/disk_cache.h"
 #include "runtime/runtime_internal.h"
 
 typedef struct RtShape {
@@ -141,7 +142,10 @@ void cxla_executable_destroy(cxla_executable *e) {
   rt_client_release(c);
 }
 
-/* The fingerprint of a module's text under this backend and options. */
+/* The fingerprint of a module's text under this backend and options: the
+ * key of the compile caches. Every compile option that changes the
+ * generated code must be hashed here (today: no_optimize; dump_dir and
+ * verify_passes do not change the program). */
 static void fingerprint(const char *backend, const cxla_compile_options *o, const char *kind,
                         const char *text, char out[33]) {
   Fnv h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
@@ -173,6 +177,40 @@ static cxla_status prepare(cxla_executable *e, const char *source_text, const ch
   return NULL;
 }
 
+/* The backend's compile, through the disk cache when the backend supports
+ * it (see Backend.program_serialize): a hit deserializes; a miss compiles
+ * and stores. The disk cache never makes a compile fail: an unreadable,
+ * damaged or undeserializable entry means compiling, a failed store is
+ * ignored. */
+static cxla_status disk_compile(cxla_executable *e, const Backend *b,
+                                const BackendCompileInput *in) {
+  BackendProgram *out = &e->c->program;
+  const char *dir = e->client->disk_dir;
+  if (!dir || !e->client->cache_on || e->options.dump_dir) return b->compile(in, out);
+  char key[33];
+  fingerprint(b->target_id(e->client->state), &e->options, "disk", e->c->fingerprint, key);
+  void *data = NULL;
+  size_t len = 0;
+  cxla_status s = rt_disk_cache_get(dir, key, &data, &len);
+  if (!s) {
+    s = b->program_deserialize(in, data, len, out);
+    cxla_free(data);
+    if (!s) {
+      out->cache_hit = true;
+      return NULL;
+    }
+    memset(out, 0, sizeof *out);
+  }
+  cxla_status_free(s);
+  TRY(b->compile(in, out));
+  data = NULL;
+  s = b->program_serialize(e->client->state, out->impl, &data, &len);
+  if (!s) s = rt_disk_cache_put(dir, key, data, len, rt_disk_cache_max_bytes());
+  cxla_status_free(s);
+  cxla_free(data);
+  return NULL;
+}
+
 /* The backend's part: supports, compile. */
 static cxla_status generate(cxla_executable *e) {
   const Backend *b = e->client->backend;
@@ -188,7 +226,7 @@ static cxla_status generate(cxla_executable *e) {
                             .num_threads = e->client->num_threads,
                             .host = &e->client->host};
   t0 = now_s();
-  cxla_status s = b->compile(&in, &e->c->program);
+  cxla_status s = disk_compile(e, b, &in);
   e->c->backend_s = now_s() - t0;
   if (s) {
     memset(&e->c->program, 0, sizeof e->c->program);

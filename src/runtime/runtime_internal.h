@@ -62,6 +62,7 @@ struct cxla_client {
   RtPool *pool;                /* see BackendClientOptions.pool */
   cxla_device device;
   bool cache_on;               /* $CXLA_CACHE is not "0" */
+  char *disk_dir;              /* the disk cache's directory, or NULL */
   pthread_mutex_t cache_mu;
   int ncache;
   uint64_t cache_clock;

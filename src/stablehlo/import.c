@@ -366,25 +366,23 @@ static bool vv_push(ValVec *vv, const MlirValue *x) {
 static bool free_walk_region(const MlirRegion *r, PtrMap *defs, PtrMap *seen, ValVec *out);
 
 static bool free_walk_op(const MlirOp *o, PtrMap *defs, PtrMap *seen, ValVec *out) {
-  static int mark;
   for (int k = 0; k < o->noperands; k++) {
     const MlirValue *v = o->operands[k];
     if (pm_get(defs, v) || pm_get(seen, v)) continue;
-    if (!pm_put(seen, v, &mark) || !vv_push(out, v)) return false;
+    if (!pm_put(seen, v, (void *)v) || !vv_push(out, v)) return false;
   }
   for (int k = 0; k < o->nregions; k++)
     if (!free_walk_region(&o->regions[k], defs, seen, out)) return false;
   for (int k = 0; k < o->nresults; k++)
-    if (!pm_put(defs, &o->results[k], &mark)) return false;
+    if (!pm_put(defs, &o->results[k], &o->results[k])) return false;
   return true;
 }
 
 static bool free_walk_region(const MlirRegion *r, PtrMap *defs, PtrMap *seen, ValVec *out) {
-  static int mark;
   for (int b = 0; b < r->nblocks; b++) {
     const MlirBlock *blk = r->blocks[b];
     for (int k = 0; k < blk->nargs; k++)
-      if (!pm_put(defs, &blk->args[k], &mark)) return false;
+      if (!pm_put(defs, &blk->args[k], &blk->args[k])) return false;
   }
   for (int b = 0; b < r->nblocks; b++) {
     const MlirBlock *blk = r->blocks[b];
@@ -788,13 +786,12 @@ static cxla_status order_comps(HloModule *hm) {
     int i, j;
   } *stack = cxla_malloc((size_t)(n ? n : 1) * sizeof *stack);
   PtrMap seen = {0};
-  static int mark;
   cxla_status st = NULL;
   int no = 0, sp = 0;
   if (!order || !stack) st = cxla_oom();
   if (!st) {
     stack[sp++] = (struct Fr){hm->entry, 0, 0};
-    if (!pm_put(&seen, hm->entry, &mark)) st = cxla_oom();
+    if (!pm_put(&seen, hm->entry, hm->entry)) st = cxla_oom();
   }
   while (!st && sp > 0) {
     struct Fr *f = &stack[sp - 1];
@@ -810,7 +807,7 @@ static cxla_status order_comps(HloModule *hm) {
       }
     }
     if (next) {
-      if (sp == n || !pm_put(&seen, next, &mark)) {
+      if (sp == n || !pm_put(&seen, next, next)) {
         st = sp == n ? cxla_status_make(CXLA_INTERNAL, "computation graph") : cxla_oom();
         break;
       }

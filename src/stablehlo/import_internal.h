@@ -7,7 +7,8 @@
 #include "ir/ir.h"
 #include "stablehlo/mlir.h"
 
-/* A pointer -> pointer hash map (open addressing), cxla heap. */
+/* A pointer -> pointer hash map (open addressing), cxla heap. Values must
+ * not be NULL (a set stores the key as its value). */
 typedef struct PtrMap {
   const void **keys;
   void **vals;

@@ -114,6 +114,29 @@ TEST(non_constant_state_stays) {
   module_destroy(m);
 }
 
+TEST(shared_loop_body_is_left_alone) {
+  /* two loops share body and cond (not flattened): the second starts from
+   * a different constant, so nothing may sink */
+  char text[4096];
+  const char *entry = strstr(kLoop, "ENTRY e {");
+  CHECK(entry != NULL);
+  if (!entry) return;
+  snprintf(text, sizeof text,
+           "%.*sENTRY e {\n  a = f32[4] parameter(0)\n  z = s32[] constant(0)\n"
+           "  k = f32[4] constant({1, 2, 3, 4})\n  k2 = f32[4] constant({5, 6, 7, 8})\n"
+           "  t = (s32[], f32[4], f32[4]) tuple(z, a, k)\n  t2 = (s32[], f32[4], f32[4]) tuple(z, a, k2)\n"
+           "  w = (s32[], f32[4], f32[4]) while(t), condition=cond, body=body\n"
+           "  w2 = (s32[], f32[4], f32[4]) while(t2), condition=cond, body=body\n"
+           "  r = f32[4] get-tuple-element(w), index=1\n  r2 = f32[4] get-tuple-element(w2), index=1\n"
+           "  ROOT o = (f32[4], f32[4]) tuple(r, r2)\n}\n",
+           (int)(entry - kLoop), kLoop);
+  HloModule *m = opt(text, "while-loop-constant-sinking");
+  if (!m) return;
+  Computation *body = module_find_computation(m, "body");
+  CHECK(body && pt_count(m, "constant") == 5); /* n, one, z, k, k2: none added */
+  module_destroy(m);
+}
+
 /* ---- zero-sized-hlo-elimination ---- */
 
 TEST(empty_results_become_constants) {
@@ -197,6 +220,7 @@ int main(void) {
   RUN(conditional_with_one_branch);
   RUN(constant_state_sinks_into_the_body);
   RUN(non_constant_state_stays);
+  RUN(shared_loop_body_is_left_alone);
   RUN(empty_results_become_constants);
   RUN(sort_drops_unread_operands);
   return test_summary("test_pass_control_simplify");

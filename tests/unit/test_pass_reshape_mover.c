@@ -55,6 +55,10 @@ TEST(reshape_mover_must_not_fire) {
     CHECK(add->op == OP_ADD && add->shape->rank == 1);
     module_destroy(m);
   }
+  /* clamp with scalar bounds */
+  expect(M("  a = f32[4,6] parameter(0)\n  ra = f32[24] reshape(a)\n  lo = f32[] constant(0)\n"
+           "  hi = f32[] constant(1)\n  ROOT c = f32[24] clamp(lo, ra, hi)\n"),
+         "clamp", "reshape", 1);
   /* reshapes of different source shapes */
   expect(M("  a = f32[4,6] parameter(0)\n  b = f32[3,8] parameter(1)\n"
            "  ra = f32[24] reshape(a)\n  rb = f32[24] reshape(b)\n  ROOT s = f32[24] add(ra, rb)\n"),
