@@ -6,6 +6,7 @@ skip per file and the total.
 
     python python/jax_tests.py [--jax-src DIR] [--files lax_test.py ...] [-k EXPR] [--timeout S]
 
+The tests run with JAX_TEST_DUT=cpu: the set JAX runs on XLA:CPU, on cxla.
 --jax-src uses an existing jax checkout (at the matching tag) instead of
 cloning. Needs git (for the clone), pytest and absl-py in the python that runs
 this (and hypothesis for some files). Known skips are listed in
@@ -52,6 +53,9 @@ def skips():
 def run_file(src, name, args, tmp):
     xml = tmp / (name + ".xml")
     env = dict(os.environ, JAX_PLATFORMS="cxla")
+    # JAX's tests pick what to run by the device type under test; cxla runs
+    # what XLA:CPU runs (JAX_TEST_DUT=cxla to see JAX's own choice).
+    env.setdefault("JAX_TEST_DUT", "cpu")
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", str(xml),
            str(src / "tests" / name)]
