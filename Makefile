@@ -87,6 +87,11 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h 
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $< $(LINK_LIBS) $(LDLIBS) -o $@
 
+# The plugin's test drives it through GetPjrtApi (linked in, no dlopen).
+$(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ) $(LINK_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) -o $@
+
 # A host program that sees only the public headers and the shared library.
 $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)
 	@mkdir -p $(dir $@)

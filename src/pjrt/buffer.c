@@ -104,7 +104,7 @@ static int is_row_major(const int64_t *m2m, size_t n) {
   return 1;
 }
 
-static PJRT_Error *Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args *a) {
+PJRT_Error *pj_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_BufferFromHostBuffer_Args, a);
   a->buffer = NULL;
   a->done_with_host_buffer = NULL;
@@ -171,7 +171,7 @@ static PJRT_Error *Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_
   return NULL;
 }
 
-static PJRT_Error *Buffer_Destroy(PJRT_Buffer_Destroy_Args *a) {
+PJRT_Error *pj_Buffer_Destroy(PJRT_Buffer_Destroy_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_Destroy_Args, a);
   if (a->buffer) {
     cxla_buffer_destroy(atomic_exchange(&a->buffer->b, NULL));
@@ -180,39 +180,39 @@ static PJRT_Error *Buffer_Destroy(PJRT_Buffer_Destroy_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Buffer_Delete(PJRT_Buffer_Delete_Args *a) {
+PJRT_Error *pj_Buffer_Delete(PJRT_Buffer_Delete_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_Delete_Args, a);
   cxla_buffer_destroy(atomic_exchange(&a->buffer->b, NULL));
   return NULL;
 }
 
-static PJRT_Error *Buffer_IsDeleted(PJRT_Buffer_IsDeleted_Args *a) {
+PJRT_Error *pj_Buffer_IsDeleted(PJRT_Buffer_IsDeleted_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_IsDeleted_Args, a);
   a->is_deleted = atomic_load(&a->buffer->b) == NULL;
   return NULL;
 }
 
-static PJRT_Error *Buffer_ElementType(PJRT_Buffer_ElementType_Args *a) {
+PJRT_Error *pj_Buffer_ElementType(PJRT_Buffer_ElementType_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_ElementType_Args, a);
   a->type = a->buffer->type;
   return NULL;
 }
 
-static PJRT_Error *Buffer_Dimensions(PJRT_Buffer_Dimensions_Args *a) {
+PJRT_Error *pj_Buffer_Dimensions(PJRT_Buffer_Dimensions_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_Dimensions_Args, a);
   a->dims = a->buffer->dims;
   a->num_dims = (size_t)a->buffer->rank;
   return NULL;
 }
 
-static PJRT_Error *Buffer_UnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args *a) {
+PJRT_Error *pj_Buffer_UnpaddedDimensions(PJRT_Buffer_UnpaddedDimensions_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_UnpaddedDimensions_Args, a);
   a->unpadded_dims = a->buffer->dims;
   a->num_dims = (size_t)a->buffer->rank;
   return NULL;
 }
 
-static PJRT_Error *Buffer_DynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Args *a) {
+PJRT_Error *pj_Buffer_DynamicDimensionIndices(PJRT_Buffer_DynamicDimensionIndices_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_DynamicDimensionIndices_Args, a);
   a->dynamic_dim_indices = NULL;
   a->num_dynamic_dims = 0;
@@ -228,7 +228,7 @@ static const int64_t *row_major_m2m(int rank) {
   return m2m + 64 - rank;
 }
 
-static PJRT_Error *Buffer_GetMemoryLayout(PJRT_Buffer_GetMemoryLayout_Args *a) {
+PJRT_Error *pj_Buffer_GetMemoryLayout(PJRT_Buffer_GetMemoryLayout_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_GetMemoryLayout_Args, a);
   memset(&a->layout, 0, sizeof a->layout);
   a->layout.struct_size = PJRT_Buffer_MemoryLayout_STRUCT_SIZE;
@@ -239,7 +239,7 @@ static PJRT_Error *Buffer_GetMemoryLayout(PJRT_Buffer_GetMemoryLayout_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Buffer_OnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args *a) {
+PJRT_Error *pj_Buffer_OnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_OnDeviceSizeInBytes_Args, a);
   cxla_buffer *b = atomic_load(&a->buffer->b);
   if (!b) return deleted_error("PJRT_Buffer_OnDeviceSizeInBytes");
@@ -247,13 +247,13 @@ static PJRT_Error *Buffer_OnDeviceSizeInBytes(PJRT_Buffer_OnDeviceSizeInBytes_Ar
   return NULL;
 }
 
-static PJRT_Error *Buffer_Device(PJRT_Buffer_Device_Args *a) {
+PJRT_Error *pj_Buffer_Device(PJRT_Buffer_Device_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_Device_Args, a);
   a->device = &a->buffer->client->device;
   return NULL;
 }
 
-static PJRT_Error *Buffer_Memory(PJRT_Buffer_Memory_Args *a) {
+PJRT_Error *pj_Buffer_Memory(PJRT_Buffer_Memory_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_Memory_Args, a);
   a->memory = &a->buffer->client->memory.base;
   return NULL;
@@ -286,21 +286,21 @@ static PJRT_Error *copy_buffer(PJRT_Buffer *src, PJRT_Buffer **out) {
   return NULL;
 }
 
-static PJRT_Error *Buffer_CopyToDevice(PJRT_Buffer_CopyToDevice_Args *a) {
+PJRT_Error *pj_Buffer_CopyToDevice(PJRT_Buffer_CopyToDevice_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_CopyToDevice_Args, a);
   if (a->dst_device && a->dst_device->client != a->buffer->client)
     return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "copies between cxla clients");
   return copy_buffer(a->buffer, &a->dst_buffer);
 }
 
-static PJRT_Error *Buffer_CopyToMemory(PJRT_Buffer_CopyToMemory_Args *a) {
+PJRT_Error *pj_Buffer_CopyToMemory(PJRT_Buffer_CopyToMemory_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_CopyToMemory_Args, a);
   if (a->dst_memory && ((pj_memory *)a->dst_memory)->client != a->buffer->client)
     return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "copies between cxla clients");
   return copy_buffer(a->buffer, &a->dst_buffer);
 }
 
-static PJRT_Error *Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args *a) {
+PJRT_Error *pj_Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_ToHostBuffer_Args, a);
   a->event = NULL;
   cxla_buffer *b = atomic_load(&a->src->b);
@@ -330,7 +330,7 @@ static PJRT_Error *Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Buffer_CopyRawToHost(PJRT_Buffer_CopyRawToHost_Args *a) {
+PJRT_Error *pj_Buffer_CopyRawToHost(PJRT_Buffer_CopyRawToHost_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_CopyRawToHost_Args, a);
   a->event = NULL;
   cxla_buffer *b = atomic_load(&a->buffer->b);
@@ -350,13 +350,13 @@ static PJRT_Error *Buffer_CopyRawToHost(PJRT_Buffer_CopyRawToHost_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Buffer_IsOnCpu(PJRT_Buffer_IsOnCpu_Args *a) {
+PJRT_Error *pj_Buffer_IsOnCpu(PJRT_Buffer_IsOnCpu_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_IsOnCpu_Args, a);
   a->is_on_cpu = true;
   return NULL;
 }
 
-static PJRT_Error *Buffer_ReadyEvent(PJRT_Buffer_ReadyEvent_Args *a) {
+PJRT_Error *pj_Buffer_ReadyEvent(PJRT_Buffer_ReadyEvent_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_ReadyEvent_Args, a);
   a->event = NULL;
   cxla_buffer *b = atomic_load(&a->buffer->b);
@@ -369,7 +369,7 @@ static PJRT_Error *Buffer_ReadyEvent(PJRT_Buffer_ReadyEvent_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Buffer_UnsafePointer(PJRT_Buffer_UnsafePointer_Args *a) {
+PJRT_Error *pj_Buffer_UnsafePointer(PJRT_Buffer_UnsafePointer_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_UnsafePointer_Args, a);
   cxla_buffer *b = atomic_load(&a->buffer->b);
   if (!b) return deleted_error("PJRT_Buffer_UnsafePointer");
@@ -377,8 +377,7 @@ static PJRT_Error *Buffer_UnsafePointer(PJRT_Buffer_UnsafePointer_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Buffer_OpaqueDeviceMemoryDataPointer(
-    PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args *a) {
+PJRT_Error *pj_Buffer_OpaqueDeviceMemoryDataPointer(PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_OpaqueDeviceMemoryDataPointer_Args, a);
   cxla_buffer *b = atomic_load(&a->buffer->b);
   if (!b) return deleted_error("PJRT_Buffer_OpaqueDeviceMemoryDataPointer");
@@ -388,42 +387,13 @@ static PJRT_Error *Buffer_OpaqueDeviceMemoryDataPointer(
 
 /* External references (DLPack, numpy views): the data stays where it is
  * until the buffer is destroyed; cxla never moves buffer data. */
-static PJRT_Error *Buffer_IncreaseExternalReferenceCount(
-    PJRT_Buffer_IncreaseExternalReferenceCount_Args *a) {
+PJRT_Error *pj_Buffer_IncreaseExternalReferenceCount(PJRT_Buffer_IncreaseExternalReferenceCount_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_IncreaseExternalReferenceCount_Args, a);
   return NULL;
 }
 
-static PJRT_Error *Buffer_DecreaseExternalReferenceCount(
-    PJRT_Buffer_DecreaseExternalReferenceCount_Args *a) {
+PJRT_Error *pj_Buffer_DecreaseExternalReferenceCount(PJRT_Buffer_DecreaseExternalReferenceCount_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_DecreaseExternalReferenceCount_Args, a);
   return NULL;
 }
 
-#define SET(name) api->PJRT_##name = name
-
-void pj_fill_buffer_slots(PJRT_Api *api) {
-  SET(Client_BufferFromHostBuffer);
-  SET(Buffer_Destroy);
-  SET(Buffer_ElementType);
-  SET(Buffer_Dimensions);
-  SET(Buffer_UnpaddedDimensions);
-  SET(Buffer_DynamicDimensionIndices);
-  SET(Buffer_GetMemoryLayout);
-  SET(Buffer_OnDeviceSizeInBytes);
-  SET(Buffer_Device);
-  SET(Buffer_Memory);
-  SET(Buffer_Delete);
-  SET(Buffer_IsDeleted);
-  SET(Buffer_CopyToDevice);
-  SET(Buffer_ToHostBuffer);
-  SET(Buffer_IsOnCpu);
-  SET(Buffer_ReadyEvent);
-  SET(Buffer_UnsafePointer);
-  SET(Buffer_IncreaseExternalReferenceCount);
-  SET(Buffer_DecreaseExternalReferenceCount);
-  SET(Buffer_OpaqueDeviceMemoryDataPointer);
-  SET(Buffer_CopyToMemory);
-  SET(Buffer_CopyRawToHost);
-  /* Buffer_Bitcast stays NULL (jaxlib checks). */
-}

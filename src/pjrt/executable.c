@@ -108,7 +108,7 @@ static int text_starts(const char *p, size_t n, const char *word) {
   return n >= w && !memcmp(p, word, w);
 }
 
-static PJRT_Error *Client_Compile(PJRT_Client_Compile_Args *a) {
+PJRT_Error *pj_Client_Compile(PJRT_Client_Compile_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_Compile_Args, a);
   a->executable = NULL;
   const PJRT_Program *prog = a->program;
@@ -162,14 +162,14 @@ static PJRT_Error *Client_Compile(PJRT_Client_Compile_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Executable_DeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args *a) {
+PJRT_Error *pj_Executable_DeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_DeserializeAndLoad_Args, a);
   return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "cxla executables cannot be serialized");
 }
 
 /* ---- PJRT_Executable ---- */
 
-static PJRT_Error *Executable_Destroy(PJRT_Executable_Destroy_Args *a) {
+PJRT_Error *pj_Executable_Destroy(PJRT_Executable_Destroy_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_Destroy_Args, a);
   if (a->executable) {
     pj_exec_unref(a->executable->d);
@@ -178,46 +178,45 @@ static PJRT_Error *Executable_Destroy(PJRT_Executable_Destroy_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Executable_Name(PJRT_Executable_Name_Args *a) {
+PJRT_Error *pj_Executable_Name(PJRT_Executable_Name_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_Name_Args, a);
   a->executable_name = cxla_executable_name(a->executable->d->x);
   a->executable_name_size = strlen(a->executable_name);
   return NULL;
 }
 
-static PJRT_Error *Executable_NumReplicas(PJRT_Executable_NumReplicas_Args *a) {
+PJRT_Error *pj_Executable_NumReplicas(PJRT_Executable_NumReplicas_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_NumReplicas_Args, a);
   a->num_replicas = 1;
   return NULL;
 }
 
-static PJRT_Error *Executable_NumPartitions(PJRT_Executable_NumPartitions_Args *a) {
+PJRT_Error *pj_Executable_NumPartitions(PJRT_Executable_NumPartitions_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_NumPartitions_Args, a);
   a->num_partitions = 1;
   return NULL;
 }
 
-static PJRT_Error *Executable_NumOutputs(PJRT_Executable_NumOutputs_Args *a) {
+PJRT_Error *pj_Executable_NumOutputs(PJRT_Executable_NumOutputs_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_NumOutputs_Args, a);
   a->num_outputs = (size_t)a->executable->d->nresults;
   return NULL;
 }
 
-static PJRT_Error *Executable_SizeOfGeneratedCodeInBytes(
-    PJRT_Executable_SizeOfGeneratedCodeInBytes_Args *a) {
+PJRT_Error *pj_Executable_SizeOfGeneratedCodeInBytes(PJRT_Executable_SizeOfGeneratedCodeInBytes_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_SizeOfGeneratedCodeInBytes_Args, a);
   a->size_in_bytes = 0;
   return NULL;
 }
 
-static PJRT_Error *Executable_GetCostAnalysis(PJRT_Executable_GetCostAnalysis_Args *a) {
+PJRT_Error *pj_Executable_GetCostAnalysis(PJRT_Executable_GetCostAnalysis_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_GetCostAnalysis_Args, a);
   a->num_properties = 0;
   a->properties = NULL;
   return NULL;
 }
 
-static PJRT_Error *Executable_OutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args *a) {
+PJRT_Error *pj_Executable_OutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_OutputMemoryKinds_Args, a);
   pj_exec *d = a->executable->d;
   a->num_outputs = (size_t)d->nresults;
@@ -226,7 +225,7 @@ static PJRT_Error *Executable_OutputMemoryKinds(PJRT_Executable_OutputMemoryKind
   return NULL;
 }
 
-static PJRT_Error *Executable_ParameterMemoryKinds(PJRT_Executable_ParameterMemoryKinds_Args *a) {
+PJRT_Error *pj_Executable_ParameterMemoryKinds(PJRT_Executable_ParameterMemoryKinds_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_ParameterMemoryKinds_Args, a);
   pj_exec *d = a->executable->d;
   a->num_parameters = (size_t)d->nparams;
@@ -235,25 +234,25 @@ static PJRT_Error *Executable_ParameterMemoryKinds(PJRT_Executable_ParameterMemo
   return NULL;
 }
 
-static PJRT_Error *Executable_OptimizedProgram(PJRT_Executable_OptimizedProgram_Args *a) {
+PJRT_Error *pj_Executable_OptimizedProgram(PJRT_Executable_OptimizedProgram_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_OptimizedProgram_Args, a);
   return pj_err(PJRT_Error_Code_UNIMPLEMENTED,
                 "cxla cannot give its optimized program as an HloModuleProto");
 }
 
-static PJRT_Error *Executable_Serialize(PJRT_Executable_Serialize_Args *a) {
+PJRT_Error *pj_Executable_Serialize(PJRT_Executable_Serialize_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_Serialize_Args, a);
   return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "cxla executables cannot be serialized");
 }
 
-static PJRT_Error *Executable_OutputElementTypes(PJRT_Executable_OutputElementTypes_Args *a) {
+PJRT_Error *pj_Executable_OutputElementTypes(PJRT_Executable_OutputElementTypes_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_OutputElementTypes_Args, a);
   a->output_types = a->executable->d->result_types;
   a->num_output_types = (size_t)a->executable->d->nresults;
   return NULL;
 }
 
-static PJRT_Error *Executable_OutputDimensions(PJRT_Executable_OutputDimensions_Args *a) {
+PJRT_Error *pj_Executable_OutputDimensions(PJRT_Executable_OutputDimensions_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_OutputDimensions_Args, a);
   a->num_outputs = (size_t)a->executable->d->nresults;
   a->dims = a->executable->d->result_dims;
@@ -261,15 +260,14 @@ static PJRT_Error *Executable_OutputDimensions(PJRT_Executable_OutputDimensions_
   return NULL;
 }
 
-static PJRT_Error *Executable_Fingerprint(PJRT_Executable_Fingerprint_Args *a) {
+PJRT_Error *pj_Executable_Fingerprint(PJRT_Executable_Fingerprint_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_Fingerprint_Args, a);
   a->executable_fingerprint = cxla_executable_fingerprint(a->executable->d->x);
   a->executable_fingerprint_size = strlen(a->executable_fingerprint);
   return NULL;
 }
 
-static PJRT_Error *Executable_GetCompiledMemoryStats(
-    PJRT_Executable_GetCompiledMemoryStats_Args *a) {
+PJRT_Error *pj_Executable_GetCompiledMemoryStats(PJRT_Executable_GetCompiledMemoryStats_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_GetCompiledMemoryStats_Args, a);
   size_t keep = offsetof(PJRT_Executable_GetCompiledMemoryStats_Args, generated_code_size_in_bytes);
   if (a->struct_size > keep) memset((char *)a + keep, 0, a->struct_size - keep);
@@ -279,7 +277,7 @@ static PJRT_Error *Executable_GetCompiledMemoryStats(
 
 static void options_free(PJRT_SerializedCompileOptions *o) { (void)o; }
 
-static PJRT_Error *Executable_GetCompileOptions(PJRT_Executable_GetCompileOptions_Args *a) {
+PJRT_Error *pj_Executable_GetCompileOptions(PJRT_Executable_GetCompileOptions_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_GetCompileOptions_Args, a);
   /* The CompileOptionsProto bytes the executable was compiled with; they
    * live as long as the executable. */
@@ -292,7 +290,7 @@ static PJRT_Error *Executable_GetCompileOptions(PJRT_Executable_GetCompileOption
 
 /* ---- PJRT_LoadedExecutable ---- */
 
-static PJRT_Error *LoadedExecutable_Destroy(PJRT_LoadedExecutable_Destroy_Args *a) {
+PJRT_Error *pj_LoadedExecutable_Destroy(PJRT_LoadedExecutable_Destroy_Args *a) {
   PJ_CHECK_ARGS(PJRT_LoadedExecutable_Destroy_Args, a);
   if (a->executable) {
     pj_exec_unref(a->executable->d);
@@ -301,7 +299,7 @@ static PJRT_Error *LoadedExecutable_Destroy(PJRT_LoadedExecutable_Destroy_Args *
   return NULL;
 }
 
-static PJRT_Error *LoadedExecutable_GetExecutable(PJRT_LoadedExecutable_GetExecutable_Args *a) {
+PJRT_Error *pj_LoadedExecutable_GetExecutable(PJRT_LoadedExecutable_GetExecutable_Args *a) {
   PJ_CHECK_ARGS(PJRT_LoadedExecutable_GetExecutable_Args, a);
   PJRT_Executable *e = malloc(sizeof *e);
   if (!e) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
@@ -311,27 +309,26 @@ static PJRT_Error *LoadedExecutable_GetExecutable(PJRT_LoadedExecutable_GetExecu
   return NULL;
 }
 
-static PJRT_Error *LoadedExecutable_AddressableDevices(
-    PJRT_LoadedExecutable_AddressableDevices_Args *a) {
+PJRT_Error *pj_LoadedExecutable_AddressableDevices(PJRT_LoadedExecutable_AddressableDevices_Args *a) {
   PJ_CHECK_ARGS(PJRT_LoadedExecutable_AddressableDevices_Args, a);
   a->addressable_devices = a->executable->client->devices;
   a->num_addressable_devices = 1;
   return NULL;
 }
 
-static PJRT_Error *LoadedExecutable_Delete(PJRT_LoadedExecutable_Delete_Args *a) {
+PJRT_Error *pj_LoadedExecutable_Delete(PJRT_LoadedExecutable_Delete_Args *a) {
   PJ_CHECK_ARGS(PJRT_LoadedExecutable_Delete_Args, a);
   atomic_store(&a->executable->deleted, 1);
   return NULL;
 }
 
-static PJRT_Error *LoadedExecutable_IsDeleted(PJRT_LoadedExecutable_IsDeleted_Args *a) {
+PJRT_Error *pj_LoadedExecutable_IsDeleted(PJRT_LoadedExecutable_IsDeleted_Args *a) {
   PJ_CHECK_ARGS(PJRT_LoadedExecutable_IsDeleted_Args, a);
   a->is_deleted = atomic_load(&a->executable->deleted) != 0;
   return NULL;
 }
 
-static PJRT_Error *LoadedExecutable_Fingerprint(PJRT_LoadedExecutable_Fingerprint_Args *a) {
+PJRT_Error *pj_LoadedExecutable_Fingerprint(PJRT_LoadedExecutable_Fingerprint_Args *a) {
   PJ_CHECK_ARGS(PJRT_LoadedExecutable_Fingerprint_Args, a);
   a->executable_fingerprint = cxla_executable_fingerprint(a->executable->d->x);
   a->executable_fingerprint_size = strlen(a->executable_fingerprint);
@@ -340,8 +337,7 @@ static PJRT_Error *LoadedExecutable_Fingerprint(PJRT_LoadedExecutable_Fingerprin
 
 static void assignment_free(PJRT_DeviceAssignmentSerialized *s) { (void)s; }
 
-static PJRT_Error *LoadedExecutable_GetDeviceAssignment(
-    PJRT_LoadedExecutable_GetDeviceAssignment_Args *a) {
+PJRT_Error *pj_LoadedExecutable_GetDeviceAssignment(PJRT_LoadedExecutable_GetDeviceAssignment_Args *a) {
   PJ_CHECK_ARGS(PJRT_LoadedExecutable_GetDeviceAssignment_Args, a);
   /* Empty: jaxlib then keeps no device assignment (one device). */
   a->serialized_bytes = "";
@@ -359,7 +355,7 @@ static int is_non_donatable(const PJRT_ExecuteOptions *o, int i) {
   return 0;
 }
 
-static PJRT_Error *LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args *a) {
+PJRT_Error *pj_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args *a) {
   PJ_CHECK_ARGS(PJRT_LoadedExecutable_Execute_Args, a);
   PJRT_LoadedExecutable *le = a->executable;
   pj_exec *d = le->d;
@@ -432,7 +428,7 @@ done:
 struct PJRT_Layouts_MemoryLayout {
   int rank;
 };
-static struct PJRT_Layouts_MemoryLayout row_major_layouts[65] = {
+static const struct PJRT_Layouts_MemoryLayout row_major_layouts[65] = {
     {0},  {1},  {2},  {3},  {4},  {5},  {6},  {7},  {8},  {9},  {10}, {11}, {12},
     {13}, {14}, {15}, {16}, {17}, {18}, {19}, {20}, {21}, {22}, {23}, {24}, {25},
     {26}, {27}, {28}, {29}, {30}, {31}, {32}, {33}, {34}, {35}, {36}, {37}, {38},
@@ -440,7 +436,8 @@ static struct PJRT_Layouts_MemoryLayout row_major_layouts[65] = {
     {52}, {53}, {54}, {55}, {56}, {57}, {58}, {59}, {60}, {61}, {62}, {63}, {64}};
 
 static PJRT_Layouts_MemoryLayout *layout_for_rank(int64_t rank) {
-  return rank >= 0 && rank <= 64 ? &row_major_layouts[rank] : NULL;
+  /* Layouts are read-only; PJRT hands them out as non-const handles. */
+  return rank >= 0 && rank <= 64 ? (PJRT_Layouts_MemoryLayout *)&row_major_layouts[rank] : NULL;
 }
 
 static PJRT_Error *Layouts_MemoryLayout_Destroy(PJRT_Layouts_MemoryLayout_Destroy_Args *a) {
@@ -509,7 +506,7 @@ static PJRT_Error *Layouts_Executable_GetParameterLayouts(
   return exec_layouts(a->executable->d, 1, &a->num_parameters, &a->layouts);
 }
 
-PJRT_Layouts_Extension pj_layouts_extension = {
+const PJRT_Layouts_Extension pj_layouts_extension = {
     .base = {.struct_size = PJRT_Layouts_Extension_STRUCT_SIZE,
              .type = PJRT_Extension_Type_Layouts,
              .next = NULL},
@@ -522,34 +519,3 @@ PJRT_Layouts_Extension pj_layouts_extension = {
     .PJRT_Layouts_PJRT_Executable_GetParameterLayouts = Layouts_Executable_GetParameterLayouts,
 };
 
-#define SET(name) api->PJRT_##name = name
-
-void pj_fill_executable_slots(PJRT_Api *api) {
-  SET(Client_Compile);
-  SET(Executable_DeserializeAndLoad);
-  SET(Executable_Destroy);
-  SET(Executable_Name);
-  SET(Executable_NumReplicas);
-  SET(Executable_NumPartitions);
-  SET(Executable_NumOutputs);
-  SET(Executable_SizeOfGeneratedCodeInBytes);
-  SET(Executable_GetCostAnalysis);
-  SET(Executable_OutputMemoryKinds);
-  SET(Executable_ParameterMemoryKinds);
-  SET(Executable_OptimizedProgram);
-  SET(Executable_Serialize);
-  SET(Executable_OutputElementTypes);
-  SET(Executable_OutputDimensions);
-  SET(Executable_Fingerprint);
-  SET(Executable_GetCompiledMemoryStats);
-  SET(Executable_GetCompileOptions);
-  SET(LoadedExecutable_Destroy);
-  SET(LoadedExecutable_GetExecutable);
-  SET(LoadedExecutable_AddressableDevices);
-  SET(LoadedExecutable_Delete);
-  SET(LoadedExecutable_IsDeleted);
-  SET(LoadedExecutable_Execute);
-  SET(LoadedExecutable_Fingerprint);
-  SET(LoadedExecutable_GetDeviceAssignment);
-  /* LoadedExecutable_AddressableDeviceLogicalIds stays NULL (checked). */
-}

@@ -41,19 +41,19 @@ static const PJRT_Error_FunctionTable err_static_vtable = {
     .get_code = err_code_fn,
     .for_each_payload = err_payload_fn,
 };
-static struct {
-  pj_error e;
-  char text[16];
-} err_oom = {{{&err_static_vtable}, PJRT_Error_Code_RESOURCE_EXHAUSTED, 13}, "out of memory"};
+static const pj_error err_oom = {{&err_static_vtable}, PJRT_Error_Code_RESOURCE_EXHAUSTED, 13,
+                           "out of memory"};
 
 static PJRT_Error *err_from_text(PJRT_Error_Code code, const char *text) {
   size_t n = strlen(text);
   pj_error *e = malloc(sizeof *e + n + 1);
-  if (!e) return &err_oom.e.base;
+  if (!e) return (PJRT_Error *)&err_oom.base; /* never written: destroy ignores it */
+  char *m = (char *)(e + 1);
+  memcpy(m, text, n + 1);
   e->base.vtable = &err_vtable;
   e->code = code;
   e->len = n;
-  memcpy(e->msg, text, n + 1);
+  e->msg = m;
   return &e->base;
 }
 
@@ -76,12 +76,12 @@ PJRT_Error *pj_status(cxla_status s) {
   return e;
 }
 
-static void Error_Destroy(PJRT_Error_Destroy_Args *a) {
+void pj_Error_Destroy(PJRT_Error_Destroy_Args *a) {
   if (a && a->error && a->error->vtable && a->error->vtable->destroy)
     a->error->vtable->destroy(a->error);
 }
 
-static void Error_Message(PJRT_Error_Message_Args *a) {
+void pj_Error_Message(PJRT_Error_Message_Args *a) {
   if (!a) return;
   a->message = "";
   a->message_size = 0;
@@ -89,13 +89,13 @@ static void Error_Message(PJRT_Error_Message_Args *a) {
     a->error->vtable->message(a->error, &a->message, &a->message_size);
 }
 
-static PJRT_Error *Error_GetCode(PJRT_Error_GetCode_Args *a) {
+PJRT_Error *pj_Error_GetCode(PJRT_Error_GetCode_Args *a) {
   PJ_CHECK_ARGS(PJRT_Error_GetCode_Args, a);
   a->code = a->error ? a->error->vtable->get_code(a->error) : PJRT_Error_Code_OK;
   return NULL;
 }
 
-static PJRT_Error *Error_ForEachPayload(PJRT_Error_ForEachPayload_Args *a) {
+PJRT_Error *pj_Error_ForEachPayload(PJRT_Error_ForEachPayload_Args *a) {
   PJ_CHECK_ARGS(PJRT_Error_ForEachPayload_Args, a);
   if (a->error && a->error->vtable->for_each_payload)
     a->error->vtable->for_each_payload(a->error, a->visitor, a->user_arg);
@@ -104,7 +104,7 @@ static PJRT_Error *Error_ForEachPayload(PJRT_Error_ForEachPayload_Args *a) {
 
 /* ---- plugin ------------------------------------------------------------- */
 
-static PJRT_Error *Plugin_Initialize(PJRT_Plugin_Initialize_Args *a) {
+PJRT_Error *pj_Plugin_Initialize(PJRT_Plugin_Initialize_Args *a) {
   (void)a;
   return NULL;
 }
@@ -121,7 +121,7 @@ static const PJRT_NamedValue plugin_attributes[] = {
      .type = PJRT_NamedValue_kInt64, .int64_value = 2, .value_size = 1},
 };
 
-static PJRT_Error *Plugin_Attributes(PJRT_Plugin_Attributes_Args *a) {
+PJRT_Error *pj_Plugin_Attributes(PJRT_Plugin_Attributes_Args *a) {
   PJ_CHECK_ARGS(PJRT_Plugin_Attributes_Args, a);
   a->attributes = plugin_attributes;
   a->num_attributes = sizeof plugin_attributes / sizeof plugin_attributes[0];
@@ -148,7 +148,7 @@ static PJRT_Error *event_error(PJRT_Event *e) {
   return NULL;
 }
 
-static PJRT_Error *Event_Destroy(PJRT_Event_Destroy_Args *a) {
+PJRT_Error *pj_Event_Destroy(PJRT_Event_Destroy_Args *a) {
   PJ_CHECK_ARGS(PJRT_Event_Destroy_Args, a);
   if (a->event) {
     cxla_event_destroy(a->event->ev);
@@ -158,18 +158,18 @@ static PJRT_Error *Event_Destroy(PJRT_Event_Destroy_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Event_IsReady(PJRT_Event_IsReady_Args *a) {
+PJRT_Error *pj_Event_IsReady(PJRT_Event_IsReady_Args *a) {
   PJ_CHECK_ARGS(PJRT_Event_IsReady_Args, a);
   a->is_ready = !a->event->ev || cxla_event_is_ready(a->event->ev);
   return NULL;
 }
 
-static PJRT_Error *Event_Error(PJRT_Event_Error_Args *a) {
+PJRT_Error *pj_Event_Error(PJRT_Event_Error_Args *a) {
   PJ_CHECK_ARGS(PJRT_Event_Error_Args, a);
   return event_error(a->event);
 }
 
-static PJRT_Error *Event_Await(PJRT_Event_Await_Args *a) {
+PJRT_Error *pj_Event_Await(PJRT_Event_Await_Args *a) {
   PJ_CHECK_ARGS(PJRT_Event_Await_Args, a);
   return event_error(a->event);
 }
@@ -185,7 +185,7 @@ static void on_ready_tramp(cxla_status s, void *arg) {
   c.cb(pj_status(s), c.arg);
 }
 
-static PJRT_Error *Event_OnReady(PJRT_Event_OnReady_Args *a) {
+PJRT_Error *pj_Event_OnReady(PJRT_Event_OnReady_Args *a) {
   PJ_CHECK_ARGS(PJRT_Event_OnReady_Args, a);
   if (!a->event->ev) {
     a->callback(event_error(a->event), a->user_arg);
@@ -202,7 +202,7 @@ static PJRT_Error *Event_OnReady(PJRT_Event_OnReady_Args *a) {
 
 /* ---- client ------------------------------------------------------------- */
 
-static PJRT_Error *Client_Create(PJRT_Client_Create_Args *a) {
+PJRT_Error *pj_Client_Create(PJRT_Client_Create_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_Create_Args, a);
   a->client = NULL;
   cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
@@ -238,7 +238,7 @@ static PJRT_Error *Client_Create(PJRT_Client_Create_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Client_Destroy(PJRT_Client_Destroy_Args *a) {
+PJRT_Error *pj_Client_Destroy(PJRT_Client_Destroy_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_Destroy_Args, a);
   if (a->client) {
     /* Buffers and executables keep the cxla client alive (reference
@@ -250,48 +250,48 @@ static PJRT_Error *Client_Destroy(PJRT_Client_Destroy_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *Client_PlatformName(PJRT_Client_PlatformName_Args *a) {
+PJRT_Error *pj_Client_PlatformName(PJRT_Client_PlatformName_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_PlatformName_Args, a);
   a->platform_name = PJ_PLATFORM;
   a->platform_name_size = strlen(PJ_PLATFORM);
   return NULL;
 }
 
-static PJRT_Error *Client_ProcessIndex(PJRT_Client_ProcessIndex_Args *a) {
+PJRT_Error *pj_Client_ProcessIndex(PJRT_Client_ProcessIndex_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_ProcessIndex_Args, a);
   a->process_index = 0;
   return NULL;
 }
 
-static PJRT_Error *Client_PlatformVersion(PJRT_Client_PlatformVersion_Args *a) {
+PJRT_Error *pj_Client_PlatformVersion(PJRT_Client_PlatformVersion_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_PlatformVersion_Args, a);
   a->platform_version = a->client->version;
   a->platform_version_size = strlen(a->client->version);
   return NULL;
 }
 
-static PJRT_Error *Client_Devices(PJRT_Client_Devices_Args *a) {
+PJRT_Error *pj_Client_Devices(PJRT_Client_Devices_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_Devices_Args, a);
   a->devices = a->client->devices;
   a->num_devices = 1;
   return NULL;
 }
 
-static PJRT_Error *Client_AddressableDevices(PJRT_Client_AddressableDevices_Args *a) {
+PJRT_Error *pj_Client_AddressableDevices(PJRT_Client_AddressableDevices_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_AddressableDevices_Args, a);
   a->addressable_devices = a->client->devices;
   a->num_addressable_devices = 1;
   return NULL;
 }
 
-static PJRT_Error *Client_LookupDevice(PJRT_Client_LookupDevice_Args *a) {
+PJRT_Error *pj_Client_LookupDevice(PJRT_Client_LookupDevice_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_LookupDevice_Args, a);
   if (a->id != 0) return pj_err(PJRT_Error_Code_INVALID_ARGUMENT, "no cxla device with id %d", a->id);
   a->device = &a->client->device;
   return NULL;
 }
 
-static PJRT_Error *Client_LookupAddressableDevice(PJRT_Client_LookupAddressableDevice_Args *a) {
+PJRT_Error *pj_Client_LookupAddressableDevice(PJRT_Client_LookupAddressableDevice_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_LookupAddressableDevice_Args, a);
   if (a->local_hardware_id != 0)
     return pj_err(PJRT_Error_Code_INVALID_ARGUMENT, "no cxla device with local hardware id %d",
@@ -300,14 +300,14 @@ static PJRT_Error *Client_LookupAddressableDevice(PJRT_Client_LookupAddressableD
   return NULL;
 }
 
-static PJRT_Error *Client_AddressableMemories(PJRT_Client_AddressableMemories_Args *a) {
+PJRT_Error *pj_Client_AddressableMemories(PJRT_Client_AddressableMemories_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_AddressableMemories_Args, a);
   a->addressable_memories = a->client->memories;
   a->num_addressable_memories = 1;
   return NULL;
 }
 
-static PJRT_Error *Client_DefaultDeviceAssignment(PJRT_Client_DefaultDeviceAssignment_Args *a) {
+PJRT_Error *pj_Client_DefaultDeviceAssignment(PJRT_Client_DefaultDeviceAssignment_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_DefaultDeviceAssignment_Args, a);
   if (a->num_replicas * a->num_partitions != 1)
     return pj_err(PJRT_Error_Code_INVALID_ARGUMENT,
@@ -319,7 +319,7 @@ static PJRT_Error *Client_DefaultDeviceAssignment(PJRT_Client_DefaultDeviceAssig
   return NULL;
 }
 
-static PJRT_Error *Client_TopologyDescription(PJRT_Client_TopologyDescription_Args *a) {
+PJRT_Error *pj_Client_TopologyDescription(PJRT_Client_TopologyDescription_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_TopologyDescription_Args, a);
   a->topology = &a->client->topo;
   return NULL;
@@ -327,26 +327,26 @@ static PJRT_Error *Client_TopologyDescription(PJRT_Client_TopologyDescription_Ar
 
 /* ---- device description, device, memory ---------------------------------- */
 
-static PJRT_Error *DeviceDescription_Id(PJRT_DeviceDescription_Id_Args *a) {
+PJRT_Error *pj_DeviceDescription_Id(PJRT_DeviceDescription_Id_Args *a) {
   PJ_CHECK_ARGS(PJRT_DeviceDescription_Id_Args, a);
   a->id = 0;
   return NULL;
 }
 
-static PJRT_Error *DeviceDescription_ProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args *a) {
+PJRT_Error *pj_DeviceDescription_ProcessIndex(PJRT_DeviceDescription_ProcessIndex_Args *a) {
   PJ_CHECK_ARGS(PJRT_DeviceDescription_ProcessIndex_Args, a);
   a->process_index = 0;
   return NULL;
 }
 
-static PJRT_Error *DeviceDescription_Attributes(PJRT_DeviceDescription_Attributes_Args *a) {
+PJRT_Error *pj_DeviceDescription_Attributes(PJRT_DeviceDescription_Attributes_Args *a) {
   PJ_CHECK_ARGS(PJRT_DeviceDescription_Attributes_Args, a);
   a->attributes = NULL;
   a->num_attributes = 0;
   return NULL;
 }
 
-static PJRT_Error *DeviceDescription_Kind(PJRT_DeviceDescription_Kind_Args *a) {
+PJRT_Error *pj_DeviceDescription_Kind(PJRT_DeviceDescription_Kind_Args *a) {
   PJ_CHECK_ARGS(PJRT_DeviceDescription_Kind_Args, a);
   const char *k = cxla_device_kind(a->device_description->client->device.dev);
   a->device_kind = k;
@@ -354,85 +354,85 @@ static PJRT_Error *DeviceDescription_Kind(PJRT_DeviceDescription_Kind_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *DeviceDescription_DebugString(PJRT_DeviceDescription_DebugString_Args *a) {
+PJRT_Error *pj_DeviceDescription_DebugString(PJRT_DeviceDescription_DebugString_Args *a) {
   PJ_CHECK_ARGS(PJRT_DeviceDescription_DebugString_Args, a);
   a->debug_string = a->device_description->client->debug;
   a->debug_string_size = strlen(a->debug_string);
   return NULL;
 }
 
-static PJRT_Error *DeviceDescription_ToString(PJRT_DeviceDescription_ToString_Args *a) {
+PJRT_Error *pj_DeviceDescription_ToString(PJRT_DeviceDescription_ToString_Args *a) {
   PJ_CHECK_ARGS(PJRT_DeviceDescription_ToString_Args, a);
   a->to_string = a->device_description->client->debug;
   a->to_string_size = strlen(a->to_string);
   return NULL;
 }
 
-static PJRT_Error *Device_GetDescription(PJRT_Device_GetDescription_Args *a) {
+PJRT_Error *pj_Device_GetDescription(PJRT_Device_GetDescription_Args *a) {
   PJ_CHECK_ARGS(PJRT_Device_GetDescription_Args, a);
   a->device_description = &a->device->client->desc;
   return NULL;
 }
 
-static PJRT_Error *Device_IsAddressable(PJRT_Device_IsAddressable_Args *a) {
+PJRT_Error *pj_Device_IsAddressable(PJRT_Device_IsAddressable_Args *a) {
   PJ_CHECK_ARGS(PJRT_Device_IsAddressable_Args, a);
   a->is_addressable = true;
   return NULL;
 }
 
-static PJRT_Error *Device_LocalHardwareId(PJRT_Device_LocalHardwareId_Args *a) {
+PJRT_Error *pj_Device_LocalHardwareId(PJRT_Device_LocalHardwareId_Args *a) {
   PJ_CHECK_ARGS(PJRT_Device_LocalHardwareId_Args, a);
   a->local_hardware_id = 0;
   return NULL;
 }
 
-static PJRT_Error *Device_AddressableMemories(PJRT_Device_AddressableMemories_Args *a) {
+PJRT_Error *pj_Device_AddressableMemories(PJRT_Device_AddressableMemories_Args *a) {
   PJ_CHECK_ARGS(PJRT_Device_AddressableMemories_Args, a);
   a->memories = a->device->client->memories;
   a->num_memories = 1;
   return NULL;
 }
 
-static PJRT_Error *Device_DefaultMemory(PJRT_Device_DefaultMemory_Args *a) {
+PJRT_Error *pj_Device_DefaultMemory(PJRT_Device_DefaultMemory_Args *a) {
   PJ_CHECK_ARGS(PJRT_Device_DefaultMemory_Args, a);
   a->memory = &a->device->client->memory.base;
   return NULL;
 }
 
-static PJRT_Error *Memory_Id(PJRT_Memory_Id_Args *a) {
+PJRT_Error *pj_Memory_Id(PJRT_Memory_Id_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_Id_Args, a);
   a->id = 0;
   return NULL;
 }
 
-static PJRT_Error *Memory_Kind(PJRT_Memory_Kind_Args *a) {
+PJRT_Error *pj_Memory_Kind(PJRT_Memory_Kind_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_Kind_Args, a);
   a->kind = "device";
   a->kind_size = 6;
   return NULL;
 }
 
-static PJRT_Error *Memory_Kind_Id(PJRT_Memory_Kind_Id_Args *a) {
+PJRT_Error *pj_Memory_Kind_Id(PJRT_Memory_Kind_Id_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_Kind_Id_Args, a);
   a->kind_id = 0;
   return NULL;
 }
 
-static PJRT_Error *Memory_DebugString(PJRT_Memory_DebugString_Args *a) {
+PJRT_Error *pj_Memory_DebugString(PJRT_Memory_DebugString_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_DebugString_Args, a);
   a->debug_string = "CxlaMemory(id=0, kind=device)";
   a->debug_string_size = strlen(a->debug_string);
   return NULL;
 }
 
-static PJRT_Error *Memory_ToString(PJRT_Memory_ToString_Args *a) {
+PJRT_Error *pj_Memory_ToString(PJRT_Memory_ToString_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_ToString_Args, a);
   a->to_string = "CxlaMemory(id=0, kind=device)";
   a->to_string_size = strlen(a->to_string);
   return NULL;
 }
 
-static PJRT_Error *Memory_AddressableByDevices(PJRT_Memory_AddressableByDevices_Args *a) {
+PJRT_Error *pj_Memory_AddressableByDevices(PJRT_Memory_AddressableByDevices_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_AddressableByDevices_Args, a);
   a->devices = ((pj_memory *)a->memory)->client->devices;
   a->num_devices = 1;
@@ -441,28 +441,26 @@ static PJRT_Error *Memory_AddressableByDevices(PJRT_Memory_AddressableByDevices_
 
 /* ---- topology (the client's; not owned by the caller) ---------------------- */
 
-static PJRT_Error *TopologyDescription_Destroy(PJRT_TopologyDescription_Destroy_Args *a) {
+PJRT_Error *pj_TopologyDescription_Destroy(PJRT_TopologyDescription_Destroy_Args *a) {
   PJ_CHECK_ARGS(PJRT_TopologyDescription_Destroy_Args, a);
   return NULL; /* the client's own topology lives with the client */
 }
 
-static PJRT_Error *TopologyDescription_PlatformName(PJRT_TopologyDescription_PlatformName_Args *a) {
+PJRT_Error *pj_TopologyDescription_PlatformName(PJRT_TopologyDescription_PlatformName_Args *a) {
   PJ_CHECK_ARGS(PJRT_TopologyDescription_PlatformName_Args, a);
   a->platform_name = PJ_PLATFORM;
   a->platform_name_size = strlen(PJ_PLATFORM);
   return NULL;
 }
 
-static PJRT_Error *TopologyDescription_PlatformVersion(
-    PJRT_TopologyDescription_PlatformVersion_Args *a) {
+PJRT_Error *pj_TopologyDescription_PlatformVersion(PJRT_TopologyDescription_PlatformVersion_Args *a) {
   PJ_CHECK_ARGS(PJRT_TopologyDescription_PlatformVersion_Args, a);
   a->platform_version = a->topology->client->version;
   a->platform_version_size = strlen(a->platform_version);
   return NULL;
 }
 
-static PJRT_Error *TopologyDescription_GetDeviceDescriptions(
-    PJRT_TopologyDescription_GetDeviceDescriptions_Args *a) {
+PJRT_Error *pj_TopologyDescription_GetDeviceDescriptions(PJRT_TopologyDescription_GetDeviceDescriptions_Args *a) {
   PJ_CHECK_ARGS(PJRT_TopologyDescription_GetDeviceDescriptions_Args, a);
   a->descriptions = a->topology->client->descs;
   a->num_descriptions = 1;
@@ -471,7 +469,7 @@ static PJRT_Error *TopologyDescription_GetDeviceDescriptions(
 
 static void topo_serialized_free(PJRT_SerializedTopology *t) { (void)t; }
 
-static PJRT_Error *TopologyDescription_Serialize(PJRT_TopologyDescription_Serialize_Args *a) {
+PJRT_Error *pj_TopologyDescription_Serialize(PJRT_TopologyDescription_Serialize_Args *a) {
   PJ_CHECK_ARGS(PJRT_TopologyDescription_Serialize_Args, a);
   a->serialized_bytes = a->topology->client->version;
   a->serialized_bytes_size = strlen(a->topology->client->version);
@@ -480,14 +478,14 @@ static PJRT_Error *TopologyDescription_Serialize(PJRT_TopologyDescription_Serial
   return NULL;
 }
 
-static PJRT_Error *TopologyDescription_Attributes(PJRT_TopologyDescription_Attributes_Args *a) {
+PJRT_Error *pj_TopologyDescription_Attributes(PJRT_TopologyDescription_Attributes_Args *a) {
   PJ_CHECK_ARGS(PJRT_TopologyDescription_Attributes_Args, a);
   a->attributes = NULL;
   a->num_attributes = 0;
   return NULL;
 }
 
-static PJRT_Error *TopologyDescription_Fingerprint(PJRT_TopologyDescription_Fingerprint_Args *a) {
+PJRT_Error *pj_TopologyDescription_Fingerprint(PJRT_TopologyDescription_Fingerprint_Args *a) {
   PJ_CHECK_ARGS(PJRT_TopologyDescription_Fingerprint_Args, a);
   uint64_t h = 1469598103934665603ull; /* FNV-1a of the platform version */
   for (const char *p = a->topology->client->version; *p; p++) h = (h ^ (uint8_t)*p) * 1099511628211ull;
@@ -495,7 +493,7 @@ static PJRT_Error *TopologyDescription_Fingerprint(PJRT_TopologyDescription_Fing
   return NULL;
 }
 
-static PJRT_Error *ExecuteContext_Create(PJRT_ExecuteContext_Create_Args *a) {
+PJRT_Error *pj_ExecuteContext_Create(PJRT_ExecuteContext_Create_Args *a) {
   PJ_CHECK_ARGS(PJRT_ExecuteContext_Create_Args, a);
   /* An empty context: cxla has no FFI user data to carry. */
   a->context = malloc(1);
@@ -503,7 +501,7 @@ static PJRT_Error *ExecuteContext_Create(PJRT_ExecuteContext_Create_Args *a) {
   return NULL;
 }
 
-static PJRT_Error *ExecuteContext_Destroy(PJRT_ExecuteContext_Destroy_Args *a) {
+PJRT_Error *pj_ExecuteContext_Destroy(PJRT_ExecuteContext_Destroy_Args *a) {
   PJ_CHECK_ARGS(PJRT_ExecuteContext_Destroy_Args, a);
   free(a->context);
   return NULL;
@@ -551,117 +549,150 @@ UNIMPL(PJRT_Buffer_DonateWithControlDependency)
 
 /* ---- the API table ---------------------------------------------------------- */
 
-static PJRT_Api api;
-static atomic_int api_ready;
+static const PJRT_Api api = {
+    .struct_size = PJRT_Api_STRUCT_SIZE,
+    /* Never written through: the extension is read-only like the table. */
+    .extension_start = (PJRT_Extension_Base *)&pj_layouts_extension.base,
+    .pjrt_api_version = {.struct_size = PJRT_Api_Version_STRUCT_SIZE,
+                         .major_version = PJRT_API_MAJOR,
+                         .minor_version = PJRT_API_MINOR},
+    .PJRT_Error_Destroy = pj_Error_Destroy,
+    .PJRT_Error_Message = pj_Error_Message,
+    .PJRT_Error_GetCode = pj_Error_GetCode,
+    .PJRT_Plugin_Initialize = pj_Plugin_Initialize,
+    .PJRT_Plugin_Attributes = pj_Plugin_Attributes,
+    .PJRT_Event_Destroy = pj_Event_Destroy,
+    .PJRT_Event_IsReady = pj_Event_IsReady,
+    .PJRT_Event_Error = pj_Event_Error,
+    .PJRT_Event_Await = pj_Event_Await,
+    .PJRT_Event_OnReady = pj_Event_OnReady,
+    .PJRT_Client_Create = pj_Client_Create,
+    .PJRT_Client_Destroy = pj_Client_Destroy,
+    .PJRT_Client_PlatformName = pj_Client_PlatformName,
+    .PJRT_Client_ProcessIndex = pj_Client_ProcessIndex,
+    .PJRT_Client_PlatformVersion = pj_Client_PlatformVersion,
+    .PJRT_Client_Devices = pj_Client_Devices,
+    .PJRT_Client_AddressableDevices = pj_Client_AddressableDevices,
+    .PJRT_Client_LookupDevice = pj_Client_LookupDevice,
+    .PJRT_Client_LookupAddressableDevice = pj_Client_LookupAddressableDevice,
+    .PJRT_Client_AddressableMemories = pj_Client_AddressableMemories,
+    .PJRT_Client_Compile = pj_Client_Compile,
+    .PJRT_Client_DefaultDeviceAssignment = pj_Client_DefaultDeviceAssignment,
+    .PJRT_Client_BufferFromHostBuffer = pj_Client_BufferFromHostBuffer,
+    .PJRT_DeviceDescription_Id = pj_DeviceDescription_Id,
+    .PJRT_DeviceDescription_ProcessIndex = pj_DeviceDescription_ProcessIndex,
+    .PJRT_DeviceDescription_Attributes = pj_DeviceDescription_Attributes,
+    .PJRT_DeviceDescription_Kind = pj_DeviceDescription_Kind,
+    .PJRT_DeviceDescription_DebugString = pj_DeviceDescription_DebugString,
+    .PJRT_DeviceDescription_ToString = pj_DeviceDescription_ToString,
+    .PJRT_Device_GetDescription = pj_Device_GetDescription,
+    .PJRT_Device_IsAddressable = pj_Device_IsAddressable,
+    .PJRT_Device_LocalHardwareId = pj_Device_LocalHardwareId,
+    .PJRT_Device_AddressableMemories = pj_Device_AddressableMemories,
+    .PJRT_Device_DefaultMemory = pj_Device_DefaultMemory,
+    .PJRT_Device_MemoryStats = unimpl_PJRT_Device_MemoryStats,
+    .PJRT_Memory_Id = pj_Memory_Id,
+    .PJRT_Memory_Kind = pj_Memory_Kind,
+    .PJRT_Memory_DebugString = pj_Memory_DebugString,
+    .PJRT_Memory_ToString = pj_Memory_ToString,
+    .PJRT_Memory_AddressableByDevices = pj_Memory_AddressableByDevices,
+    .PJRT_Executable_Destroy = pj_Executable_Destroy,
+    .PJRT_Executable_Name = pj_Executable_Name,
+    .PJRT_Executable_NumReplicas = pj_Executable_NumReplicas,
+    .PJRT_Executable_NumPartitions = pj_Executable_NumPartitions,
+    .PJRT_Executable_NumOutputs = pj_Executable_NumOutputs,
+    .PJRT_Executable_SizeOfGeneratedCodeInBytes = pj_Executable_SizeOfGeneratedCodeInBytes,
+    .PJRT_Executable_GetCostAnalysis = pj_Executable_GetCostAnalysis,
+    .PJRT_Executable_OutputMemoryKinds = pj_Executable_OutputMemoryKinds,
+    .PJRT_Executable_OptimizedProgram = pj_Executable_OptimizedProgram,
+    .PJRT_Executable_Serialize = pj_Executable_Serialize,
+    .PJRT_LoadedExecutable_Destroy = pj_LoadedExecutable_Destroy,
+    .PJRT_LoadedExecutable_GetExecutable = pj_LoadedExecutable_GetExecutable,
+    .PJRT_LoadedExecutable_AddressableDevices = pj_LoadedExecutable_AddressableDevices,
+    .PJRT_LoadedExecutable_Delete = pj_LoadedExecutable_Delete,
+    .PJRT_LoadedExecutable_IsDeleted = pj_LoadedExecutable_IsDeleted,
+    .PJRT_LoadedExecutable_Execute = pj_LoadedExecutable_Execute,
+    .PJRT_Executable_DeserializeAndLoad = pj_Executable_DeserializeAndLoad,
+    .PJRT_LoadedExecutable_Fingerprint = pj_LoadedExecutable_Fingerprint,
+    .PJRT_Buffer_Destroy = pj_Buffer_Destroy,
+    .PJRT_Buffer_ElementType = pj_Buffer_ElementType,
+    .PJRT_Buffer_Dimensions = pj_Buffer_Dimensions,
+    .PJRT_Buffer_UnpaddedDimensions = pj_Buffer_UnpaddedDimensions,
+    .PJRT_Buffer_DynamicDimensionIndices = pj_Buffer_DynamicDimensionIndices,
+    .PJRT_Buffer_GetMemoryLayout = pj_Buffer_GetMemoryLayout,
+    .PJRT_Buffer_OnDeviceSizeInBytes = pj_Buffer_OnDeviceSizeInBytes,
+    .PJRT_Buffer_Device = pj_Buffer_Device,
+    .PJRT_Buffer_Memory = pj_Buffer_Memory,
+    .PJRT_Buffer_Delete = pj_Buffer_Delete,
+    .PJRT_Buffer_IsDeleted = pj_Buffer_IsDeleted,
+    .PJRT_Buffer_CopyToDevice = pj_Buffer_CopyToDevice,
+    .PJRT_Buffer_ToHostBuffer = pj_Buffer_ToHostBuffer,
+    .PJRT_Buffer_IsOnCpu = pj_Buffer_IsOnCpu,
+    .PJRT_Buffer_ReadyEvent = pj_Buffer_ReadyEvent,
+    .PJRT_Buffer_UnsafePointer = pj_Buffer_UnsafePointer,
+    .PJRT_Buffer_IncreaseExternalReferenceCount = pj_Buffer_IncreaseExternalReferenceCount,
+    .PJRT_Buffer_DecreaseExternalReferenceCount = pj_Buffer_DecreaseExternalReferenceCount,
+    .PJRT_Buffer_OpaqueDeviceMemoryDataPointer = pj_Buffer_OpaqueDeviceMemoryDataPointer,
+    .PJRT_CopyToDeviceStream_Destroy = unimpl_PJRT_CopyToDeviceStream_Destroy,
+    .PJRT_CopyToDeviceStream_AddChunk = unimpl_PJRT_CopyToDeviceStream_AddChunk,
+    .PJRT_CopyToDeviceStream_TotalBytes = unimpl_PJRT_CopyToDeviceStream_TotalBytes,
+    .PJRT_CopyToDeviceStream_GranuleSize = unimpl_PJRT_CopyToDeviceStream_GranuleSize,
+    .PJRT_CopyToDeviceStream_CurrentBytes = unimpl_PJRT_CopyToDeviceStream_CurrentBytes,
+    .PJRT_TopologyDescription_Create = unimpl_PJRT_TopologyDescription_Create,
+    .PJRT_TopologyDescription_Destroy = pj_TopologyDescription_Destroy,
+    .PJRT_TopologyDescription_PlatformName = pj_TopologyDescription_PlatformName,
+    .PJRT_TopologyDescription_PlatformVersion = pj_TopologyDescription_PlatformVersion,
+    .PJRT_TopologyDescription_GetDeviceDescriptions = pj_TopologyDescription_GetDeviceDescriptions,
+    .PJRT_TopologyDescription_Serialize = pj_TopologyDescription_Serialize,
+    .PJRT_TopologyDescription_Attributes = pj_TopologyDescription_Attributes,
+    .PJRT_Compile = unimpl_PJRT_Compile,
+    .PJRT_Executable_OutputElementTypes = pj_Executable_OutputElementTypes,
+    .PJRT_Executable_OutputDimensions = pj_Executable_OutputDimensions,
+    .PJRT_Buffer_CopyToMemory = pj_Buffer_CopyToMemory,
+    .PJRT_Client_CreateViewOfDeviceBuffer = unimpl_PJRT_Client_CreateViewOfDeviceBuffer,
+    .PJRT_Executable_Fingerprint = pj_Executable_Fingerprint,
+    .PJRT_Client_TopologyDescription = pj_Client_TopologyDescription,
+    .PJRT_Executable_GetCompiledMemoryStats = pj_Executable_GetCompiledMemoryStats,
+    .PJRT_Memory_Kind_Id = pj_Memory_Kind_Id,
+    .PJRT_ExecuteContext_Create = pj_ExecuteContext_Create,
+    .PJRT_ExecuteContext_Destroy = pj_ExecuteContext_Destroy,
+    .PJRT_Buffer_CopyRawToHost = pj_Buffer_CopyRawToHost,
+    .PJRT_AsyncHostToDeviceTransferManager_Destroy = unimpl_PJRT_AsyncHostToDeviceTransferManager_Destroy,
+    .PJRT_AsyncHostToDeviceTransferManager_TransferData = unimpl_PJRT_AsyncHostToDeviceTransferManager_TransferData,
+    .PJRT_Client_CreateBuffersForAsyncHostToDevice = unimpl_PJRT_Client_CreateBuffersForAsyncHostToDevice,
+    .PJRT_AsyncHostToDeviceTransferManager_RetrieveBuffer = unimpl_PJRT_AsyncHostToDeviceTransferManager_RetrieveBuffer,
+    .PJRT_AsyncHostToDeviceTransferManager_Device = unimpl_PJRT_AsyncHostToDeviceTransferManager_Device,
+    .PJRT_AsyncHostToDeviceTransferManager_BufferCount = unimpl_PJRT_AsyncHostToDeviceTransferManager_BufferCount,
+    .PJRT_AsyncHostToDeviceTransferManager_BufferSize = unimpl_PJRT_AsyncHostToDeviceTransferManager_BufferSize,
+    .PJRT_AsyncHostToDeviceTransferManager_SetBufferError = unimpl_PJRT_AsyncHostToDeviceTransferManager_SetBufferError,
+    .PJRT_AsyncHostToDeviceTransferManager_AddMetadata = unimpl_PJRT_AsyncHostToDeviceTransferManager_AddMetadata,
+    .PJRT_Client_DmaMap = unimpl_PJRT_Client_DmaMap,
+    .PJRT_Client_DmaUnmap = unimpl_PJRT_Client_DmaUnmap,
+    .PJRT_Client_CreateUninitializedBuffer = unimpl_PJRT_Client_CreateUninitializedBuffer,
+    .PJRT_Client_UpdateGlobalProcessInfo = unimpl_PJRT_Client_UpdateGlobalProcessInfo,
+    .PJRT_TopologyDescription_Deserialize = unimpl_PJRT_TopologyDescription_Deserialize,
+    .PJRT_Client_CreateAliasBuffer = unimpl_PJRT_Client_CreateAliasBuffer,
+    .PJRT_Client_FulfillAliasBuffer = unimpl_PJRT_Client_FulfillAliasBuffer,
+    .PJRT_LoadedExecutable_GetDeviceAssignment = pj_LoadedExecutable_GetDeviceAssignment,
+    .PJRT_Client_CreateErrorBuffer = unimpl_PJRT_Client_CreateErrorBuffer,
+    .PJRT_AsyncHostToDeviceTransferManager_TransferLiteral = unimpl_PJRT_AsyncHostToDeviceTransferManager_TransferLiteral,
+    .PJRT_Buffer_CopyRawToHostFuture = unimpl_PJRT_Buffer_CopyRawToHostFuture,
+    .PJRT_Device_PoisonExecution = unimpl_PJRT_Device_PoisonExecution,
+    .PJRT_Device_CreateAsyncTrackingEvent = unimpl_PJRT_Device_CreateAsyncTrackingEvent,
+    .PJRT_AsyncTrackingEvent_Destroy = unimpl_PJRT_AsyncTrackingEvent_Destroy,
+    .PJRT_Executable_GetCompileOptions = pj_Executable_GetCompileOptions,
+    .PJRT_Buffer_DonateWithControlDependency = unimpl_PJRT_Buffer_DonateWithControlDependency,
+    /* PJRT_Event_Create: NULL (see README.md) */
+    /* PJRT_Event_Set: NULL (see README.md) */
+    /* PJRT_Device_GetAttributes: NULL (see README.md) */
+    /* PJRT_Client_Load: NULL (see README.md) */
+    /* PJRT_LoadedExecutable_AddressableDeviceLogicalIds: NULL (see README.md) */
+    /* PJRT_Buffer_Bitcast: NULL (see README.md) */
+    .PJRT_Error_ForEachPayload = pj_Error_ForEachPayload,
+    .PJRT_TopologyDescription_Fingerprint = pj_TopologyDescription_Fingerprint,
+    .PJRT_Executable_ParameterMemoryKinds = pj_Executable_ParameterMemoryKinds,
+    /* PJRT_Device_ClearMemoryStats: NULL (see README.md) */
+    /* PJRT_TopologyDescription_GetMemorySpaceKindIds: NULL (see README.md) */
+};
 
-#define SET(name) api.PJRT_##name = name
-#define UN(name) api.PJRT_##name = unimpl_PJRT_##name
-
-static void fill_api(void) {
-  api.struct_size = PJRT_Api_STRUCT_SIZE;
-  api.extension_start = &pj_layouts_extension.base;
-  api.pjrt_api_version.struct_size = PJRT_Api_Version_STRUCT_SIZE;
-  api.pjrt_api_version.major_version = PJRT_API_MAJOR;
-  api.pjrt_api_version.minor_version = PJRT_API_MINOR;
-  SET(Error_Destroy);
-  SET(Error_Message);
-  SET(Error_GetCode);
-  SET(Error_ForEachPayload);
-  SET(Plugin_Initialize);
-  SET(Plugin_Attributes);
-  SET(Event_Destroy);
-  SET(Event_IsReady);
-  SET(Event_Error);
-  SET(Event_Await);
-  SET(Event_OnReady);
-  /* Event_Create / Event_Set stay NULL: jaxlib checks for NULL. */
-  SET(Client_Create);
-  SET(Client_Destroy);
-  SET(Client_PlatformName);
-  SET(Client_ProcessIndex);
-  SET(Client_PlatformVersion);
-  SET(Client_Devices);
-  SET(Client_AddressableDevices);
-  SET(Client_LookupDevice);
-  SET(Client_LookupAddressableDevice);
-  SET(Client_AddressableMemories);
-  SET(Client_DefaultDeviceAssignment);
-  SET(Client_TopologyDescription);
-  SET(DeviceDescription_Id);
-  SET(DeviceDescription_ProcessIndex);
-  SET(DeviceDescription_Attributes);
-  SET(DeviceDescription_Kind);
-  SET(DeviceDescription_DebugString);
-  SET(DeviceDescription_ToString);
-  SET(Device_GetDescription);
-  SET(Device_IsAddressable);
-  SET(Device_LocalHardwareId);
-  SET(Device_AddressableMemories);
-  SET(Device_DefaultMemory);
-  UN(Device_MemoryStats);
-  /* Device_GetAttributes, Device_ClearMemoryStats stay NULL (checked). */
-  SET(Memory_Id);
-  SET(Memory_Kind);
-  SET(Memory_Kind_Id);
-  SET(Memory_DebugString);
-  SET(Memory_ToString);
-  SET(Memory_AddressableByDevices);
-  SET(TopologyDescription_Destroy);
-  SET(TopologyDescription_PlatformName);
-  SET(TopologyDescription_PlatformVersion);
-  SET(TopologyDescription_GetDeviceDescriptions);
-  SET(TopologyDescription_Serialize);
-  SET(TopologyDescription_Attributes);
-  SET(TopologyDescription_Fingerprint);
-  UN(TopologyDescription_Create);
-  UN(TopologyDescription_Deserialize);
-  SET(ExecuteContext_Create);
-  SET(ExecuteContext_Destroy);
-  UN(CopyToDeviceStream_Destroy);
-  UN(CopyToDeviceStream_AddChunk);
-  UN(CopyToDeviceStream_TotalBytes);
-  UN(CopyToDeviceStream_GranuleSize);
-  UN(CopyToDeviceStream_CurrentBytes);
-  UN(Compile);
-  UN(Client_CreateViewOfDeviceBuffer);
-  UN(AsyncHostToDeviceTransferManager_Destroy);
-  UN(AsyncHostToDeviceTransferManager_TransferData);
-  UN(Client_CreateBuffersForAsyncHostToDevice);
-  UN(AsyncHostToDeviceTransferManager_RetrieveBuffer);
-  UN(AsyncHostToDeviceTransferManager_Device);
-  UN(AsyncHostToDeviceTransferManager_BufferCount);
-  UN(AsyncHostToDeviceTransferManager_BufferSize);
-  UN(AsyncHostToDeviceTransferManager_SetBufferError);
-  UN(AsyncHostToDeviceTransferManager_AddMetadata);
-  UN(AsyncHostToDeviceTransferManager_TransferLiteral);
-  UN(Client_DmaMap);
-  UN(Client_DmaUnmap);
-  UN(Client_CreateUninitializedBuffer);
-  UN(Client_UpdateGlobalProcessInfo);
-  UN(Client_CreateAliasBuffer);
-  UN(Client_FulfillAliasBuffer);
-  UN(Client_CreateErrorBuffer);
-  UN(Buffer_CopyRawToHostFuture);
-  UN(Device_PoisonExecution);
-  UN(Device_CreateAsyncTrackingEvent);
-  UN(AsyncTrackingEvent_Destroy);
-  UN(Buffer_DonateWithControlDependency);
-  pj_fill_buffer_slots(&api);
-  pj_fill_executable_slots(&api);
-}
-
-__attribute__((visibility("default"))) const PJRT_Api *GetPjrtApi(void) {
-  /* Filling is idempotent (same values every time), so racing first
-   * callers are harmless; the flag only saves the work afterwards. */
-  if (!atomic_load(&api_ready)) {
-    static atomic_flag filling = ATOMIC_FLAG_INIT;
-    while (atomic_flag_test_and_set(&filling)) {
-    }
-    if (!atomic_load(&api_ready)) {
-      fill_api();
-      atomic_store(&api_ready, 1);
-    }
-    atomic_flag_clear(&filling);
-  }
-  return &api;
-}
+__attribute__((visibility("default"))) const PJRT_Api *GetPjrtApi(void) { return &api; }
