@@ -178,7 +178,7 @@ clean:
 PYTHON     ?= python3
 BENCH_PY    = bench/.venv/bin/python
 BENCH_ARGS ?=
-.PHONY: bench bench-quick bench-smoke
+.PHONY: bench bench-quick bench-smoke bench-compile
 
 $(BUILD)/bench/peak: bench/peak.c
 	@mkdir -p $(dir $@)
@@ -196,6 +196,11 @@ bench: $(BUILD)/cxla $(BUILD)/bench/peak bench/.venv/.installed
 bench-quick: $(BUILD)/cxla $(BUILD)/bench/peak bench/.venv/.installed
 	$(BENCH_PY) bench/gen.py --quick
 	$(BENCH_PY) bench/run.py --quick --cxla $(BUILD)/cxla --peak $(BUILD)/bench/peak $(BENCH_ARGS)
+
+# Compile time of check and opt on generated modules of 1k, 10k and 100k
+# instructions (bench/compile/run.py); prints a table, never fails on time.
+bench-compile: $(BUILD)/cxla
+	$(PYTHON) bench/compile/run.py --cxla $(BUILD)/cxla --out $(BUILD)/bench-compile $(BENCH_ARGS)
 
 bench-smoke: $(BUILD)/cxla $(BUILD)/bench/peak
 	$(PYTHON) bench/run.py --smoke --cxla $(BUILD)/cxla --peak $(BUILD)/bench/peak

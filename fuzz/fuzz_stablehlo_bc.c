@@ -5,10 +5,9 @@
  * without a crash; a read error must be a status with the byte offset
  * (fuzz/bc_checks.h).
  *
- *   make fuzz
- *   mkdir -p /tmp/bc-seeds /tmp/bc-work
- *   (copy each tests/corpus/CASE/module.mlirbc to /tmp/bc-seeds/CASE.mlirbc)
- *   build-fuzz/fuzz_stablehlo_bc -max_total_time=600 /tmp/bc-work /tmp/bc-seeds
+ *   make fuzz && sh fuzz/make_seeds.sh OUT
+ *   build-fuzz/fuzz_stablehlo_bc -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
+ *     OUT/work-bc OUT/mlirbc
  * Crashing inputs go to tests/fuzz-regressions/bc-<name>.mlirbc, replayed by
  * tests/unit/test_stablehlo_bc.c (fuzz_replay_and_corpus). */
 #include <stdio.h>

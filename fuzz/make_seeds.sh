@@ -10,20 +10,23 @@
 #   OUT/gen     N_RANDOM (default 300) modules of tests/gen/random_hlo.c
 #   OUT/npy     corpus .npy files under 64 KiB
 #   OUT/json    corpus case.json files
+#   OUT/mlirbc  portable artifacts: corpus and tests/stablehlo/unseen module.mlirbc
 # Then, e.g.:
 #   build-fuzz/fuzz_run -dict=fuzz/hlo.dict -max_total_time=300 -jobs=1 \
 #     -rss_limit_mb=2048 -malloc_limit_mb=256 -timeout=10 \
 #     OUT/work-run OUT/hlo OUT/unit OUT/gen
 #   build-fuzz/fuzz_npy -dict=fuzz/npy.dict ... OUT/work-npy OUT/npy
 #   build-fuzz/fuzz_json -dict=fuzz/json.dict ... OUT/work-json OUT/json
+#   build-fuzz/fuzz_stablehlo_bc -max_total_time=600 -rss_limit_mb=2048 -timeout=10 \
+#     OUT/work-bc OUT/mlirbc
 #   build-san/mutate_sweep -n 200 OUT/gen   (also tests/corpus, OUT/unit)
 set -eu
 OUT=${1:?usage: sh fuzz/make_seeds.sh OUT_DIR [N_RANDOM]}
 NGEN=${2:-300}
 cd "$(dirname "$0")/.."
 CORPUS=${CXLA_CORPUS:-tests/corpus}
-mkdir -p "$OUT/hlo" "$OUT/unit" "$OUT/gen" "$OUT/npy" "$OUT/json" \
-  "$OUT/work-run" "$OUT/work-npy" "$OUT/work-json"
+mkdir -p "$OUT/hlo" "$OUT/unit" "$OUT/gen" "$OUT/npy" "$OUT/json" "$OUT/mlirbc" \
+  "$OUT/work-run" "$OUT/work-npy" "$OUT/work-json" "$OUT/work-bc"
 
 for c in "$CORPUS"/*/; do
   n=$(basename "$c")
@@ -31,9 +34,13 @@ for c in "$CORPUS"/*/; do
     [ -f "$c/$k.hlo" ] && cp "$c/$k.hlo" "$OUT/hlo/$n.$k.hlo"
   done
   [ -f "$c/case.json" ] && cp "$c/case.json" "$OUT/json/$n.json"
+  [ -f "$c/module.mlirbc" ] && cp "$c/module.mlirbc" "$OUT/mlirbc/$n.mlirbc"
   find "$c" -name '*.npy' -size -64k | while read -r f; do
     cp "$f" "$OUT/npy/$n.$(basename "$(dirname "$f")").$(basename "$f")"
   done
+done
+for c in tests/stablehlo/unseen/*/; do
+  [ -f "$c/module.mlirbc" ] && cp "$c/module.mlirbc" "$OUT/mlirbc/unseen_$(basename "$c").mlirbc"
 done
 
 python3 - "$CORPUS" "$OUT" <<'PY' || echo "make_seeds: python3 step skipped" >&2

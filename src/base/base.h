@@ -102,6 +102,41 @@ void sb_printf(StrBuf *b, const char *fmt, ...)
  * Returns NULL if an allocation failed along the way. */
 char *sb_take(StrBuf *b);
 
+/* ---- name tables ------------------------------------------------------------ */
+
+/* Open-addressing hash table from strings to pointers (namemap.c), so that
+ * name lookups stay O(1) on modules with hundreds of thousands of
+ * instructions. Keys are borrowed (they live in a module arena). A NULL
+ * value reads as absent. */
+typedef struct NameMap {
+  const char **keys;
+  void **vals;
+  size_t cap, n;
+} NameMap;
+
+void namemap_free(NameMap *m);
+void namemap_clear(NameMap *m);
+void *namemap_get(const NameMap *m, const char *s, size_t len);
+/* Inserts key -> val; false when out of memory. The key must not be present. */
+bool namemap_put(NameMap *m, const char *key, void *val);
+/* Sets key -> val, inserting the key if absent (val NULL: the key reads as
+ * absent from then on); false when out of memory. */
+bool namemap_set(NameMap *m, const char *key, void *val);
+
+/* Open-addressing hash table from pointers to ints (namemap.c): an index
+ * of objects by address (computations of a module, ...). */
+typedef struct PtrIndex {
+  const void **keys;
+  int *vals;
+  size_t cap, n;
+} PtrIndex;
+
+void ptrindex_free(PtrIndex *m);
+/* The value of key, or -1 if absent. */
+int ptrindex_get(const PtrIndex *m, const void *key);
+/* Sets key -> val (val >= 0); false when out of memory. */
+bool ptrindex_set(PtrIndex *m, const void *key, int val);
+
 /* ---- checked arithmetic ------------------------------------------------------ */
 
 /* a*b and a+b on int64 with overflow detection: return false on overflow. */

@@ -1,8 +1,6 @@
 /* hlo.h: internals of the HLO text reader and printer (src/hlo/).
  *
  *   lexer.c         tokens, input validation, "file:line:col" error messages
- *   names.c         a string -> pointer hash table (instruction and
- *                   computation names)
  *   parser.c        module / computation / instruction structure, name
  *                   resolution, ordering; cxla_module_parse{,_file}
  *   parse_shape.c   shapes and layouts
@@ -78,22 +76,6 @@ static inline bool tok_is(const Token *t, const char *word) {
   while (word[n]) n++;
   return t->kind == TOK_IDENT && t->len == n && __builtin_memcmp(t->text, word, n) == 0;
 }
-
-/* ---- name tables ------------------------------------------------------------------ */
-
-/* Open-addressing hash table from strings to pointers. Keys are borrowed
- * (they live in the module arena). */
-typedef struct NameMap {
-  const char **keys;
-  void **vals;
-  size_t cap, n;
-} NameMap;
-
-void namemap_free(NameMap *m);
-void namemap_clear(NameMap *m);
-void *namemap_get(const NameMap *m, const char *s, size_t len);
-/* Inserts key -> val; false when out of memory. The key must not be present. */
-bool namemap_put(NameMap *m, const char *key, void *val);
 
 /* ---- parser ------------------------------------------------------------------------ */
 

@@ -10,6 +10,16 @@
  * module_destroy too). Passes that create instructions allocate them from the
  * same arena; dropping an instruction simply unlinks it.
  *
+ * Uses and callers: the IR keeps no user lists. An instruction knows its
+ * operands, a computation its instructions, a module its computations, and
+ * nothing points back. A pass that needs users, callers or names builds the
+ * map once over what it walks (users_build and comp_index_names in
+ * rewrite.h, base's NameMap and PtrIndex, the fusion passes' FusionCtx) and
+ * keeps it up to date itself while it edits, so that no decision scans the
+ * module: every pass is linear or N log N in the module's size. (Chosen over
+ * user lists kept by a mutation API because passes edit operand arrays in
+ * place all over, and a map built per pass costs one walk.)
+ *
  * Layouts: shapes carry XLA's layout (minor_to_major) when the text gave one;
  * the interpreter works on logical row-major data and consults layouts only
  * where semantics depend on them (bitcast). */
@@ -344,6 +354,7 @@ struct Computation {
   Instr *root;
   int nparams;
   Instr **params;        /* by parameter number */
+  void *scratch;         /* free for a pass's own use; not preserved */
 };
 
 /* ---- module header attributes ------------------------------------------------ */

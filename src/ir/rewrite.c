@@ -21,6 +21,19 @@ int comp_replace_uses(Computation *c, const Instr *from, Instr *to) {
   return n;
 }
 
+cxla_status comp_index_names(const Computation *c, NameMap *out) {
+  memset(out, 0, sizeof *out);
+  for (int i = 0; i < c->ninstrs; i++) {
+    const char *nm = c->instrs[i]->name;
+    if (namemap_get(out, nm, strlen(nm))) continue;
+    if (!namemap_put(out, nm, c->instrs[i])) {
+      namemap_free(out);
+      return cxla_oom();
+    }
+  }
+  return NULL;
+}
+
 cxla_status users_build(const Computation *c, Users *u) {
   memset(u, 0, sizeof *u);
   int n = c->ninstrs;
@@ -158,31 +171,38 @@ int comp_prune(Computation *c) {
 }
 
 int module_prune_computations(HloModule *m) {
-  int removed = 0;
-  bool changed = true;
-  while (changed) {
-    changed = false;
-    for (int i = 0; i < m->ncomps; i++) {
-      Computation *c = m->comps[i];
-      if (c == m->entry) continue;
-      bool used = false;
-      for (int j = 0; j < m->ncomps && !used; j++) {
-        Computation *o = m->comps[j];
-        if (o == c) continue;
-        for (int k = 0; k < o->ninstrs && !used; k++)
-          for (int q = 0; q < o->instrs[k]->ncalled; q++)
-            if (o->instrs[k]->called[q] == c) used = true;
-      }
-      if (!used) {
-        memmove(&m->comps[i], &m->comps[i + 1], (size_t)(m->ncomps - i - 1) * sizeof(Computation *));
-        m->ncomps--;
-        removed++;
-        changed = true;
-        i--;
-      }
-    }
+  /* What stays is what the entry reaches through called computations: a
+   * depth-first walk from the entry marks it (Computation.scratch), then
+   * one pass keeps the marked computations in order. */
+  static const char kLive = 0; /* a sentinel address */
+  int n = m->ncomps;
+  for (int i = 0; i < n; i++) m->comps[i]->scratch = NULL;
+  Computation **stack = cxla_malloc((size_t)n * sizeof(Computation *) + 1);
+  if (!stack) return 0; /* out of memory: remove nothing, which is safe */
+  int sp = 0;
+  if (m->entry) {
+    m->entry->scratch = (void *)&kLive;
+    stack[sp++] = m->entry;
   }
-  return removed;
+  while (sp > 0) {
+    Computation *c = stack[--sp];
+    for (int k = 0; k < c->ninstrs; k++)
+      for (int q = 0; q < c->instrs[k]->ncalled; q++) {
+        Computation *d = c->instrs[k]->called[q];
+        if (d->scratch == (const void *)&kLive) continue;
+        d->scratch = (void *)&kLive;
+        if (sp < n) stack[sp++] = d;
+      }
+  }
+  int j = 0;
+  for (int i = 0; i < n; i++) {
+    Computation *c = m->comps[i];
+    if (c->scratch == (const void *)&kLive || c == m->entry) m->comps[j++] = c;
+    c->scratch = NULL;
+  }
+  m->ncomps = j;
+  cxla_free(stack);
+  return n - j;
 }
 
 static I64List dup_list(Arena *a, I64List l, bool *ok) {

@@ -14,6 +14,11 @@
  * becomes a use of `to`. Returns the number of operand slots rewritten. */
 int comp_replace_uses(Computation *c, const Instr *from, Instr *to);
 
+/* Every instruction name of c -> the instruction (the first of equal
+ * names, as comp_find_instr finds it), for passes that look names up
+ * while they add instructions (they keep it up to date themselves). */
+cxla_status comp_index_names(const Computation *c, NameMap *out);
+
 /* Users of every instruction of c, computed once (build after the last
  * structural change; it is not updated by later edits). */
 typedef struct Users {
@@ -34,7 +39,8 @@ cxla_status comp_sort(Computation *c);
  * custom_call_has_side_effect). Returns how many were removed. */
 int comp_prune(Computation *c);
 
-/* Removes computations no instruction calls (the entry always stays).
+/* Removes computations the entry does not reach through called computations
+ * (what no remaining instruction calls; the entry always stays). One walk.
  * Returns how many were removed. */
 int module_prune_computations(HloModule *m);
 

@@ -186,6 +186,12 @@ static cxla_status fold_transpose(Simp *s, Instr *in, int side, Instr **out) {
   int64_t nb[64], nc[64];
   for (int i = 0; i < batch->n; i++) nb[i] = perm->v[batch->v[i]];
   for (int i = 0; i < contract->n; i++) nc[i] = perm->v[contract->v[i]];
+  /* A canonical operand (dot-canonicalize's form) stays canonical:
+   * otherwise canonicalizing and folding would undo each other forever. */
+  I64List nbl = {batch->n, nb}, ncl = {contract->n, nc};
+  if (dot_operand_canonical(t->shape, batch, contract) &&
+      !dot_operand_canonical(t->operands[0]->shape, &nbl, &ncl))
+    return NULL;
   Instr *ops[2] = {in->operands[0], in->operands[1]};
   ops[side] = t->operands[0];
   Instr *d = simp_new(s, OP_DOT, in->shape, 2, ops);

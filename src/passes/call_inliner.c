@@ -7,8 +7,14 @@
  * Control dependencies stay sane: edges inside the callee are copied; the
  * call's own control predecessors become predecessors of every copied
  * instruction; instructions that had the call as a control predecessor get
- * the copied root instead (comp_replace_uses). */
+ * the copied root instead.
+ *
+ * Cost: linear in the caller plus the copies. The uses of every inlined
+ * call are redirected in one sweep per caller at the end (an inlined call's
+ * Instr.scratch points at its replacement, which may itself be a call
+ * inlined later); the caller's names are indexed once. */
 #include <stdio.h>
+#include <string.h>
 
 #include "ir/rewrite.h"
 #include "passes/passes.h"
@@ -35,7 +41,7 @@ static cxla_status copy_control(HloModule *m, Instr *in, const Instr *src, Instr
   return NULL;
 }
 
-cxla_status pass_inline_call(Computation *c, Instr *call) {
+static cxla_status inline_call(Computation *c, NameMap *names, Instr *call) {
   HloModule *m = c->module;
   const Computation *f = call->called[0];
   if (f->nparams != call->noperands)
@@ -64,19 +70,71 @@ cxla_status pass_inline_call(Computation *c, Instr *call) {
     }
     for (int k = 0; k < src->noperands; k++) ops[k] = map[src->operands[k]->id];
     /* Keep the callee's names where the caller does not use them. */
-    const char *name = comp_find_instr(c, src->name) ? NULL : src->name;
+    const char *name = namemap_get(names, src->name, strlen(src->name)) ? NULL : src->name;
     Instr *in = instr_clone(c, src, src->noperands, ops, name);
-    if (!in) s = cxla_oom();
+    if (!in || !namemap_set(names, in->name, in)) s = cxla_oom();
     else s = copy_control(m, in, src, map, call);
     map[i] = in;
   }
   if (!s) {
     Instr *root = f->root ? map[f->root->id] : NULL;
     if (!root) s = ERR(INVALID_ARGUMENT, "computation %%%s has no root", f->name);
-    else comp_replace_uses(c, call, root);
+    else call->scratch = root;
   }
   cxla_free(ops);
   cxla_free(map);
+  return s;
+}
+
+cxla_status pass_inline_call(Computation *c, Instr *call) {
+  NameMap names;
+  TRY(comp_index_names(c, &names));
+  call->scratch = NULL;
+  cxla_status s = inline_call(c, &names, call);
+  namemap_free(&names);
+  if (!s && call->scratch) comp_replace_uses(c, call, call->scratch);
+  call->scratch = NULL;
+  return s;
+}
+
+/* What x stands for once every inlined call is replaced by its root. */
+static Instr *resolve(Instr *x) {
+  while (x && x->op == OP_CALL && x->scratch) x = x->scratch;
+  return x;
+}
+
+/* Redirects every use of an inlined call in c (operands, control
+ * predecessors, the root) to its replacement. */
+static void redirect_uses(Computation *c) {
+  for (int i = 0; i < c->ninstrs; i++) {
+    Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++) in->operands[k] = resolve(in->operands[k]);
+    for (int k = 0; k < in->ncontrol_preds; k++)
+      in->control_preds[k] = resolve(in->control_preds[k]);
+  }
+  c->root = resolve(c->root);
+}
+
+static cxla_status inline_computation(Computation *c, bool *any) {
+  NameMap names = {0};
+  cxla_status s = NULL;
+  /* Copies are appended, so calls copied from callees are met too. */
+  for (int i = 0; i < c->ninstrs && !s; i++) {
+    Instr *in = c->instrs[i];
+    if (in->op != OP_CALL || in->ncalled != 1 || !in->called[0]) continue;
+    if (!*any) {
+      for (int k = 0; k < c->ninstrs; k++) c->instrs[k]->scratch = NULL;
+      s = comp_index_names(c, &names);
+      if (s) break;
+    }
+    *any = true;
+    s = inline_call(c, &names, in);
+  }
+  namemap_free(&names);
+  if (*any) {
+    redirect_uses(c);
+    for (int k = 0; k < c->ninstrs; k++) c->instrs[k]->scratch = NULL;
+  }
   return s;
 }
 
@@ -88,13 +146,7 @@ cxla_status pass_call_inliner(HloModule *m, const PassContext *ctx, bool *change
   for (int ci = 0; ci < m->ncomps; ci++) {
     Computation *c = m->comps[ci];
     bool any = false;
-    /* Copies are appended, so calls copied from callees are met too. */
-    for (int i = 0; i < c->ninstrs; i++) {
-      Instr *in = c->instrs[i];
-      if (in->op != OP_CALL || in->ncalled != 1 || !in->called[0]) continue;
-      TRY(pass_inline_call(c, in));
-      any = true;
-    }
+    TRY(inline_computation(c, &any));
     if (!any) continue;
     *changed = true;
     TRY(comp_sort(c));

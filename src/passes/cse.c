@@ -12,6 +12,7 @@
  * Never merged: parameters, side-effecting instructions, rng, collectives
  * and async ops, anything producing or consuming tokens, instructions with
  * control predecessors, elided constants. */
+#include <stdint.h>
 #include <string.h>
 
 #include "ir/rewrite.h"
@@ -203,6 +204,31 @@ static uint64_t mix(uint64_t h, uint64_t v) {
   return h;
 }
 
+/* The first bytes of a constant's value. */
+static uint64_t mix_literal(uint64_t h, const Literal *l) {
+  if (l && l->data) {
+    size_t n = (size_t)l->nelems * (size_t)type_bytes(l->type);
+    const unsigned char *p = l->data;
+    for (size_t i = 0; i < n && i < 64; i++) h = mix(h, p[i]);
+  }
+  return h;
+}
+
+/* A hash consistent with comp_identical (it looks at less): sizes, and per
+ * instruction its opcode, shape and operand positions. */
+static uint64_t comp_hash(const Computation *c) {
+  uint64_t h = mix(mix(1469598103934665603ull, (uint64_t)c->ninstrs), (uint64_t)c->nparams);
+  if (c->root) h = mix(h, (uint64_t)c->root->id);
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *x = c->instrs[i];
+    h = mix(mix(h, (uint64_t)x->op), (uint64_t)x->shape->type);
+    for (int d = 0; d < x->shape->rank; d++) h = mix(h, (uint64_t)x->shape->dims[d]);
+    for (int k = 0; k < x->noperands; k++) h = mix(h, (uint64_t)x->operands[k]->id);
+    h = mix_literal(h, x->literal);
+  }
+  return h;
+}
+
 /* A hash consistent with instr_identical: only fields it compares. */
 static uint64_t instr_hash(const Instr *in) {
   uint64_t h = mix(1469598103934665603ull, (uint64_t)in->op);
@@ -211,12 +237,10 @@ static uint64_t instr_hash(const Instr *in) {
   for (int k = 0; k < in->noperands; k++) h = mix(h, (uint64_t)(uintptr_t)in->operands[k]);
   for (int i = 0; i < in->dimensions.n; i++) h = mix(h, (uint64_t)in->dimensions.v[i]);
   h = mix(h, (uint64_t)in->index);
-  const Literal *l = in->literal;
-  if (l && l->data) {
-    size_t n = (size_t)l->nelems * (size_t)type_bytes(l->type);
-    const unsigned char *p = l->data;
-    for (size_t i = 0; i < n && i < 64; i++) h = mix(h, p[i]);
-  }
+  h = mix_literal(h, in->literal);
+  /* Called computations by structure (fusions that differ only inside
+   * must not all land in one bucket). */
+  for (int i = 0; i < in->ncalled; i++) h = mix(h, in->called[i] ? comp_hash(in->called[i]) : 0);
   return h;
 }
 
@@ -299,53 +323,81 @@ static bool applier(Opcode op) {
   }
 }
 
-/* Whether every use of c is as an applied computation. */
-static bool only_applied(const HloModule *m, const Computation *c) {
-  if (c == m->entry) return false;
-  for (int i = 0; i < m->ncomps; i++)
-    for (int k = 0; k < m->comps[i]->ninstrs; k++) {
-      const Instr *in = m->comps[i]->instrs[k];
-      for (int q = 0; q < in->ncalled; q++)
-        if (in->called[q] == c && !applier(in->op)) return false;
-    }
-  return true;
-}
-
 /* Structurally identical applied computations (JAX emits one reducer per
  * reduce) become one: callers are redirected to the first, and the others
- * are dropped. */
+ * are dropped. Computation.scratch holds index + 1 while this runs; one
+ * walk finds which computations are only applied, and a hash table of the
+ * computations kept so far finds the first identical one. */
 static cxla_status dedup_computations(HloModule *m, bool *changed) {
   int n = m->ncomps;
   Computation **to = cxla_calloc((size_t)n + 1, sizeof *to);
   bool *ok = cxla_calloc((size_t)n + 1, sizeof *ok);
-  if (!to || !ok) {
+  size_t cap = 16;
+  while (cap < (size_t)n * 2) cap *= 2;
+  int *slot = cxla_malloc(cap * sizeof(int));      /* first kept computation of a hash */
+  int *chain = cxla_malloc(((size_t)n + 1) * sizeof(int)); /* next kept one, same slot */
+  uint64_t *hash = cxla_malloc(((size_t)n + 1) * sizeof(uint64_t));
+  if (!to || !ok || !slot || !chain || !hash) {
     cxla_free(to);
     cxla_free(ok);
+    cxla_free(slot);
+    cxla_free(chain);
+    cxla_free(hash);
     return cxla_oom();
   }
+  for (int i = 0; i < n; i++) {
+    m->comps[i]->scratch = (void *)(intptr_t)(i + 1);
+    ok[i] = m->comps[i] != m->entry;
+  }
+  for (int i = 0; i < n; i++)
+    for (int k = 0; k < m->comps[i]->ninstrs; k++) {
+      const Instr *in = m->comps[i]->instrs[k];
+      if (applier(in->op)) continue;
+      for (int q = 0; q < in->ncalled; q++) {
+        intptr_t j = (intptr_t)in->called[q]->scratch - 1;
+        if (j >= 0 && j < n && m->comps[j] == in->called[q]) ok[j] = false;
+      }
+    }
+  for (size_t i = 0; i < cap; i++) slot[i] = -1;
   bool any = false;
   for (int i = 0; i < n; i++) {
-    ok[i] = only_applied(m, m->comps[i]);
-    for (int j = 0; j < i && ok[i]; j++)
-      if (ok[j] && !to[j] && comp_identical(m->comps[i], m->comps[j], 0)) {
-        to[i] = m->comps[j];
-        any = true;
-        break;
-      }
+    if (!ok[i]) continue;
+    hash[i] = comp_hash(m->comps[i]);
+    size_t mask = cap - 1, at = (size_t)hash[i] & mask;
+    /* Open addressing over hash values; each slot chains the kept
+     * computations with that hash in index order. */
+    while (slot[at] >= 0 && hash[slot[at]] != hash[i]) at = (at + 1) & mask;
+    int last = -1;
+    for (int j = slot[at]; j >= 0 && !to[i]; last = j, j = chain[j])
+      if (comp_identical(m->comps[i], m->comps[j], 0)) to[i] = m->comps[j];
+    if (to[i]) {
+      any = true;
+      continue;
+    }
+    chain[i] = -1;
+    if (last < 0) slot[at] = i;
+    else chain[last] = i;
   }
   if (any) {
     for (int i = 0; i < n; i++)
       for (int k = 0; k < m->comps[i]->ninstrs; k++) {
         Instr *in = m->comps[i]->instrs[k];
-        for (int q = 0; q < in->ncalled; q++)
-          for (int j = 0; j < n; j++)
-            if (to[j] && in->called[q] == m->comps[j]) in->called[q] = to[j];
+        for (int q = 0; q < in->ncalled; q++) {
+          intptr_t j = (intptr_t)in->called[q]->scratch - 1;
+          if (j >= 0 && j < n && m->comps[j] == in->called[q] && to[j]) in->called[q] = to[j];
+        }
       }
+  }
+  for (int i = 0; i < n; i++) m->comps[i]->scratch = NULL;
+  if (any) {
     module_prune_computations(m);
     *changed = true;
   }
   cxla_free(to);
   cxla_free(ok);
+  cxla_free(slot);
+  cxla_free(chain);
+  cxla_free(hash);
   return NULL;
 }
 

@@ -59,7 +59,7 @@ static bool contains(const I64List *l, int64_t d) {
 
 /* XLA's canonical operand: one contracting dimension, at most one free one,
  * batch dimensions 0..nb-1. */
-static bool operand_canonical(const Shape *s, const I64List *batch, const I64List *contract) {
+bool dot_operand_canonical(const Shape *s, const I64List *batch, const I64List *contract) {
   if (contract->n != 1 || s->rank > batch->n + 2) return false;
   for (int i = 0; i < batch->n; i++)
     if (batch->v[i] != i) return false;
@@ -115,8 +115,8 @@ static bool wants_rewrite(const Instr *in) {
     if (ls->dims[d->lhs_contract.v[i]] != rs->dims[d->rhs_contract.v[i]]) return false;
   int nbc = d->lhs_batch.n + d->lhs_contract.n;
   if (in->shape->rank != ls->rank + rs->rank - nbc - d->lhs_contract.n) return false;
-  return !operand_canonical(ls, &d->lhs_batch, &d->lhs_contract) ||
-         !operand_canonical(rs, &d->rhs_batch, &d->rhs_contract);
+  return !dot_operand_canonical(ls, &d->lhs_batch, &d->lhs_contract) ||
+         !dot_operand_canonical(rs, &d->rhs_batch, &d->rhs_contract);
 }
 
 /* ---- building instructions ---- */

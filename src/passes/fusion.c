@@ -21,13 +21,29 @@
  *    epilogue of the same shape (bias add, activation) fuses into it, kOutput;
  *    its own operands stay outside (a GEMM/convolution library reads them).
  *
- * Cost rules: a producer with other users may only be duplicated into this
- * consumer when it is cheap and effectively unary (its operands hold no more
- * elements than its result, e.g. broadcast of a scalar, iota, a constant);
- * an expensive producer (exp, log, tanh, divide, dot, reduce, gather, ...)
- * is never fused into a consumer that reads its elements more than once
- * (through a broadcast, a gather, a dot); a fused computation stops growing
- * at FUSION_MAX_INSTRS instructions and FUSION_MAX_PARAMS parameters.
+ * Cost rules, XLA:CPU's (CpuInstructionFusion, InstructionFusion):
+ *  - duplication: an expensive producer (exp, log, tanh, divide, dot,
+ *    reduce, gather, ...) with other users is never copied; a cheap one is
+ *    when that adds no memory traffic (its operands hold no more elements
+ *    than its result: broadcast of a scalar, iota, a constant) or when all
+ *    its users can take it in (XLA's ComputeGloballyUnfusible, decided per
+ *    round in mark_no_dup), so it is never materialized;
+ *  - reuse: an expensive producer is never fused into a consumer that
+ *    reads its elements more than once (through a broadcast, a gather, a
+ *    dot);
+ *  - code duplication: an elemental emitter evaluates a fused instruction
+ *    once per distinct indexing of it (XLA's FusionNodeIndexingEvaluation,
+ *    computed in one sweep by analyze); a producer that would be evaluated
+ *    more than FUSION_MAX_EVALUATIONS times stays out, except broadcasts
+ *    (materializing one costs more), and loops/branches (reduce, pad,
+ *    concatenate, dynamic-update-slice) are fused only where evaluated
+ *    once;
+ *  - size: a fused computation stops growing at FUSION_MAX_INSTRS
+ *    instructions (a bound on code size far above what the rules above
+ *    allow for real programs: an erf polynomial or an unrolled threefry is
+ *    one fusion) and FUSION_MAX_PARAMS parameters.
+ * A producer whose users all took a copy of it dies, and so do its
+ * operands that it was the last user of.
  * Parameters, tuples, calls, while/conditional, custom-calls, sort, rng and
  * side-effecting ops are never fused, nor are instructions with control
  * dependencies. Fusions already in the module (from XLA's optimized HLO) are
@@ -53,32 +69,187 @@ static const char kDead, kOurs; /* sentinel addresses for Instr.scratch */
 static bool is_dead(const Instr *in) { return in->scratch == (const void *)&kDead; }
 static bool is_ours(const Instr *in) { return in->op == OP_FUSION && in->scratch == (const void *)&kOurs; }
 
+/* Uses of one instruction of the computation being fused, kept up to date
+ * as the pass edits operands: exact counts over live instructions, and a
+ * list of users that may hold stale entries (users that died or stopped
+ * using it since), which readers skip. */
+typedef struct Uses {
+  int users, slots; /* distinct live users; operand slots they use it in */
+  int n, cap;
+  Instr **list;
+} Uses;
+
+/* What the decisions read about one fused computation, computed in one
+ * sweep (see analyze) and kept until the computation changes. Arrays are
+ * indexed by instruction id in the fused computation. */
+typedef struct Analysis {
+  const Computation *fc; /* NULL: nothing cached */
+  int n;
+  bool *reused; /* its elements are read more than once on the way to the root */
+  bool *ew;     /* every use up to the root is elementwise with its dims */
+  int *count;   /* evaluations by an elemental emitter (XLA's FusionNodeIndexingEvaluation) */
+  int *iset;    /* n * FUSION_INDEXING_CAP indexing users (ids; -1: the fusion itself) */
+  int *niset;   /* entries used; FUSION_INDEXING_CAP + 1: overflowed */
+} Analysis;
+
 typedef struct Fuser {
   HloModule *m;
+  FusionCtx *x;
   Computation *c; /* the computation being fused */
   int next_tag;   /* fusion.N: the search for a free N starts here */
+  NameMap names;  /* c's instruction names, dead ones included */
+  Uses *uses;     /* by instruction id (instructions added later get higher ids) */
+  int *stamp;     /* by id: scratch for counting distinct operands */
+  int nuses, stamp_now;
+  unsigned char *ctrl; /* by id, for ids below nctrl: in a control dependency */
+  int nctrl;
+  unsigned char *no_dup; /* by id, for ids below nctrl: XLA's globally unfusible */
+  Analysis an;           /* of the fused computation last asked about */
+  /* The fused computation being grown from a plain instruction, while it
+   * is uniform: elementwise ops of the root's dims and broadcasts of
+   * scalars only, so every evaluation count is 1 and nothing of the
+   * root's dims is reused (no sweep needed to know). NULL: not known. */
+  const Computation *uniform;
+  /* Names of the instructions of names_fc, the fused computation being
+   * grown (new names are found without a scan over it). */
+  const Computation *names_fc;
+  NameMap fc_names;
+  bool oom;
 } Fuser;
 
 /* ---- uses ---- */
 
+static bool tracked(const Fuser *fz, const Instr *o) {
+  return o->parent == fz->c && o->id >= 0 && o->id < fz->c->ninstrs && fz->c->instrs[o->id] == o;
+}
+
+static bool reserve_uses(Fuser *fz, int n) {
+  if (n <= fz->nuses) return true;
+  int nc = fz->nuses ? fz->nuses : 64;
+  while (nc < n) nc *= 2;
+  Uses *u = cxla_realloc(fz->uses, (size_t)nc * sizeof *u);
+  if (u) fz->uses = u;
+  int *st = u ? cxla_realloc(fz->stamp, (size_t)nc * sizeof *st) : NULL;
+  if (st) fz->stamp = st;
+  if (!u || !st) return false;
+  memset(u + fz->nuses, 0, (size_t)(nc - fz->nuses) * sizeof *u);
+  memset(st + fz->nuses, 0, (size_t)(nc - fz->nuses) * sizeof *st);
+  fz->nuses = nc;
+  return true;
+}
+
+/* Adds (sign 1) or removes (sign -1) live user U's uses of its operands. */
+static void track(Fuser *fz, Instr *U, int sign) {
+  if (!reserve_uses(fz, fz->c->ninstrs)) {
+    fz->oom = true;
+    return;
+  }
+  int now = ++fz->stamp_now;
+  for (int k = 0; k < U->noperands; k++) {
+    Instr *o = U->operands[k];
+    if (!tracked(fz, o)) continue;
+    Uses *u = &fz->uses[o->id];
+    u->slots += sign;
+    if (fz->stamp[o->id] == now) continue;
+    fz->stamp[o->id] = now;
+    u->users += sign;
+    if (sign < 0) continue;
+    if (u->n == u->cap) {
+      int nc = u->cap ? u->cap * 2 : 4;
+      Instr **l = cxla_realloc(u->list, (size_t)nc * sizeof *l);
+      if (!l) {
+        fz->oom = true;
+        continue;
+      }
+      u->list = l;
+      u->cap = nc;
+    }
+    u->list[u->n++] = U;
+  }
+}
+
+static void uses_reset(Fuser *fz) {
+  for (int i = 0; i < fz->nuses; i++) {
+    cxla_free(fz->uses[i].list);
+    memset(&fz->uses[i], 0, sizeof fz->uses[i]);
+  }
+}
+
 /* Distinct users of p among c's live instructions (the root counts as one
  * more user) and the operand slots they use it in. */
-static void count_uses(const Computation *c, const Instr *p, int *users, int *slots) {
+static void count_uses(const Fuser *fz, const Instr *p, int *users, int *slots) {
   *users = *slots = 0;
-  for (int i = 0; i < c->ninstrs; i++) {
-    const Instr *in = c->instrs[i];
-    if (is_dead(in)) continue;
-    int n = 0;
-    for (int k = 0; k < in->noperands; k++) n += in->operands[k] == p;
-    if (n) {
-      (*users)++;
-      *slots += n;
-    }
+  if (tracked(fz, p) && p->id < fz->nuses) {
+    *users = fz->uses[p->id].users;
+    *slots = fz->uses[p->id].slots;
   }
-  if (c->root == p) {
+  if (fz->c->root == p) {
     (*users)++;
     (*slots)++;
   }
+}
+
+/* Every use of `from` by a live instruction of c, and the root, become uses
+ * of `to`. */
+static void replace_uses(Fuser *fz, Instr *from, Instr *to) {
+  Computation *c = fz->c;
+  if (tracked(fz, from) && from->id < fz->nuses) {
+    /* The list may grow while we walk it (to's users): walk a snapshot. */
+    Uses *u = &fz->uses[from->id];
+    int n = u->n;
+    Instr **list = cxla_malloc((size_t)n * sizeof(Instr *) + 1);
+    if (!list) {
+      fz->oom = true;
+      return;
+    }
+    if (n) memcpy(list, u->list, (size_t)n * sizeof(Instr *));
+    for (int i = 0; i < n; i++) {
+      Instr *in = list[i];
+      if (in == to || is_dead(in)) continue;
+      /* One pass over in's operands (not a recount: a tuple with
+       * thousands of operands may be rewritten once per operand). */
+      int nrep = 0;
+      bool had_to = false;
+      for (int k = 0; k < in->noperands; k++) {
+        had_to |= in->operands[k] == to;
+        if (in->operands[k] == from) {
+          in->operands[k] = to;
+          nrep++;
+        }
+      }
+      for (int k = 0; k < in->ncontrol_preds; k++)
+        if (in->control_preds[k] == from) in->control_preds[k] = to;
+      if (!nrep) continue; /* a stale entry, or one already rewritten */
+      fz->uses[from->id].users--;
+      fz->uses[from->id].slots -= nrep;
+      if (tracked(fz, to) && reserve_uses(fz, fz->c->ninstrs)) {
+        Uses *t = &fz->uses[to->id];
+        t->slots += nrep;
+        if (!had_to) {
+          t->users++;
+          if (t->n == t->cap) {
+            int nc = t->cap ? t->cap * 2 : 4;
+            Instr **l = cxla_realloc(t->list, (size_t)nc * sizeof *l);
+            if (!l) {
+              fz->oom = true;
+              continue;
+            }
+            t->list = l;
+            t->cap = nc;
+          }
+          t->list[t->n++] = in;
+        }
+      } else {
+        fz->oom |= tracked(fz, to);
+      }
+    }
+    cxla_free(list);
+  }
+  if (c->root == from) c->root = to;
+}
+
+static bool in_control_dep(const Fuser *fz, const Instr *in) {
+  return tracked(fz, in) && in->id < fz->nctrl && fz->ctrl[in->id];
 }
 
 /* Whether computing `in` may read one element of its operand k for several
@@ -89,8 +260,10 @@ static bool op_reuses_operand(const Instr *in, int k) {
   case OP_RESHAPE: case OP_TRANSPOSE: case OP_SLICE: case OP_REVERSE: case OP_COPY:
   case OP_BITCAST: case OP_CONCATENATE:
     return false;
-  case OP_PAD: case OP_REDUCE: case OP_DYNAMIC_SLICE:
-    return k > 0; /* the scalar padding value, init value, start indices */
+  case OP_REDUCE:
+    return k >= in->noperands / 2; /* the init values */
+  case OP_PAD: case OP_DYNAMIC_SLICE:
+    return k > 0; /* the scalar padding value, start indices */
   case OP_DYNAMIC_UPDATE_SLICE:
     return k > 1;
   case OP_BROADCAST:
@@ -100,30 +273,6 @@ static bool op_reuses_operand(const Instr *in, int k) {
   }
 }
 
-/* Whether value v inside fused computation fc has its elements read more
- * than once on the way to the root. */
-static bool value_reused(const Computation *fc, const Instr *v, int depth) {
-  if (depth > FUSION_MAX_INSTRS + FUSION_MAX_PARAMS) return true;
-  for (int i = 0; i < fc->ninstrs; i++) {
-    const Instr *u = fc->instrs[i];
-    for (int k = 0; k < u->noperands; k++)
-      if (u->operands[k] == v && (op_reuses_operand(u, k) || value_reused(fc, u, depth + 1)))
-        return true;
-  }
-  return false;
-}
-
-/* Whether consumer C reads elements of its operand j more than once. */
-static bool consumer_reuses(const Instr *C, int j) {
-  if (is_ours(C)) {
-    const Computation *fc = C->called[0];
-    return value_reused(fc, fc->params[j], 0);
-  }
-  for (int k = 0; k < C->noperands; k++)
-    if (C->operands[k] == C->operands[j] && op_reuses_operand(C, k)) return true;
-  return false;
-}
-
 static bool same_dims(const Shape *a, const Shape *b) {
   if (a->rank != b->rank) return false;
   for (int d = 0; d < a->rank; d++)
@@ -131,19 +280,104 @@ static bool same_dims(const Shape *a, const Shape *b) {
   return true;
 }
 
-/* Every use of v in fc, up to the root, is elementwise with v's dims. */
-static bool elementwise_to_root(const Computation *fc, const Instr *v, const Shape *dims,
-                                int depth) {
-  if (depth > FUSION_MAX_INSTRS + FUSION_MAX_PARAMS) return false;
-  for (int i = 0; i < fc->ninstrs; i++) {
-    const Instr *u = fc->instrs[i];
-    bool uses = false;
-    for (int k = 0; k < u->noperands; k++) uses |= u->operands[k] == v;
-    if (!uses) continue;
-    if (!fusion_is_elementwise(u) || !same_dims(u->shape, dims)) return false;
-    if (!elementwise_to_root(fc, u, dims, depth + 1)) return false;
-  }
+/* minor_to_major[k] of s (row-major without a layout). */
+static int64_t m2m(const Shape *s, int k) {
+  return s->has_layout && s->minor_to_major ? s->minor_to_major[k] : s->rank - 1 - k;
+}
+
+/* Whether user u reads its operand v at u's own index (XLA: a transpose,
+ * or the same shape and layout, element type aside). */
+static bool keeps_index(const Instr *u, const Instr *v) {
+  if (u->op == OP_TRANSPOSE) return true;
+  if (!same_dims(u->shape, v->shape)) return false;
+  for (int k = 0; k < u->shape->rank; k++)
+    if (m2m(u->shape, k) != m2m(v->shape, k)) return false;
   return true;
+}
+
+static void analysis_free(Analysis *an) {
+  cxla_free(an->reused);
+  cxla_free(an->ew);
+  cxla_free(an->count);
+  cxla_free(an->iset);
+  cxla_free(an->niset);
+  memset(an, 0, sizeof *an);
+}
+
+/* Adds indexing user x to v's set (past the cap the set only says that it
+ * overflowed: the count is then above FUSION_MAX_EVALUATIONS anyway). */
+static void iset_add(Analysis *an, int v, int x) {
+  int *set = an->iset + (size_t)v * FUSION_INDEXING_CAP;
+  if (an->niset[v] > FUSION_INDEXING_CAP) return;
+  for (int i = 0; i < an->niset[v]; i++)
+    if (set[i] == x) return;
+  if (an->niset[v] == FUSION_INDEXING_CAP) {
+    an->niset[v]++;
+    return;
+  }
+  set[an->niset[v]++] = x;
+}
+
+/* One sweep over fc, users before operands (fc is in post order), giving
+ * for every fused instruction: whether its elements are read more than
+ * once on the way to the root; whether every use up to the root is
+ * elementwise with its dims; and how many times an elemental emitter
+ * evaluates it: the sum of the counts of its indexing users, where a user
+ * that keeps the index passes on its own indexing users and any other
+ * user is one itself (XLA's FusionNodeIndexingEvaluation). Linear in fc's
+ * size; cached until fc changes (fuse_into drops the cache). */
+static cxla_status analyze(Analysis *an, const Computation *fc) {
+  if (an->fc == fc) return NULL;
+  analysis_free(an);
+  int n = fc->ninstrs;
+  an->n = n;
+  an->reused = cxla_calloc((size_t)n + 1, sizeof(bool));
+  an->ew = cxla_calloc((size_t)n + 1, sizeof(bool));
+  an->count = cxla_calloc((size_t)n + 1, sizeof(int));
+  an->iset = cxla_calloc((size_t)n * FUSION_INDEXING_CAP + 1, sizeof(int));
+  an->niset = cxla_calloc((size_t)n + 1, sizeof(int));
+  if (!an->reused || !an->ew || !an->count || !an->iset || !an->niset) {
+    analysis_free(an);
+    return cxla_oom();
+  }
+  for (int i = 0; i < n; i++) an->ew[i] = true;
+  if (fc->root) iset_add(an, fc->root->id, -1);
+  for (int i = n - 1; i >= 0; i--) {
+    const Instr *u = fc->instrs[i];
+    const int *set = an->iset + (size_t)i * FUSION_INDEXING_CAP;
+    bool over = an->niset[i] > FUSION_INDEXING_CAP;
+    int total = 0;
+    for (int k = 0; k < an->niset[i] && !over; k++) total += set[k] < 0 ? 1 : an->count[set[k]];
+    an->count[i] = over || total > FUSION_MAX_EVALUATIONS ? FUSION_MAX_EVALUATIONS + 1 : total;
+    bool ew_user = fusion_is_elementwise(u) && an->ew[i];
+    for (int k = 0; k < u->noperands; k++) {
+      const Instr *o = u->operands[k];
+      int v = o->id;
+      if (v < 0 || v >= n || fc->instrs[v] != o) continue;
+      if (an->reused[i] || op_reuses_operand(u, k)) an->reused[v] = true;
+      if (!ew_user || !same_dims(u->shape, o->shape)) an->ew[v] = false;
+      if (!keeps_index(u, o)) iset_add(an, v, i);
+      else if (over) an->niset[v] = FUSION_INDEXING_CAP + 1;
+      else
+        for (int q = 0; q < an->niset[i]; q++) iset_add(an, v, set[q]);
+    }
+  }
+  an->fc = fc;
+  return NULL;
+}
+
+/* Whether consumer C reads elements of its operand j more than once. */
+static cxla_status consumer_reuses(Fuser *fz, const Instr *C, int j, bool *out) {
+  *out = false;
+  if (is_ours(C)) {
+    const Computation *fc = C->called[0];
+    TRY(analyze(&fz->an, fc));
+    *out = fz->an.reused[fc->params[j]->id];
+    return NULL;
+  }
+  for (int k = 0; k < C->noperands; k++)
+    if (C->operands[k] == C->operands[j] && op_reuses_operand(C, k)) *out = true;
+  return NULL;
 }
 
 /* ---- the decision ---- */
@@ -164,9 +398,13 @@ static bool duplicable(const Instr *p) {
 
 /* May instruction C take producers at all? */
 static bool consumer_ok(const Fuser *fz, const Instr *C) {
-  if (is_dead(C) || C->noperands == 0 || fusion_in_control_dep(fz->c, C)) return false;
+  if (is_dead(C) || C->noperands == 0 || in_control_dep(fz, C)) return false;
   if (C->op == OP_FUSION) return is_ours(C);
-  return fusion_is_loop_fusible(C);
+  if (!fusion_is_loop_fusible(C)) return false;
+  /* A producer copied into all its users is left without any: dead. */
+  int users, slots;
+  count_uses(fz, C, &users, &slots);
+  return users > 0;
 }
 
 /* Parameters the consumer would have after fusing its operand p. */
@@ -190,21 +428,26 @@ static int params_after(const Instr *C, const Instr *p) {
 
 /* Output fusion: dot/convolution p, used once, by C elementwise with p's
  * shape all the way to C's result. */
-static bool output_fusible(const Fuser *fz, const Instr *C, int j, const Instr *p) {
+static cxla_status output_fusible(Fuser *fz, const Instr *C, int j, const Instr *p, bool *out) {
   int users, slots;
-  count_uses(fz->c, p, &users, &slots);
-  if (users != 1 || slots != 1 || type_is_complex(p->shape->type)) return false;
-  if (!is_ours(C))
-    return fusion_is_elementwise(C) && same_dims(C->shape, p->shape);
+  count_uses(fz, p, &users, &slots);
+  *out = false;
+  if (users != 1 || slots != 1 || type_is_complex(p->shape->type)) return NULL;
+  if (!is_ours(C)) {
+    *out = fusion_is_elementwise(C) && same_dims(C->shape, p->shape);
+    return NULL;
+  }
   const Computation *fc = C->called[0];
-  if (fusion_kind_of(fc) == FUSION_OUTPUT) return false; /* one head per fusion */
-  if (!fc->root || fc->root->op == OP_TUPLE) return false;
-  return elementwise_to_root(fc, fc->params[j], p->shape, 0);
+  if (fusion_kind_of(fc) == FUSION_OUTPUT) return NULL; /* one head per fusion */
+  if (!fc->root || fc->root->op == OP_TUPLE) return NULL;
+  TRY(analyze(&fz->an, fc));
+  *out = fz->an.ew[fc->params[j]->id];
+  return NULL;
 }
 
 /* In an output fusion, whether parameter j feeds the dot/convolution. */
 static bool feeds_output_head(const Instr *C, int j) {
-  if (!is_ours(C)) return false;
+  if (!is_ours(C) || C->fusion_kind != FUSION_OUTPUT) return false;
   const Computation *fc = C->called[0];
   const Instr *param = fc->params[j];
   for (int i = 0; i < fc->ninstrs; i++) {
@@ -216,25 +459,86 @@ static bool feeds_output_head(const Instr *C, int j) {
   return false;
 }
 
-static bool should_fuse(const Fuser *fz, const Instr *C, int j) {
+/* Ops after which an elemental emitter cannot reuse values computed
+ * before (they open loops or branches): fused only where evaluated once
+ * (XLA's ElementalIrEmitter::OpInvalidatesCache). */
+static bool invalidates_cache(const Instr *in) {
+  switch (in->op) {
+  case OP_CONCATENATE: case OP_DOT: case OP_DYNAMIC_UPDATE_SLICE: case OP_PAD: case OP_REDUCE:
+  case OP_REDUCE_WINDOW:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   const Instr *p = C->operands[j];
-  if (p->parent != fz->c || is_dead(p) || p->op == OP_PARAMETER) return false;
-  if (fusion_in_control_dep(fz->c, p)) return false;
+  *out = false;
+  if (p->parent != fz->c || is_dead(p) || p->op == OP_PARAMETER) return NULL;
+  if (in_control_dep(fz, p)) return NULL;
   int size = is_ours(C) ? fusion_size(C->called[0]) : 1;
-  if (size + 1 > FUSION_MAX_INSTRS || params_after(C, p) > FUSION_MAX_PARAMS) return false;
-  if (feeds_output_head(C, j)) return false;
-  if (fusion_is_output_head(p)) return output_fusible(fz, C, j, p);
-  if (p->op == OP_FUSION || !fusion_is_loop_fusible(p)) return false;
+  if (size + 1 > FUSION_MAX_INSTRS || params_after(C, p) > FUSION_MAX_PARAMS) return NULL;
+  if (feeds_output_head(C, j)) return NULL;
+  if (fusion_is_output_head(p)) return output_fusible(fz, C, j, p, out);
+  if (p->op == OP_FUSION || !fusion_is_loop_fusible(p)) return NULL;
   /* Scalar constants only, and only into a fusion that has real work: a
    * fusion of a constant and one op saves nothing. */
-  if (p->op == OP_CONSTANT && (shape_elems(p->shape) != 1 || !is_ours(C))) return false;
+  if (p->op == OP_CONSTANT && (shape_elems(p->shape) != 1 || !is_ours(C))) return NULL;
   /* A wide concatenate becomes a deep select tree per element. */
-  if (p->op == OP_CONCATENATE && p->noperands > 8) return false;
+  if (p->op == OP_CONCATENATE && p->noperands > 8) return NULL;
   int users, slots;
-  count_uses(fz->c, p, &users, &slots);
-  if (users > 1 && !duplicable(p)) return false;
-  if (fusion_is_expensive(p) && consumer_reuses(C, j)) return false;
-  return true;
+  count_uses(fz, p, &users, &slots);
+  /* Duplication: an expensive producer never; a cheap one when that adds
+   * no memory traffic (duplicable) or when it fuses into every one of its
+   * users (XLA's ComputeGloballyUnfusible, marked per round in no_dup). */
+  if (users > 1 && !duplicable(p) &&
+      (fusion_is_expensive(p) || !tracked(fz, p) || p->id >= fz->nctrl || fz->no_dup[p->id]))
+    return NULL;
+  /* In a uniform fusion a value of the root's dims is read once per
+   * element and evaluated once. */
+  bool uniform = is_ours(C) && fz->uniform == C->called[0] &&
+                 same_dims(p->shape, C->called[0]->root->shape);
+  bool reuses = false;
+  if (fusion_is_expensive(p) && !uniform) TRY(consumer_reuses(fz, C, j, &reuses));
+  if (reuses) return NULL;
+  /* Code duplication (XLA's CodeDuplicationTooHigh): how many times an
+   * elemental emitter would evaluate p inside the fusion. Broadcasts
+   * always fuse (materializing one costs more). */
+  if (is_ours(C) && p->op != OP_BROADCAST && !uniform) {
+    const Computation *fc = C->called[0];
+    TRY(analyze(&fz->an, fc));
+    int evals = fz->an.count[fc->params[j]->id];
+    if (evals > FUSION_MAX_EVALUATIONS) return NULL;
+    if (invalidates_cache(p) && (evals > 1 || users > 1)) return NULL;
+  }
+  *out = true;
+  return NULL;
+}
+
+/* XLA's globally unfusible producers (ComputeGloballyUnfusible), for one
+ * round over c: a cheap producer with several users that is not
+ * duplicable for free may be copied into its users only when every one of
+ * them can take it in (a loop-fusible op or a fusion of ours, not the
+ * root); otherwise it is computed once. Linear in c's size (the use lists
+ * are fresh at the start of a round). */
+static cxla_status mark_no_dup(Fuser *fz) {
+  Computation *c = fz->c;
+  cxla_free(fz->no_dup);
+  fz->no_dup = cxla_calloc((size_t)c->ninstrs + 1, 1);
+  if (!fz->no_dup) return cxla_oom();
+  for (int i = 0; i < c->ninstrs && i < fz->nuses; i++) {
+    const Instr *p = c->instrs[i];
+    bool all = c->root != p;
+    const Uses *u = &fz->uses[i];
+    for (int k = 0; k < u->n && all; k++) {
+      const Instr *user = u->list[k];
+      all = user->noperands > 0 && !fusion_is_output_head(user) &&
+            (user->op == OP_FUSION ? is_ours(user) : fusion_is_loop_fusible(user));
+    }
+    fz->no_dup[i] = !all;
+  }
+  return NULL;
 }
 
 /* ---- the mechanics ---- */
@@ -243,12 +547,12 @@ static bool should_fuse(const Fuser *fz, const Instr *C, int j) {
 static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   HloModule *m = fz->m;
   Arena *a = &m->arena;
-  int tag = fusion_fresh_tag(m, fz->c, fz->next_tag);
+  int tag = fusion_fresh_tag(fz->x, &fz->names, fz->next_tag);
   fz->next_tag = tag + 1;
   char fname[64], cname[64];
   snprintf(fname, sizeof fname, "fusion.%d", tag);
   snprintf(cname, sizeof cname, "fused_computation.%d", tag);
-  Computation *fc = fusion_new_computation(m, fz->c, cname);
+  Computation *fc = fusion_ctx_new_computation(fz->x, fz->c, cname);
   Instr **uniq = arena_array(a, (size_t)C->noperands, sizeof(Instr *));
   Instr **mapped = arena_array(a, (size_t)C->noperands, sizeof(Instr *));
   if (!fc || !uniq || !mapped) return cxla_oom();
@@ -271,7 +575,7 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   root->scratch = C;
   fc->root = root;
   Instr *f = comp_add_instr(fz->c, OP_FUSION, shape, nuniq, uniq, fname);
-  if (!f) return cxla_oom();
+  if (!f || !namemap_set(&fz->names, f->name, f)) return cxla_oom();
   called[0] = fc;
   f->ncalled = 1;
   f->called = called;
@@ -280,16 +584,63 @@ static cxla_status wrap(Fuser *fz, Instr *C, Instr **out) {
   f->scratch = (void *)&kOurs;
   const char *meta = instr_raw(C, "metadata");
   if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
-  comp_replace_uses(fz->c, C, f);
+  track(fz, f, 1);
+  replace_uses(fz, C, f);
   C->scratch = (void *)&kDead;
+  track(fz, C, -1);
   *out = f;
-  return NULL;
+  return fz->oom ? cxla_oom() : NULL;
 }
 
 /* The clone of original instruction x already inside fc, if any. */
 static Instr *clone_of(const Computation *fc, const Instr *x) {
   for (int i = 0; i < fc->ninstrs; i++)
     if (fc->instrs[i]->scratch == x && fc->instrs[i]->op != OP_PARAMETER) return fc->instrs[i];
+  return NULL;
+}
+
+/* Whether fusing p keeps a uniform fused computation uniform. */
+static bool keeps_uniform(const Instr *p, const Computation *fc) {
+  if (p->op == OP_BROADCAST) return shape_elems(p->operands[0]->shape) == 1;
+  if (p->op == OP_CONSTANT) return shape_elems(p->shape) == 1;
+  return fusion_is_elementwise(p) && same_dims(p->shape, fc->root->shape);
+}
+
+/* Marks p dead once nothing live uses it, then its operands that p was
+ * the last user of (copies of them live inside fusions now), so that no
+ * dead value is later wrapped into a fusion of its own. Each instruction
+ * dies once. */
+static cxla_status kill_if_unused(Fuser *fz, Instr *p) {
+  int users, slots;
+  count_uses(fz, p, &users, &slots);
+  if (users) return NULL;
+  p->scratch = (void *)&kDead;
+  track(fz, p, -1);
+  int n = 0, cap = 0;
+  Instr **stack = NULL;
+  for (Instr *x = p; x; x = n ? stack[--n] : NULL) {
+    for (int k = 0; k < x->noperands; k++) {
+      Instr *o = x->operands[k];
+      if (!tracked(fz, o) || is_dead(o) || o->op == OP_PARAMETER || is_ours(o) ||
+          pass_has_side_effect(o) || in_control_dep(fz, o))
+        continue;
+      count_uses(fz, o, &users, &slots);
+      if (users) continue;
+      o->scratch = (void *)&kDead;
+      track(fz, o, -1);
+      if (n == cap) {
+        cap = cap ? 2 * cap : 16;
+        Instr **grown = cxla_realloc(stack, (size_t)cap * sizeof(Instr *));
+        if (!grown) {
+          cxla_free(stack);
+          return cxla_oom();
+        }
+        stack = grown;
+      }
+      stack[n++] = o;
+    }
+  }
+  cxla_free(stack);
   return NULL;
 }
 
@@ -301,6 +652,7 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   Instr *pj = fc->params[j];
   Instr **ops = arena_array(&fz->m->arena, (size_t)p->noperands + 1, sizeof(Instr *));
   if (!ops) return cxla_oom();
+  track(fz, f, -1); /* f's operands change: its uses are counted again below */
   /* p's operands that are new to f take p's place in the operand list, so
    * the fusion reads its inputs in program order. */
   int at = j + 1;
@@ -312,38 +664,82 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
     else if (idx >= 0) ops[k] = fc->params[idx];
     else if (!(ops[k] = fusion_insert_operand(f, x, at++))) return cxla_oom();
   }
-  const char *name = fusion_unique_name(fc, p->name);
+  if (fz->names_fc != fc) {
+    namemap_free(&fz->fc_names);
+    fz->names_fc = NULL;
+    TRY(comp_index_names(fc, &fz->fc_names));
+    fz->names_fc = fc;
+  }
+  const char *name = fusion_unique_name_in(fc, &fz->fc_names, p->name);
   Instr *pc = name ? instr_clone(fc, p, p->noperands, ops, name) : NULL;
-  if (!pc) return cxla_oom();
+  if (!pc || !namemap_set(&fz->fc_names, pc->name, pc)) return cxla_oom();
   pc->scratch = p;
   comp_replace_uses(fc, pj, pc);
   fusion_remove_param(f, fc, j);
+  fz->an.fc = NULL;
   TRY(comp_sort(fc));
   f->fusion_kind = fusion_kind_of(fc);
-  int users, slots;
-  count_uses(fz->c, p, &users, &slots);
-  if (users == 0) p->scratch = (void *)&kDead;
+  track(fz, f, 1);
+  if (fz->uniform == fc && !keeps_uniform(p, fc)) fz->uniform = NULL;
+  TRY(kill_if_unused(fz, p));
+  return fz->oom ? cxla_oom() : NULL;
+}
+
+/* Fuses operand j of C into it if the rules allow (wrapping a plain C into
+ * a fusion first); *fused says whether it did. */
+static cxla_status grow_step(Fuser *fz, Instr **Cp, int j, bool *fused) {
+  Instr *C = *Cp;
+  *fused = false;
+  bool ok;
+  TRY(should_fuse(fz, C, j, &ok));
+  if (!ok) return NULL;
+  if (!is_ours(C)) {
+    Instr *p = C->operands[j], *f = NULL;
+    TRY(wrap(fz, C, &f));
+    fz->uniform = fusion_is_elementwise(f->called[0]->root) ? f->called[0] : NULL;
+    *Cp = C = f;
+    j = fusion_operand_index(f, p);
+  }
+  TRY(fuse_into(fz, C, j));
+  *fused = true;
   return NULL;
 }
 
-/* Lets consumer C absorb producers until no rule allows more. */
+/* Lets consumer C absorb producers until no rule allows more. Producers
+ * are tried latest first in the post order (XLA's fusion queue does the
+ * same): a value is taken in after the users it has inside the fusion, so
+ * its evaluation count is final when it is decided on. */
 static cxla_status grow(Fuser *fz, Instr *C, bool *changed) {
-  for (bool again = true; again;) {
+  int *order = NULL, cap = 0;
+  fz->uniform = NULL;
+  cxla_status s = NULL;
+  for (bool again = true; again && !s;) {
     again = false;
-    for (int j = 0; j < C->noperands; j++) {
-      if (!should_fuse(fz, C, j)) continue;
-      if (!is_ours(C)) {
-        Instr *p = C->operands[j], *f = NULL;
-        TRY(wrap(fz, C, &f));
-        C = f;
-        j = fusion_operand_index(f, p);
+    if (C->noperands > cap) {
+      cap = C->noperands * 2;
+      int *o = cxla_realloc(order, (size_t)cap * sizeof(int));
+      if (!o) {
+        s = cxla_oom();
+        break;
       }
-      TRY(fuse_into(fz, C, j));
-      *changed = again = true;
-      break;
+      order = o;
+    }
+    int n = 0;
+    for (int j = 0; j < C->noperands; j++) {
+      int at = n++;
+      while (at > 0 && C->operands[order[at - 1]]->id < C->operands[j]->id) {
+        order[at] = order[at - 1];
+        at--;
+      }
+      order[at] = j;
+    }
+    for (int q = 0; q < n && !again && !s; q++) {
+      s = grow_step(fz, &C, order[q], &again);
+      if (again) *changed = true;
     }
   }
-  return NULL;
+  cxla_free(order);
+  return s;
 }
 
 /* Drops dead instructions and restores the post order. */
@@ -371,6 +767,22 @@ static cxla_status finish(Fuser *fz) {
   return NULL;
 }
 
+/* Counts uses, names and control dependencies of c afresh (at the start
+ * of each round, when c holds live instructions only). */
+static cxla_status index_computation(Fuser *fz) {
+  Computation *c = fz->c;
+  uses_reset(fz);
+  namemap_free(&fz->names);
+  cxla_free(fz->ctrl);
+  fz->ctrl = NULL;
+  fz->nctrl = 0;
+  TRY(comp_index_names(c, &fz->names));
+  TRY(fusion_control_flags(c, &fz->ctrl));
+  fz->nctrl = c->ninstrs;
+  for (int i = 0; i < c->ninstrs; i++) track(fz, c->instrs[i], 1);
+  return fz->oom ? cxla_oom() : NULL;
+}
+
 static cxla_status fuse_computation(Fuser *fz, bool *changed) {
   Computation *c = fz->c;
   for (int i = 0; i < c->ninstrs; i++) c->instrs[i]->scratch = NULL;
@@ -378,10 +790,12 @@ static cxla_status fuse_computation(Fuser *fz, bool *changed) {
   bool any = true;
   for (int round = 0; round < 4 && any && !s; round++) {
     any = false;
+    s = index_computation(fz);
+    if (!s) s = mark_no_dup(fz);
     int n = c->ninstrs;
-    Instr **order = cxla_malloc((size_t)n * sizeof(Instr *) + 1);
-    if (!order) return cxla_oom();
-    memcpy(order, c->instrs, (size_t)n * sizeof(Instr *));
+    Instr **order = s ? NULL : cxla_malloc((size_t)n * sizeof(Instr *) + 1);
+    if (!s && !order) s = cxla_oom();
+    if (order) memcpy(order, c->instrs, (size_t)n * sizeof(Instr *));
     for (int i = n - 1; i >= 0 && !s; i--)
       if (consumer_ok(fz, order[i])) s = grow(fz, order[i], &any);
     cxla_free(order);
@@ -392,20 +806,43 @@ static cxla_status fuse_computation(Fuser *fz, bool *changed) {
   return s;
 }
 
+static void fuser_free(Fuser *fz) {
+  analysis_free(&fz->an);
+  namemap_free(&fz->fc_names);
+  cxla_free(fz->no_dup);
+  uses_reset(fz);
+  cxla_free(fz->uses);
+  cxla_free(fz->stamp);
+  cxla_free(fz->ctrl);
+  namemap_free(&fz->names);
+}
+
 cxla_status pass_fusion(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
+  FusionCtx x;
+  TRY(fusion_ctx_init(&x, m));
   /* Snapshot: the pass adds fused computations as it goes. */
   int n = m->ncomps;
   Computation **comps = cxla_malloc((size_t)n * sizeof(Computation *) + 1);
-  if (!comps) return cxla_oom();
+  if (!comps) {
+    fusion_ctx_free(&x);
+    return cxla_oom();
+  }
   memcpy(comps, m->comps, (size_t)n * sizeof(Computation *));
   cxla_status s = NULL;
+  Fuser fz = {.m = m, .x = &x};
   for (int i = 0; i < n && !s; i++) {
-    if (!fusion_is_context(m, comps[i])) continue;
-    Fuser fz = {m, comps[i], 1};
+    if (!fusion_ctx_is_context(&x, comps[i])) continue;
+    fz.c = comps[i];
+    fz.next_tag = 1;
     s = fuse_computation(&fz, changed);
   }
+  fuser_free(&fz);
   cxla_free(comps);
-  return s;
+  if (s) {
+    fusion_ctx_free(&x);
+    return s;
+  }
+  return fusion_ctx_finish(&x);
 }

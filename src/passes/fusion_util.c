@@ -1,6 +1,7 @@
 /* Helpers shared by the fusion passes. See fusion_util.h. */
 #include "passes/fusion_util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -8,7 +9,16 @@
 
 /* ---- opcode classes ---- */
 
+/* Bit width of an element for bitcast-convert (pred takes a byte). */
+static int convert_bits(ElemType t) { return t == T_PRED ? 8 : type_bits(t); }
+
 bool fusion_is_elementwise(const Instr *in) {
+  /* A bitcast-convert between types of one width maps each element to one
+   * element (XLA's IsElementwise); between widths it adds or drops a dim. */
+  if (in->op == OP_BITCAST_CONVERT)
+    return in->noperands == 1 && type_is_array(in->shape->type) &&
+           in->shape->rank == in->operands[0]->shape->rank &&
+           convert_bits(in->shape->type) == convert_bits(in->operands[0]->shape->type);
   unsigned f = op_info(in->op)->flags;
   return (f & OPF_EW) && !(f & OPF_CTRL) && in->ncalled == 0;
 }
@@ -53,7 +63,21 @@ bool fusion_is_expensive(const Instr *in) {
   }
 }
 
+/* A reduce with one input per init value and a result per input: arrays
+ * (single-output) or a tuple of arrays (a variadic reduce, e.g. argmax's
+ * value and index). */
+static bool fusible_reduce(const Instr *in) {
+  int n = in->noperands / 2;
+  if (in->ncalled != 1 || n < 1 || in->noperands != 2 * n) return false;
+  if (n == 1) return type_is_array(in->shape->type);
+  if (in->shape->type != T_TUPLE || in->shape->ntuple != n) return false;
+  for (int i = 0; i < n; i++)
+    if (!type_is_array(in->shape->tuple[i]->type)) return false;
+  return true;
+}
+
 bool fusion_is_loop_fusible(const Instr *in) {
+  if (in->op == OP_REDUCE) return fusible_reduce(in);
   if (!type_is_array(in->shape->type)) return false;
   if (fusion_is_elementwise(in)) return true;
   switch (in->op) {
@@ -61,74 +85,202 @@ bool fusion_is_loop_fusible(const Instr *in) {
   case OP_DYNAMIC_UPDATE_SLICE: case OP_GATHER: case OP_IOTA: case OP_PAD: case OP_RESHAPE:
   case OP_REVERSE: case OP_SLICE: case OP_TRANSPOSE: case OP_COPY: case OP_CONSTANT:
     return true;
-  case OP_REDUCE:
-    /* Single-output reduce: one input, one init value, an array result. */
-    return in->noperands == 2 && in->ncalled == 1;
   default:
     return false;
   }
 }
 
-bool fusion_in_control_dep(const Computation *c, const Instr *in) {
-  if (in->ncontrol_preds) return true;
-  for (int i = 0; i < c->ninstrs; i++)
-    for (int k = 0; k < c->instrs[i]->ncontrol_preds; k++)
-      if (c->instrs[i]->control_preds[k] == in) return true;
-  return false;
-}
-
 /* ---- computations ---- */
 
-int fusion_caller_count(const HloModule *m, const Computation *c) {
-  int n = 0;
-  for (int i = 0; i < m->ncomps; i++)
-    for (int k = 0; k < m->comps[i]->ninstrs; k++) {
-      const Instr *in = m->comps[i]->instrs[k];
-      for (int q = 0; q < in->ncalled; q++) n += in->called[q] == c;
-    }
-  return n;
+/* Per computation, for one pass: callers, and whether every caller is a
+ * call/while/conditional. */
+typedef struct FusionCompInfo {
+  Computation *comp;
+  const Computation *place_before; /* new computations: their caller */
+  int callers;
+  bool only_control_callers;
+  bool removed;
+} FusionCompInfo;
+
+static FusionCompInfo *info_of(const FusionCtx *x, const Computation *c) {
+  intptr_t i = (intptr_t)c->scratch;
+  return i > 0 && i <= x->ninfo && x->info[i - 1].comp == c ? &x->info[i - 1] : NULL;
 }
 
-bool fusion_is_context(const HloModule *m, const Computation *c) {
-  if (c == m->entry) return true;
-  if (c->is_fusion) return false;
-  int callers = 0;
+static FusionCompInfo *add_info(FusionCtx *x, Computation *c) {
+  if (x->ninfo == x->cap) {
+    int nc = x->cap ? x->cap * 2 : 64;
+    FusionCompInfo *ni = cxla_realloc(x->info, (size_t)nc * sizeof *ni);
+    if (!ni) return NULL;
+    x->info = ni;
+    x->cap = nc;
+  }
+  FusionCompInfo *f = &x->info[x->ninfo++];
+  memset(f, 0, sizeof *f);
+  f->comp = c;
+  f->only_control_callers = true;
+  c->scratch = (void *)(intptr_t)x->ninfo;
+  return f;
+}
+
+void fusion_ctx_free(FusionCtx *x) {
+  for (int i = 0; i < x->ninfo; i++) x->info[i].comp->scratch = NULL;
+  cxla_free(x->info);
+  namemap_free(&x->comp_names);
+  memset(x, 0, sizeof *x);
+}
+
+cxla_status fusion_ctx_init(FusionCtx *x, HloModule *m) {
+  memset(x, 0, sizeof *x);
+  x->m = m;
+  x->free_tag = 1;
+  for (int i = 0; i < m->ncomps; i++)
+    if (!add_info(x, m->comps[i]) || !namemap_set(&x->comp_names, m->comps[i]->name, m->comps[i])) {
+      fusion_ctx_free(x);
+      return cxla_oom();
+    }
   for (int i = 0; i < m->ncomps; i++)
     for (int k = 0; k < m->comps[i]->ninstrs; k++) {
       const Instr *in = m->comps[i]->instrs[k];
       for (int q = 0; q < in->ncalled; q++) {
-        if (in->called[q] != c) continue;
-        if (in->op != OP_CALL && in->op != OP_WHILE && in->op != OP_CONDITIONAL) return false;
-        callers++;
+        FusionCompInfo *f = info_of(x, in->called[q]);
+        if (!f) continue;
+        f->callers++;
+        if (in->op != OP_CALL && in->op != OP_WHILE && in->op != OP_CONDITIONAL)
+          f->only_control_callers = false;
       }
     }
-  return callers > 0;
+  return NULL;
 }
 
-Computation *fusion_new_computation(HloModule *m, const Computation *caller, const char *name) {
-  const char *uniq = module_unique_comp_name(m, name);
-  if (!uniq) return NULL;
-  Computation *fc = module_add_computation(m, uniq);
+bool fusion_ctx_is_context(const FusionCtx *x, const Computation *c) {
+  if (c == x->m->entry) return true;
+  if (c->is_fusion) return false;
+  const FusionCompInfo *f = info_of(x, c);
+  return f && f->callers > 0 && f->only_control_callers;
+}
+
+int fusion_ctx_callers(const FusionCtx *x, const Computation *c) {
+  const FusionCompInfo *f = info_of(x, c);
+  return f ? f->callers : 0;
+}
+
+bool fusion_ctx_has_computation(const FusionCtx *x, const char *name) {
+  return namemap_get(&x->comp_names, name, strlen(name)) != NULL;
+}
+
+Computation *fusion_ctx_new_computation(FusionCtx *x, const Computation *caller,
+                                        const char *name) {
+  HloModule *m = x->m;
+  char buf[256];
+  const char *want = name;
+  for (int i = 1; fusion_ctx_has_computation(x, want); i++) {
+    snprintf(buf, sizeof buf, "%.200s.%d", name, i);
+    want = buf;
+  }
+  Computation *fc = module_add_computation(m, want);
   if (!fc) return NULL;
   fc->is_fusion = true;
-  /* module_add_computation appended fc; move it just before its caller. */
-  int at = -1;
-  for (int i = 0; i < m->ncomps; i++)
-    if (m->comps[i] == caller) at = i;
-  if (at >= 0) {
-    memmove(&m->comps[at + 1], &m->comps[at], (size_t)(m->ncomps - 1 - at) * sizeof(Computation *));
-    m->comps[at] = fc;
-  }
+  FusionCompInfo *f = add_info(x, fc);
+  if (!f || !namemap_set(&x->comp_names, fc->name, fc)) return NULL;
+  f->callers = 1;
+  f->only_control_callers = false;
+  f->place_before = caller;
+  x->reorder = true;
   return fc;
+}
+
+/* The N of "<prefix>N", or 0. */
+static int name_tag(const char *name, const char *prefix) {
+  size_t n = strlen(prefix);
+  if (strncmp(name, prefix, n) != 0 || !name[n]) return 0;
+  long v = 0;
+  for (const char *p = name + n; *p; p++) {
+    if (*p < '0' || *p > '9' || v > 100000000) return 0;
+    v = v * 10 + (*p - '0');
+  }
+  return (int)v;
+}
+
+void fusion_ctx_note_free_name(FusionCtx *x, const char *name) {
+  int t = name_tag(name, "fused_computation.");
+  if (!t) t = name_tag(name, "fusion.");
+  if (t > 0 && t < x->free_tag) x->free_tag = t;
+}
+
+void fusion_ctx_remove_computation(FusionCtx *x, Computation *fc) {
+  FusionCompInfo *f = info_of(x, fc);
+  if (f) f->removed = true;
+  namemap_set(&x->comp_names, fc->name, NULL); /* an existing key: cannot fail */
+  fusion_ctx_note_free_name(x, fc->name);
+  x->reorder = true;
+}
+
+cxla_status fusion_ctx_finish(FusionCtx *x) {
+  HloModule *m = x->m;
+  if (x->reorder) {
+    /* New computations go just before their caller, in creation order:
+     * chain them per caller, then lay the list out again. */
+    int n = m->ncomps, ni = x->ninfo;
+    Computation **out = cxla_malloc((size_t)n * sizeof(Computation *) + 1);
+    int *first = cxla_malloc(((size_t)ni + 1) * sizeof(int));
+    int *next = cxla_malloc(((size_t)ni + 1) * sizeof(int));
+    int *last = cxla_malloc(((size_t)ni + 1) * sizeof(int));
+    bool ok = out && first && next && last;
+    if (ok) {
+      for (int i = 0; i < ni; i++) first[i] = last[i] = next[i] = -1;
+      for (int i = 0; i < ni; i++) {
+        const FusionCompInfo *f = &x->info[i];
+        const FusionCompInfo *cf = f->place_before ? info_of(x, f->place_before) : NULL;
+        if (!cf || f->removed) continue;
+        int at = (int)(cf - x->info);
+        if (last[at] < 0) first[at] = i;
+        else next[last[at]] = i;
+        last[at] = i;
+      }
+      int j = 0;
+      for (int i = 0; i < n; i++) {
+        Computation *c = m->comps[i];
+        const FusionCompInfo *f = info_of(x, c);
+        if (f && (f->removed || (f->place_before && info_of(x, f->place_before)))) continue;
+        if (f)
+          for (int k = first[f - x->info]; k >= 0; k = next[k]) out[j++] = x->info[k].comp;
+        out[j++] = c;
+      }
+      memcpy(m->comps, out, (size_t)j * sizeof(Computation *));
+      m->ncomps = j;
+    }
+    cxla_free(out);
+    cxla_free(first);
+    cxla_free(next);
+    cxla_free(last);
+    if (!ok) {
+      fusion_ctx_free(x);
+      return cxla_oom();
+    }
+  }
+  fusion_ctx_free(x);
+  return NULL;
+}
+
+cxla_status fusion_context_flags(const HloModule *m, bool *flags) {
+  FusionCtx x;
+  TRY(fusion_ctx_init(&x, (HloModule *)m));
+  for (int i = 0; i < m->ncomps; i++) flags[i] = fusion_ctx_is_context(&x, m->comps[i]);
+  fusion_ctx_free(&x);
+  return NULL;
 }
 
 Instr *fusion_add_param(Computation *fc, const Shape *s) {
   Arena *a = &fc->module->arena;
   Shape *sh = shape_clone(a, s);
   if (!sh) return NULL;
+  /* A placeholder no parsed name can equal ('#' is not an HLO name
+   * character), so it needs no search for a free name; fusion_finish
+   * names every parameter. */
   char buf[64];
-  snprintf(buf, sizeof buf, "param_tmp.%d", fc->nparams);
-  const char *name = fusion_unique_name(fc, buf);
+  snprintf(buf, sizeof buf, "param_tmp#%d", fc->nparams);
+  const char *name = arena_strdup(a, buf);
   if (!name) return NULL;
   Instr **params = arena_array(a, (size_t)fc->nparams + 1, sizeof(Instr *));
   if (!params) return NULL;
@@ -188,12 +340,12 @@ int fusion_operand_index(const Instr *f, const Instr *x) {
   return -1;
 }
 
-int fusion_fresh_tag(const HloModule *m, const Computation *c, int from) {
+int fusion_fresh_tag(const FusionCtx *x, const NameMap *names, int from) {
   char a[64], b[64];
   for (int n = from > 0 ? from : 1;; n++) {
     snprintf(a, sizeof a, "fusion.%d", n);
     snprintf(b, sizeof b, "fused_computation.%d", n);
-    if (!comp_find_instr(c, a) && !module_find_computation(m, b)) return n;
+    if (!namemap_get(names, a, strlen(a)) && !fusion_ctx_has_computation(x, b)) return n;
   }
 }
 
@@ -205,6 +357,31 @@ const char *fusion_unique_name(Computation *c, const char *base) {
     snprintf(buf, sizeof buf, "%.200s.%d", base, i);
     if (!comp_find_instr(c, buf)) return arena_strdup(a, buf);
   }
+}
+
+const char *fusion_unique_name_in(Computation *c, const NameMap *names, const char *base) {
+  Arena *a = &c->module->arena;
+  if (!namemap_get(names, base, strlen(base))) return arena_strdup(a, base);
+  char buf[256];
+  for (int i = 1;; i++) {
+    snprintf(buf, sizeof buf, "%.200s.%d", base, i);
+    if (!namemap_get(names, buf, strlen(buf))) return arena_strdup(a, buf);
+  }
+}
+
+cxla_status fusion_control_flags(const Computation *c, unsigned char **out) {
+  unsigned char *f = cxla_calloc((size_t)c->ninstrs + 1, 1);
+  if (!f) return cxla_oom();
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *in = c->instrs[i];
+    if (in->ncontrol_preds) f[i] = 1;
+    for (int k = 0; k < in->ncontrol_preds; k++) {
+      const Instr *p = in->control_preds[k];
+      if (p->parent == c && p->id >= 0 && p->id < c->ninstrs && c->instrs[p->id] == p) f[p->id] = 1;
+    }
+  }
+  *out = f;
+  return NULL;
 }
 
 FusionKind fusion_kind_of(const Computation *fc) {

@@ -11,12 +11,18 @@
 #ifndef CXLA_PASSES_FUSION_UTIL_H
 #define CXLA_PASSES_FUSION_UTIL_H
 
+#include "base/base.h"
 #include "ir/ir.h"
 
 /* Largest fused computation the passes build: instructions other than
  * parameters, and parameters. */
-#define FUSION_MAX_INSTRS 64
+#define FUSION_MAX_INSTRS 512
 #define FUSION_MAX_PARAMS 32
+/* Most evaluations of one fused instruction an elemental emitter may make
+ * (XLA's kAllowedCodeDuplication), and the indexing users tracked per
+ * instruction to count them. */
+#define FUSION_MAX_EVALUATIONS 15
+#define FUSION_INDEXING_CAP 16
 
 /* ---- opcode classes ---- */
 
@@ -32,7 +38,8 @@ bool fusion_is_elementwise(const Instr *in);
 /* May be computed inside a loop fusion (XLA's CanBeLoopFused plus copy):
  * elementwise, broadcast, reshape, transpose, slice, pad, concatenate, iota,
  * dynamic-slice, dynamic-update-slice, gather, reverse, bitcast, copy,
- * constants, single-output reduce. */
+ * constants, reduce (single-output, or variadic with a tuple of arrays:
+ * it can only be the root of a fusion, its users read elements of it). */
 bool fusion_is_loop_fusible(const Instr *in);
 
 /* dot or convolution: the heads of output fusions. */
@@ -40,25 +47,58 @@ static inline bool fusion_is_output_head(const Instr *in) {
   return in->op == OP_DOT || in->op == OP_CONVOLUTION;
 }
 
-/* The instruction takes part in control dependencies (has predecessors or
- * is one): the passes leave such instructions alone. */
-bool fusion_in_control_dep(const Computation *c, const Instr *in);
 
 /* ---- computations ---- */
 
-/* Whether the passes may fuse inside c: the entry and computations that
- * are only called by call/while/conditional/async wrappers. Fused
+/* Whether the passes may fuse inside a computation ("a context"): the entry
+ * and computations that are only called by call/while/conditional. Fused
  * computations and applied ones (reducers, comparators, scatter combiners,
- * map bodies) are left alone. */
-bool fusion_is_context(const HloModule *m, const Computation *c);
+ * map bodies) are left alone. The passes leave instructions that take part
+ * in control dependencies (fusion_control_flags) alone too. */
 
-/* Number of instructions of m that call c. */
-int fusion_caller_count(const HloModule *m, const Computation *c);
+/* Whether each computation of m is a context, all at once: flags[i] for
+ * m->comps[i]. One walk over the module. */
+cxla_status fusion_context_flags(const HloModule *m, bool *flags);
 
-/* A new empty computation named `name` (made unique), marked is_fusion and
- * placed just before `caller` in m->comps (callees come before callers).
- * NULL on OOM. */
-Computation *fusion_new_computation(HloModule *m, const Computation *caller, const char *name);
+/* ---- a fusion pass's view of the module ----
+ *
+ * Built once per pass so that no decision scans the module: computation
+ * names (for fresh names), the number of callers of every computation, and
+ * the fused computations the pass creates, which fusion_ctx_finish places
+ * just before their caller in m->comps (callees come before callers), in
+ * creation order. While the pass runs, Computation.scratch belongs to the
+ * context. */
+typedef struct FusionCtx {
+  HloModule *m;
+  NameMap comp_names;   /* name -> live computation */
+  int ninfo, cap;
+  struct FusionCompInfo *info; /* per computation; Computation.scratch = index + 1 */
+  int free_tag;         /* every N below it has fusion.N or fused_computation.N in use
+                           (a hint kept by the multi-output pass; see fusion_ctx_fresh_tag) */
+  bool reorder;         /* computations were added or removed */
+} FusionCtx;
+
+cxla_status fusion_ctx_init(FusionCtx *x, HloModule *m);
+/* Puts new computations in place, drops removed ones, frees the context. */
+cxla_status fusion_ctx_finish(FusionCtx *x);
+/* Frees the context without touching the module's computation list (on
+ * error paths: the module is then only good for destroying). */
+void fusion_ctx_free(FusionCtx *x);
+/* Whether c is a context computation (as computed at fusion_ctx_init). */
+bool fusion_ctx_is_context(const FusionCtx *x, const Computation *c);
+/* Number of instructions that call c. */
+int fusion_ctx_callers(const FusionCtx *x, const Computation *c);
+/* A new empty computation named `name` (made unique), marked is_fusion,
+ * with one caller, to be placed just before `caller`. NULL on OOM. */
+Computation *fusion_ctx_new_computation(FusionCtx *x, const Computation *caller,
+                                        const char *name);
+/* Records that a name fusion.N or fused_computation.N became free (the
+ * multi-output pass looks for the lowest free N from free_tag on). */
+void fusion_ctx_note_free_name(FusionCtx *x, const char *name);
+/* Removes fused computation fc (its only caller is gone) from the module. */
+void fusion_ctx_remove_computation(FusionCtx *x, Computation *fc);
+/* Whether a computation named `name` exists. */
+bool fusion_ctx_has_computation(const FusionCtx *x, const char *name);
 
 /* Appends a parameter of shape `s` (cloned) to fc, numbered fc->nparams.
  * Its name is a placeholder until fusion_finish names it. NULL on OOM. */
@@ -80,12 +120,19 @@ int fusion_operand_index(const Instr *f, const Instr *x);
  * renumbers. */
 void fusion_drop_instr(Computation *c, Instr *in);
 
-/* The first N >= from for which neither instruction fusion.N (in c) nor
- * computation fused_computation.N (in m) exists. */
-int fusion_fresh_tag(const HloModule *m, const Computation *c, int from);
+/* The first N >= from for which neither instruction fusion.N (in c, whose
+ * names `names` maps) nor computation fused_computation.N exists. */
+int fusion_fresh_tag(const FusionCtx *x, const NameMap *names, int from);
 
-/* A name for a new instruction in c: `base` if unused there, else base.N. */
+/* A name for a new instruction in c: `base` if unused there, else base.N.
+ * Scans c: for fused computations, which are small. */
 const char *fusion_unique_name(Computation *c, const char *base);
+/* The same with c's names in `names` (kept up to date by the caller). */
+const char *fusion_unique_name_in(Computation *c, const NameMap *names, const char *base);
+
+/* Marks control dependencies: flags[id] (for c->instrs[id]) is set when the
+ * instruction has control predecessors or is one. One walk over c. */
+cxla_status fusion_control_flags(const Computation *c, unsigned char **out);
 
 /* The kind a fused computation deserves: kOutput if it contains a dot or
  * convolution, kInput if it contains a reduce (a reduction with its

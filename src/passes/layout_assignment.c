@@ -539,22 +539,46 @@ static cxla_status fill_missing(HloModule *m, Computation *c, bool *changed) {
 /* The layout a computation's root must have: the entry's result layout
  * (row-major without an entry_computation_layout);
  * a while body's parameter layout; row-major for conditional branches. */
-static cxla_status root_need(HloModule *m, Computation *c, const EntryLayout *el,
+enum { NEED_NONE, NEED_BODY, NEED_BRANCH };
+
+/* For every computation, how it is called, found in one walk: NEED_BODY
+ * when it is a while body, NEED_BRANCH a conditional branch (the last such
+ * call in module order decides). kind[i] for m->comps[i]. */
+static cxla_status call_kinds(const HloModule *m, unsigned char *kind) {
+  PtrIndex index = {0};
+  for (int i = 0; i < m->ncomps; i++) {
+    kind[i] = NEED_NONE;
+    if (!ptrindex_set(&index, m->comps[i], i)) {
+      ptrindex_free(&index);
+      return cxla_oom();
+    }
+  }
+  for (int i = 0; i < m->ncomps; i++)
+    for (int k = 0; k < m->comps[i]->ninstrs; k++) {
+      const Instr *in = m->comps[i]->instrs[k];
+      if (in->op == OP_WHILE && in->ncalled == 2) {
+        int j = ptrindex_get(&index, in->called[1]);
+        if (j >= 0) kind[j] = NEED_BODY;
+      }
+      if (in->op == OP_CONDITIONAL)
+        for (int q = 0; q < in->ncalled; q++) {
+          int j = ptrindex_get(&index, in->called[q]);
+          if (j >= 0) kind[j] = NEED_BRANCH;
+        }
+    }
+  ptrindex_free(&index);
+  return NULL;
+}
+
+static cxla_status root_need(HloModule *m, Computation *c, int kind, const EntryLayout *el,
                              const Shape **out) {
   *out = NULL;
   if (c == m->entry) {
     OOM_IF(*out = lay_like(&m->arena, c->root->shape, el ? el->result : NULL));
     return NULL;
   }
-  for (int i = 0; i < m->ncomps; i++)
-    for (int k = 0; k < m->comps[i]->ninstrs; k++) {
-      const Instr *in = m->comps[i]->instrs[k];
-      if (in->op == OP_WHILE && in->ncalled == 2 && in->called[1] == c)
-        *out = c->params[0]->shape;
-      for (int q = 0; q < in->ncalled; q++)
-        if (in->op == OP_CONDITIONAL && in->called[q] == c)
-          OOM_IF(*out = lay_default(&m->arena, c->root->shape));
-    }
+  if (kind == NEED_BODY) *out = c->params[0]->shape;
+  if (kind == NEED_BRANCH) OOM_IF(*out = lay_default(&m->arena, c->root->shape));
   return NULL;
 }
 
@@ -592,18 +616,29 @@ cxla_status pass_layout_assignment(HloModule *m, const PassContext *ctx, bool *c
   /* Callees come before callers in m->comps, so a computation's callees
    * are laid out before it reads their parameter and root layouts. */
   int n = m->ncomps;
-  for (int i = 0; i < n; i++) {
+  bool *context = cxla_malloc((size_t)n * sizeof(bool) + 1);
+  unsigned char *kind = cxla_malloc((size_t)n + 1);
+  if (!context || !kind) {
+    cxla_free(context);
+    cxla_free(kind);
+    return cxla_oom();
+  }
+  cxla_status s = fusion_context_flags(m, context);
+  if (!s) s = call_kinds(m, kind);
+  for (int i = 0; i < n && !s; i++) {
     Computation *c = m->comps[i];
     if (!c->root) continue;
-    if (!fusion_is_context(m, c)) {
-      TRY(fill_missing(m, c, changed));
+    if (!context[i]) {
+      s = fill_missing(m, c, changed);
       continue;
     }
     Lay st = {.m = m, .a = &m->arena, .c = c};
-    TRY(root_need(m, c, el, &st.root_need));
+    s = root_need(m, c, kind[i], el, &st.root_need);
     st.entry = c == m->entry ? el : NULL;
-    TRY(lay_out(&st));
+    if (!s) s = lay_out(&st);
     *changed |= st.changed;
   }
-  return NULL;
+  cxla_free(context);
+  cxla_free(kind);
+  return s;
 }

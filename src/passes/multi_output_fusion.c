@@ -17,7 +17,12 @@
  * index spaces agree, neither reaches the other (merging would make a
  * cycle), neither takes part in control dependencies, and the merged
  * computation stays within the fusion size limits. Output fusions (dot,
- * convolution) and custom fusions are never merged. */
+ * convolution) and custom fusions are never merged.
+ *
+ * A loop fusion is also merged into the reduce that consumes it while
+ * other users read it too (producer-consumer multi-output fusion, see
+ * merge_producer_consumer): softmax's exp is computed in its row-sum
+ * kernel, which writes both. */
 #include <stdio.h>
 #include <string.h>
 
@@ -48,6 +53,7 @@ static const Shape *index_space(const Instr *in) {
     const Shape *first = NULL;
     for (int i = 0; i < root->noperands; i++) {
       const Instr *e = root->operands[i];
+      if (!type_is_array(e->shape->type)) return NULL;
       const Shape *s = e->op == OP_REDUCE ? e->operands[0]->shape : e->shape;
       if (!type_is_array(s->type)) return NULL;
       if (!first) first = s;
@@ -55,6 +61,9 @@ static const Shape *index_space(const Instr *in) {
     }
     return first;
   }
+  /* A variadic reduce (a tuple that is not a tuple instruction) is never
+   * merged: its results are not separate elements of a root tuple. */
+  if (!type_is_array(root->shape->type)) return NULL;
   const Shape *s = root->op == OP_REDUCE ? root->operands[0]->shape : root->shape;
   return type_is_array(s->type) ? s : NULL;
 }
@@ -66,42 +75,119 @@ static int noutputs(const Instr *in) {
   return 1;
 }
 
+/* One sweep over a computation: merges are made as pairs are found, and
+ * the computation is put back in post order when the sweep ends (then the
+ * next sweep starts, until one merges nothing). Instructions that exist
+ * when the sweep starts ("old", ids below n) keep their position meanwhile.
+ * An old instruction is gone once merged (or dropped), touched once its
+ * operands changed (a merged candidate's users); new instructions (merged
+ * fusions, get-tuple-elements) count as touched. Touched instructions are
+ * not merged again in the same sweep, and a dependence question whose
+ * answer could run through one is left for the next sweep, so every answer
+ * given in a sweep holds for the module as it is. */
+enum { GONE = 1, TOUCHED = 2 };
+
+typedef struct Sweep {
+  FusionCtx *x;
+  Computation *c;
+  int n;                 /* old instructions */
+  Users u;               /* their users when the sweep started */
+  unsigned char *ctrl;   /* in a control dependency */
+  unsigned char *state;  /* GONE | TOUCHED */
+  const Shape **space;   /* index_space, computed once */
+  unsigned char *space_done;
+  signed char *cand;     /* candidate() when the sweep started: -1 unknown */
+  int *stamp, now;       /* for reaches */
+  int *xhead, *xnext;    /* new users of old instructions: linked lists */
+  Instr **xuser;
+  int nx, xcap;
+  NameMap names;         /* c's instruction names (gone ones removed) */
+} Sweep;
+
+static bool is_old(const Sweep *w, const Instr *in) {
+  return in->parent == w->c && in->id >= 0 && in->id < w->n && w->c->instrs[in->id] == in;
+}
+
+static bool settled(const Sweep *w, const Instr *in) {
+  return is_old(w, in) && !w->state[in->id];
+}
+
+static const Shape *space_of(Sweep *w, const Instr *in) {
+  if (!is_old(w, in)) return index_space(in);
+  if (!w->space_done[in->id]) {
+    w->space[in->id] = index_space(in);
+    w->space_done[in->id] = 1;
+  }
+  return w->space[in->id];
+}
+
+static bool add_new_user(Sweep *w, Instr *of, Instr *user) {
+  if (!is_old(w, of)) return true;
+  if (w->nx == w->xcap) {
+    int nc = w->xcap ? w->xcap * 2 : 64;
+    int *nn = cxla_realloc(w->xnext, (size_t)nc * sizeof(int));
+    if (nn) w->xnext = nn;
+    Instr **nu = nn ? cxla_realloc(w->xuser, (size_t)nc * sizeof(Instr *)) : NULL;
+    if (nu) w->xuser = nu;
+    if (!nn || !nu) return false;
+    w->xcap = nc;
+  }
+  w->xuser[w->nx] = user;
+  w->xnext[w->nx] = w->xhead[of->id];
+  w->xhead[of->id] = w->nx++;
+  return true;
+}
+
 /* Whether in is a usable candidate in c: multi-output fusions only when
  * every user picks an element. */
-static bool candidate(const Computation *c, const Instr *in) {
-  if (!index_space(in) || fusion_in_control_dep(c, in)) return false;
-  if (in->op == OP_FUSION && fusion_caller_count(c->module, in->called[0]) != 1) return false;
+static bool candidate_at_start(Sweep *w, const Instr *in) {
+  const Computation *c = w->c;
+  if (!space_of(w, in) || w->ctrl[in->id]) return false;
+  if (in->op == OP_FUSION && fusion_ctx_callers(w->x, in->called[0]) != 1) return false;
   if (in->op == OP_FUSION && in->called[0]->root->op == OP_TUPLE) {
-    if (c->root == in) return false;
-    for (int i = 0; i < c->ninstrs; i++)
-      for (int k = 0; k < c->instrs[i]->noperands; k++)
-        if (c->instrs[i]->operands[k] == in && c->instrs[i]->op != OP_GET_TUPLE_ELEMENT)
-          return false;
+    if (c->root == in || w->xhead[in->id] >= 0) return false;
+    for (int i = 0; i < w->u.count[in->id]; i++)
+      if (w->u.list[in->id][i]->op != OP_GET_TUPLE_ELEMENT) return false;
   }
   return true;
 }
 
+/* A settled instruction's users and callers are those the sweep started
+ * with, so its candidacy then is its candidacy now. */
+static bool candidate(Sweep *w, const Instr *in) {
+  if (!settled(w, in)) return false;
+  if (w->cand[in->id] < 0) w->cand[in->id] = candidate_at_start(w, in);
+  return w->cand[in->id];
+}
+
+/* The least a merge with `in` adds to the merged computation. */
+static int own_size(const Instr *in) {
+  return in->op == OP_FUSION ? fusion_size(in->called[0]) : 1;
+}
+
 /* Whether `to` depends on `from` (a path of operands from `to` back to
- * `from`). Instructions are in post order, so one backward sweep from `to`
- * suffices. */
-static cxla_status reaches(const Computation *c, const Instr *from, const Instr *to, bool *out) {
-  *out = false;
-  if (from->id >= to->id) return NULL;
-  unsigned char *mark = cxla_calloc((size_t)c->ninstrs + 1, 1);
-  if (!mark) return cxla_oom();
-  mark[to->id] = 1;
-  for (int i = to->id; i > from->id && !*out; i--) {
-    if (!mark[i]) continue;
-    const Instr *in = c->instrs[i];
-    for (int k = 0; k < in->noperands; k++) {
-      const Instr *o = in->operands[k];
-      if (o == from) *out = true;
-      mark[o->id] = 1;
+ * `from`). Old instructions are in post order, so one backward sweep from
+ * `to` suffices; *unknown when the path could run through a touched or new
+ * instruction. */
+static void reaches(Sweep *w, const Instr *from, const Instr *to, bool *out, bool *unknown) {
+  *out = *unknown = false;
+  if (from->id >= to->id) return;
+  int now = ++w->now;
+  w->stamp[to->id] = now;
+  for (int i = to->id; i > from->id && !*out && !*unknown; i--) {
+    if (w->stamp[i] != now) continue;
+    const Instr *in = w->c->instrs[i];
+    if (i != to->id && w->state[i]) {
+      *unknown = true;
+      break;
     }
-    for (int k = 0; k < in->ncontrol_preds; k++) mark[in->control_preds[k]->id] = 1;
+    for (int k = 0; k < in->noperands + in->ncontrol_preds; k++) {
+      const Instr *o = k < in->noperands ? in->operands[k] : in->control_preds[k - in->noperands];
+      if (o == from) *out = true;
+      if (!is_old(w, o)) *unknown = true;
+      else w->stamp[o->id] = now;
+    }
   }
-  cxla_free(mark);
-  return NULL;
 }
 
 /* Sizes the merged computation would have. */
@@ -116,16 +202,21 @@ static void merged_size(const Instr *a, const Instr *b, int *instrs, int *params
 
 typedef struct Merge {
   HloModule *m;
+  FusionCtx *x;
+  Sweep *w;
   Computation *c, *mc;
   Instr **ops;     /* the merged fusion's operands */
   int nops;
   Instr **outs;    /* the merged computation's results, in order */
   int nouts;
+  Instr *prod;       /* producer-consumer merge: the producer, whose uses */
+  Instr *prod_value; /* by the consumer read this value of mc instead */
 } Merge;
 
 /* The parameter of mc standing for outer operand x (added if new); a
  * scalar constant is copied in instead. */
 static Instr *param_for(Merge *g, Instr *x) {
+  if (g->prod && x == g->prod) return g->prod_value;
   for (int i = 0; i < g->nops; i++)
     if (g->ops[i] == x) return g->mc->params[i];
   if (x->op == OP_CONSTANT && shape_elems(x->shape) == 1 && type_is_array(x->shape->type)) {
@@ -179,16 +270,27 @@ static cxla_status absorb(Merge *g, Instr *in) {
   return NULL;
 }
 
+/* Marks old instruction `in` gone and frees its name. */
+static void drop(Sweep *w, Instr *in) {
+  w->state[in->id] |= GONE;
+  namemap_set(&w->names, in->name, NULL); /* an existing key: cannot fail */
+  fusion_ctx_note_free_name(w->x, in->name);
+}
+
 /* Points the users of candidate `in` at the merged fusion f, whose results
  * from `first` on are in's. */
 static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
+  Sweep *w = g->w;
   Computation *c = g->c;
+  Instr **users = w->u.list[in->id];
+  int nusers = w->u.count[in->id];
   if (in->op == OP_FUSION && in->called[0]->root->op == OP_TUPLE) {
-    for (int i = 0; i < c->ninstrs; i++) {
-      Instr *u = c->instrs[i];
+    for (int i = 0; i < nusers; i++) {
+      Instr *u = users[i];
       if (u->op == OP_GET_TUPLE_ELEMENT && u->operands[0] == in) {
         u->operands[0] = f;
         u->index += first;
+        w->state[u->id] |= TOUCHED;
       }
     }
     return NULL;
@@ -196,51 +298,71 @@ static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
   Shape *s = shape_clone(&g->m->arena, in->shape);
   char base[128];
   snprintf(base, sizeof base, "get-tuple-element.%.100s", in->name);
-  const char *name = fusion_unique_name(c, base);
+  const char *name = fusion_unique_name_in(c, &w->names, base);
   Instr *gte = s && name ? comp_add_instr(c, OP_GET_TUPLE_ELEMENT, s, 1, &f, name) : NULL;
-  if (!gte) return cxla_oom();
+  if (!gte || !namemap_set(&w->names, gte->name, gte)) return cxla_oom();
   gte->attrs = A_INDEX;
   gte->index = first;
-  comp_replace_uses(c, in, gte);
+  for (int i = 0; i < nusers; i++) {
+    Instr *u = users[i];
+    if (w->state[u->id] & GONE) continue;
+    for (int k = 0; k < u->noperands; k++)
+      if (u->operands[k] == in) u->operands[k] = gte;
+    for (int k = 0; k < u->ncontrol_preds; k++)
+      if (u->control_preds[k] == in) u->control_preds[k] = gte;
+    w->state[u->id] |= TOUCHED;
+  }
+  for (int e = w->xhead[in->id]; e >= 0; e = w->xnext[e]) {
+    Instr *u = w->xuser[e];
+    for (int k = 0; k < u->noperands; k++)
+      if (u->operands[k] == in) u->operands[k] = gte;
+  }
+  if (c->root == in) c->root = gte;
   return NULL;
 }
 
 /* Scalar constants that only the merged candidate read were copied into
  * the fused computation: drop the originals that nothing uses now. */
-static void drop_unused_constants(Computation *c, const Instr *gone) {
+static void drop_unused_constants(Sweep *w, const Instr *gone) {
+  Computation *c = w->c;
   for (int k = 0; k < gone->noperands; k++) {
     Instr *x = gone->operands[k];
-    if (x->op != OP_CONSTANT || x == c->root || fusion_in_control_dep(c, x)) continue;
-    bool used = false;
-    for (int i = 0; i < c->ninstrs && !used; i++)
-      for (int q = 0; q < c->instrs[i]->noperands && !used; q++)
-        used = c->instrs[i]->operands[q] == x;
-    if (!used && comp_find_instr(c, x->name) == x) fusion_drop_instr(c, x);
+    if (x->op != OP_CONSTANT || x == c->root || !is_old(w, x) || w->ctrl[x->id]) continue;
+    if (w->state[x->id] & GONE) continue;
+    bool used = w->xhead[x->id] >= 0;
+    for (int i = 0; i < w->u.count[x->id] && !used; i++) {
+      const Instr *u = w->u.list[x->id][i];
+      if (w->state[u->id] & GONE) continue;
+      for (int q = 0; q < u->noperands && !used; q++) used = u->operands[q] == x;
+    }
+    if (!used) drop(w, x);
   }
 }
 
-static void remove_computation(HloModule *m, const Computation *fc) {
-  int j = 0;
-  for (int i = 0; i < m->ncomps; i++)
-    if (m->comps[i] != fc) m->comps[j++] = m->comps[i];
-  m->ncomps = j;
-}
-
-/* Replaces candidates a and b of c by one multi-output fusion. */
-static cxla_status merge(HloModule *m, Computation *c, Instr *a, Instr *b) {
+/* Replaces candidates a and b of c by one multi-output fusion; with
+ * `producer`, b reads a and reads a's value inside the fusion. */
+static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
+  FusionCtx *x = w->x;
+  Computation *c = w->c;
+  HloModule *m = x->m;
   Arena *ar = &m->arena;
-  int tag = fusion_fresh_tag(m, c, 1);
+  int tag = fusion_fresh_tag(x, &w->names, x->free_tag);
+  x->free_tag = tag + 1;
   char fname[64], cname[64], tagstr[32];
   snprintf(fname, sizeof fname, "fusion.%d", tag);
   snprintf(cname, sizeof cname, "fused_computation.%d", tag);
   snprintf(tagstr, sizeof tagstr, "%d", tag);
-  Merge g = {m, c, NULL, NULL, 0, NULL, 0};
-  g.mc = fusion_new_computation(m, c, cname);
+  Merge g = {m, x, w, c, NULL, NULL, 0, NULL, 0, NULL, NULL};
+  g.mc = fusion_ctx_new_computation(x, c, cname);
   g.ops = arena_array(ar, (size_t)(a->noperands + b->noperands) + 1, sizeof(Instr *));
   g.outs = arena_array(ar, (size_t)(noutputs(a) + noutputs(b)), sizeof(Instr *));
   if (!g.mc || !g.ops || !g.outs) return cxla_oom();
   TRY(absorb(&g, a));
   int second = g.nouts;
+  if (producer) {
+    g.prod = a;
+    g.prod_value = g.outs[0];
+  }
   TRY(absorb(&g, b));
   Shape **elems = arena_array(ar, (size_t)g.nouts, sizeof(Shape *));
   if (!elems) return cxla_oom();
@@ -255,82 +377,188 @@ static cxla_status merge(HloModule *m, Computation *c, Instr *a, Instr *b) {
   Shape *fs = shape_clone(ar, ts);
   Computation **called = arena_array(ar, 1, sizeof(Computation *));
   Instr *f = fs && called ? comp_add_instr(c, OP_FUSION, fs, g.nops, g.ops, fname) : NULL;
-  if (!f) return cxla_oom();
+  if (!f || !namemap_set(&w->names, f->name, f)) return cxla_oom();
   called[0] = g.mc;
   f->ncalled = 1;
   f->called = called;
   f->attrs = A_FUSION_KIND;
   f->fusion_kind = fusion_kind_of(g.mc);
+  for (int k = 0; k < f->noperands; k++)
+    if (!add_new_user(w, f->operands[k], f)) return cxla_oom();
   const char *meta = instr_raw(a, "metadata");
   if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
   TRY(redirect(&g, a, f, 0));
   TRY(redirect(&g, b, f, second));
-  fusion_drop_instr(c, a);
-  fusion_drop_instr(c, b);
-  drop_unused_constants(c, a);
-  drop_unused_constants(c, b);
-  if (a->op == OP_FUSION) remove_computation(m, a->called[0]);
-  if (b->op == OP_FUSION) remove_computation(m, b->called[0]);
-  return comp_sort(c);
+  drop(w, a);
+  drop(w, b);
+  drop_unused_constants(w, a);
+  drop_unused_constants(w, b);
+  if (a->op == OP_FUSION) fusion_ctx_remove_computation(x, a->called[0]);
+  if (b->op == OP_FUSION) fusion_ctx_remove_computation(x, b->called[0]);
+  return NULL;
 }
 
-/* Finds one pair of siblings in c to merge and merges it. */
-static cxla_status merge_one(HloModule *m, Computation *c, bool *merged) {
-  *merged = false;
-  Users u;
-  TRY(users_build(c, &u));
-  cxla_status s = NULL;
-  for (int x = 0; x < c->ninstrs && !*merged && !s; x++) {
+/* A single-output reduce, or an input fusion whose root is one: a
+ * consumer that reads all of its input's elements once. */
+static bool reduce_rooted(const Instr *in) {
+  const Instr *root = in;
+  if (in->op == OP_FUSION) {
+    if (in->fusion_kind != FUSION_INPUT || !in->called[0]->root) return false;
+    root = in->called[0]->root;
+  }
+  return root->op == OP_REDUCE && root->noperands == 2 && type_is_array(root->shape->type);
+}
+
+/* A loop fusion with one array result. */
+static bool loop_producer(const Instr *in) {
+  return in->op == OP_FUSION && in->fusion_kind == FUSION_LOOP && in->called[0]->root &&
+         in->called[0]->root->op != OP_TUPLE && type_is_array(in->shape->type);
+}
+
+/* Producer-consumer multi-output fusion (XLA:GPU's, for what XLA:CPU
+ * leaves apart): a loop fusion P that instruction fusion could not put
+ * into its reduce consumer R (P has other users, and is expensive) is
+ * computed in R's kernel, which also writes P's value for the other users:
+ *
+ *   %fusion.5 = (f32[64,64], f32[64]) fusion(%x, %m), calls=...  (exp, its row sums)
+ *
+ * P's elements are read back by R once instead of written and read again.
+ * Conditions: P and R are candidates with one index space (R's input
+ * dims), P is not the root, and nothing else R reads depends on P (the
+ * merged fusion would need its own result), as far as this sweep can
+ * tell. */
+static cxla_status merge_producer_consumer(Sweep *w, Instr *R, bool *merged) {
+  Computation *c = w->c;
+  if (!reduce_rooted(R) || !candidate(w, R)) return NULL;
+  for (int k = 0; k < R->noperands; k++) {
+    Instr *P = R->operands[k];
+    if (!is_old(w, P) || !loop_producer(P) || c->root == P || !candidate(w, P)) continue;
+    if (w->u.count[P->id] < 2 || !same_space(space_of(w, P), space_of(w, R))) continue;
+    int ni, np;
+    merged_size(P, R, &ni, &np);
+    if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
+    bool path = false, unknown = false;
+    for (int q = 0; q < R->noperands && !path && !unknown; q++)
+      if (R->operands[q] != P) reaches(w, P, R->operands[q], &path, &unknown);
+    if (path || unknown) continue;
+    TRY(merge(w, P, R, true));
+    *merged = true;
+    return NULL; /* R is gone */
+  }
+  return NULL;
+}
+
+/* Merges the pairs of siblings found over one sweep of w->c, and
+ * producers into their reduce consumers. */
+static cxla_status sweep(Sweep *w, bool *merged) {
+  Computation *c = w->c;
+  for (int x = 0; x < w->n; x++) {
     const Instr *shared = c->instrs[x];
     /* Sharing a scalar or a constant saves nothing worth a merge. */
-    if (shared->op == OP_CONSTANT || !type_is_array(shared->shape->type) ||
+    if ((w->state[x] & GONE) || shared->op == OP_CONSTANT || !type_is_array(shared->shape->type) ||
         shape_elems(shared->shape) <= 1)
       continue;
-    for (int i = 0; i < u.count[x] && !*merged && !s; i++) {
-      Instr *a = u.list[x][i];
-      if (!candidate(c, a)) continue;
-      for (int j = i + 1; j < u.count[x] && !*merged && !s; j++) {
-        Instr *b = u.list[x][j];
-        if (!candidate(c, b) || !same_space(index_space(a), index_space(b))) continue;
+    Instr **users = w->u.list[x];
+    for (int i = 0; i < w->u.count[x]; i++) {
+      Instr *a = users[i];
+      /* merged_size is at least 2 + own sizes: too big a candidate merges
+       * with nothing. */
+      if (!candidate(w, a) || own_size(a) + 2 > FUSION_MAX_INSTRS) continue;
+      for (int j = i + 1; j < w->u.count[x]; j++) {
+        Instr *b = users[j];
+        if (!candidate(w, b) || !same_space(space_of(w, a), space_of(w, b))) continue;
         int ni, np;
         merged_size(a, b, &ni, &np);
         if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
-        bool ab, ba;
-        if ((s = reaches(c, a, b, &ab)) || (s = reaches(c, b, a, &ba))) break;
-        if (ab || ba) continue;
+        bool ab, ba, u1, u2;
+        reaches(w, a, b, &ab, &u1);
+        if (ab || u1) continue;
+        reaches(w, b, a, &ba, &u2);
+        if (ba || u2) continue;
         /* Keep the earlier one first so that tuple element order follows
          * the program order. */
-        if (a->id > b->id) {
-          Instr *t = a;
-          a = b;
-          b = t;
-        }
-        s = merge(m, c, a, b);
-        *merged = !s;
+        TRY(a->id < b->id ? merge(w, a, b, false) : merge(w, b, a, false));
+        *merged = true;
+        break; /* a is gone */
       }
     }
   }
-  users_free(&u);
-  return s;
+  for (int r = 0; r < w->n; r++) TRY(merge_producer_consumer(w, w->c->instrs[r], merged));
+  return NULL;
+}
+
+static void sweep_free(Sweep *w) {
+  users_free(&w->u);
+  cxla_free(w->ctrl);
+  cxla_free(w->state);
+  cxla_free(w->space);
+  cxla_free(w->space_done);
+  cxla_free(w->cand);
+  cxla_free(w->stamp);
+  cxla_free(w->xhead);
+  cxla_free(w->xnext);
+  cxla_free(w->xuser);
+  namemap_free(&w->names);
+}
+
+/* Sweeps c until a sweep merges nothing; between sweeps, drops what is
+ * gone and restores the post order. */
+static cxla_status fuse_siblings(FusionCtx *x, Computation *c, bool *changed) {
+  TRY(comp_sort(c));
+  for (bool merged = true; merged;) {
+    merged = false;
+    Sweep w = {.x = x, .c = c, .n = c->ninstrs};
+    x->free_tag = 1; /* fresh names: the lowest free N in this computation */
+    size_t n1 = (size_t)w.n + 1;
+    cxla_status s = users_build(c, &w.u);
+    if (!s) s = fusion_control_flags(c, &w.ctrl);
+    if (!s) s = comp_index_names(c, &w.names);
+    w.state = cxla_calloc(n1, 1);
+    w.space = cxla_calloc(n1, sizeof *w.space);
+    w.space_done = cxla_calloc(n1, 1);
+    w.cand = cxla_malloc(n1);
+    if (w.cand) memset(w.cand, -1, n1);
+    w.stamp = cxla_calloc(n1, sizeof(int));
+    w.xhead = cxla_malloc(n1 * sizeof(int));
+    if (!s && (!w.state || !w.space || !w.space_done || !w.cand || !w.stamp || !w.xhead))
+      s = cxla_oom();
+    if (!s) {
+      for (int i = 0; i < w.n; i++) w.xhead[i] = -1;
+      s = sweep(&w, &merged);
+    }
+    if (!s && merged) {
+      int j = 0;
+      for (int i = 0; i < c->ninstrs; i++)
+        if (i >= w.n || !(w.state[i] & GONE)) c->instrs[j++] = c->instrs[i];
+      c->ninstrs = j;
+      s = comp_sort(c);
+      *changed = true;
+    }
+    sweep_free(&w);
+    TRY(s);
+  }
+  return NULL;
 }
 
 cxla_status pass_multi_output_fusion(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
+  FusionCtx x;
+  TRY(fusion_ctx_init(&x, m));
   int n = m->ncomps;
   Computation **comps = cxla_malloc((size_t)n * sizeof(Computation *) + 1);
-  if (!comps) return cxla_oom();
+  if (!comps) {
+    fusion_ctx_free(&x);
+    return cxla_oom();
+  }
   memcpy(comps, m->comps, (size_t)n * sizeof(Computation *));
   cxla_status s = NULL;
-  for (int i = 0; i < n && !s; i++) {
-    if (!fusion_is_context(m, comps[i])) continue;
-    s = comp_sort(comps[i]);
-    /* Each merge removes one instruction, so this ends. */
-    for (bool merged = true; merged && !s;) {
-      s = merge_one(m, comps[i], &merged);
-      *changed |= merged;
-    }
-  }
+  for (int i = 0; i < n && !s; i++)
+    if (fusion_ctx_is_context(&x, comps[i])) s = fuse_siblings(&x, comps[i], changed);
   cxla_free(comps);
-  return s;
+  if (s) {
+    fusion_ctx_free(&x);
+    return s;
+  }
+  return fusion_ctx_finish(&x);
 }

@@ -34,6 +34,26 @@ static Instr *resolve(Instr *op, const Computation *c, Instr **repl, int n) {
   return op;
 }
 
+/* Same shape and same layout, a missing layout counting as the default
+ * (row-major) one it stands for: a rewrite may replace a value made
+ * without a layout by an equal one that has the default layout. */
+static bool same_layout(const Shape *a, const Shape *b) {
+  if (!shape_equal(a, b, false)) return false;
+  if (a->type == T_TUPLE) {
+    for (int i = 0; i < a->ntuple; i++)
+      if (!same_layout(a->tuple[i], b->tuple[i])) return false;
+    return true;
+  }
+  for (int k = 0; k < a->rank; k++) {
+    int64_t ma = a->has_layout && a->minor_to_major ? a->minor_to_major[k] : a->rank - 1 - k;
+    int64_t mb = b->has_layout && b->minor_to_major ? b->minor_to_major[k] : b->rank - 1 - k;
+    if (ma != mb) return false;
+  }
+  const char *ta = a->has_layout && a->layout_tail ? a->layout_tail : "";
+  const char *tb = b->has_layout && b->layout_tail ? b->layout_tail : "";
+  return strcmp(ta, tb) == 0;
+}
+
 cxla_status pass_rewrite_comp(Computation *c, RewriteFn fn, void *arg, bool *changed) {
   comp_renumber(c);
   int n = c->ninstrs;
@@ -51,7 +71,7 @@ cxla_status pass_rewrite_comp(Computation *c, RewriteFn fn, void *arg, bool *cha
     if (s || !out) continue;
     if (out == in) {
       any = true;
-    } else if (shape_equal(out->shape, in->shape, true)) {
+    } else if (same_layout(out->shape, in->shape)) {
       repl[i] = resolve(out, c, repl, n);
       any = true;
     }

@@ -31,6 +31,14 @@ cxla_status pass_while_loop_constant_sinking(HloModule *m, const PassContext *ct
 cxla_status pass_sort_simplifier(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_reshape_mover(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_float_normalization(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_reshape_to_bitcast(HloModule *m, const PassContext *ctx, bool *changed);
+
+/* Whether a dot operand of shape s with these batch and contracting
+ * dimensions is in dot-canonicalize's canonical form (one contracting
+ * dimension, at most one free one, batch dimensions first). Rewrites that
+ * run after dot-canonicalize keep canonical operands canonical, so that the
+ * pipeline reaches a fixed point. */
+bool dot_operand_canonical(const Shape *s, const I64List *batch, const I64List *contract);
 
 /* Like pipeline_run with names, but with the passes given directly (tests
  * run passes of their own through it, e.g. one that breaks the module). */

@@ -41,6 +41,8 @@ static const Pass kPasses[] = {
     {"buffer-assignment", pass_buffer_assignment,
      "liveness, buffer reuse and offsets; report only (never changes the module)"},
     {"dot-canonicalize", pass_dot_canonicalize, "dots to batched matrix multiplies [B,M,K]x[B,K,N]"},
+    {"reshape-to-bitcast", pass_reshape_to_bitcast,
+     "reshapes whose operand and result are row-major in memory become bitcasts"},
     {"reduce-window-rewriter", pass_reduce_window_rewriter,
      "scans as reduce-windows (cumsum, cumprod, ...) to a log-depth tree of 16-wide windows"},
     {"float-normalization", pass_float_normalization,
@@ -186,6 +188,30 @@ static cxla_status run_fixed_point(Runner *r, const char *const *names, int n, i
   return NULL;
 }
 
+/* Gives every shape without a layout its default one ({rank-1,...,0}), as
+ * XLA's parser and shape builders do. The expanders build shapes without
+ * layouts; rewrites that must keep a shape "layout included" would then
+ * refuse (a no-op slice of a layout-less value stays) until layout
+ * assignment fills the layouts in, and a second run of the pipeline would
+ * find more to do. */
+static cxla_status default_layout_leaves(Arena *a, Shape *s, int depth) {
+  if (!s || depth > 64) return NULL;
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++) TRY(default_layout_leaves(a, s->tuple[i], depth + 1));
+    return NULL;
+  }
+  return !s->has_layout && type_is_array(s->type) ? shape_set_default_layout(a, s) : NULL;
+}
+
+static cxla_status default_layouts(HloModule *m) {
+  for (int i = 0; i < m->ncomps; i++) {
+    Computation *c = m->comps[i];
+    for (int k = 0; k < c->ninstrs; k++)
+      TRY(default_layout_leaves(&m->arena, c->instrs[k]->shape, 0));
+  }
+  return NULL;
+}
+
 /* The default pipeline, in the order the passes run. Passes still being
  * written elsewhere are listed commented out: uncomment the line when the
  * pass is registered. */
@@ -200,6 +226,7 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_pass(r, "tuple-simplifier"));
   TRY(run_pass(r, "reduce-window-rewriter"));
   TRY(run_pass(r, "float-normalization"));
+  TRY(default_layouts(r->m));
   static const char *const kSimplify[] = {"algsimp", "constant-folding", "tuple-simplifier",
                                           "cse", "dce", "sort-simplifier", "zero-sized-hlo-elimination",
                                           "while-loop-constant-sinking", "reshape-mover",
@@ -212,12 +239,18 @@ static cxla_status pipeline_default(Runner *r) {
   /* TRY(run_pass(r, "rng-bit-generator-expander")); */
   /* TRY(run_pass(r, "select-and-scatter-expander")); */
   /* TRY(run_pass(r, "scatter-expander")); */
-  TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "dot-canonicalize"));
+  TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
   TRY(run_pass(r, "layout-assignment"));
+  /* after layout assignment, as XLA:CPU simplifies again: the copies it
+   * inserts can leave no-op reshapes and tuple/get-tuple-element pairs */
+  static const char *const kPostLayout[] = {"algsimp", "tuple-simplifier", "cse", "dce"};
+  TRY(run_fixed_point(r, kPostLayout, (int)(sizeof kPostLayout / sizeof kPostLayout[0]), 8));
+  TRY(run_pass(r, "reshape-to-bitcast"));
   TRY(run_pass(r, "fusion"));
-  TRY(run_pass(r, "multi-output-fusion"));
-  TRY(run_pass(r, "dce"));
+  TRY(run_pass(r, "cse"));
+  static const char *const kMerge[] = {"multi-output-fusion", "tuple-simplifier", "cse", "dce"};
+  TRY(run_fixed_point(r, kMerge, (int)(sizeof kMerge / sizeof kMerge[0]), 8));
   TRY(run_pass(r, "buffer-assignment"));
   return NULL;
 }

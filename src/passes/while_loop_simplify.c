@@ -18,9 +18,12 @@
  *     by data, a bound read from data) is "unknown" and nothing below that
  *     needs a count fires.
  *  2. A loop that runs zero times is replaced by its init value.
- *  3. A loop that runs at most kMaxUnrollTrips times, with a small body, is
- *     unrolled: the body is cloned once per iteration into the caller, each
- *     copy reading the previous copy's root.
+ *  3. A loop that runs at most kMaxUnrollTrips times, with a small body
+ *     whose copies fuse at least as well as the loop (see unroll_fuses: no
+ *     dot, reduction or gather over arrays, no slice at a data-dependent
+ *     index; XLA:CPU itself never unrolls), is unrolled: the body is cloned
+ *     once per iteration into the caller, each copy reading the previous
+ *     copy's root.
  *     Rules 2 and 3 need a condition without side effects (it would run).
  *  4. Dead state: element j of the state is live if it is read after the
  *     loop, read by the condition, or needed by the body to compute a live
@@ -208,8 +211,8 @@ static bool loop_constant(const Loop *l, const Instr *in, int64_t *v) {
 }
 
 /* The trip count of w, or false if it is not a counted loop (or counts past
- * kTripLimit). */
-static bool trip_count(Instr *w, int64_t *trips) {
+ * kTripLimit); *counter receives the counter's state index. */
+static bool trip_count(Instr *w, int64_t *trips, int64_t *counter) {
   Loop l;
   if (!loop_of(w, &l)) return false;
   const Instr *cmp = l.cond->root;
@@ -247,6 +250,7 @@ static bool trip_count(Instr *w, int64_t *trips) {
   for (int64_t n = 0; n <= kTripLimit; n++) {
     if (!cmp_holds(dir, i, bound, is_unsigned)) {
       *trips = n;
+      *counter = k;
       return true;
     }
     i = wrap((int64_t)((uint64_t)i + (uint64_t)step), t);
@@ -255,6 +259,66 @@ static bool trip_count(Instr *w, int64_t *trips) {
 }
 
 /* ---- 2./3. removal and unrolling ------------------------------------------------- */
+
+/* Whether a body instruction computes one element (scalar bookkeeping, a
+ * reduction to a scalar): the copies fold or fuse into their users. */
+static bool scalar_work(const Instr *in) {
+  return in->shape->type != T_TUPLE && shape_elems(in->shape) == 1 && in->ncalled <= 1 &&
+         in->op != OP_WHILE && in->op != OP_CALL && in->op != OP_CONDITIONAL &&
+         in->op != OP_CUSTOM_CALL;
+}
+
+/* Whether body instruction `in`, in the unrolled copies, fuses with its
+ * neighbours of the same and the next iteration: elementwise and data
+ * movement, and dynamic slices whose start indices `fixed` says become
+ * constants once the counter is known. */
+static bool fuses_across_iterations(const Instr *in, const bool *fixed) {
+  unsigned f = op_info(in->op)->flags;
+  if ((f & OPF_EW) && !(f & OPF_CTRL) && in->ncalled == 0) return true;
+  switch (in->op) {
+  case OP_BROADCAST: case OP_IOTA: case OP_RESHAPE: case OP_BITCAST: case OP_TRANSPOSE:
+  case OP_SLICE: case OP_CONCATENATE: case OP_PAD: case OP_REVERSE: case OP_COPY:
+  case OP_BITCAST_CONVERT:
+    return true;
+  case OP_DYNAMIC_SLICE: case OP_DYNAMIC_UPDATE_SLICE:
+    for (int k = in->op == OP_DYNAMIC_SLICE ? 1 : 2; k < in->noperands; k++)
+      if (!fixed[in->operands[k]->id]) return false;
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* XLA:CPU never unrolls a loop; cxla unrolls a tiny counted loop only when
+ * the copies fuse at least as well as the loop body does: every
+ * instruction of the body either becomes a constant once the counter is
+ * known (it reads only the counter and constants), computes one element, or fuses
+ * across iterations (see above). A body with a dot, a reduction or a
+ * gather over large arrays, or a slice at a data-dependent index, keeps
+ * its loop: unrolled, each copy would be kernels of its own (a scan over
+ * matrices, a pivoting loop). Linear in the body's size. */
+static cxla_status unroll_fuses(const Loop *l, int64_t counter, bool *out) {
+  Computation *b = l->body;
+  comp_renumber(b);
+  bool *fixed = cxla_calloc((size_t)b->ninstrs + 1, sizeof(bool));
+  if (!fixed) return cxla_oom();
+  *out = true;
+  for (int i = 0; i < b->ninstrs && *out; i++) {
+    const Instr *in = b->instrs[i];
+    int64_t j;
+    if (in->op == OP_PARAMETER || in->op == OP_TUPLE || in->op == OP_GET_TUPLE_ELEMENT) {
+      fixed[i] = in->op == OP_GET_TUPLE_ELEMENT && is_gte_of(in, l->bparam, &j) && j == counter;
+      continue;
+    }
+    bool all = in->ncalled == 0 && !has_side_effect(in);
+    for (int k = 0; k < in->noperands && all; k++) all = fixed[in->operands[k]->id];
+    fixed[i] = all;
+    if (all || scalar_work(in) || fuses_across_iterations(in, fixed)) continue;
+    *out = false;
+  }
+  cxla_free(fixed);
+  return NULL;
+}
 
 /* Replaces w by `trips` copies of its body (0: by its init value). */
 static cxla_status unroll(Computation *c, Instr *w, int64_t trips) {
@@ -771,10 +835,15 @@ out:
 /* ---- driver ------------------------------------------------------------------------------ */
 
 static cxla_status simplify_one(HloModule *m, Computation *c, Instr *w, bool *changed) {
-  int64_t trips;
-  if (trip_count(w, &trips) && !comp_has_side_effect(w->called[0], 0)) {
+  int64_t trips, counter;
+  if (trip_count(w, &trips, &counter) && !comp_has_side_effect(w->called[0], 0)) {
     int body = w->called[1]->ninstrs;
-    if (trips == 0 || (trips <= kMaxUnrollTrips && trips * body <= kMaxUnrolledInstrs)) {
+    bool fuses = trips == 0;
+    if (!fuses && trips <= kMaxUnrollTrips && trips * body <= kMaxUnrolledInstrs) {
+      Loop l;
+      if (loop_of(w, &l)) TRY(unroll_fuses(&l, counter, &fuses));
+    }
+    if (fuses) {
       TRY(unroll(c, w, trips));
       module_prune_computations(m);
       *changed = true;

@@ -28,11 +28,6 @@ typedef struct Conv {
    * decoded module shares attributes and types, the tree copies them, so a
    * small file could otherwise expand without bound. */
   int64_t budget;
-  /* Nesting of computation regions (sort comparators, reducers, ...: the
-   * regions HLO makes separate computations) and, per value id, the nesting
-   * its definition is at. */
-  int comp_depth;
-  int *vdepth;
   /* Value types converted so far (open addressing, BcType* -> MlirType*). */
   const BcType **tkeys;
   MlirType **tvals;
@@ -845,32 +840,6 @@ static cxla_status op_list_add(Conv *c, OpList *l, MlirOp *op) {
   return NULL;
 }
 
-/* Ops whose regions HLO turns into computations of their own, which cannot
- * use values of the enclosing function. */
-static bool has_computations(const char *base) {
-  static const char *const ops[] = {"sort", "reduce", "reduce_window", "scatter", "select_and_scatter",
-                                    "map", "all_reduce", "reduce_scatter", NULL};
-  return base && name_in(base, ops);
-}
-
-/* jax.export's canonicalization hoists constants out of such regions (VHLO
- * regions are not isolated); the text form, and HLO, keep them inside. A
- * use of an outer constant there gets a copy of the constant just before. */
-static cxla_status sink_constant(Conv *c, OpList *list, MlirBlock *parent, MlirValue **v) {
-  MlirOp *k = (*v)->owner, *copy = alloc(c, 1, sizeof *copy);
-  if (!copy) return cxla_oom();
-  *copy = *k;
-  copy->parent = parent;
-  copy->results = alloc(c, 1, sizeof *copy->results);
-  if (!copy->results) return cxla_oom();
-  copy->results[0] = k->results[0];
-  copy->results[0].owner = copy;
-  copy->results[0].scratch = NULL;
-  TRY(op_list_add(c, list, copy));
-  *v = &copy->results[0];
-  return NULL;
-}
-
 static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool parent_is_func, OpList *list) {
   c->op = src;
   if (!strcmp(src->dialect, "builtin") && !strcmp(src->name, "unrealized_conversion_cast")) {
@@ -883,7 +852,6 @@ static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool par
       MlirValue *v = c->values[src->operands[i]];
       if (!v) return conv_err(c, "unrealized_conversion_cast uses a value before it is defined");
       c->values[src->results[i]] = v;
-      c->vdepth[src->results[i]] = c->vdepth[src->operands[i]];
     }
     return NULL;
   }
@@ -933,9 +901,6 @@ static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool par
   for (size_t i = 0; i < src->noperands; i++) {
     MlirValue *v = c->values[src->operands[i]];
     if (!v) return conv_err(c, "op %s uses a value before it is defined", name);
-    if (c->vdepth[src->operands[i]] < c->comp_depth && v->owner && v->owner->nresults == 1 &&
-        !strcmp(v->owner->name, "stablehlo.constant"))
-      TRY(sink_constant(c, list, parent, &v));
     op->operands[i] = v;
   }
   op->nresults = (int)src->nresults;
@@ -947,15 +912,12 @@ static cxla_status conv_op(Conv *c, const BcOp *src, MlirBlock *parent, bool par
     v->owner = op;
     v->index = (int)i;
     c->values[src->results[i]] = v;
-    c->vdepth[src->results[i]] = c->comp_depth;
   }
   op->nregions = (int)src->nregions;
   op->regions = alloc(c, src->nregions, sizeof *op->regions);
   if (!op->regions) return cxla_oom();
-  bool is_func = is_vhlo && !strcmp(base, "func"), comp = is_vhlo && has_computations(base);
-  c->comp_depth += comp;
+  bool is_func = is_vhlo && !strcmp(base, "func");
   for (size_t i = 0; i < src->nregions; i++) TRY(conv_region(c, &src->regions[i], op, &op->regions[i], is_func));
-  c->comp_depth -= comp;
   return op_list_add(c, list, op);
 }
 
@@ -974,7 +936,6 @@ static cxla_status conv_block(Conv *c, const BcBlock *src, MlirRegion *parent, b
     v->block = b;
     v->index = (int)i;
     c->values[src->args[i]] = v;
-    c->vdepth[src->args[i]] = c->comp_depth;
   }
   OpList list = {0};
   for (size_t i = 0; i < src->nops; i++) TRY(conv_op(c, src->ops[i], b, in_func, &list));
@@ -1002,12 +963,11 @@ cxla_status mlir_parse_bytecode(const uint8_t *data, size_t len, const char *fil
     bc_module_free(bc);
     return cxla_oom();
   }
-  Conv c = {m, bc, NULL, NULL, 0, 0, NULL, NULL, NULL, 0, 0};
+  Conv c = {m, bc, NULL, NULL, 0, NULL, NULL, 0, 0};
   c.budget = ((int64_t)1 << 20) + 64 * (int64_t)(len > ((size_t)1 << 36) ? ((size_t)1 << 36) : len);
   cxla_status s = NULL;
   c.values = cxla_calloc(bc->nvalues ? bc->nvalues : 1, sizeof *c.values);
-  c.vdepth = cxla_calloc(bc->nvalues ? bc->nvalues : 1, sizeof *c.vdepth);
-  if (!c.values || !c.vdepth) s = cxla_oom();
+  if (!c.values) s = cxla_oom();
   else if (bc->top.nops != 1 || strcmp(bc->top.ops[0]->dialect, "builtin") || strcmp(bc->top.ops[0]->name, "module"))
     s = mlir_error_at(CXLA_INVALID_ARGUMENT, m, pos_of(bc->top.nops ? bc->top.ops[0] : NULL),
                       "expected one builtin.module at the top level");
@@ -1019,7 +979,6 @@ cxla_status mlir_parse_bytecode(const uint8_t *data, size_t len, const char *fil
   if (!s && (m->op->nregions != 1 || m->op->regions[0].nblocks != 1))
     s = mlir_error_at(CXLA_INVALID_ARGUMENT, m, m->op->pos, "builtin.module must have one region with one block");
   cxla_free(c.values);
-  cxla_free(c.vdepth);
   cxla_free(c.tkeys);
   cxla_free(c.tvals);
   bc_module_free(bc);

@@ -68,16 +68,10 @@ static cxla_status check_shape(const Shape *s) {
 
 /* ---- structure ---- */
 
-static bool module_has(const HloModule *m, const Computation *c) {
-  for (int i = 0; i < m->ncomps; i++)
-    if (m->comps[i] == c) return true;
-  return false;
-}
-
-static int comp_index(const HloModule *m, const Computation *c) {
-  for (int i = 0; i < m->ncomps; i++)
-    if (m->comps[i] == c) return i;
-  return -1;
+/* The module's computations by address -> position, built once, so that
+ * no check scans the computation list. */
+static bool module_has(const PtrIndex *index, const Computation *c) {
+  return ptrindex_get(index, c) >= 0;
 }
 
 /* Instructions: present, owned by c, numbered by position. */
@@ -100,20 +94,20 @@ static cxla_status check_instr_list(const Computation *c) {
   return NULL;
 }
 
-static int cmp_names(const void *x, const void *y) {
-  return strcmp(*(const char *const *)x, *(const char *const *)y);
-}
-
 /* No two instructions of c share a name (operands are resolved by name in
- * HLO text). */
+ * HLO text). A hash set: the verifier runs between passes, so it stays
+ * linear. */
 static cxla_status check_unique_names(Arena *a, const Computation *c) {
-  const char **names = arena_array(a, (size_t)c->ninstrs, sizeof *names);
-  if (!names) return cxla_oom();
-  for (int i = 0; i < c->ninstrs; i++) names[i] = c->instrs[i]->name;
-  qsort(names, (size_t)c->ninstrs, sizeof *names, cmp_names);
-  for (int i = 1; i < c->ninstrs; i++)
-    if (strcmp(names[i - 1], names[i]) == 0) return verr("two instructions are named %%%s", names[i]);
-  return NULL;
+  (void)a;
+  NameMap seen = {0};
+  cxla_status s = NULL;
+  for (int i = 0; i < c->ninstrs && !s; i++) {
+    const char *nm = c->instrs[i]->name;
+    if (namemap_get(&seen, nm, strlen(nm))) s = verr("two instructions are named %%%s", nm);
+    else if (!namemap_put(&seen, nm, c->instrs[i])) s = cxla_oom();
+  }
+  namemap_free(&seen);
+  return s;
 }
 
 /* Parameters are numbered 0..n-1, each exactly once, and params[] lists
@@ -146,7 +140,8 @@ static cxla_status check_params(const Computation *c) {
 
 /* Operands exist, live in the same computation and come earlier; called
  * computations belong to the module; control predecessors are siblings. */
-static cxla_status check_instr_links(const HloModule *m, const Computation *c, const Instr *in) {
+static cxla_status check_instr_links(const HloModule *m, const PtrIndex *index, const Computation *c,
+                                     const Instr *in) {
   if (in->noperands < 0 || (in->noperands > 0 && !in->operands))
     return verr("operand list is malformed");
   for (int i = 0; i < in->noperands; i++) {
@@ -164,7 +159,7 @@ static cxla_status check_instr_links(const HloModule *m, const Computation *c, c
   for (int i = 0; i < in->ncalled; i++) {
     const Computation *cc = in->called[i];
     if (!cc) return verr("called computation %d is missing", i);
-    if (!module_has(m, cc)) return verr("called computation %d is not in the module", i);
+    if (!module_has(index, cc)) return verr("called computation %d is not in the module", i);
     if (cc == m->entry) return verr("calls the entry computation");
   }
   if (in->ncontrol_preds < 0 || (in->ncontrol_preds > 0 && !in->control_preds))
@@ -175,7 +170,8 @@ static cxla_status check_instr_links(const HloModule *m, const Computation *c, c
   return NULL;
 }
 
-static cxla_status check_computation(Arena *a, const HloModule *m, const Computation *c) {
+static cxla_status check_computation(Arena *a, const HloModule *m, const PtrIndex *index,
+                                     const Computation *c) {
   if (!c->name) return verr("verify: a computation has no name");
   cxla_status s = check_instr_list(c);
   if (!s) s = check_params(c);
@@ -183,7 +179,7 @@ static cxla_status check_computation(Arena *a, const HloModule *m, const Computa
   if (s) return at_comp(s, c);
   for (int i = 0; i < c->ninstrs; i++) {
     const Instr *in = c->instrs[i];
-    s = check_instr_links(m, c, in);
+    s = check_instr_links(m, index, c, in);
     if (!s) s = check_shape(in->shape);
     if (s) return at_instr(s, in);
   }
@@ -192,37 +188,45 @@ static cxla_status check_computation(Arena *a, const HloModule *m, const Computa
 
 /* No computation calls itself, directly or through others: a DFS over the
  * call graph with colours (0 new, 1 on the stack, 2 done). */
-static cxla_status check_acyclic(const HloModule *m, const Computation *c, char *colour) {
-  int ci = comp_index(m, c);
+static cxla_status check_acyclic(const PtrIndex *index, const Computation *c, char *colour) {
+  int ci = ptrindex_get(index, c);
   if (colour[ci] == 2) return NULL;
   if (colour[ci] == 1) return verr("verify: computation %%%s calls itself (recursion)", c->name);
   colour[ci] = 1;
   for (int i = 0; i < c->ninstrs; i++) {
     const Instr *in = c->instrs[i];
-    for (int k = 0; k < in->ncalled; k++) TRY(check_acyclic(m, in->called[k], colour));
+    for (int k = 0; k < in->ncalled; k++) TRY(check_acyclic(index, in->called[k], colour));
   }
   colour[ci] = 2;
   return NULL;
 }
 
-static cxla_status check_structure(Arena *a, const HloModule *m) {
+static cxla_status check_structure_in(Arena *a, const HloModule *m, PtrIndex *index) {
   if (m->ncomps < 1 || !m->comps) return verr("verify: module has no computations");
   if (!m->entry) return verr("verify: module has no entry computation");
-  if (!module_has(m, m->entry)) return verr("verify: the entry computation is not in the module");
   for (int i = 0; i < m->ncomps; i++) {
     const Computation *c = m->comps[i];
     if (!c) return verr("verify: computation %d is missing", i);
     if (c->module != m) return at_comp(verr("belongs to another module"), c);
-    for (int k = 0; k < i; k++)
-      if (m->comps[k] == c) return at_comp(verr("is listed twice"), c);
+    if (module_has(index, c)) return at_comp(verr("is listed twice"), c);
+    if (!ptrindex_set(index, c, i)) return cxla_oom();
     if (c->is_entry && c != m->entry)
       return at_comp(verr("is marked entry but is not the module's entry computation"), c);
   }
-  for (int i = 0; i < m->ncomps; i++) TRY(check_computation(a, m, m->comps[i]));
+  if (!module_has(index, m->entry))
+    return verr("verify: the entry computation is not in the module");
+  for (int i = 0; i < m->ncomps; i++) TRY(check_computation(a, m, index, m->comps[i]));
   char *colour = arena_alloc(a, (size_t)m->ncomps);
   if (!colour) return cxla_oom();
-  for (int i = 0; i < m->ncomps; i++) TRY(check_acyclic(m, m->comps[i], colour));
+  for (int i = 0; i < m->ncomps; i++) TRY(check_acyclic(index, m->comps[i], colour));
   return NULL;
+}
+
+static cxla_status check_structure(Arena *a, const HloModule *m) {
+  PtrIndex index = {0};
+  cxla_status s = check_structure_in(a, m, &index);
+  ptrindex_free(&index);
+  return s;
 }
 
 /* ---- shapes of instructions ---- */

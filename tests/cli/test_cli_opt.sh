@@ -115,6 +115,66 @@ else
   skipped=5
 fi
 
+# ---- tools/opt_report.py: figures counted by hand on two small cases ---------------
+if command -v python3 >/dev/null 2>&1; then
+  mkdir -p rep/good rep/worse
+  # good: cxla fuses negate+exp into one kernel, no temporary; XLA's module
+  # below has two kernels and a 32-byte temporary between them.
+  cat >rep/good/module.hlo <<'EOF2'
+HloModule good
+ENTRY main {
+  p = f32[8] parameter(0)
+  n = f32[8] negate(p)
+  ROOT e = f32[8] exponential(n)
+}
+EOF2
+  cat >rep/good/optimized.hlo <<'EOF2'
+HloModule good
+%f1 (a: f32[8]) -> f32[8] {
+  %a = f32[8]{0} parameter(0)
+  ROOT %n = f32[8]{0} negate(%a)
+}
+%f2 (b: f32[8]) -> f32[8] {
+  %b = f32[8]{0} parameter(0)
+  ROOT %e = f32[8]{0} exponential(%b)
+}
+ENTRY %main (p: f32[8]) -> f32[8] {
+  %p = f32[8]{0} parameter(0)
+  %fa = f32[8]{0} fusion(%p), kind=kLoop, calls=%f1
+  ROOT %fb = f32[8]{0} fusion(%fa), kind=kLoop, calls=%f2
+}
+EOF2
+  # worse: XLA's module only bitcasts (no kernel); cxla keeps a negate
+  # whose result is a module output inside a tuple (no temporary).
+  cat >rep/worse/module.hlo <<'EOF2'
+HloModule worse
+ENTRY main {
+  p = f32[4] parameter(0)
+  n = f32[4] negate(p)
+  ROOT t = (f32[4]) tuple(n)
+}
+EOF2
+  cat >rep/worse/optimized.hlo <<'EOF2'
+HloModule worse
+ENTRY %main (p: f32[4]) -> (f32[4]) {
+  %p = f32[4]{0} parameter(0)
+  %b = f32[4]{0} bitcast(%p)
+  ROOT %t = (f32[4]{0}) tuple(%b)
+}
+EOF2
+  check "opt_report: a case cxla wins" 0 '^\| good \| 1 / 2 \| 0 B / 32 B \| L1 / L2 \|$' \
+    python3 "$REPO/tools/opt_report.py" --cxla "$CXLA" --corpus rep --bench none
+  check "opt_report: a case cxla loses" 0 '^- worse: kernels 1 > 0$' \
+    python3 "$REPO/tools/opt_report.py" --cxla "$CXLA" --corpus rep --bench none
+  check "opt_report: totals" 0 '^totals over 2 cases: kernels cxla 2 / XLA 2; temporaries cxla 0 B / XLA 32 B$' \
+    python3 "$REPO/tools/opt_report.py" --cxla "$CXLA" --corpus rep --bench none
+  check "opt_report: no cases" 1 'no cases found' \
+    python3 "$REPO/tools/opt_report.py" --cxla "$CXLA" --corpus none --bench none
+else
+  echo "(no python3: opt_report checks skipped)"
+  skipped=$((${skipped:-0} + 4))
+fi
+
 if [ "${skipped:-0}" -gt 0 ]; then
   echo "cli opt: $pass passed, $fail failed, $skipped skipped"
 else

@@ -562,12 +562,89 @@ static Literal **corpus_args(const HloModule *m, int *n) {
   return args;
 }
 
-/* The corpus's JAX loops: the scan (6 trips) is unrolled, the others stay
- * (the fori_loop runs 10 times, the other loops have data-dependent trip
- * counts); every module verifies and computes what it did. */
+/* A counted loop of `ND` trips whose body (after the counter update) is
+ * BODY, reading x (f32[4,4]), w (f32[4,4]) and j (s32[], never changed)
+ * and producing y (f32[4,4]). */
+#define LOOP3(BODY)                                                            \
+  "HloModule m\n"                                                              \
+  "body {\n"                                                                   \
+  "  s = (s32[], f32[4,4], f32[4,4], s32[]) parameter(0)\n"                    \
+  "  i = s32[] get-tuple-element(s), index=0\n"                               \
+  "  x = f32[4,4] get-tuple-element(s), index=1\n"                             \
+  "  w = f32[4,4] get-tuple-element(s), index=2\n"                             \
+  "  j = s32[] get-tuple-element(s), index=3\n"                                \
+  "  one = s32[] constant(1)\n"                                                \
+  "  i1 = s32[] add(i, one)\n"                                                 \
+  "  zero = s32[] constant(0)\n"                                               \
+  BODY                                                                        \
+  "  ROOT t = (s32[], f32[4,4], f32[4,4], s32[]) tuple(i1, y, w, j)\n"          \
+  "}\n"                                                                        \
+  "cond {\n"                                                                   \
+  "  s = (s32[], f32[4,4], f32[4,4], s32[]) parameter(0)\n"                    \
+  "  i = s32[] get-tuple-element(s), index=0\n"                               \
+  "  n = s32[] constant(3)\n"                                                  \
+  "  ROOT lt = pred[] compare(i, n), direction=LT\n"                           \
+  "}\n"                                                                        \
+  "ENTRY e {\n"                                                                \
+  "  p = f32[4,4] parameter(0)\n"                                              \
+  "  q = f32[4,4] parameter(1)\n"                                              \
+  "  k = s32[] parameter(2)\n"                                                 \
+  "  c0 = s32[] constant(0)\n"                                                 \
+  "  init = (s32[], f32[4,4], f32[4,4], s32[]) tuple(c0, p, q, k)\n"           \
+  "  wl = (s32[], f32[4,4], f32[4,4], s32[]) while(init), condition=cond, body=body\n" \
+  "  ROOT r = f32[4,4] get-tuple-element(wl), index=1\n"                       \
+  "}\n"
+
+/* Unrolled, each copy of a dot is a kernel of its own (a scan over
+ * matrices): the loop stays, as XLA:CPU keeps it. */
+TEST(loop_with_dot_not_unrolled) {
+  Literal *r;
+  HloModule *m = run_pass(LOOP3("  d = f32[4,4] dot(w, x), lhs_contracting_dims={1}, "
+                                "rhs_contracting_dims={0}\n"
+                                "  y = f32[4,4] tanh(d)\n"),
+                          NULL, 0, true /* j is dead state */, &r);
+  CHECK(m && count_op(m, OP_WHILE) == 1);
+  literal_free(r);
+  module_destroy(m);
+}
+
+/* A row read at a data-dependent index (j) stays a dynamic slice in every
+ * copy: the loop stays. The same read at the counter's index becomes a
+ * slice at a known offset in each copy, which fuses: unrolled. */
+TEST(dynamic_slice_index_decides_unrolling) {
+#define ROW(IDX)                                                                      \
+  "  row = f32[1,4] dynamic-slice(x, " IDX ", zero), dynamic_slice_sizes={1,4}\n"    \
+  "  e = f32[1,4] exponential(row)\n"                                                \
+  "  y = f32[4,4] dynamic-update-slice(x, e, " IDX ", zero)\n"
+  Literal *r;
+  HloModule *m = run_pass(LOOP3(ROW("j")), NULL, 0, true /* w is dead state */, &r);
+  CHECK(m && count_op(m, OP_WHILE) == 1);
+  literal_free(r);
+  module_destroy(m);
+  m = run_pass(LOOP3(ROW("i")), NULL, 0, true, &r);
+  CHECK(m && count_op(m, OP_WHILE) == 0 && count_op(m, OP_DYNAMIC_SLICE) == 3);
+  literal_free(r);
+  module_destroy(m);
+#undef ROW
+}
+
+/* An elementwise body over the matrices (threefry's shape) unrolls. */
+TEST(elementwise_body_unrolled) {
+  Literal *r;
+  HloModule *m = run_pass(LOOP3("  a = f32[4,4] add(x, w)\n  y = f32[4,4] multiply(a, a)\n"),
+                          NULL, 0, true, &r);
+  CHECK(m && count_op(m, OP_WHILE) == 0 && count_op(m, OP_MULTIPLY) == 3);
+  literal_free(r);
+  module_destroy(m);
+}
+
+/* The corpus's JAX loops stay loops: the scan (6 trips) does a
+ * matrix-vector dot per step (unrolled, six dots: more kernels than the
+ * loop), the fori_loop runs 10 times, the other loops have data-dependent
+ * trip counts; every module verifies and computes what it did. */
 TEST(corpus_jax_loops) {
   static const char *const cases[] = {"control_fori_loop", "control_scan", "control_while_loop"};
-  static const int whiles_after[] = {2, 0, 2};
+  static const int whiles_after[] = {2, 1, 2};
   const char *root = getenv("CXLA_CORPUS");
   char path[1024];
   for (size_t i = 0; i < 3; i++) {
@@ -607,6 +684,9 @@ int main(void) {
   RUN(invariant_code_hoisted);
   RUN(variant_and_side_effect_code_stays);
   RUN(condition_with_side_effect_kept);
+  RUN(loop_with_dot_not_unrolled);
+  RUN(dynamic_slice_index_decides_unrolling);
+  RUN(elementwise_body_unrolled);
   RUN(corpus_jax_loops);
   return test_summary(__FILE__);
 }
