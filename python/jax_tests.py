@@ -52,12 +52,23 @@ def skips():
 
 def run_file(src, name, args, tmp):
     xml = tmp / (name + ".xml")
+    if xml.exists():
+        xml.unlink()
     env = dict(os.environ, JAX_PLATFORMS="cxla")
-    # JAX's tests pick what to run by the device type under test; cxla runs
-    # what XLA:CPU runs (JAX_TEST_DUT=cxla to see JAX's own choice).
-    env.setdefault("JAX_TEST_DUT", "cpu")
+    # JAX's tests pick what to run by the device type under test (the
+    # jax_test_dut flag, which pytest does not parse): cxla runs what XLA:CPU
+    # runs; $JAX_TEST_DUT=cxla shows JAX's own choice for an unknown device.
+    dut = os.environ.get("JAX_TEST_DUT", "cpu")
+    plugin_dir = tmp / "plugin"
+    plugin_dir.mkdir(exist_ok=True)
+    (plugin_dir / "cxla_dut.py").write_text(
+        "import jax\n"
+        "import jax._src.test_util  # defines jax_test_dut\n"
+        f"jax.config.update('jax_test_dut', {dut!r})\n")
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(plugin_dir), env.get("PYTHONPATH")]))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
-    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--junitxml", str(xml),
+    cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "cxla_dut",
+           "--junitxml", str(xml),
            str(src / "tests" / name)]
     for s in skips():
         if s.startswith(name + "::"):
