@@ -18,7 +18,11 @@ else
   SANFLAGS =
 endif
 CFLAGS  = $(CFLAGS_BASE) $(SANFLAGS) $(EXTRA_CFLAGS)
-LDLIBS  = -lm -lpthread
+# The CPU backend (src/codegen, src/cpu) uses LLVM 19's C API and OpenBLAS.
+LLVM_CONFIG ?= /usr/lib/llvm-19/bin/llvm-config
+LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
+LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs core orcjit native passes 2>/dev/null)
+LDLIBS  = $(LLVM_LIBS) -lopenblas -lm -lpthread
 
 # src/pjrt is the PJRT plugin (build/libcxla_pjrt.so, `make pjrt`), not libcxla.
 LIB_SRC   := $(sort $(filter-out src/pjrt/%,$(wildcard src/*/*.c)))
@@ -59,9 +63,15 @@ $(BUILD)/libcxla.a: $(LIB_OBJ) $(BUILD)/objs.list
 
 # Backends that need more libraries (LLVM) add them to SO_LDLIBS.
 SO_LDLIBS ?=
-$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list
-	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so $(LIB_OBJ) \
-	  $(SO_LDLIBS) $(LDLIBS) -o $@
+# The version script keeps the dynamic symbol table to the public cxla_
+# names (linking LLVM would otherwise export the linker's __bss_start,
+# _edata, _end).
+$(BUILD)/libcxla.map:
+	@mkdir -p $(BUILD)
+	echo '{ global: cxla_*; local: *; };' > $@
+$(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list $(BUILD)/libcxla.map
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so \
+	  -Wl,--version-script,$(BUILD)/libcxla.map $(LIB_OBJ) $(SO_LDLIBS) $(LDLIBS) -o $@
 
 # The PJRT plugin: src/pjrt over the public API, with libcxla linked in
 # statically (hidden), so the .so stands alone; it exports GetPjrtApi only.
@@ -91,6 +101,9 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h 
 $(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) -o $@
+
+# Only the backend's objects see LLVM's headers.
+$(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o: CFLAGS += $(LLVM_CFLAGS)
 
 # A host program that sees only the public headers and the shared library.
 $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)
@@ -138,11 +151,11 @@ fuzz: build-fuzz/fuzz_parse build-fuzz/fuzz_run build-fuzz/fuzz_npy build-fuzz/f
       build-fuzz/fuzz_stablehlo_text build-fuzz/fuzz_stablehlo_bc
 build-fuzz/fuzz_parse: fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_parse.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_run: fuzz/fuzz_run.c fuzz/run_guard.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  fuzz/fuzz_run.c $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_stablehlo_text: fuzz/fuzz_stablehlo_text.c $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
@@ -154,7 +167,7 @@ build-fuzz/fuzz_stablehlo_bc: fuzz/fuzz_stablehlo_bc.c fuzz/bc_checks.h $(LIB_SR
 	  $< $(LIB_SRC) $(LDLIBS) -o $@
 build-fuzz/fuzz_%: fuzz/fuzz_%.c fuzz/data_checks.h $(LIB_SRC) $(TESTING_SRC) $(wildcard src/*/*.h testing/*.h include/cxla/*)
 	@mkdir -p build-fuzz
-	$(FUZZ_CC) $(CFLAGS_BASE) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
+	$(FUZZ_CC) $(CFLAGS_BASE) $(LLVM_CFLAGS) -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 	  $< $(LIB_SRC) $(TESTING_SRC) $(LDLIBS) -o $@
 
 # Mutation sweep over the corpus under ASan+UBSan (fuzz/mutate_sweep.c):

@@ -5,8 +5,10 @@
 #   1. unit tests: every BUILD_DIR/tests/test_* binary, given the corpus as
 #      argv[1] (the ones that read the corpus use it, the others ignore it);
 #   2. conformance: cxla conform over tests/corpus, both module.hlo and
-#      optimized.hlo, with tests/conform_expected_failures.txt; then the
-#      StableHLO text of each case (module.mlir) and its portable artifact
+#      optimized.hlo, on the reference interpreter (with
+#      tests/conform_expected_failures.txt) and on the compiled cpu backend
+#      (with tests/conform_expected_failures_cpu.txt); then the StableHLO
+#      text of each case (module.mlir) and its portable artifact
 #      (module.mlirbc);
 #   3. the command-line tests in tests/cli/ (exit codes, error messages);
 #   4. tools/corpus/check.py, when python3 can import numpy;
@@ -95,8 +97,10 @@ if [ ! -x "$BUILD/cxla" ]; then
   echo "FAIL  $BUILD/cxla is missing"
   failed=$((failed + 1))
 elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
-  run_suite "conformance ($CORPUS)" "$BUILD/cxla" conform "$CORPUS" --which both \
-    --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+  run_suite "conformance, interp ($CORPUS)" "$BUILD/cxla" conform "$CORPUS" --which both \
+    --backend interp --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+  run_suite "conformance, cpu ($CORPUS)" "$BUILD/cxla" conform "$CORPUS" --which both \
+    --backend cpu --expect-fail tests/conform_expected_failures_cpu.txt -j "$JOBS"
   # The same programs from their StableHLO text (module.mlir): the reader
   # and importer must give the results module.hlo gives.
   run_suite "conformance, StableHLO text ($CORPUS)" "$BUILD/cxla" conform "$CORPUS" \

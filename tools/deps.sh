@@ -8,7 +8,8 @@
 #   libclang-rt-dev      clang's sanitizer and libFuzzer runtimes (make fuzz)
 #   python3 + numpy      tools/corpus/check.py and numpy cross-checks of
 #                        .npy files in the tests (skipped without numpy)
-#   libopenblas-dev      CBLAS for bench/peak.c (make bench, bench-smoke)
+#   libopenblas-dev      CBLAS: the cpu backend's dots, bench/peak.c
+#   llvm-19-dev          LLVM 19's C API and ORC JIT: the cpu backend
 #
 # gcc's own sanitizer runtimes (libasan, libubsan) come with gcc.
 set -eu
@@ -29,6 +30,8 @@ command -v python3 >/dev/null 2>&1 || need_pkg python3
 # python3 -m venv (.ci/run makes a venv with jax for python/tests)
 python3 -c 'import ensurepip' >/dev/null 2>&1 || need_pkg python3-venv
 ls /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so >/dev/null 2>&1 || need_pkg libopenblas-dev
+test -x /usr/lib/llvm-19/bin/llvm-config && test -e /usr/lib/llvm-19/include/llvm-c/LLJIT.h ||
+  need_pkg llvm-19-dev
 
 # numpy for the python3 that is first on PATH. Debian's own python3 gets
 # Debian's package; another python3 (pyenv, a venv) gets numpy from pip,

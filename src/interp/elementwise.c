@@ -1237,6 +1237,25 @@ static cxla_status dispatch(Interp *ip, const Instr *in, Literal *const *ops, Li
   return eval_binary(in, ops[0], ops[1], o);
 }
 
+bool ew_scalar_eval(const Instr *in, const void *const *ops, void *out) {
+  if (in->op == OP_MAP || in->noperands > 3 || !in->shape || !type_is_array(in->shape->type))
+    return false;
+  Literal lits[3], res, *ptrs[3];
+  for (int k = 0; k < in->noperands; k++) {
+    const Shape *s = in->operands[k]->shape;
+    if (!s || !type_is_array(s->type)) return false;
+    lits[k] = (Literal){.type = s->type, .nelems = 1, .data = (void *)ops[k]};
+    ptrs[k] = &lits[k];
+  }
+  res = (Literal){.type = in->shape->type, .nelems = 1, .data = out};
+  cxla_status s = dispatch(NULL, in, ptrs, &res);
+  if (s) {
+    cxla_status_free(s);
+    return false;
+  }
+  return true;
+}
+
 cxla_status interp_elementwise(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
   *out = NULL;
   Literal *o;

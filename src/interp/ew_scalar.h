@@ -163,4 +163,14 @@ bool ew_scalar_binary(Opcode op, ElemType t, const void *a, const void *b, void 
  * one XLA derives from t) on one element of type t. */
 bool ew_scalar_compare(CmpDir dir, CmpType ct, ElemType t, const void *a, const void *b);
 
+/* Evaluates the elementwise instruction `in` (any elementwise opcode but
+ * map, including compare, select, clamp, convert, bitcast-convert between
+ * types of one width, reduce-precision) on one element per operand: ops[k]
+ * points at one element of operand k's type, out at one element of the
+ * result type (Literal storage). Same semantics as the array op; the
+ * instruction's dims are ignored. Returns false, writing nothing, if the op
+ * is not defined on these types. Compiled backends call it for the op and
+ * type combinations they do not emit inline. */
+bool ew_scalar_eval(const Instr *in, const void *const *ops, void *out);
+
 #endif

@@ -101,7 +101,7 @@ cxla_status literal_clone(const Literal *src, Literal **out) {
   *out = NULL;
   if (src->type == T_TUPLE) return literal_tuple_of_clones(src->tuple, src->ntuple, out);
   TRY(literal_create(src->type, src->rank, src->dims, out));
-  if (src->data) memcpy((*out)->data, src->data, (size_t)(src->nelems * type_bytes(src->type)));
+  if (src->data && src->nelems > 0) memcpy((*out)->data, src->data, (size_t)(src->nelems * type_bytes(src->type)));
   (*out)->unknown = src->unknown;
   return NULL;
 }

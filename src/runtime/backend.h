@@ -185,5 +185,6 @@ const Backend *rt_backend_find(const char *name);
 /* The backends this library has. A new backend declares its table here and
  * adds one line to backends.c. */
 extern const Backend interp_backend; /* src/interp/backend.c */
+extern const Backend cpu_backend;    /* src/cpu/backend.c */
 
 #endif

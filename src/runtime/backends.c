@@ -7,6 +7,7 @@
 #include "runtime/backend.h"
 
 static const Backend *const registry[] = {
+    &cpu_backend,
     &interp_backend,
 };
 

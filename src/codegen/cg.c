@@ -1,0 +1,456 @@
+/* The Codegen object, a kernel's loop nest over its outputs, loops and the
+ * memo table of the elemental emitter (see cg_internal.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/cg_internal.h"
+#include "interp/ew_scalar.h"
+
+cxla_status codegen_create(LLVMContextRef ctx, const char *module_name, Codegen **out) {
+  *out = NULL;
+  Codegen *cg = cxla_calloc(1, sizeof *cg);
+  if (!cg) return cxla_oom();
+  cg->ctx = ctx;
+  cg->mod = LLVMModuleCreateWithNameInContext(module_name, cg->ctx);
+  cg->i1 = LLVMInt1TypeInContext(cg->ctx);
+  cg->i8 = LLVMInt8TypeInContext(cg->ctx);
+  cg->i16 = LLVMInt16TypeInContext(cg->ctx);
+  cg->i32 = LLVMInt32TypeInContext(cg->ctx);
+  cg->i64 = LLVMInt64TypeInContext(cg->ctx);
+  cg->f32 = LLVMFloatTypeInContext(cg->ctx);
+  cg->f64 = LLVMDoubleTypeInContext(cg->ctx);
+  cg->ptr = LLVMPointerTypeInContext(cg->ctx, 0);
+  cg->vd = LLVMVoidTypeInContext(cg->ctx);
+  LLVMTypeRef params[3] = {cg->ptr, cg->i64, cg->i64};
+  cg->kernel_ty = LLVMFunctionType(cg->vd, params, 3, 0);
+  *out = cg;
+  return NULL;
+}
+
+void codegen_destroy(Codegen *cg) {
+  if (!cg) return;
+  if (cg->mod) LLVMDisposeModule(cg->mod);
+  cxla_free(cg);
+}
+
+LLVMModuleRef codegen_take_module(Codegen *cg) {
+  LLVMModuleRef m = cg->mod;
+  cg->mod = NULL;
+  return m;
+}
+
+void cxla_cg_rt_scalar(const void *in, const void *const *ops, void *out) {
+  /* The emitter only calls it for combinations ew_scalar_eval defines
+   * (checked at compile time by em_scalar_supported). */
+  (void)ew_scalar_eval((const Instr *)in, ops, out);
+}
+
+/* ---- errors ---- */
+
+void em_fail(Em *e, cxla_status s) {
+  if (!e->err) e->err = s;
+  else cxla_status_free(s);
+}
+
+cxla_status em_unsupported(const Instr *in, const char *what) {
+  return ERR(UNIMPLEMENTED, "cpu backend: cannot compile %s %%%s%s%s", op_name(in->op), in->name,
+             what ? ": " : "", what ? what : "");
+}
+
+/* ---- small builders ---- */
+
+Idx *em_idx(Em *e, int rank) {
+  Idx *x = arena_alloc(&e->arena, sizeof *x);
+  if (!x) {
+    em_fail(e, cxla_oom());
+    static Idx dummy_never_written; /* unreachable in practice: callers check e->err */
+    (void)dummy_never_written;
+    return NULL;
+  }
+  memset(x, 0, sizeof *x);
+  x->rank = rank;
+  x->id = ++e->next_idx;
+  return x;
+}
+
+LLVMValueRef em_i64(Em *e, int64_t v) { return LLVMConstInt(e->cg->i64, (unsigned long long)v, 1); }
+
+LLVMValueRef em_alloca(Em *e, LLVMTypeRef t) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(e->cg->ctx);
+  LLVMValueRef first = LLVMGetFirstInstruction(e->entry);
+  if (first) LLVMPositionBuilderBefore(b, first);
+  else LLVMPositionBuilderAtEnd(b, e->entry);
+  LLVMValueRef a = LLVMBuildAlloca(b, t, "");
+  LLVMDisposeBuilder(b);
+  return a;
+}
+
+LLVMValueRef em_buf(Em *e, int slot) {
+  LLVMValueRef gep = LLVMBuildGEP2(e->b, e->cg->ptr, e->bufs, (LLVMValueRef[]){em_i64(e, slot)}, 1, "");
+  LLVMValueRef p = LLVMBuildLoad2(e->b, e->cg->ptr, gep, "buf");
+  return p;
+}
+
+LLVMValueRef em_linear(Em *e, const Idx *idx, const int64_t *dims) {
+  LLVMValueRef lin = em_i64(e, 0);
+  for (int i = 0; i < idx->rank; i++) {
+    lin = LLVMBuildNSWMul(e->b, lin, em_i64(e, dims[i]), "");
+    lin = LLVMBuildNSWAdd(e->b, lin, idx->v[i], "");
+  }
+  return lin;
+}
+
+/* ---- memo ---- */
+
+void em_scope_push(Em *e) {
+  if (e->depth + 1 >= (int)(sizeof e->gens / sizeof e->gens[0])) {
+    em_fail(e, ERR(UNIMPLEMENTED, "cpu backend: loops nested too deeply"));
+    return;
+  }
+  e->depth++;
+  e->gens[e->depth] = ++e->next_gen;
+}
+
+void em_scope_pop(Em *e) {
+  if (e->depth > 0) e->depth--;
+}
+
+/* Memo entries are keyed by the instruction and the index's LLVM values
+ * (the same values reached through different broadcasts or reshapes are
+ * the same index). */
+static unsigned memo_hash(const Instr *in, const Idx *idx) {
+  uintptr_t h = (uintptr_t)in >> 4;
+  for (int i = 0; i < idx->rank; i++) h = h * 1000003u ^ ((uintptr_t)idx->v[i] >> 4);
+  return (unsigned)(h ^ (h >> 29));
+}
+
+MemoEnt *em_memo_find(Em *e, const Instr *in, const Idx *idx) {
+  unsigned h = memo_hash(in, idx) % (unsigned)e->nbuckets;
+  for (MemoEnt *m = e->buckets[h]; m; m = m->next)
+    if (m->in == in && m->rank == idx->rank && m->depth <= e->depth && e->gens[m->depth] == m->gen &&
+        (idx->rank == 0 || memcmp(m->idx, idx->v, (size_t)idx->rank * sizeof *m->idx) == 0))
+      return m;
+  return NULL;
+}
+
+void em_memo_put(Em *e, const Instr *in, const Idx *idx, int n, const LLVMValueRef *vals) {
+  if (n > 8) return;
+  MemoEnt *m = arena_alloc(&e->arena, sizeof *m);
+  LLVMValueRef *iv = idx->rank ? arena_alloc(&e->arena, (size_t)idx->rank * sizeof *iv) : NULL;
+  if (!m || (idx->rank && !iv)) {
+    em_fail(e, cxla_oom());
+    return;
+  }
+  if (idx->rank) memcpy(iv, idx->v, (size_t)idx->rank * sizeof *iv);
+  unsigned h = memo_hash(in, idx) % (unsigned)e->nbuckets;
+  m->in = in;
+  m->rank = idx->rank;
+  m->idx = iv;
+  m->depth = e->depth;
+  m->gen = e->gens[e->depth];
+  m->nvals = n;
+  for (int i = 0; i < n; i++) m->vals[i] = vals[i];
+  m->next = e->buckets[h];
+  e->buckets[h] = m;
+}
+
+/* ---- loops ---- */
+
+LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, const char *name) {
+  Codegen *cg = e->cg;
+  l->iv_slot = em_alloca(e, cg->i64);
+  LLVMBuildStore(e->b, lo, l->iv_slot);
+  l->cond = LLVMAppendBasicBlockInContext(cg->ctx, e->fn, name);
+  l->body = LLVMAppendBasicBlockInContext(cg->ctx, e->fn, name);
+  l->exit = LLVMAppendBasicBlockInContext(cg->ctx, e->fn, name);
+  LLVMBuildBr(e->b, l->cond);
+  LLVMPositionBuilderAtEnd(e->b, l->cond);
+  LLVMValueRef iv = LLVMBuildLoad2(e->b, cg->i64, l->iv_slot, "");
+  LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, iv, hi, ""), l->body, l->exit);
+  LLVMPositionBuilderAtEnd(e->b, l->body);
+  em_scope_push(e);
+  return LLVMBuildLoad2(e->b, cg->i64, l->iv_slot, "i");
+}
+
+void em_loop_end(Em *e, Loop *l) {
+  em_scope_pop(e);
+  LLVMValueRef iv = LLVMBuildLoad2(e->b, e->cg->i64, l->iv_slot, "");
+  LLVMBuildStore(e->b, LLVMBuildNSWAdd(e->b, iv, em_i64(e, 1), ""), l->iv_slot);
+  LLVMBuildBr(e->b, l->cond);
+  LLVMPositionBuilderAtEnd(e->b, l->exit);
+}
+
+/* ---- kernels ---- */
+
+/* The output shapes of the kernel for in: its array shape, or the elements
+ * of its tuple shape. */
+static int out_shapes(const Instr *in, const Shape **shapes, int max) {
+  const Shape *s = in->shape;
+  if (s->type != T_TUPLE) {
+    shapes[0] = s;
+    return 1;
+  }
+  int n = s->ntuple < max ? s->ntuple : max;
+  for (int i = 0; i < n; i++) shapes[i] = s->tuple[i];
+  return s->ntuple;
+}
+
+int codegen_kernel_outputs(const Instr *in) {
+  return in->shape->type == T_TUPLE ? in->shape->ntuple : 1;
+}
+
+static bool outputs_same_dims(const Instr *in) {
+  const Shape *sh[8] = {0};
+  int n = out_shapes(in, sh, 8);
+  if (n > 8) return false;
+  for (int i = 1; i < n; i++)
+    if (sh[i]->rank != sh[0]->rank ||
+        (sh[0]->rank > 0 && memcmp(sh[i]->dims, sh[0]->dims, (size_t)sh[0]->rank * sizeof(int64_t))))
+      return false;
+  return true;
+}
+
+int64_t codegen_kernel_extent(const Instr *in) {
+  if (!outputs_same_dims(in)) return 1;
+  const Shape *sh[8] = {0};
+  out_shapes(in, sh, 8);
+  return sh[0]->rank == 0 ? 1 : sh[0]->dims[0];
+}
+
+bool codegen_supports(const Instr *in, char *why, size_t n) {
+  if (!in->shape) {
+    snprintf(why, n, "%s %%%s has no shape", op_name(in->op), in->name);
+    return false;
+  }
+  if (in->shape->type == T_TUPLE) {
+    if (in->shape->ntuple > 8 || in->shape->ntuple < 1) {
+      snprintf(why, n, "%s %%%s: tuple of %d outputs", op_name(in->op), in->name,
+               in->shape->ntuple);
+      return false;
+    }
+    for (int i = 0; i < in->shape->ntuple; i++)
+      if (!type_is_array(in->shape->tuple[i]->type) || in->shape->tuple[i]->type == T_TUPLE) {
+        snprintf(why, n, "%s %%%s: nested tuple output", op_name(in->op), in->name);
+        return false;
+      }
+  }
+  for (int i = 0; i < in->noperands; i++)
+    if (!in->operands[i]->shape || !type_is_array(in->operands[i]->shape->type)) {
+      snprintf(why, n, "%s %%%s: operand %d is not an array", op_name(in->op), in->name, i);
+      return false;
+    }
+  return em_elem_supported(in, why, n);
+}
+
+/* Stores value(s) of `what` at idx into the outputs. */
+static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_t *dims,
+                          int first_out, int nout) {
+  LLVMValueRef vals[8];
+  int n = em_elem(e, what, idx, vals, 8);
+  if (e->err) return;
+  LLVMValueRef lin = em_linear(e, idx, dims);
+  for (int k = 0; k < nout && k < n; k++) {
+    const Shape *s = what->shape->type == T_TUPLE ? what->shape->tuple[k] : what->shape;
+    LLVMTypeRef st = cg_storage_type(e->cg, s->type);
+    LLVMValueRef p = LLVMBuildGEP2(e->b, st, em_buf(e, first_out + k), &lin, 1, "");
+    LLVMBuildStore(e->b, vals[k], p);
+  }
+}
+
+/* Loop nest over dims (outermost over [lo, hi) when ranged) storing values
+ * of `what`. */
+static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
+                      LLVMValueRef lo, LLVMValueRef hi) {
+  int rank = shape->rank;
+  for (int i = 0; i < rank; i++)
+    if (shape->dims[i] == 0) return;
+  Idx *idx = em_idx(e, rank);
+  if (!idx) return;
+  Loop loops[CG_MAX_RANK];
+  for (int i = 0; i < rank; i++) {
+    LLVMValueRef l = i == 0 ? lo : em_i64(e, 0), h = i == 0 ? hi : em_i64(e, shape->dims[i]);
+    idx->v[i] = em_loop_begin(e, &loops[i], l, h, "l");
+  }
+  if (rank == 0) {
+    LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "once");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "done");
+    LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, lo, hi, ""), body, done);
+    LLVMPositionBuilderAtEnd(e->b, body);
+    em_scope_push(e);
+    store_outputs(e, what, idx, shape->dims, first_out, nout);
+    em_scope_pop(e);
+    LLVMBuildBr(e->b, done);
+    LLVMPositionBuilderAtEnd(e->b, done);
+    return;
+  }
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  for (int i = rank - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
+}
+
+/* Elements computed by the inner loops of one instruction per output
+ * element (reductions, windows, contractions), else 1. */
+static int64_t inner_trip(const Instr *in) {
+  int64_t t = 1;
+  switch (in->op) {
+  case OP_REDUCE:
+    for (int k = 0; k < in->dimensions.n; k++) t *= in->operands[0]->shape->dims[in->dimensions.v[k]];
+    return t;
+  case OP_REDUCE_WINDOW: case OP_CONVOLUTION:
+    for (int k = 0; k < in->nwindow; k++) t *= in->window[k].size;
+    if (in->op == OP_CONVOLUTION) t *= in->operands[1]->shape->dims[in->conv.k_in];
+    return t;
+  case OP_DOT:
+    for (int k = 0; k < in->dot.lhs_contract.n; k++) t *= in->operands[0]->shape->dims[in->dot.lhs_contract.v[k]];
+    return t;
+  default: return 1;
+  }
+}
+
+/* Rough element operations of a kernel: small ones are optimized for size
+ * (LLVM then spends little time vectorizing and unrolling code that runs
+ * for a few elements). */
+static int64_t kernel_work(const Instr *in) {
+  int64_t out = 0, inner = inner_trip(in);
+  if (in->shape->type == T_TUPLE) {
+    for (int i = 0; i < in->shape->ntuple; i++) out += shape_elems(in->shape->tuple[i]);
+  } else {
+    out = shape_elems(in->shape);
+  }
+  if (in->op == OP_FUSION)
+    for (int i = 0; i < in->called[0]->ninstrs; i++) {
+      int64_t t = inner_trip(in->called[0]->instrs[i]);
+      if (t > inner) inner = t;
+    }
+  return out * inner;
+}
+
+static cxla_status bind(Em *e, const Instr *in, int slot) {
+  for (int i = 0; i < e->nbound; i++)
+    if (e->bound[i] == in) return NULL;
+  const Instr **b = cxla_realloc(e->bound, (size_t)(e->nbound + 1) * sizeof *b);
+  if (!b) return cxla_oom();
+  e->bound = b;
+  int *s = cxla_realloc(e->bound_slot, (size_t)(e->nbound + 1) * sizeof *s);
+  if (!s) return cxla_oom();
+  e->bound_slot = s;
+  e->bound[e->nbound] = in;
+  e->bound_slot[e->nbound++] = slot;
+  return NULL;
+}
+
+cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name) {
+  return codegen_emit_kernel_pre(cg, in, name, NULL, 0);
+}
+
+cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *name,
+                                    const Instr *const *pre, int npre) {
+  char why[256];
+  if (!codegen_supports(in, why, sizeof why)) return ERR(UNIMPLEMENTED, "cpu backend: %s", why);
+  Em e = {0};
+  e.cg = cg;
+  e.root = in;
+  arena_init(&e.arena);
+  e.nbuckets = 4096;
+  e.buckets = cxla_calloc((size_t)e.nbuckets, sizeof *e.buckets);
+  cxla_status s = e.buckets ? NULL : cxla_oom();
+  e.nout = codegen_kernel_outputs(in);
+  /* What the kernel reads: the fused computation's parameters, or the
+   * unfused op's operands. */
+  const Instr *value = in;
+  if (!s && in->op == OP_FUSION) {
+    const Computation *c = in->called[0];
+    for (int i = 0; i < c->nparams && !s; i++) s = bind(&e, c->params[i], e.nout + i);
+    value = c->root;
+  } else {
+    for (int i = 0; i < in->noperands && !s; i++) s = bind(&e, in->operands[i], e.nout + i);
+  }
+  for (int i = 0; i < npre && !s; i++) s = bind(&e, pre[i], e.nout + in->noperands + i);
+  if (s) goto done;
+  e.fn = LLVMAddFunction(cg->mod, name, cg->kernel_ty);
+  e.bufs = LLVMGetParam(e.fn, 0);
+  LLVMAddAttributeAtIndex(e.fn, 1, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
+  LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+  if (kernel_work(in) < 2048) {
+    unsigned kinds[2] = {LLVMGetEnumAttributeKindForName("optsize", 7), LLVMGetEnumAttributeKindForName("minsize", 7)};
+    for (int k = 0; k < 2; k++)
+      LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, kinds[k], 0));
+  }
+  e.entry = LLVMAppendBasicBlockInContext(cg->ctx, e.fn, "entry");
+  e.b = LLVMCreateBuilderInContext(cg->ctx);
+  LLVMPositionBuilderAtEnd(e.b, e.entry);
+  LLVMValueRef lo = LLVMGetParam(e.fn, 1), hi = LLVMGetParam(e.fn, 2);
+  const Shape *sh[8];
+  int nout = out_shapes(in, sh, 8);
+  if (outputs_same_dims(in)) {
+    emit_nest(&e, value, sh[0], 0, nout, lo, hi);
+  } else {
+    /* Outputs of different dims (a multi-output fusion of siblings): one
+     * nest per output, on the call that starts at row 0. */
+    LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(cg->ctx, e.fn, "run");
+    LLVMBasicBlockRef end = LLVMAppendBasicBlockInContext(cg->ctx, e.fn, "end");
+    LLVMBuildCondBr(e.b, LLVMBuildICmp(e.b, LLVMIntEQ, lo, em_i64(&e, 0), ""), run, end);
+    LLVMPositionBuilderAtEnd(e.b, run);
+    for (int k = 0; k < nout && !e.err; k++) {
+      if (value->op != OP_TUPLE) {
+        em_fail(&e, em_unsupported(in, "outputs of different shapes from one tuple-shaped op"));
+        break;
+      }
+      const Shape *os = sh[k];
+      em_scope_push(&e);
+      emit_nest(&e, value->operands[k], os, k, 1, em_i64(&e, 0),
+                em_i64(&e, os->rank ? os->dims[0] : 1));
+      em_scope_pop(&e);
+    }
+    LLVMBuildBr(e.b, end);
+    LLVMPositionBuilderAtEnd(e.b, end);
+  }
+  LLVMBuildRetVoid(e.b);
+  LLVMDisposeBuilder(e.b);
+  s = e.err;
+  if (s) LLVMDeleteFunction(e.fn);
+done:
+  cxla_free(e.buckets);
+  cxla_free(e.bound);
+  cxla_free(e.bound_slot);
+  arena_destroy(&e.arena);
+  return s;
+}
+
+cxla_status codegen_emit_predicate(Codegen *cg, const Computation *c, const char *name) {
+  if (!c->root || c->root->shape->type != T_PRED || c->root->shape->rank != 0)
+    return ERR(UNIMPLEMENTED, "cpu backend: computation %s does not return a pred scalar", c->name);
+  for (int i = 0; i < c->nparams; i++)
+    if (!c->params[i] || c->params[i]->shape->rank != 0 || !type_is_array(c->params[i]->shape->type) ||
+        c->params[i]->shape->type == T_TUPLE)
+      return ERR(UNIMPLEMENTED, "cpu backend: computation %s takes a non-scalar", c->name);
+  Em e = {0};
+  e.cg = cg;
+  arena_init(&e.arena);
+  e.nbuckets = 16;
+  e.buckets = cxla_calloc((size_t)e.nbuckets, sizeof *e.buckets);
+  LLVMValueRef *args = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *args);
+  cxla_status s = e.buckets && args ? NULL : cxla_oom();
+  if (!s) {
+    LLVMTypeRef ft = LLVMFunctionType(cg->i8, (LLVMTypeRef[]){cg->ptr}, 1, 0);
+    e.fn = LLVMAddFunction(cg->mod, name, ft);
+    e.entry = LLVMAppendBasicBlockInContext(cg->ctx, e.fn, "entry");
+    e.b = LLVMCreateBuilderInContext(cg->ctx);
+    LLVMPositionBuilderAtEnd(e.b, e.entry);
+    e.bufs = LLVMGetParam(e.fn, 0);
+    for (int i = 0; i < c->nparams; i++) {
+      LLVMTypeRef st = cg_storage_type(cg, c->params[i]->shape->type);
+      args[i] = LLVMBuildLoad2(e.b, st, em_buf(&e, i), "");
+    }
+    LLVMValueRef out = NULL;
+    em_call_scalar_comp(&e, c, args, &out, 1);
+    if (!e.err && out) LLVMBuildRet(e.b, out);
+    else LLVMBuildRet(e.b, LLVMConstInt(cg->i8, 0, 0));
+    LLVMDisposeBuilder(e.b);
+    s = e.err;
+    if (s) LLVMDeleteFunction(e.fn);
+  }
+  cxla_free(args);
+  cxla_free(e.buckets);
+  arena_destroy(&e.arena);
+  return s;
+}

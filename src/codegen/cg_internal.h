@@ -1,0 +1,126 @@
+/* cg_internal.h: shared by the emitter's files (private to src/codegen).
+ *   cg.c         the Codegen object, kernels' loop nests, memo tables
+ *   elemental.c  the elemental emitter: value of an instruction at an index
+ *   scalar.c     scalar ops on values in storage form
+ *   math.c       transcendental functions (the one place they are chosen)
+ *
+ * Values: every element value is an LLVM value in *storage form*: the
+ * Literal storage of its type (pred and the 2/4-bit integers as i8 holding
+ * the (sign-)extended value, f16/bf16 as i16 bits, the f8/f4 types as i8
+ * bits, f32 float, f64 double, c64/c128 as a {T, T} struct). Scalar ops
+ * decode to a working type, compute, and encode back, rounding per op. */
+#ifndef CXLA_CODEGEN_INTERNAL_H
+#define CXLA_CODEGEN_INTERNAL_H
+
+#include <llvm-c/Core.h>
+
+#include "codegen/codegen.h"
+
+#define CG_MAX_RANK 64
+
+struct Codegen {
+  LLVMContextRef ctx;
+  LLVMModuleRef mod;
+  LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, vd;
+  LLVMTypeRef kernel_ty;
+  int nconst;                 /* globals made for constants */
+};
+
+/* An index into an array: rank i64 values, with an id for memoization. */
+typedef struct Idx {
+  int rank;
+  int id;
+  LLVMValueRef v[CG_MAX_RANK];
+} Idx;
+
+typedef struct MemoEnt MemoEnt;
+struct MemoEnt {
+  const Instr *in;
+  int rank;
+  LLVMValueRef *idx;   /* the index's values: equal values, same index */
+  int depth;
+  unsigned gen;
+  int nvals;
+  LLVMValueRef vals[8];
+  MemoEnt *next;  /* in the same hash bucket */
+};
+
+/* One kernel being emitted. */
+typedef struct Em {
+  Codegen *cg;
+  LLVMBuilderRef b;
+  LLVMValueRef fn, bufs;
+  LLVMBasicBlockRef entry;     /* allocas go here */
+  const Instr *root;
+  int nout;
+  /* instructions whose value is a kernel argument (operands of an unfused
+   * op, parameters of a fused computation): their buffer slot */
+  const Instr **bound;
+  int *bound_slot;
+  int nbound;
+  /* memo: hash of (instr, idx id) valid while its scope is open */
+  MemoEnt **buckets;
+  int nbuckets;
+  Arena arena;
+  int depth;
+  unsigned gens[256];
+  unsigned next_gen;
+  int next_idx;
+  cxla_status err;             /* first error; emission continues harmlessly */
+} Em;
+
+/* ---- cg.c ---- */
+void em_fail(Em *e, cxla_status s);
+cxla_status em_unsupported(const Instr *in, const char *what);
+Idx *em_idx(Em *e, int rank);            /* fresh index (arena), new id */
+LLVMValueRef em_i64(Em *e, int64_t v);
+LLVMValueRef em_alloca(Em *e, LLVMTypeRef t);
+void em_scope_push(Em *e);
+void em_scope_pop(Em *e);
+MemoEnt *em_memo_find(Em *e, const Instr *in, const Idx *idx);
+void em_memo_put(Em *e, const Instr *in, const Idx *idx, int n, const LLVMValueRef *vals);
+typedef struct Loop {
+  LLVMValueRef iv_slot;
+  LLVMBasicBlockRef cond, body, exit;
+} Loop;
+/* for (iv = lo; iv < hi; iv++): returns iv in the body block (scope pushed). */
+LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, const char *name);
+void em_loop_end(Em *e, Loop *l);
+/* Linear row-major offset of idx in dims. */
+LLVMValueRef em_linear(Em *e, const Idx *idx, const int64_t *dims);
+/* The i-th kernel buffer pointer. */
+LLVMValueRef em_buf(Em *e, int slot);
+
+/* ---- scalar.c ---- */
+LLVMTypeRef cg_storage_type(Codegen *cg, ElemType t);
+/* The value of an elementwise instruction `in` on operand values. */
+LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops);
+/* Helpers for reductions and contractions. */
+LLVMValueRef em_zero(Em *e, ElemType t);
+LLVMValueRef em_add(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b);
+LLVMValueRef em_mul(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b);
+/* convert between element types (XLA semantics) */
+LLVMValueRef em_convert(Em *e, ElemType from, ElemType to, LLVMValueRef v);
+/* an i64 value read from an integer element (sign/zero-extended) */
+LLVMValueRef em_to_i64(Em *e, ElemType t, LLVMValueRef v);
+LLVMValueRef em_const_elem(Em *e, ElemType t, const void *bytes);
+LLVMValueRef em_retype(Em *e, ElemType from, ElemType to, LLVMValueRef v);
+/* Inlines a scalar computation on arguments; *nout values written to outs. */
+void em_call_scalar_comp(Em *e, const Computation *c, const LLVMValueRef *args,
+                         LLVMValueRef *outs, int max_out);
+
+/* ---- math.c ---- */
+/* A double -> double libm-style function for a unary op, or NULL. */
+const char *cg_math_unary_name(Opcode op);
+LLVMValueRef em_math_call1(Em *e, const char *name, LLVMValueRef x);  /* double */
+LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef y);
+LLVMValueRef em_intrinsic(Em *e, const char *name, LLVMTypeRef t, int n, LLVMValueRef *args);
+
+/* ---- elemental.c ---- */
+/* Storage-form value(s) of `in` at idx; tuple-shaped instructions give
+ * one value per element (returns the count). */
+int em_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_out);
+LLVMValueRef em_elem1(Em *e, const Instr *in, const Idx *idx);
+bool em_elem_supported(const Instr *in, char *why, size_t n);
+
+#endif

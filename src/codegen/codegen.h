@@ -1,0 +1,75 @@
+/* codegen.h: the target-independent loop-nest emitter. It turns one
+ * instruction of an optimized module (a fusion, or an op outside any fusion)
+ * into an LLVM function, a "kernel", that computes the instruction's value
+ * into output buffers. It knows nothing of the CPU: the target (src/cpu)
+ * adds the JIT, the executor and the runtime routines.
+ *
+ * Kernel ABI:  void kernel(void **bufs, int64_t lo, int64_t hi)
+ *   bufs[0 .. nout)            the outputs: the instruction's array, or each
+ *                              element of its tuple (multi-output fusion,
+ *                              variadic reduce), in order;
+ *   bufs[nout .. nout + nops)  its operands, in operand order (arrays).
+ * Buffers hold logical row-major arrays in Literal storage (ir.h). The
+ * kernel computes the outermost output dimension's rows [lo, hi) (a rank-0
+ * output: the whole value when lo < hi), so a runtime may split one kernel
+ * over threads; cg_kernel_extent says how many rows there are.
+ *
+ * Ops are computed with the interpreter's (XLA's) semantics. Float arithmetic
+ * assumes the caller runs the kernel with the FTZ and DAZ modes XLA:CPU uses.
+ * Op and type combinations not emitted inline call ew_scalar_eval (the
+ * interpreter's scalar definition) through cxla_cg_rt_scalar, so the
+ * compiled code refers to the module's instructions: keep the module alive
+ * while the code runs.
+ *
+ * Ownership: the caller owns the LLVM context (a JIT's); a Codegen owns its
+ * module until codegen_take_module hands it to the caller. */
+#ifndef CXLA_CODEGEN_H
+#define CXLA_CODEGEN_H
+
+#include <llvm-c/Core.h>
+
+#include "ir/ir.h"
+
+typedef struct Codegen Codegen;
+
+cxla_status codegen_create(LLVMContextRef ctx, const char *module_name, Codegen **out);
+void codegen_destroy(Codegen *cg);
+
+/* Whether the emitter can compile `in` as a kernel (fills why on false:
+ * a message naming the op). */
+bool codegen_supports(const Instr *in, char *why, size_t n);
+
+/* Emits the kernel for `in` as function `name`. */
+cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name);
+
+/* The same, with instructions of the fused computation whose values the
+ * caller computes beforehand (e.g. a dot through BLAS): pre[i]'s value is
+ * read from bufs[nout + noperands + i]. */
+cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *name,
+                                    const Instr *const *pre, int npre);
+
+/* Emits a scalar computation (a sort comparator) as function `name`:
+ *   uint8_t name(const void *const *args)
+ * args[k] points at parameter k's element (Literal storage); the result is
+ * the root's pred (0/1). Fails naming the op if the computation is not
+ * scalar. */
+cxla_status codegen_emit_predicate(Codegen *cg, const Computation *c, const char *name);
+
+/* Rows of the outermost output dimension (1 for rank 0); what [lo, hi)
+ * ranges over. A kernel whose outputs differ in shape computes everything
+ * on any call with lo == 0 and nothing otherwise (extent 1). */
+int64_t codegen_kernel_extent(const Instr *in);
+
+/* Number of output buffers of the kernel for `in`. */
+int codegen_kernel_outputs(const Instr *in);
+
+/* Hands the LLVM module to the caller (who disposes of it or gives it to a
+ * JIT); the Codegen keeps nothing. */
+LLVMModuleRef codegen_take_module(Codegen *cg);
+
+/* The runtime helper the emitted code calls for scalar ops not emitted
+ * inline: ew_scalar_eval(in, ops, out) (ops: one element per operand). The
+ * JIT must resolve the symbol "cxla_cg_rt_scalar" to it. */
+void cxla_cg_rt_scalar(const void *in, const void *const *ops, void *out);
+
+#endif

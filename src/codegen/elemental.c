@@ -1,0 +1,778 @@
+/* The elemental emitter: for an output index, the value of an instruction
+ * there, generated from the values of its operands at the indices the op
+ * maps it to. Values are memoized per (instruction, index) while the loop
+ * body that computed them is open (cg.c), so a fused operand used twice at
+ * one index is computed once. Reductions, windows and contractions emit
+ * their inner loops in place, with accumulators in stack slots that LLVM
+ * promotes to registers. Index arithmetic is on i64. */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/cg_internal.h"
+#include "interp/ew_scalar.h"
+
+static int bound_slot(Em *e, const Instr *in) {
+  for (int i = 0; i < e->nbound; i++)
+    if (e->bound[i] == in) return e->bound_slot[i];
+  return -1;
+}
+
+static LLVMValueRef load_at(Em *e, LLVMValueRef base, ElemType t, const Idx *idx, const int64_t *dims) {
+  LLVMTypeRef st = cg_storage_type(e->cg, t);
+  LLVMValueRef lin = em_linear(e, idx, dims);
+  LLVMValueRef p = LLVMBuildGEP2(e->b, st, base, &lin, 1, "");
+  return LLVMBuildLoad2(e->b, st, p, "");
+}
+
+static LLVMValueRef clampi(Em *e, LLVMValueRef v, int64_t lo, int64_t hi) {
+  LLVMValueRef l = em_i64(e, lo), h = em_i64(e, hi);
+  v = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, v, l, ""), l, v, "");
+  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, v, h, ""), h, v, "");
+}
+
+static Idx *scalar_idx(Em *e) { return em_idx(e, 0); }
+
+/* The value of operand k of an elementwise op at idx (rank-0 operands
+ * broadcast). */
+static LLVMValueRef ew_operand(Em *e, const Instr *in, int k, const Idx *idx) {
+  const Instr *o = in->operands[k];
+  if (o->shape->rank == 0 && idx->rank != 0) return em_elem1(e, o, scalar_idx(e));
+  return em_elem1(e, o, idx);
+}
+
+/* if (cond) { ... } helpers: body block is current after begin. */
+typedef struct IfBlk { LLVMBasicBlockRef then, done; } IfBlk;
+static void if_begin(Em *e, IfBlk *f, LLVMValueRef cond) {
+  f->then = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "then");
+  f->done = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "endif");
+  LLVMBuildCondBr(e->b, cond, f->then, f->done);
+  LLVMPositionBuilderAtEnd(e->b, f->then);
+  em_scope_push(e);
+}
+static void if_end(Em *e, IfBlk *f) {
+  em_scope_pop(e);
+  LLVMBuildBr(e->b, f->done);
+  LLVMPositionBuilderAtEnd(e->b, f->done);
+}
+
+/* ---- constants ---- */
+
+static LLVMValueRef const_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Literal *l = in->literal;
+  if (l->nelems == 1) return em_const_elem(e, l->type, l->data);
+  Codegen *cg = e->cg;
+  size_t bytes = (size_t)l->nelems * (size_t)type_bytes(l->type);
+  LLVMValueRef init = LLVMConstStringInContext(cg->ctx, (const char *)l->data, (unsigned)bytes, 1);
+  char name[32];
+  snprintf(name, sizeof name, "cst.%d", cg->nconst++);
+  LLVMValueRef g = LLVMAddGlobal(cg->mod, LLVMTypeOf(init), name);
+  LLVMSetInitializer(g, init);
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetAlignment(g, 64);
+  return load_at(e, g, l->type, idx, in->shape->dims);
+}
+
+/* ---- shape ops ---- */
+
+/* Maps a row-major linear index of dims_from onto an index of dims_to. */
+static void delinearize(Em *e, LLVMValueRef lin, int rank, const int64_t *dims, Idx *out) {
+  for (int i = rank - 1; i >= 0; i--) {
+    if (i == 0) {
+      out->v[0] = lin;
+      break;
+    }
+    LLVMValueRef d = em_i64(e, dims[i]);
+    out->v[i] = LLVMBuildURem(e->b, lin, d, "");
+    lin = LLVMBuildUDiv(e->b, lin, d, "");
+  }
+}
+
+static LLVMValueRef reshape_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Shape *os = in->operands[0]->shape;
+  Idx *oi = em_idx(e, os->rank);
+  if (!oi) return NULL;
+  if (os->rank > 0) {
+    LLVMValueRef lin = em_linear(e, idx, in->shape->dims);
+    delinearize(e, lin, os->rank, os->dims, oi);
+  }
+  return em_elem1(e, in->operands[0], oi);
+}
+
+/* Physical strides of a shape's layout (default: row major). */
+static void layout_strides(const Shape *s, int64_t *strides) {
+  bool has = s->has_layout && s->minor_to_major;
+  int64_t acc = 1;
+  for (int k = 0; k < s->rank; k++) {
+    int64_t d = has ? s->minor_to_major[k] : s->rank - 1 - k;
+    strides[d] = acc;
+    acc *= s->dims[d];
+  }
+}
+
+/* bitcast keeps physical bytes: the result's index gives a physical offset
+ * under its layout, which the operand's layout maps back to an index. */
+static LLVMValueRef bitcast_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Shape *rs = in->shape, *os = in->operands[0]->shape;
+  int64_t rst[CG_MAX_RANK], ost[CG_MAX_RANK];
+  layout_strides(rs, rst);
+  layout_strides(os, ost);
+  LLVMValueRef off = em_i64(e, 0);
+  for (int i = 0; i < rs->rank; i++)
+    off = LLVMBuildNSWAdd(e->b, off, LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, rst[i]), ""), "");
+  Idx *oi = em_idx(e, os->rank);
+  if (!oi) return NULL;
+  for (int d = 0; d < os->rank; d++) {
+    LLVMValueRef q = os->dims[d] <= 1 ? em_i64(e, 0) : LLVMBuildUDiv(e->b, off, em_i64(e, ost[d]), "");
+    oi->v[d] = os->dims[d] <= 1 ? q : LLVMBuildURem(e->b, q, em_i64(e, os->dims[d]), "");
+  }
+  return em_retype(e, os->type, rs->type, em_elem1(e, in->operands[0], oi));
+}
+
+static LLVMValueRef broadcast_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Shape *os = in->operands[0]->shape;
+  Idx *oi = em_idx(e, os->rank);
+  if (!oi) return NULL;
+  for (int k = 0; k < os->rank; k++) oi->v[k] = idx->v[in->dimensions.v[k]];
+  return em_elem1(e, in->operands[0], oi);
+}
+
+static LLVMValueRef transpose_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Shape *os = in->operands[0]->shape;
+  Idx *oi = em_idx(e, os->rank);
+  if (!oi) return NULL;
+  for (int i = 0; i < in->shape->rank; i++) oi->v[in->dimensions.v[i]] = idx->v[i];
+  return em_elem1(e, in->operands[0], oi);
+}
+
+static LLVMValueRef slice_elem(Em *e, const Instr *in, const Idx *idx) {
+  Idx *oi = em_idx(e, idx->rank);
+  if (!oi) return NULL;
+  for (int i = 0; i < idx->rank; i++) {
+    const SliceDim *s = &in->slice[i];
+    oi->v[i] = LLVMBuildNSWAdd(e->b, LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, s->stride), ""),
+                               em_i64(e, s->start), "");
+  }
+  return em_elem1(e, in->operands[0], oi);
+}
+
+static LLVMValueRef reverse_elem(Em *e, const Instr *in, const Idx *idx) {
+  Idx *oi = em_idx(e, idx->rank);
+  if (!oi) return NULL;
+  for (int i = 0; i < idx->rank; i++) oi->v[i] = idx->v[i];
+  for (int k = 0; k < in->dimensions.n; k++) {
+    int d = (int)in->dimensions.v[k];
+    oi->v[d] = LLVMBuildSub(e->b, em_i64(e, in->shape->dims[d] - 1), idx->v[d], "");
+  }
+  return em_elem1(e, in->operands[0], oi);
+}
+
+static LLVMValueRef iota_elem(Em *e, const Instr *in, const Idx *idx) {
+  LLVMValueRef v = idx->v[in->index];
+  ElemType t = in->shape->type;
+  if (t == T_S64 || t == T_U64) return v;
+  if (type_is_int(t) && type_bits(t) >= 8) return LLVMBuildTrunc(e->b, v, cg_storage_type(e->cg, t), "");
+  if (type_is_complex(t)) {
+    ElemType pt = t == T_C64 ? T_F32 : T_F64;
+    LLVMValueRef re = em_convert(e, T_S64, pt, v);
+    LLVMValueRef z = LLVMGetUndef(cg_storage_type(e->cg, t));
+    z = LLVMBuildInsertValue(e->b, z, re, 0, "");
+    return LLVMBuildInsertValue(e->b, z, LLVMConstNull(cg_storage_type(e->cg, pt)), 1, "");
+  }
+  if (t == T_F16 || t == T_BF16) /* through f32: one rounding while exact there */
+    return em_convert(e, T_F32, t, LLVMBuildSIToFP(e->b, v, e->cg->f32, ""));
+  return em_convert(e, T_S64, t, v);
+}
+
+static LLVMValueRef concat_elem(Em *e, const Instr *in, const Idx *idx) {
+  int d = (int)in->dimensions.v[0];
+  LLVMValueRef res = NULL;
+  int64_t off = 0;
+  for (int k = 0; k < in->noperands; k++) {
+    const Instr *o = in->operands[k];
+    int64_t n = o->shape->dims[d];
+    if (n == 0) continue;
+    if (shape_elems(o->shape) == 0) { off += n; continue; }
+    Idx *oi = em_idx(e, idx->rank);
+    if (!oi) return NULL;
+    for (int i = 0; i < idx->rank; i++) oi->v[i] = idx->v[i];
+    LLVMValueRef rel = LLVMBuildSub(e->b, idx->v[d], em_i64(e, off), "");
+    oi->v[d] = clampi(e, rel, 0, n - 1);
+    LLVMValueRef v = em_elem1(e, o, oi);
+    if (!res) {
+      res = v;
+    } else {
+      LLVMValueRef here = LLVMBuildICmp(e->b, LLVMIntSGE, idx->v[d], em_i64(e, off), "");
+      res = LLVMBuildSelect(e->b, here, v, res, "");
+    }
+    off += n;
+  }
+  return res ? res : em_zero(e, in->shape->type);
+}
+
+static LLVMValueRef pad_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Instr *op = in->operands[0];
+  LLVMValueRef pv = em_elem1(e, in->operands[1], scalar_idx(e));
+  if (shape_elems(op->shape) == 0) return pv;
+  Idx *oi = em_idx(e, idx->rank);
+  if (!oi) return NULL;
+  LLVMValueRef inside = LLVMConstInt(e->cg->i1, 1, 0);
+  for (int i = 0; i < idx->rank; i++) {
+    const PadDim *p = &in->padding[i];
+    int64_t n = op->shape->dims[i];
+    int64_t step = n <= 1 ? 1 : p->interior + 1;
+    LLVMValueRef u = LLVMBuildSub(e->b, idx->v[i], em_i64(e, p->lo), "");
+    LLVMValueRef q = step == 1 ? u : LLVMBuildSDiv(e->b, u, em_i64(e, step), "");
+    LLVMValueRef ok = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""),
+                                   LLVMBuildICmp(e->b, LLVMIntSLT, q, em_i64(e, n), ""), "");
+    if (step != 1)
+      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSRem(e->b, u, em_i64(e, step), ""), em_i64(e, 0), ""), "");
+    inside = LLVMBuildAnd(e->b, inside, ok, "");
+    oi->v[i] = clampi(e, q, 0, n - 1);
+  }
+  LLVMValueRef v = em_elem1(e, op, oi);
+  return LLVMBuildSelect(e->b, inside, v, pv, "");
+}
+
+/* Start index along dim i from a scalar operand, clamped into [0, max]. */
+static LLVMValueRef start_index(Em *e, const Instr *o, int64_t max) {
+  LLVMValueRef v = em_to_i64(e, o->shape->type, em_elem1(e, o, scalar_idx(e)));
+  return clampi(e, v, 0, max < 0 ? 0 : max);
+}
+
+static LLVMValueRef dynamic_slice_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Instr *op = in->operands[0];
+  Idx *oi = em_idx(e, idx->rank);
+  if (!oi) return NULL;
+  for (int i = 0; i < idx->rank; i++) {
+    LLVMValueRef s = start_index(e, in->operands[1 + i], op->shape->dims[i] - in->shape->dims[i]);
+    oi->v[i] = LLVMBuildNSWAdd(e->b, idx->v[i], s, "");
+  }
+  return em_elem1(e, op, oi);
+}
+
+static LLVMValueRef dus_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Instr *op = in->operands[0], *up = in->operands[1];
+  LLVMValueRef base = em_elem1(e, op, idx);
+  if (shape_elems(up->shape) == 0) return base;
+  Idx *ui = em_idx(e, idx->rank);
+  if (!ui) return NULL;
+  LLVMValueRef inside = LLVMConstInt(e->cg->i1, 1, 0);
+  for (int i = 0; i < idx->rank; i++) {
+    int64_t un = up->shape->dims[i];
+    LLVMValueRef s = start_index(e, in->operands[2 + i], op->shape->dims[i] - un);
+    LLVMValueRef u = LLVMBuildSub(e->b, idx->v[i], s, "");
+    inside = LLVMBuildAnd(e->b, inside, LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""),
+                                                     LLVMBuildICmp(e->b, LLVMIntSLT, u, em_i64(e, un), ""), ""), "");
+    ui->v[i] = clampi(e, u, 0, un - 1);
+  }
+  LLVMValueRef v = em_elem1(e, up, ui);
+  return LLVMBuildSelect(e->b, inside, v, base, "");
+}
+
+/* bitcast-convert between widths: a wider operand splits along the
+ * result's last dim (least significant part first); a narrower one is
+ * gathered from the operand's last dim. */
+static LLVMValueRef bitcast_convert_elem(Em *e, const Instr *in, const Idx *idx) {
+  Codegen *cg = e->cg;
+  const Instr *op = in->operands[0];
+  ElemType st = op->shape->type, dt = in->shape->type;
+  int iw = type_bits(st), ow = type_bits(dt);
+  LLVMTypeRef sit = LLVMIntTypeInContext(cg->ctx, (unsigned)iw), dit = LLVMIntTypeInContext(cg->ctx, (unsigned)ow);
+  if (iw > ow) {
+    Idx *oi = em_idx(e, op->shape->rank);
+    if (!oi) return NULL;
+    for (int i = 0; i < oi->rank; i++) oi->v[i] = idx->v[i];
+    LLVMValueRef v = LLVMBuildBitCast(e->b, em_elem1(e, op, oi), sit, "");
+    LLVMValueRef sh = LLVMBuildMul(e->b, idx->v[idx->rank - 1], em_i64(e, ow), "");
+    sh = LLVMBuildIntCast2(e->b, sh, sit, 0, "");
+    v = LLVMBuildTrunc(e->b, LLVMBuildLShr(e->b, v, sh, ""), dit, "");
+    return LLVMBuildBitCast(e->b, v, cg_storage_type(cg, dt), "");
+  }
+  int parts = ow / iw;
+  LLVMValueRef acc = LLVMConstNull(dit);
+  for (int k = 0; k < parts; k++) {
+    Idx *oi = em_idx(e, op->shape->rank);
+    if (!oi) return NULL;
+    for (int i = 0; i < idx->rank; i++) oi->v[i] = idx->v[i];
+    oi->v[idx->rank] = em_i64(e, k);
+    LLVMValueRef v = LLVMBuildZExt(e->b, LLVMBuildBitCast(e->b, em_elem1(e, op, oi), sit, ""), dit, "");
+    acc = LLVMBuildOr(e->b, acc, LLVMBuildShl(e->b, v, LLVMConstInt(dit, (unsigned long long)k * (unsigned)iw, 0), ""), "");
+  }
+  return LLVMBuildBitCast(e->b, acc, cg_storage_type(cg, dt), "");
+}
+
+/* ---- reductions ---- */
+
+static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out) {
+  int n = in->noperands / 2;
+  const Shape *is = in->operands[0]->shape;
+  bool reduced[CG_MAX_RANK] = {false};
+  for (int k = 0; k < in->dimensions.n; k++) reduced[in->dimensions.v[k]] = true;
+  LLVMValueRef acc[8];
+  for (int k = 0; k < n; k++) {
+    acc[k] = em_alloca(e, cg_storage_type(e->cg, in->operands[k]->shape->type));
+    LLVMBuildStore(e->b, em_elem1(e, in->operands[n + k], scalar_idx(e)), acc[k]);
+  }
+  bool empty = false;
+  for (int d = 0; d < is->rank; d++) empty |= reduced[d] && is->dims[d] == 0;
+  if (!empty) {
+    Idx *oi = em_idx(e, is->rank);
+    if (!oi) return 0;
+    Loop loops[CG_MAX_RANK];
+    int nl = 0, j = 0;
+    for (int d = 0; d < is->rank; d++) {
+      if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
+      else oi->v[d] = idx->v[j++];
+    }
+    LLVMValueRef args[16];
+    for (int k = 0; k < n; k++) args[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
+    for (int k = 0; k < n; k++) args[n + k] = em_elem1(e, in->operands[k], oi);
+    LLVMValueRef res[8];
+    em_call_scalar_comp(e, in->called[0], args, res, n);
+    if (e->err) return 0;
+    for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], acc[k]);
+    for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
+  }
+  for (int k = 0; k < n; k++) out[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
+  return n;
+}
+
+static int reduce_window_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out) {
+  int n = in->noperands / 2;
+  const Shape *is = in->operands[0]->shape;
+  int rank = is->rank;
+  LLVMValueRef acc[8];
+  for (int k = 0; k < n; k++) {
+    acc[k] = em_alloca(e, cg_storage_type(e->cg, in->operands[k]->shape->type));
+    LLVMBuildStore(e->b, em_elem1(e, in->operands[n + k], scalar_idx(e)), acc[k]);
+  }
+  bool empty = shape_elems(is) == 0;
+  for (int d = 0; d < rank; d++) empty |= in->window[d].size == 0;
+  if (!empty) {
+    Loop loops[CG_MAX_RANK];
+    Idx *oi = em_idx(e, rank);
+    if (!oi) return 0;
+    LLVMValueRef ok = LLVMConstInt(e->cg->i1, 1, 0);
+    LLVMValueRef w[CG_MAX_RANK];
+    for (int d = 0; d < rank; d++) w[d] = em_loop_begin(e, &loops[d], em_i64(e, 0), em_i64(e, in->window[d].size), "w");
+    for (int d = 0; d < rank; d++) {
+      const WindowDim *wd = &in->window[d];
+      LLVMValueRef u = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, idx->v[d], em_i64(e, wd->stride), ""),
+                                    LLVMBuildMul(e->b, w[d], em_i64(e, wd->rhs_dilate), ""), "");
+      u = LLVMBuildSub(e->b, u, em_i64(e, wd->pad_lo), "");
+      LLVMValueRef p = u;
+      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""), "");
+      if (wd->lhs_dilate > 1) {
+        ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSRem(e->b, u, em_i64(e, wd->lhs_dilate), ""), em_i64(e, 0), ""), "");
+        p = LLVMBuildSDiv(e->b, u, em_i64(e, wd->lhs_dilate), "");
+      }
+      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSLT, p, em_i64(e, is->dims[d]), ""), "");
+      oi->v[d] = p;
+    }
+    IfBlk f;
+    if_begin(e, &f, ok);
+    LLVMValueRef args[16], res[8];
+    for (int k = 0; k < n; k++) args[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
+    for (int k = 0; k < n; k++) args[n + k] = em_elem1(e, in->operands[k], oi);
+    em_call_scalar_comp(e, in->called[0], args, res, n);
+    if (e->err) return 0;
+    for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], acc[k]);
+    if_end(e, &f);
+    for (int d = rank - 1; d >= 0; d--) em_loop_end(e, &loops[d]);
+  }
+  for (int k = 0; k < n; k++) out[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
+  return n;
+}
+
+/* ---- contractions ---- */
+
+static bool in_list(const I64List *l, int64_t d) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == d) return true;
+  return false;
+}
+
+static LLVMValueRef dot_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Instr *L = in->operands[0], *R = in->operands[1];
+  const DotDims *dd = &in->dot;
+  ElemType t = in->shape->type;
+  LLVMTypeRef st = cg_storage_type(e->cg, t);
+  LLVMValueRef acc = em_alloca(e, st);
+  LLVMBuildStore(e->b, em_zero(e, t), acc);
+  int lr = L->shape->rank, rr = R->shape->rank;
+  Idx *li = em_idx(e, lr), *ri = em_idx(e, rr);
+  if (!li || !ri) return NULL;
+  int j = 0;
+  for (int b = 0; b < dd->lhs_batch.n; b++, j++) {
+    li->v[dd->lhs_batch.v[b]] = idx->v[j];
+    ri->v[dd->rhs_batch.v[b]] = idx->v[j];
+  }
+  for (int d = 0; d < lr; d++)
+    if (!in_list(&dd->lhs_batch, d) && !in_list(&dd->lhs_contract, d)) li->v[d] = idx->v[j++];
+  for (int d = 0; d < rr; d++)
+    if (!in_list(&dd->rhs_batch, d) && !in_list(&dd->rhs_contract, d)) ri->v[d] = idx->v[j++];
+  bool empty = false;
+  for (int c = 0; c < dd->lhs_contract.n; c++) empty |= L->shape->dims[dd->lhs_contract.v[c]] == 0;
+  if (!empty) {
+    Loop loops[CG_MAX_RANK];
+    for (int c = 0; c < dd->lhs_contract.n; c++) {
+      LLVMValueRef k = em_loop_begin(e, &loops[c], em_i64(e, 0), em_i64(e, L->shape->dims[dd->lhs_contract.v[c]]), "k");
+      li->v[dd->lhs_contract.v[c]] = k;
+      ri->v[dd->rhs_contract.v[c]] = k;
+    }
+    LLVMValueRef a = em_convert(e, L->shape->type, t, em_elem1(e, L, li));
+    LLVMValueRef b = em_convert(e, R->shape->type, t, em_elem1(e, R, ri));
+    LLVMValueRef s = em_add(e, t, LLVMBuildLoad2(e->b, st, acc, ""), em_mul(e, t, a, b));
+    LLVMBuildStore(e->b, s, acc);
+    for (int c = dd->lhs_contract.n - 1; c >= 0; c--) em_loop_end(e, &loops[c]);
+  }
+  return LLVMBuildLoad2(e->b, st, acc, "");
+}
+
+static LLVMValueRef conv_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Instr *L = in->operands[0], *R = in->operands[1];
+  const ConvDims *cd = &in->conv;
+  ElemType t = in->shape->type;
+  LLVMTypeRef st = cg_storage_type(e->cg, t);
+  int nsp = cd->nspatial;
+  int64_t O = R->shape->dims[cd->k_out], Ci = R->shape->dims[cd->k_in];
+  int64_t NB = L->shape->dims[cd->in_batch];
+  int64_t G = in->feature_group_count, BG = in->batch_group_count;
+  LLVMValueRef acc = em_alloca(e, st);
+  LLVMBuildStore(e->b, em_zero(e, t), acc);
+  LLVMValueRef n = idx->v[cd->out_batch], o = idx->v[cd->out_feature];
+  LLVMValueRef g = LLVMBuildSDiv(e->b, o, em_i64(e, O / G), "");
+  LLVMValueRef nb = n;
+  if (BG > 1)
+    nb = LLVMBuildAdd(e->b, n, LLVMBuildMul(e->b, LLVMBuildSDiv(e->b, o, em_i64(e, O / BG), ""), em_i64(e, NB / BG), ""), "");
+  bool empty = Ci == 0;
+  for (int s = 0; s < nsp; s++) empty |= R->shape->dims[cd->k_spatial[s]] == 0;
+  if (!empty) {
+    Loop loops[CG_MAX_RANK + 1];
+    Idx *li = em_idx(e, nsp + 2), *ri = em_idx(e, nsp + 2);
+    if (!li || !ri) return NULL;
+    LLVMValueRef ok = LLVMConstInt(e->cg->i1, 1, 0);
+    LLVMValueRef ks[CG_MAX_RANK];
+    for (int s = 0; s < nsp; s++)
+      ks[s] = em_loop_begin(e, &loops[s], em_i64(e, 0), em_i64(e, R->shape->dims[cd->k_spatial[s]]), "ks");
+    LLVMValueRef i = em_loop_begin(e, &loops[nsp], em_i64(e, 0), em_i64(e, Ci), "ci");
+    for (int s = 0; s < nsp; s++) {
+      const WindowDim *wd = &in->window[s];
+      LLVMValueRef u = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, idx->v[cd->out_spatial[s]], em_i64(e, wd->stride), ""),
+                                    LLVMBuildMul(e->b, ks[s], em_i64(e, wd->rhs_dilate), ""), "");
+      u = LLVMBuildSub(e->b, u, em_i64(e, wd->pad_lo), "");
+      LLVMValueRef p = u;
+      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""), "");
+      if (wd->lhs_dilate > 1) {
+        ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSRem(e->b, u, em_i64(e, wd->lhs_dilate), ""), em_i64(e, 0), ""), "");
+        p = LLVMBuildSDiv(e->b, u, em_i64(e, wd->lhs_dilate), "");
+      }
+      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSLT, p, em_i64(e, L->shape->dims[cd->in_spatial[s]]), ""), "");
+      li->v[cd->in_spatial[s]] = p;
+      int64_t K = R->shape->dims[cd->k_spatial[s]];
+      ri->v[cd->k_spatial[s]] = wd->reversal ? LLVMBuildSub(e->b, em_i64(e, K - 1), ks[s], "") : ks[s];
+    }
+    li->v[cd->in_batch] = nb;
+    li->v[cd->in_feature] = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, g, em_i64(e, Ci), ""), i, "");
+    ri->v[cd->k_in] = i;
+    ri->v[cd->k_out] = o;
+    IfBlk f;
+    if_begin(e, &f, ok);
+    LLVMValueRef a = em_convert(e, L->shape->type, t, em_elem1(e, L, li));
+    LLVMValueRef b = em_convert(e, R->shape->type, t, em_elem1(e, R, ri));
+    LLVMBuildStore(e->b, em_add(e, t, LLVMBuildLoad2(e->b, st, acc, ""), em_mul(e, t, a, b)), acc);
+    if_end(e, &f);
+    for (int s = nsp; s >= 0; s--) em_loop_end(e, &loops[s]);
+  }
+  return LLVMBuildLoad2(e->b, st, acc, "");
+}
+
+/* gather: the output's batch dims pick an index vector, spread over the
+ * operand dims by start_index_map (operand batching dims take the batch
+ * coordinate), every start clamped so the slice fits; the offset dims walk
+ * the slice. (src/interp/gather.c is the definition.) */
+static LLVMValueRef gather_elem(Em *e, const Instr *in, const Idx *idx) {
+  const Instr *op = in->operands[0], *ix = in->operands[1];
+  const GatherDims *gd = &in->gather;
+  int rank = op->shape->rank, ri = ix->shape->rank, ro = in->shape->rank;
+  int64_t ivd = gd->index_vector_dim;
+  bool implicit = ivd == ri;
+  LLVMValueRef G[CG_MAX_RANK];
+  int nb = 0;
+  for (int d = 0; d < ro; d++)
+    if (!in_list(&gd->offset_dims, d)) G[nb++] = idx->v[d];
+  LLVMValueRef start[CG_MAX_RANK];
+  for (int d = 0; d < rank; d++) start[d] = em_i64(e, 0);
+  for (int k = 0; k < gd->start_index_map.n; k++) {
+    Idx *ii = em_idx(e, ri);
+    if (!ii) return NULL;
+    for (int d = 0, j = 0; d < ri; d++) ii->v[d] = d == ivd ? em_i64(e, k) : G[j++];
+    (void)implicit;
+    start[gd->start_index_map.v[k]] = em_to_i64(e, ix->shape->type, em_elem1(e, ix, ii));
+  }
+  for (int i = 0; i < gd->operand_batching_dims.n; i++) {
+    int64_t d = gd->start_indices_batching_dims.v[i];
+    start[gd->operand_batching_dims.v[i]] = G[d < ivd ? d : d - 1];
+  }
+  Idx *oi = em_idx(e, rank);
+  if (!oi) return NULL;
+  for (int d = 0, k = 0; d < rank; d++) {
+    LLVMValueRef s = clampi(e, start[d], 0, op->shape->dims[d] - in->slice_sizes.v[d]);
+    bool dropped = in_list(&gd->collapsed_slice_dims, d) || in_list(&gd->operand_batching_dims, d);
+    oi->v[d] = dropped ? s : LLVMBuildNSWAdd(e->b, s, idx->v[gd->offset_dims.v[k++]], "");
+  }
+  return em_elem1(e, op, oi);
+}
+
+/* ---- dispatch ---- */
+
+static int elem_uncached(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_out) {
+  int slot = bound_slot(e, in);
+  if (slot >= 0) {
+    out[0] = load_at(e, em_buf(e, slot), in->shape->type, idx, in->shape->dims);
+    return 1;
+  }
+  switch (in->op) {
+  case OP_CONSTANT: out[0] = const_elem(e, in, idx); return 1;
+  case OP_BROADCAST: out[0] = broadcast_elem(e, in, idx); return 1;
+  case OP_RESHAPE: out[0] = reshape_elem(e, in, idx); return 1;
+  case OP_BITCAST: out[0] = bitcast_elem(e, in, idx); return 1;
+  case OP_COPY: out[0] = em_elem1(e, in->operands[0], idx); return 1;
+  case OP_TRANSPOSE: out[0] = transpose_elem(e, in, idx); return 1;
+  case OP_SLICE: out[0] = slice_elem(e, in, idx); return 1;
+  case OP_REVERSE: out[0] = reverse_elem(e, in, idx); return 1;
+  case OP_IOTA: out[0] = iota_elem(e, in, idx); return 1;
+  case OP_CONCATENATE: out[0] = concat_elem(e, in, idx); return 1;
+  case OP_PAD: out[0] = pad_elem(e, in, idx); return 1;
+  case OP_DYNAMIC_SLICE: out[0] = dynamic_slice_elem(e, in, idx); return 1;
+  case OP_DYNAMIC_UPDATE_SLICE: out[0] = dus_elem(e, in, idx); return 1;
+  case OP_DOT: out[0] = dot_elem(e, in, idx); return 1;
+  case OP_CONVOLUTION: out[0] = conv_elem(e, in, idx); return 1;
+  case OP_GATHER: out[0] = gather_elem(e, in, idx); return 1;
+  case OP_REDUCE: return reduce_elem(e, in, idx, out);
+  case OP_REDUCE_WINDOW: return reduce_window_elem(e, in, idx, out);
+  case OP_TUPLE: {
+    int n = 0;
+    for (int k = 0; k < in->noperands && n < max_out; k++) out[n++] = em_elem1(e, in->operands[k], idx);
+    return n;
+  }
+  case OP_GET_TUPLE_ELEMENT: {
+    LLVMValueRef vals[8];
+    int n = em_elem(e, in->operands[0], idx, vals, 8);
+    if (in->index >= n) {
+      em_fail(e, em_unsupported(in, "element out of range"));
+      return 0;
+    }
+    out[0] = vals[in->index];
+    return 1;
+  }
+  case OP_MAP: {
+    LLVMValueRef args[16];
+    for (int k = 0; k < in->noperands; k++) args[k] = ew_operand(e, in, k, idx);
+    em_call_scalar_comp(e, in->called[0], args, out, 1);
+    return 1;
+  }
+  case OP_BITCAST_CONVERT:
+    if (type_bits(in->shape->type) != type_bits(in->operands[0]->shape->type)) {
+      out[0] = bitcast_convert_elem(e, in, idx);
+      return 1;
+    }
+    break;
+  default:
+    break;
+  }
+  if ((op_info(in->op)->flags & OPF_EW) || in->op == OP_BITCAST_CONVERT) {
+    LLVMValueRef ops[3];
+    for (int k = 0; k < in->noperands; k++) ops[k] = ew_operand(e, in, k, idx);
+    out[0] = em_scalar_op(e, in, ops);
+    return 1;
+  }
+  em_fail(e, em_unsupported(in, NULL));
+  return 0;
+}
+
+int em_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_out) {
+  if (e->err || !idx) {
+    for (int k = 0; k < max_out; k++) out[k] = NULL;
+    return 0;
+  }
+  MemoEnt *m = em_memo_find(e, in, idx);
+  if (m) {
+    for (int k = 0; k < m->nvals && k < max_out; k++) out[k] = m->vals[k];
+    return m->nvals;
+  }
+  int n = elem_uncached(e, in, idx, out, max_out);
+  if (e->err) return 0;
+  for (int k = 0; k < n; k++)
+    if (!out[k]) {
+      if (!e->err) em_fail(e, cxla_oom());
+      return 0;
+    }
+  em_memo_put(e, in, idx, n, out);
+  return n;
+}
+
+LLVMValueRef em_elem1(Em *e, const Instr *in, const Idx *idx) {
+  LLVMValueRef v[8];
+  int n = em_elem(e, in, idx, v, 8);
+  if (n < 1) {
+    /* after an error: a value of the right type, so that emission can go
+     * on building well-typed (discarded) IR */
+    if (!e->err) em_fail(e, em_unsupported(in, "no value"));
+    ElemType t = in->shape->type == T_TUPLE ? in->shape->tuple[0]->type : in->shape->type;
+    return LLVMGetUndef(cg_storage_type(e->cg, t));
+  }
+  return v[0];
+}
+
+/* ---- what is supported ---- */
+
+static bool scalar_comp_ok(const Computation *c, char *why, size_t n);
+
+static bool ew_ok(const Instr *in, char *why, size_t n) {
+  unsigned char zeros[3][16] = {{0}}, out[16];
+  const void *ops[3] = {zeros[0], zeros[1], zeros[2]};
+  if (in->noperands > 3 || !ew_scalar_eval(in, ops, out)) {
+    snprintf(why, n, "%s %%%s on %s", op_name(in->op), in->name, type_name(in->shape->type));
+    return false;
+  }
+  return true;
+}
+
+static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
+  if (in->shape->type == T_TUPLE && in->op != OP_TUPLE && in->op != OP_REDUCE && in->op != OP_REDUCE_WINDOW &&
+      in->op != OP_PARAMETER) {
+    snprintf(why, n, "%s %%%s: tuple-shaped value in a kernel", op_name(in->op), in->name);
+    return false;
+  }
+  if (in->shape->rank > CG_MAX_RANK) {
+    snprintf(why, n, "%s %%%s: rank %d", op_name(in->op), in->name, in->shape->rank);
+    return false;
+  }
+  switch (in->op) {
+  case OP_PARAMETER:
+    if (!in_fusion || in->shape->type == T_TUPLE) {
+      snprintf(why, n, "parameter %%%s in a kernel", in->name);
+      return false;
+    }
+    return true;
+  case OP_CONSTANT:
+    if (!in->literal || in->literal->unknown || in->literal->type == T_TUPLE) {
+      snprintf(why, n, "constant %%%s without data", in->name);
+      return false;
+    }
+    return true;
+  case OP_BITCAST:
+    if (in->shape->type != in->operands[0]->shape->type &&
+        (type_bytes(in->shape->type) != type_bytes(in->operands[0]->shape->type) ||
+         type_is_complex(in->shape->type) || type_is_complex(in->operands[0]->shape->type) ||
+         shape_elems(in->shape) != shape_elems(in->operands[0]->shape))) {
+      snprintf(why, n, "bitcast %%%s between %s and %s", in->name, type_name(in->operands[0]->shape->type),
+               type_name(in->shape->type));
+      return false;
+    }
+    return true;
+  case OP_BROADCAST: case OP_RESHAPE: case OP_COPY: case OP_TRANSPOSE: case OP_SLICE:
+  case OP_REVERSE: case OP_CONCATENATE: case OP_PAD: case OP_DYNAMIC_SLICE: case OP_DYNAMIC_UPDATE_SLICE:
+  case OP_TUPLE: case OP_GET_TUPLE_ELEMENT:
+    return true;
+  case OP_GATHER: {
+    const Shape *is = in->operands[1]->shape;
+    bool ok = type_is_int(is->type) && in->slice_sizes.n == in->operands[0]->shape->rank &&
+              in->gather.index_vector_dim >= 0 && in->gather.index_vector_dim <= is->rank &&
+              (in->gather.index_vector_dim == is->rank ? in->gather.start_index_map.n == 1
+                                                        : in->gather.start_index_map.n == is->dims[in->gather.index_vector_dim]);
+    if (!ok) snprintf(why, n, "gather %%%s: index geometry", in->name);
+    return ok;
+  }
+  case OP_IOTA: {
+    ElemType t = in->shape->type;
+    if ((type_is_int(t) && type_bits(t) >= 8) || t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16 ||
+        type_is_complex(t))
+      return true;
+    snprintf(why, n, "iota %%%s of %s", in->name, type_name(t));
+    return false;
+  }
+  case OP_DOT: case OP_CONVOLUTION: {
+    ElemType t = in->shape->type;
+    bool ok = t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16 || type_is_complex(t) ||
+              (type_is_int(t) && type_bits(t) >= 8) || t == T_PRED;
+    for (int k = 0; k < 2 && ok; k++) {
+      ElemType ot = in->operands[k]->shape->type;
+      ok = ot == t || !(type_is_complex(ot) || type_is_complex(t) || (type_is_int(ot) && type_bits(ot) < 8) ||
+                        !(ot == T_F32 || ot == T_F64 || ot == T_F16 || ot == T_BF16 || type_is_int(ot) || ot == T_PRED));
+    }
+    if (in->op == OP_CONVOLUTION && (in->conv.nspatial + 2 != in->shape->rank || in->nwindow != in->conv.nspatial))
+      ok = false;
+    if (!ok) snprintf(why, n, "%s %%%s of %s", op_name(in->op), in->name, type_name(t));
+    return ok;
+  }
+  case OP_REDUCE: case OP_REDUCE_WINDOW:
+    if (in->noperands / 2 > 8) {
+      snprintf(why, n, "%s %%%s with %d inputs", op_name(in->op), in->name, in->noperands / 2);
+      return false;
+    }
+    if (in->op == OP_REDUCE_WINDOW && in->nwindow != in->operands[0]->shape->rank) {
+      snprintf(why, n, "reduce-window %%%s: window rank", in->name);
+      return false;
+    }
+    return scalar_comp_ok(in->called[0], why, n);
+  case OP_MAP:
+    return in->noperands <= 16 && scalar_comp_ok(in->called[0], why, n);
+  case OP_BITCAST_CONVERT:
+    if (type_bits(in->shape->type) != type_bits(in->operands[0]->shape->type)) {
+      ElemType a = in->shape->type, b = in->operands[0]->shape->type;
+      if (type_is_complex(a) || type_is_complex(b) || a == T_PRED || b == T_PRED || type_bits(a) < 8 ||
+          type_bits(b) < 8) {
+        snprintf(why, n, "bitcast-convert %%%s from %s to %s", in->name, type_name(b), type_name(a));
+        return false;
+      }
+      return true;
+    }
+    return ew_ok(in, why, n);
+  default:
+    if ((op_info(in->op)->flags & OPF_EW) && in->op != OP_MAP) return ew_ok(in, why, n);
+    snprintf(why, n, "%s %%%s", op_name(in->op), in->name);
+    return false;
+  }
+}
+
+static bool scalar_comp_ok(const Computation *c, char *why, size_t n) {
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *in = c->instrs[i];
+    switch (in->op) {
+    case OP_PARAMETER: case OP_TUPLE: case OP_GET_TUPLE_ELEMENT: continue;
+    case OP_CONSTANT:
+      if (in->literal && !in->literal->unknown && in->literal->type != T_TUPLE && in->literal->nelems == 1) continue;
+      break;
+    case OP_RESHAPE: case OP_BROADCAST: case OP_COPY: case OP_BITCAST:
+      if (shape_elems(in->shape) == 1) continue;
+      break;
+    default:
+      if ((op_info(in->op)->flags & OPF_EW) && in->op != OP_MAP && in->noperands <= 8 &&
+          in->shape->type != T_TUPLE) {
+        if (!ew_ok(in, why, n)) return false;
+        continue;
+      }
+      break;
+    }
+    snprintf(why, n, "%s %%%s in computation %s", op_name(in->op), in->name, c->name);
+    return false;
+  }
+  return true;
+}
+
+bool em_elem_supported(const Instr *in, char *why, size_t n) {
+  if (in->op == OP_FUSION) {
+    if (in->ncalled < 1) {
+      snprintf(why, n, "fusion %%%s without a computation", in->name);
+      return false;
+    }
+    const Computation *c = in->called[0];
+    for (int i = 0; i < c->ninstrs; i++)
+      if (!instr_ok(c->instrs[i], true, why, n)) return false;
+    return true;
+  }
+  return instr_ok(in, false, why, n);
+}

@@ -1,0 +1,684 @@
+/* Scalar ops on values in storage form (cg_internal.h), with the
+ * interpreter's semantics (src/interp/elementwise.c is the definition).
+ * Common op/type pairs are emitted inline; the rest call the interpreter's
+ * scalar evaluator through cxla_cg_rt_scalar. */
+#include <string.h>
+
+#include "codegen/cg_internal.h"
+#include "interp/ew_scalar.h"
+
+/* ---- types ---- */
+
+LLVMTypeRef cg_storage_type(Codegen *cg, ElemType t) {
+  switch (t) {
+  case T_S16: case T_U16: case T_F16: case T_BF16: return cg->i16;
+  case T_S32: case T_U32: return cg->i32;
+  case T_S64: case T_U64: return cg->i64;
+  case T_F32: return cg->f32;
+  case T_F64: return cg->f64;
+  case T_C64: return LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->f32, cg->f32}, 2, 0);
+  case T_C128: return LLVMStructTypeInContext(cg->ctx, (LLVMTypeRef[]){cg->f64, cg->f64}, 2, 0);
+  default: return cg->i8; /* pred, 2/4/8-bit integers, f8/f4 bits */
+  }
+}
+
+/* Float types computed inline: f32, f64, and f16/bf16 through f32. */
+static bool native_float(ElemType t) {
+  return t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16;
+}
+static bool is_int(ElemType t) { return type_is_int(t) || t == T_PRED; }
+static bool is_signed(ElemType t) { return type_kind(t) == TK_SINT; }
+
+static LLVMTypeRef work_type(Codegen *cg, ElemType t) { return t == T_F64 ? cg->f64 : cg->f32; }
+
+/* storage -> working float */
+static LLVMValueRef dec(Em *e, ElemType t, LLVMValueRef v) {
+  Codegen *cg = e->cg;
+  switch (t) {
+  case T_F16: {
+    LLVMValueRef h = LLVMBuildBitCast(e->b, v, LLVMHalfTypeInContext(cg->ctx), "");
+    return LLVMBuildFPExt(e->b, h, cg->f32, "");
+  }
+  case T_BF16: {
+    LLVMValueRef w = LLVMBuildShl(e->b, LLVMBuildZExt(e->b, v, cg->i32, ""),
+                                  LLVMConstInt(cg->i32, 16, 0), "");
+    return LLVMBuildBitCast(e->b, w, cg->f32, "");
+  }
+  default: return v;
+  }
+}
+
+/* working float (float or double) -> storage, rounding to t */
+static LLVMValueRef enc(Em *e, ElemType t, LLVMValueRef w) {
+  Codegen *cg = e->cg;
+  LLVMTypeRef wt = LLVMTypeOf(w);
+  if (t == T_F64) return wt == cg->f64 ? w : LLVMBuildFPExt(e->b, w, cg->f64, "");
+  if (wt == cg->f64) w = LLVMBuildFPTrunc(e->b, w, cg->f32, "");
+  switch (t) {
+  case T_F16: {
+    LLVMValueRef h = LLVMBuildFPTrunc(e->b, w, LLVMHalfTypeInContext(cg->ctx), "");
+    return LLVMBuildBitCast(e->b, h, cg->i16, "");
+  }
+  case T_BF16: {
+    LLVMValueRef u = LLVMBuildBitCast(e->b, w, cg->i32, "");
+    LLVMValueRef hi = LLVMBuildLShr(e->b, u, LLVMConstInt(cg->i32, 16, 0), "");
+    LLVMValueRef nan = LLVMBuildOr(e->b, hi, LLVMConstInt(cg->i32, 0x40, 0), "");
+    LLVMValueRef lsb = LLVMBuildAnd(e->b, hi, LLVMConstInt(cg->i32, 1, 0), "");
+    LLVMValueRef r = LLVMBuildAdd(e->b, u, LLVMBuildAdd(e->b, lsb, LLVMConstInt(cg->i32, 0x7fff, 0), ""), "");
+    r = LLVMBuildLShr(e->b, r, LLVMConstInt(cg->i32, 16, 0), "");
+    LLVMValueRef isnan = LLVMBuildFCmp(e->b, LLVMRealUNO, w, w, "");
+    return LLVMBuildTrunc(e->b, LLVMBuildSelect(e->b, isnan, nan, r, ""), cg->i16, "");
+  }
+  default: return w;
+  }
+}
+
+/* Re-normalizes an i8 holding a 2/4-bit integer (sign- or zero-extends). */
+static LLVMValueRef renorm(Em *e, ElemType t, LLVMValueRef v) {
+  Codegen *cg = e->cg;
+  int bits = t == T_PRED ? 8 : type_bits(t);
+  if (bits >= 8) return v;
+  if (is_signed(t)) {
+    LLVMValueRef sh = LLVMConstInt(cg->i8, (unsigned)(8 - bits), 0);
+    return LLVMBuildAShr(e->b, LLVMBuildShl(e->b, v, sh, ""), sh, "");
+  }
+  return LLVMBuildAnd(e->b, v, LLVMConstInt(cg->i8, (1u << bits) - 1, 0), "");
+}
+
+LLVMValueRef em_zero(Em *e, ElemType t) { return LLVMConstNull(cg_storage_type(e->cg, t)); }
+
+LLVMValueRef em_const_elem(Em *e, ElemType t, const void *bytes) {
+  Codegen *cg = e->cg;
+  LLVMTypeRef st = cg_storage_type(cg, t);
+  if (t == T_F32) { float f; memcpy(&f, bytes, 4); return LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, *(const uint32_t *)bytes, 0), cg->f32, ""); }
+  if (t == T_F64) return LLVMBuildBitCast(e->b, LLVMConstInt(cg->i64, *(const uint64_t *)bytes, 0), cg->f64, "");
+  if (type_is_complex(t)) {
+    int w = t == T_C64 ? 4 : 8;
+    ElemType pt = t == T_C64 ? T_F32 : T_F64;
+    LLVMValueRef re = em_const_elem(e, pt, bytes), im = em_const_elem(e, pt, (const char *)bytes + w);
+    LLVMValueRef v = LLVMGetUndef(st);
+    v = LLVMBuildInsertValue(e->b, v, re, 0, "");
+    return LLVMBuildInsertValue(e->b, v, im, 1, "");
+  }
+  uint64_t u = 0;
+  memcpy(&u, bytes, (size_t)type_bytes(t));
+  return LLVMConstInt(st, u, 0);
+}
+
+LLVMValueRef em_intrinsic(Em *e, const char *name, LLVMTypeRef t, int n, LLVMValueRef *args) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMTypeRef tys[2] = {t, t};
+  int ntys = 1;
+  if (!strncmp(name, "llvm.fptosi.sat", 15) || !strncmp(name, "llvm.fptoui.sat", 15)) {
+    tys[1] = LLVMTypeOf(args[0]);
+    ntys = 2;
+  }
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->cg->mod, id, tys, (size_t)ntys);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(e->cg->ctx, id, tys, (size_t)ntys);
+  return LLVMBuildCall2(e->b, ft, f, args, (unsigned)n, "");
+}
+
+/* ---- the generic path ---- */
+
+static LLVMValueRef fallback(Em *e, const Instr *in, const LLVMValueRef *ops) {
+  Codegen *cg = e->cg;
+  int n = in->noperands;
+  LLVMValueRef arr = em_alloca(e, LLVMArrayType2(cg->ptr, (uint64_t)(n ? n : 1)));
+  for (int k = 0; k < n; k++) {
+    LLVMValueRef slot = em_alloca(e, cg_storage_type(cg, in->operands[k]->shape->type));
+    LLVMBuildStore(e->b, ops[k], slot);
+    LLVMValueRef gep = LLVMBuildGEP2(e->b, cg->ptr, arr, (LLVMValueRef[]){em_i64(e, k)}, 1, "");
+    LLVMBuildStore(e->b, slot, gep);
+  }
+  LLVMTypeRef rt = cg_storage_type(cg, in->shape->type);
+  LLVMValueRef out = em_alloca(e, rt);
+  LLVMTypeRef ft = LLVMFunctionType(cg->vd, (LLVMTypeRef[]){cg->ptr, cg->ptr, cg->ptr}, 3, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(cg->mod, "cxla_cg_rt_scalar");
+  if (!f) f = LLVMAddFunction(cg->mod, "cxla_cg_rt_scalar", ft);
+  LLVMValueRef ip = LLVMConstIntToPtr(LLVMConstInt(cg->i64, (unsigned long long)(uintptr_t)in, 0), cg->ptr);
+  LLVMBuildCall2(e->b, ft, f, (LLVMValueRef[]){ip, arr, out}, 3, "");
+  return LLVMBuildLoad2(e->b, rt, out, "");
+}
+
+/* ---- floats ---- */
+
+static LLVMValueRef fconst(Em *e, LLVMTypeRef t, double v) { return LLVMConstReal(t, v); }
+
+/* max/min with the interpreter's rules, selecting storage values (so a NaN
+ * operand comes back bit for bit). */
+static LLVMValueRef fmaxmin(Em *e, bool is_max, ElemType t, LLVMValueRef sa, LLVMValueRef sb) {
+  LLVMValueRef a = dec(e, t, sa), b = dec(e, t, sb);
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef anan = LLVMBuildFCmp(B, LLVMRealUNO, a, a, "");
+  LLVMValueRef bnan = LLVMBuildFCmp(B, LLVMRealUNO, b, b, "");
+  LLVMValueRef eq = LLVMBuildFCmp(B, LLVMRealOEQ, a, b, "");
+  LLVMTypeRef it = LLVMIntTypeInContext(e->cg->ctx, LLVMGetTypeKind(LLVMTypeOf(a)) == LLVMDoubleTypeKind ? 64 : 32);
+  LLVMValueRef asign = LLVMBuildICmp(B, LLVMIntSLT, LLVMBuildBitCast(B, a, it, ""), LLVMConstNull(it), "");
+  /* equal: max picks the non-negative zero, min the negative one */
+  LLVMValueRef on_eq = is_max ? LLVMBuildSelect(B, asign, sb, sa, "") : LLVMBuildSelect(B, asign, sa, sb, "");
+  LLVMValueRef gt = LLVMBuildFCmp(B, is_max ? LLVMRealOGT : LLVMRealOLT, a, b, "");
+  LLVMValueRef r = LLVMBuildSelect(B, gt, sa, sb, "");
+  r = LLVMBuildSelect(B, eq, on_eq, r, "");
+  if (t != T_F16) {
+    /* the chosen operand, read under DAZ: a subnormal is a signed zero */
+    LLVMTypeRef wt = LLVMTypeOf(a);
+    LLVMValueRef w = dec(e, t, r);
+    LLVMValueRef aw = em_intrinsic(e, "llvm.fabs", wt, 1, &w);
+    LLVMValueRef tiny = LLVMBuildFCmp(B, LLVMRealOLT, aw, fconst(e, wt, t == T_F64 ? 0x1p-1022 : 0x1p-126), "");
+    LLVMValueRef z = em_intrinsic(e, "llvm.copysign", wt, 2, (LLVMValueRef[]){fconst(e, wt, 0.0), w});
+    r = LLVMBuildSelect(B, tiny, enc(e, t, z), r, "");
+  }
+  r = LLVMBuildSelect(B, bnan, sb, r, "");
+  return LLVMBuildSelect(B, anan, sa, r, "");
+}
+
+/* A unary float op computed in double through a math function (as the
+ * interpreter does), rounded once to t. */
+/* XLA:CPU's DAZ/FTZ for f64 values passed to and returned by C library
+ * functions, which may compute with integer operations the modes do not
+ * affect. (f32 and bf16 go through conversions that the modes flush.) */
+static LLVMValueRef daz64(Em *e, LLVMValueRef x) {
+  Codegen *cg = e->cg;
+  LLVMValueRef ax = em_intrinsic(e, "llvm.fabs", cg->f64, 1, &x);
+  LLVMValueRef tiny = LLVMBuildFCmp(e->b, LLVMRealOLT, ax, fconst(e, cg->f64, 0x1p-1022), "");
+  LLVMValueRef z = em_intrinsic(e, "llvm.copysign", cg->f64, 2, (LLVMValueRef[]){fconst(e, cg->f64, 0.0), x});
+  return LLVMBuildSelect(e->b, tiny, z, x, "");
+}
+
+/* The same for a working value (float or double). */
+static LLVMValueRef dazw(Em *e, LLVMValueRef x) {
+  LLVMTypeRef wt = LLVMTypeOf(x);
+  bool d = LLVMGetTypeKind(wt) == LLVMDoubleTypeKind;
+  LLVMValueRef ax = em_intrinsic(e, "llvm.fabs", wt, 1, &x);
+  LLVMValueRef tiny = LLVMBuildFCmp(e->b, LLVMRealOLT, ax, fconst(e, wt, d ? 0x1p-1022 : 0x1p-126), "");
+  LLVMValueRef z = em_intrinsic(e, "llvm.copysign", wt, 2, (LLVMValueRef[]){fconst(e, wt, 0.0), x});
+  return LLVMBuildSelect(e->b, tiny, z, x, "");
+}
+
+static LLVMValueRef via_double1(Em *e, ElemType t, const char *fname, LLVMValueRef sa) {
+  LLVMValueRef x = dec(e, t, sa);
+  if (t != T_F64) x = LLVMBuildFPExt(e->b, x, e->cg->f64, "");
+  else x = daz64(e, x);
+  LLVMValueRef r = em_math_call1(e, fname, x);
+  if (t == T_F64) r = daz64(e, r);
+  return enc(e, t, r);
+}
+
+static LLVMValueRef float_unary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, bool *ok) {
+  Codegen *cg = e->cg;
+  LLVMTypeRef wt = work_type(cg, t);
+  LLVMValueRef x;
+  *ok = true;
+  switch (op) {
+  case OP_NEGATE: return enc(e, t, LLVMBuildFNeg(e->b, dec(e, t, sa), ""));
+  case OP_ABS: x = dec(e, t, sa); return enc(e, t, em_intrinsic(e, "llvm.fabs", wt, 1, &x));
+  case OP_SQRT: x = dec(e, t, sa); return enc(e, t, em_intrinsic(e, "llvm.sqrt", wt, 1, &x));
+  case OP_FLOOR: x = dec(e, t, sa); return enc(e, t, em_intrinsic(e, "llvm.floor", wt, 1, &x));
+  case OP_CEIL: x = dec(e, t, sa); return enc(e, t, em_intrinsic(e, "llvm.ceil", wt, 1, &x));
+  case OP_ROUND_NEAREST_AFZ: x = dec(e, t, sa); return enc(e, t, em_intrinsic(e, "llvm.round", wt, 1, &x));
+  case OP_ROUND_NEAREST_EVEN: x = dec(e, t, sa); return enc(e, t, em_intrinsic(e, "llvm.roundeven", wt, 1, &x));
+  case OP_REAL: return sa;
+  case OP_IMAG: return enc(e, t, fconst(e, wt, 0.0));
+  case OP_SIGN: {
+    x = dec(e, t, sa);
+    LLVMValueRef one = fconst(e, wt, 1.0);
+    LLVMValueRef s = em_intrinsic(e, "llvm.copysign", wt, 2, (LLVMValueRef[]){one, x});
+    /* NaN stays; zero (subnormals read as zero, DAZ) gives a zero of x's
+     * sign; others +-1 */
+    LLVMValueRef z = em_intrinsic(e, "llvm.copysign", wt, 2, (LLVMValueRef[]){fconst(e, wt, 0.0), x});
+    LLVMValueRef isnan = LLVMBuildFCmp(e->b, LLVMRealUNO, x, x, "");
+    LLVMValueRef iszero = LLVMBuildFCmp(e->b, LLVMRealOEQ, x, fconst(e, wt, 0.0), "");
+    LLVMValueRef r = LLVMBuildSelect(e->b, iszero, enc(e, t, z), enc(e, t, s), "");
+    return LLVMBuildSelect(e->b, isnan, sa, r, "");
+  }
+  case OP_RSQRT: {
+    x = dec(e, t, sa);
+    if (t != T_F64) x = LLVMBuildFPExt(e->b, x, cg->f64, "");
+    LLVMValueRef r = em_intrinsic(e, "llvm.sqrt", cg->f64, 1, &x);
+    return enc(e, t, LLVMBuildFDiv(e->b, fconst(e, cg->f64, 1.0), r, ""));
+  }
+  case OP_LOGISTIC: {
+    x = dec(e, t, sa);
+    if (t != T_F64) x = LLVMBuildFPExt(e->b, x, cg->f64, "");
+    LLVMValueRef ex = em_math_call1(e, "exp", LLVMBuildFNeg(e->b, x, ""));
+    LLVMValueRef d = LLVMBuildFAdd(e->b, fconst(e, cg->f64, 1.0), ex, "");
+    return enc(e, t, LLVMBuildFDiv(e->b, fconst(e, cg->f64, 1.0), d, ""));
+  }
+  default: break;
+  }
+  const char *fname = cg_math_unary_name(op);
+  if (fname) return via_double1(e, t, fname, sa);
+  *ok = false;
+  return NULL;
+}
+
+static LLVMValueRef float_binary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, LLVMValueRef sb, bool *ok) {
+  Codegen *cg = e->cg;
+  *ok = true;
+  if (op == OP_MAXIMUM || op == OP_MINIMUM) return fmaxmin(e, op == OP_MAXIMUM, t, sa, sb);
+  LLVMValueRef a = dec(e, t, sa), b = dec(e, t, sb);
+  switch (op) {
+  case OP_ADD: return enc(e, t, LLVMBuildFAdd(e->b, a, b, ""));
+  case OP_SUBTRACT: return enc(e, t, LLVMBuildFSub(e->b, a, b, ""));
+  case OP_MULTIPLY: return enc(e, t, LLVMBuildFMul(e->b, a, b, ""));
+  case OP_DIVIDE: return enc(e, t, LLVMBuildFDiv(e->b, a, b, ""));
+  case OP_REMAINDER:
+    /* frem is a C library call, which the FTZ/DAZ modes do not reach */
+    if (t != T_F16) {
+      a = dazw(e, a);
+      b = dazw(e, b);
+      return enc(e, t, dazw(e, LLVMBuildFRem(e->b, a, b, "")));
+    }
+    return enc(e, t, LLVMBuildFRem(e->b, a, b, ""));
+  case OP_POWER: case OP_ATAN2: {
+    if (t != T_F64) {
+      a = LLVMBuildFPExt(e->b, a, cg->f64, "");
+      b = LLVMBuildFPExt(e->b, b, cg->f64, "");
+    } else {
+      a = daz64(e, a);
+      b = daz64(e, b);
+    }
+    if (op == OP_ATAN2) {
+      LLVMValueRef r = em_math_call2(e, "atan2", a, b);
+      return enc(e, t, t == T_F64 ? daz64(e, r) : r);
+    }
+    LLVMValueRef p = em_math_call2(e, "pow", a, b);
+    if (t == T_F64) p = daz64(e, p);
+    LLVMValueRef one = fconst(e, cg->f64, 1.0);
+    LLVMValueRef triv = LLVMBuildOr(e->b, LLVMBuildFCmp(e->b, LLVMRealOEQ, a, one, ""),
+                                    LLVMBuildFCmp(e->b, LLVMRealOEQ, b, fconst(e, cg->f64, 0.0), ""), "");
+    return enc(e, t, LLVMBuildSelect(e->b, triv, one, p, ""));
+  }
+  default: break;
+  }
+  *ok = false;
+  return NULL;
+}
+
+/* ---- integers ---- */
+
+static LLVMValueRef int_unary(Em *e, Opcode op, ElemType t, LLVMValueRef a, bool *ok) {
+  LLVMTypeRef ty = LLVMTypeOf(a);
+  *ok = true;
+  bool pred = t == T_PRED;
+  switch (op) {
+  case OP_NOT:
+    if (pred) return LLVMBuildXor(e->b, a, LLVMConstInt(ty, 1, 0), "");
+    return renorm(e, t, LLVMBuildNot(e->b, a, ""));
+  case OP_NEGATE:
+    if (pred) break;
+    return renorm(e, t, LLVMBuildNeg(e->b, a, ""));
+  case OP_ABS:
+    if (pred || !is_signed(t)) return a;
+    return renorm(e, t, LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, LLVMConstNull(ty), ""),
+                                        LLVMBuildNeg(e->b, a, ""), a, ""));
+  case OP_SIGN:
+    if (pred || !is_signed(t))
+      return LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, a, LLVMConstNull(ty), ""), ty, "");
+    {
+      LLVMValueRef pos = LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, a, LLVMConstNull(ty), ""), ty, "");
+      LLVMValueRef neg = LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, LLVMConstNull(ty), ""), ty, "");
+      return LLVMBuildSub(e->b, pos, neg, "");
+    }
+  case OP_POPCNT:
+    if (pred || type_bits(t) < 8) break;
+    return em_intrinsic(e, "llvm.ctpop", ty, 1, &a);
+  case OP_CLZ:
+    if (pred || type_bits(t) < 8) break;
+    return em_intrinsic(e, "llvm.ctlz", ty, 2, (LLVMValueRef[]){a, LLVMConstInt(e->cg->i1, 0, 0)});
+  default: break;
+  }
+  *ok = false;
+  return NULL;
+}
+
+static LLVMValueRef int_binary(Em *e, Opcode op, ElemType t, LLVMValueRef a, LLVMValueRef b, bool *ok) {
+  LLVMBuilderRef B = e->b;
+  LLVMTypeRef ty = LLVMTypeOf(a);
+  bool sg = is_signed(t), pred = t == T_PRED;
+  int bits = pred ? 1 : type_bits(t);
+  *ok = true;
+  switch (op) {
+  case OP_AND: return LLVMBuildAnd(B, a, b, "");
+  case OP_OR: return LLVMBuildOr(B, a, b, "");
+  case OP_XOR: return LLVMBuildXor(B, a, b, "");
+  case OP_MAXIMUM: case OP_MINIMUM: {
+    LLVMIntPredicate p = op == OP_MAXIMUM ? (sg ? LLVMIntSGT : LLVMIntUGT) : (sg ? LLVMIntSLT : LLVMIntULT);
+    return LLVMBuildSelect(B, LLVMBuildICmp(B, p, a, b, ""), a, b, "");
+  }
+  default: break;
+  }
+  if (pred) {
+    *ok = false;
+    return NULL;
+  }
+  switch (op) {
+  case OP_ADD: return renorm(e, t, LLVMBuildAdd(B, a, b, ""));
+  case OP_SUBTRACT: return renorm(e, t, LLVMBuildSub(B, a, b, ""));
+  case OP_MULTIPLY: return renorm(e, t, LLVMBuildMul(B, a, b, ""));
+  case OP_DIVIDE: case OP_REMAINDER: {
+    LLVMValueRef zero = LLVMConstNull(ty), one = LLVMConstInt(ty, 1, 0), m1 = LLVMConstAllOnes(ty);
+    LLVMValueRef bz = LLVMBuildICmp(B, LLVMIntEQ, b, zero, "");
+    LLVMValueRef bm1 = sg ? LLVMBuildICmp(B, LLVMIntEQ, b, m1, "") : LLVMConstInt(e->cg->i1, 0, 0);
+    LLVMValueRef safe = LLVMBuildSelect(B, LLVMBuildOr(B, bz, bm1, ""), one, b, "");
+    if (op == OP_DIVIDE) {
+      LLVMValueRef q = sg ? LLVMBuildSDiv(B, a, safe, "") : LLVMBuildUDiv(B, a, safe, "");
+      q = LLVMBuildSelect(B, bm1, LLVMBuildNeg(B, a, ""), q, "");
+      return renorm(e, t, LLVMBuildSelect(B, bz, m1, q, ""));
+    }
+    LLVMValueRef r = sg ? LLVMBuildSRem(B, a, safe, "") : LLVMBuildURem(B, a, safe, "");
+    r = LLVMBuildSelect(B, bm1, zero, r, "");
+    return LLVMBuildSelect(B, bz, a, r, "");
+  }
+  case OP_SHIFT_LEFT: case OP_SHIFT_RIGHT_LOGICAL: case OP_SHIFT_RIGHT_ARITHMETIC: {
+    /* amounts are unsigned; past the width: 0, or the sign for arithmetic */
+    LLVMValueRef amt = bits < 8 ? LLVMBuildAnd(B, b, LLVMConstInt(ty, (1u << bits) - 1, 0), "") : b;
+    LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, amt, LLVMConstInt(ty, (unsigned)bits, 0), "");
+    LLVMValueRef sa = LLVMBuildSelect(B, big, LLVMConstNull(ty), amt, "");
+    if (op == OP_SHIFT_LEFT)
+      return LLVMBuildSelect(B, big, LLVMConstNull(ty), renorm(e, t, LLVMBuildShl(B, a, sa, "")), "");
+    if (op == OP_SHIFT_RIGHT_LOGICAL) {
+      LLVMValueRef ua = bits < 8 ? LLVMBuildAnd(B, a, LLVMConstInt(ty, (1u << bits) - 1, 0), "") : a;
+      return LLVMBuildSelect(B, big, LLVMConstNull(ty), renorm(e, t, LLVMBuildLShr(B, ua, sa, "")), "");
+    }
+    LLVMValueRef sx = a;
+    if (bits < 8) sx = LLVMBuildAShr(B, LLVMBuildShl(B, a, LLVMConstInt(ty, 8u - bits, 0), ""), LLVMConstInt(ty, 8u - bits, 0), "");
+    LLVMValueRef sat = LLVMBuildSelect(B, big, LLVMConstInt(ty, (unsigned)(bits < 8 ? 7 : bits - 1), 0), sa, "");
+    return renorm(e, t, LLVMBuildAShr(B, sx, sat, ""));
+  }
+  default: break;
+  }
+  *ok = false;
+  return NULL;
+}
+
+/* ---- compare ---- */
+
+static CmpType default_cmp(ElemType t) {
+  if (type_is_float(t) || type_is_complex(t)) return CMPT_FLOAT;
+  return is_signed(t) ? CMPT_SIGNED : CMPT_UNSIGNED;
+}
+
+static LLVMValueRef total_order_key(Em *e, ElemType t, LLVMValueRef v) {
+  Codegen *cg = e->cg;
+  int w = type_bits(t);
+  LLVMTypeRef it = LLVMIntTypeInContext(cg->ctx, (unsigned)w);
+  LLVMValueRef i = LLVMBuildBitCast(e->b, v, it, "");
+  LLVMValueRef s = LLVMBuildAShr(e->b, i, LLVMConstInt(it, (unsigned)w - 1, 0), "");
+  s = LLVMBuildLShr(e->b, s, LLVMConstInt(it, 1, 0), "");
+  return LLVMBuildXor(e->b, i, s, "");
+}
+
+static LLVMValueRef compare(Em *e, const Instr *in, ElemType t, LLVMValueRef a, LLVMValueRef b, bool *ok) {
+  CmpType ct = in->cmp_type == CMPT_DEFAULT ? default_cmp(t) : in->cmp_type;
+  if (ct == CMPT_TOTALORDER && !type_is_float(t)) ct = default_cmp(t);
+  CmpDir d = in->cmp_dir;
+  LLVMValueRef r = NULL;
+  *ok = true;
+  if (ct == CMPT_FLOAT && native_float(t)) {
+    LLVMRealPredicate p = d == CMP_EQ ? LLVMRealOEQ : d == CMP_NE ? LLVMRealUNE : d == CMP_LT ? LLVMRealOLT
+                        : d == CMP_LE ? LLVMRealOLE : d == CMP_GT ? LLVMRealOGT : LLVMRealOGE;
+    r = LLVMBuildFCmp(e->b, p, dec(e, t, a), dec(e, t, b), "");
+  } else if ((ct == CMPT_TOTALORDER && (native_float(t))) || ((ct == CMPT_SIGNED || ct == CMPT_UNSIGNED) && is_int(t))) {
+    if (ct == CMPT_TOTALORDER) {
+      a = total_order_key(e, t, a);
+      b = total_order_key(e, t, b);
+    }
+    bool s = ct != CMPT_UNSIGNED;
+    LLVMIntPredicate p = d == CMP_EQ ? LLVMIntEQ : d == CMP_NE ? LLVMIntNE : d == CMP_LT ? (s ? LLVMIntSLT : LLVMIntULT)
+                       : d == CMP_LE ? (s ? LLVMIntSLE : LLVMIntULE) : d == CMP_GT ? (s ? LLVMIntSGT : LLVMIntUGT)
+                       : (s ? LLVMIntSGE : LLVMIntUGE);
+    r = LLVMBuildICmp(e->b, p, a, b, "");
+  } else {
+    *ok = false;
+    return NULL;
+  }
+  return LLVMBuildZExt(e->b, r, e->cg->i8, "");
+}
+
+/* ---- convert ---- */
+
+LLVMValueRef em_to_i64(Em *e, ElemType t, LLVMValueRef v) {
+  if (LLVMTypeOf(v) == e->cg->i64) return v;
+  return is_signed(t) ? LLVMBuildSExt(e->b, v, e->cg->i64, "") : LLVMBuildZExt(e->b, v, e->cg->i64, "");
+}
+
+/* NULL if not emitted inline. */
+static LLVMValueRef convert_inline(Em *e, ElemType from, ElemType to, LLVMValueRef v) {
+  Codegen *cg = e->cg;
+  LLVMBuilderRef B = e->b;
+  if (from == to) return v;
+  LLVMTypeRef dt = cg_storage_type(cg, to);
+  if (is_int(from) && is_int(to)) {
+    if (to == T_PRED) return LLVMBuildZExt(B, LLVMBuildICmp(B, LLVMIntNE, v, LLVMConstNull(LLVMTypeOf(v)), ""), dt, "");
+    LLVMValueRef r = LLVMBuildIntCast2(B, v, dt, is_signed(from), "");
+    return renorm(e, to, r);
+  }
+  if (is_int(from) && (to == T_F32 || to == T_F64)) {
+    if (type_bits(from) < 8 && from != T_PRED) return NULL;
+    return is_signed(from) ? LLVMBuildSIToFP(B, v, dt, "") : LLVMBuildUIToFP(B, v, dt, "");
+  }
+  if (is_int(from) && (to == T_F16 || to == T_BF16) && (from == T_PRED || (type_bits(from) >= 8 && type_bits(from) <= 16))) {
+    /* exact in f32, so rounded once */
+    LLVMValueRef f = is_signed(from) ? LLVMBuildSIToFP(B, v, cg->f32, "") : LLVMBuildUIToFP(B, v, cg->f32, "");
+    return enc(e, to, f);
+  }
+  if (native_float(from) && is_int(to)) {
+    LLVMValueRef x = dec(e, from, v);
+    if (to == T_PRED) return LLVMBuildZExt(B, LLVMBuildFCmp(B, LLVMRealUNE, x, LLVMConstNull(LLVMTypeOf(x)), ""), dt, "");
+    if (type_bits(to) < 8) return NULL;
+    return em_intrinsic(e, is_signed(to) ? "llvm.fptosi.sat" : "llvm.fptoui.sat", dt, 1, &x);
+  }
+  if (native_float(from) && native_float(to)) {
+    if (from == T_F64 && (to == T_F16 || to == T_BF16)) return NULL; /* would round twice */
+    return enc(e, to, dec(e, from, v));
+  }
+  return NULL;
+}
+
+LLVMValueRef em_convert(Em *e, ElemType from, ElemType to, LLVMValueRef v) {
+  LLVMValueRef r = convert_inline(e, from, to, v);
+  if (!r) em_fail(e, ERR(UNIMPLEMENTED, "cpu backend: no inline conversion from %s to %s",
+                        type_name(from), type_name(to)));
+  return r ? r : LLVMGetUndef(cg_storage_type(e->cg, to));
+}
+
+/* ---- complex ---- */
+
+static LLVMValueRef cx_part(Em *e, LLVMValueRef z, unsigned i) { return LLVMBuildExtractValue(e->b, z, i, ""); }
+static LLVMValueRef cx_make(Em *e, ElemType t, LLVMValueRef re, LLVMValueRef im) {
+  LLVMValueRef v = LLVMGetUndef(cg_storage_type(e->cg, t));
+  v = LLVMBuildInsertValue(e->b, v, re, 0, "");
+  return LLVMBuildInsertValue(e->b, v, im, 1, "");
+}
+
+/* ---- arithmetic helpers for reductions and contractions ---- */
+
+LLVMValueRef em_add(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b) {
+  if (type_is_complex(t))
+    return cx_make(e, t, LLVMBuildFAdd(e->b, cx_part(e, a, 0), cx_part(e, b, 0), ""),
+                   LLVMBuildFAdd(e->b, cx_part(e, a, 1), cx_part(e, b, 1), ""));
+  if (native_float(t)) return enc(e, t, LLVMBuildFAdd(e->b, dec(e, t, a), dec(e, t, b), ""));
+  if (t == T_PRED) return LLVMBuildOr(e->b, a, b, "");
+  if (is_int(t)) return renorm(e, t, LLVMBuildAdd(e->b, a, b, ""));
+  em_fail(e, ERR(UNIMPLEMENTED, "cpu backend: no inline add on %s", type_name(t)));
+  return a;
+}
+
+LLVMValueRef em_mul(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b) {
+  if (type_is_complex(t)) {
+    LLVMValueRef ar = cx_part(e, a, 0), ai = cx_part(e, a, 1), br = cx_part(e, b, 0), bi = cx_part(e, b, 1);
+    LLVMValueRef re = LLVMBuildFSub(e->b, LLVMBuildFMul(e->b, ar, br, ""), LLVMBuildFMul(e->b, ai, bi, ""), "");
+    LLVMValueRef im = LLVMBuildFAdd(e->b, LLVMBuildFMul(e->b, ar, bi, ""), LLVMBuildFMul(e->b, ai, br, ""), "");
+    return cx_make(e, t, re, im);
+  }
+  if (native_float(t)) return enc(e, t, LLVMBuildFMul(e->b, dec(e, t, a), dec(e, t, b), ""));
+  if (t == T_PRED) return LLVMBuildAnd(e->b, a, b, "");
+  if (is_int(t)) return renorm(e, t, LLVMBuildMul(e->b, a, b, ""));
+  em_fail(e, ERR(UNIMPLEMENTED, "cpu backend: no inline multiply on %s", type_name(t)));
+  return a;
+}
+
+/* ---- the op ---- */
+
+LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops) {
+  Opcode op = in->op;
+  ElemType rt = in->shape->type;
+  ElemType t0 = in->noperands > 0 ? in->operands[0]->shape->type : rt;
+  bool ok = false;
+  LLVMValueRef r = NULL;
+  switch (op) {
+  case OP_SELECT: {
+    LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntNE, ops[0], LLVMConstNull(e->cg->i8), "");
+    if (rt == T_F32 || rt == T_F64) {
+      /* select the bits: under DAZ, a float compare-and-select that the
+       * backend turns into a max/min instruction would flush a subnormal
+       * that select must pass through */
+      LLVMTypeRef it = rt == T_F32 ? e->cg->i32 : e->cg->i64;
+      LLVMValueRef x = LLVMBuildBitCast(e->b, ops[1], it, ""), y = LLVMBuildBitCast(e->b, ops[2], it, "");
+      return LLVMBuildBitCast(e->b, LLVMBuildSelect(e->b, p, x, y, ""), cg_storage_type(e->cg, rt), "");
+    }
+    return LLVMBuildSelect(e->b, p, ops[1], ops[2], "");
+  }
+  case OP_CLAMP:
+    if (native_float(rt)) {
+      r = fmaxmin(e, true, rt, ops[0], ops[1]);
+      return fmaxmin(e, false, rt, ops[2], r);
+    }
+    if (is_int(rt)) {
+      r = int_binary(e, OP_MAXIMUM, rt, ops[0], ops[1], &ok);
+      return int_binary(e, OP_MINIMUM, rt, ops[2], r, &ok);
+    }
+    break;
+  case OP_COMPARE:
+    r = compare(e, in, t0, ops[0], ops[1], &ok);
+    break;
+  case OP_CONVERT:
+    r = convert_inline(e, t0, rt, ops[0]);
+    ok = r != NULL;
+    break;
+  case OP_BITCAST_CONVERT:
+    if (type_bytes(t0) == type_bytes(rt) && type_bits(t0) == type_bits(rt) && t0 != T_PRED && rt != T_PRED &&
+        !type_is_complex(t0) && !type_is_complex(rt) && type_bits(t0) >= 8) {
+      r = LLVMBuildBitCast(e->b, ops[0], cg_storage_type(e->cg, rt), "");
+      ok = true;
+    }
+    break;
+  case OP_IS_FINITE:
+    if (native_float(t0)) {
+      LLVMValueRef x = dec(e, t0, ops[0]);
+      LLVMValueRef ax = em_intrinsic(e, "llvm.fabs", LLVMTypeOf(x), 1, &x);
+      r = LLVMBuildZExt(e->b, LLVMBuildFCmp(e->b, LLVMRealOLT, ax, LLVMConstReal(LLVMTypeOf(x), __builtin_inf()), ""), e->cg->i8, "");
+      ok = true;
+    }
+    break;
+  case OP_COMPLEX:
+    if (t0 == T_F32 || t0 == T_F64) return cx_make(e, rt, ops[0], ops[1]);
+    break;
+  case OP_REAL: case OP_IMAG:
+    if (type_is_complex(t0)) return cx_part(e, ops[0], op == OP_IMAG);
+    break;
+  default: break;
+  }
+  if (ok) return r;
+  if (!r && op != OP_CONVERT && op != OP_COMPARE && (op_info(op)->flags & OPF_EW) && op_info(op)->arity >= 1 &&
+      in->noperands == op_info(op)->arity && t0 == rt) {
+    if (in->noperands == 1) {
+      if (native_float(rt)) r = float_unary(e, op, rt, ops[0], &ok);
+      else if (is_int(rt)) r = int_unary(e, op, rt, ops[0], &ok);
+      else if (type_is_complex(rt) && op == OP_NEGATE) {
+        r = cx_make(e, rt, LLVMBuildFNeg(e->b, cx_part(e, ops[0], 0), ""), LLVMBuildFNeg(e->b, cx_part(e, ops[0], 1), ""));
+        ok = true;
+      }
+    } else if (in->noperands == 2 && in->operands[1]->shape->type == rt) {
+      if (native_float(rt)) r = float_binary(e, op, rt, ops[0], ops[1], &ok);
+      else if (is_int(rt)) r = int_binary(e, op, rt, ops[0], ops[1], &ok);
+      else if (type_is_complex(rt) && (op == OP_ADD || op == OP_SUBTRACT)) {
+        LLVMValueRef re = op == OP_ADD ? LLVMBuildFAdd(e->b, cx_part(e, ops[0], 0), cx_part(e, ops[1], 0), "")
+                                       : LLVMBuildFSub(e->b, cx_part(e, ops[0], 0), cx_part(e, ops[1], 0), "");
+        LLVMValueRef im = op == OP_ADD ? LLVMBuildFAdd(e->b, cx_part(e, ops[0], 1), cx_part(e, ops[1], 1), "")
+                                       : LLVMBuildFSub(e->b, cx_part(e, ops[0], 1), cx_part(e, ops[1], 1), "");
+        r = cx_make(e, rt, re, im);
+        ok = true;
+      }
+    }
+    if (ok) return r;
+  }
+  return fallback(e, in, ops);
+}
+
+/* The same bits as another type of one size (bitcast). */
+LLVMValueRef em_retype(Em *e, ElemType from, ElemType to, LLVMValueRef v) {
+  if (from == to) return v;
+  LLVMTypeRef dt = cg_storage_type(e->cg, to);
+  if (type_bytes(from) != type_bytes(to) || type_is_complex(from) || type_is_complex(to)) {
+    em_fail(e, ERR(UNIMPLEMENTED, "cpu backend: bitcast from %s to %s", type_name(from), type_name(to)));
+    return LLVMGetUndef(dt);
+  }
+  return LLVMBuildBitCast(e->b, v, dt, "");
+}
+
+/* ---- scalar computations (reducers, comparators, map functions) ---- */
+
+void em_call_scalar_comp(Em *e, const Computation *c, const LLVMValueRef *args, LLVMValueRef *outs,
+                         int max_out) {
+  int n = c->ninstrs;
+  LLVMValueRef *vals = cxla_calloc((size_t)(n ? n : 1), sizeof *vals);
+  /* tuple instructions: their element values live in tvals */
+  LLVMValueRef **tvals = cxla_calloc((size_t)(n ? n : 1), sizeof *tvals);
+  if (!vals || !tvals) {
+    em_fail(e, cxla_oom());
+    goto done;
+  }
+  for (int i = 0; i < n && !e->err; i++) {
+    const Instr *in = c->instrs[i];
+    LLVMValueRef ops[8];
+    if (in->noperands > 8) {
+      em_fail(e, em_unsupported(in, "too many operands in a scalar computation"));
+      break;
+    }
+    for (int k = 0; k < in->noperands; k++) ops[k] = vals[in->operands[k]->id];
+    switch (in->op) {
+    case OP_PARAMETER: vals[i] = args[in->param_number]; break;
+    case OP_CONSTANT:
+      if (!in->literal || in->literal->unknown || in->literal->type == T_TUPLE || in->literal->nelems != 1) {
+        em_fail(e, em_unsupported(in, "non-scalar constant in a scalar computation"));
+        break;
+      }
+      vals[i] = em_const_elem(e, in->literal->type, in->literal->data);
+      break;
+    case OP_TUPLE:
+      tvals[i] = arena_array(&e->arena, (size_t)(in->noperands ? in->noperands : 1), sizeof(LLVMValueRef));
+      if (!tvals[i]) { em_fail(e, cxla_oom()); break; }
+      for (int k = 0; k < in->noperands; k++) tvals[i][k] = ops[k];
+      break;
+    case OP_GET_TUPLE_ELEMENT:
+      if (!tvals[in->operands[0]->id]) { em_fail(e, em_unsupported(in, "tuple parameter in a scalar computation")); break; }
+      vals[i] = tvals[in->operands[0]->id][in->index];
+      break;
+    case OP_RESHAPE: case OP_BROADCAST: case OP_COPY: case OP_BITCAST:
+      if (shape_elems(in->shape) != 1) { em_fail(e, em_unsupported(in, "non-scalar value in a scalar computation")); break; }
+      vals[i] = em_retype(e, in->operands[0]->shape->type, in->shape->type, ops[0]);
+      break;
+    default:
+      if (!(op_info(in->op)->flags & OPF_EW) || in->op == OP_MAP || !type_is_array(in->shape->type) ||
+          in->shape->type == T_TUPLE) {
+        em_fail(e, em_unsupported(in, "in a scalar computation"));
+        break;
+      }
+      vals[i] = em_scalar_op(e, in, ops);
+      break;
+    }
+  }
+  if (!e->err) {
+    const Instr *root = c->root;
+    if (root->op == OP_TUPLE) {
+      for (int k = 0; k < root->noperands && k < max_out; k++) outs[k] = vals[root->operands[k]->id];
+    } else {
+      outs[0] = vals[root->id];
+    }
+  }
+done:
+  cxla_free(vals);
+  cxla_free(tvals);
+}

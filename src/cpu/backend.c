@@ -1,0 +1,74 @@
+/* The compiled CPU backend as a runtime backend ("cpu"): compile turns the
+ * runtime's optimized module into a CpuExecutable; execute runs it on the
+ * argument arrays (borrowed, no copies) and copies the result's array
+ * leaves into the result arrays the runtime allocated. */
+#include <string.h>
+
+#include "cpu/cpu_internal.h"
+#include "runtime/backend.h"
+
+static cxla_status cpu_backend_compile(const BackendCompileInput *in, BackendProgram *out) {
+  memset(out, 0, sizeof *out);
+  if (!in->module || !in->module->entry)
+    return ERR(INVALID_ARGUMENT, "cpu: module has no entry computation");
+  CpuCompileOptions o = {sizeof o, 0, in->options ? in->options->dump_dir : NULL};
+  CpuExecutable *x;
+  TRY(cpu_compile(in->module, &o, &x));
+  out->impl = x;
+  return NULL;
+}
+
+static cxla_status copy_leaves(const RVal *v, const RtArray *results, int n, int *k) {
+  if (v->lit.type == T_TUPLE) {
+    for (int i = 0; i < v->lit.ntuple; i++) TRY(copy_leaves(v->elems[i], results, n, k));
+    return NULL;
+  }
+  if (!type_is_array(v->lit.type)) return NULL;
+  if (*k >= n) return ERR(INTERNAL, "cpu: the result has more array leaves than expected");
+  const RtArray *r = &results[(*k)++];
+  size_t bytes = (size_t)v->lit.nelems * (size_t)type_bytes(v->lit.type);
+  if (v->lit.type != r->type || bytes != r->size)
+    return ERR(INTERNAL, "cpu: result %d does not have the expected shape", *k - 1);
+  if (bytes) memcpy(r->data, v->lit.data, bytes);
+  return NULL;
+}
+
+static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
+  CpuExecutable *x = a->program;
+  ExecCtx cx = {x, a->control};
+  TRY(rt_check(a->control));
+  RVal **args = cxla_calloc((size_t)a->nargs + 1, sizeof *args);
+  if (!args) return cxla_oom();
+  cxla_status s = NULL;
+  for (int i = 0; i < a->nargs && !s; i++) {
+    const RtArray *r = &a->args[i];
+    Literal view = {.type = r->type, .rank = r->rank, .dims = (int64_t *)r->dims, .data = r->data};
+    s = rval_borrow(&view, &args[i]);
+  }
+  RVal *result = NULL;
+  if (!s) s = exec_program(&cx, x->entry, args, a->nargs, &result);
+  if (!s) {
+    int k = 0;
+    s = copy_leaves(result, a->results, a->nresults, &k);
+    if (!s && k != a->nresults)
+      s = ERR(INTERNAL, "cpu: the result has %d array leaves, expected %d", k, a->nresults);
+  }
+  rval_unref(result);
+  for (int i = 0; i < a->nargs; i++) rval_unref(args[i]);
+  cxla_free(args);
+  return s;
+}
+
+static void cpu_backend_program_destroy(void *client_state, void *program) {
+  (void)client_state;
+  cpu_executable_destroy(program);
+}
+
+const Backend cpu_backend = {
+    .name = "cpu",
+    .compiled = true,
+    .compile = cpu_backend_compile,
+    .execute = cpu_backend_execute,
+    .program_destroy = cpu_backend_program_destroy,
+    .max_threads = 1,
+};

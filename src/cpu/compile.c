@@ -1,0 +1,268 @@
+/* Compiling an optimized module for the CPU: programs of steps, one LLVM
+ * module of kernels, the JIT. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "codegen/codegen.h"
+#include "cpu/cpu_internal.h"
+
+static double now_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+typedef struct Builder {
+  CpuExecutable *x;
+  Codegen *cg;
+} Builder;
+
+static void program_free(Program *p) {
+  if (!p) return;
+  for (int i = 0; i < p->nsteps; i++) {
+    cxla_free(p->steps[i].kname);
+    cxla_free(p->steps[i].sub);
+    rval_unref(p->steps[i].constant);
+  }
+  cxla_free(p->steps);
+  cxla_free(p->last_use);
+  cxla_free(p);
+}
+
+void cpu_executable_destroy(CpuExecutable *x) {
+  if (!x) return;
+  for (int i = 0; i < x->nprogs; i++) program_free(x->progs[i]);
+  cxla_free(x->progs);
+  jit_destroy(x->jit);
+  cxla_free(x);
+}
+
+const CpuCompileStats *cpu_executable_stats(const CpuExecutable *x) { return &x->stats; }
+
+/* Whether the logical row-major order of s is also its physical order. */
+static bool physically_row_major(const Shape *s) {
+  if (!s->has_layout || !s->minor_to_major) return true;
+  int64_t prev = -1;
+  for (int k = s->rank - 1; k >= 0; k--) {
+    int64_t d = s->minor_to_major[k];
+    if (s->dims[d] == 1) continue;
+    if (d < prev) return false;
+    prev = d;
+  }
+  return true;
+}
+
+static bool same_array(const Shape *a, const Shape *b) {
+  return type_is_array(a->type) && a->type != T_TUPLE && a->type == b->type &&
+         shape_elems(a) == shape_elems(b);
+}
+
+static cxla_status build_program(Builder *bd, const Computation *c, Program **out);
+
+static cxla_status sub_programs(Builder *bd, Step *st, int n, Computation *const *comps) {
+  st->sub = cxla_calloc((size_t)(n ? n : 1), sizeof *st->sub);
+  if (!st->sub) return cxla_oom();
+  st->nsub = n;
+  for (int k = 0; k < n; k++) TRY(build_program(bd, comps[k], &st->sub[k]));
+  return NULL;
+}
+
+/* Dots in a fusion whose operands are the fusion's parameters and whose
+ * shapes BLAS takes: computed by BLAS before the kernel, which reads them. */
+static void plan_pre_dots(Step *st, const Instr *in) {
+  st->npre = 0;
+  if (in->op != OP_FUSION) return;
+  const Computation *c = in->called[0];
+  for (int i = 0; i < c->ninstrs && st->npre < 4; i++) {
+    const Instr *d = c->instrs[i];
+    if (d->op != OP_DOT || d->operands[0]->op != OP_PARAMETER || d->operands[1]->op != OP_PARAMETER) continue;
+    GemmPlan p;
+    if (!gemm_plan(d, &p) || p.m * p.n * p.k * p.batch < 4096) continue;
+    st->pre[st->npre] = d;
+    st->pre_plan[st->npre++] = p;
+  }
+}
+
+static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog) {
+  st->kind = ST_KERNEL;
+  st->kname = cxla_format("k%d_%d", prog, in->id);
+  if (!st->kname) return cxla_oom();
+  st->nout = codegen_kernel_outputs(in);
+  st->extent = codegen_kernel_extent(in);
+  bd->x->stats.nkernels++;
+  plan_pre_dots(st, in);
+  return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
+}
+
+static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
+  st->in = in;
+  const Shape *s = in->shape;
+  switch (in->op) {
+  case OP_PARAMETER: st->kind = ST_PARAM; return NULL;
+  case OP_CONSTANT:
+    if (!in->literal || in->literal->unknown)
+      return ERR(UNIMPLEMENTED, "cpu backend: constant %%%s has an elided value {...}; cxla cannot run it",
+                 in->name);
+    st->kind = ST_CONST;
+    return rval_borrow(in->literal, &st->constant);
+  case OP_TUPLE: st->kind = ST_TUPLE; return NULL;
+  case OP_GET_TUPLE_ELEMENT: st->kind = ST_GTE; return NULL;
+  case OP_OPT_BARRIER: case OP_ADD_DEPENDENCY: case OP_DOMAIN: st->kind = ST_ALIAS; return NULL;
+  case OP_AFTER_ALL: st->kind = ST_TOKEN; return NULL;
+  case OP_WHILE:
+    if (in->ncalled != 2 || in->noperands != 1) break;
+    st->kind = ST_WHILE;
+    return sub_programs(bd, st, 2, in->called);
+  case OP_CONDITIONAL:
+    if (in->ncalled < 1 || in->noperands != in->ncalled + 1) break;
+    st->kind = ST_COND;
+    return sub_programs(bd, st, in->ncalled, in->called);
+  case OP_CALL:
+    if (in->ncalled != 1) break;
+    st->kind = ST_CALL;
+    return sub_programs(bd, st, 1, in->called);
+  case OP_RESHAPE: case OP_COPY:
+    if (in->noperands == 1 && same_array(s, in->operands[0]->shape)) {
+      st->kind = ST_VIEW;
+      return NULL;
+    }
+    break;
+  case OP_BITCAST:
+    if (in->noperands == 1 && type_bytes(s->type) * shape_elems(s) ==
+                                  type_bytes(in->operands[0]->shape->type) * shape_elems(in->operands[0]->shape) &&
+        s->type == in->operands[0]->shape->type && physically_row_major(s) &&
+        physically_row_major(in->operands[0]->shape)) {
+      st->kind = ST_VIEW;
+      return NULL;
+    }
+    break;
+  case OP_SORT: {
+    bool ok = in->ncalled == 1 && in->dimensions.n == 1 && in->noperands >= 1 && in->noperands <= 64;
+    for (int k = 0; ok && k < in->noperands; k++) ok = type_is_array(in->operands[k]->shape->type);
+    if (!ok) break;
+    st->kind = ST_SORT;
+    st->kname = cxla_format("cmp%d_%d", prog, in->id);
+    if (!st->kname) return cxla_oom();
+    cxla_status s = codegen_emit_predicate(bd->cg, in->called[0], st->kname);
+    if (!s || cxla_status_code_of(s) != CXLA_UNIMPLEMENTED) return s;
+    /* a comparator the emitter cannot compile: the sort routine with the
+     * interpreted comparator (listed in routines.c) */
+    cxla_status_free(s);
+    cxla_free(st->kname);
+    st->kname = NULL;
+    st->kind = ST_ROUTINE;
+    bd->x->stats.nroutines++;
+    return NULL;
+  }
+  case OP_DOT:
+    if (gemm_plan(in, &st->gemm)) {
+      st->kind = ST_BLAS_DOT;
+      return NULL;
+    }
+    break;
+  default: break;
+  }
+  char why[256];
+  if (codegen_supports(in, why, sizeof why)) return kernel_step(bd, st, in, prog);
+  if (in->op == OP_FUSION && in->ncalled == 1) {
+    /* Not one kernel: run the fused computation's instructions as a
+     * program of their own (each a kernel, a routine, ...). */
+    st->kind = ST_CALL;
+    return sub_programs(bd, st, 1, in->called);
+  }
+  if (routine_supported(in)) {
+    st->kind = ST_ROUTINE;
+    bd->x->stats.nroutines++;
+    return NULL;
+  }
+  return ERR(UNIMPLEMENTED, "cpu backend: cannot compile %s", why);
+}
+
+static cxla_status build_program(Builder *bd, const Computation *c, Program **out) {
+  CpuExecutable *x = bd->x;
+  for (int i = 0; i < x->nprogs; i++)
+    if (x->progs[i]->comp == c) {
+      *out = x->progs[i];
+      return NULL;
+    }
+  for (int i = 0; i < c->ninstrs; i++)
+    if (c->instrs[i]->id != i)
+      return ERR(INTERNAL, "cpu backend: instruction ids of %s are not positions", c->name);
+  Program *p = cxla_calloc(1, sizeof *p);
+  if (!p) return cxla_oom();
+  if (x->nprogs == x->capprogs) {
+    int cap = x->capprogs ? 2 * x->capprogs : 8;
+    Program **np = cxla_realloc(x->progs, (size_t)cap * sizeof *np);
+    if (!np) {
+      cxla_free(p);
+      return cxla_oom();
+    }
+    x->progs = np;
+    x->capprogs = cap;
+  }
+  int index = x->nprogs;
+  x->progs[x->nprogs++] = p;
+  p->comp = c;
+  p->nsteps = c->ninstrs;
+  p->steps = cxla_calloc((size_t)(c->ninstrs ? c->ninstrs : 1), sizeof *p->steps);
+  p->last_use = cxla_calloc((size_t)(c->ninstrs ? c->ninstrs : 1), sizeof *p->last_use);
+  if (!p->steps || !p->last_use) return cxla_oom();
+  for (int i = 0; i < c->ninstrs; i++) p->last_use[i] = -1;
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *in = c->instrs[i];
+    for (int k = 0; k < in->noperands; k++) p->last_use[in->operands[k]->id] = i;
+  }
+  if (c->root) p->last_use[c->root->id] = -1;
+  for (int i = 0; i < c->ninstrs; i++) TRY(plan_step(bd, &p->steps[i], c->instrs[i], index));
+  *out = p;
+  return NULL;
+}
+
+static cxla_status lookup_kernels(CpuExecutable *x) {
+  for (int i = 0; i < x->nprogs; i++) {
+    Program *p = x->progs[i];
+    for (int k = 0; k < p->nsteps; k++)
+      if (p->steps[k].kind == ST_KERNEL) {
+        TRY(jit_lookup(x->jit, p->steps[k].kname, &p->steps[k].fn));
+      } else if (p->steps[k].kind == ST_SORT) {
+        KernelFn f;
+        TRY(jit_lookup(x->jit, p->steps[k].kname, &f));
+        p->steps[k].pred = (uint8_t(*)(const void *const *))(void *)f;
+      }
+  }
+  return NULL;
+}
+
+cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuExecutable **out) {
+  *out = NULL;
+  if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "cpu backend: no entry computation");
+  int opt_level = getenv("CXLA_CPU_OPT") ? atoi(getenv("CXLA_CPU_OPT")) : 2;
+  const char *dump = NULL;
+  if (opts && opts->struct_size >= sizeof *opts) {
+    if (opts->opt_level > 0) opt_level = opts->opt_level;
+    dump = opts->dump_dir;
+  }
+  CpuExecutable *x = cxla_calloc(1, sizeof *x);
+  if (!x) return cxla_oom();
+  x->module = m;
+  double t0 = now_s();
+  cxla_status s = jit_create(&x->jit);
+  Builder bd = {x, NULL};
+  if (!s) s = codegen_create(jit_context(x->jit), m->name ? m->name : "cxla", &bd.cg);
+  if (!s) s = build_program(&bd, m->entry, &x->entry);
+  double t1 = now_s();
+  if (!s) s = jit_add_module(x->jit, codegen_take_module(bd.cg), opt_level, dump);
+  if (!s) s = lookup_kernels(x);
+  double t2 = now_s();
+  codegen_destroy(bd.cg);
+  x->stats.codegen_s = t1 - t0;
+  x->stats.llvm_s = t2 - t1;
+  if (s) {
+    cpu_executable_destroy(x);
+    return s;
+  }
+  *out = x;
+  return NULL;
+}

@@ -1,0 +1,52 @@
+/* cpu.h: the compiled CPU backend.
+ *
+ *   compile.c   an optimized module -> a CpuExecutable: one program (a list
+ *               of steps) per computation that runs as such (the entry,
+ *               while bodies and conditions, branches, called computations,
+ *               fusions the emitter cannot compile as one kernel), one
+ *               kernel per fusion or unfused op, all in one LLVM module
+ *   jit.c       LLVM optimization and ORC LLJIT for the host CPU
+ *   exec.c      the executor over programs, and runtime values
+ *   routines.c  runtime routines: BLAS dots, and the ops run by the
+ *               interpreter's evaluators on the executor's buffers
+ *
+ * The executable borrows the module it was compiled from (instructions are
+ * referenced by the code and the steps): keep the module alive until the
+ * executable is destroyed. Executing is reentrant: several threads may run
+ * one executable at once. */
+#ifndef CXLA_CPU_H
+#define CXLA_CPU_H
+
+#include "ir/ir.h"
+
+typedef struct CpuExecutable CpuExecutable;
+
+typedef struct CpuCompileOptions {
+  size_t struct_size;
+  int opt_level;        /* LLVM optimization: 0..3 (default 2 when 0 given? see cpu_compile) */
+  const char *dump_dir; /* write LLVM IR before/after optimization and assembly here, or NULL */
+} CpuCompileOptions;
+
+typedef struct CpuCompileStats {
+  double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
+  int nkernels, nroutines;
+} CpuCompileStats;
+
+/* Compiles an optimized module (the default pipeline has run on it). An op
+ * the backend cannot compile is an UNIMPLEMENTED error naming it. */
+cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuExecutable **out);
+void cpu_executable_destroy(CpuExecutable *e);
+const CpuCompileStats *cpu_executable_stats(const CpuExecutable *e);
+
+/* Runs the entry computation on args (borrowed) and returns a fresh result
+ * literal (a tuple for tuple-shaped results). */
+cxla_status cpu_execute(CpuExecutable *e, Literal *const *args, int nargs, Literal **out);
+
+/* cpu_execute with a runtime control (src/runtime/backend.h's RtControl:
+ * cancellation and deadline, checked between steps and loop iterations;
+ * NULL: none). */
+struct RtControl;
+cxla_status cpu_execute_ctl(CpuExecutable *e, Literal *const *args, int nargs,
+                            const struct RtControl *control, Literal **out);
+
+#endif

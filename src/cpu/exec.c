@@ -1,0 +1,404 @@
+/* The executor: runs a program's steps in order over refcounted runtime
+ * values, releasing each value after its last use. Kernels run with the
+ * FTZ/DAZ floating-point modes XLA:CPU uses; the caller's modes are
+ * restored around them. */
+#include <stdlib.h>
+#include <string.h>
+#if defined(__x86_64__)
+#include <xmmintrin.h>
+#endif
+
+#include "cpu/cpu_internal.h"
+#include "runtime/backend.h"
+
+/* ---- values ---- */
+
+static RVal *rval_alloc(void) {
+  RVal *v = cxla_calloc(1, sizeof *v);
+  if (v) v->refs = 1;
+  return v;
+}
+
+static cxla_status set_dims(RVal *v, ElemType t, int rank, const int64_t *dims) {
+  v->lit.type = t;
+  v->lit.rank = rank;
+  v->lit.nelems = 1;
+  if (rank > 0) {
+    v->lit.dims = cxla_malloc((size_t)rank * sizeof(int64_t));
+    if (!v->lit.dims) return cxla_oom();
+    memcpy(v->lit.dims, dims, (size_t)rank * sizeof(int64_t));
+  }
+  for (int i = 0; i < rank; i++) v->lit.nelems *= dims[i];
+  return NULL;
+}
+
+cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out) {
+  *out = NULL;
+  RVal *v = rval_alloc();
+  if (!v) return cxla_oom();
+  cxla_status s = set_dims(v, t, rank, dims);
+  size_t bytes = (size_t)v->lit.nelems * (size_t)type_bytes(t);
+  if (!s) {
+    /* 64-byte aligned, never zero bytes */
+    size_t alloc = (bytes + 63) & ~(size_t)63;
+    v->lit.data = aligned_alloc(64, alloc ? alloc : 64);
+    if (!v->lit.data) s = cxla_oom();
+    v->owns_data = true;
+  }
+  if (s) {
+    rval_unref(v);
+    return s;
+  }
+  *out = v;
+  return NULL;
+}
+
+cxla_status rval_tuple(int n, RVal **elems, RVal **out) {
+  *out = NULL;
+  RVal *v = rval_alloc();
+  cxla_status s = v ? NULL : cxla_oom();
+  if (!s) {
+    v->lit.type = T_TUPLE;
+    v->lit.ntuple = n;
+    v->elems = cxla_calloc((size_t)(n ? n : 1), sizeof *v->elems);
+    v->lit.tuple = cxla_calloc((size_t)(n ? n : 1), sizeof *v->lit.tuple);
+    if (!v->elems || !v->lit.tuple) s = cxla_oom();
+  }
+  for (int i = 0; i < n; i++) {
+    if (!s) {
+      v->elems[i] = elems[i];
+      v->lit.tuple[i] = &elems[i]->lit;
+    } else {
+      rval_unref(elems[i]);
+    }
+  }
+  if (s) {
+    if (v) {
+      v->lit.ntuple = 0;
+      rval_unref(v);
+    }
+    return s;
+  }
+  *out = v;
+  return NULL;
+}
+
+cxla_status rval_borrow(const Literal *l, RVal **out) {
+  *out = NULL;
+  if (l->type == T_TUPLE) {
+    RVal **el = cxla_calloc((size_t)(l->ntuple ? l->ntuple : 1), sizeof *el);
+    if (!el) return cxla_oom();
+    cxla_status s = NULL;
+    int i = 0;
+    for (; i < l->ntuple && !s; i++) s = rval_borrow(l->tuple[i], &el[i]);
+    if (s) {
+      for (int k = 0; k < i - 1; k++) rval_unref(el[k]);
+      cxla_free(el);
+      return s;
+    }
+    s = rval_tuple(l->ntuple, el, out);
+    cxla_free(el);
+    return s;
+  }
+  RVal *v = rval_alloc();
+  if (!v) return cxla_oom();
+  cxla_status s = set_dims(v, l->type, l->rank, l->dims);
+  if (s) {
+    rval_unref(v);
+    return s;
+  }
+  v->lit.data = l->data;
+  *out = v;
+  return NULL;
+}
+
+cxla_status rval_view(RVal *base, const Shape *sh, RVal **out) {
+  *out = NULL;
+  RVal *v = rval_alloc();
+  if (!v) return cxla_oom();
+  cxla_status s = set_dims(v, sh->type, sh->rank, sh->dims);
+  if (s) {
+    rval_unref(v);
+    return s;
+  }
+  v->lit.data = base->lit.data;
+  v->owner = rval_ref(base);
+  *out = v;
+  return NULL;
+}
+
+cxla_status rval_from_literal(Literal *l, RVal **out) {
+  *out = NULL;
+  if (l->type == T_TUPLE) {
+    RVal **el = cxla_calloc((size_t)(l->ntuple ? l->ntuple : 1), sizeof *el);
+    if (!el) {
+      literal_free(l);
+      return cxla_oom();
+    }
+    cxla_status s = NULL;
+    int i = 0;
+    for (; i < l->ntuple && !s; i++) {
+      s = rval_from_literal(l->tuple[i], &el[i]);
+      l->tuple[i] = NULL;
+    }
+    for (int k = i; k < l->ntuple; k++) {
+      literal_free(l->tuple[k]);
+      l->tuple[k] = NULL;
+    }
+    l->ntuple = 0;
+    literal_free(l);
+    if (s) {
+      for (int k = 0; k < i - 1; k++) rval_unref(el[k]);
+      cxla_free(el);
+      return s;
+    }
+    s = rval_tuple(i, el, out);
+    cxla_free(el);
+    return s;
+  }
+  cxla_status s = rval_array(l->type, l->rank, l->dims, out);
+  if (!s) memcpy((*out)->lit.data, l->data, (size_t)l->nelems * (size_t)type_bytes(l->type));
+  literal_free(l);
+  return s;
+}
+
+cxla_status rval_to_literal(const RVal *v, Literal **out) {
+  return literal_clone(&v->lit, out);
+}
+
+RVal *rval_ref(RVal *v) {
+  if (v) __atomic_add_fetch(&v->refs, 1, __ATOMIC_RELAXED);
+  return v;
+}
+
+void rval_unref(RVal *v) {
+  if (!v || __atomic_sub_fetch(&v->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
+  for (int i = 0; i < v->lit.ntuple; i++) rval_unref(v->elems[i]);
+  cxla_free(v->elems);
+  cxla_free(v->lit.tuple);
+  if (v->owns_data) free(v->lit.data);
+  rval_unref(v->owner);
+  cxla_free(v->lit.dims);
+  cxla_free(v);
+}
+
+/* ---- FTZ / DAZ ---- */
+
+static unsigned fp_mode_enter(void) {
+#if defined(__x86_64__)
+  unsigned old = _mm_getcsr();
+  _mm_setcsr(old | 0x8040); /* FTZ | DAZ */
+  return old;
+#else
+  return 0;
+#endif
+}
+
+static void fp_mode_leave(unsigned old) {
+#if defined(__x86_64__)
+  _mm_setcsr(old);
+#else
+  (void)old;
+#endif
+}
+
+/* ---- steps ---- */
+
+static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
+  const Instr *in = st->in;
+  RVal *outs[8] = {0}, *pre[4] = {0};
+  void *bufs[8 + 64 + 4];
+  void **b = bufs;
+  int nops = in->noperands;
+  if (st->nout + nops + st->npre > (int)(sizeof bufs / sizeof bufs[0])) {
+    b = cxla_malloc((size_t)(st->nout + nops + st->npre) * sizeof *b);
+    if (!b) return cxla_oom();
+  }
+  cxla_status s = NULL;
+  for (int i = 0; i < st->npre && !s; i++) {
+    const Instr *d = st->pre[i];
+    unsigned mode = fp_mode_enter();
+    s = gemm_run(d, &st->pre_plan[i], ops[d->operands[0]->param_number], ops[d->operands[1]->param_number], &pre[i]);
+    fp_mode_leave(mode);
+    if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
+  }
+  for (int k = 0; k < st->nout && !s; k++) {
+    const Shape *sh = in->shape->type == T_TUPLE ? in->shape->tuple[k] : in->shape;
+    s = rval_array(sh->type, sh->rank, sh->dims, &outs[k]);
+    if (!s) b[k] = outs[k]->lit.data;
+  }
+  if (!s) {
+    for (int k = 0; k < nops; k++) b[st->nout + k] = ops[k]->lit.data;
+    unsigned mode = fp_mode_enter();
+    st->fn(b, 0, st->extent);
+    fp_mode_leave(mode);
+    if (in->shape->type == T_TUPLE) {
+      s = rval_tuple(st->nout, outs, out);
+      for (int k = 0; k < st->nout; k++) outs[k] = NULL;
+    } else {
+      *out = outs[0];
+      outs[0] = NULL;
+    }
+  }
+  for (int k = 0; k < st->nout; k++) rval_unref(outs[k]);
+  for (int i = 0; i < st->npre; i++) rval_unref(pre[i]);
+  if (b != bufs) cxla_free(b);
+  return s;
+}
+
+static cxla_status run_while(const ExecCtx *x, const Step *st, RVal *init, RVal **out) {
+  RVal *state = rval_ref(init);
+  for (;;) {
+    RVal *c = NULL;
+    cxla_status s = rt_check(x->control);
+    if (!s) s = exec_program(x, st->sub[0], &state, 1, &c);
+    if (s) {
+      rval_unref(state);
+      return s;
+    }
+    bool go = ((const unsigned char *)c->lit.data)[0] != 0;
+    rval_unref(c);
+    if (!go) break;
+    RVal *next = NULL;
+    s = exec_program(x, st->sub[1], &state, 1, &next);
+    rval_unref(state);
+    if (s) return s;
+    state = next;
+  }
+  *out = state;
+  return NULL;
+}
+
+static cxla_status run_cond(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {
+  const RVal *sel = ops[0];
+  int64_t k;
+  if (sel->lit.type == T_PRED) {
+    k = ((const unsigned char *)sel->lit.data)[0] ? 0 : 1;
+  } else {
+    int32_t v;
+    memcpy(&v, sel->lit.data, 4);
+    k = (v < 0 || v >= st->nsub) ? st->nsub - 1 : v;
+  }
+  return exec_program(x, st->sub[k], &ops[1 + k], 1, out);
+}
+
+static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args, int nargs, RVal **vals,
+                            RVal **out) {
+  const Instr *in = st->in;
+  RVal *small[16], **ops = small;
+  if (in->noperands > 16 && !(ops = cxla_calloc((size_t)in->noperands, sizeof *ops))) return cxla_oom();
+  for (int k = 0; k < in->noperands; k++) ops[k] = vals[in->operands[k]->id];
+  cxla_status s = NULL;
+  switch (st->kind) {
+  case ST_PARAM:
+    if (in->param_number >= nargs) s = ERR(INVALID_ARGUMENT, "parameter %lld not given", (long long)in->param_number);
+    else *out = rval_ref(args[in->param_number]);
+    break;
+  case ST_CONST: *out = rval_ref(st->constant); break;
+  case ST_KERNEL: s = run_kernel(st, ops, out); break;
+  case ST_TUPLE: {
+    RVal *el[64], **e = el;
+    if (in->noperands > 64 && !(e = cxla_calloc((size_t)in->noperands, sizeof *e))) {
+      s = cxla_oom();
+      break;
+    }
+    for (int k = 0; k < in->noperands; k++) e[k] = rval_ref(ops[k]);
+    s = rval_tuple(in->noperands, e, out);
+    if (e != el) cxla_free(e);
+    break;
+  }
+  case ST_GTE:
+    if (ops[0]->lit.type != T_TUPLE || in->index < 0 || in->index >= ops[0]->lit.ntuple)
+      s = ERR(INTERNAL, "get-tuple-element %%%s of a non-tuple", in->name);
+    else *out = rval_ref(ops[0]->elems[in->index]);
+    break;
+  case ST_VIEW: s = rval_view(ops[0], in->shape, out); break;
+  case ST_ALIAS: *out = rval_ref(ops[0]); break;
+  case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
+  case ST_BLAS_DOT: {
+    unsigned mode = fp_mode_enter();
+    s = gemm_run(in, &st->gemm, ops[0], ops[1], out);
+    fp_mode_leave(mode);
+    break;
+  }
+  case ST_WHILE: s = run_while(x, st, ops[0], out); break;
+  case ST_COND: s = run_cond(x, st, ops, out); break;
+  case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;
+  case ST_ROUTINE: s = routine_run(x, in, ops, out); break;
+  case ST_SORT: {
+    unsigned mode = fp_mode_enter();
+    s = sort_run(st, ops, out);
+    fp_mode_leave(mode);
+    break;
+  }
+  }
+  if (ops != small) cxla_free(ops);
+  return s;
+}
+
+cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, int nargs, RVal **out) {
+  *out = NULL;
+  RVal **vals = cxla_calloc((size_t)(p->nsteps ? p->nsteps : 1), sizeof *vals);
+  if (!vals) return cxla_oom();
+  cxla_status s = NULL;
+  for (int i = 0; i < p->nsteps && !s; i++) {
+    const Step *st = &p->steps[i];
+    if (!st->in) continue; /* dead instruction */
+    if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT || st->kind == ST_SORT)
+      if ((s = rt_check(x->control))) break;
+    s = run_step(x, st, args, nargs, vals, &vals[i]);
+    if (s) break;
+    /* release operands whose last use this was */
+    const Instr *in = st->in;
+    for (int k = 0; k < in->noperands; k++) {
+      int j = in->operands[k]->id;
+      if (p->last_use[j] == i && vals[j]) {
+        rval_unref(vals[j]);
+        vals[j] = NULL;
+      }
+    }
+  }
+  if (!s) {
+    int r = p->comp->root->id;
+    *out = vals[r];
+    vals[r] = NULL;
+    if (!*out) s = ERR(INTERNAL, "cpu backend: the root of %s has no value", p->comp->name);
+  }
+  for (int i = 0; i < p->nsteps; i++) rval_unref(vals[i]);
+  cxla_free(vals);
+  return s;
+}
+
+cxla_status cpu_execute(CpuExecutable *x, Literal *const *args, int nargs, Literal **out) {
+  return cpu_execute_ctl(x, args, nargs, NULL, out);
+}
+
+cxla_status cpu_execute_ctl(CpuExecutable *x, Literal *const *args, int nargs,
+                            const struct RtControl *control, Literal **out) {
+  *out = NULL;
+  ExecCtx cx = {x, control};
+  const Computation *c = x->entry->comp;
+  if (nargs != c->nparams)
+    return ERR(INVALID_ARGUMENT, "the program takes %d arguments, %d given", c->nparams, nargs);
+  RVal **a = cxla_calloc((size_t)(nargs ? nargs : 1), sizeof *a);
+  if (!a) return cxla_oom();
+  cxla_status s = NULL;
+  for (int i = 0; i < nargs && !s; i++) {
+    const Shape *ps = c->params[i]->shape;
+    const Literal *l = args[i];
+    bool ok = l && l->type == ps->type && (l->type == T_TUPLE || l->rank == ps->rank);
+    for (int d = 0; ok && l->type != T_TUPLE && d < l->rank; d++) ok = l->dims[d] == ps->dims[d];
+    if (!ok) {
+      s = ERR(INVALID_ARGUMENT, "argument %d does not have the parameter's shape", i);
+      break;
+    }
+    s = rval_borrow(l, &a[i]);
+  }
+  RVal *r = NULL;
+  if (!s) s = exec_program(&cx, x->entry, a, nargs, &r);
+  if (!s) s = rval_to_literal(r, out);
+  rval_unref(r);
+  for (int i = 0; i < nargs; i++) rval_unref(a[i]);
+  cxla_free(a);
+  return s;
+}

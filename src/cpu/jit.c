@@ -1,0 +1,197 @@
+/* The JIT: LLVM's new pass manager and ORC LLJIT, for the host CPU and its
+ * features. One module per executable. */
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "codegen/codegen.h"
+#include "cpu/cpu_internal.h"
+
+struct CpuJit {
+  LLVMOrcLLJITRef jit;
+  LLVMOrcThreadSafeContextRef tsc;
+  LLVMTargetMachineRef tm;
+};
+
+static pthread_once_t g_llvm_once = PTHREAD_ONCE_INIT;
+static void llvm_init(void) {
+  LLVMInitializeNativeTarget();
+  LLVMInitializeNativeAsmPrinter();
+}
+
+static cxla_status llvm_err(LLVMErrorRef err, const char *what) {
+  char *m = LLVMGetErrorMessage(err);
+  cxla_status s = ERR(INTERNAL, "cpu backend: %s: %s", what, m);
+  LLVMDisposeErrorMessage(m);
+  return s;
+}
+
+static cxla_status make_tm(LLVMTargetMachineRef *out) {
+  char *triple = LLVMGetDefaultTargetTriple();
+  char *err = NULL;
+  LLVMTargetRef target;
+  if (LLVMGetTargetFromTriple(triple, &target, &err)) {
+    cxla_status s = ERR(INTERNAL, "cpu backend: no LLVM target for %s: %s", triple, err ? err : "");
+    LLVMDisposeMessage(err);
+    LLVMDisposeMessage(triple);
+    return s;
+  }
+  char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
+  *out = LLVMCreateTargetMachine(target, triple, cpu, feat, LLVMCodeGenLevelDefault, LLVMRelocDefault,
+                                 LLVMCodeModelJITDefault);
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(feat);
+  LLVMDisposeMessage(triple);
+  return *out ? NULL : ERR(INTERNAL, "cpu backend: cannot create the target machine");
+}
+
+typedef struct SymDef {
+  const char *name;
+  void *addr;
+} SymDef;
+
+static double pow_fn(double a, double b) { return pow(a, b); }
+
+cxla_status jit_create(CpuJit **out) {
+  *out = NULL;
+  pthread_once(&g_llvm_once, llvm_init);
+  CpuJit *j = cxla_calloc(1, sizeof *j);
+  if (!j) return cxla_oom();
+  cxla_status s = make_tm(&j->tm);
+  LLVMTargetMachineRef jtm = NULL;
+  if (!s) s = make_tm(&jtm);
+  if (s) {
+    jit_destroy(j);
+    return s;
+  }
+  LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(b, LLVMOrcJITTargetMachineBuilderCreateFromTargetMachine(jtm));
+  LLVMErrorRef err = LLVMOrcCreateLLJIT(&j->jit, b);
+  if (err) {
+    j->jit = NULL;
+    jit_destroy(j);
+    return llvm_err(err, "creating the JIT");
+  }
+  j->tsc = LLVMOrcCreateNewThreadSafeContext();
+  LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(j->jit);
+  /* The functions emitted code calls, by address (the executable need not
+   * export them). */
+  static const SymDef syms[] = {
+      {"cxla_cg_rt_scalar", (void *)cxla_cg_rt_scalar},
+      {"exp", (void *)exp}, {"expm1", (void *)expm1}, {"log", (void *)log}, {"log1p", (void *)log1p},
+      {"sin", (void *)sin}, {"cos", (void *)cos}, {"tan", (void *)tan}, {"tanh", (void *)tanh},
+      {"sinh", (void *)sinh}, {"cosh", (void *)cosh}, {"asin", (void *)asin}, {"acos", (void *)acos},
+      {"atan", (void *)atan}, {"asinh", (void *)asinh}, {"acosh", (void *)acosh}, {"atanh", (void *)atanh},
+      {"erf", (void *)erf}, {"cbrt", (void *)cbrt}, {"pow", (void *)pow_fn}, {"atan2", (void *)atan2},
+      {"fmod", (void *)fmod}, {"fmodf", (void *)fmodf},
+  };
+  int n = (int)(sizeof syms / sizeof syms[0]);
+  LLVMOrcCSymbolMapPair pairs[sizeof syms / sizeof syms[0]];
+  for (int i = 0; i < n; i++) {
+    pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, syms[i].name);
+    pairs[i].Sym.Address = (LLVMOrcJITTargetAddress)(uintptr_t)syms[i].addr;
+    pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable;
+    pairs[i].Sym.Flags.TargetFlags = 0;
+  }
+  err = LLVMOrcJITDylibDefine(dylib, LLVMOrcAbsoluteSymbols(pairs, (size_t)n));
+  if (err) {
+    jit_destroy(j);
+    return llvm_err(err, "defining runtime symbols");
+  }
+  /* Anything else the optimizer introduces (memset, memcpy, ...) from the
+   * process. */
+  LLVMOrcDefinitionGeneratorRef gen;
+  err = LLVMOrcCreateDynamicLibrarySearchGeneratorForProcess(&gen, LLVMOrcLLJITGetGlobalPrefix(j->jit), NULL, NULL);
+  if (err) {
+    jit_destroy(j);
+    return llvm_err(err, "searching the process");
+  }
+  LLVMOrcJITDylibAddGenerator(dylib, gen);
+  *out = j;
+  return NULL;
+}
+
+LLVMContextRef jit_context(CpuJit *j) { return LLVMOrcThreadSafeContextGetContext(j->tsc); }
+
+static cxla_status dump_ir(LLVMModuleRef mod, const char *dir, const char *file) {
+  if (!dir) return NULL;
+  char *path = cxla_format("%s/%s", dir, file);
+  if (!path) return cxla_oom();
+  char *err = NULL;
+  cxla_status s = NULL;
+  if (LLVMPrintModuleToFile(mod, path, &err)) s = ERR(INTERNAL, "cannot write %s: %s", path, err ? err : "");
+  LLVMDisposeMessage(err);
+  cxla_free(path);
+  return s;
+}
+
+cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir) {
+  char *triple = LLVMGetTargetMachineTriple(j->tm);
+  LLVMSetTarget(mod, triple);
+  LLVMDisposeMessage(triple);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
+  LLVMSetModuleDataLayout(mod, td);
+  LLVMDisposeTargetData(td);
+  cxla_status s = dump_ir(mod, dump_dir, "llvm_before_opt.ll");
+  char *msg = NULL;
+  if (!s && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
+    s = ERR(INTERNAL, "cpu backend: the emitted LLVM IR does not verify: %.2000s", msg ? msg : "");
+  LLVMDisposeMessage(msg);
+  if (!s) {
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    char pipeline[32];
+    snprintf(pipeline, sizeof pipeline, "default<O%d>", opt_level < 0 ? 0 : opt_level > 3 ? 3 : opt_level);
+    LLVMErrorRef err = LLVMRunPasses(mod, pipeline, j->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    if (err) s = llvm_err(err, "optimizing");
+  }
+  if (!s) s = dump_ir(mod, dump_dir, "llvm_after_opt.ll");
+  if (!s && dump_dir) {
+    char *path = cxla_format("%s/kernels.s", dump_dir);
+    if (!path) s = cxla_oom();
+    char *err = NULL;
+    if (!s && LLVMTargetMachineEmitToFile(j->tm, mod, path, LLVMAssemblyFile, &err))
+      s = ERR(INTERNAL, "cannot write %s: %s", path, err ? err : "");
+    LLVMDisposeMessage(err);
+    cxla_free(path);
+  }
+  if (s) {
+    LLVMDisposeModule(mod);
+    return s;
+  }
+  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, j->tsc);
+  LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), tsm);
+  if (err) {
+    LLVMOrcDisposeThreadSafeModule(tsm);
+    return llvm_err(err, "adding the module");
+  }
+  return NULL;
+}
+
+cxla_status jit_lookup(CpuJit *j, const char *name, KernelFn *out) {
+  LLVMOrcExecutorAddress addr = 0;
+  LLVMErrorRef err = LLVMOrcLLJITLookup(j->jit, &addr, name);
+  if (err) return llvm_err(err, "looking up a kernel");
+  *out = (KernelFn)(uintptr_t)addr;
+  return NULL;
+}
+
+void jit_destroy(CpuJit *j) {
+  if (!j) return;
+  if (j->jit) {
+    LLVMErrorRef err = LLVMOrcDisposeLLJIT(j->jit);
+    if (err) LLVMConsumeError(err);
+  }
+  if (j->tsc) LLVMOrcDisposeThreadSafeContext(j->tsc);
+  if (j->tm) LLVMDisposeTargetMachine(j->tm);
+  cxla_free(j);
+}

@@ -1,0 +1,212 @@
+/* Runtime routines: dots through OpenBLAS's CBLAS, and the ops that run on
+ * the interpreter's evaluators over the executor's buffers (no copies in:
+ * operands are passed as Literal views). The latter are the ops the
+ * emitter does not compile yet; each is listed here by name, so none is
+ * ever a silent fallback:
+ *   topk, sort with a comparator the emitter cannot compile (sort
+ *   otherwise runs sort.c with the compiled comparator), scatter,
+ *   select-and-scatter, fft, rng-bit-generator, rng, cholesky,
+ *   triangular-solve, custom-call (the LAPACK targets), batch-norm-*,
+ *   one-replica collectives and replica-id/partition-id, async and copy
+ *   start/done wrappers (their computations interpreted), get/set-
+ *   dimension-size and dynamic-reshape. */
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+#include "cpu/cpu_internal.h"
+#include "interp/interp.h"
+
+typedef cxla_status (*Family)(Interp *, const Instr *, Literal *const *, Literal **);
+
+static Family family_of(Opcode op) {
+  switch (op) {
+  case OP_SORT: case OP_TOPK: return interp_sort;
+  case OP_SCATTER: return interp_gather;
+  case OP_SELECT_AND_SCATTER: return interp_reduce;
+  case OP_FFT: return interp_fft;
+  case OP_RNG_BIT_GENERATOR: case OP_RNG: return interp_rng;
+  case OP_CHOLESKY: case OP_TRIANGULAR_SOLVE: case OP_BATCH_NORM_GRAD: case OP_BATCH_NORM_INFERENCE:
+  case OP_BATCH_NORM_TRAINING:
+    return interp_linalg;
+  case OP_CUSTOM_CALL: case OP_ALL_REDUCE: case OP_ALL_GATHER: case OP_ALL_TO_ALL:
+  case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_BROADCAST: case OP_REDUCE_SCATTER:
+  case OP_REPLICA_ID: case OP_PARTITION_ID: case OP_ALL_REDUCE_START: case OP_ALL_REDUCE_DONE:
+  case OP_ALL_GATHER_START: case OP_ALL_GATHER_DONE: case OP_COLLECTIVE_PERMUTE_START:
+  case OP_COLLECTIVE_PERMUTE_DONE: case OP_ASYNC_START: case OP_ASYNC_UPDATE: case OP_ASYNC_DONE:
+  case OP_COPY_START: case OP_COPY_DONE:
+    return interp_control;
+  case OP_GET_DIMENSION_SIZE: case OP_SET_DIMENSION_SIZE: case OP_DYNAMIC_RESHAPE:
+    return interp_shape_op;
+  default: return NULL;
+  }
+}
+
+bool routine_supported(const Instr *in) { return family_of(in->op) != NULL; }
+
+cxla_status routine_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out) {
+  Family f = family_of(in->op);
+  if (!f) return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
+  Literal *small[16] = {0}, **lits = small;
+  if (in->noperands > 16 && !(lits = cxla_calloc((size_t)in->noperands, sizeof *lits))) return cxla_oom();
+  for (int k = 0; k < in->noperands; k++) lits[k] = &ops[k]->lit;
+  Interp ip = {.module = cx->x->module, .rng_state = 0x853c49e6748fea9bull, .control = cx->control};
+  Literal *r = NULL;
+  cxla_status s = f(&ip, in, lits, &r);
+  if (lits != small) cxla_free(lits);
+  if (s) return s;
+  return rval_from_literal(r, out);
+}
+
+/* ---- dots through CBLAS ---- */
+
+static bool has(const I64List *l, int64_t d) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == d) return true;
+  return false;
+}
+
+/* Classifies an operand's non-batch dims: all free dims then all
+ * contracting ones ("FC", *fc = true) or the reverse; contracting dims in
+ * increasing order in the dimension list. */
+static bool operand_form(const Shape *s, const I64List *batch, const I64List *contract, bool *free_first,
+                         int64_t *free_n, int64_t *con_n) {
+  int nb = batch->n;
+  for (int i = 0; i < nb; i++)
+    if (batch->v[i] != i) return false;
+  for (int i = 1; i < contract->n; i++)
+    if (contract->v[i] <= contract->v[i - 1]) return false;
+  int first_kind = -1, switches = 0, prev = -1;
+  *free_n = 1;
+  *con_n = 1;
+  for (int d = nb; d < s->rank; d++) {
+    int kind = has(contract, d) ? 1 : 0;
+    if (kind) *con_n *= s->dims[d];
+    else *free_n *= s->dims[d];
+    if (first_kind < 0) first_kind = kind;
+    if (prev >= 0 && kind != prev) switches++;
+    prev = kind;
+  }
+  if (switches > 1) return false;
+  *free_first = first_kind != 1;
+  return true;
+}
+
+bool gemm_plan(const Instr *in, GemmPlan *p) {
+  ElemType t = in->shape->type;
+  if (t != T_F32 && t != T_F64 && t != T_C64 && t != T_C128) return false;
+  const Shape *a = in->operands[0]->shape, *b = in->operands[1]->shape;
+  if (a->type != t || b->type != t) return false;
+  const DotDims *dd = &in->dot;
+  if (dd->lhs_batch.n != dd->rhs_batch.n || dd->lhs_contract.n != dd->rhs_contract.n) return false;
+  bool af, bf;
+  int64_t m, ka, n, kb;
+  if (!operand_form(a, &dd->lhs_batch, &dd->lhs_contract, &af, &m, &ka)) return false;
+  if (!operand_form(b, &dd->rhs_batch, &dd->rhs_contract, &bf, &n, &kb)) return false;
+  /* the paired contracting dims must have equal sizes in order */
+  for (int i = 0; i < dd->lhs_contract.n; i++)
+    if (a->dims[dd->lhs_contract.v[i]] != b->dims[dd->rhs_contract.v[i]]) return false;
+  if (m > 0x7fffffff || n > 0x7fffffff || ka > 0x7fffffff) return false;
+  p->batch = 1;
+  for (int i = 0; i < dd->lhs_batch.n; i++) p->batch *= a->dims[i];
+  p->m = m;
+  p->n = n;
+  p->k = ka;
+  p->trans_a = !af;  /* lhs stored K x M */
+  p->trans_b = bf;   /* rhs stored N x K */
+  return true;
+}
+
+/* Whether an operand holds an infinity or NaN: BLAS kernels may skip zero
+ * factors (0 * inf must give NaN), so such operands take the plain loop. */
+static bool all_finite(const RVal *v, int64_t n2) {
+  const Literal *l = &v->lit;
+  int64_t n = l->nelems * n2;
+  if (l->type == T_F32 || l->type == T_C64) {
+    const float *f = l->data;
+    for (int64_t i = 0; i < n; i++)
+      if (!isfinite(f[i])) return false;
+  } else {
+    const double *d = l->data;
+    for (int64_t i = 0; i < n; i++)
+      if (!isfinite(d[i])) return false;
+  }
+  return true;
+}
+
+/* C = op(A) op(B) in plain loops, summing in order in the element type
+ * (complex as pairs). */
+#define GEMM_LOOP(T, CPLX)                                                                    \
+  do {                                                                                        \
+    const T *A = (const T *)a->lit.data + bi * p->m * p->k * (CPLX + 1);                      \
+    const T *B = (const T *)b->lit.data + bi * p->k * p->n * (CPLX + 1);                      \
+    T *C = (T *)o->lit.data + bi * p->m * p->n * (CPLX + 1);                                  \
+    for (int64_t i = 0; i < p->m; i++)                                                        \
+      for (int64_t j = 0; j < p->n; j++) {                                                    \
+        T re = 0, im = 0;                                                                     \
+        for (int64_t kk = 0; kk < p->k; kk++) {                                               \
+          int64_t ia = p->trans_a ? kk * p->m + i : i * p->k + kk;                            \
+          int64_t ib = p->trans_b ? j * p->k + kk : kk * p->n + j;                            \
+          if (CPLX) {                                                                         \
+            T ar = A[2 * ia], ai = A[2 * ia + 1], br = B[2 * ib], bim = B[2 * ib + 1];        \
+            re += ar * br - ai * bim;                                                         \
+            im += ar * bim + ai * br;                                                         \
+          } else {                                                                            \
+            re += A[ia] * B[ib];                                                              \
+          }                                                                                   \
+        }                                                                                     \
+        if (CPLX) {                                                                           \
+          C[2 * (i * p->n + j)] = re;                                                         \
+          C[2 * (i * p->n + j) + 1] = im;                                                     \
+        } else {                                                                              \
+          C[i * p->n + j] = re;                                                               \
+        }                                                                                     \
+      }                                                                                       \
+  } while (0)
+
+cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
+  const Shape *s = in->shape;
+  TRY(rval_array(s->type, s->rank, s->dims, out));
+  RVal *o = *out;
+  ElemType t = s->type;
+  size_t es = (size_t)type_bytes(t);
+  if (p->m == 0 || p->n == 0 || p->batch == 0) return NULL;
+  if (p->k == 0) {
+    memset(o->lit.data, 0, (size_t)(p->batch * p->m * p->n) * es);
+    return NULL;
+  }
+  if (!all_finite(a, type_is_complex(t) ? 2 : 1) || !all_finite(b, type_is_complex(t) ? 2 : 1)) {
+    for (int64_t bi = 0; bi < p->batch; bi++) {
+      switch (t) {
+      case T_F32: GEMM_LOOP(float, 0); break;
+      case T_F64: GEMM_LOOP(double, 0); break;
+      case T_C64: GEMM_LOOP(float, 1); break;
+      default: GEMM_LOOP(double, 1); break;
+      }
+    }
+    return NULL;
+  }
+  int M = (int)p->m, N = (int)p->n, K = (int)p->k;
+  enum CBLAS_TRANSPOSE ta = p->trans_a ? CblasTrans : CblasNoTrans, tb = p->trans_b ? CblasTrans : CblasNoTrans;
+  int lda = p->trans_a ? M : K, ldb = p->trans_b ? K : N;
+  for (int64_t bi = 0; bi < p->batch; bi++) {
+    const char *A = (const char *)a->lit.data + (size_t)(bi * p->m * p->k) * es;
+    const char *B = (const char *)b->lit.data + (size_t)(bi * p->k * p->n) * es;
+    char *C = (char *)o->lit.data + (size_t)(bi * p->m * p->n) * es;
+    switch (t) {
+    case T_F32: cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f, (const float *)A, lda, (const float *)B, ldb, 0.0f, (float *)C, N); break;
+    case T_F64: cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, (const double *)A, lda, (const double *)B, ldb, 0.0, (double *)C, N); break;
+    case T_C64: {
+      float one[2] = {1, 0}, zero[2] = {0, 0};
+      cblas_cgemm(CblasRowMajor, ta, tb, M, N, K, one, A, lda, B, ldb, zero, C, N);
+      break;
+    }
+    default: {
+      double one[2] = {1, 0}, zero[2] = {0, 0};
+      cblas_zgemm(CblasRowMajor, ta, tb, M, N, K, one, A, lda, B, ldb, zero, C, N);
+      break;
+    }
+    }
+  }
+  return NULL;
+}

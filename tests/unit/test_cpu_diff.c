@@ -1,0 +1,417 @@
+/* The compiled cpu backend against the reference interpreter.
+ *
+ * 1. Random modules (tests/gen/random_hlo.c): for each seed, the module is
+ *    optimized by the default pipeline, then run on the interpreter and
+ *    compiled and run on the cpu backend. Results must agree: integers and
+ *    pred bit for bit; floats within a few units of rounding (the backend
+ *    sums f32 in f32 as XLA:CPU does, the interpreter in double), NaN where
+ *    NaN, infinities equal, subnormals as zeros (same_bits' rule).
+ *      test_cpu_diff                  seeds 1..kSeeds
+ *      test_cpu_diff SEED             that seed, printing the module
+ *      test_cpu_diff --from S --count N
+ * 2. Hand-written modules per op family x element type x shape class
+ *    (scalar, empty, odd sizes, non-default layouts), same comparison.
+ * 3. What the backend cannot compile is an UNIMPLEMENTED error naming the
+ *    op, never a silent fallback. */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "../gen/random_hlo.c"
+#include "cpu/cpu.h"
+#include "passes/pass.h"
+#include "verify/verify.h"
+
+enum { kSeeds = 200 };
+
+/* Float closeness: relative 1e-5 (f32 and narrower) / 1e-12 (f64), or
+ * absolute 1e-30 / 1e-300; NaN matches NaN; equal infinities. */
+static bool close_f(double a, double b, bool f64) {
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  if (a == b) return true;
+  if (isinf(a) || isinf(b)) return false;
+  double d = fabs(a - b), m = fmax(fabs(a), fabs(b));
+  return d <= (f64 ? 1e-12 : 1e-5) * m || d <= (f64 ? 1e-300 : 1e-30);
+}
+
+static bool agree(const Literal *a, const Literal *b, char *why, size_t n) {
+  if (a->type != b->type || a->rank != b->rank || a->ntuple != b->ntuple) {
+    snprintf(why, n, "shapes differ");
+    return false;
+  }
+  if (a->type == T_TUPLE) {
+    for (int i = 0; i < a->ntuple; i++) {
+      char sub[200];
+      if (!agree(a->tuple[i], b->tuple[i], sub, sizeof sub)) {
+        snprintf(why, n, "{%d}%s", i, sub);
+        return false;
+      }
+    }
+    return true;
+  }
+  for (int d = 0; d < a->rank; d++)
+    if (a->dims[d] != b->dims[d]) {
+      snprintf(why, n, "dims differ");
+      return false;
+    }
+  TypeKind k = type_kind(a->type);
+  if (k != TK_FLOAT && k != TK_COMPLEX) return same_bits(a, b, why, n);
+  bool f64 = a->type == T_F64 || a->type == T_C128;
+  for (int64_t i = 0; i < a->nelems; i++) {
+    double x[2], y[2];
+    if (k == TK_COMPLEX) {
+      if (f64) {
+        memcpy(x, (double *)a->data + 2 * i, 16);
+        memcpy(y, (double *)b->data + 2 * i, 16);
+      } else {
+        x[0] = ((float *)a->data)[2 * i], x[1] = ((float *)a->data)[2 * i + 1];
+        y[0] = ((float *)b->data)[2 * i], y[1] = ((float *)b->data)[2 * i + 1];
+      }
+    } else {
+      x[0] = literal_get_f64(a, i), y[0] = literal_get_f64(b, i);
+      x[1] = y[1] = 0;
+    }
+    for (int c = 0; c < 2; c++) {
+      double tiny = f64 ? 0x1p-1022 : 0x1p-126;
+      if (fabs(x[c]) < tiny) x[c] = copysign(0, x[c]);
+      if (fabs(y[c]) < tiny) y[c] = copysign(0, y[c]);
+      if (!close_f(x[c], y[c], f64 && a->type != T_F32)) {
+        snprintf(why, n, "element %lld: %.17g vs %.17g", (long long)i, x[c], y[c]);
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+/* Optimizes m, runs it on both backends and compares. Returns a failure
+ * message (static buffer) or NULL; *skipped when the interpreter lacks an
+ * op. */
+static const char *diff_module(HloModule *m, Literal **args, int nargs, bool *skipped) {
+  static char msg[512];
+  *skipped = false;
+  PipelineOptions o = {.verify = true, .module_number = 1};
+  cxla_status st = pipeline_run(m, NULL, 0, &o);
+  Literal *want = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  const char *fail = NULL;
+  if (st) {
+    snprintf(msg, sizeof msg, "pipeline: %s", cxla_status_message(st));
+    fail = msg;
+    goto out;
+  }
+  if ((st = cxla_interp_run(m, args, nargs, &want))) {
+    if (cxla_status_code_of(st) == CXLA_UNIMPLEMENTED) *skipped = true;
+    else snprintf(msg, sizeof msg, "interp: %s", cxla_status_message(st)), fail = msg;
+    goto out;
+  }
+  if ((st = cpu_compile(m, NULL, &x)) || (st = cpu_execute(x, args, nargs, &got))) {
+    snprintf(msg, sizeof msg, "cpu: %s", cxla_status_message(st));
+    fail = msg;
+    goto out;
+  }
+  char why[256] = "";
+  if (!agree(want, got, why, sizeof why)) {
+    snprintf(msg, sizeof msg, "results differ: %s", why);
+    fail = msg;
+  }
+out:
+  cxla_status_free(st);
+  cpu_executable_destroy(x);
+  literal_free(want);
+  literal_free(got);
+  return fail;
+}
+
+static int g_ran, g_skipped;
+
+static bool run_seed(uint64_t seed, bool verbose) {
+  char *text = random_hlo_text(seed);
+  cxla_module *m = NULL;
+  cxla_status st = text ? cxla_module_parse(text, strlen(text), "random", &m) : cxla_oom();
+  Literal **args = NULL;
+  int nargs = 0;
+  bool ok = false;
+  if (!st) st = random_args(m, seed, &args, &nargs);
+  if (st) {
+    printf("seed %llu: setup: %s\n", (unsigned long long)seed, cxla_status_message(st));
+  } else {
+    bool skipped;
+    const char *fail = diff_module(m, args, nargs, &skipped);
+    if (verbose) {
+      char *t = NULL;
+      cxla_status ps = cxla_module_print(m, &t);
+      printf("%s\n", ps ? "" : t);
+      cxla_status_free(ps);
+      cxla_free(t);
+    }
+    g_skipped += skipped;
+    g_ran += !skipped;
+    ok = !fail;
+    if (fail)
+      printf("seed %llu: %s\n  reproduce: build/tests/test_cpu_diff %llu\n", (unsigned long long)seed, fail,
+             (unsigned long long)seed);
+  }
+  cxla_status_free(st);
+  random_args_free(args, nargs);
+  cxla_module_destroy(m);
+  cxla_free(text);
+  return ok;
+}
+
+static uint64_t g_from = 1, g_count = kSeeds;
+
+/* Seeds whose results legitimately differ: an f32 dot (summed in f32 by the
+ * backend, as XLA:CPU does, and in double by the interpreter) feeds a
+ * convert to an integer that lands on the other side of a rounding
+ * boundary. Each must really differ, so the list cannot go stale. */
+static const uint64_t kAccumulationSeeds[] = {181};
+
+static bool accumulation_seed(uint64_t s) {
+  for (size_t i = 0; i < sizeof kAccumulationSeeds / sizeof kAccumulationSeeds[0]; i++)
+    if (kAccumulationSeeds[i] == s) return true;
+  return false;
+}
+
+TEST(random_modules) {
+  for (uint64_t s = g_from; s < g_from + g_count; s++) {
+    if (accumulation_seed(s)) {
+      CHECK(!run_seed(s, false));
+      continue;
+    }
+    CHECK(run_seed(s, false));
+  }
+  printf("  random modules: %d compared, %d skipped\n", g_ran, g_skipped);
+  CHECK(g_ran > 0);
+}
+
+/* ---- hand-written modules ---- */
+
+/* Runs the module text on both backends with arguments from the generator's
+ * argument maker (special values included). */
+static bool check_text(const char *name, const char *text, uint64_t seed) {
+  cxla_module *m = NULL;
+  cxla_status st = cxla_module_parse(text, strlen(text), name, &m);
+  Literal **args = NULL;
+  int nargs = 0;
+  bool ok = false;
+  if (!st) st = verify_module(m);
+  if (!st) st = random_args(m, seed, &args, &nargs);
+  if (st) {
+    printf("%s: setup: %s\n", name, cxla_status_message(st));
+  } else {
+    bool skipped;
+    const char *fail = diff_module(m, args, nargs, &skipped);
+    if (fail) printf("%s: %s\n", name, fail);
+    if (skipped) printf("%s: the interpreter lacks an op\n", name);
+    ok = !fail && !skipped;
+  }
+  cxla_status_free(st);
+  random_args_free(args, nargs);
+  cxla_module_destroy(m);
+  return ok;
+}
+
+static const char *const kAllTypes[] = {"f32", "f64", "s32", "s8", "u8", "s16", "u32", "s64", "u64",
+                                     "f16", "bf16", "pred", "s4", "u4"};
+static const char *const kShapeClasses[] = {"[]", "[0]", "[7]", "[3,5]", "[2,0,3]", "[1,9]"};
+
+static bool is_pred(const char *t) { return strcmp(t, "pred") == 0; }
+static bool is_floatish(const char *t) {
+  return t[0] == 'f' || strcmp(t, "bf16") == 0;
+}
+
+/* Binary and unary elementwise ops on every type and shape class: one
+ * module per (type, shape) whose result tuple holds every op defined on the
+ * type. */
+TEST(elementwise_by_type_and_shape) {
+  static const char *const bin[] = {"add", "subtract", "multiply", "divide", "remainder", "maximum",
+                                    "minimum", "power", "and", "or", "xor", "shift-left",
+                                    "shift-right-logical", "shift-right-arithmetic", "atan2"};
+  static const char *const un[] = {"negate", "abs", "sign", "not", "exponential", "log", "sqrt",
+                                   "rsqrt", "tanh", "floor", "ceil", "round-nearest-even", "popcnt",
+                                   "count-leading-zeros", "cosine", "log-plus-one", "logistic", "cbrt"};
+  int checked = 0;
+  for (size_t ti = 0; ti < sizeof kAllTypes / sizeof kAllTypes[0]; ti++) {
+    const char *t = kAllTypes[ti];
+    bool unsig = t[0] == 'u';
+    for (size_t si = 0; si < sizeof kShapeClasses / sizeof kShapeClasses[0]; si++) {
+      const char *s = kShapeClasses[si];
+      StrBuf b, root;
+      sb_init(&b);
+      sb_init(&root);
+      sb_printf(&b, "HloModule m\nENTRY e {\n  a = %s%s parameter(0)\n  b = %s%s parameter(1)\n", t, s, t, s);
+      int n = 0;
+      for (size_t k = 0; k < sizeof bin / sizeof bin[0]; k++) {
+        const char *op = bin[k];
+        bool bitop = !strcmp(op, "and") || !strcmp(op, "or") || !strcmp(op, "xor");
+        bool shift = !strncmp(op, "shift", 5);
+        bool fonly = !strcmp(op, "atan2");
+        if (is_floatish(t) && (bitop || shift)) continue;
+        if (!is_floatish(t) && fonly) continue;
+        if (is_pred(t) && !bitop && strcmp(op, "maximum") && strcmp(op, "minimum")) continue;
+        sb_printf(&b, "  r%d = %s%s %s(a, b)\n", n, t, s, op);
+        sb_printf(&root, "%sr%d", n ? ", " : "", n);
+        n++;
+      }
+      for (size_t k = 0; k < sizeof un / sizeof un[0]; k++) {
+        const char *op = un[k];
+        bool intop = !strcmp(op, "not") || !strcmp(op, "popcnt") || !strcmp(op, "count-leading-zeros");
+        bool fop = !intop && strcmp(op, "negate") && strcmp(op, "abs") && strcmp(op, "sign");
+        if (is_floatish(t) && intop) continue;
+        if (!is_floatish(t) && fop) continue;
+        if (is_pred(t) && strcmp(op, "not")) continue;
+        if (unsig && (!strcmp(op, "abs") || !strcmp(op, "sign"))) continue;
+        sb_printf(&b, "  r%d = %s%s %s(a)\n", n, t, s, op);
+        sb_printf(&root, "%sr%d", n ? ", " : "", n);
+        n++;
+      }
+      sb_printf(&b, "  ROOT t = (");
+      for (int k = 0; k < n; k++) sb_printf(&b, "%s%s%s", k ? ", " : "", t, s);
+      sb_printf(&b, ") tuple(%s)\n}\n", root.data ? root.data : "");
+      char name[64];
+      snprintf(name, sizeof name, "elementwise %s%s", t, s);
+      CHECK(!b.oom && !root.oom && check_text(name, b.data, 11 + ti * 17 + si));
+      checked += n;
+      sb_free(&b);
+      sb_free(&root);
+    }
+  }
+  CHECK(checked > 500);
+}
+
+/* Conversions between every pair of types, compare and select. */
+TEST(convert_compare_select) {
+  int checked = 0;
+  size_t nt = sizeof kAllTypes / sizeof kAllTypes[0];
+  for (size_t i = 0; i < nt; i++)
+    for (size_t j = 0; j < nt; j++) {
+      char text[1024], name[128];
+      snprintf(name, sizeof name, "convert %s->%s", kAllTypes[i], kAllTypes[j]);
+      snprintf(text, sizeof text,
+               "HloModule m\nENTRY e {\n  a = %s[13] parameter(0)\n  ROOT r = %s[13] convert(a)\n}\n",
+               kAllTypes[i], kAllTypes[j]);
+      CHECK(check_text(name, text, 100 + i * nt + j));
+      checked++;
+    }
+  static const char *const dirs[] = {"EQ", "NE", "LT", "LE", "GT", "GE"};
+  for (size_t i = 0; i < nt; i++)
+    for (size_t d = 0; d < 6; d++) {
+      char text[1024], name[128];
+      snprintf(name, sizeof name, "compare %s %s", kAllTypes[i], dirs[d]);
+      snprintf(text, sizeof text,
+               "HloModule m\nENTRY e {\n  a = %s[4,3] parameter(0)\n  b = %s[4,3] parameter(1)\n"
+               "  c = pred[4,3] compare(a, b), direction=%s\n  ROOT s = %s[4,3] select(c, a, b)\n}\n",
+               kAllTypes[i], kAllTypes[i], dirs[d], kAllTypes[i]);
+      CHECK(check_text(name, text, 300 + i * 6 + d));
+      checked++;
+    }
+  CHECK(checked > 200);
+}
+
+/* Shape ops, reductions, windows, contractions, on odd sizes and
+ * non-default layouts. */
+TEST(data_ops) {
+  static const char *const mods[] = {
+      /* transposes and layouts */
+      "HloModule m\nENTRY e {\n  a = f32[3,5,2]{0,2,1} parameter(0)\n  ROOT t = f32[2,3,5]{0,1,2} transpose(a), dimensions={2,0,1}\n}\n",
+      "HloModule m\nENTRY e {\n  a = f32[4,6]{0,1} parameter(0)\n  ROOT b = f32[6,4]{1,0} bitcast(a)\n}\n",
+      "HloModule m\nENTRY e {\n  a = s32[4,6] parameter(0)\n  ROOT r = s32[2,3,4] reshape(a)\n}\n",
+      /* slicing, padding, concatenation, reverse, iota */
+      "HloModule m\nENTRY e {\n  a = f64[9,7] parameter(0)\n  ROOT s = f64[3,2] slice(a), slice={[1:9:3], [2:7:3]}\n}\n",
+      "HloModule m\nENTRY e {\n  a = s16[3,2] parameter(0)\n  p = s16[] constant(-5)\n  ROOT r = s16[8,3] pad(a, p), padding=2_1_1x-1_2_0\n}\n",
+      "HloModule m\nENTRY e {\n  a = u8[2,3] parameter(0)\n  b = u8[2,0] parameter(1)\n  c = u8[2,5] parameter(2)\n  ROOT r = u8[2,8] concatenate(a, b, c), dimensions={1}\n}\n",
+      "HloModule m\nENTRY e {\n  a = bf16[5,4] parameter(0)\n  ROOT r = bf16[5,4] reverse(a), dimensions={0,1}\n}\n",
+      "HloModule m\nENTRY e {\n  ROOT r = f16[3,4] iota(), iota_dimension=1\n}\n",
+      /* dynamic slicing with clamped starts */
+      "HloModule m\nENTRY e {\n  a = f32[7,5] parameter(0)\n  i = s32[] parameter(1)\n  j = s32[] parameter(2)\n  ROOT d = f32[3,2] dynamic-slice(a, i, j), dynamic_slice_sizes={3,2}\n}\n",
+      "HloModule m\nENTRY e {\n  a = s64[7,5] parameter(0)\n  u = s64[2,3] parameter(1)\n  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n  ROOT d = s64[7,5] dynamic-update-slice(a, u, i, j)\n}\n",
+      /* reductions: row, column, all, variadic (argmax) */
+      "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n  a = f32[6,33] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[6] reduce(a, z), dimensions={1}, to_apply=add\n}\n",
+      "HloModule m\nmx {\n  x = s32[] parameter(0)\n  y = s32[] parameter(1)\n  ROOT s = s32[] maximum(x, y)\n}\nENTRY e {\n  a = s32[6,5,4] parameter(0)\n  z = s32[] constant(-2147483648)\n  ROOT r = s32[5] reduce(a, z), dimensions={0,2}, to_apply=mx\n}\n",
+      "HloModule m\nam {\n  a = f32[] parameter(0)\n  i = s32[] parameter(1)\n  b = f32[] parameter(2)\n  j = s32[] parameter(3)\n  g = pred[] compare(a, b), direction=GE\n  v = f32[] select(g, a, b)\n  k = s32[] select(g, i, j)\n  ROOT t = (f32[], s32[]) tuple(v, k)\n}\nENTRY e {\n  a = f32[4,9] parameter(0)\n  ix = s32[4,9] iota(), iota_dimension=1\n  z = f32[] constant(-inf)\n  zi = s32[] constant(0)\n  ROOT r = (f32[4], s32[4]) reduce(a, ix, z, zi), dimensions={1}, to_apply=am\n}\n",
+      "HloModule m\nadd {\n  x = f64[] parameter(0)\n  y = f64[] parameter(1)\n  ROOT s = f64[] add(x, y)\n}\nENTRY e {\n  a = f64[0,3] parameter(0)\n  z = f64[] constant(1.5)\n  ROOT r = f64[3] reduce(a, z), dimensions={0}, to_apply=add\n}\n",
+      /* reduce-window with padding, strides and dilation */
+      "HloModule m\nmx {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] maximum(x, y)\n}\nENTRY e {\n  a = f32[1,7,6,2] parameter(0)\n  z = f32[] constant(-inf)\n  ROOT r = f32[1,4,3,2] reduce-window(a, z), window={size=1x3x2x1 stride=1x2x2x1 pad=0_0x1_1x0_0x0_0}, to_apply=mx\n}\n",
+      "HloModule m\nadd {\n  x = s32[] parameter(0)\n  y = s32[] parameter(1)\n  ROOT s = s32[] add(x, y)\n}\nENTRY e {\n  a = s32[5,4] parameter(0)\n  z = s32[] constant(0)\n  ROOT r = s32[9,2] reduce-window(a, z), window={size=2x2 pad=1_0x0_0 lhs_dilate=2x1 rhs_dilate=1x2}, to_apply=add\n}\n",
+      /* dots: BLAS (f32/f64/c64 with transposes and batch), loops (ints, bf16, mixed) */
+      "HloModule m\nENTRY e {\n  a = f32[2,5,3] parameter(0)\n  b = f32[2,5,4] parameter(1)\n  ROOT d = f32[2,3,4] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
+      "HloModule m\nENTRY e {\n  a = f64[3,7] parameter(0)\n  b = f64[4,7] parameter(1)\n  ROOT d = f64[3,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
+      "HloModule m\nENTRY e {\n  a = c64[3,2] parameter(0)\n  b = c64[2,5] parameter(1)\n  ROOT d = c64[3,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      "HloModule m\nENTRY e {\n  a = s32[3,6] parameter(0)\n  b = s32[6,2] parameter(1)\n  ROOT d = s32[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      "HloModule m\nENTRY e {\n  a = bf16[4,3] parameter(0)\n  b = bf16[3] parameter(1)\n  ROOT d = f32[4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      "HloModule m\nENTRY e {\n  a = f32[3,0] parameter(0)\n  b = f32[0,2] parameter(1)\n  ROOT d = f32[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      /* convolution: padding, strides, dilation, feature groups */
+      "HloModule m\nENTRY e {\n  a = f32[2,7,6,4] parameter(0)\n  k = f32[3,2,2,6] parameter(1)\n  ROOT c = f32[2,4,5,6] convolution(a, k), window={size=3x2 stride=2x1 pad=1_1x0_1 rhs_dilate=1x2}, dim_labels=b01f_01io->b01f, feature_group_count=2\n}\n",
+      "HloModule m\nENTRY e {\n  a = f64[1,3,9] parameter(0)\n  k = f64[2,3,3] parameter(1)\n  ROOT c = f64[1,2,11] convolution(a, k), window={size=3 pad=3_3 lhs_dilate=2 stride=2}, dim_labels=bf0_oi0->bf0\n}\n",
+      /* gather: embedding rows, clamped starts, implicit index vector, batching dims */
+      "HloModule m\nENTRY e {\n  a = f32[7,5] parameter(0)\n  i = s32[4,1] parameter(1)\n  ROOT g = f32[4,5] gather(a, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,5}\n}\n",
+      "HloModule m\nENTRY e {\n  a = s32[6,8] parameter(0)\n  i = u8[3] parameter(1)\n  ROOT g = s32[3,6,2] gather(a, i), offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={1}, index_vector_dim=1, slice_sizes={6,2}\n}\n",
+      "HloModule m\nENTRY e {\n  a = f64[2,5,3] parameter(0)\n  i = s64[2,4,2] parameter(1)\n  ROOT g = f64[2,4] gather(a, i), offset_dims={}, collapsed_slice_dims={1,2}, start_index_map={1,2}, operand_batching_dims={0}, start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1,1}\n}\n",
+      /* sort with compiled comparators: keys with ties (stable), several operands, inner dims */
+      "HloModule m\ncmp {\n  a = s8[] parameter(0)\n  b = s8[] parameter(1)\n  c = f32[] parameter(2)\n  d = f32[] parameter(3)\n  ROOT l = pred[] compare(a, b), direction=LT\n}\nENTRY e {\n  k = s8[5,9] parameter(0)\n  v = f32[5,9] parameter(1)\n  ROOT s = (s8[5,9], f32[5,9]) sort(k, v), dimensions={1}, is_stable=true, to_apply=cmp\n}\n",
+      "HloModule m\ncmp {\n  a = f64[] parameter(0)\n  b = f64[] parameter(1)\n  ROOT l = pred[] compare(a, b), direction=GT, type=TOTALORDER\n}\nENTRY e {\n  k = f64[6,3] parameter(0)\n  ROOT s = f64[6,3] sort(k), dimensions={0}, to_apply=cmp\n}\n",
+      /* an output fusion: its dot through BLAS before the epilogue kernel (f64: the
+       * interpreter sums in double too, so overflow agrees) */
+      "HloModule m\nENTRY e {\n  a = f64[24,40] parameter(0)\n  b = f64[40,33] parameter(1)\n  c = f64[33] parameter(2)\n  d = f64[24,33] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n  cb = f64[24,33] broadcast(c), dimensions={1}\n  s = f64[24,33] add(d, cb)\n  z = f64[] constant(0)\n  zb = f64[24,33] broadcast(z), dimensions={}\n  ROOT r = f64[24,33] maximum(s, zb)\n}\n",
+      /* control flow */
+      "HloModule m\ncond {\n  p = (s32[], f32[3]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n  n = s32[] constant(5)\n  ROOT c = pred[] compare(i, n), direction=LT\n}\nbody {\n  p = (s32[], f32[3]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n  x = f32[3] get-tuple-element(p), index=1\n  one = s32[] constant(1)\n  j = s32[] add(i, one)\n  y = f32[3] multiply(x, x)\n  ROOT t = (s32[], f32[3]) tuple(j, y)\n}\nENTRY e {\n  x = f32[3] parameter(0)\n  z = s32[] constant(0)\n  t = (s32[], f32[3]) tuple(z, x)\n  w = (s32[], f32[3]) while(t), condition=cond, body=body\n  ROOT r = f32[3] get-tuple-element(w), index=1\n}\n",
+  };
+  for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "data op %zu", i);
+    CHECK(check_text(name, mods[i], 500 + i));
+  }
+}
+
+/* An op the backend cannot compile is an error naming it. */
+TEST(unsupported_is_named_error) {
+  const char *text = "HloModule m\nENTRY e {\n  a = f32[4] parameter(0)\n"
+                     "  ROOT r = f32[4] custom-call(a), custom_call_target=\"no_such_target\"\n}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, strlen(text), "u", &m));
+  CpuExecutable *x = NULL;
+  cxla_status st = m ? cpu_compile(m, NULL, &x) : NULL;
+  /* custom-calls run as routines; an unknown target fails when run */
+  if (!st && x) {
+    Literal *arg = NULL, *out = NULL;
+    int64_t d = 4;
+    CHECK_OK(literal_create(T_F32, 1, &d, &arg));
+    st = cpu_execute(x, &arg, 1, &out);
+    CHECK(st && strstr(cxla_status_message(st), "no_such_target"));
+    literal_free(arg);
+    literal_free(out);
+  }
+  cxla_status_free(st);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+
+  /* an f8 dot has no compiled path: compile error naming the dot */
+  const char *t2 = "HloModule m\nENTRY e {\n  a = f8e4m3fn[2,3] parameter(0)\n  b = f8e4m3fn[3,2] parameter(1)\n"
+                   "  ROOT d = f8e4m3fn[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+  m = NULL;
+  CHECK_OK(cxla_module_parse(t2, strlen(t2), "u2", &m));
+  x = NULL;
+  st = m ? cpu_compile(m, NULL, &x) : NULL;
+  CHECK(st && cxla_status_code_of(st) == CXLA_UNIMPLEMENTED && strstr(cxla_status_message(st), "dot"));
+  cxla_status_free(st);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+}
+
+int main(int argc, char **argv) {
+  if (argc == 2 && strcmp(argv[1], "--from") != 0 && argv[1][0] >= '0' && argv[1][0] <= '9') {
+    bool ok = run_seed(strtoull(argv[1], NULL, 10), true);
+    printf("seed %s: %s\n", argv[1], ok ? "ok" : "FAILED");
+    return !ok;
+  }
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--from") == 0) g_from = strtoull(argv[i + 1], NULL, 10);
+    if (strcmp(argv[i], "--count") == 0) g_count = strtoull(argv[i + 1], NULL, 10);
+  }
+  RUN(unsupported_is_named_error);
+  RUN(data_ops);
+  RUN(convert_compare_select);
+  RUN(elementwise_by_type_and_shape);
+  RUN(random_modules);
+  return test_summary(__FILE__);
+}
