@@ -78,8 +78,9 @@ $(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list $(BUILD)/libcxla.map
 .PHONY: pjrt
 pjrt: $(BUILD)/libcxla_pjrt.so
 $(PJRT_OBJ): CFLAGS += -fPIC -fvisibility=hidden -Ithird_party/pjrt
-$(BUILD)/libcxla_pjrt.so: $(PJRT_OBJ) $(BUILD)/libcxla.a
-	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla_pjrt.so -Wl,--exclude-libs,ALL $(PJRT_OBJ) \
+$(BUILD)/libcxla_pjrt.so: $(PJRT_OBJ) $(BUILD)/libcxla.a src/pjrt/export.map
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla_pjrt.so -Wl,--exclude-libs,ALL \
+	  -Wl,--version-script,src/pjrt/export.map $(PJRT_OBJ) \
 	  $(BUILD)/libcxla.a $(SO_LDLIBS) $(LDLIBS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
