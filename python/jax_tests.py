@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """JAX's own tests on cxla: fetches the jax repository's tests at the tag of
 the installed jax (jax-v<version>; not committed: into .jax-tests/), runs
-each test file with JAX_PLATFORMS=cxla under pytest, and prints pass / fail /
+each test file with JAX_PLATFORMS=cxla,cpu (cxla the default) under pytest, and prints pass / fail /
 skip per file and the total.
 
     python python/jax_tests.py [--jax-src DIR] [--files lax_test.py ...] [-k EXPR] [--timeout S]
@@ -54,7 +54,9 @@ def run_file(src, name, args, tmp):
     xml = tmp / (name + ".xml")
     if xml.exists():
         xml.unlink()
-    env = dict(os.environ, JAX_PLATFORMS="cxla")
+    # cxla is the default backend (a plugin's priority is above cpu's); cpu
+    # is there for the tests that ask for it by name.
+    env = dict(os.environ, JAX_PLATFORMS="cxla,cpu")
     # JAX's tests pick what to run by the device type under test (the
     # jax_test_dut flag, which pytest does not parse): cxla runs what XLA:CPU
     # runs; $JAX_TEST_DUT=cxla shows JAX's own choice for an unknown device.
