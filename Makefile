@@ -24,7 +24,10 @@ LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs core orcjit native passes 2>/dev/null)
 LDLIBS  = $(LLVM_LIBS) -lopenblas -lm -lpthread
 
-LIB_SRC   := $(sort $(wildcard src/*/*.c))
+# src/pjrt is the PJRT plugin (build/libcxla_pjrt.so, `make pjrt`), not libcxla.
+LIB_SRC   := $(sort $(filter-out src/pjrt/%,$(wildcard src/*/*.c)))
+PJRT_SRC  := $(sort $(wildcard src/pjrt/*.c))
+PJRT_OBJ  := $(PJRT_SRC:%.c=$(BUILD)/%.o)
 TESTING_SRC := $(sort $(wildcard testing/*.c))
 TOOL_SRC  := $(sort $(wildcard tools/cxla/*.c))
 TEST_SRC  := $(sort $(wildcard tests/unit/test_*.c))
@@ -32,12 +35,12 @@ LIB_OBJ   := $(LIB_SRC:%.c=$(BUILD)/%.o)
 TESTING_OBJ := $(TESTING_SRC:%.c=$(BUILD)/%.o)
 TOOL_OBJ  := $(TOOL_SRC:%.c=$(BUILD)/%.o)
 TEST_BINS := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
-DEPS      := $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
+DEPS      := $(PJRT_OBJ:.o=.d) $(LIB_OBJ:.o=.d) $(TESTING_OBJ:.o=.d) $(TOOL_OBJ:.o=.d)
 # What tools and tests link: the testing library, then libcxla.
 LINK_LIBS := $(BUILD)/libcxla_testing.a $(BUILD)/libcxla.a
 
 .PHONY: all test run deps clean fuzz sweep test-san check-corpus
-all: $(BUILD)/cxla $(BUILD)/libcxla.so $(TEST_BINS) $(BUILD)/tests/embed_runtime
+all: $(BUILD)/cxla $(BUILD)/libcxla.so $(BUILD)/libcxla_pjrt.so $(TEST_BINS) $(BUILD)/tests/embed_runtime
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
@@ -70,6 +73,16 @@ $(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list $(BUILD)/libcxla.map
 	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so \
 	  -Wl,--version-script,$(BUILD)/libcxla.map $(LIB_OBJ) $(SO_LDLIBS) $(LDLIBS) -o $@
 
+# The PJRT plugin: src/pjrt over the public API, with libcxla linked in
+# statically (hidden), so the .so stands alone; it exports GetPjrtApi only.
+.PHONY: pjrt
+pjrt: $(BUILD)/libcxla_pjrt.so
+$(PJRT_OBJ): CFLAGS += -fPIC -fvisibility=hidden -Ithird_party/pjrt
+$(BUILD)/libcxla_pjrt.so: $(PJRT_OBJ) $(BUILD)/libcxla.a src/pjrt/export.map
+	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla_pjrt.so -Wl,--exclude-libs,ALL \
+	  -Wl,--version-script,src/pjrt/export.map $(PJRT_OBJ) \
+	  $(BUILD)/libcxla.a $(SO_LDLIBS) $(LDLIBS) -o $@
+
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 	@rm -f $@
 	ar rcs $@ $(TESTING_OBJ)
@@ -85,6 +98,11 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h 
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit $< $(LINK_LIBS) $(LDLIBS) -o $@
 
+# The plugin's test drives it through GetPjrtApi (linked in, no dlopen).
+$(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ) $(LINK_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) -o $@
+
 # Only the backend's objects see LLVM's headers.
 $(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o: CFLAGS += $(LLVM_CFLAGS)
 
@@ -98,8 +116,10 @@ $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(
 
 # The whole suite: unit tests, round trips and conformance over the corpus,
 # error-message tests, fuzz-crash replays. Prints "N passed, M failed".
+# The JAX suite (python/tests) loads libcxla_pjrt.so into python: not with
+# sanitizer builds, whose runtime python does not load first.
 test: all
-	@sh tests/run.sh $(BUILD)
+	@CXLA_TEST_JAX=$(if $(filter 1,$(SAN)),0,1) sh tests/run.sh $(BUILD)
 
 # The same suite under AddressSanitizer + UndefinedBehaviorSanitizer.
 test-san:

@@ -17,6 +17,8 @@
 #      unit tests, tests/unit/test_*_fuzz_replay.c, run in step 1).
 #   6. the benchmark harness's smoke test (bench/run.py --smoke: no jax,
 #      never pass/fail on timing), when python3 is there.
+#   7. JAX on cxla: python/tests (pytest) through BUILD/libcxla_pjrt.so, when
+#      a python with jax and pytest is found (else skipped, saying why).
 #
 # The corpus is tests/corpus, or $CXLA_CORPUS if set; -j for conform is
 # $CXLA_TEST_JOBS (default 2).
@@ -148,6 +150,29 @@ done
 # 6. benchmark harness smoke test
 if command -v python3 >/dev/null 2>&1 && [ -x "$BUILD/cxla" ] && [ -f bench/run.py ]; then
   run_suite "bench smoke" python3 bench/run.py --smoke --cxla "$BUILD/cxla" --peak "$BUILD/bench/peak"
+fi
+
+# 7. JAX on cxla (python/tests, pytest) through build/libcxla_pjrt.so, with
+#    the python that has jax and pytest: $CXLA_JAX_PYTHON, else .venv-jax/
+#    (what .ci/run makes), else python3.
+jaxpy=${CXLA_JAX_PYTHON:-}
+if [ -z "$jaxpy" ] && [ -x .venv-jax/bin/python ]; then jaxpy=.venv-jax/bin/python; fi
+[ -n "$jaxpy" ] || jaxpy=python3
+if [ "${CXLA_TEST_JAX:-1}" = 0 ]; then
+  echo "SKIP  JAX on cxla: not with a sanitizer build (python cannot load its runtime)"
+  echo
+  skipped=$((skipped + 1))
+elif [ ! -f "$BUILD/libcxla_pjrt.so" ]; then
+  echo "SKIP  JAX on cxla: $BUILD/libcxla_pjrt.so is missing (make pjrt)"
+  echo
+  skipped=$((skipped + 1))
+elif "$jaxpy" -c 'import jax, pytest' >/dev/null 2>&1; then
+  run_suite "JAX on cxla (python/tests)" env CXLA_PJRT_LIBRARY="$BUILD/libcxla_pjrt.so" \
+    "$jaxpy" -m pytest -q -p no:cacheprovider python/tests
+else
+  echo "SKIP  JAX on cxla: $jaxpy cannot import jax and pytest (set CXLA_JAX_PYTHON, or see python/README.md)"
+  echo
+  skipped=$((skipped + 1))
 fi
 
 if [ "$skipped" -gt 0 ]; then

@@ -27,6 +27,8 @@ if ! ls /usr/lib/llvm-*/lib/clang/*/lib/linux/libclang_rt.asan*-x86_64.a >/dev/n
   need_pkg libclang-rt-dev
 fi
 command -v python3 >/dev/null 2>&1 || need_pkg python3
+# python3 -m venv (.ci/run makes a venv with jax for python/tests)
+python3 -c 'import ensurepip' >/dev/null 2>&1 || need_pkg python3-venv
 ls /usr/lib/*/libopenblas.so /usr/lib/libopenblas.so >/dev/null 2>&1 || need_pkg libopenblas-dev
 test -x /usr/lib/llvm-19/bin/llvm-config && test -e /usr/lib/llvm-19/include/llvm-c/LLJIT.h ||
   need_pkg llvm-19-dev

@@ -11,6 +11,7 @@
  * get-tuple-element per result. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <ctype.h>
 #include <string.h>
 
 #include "stablehlo/import_internal.h"
@@ -659,8 +660,18 @@ static cxla_status import_func_body(Imp *im, FuncInfo *f) {
   MlirOp *op = f->op;
   if (op->nregions != 1 || op->regions[0].nblocks != 1)
     return imp_err(im, op, CXLA_INVALID_ARGUMENT, "function '%s' has no body", f->name);
+  /* HLO names are [A-Za-z0-9_.-]: JAX's "<lambda>" becomes "_lambda_"
+   * (with a ".N" suffix if that name is taken). */
   char name[160];
   snprintf(name, sizeof name, "%s", f->name);
+  bool changed = false;
+  for (char *p = name; *p; p++)
+    if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-')) *p = '_', changed = true;
+  if (changed) {
+    size_t len = strlen(name);
+    for (int k = 1; module_find_computation(im->hm, name) && k < 1000000; k++)
+      snprintf(name + (len < 140 ? len : 140), 20, ".%d", k);
+  }
   Scope s = {im, module_add_computation(im->hm, name), {0}};
   if (!s.c) return cxla_oom();
   f->comp = s.c;
@@ -823,6 +834,45 @@ static cxla_status order_comps(HloModule *hm) {
   return st;
 }
 
+/* Donation: JAX marks an entry argument whose buffer may hold result N
+ * with the argument attribute tf.aliasing_output = N; that is HLO's
+ * input_output_alias { {N}: (arg, {}, may-alias) } ({} for a lone, untupled
+ * result). Without any, the module has no input_output_alias. */
+static cxla_status import_donation(Imp *im, cxla_module *hm, const MlirOp *fn, const Computation *ec) {
+  const MlirAttr *aa = attr_of(fn, "arg_attrs", MA_ARRAY);
+  if (!aa) return NULL;
+  int count = 0;
+  for (int k = 0; k < aa->n && k < ec->nparams; k++) {
+    const MlirAttr *v = aa->elems[k]->kind == MA_DICT ? mlir_dict_get(aa->elems[k], "tf.aliasing_output") : NULL;
+    if (v && v->kind == MA_INT) count++;
+  }
+  if (!count) return NULL;
+  IoAlias *al = arena_array(&hm->arena, (size_t)count, sizeof *al);
+  if (!al) return cxla_oom();
+  bool tuple = ec->root->shape->type == T_TUPLE;
+  int n = 0;
+  for (int k = 0; k < aa->n && k < ec->nparams; k++) {
+    const MlirAttr *v = aa->elems[k]->kind == MA_DICT ? mlir_dict_get(aa->elems[k], "tf.aliasing_output") : NULL;
+    if (!v || v->kind != MA_INT) continue;
+    if (v->i < 0 || (tuple ? v->i >= ec->root->shape->ntuple : v->i != 0))
+      return imp_err(im, fn, CXLA_INVALID_ARGUMENT, "argument %d: tf.aliasing_output %lld names no result", k, (long long)v->i);
+    memset(&al[n], 0, sizeof al[n]);
+    if (tuple) {
+      al[n].output_index.v = arena_alloc(&hm->arena, sizeof(int64_t));
+      if (!al[n].output_index.v) return cxla_oom();
+      al[n].output_index.v[0] = v->i;
+      al[n].output_index.n = 1;
+    }
+    al[n].param_number = k;
+    al[n].kind = ALIAS_MAY;
+    n++;
+  }
+  hm->has_io_alias = true;
+  hm->nio_alias = n;
+  hm->io_alias = al;
+  return NULL;
+}
+
 /* ---- the module ----------------------------------------------------------------------- */
 
 cxla_status shlo_import(MlirModule *mm, HloModule **out) {
@@ -885,6 +935,7 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
       hm->entry_layout = el;
     }
   }
+  if (!st) st = import_donation(&im, hm, entry->op, ec);
   cxla_free(im.funcs);
   if (st) {
     module_destroy(hm);

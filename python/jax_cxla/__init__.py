@@ -1,0 +1,50 @@
+"""jax-cxla: registers the PJRT plugin for the platform `cxla` with JAX.
+
+JAX finds this module through the `jax_plugins` entry point and calls
+initialize(); then JAX_PLATFORMS=cxla (or cxla,cpu) runs programs on cxla.
+$CXLA_PJRT_LIBRARY overrides the bundled library's path;
+$CXLA_PJRT_BACKEND picks the cxla backend ("cpu", "interp")."""
+import os
+import pathlib
+
+PLATFORM = "cxla"
+
+
+def library_path() -> str:
+    env = os.environ.get("CXLA_PJRT_LIBRARY")
+    if env:
+        return env
+    return str(pathlib.Path(__file__).resolve().parent / "libcxla_pjrt.so")
+
+
+def _copy_cpu_lowerings() -> None:
+    """Primitives JAX lowers only for cpu/gpu (the LAPACK-backed linalg ops
+    and others with a cpu-specific rule) get the cpu rule for cxla too: cxla
+    runs the same custom calls XLA:CPU does."""
+    from jax._src.interpreters import mlir
+
+    cpu = mlir._platform_specific_lowerings.get("cpu", {})
+    mine = mlir._platform_specific_lowerings[PLATFORM]
+    for prim, entry in list(cpu.items()):
+        if prim not in mine:
+            mine[prim] = entry
+
+
+def _enable_donation() -> None:
+    """cxla honours input_output_alias (the plugin deletes a donated
+    argument's buffer), so JAX may emit donation for it."""
+    from jax._src.interpreters import mlir
+
+    if PLATFORM not in mlir._platforms_with_donation:
+        mlir._platforms_with_donation.append(PLATFORM)
+
+
+def initialize() -> None:
+    from jax._src import xla_bridge
+
+    path = library_path()
+    if not os.path.exists(path):
+        raise RuntimeError(f"jax-cxla: the PJRT plugin library {path} is missing")
+    xla_bridge.register_plugin(PLATFORM, priority=400, library_path=path)
+    _copy_cpu_lowerings()
+    _enable_donation()

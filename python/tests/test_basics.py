@@ -1,0 +1,197 @@
+"""JAX on cxla: devices, transfers of every dtype, eager ops, jit, grad,
+vmap, control flow, random numbers, donation, errors, threads. Expected
+values come from numpy or from XLA:CPU in the same process."""
+import threading
+
+import ml_dtypes
+import numpy as np
+import pytest
+
+import jax
+import jax.numpy as jnp
+from jax import lax
+
+
+def on(dev, fn, *args):
+    return np.asarray(jax.jit(fn, device=dev)(*args)) if False else np.asarray(
+        jax.jit(fn)(*[jax.device_put(a, dev) for a in args]))
+
+
+def test_device(cxla):
+    assert cxla.platform == "cxla"
+    assert len(jax.devices("cxla")) == 1
+    assert [m.kind for m in cxla.addressable_memories()] == ["device"]
+    assert cxla.default_memory().kind == "device"
+
+
+def test_snippet(cxla):
+    x = jax.device_put(jnp.arange(4.0), cxla)
+    got = jax.jit(lambda x: jnp.sin(x) ** 2)(x)
+    assert got.devices() == {cxla}
+    np.testing.assert_allclose(np.asarray(got), np.sin(np.arange(4.0)) ** 2, rtol=1e-6)
+
+
+DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32,
+          np.uint64, np.float16, ml_dtypes.bfloat16, np.float32, np.float64, np.complex64,
+          np.complex128, ml_dtypes.float8_e4m3fn, ml_dtypes.float8_e5m2, ml_dtypes.float8_e4m3b11fnuz,
+          ml_dtypes.int4, ml_dtypes.uint4]
+
+
+@pytest.mark.parametrize("dtype", DTYPES, ids=lambda d: np.dtype(d).name)
+def test_transfer_roundtrip(cxla, dtype):
+    jax.config.update("jax_enable_x64", True)
+    rng = np.random.default_rng(0)
+    raw = rng.integers(0, 7, size=(3, 5)).astype(np.float64)
+    if np.dtype(dtype).kind == "c":
+        raw = raw + 1j * raw[::-1]
+    x = raw.astype(dtype)
+    d = jax.device_put(x, cxla)
+    assert d.dtype == x.dtype and d.shape == x.shape
+    back = np.asarray(d)
+    np.testing.assert_array_equal(back.view(np.uint8), x.view(np.uint8))
+    # Strided (non-contiguous) host arrays arrive in logical order.
+    for view in (x[:, ::2], x.T, x[::-1]):
+        np.testing.assert_array_equal(np.asarray(jax.device_put(view, cxla)).astype(np.float64)
+                                      if view.dtype.kind not in "cb" else
+                                      np.asarray(jax.device_put(view, cxla)),
+                                      view.astype(np.float64) if view.dtype.kind not in "cb" else view)
+
+
+def test_copy_between_devices(cxla, cpu):
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    a = jax.device_put(x, cxla)
+    b = jax.device_put(a, cpu)
+    c = jax.device_put(b, cxla)
+    d = jax.device_put(a, cxla)  # same device: may alias or copy
+    for arr in (b, c, d):
+        np.testing.assert_array_equal(np.asarray(arr), x)
+    assert c.devices() == {cxla}
+
+
+def test_delete_and_ready(cxla):
+    a = jax.device_put(np.ones(4, np.float32), cxla)
+    a.block_until_ready()
+    assert not a.is_deleted()
+    a.delete()
+    assert a.is_deleted()
+    with pytest.raises(RuntimeError):
+        np.asarray(a)
+
+
+def test_eager_ops(cxla, cpu):
+    x = np.linspace(-2, 2, 12, dtype=np.float32).reshape(3, 4)
+    with jax.default_device(cxla):
+        a = jnp.asarray(x)
+        got = [jnp.exp(a), a @ a.T, jnp.sum(a, axis=0), jnp.argmax(a, axis=1), jnp.sort(a[::-1], 0),
+               a.reshape(4, 3)[1:3], jnp.where(a > 0, a, -a), jnp.cumsum(a, 1)]
+        assert all(g.devices() == {cxla} for g in got)
+    with jax.default_device(cpu):
+        b = jnp.asarray(x)
+        want = [jnp.exp(b), b @ b.T, jnp.sum(b, axis=0), jnp.argmax(b, axis=1), jnp.sort(b[::-1], 0),
+                b.reshape(4, 3)[1:3], jnp.where(b > 0, b, -b), jnp.cumsum(b, 1)]
+    for g, w in zip(got, want):
+        np.testing.assert_allclose(np.asarray(g), np.asarray(w), rtol=2e-6, atol=1e-6)
+
+
+def both(cxla, cpu, fn, *args, rtol=1e-5, atol=1e-6):
+    got = jax.tree.map(np.asarray, jax.jit(fn)(*[jax.device_put(a, cxla) for a in args]))
+    want = jax.tree.map(np.asarray, jax.jit(fn)(*[jax.device_put(a, cpu) for a in args]))
+    jax.tree.map(lambda g, w: np.testing.assert_allclose(g, w, rtol=rtol, atol=atol), got, want)
+    return got
+
+
+def test_grad(cxla, cpu):
+    def loss(w, x):
+        return jnp.sum(jnp.tanh(x @ w) ** 2)
+    w = np.random.default_rng(1).normal(size=(4, 3)).astype(np.float32)
+    x = np.random.default_rng(2).normal(size=(5, 4)).astype(np.float32)
+    both(cxla, cpu, jax.grad(loss), w, x)
+    both(cxla, cpu, jax.value_and_grad(loss, argnums=(0, 1)), w, x)
+
+
+def test_vmap(cxla, cpu):
+    x = np.random.default_rng(3).normal(size=(6, 4, 4)).astype(np.float32)
+    both(cxla, cpu, jax.vmap(lambda m: m @ m.T + jnp.trace(m)), x)
+
+
+def test_scan(cxla, cpu):
+    def f(xs):
+        def step(c, x):
+            c = c * 0.9 + x
+            return c, jnp.sin(c)
+        return lax.scan(step, jnp.zeros(3, xs.dtype), xs)
+    both(cxla, cpu, f, np.random.default_rng(4).normal(size=(10, 3)).astype(np.float32))
+
+
+def test_fori_loop_and_while(cxla, cpu):
+    f = lambda n, x: lax.fori_loop(0, n, lambda i, v: v * 1.5 + i, x)
+    both(cxla, cpu, f, np.int32(7), np.ones(3, np.float32))
+    g = lambda x: lax.while_loop(lambda v: v[0] < 100, lambda v: v * 2 + 1, x)
+    both(cxla, cpu, g, np.ones(2, np.float32))
+
+
+def test_cond(cxla, cpu):
+    f = lambda p, x: lax.cond(p > 0, jnp.sin, jnp.cos, x)
+    both(cxla, cpu, f, np.float32(1), np.arange(3, dtype=np.float32))
+    both(cxla, cpu, f, np.float32(-1), np.arange(3, dtype=np.float32))
+
+
+def test_random(cxla, cpu):
+    def f(seed):
+        k = jax.random.key(seed)
+        k1, k2 = jax.random.split(k)
+        return (jax.random.normal(k1, (4, 3)), jax.random.uniform(k2, (5,)),
+                jax.random.randint(k2, (6,), 0, 100), jax.random.bits(k1, (3,)))
+    got = both(cxla, cpu, f, np.uint32(42))
+    assert np.asarray(got[0]).std() > 0.1
+
+
+def test_donation(cxla):
+    x = jax.device_put(np.arange(8, dtype=np.float32), cxla)
+    y = jax.jit(lambda v: v * 2, donate_argnums=0)(x)
+    np.testing.assert_array_equal(np.asarray(y), np.arange(8, dtype=np.float32) * 2)
+    assert x.is_deleted()
+    z = jax.device_put(np.arange(8, dtype=np.float32), cxla)
+    jax.jit(lambda v: v * 2)(z)
+    assert not z.is_deleted()
+
+
+def test_unsupported_op_is_an_exception(cxla):
+    def f(x):
+        return jax.ffi.ffi_call("cxla_test_no_such_target",
+                                jax.ShapeDtypeStruct(x.shape, x.dtype))(x)
+    with pytest.raises(Exception, match="cxla_test_no_such_target"):
+        jax.jit(f)(jax.device_put(np.ones(3, np.float32), cxla))
+    # The client still works afterwards.
+    np.testing.assert_array_equal(np.asarray(jax.jit(lambda v: v + 1)(jax.device_put(np.ones(2), cxla))), 2)
+
+
+def test_threads(cxla):
+    f = jax.jit(lambda a, b: jnp.tanh(a) * b + a.sum())
+    errors = []
+
+    def work(seed):
+        try:
+            rng = np.random.default_rng(seed)
+            for _ in range(20):
+                a = rng.normal(size=(16,)).astype(np.float32)
+                b = rng.normal(size=(16,)).astype(np.float32)
+                got = np.asarray(f(jax.device_put(a, cxla), jax.device_put(b, cxla)))
+                want = np.tanh(a) * b + a.sum(dtype=np.float32)
+                np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
+        except Exception as e:  # noqa: BLE001
+            errors.append(e)
+
+    ts = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert not errors, errors[0]
+
+
+def test_executable_metadata(cxla):
+    x = jax.device_put(np.ones((2, 3), np.float32), cxla)
+    compiled = jax.jit(lambda v: (v.sum(0), v.astype(jnp.int32))).lower(x).compile()
+    out = compiled(x)
+    assert out[0].shape == (3,) and out[1].dtype == jnp.int32

@@ -1,0 +1,270 @@
+/* The PJRT plugin (src/pjrt) through its PJRT_Api, as jaxlib drives it:
+ * the version and the slots jaxlib calls unconditionally or checks for
+ * NULL, plugin attributes, client/device/memory, strided host transfers,
+ * compile (HLO text; errors with codes), execute with donation, deleted
+ * buffers, layouts. Expected values are written out by hand. */
+#include <string.h>
+
+#include "harness.h"
+#include "pjrt/pjrt_internal.h"
+
+const PJRT_Api *GetPjrtApi(void);
+
+static const PJRT_Api *api;
+
+static PJRT_Error_Code code_of(PJRT_Error *e) {
+  PJRT_Error_GetCode_Args a = {.struct_size = PJRT_Error_GetCode_Args_STRUCT_SIZE, .error = e};
+  PJRT_Error *e2 = api->PJRT_Error_GetCode(&a);
+  return e2 ? PJRT_Error_Code_INTERNAL : a.code;
+}
+
+static const char *message_of(PJRT_Error *e) {
+  PJRT_Error_Message_Args a = {.struct_size = PJRT_Error_Message_Args_STRUCT_SIZE, .error = e};
+  api->PJRT_Error_Message(&a);
+  return a.message;
+}
+
+static void destroy_error(PJRT_Error *e) {
+  PJRT_Error_Destroy_Args a = {.struct_size = PJRT_Error_Destroy_Args_STRUCT_SIZE, .error = e};
+  api->PJRT_Error_Destroy(&a);
+}
+
+/* Checks e is NULL; prints and frees it otherwise. */
+#define CHECK_PJ(expr)                                                   \
+  do {                                                                   \
+    PJRT_Error *e_ = (expr);                                             \
+    if (e_) {                                                            \
+      fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, message_of(e_)); \
+      destroy_error(e_);                                                 \
+      CHECK(!"PJRT error");                                              \
+    }                                                                    \
+  } while (0)
+
+TEST(test_api_table) {
+  CHECK(api->pjrt_api_version.major_version == 0);
+  CHECK(api->pjrt_api_version.minor_version == 112);
+  CHECK(api->struct_size == PJRT_Api_STRUCT_SIZE);
+  /* Called by jaxlib without a NULL check. */
+  CHECK(api->PJRT_Error_ForEachPayload && api->PJRT_TopologyDescription_Fingerprint &&
+        api->PJRT_Buffer_CopyToDevice && api->PJRT_Buffer_CopyToMemory &&
+        api->PJRT_Executable_GetCompiledMemoryStats && api->PJRT_Executable_GetCompileOptions &&
+        api->PJRT_Plugin_Attributes && api->PJRT_Client_TopologyDescription &&
+        api->PJRT_LoadedExecutable_GetDeviceAssignment && api->PJRT_Executable_OptimizedProgram);
+  /* jaxlib aborts on their errors; NULL makes it fall back. */
+  CHECK(!api->PJRT_Device_GetAttributes && !api->PJRT_LoadedExecutable_AddressableDeviceLogicalIds &&
+        !api->PJRT_Event_Create && !api->PJRT_Event_Set);
+  PJRT_Plugin_Attributes_Args pa = {.struct_size = PJRT_Plugin_Attributes_Args_STRUCT_SIZE};
+  CHECK_PJ(api->PJRT_Plugin_Attributes(&pa));
+  int found = 0;
+  for (size_t i = 0; i < pa.num_attributes; i++)
+    if (!strcmp(pa.attributes[i].name, "stablehlo_current_version")) {
+      found = 1;
+      CHECK(pa.attributes[i].type == PJRT_NamedValue_kInt64List);
+      CHECK(pa.attributes[i].value_size == 3);
+      CHECK(pa.attributes[i].int64_array_value[0] == 1);
+    }
+  CHECK(found);
+}
+
+static PJRT_Client *make_client(void) {
+  PJRT_Client_Create_Args a = {.struct_size = PJRT_Client_Create_Args_STRUCT_SIZE};
+  CHECK_PJ(api->PJRT_Client_Create(&a));
+  return a.client;
+}
+
+static void destroy_client(PJRT_Client *c) {
+  PJRT_Client_Destroy_Args a = {.struct_size = PJRT_Client_Destroy_Args_STRUCT_SIZE, .client = c};
+  CHECK_PJ(api->PJRT_Client_Destroy(&a));
+}
+
+static PJRT_Buffer *from_host(PJRT_Client *c, PJRT_Buffer_Type t, const void *data, int rank,
+                              const int64_t *dims, const int64_t *strides) {
+  PJRT_Client_BufferFromHostBuffer_Args a = {
+      .struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE,
+      .client = c, .data = data, .type = t, .dims = dims, .num_dims = (size_t)rank,
+      .byte_strides = strides, .num_byte_strides = strides ? (size_t)rank : 0,
+      .host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall};
+  CHECK_PJ(api->PJRT_Client_BufferFromHostBuffer(&a));
+  PJRT_Event_Destroy_Args d = {.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE,
+                               .event = a.done_with_host_buffer};
+  CHECK_PJ(api->PJRT_Event_Destroy(&d));
+  return a.buffer;
+}
+
+static void to_host(PJRT_Buffer *b, void *dst, size_t size) {
+  PJRT_Buffer_ToHostBuffer_Args a = {.struct_size = PJRT_Buffer_ToHostBuffer_Args_STRUCT_SIZE,
+                                     .src = b, .dst = dst, .dst_size = size};
+  CHECK_PJ(api->PJRT_Buffer_ToHostBuffer(&a));
+  PJRT_Event_Await_Args w = {.struct_size = PJRT_Event_Await_Args_STRUCT_SIZE, .event = a.event};
+  CHECK_PJ(api->PJRT_Event_Await(&w));
+  PJRT_Event_Destroy_Args d = {.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE, .event = a.event};
+  CHECK_PJ(api->PJRT_Event_Destroy(&d));
+}
+
+static void destroy_buffer(PJRT_Buffer *b) {
+  PJRT_Buffer_Destroy_Args a = {.struct_size = PJRT_Buffer_Destroy_Args_STRUCT_SIZE, .buffer = b};
+  CHECK_PJ(api->PJRT_Buffer_Destroy(&a));
+}
+
+static int is_deleted(PJRT_Buffer *b) {
+  PJRT_Buffer_IsDeleted_Args a = {.struct_size = PJRT_Buffer_IsDeleted_Args_STRUCT_SIZE, .buffer = b};
+  CHECK_PJ(api->PJRT_Buffer_IsDeleted(&a));
+  return a.is_deleted;
+}
+
+TEST(test_client_device_memory) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  PJRT_Client_PlatformName_Args pn = {.struct_size = PJRT_Client_PlatformName_Args_STRUCT_SIZE, .client = c};
+  CHECK_PJ(api->PJRT_Client_PlatformName(&pn));
+  CHECK(pn.platform_name_size == 4 && !memcmp(pn.platform_name, "cxla", 4));
+  PJRT_Client_Devices_Args dv = {.struct_size = PJRT_Client_Devices_Args_STRUCT_SIZE, .client = c};
+  CHECK_PJ(api->PJRT_Client_Devices(&dv));
+  CHECK(dv.num_devices == 1);
+  PJRT_Device_DefaultMemory_Args dm = {.struct_size = PJRT_Device_DefaultMemory_Args_STRUCT_SIZE,
+                                       .device = dv.devices[0]};
+  CHECK_PJ(api->PJRT_Device_DefaultMemory(&dm));
+  PJRT_Memory_Kind_Args mk = {.struct_size = PJRT_Memory_Kind_Args_STRUCT_SIZE, .memory = dm.memory};
+  CHECK_PJ(api->PJRT_Memory_Kind(&mk));
+  CHECK(mk.kind_size == 6 && !memcmp(mk.kind, "device", 6));
+  destroy_client(c);
+}
+
+TEST(test_strided_transfer) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  /* Host memory holds a 3x2 row-major array; strides read its transpose,
+   * the logical 2x3 array {{1,3,5},{2,4,6}}. */
+  const float host[6] = {1, 2, 3, 4, 5, 6};
+  const int64_t dims[2] = {2, 3}, strides[2] = {4, 8};
+  PJRT_Buffer *b = from_host(c, PJRT_Buffer_Type_F32, host, 2, dims, strides);
+  float out[6] = {0};
+  to_host(b, out, sizeof out);
+  const float want[6] = {1, 3, 5, 2, 4, 6};
+  CHECK(!memcmp(out, want, sizeof want));
+  /* bf16 raw bits and bool pass through unchanged. */
+  const uint16_t bf[3] = {0x3f80, 0xc000, 0x7fc0};
+  const int64_t d3[1] = {3};
+  PJRT_Buffer *b2 = from_host(c, PJRT_Buffer_Type_BF16, bf, 1, d3, NULL);
+  uint16_t bf_out[3] = {0};
+  to_host(b2, bf_out, sizeof bf_out);
+  CHECK(!memcmp(bf, bf_out, sizeof bf));
+  destroy_buffer(b);
+  destroy_buffer(b2);
+  destroy_client(c);
+}
+
+static PJRT_LoadedExecutable *compile(PJRT_Client *c, const char *fmt, const char *code,
+                                      PJRT_Error **err) {
+  PJRT_Program p = {.struct_size = PJRT_Program_STRUCT_SIZE, .code = (char *)code,
+                    .code_size = strlen(code), .format = fmt, .format_size = strlen(fmt)};
+  PJRT_Client_Compile_Args a = {.struct_size = PJRT_Client_Compile_Args_STRUCT_SIZE, .client = c,
+                                .program = &p};
+  *err = api->PJRT_Client_Compile(&a);
+  return a.executable;
+}
+
+static const char donate_hlo[] =
+    "HloModule donate, input_output_alias={ {}: (0, {}, may-alias) }\n"
+    "ENTRY main {\n"
+    "  x = f32[3] parameter(0)\n"
+    "  y = f32[3] parameter(1)\n"
+    "  ROOT s = f32[3] add(x, y)\n"
+    "}\n";
+
+TEST(test_compile_execute_donate) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  PJRT_Error *e;
+  PJRT_LoadedExecutable *le = compile(c, "hlo", donate_hlo, &e);
+  CHECK_PJ(e);
+  if (!le) return;
+  const float xs[3] = {1, 2, 3}, ys[3] = {10, 20, 30};
+  const int64_t d[1] = {3};
+  PJRT_Buffer *x = from_host(c, PJRT_Buffer_Type_F32, xs, 1, d, NULL);
+  PJRT_Buffer *y = from_host(c, PJRT_Buffer_Type_F32, ys, 1, d, NULL);
+  PJRT_Buffer *args[2] = {x, y};
+  PJRT_Buffer *const *arg_lists[1] = {args};
+  PJRT_Buffer *outs[1] = {NULL};
+  PJRT_Buffer **out_lists[1] = {outs};
+  PJRT_Event *done[1] = {NULL};
+  PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
+  PJRT_LoadedExecutable_Execute_Args ex = {
+      .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le,
+      .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 2,
+      .output_lists = out_lists, .device_complete_events = done};
+  CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+  float got[3] = {0};
+  if (outs[0]) to_host(outs[0], got, sizeof got);
+  CHECK(got[0] == 11 && got[1] == 22 && got[2] == 33);
+  CHECK(is_deleted(x));  /* donated */
+  CHECK(!is_deleted(y));
+  PJRT_Event_Destroy_Args ed = {.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE, .event = done[0]};
+  CHECK_PJ(api->PJRT_Event_Destroy(&ed));
+  /* Running again on the donated buffer is an error, not a crash. */
+  e = api->PJRT_LoadedExecutable_Execute(&ex);
+  CHECK(e && code_of(e) == PJRT_Error_Code_INVALID_ARGUMENT);
+  if (e) destroy_error(e);
+  /* Output description. */
+  PJRT_LoadedExecutable_GetExecutable_Args ge = {
+      .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le};
+  CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge));
+  PJRT_Executable_OutputDimensions_Args od = {
+      .struct_size = PJRT_Executable_OutputDimensions_Args_STRUCT_SIZE, .executable = ge.executable};
+  CHECK_PJ(api->PJRT_Executable_OutputDimensions(&od));
+  CHECK(od.num_outputs == 1 && od.dim_sizes[0] == 1 && od.dims[0] == 3);
+  PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
+                                     .executable = ge.executable};
+  CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
+  destroy_buffer(x);
+  destroy_buffer(y);
+  destroy_buffer(outs[0]);
+  PJRT_LoadedExecutable_Destroy_Args ld = {
+      .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
+  CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  destroy_client(c);
+}
+
+TEST(test_compile_errors) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  PJRT_Error *e;
+  CHECK(!compile(c, "hlo", "HloModule bad\nENTRY main {\n  ROOT x = f32[] frobnicate()\n}\n", &e));
+  CHECK(e && code_of(e) == PJRT_Error_Code_INVALID_ARGUMENT);
+  CHECK(e && strstr(message_of(e), "frobnicate"));
+  if (e) destroy_error(e);
+  CHECK(!compile(c, "hlo", "\x0a\x03" "abc", &e)); /* a serialized proto */
+  CHECK(e && code_of(e) == PJRT_Error_Code_UNIMPLEMENTED);
+  if (e) destroy_error(e);
+  CHECK(!compile(c, "tpu_asm", "x", &e));
+  CHECK(e && code_of(e) == PJRT_Error_Code_INVALID_ARGUMENT);
+  if (e) destroy_error(e);
+  destroy_client(c);
+}
+
+TEST(test_layout_text) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  const int64_t dims[3] = {2, 3, 4};
+  PJRT_Layouts_PJRT_Client_GetDefaultLayout_Args gl = {
+      .struct_size = PJRT_Layouts_PJRT_Client_GetDefaultLayout_Args_STRUCT_SIZE, .client = c,
+      .type = PJRT_Buffer_Type_F32, .dims = dims, .num_dims = 3};
+  CHECK_PJ(pj_layouts_extension.PJRT_Layouts_PJRT_Client_GetDefaultLayout(&gl));
+  PJRT_Layouts_MemoryLayout_Serialize_Args sa = {
+      .struct_size = PJRT_Layouts_MemoryLayout_Serialize_Args_STRUCT_SIZE, .layout = gl.layout};
+  CHECK_PJ(pj_layouts_extension.PJRT_Layouts_MemoryLayout_Serialize(&sa));
+  CHECK(sa.serialized_bytes_size == 7 && !memcmp(sa.serialized_bytes, "{2,1,0}", 7));
+  sa.serialized_layout_deleter(sa.serialized_layout);
+  destroy_client(c);
+}
+
+int main(void) {
+  api = GetPjrtApi();
+  RUN(test_api_table);
+  RUN(test_client_device_memory);
+  RUN(test_strided_transfer);
+  RUN(test_compile_execute_donate);
+  RUN(test_compile_errors);
+  RUN(test_layout_text);
+  return test_summary("test_pjrt");
+}
