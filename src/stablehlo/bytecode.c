@@ -382,6 +382,23 @@ static int type_bits(const BcType *t) {
   }
 }
 
+/* A dictionary's entries: count, then (string attr, attr) pairs. */
+cxla_status bc_dict_attr(BcReader *r, BcAttr *a) {
+  uint64_t cnt;
+  TRY(bc_count(r, &cnt));
+  a->kind = BCA_DICT;
+  a->keys = bc_alloc(r, cnt, sizeof *a->keys);
+  a->elems = bc_alloc(r, cnt, sizeof *a->elems);
+  if (!a->keys || !a->elems) return cxla_oom();
+  for (uint64_t i = 0; i < cnt; i++) {
+    TRY(bc_attr_ref(r, &a->keys[i]));
+    if (a->keys[i]->kind != BCA_STRING) return bc_error(r, "dictionary key is not a string");
+    TRY(bc_attr_ref(r, &a->elems[i]));
+  }
+  a->n = (size_t)cnt;
+  return NULL;
+}
+
 static cxla_status read_builtin_attr(BcReader *r, const BcAttr **out) {
   uint64_t code;
   TRY(bc_varint(r, &code));
@@ -392,21 +409,8 @@ static cxla_status read_builtin_attr(BcReader *r, const BcAttr **out) {
   case 0: /* ArrayAttr */
     a->kind = BCA_ARRAY;
     return attr_list(r, &a->elems, &a->n);
-  case 1: { /* DictionaryAttr: (StringAttr name, Attribute value)[] */
-    uint64_t cnt;
-    TRY(bc_count(r, &cnt));
-    a->kind = BCA_DICT;
-    a->keys = bc_alloc(r, cnt, sizeof *a->keys);
-    a->elems = bc_alloc(r, cnt, sizeof *a->elems);
-    if (!a->keys || !a->elems) return cxla_oom();
-    for (uint64_t i = 0; i < cnt; i++) {
-      TRY(bc_attr_ref(r, &a->keys[i]));
-      if (a->keys[i]->kind != BCA_STRING) return bc_error(r, "dictionary key is not a string");
-      TRY(bc_attr_ref(r, &a->elems[i]));
-    }
-    a->n = (size_t)cnt;
-    return NULL;
-  }
+  case 1: /* DictionaryAttr: (StringAttr name, Attribute value)[] */
+    return bc_dict_attr(r, a);
   case 2: /* StringAttr */
     a->kind = BCA_STRING;
     return bc_string_ref(r, &a->str, &a->len);

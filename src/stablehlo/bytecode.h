@@ -232,6 +232,9 @@ cxla_status bc_blob(BcReader *r, const uint8_t **data, size_t *len);
 cxla_status bc_string_ref(BcReader *r, const char **s, size_t *len);
 cxla_status bc_attr_ref(BcReader *r, const BcAttr **out);
 cxla_status bc_type_ref(BcReader *r, const BcType **out);
+/* Reads a dictionary attribute's entries (count, then string-name and value
+ * attribute references) into a, which becomes a BCA_DICT. */
+cxla_status bc_dict_attr(BcReader *r, BcAttr *a);
 /* An APInt of known width: one byte up to 8 bits, a signed varint up to 64. */
 cxla_status bc_apint(BcReader *r, int bits, uint64_t *out);
 void *bc_alloc(BcReader *r, size_t n, size_t size);

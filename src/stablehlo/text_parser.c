@@ -228,6 +228,25 @@ static bool sv_eq(const char *s, size_t n, const char *lit) {
   return strlen(lit) == n && memcmp(s, lit, n) == 0;
 }
 
+/* Reads the hexadecimal digits after a "0x" (p at the first digit) into
+ * *out; st is where the literal began, for errors. */
+static bool read_hex_digits(P *p, size_t st, uint64_t *out) {
+  uint64_t v = 0;
+  int nd = 0;
+  for (;; nd++) {
+    char c = cur(p);
+    int d = is_digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
+                                 : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
+    if (d < 0) break;
+    if (v >> 60) return tx_perr_at(p, st, "hexadecimal literal out of range");
+    v = v * 16 + (uint64_t)d;
+    p->i++;
+  }
+  if (!nd) return tx_perr_at(p, st, "expected hexadecimal digits");
+  *out = v;
+  return true;
+}
+
 bool tx_parse_i64(P *p, int64_t *out) {
   tx_ws(p);
   size_t st = p->i;
@@ -245,17 +264,7 @@ bool tx_parse_i64(P *p, int64_t *out) {
   bool hex = cur(p) == '0' && (at(p, 1) == 'x' || at(p, 1) == 'X');
   if (hex) {
     p->i += 2;
-    int nd = 0;
-    for (;; nd++) {
-      char c = cur(p);
-      int d = is_digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                                   : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-      if (d < 0) break;
-      if (v >> 60) return tx_perr_at(p, st, "integer literal out of range");
-      v = v * 16 + (uint64_t)d;
-      p->i++;
-    }
-    if (!nd) return tx_perr_at(p, st, "expected hexadecimal digits");
+    if (!read_hex_digits(p, st, &v)) return false;
   } else {
     while (is_digit(cur(p))) {
       unsigned d = (unsigned)(cur(p) - '0');
@@ -970,18 +979,8 @@ static bool parse_num(P *p, Num *out) {
   }
   if (cur(p) == '0' && (at(p, 1) == 'x' || at(p, 1) == 'X')) {
     p->i += 2;
-    int nd = 0;
     uint64_t v = 0;
-    for (;; nd++) {
-      char c = cur(p);
-      int d = is_digit(c) ? c - '0' : (c >= 'a' && c <= 'f') ? c - 'a' + 10
-                                   : (c >= 'A' && c <= 'F') ? c - 'A' + 10 : -1;
-      if (d < 0) break;
-      if (v >> 60) return tx_perr_at(p, st, "hexadecimal literal too long");
-      v = v * 16 + (uint64_t)d;
-      p->i++;
-    }
-    if (!nd) return tx_perr_at(p, st, "expected hexadecimal digits");
+    if (!read_hex_digits(p, st, &v)) return false;
     out->is_hex = true;
     out->u = v;
     return true;

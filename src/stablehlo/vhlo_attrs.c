@@ -88,21 +88,8 @@ cxla_status bc_vhlo_read_attr(BcReader *r, const BcAttr **out) {
       }
     return NULL;
   }
-  case 6: { /* dict_v1: (name, value)[] */
-    uint64_t n;
-    TRY(bc_count(r, &n));
-    a->kind = BCA_DICT;
-    a->keys = bc_alloc(r, n, sizeof *a->keys);
-    a->elems = bc_alloc(r, n, sizeof *a->elems);
-    if (!a->keys || !a->elems) return cxla_oom();
-    for (uint64_t i = 0; i < n; i++) {
-      TRY(bc_attr_ref(r, &a->keys[i]));
-      if (a->keys[i]->kind != BCA_STRING) return bc_error(r, "dictionary key is not a string");
-      TRY(bc_attr_ref(r, &a->elems[i]));
-    }
-    a->n = (size_t)n;
-    return NULL;
-  }
+  case 6: /* dict_v1: (name, value)[] */
+    return bc_dict_attr(r, a);
   case 8: { /* float_v1: type, APFloat */
     TRY(bc_type_ref(r, &a->type));
     if (a->type->kind != BCT_FLOAT) return bc_error(r, "float attribute of a non-float type");
