@@ -72,4 +72,9 @@ LLVMModuleRef codegen_take_module(Codegen *cg);
  * JIT must resolve the symbol "cxla_cg_rt_scalar" to it. */
 void cxla_cg_rt_scalar(const void *in, const void *const *ops, void *out);
 
+/* The runtime helper that rounds an f32 to f8/f4 type `type` (an ElemType)
+ * for contractions on those types; the JIT resolves the symbol
+ * "cxla_cg_rt_f8_encode" to it. */
+uint8_t cxla_cg_rt_f8_encode(int32_t type, float v);
+
 #endif
