@@ -248,6 +248,10 @@ int codegen_kernel_outputs(const Instr *in) {
   return in->shape->type == T_TUPLE ? in->shape->ntuple : 1;
 }
 
+int codegen_kernel_inplace(const Instr *in) {
+  return in->op == OP_SCATTER ? codegen_kernel_outputs(in) : 0;
+}
+
 static bool outputs_same_dims(const Instr *in) {
   const Shape *sh[8] = {0};
   int n = out_shapes(in, sh, 8);

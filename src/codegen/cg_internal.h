@@ -140,13 +140,15 @@ bool em_scalar_comp_ok(const Computation *c, char *why, size_t n);
 bool cg_is_f8(ElemType t);
 LLVMValueRef em_f8_decode(Em *e, ElemType t, LLVMValueRef v);   /* -> f32, exact */
 LLVMValueRef em_f8_encode(Em *e, ElemType t, LLVMValueRef f32); /* rounded once */
-/* Accumulation in a contraction with result type t: the type summed in,
- * an operand of type `from` converted to it, the sum converted back. */
-ElemType cg_acc_type(ElemType t);
-LLVMValueRef em_to_acc(Em *e, ElemType from, ElemType t, LLVMValueRef v);
-LLVMValueRef em_from_acc(Em *e, ElemType t, LLVMValueRef v);
-/* Whether a contraction with result t takes operands of type ot, when
- * either is an f8 type. */
+/* Accumulation in a contraction (dot, convolution): the type it sums in
+ * (its result type, or f32 for f8 operands or results), an operand of
+ * type `from` converted to it, the sum converted to the result type t. */
+ElemType cg_acc_type(const Instr *contraction);
+LLVMValueRef em_to_acc(Em *e, ElemType from, ElemType acc, LLVMValueRef v);
+LLVMValueRef em_from_acc(Em *e, ElemType acc, ElemType t, LLVMValueRef v);
+/* Whether a contraction with result t that involves an f8 type takes an
+ * operand of type ot (f8 results: operands of that type; f32, f64, f16
+ * and bf16 results: f8 operands). */
 bool cg_f8_contraction_ok(ElemType t, ElemType ot);
 
 /* ---- whole-op kernels (scatter.c, rng.c) ----

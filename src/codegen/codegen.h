@@ -63,6 +63,12 @@ int64_t codegen_kernel_extent(const Instr *in);
 /* Number of output buffers of the kernel for `in`. */
 int codegen_kernel_outputs(const Instr *in);
 
+/* How many leading operands' buffers may also be the kernel's outputs of
+ * the same index (in place: output k starts as a copy of operand k, so
+ * passing operand k's buffer as output k saves the copy). Scatter: its
+ * operands; others: 0. */
+int codegen_kernel_inplace(const Instr *in);
+
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a
  * JIT); the Codegen keeps nothing. */
 LLVMModuleRef codegen_take_module(Codegen *cg);

@@ -381,7 +381,7 @@ static bool in_list(const I64List *l, int64_t d) {
 static LLVMValueRef dot_elem(Em *e, const Instr *in, const Idx *idx) {
   const Instr *L = in->operands[0], *R = in->operands[1];
   const DotDims *dd = &in->dot;
-  ElemType rt = in->shape->type, t = cg_acc_type(rt);
+  ElemType rt = in->shape->type, t = cg_acc_type(in);
   LLVMTypeRef st = cg_storage_type(e->cg, t);
   LLVMValueRef acc = em_alloca(e, st);
   LLVMBuildStore(e->b, em_zero(e, t), acc);
@@ -406,19 +406,19 @@ static LLVMValueRef dot_elem(Em *e, const Instr *in, const Idx *idx) {
       li->v[dd->lhs_contract.v[c]] = k;
       ri->v[dd->rhs_contract.v[c]] = k;
     }
-    LLVMValueRef a = em_to_acc(e, L->shape->type, rt, em_elem1(e, L, li));
-    LLVMValueRef b = em_to_acc(e, R->shape->type, rt, em_elem1(e, R, ri));
+    LLVMValueRef a = em_to_acc(e, L->shape->type, t, em_elem1(e, L, li));
+    LLVMValueRef b = em_to_acc(e, R->shape->type, t, em_elem1(e, R, ri));
     LLVMValueRef s = em_add(e, t, LLVMBuildLoad2(e->b, st, acc, ""), em_mul(e, t, a, b));
     LLVMBuildStore(e->b, s, acc);
     for (int c = dd->lhs_contract.n - 1; c >= 0; c--) em_loop_end(e, &loops[c]);
   }
-  return em_from_acc(e, rt, LLVMBuildLoad2(e->b, st, acc, ""));
+  return em_from_acc(e, t, rt, LLVMBuildLoad2(e->b, st, acc, ""));
 }
 
 static LLVMValueRef conv_elem(Em *e, const Instr *in, const Idx *idx) {
   const Instr *L = in->operands[0], *R = in->operands[1];
   const ConvDims *cd = &in->conv;
-  ElemType rt = in->shape->type, t = cg_acc_type(rt);
+  ElemType rt = in->shape->type, t = cg_acc_type(in);
   LLVMTypeRef st = cg_storage_type(e->cg, t);
   int nsp = cd->nspatial;
   int64_t O = R->shape->dims[cd->k_out], Ci = R->shape->dims[cd->k_in];
@@ -464,13 +464,13 @@ static LLVMValueRef conv_elem(Em *e, const Instr *in, const Idx *idx) {
     ri->v[cd->k_out] = o;
     IfBlk f;
     em_if_begin(e, &f, ok);
-    LLVMValueRef a = em_to_acc(e, L->shape->type, rt, em_elem1(e, L, li));
-    LLVMValueRef b = em_to_acc(e, R->shape->type, rt, em_elem1(e, R, ri));
+    LLVMValueRef a = em_to_acc(e, L->shape->type, t, em_elem1(e, L, li));
+    LLVMValueRef b = em_to_acc(e, R->shape->type, t, em_elem1(e, R, ri));
     LLVMBuildStore(e->b, em_add(e, t, LLVMBuildLoad2(e->b, st, acc, ""), em_mul(e, t, a, b)), acc);
     em_if_end(e, &f);
     for (int s = nsp; s >= 0; s--) em_loop_end(e, &loops[s]);
   }
-  return em_from_acc(e, rt, LLVMBuildLoad2(e->b, st, acc, ""));
+  return em_from_acc(e, t, rt, LLVMBuildLoad2(e->b, st, acc, ""));
 }
 
 /* gather: the output's batch dims pick an index vector, spread over the
@@ -686,12 +686,11 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
     ElemType t = in->shape->type;
     bool ok = t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16 || type_is_complex(t) ||
               (type_is_int(t) && type_bits(t) >= 8) || t == T_PRED || cg_is_f8(t);
-    for (int k = 0; k < 2 && ok; k++) {
+    ElemType o0 = in->operands[0]->shape->type, o1 = in->operands[1]->shape->type;
+    bool f8 = cg_is_f8(t) || cg_is_f8(o0) || cg_is_f8(o1);
+    if (f8) ok = cg_f8_contraction_ok(t, o0) && cg_f8_contraction_ok(t, o1);
+    for (int k = 0; k < 2 && ok && !f8; k++) {
       ElemType ot = in->operands[k]->shape->type;
-      if (cg_is_f8(t) || cg_is_f8(ot)) {
-        ok = cg_f8_contraction_ok(t, ot);
-        continue;
-      }
       ok = ot == t || !(type_is_complex(ot) || type_is_complex(t) || (type_is_int(ot) && type_bits(ot) < 8) ||
                         !(ot == T_F32 || ot == T_F64 || ot == T_F16 || ot == T_BF16 || type_is_int(ot) || ot == T_PRED));
     }

@@ -1,6 +1,7 @@
 /* The 8-bit (and 4-bit) float types in contractions: dots and convolutions
  * on them are computed in f32 and rounded once to the result type, as
- * XLA:CPU does (its float normalization upcasts them). Decoding is a
+ * XLA:CPU does (its float normalization upcasts them), also when the
+ * result is f16 or bf16. Decoding is a
  * table lookup (exact: every such value is an f32); encoding calls the
  * runtime's round-to-nearest-even encoder (ir/numeric.h), once per output
  * element. f8e8m0fnu, whose smallest values are f32 subnormals that the
@@ -50,18 +51,25 @@ LLVMValueRef em_f8_encode(Em *e, ElemType t, LLVMValueRef f) {
   return LLVMBuildCall2(e->b, ft, fn, args, 2, "");
 }
 
-ElemType cg_acc_type(ElemType t) { return cg_is_f8(t) ? T_F32 : t; }
-
-LLVMValueRef em_to_acc(Em *e, ElemType from, ElemType t, LLVMValueRef v) {
-  if (!cg_is_f8(from)) return em_convert(e, from, t, v);
-  LLVMValueRef f = em_f8_decode(e, from, v);
-  return cg_is_f8(t) ? f : em_convert(e, T_F32, t, f);
+ElemType cg_acc_type(const Instr *in) {
+  ElemType t = in->shape->type;
+  if (cg_is_f8(t)) return T_F32;
+  bool f8_operand = cg_is_f8(in->operands[0]->shape->type) || cg_is_f8(in->operands[1]->shape->type);
+  return f8_operand && (t == T_F16 || t == T_BF16) ? T_F32 : t;
 }
 
-LLVMValueRef em_from_acc(Em *e, ElemType t, LLVMValueRef v) { return cg_is_f8(t) ? em_f8_encode(e, t, v) : v; }
+LLVMValueRef em_to_acc(Em *e, ElemType from, ElemType acc, LLVMValueRef v) {
+  if (!cg_is_f8(from)) return em_convert(e, from, acc, v);
+  LLVMValueRef f = em_f8_decode(e, from, v);
+  return acc == T_F32 ? f : em_convert(e, T_F32, acc, f);
+}
+
+LLVMValueRef em_from_acc(Em *e, ElemType acc, ElemType t, LLVMValueRef v) {
+  if (acc == t) return v;
+  return cg_is_f8(t) ? em_f8_encode(e, t, v) : em_convert(e, acc, t, v);
+}
 
 bool cg_f8_contraction_ok(ElemType t, ElemType ot) {
   if (cg_is_f8(t)) return ot == t;
-  if (cg_is_f8(ot)) return t == T_F32 || t == T_F64;
-  return false;
+  return cg_is_f8(ot) && (t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16);
 }

@@ -483,6 +483,18 @@ TEST(scatter_by_type_and_shape) {
       "  ROOT s = s32[4] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, "
       "scatter_dims_to_operand_dims={0}, index_vector_dim=1, indices_are_sorted=true, unique_indices=false, to_apply=mul\n}\n";
   CHECK(check_text("scatter multiply", mul, 991));
+  /* in place: a computed operand whose last use is the scatter takes the
+   * updates in its own buffer; one used again afterwards must not */
+  const char *inplace =
+      "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT r = f32[] add(x, y)\n}\n"
+      "ENTRY e {\n  a = f32[64,8] parameter(0)\n  b = f32[64,8] multiply(a, a)\n  c = f32[64,8] negate(a)\n"
+      "  i = s32[5,1] constant({{1},{63},{1},{0},{64}})\n  u = f32[5,8] parameter(1)\n"
+      "  s = f32[64,8] scatter(b, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n"
+      "  t = f32[64,8] scatter(c, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n"
+      "  d = f32[64,8] subtract(t, c)\n  ROOT r = (f32[64,8], f32[64,8], f32[64,8]) tuple(s, d, c)\n}\n";
+  CHECK(check_text("scatter in place", inplace, 992));
   CHECK(checked >= 200);
 }
 
@@ -552,15 +564,15 @@ TEST(rng_bit_generator_by_type_and_shape) {
 
 
 /* Dots and convolutions on the f8 types (and f4e2m1fn): computed in f32,
- * rounded once to an f8 result, or giving f32/f64. */
+ * rounded once to an f8 result, or giving f32/f64/bf16/f16. */
 TEST(f8_contractions) {
   static const char *const types[] = {"f8e4m3fn", "f8e5m2", "f8e4m3", "f8e3m4", "f8e4m3fnuz",
                                       "f8e5m2fnuz", "f8e4m3b11fnuz", "f4e2m1fn"};
   int checked = 0;
   for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
     const char *t = types[ti];
-    const char *outs[3] = {t, "f32", "f64"};
-    for (int oi = 0; oi < 3; oi++) {
+    const char *outs[5] = {t, "f32", "f64", "bf16", "f16"};
+    for (int oi = 0; oi < 5; oi++) {
       const char *o = outs[oi];
       char text[4][1024];
       snprintf(text[0], sizeof text[0],
@@ -585,7 +597,7 @@ TEST(f8_contractions) {
       }
     }
   }
-  CHECK(checked >= 90);
+  CHECK(checked >= 150);
 }
 
 /* An op the backend cannot compile is an error naming it. */
@@ -610,10 +622,10 @@ TEST(unsupported_is_named_error) {
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
 
-  /* an f8 dot with a bf16 result has no compiled path (f8 dots give f8,
-   * f32 or f64): compile error naming the dot */
-  const char *t2 = "HloModule m\nENTRY e {\n  a = f8e4m3fn[2,3] parameter(0)\n  b = f8e4m3fn[3,2] parameter(1)\n"
-                   "  ROOT d = bf16[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+  /* an f8e8m0fnu dot has no compiled path (its smallest values are f32
+   * subnormals): compile error naming the dot */
+  const char *t2 = "HloModule m\nENTRY e {\n  a = f8e8m0fnu[2,3] parameter(0)\n  b = f8e8m0fnu[3,2] parameter(1)\n"
+                   "  ROOT d = f8e8m0fnu[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
   m = NULL;
   CHECK_OK(cxla_module_parse(t2, strlen(t2), "u2", &m));
   x = NULL;
