@@ -405,7 +405,7 @@ TEST(scatter_by_type_and_shape) {
   for (size_t ti = 0; ti < sizeof kAllTypes / sizeof kAllTypes[0]; ti++) {
     const char *t = kAllTypes[ti];
     for (int assign = 0; assign < 2; assign++) {
-      char geo[8][700];
+      char geo[9][700];
       int ng = 0;
       /* rows of a [7,5] operand (layout {0,1}) picked by a [6,1] index array */
       snprintf(geo[ng++], sizeof geo[0],
@@ -445,6 +445,11 @@ TEST(scatter_by_type_and_shape) {
                "  ROOT s = %s[2,5,3] scatter(a, i, u), update_window_dims={2}, inserted_window_dims={1}, "
                "input_batching_dims={0}, scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, "
                "index_vector_dim=2, to_apply=comb\n", t, t, t);
+      /* a scalar index: one row */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[5,2] parameter(0)\n  i = s32[] constant(3)\n  u = %s[2] parameter(1)\n"
+               "  ROOT s = %s[5,2] scatter(a, i, u), update_window_dims={0}, inserted_window_dims={0}, "
+               "scatter_dims_to_operand_dims={0}, index_vector_dim=0, to_apply=comb\n", t, t, t);
       /* large: 3000 updates into 1000 rows, indices from an iota */
       snprintf(geo[ng++], sizeof geo[0],
                "  a = %s[1000,3] parameter(0)\n  io = s32[3000] iota(), iota_dimension=0\n"
