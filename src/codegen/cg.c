@@ -154,6 +154,26 @@ void em_memo_put(Em *e, const Instr *in, const Idx *idx, int n, const LLVMValueR
   e->buckets[h] = m;
 }
 
+/* ---- control flow ---- */
+
+void em_if_begin(Em *e, IfBlk *f, LLVMValueRef cond) {
+  f->then = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "then");
+  f->done = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "endif");
+  LLVMBuildCondBr(e->b, cond, f->then, f->done);
+  LLVMPositionBuilderAtEnd(e->b, f->then);
+  em_scope_push(e);
+}
+
+void em_if_end(Em *e, IfBlk *f) {
+  em_scope_pop(e);
+  LLVMBuildBr(e->b, f->done);
+  LLVMPositionBuilderAtEnd(e->b, f->done);
+}
+
+LLVMValueRef em_elem_ptr(Em *e, LLVMValueRef base, ElemType t, LLVMValueRef lin) {
+  return LLVMBuildGEP2(e->b, cg_storage_type(e->cg, t), base, &lin, 1, "");
+}
+
 /* ---- loops ---- */
 
 LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, const char *name) {
@@ -180,6 +200,35 @@ void em_loop_end(Em *e, Loop *l) {
   LLVMPositionBuilderAtEnd(e->b, l->exit);
 }
 
+/* ---- whole-op kernels ---- */
+
+bool cg_whole_op(Opcode op) {
+  return op == OP_SCATTER || op == OP_SELECT_AND_SCATTER || op == OP_RNG_BIT_GENERATOR;
+}
+
+bool em_whole_supported(const Instr *in, char *why, size_t n) {
+  switch (in->op) {
+  case OP_SCATTER: return em_scatter_supported(in, why, n);
+  case OP_SELECT_AND_SCATTER: return em_select_scatter_supported(in, why, n);
+  case OP_RNG_BIT_GENERATOR: return em_rng_bits_supported(in, why, n);
+  default:
+    snprintf(why, n, "%s %%%s", op_name(in->op), in->name);
+    return false;
+  }
+}
+
+void em_whole_kernel(Em *e, const Instr *in, LLVMValueRef lo, LLVMValueRef hi) {
+  IfBlk f;
+  em_if_begin(e, &f, LLVMBuildICmp(e->b, LLVMIntSLT, lo, hi, ""));
+  switch (in->op) {
+  case OP_SCATTER: em_scatter(e, in); break;
+  case OP_SELECT_AND_SCATTER: em_select_scatter(e, in); break;
+  case OP_RNG_BIT_GENERATOR: em_rng_bits(e, in); break;
+  default: em_fail(e, em_unsupported(in, "not a whole-op kernel")); break;
+  }
+  em_if_end(e, &f);
+}
+
 /* ---- kernels ---- */
 
 /* The output shapes of the kernel for in: its array shape, or the elements
@@ -199,6 +248,10 @@ int codegen_kernel_outputs(const Instr *in) {
   return in->shape->type == T_TUPLE ? in->shape->ntuple : 1;
 }
 
+int codegen_kernel_inplace(const Instr *in) {
+  return in->op == OP_SCATTER ? codegen_kernel_outputs(in) : 0;
+}
+
 static bool outputs_same_dims(const Instr *in) {
   const Shape *sh[8] = {0};
   int n = out_shapes(in, sh, 8);
@@ -211,7 +264,7 @@ static bool outputs_same_dims(const Instr *in) {
 }
 
 int64_t codegen_kernel_extent(const Instr *in) {
-  if (!outputs_same_dims(in)) return 1;
+  if (cg_whole_op(in->op) || !outputs_same_dims(in)) return 1;
   const Shape *sh[8] = {0};
   out_shapes(in, sh, 8);
   return sh[0]->rank == 0 ? 1 : sh[0]->dims[0];
@@ -381,7 +434,9 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   LLVMValueRef lo = LLVMGetParam(e.fn, 1), hi = LLVMGetParam(e.fn, 2);
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
-  if (outputs_same_dims(in)) {
+  if (cg_whole_op(in->op)) {
+    em_whole_kernel(&e, in, lo, hi);
+  } else if (outputs_same_dims(in)) {
     emit_nest(&e, value, sh[0], 0, nout, lo, hi);
   } else {
     /* Outputs of different dims (a multi-output fusion of siblings): one

@@ -3,6 +3,9 @@
  *   elemental.c  the elemental emitter: value of an instruction at an index
  *   scalar.c     scalar ops on values in storage form
  *   math.c       transcendental functions (the one place they are chosen)
+ *   scatter.c    whole-op kernels: scatter and select-and-scatter
+ *   rng.c        whole-op kernel: rng-bit-generator (threefry, philox)
+ *   minifloat.c  f8/f4 values in contractions (decode table, encoder)
  *
  * Values: every element value is an LLVM value in *storage form*: the
  * Literal storage of its type (pred and the 2/4-bit integers as i8 holding
@@ -86,6 +89,13 @@ typedef struct Loop {
 /* for (iv = lo; iv < hi; iv++): returns iv in the body block (scope pushed). */
 LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, const char *name);
 void em_loop_end(Em *e, Loop *l);
+/* if (cond) { ... }: the then block is current after em_if_begin (scope
+ * pushed); em_if_end closes it. */
+typedef struct IfBlk { LLVMBasicBlockRef then, done; } IfBlk;
+void em_if_begin(Em *e, IfBlk *f, LLVMValueRef cond);
+void em_if_end(Em *e, IfBlk *f);
+/* Pointer to element `lin` of a buffer holding elements of type t. */
+LLVMValueRef em_elem_ptr(Em *e, LLVMValueRef base, ElemType t, LLVMValueRef lin);
 /* Linear row-major offset of idx in dims. */
 LLVMValueRef em_linear(Em *e, const Idx *idx, const int64_t *dims);
 /* The i-th kernel buffer pointer. */
@@ -122,5 +132,40 @@ LLVMValueRef em_intrinsic(Em *e, const char *name, LLVMTypeRef t, int n, LLVMVal
 int em_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_out);
 LLVMValueRef em_elem1(Em *e, const Instr *in, const Idx *idx);
 bool em_elem_supported(const Instr *in, char *why, size_t n);
+/* Whether em_call_scalar_comp can inline computation c. */
+bool em_scalar_comp_ok(const Computation *c, char *why, size_t n);
+
+/* ---- minifloat.c ---- */
+/* The f8 types (and f4e2m1fn) contractions compute in f32. */
+bool cg_is_f8(ElemType t);
+LLVMValueRef em_f8_decode(Em *e, ElemType t, LLVMValueRef v);   /* -> f32, exact */
+LLVMValueRef em_f8_encode(Em *e, ElemType t, LLVMValueRef f32); /* rounded once */
+/* Accumulation in a contraction (dot, convolution): the type it sums in
+ * (its result type, or f32 for f8 operands or results), an operand of
+ * type `from` converted to it, the sum converted to the result type t. */
+ElemType cg_acc_type(const Instr *contraction);
+LLVMValueRef em_to_acc(Em *e, ElemType from, ElemType acc, LLVMValueRef v);
+LLVMValueRef em_from_acc(Em *e, ElemType acc, ElemType t, LLVMValueRef v);
+/* Whether a contraction with result t that involves an f8 type takes an
+ * operand of type ot (f8 results: operands of that type; f32, f64, f16
+ * and bf16 results: f8 operands). */
+bool cg_f8_contraction_ok(ElemType t, ElemType ot);
+
+/* ---- whole-op kernels (scatter.c, rng.c) ----
+ * Ops whose output elements are not each a function of their own index
+ * (updates land anywhere, generators advance a state): the kernel computes
+ * all its outputs on one call with lo < hi, and its extent is 1. */
+bool cg_whole_op(Opcode op);
+bool em_whole_supported(const Instr *in, char *why, size_t n);
+/* Emits the body of the whole-op kernel for `in` (guarded by lo < hi). */
+void em_whole_kernel(Em *e, const Instr *in, LLVMValueRef lo, LLVMValueRef hi);
+/* scatter.c */
+bool em_scatter_supported(const Instr *in, char *why, size_t n);
+void em_scatter(Em *e, const Instr *in);
+bool em_select_scatter_supported(const Instr *in, char *why, size_t n);
+void em_select_scatter(Em *e, const Instr *in);
+/* rng.c */
+bool em_rng_bits_supported(const Instr *in, char *why, size_t n);
+void em_rng_bits(Em *e, const Instr *in);
 
 #endif

@@ -63,6 +63,12 @@ int64_t codegen_kernel_extent(const Instr *in);
 /* Number of output buffers of the kernel for `in`. */
 int codegen_kernel_outputs(const Instr *in);
 
+/* How many leading operands' buffers may also be the kernel's outputs of
+ * the same index (in place: output k starts as a copy of operand k, so
+ * passing operand k's buffer as output k saves the copy). Scatter: its
+ * operands; others: 0. */
+int codegen_kernel_inplace(const Instr *in);
+
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a
  * JIT); the Codegen keeps nothing. */
 LLVMModuleRef codegen_take_module(Codegen *cg);
@@ -71,5 +77,10 @@ LLVMModuleRef codegen_take_module(Codegen *cg);
  * inline: ew_scalar_eval(in, ops, out) (ops: one element per operand). The
  * JIT must resolve the symbol "cxla_cg_rt_scalar" to it. */
 void cxla_cg_rt_scalar(const void *in, const void *const *ops, void *out);
+
+/* The runtime helper that rounds an f32 to f8/f4 type `type` (an ElemType)
+ * for contractions on those types; the JIT resolves the symbol
+ * "cxla_cg_rt_f8_encode" to it. */
+uint8_t cxla_cg_rt_f8_encode(int32_t type, float v);
 
 #endif

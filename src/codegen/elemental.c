@@ -40,21 +40,6 @@ static LLVMValueRef ew_operand(Em *e, const Instr *in, int k, const Idx *idx) {
   return em_elem1(e, o, idx);
 }
 
-/* if (cond) { ... } helpers: body block is current after begin. */
-typedef struct IfBlk { LLVMBasicBlockRef then, done; } IfBlk;
-static void if_begin(Em *e, IfBlk *f, LLVMValueRef cond) {
-  f->then = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "then");
-  f->done = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "endif");
-  LLVMBuildCondBr(e->b, cond, f->then, f->done);
-  LLVMPositionBuilderAtEnd(e->b, f->then);
-  em_scope_push(e);
-}
-static void if_end(Em *e, IfBlk *f) {
-  em_scope_pop(e);
-  LLVMBuildBr(e->b, f->done);
-  LLVMPositionBuilderAtEnd(e->b, f->done);
-}
-
 /* ---- constants ---- */
 
 static LLVMValueRef const_elem(Em *e, const Instr *in, const Idx *idx) {
@@ -371,14 +356,14 @@ static int reduce_window_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueR
       oi->v[d] = p;
     }
     IfBlk f;
-    if_begin(e, &f, ok);
+    em_if_begin(e, &f, ok);
     LLVMValueRef args[16], res[8];
     for (int k = 0; k < n; k++) args[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
     for (int k = 0; k < n; k++) args[n + k] = em_elem1(e, in->operands[k], oi);
     em_call_scalar_comp(e, in->called[0], args, res, n);
     if (e->err) return 0;
     for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], acc[k]);
-    if_end(e, &f);
+    em_if_end(e, &f);
     for (int d = rank - 1; d >= 0; d--) em_loop_end(e, &loops[d]);
   }
   for (int k = 0; k < n; k++) out[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
@@ -396,7 +381,7 @@ static bool in_list(const I64List *l, int64_t d) {
 static LLVMValueRef dot_elem(Em *e, const Instr *in, const Idx *idx) {
   const Instr *L = in->operands[0], *R = in->operands[1];
   const DotDims *dd = &in->dot;
-  ElemType t = in->shape->type;
+  ElemType rt = in->shape->type, t = cg_acc_type(in);
   LLVMTypeRef st = cg_storage_type(e->cg, t);
   LLVMValueRef acc = em_alloca(e, st);
   LLVMBuildStore(e->b, em_zero(e, t), acc);
@@ -421,19 +406,19 @@ static LLVMValueRef dot_elem(Em *e, const Instr *in, const Idx *idx) {
       li->v[dd->lhs_contract.v[c]] = k;
       ri->v[dd->rhs_contract.v[c]] = k;
     }
-    LLVMValueRef a = em_convert(e, L->shape->type, t, em_elem1(e, L, li));
-    LLVMValueRef b = em_convert(e, R->shape->type, t, em_elem1(e, R, ri));
+    LLVMValueRef a = em_to_acc(e, L->shape->type, t, em_elem1(e, L, li));
+    LLVMValueRef b = em_to_acc(e, R->shape->type, t, em_elem1(e, R, ri));
     LLVMValueRef s = em_add(e, t, LLVMBuildLoad2(e->b, st, acc, ""), em_mul(e, t, a, b));
     LLVMBuildStore(e->b, s, acc);
     for (int c = dd->lhs_contract.n - 1; c >= 0; c--) em_loop_end(e, &loops[c]);
   }
-  return LLVMBuildLoad2(e->b, st, acc, "");
+  return em_from_acc(e, t, rt, LLVMBuildLoad2(e->b, st, acc, ""));
 }
 
 static LLVMValueRef conv_elem(Em *e, const Instr *in, const Idx *idx) {
   const Instr *L = in->operands[0], *R = in->operands[1];
   const ConvDims *cd = &in->conv;
-  ElemType t = in->shape->type;
+  ElemType rt = in->shape->type, t = cg_acc_type(in);
   LLVMTypeRef st = cg_storage_type(e->cg, t);
   int nsp = cd->nspatial;
   int64_t O = R->shape->dims[cd->k_out], Ci = R->shape->dims[cd->k_in];
@@ -478,14 +463,14 @@ static LLVMValueRef conv_elem(Em *e, const Instr *in, const Idx *idx) {
     ri->v[cd->k_in] = i;
     ri->v[cd->k_out] = o;
     IfBlk f;
-    if_begin(e, &f, ok);
-    LLVMValueRef a = em_convert(e, L->shape->type, t, em_elem1(e, L, li));
-    LLVMValueRef b = em_convert(e, R->shape->type, t, em_elem1(e, R, ri));
+    em_if_begin(e, &f, ok);
+    LLVMValueRef a = em_to_acc(e, L->shape->type, t, em_elem1(e, L, li));
+    LLVMValueRef b = em_to_acc(e, R->shape->type, t, em_elem1(e, R, ri));
     LLVMBuildStore(e->b, em_add(e, t, LLVMBuildLoad2(e->b, st, acc, ""), em_mul(e, t, a, b)), acc);
-    if_end(e, &f);
+    em_if_end(e, &f);
     for (int s = nsp; s >= 0; s--) em_loop_end(e, &loops[s]);
   }
-  return LLVMBuildLoad2(e->b, st, acc, "");
+  return em_from_acc(e, t, rt, LLVMBuildLoad2(e->b, st, acc, ""));
 }
 
 /* gather: the output's batch dims pick an index vector, spread over the
@@ -628,8 +613,6 @@ LLVMValueRef em_elem1(Em *e, const Instr *in, const Idx *idx) {
 
 /* ---- what is supported ---- */
 
-static bool scalar_comp_ok(const Computation *c, char *why, size_t n);
-
 static bool ew_ok(const Instr *in, char *why, size_t n) {
   unsigned char zeros[3][16] = {{0}}, out[16];
   const void *ops[3] = {zeros[0], zeros[1], zeros[2]};
@@ -641,6 +624,11 @@ static bool ew_ok(const Instr *in, char *why, size_t n) {
 }
 
 static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
+  if (cg_whole_op(in->op)) {
+    if (!in_fusion) return em_whole_supported(in, why, n);
+    snprintf(why, n, "%s %%%s inside a fusion", op_name(in->op), in->name);
+    return false;
+  }
   if (in->shape->type == T_TUPLE && in->op != OP_TUPLE && in->op != OP_REDUCE && in->op != OP_REDUCE_WINDOW &&
       in->op != OP_PARAMETER) {
     snprintf(why, n, "%s %%%s: tuple-shaped value in a kernel", op_name(in->op), in->name);
@@ -697,8 +685,11 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
   case OP_DOT: case OP_CONVOLUTION: {
     ElemType t = in->shape->type;
     bool ok = t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16 || type_is_complex(t) ||
-              (type_is_int(t) && type_bits(t) >= 8) || t == T_PRED;
-    for (int k = 0; k < 2 && ok; k++) {
+              (type_is_int(t) && type_bits(t) >= 8) || t == T_PRED || cg_is_f8(t);
+    ElemType o0 = in->operands[0]->shape->type, o1 = in->operands[1]->shape->type;
+    bool f8 = cg_is_f8(t) || cg_is_f8(o0) || cg_is_f8(o1);
+    if (f8) ok = cg_f8_contraction_ok(t, o0) && cg_f8_contraction_ok(t, o1);
+    for (int k = 0; k < 2 && ok && !f8; k++) {
       ElemType ot = in->operands[k]->shape->type;
       ok = ot == t || !(type_is_complex(ot) || type_is_complex(t) || (type_is_int(ot) && type_bits(ot) < 8) ||
                         !(ot == T_F32 || ot == T_F64 || ot == T_F16 || ot == T_BF16 || type_is_int(ot) || ot == T_PRED));
@@ -717,9 +708,9 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
       snprintf(why, n, "reduce-window %%%s: window rank", in->name);
       return false;
     }
-    return scalar_comp_ok(in->called[0], why, n);
+    return em_scalar_comp_ok(in->called[0], why, n);
   case OP_MAP:
-    return in->noperands <= 16 && scalar_comp_ok(in->called[0], why, n);
+    return in->noperands <= 16 && em_scalar_comp_ok(in->called[0], why, n);
   case OP_BITCAST_CONVERT:
     if (type_bits(in->shape->type) != type_bits(in->operands[0]->shape->type)) {
       ElemType a = in->shape->type, b = in->operands[0]->shape->type;
@@ -738,7 +729,7 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
   }
 }
 
-static bool scalar_comp_ok(const Computation *c, char *why, size_t n) {
+bool em_scalar_comp_ok(const Computation *c, char *why, size_t n) {
   for (int i = 0; i < c->ninstrs; i++) {
     const Instr *in = c->instrs[i];
     switch (in->op) {

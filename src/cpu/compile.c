@@ -180,6 +180,21 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
   return ERR(UNIMPLEMENTED, "cpu backend: cannot compile %s", why);
 }
 
+/* Which of kernel step i's outputs may reuse an operand's buffer: the
+ * operand's last use is this step, and it is no other operand too. */
+static void plan_inplace(Program *p, int i) {
+  Step *st = &p->steps[i];
+  if (st->kind != ST_KERNEL) return;
+  const Instr *in = st->in;
+  int n = codegen_kernel_inplace(in);
+  for (int k = 0; k < n && k < 32 && k < in->noperands; k++) {
+    const Instr *o = in->operands[k];
+    bool once = true;
+    for (int j = 0; j < in->noperands; j++) once &= j == k || in->operands[j] != o;
+    if (once && p->last_use[o->id] == i) st->inplace |= 1u << k;
+  }
+}
+
 static cxla_status build_program(Builder *bd, const Computation *c, Program **out) {
   CpuExecutable *x = bd->x;
   for (int i = 0; i < x->nprogs; i++)
@@ -216,6 +231,7 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
   }
   if (c->root) p->last_use[c->root->id] = -1;
   for (int i = 0; i < c->ninstrs; i++) TRY(plan_step(bd, &p->steps[i], c->instrs[i], index));
+  for (int i = 0; i < c->ninstrs; i++) plan_inplace(p, i);
   *out = p;
   return NULL;
 }

@@ -61,6 +61,10 @@ typedef struct Step {
   uint8_t (*pred)(const void *const *args); /* sort: the compiled comparator */
   int64_t extent;
   int nout;
+  /* kernel: bit k set when output k may take operand k's buffer (the
+   * kernel works in place and this step is the operand's last use); done
+   * when the executor holds the operand's only reference */
+  unsigned inplace;
   RVal *constant;
   GemmPlan gemm;
   /* kernel: dots of the fused computation computed by BLAS first (their

@@ -204,6 +204,14 @@ static void fp_mode_leave(unsigned old) {
 
 /* ---- steps ---- */
 
+/* Whether an operand's buffer may become a kernel's output: the executor
+ * holds its only reference (no tuple, view or caller shares it) and it
+ * owns its data (not borrowed from the caller or the module). */
+static bool reusable(const RVal *v) {
+  return __atomic_load_n(&v->refs, __ATOMIC_ACQUIRE) == 1 && v->owns_data && !v->owner && !v->elems &&
+         v->lit.type != T_TUPLE;
+}
+
 static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   const Instr *in = st->in;
   RVal *outs[8] = {0}, *pre[4] = {0};
@@ -224,6 +232,11 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   }
   for (int k = 0; k < st->nout && !s; k++) {
     const Shape *sh = in->shape->type == T_TUPLE ? in->shape->tuple[k] : in->shape;
+    if (((st->inplace >> k) & 1) && reusable(ops[k])) {
+      outs[k] = rval_ref(ops[k]);
+      b[k] = outs[k]->lit.data;
+      continue;
+    }
     s = rval_array(sh->type, sh->rank, sh->dims, &outs[k]);
     if (!s) b[k] = outs[k]->lit.data;
   }

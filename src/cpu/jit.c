@@ -87,6 +87,7 @@ cxla_status jit_create(CpuJit **out) {
    * export them). */
   static const SymDef syms[] = {
       {"cxla_cg_rt_scalar", (void *)cxla_cg_rt_scalar},
+      {"cxla_cg_rt_f8_encode", (void *)cxla_cg_rt_f8_encode},
       {"exp", (void *)exp}, {"expm1", (void *)expm1}, {"log", (void *)log}, {"log1p", (void *)log1p},
       {"sin", (void *)sin}, {"cos", (void *)cos}, {"tan", (void *)tan}, {"tanh", (void *)tanh},
       {"sinh", (void *)sinh}, {"cosh", (void *)cosh}, {"asin", (void *)asin}, {"acos", (void *)acos},

@@ -4,8 +4,7 @@
  * emitter does not compile yet; each is listed here by name, so none is
  * ever a silent fallback:
  *   topk, sort with a comparator the emitter cannot compile (sort
- *   otherwise runs sort.c with the compiled comparator), scatter,
- *   select-and-scatter, fft, rng-bit-generator, rng, cholesky,
+ *   otherwise runs sort.c with the compiled comparator), fft, rng, cholesky,
  *   triangular-solve, custom-call (the LAPACK targets), batch-norm-*,
  *   one-replica collectives and replica-id/partition-id, async and copy
  *   start/done wrappers (their computations interpreted), get/set-
@@ -22,10 +21,8 @@ typedef cxla_status (*Family)(Interp *, const Instr *, Literal *const *, Literal
 static Family family_of(Opcode op) {
   switch (op) {
   case OP_SORT: case OP_TOPK: return interp_sort;
-  case OP_SCATTER: return interp_gather;
-  case OP_SELECT_AND_SCATTER: return interp_reduce;
   case OP_FFT: return interp_fft;
-  case OP_RNG_BIT_GENERATOR: case OP_RNG: return interp_rng;
+  case OP_RNG: return interp_rng;
   case OP_CHOLESKY: case OP_TRIANGULAR_SOLVE: case OP_BATCH_NORM_GRAD: case OP_BATCH_NORM_INFERENCE:
   case OP_BATCH_NORM_TRAINING:
     return interp_linalg;

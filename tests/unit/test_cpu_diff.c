@@ -21,7 +21,7 @@
 #include "passes/pass.h"
 #include "verify/verify.h"
 
-enum { kSeeds = 200 };
+enum { kSeeds = 1000 };
 
 /* Float closeness: relative 1e-5 (f32 and narrower) / 1e-12 (f64), or
  * absolute 1e-30 / 1e-300; NaN matches NaN; equal infinities. */
@@ -32,6 +32,10 @@ static bool close_f(double a, double b, bool f64) {
   double d = fabs(a - b), m = fmax(fabs(a), fabs(b));
   return d <= (f64 ? 1e-12 : 1e-5) * m || d <= (f64 ? 1e-300 : 1e-30);
 }
+
+/* Set while comparing results that are raw bits (rng-bit-generator):
+ * every byte must agree, NaN payloads and subnormals included. */
+static bool g_exact;
 
 static bool agree(const Literal *a, const Literal *b, char *why, size_t n) {
   if (a->type != b->type || a->rank != b->rank || a->ntuple != b->ntuple) {
@@ -54,6 +58,15 @@ static bool agree(const Literal *a, const Literal *b, char *why, size_t n) {
       return false;
     }
   TypeKind k = type_kind(a->type);
+  if (g_exact) {
+    size_t bytes = (size_t)a->nelems * (size_t)type_bytes(a->type);
+    for (size_t i = 0; i < bytes; i++)
+      if (((const unsigned char *)a->data)[i] != ((const unsigned char *)b->data)[i]) {
+        snprintf(why, n, "byte %zu differs", i);
+        return false;
+      }
+    return true;
+  }
   if (k != TK_FLOAT && k != TK_COMPLEX) return same_bits(a, b, why, n);
   bool f64 = a->type == T_F64 || a->type == T_C128;
   for (int64_t i = 0; i < a->nelems; i++) {
@@ -211,6 +224,14 @@ static bool check_text(const char *name, const char *text, uint64_t seed) {
   return ok;
 }
 
+/* check_text, comparing every bit. */
+static bool check_bits(const char *name, const char *text, uint64_t seed) {
+  g_exact = true;
+  bool ok = check_text(name, text, seed);
+  g_exact = false;
+  return ok;
+}
+
 static const char *const kAllTypes[] = {"f32", "f64", "s32", "s8", "u8", "s16", "u32", "s64", "u64",
                                      "f16", "bf16", "pred", "s4", "u4"};
 static const char *const kShapeClasses[] = {"[]", "[0]", "[7]", "[3,5]", "[2,0,3]", "[1,9]"};
@@ -363,6 +384,227 @@ TEST(data_ops) {
   }
 }
 
+
+/* ---- whole-op kernels: scatter, select-and-scatter, rng-bit-generator ---- */
+
+/* The combiner computation `name` on scalars of type t: add (or for pred),
+ * or assignment (the update wins). */
+static void combiner(StrBuf *b, const char *name, const char *t, bool assign) {
+  const char *op = is_pred(t) ? "or" : "add";
+  sb_printf(b, "%s {\n  x = %s[] parameter(0)\n  y = %s[] parameter(1)\n", name, t, t);
+  if (assign) sb_printf(b, "  ROOT r = %s[] copy(y)\n}\n", t);
+  else sb_printf(b, "  ROOT r = %s[] %s(x, y)\n}\n", t, op);
+}
+
+/* Scatter on every type and shape class: duplicate, negative and
+ * out-of-bounds indices (their windows skipped), rank-0 operands, empty
+ * operands and updates, windows of rank 2, a large scatter, non-default
+ * layouts. */
+TEST(scatter_by_type_and_shape) {
+  int checked = 0;
+  for (size_t ti = 0; ti < sizeof kAllTypes / sizeof kAllTypes[0]; ti++) {
+    const char *t = kAllTypes[ti];
+    for (int assign = 0; assign < 2; assign++) {
+      char geo[9][700];
+      int ng = 0;
+      /* rows of a [7,5] operand (layout {0,1}) picked by a [6,1] index array */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[7,5]{0,1} parameter(0)\n  i = s32[6,1] constant({{0},{3},{-1},{6},{3},{7}})\n"
+               "  u = %s[6,5] parameter(1)\n"
+               "  ROOT s = %s[7,5] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+               "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb\n", t, t, t);
+      /* 2x2 windows of a [5,4] operand at (row, col) starts, partly out of bounds */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[5,4] parameter(0)\n  i = s64[2,3] constant({{0,1,3},{2,3,-1}})\n"
+               "  u = %s[3,2,2] parameter(1)\n"
+               "  ROOT s = %s[5,4] scatter(a, i, u), update_window_dims={1,2}, inserted_window_dims={}, "
+               "scatter_dims_to_operand_dims={0,1}, index_vector_dim=0, to_apply=comb\n", t, t, t);
+      /* elements of a rank-1 operand, implicit index vector, u8 indices */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[9] parameter(0)\n  i = u8[4] constant({8, 0, 200, 8})\n  u = %s[4] parameter(1)\n"
+               "  ROOT s = %s[9] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, "
+               "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb\n", t, t, t);
+      /* a rank-0 operand: one scatter position, an empty index vector */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[] parameter(0)\n  i = s32[0] constant({})\n  u = %s[] parameter(1)\n"
+               "  ROOT s = %s[] scatter(a, i, u), update_window_dims={}, inserted_window_dims={}, "
+               "scatter_dims_to_operand_dims={}, index_vector_dim=0, to_apply=comb\n", t, t, t);
+      /* no updates; then an empty operand */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[4,3] parameter(0)\n  i = s32[0,1] parameter(1)\n  u = %s[0,3] parameter(2)\n"
+               "  ROOT s = %s[4,3] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+               "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb\n", t, t, t);
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[0,3] parameter(0)\n  i = s32[2,1] constant({{0},{1}})\n  u = %s[2,3] parameter(1)\n"
+               "  ROOT s = %s[0,3] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+               "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb\n", t, t, t);
+      /* batching dims: per batch b, row i[b, j] of a[b] */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[2,5,3] parameter(0)\n  i = s32[2,4] constant({{4,0,4,9},{1,1,-3,2}})\n"
+               "  u = %s[2,4,3] parameter(1)\n"
+               "  ROOT s = %s[2,5,3] scatter(a, i, u), update_window_dims={2}, inserted_window_dims={1}, "
+               "input_batching_dims={0}, scatter_indices_batching_dims={0}, scatter_dims_to_operand_dims={1}, "
+               "index_vector_dim=2, to_apply=comb\n", t, t, t);
+      /* a scalar index: one row */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[5,2] parameter(0)\n  i = s32[] constant(3)\n  u = %s[2] parameter(1)\n"
+               "  ROOT s = %s[5,2] scatter(a, i, u), update_window_dims={0}, inserted_window_dims={0}, "
+               "scatter_dims_to_operand_dims={0}, index_vector_dim=0, to_apply=comb\n", t, t, t);
+      /* large: 3000 updates into 1000 rows, indices from an iota */
+      snprintf(geo[ng++], sizeof geo[0],
+               "  a = %s[1000,3] parameter(0)\n  io = s32[3000] iota(), iota_dimension=0\n"
+               "  m = s32[] constant(1013)\n  mb = s32[3000] broadcast(m), dimensions={}\n"
+               "  r = s32[3000] remainder(io, mb)\n  i = s32[3000,1] reshape(r)\n  u = %s[3000,3] parameter(1)\n"
+               "  ROOT s = %s[1000,3] scatter(a, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+               "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=comb\n", t, t, t);
+      for (int gi = 0; gi < ng; gi++) {
+        StrBuf b;
+        sb_init(&b);
+        sb_printf(&b, "HloModule m\n");
+        combiner(&b, "comb", t, assign);
+        sb_printf(&b, "ENTRY e {\n%s}\n", geo[gi]);
+        char name[96];
+        snprintf(name, sizeof name, "scatter %s %s geometry %d", t, assign ? "assign" : "combine", gi);
+        CHECK(!b.oom && check_text(name, b.data, 700 + ti * 31 + (size_t)gi * 2 + (size_t)assign));
+        checked++;
+        sb_free(&b);
+      }
+    }
+  }
+  /* variadic: (value, index) pairs combined by a two-output computation */
+  const char *var =
+      "HloModule m\nmx {\n  a = f32[] parameter(0)\n  i = s32[] parameter(1)\n  b = f32[] parameter(2)\n"
+      "  j = s32[] parameter(3)\n  g = pred[] compare(a, b), direction=GE\n  v = f32[] select(g, a, b)\n"
+      "  k = s32[] select(g, i, j)\n  ROOT t = (f32[], s32[]) tuple(v, k)\n}\n"
+      "ENTRY e {\n  a = f32[6,2] parameter(0)\n  b = s32[6,2] parameter(1)\n"
+      "  i = s32[5,1] constant({{5},{0},{5},{-2},{2}})\n  u = f32[5,2] parameter(2)\n  v = s32[5,2] parameter(3)\n"
+      "  ROOT s = (f32[6,2], s32[6,2]) scatter(a, b, i, u, v), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=mx\n}\n";
+  CHECK(check_text("variadic scatter", var, 990));
+  /* unsorted, non-unique flags change nothing; multiply combiner */
+  const char *mul =
+      "HloModule m\nmul {\n  x = s32[] parameter(0)\n  y = s32[] parameter(1)\n  ROOT r = s32[] multiply(x, y)\n}\n"
+      "ENTRY e {\n  a = s32[4] parameter(0)\n  i = s32[6] constant({3,3,1,0,3,1})\n  u = s32[6] parameter(1)\n"
+      "  ROOT s = s32[4] scatter(a, i, u), update_window_dims={}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, indices_are_sorted=true, unique_indices=false, to_apply=mul\n}\n";
+  CHECK(check_text("scatter multiply", mul, 991));
+  /* in place: a computed operand whose last use is the scatter takes the
+   * updates in its own buffer; one used again afterwards must not */
+  const char *inplace =
+      "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT r = f32[] add(x, y)\n}\n"
+      "ENTRY e {\n  a = f32[64,8] parameter(0)\n  b = f32[64,8] multiply(a, a)\n  c = f32[64,8] negate(a)\n"
+      "  i = s32[5,1] constant({{1},{63},{1},{0},{64}})\n  u = f32[5,8] parameter(1)\n"
+      "  s = f32[64,8] scatter(b, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n"
+      "  t = f32[64,8] scatter(c, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n"
+      "  d = f32[64,8] subtract(t, c)\n  ROOT r = (f32[64,8], f32[64,8], f32[64,8]) tuple(s, d, c)\n}\n";
+  CHECK(check_text("scatter in place", inplace, 992));
+  CHECK(checked >= 200);
+}
+
+/* select-and-scatter (max-pool gradients and more) on several types:
+ * padding, strides, overlapping windows, a GT selector that keeps the last
+ * maximum, empty sources, rank 1, a large case. */
+TEST(select_and_scatter_by_type) {
+  static const char *const types[] = {"f32", "f64", "s32", "s8", "u8", "s16", "u32", "s64", "f16", "bf16"};
+  static const char *const geos[][3] = {
+      /* operand, source, window */
+      {"[1,7,6,2]", "[1,4,3,2]", "size=1x3x2x1 stride=1x2x2x1 pad=0_0x1_1x0_0x0_0"},
+      {"[2,5,5,3]{0,1,2,3}", "[2,5,5,3]", "size=1x3x3x1 pad=0_0x1_1x1_1x0_0"},
+      {"[9]", "[4]", "size=3 stride=2"},
+      {"[4,0]", "[2,0]", "size=2x1 stride=2x1"},
+      {"[3,4]", "[0,4]", "size=4x1 stride=1x1"},
+      {"[64,64]", "[32,32]", "size=2x2 stride=2x2"},
+  };
+  int checked = 0;
+  for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+    const char *t = types[ti];
+    for (size_t gi = 0; gi < sizeof geos / sizeof geos[0]; gi++)
+      for (int dir = 0; dir < 2; dir++) {
+        StrBuf b;
+        sb_init(&b);
+        sb_printf(&b, "HloModule m\nsel {\n  x = %s[] parameter(0)\n  y = %s[] parameter(1)\n"
+                      "  ROOT c = pred[] compare(x, y), direction=%s\n}\n", t, t, dir ? "GT" : "GE");
+        combiner(&b, "add", t, false);
+        char src[32];
+        /* the source's type is the operand's; its shape the window count */
+        snprintf(src, sizeof src, "%s", geos[gi][1]);
+        sb_printf(&b, "ENTRY e {\n  a = %s%s parameter(0)\n  s = %s%s parameter(1)\n  z = %s[] constant(0)\n"
+                      "  ROOT r = %s%s select-and-scatter(a, s, z), window={%s}, select=sel, scatter=add\n}\n",
+                  t, geos[gi][0], t, src, t, t, strchr(geos[gi][0], '{') ? "[2,5,5,3]" : geos[gi][0], geos[gi][2]);
+        char name[96];
+        snprintf(name, sizeof name, "select-and-scatter %s geometry %zu %s", t, gi, dir ? "GT" : "GE");
+        CHECK(!b.oom && check_text(name, b.data, 1100 + ti * 13 + gi * 2 + (size_t)dir));
+        checked++;
+        sb_free(&b);
+      }
+  }
+  CHECK(checked >= 100);
+}
+
+/* rng-bit-generator: both algorithms and the default, every output type
+ * width, shape classes (scalar, empty, odd and even splits, large), state
+ * sizes. Its results are bits: compared bit for bit. */
+TEST(rng_bit_generator_by_type_and_shape) {
+  static const char *const algs[] = {"rng_three_fry", "rng_philox", "rng_default"};
+  static const char *const types[] = {"u32", "s32", "u64", "s64", "u8", "s8", "s16", "u16", "s4", "u4", "s2", "u2"};
+  static const char *const shapes[] = {"[]", "[0]", "[7]", "[3,5]", "[5,3]", "[2,0,3]", "[1,9]", "[3,5,7]", "[1000,3]"};
+  int checked = 0;
+  for (size_t ai = 0; ai < 3; ai++)
+    for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++)
+      for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++) {
+        int nstate = 2 + (int)((ti + si) % (ai == 0 ? 3 : 2)); /* three-fry also takes u64[4] */
+        char text[512], name[96];
+        snprintf(text, sizeof text,
+                 "HloModule m\nENTRY e {\n  s = u64[%d] parameter(0)\n"
+                 "  ROOT r = (u64[%d], %s%s) rng-bit-generator(s), algorithm=%s\n}\n",
+                 nstate, nstate, types[ti], shapes[si], algs[ai]);
+        snprintf(name, sizeof name, "rng %s %s%s u64[%d]", algs[ai], types[ti], shapes[si], nstate);
+        CHECK(check_bits(name, text, 1300 + ai * 200 + ti * 11 + si));
+        checked++;
+      }
+  CHECK(checked >= 300);
+}
+
+
+/* Dots and convolutions on the f8 types (and f4e2m1fn): computed in f32,
+ * rounded once to an f8 result, or giving f32/f64/bf16/f16. */
+TEST(f8_contractions) {
+  static const char *const types[] = {"f8e4m3fn", "f8e5m2", "f8e4m3", "f8e3m4", "f8e4m3fnuz",
+                                      "f8e5m2fnuz", "f8e4m3b11fnuz", "f4e2m1fn"};
+  int checked = 0;
+  for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
+    const char *t = types[ti];
+    const char *outs[5] = {t, "f32", "f64", "bf16", "f16"};
+    for (int oi = 0; oi < 5; oi++) {
+      const char *o = outs[oi];
+      char text[4][1024];
+      snprintf(text[0], sizeof text[0],
+               "HloModule m\nENTRY e {\n  a = %s[3,5] parameter(0)\n  b = %s[5,4] parameter(1)\n"
+               "  ROOT d = %s[3,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n", t, t, o);
+      snprintf(text[1], sizeof text[1],
+               "HloModule m\nENTRY e {\n  a = %s[2,3,4] parameter(0)\n  b = %s[2,4] parameter(1)\n"
+               "  ROOT d = %s[2,3] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, "
+               "rhs_contracting_dims={1}\n}\n", t, t, o);
+      snprintf(text[2], sizeof text[2],
+               "HloModule m\nENTRY e {\n  a = %s[] parameter(0)\n  b = %s[0] parameter(1)\n"
+               "  ROOT d = %s[0] dot(a, b), lhs_contracting_dims={}, rhs_contracting_dims={}\n}\n", t, t, o);
+      snprintf(text[3], sizeof text[3],
+               "HloModule m\nENTRY e {\n  a = %s[1,5,4,2] parameter(0)\n  k = %s[3,2,2,3] parameter(1)\n"
+               "  ROOT c = %s[1,5,3,3] convolution(a, k), window={size=3x2 pad=1_1x0_0}, dim_labels=b01f_01io->b01f\n}\n",
+               t, t, o);
+      for (int k = 0; k < 4; k++) {
+        char name[96];
+        snprintf(name, sizeof name, "f8 contraction %s -> %s #%d", t, o, k);
+        CHECK(check_text(name, text[k], 1900 + ti * 13 + (size_t)oi * 4 + (size_t)k));
+        checked++;
+      }
+    }
+  }
+  CHECK(checked >= 150);
+}
+
 /* An op the backend cannot compile is an error naming it. */
 TEST(unsupported_is_named_error) {
   const char *text = "HloModule m\nENTRY e {\n  a = f32[4] parameter(0)\n"
@@ -385,9 +627,10 @@ TEST(unsupported_is_named_error) {
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
 
-  /* an f8 dot has no compiled path: compile error naming the dot */
-  const char *t2 = "HloModule m\nENTRY e {\n  a = f8e4m3fn[2,3] parameter(0)\n  b = f8e4m3fn[3,2] parameter(1)\n"
-                   "  ROOT d = f8e4m3fn[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+  /* an f8e8m0fnu dot has no compiled path (its smallest values are f32
+   * subnormals): compile error naming the dot */
+  const char *t2 = "HloModule m\nENTRY e {\n  a = f8e8m0fnu[2,3] parameter(0)\n  b = f8e8m0fnu[3,2] parameter(1)\n"
+                   "  ROOT d = f8e8m0fnu[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
   m = NULL;
   CHECK_OK(cxla_module_parse(t2, strlen(t2), "u2", &m));
   x = NULL;
@@ -409,6 +652,10 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--count") == 0) g_count = strtoull(argv[i + 1], NULL, 10);
   }
   RUN(unsupported_is_named_error);
+  RUN(scatter_by_type_and_shape);
+  RUN(select_and_scatter_by_type);
+  RUN(rng_bit_generator_by_type_and_shape);
+  RUN(f8_contractions);
   RUN(data_ops);
   RUN(convert_compare_select);
   RUN(elementwise_by_type_and_shape);
