@@ -43,7 +43,7 @@ void jit_destroy(CpuJit *j);
 /* ---- programs ---- */
 typedef enum StepKind {
   ST_PARAM, ST_CONST, ST_KERNEL, ST_TUPLE, ST_GTE, ST_VIEW, ST_ALIAS, ST_TOKEN,
-  ST_BLAS_DOT, ST_WHILE, ST_COND, ST_CALL, ST_ROUTINE, ST_SORT
+  ST_BLAS_DOT, ST_CONV, ST_WHILE, ST_COND, ST_CALL, ST_ROUTINE, ST_SORT
 } StepKind;
 
 typedef struct Program Program;
@@ -105,5 +105,11 @@ bool gemm_plan(const Instr *dot, GemmPlan *p);
 /* sort along dimensions[0] with the compiled comparator (stable). */
 cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out);
 cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
+
+/* ---- convolutions as GEMMs (conv.c) ---- */
+/* Whether convolution `in` runs as im2col + BLAS (f32/f64, batch groups 1,
+ * enough work). */
+bool conv_gemm_plan_ok(const Instr *in);
+cxla_status conv_gemm_run(const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
 
 #endif

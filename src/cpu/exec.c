@@ -218,7 +218,8 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
     unsigned mode = fp_mode_enter();
-    s = gemm_run(d, &st->pre_plan[i], ops[d->operands[0]->param_number], ops[d->operands[1]->param_number], &pre[i]);
+    RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
+    s = d->op == OP_CONVOLUTION ? conv_gemm_run(d, a, bb, &pre[i]) : gemm_run(d, &st->pre_plan[i], a, bb, &pre[i]);
     fp_mode_leave(mode);
     if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
   }
@@ -321,6 +322,12 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
     fp_mode_leave(mode);
     break;
   }
+  case ST_CONV: {
+    unsigned mode = fp_mode_enter();
+    s = conv_gemm_run(in, ops[0], ops[1], out);
+    fp_mode_leave(mode);
+    break;
+  }
   case ST_WHILE: s = run_while(x, st, ops[0], out); break;
   case ST_COND: s = run_cond(x, st, ops, out); break;
   case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;
@@ -344,7 +351,8 @@ cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, 
   for (int i = 0; i < p->nsteps && !s; i++) {
     const Step *st = &p->steps[i];
     if (!st->in) continue; /* dead instruction */
-    if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT || st->kind == ST_SORT)
+    if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT || st->kind == ST_CONV ||
+        st->kind == ST_SORT)
       if ((s = rt_check(x->control))) break;
     s = run_step(x, st, args, nargs, vals, &vals[i]);
     if (s) break;
