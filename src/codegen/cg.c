@@ -287,6 +287,81 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
   for (int i = rank - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
 }
 
+/* ---- tiled nests ----
+ * A kernel that reads an operand transposed (its output's innermost dim
+ * walks a non-innermost dim of what it reads) touches a new cache line per
+ * element in row order. Its two innermost output dims are walked in square
+ * tiles instead, so that the lines read for one row of a tile serve the
+ * next rows. Every output element is computed independently, so the order
+ * changes nothing but speed. */
+#define CG_TILE 32
+
+static bool physical_row_major(const Shape *s) {
+  if (!s->has_layout || !s->minor_to_major) return true;
+  int64_t prev = -1;
+  for (int k = s->rank - 1; k >= 0; k--) {
+    int64_t d = s->minor_to_major[k];
+    if (s->dims[d] == 1) continue;
+    if (d < prev) return false;
+    prev = d;
+  }
+  return true;
+}
+
+static bool reads_transposed(const Instr *x) {
+  if (x->op == OP_TRANSPOSE) {
+    int r = x->shape->rank;
+    return r >= 2 && x->dimensions.n == r && x->dimensions.v[r - 1] != r - 1;
+  }
+  if (x->op == OP_BITCAST || x->op == OP_COPY)
+    return x->noperands == 1 && type_is_array(x->shape->type) &&
+           (!physical_row_major(x->shape) || !physical_row_major(x->operands[0]->shape));
+  return false;
+}
+
+static bool should_tile(const Instr *in, const Shape *shape) {
+  int r = shape->rank;
+  if (r < 2 || shape->dims[r - 1] < 2 * CG_TILE || shape->dims[r - 2] < 2 * CG_TILE) return false;
+  if (in->op != OP_FUSION) return reads_transposed(in);
+  const Computation *c = in->called[0];
+  for (int i = 0; i < c->ninstrs; i++)
+    if (reads_transposed(c->instrs[i])) return true;
+  return false;
+}
+
+static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+/* emit_nest with the two innermost dims in CG_TILE x CG_TILE tiles (rank
+ * >= 2, no zero dims); the outermost dim still ranges over [lo, hi). */
+static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
+                            LLVMValueRef lo, LLVMValueRef hi) {
+  int rank = shape->rank, a = rank - 2, b = rank - 1;
+  Idx *idx = em_idx(e, rank);
+  if (!idx) return;
+  Loop loops[CG_MAX_RANK], tl[2], il[2];
+  for (int i = 0; i < a; i++)
+    idx->v[i] = em_loop_begin(e, &loops[i], i == 0 ? lo : em_i64(e, 0), i == 0 ? hi : em_i64(e, shape->dims[i]), "l");
+  LLVMValueRef T = em_i64(e, CG_TILE);
+  LLVMValueRef alo = a == 0 ? lo : em_i64(e, 0), ahi = a == 0 ? hi : em_i64(e, shape->dims[a]);
+  LLVMValueRef na = LLVMBuildSDiv(e->b, LLVMBuildAdd(e->b, LLVMBuildSub(e->b, ahi, alo, ""), em_i64(e, CG_TILE - 1), ""), T, "");
+  LLVMValueRef ta = em_loop_begin(e, &tl[0], em_i64(e, 0), na, "ta");
+  LLVMValueRef tb = em_loop_begin(e, &tl[1], em_i64(e, 0), em_i64(e, (shape->dims[b] + CG_TILE - 1) / CG_TILE), "tb");
+  LLVMValueRef a0 = LLVMBuildAdd(e->b, alo, LLVMBuildMul(e->b, ta, T, ""), "");
+  LLVMValueRef b0 = LLVMBuildMul(e->b, tb, T, "");
+  LLVMValueRef a1 = smin(e, LLVMBuildAdd(e->b, a0, T, ""), ahi);
+  LLVMValueRef b1 = smin(e, LLVMBuildAdd(e->b, b0, T, ""), em_i64(e, shape->dims[b]));
+  idx->v[a] = em_loop_begin(e, &il[0], a0, a1, "ia");
+  idx->v[b] = em_loop_begin(e, &il[1], b0, b1, "ib");
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  em_loop_end(e, &il[1]);
+  em_loop_end(e, &il[0]);
+  em_loop_end(e, &tl[1]);
+  em_loop_end(e, &tl[0]);
+  for (int i = a - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
+}
+
 /* Elements computed by the inner loops of one instruction per output
  * element (reductions, windows, contractions), else 1. */
 static int64_t inner_trip(const Instr *in) {
@@ -498,6 +573,8 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       if (s) em_fail(&e, s), s = NULL;
       emit_nest(&e, value, sh[0], 0, nout, lo, hi);
     }
+  } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
+    emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in)) {
     emit_nest(&e, value, sh[0], 0, nout, lo, hi);
   } else {
