@@ -166,9 +166,9 @@ static bool all_finite(const RVal *v, int64_t n2) {
       }                                                                                       \
   } while (0)
 
-cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
+cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
-  TRY(rval_array(s->type, s->rank, s->dims, out));
+  TRY(rval_array_in(host, s->type, s->rank, s->dims, out));
   RVal *o = *out;
   ElemType t = s->type;
   size_t es = (size_t)type_bytes(t);
