@@ -340,6 +340,81 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
   for (int i = rank - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
 }
 
+/* ---- tiled nests ----
+ * A kernel that reads an operand transposed (its output's innermost dim
+ * walks a non-innermost dim of what it reads) touches a new cache line per
+ * element in row order. Its two innermost output dims are walked in square
+ * tiles instead, so that the lines read for one row of a tile serve the
+ * next rows. Every output element is computed independently, so the order
+ * changes nothing but speed. */
+#define CG_TILE 32
+
+static bool physical_row_major(const Shape *s) {
+  if (!s->has_layout || !s->minor_to_major) return true;
+  int64_t prev = -1;
+  for (int k = s->rank - 1; k >= 0; k--) {
+    int64_t d = s->minor_to_major[k];
+    if (s->dims[d] == 1) continue;
+    if (d < prev) return false;
+    prev = d;
+  }
+  return true;
+}
+
+static bool reads_transposed(const Instr *x) {
+  if (x->op == OP_TRANSPOSE) {
+    int r = x->shape->rank;
+    return r >= 2 && x->dimensions.n == r && x->dimensions.v[r - 1] != r - 1;
+  }
+  if (x->op == OP_BITCAST || x->op == OP_COPY)
+    return x->noperands == 1 && type_is_array(x->shape->type) &&
+           (!physical_row_major(x->shape) || !physical_row_major(x->operands[0]->shape));
+  return false;
+}
+
+static bool should_tile(const Instr *in, const Shape *shape) {
+  int r = shape->rank;
+  if (r < 2 || shape->dims[r - 1] < 2 * CG_TILE || shape->dims[r - 2] < 2 * CG_TILE) return false;
+  if (in->op != OP_FUSION) return reads_transposed(in);
+  const Computation *c = in->called[0];
+  for (int i = 0; i < c->ninstrs; i++)
+    if (reads_transposed(c->instrs[i])) return true;
+  return false;
+}
+
+static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+/* emit_nest with the two innermost dims in CG_TILE x CG_TILE tiles (rank
+ * >= 2, no zero dims); the outermost dim still ranges over [lo, hi). */
+static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
+                            LLVMValueRef lo, LLVMValueRef hi) {
+  int rank = shape->rank, a = rank - 2, b = rank - 1;
+  Idx *idx = em_idx(e, rank);
+  if (!idx) return;
+  Loop loops[CG_MAX_RANK], tl[2], il[2];
+  for (int i = 0; i < a; i++)
+    idx->v[i] = em_loop_begin(e, &loops[i], i == 0 ? lo : em_i64(e, 0), i == 0 ? hi : em_i64(e, shape->dims[i]), "l");
+  LLVMValueRef T = em_i64(e, CG_TILE);
+  LLVMValueRef alo = a == 0 ? lo : em_i64(e, 0), ahi = a == 0 ? hi : em_i64(e, shape->dims[a]);
+  LLVMValueRef na = LLVMBuildSDiv(e->b, LLVMBuildAdd(e->b, LLVMBuildSub(e->b, ahi, alo, ""), em_i64(e, CG_TILE - 1), ""), T, "");
+  LLVMValueRef ta = em_loop_begin(e, &tl[0], em_i64(e, 0), na, "ta");
+  LLVMValueRef tb = em_loop_begin(e, &tl[1], em_i64(e, 0), em_i64(e, (shape->dims[b] + CG_TILE - 1) / CG_TILE), "tb");
+  LLVMValueRef a0 = LLVMBuildAdd(e->b, alo, LLVMBuildMul(e->b, ta, T, ""), "");
+  LLVMValueRef b0 = LLVMBuildMul(e->b, tb, T, "");
+  LLVMValueRef a1 = smin(e, LLVMBuildAdd(e->b, a0, T, ""), ahi);
+  LLVMValueRef b1 = smin(e, LLVMBuildAdd(e->b, b0, T, ""), em_i64(e, shape->dims[b]));
+  idx->v[a] = em_loop_begin(e, &il[0], a0, a1, "ia");
+  idx->v[b] = em_loop_begin(e, &il[1], b0, b1, "ib");
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  em_loop_end(e, &il[1]);
+  em_loop_end(e, &il[0]);
+  em_loop_end(e, &tl[1]);
+  em_loop_end(e, &tl[0]);
+  for (int i = a - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
+}
+
 /* Elements computed by the inner loops of one instruction per output
  * element (reductions, windows, contractions), else 1. */
 static int64_t inner_trip(const Instr *in) {
@@ -375,6 +450,114 @@ static int64_t kernel_work(const Instr *in) {
       if (t > inner) inner = t;
     }
   return out * inner;
+}
+
+/* ---- column reductions ----
+ * A reduce whose kept dims are the innermost dims of its input (every
+ * reduced dim before every kept one: a column reduction) computed per output
+ * element reads its input with a stride, once per output element. Instead
+ * the output buffer holds the accumulators: initialized, then the input is
+ * swept once in memory order, reduced dims outer and kept dims inner,
+ * combining into them. Each accumulator sees its elements in the order of
+ * the per-element loop, so the results are identical. A kernel whose value
+ * is elementwise over the reduce's result (same dims, same type) computes
+ * that afterwards, reading the reduce's value back from the output. */
+
+static bool same_dims(const Shape *a, const Shape *b) {
+  return a->rank == b->rank && (a->rank == 0 || !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)));
+}
+
+/* Whether every instruction of c on a path from r to c's root is
+ * elementwise with r's dims (instructions are in definition order). */
+static bool elementwise_above(const Computation *c, const Instr *r) {
+  bool *dep = cxla_calloc((size_t)c->ninstrs, sizeof *dep);
+  if (!dep) return false;
+  bool ok = true;
+  for (int i = 0; i < c->ninstrs && ok; i++) {
+    const Instr *x = c->instrs[i];
+    if (x == r) {
+      dep[i] = true;
+      continue;
+    }
+    bool d = false;
+    for (int k = 0; k < x->noperands; k++) {
+      int id = x->operands[k]->id;
+      if (id < 0 || id >= c->ninstrs || c->instrs[id] != x->operands[k] || id >= i) {
+        ok = false;
+        break;
+      }
+      d |= dep[id];
+    }
+    if (d && (!(op_info(x->op)->flags & OPF_EW) || !same_dims(x->shape, r->shape))) ok = false;
+    dep[i] = d;
+  }
+  if (ok) ok = dep[c->root->id];
+  cxla_free(dep);
+  return ok;
+}
+
+/* The column reduce the kernel for `in` computes by sweeping, or NULL. */
+static const Instr *column_reduce(const Instr *in, const Instr *value) {
+  if (in->shape->type == T_TUPLE || !type_is_array(in->shape->type)) return NULL;
+  const Instr *r = NULL;
+  if (value->op == OP_REDUCE) {
+    r = value;
+  } else if (in->op == OP_FUSION) {
+    const Computation *c = in->called[0];
+    for (int i = 0; i < c->ninstrs; i++)
+      if (c->instrs[i]->op == OP_REDUCE) {
+        if (r) return NULL; /* one reduce only */
+        r = c->instrs[i];
+      }
+    if (!r || !elementwise_above(c, r)) return NULL;
+  } else {
+    return NULL;
+  }
+  if (r->noperands != 2 || r->shape->type != in->shape->type || !same_dims(r->shape, in->shape)) return NULL;
+  const Shape *is = r->operands[0]->shape;
+  if (r->dimensions.n == 0 || r->dimensions.n >= is->rank) return NULL;
+  /* reduced dims 0 .. nr-1, kept dims nr .. rank-1, the innermost kept dim
+   * long enough to vectorize */
+  for (int k = 0; k < r->dimensions.n; k++)
+    if (r->dimensions.v[k] != k) return NULL;
+  if (is->dims[is->rank - 1] < 8) return NULL;
+  return r;
+}
+
+/* Sweeps column reduce r into output 0 over output rows [lo, hi). */
+static void emit_column_reduce(Em *e, const Instr *r, LLVMValueRef lo, LLVMValueRef hi) {
+  const Shape *is = r->operands[0]->shape, *os = r->shape;
+  int nr = r->dimensions.n, nk = os->rank;
+  for (int d = 0; d < is->rank; d++)
+    if (is->dims[d] == 0 && d >= nr) return; /* no outputs */
+  LLVMTypeRef st = cg_storage_type(e->cg, os->type);
+  Loop loops[CG_MAX_RANK], rl[CG_MAX_RANK];
+  /* accumulators = init */
+  LLVMValueRef init = em_elem1(e, r->operands[1], em_idx(e, 0));
+  Idx *oi = em_idx(e, nk);
+  if (!oi || e->err) return;
+  for (int d = 0; d < nk; d++)
+    oi->v[d] = em_loop_begin(e, &loops[d], d == 0 ? lo : em_i64(e, 0), d == 0 ? hi : em_i64(e, os->dims[d]), "ci");
+  LLVMBuildStore(e->b, init, LLVMBuildGEP2(e->b, st, em_buf(e, 0), (LLVMValueRef[]){em_linear(e, oi, os->dims)}, 1, ""));
+  for (int d = nk - 1; d >= 0; d--) em_loop_end(e, &loops[d]);
+  bool empty = false;
+  for (int d = 0; d < nr; d++) empty |= is->dims[d] == 0;
+  if (empty) return;
+  /* for each reduced position, for each kept position: acc = f(acc, x) */
+  Idx *ii = em_idx(e, is->rank), *ko = em_idx(e, nk);
+  if (!ii || !ko) return;
+  for (int d = 0; d < nr; d++) ii->v[d] = em_loop_begin(e, &rl[d], em_i64(e, 0), em_i64(e, is->dims[d]), "cr");
+  LLVMValueRef out = em_buf(e, 0);
+  for (int d = 0; d < nk; d++) {
+    ko->v[d] = em_loop_begin(e, &loops[d], d == 0 ? lo : em_i64(e, 0), d == 0 ? hi : em_i64(e, os->dims[d]), "ck");
+    ii->v[nr + d] = ko->v[d];
+  }
+  LLVMValueRef p = LLVMBuildGEP2(e->b, st, out, (LLVMValueRef[]){em_linear(e, ko, os->dims)}, 1, "");
+  LLVMValueRef args[2] = {LLVMBuildLoad2(e->b, st, p, ""), em_elem1(e, r->operands[0], ii)}, res[1];
+  em_call_scalar_comp(e, r->called[0], args, res, 1);
+  if (!e->err) LLVMBuildStore(e->b, res[0], p);
+  for (int d = nk - 1; d >= 0; d--) em_loop_end(e, &loops[d]);
+  for (int d = nr - 1; d >= 0; d--) em_loop_end(e, &rl[d]);
 }
 
 static cxla_status bind(Em *e, const Instr *in, int slot) {
@@ -434,8 +617,19 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   LLVMValueRef lo = LLVMGetParam(e.fn, 1), hi = LLVMGetParam(e.fn, 2);
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
+  const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL;
   if (cg_whole_op(in->op)) {
     em_whole_kernel(&e, in, lo, hi);
+  } else if (colr) {
+    emit_column_reduce(&e, colr, lo, hi);
+    if (colr != value && !e.err) {
+      /* the epilogue reads the reduce's value from the output */
+      s = bind(&e, colr, 0);
+      if (s) em_fail(&e, s), s = NULL;
+      emit_nest(&e, value, sh[0], 0, nout, lo, hi);
+    }
+  } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
+    emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in)) {
     emit_nest(&e, value, sh[0], 0, nout, lo, hi);
   } else {

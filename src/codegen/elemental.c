@@ -316,6 +316,10 @@ static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out
     LLVMValueRef res[8];
     em_call_scalar_comp(e, in->called[0], args, res, n);
     if (e->err) return 0;
+    /* A float sum may be reassociated, as XLA:CPU's vectorized reductions
+     * do: LLVM then keeps several partial sums in vector lanes. */
+    if (n == 1 && LLVMIsAInstruction(res[0]) && LLVMGetInstructionOpcode(res[0]) == LLVMFAdd)
+      LLVMSetFastMathFlags(res[0], LLVMFastMathAllowReassoc);
     for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], acc[k]);
     for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
   }

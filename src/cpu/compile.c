@@ -69,17 +69,22 @@ static cxla_status sub_programs(Builder *bd, Step *st, int n, Computation *const
   return NULL;
 }
 
-/* Dots in a fusion whose operands are the fusion's parameters and whose
- * shapes BLAS takes: computed by BLAS before the kernel, which reads them. */
-static void plan_pre_dots(Step *st, const Instr *in) {
+/* Dots and convolutions in a fusion whose operands are the fusion's
+ * parameters and whose shapes BLAS takes: computed by BLAS (convolutions
+ * through im2col) before the kernel, which reads them. */
+static void plan_pre_dots(CpuExecutable *x, Step *st, const Instr *in) {
   st->npre = 0;
   if (in->op != OP_FUSION) return;
   const Computation *c = in->called[0];
   for (int i = 0; i < c->ninstrs && st->npre < 4; i++) {
     const Instr *d = c->instrs[i];
-    if (d->op != OP_DOT || d->operands[0]->op != OP_PARAMETER || d->operands[1]->op != OP_PARAMETER) continue;
-    GemmPlan p;
-    if (!gemm_plan(d, &p) || p.m * p.n * p.k * p.batch < 4096) continue;
+    if ((d->op != OP_DOT && d->op != OP_CONVOLUTION) || d->operands[0]->op != OP_PARAMETER ||
+        d->operands[1]->op != OP_PARAMETER)
+      continue;
+    GemmPlan p = {0};
+    if (d->op == OP_CONVOLUTION ? !conv_gemm_plan_ok(d) : (!gemm_plan(d, &p) || p.m * p.n * p.k * p.batch < 4096))
+      continue;
+    if (d->op == OP_CONVOLUTION) x->stats.nconvs++;
     st->pre[st->npre] = d;
     st->pre_plan[st->npre++] = p;
   }
@@ -92,7 +97,7 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   st->nout = codegen_kernel_outputs(in);
   st->extent = codegen_kernel_extent(in);
   bd->x->stats.nkernels++;
-  plan_pre_dots(st, in);
+  plan_pre_dots(bd->x, st, in);
   return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
 }
 
@@ -156,6 +161,13 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     bd->x->stats.nroutines++;
     return NULL;
   }
+  case OP_CONVOLUTION:
+    if (conv_gemm_plan_ok(in)) {
+      st->kind = ST_CONV;
+      bd->x->stats.nconvs++;
+      return NULL;
+    }
+    break;
   case OP_DOT:
     if (gemm_plan(in, &st->gemm)) {
       st->kind = ST_BLAS_DOT;

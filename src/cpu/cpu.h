@@ -30,6 +30,7 @@ typedef struct CpuCompileOptions {
 typedef struct CpuCompileStats {
   double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
   int nkernels, nroutines;
+  int nconvs;               /* convolutions run as im2col + BLAS */
 } CpuCompileStats;
 
 /* Compiles an optimized module (the default pipeline has run on it). An op

@@ -18,9 +18,14 @@ struct RVal {
   RVal *owner;     /* a view's base (holds a reference), or NULL */
   bool owns_data;
   RVal **elems;    /* tuple elements (references) */
+  const struct RtHost *host; /* owned data from the runtime's allocator, or NULL */
+  size_t alloc_bytes;        /* with host: the size given to rt_alloc */
 };
 
 cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out);
+/* rval_array with the data from the runtime's allocator (which keeps freed
+ * large blocks for reuse); host NULL: as rval_array. */
+cxla_status rval_array_in(const struct RtHost *host, ElemType t, int rank, const int64_t *dims, RVal **out);
 cxla_status rval_tuple(int n, RVal **elems_taken, RVal **out);
 cxla_status rval_borrow(const Literal *l, RVal **out);   /* no copy */
 cxla_status rval_view(RVal *base, const Shape *s, RVal **out);
@@ -43,7 +48,7 @@ void jit_destroy(CpuJit *j);
 /* ---- programs ---- */
 typedef enum StepKind {
   ST_PARAM, ST_CONST, ST_KERNEL, ST_TUPLE, ST_GTE, ST_VIEW, ST_ALIAS, ST_TOKEN,
-  ST_BLAS_DOT, ST_WHILE, ST_COND, ST_CALL, ST_ROUTINE, ST_SORT
+  ST_BLAS_DOT, ST_CONV, ST_WHILE, ST_COND, ST_CALL, ST_ROUTINE, ST_SORT
 } StepKind;
 
 typedef struct Program Program;
@@ -97,6 +102,7 @@ struct CpuExecutable {
 typedef struct ExecCtx {
   CpuExecutable *x;
   const struct RtControl *control;
+  const struct RtHost *host; /* the runtime's allocator, or NULL */
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);
@@ -108,6 +114,16 @@ cxla_status routine_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RV
 bool gemm_plan(const Instr *dot, GemmPlan *p);
 /* sort along dimensions[0] with the compiled comparator (stable). */
 cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out);
-cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
+cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
+
+/* s8/u8 x s8/u8 -> s32 products through sgemm, exact (intdot.c); o is
+ * the allocated result. */
+cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
+
+/* ---- convolutions as GEMMs (conv.c) ---- */
+/* Whether convolution `in` runs as im2col + BLAS (f32/f64, batch groups 1,
+ * enough work). */
+bool conv_gemm_plan_ok(const Instr *in);
+cxla_status conv_gemm_run(const struct RtHost *host, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
 
 #endif

@@ -33,6 +33,10 @@ static cxla_status set_dims(RVal *v, ElemType t, int rank, const int64_t *dims) 
 }
 
 cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out) {
+  return rval_array_in(NULL, t, rank, dims, out);
+}
+
+cxla_status rval_array_in(const RtHost *host, ElemType t, int rank, const int64_t *dims, RVal **out) {
   *out = NULL;
   RVal *v = rval_alloc();
   if (!v) return cxla_oom();
@@ -41,7 +45,14 @@ cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out) {
   if (!s) {
     /* 64-byte aligned, never zero bytes */
     size_t alloc = (bytes + 63) & ~(size_t)63;
-    v->lit.data = aligned_alloc(64, alloc ? alloc : 64);
+    if (!alloc) alloc = 64;
+    if (host) {
+      v->lit.data = rt_alloc(host, alloc);
+      v->host = host;
+      v->alloc_bytes = alloc;
+    } else {
+      v->lit.data = aligned_alloc(64, alloc);
+    }
     if (!v->lit.data) s = cxla_oom();
     v->owns_data = true;
   }
@@ -176,7 +187,10 @@ void rval_unref(RVal *v) {
   for (int i = 0; i < v->lit.ntuple; i++) rval_unref(v->elems[i]);
   cxla_free(v->elems);
   cxla_free(v->lit.tuple);
-  if (v->owns_data) free(v->lit.data);
+  if (v->owns_data) {
+    if (v->host) rt_free(v->host, v->lit.data, v->alloc_bytes);
+    else free(v->lit.data);
+  }
   rval_unref(v->owner);
   cxla_free(v->lit.dims);
   cxla_free(v);
@@ -212,7 +226,7 @@ static bool reusable(const RVal *v) {
          v->lit.type != T_TUPLE;
 }
 
-static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
+static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {
   const Instr *in = st->in;
   RVal *outs[8] = {0}, *pre[4] = {0};
   void *bufs[8 + 64 + 4];
@@ -226,7 +240,8 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
     unsigned mode = fp_mode_enter();
-    s = gemm_run(d, &st->pre_plan[i], ops[d->operands[0]->param_number], ops[d->operands[1]->param_number], &pre[i]);
+    RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
+    s = d->op == OP_CONVOLUTION ? conv_gemm_run(x->host, d, a, bb, &pre[i]) : gemm_run(x->host, d, &st->pre_plan[i], a, bb, &pre[i]);
     fp_mode_leave(mode);
     if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
   }
@@ -237,7 +252,7 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
       b[k] = outs[k]->lit.data;
       continue;
     }
-    s = rval_array(sh->type, sh->rank, sh->dims, &outs[k]);
+    s = rval_array_in(x->host, sh->type, sh->rank, sh->dims, &outs[k]);
     if (!s) b[k] = outs[k]->lit.data;
   }
   if (!s) {
@@ -308,7 +323,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
     else *out = rval_ref(args[in->param_number]);
     break;
   case ST_CONST: *out = rval_ref(st->constant); break;
-  case ST_KERNEL: s = run_kernel(st, ops, out); break;
+  case ST_KERNEL: s = run_kernel(x, st, ops, out); break;
   case ST_TUPLE: {
     RVal *el[64], **e = el;
     if (in->noperands > 64 && !(e = cxla_calloc((size_t)in->noperands, sizeof *e))) {
@@ -330,7 +345,13 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
   case ST_BLAS_DOT: {
     unsigned mode = fp_mode_enter();
-    s = gemm_run(in, &st->gemm, ops[0], ops[1], out);
+    s = gemm_run(x->host, in, &st->gemm, ops[0], ops[1], out);
+    fp_mode_leave(mode);
+    break;
+  }
+  case ST_CONV: {
+    unsigned mode = fp_mode_enter();
+    s = conv_gemm_run(x->host, in, ops[0], ops[1], out);
     fp_mode_leave(mode);
     break;
   }
@@ -357,7 +378,8 @@ cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, 
   for (int i = 0; i < p->nsteps && !s; i++) {
     const Step *st = &p->steps[i];
     if (!st->in) continue; /* dead instruction */
-    if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT || st->kind == ST_SORT)
+    if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT || st->kind == ST_CONV ||
+        st->kind == ST_SORT)
       if ((s = rt_check(x->control))) break;
     s = run_step(x, st, args, nargs, vals, &vals[i]);
     if (s) break;
@@ -389,7 +411,7 @@ cxla_status cpu_execute(CpuExecutable *x, Literal *const *args, int nargs, Liter
 cxla_status cpu_execute_ctl(CpuExecutable *x, Literal *const *args, int nargs,
                             const struct RtControl *control, Literal **out) {
   *out = NULL;
-  ExecCtx cx = {x, control};
+  ExecCtx cx = {x, control, NULL};
   const Computation *c = x->entry->comp;
   if (nargs != c->nparams)
     return ERR(INVALID_ARGUMENT, "the program takes %d arguments, %d given", c->nparams, nargs);

@@ -91,9 +91,11 @@ static bool operand_form(const Shape *s, const I64List *batch, const I64List *co
 
 bool gemm_plan(const Instr *in, GemmPlan *p) {
   ElemType t = in->shape->type;
-  if (t != T_F32 && t != T_F64 && t != T_C64 && t != T_C128) return false;
   const Shape *a = in->operands[0]->shape, *b = in->operands[1]->shape;
-  if (a->type != t || b->type != t) return false;
+  /* 8-bit integers accumulated in s32: exact through sgemm (intdot.c) */
+  bool int8 = t == T_S32 && (a->type == T_S8 || a->type == T_U8) && (b->type == T_S8 || b->type == T_U8);
+  if (!int8 && t != T_F32 && t != T_F64 && t != T_C64 && t != T_C128) return false;
+  if (!int8 && (a->type != t || b->type != t)) return false;
   const DotDims *dd = &in->dot;
   if (dd->lhs_batch.n != dd->rhs_batch.n || dd->lhs_contract.n != dd->rhs_contract.n) return false;
   bool af, bf;
@@ -161,9 +163,9 @@ static bool all_finite(const RVal *v, int64_t n2) {
       }                                                                                       \
   } while (0)
 
-cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
+cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
-  TRY(rval_array(s->type, s->rank, s->dims, out));
+  TRY(rval_array_in(host, s->type, s->rank, s->dims, out));
   RVal *o = *out;
   ElemType t = s->type;
   size_t es = (size_t)type_bytes(t);
@@ -172,6 +174,7 @@ cxla_status gemm_run(const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal 
     memset(o->lit.data, 0, (size_t)(p->batch * p->m * p->n) * es);
     return NULL;
   }
+  if (t == T_S32) return gemm_int8(p, a, b, o);
   if (!all_finite(a, type_is_complex(t) ? 2 : 1) || !all_finite(b, type_is_complex(t) ? 2 : 1)) {
     for (int64_t bi = 0; bi < p->batch; bi++) {
       switch (t) {

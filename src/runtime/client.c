@@ -75,6 +75,7 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
     if (s) {
       pthread_mutex_destroy(&c->cache_mu);
       cxla_free(c->disk_dir);
+      rt_host_destroy(&c->host);
       cxla_free(c);
       return s;
     }
@@ -86,6 +87,7 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
       rt_pool_destroy(c->pool);
       pthread_mutex_destroy(&c->cache_mu);
       cxla_free(c->disk_dir);
+      rt_host_destroy(&c->host);
       cxla_free(c);
       return cxla_status_annotate(s, "backend %s", b->name);
     }
@@ -106,6 +108,7 @@ void rt_client_release(cxla_client *c) {
   cxla_free(c->disk_dir);
   if (c->backend->client_destroy) c->backend->client_destroy(c->state);
   rt_pool_destroy(c->pool);
+  rt_host_destroy(&c->host);
   cxla_free(c);
 }
 

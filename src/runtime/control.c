@@ -74,14 +74,43 @@ static void *default_alloc(void *self, size_t size, size_t alignment) {
 static void default_free(void *self, void *p, size_t size) { free(p); }
 
 void rt_host_init(RtHost *h, const cxla_allocator *user) {
+  h->blocks = NULL;
   if (user && user->alloc && user->free) {
     h->a = *user;
   } else {
     h->a = (cxla_allocator){sizeof(cxla_allocator), NULL, default_alloc, default_free};
+    /* without memory for the cache, blocks are simply not kept */
+    h->blocks = cxla_calloc(1, sizeof *h->blocks);
+    if (h->blocks) pthread_mutex_init(&h->blocks->mu, NULL);
   }
 }
 
+void rt_host_destroy(RtHost *h) {
+  RtBlockCache *c = h->blocks;
+  if (!c) return;
+  for (int i = 0; i < c->n; i++) h->a.free(h->a.self, c->p[i], c->size[i]);
+  pthread_mutex_destroy(&c->mu);
+  cxla_free(c);
+  h->blocks = NULL;
+}
+
 void *rt_alloc(const RtHost *host, size_t size) {
+  RtBlockCache *c = host->blocks;
+  if (c && size >= RT_HOST_BLOCK_MIN) {
+    void *p = NULL;
+    pthread_mutex_lock(&c->mu);
+    for (int i = c->n - 1; i >= 0; i--)
+      if (c->size[i] == size) {
+        p = c->p[i];
+        c->bytes -= size;
+        memmove(&c->p[i], &c->p[i + 1], (size_t)(c->n - 1 - i) * sizeof c->p[0]);
+        memmove(&c->size[i], &c->size[i + 1], (size_t)(c->n - 1 - i) * sizeof c->size[0]);
+        c->n--;
+        break;
+      }
+    pthread_mutex_unlock(&c->mu);
+    if (p) return p;
+  }
   void *p = host->a.alloc(host->a.self, size ? size : 1, CXLA_BUFFER_ALIGNMENT);
   if (p && ((uintptr_t)p % CXLA_BUFFER_ALIGNMENT) != 0) { /* a broken allocator */
     host->a.free(host->a.self, p, size ? size : 1);
@@ -91,5 +120,28 @@ void *rt_alloc(const RtHost *host, size_t size) {
 }
 
 void rt_free(const RtHost *host, void *p, size_t size) {
-  if (p) host->a.free(host->a.self, p, size ? size : 1);
+  if (!p) return;
+  RtBlockCache *c = host->blocks;
+  if (c && size >= RT_HOST_BLOCK_MIN && size <= RT_HOST_CACHE_MAX) {
+    void *evict[RT_HOST_BLOCKS + 1];
+    size_t evict_size[RT_HOST_BLOCKS + 1];
+    int ne = 0;
+    pthread_mutex_lock(&c->mu);
+    /* make room: the oldest blocks go */
+    while (c->n > 0 && (c->n == RT_HOST_BLOCKS || c->bytes + size > RT_HOST_CACHE_MAX)) {
+      evict[ne] = c->p[0];
+      evict_size[ne++] = c->size[0];
+      c->bytes -= c->size[0];
+      memmove(&c->p[0], &c->p[1], (size_t)(c->n - 1) * sizeof c->p[0]);
+      memmove(&c->size[0], &c->size[1], (size_t)(c->n - 1) * sizeof c->size[0]);
+      c->n--;
+    }
+    c->p[c->n] = p;
+    c->size[c->n++] = size;
+    c->bytes += size;
+    pthread_mutex_unlock(&c->mu);
+    for (int i = 0; i < ne; i++) host->a.free(host->a.self, evict[i], evict_size[i]);
+    return;
+  }
+  host->a.free(host->a.self, p, size ? size : 1);
 }

@@ -26,11 +26,31 @@ struct RtControl {
 /* Sets up a control for an execution starting now. */
 void rt_control_init(RtControl *c, const cxla_cancel *cancel, double timeout_seconds);
 
+/* Freed large blocks kept for reuse (control.c): running a program again
+ * gets its arrays' memory back without mapping fresh pages and faulting
+ * each one in. Exact sizes only (a program's sizes repeat); at most
+ * RT_HOST_BLOCKS blocks of RT_HOST_BLOCK_MIN bytes or more, RT_HOST_CACHE_MAX
+ * bytes in all; the most recently freed are kept. */
+#define RT_HOST_BLOCKS 32
+#define RT_HOST_BLOCK_MIN ((size_t)1 << 20)
+#define RT_HOST_CACHE_MAX ((size_t)1 << 30)
+typedef struct RtBlockCache {
+  pthread_mutex_t mu;
+  int n;
+  size_t bytes;
+  void *p[RT_HOST_BLOCKS];
+  size_t size[RT_HOST_BLOCKS];
+} RtBlockCache;
+
 struct RtHost {
   cxla_allocator a;            /* always complete (defaults filled in) */
+  RtBlockCache *blocks;        /* NULL: none (a caller's allocator) */
 };
 
+/* A caller's allocator is used as given; the default one caches blocks. */
 void rt_host_init(RtHost *h, const cxla_allocator *user);
+/* Frees the cached blocks (client teardown: no buffer is left). */
+void rt_host_destroy(RtHost *h);
 
 /* ---- the objects of runtime.h ---- */
 

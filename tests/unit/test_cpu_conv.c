@@ -1,0 +1,221 @@
+/* The CPU backend's convolutions through im2col + BLAS (src/cpu/conv.c)
+ * against the interpreter (src/interp/conv.c, the definition): dim_labels
+ * orders, strides, padding (negative too), lhs and rhs dilation, window
+ * reversal, feature groups, 1-3 spatial dims, f32 and f64, non-finite
+ * operands, inside an output fusion. Each module must take the GEMM path
+ * (the compile statistics count it) and agree with the interpreter within
+ * a tolerance for the different summation order. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "cpu/cpu.h"
+#include "interp/interp.h"
+#include "verify/verify.h"
+
+/* Deterministic arguments in [-1, 1) (xorshift), one per entry parameter. */
+static cxla_status make_args(const HloModule *m, uint64_t seed, Literal ***out) {
+  const Computation *c = m->entry;
+  Literal **a = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *a);
+  if (!a) return cxla_oom();
+  uint64_t x = seed * 0x9E3779B97F4A7C15ull + 1;
+  for (int i = 0; i < c->nparams; i++) {
+    cxla_status s = literal_create_for_shape(c->params[i]->shape, &a[i]);
+    if (s) {
+      for (int k = 0; k < i; k++) literal_free(a[k]);
+      cxla_free(a);
+      return s;
+    }
+    for (int64_t e = 0; e < a[i]->nelems; e++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      double v = (double)(x >> 11) / 9007199254740992.0 * 2 - 1;
+      if (a[i]->type == T_F32) ((float *)a[i]->data)[e] = (float)v;
+      else ((double *)a[i]->data)[e] = v;
+    }
+  }
+  *out = a;
+  return NULL;
+}
+
+/* |got - want| <= tol * (1 + max |want|) elementwise; NaN matches NaN. */
+static bool agree(const Literal *want, const Literal *got, double tol) {
+  if (want->nelems != got->nelems || want->type != got->type) return false;
+  double mx = 0;
+  for (int64_t i = 0; i < want->nelems; i++) {
+    double w = literal_get_f64(want, i);
+    if (isfinite(w) && fabs(w) > mx) mx = fabs(w);
+  }
+  for (int64_t i = 0; i < want->nelems; i++) {
+    double w = literal_get_f64(want, i), g = literal_get_f64(got, i);
+    if (isnan(w) || isnan(g)) {
+      if (isnan(w) != isnan(g)) {
+        fprintf(stderr, "  element %lld: %g vs %g\n", (long long)i, w, g);
+        return false;
+      }
+      continue;
+    }
+    if (w == g) continue;
+    if (!(fabs(w - g) <= tol * (1 + mx))) {
+      fprintf(stderr, "  element %lld: want %.9g got %.9g\n", (long long)i, w, g);
+      return false;
+    }
+  }
+  return true;
+}
+
+/* Runs `text` on both backends; poison: first argument element set to
+ * this value (NaN / inf) when nonzero. Expects `gemm_convs` convolutions to
+ * take the GEMM path. */
+static bool check_conv(const char *name, const char *text, int gemm_convs, double poison) {
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  bool ok = false;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = make_args(m, 7, &args);
+  if (!s && poison != 0) {
+    if (args[0]->type == T_F32) ((float *)args[0]->data)[0] = (float)poison;
+    else ((double *)args[0]->data)[0] = poison;
+  }
+  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  if (!s) s = cpu_execute(x, args, m->entry->nparams, &got);
+  if (s) {
+    fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  } else {
+    bool f64 = want->type == T_F64;
+    ok = agree(want, got, f64 ? 1e-12 : 1e-5);
+    if (!ok) fprintf(stderr, "%s: results differ\n", name);
+    if (cpu_executable_stats(x)->nconvs != gemm_convs) {
+      fprintf(stderr, "%s: %d GEMM convolutions, expected %d\n", name, cpu_executable_stats(x)->nconvs,
+              gemm_convs);
+      ok = false;
+    }
+  }
+  cxla_status_free(s);
+  if (args)
+    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
+  cxla_free(args);
+  literal_free(want);
+  literal_free(got);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return ok;
+}
+
+#define CONV_MODULE(T, XS, KS, OS, ATTRS)                                                       \
+  "HloModule m\n\nENTRY e {\n  x = " T XS " parameter(0)\n  k = " T KS " parameter(1)\n"        \
+  "  ROOT c = " T OS " convolution(x, k), " ATTRS "\n}\n"
+
+TEST(nhwc_same_padding) {
+  CHECK(check_conv("nhwc", CONV_MODULE("f32", "[2,6,7,8]", "[3,3,8,16]", "[2,6,7,16]",
+                                       "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 0));
+  CHECK(check_conv("nhwc_f64", CONV_MODULE("f64", "[2,6,7,8]", "[3,3,8,16]", "[2,6,7,16]",
+                                           "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 0));
+}
+
+TEST(nchw_and_other_label_orders) {
+  CHECK(check_conv("nchw", CONV_MODULE("f32", "[2,8,6,7]", "[16,8,3,3]", "[2,16,6,7]",
+                                       "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"),
+                   1, 0));
+  /* output with features outermost: rows are scattered */
+  CHECK(check_conv("to_fb01", CONV_MODULE("f32", "[2,6,7,8]", "[3,3,8,16]", "[16,2,6,7]",
+                                          "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->fb01"),
+                   1, 0));
+  /* kernel with output features first, spatial dims swapped in the input */
+  CHECK(check_conv("swapped", CONV_MODULE("f32", "[4,7,6,8]", "[16,3,2,8]", "[4,6,6,16]",
+                                          "window={size=3x2 pad=1_1x0_0}, dim_labels=b10f_o01i->b01f"),
+                   1, 0));
+}
+
+TEST(strides_padding_dilation_reversal) {
+  CHECK(check_conv("stride2", CONV_MODULE("f32", "[4,9,9,8]", "[3,3,8,16]", "[4,4,4,16]",
+                                          "window={size=3x3 stride=2x2 pad=0_0x0_1}, dim_labels=b01f_01io->b01f"),
+                   1, 0));
+  CHECK(check_conv("negative_pad", CONV_MODULE("f32", "[2,9,9,8]", "[3,3,8,16]", "[2,6,8,16]",
+                                               "window={size=3x3 pad=-1_0x0_1}, dim_labels=b01f_01io->b01f"),
+                   1, 0));
+  /* a transposed convolution: lhs dilation with a reversed window */
+  CHECK(check_conv("lhs_dilate", CONV_MODULE("f32", "[2,5,5,8]", "[3,3,8,16]", "[2,10,10,16]",
+                                             "window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1}, "
+                                             "dim_labels=b01f_01io->b01f"),
+                   1, 0));
+  CHECK(check_conv("rhs_dilate", CONV_MODULE("f64", "[4,9,9,16]", "[3,3,16,16]", "[4,5,9,16]",
+                                             "window={size=3x3 pad=0_0x2_2 rhs_dilate=2x2}, "
+                                             "dim_labels=b01f_01io->b01f"),
+                   1, 0));
+}
+
+TEST(groups_and_ranks) {
+  CHECK(check_conv("groups2", CONV_MODULE("f32", "[2,6,6,16]", "[3,3,8,16]", "[2,6,6,16]",
+                                          "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, "
+                                          "feature_group_count=2"),
+                   1, 0));
+  CHECK(check_conv("conv1d", CONV_MODULE("f32", "[4,40,16]", "[5,16,12]", "[4,36,12]",
+                                         "window={size=5}, dim_labels=b0f_0io->b0f"),
+                   1, 0));
+  CHECK(check_conv("conv3d", CONV_MODULE("f32", "[1,5,6,7,4]", "[2,3,3,4,8]", "[1,4,6,7,8]",
+                                         "window={size=2x3x3 pad=0_0x1_1x1_1}, dim_labels=b012f_012io->b012f"),
+                   1, 0));
+  /* 1x1: the input is the GEMM's left matrix */
+  CHECK(check_conv("pointwise", CONV_MODULE("f32", "[4,6,7,16]", "[1,1,16,32]", "[4,6,7,32]",
+                                            "window={size=1x1}, dim_labels=b01f_01io->b01f"),
+                   1, 0));
+}
+
+TEST(non_finite_operands) {
+  CHECK(check_conv("nan", CONV_MODULE("f32", "[2,6,7,8]", "[3,3,8,16]", "[2,6,7,16]",
+                                      "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, NAN));
+  CHECK(check_conv("inf", CONV_MODULE("f64", "[2,6,7,8]", "[3,3,8,16]", "[2,6,7,16]",
+                                      "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, INFINITY));
+}
+
+TEST(small_and_depthwise_stay_with_the_emitter) {
+  /* depthwise: one input feature per group, not a GEMM */
+  CHECK(check_conv("depthwise", CONV_MODULE("f32", "[2,6,6,8]", "[3,3,1,8]", "[2,6,6,8]",
+                                            "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, "
+                                            "feature_group_count=8"),
+                   0, 0));
+  CHECK(check_conv("tiny", CONV_MODULE("f32", "[1,3,3,1]", "[2,2,1,1]", "[1,2,2,1]",
+                                       "window={size=2x2}, dim_labels=b01f_01io->b01f"),
+                   0, 0));
+}
+
+TEST(in_an_output_fusion) {
+  const char *text =
+      "HloModule m\n\n"
+      "fused {\n"
+      "  p0 = f32[2,6,7,8] parameter(0)\n"
+      "  p1 = f32[3,3,8,16] parameter(1)\n"
+      "  p2 = f32[16] parameter(2)\n"
+      "  c = f32[2,6,7,16] convolution(p0, p1), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f\n"
+      "  b = f32[2,6,7,16] broadcast(p2), dimensions={3}\n"
+      "  a = f32[2,6,7,16] add(c, b)\n"
+      "  z = f32[] constant(0)\n"
+      "  zb = f32[2,6,7,16] broadcast(z), dimensions={}\n"
+      "  ROOT r = f32[2,6,7,16] maximum(a, zb)\n"
+      "}\n\n"
+      "ENTRY e {\n"
+      "  x = f32[2,6,7,8] parameter(0)\n"
+      "  k = f32[3,3,8,16] parameter(1)\n"
+      "  bias = f32[16] parameter(2)\n"
+      "  ROOT f = f32[2,6,7,16] fusion(x, k, bias), kind=kOutput, calls=fused\n"
+      "}\n";
+  CHECK(check_conv("output_fusion", text, 1, 0));
+}
+
+int main(void) {
+  RUN(nhwc_same_padding);
+  RUN(nchw_and_other_label_orders);
+  RUN(strides_padding_dilation_reversal);
+  RUN(groups_and_ranks);
+  RUN(non_finite_operands);
+  RUN(small_and_depthwise_stay_with_the_emitter);
+  RUN(in_an_output_fusion);
+  return test_summary(__FILE__);
+}
