@@ -144,7 +144,9 @@ static cxla_status run_one(Runner *r, const Pass *p, bool *changed) {
   cxla_status s = p->run(r->m, &r->ctx, changed);
   if (s) return cxla_status_annotate(s, "pass %s", p->name);
   if (*changed) r->changed = true;
-  if (r->opts->verify) {
+  /* As XLA's pass pipeline runs its invariant checkers: after a pass that
+   * changed the module (an unchanged module was verified already). */
+  if (r->opts->verify && *changed) {
     s = verify_module(r->m);
     if (s) return cxla_status_annotate(s, "pass %s broke the module", p->name);
   }
