@@ -131,8 +131,39 @@ static cxla_status reduce_of_broadcast(Simp *s, Instr *in, Instr **out) {
   return NULL;
 }
 
+/* A variadic reduce (argmax's value and index) whose reduced dimensions
+ * hold one element each: the tuple of its inputs, reshaped, as XLA does
+ * (taking the inits for identities; not in exact mode). */
+static cxla_status reduce_single_variadic(Simp *s, Instr *in, Instr **out) {
+  int n = in->noperands / 2;
+  if (s->exact || n < 2 || in->noperands != 2 * n || in->ncalled != 1 ||
+      in->shape->type != T_TUPLE || in->shape->ntuple != n)
+    return NULL;
+  const Instr *x0 = in->operands[0];
+  for (int i = 0; i < in->dimensions.n; i++) {
+    int64_t d = in->dimensions.v[i];
+    if (d < 0 || d >= x0->shape->rank || x0->shape->dims[d] != 1) return NULL;
+  }
+  Instr **elems = arena_array(&in->parent->module->arena, (size_t)n, sizeof(Instr *));
+  if (!elems) return cxla_oom();
+  for (int i = 0; i < n; i++) {
+    Instr *x = in->operands[i];
+    const Shape *r = in->shape->tuple[i];
+    if (x->shape->type == T_TUPLE || x->shape->type != r->type || shape_elems(x->shape) != shape_elems(r))
+      return NULL;
+  }
+  for (int i = 0; i < n; i++) {
+    Instr *x = in->operands[i];
+    Shape *r = in->shape->tuple[i];
+    elems[i] = shape_compatible(x->shape, r) ? x : simp_new(s, OP_RESHAPE, r, 1, &x);
+    if (!elems[i]) return cxla_oom();
+  }
+  return (*out = simp_new(s, OP_TUPLE, in->shape, n, elems)) ? NULL : cxla_oom();
+}
+
 static cxla_status rule_reduce(Simp *s, Instr *in, Instr **out) {
-  if (in->noperands != 2 || in->ncalled != 1 || in->shape->type == T_TUPLE) return NULL;
+  if (in->shape->type == T_TUPLE) return reduce_single_variadic(s, in, out);
+  if (in->noperands != 2 || in->ncalled != 1) return NULL;
   Opcode f = simp_reducer_op(in->called[0]);
   Instr *x = in->operands[0], *init = in->operands[1];
   ElemType t = in->shape->type;

@@ -27,7 +27,10 @@
  *    when that adds no memory traffic (its operands hold no more elements
  *    than its result: broadcast of a scalar, iota, a constant) or when all
  *    its users can take it in (XLA's ComputeGloballyUnfusible, decided per
- *    round in mark_no_dup), so it is never materialized;
+ *    round in mark_no_dup), so it is never materialized; and then into
+ *    at most FUSION_MAX_COPIES fusions (cxla's bound on duplicated code:
+ *    copies of copies would otherwise grow a chain whose every value a
+ *    reduce reads into O(N^2) fused instructions);
  *  - reuse: an expensive producer is never fused into a consumer that
  *    reads its elements more than once (through a broadcast, a gather, a
  *    dot);
@@ -101,6 +104,12 @@ typedef struct Fuser {
   Uses *uses;     /* by instruction id (instructions added later get higher ids) */
   int *stamp;     /* by id: scratch for counting distinct operands */
   int nuses, stamp_now;
+  /* The operands of `marked`, the consumer being grown, stamped in
+   * opmark (by id) with opmark_now, and how many distinct ones it has: a
+   * candidate's parameter count is then linear in its own operands. */
+  int *opmark, opmark_now, marked_distinct;
+  int *copies; /* by id: fusions it was fused into (kept across rounds) */
+  const Instr *marked;
   unsigned char *ctrl; /* by id, for ids below nctrl: in a control dependency */
   int nctrl;
   unsigned char *no_dup; /* by id, for ids below nctrl: XLA's globally unfusible */
@@ -145,9 +154,15 @@ static bool reserve_uses(Fuser *fz, int n) {
   if (u) fz->uses = u;
   int *st = u ? cxla_realloc(fz->stamp, (size_t)nc * sizeof *st) : NULL;
   if (st) fz->stamp = st;
-  if (!u || !st) return false;
+  int *om = st ? cxla_realloc(fz->opmark, (size_t)nc * sizeof *om) : NULL;
+  if (om) fz->opmark = om;
+  int *dp = om ? cxla_realloc(fz->copies, (size_t)nc * sizeof *dp) : NULL;
+  if (dp) fz->copies = dp;
+  if (!u || !st || !om || !dp) return false;
+  memset(dp + fz->nuses, 0, (size_t)(nc - fz->nuses) * sizeof *dp);
   memset(u + fz->nuses, 0, (size_t)(nc - fz->nuses) * sizeof *u);
   memset(st + fz->nuses, 0, (size_t)(nc - fz->nuses) * sizeof *st);
+  memset(om + fz->nuses, 0, (size_t)(nc - fz->nuses) * sizeof *om);
   fz->nuses = nc;
   return true;
 }
@@ -167,7 +182,9 @@ static void track(Fuser *fz, Instr *U, int sign) {
     if (fz->stamp[o->id] == now) continue;
     fz->stamp[o->id] = now;
     u->users += sign;
-    if (sign < 0) continue;
+    /* A fusion that grows is untracked and tracked again per merge: its
+     * entry is usually still the last one (no stale duplicates pile up). */
+    if (sign < 0 || (u->n > 0 && u->list[u->n - 1] == U)) continue;
     if (u->n == u->cap) {
       int nc = u->cap ? u->cap * 2 : 4;
       Instr **l = cxla_realloc(u->list, (size_t)nc * sizeof *l);
@@ -439,9 +456,19 @@ static bool consumer_ok(const Fuser *fz, const Instr *C) {
  * new to it. Counted with stamps, linear in the operand counts. */
 static int params_after(Fuser *fz, const Instr *C, const Instr *p) {
   bool all = reserve_uses(fz, fz->c->ninstrs) && tracked(fz, p);
-  for (int k = 0; k < C->noperands && all; k++) all = tracked(fz, C->operands[k]);
   for (int k = 0; k < p->noperands && all; k++) all = tracked(fz, p->operands[k]);
   int n = 0;
+  if (all && fz->marked == C) { /* C's operands are stamped already */
+    int now = ++fz->stamp_now;
+    n = fz->marked_distinct - (fz->opmark[p->id] == fz->opmark_now);
+    for (int k = 0; k < p->noperands; k++) {
+      int v = p->operands[k]->id;
+      n += fz->stamp[v] != now && fz->opmark[v] != fz->opmark_now && v != p->id;
+      fz->stamp[v] = now;
+    }
+    return n;
+  }
+  for (int k = 0; k < C->noperands && all; k++) all = tracked(fz, C->operands[k]);
   if (all) {
     int now = ++fz->stamp_now;
     fz->stamp[p->id] = now;
@@ -469,6 +496,23 @@ static int params_after(Fuser *fz, const Instr *C, const Instr *p) {
     n += !seen;
   }
   return n;
+}
+
+/* Stamps C's operands for params_after (C stays marked until it changes:
+ * grow marks it again after every merge). */
+static void mark_operands(Fuser *fz, const Instr *C) {
+  fz->marked = NULL;
+  if (!reserve_uses(fz, fz->c->ninstrs)) return;
+  for (int k = 0; k < C->noperands; k++)
+    if (!tracked(fz, C->operands[k])) return;
+  int now = ++fz->opmark_now, n = 0;
+  for (int k = 0; k < C->noperands; k++) {
+    int v = C->operands[k]->id;
+    n += fz->opmark[v] != now;
+    fz->opmark[v] = now;
+  }
+  fz->marked_distinct = n;
+  fz->marked = C;
 }
 
 /* Output fusion: dot/convolution p, used once, by C elementwise with p's
@@ -536,9 +580,11 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   count_uses(fz, p, &users, &slots);
   /* Duplication: an expensive producer never; a cheap one when that adds
    * no memory traffic (duplicable) or when it fuses into every one of its
-   * users (XLA's ComputeGloballyUnfusible, marked per round in no_dup). */
+   * users (XLA's ComputeGloballyUnfusible, marked per round in no_dup),
+   * and then into at most FUSION_MAX_COPIES fusions in all. */
   if (users > 1 && !duplicable(p) &&
-      (fusion_is_expensive(p) || !tracked(fz, p) || p->id >= fz->nctrl || fz->no_dup[p->id]))
+      (fusion_is_expensive(p) || !tracked(fz, p) || p->id >= fz->nctrl || fz->no_dup[p->id] ||
+       fz->copies[p->id] >= FUSION_MAX_COPIES))
     return NULL;
   /* In a uniform fusion a value of the root's dims is read once per
    * element and evaluated once. */
@@ -581,7 +627,9 @@ static cxla_status mark_no_dup(Fuser *fz) {
       all = user->noperands > 0 && !fusion_is_output_head(user) &&
             (user->op == OP_FUSION ? is_ours(user) : fusion_is_loop_fusible(user));
     }
-    fz->no_dup[i] = !all;
+    /* more users than copies allowed: one of them would read it from
+     * memory anyway, so none takes a copy */
+    fz->no_dup[i] = !all || u->users > FUSION_MAX_COPIES;
   }
   return NULL;
 }
@@ -853,6 +901,7 @@ static cxla_status fuse_into(Fuser *fz, Instr *f, int j) {
   track(fz, f, 1);
   if (fz->uniform == fc && !keeps_uniform(p, fc)) fz->uniform = NULL;
   TRY(kill_if_unused(fz, p));
+  if (tracked(fz, p) && p->id < fz->nuses) fz->copies[p->id]++;
   return fz->oom ? cxla_oom() : NULL;
 }
 
@@ -904,22 +953,43 @@ static cxla_status grow(Fuser *fz, Instr *C, bool *changed) {
       }
       order[at] = j;
     }
+    mark_operands(fz, C);
     for (int q = 0; q < n && !again && !s; q++) {
       s = grow_step(fz, &C, order[q], &again);
       if (again) *changed = true;
     }
   }
   cxla_free(order);
+  fz->marked = NULL;
   return s;
 }
 
 /* Drops dead instructions and restores the post order. */
-static cxla_status compact(Computation *c) {
+static cxla_status compact(Fuser *fz) {
+  Computation *c = fz->c;
+  /* the copy counts move with their instructions (new ids) */
+  Instr **live = cxla_malloc((size_t)c->ninstrs * sizeof(Instr *) + 1);
+  int *count = cxla_malloc((size_t)c->ninstrs * sizeof(int) + 1);
+  if (!live || !count || !reserve_uses(fz, c->ninstrs)) {
+    cxla_free(live);
+    cxla_free(count);
+    return cxla_oom();
+  }
   int j = 0;
   for (int i = 0; i < c->ninstrs; i++)
-    if (!is_dead(c->instrs[i])) c->instrs[j++] = c->instrs[i];
+    if (!is_dead(c->instrs[i])) {
+      live[j] = c->instrs[j] = c->instrs[i];
+      count[j++] = fz->copies[i];
+    }
   c->ninstrs = j;
-  return comp_sort(c);
+  cxla_status s = comp_sort(c);
+  if (!s) {
+    memset(fz->copies, 0, (size_t)fz->nuses * sizeof *fz->copies);
+    for (int k = 0; k < j; k++) fz->copies[live[k]->id] = count[k];
+  }
+  cxla_free(live);
+  cxla_free(count);
+  return s;
 }
 
 /* Names the parameters of the fusions made in c and clears the markers. */
@@ -958,6 +1028,8 @@ static cxla_status index_computation(Fuser *fz) {
 static cxla_status fuse_computation(Fuser *fz, bool *changed) {
   Computation *c = fz->c;
   for (int i = 0; i < c->ninstrs; i++) c->instrs[i]->scratch = NULL;
+  if (!reserve_uses(fz, c->ninstrs)) return cxla_oom();
+  memset(fz->copies, 0, (size_t)fz->nuses * sizeof *fz->copies);
   cxla_status s = NULL;
   bool any = true;
   for (int round = 0; round < 4 && any && !s; round++) {
@@ -971,7 +1043,7 @@ static cxla_status fuse_computation(Fuser *fz, bool *changed) {
     for (int i = n - 1; i >= 0 && !s; i--)
       if (consumer_ok(fz, order[i])) s = grow(fz, order[i], &any);
     cxla_free(order);
-    if (!s) s = compact(c);
+    if (!s) s = compact(fz);
     *changed |= any;
   }
   if (!s) s = finish(fz);
@@ -991,6 +1063,8 @@ static void fuser_free(Fuser *fz) {
   uses_reset(fz);
   cxla_free(fz->uses);
   cxla_free(fz->stamp);
+  cxla_free(fz->opmark);
+  cxla_free(fz->copies);
   cxla_free(fz->ctrl);
   namemap_free(&fz->names);
 }

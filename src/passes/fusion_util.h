@@ -23,6 +23,11 @@
  * instruction to count them. */
 #define FUSION_MAX_EVALUATIONS 15
 #define FUSION_INDEXING_CAP 16
+/* Most fusions one instruction is fused into (copied into all but the
+ * last) when it is not free to copy: a bound on duplicated code. XLA has
+ * none, and copies of copies make a chain of N values each read by one
+ * more kernel (a reduce per step) fuse into O(N^2) instructions. */
+#define FUSION_MAX_COPIES 12
 
 /* ---- opcode classes ---- */
 

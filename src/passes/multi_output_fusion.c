@@ -37,14 +37,16 @@ static bool same_space(const Shape *a, const Shape *b) {
   return true;
 }
 
-/* The dims a candidate iterates over, or NULL if it is not a candidate. */
-static const Shape *index_space(const Instr *in) {
+/* The dims a candidate iterates over, or NULL if it is not a candidate.
+ * made: a fusion this pass made (its kind attribute is its contents'; a
+ * fusion of the input is checked, in a scan of its computation). */
+static const Shape *index_space(const Instr *in, bool made) {
   const Instr *root = in;
   if (in->op == OP_FUSION) {
     if (in->ncalled != 1 || !(in->attrs & A_FUSION_KIND)) return NULL;
     if (in->fusion_kind != FUSION_LOOP && in->fusion_kind != FUSION_INPUT) return NULL;
     const Computation *fc = in->called[0];
-    if (fusion_kind_of(fc) == FUSION_OUTPUT || !fc->root) return NULL;
+    if (!fc->root || (!made && fusion_kind_of(fc) == FUSION_OUTPUT)) return NULL;
     root = fc->root;
   } else if (in->op != OP_REDUCE || !fusion_is_loop_fusible(in)) {
     return NULL;
@@ -113,9 +115,9 @@ static bool settled(const Sweep *w, const Instr *in) {
 }
 
 static const Shape *space_of(Sweep *w, const Instr *in) {
-  if (!is_old(w, in)) return index_space(in);
+  if (!is_old(w, in)) return index_space(in, true);
   if (!w->space_done[in->id]) {
-    w->space[in->id] = index_space(in);
+    w->space[in->id] = index_space(in, false);
     w->space_done[in->id] = 1;
   }
   return w->space[in->id];

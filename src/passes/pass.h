@@ -7,7 +7,8 @@
  * in one function, pipeline_default(), in the order the passes run.
  *
  * Between passes the pipeline can run the verifier (PipelineOptions.verify:
- * on in tests and debug runs) and dump the module (PipelineOptions.dump_dir),
+ * on in tests and debug runs; on the input, then after every pass that
+ * changed the module, as XLA's invariant checkers) and dump the module (PipelineOptions.dump_dir),
  * in the spirit of XLA's --xla_dump_to:
  *   module_0001.NAME.before_optimizations.txt
  *   module_0001.NAME.0003.after_fusion.txt       (only when the pass changed it)
@@ -45,7 +46,7 @@ const Pass *pass_registry(int *n);
 const Pass *pass_find(const char *name);
 
 typedef struct PipelineOptions {
-  bool verify;            /* run the verifier after every pass */
+  bool verify;            /* verify the input and after every pass that changed it */
   const char *dump_dir;   /* NULL: no dumps */
   int module_number;      /* the NNNN in module_NNNN (default 1) */
 } PipelineOptions;

@@ -57,6 +57,8 @@ static const Pass kPasses[] = {
      "conditionals with a constant predicate or one branch -> the branch, inlined"},
     {"while-loop-constant-sinking", pass_while_loop_constant_sinking,
      "constant loop state passed through unchanged -> the constant inside body and condition"},
+    {"optimization-barrier-expander", pass_opt_barrier_expander,
+     "opt-barriers removed (their operand read instead), as XLA:CPU does before layout"},
 };
 
 const Pass *pass_registry(int *n) {
@@ -144,7 +146,9 @@ static cxla_status run_one(Runner *r, const Pass *p, bool *changed) {
   cxla_status s = p->run(r->m, &r->ctx, changed);
   if (s) return cxla_status_annotate(s, "pass %s", p->name);
   if (*changed) r->changed = true;
-  if (r->opts->verify) {
+  /* As XLA's pass pipeline runs its invariant checkers: after a pass that
+   * changed the module (an unchanged module was verified already). */
+  if (r->opts->verify && *changed) {
     s = verify_module(r->m);
     if (s) return cxla_status_annotate(s, "pass %s broke the module", p->name);
   }
@@ -241,6 +245,10 @@ static cxla_status pipeline_default(Runner *r) {
   /* TRY(run_pass(r, "scatter-expander")); */
   TRY(run_pass(r, "dot-canonicalize"));
   TRY(run_fixed_point(r, kSimplify, (int)(sizeof kSimplify / sizeof kSimplify[0]), 8));
+  /* as XLA:CPU, after simplification and CSE: the fences have done their
+   * work (no rematerialization follows) */
+  TRY(run_pass(r, "optimization-barrier-expander"));
+  TRY(run_pass(r, "tuple-simplifier"));
   TRY(run_pass(r, "layout-assignment"));
   /* after layout assignment, as XLA:CPU simplifies again: the copies it
    * inserts can leave no-op reshapes and tuple/get-tuple-element pairs */

@@ -952,6 +952,46 @@ TEST(reduce_of_single_elements) {
                "reduce", 1);
 }
 
+/* argmax over a size-1 axis (a variadic reduce of the value and an iota):
+ * the tuple of its inputs, reshaped, as XLA does; the iota of a size-1
+ * dimension then folds to zeros. Must not fire on a dimension of 2 nor in
+ * exact mode. */
+static const char kArgmaxOne[] =
+    "HloModule t\nam {\n  a = f32[] parameter(0)\n  i = s32[] parameter(1)\n"
+    "  b = f32[] parameter(2)\n  j = s32[] parameter(3)\n"
+    "  gt = pred[] compare(a, b), direction=GT\n  m = f32[] select(gt, a, b)\n"
+    "  k = s32[] select(gt, i, j)\n  ROOT t = (f32[], s32[]) tuple(m, k)\n}\n"
+    "ENTRY e {\n  x = f32[3,%d] parameter(0)\n  io = s32[3,%d] iota(), iota_dimension=1\n"
+    "  z = f32[] constant(-inf)\n  zi = s32[] constant(0)\n"
+    "  r = (f32[3], s32[3]) reduce(x, io, z, zi), dimensions={1}, to_apply=am\n"
+    "  ROOT g = s32[3] get-tuple-element(r), index=1\n}\n";
+
+TEST(variadic_reduce_of_single_elements) {
+  char text[1024];
+  snprintf(text, sizeof text, kArgmaxOne, 1, 1);
+  HloModule *m = pt_parse(text);
+  if (m) pt_run(m, "algsimp,tuple-simplifier,algsimp,dce");
+  if (m) {
+    CHECK(pt_count(m, "reduce") == 0 && strcmp(pt_root_op(m), "broadcast") == 0);
+    CHECK(pt_values_agree(text, m, 3) == 1);
+    module_destroy(m);
+  }
+  m = pt_parse(text);
+  if (m) {
+    PipelineOptions o = {true, NULL, 1};
+    const char *names[] = {"algsimp"};
+    CHECK_OK(pipeline_run_exact(m, names, 1, &o));
+    CHECK(pt_count(m, "reduce") == 1);
+    module_destroy(m);
+  }
+  snprintf(text, sizeof text, kArgmaxOne, 2, 2);
+  m = simp_inexact(text);
+  if (m) {
+    CHECK(pt_count(m, "reduce") == 1);
+    module_destroy(m);
+  }
+}
+
 TEST(reduce_of_reduce) {
   HloModule *m = simp("HloModule t\n" REDUCER("sum", "s32", "add")
                       "ENTRY e {\n  x = s32[2,3,4] parameter(0)\n  z = s32[] constant(0)\n"
@@ -1053,6 +1093,7 @@ int main(void) {
   RUN(copy_and_bitcast);
   RUN(dynamic_slice_rules);
   RUN(reduce_of_single_elements);
+  RUN(variadic_reduce_of_single_elements);
   RUN(reduce_of_reduce);
   RUN(transpose_folds_into_dot);
   RUN(simplifies_inside_called_computations);

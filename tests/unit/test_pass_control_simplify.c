@@ -1,5 +1,6 @@
 /* conditional-simplifier, while-loop-constant-sinking,
- * zero-sized-hlo-elimination and sort-simplifier: HLO in, HLO out, the cases where each must
+ * zero-sized-hlo-elimination, sort-simplifier and
+ * optimization-barrier-expander: HLO in, HLO out, the cases where each must
  * not fire, and the same values before and after (all three are exact). */
 #include "harness.h"
 #include "pass_helpers.h"
@@ -215,6 +216,34 @@ TEST(sort_drops_unread_operands) {
   }
 }
 
+/* ---- optimization-barrier-expander ---- */
+
+/* jax.checkpoint's barrier: removed, its users read its operand (a tuple
+ * here, which the tuple simplifier then looks through). Must not: a
+ * barrier with a control predecessor stays. */
+TEST(opt_barrier_removed) {
+  static const char kText[] =
+      "HloModule b\nENTRY e {\n  x = f32[4] parameter(0)\n  s = f32[4] sine(x)\n"
+      "  t = (f32[4], f32[4]) tuple(s, x)\n"
+      "  b = (f32[4], f32[4]) opt-barrier(t)\n"
+      "  g = f32[4] get-tuple-element(b), index=0\n  ROOT r = f32[4] cosine(g)\n}\n";
+  HloModule *m = opt(kText, "optimization-barrier-expander,tuple-simplifier,dce");
+  if (m) {
+    CHECK(pt_count(m, "opt-barrier") == 0 && pt_count(m, "tuple") == 0);
+    CHECK(m->entry->root->operands[0]->op == OP_SIN);
+    CHECK(pt_values_agree(kText, m, 2) == 1);
+    module_destroy(m);
+  }
+  m = opt("HloModule b\nENTRY e {\n  x = f32[4] parameter(0)\n  s = f32[4] sine(x)\n"
+          "  b = f32[4] opt-barrier(x), control-predecessors={s}\n"
+          "  ROOT r = (f32[4], f32[4]) tuple(b, s)\n}\n",
+          "optimization-barrier-expander");
+  if (m) {
+    CHECK(pt_count(m, "opt-barrier") == 1);
+    module_destroy(m);
+  }
+}
+
 int main(void) {
   RUN(conditional_with_constant_predicate);
   RUN(conditional_with_one_branch);
@@ -223,5 +252,6 @@ int main(void) {
   RUN(shared_loop_body_is_left_alone);
   RUN(empty_results_become_constants);
   RUN(sort_drops_unread_operands);
+  RUN(opt_barrier_removed);
   return test_summary("test_pass_control_simplify");
 }

@@ -69,12 +69,24 @@ TEST(normalization_must_not_fire) {
               "convert", false);
   expect_text(M("  x = bf16[8] parameter(0)\n  ROOT c = f32[8] convert(x)\n"), "f32[8] convert(%x)",
               true);
-  /* reducers stay as written */
-  expect_text("HloModule t\nsum {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
-              "  ROOT s = bf16[] add(a, b)\n}\n"
+  /* f32 and f16 reduces stay as written, reducers included */
+  expect_text("HloModule t\nsum {\n  a = f16[] parameter(0)\n  b = f16[] parameter(1)\n"
+              "  ROOT s = f16[] add(a, b)\n}\n"
+              "ENTRY e {\n  x = f16[8] parameter(0)\n  z = f16[] constant(0)\n"
+              "  ROOT r = f16[] reduce(x, z), dimensions={0}, to_apply=sum\n}\n",
+              "convert", false);
+  expect_text("HloModule t\nsum {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+              "  ROOT s = f32[] add(a, b)\n}\n"
+              "ENTRY e {\n  x = f32[8] parameter(0)\n  z = f32[] constant(0)\n"
+              "  ROOT r = f32[] reduce(x, z), dimensions={0}, to_apply=sum\n}\n",
+              "clone", false);
+  /* a bf16 reducer that calls a computation of its own: left as written */
+  expect_text("HloModule t\nneg {\n  a = bf16[] parameter(0)\n  ROOT n = bf16[] negate(a)\n}\n"
+              "sum {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
+              "  c = bf16[] call(b), to_apply=neg\n  ROOT s = bf16[] add(a, c)\n}\n"
               "ENTRY e {\n  x = bf16[8] parameter(0)\n  z = bf16[] constant(0)\n"
               "  ROOT r = bf16[] reduce(x, z), dimensions={0}, to_apply=sum\n}\n",
-              "convert", false);
+              "f32[] reduce(", false);
   /* exact mode: nothing */
   HloModule *m = pt_parse(M("  x = bf16[8] parameter(0)\n  ROOT a = bf16[8] add(x, x)\n"));
   if (m) {
@@ -86,9 +98,73 @@ TEST(normalization_must_not_fire) {
   }
 }
 
+/* bf16 reduce, reduce-window, sort and scatter run in f32 as XLA:CPU
+ * leaves them (jnp.max, jnp.sort, .at[].add on bf16): operands converted
+ * up, results down, and a copy of the reducer whose bf16 ops compute in
+ * f32 and round to bf16 and back; the reducer itself stays as written.
+ * Values are the bf16 op's, bit for bit. */
+static const char kMax[] =
+    "HloModule t\nmx {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
+    "  ROOT m = bf16[] maximum(a, b)\n}\n"
+    "sum {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
+    "  ROOT s = bf16[] add(a, b)\n}\n"
+    "ENTRY e {\n  x = bf16[8,4] parameter(0)\n  z = bf16[] constant(-inf)\n"
+    "  r = bf16[4] reduce(x, z), dimensions={0}, to_apply=mx\n"
+    "  zero = bf16[] constant(0)\n"
+    "  w = bf16[7,3] reduce-window(x, zero), window={size=2x2}, to_apply=sum\n"
+    "  ROOT t = (bf16[4], bf16[7,3]) tuple(r, w)\n}\n";
+
+static const char kArgmax[] =
+    "HloModule t\nam {\n  a = bf16[] parameter(0)\n  i = s32[] parameter(1)\n"
+    "  b = bf16[] parameter(2)\n  j = s32[] parameter(3)\n"
+    "  gt = pred[] compare(a, b), direction=GT\n  m = bf16[] select(gt, a, b)\n"
+    "  k = s32[] select(gt, i, j)\n  ROOT t = (bf16[], s32[]) tuple(m, k)\n}\n"
+    "ENTRY e {\n  x = bf16[8,4] parameter(0)\n  io = s32[8,4] iota(), iota_dimension=0\n"
+    "  z = bf16[] constant(-inf)\n  zi = s32[] constant(0)\n"
+    "  ROOT r = (bf16[4], s32[4]) reduce(x, io, z, zi), dimensions={0}, to_apply=am\n}\n";
+
+static const char kSort[] =
+    "HloModule t\nlt {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
+    "  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n"
+    "  ia = s16[] bitcast-convert(a)\n  ib = s16[] bitcast-convert(b)\n"
+    "  ROOT c = pred[] compare(ia, ib), direction=LT\n}\n"
+    "ENTRY e {\n  x = bf16[16] parameter(0)\n  io = s32[16] iota(), iota_dimension=0\n"
+    "  ROOT s = (bf16[16], s32[16]) sort(x, io), dimensions={0}, to_apply=lt\n}\n";
+
+static const char kScatter[] =
+    "HloModule t\nadd {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
+    "  ROOT s = bf16[] add(a, b)\n}\n"
+    "ENTRY e {\n  x = bf16[8,4] parameter(0)\n  i = s32[3,1] constant({{1},{5},{1}})\n"
+    "  u = bf16[3,4] parameter(1)\n"
+    "  ROOT s = bf16[8,4] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0},"
+    " scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n";
+
+TEST(bf16_reducers_run_in_f32) {
+  expect_text(kMax, "f32[4] reduce(%convert", true);
+  expect_text(kMax, "f32[] maximum(%a, %b)", true);
+  expect_text(kMax, "bf16[] convert(%maximum", true); /* the bf16 rounding, per step */
+  expect_text(kMax, "bf16[] maximum(%a, %b)", true);  /* mx itself as written */
+  expect_text(kMax, "f32[7,3] reduce-window(%convert", true);
+  expect_text(kMax, "to_apply=%sum.clone", true);
+  expect_text(kArgmax, "(f32[4], s32[4]) reduce(%convert", true);
+  expect_text(kArgmax, "(f32[], s32[]) tuple(", true);
+  expect_text(kSort, "(f32[16], s32[16]) sort(%convert", true);
+  /* the comparator's bitcast-convert reads the bf16 value itself */
+  expect_text(kSort, "s16[] bitcast-convert(%convert", true);
+  expect_text(kScatter, "f32[8,4] scatter(%convert", true);
+  const char *const all[] = {kMax, kArgmax, kSort, kScatter};
+  for (int i = 0; i < 4; i++) {
+    HloModule *m = norm(all[i]);
+    if (!m) continue;
+    CHECK(pt_values_agree(all[i], m, 4) == 1);
+    module_destroy(m);
+  }
+}
+
 int main(void) {
   RUN(bf16_elementwise_runs_in_f32);
   RUN(narrow_dots_run_in_f32);
   RUN(normalization_must_not_fire);
+  RUN(bf16_reducers_run_in_f32);
   return test_summary("test_pass_float_norm");
 }

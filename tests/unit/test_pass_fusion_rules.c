@@ -208,6 +208,61 @@ TEST(code_duplication_limit) {
   }
 }
 
+/* add(x, y) (cheap, not free to copy) read by n users, each its own
+ * fusion: directly (n users of a), or through a free copy (a sine with n
+ * users, whose every copy makes a an operand of one more fusion). */
+static HloModule *fanout(int n, bool through_sine) {
+  size_t cap = 8192, len = 0;
+  char *t = malloc(cap);
+  len += (size_t)snprintf(t + len, cap - len,
+                          "HloModule fan\n\nENTRY e {\n  x = f32[8] parameter(0)\n"
+                          "  y = f32[8] parameter(1)\n  a = f32[8] add(x, y)\n%s",
+                          through_sine ? "  s = f32[8] sine(a)\n" : "");
+  for (int i = 0; i < n; i++)
+    len += (size_t)snprintf(t + len, cap - len,
+                            "  q%d = f32[8] parameter(%d)\n  u%d = f32[8] multiply(%s, q%d)\n", i,
+                            i + 2, i, through_sine ? "s" : "a", i);
+  len += (size_t)snprintf(t + len, cap - len, "  ROOT t = (");
+  for (int i = 0; i < n; i++) len += (size_t)snprintf(t + len, cap - len, "%sf32[8]", i ? "," : "");
+  len += (size_t)snprintf(t + len, cap - len, ") tuple(");
+  for (int i = 0; i < n; i++) len += (size_t)snprintf(t + len, cap - len, "%su%d", i ? "," : "", i);
+  snprintf(t + len, cap - len, ")\n}\n");
+  HloModule *m = pc_optimize_checked(t, "fusion");
+  free(t);
+  return m;
+}
+
+/* Copies are bounded (FUSION_MAX_COPIES = 12 fusions per instruction):
+ * 12 users each take a copy of a, 13 users read it from memory, computed
+ * once. Through the sine (free to copy: all 14 fusions take one), a
+ * reaches the fusions one copy at a time: 12 take a copy, the other two
+ * read a, computed once outside. */
+TEST(copies_bounded) {
+  HloModule *m = fanout(12, false);
+  if (m) {
+    CHECK(nfusions(m->entry) == 12 && pc_count(m->entry, OP_ADD) == 0);
+    CHECK(pc_count_module(m, OP_ADD) == 12);
+    module_destroy(m);
+  }
+  m = fanout(13, false);
+  if (m) {
+    CHECK(pc_count(m->entry, OP_ADD) == 1 && pc_count_module(m, OP_ADD) == 1);
+    module_destroy(m);
+  }
+  m = fanout(12, true);
+  if (m) {
+    CHECK(pc_count(m->entry, OP_ADD) == 0 && pc_count_module(m, OP_ADD) == 12);
+    CHECK(pc_count(m->entry, OP_SIN) == 0 && pc_count_module(m, OP_SIN) == 12);
+    module_destroy(m);
+  }
+  m = fanout(14, true);
+  if (m) {
+    CHECK(pc_count(m->entry, OP_ADD) == 1 && pc_count_module(m, OP_ADD) == 13);
+    CHECK(pc_count(m->entry, OP_SIN) == 0 && pc_count_module(m, OP_SIN) == 14);
+    module_destroy(m);
+  }
+}
+
 /* jnp.take's index clamp (cheap, two operands) shared by two gathers:
  * copied into both gather fusions, no kernel of its own. */
 TEST(gather_index_clamp_fused) {
@@ -402,6 +457,7 @@ int main(int argc, char **argv) {
   RUN(cheap_producer_copied_into_all_users);
   RUN(producer_with_unfusible_user_not_copied);
   RUN(code_duplication_limit);
+  RUN(copies_bounded);
   RUN(gather_index_clamp_fused);
   RUN(no_dead_fusions);
   RUN(variadic_reduce_takes_iota);
