@@ -3,7 +3,7 @@
  *   rt_fft.c      fft (planned at compile time)
  *   rt_linalg.c   cholesky, triangular-solve, the LAPACK custom-calls
  *   rt_topk.c     topk, custom-call "TopK"
- *   rt_rng.c      rng
+ *   rt_rng.c      rng, rng-get-and-update-state
  *   rt_control.c  one-replica collectives, replica-id/partition-id, async
  *                 and copy start/done (async-start's computation compiled),
  *                 get/set-dimension-size, dynamic-reshape, annotating
@@ -43,7 +43,7 @@ static int kind_of(const Instr *in) {
   case OP_FFT: return RT_FFT;
   case OP_CHOLESKY: case OP_TRIANGULAR_SOLVE: return RT_LINALG;
   case OP_TOPK: return RT_TOPK;
-  case OP_RNG: return RT_RNG;
+  case OP_RNG: case OP_RNG_GET_AND_UPDATE_STATE: return RT_RNG;
   case OP_CUSTOM_CALL:
     if (in->custom_call_target && strcmp(in->custom_call_target, "TopK") == 0) return RT_TOPK;
     if (rt_identity_target(in->custom_call_target)) return RT_CONTROL;

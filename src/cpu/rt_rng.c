@@ -2,8 +2,12 @@
  * with the interpreter's generator (src/interp/rng.c): splitmix64 over one
  * state per execution, starting where the interpreter's does; uniform
  * floats a + (b - a) u with draws that round up to b drawn again (a after
- * 64 tries), normals by Box-Muller, integers a + draw mod (b - a). */
+ * 64 tries), normals by Box-Muller, integers a + draw mod (b - a).
+ * rng-get-and-update-state returns u64[2] {state, 0} and advances the
+ * state by its delta. */
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cpu/cpu_internal.h"
 
@@ -18,6 +22,11 @@ static double next_unit(uint64_t *state) { return (double)(next_u64(state) >> 11
 
 cxla_status rt_rng_check(const Instr *in) {
   const Shape *s = in->shape;
+  if (in->op == OP_RNG_GET_AND_UPDATE_STATE) {
+    if (s->type != T_U64 || s->rank != 1 || s->dims[0] != 2)
+      return ERR(INVALID_ARGUMENT, "rng-get-and-update-state %%%s: the result must be u64[2]", in->name);
+    return NULL;
+  }
   if (in->noperands != 2 || in->operands[0]->shape->rank != 0 || in->operands[1]->shape->rank != 0 ||
       in->operands[0]->shape->type != s->type || in->operands[1]->shape->type != s->type)
     return ERR(INVALID_ARGUMENT, "rng %%%s: takes two scalars of the result type", in->name);
@@ -32,6 +41,13 @@ cxla_status rt_rng_run(const Instr *in, uint64_t *state, RVal *const *ops, RVal 
   const Shape *s = in->shape;
   RVal *r;
   TRY(rval_array(s->type, s->rank, s->dims, &r));
+  if (in->op == OP_RNG_GET_AND_UPDATE_STATE) {
+    const char *d = instr_raw(in, "delta");
+    uint64_t v[2] = {__atomic_fetch_add(state, d ? strtoull(d, NULL, 10) : 0, __ATOMIC_RELAXED), 0};
+    memcpy(r->lit.data, v, sizeof v);
+    *out = r;
+    return NULL;
+  }
   Literal *o = &r->lit;
   if (type_is_float(s->type)) {
     double a = literal_get_f64(&ops[0]->lit, 0), b = literal_get_f64(&ops[1]->lit, 0);

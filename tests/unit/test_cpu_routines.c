@@ -680,6 +680,8 @@ TEST(rng_and_control) {
       "distribution=rng_uniform\n  s = f32[7] rng(a, b), distribution=rng_normal\n  ROOT t = (f32[5,3], f32[7]) tuple(r, s)\n}\n",
       "HloModule m\nENTRY e {\n  a = s32[] constant(-3)\n  b = s32[] constant(100)\n  ROOT r = s32[11] rng(a, b), "
       "distribution=rng_uniform\n}\n",
+      "HloModule m\nENTRY e {\n  s = u64[2] rng-get-and-update-state(), delta=16\n  t = u64[2] rng-get-and-update-state(), "
+      "delta=5\n  ROOT r = (u64[2], u64[2]) tuple(s, t)\n}\n",
       /* one-replica collectives */
       "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n"
       "  a = f32[4] parameter(0)\n  b = f32[] parameter(1)\n  r = f32[4] all-reduce(a), to_apply=add, replica_groups={}\n"
