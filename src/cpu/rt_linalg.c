@@ -100,9 +100,10 @@ static bool prec_double(int p) { return p == 1 || p == 3; }
 static size_t prec_bytes(int p) { return (size_t)(4 << (prec_double(p) + prec_complex(p))); }
 static ElemType prec_real(int p) { return prec_double(p) ? T_F64 : T_F32; }
 
-/* A workspace size LAPACK returned in the first element of a query. */
+/* A workspace size LAPACK returned in the first element of a query (a
+ * single-precision answer may have been rounded down: a little more). */
 static lint work_count(int p, const void *w) {
-  double v = prec_double(p) ? *(const double *)w : (double)*(const float *)w;
+  double v = prec_double(p) ? *(const double *)w : (double)*(const float *)w * (1 + 0x1p-20) + 1;
   if (!(v >= 1)) return 1;
   if (v > (double)INT_MAX / 2) return INT_MAX / 2;
   return (lint)ceil(v);
