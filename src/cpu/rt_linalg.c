@@ -182,6 +182,11 @@ static cxla_status finish(const Instr *in, RVal **el, int n, cxla_status st, RVa
   return rval_tuple(n, el, out);
 }
 
+/* memcpy that allows the NULL data of empty arrays */
+static void copy_data(void *dst, const void *src, size_t n) {
+  if (n) memcpy(dst, src, n);
+}
+
 static void *work_alloc(size_t n, size_t es) { return cxla_malloc(n ? n * es : es); }
 
 static void set_s32(RVal *v, int64_t i, lint x) { ((int32_t *)v->lit.data)[i] = x; }
@@ -212,7 +217,7 @@ static cxla_status run_cholesky(const Instr *in, RVal *const *ops, RVal **out) {
   TRY(rval_array(in->shape->type, in->shape->rank, in->shape->dims, &r));
   size_t es = prec_bytes(p);
   int64_t n = m.rows, nn = n * n;
-  memcpy(r->lit.data, ops[0]->lit.data, (size_t)(m.batch * nn) * es);
+  copy_data(r->lit.data, ops[0]->lit.data, (size_t)(m.batch * nn) * es);
   int32_t *info = work_alloc((size_t)m.batch, sizeof *info);
   if (!info) {
     rval_unref(r);
@@ -254,7 +259,7 @@ static cxla_status cc_potrf(const Instr *in, RVal *const *ops, int p, RVal **out
   TRY(want(in, 1, T_S32, xs->rank - 2, m.batch));
   RVal *el[2];
   TRY(make_results(in, el, 2));
-  memcpy(el[0]->lit.data, ops[0]->lit.data, (size_t)(m.batch * m.rows * m.rows) * prec_bytes(p));
+  copy_data(el[0]->lit.data, ops[0]->lit.data, (size_t)(m.batch * m.rows * m.rows) * prec_bytes(p));
   potrf_rows(p, el[0]->lit.data, m.batch, (lint)m.rows, instr_config_char(in, "uplo", 'L') == 'L',
              el[1]->lit.data);
   return finish(in, el, 2, NULL, out);
@@ -280,7 +285,7 @@ static cxla_status trsm(const Instr *in, RVal *const *ops, const Tri *o, RVal **
   size_t es = prec_bytes(p);
   RVal *r;
   TRY(rval_array(bs->type, bs->rank, bs->dims, &r));
-  memcpy(r->lit.data, ops[1]->lit.data, (size_t)(mb.batch * mb.rows * mb.cols) * es);
+  copy_data(r->lit.data, ops[1]->lit.data, (size_t)(mb.batch * mb.rows * mb.cols) * es);
   if (mb.rows == 0 || mb.cols == 0) {
     *out = r;
     return NULL;
@@ -543,7 +548,7 @@ static cxla_status cc_svd(const Instr *in, RVal *const *ops, int p, bool gesvd, 
   RVal *el[5];
   TRY(make_results(in, el, 5));
   size_t es = prec_bytes(p), rs = prec_double(p) ? 8 : 4;
-  memcpy(el[0]->lit.data, ops[0]->lit.data, (size_t)(m.batch * mn) * es);
+  copy_data(el[0]->lit.data, ops[0]->lit.data, (size_t)(m.batch * mn) * es);
   memset(el[2]->lit.data, 0, (size_t)shape_elems(us) * es);
   memset(el[3]->lit.data, 0, (size_t)shape_elems(vs) * es);
   Svd s = {.p = p, .gesvd = gesvd, .job = job, .M = (lint)m.rows, .N = (lint)m.cols};
@@ -630,7 +635,7 @@ static cxla_status cc_gtsv(const Instr *in, RVal *const *ops, int p, RVal **out)
   TRY(make_results(in, el, 5));
   size_t es = prec_bytes(p);
   for (int i = 0; i < 4; i++)
-    memcpy(el[i]->lit.data, ops[i]->lit.data, (size_t)shape_elems(in->operands[i]->shape) * es);
+    copy_data(el[i]->lit.data, ops[i]->lit.data, (size_t)shape_elems(in->operands[i]->shape) * es);
   char *w = work_alloc((size_t)(n * nrhs), es);
   cxla_status st = w ? NULL : cxla_oom();
   lint N = (lint)n, NR = (lint)nrhs, ldb = N > 0 ? N : 1;

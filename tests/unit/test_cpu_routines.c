@@ -138,7 +138,7 @@ static bool close_lit(const Literal *w, const Literal *g, double tol, char *why)
   }
   TypeKind k = type_kind(w->type);
   if (k != TK_FLOAT && k != TK_COMPLEX) {
-    bool same = memcmp(w->data, g->data, (size_t)w->nelems * (size_t)type_bytes(w->type)) == 0;
+    bool same = !w->nelems || memcmp(w->data, g->data, (size_t)w->nelems * (size_t)type_bytes(w->type)) == 0;
     if (!same) sprintf(why, "integers differ");
     return same;
   }
