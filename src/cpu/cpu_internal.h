@@ -121,6 +121,7 @@ void rt_fft_free(void *plan);
 cxla_status rt_fft_run(const void *plan, RVal *const *ops, RVal **out);
 /* rt_linalg.c: cholesky, triangular-solve, the LAPACK custom-calls */
 bool rt_linalg_supported(const Instr *in);
+cxla_status rt_linalg_check(const Instr *in); /* shapes, at compile time */
 cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out);
 /* rt_topk.c: topk and the "TopK" custom-call */
 cxla_status rt_topk_check(const Instr *in, int64_t *k, bool *largest);

@@ -74,7 +74,8 @@ cxla_status routine_prepare(Step *st, const Instr *in) {
   }
   case RT_RNG: return rt_rng_check(in);
   case RT_CONTROL: return rt_control_check(in);
-  case RT_LINALG: case RT_INTERP: return NULL;
+  case RT_LINALG: return rt_linalg_check(in);
+  case RT_INTERP: return NULL;
   default:
     if (in->op == OP_BATCH_NORM_TRAINING || in->op == OP_BATCH_NORM_INFERENCE || in->op == OP_BATCH_NORM_GRAD)
       return ERR(UNIMPLEMENTED,

@@ -213,6 +213,7 @@ static cxla_status run_cholesky(const Instr *in, RVal *const *ops, RVal **out) {
   int p = prec_of(in->operands[0]->shape->type);
   if (m.rows != m.cols) return bad(in, "needs square matrices");
   TRY(want(in, -1, in->operands[0]->shape->type, in->operands[0]->shape->rank, m.batch * m.rows * m.rows));
+  if (!ops) return NULL; /* checked only */
   RVal *r;
   TRY(rval_array(in->shape->type, in->shape->rank, in->shape->dims, &r));
   size_t es = prec_bytes(p);
@@ -257,6 +258,7 @@ static cxla_status cc_potrf(const Instr *in, RVal *const *ops, int p, RVal **out
   if (m.rows != m.cols) return bad(in, "needs square matrices");
   TRY(want(in, 0, xs->type, xs->rank, m.batch * m.rows * m.rows));
   TRY(want(in, 1, T_S32, xs->rank - 2, m.batch));
+  if (!ops) return NULL; /* checked only */
   RVal *el[2];
   TRY(make_results(in, el, 2));
   copy_data(el[0]->lit.data, ops[0]->lit.data, (size_t)(m.batch * m.rows * m.rows) * prec_bytes(p));
@@ -283,6 +285,7 @@ static cxla_status trsm(const Instr *in, RVal *const *ops, const Tri *o, RVal **
   TRY(want(in, -1, bs->type, bs->rank, mb.batch * mb.rows * mb.cols));
   int p = prec_of(bs->type);
   size_t es = prec_bytes(p);
+  if (!ops) return NULL; /* checked only */
   RVal *r;
   TRY(rval_array(bs->type, bs->rank, bs->dims, &r));
   copy_data(r->lit.data, ops[1]->lit.data, (size_t)(mb.batch * mb.rows * mb.cols) * es);
@@ -343,6 +346,7 @@ static cxla_status cc_getrf(const Instr *in, RVal *const *ops, int p, RVal **out
   TRY(want(in, 0, xs->type, xs->rank, m.batch * mn));
   TRY(want(in, 1, T_S32, xs->rank - 1, m.batch * k));
   TRY(want(in, 2, T_S32, xs->rank - 2, m.batch));
+  if (!ops) return NULL; /* checked only */
   RVal *el[3];
   TRY(make_results(in, el, 3));
   size_t es = prec_bytes(p);
@@ -373,6 +377,7 @@ static cxla_status cc_geqrf(const Instr *in, RVal *const *ops, int p, RVal **out
   TRY(want(in, 0, xs->type, xs->rank, m.batch * mn));
   TRY(want(in, 1, xs->type, xs->rank - 1, m.batch * k));
   int nres = in->shape->ntuple;
+  if (!ops) return NULL; /* checked only */
   RVal *el[2];
   TRY(make_results(in, el, 2));
   size_t es = prec_bytes(p);
@@ -404,6 +409,7 @@ static cxla_status cc_orgqr(const Instr *in, RVal *const *ops, int p, RVal **out
   if (k > m.cols || m.cols > m.rows) return bad(in, "orgqr needs k <= n <= m");
   if (shape_elems(ts) != m.batch * k) return bad(in, "tau's batch dimensions must match x's");
   TRY(want(in, -1, xs->type, xs->rank, m.batch * mn));
+  if (!ops) return NULL; /* checked only */
   RVal *r;
   TRY(rval_array(in->shape->type, in->shape->rank, in->shape->dims, &r));
   size_t es = prec_bytes(p);
@@ -444,6 +450,7 @@ static cxla_status eigh(const Instr *in, RVal *const *ops, int p, bool lower, bo
   TRY(want(in, 1, prec_real(p), xs->rank - 1, m.batch * n));
   if (with_info) TRY(want(in, 2, T_S32, xs->rank - 2, m.batch));
   if (in->shape->ntuple != nres) return bad(in, "result has the wrong number of elements");
+  if (!ops) return NULL; /* checked only */
   RVal *el[3];
   TRY(make_results(in, el, nres));
   size_t es = prec_bytes(p), rs = prec_double(p) ? 8 : 4;
@@ -545,6 +552,7 @@ static cxla_status cc_svd(const Instr *in, RVal *const *ops, int p, bool gesvd, 
       (job == 'S' && (uc != k || vr != k)))
     return bad(in, "u/vt shapes do not fit the operand and mode");
   if (big > 46340) return ERR(RESOURCE_EXHAUSTED, "%%%s: matrix too large for the svd", in->name);
+  if (!ops) return NULL; /* checked only */
   RVal *el[5];
   TRY(make_results(in, el, 5));
   size_t es = prec_bytes(p), rs = prec_double(p) ? 8 : 4;
@@ -631,6 +639,7 @@ static cxla_status cc_gtsv(const Instr *in, RVal *const *ops, int p, RVal **out)
   for (int i = 0; i < 3; i++) TRY(want(in, i, t, r, shape_elems(ds)));
   TRY(want(in, 3, t, r + 1, shape_elems(bs)));
   TRY(want(in, 4, T_S32, r - 1, batch));
+  if (!ops) return NULL; /* checked only */
   RVal *el[5];
   TRY(make_results(in, el, 5));
   size_t es = prec_bytes(p);
@@ -695,12 +704,18 @@ static Target target_of(const Instr *in, int *p) {
   return TG_NONE;
 }
 
+cxla_status rt_linalg_check(const Instr *in) {
+  RVal *none;
+  return rt_linalg_run(in, NULL, &none);
+}
+
 bool rt_linalg_supported(const Instr *in) {
   if (in->op == OP_CHOLESKY || in->op == OP_TRIANGULAR_SOLVE) return true;
   int p;
   return in->op == OP_CUSTOM_CALL && target_of(in, &p) != TG_NONE && p >= 0;
 }
 
+/* With ops NULL: only the checks of the shapes (at compile time). */
 cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out) {
   *out = NULL;
   if (in->op == OP_CHOLESKY) return run_cholesky(in, ops, out);

@@ -742,6 +742,10 @@ TEST(unsupported_are_compile_errors) {
   CHECK_ERR(compile_text("HloModule m\nENTRY e {\n  a = f32[3,3] parameter(0)\n  ROOT r = (f32[3,3], s32[]) "
                          "custom-call(a), custom_call_target=\"lapack_dpotrf_ffi\"\n}\n"),
             "lapack_dpotrf_ffi");
+  /* a LAPACK target whose result does not fit its operand: refused when compiled */
+  CHECK_ERR(compile_text("HloModule m\nENTRY e {\n  a = f32[3,3] parameter(0)\n  ROOT r = (f32[3,3], s32[2]) "
+                         "custom-call(a), custom_call_target=\"lapack_spotrf_ffi\"\n}\n"),
+            "result element 1");
   CHECK_ERR(compile_text("HloModule m\nENTRY e {\n  x = f32[2,3] parameter(0)\n  s = f32[3] parameter(1)\n"
                          "  o = f32[3] parameter(2)\n  ROOT r = (f32[2,3], f32[3], f32[3]) batch-norm-training(x, s, o), "
                          "epsilon=0.001, feature_index=1\n}\n"),
