@@ -7,8 +7,9 @@
  * Lines are transformed in double precision and rounded once to the result
  * type. A line of length n whose prime factors are all <= 64 runs a
  * mixed-radix decimation-in-time Cooley-Tukey (radix 4 and 2 butterflies,
- * a direct radix-p pass for the other factors); longer prime factors run
- * Bluestein's chirp-z as a power-of-two convolution. Twiddles come from
+ * a direct radix-p pass for the other factors; lines of up to 64 that are
+ * not powers of two are one direct pass, as in the interpreter); longer
+ * prime factors run Bluestein's chirp-z as a power-of-two convolution. Twiddles come from
  * exact integer angles (multiples of pi/2 exactly +-1, +-i), and a
  * multiplication by a twiddle with a zero part is a scaling or rotation,
  * as in XLA:CPU's DUCC, so a NaN stays in the parts it reaches there. */
@@ -80,10 +81,20 @@ static void line_free(Line *l) {
 
 static Cx *cx_alloc(int64_t n) { return cxla_malloc((size_t)(n > 0 ? n : 1) * sizeof(Cx)); }
 
+static bool is_pow2(int64_t n) { return n > 0 && (n & (n - 1)) == 0; }
+
 /* Factors n into radices (4s first, then 2, 3, 5, ...); false if a prime
- * factor exceeds MAX_RADIX. */
+ * factor exceeds MAX_RADIX. Short lines that are not powers of two are one
+ * radix-n pass, the direct sum, whose NaN placement the interpreter's
+ * (which sums them directly) shares. */
 static bool factor(Line *l, int64_t n) {
   l->nf = 0;
+  if (n <= MAX_RADIX && !is_pow2(n)) {
+    l->fac[0] = n;
+    l->fac[1] = 1;
+    l->nf = 1;
+    return true;
+  }
   int64_t rest = n;
   int64_t p = 4;
   while (rest > 1) {
