@@ -376,7 +376,6 @@ static cxla_status cc_geqrf(const Instr *in, RVal *const *ops, int p, RVal **out
   int64_t k = m.rows < m.cols ? m.rows : m.cols, mn = m.rows * m.cols;
   TRY(want(in, 0, xs->type, xs->rank, m.batch * mn));
   TRY(want(in, 1, xs->type, xs->rank - 1, m.batch * k));
-  int nres = in->shape->ntuple;
   if (!ops) return NULL; /* checked only */
   RVal *el[2];
   TRY(make_results(in, el, 2));
@@ -395,7 +394,6 @@ static cxla_status cc_geqrf(const Instr *in, RVal *const *ops, int p, RVal **out
   }
   cxla_free(w);
   cxla_free(work);
-  (void)nres;
   return finish(in, el, 2, st, out);
 }
 
@@ -564,9 +562,13 @@ static cxla_status cc_svd(const Instr *in, RVal *const *ops, int p, bool gesvd, 
   s.ldu = vecs && s.M > 0 ? s.M : 1;
   s.ldvt = vecs && vr > 0 ? (lint)vr : 1;
   /* rwork: LAPACK's documented minimums for the complex routines */
-  int64_t lr = gesvd ? 5 * k : vecs ? (5 * k * k + 5 * k > 2 * big * k + 2 * k * k + k ? 5 * k * k + 5 * k
-                                                                                         : 2 * big * k + 2 * k * k + k)
-                                    : 7 * k;
+  int64_t lr = 7 * k;
+  if (gesvd) {
+    lr = 5 * k;
+  } else if (vecs) {
+    int64_t a = 5 * k * k + 5 * k, b = 2 * big * k + 2 * k * k + k;
+    lr = a > b ? a : b;
+  }
   s.lrwork = (lint)(lr > 0 ? lr : 1);
   s.rwork = work_alloc((size_t)s.lrwork, rs);
   s.iwork = work_alloc((size_t)(8 * k), sizeof(lint));
