@@ -8,7 +8,9 @@
 #   libclang-rt-dev      clang's sanitizer and libFuzzer runtimes (make fuzz)
 #   python3 + numpy      tools/corpus/check.py and numpy cross-checks of
 #                        .npy files in the tests (skipped without numpy)
-#   libopenblas-dev      CBLAS: the cpu backend's dots, bench/peak.c
+#   libopenblas-dev      CBLAS and LAPACK: the cpu backend's dots and its
+#                        linear-algebra routines (potrf, getrf, syevd, ...),
+#                        bench/peak.c
 #   llvm-19-dev          LLVM 19's C API and ORC JIT: the cpu backend
 #
 # gcc's own sanitizer runtimes (libasan, libubsan) come with gcc.

@@ -35,7 +35,8 @@ static cxla_status copy_leaves(const RVal *v, const RtArray *results, int n, int
 
 static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   CpuExecutable *x = a->program;
-  ExecCtx cx = {x, a->control, a->host};
+  uint64_t rng_state = 0x853c49e6748fea9bull; /* where the interpreter's starts */
+  ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state};
   TRY(rt_check(a->control));
   RVal **args = cxla_calloc((size_t)a->nargs + 1, sizeof *args);
   if (!args) return cxla_oom();

@@ -25,6 +25,7 @@ static void program_free(Program *p) {
     cxla_free(p->steps[i].kname);
     cxla_free(p->steps[i].sub);
     rval_unref(p->steps[i].constant);
+    if (p->steps[i].plan_free) p->steps[i].plan_free(p->steps[i].plan);
   }
   cxla_free(p->steps);
   cxla_free(p->last_use);
@@ -159,7 +160,7 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     st->kname = NULL;
     st->kind = ST_ROUTINE;
     bd->x->stats.nroutines++;
-    return NULL;
+    return routine_prepare(st, in);
   }
   case OP_CONVOLUTION:
     if (conv_gemm_plan_ok(in)) {
@@ -168,6 +169,13 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
       return NULL;
     }
     break;
+  case OP_ASYNC_START:
+    /* its computation as a compiled program; the routine wraps its result */
+    if (in->ncalled != 1) break;
+    st->kind = ST_ROUTINE;
+    bd->x->stats.nroutines++;
+    TRY(routine_prepare(st, in));
+    return sub_programs(bd, st, 1, in->called);
   case OP_DOT:
     if (gemm_plan(in, &st->gemm)) {
       st->kind = ST_BLAS_DOT;
@@ -187,8 +195,11 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
   if (routine_supported(in)) {
     st->kind = ST_ROUTINE;
     bd->x->stats.nroutines++;
-    return NULL;
+    return routine_prepare(st, in);
   }
+  if (in->op == OP_BATCH_NORM_TRAINING || in->op == OP_BATCH_NORM_INFERENCE || in->op == OP_BATCH_NORM_GRAD ||
+      in->op == OP_CUSTOM_CALL)
+    return routine_prepare(st, in); /* the error that says why */
   return ERR(UNIMPLEMENTED, "cpu backend: cannot compile %s", why);
 }
 

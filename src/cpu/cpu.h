@@ -7,8 +7,15 @@
  *               kernel per fusion or unfused op, all in one LLVM module
  *   jit.c       LLVM optimization and ORC LLJIT for the host CPU
  *   exec.c      the executor over programs, and runtime values
- *   routines.c  runtime routines: BLAS dots, and the ops run by the
- *               interpreter's evaluators on the executor's buffers
+ *   routines.c  runtime routines: BLAS dots, and the dispatch to the
+ *               routines on raw buffers below (a few ops still run on the
+ *               interpreter's evaluators: routines.c lists them)
+ *   rt_fft.c    fft: mixed-radix / Bluestein, planned at compile time
+ *   rt_linalg.c cholesky, triangular-solve, the LAPACK custom-calls
+ *               (OpenBLAS's LAPACK and CBLAS)
+ *   rt_topk.c   topk;  rt_rng.c  the legacy rng op
+ *   rt_control.c  one-replica collectives, async/copy wrappers, ids,
+ *               dimension sizes
  *
  * The executable borrows the module it was compiled from (instructions are
  * referenced by the code and the steps): keep the module alive until the

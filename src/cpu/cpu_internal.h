@@ -78,7 +78,12 @@ typedef struct Step {
   const Instr *pre[4];
   GemmPlan pre_plan[4];
   int nsub;
-  Program **sub;      /* while: cond, body; conditional: branches; call */
+  Program **sub;      /* while: cond, body; conditional: branches; call;
+                       * async-start: its computation */
+  /* routine: which one, and the plan it made at compile time (owned) */
+  int routine;
+  void *plan;
+  void (*plan_free)(void *);
 } Step;
 
 struct Program {
@@ -103,14 +108,18 @@ typedef struct ExecCtx {
   CpuExecutable *x;
   const struct RtControl *control;
   const struct RtHost *host; /* the runtime's allocator, or NULL */
+  uint64_t *rng_state; /* the legacy rng op's generator, per execution */
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);
 
-/* ---- routines (routines.c) ---- */
-/* Whether `in` runs as a runtime routine on the interpreter's evaluator. */
+/* ---- routines (routines.c dispatches; rt_*.c) ---- */
+/* Plans the routine that runs `in` (st->routine, st->plan), or the
+ * UNIMPLEMENTED compile error naming an op no routine runs. */
+cxla_status routine_prepare(Step *st, const Instr *in);
+/* Whether some routine runs `in`. */
 bool routine_supported(const Instr *in);
-cxla_status routine_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out);
+cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
 bool gemm_plan(const Instr *dot, GemmPlan *p);
 /* sort along dimensions[0] with the compiled comparator (stable). */
 cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out);
@@ -125,5 +134,25 @@ cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
  * enough work). */
 bool conv_gemm_plan_ok(const Instr *in);
 cxla_status conv_gemm_run(const struct RtHost *host, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
+
+/* rt_fft.c */
+cxla_status rt_fft_plan(const Instr *in, void **plan);
+void rt_fft_free(void *plan);
+cxla_status rt_fft_run(const void *plan, RVal *const *ops, RVal **out);
+/* rt_linalg.c: cholesky, triangular-solve, the LAPACK custom-calls */
+bool rt_linalg_supported(const Instr *in);
+cxla_status rt_linalg_check(const Instr *in); /* shapes, at compile time */
+cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out);
+/* rt_topk.c: topk and the "TopK" custom-call */
+cxla_status rt_topk_check(const Instr *in, int64_t *k, bool *largest);
+cxla_status rt_topk_run(const Instr *in, RVal *const *ops, RVal **out);
+/* rt_rng.c: the legacy rng op */
+cxla_status rt_rng_check(const Instr *in);
+cxla_status rt_rng_run(const Instr *in, uint64_t *state, RVal *const *ops, RVal **out);
+/* rt_control.c: collectives on one replica, ids, async and copy wrappers,
+ * dimension sizes, dynamic-reshape, annotating custom-calls */
+bool rt_identity_target(const char *target);
+cxla_status rt_control_check(const Instr *in);
+cxla_status rt_control_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
 
 #endif

@@ -358,7 +358,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_WHILE: s = run_while(x, st, ops[0], out); break;
   case ST_COND: s = run_cond(x, st, ops, out); break;
   case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;
-  case ST_ROUTINE: s = routine_run(x, in, ops, out); break;
+  case ST_ROUTINE: s = routine_run(x, st, ops, out); break;
   case ST_SORT: {
     unsigned mode = fp_mode_enter();
     s = sort_run(st, ops, out);
@@ -411,7 +411,8 @@ cxla_status cpu_execute(CpuExecutable *x, Literal *const *args, int nargs, Liter
 cxla_status cpu_execute_ctl(CpuExecutable *x, Literal *const *args, int nargs,
                             const struct RtControl *control, Literal **out) {
   *out = NULL;
-  ExecCtx cx = {x, control, NULL};
+  uint64_t rng_state = 0x853c49e6748fea9bull; /* where the interpreter's starts */
+  ExecCtx cx = {.x = x, .control = control, .host = NULL, .rng_state = &rng_state};
   const Computation *c = x->entry->comp;
   if (nargs != c->nparams)
     return ERR(INVALID_ARGUMENT, "the program takes %d arguments, %d given", c->nparams, nargs);

@@ -1,14 +1,21 @@
-/* Runtime routines: dots through OpenBLAS's CBLAS, and the ops that run on
- * the interpreter's evaluators over the executor's buffers (no copies in:
- * operands are passed as Literal views). The latter are the ops the
- * emitter does not compile yet; each is listed here by name, so none is
- * ever a silent fallback:
- *   topk, sort with a comparator the emitter cannot compile (sort
- *   otherwise runs sort.c with the compiled comparator), fft, rng, cholesky,
- *   triangular-solve, custom-call (the LAPACK targets), batch-norm-*,
- *   one-replica collectives and replica-id/partition-id, async and copy
- *   start/done wrappers (their computations interpreted), get/set-
- *   dimension-size and dynamic-reshape. */
+/* Runtime routines: dots through OpenBLAS's CBLAS (here), and the ops the
+ * emitter does not compile, each a routine on the executor's raw buffers:
+ *   rt_fft.c      fft (planned at compile time)
+ *   rt_linalg.c   cholesky, triangular-solve, the LAPACK custom-calls
+ *   rt_topk.c     topk, custom-call "TopK"
+ *   rt_rng.c      rng, rng-get-and-update-state
+ *   rt_control.c  one-replica collectives, replica-id/partition-id, async
+ *                 and copy start/done (async-start's computation compiled),
+ *                 get/set-dimension-size, dynamic-reshape, annotating
+ *                 custom-calls
+ * One op still runs on the interpreter's evaluator over the executor's
+ * buffers (Literal views, no copies in), named here so it is no silent
+ * fallback: sort with a comparator the emitter cannot compile (sort
+ * otherwise runs sort.c with the compiled comparator). Scatter,
+ * select-and-scatter and rng-bit-generator are compiled kernels
+ * (src/codegen).
+ * batch-norm-* are a compile error: the batchnorm-expander pass of the
+ * default pipeline rewrites them before they reach a backend. */
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
@@ -16,32 +23,70 @@
 #include "cpu/cpu_internal.h"
 #include "interp/interp.h"
 
+enum { RT_NONE, RT_INTERP, RT_FFT, RT_LINALG, RT_TOPK, RT_RNG, RT_CONTROL };
+
 typedef cxla_status (*Family)(Interp *, const Instr *, Literal *const *, Literal **);
 
+/* The interpreted ones. */
 static Family family_of(Opcode op) {
   switch (op) {
-  case OP_SORT: case OP_TOPK: return interp_sort;
-  case OP_FFT: return interp_fft;
-  case OP_RNG: return interp_rng;
-  case OP_CHOLESKY: case OP_TRIANGULAR_SOLVE: case OP_BATCH_NORM_GRAD: case OP_BATCH_NORM_INFERENCE:
-  case OP_BATCH_NORM_TRAINING:
-    return interp_linalg;
-  case OP_CUSTOM_CALL: case OP_ALL_REDUCE: case OP_ALL_GATHER: case OP_ALL_TO_ALL:
-  case OP_COLLECTIVE_PERMUTE: case OP_COLLECTIVE_BROADCAST: case OP_REDUCE_SCATTER:
-  case OP_REPLICA_ID: case OP_PARTITION_ID: case OP_ALL_REDUCE_START: case OP_ALL_REDUCE_DONE:
-  case OP_ALL_GATHER_START: case OP_ALL_GATHER_DONE: case OP_COLLECTIVE_PERMUTE_START:
-  case OP_COLLECTIVE_PERMUTE_DONE: case OP_ASYNC_START: case OP_ASYNC_UPDATE: case OP_ASYNC_DONE:
-  case OP_COPY_START: case OP_COPY_DONE:
-    return interp_control;
-  case OP_GET_DIMENSION_SIZE: case OP_SET_DIMENSION_SIZE: case OP_DYNAMIC_RESHAPE:
-    return interp_shape_op;
+  case OP_SORT: return interp_sort;
   default: return NULL;
   }
 }
 
-bool routine_supported(const Instr *in) { return family_of(in->op) != NULL; }
+static int kind_of(const Instr *in) {
+  if (family_of(in->op)) return RT_INTERP;
+  switch (in->op) {
+  case OP_FFT: return RT_FFT;
+  case OP_CHOLESKY: case OP_TRIANGULAR_SOLVE: return RT_LINALG;
+  case OP_TOPK: return RT_TOPK;
+  case OP_RNG: case OP_RNG_GET_AND_UPDATE_STATE: return RT_RNG;
+  case OP_CUSTOM_CALL:
+    if (in->custom_call_target && strcmp(in->custom_call_target, "TopK") == 0) return RT_TOPK;
+    if (rt_identity_target(in->custom_call_target)) return RT_CONTROL;
+    return rt_linalg_supported(in) ? RT_LINALG : RT_NONE;
+  case OP_ALL_REDUCE: case OP_ALL_GATHER: case OP_ALL_TO_ALL: case OP_COLLECTIVE_PERMUTE:
+  case OP_COLLECTIVE_BROADCAST: case OP_REDUCE_SCATTER: case OP_REPLICA_ID: case OP_PARTITION_ID:
+  case OP_ALL_REDUCE_START: case OP_ALL_REDUCE_DONE: case OP_ALL_GATHER_START: case OP_ALL_GATHER_DONE:
+  case OP_COLLECTIVE_PERMUTE_START: case OP_COLLECTIVE_PERMUTE_DONE: case OP_ASYNC_START:
+  case OP_ASYNC_UPDATE: case OP_ASYNC_DONE: case OP_COPY_START: case OP_COPY_DONE:
+  case OP_GET_DIMENSION_SIZE: case OP_SET_DIMENSION_SIZE: case OP_DYNAMIC_RESHAPE:
+    return RT_CONTROL;
+  default: return RT_NONE;
+  }
+}
 
-cxla_status routine_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out) {
+bool routine_supported(const Instr *in) { return kind_of(in) != RT_NONE; }
+
+cxla_status routine_prepare(Step *st, const Instr *in) {
+  st->routine = kind_of(in);
+  switch (st->routine) {
+  case RT_FFT:
+    st->plan_free = rt_fft_free;
+    return rt_fft_plan(in, &st->plan);
+  case RT_TOPK: {
+    int64_t k;
+    bool largest;
+    return rt_topk_check(in, &k, &largest);
+  }
+  case RT_RNG: return rt_rng_check(in);
+  case RT_CONTROL: return rt_control_check(in);
+  case RT_LINALG: return rt_linalg_check(in);
+  case RT_INTERP: return NULL;
+  default:
+    if (in->op == OP_BATCH_NORM_TRAINING || in->op == OP_BATCH_NORM_INFERENCE || in->op == OP_BATCH_NORM_GRAD)
+      return ERR(UNIMPLEMENTED,
+                 "cpu backend: cannot compile %s %%%s: the default pipeline's batchnorm-expander pass rewrites it",
+                 op_name(in->op), in->name);
+    if (in->op == OP_CUSTOM_CALL)
+      return ERR(UNIMPLEMENTED, "cpu backend: cannot compile custom-call %%%s: unsupported target '%s'", in->name,
+                 in->custom_call_target ? in->custom_call_target : "");
+    return ERR(UNIMPLEMENTED, "cpu backend: cannot compile %s %%%s", op_name(in->op), in->name);
+  }
+}
+
+static cxla_status run_interp(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out) {
   Family f = family_of(in->op);
   if (!f) return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
   Literal *small[16] = {0}, **lits = small;
@@ -53,6 +98,19 @@ cxla_status routine_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RV
   if (lits != small) cxla_free(lits);
   if (s) return s;
   return rval_from_literal(r, out);
+}
+
+cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out) {
+  const Instr *in = st->in;
+  switch (st->routine) {
+  case RT_INTERP: return run_interp(cx, in, ops, out);
+  case RT_FFT: return rt_fft_run(st->plan, ops, out);
+  case RT_LINALG: return rt_linalg_run(in, ops, out);
+  case RT_TOPK: return rt_topk_run(in, ops, out);
+  case RT_RNG: return rt_rng_run(in, cx->rng_state, ops, out);
+  case RT_CONTROL: return rt_control_run(cx, st, ops, out);
+  default: return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
+  }
 }
 
 /* ---- dots through CBLAS ---- */

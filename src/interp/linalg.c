@@ -724,24 +724,8 @@ static void svd_tall(Cx *a, int64_t m, int64_t n, double *s, Cx *u, Cx *v, bool 
 
 /* ---- custom calls ------------------------------------------------------------------ */
 
-/* The character code of key in backend_config ("{uplo = 76 : ui8}"), or
- * dflt. */
 static int cfg_char(const Instr *in, const char *key, int dflt) {
-  const char *cfg = instr_raw(in, "backend_config");
-  if (!cfg) return dflt;
-  size_t kl = strlen(key);
-  for (const char *p = strstr(cfg, key); p; p = strstr(p + 1, key)) {
-    bool start_ok = p == cfg || strchr("{ ,\"", p[-1]);
-    const char *q = p + kl;
-    while (*q == ' ') q++;
-    if (!start_ok || *q != '=') continue;
-    q++;
-    while (*q == ' ') q++;
-    char *end;
-    long v = strtol(q, &end, 10);
-    if (end != q) return (int)v;
-  }
-  return dflt;
+  return instr_config_char(in, key, dflt);
 }
 
 /* Target "lapack_<p><name>_ffi" with p in s/d/c/z: the routine name. */

@@ -435,5 +435,9 @@ Instr *comp_find_instr(const Computation *c, const char *name);
 cxla_status instr_add_raw(HloModule *m, Instr *in, const char *name, const char *value);
 /* The value of a raw attribute, or NULL. */
 const char *instr_raw(const Instr *in, const char *name);
+/* The integer value of key in a backend_config of the form
+ * "{uplo = 76 : ui8, mode = 65 : ui8}" (LAPACK custom-calls' character
+ * attributes), or dflt. */
+int instr_config_char(const Instr *in, const char *key, int dflt);
 
 #endif

@@ -1,5 +1,6 @@
 /* Modules, computations, instructions: creation and lookup. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ir/ir.h"
@@ -130,6 +131,24 @@ const char *instr_raw(const Instr *in, const char *name) {
   for (int i = 0; i < in->nraw; i++)
     if (strcmp(in->raw[i].name, name) == 0) return in->raw[i].value;
   return NULL;
+}
+
+int instr_config_char(const Instr *in, const char *key, int dflt) {
+  const char *cfg = instr_raw(in, "backend_config");
+  if (!cfg) return dflt;
+  size_t kl = strlen(key);
+  for (const char *p = strstr(cfg, key); p; p = strstr(p + 1, key)) {
+    bool start_ok = p == cfg || strchr("{ ,\"", p[-1]);
+    const char *q = p + kl;
+    while (*q == ' ') q++;
+    if (!start_ok || *q != '=') continue;
+    q++;
+    while (*q == ' ') q++;
+    char *end;
+    long v = strtol(q, &end, 10);
+    if (end != q) return (int)v;
+  }
+  return dflt;
 }
 
 /* ---- public API ---- */
