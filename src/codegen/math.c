@@ -1,7 +1,8 @@
 /* Transcendental functions: the one place the emitter chooses how each is
- * computed. Today every one is a call to the C library's double function
- * (the interpreter's definition, so results agree bit for bit); vectorizable
- * implementations of our own replace these calls here. */
+ * computed. Our own vectorizable implementations (em_vmath1/2, below) where
+ * we have them; otherwise a call to the C library's double function (the
+ * interpreter's definition). */
+#include <math.h>
 #include <string.h>
 
 #include "codegen/cg_internal.h"
@@ -53,4 +54,408 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
   LLVMTypeRef ft;
   LLVMValueRef f = math_fn(e, name, 2, &ft);
   return LLVMBuildCall2(e->b, ft, f, (LLVMValueRef[]){x, y}, 2, "");
+}
+
+/* ---- vectorizable implementations of our own ----
+ *
+ * Each function below emits straight-line IR (no calls, no branches: special
+ * cases are selects), so LLVM's loop vectorizer turns a loop over elements
+ * into full-width SIMD code. Everything is computed in double:
+ *   - f32 (and bf16/f16, which arrive widened to f32) are widened to double,
+ *     computed with double's precision and rounded once to the element type:
+ *     the result is within one unit of f32 rounding of the true value
+ *     (correctly rounded but for rare double-rounding ties);
+ *   - f64 uses the same code where it is accurate to about one unit of
+ *     double rounding (exp, expm1, log, log1p, tanh, logistic); the other f64
+ *     functions keep the C library's (em_vmath1 returns NULL).
+ * The accuracy of each is measured by tests/unit/test_vmath.c against tables
+ * computed with mpmath (tests/gen/vmath_ref.py) and against long double. */
+
+static LLVMValueRef K(Em *e, double v) { return LLVMConstReal(e->cg->f64, v); }
+static LLVMValueRef KI(Em *e, int64_t v) { return LLVMConstInt(e->cg->i64, (unsigned long long)v, 1); }
+static LLVMValueRef vadd(Em *e, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFAdd(e->b, a, b, ""); }
+static LLVMValueRef vsub(Em *e, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFSub(e->b, a, b, ""); }
+static LLVMValueRef vmul(Em *e, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFMul(e->b, a, b, ""); }
+static LLVMValueRef vdiv(Em *e, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFDiv(e->b, a, b, ""); }
+static LLVMValueRef fneg(Em *e, LLVMValueRef a) { return LLVMBuildFNeg(e->b, a, ""); }
+static LLVMValueRef vfma(Em *e, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+  return em_intrinsic(e, "llvm.fma", e->cg->f64, 3, (LLVMValueRef[]){a, b, c});
+}
+static LLVMValueRef fun1(Em *e, const char *intr, LLVMValueRef a) { return em_intrinsic(e, intr, e->cg->f64, 1, &a); }
+static LLVMValueRef fabs_(Em *e, LLVMValueRef a) { return fun1(e, "llvm.fabs", a); }
+static LLVMValueRef rint_(Em *e, LLVMValueRef a) { return fun1(e, "llvm.rint", a); }
+static LLVMValueRef csign(Em *e, LLVMValueRef mag, LLVMValueRef sgn) {
+  return em_intrinsic(e, "llvm.copysign", e->cg->f64, 2, (LLVMValueRef[]){mag, sgn});
+}
+static LLVMValueRef sel(Em *e, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(e->b, c, a, b, ""); }
+static LLVMValueRef fcmp(Em *e, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFCmp(e->b, p, a, b, ""); }
+static LLVMValueRef isnan_(Em *e, LLVMValueRef a) { return fcmp(e, LLVMRealUNO, a, a); }
+static LLVMValueRef bits(Em *e, LLVMValueRef a) { return LLVMBuildBitCast(e->b, a, e->cg->i64, ""); }
+static LLVMValueRef unbits(Em *e, LLVMValueRef a) { return LLVMBuildBitCast(e->b, a, e->cg->f64, ""); }
+
+/* c[0] + x*(c[1] + x*(...)) */
+static LLVMValueRef horner(Em *e, LLVMValueRef x, const double *c, int n) {
+  LLVMValueRef r = K(e, c[n - 1]);
+  for (int i = n - 2; i >= 0; i--) r = vfma(e, r, x, K(e, c[i]));
+  return r;
+}
+
+/* 2^k for an integral double k in [-1022, 1023]. */
+static LLVMValueRef pow2i(Em *e, LLVMValueRef k) {
+  LLVMValueRef ki = LLVMBuildFPToSI(e->b, k, e->cg->i64, "");
+  return unbits(e, LLVMBuildShl(e->b, LLVMBuildAdd(e->b, ki, KI(e, 1023), ""), KI(e, 52), ""));
+}
+
+static double inv_fact(int n) {
+  double f = 1;
+  for (int i = 2; i <= n; i++) f *= i; /* exact up to 22! */
+  return 1.0 / f;
+}
+
+#define LN2_HI 0x1.62e42fefa39efp-1 /* ln 2 rounded to double */
+#define LN2_LO 0x1.abc9e3b39803fp-56 /* ln 2 - LN2_HI */
+#define LOG2E 0x1.71547652b82fep+0
+#define LN2_HI42 0x1.62e42fefa3800p-1 /* ln 2 to 42 bits: k * LN2_HI42 exact */
+#define LN2_LO42 0x1.ef35793c76730p-45
+#define PIO2_HI 0x1.921fb54442d18p+0
+#define PIO2_LO 0x1.1a62633145c07p-54
+#define PI_HI 0x1.921fb54442d18p+1
+#define PIO6 0x1.0c152382d7366p-1
+#define SQRT3 0x1.bb67ae8584caap+0
+
+/* x = k ln2 + r, |r| <= ln2/2 (exactly up to LN2_LO's rounding: the first
+ * step is exact under fma because x and k*LN2_HI are multiples of 2^-53
+ * whose difference is small). x must be finite and |x| < 2^11. */
+static LLVMValueRef exp_reduce(Em *e, LLVMValueRef x, LLVMValueRef *k) {
+  *k = rint_(e, vmul(e, x, K(e, LOG2E)));
+  LLVMValueRef nk = fneg(e, *k);
+  return vfma(e, nk, K(e, LN2_LO), vfma(e, nk, K(e, LN2_HI), x));
+}
+
+/* expm1(r) for |r| <= 0.35: Taylor to degree 13 (truncation < 2^-60 of r). */
+static LLVMValueRef expm1_poly(Em *e, LLVMValueRef r) {
+  double c[12];
+  for (int i = 0; i < 12; i++) c[i] = inv_fact(i + 2);
+  LLVMValueRef q = horner(e, r, c, 12);
+  return vfma(e, vmul(e, r, r), q, r);
+}
+
+/* x clamped to [lo, hi]; NaN becomes 0 (callers select NaN back). */
+static LLVMValueRef clamp0(Em *e, LLVMValueRef x, double lo, double hi) {
+  LLVMValueRef c = sel(e, fcmp(e, LLVMRealOLT, x, K(e, lo)), K(e, lo), x);
+  c = sel(e, fcmp(e, LLVMRealOGT, c, K(e, hi)), K(e, hi), c);
+  return sel(e, isnan_(e, x), K(e, 0), c);
+}
+
+static LLVMValueRef v_exp(Em *e, LLVMValueRef x) {
+  LLVMValueRef xc = clamp0(e, x, -746, 710), k;
+  LLVMValueRef r = exp_reduce(e, xc, &k);
+  LLVMValueRef p = vadd(e, K(e, 1), expm1_poly(e, r));
+  /* 2^k in two factors, each a normal number: overflow and underflow
+   * (flushed under FTZ) come out of the multiplications. */
+  LLVMValueRef k1 = fun1(e, "llvm.floor", vmul(e, k, K(e, 0.5)));
+  LLVMValueRef res = vmul(e, vmul(e, p, pow2i(e, k1)), pow2i(e, vsub(e, k, k1)));
+  return sel(e, isnan_(e, x), x, res);
+}
+
+static LLVMValueRef v_expm1(Em *e, LLVMValueRef x) {
+  LLVMValueRef xc = clamp0(e, x, -60, 710), k;
+  LLVMValueRef r = exp_reduce(e, xc, &k);
+  LLVMValueRef p = expm1_poly(e, r);
+  /* expm1(x) = 2^k (p + 1) - 1 = 2 (s p + (s - 1/2)) with s = 2^(k-1) */
+  LLVMValueRef s = pow2i(e, vsub(e, k, K(e, 1)));
+  LLVMValueRef res = vmul(e, K(e, 2), vfma(e, s, p, vsub(e, s, K(e, 0.5))));
+  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, fabs_(e, x), K(e, 0x1p-60));
+  return sel(e, LLVMBuildOr(e->b, tiny, isnan_(e, x), ""), x, res);
+}
+
+/* log(u) + c for finite positive normal u and a small correction c (log1p's
+ * rounding correction; 0 for log). u = 2^k m, sqrt(1/2) <= m < sqrt(2),
+ * f = m - 1, s = f/(2+f): log(1+f) = f - hfsq + s (hfsq + R(s^2)). */
+static LLVMValueRef log_core(Em *e, LLVMValueRef u, LLVMValueRef c) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ub = bits(e, u);
+  LLVMValueRef ex = LLVMBuildSub(B, LLVMBuildLShr(B, ub, KI(e, 52), ""), KI(e, 1023), "");
+  LLVMValueRef m = unbits(e, LLVMBuildOr(B, LLVMBuildAnd(B, ub, KI(e, 0x000FFFFFFFFFFFFFLL), ""),
+                                         KI(e, 0x3FF0000000000000LL), ""));
+  LLVMValueRef big = fcmp(e, LLVMRealOGT, m, K(e, 0x1.6a09e667f3bcdp+0));
+  m = sel(e, big, vmul(e, m, K(e, 0.5)), m);
+  ex = sel(e, big, LLVMBuildAdd(B, ex, KI(e, 1), ""), ex);
+  LLVMValueRef dk = LLVMBuildSIToFP(B, ex, e->cg->f64, "");
+  LLVMValueRef f = vsub(e, m, K(e, 1));
+  LLVMValueRef s = vdiv(e, f, vadd(e, K(e, 2), f));
+  LLVMValueRef z = vmul(e, s, s);
+  double cr[10];
+  for (int i = 0; i < 10; i++) cr[i] = 2.0 / (2 * i + 3); /* 2/3, 2/5, ... */
+  LLVMValueRef R = vmul(e, z, horner(e, z, cr, 10));
+  LLVMValueRef hfsq = vmul(e, K(e, 0.5), vmul(e, f, f));
+  LLVMValueRef lo = vfma(e, dk, K(e, LN2_LO42), c);
+  LLVMValueRef t = vsub(e, vsub(e, hfsq, vfma(e, s, vadd(e, hfsq, R), lo)), f);
+  return vsub(e, vmul(e, dk, K(e, LN2_HI42)), t);
+}
+
+static LLVMValueRef v_log(Em *e, LLVMValueRef x) {
+  LLVMValueRef pos = fcmp(e, LLVMRealOGT, x, K(e, 0));
+  LLVMValueRef fin = fcmp(e, LLVMRealOLT, x, K(e, INFINITY));
+  LLVMValueRef u = sel(e, LLVMBuildAnd(e->b, pos, fin, ""), x, K(e, 1));
+  LLVMValueRef r = log_core(e, u, K(e, 0));
+  r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, INFINITY)), x, r);
+  r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, 0)), K(e, -INFINITY), r);
+  return sel(e, fcmp(e, LLVMRealULT, x, K(e, 0)), K(e, NAN), r); /* NaN or negative */
+}
+
+static LLVMValueRef v_log1p(Em *e, LLVMValueRef x) {
+  LLVMValueRef u = vadd(e, K(e, 1), x);
+  /* the rounding error of 1 + x, relative to u */
+  LLVMValueRef c = vdiv(e, vsub(e, x, vsub(e, u, K(e, 1))), u);
+  LLVMValueRef ok = LLVMBuildAnd(e->b, fcmp(e, LLVMRealOGT, u, K(e, 0)), fcmp(e, LLVMRealOLT, x, K(e, INFINITY)), "");
+  LLVMValueRef r = log_core(e, sel(e, ok, u, K(e, 1)), sel(e, ok, c, K(e, 0)));
+  r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, INFINITY)), x, r);
+  r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, -1)), K(e, -INFINITY), r);
+  r = sel(e, fcmp(e, LLVMRealULT, x, K(e, -1)), K(e, NAN), r);
+  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, fabs_(e, x), K(e, 0x1p-60)); /* and +-0 */
+  return sel(e, LLVMBuildOr(e->b, tiny, isnan_(e, x), ""), x, r);
+}
+
+/* tanh(|x|) = -t / (t + 2), t = expm1(-2|x|); sign restored. */
+static LLVMValueRef v_tanh(Em *e, LLVMValueRef x) {
+  LLVMValueRef t = v_expm1(e, vmul(e, K(e, -2), fabs_(e, x)));
+  return csign(e, vdiv(e, fneg(e, t), vadd(e, t, K(e, 2))), x);
+}
+
+static LLVMValueRef v_logistic(Em *e, LLVMValueRef x) {
+  return vdiv(e, K(e, 1), vadd(e, K(e, 1), v_exp(e, fneg(e, x))));
+}
+
+/* ---- sin, cos, tan of f32 values (in double) ----
+ * Argument reduction exact enough for every f32 value (a vectorizable
+ * Payne-Hanek): |x| = m 2^(E-23) with a 24-bit integer m; 2/pi's fraction
+ * bits in 24-bit chunks c_j (value c_j 2^(-24(j+1))). Each m c_j is an exact
+ * double, so the terms t_j = m c_j 2^(E-47-24j) of |x| 2/pi are exact.
+ * Terms whose least bit weighs 4 or more do not change |x| 2/pi mod 4: the
+ * sum starts at chunk j0 chosen so that the first term's least bit weighs
+ * between 2^-22 and 2^1; five chunks (120 bits) follow. */
+static const double kTwoOverPiChunks[9] = {0xa2f983, 0x6e4e44, 0x1529fc, 0x2757d1, 0xf534dd,
+                                           0xc0db62, 0x95993c, 0x439041, 0xfe5163};
+
+static LLVMValueRef mod4(Em *e, LLVMValueRef t) {
+  return vsub(e, t, vmul(e, K(e, 4), fun1(e, "llvm.floor", vmul(e, t, K(e, 0.25)))));
+}
+
+/* r in [-pi/4, pi/4] (slightly beyond) and quadrant q (i64, 0..3) with
+ * |x| = q pi/2 + r mod 2 pi; ax is |x|, a positive normal f32 value. */
+static LLVMValueRef trig_reduce_f32(Em *e, LLVMValueRef ax, LLVMValueRef *q) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef b = bits(e, ax);
+  LLVMValueRef E = LLVMBuildSub(B, LLVMBuildLShr(B, b, KI(e, 52), ""), KI(e, 1023), "");
+  LLVMValueRef mi = LLVMBuildOr(B, LLVMBuildAnd(B, LLVMBuildLShr(B, b, KI(e, 29), ""), KI(e, 0x7fffff), ""),
+                                KI(e, 0x800000), "");
+  LLVMValueRef m = LLVMBuildSIToFP(B, mi, e->cg->f64, "");
+  LLVMValueRef j0 = sel(e, LLVMBuildICmp(B, LLVMIntSGT, E, KI(e, 48), ""),
+                        LLVMBuildSDiv(B, LLVMBuildSub(B, E, KI(e, 25), ""), KI(e, 24), ""), KI(e, 0));
+  LLVMValueRef s0 = LLVMBuildSub(B, LLVMBuildSub(B, E, KI(e, 47), ""), LLVMBuildMul(B, j0, KI(e, 24), ""), "");
+  LLVMValueRef scale = unbits(e, LLVMBuildShl(B, LLVMBuildAdd(B, s0, KI(e, 1023), ""), KI(e, 52), ""));
+  LLVMValueRef t[5];
+  for (int i = 0; i < 5; i++) {
+    LLVMValueRef c = K(e, kTwoOverPiChunks[i]);
+    for (int j = 1; j <= 4; j++)
+      c = sel(e, LLVMBuildICmp(B, LLVMIntEQ, j0, KI(e, j), ""), K(e, kTwoOverPiChunks[i + j]), c);
+    t[i] = vmul(e, vmul(e, vmul(e, m, c), K(e, ldexp(1, -24 * i))), scale);
+  }
+  LLVMValueRef a = vadd(e, mod4(e, t[0]), mod4(e, t[1])); /* exact */
+  LLVMValueRef ka = rint_(e, a);
+  LLVMValueRef f = vsub(e, a, ka);                      /* exact, |f| <= 1/2 */
+  LLVMValueRef s = vadd(e, f, t[2]);                    /* two-sum */
+  LLVMValueRef bb = vsub(e, s, f);
+  LLVMValueRef err = vadd(e, vsub(e, f, vsub(e, s, bb)), vsub(e, t[2], bb));
+  LLVMValueRef k2 = rint_(e, s);
+  s = vsub(e, s, k2);                                   /* exact */
+  LLVMValueRef fr = vadd(e, s, vadd(e, err, vadd(e, t[3], t[4])));
+  LLVMValueRef qi = LLVMBuildAdd(B, LLVMBuildFPToSI(B, ka, e->cg->i64, ""), LLVMBuildFPToSI(B, k2, e->cg->i64, ""), "");
+  *q = LLVMBuildAnd(B, qi, KI(e, 3), "");
+  return vfma(e, fr, K(e, PIO2_HI), vmul(e, fr, K(e, PIO2_LO)));
+}
+
+/* sin and cos on the reduced interval: Taylor to degree 17 / 18. */
+static LLVMValueRef sin_poly(Em *e, LLVMValueRef r) {
+  double c[8];
+  for (int i = 0; i < 8; i++) c[i] = (i % 2 ? 1 : -1) * inv_fact(2 * i + 3);
+  LLVMValueRef z = vmul(e, r, r);
+  return vfma(e, vmul(e, r, z), horner(e, z, c, 8), r);
+}
+static LLVMValueRef cos_poly(Em *e, LLVMValueRef r) {
+  double c[9];
+  for (int i = 0; i < 9; i++) c[i] = (i % 2 ? 1 : -1) * inv_fact(2 * i + 2);
+  LLVMValueRef z = vmul(e, r, r);
+  return vfma(e, z, horner(e, z, c, 9), K(e, 1));
+}
+
+enum { TRIG_SIN, TRIG_COS, TRIG_TAN };
+
+static LLVMValueRef v_trig_f32(Em *e, int which, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, ax, K(e, 0x1p-126)); /* +-0 (DAZ) */
+  LLVMValueRef bad = fcmp(e, LLVMRealUGE, ax, K(e, INFINITY));  /* inf, NaN */
+  LLVMValueRef q, r = trig_reduce_f32(e, sel(e, LLVMBuildOr(B, tiny, bad, ""), K(e, 1), ax), &q);
+  LLVMValueRef sp = sin_poly(e, r), cp = cos_poly(e, r);
+  LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI(e, 1), ""), KI(e, 0), "");
+  LLVMValueRef res;
+  if (which == TRIG_TAN) {
+    res = sel(e, odd, fneg(e, vdiv(e, cp, sp)), vdiv(e, sp, cp));
+  } else {
+    if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI(e, 1), "");
+    odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI(e, 1), ""), KI(e, 0), "");
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI(e, 2), ""), KI(e, 0), "");
+    res = sel(e, odd, cp, sp);
+    res = sel(e, neg, fneg(e, res), res);
+  }
+  if (which != TRIG_COS) res = vmul(e, res, csign(e, K(e, 1), x)); /* odd functions */
+  res = sel(e, tiny, which == TRIG_COS ? K(e, 1) : x, res);
+  return sel(e, bad, vsub(e, x, x), res);
+}
+
+/* ---- functions of f32 values built on the above ---- */
+
+static LLVMValueRef v_sinh_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef ax = fabs_(e, x);
+  ax = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 200)), K(e, 200), ax); /* beyond f32's range */
+  LLVMValueRef t = v_expm1(e, ax);
+  LLVMValueRef r = vmul(e, K(e, 0.5), vadd(e, t, vdiv(e, t, vadd(e, t, K(e, 1)))));
+  return csign(e, r, x);
+}
+
+static LLVMValueRef v_cosh_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef ax = fabs_(e, x);
+  ax = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 200)), K(e, 200), ax);
+  LLVMValueRef t = v_exp(e, ax);
+  return vadd(e, vmul(e, K(e, 0.5), t), vdiv(e, K(e, 0.5), t));
+}
+
+static LLVMValueRef v_atanh_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef y = vdiv(e, vmul(e, K(e, 2), ax), vsub(e, K(e, 1), ax));
+  LLVMValueRef r = vmul(e, K(e, 0.5), v_log1p(e, y));
+  r = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 1)), K(e, NAN), r);
+  return csign(e, r, x);
+}
+
+static LLVMValueRef v_asinh_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef ia = vdiv(e, K(e, 1), ax);
+  /* asinh(a) = log1p(a + a^2 / (1 + sqrt(1 + a^2))) */
+  LLVMValueRef d = vadd(e, ia, fun1(e, "llvm.sqrt", vfma(e, ia, ia, K(e, 1))));
+  LLVMValueRef r = v_log1p(e, vadd(e, ax, vdiv(e, ax, d)));
+  return csign(e, r, x);
+}
+
+static LLVMValueRef v_acosh_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef t = vsub(e, x, K(e, 1));
+  LLVMValueRef r = v_log1p(e, vadd(e, t, fun1(e, "llvm.sqrt", vfma(e, t, t, vmul(e, K(e, 2), t)))));
+  return sel(e, fcmp(e, LLVMRealOLT, x, K(e, 1)), K(e, NAN), r);
+}
+
+/* cbrt: an estimate from the exponent bits, then three Halley steps. */
+static LLVMValueRef v_cbrt_f32(Em *e, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef special = LLVMBuildOr(B, fcmp(e, LLVMRealOLT, ax, K(e, 0x1p-126)),
+                                     fcmp(e, LLVMRealUGE, ax, K(e, INFINITY)), "");
+  LLVMValueRef a = sel(e, special, K(e, 1), ax);
+  LLVMValueRef y = unbits(e, LLVMBuildAdd(B, LLVMBuildUDiv(B, bits(e, a), KI(e, 3), ""),
+                                          KI(e, 0x2A9F7893782DA1CELL), ""));
+  for (int i = 0; i < 3; i++) {
+    LLVMValueRef y3 = vmul(e, vmul(e, y, y), y);
+    y = vmul(e, y, vdiv(e, vfma(e, K(e, 2), a, y3), vfma(e, K(e, 2), y3, a)));
+  }
+  return sel(e, special, x, csign(e, y, x));
+}
+
+/* atan(a) for a >= 0 (or NaN): a > 1 through pi/2 - atan(1/a), then
+ * a > tan(pi/12) through pi/6 + atan((a sqrt3 - 1) / (a + sqrt3)); Taylor to
+ * degree 31 on |t| <= 0.268. */
+static LLVMValueRef atan_pos(Em *e, LLVMValueRef a) {
+  LLVMValueRef inv = fcmp(e, LLVMRealOGT, a, K(e, 1));
+  LLVMValueRef t = sel(e, inv, vdiv(e, K(e, 1), a), a);
+  LLVMValueRef red = fcmp(e, LLVMRealOGT, t, K(e, 0x1.126145e9ecd56p-2)); /* tan(pi/12) */
+  LLVMValueRef tr = vdiv(e, vfma(e, t, K(e, SQRT3), K(e, -1)), vadd(e, t, K(e, SQRT3)));
+  t = sel(e, red, tr, t);
+  double c[15];
+  for (int i = 0; i < 15; i++) c[i] = (i % 2 ? 1.0 : -1.0) / (2 * i + 3);
+  LLVMValueRef z = vmul(e, t, t);
+  LLVMValueRef r = vfma(e, vmul(e, t, z), horner(e, z, c, 15), t);
+  r = sel(e, red, vadd(e, r, K(e, PIO6)), r);
+  return sel(e, inv, vsub(e, K(e, PIO2_HI), r), r);
+}
+
+static LLVMValueRef v_atan_f32(Em *e, LLVMValueRef x) { return csign(e, atan_pos(e, fabs_(e, x)), x); }
+
+static LLVMValueRef sign_bit(Em *e, LLVMValueRef x) {
+  return LLVMBuildICmp(e->b, LLVMIntSLT, bits(e, x), KI(e, 0), "");
+}
+
+/* atan2(y, x) from atan(|y|/|x|): both zero gives ratio 0, both infinite 1. */
+static LLVMValueRef v_atan2_f32(Em *e, LLVMValueRef y, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ay = fabs_(e, y), ax = fabs_(e, x);
+  LLVMValueRef ratio = vdiv(e, ay, ax);
+  LLVMValueRef zz = LLVMBuildAnd(B, fcmp(e, LLVMRealOEQ, ay, K(e, 0)), fcmp(e, LLVMRealOEQ, ax, K(e, 0)), "");
+  LLVMValueRef ii = LLVMBuildAnd(B, fcmp(e, LLVMRealOEQ, ay, K(e, INFINITY)), fcmp(e, LLVMRealOEQ, ax, K(e, INFINITY)), "");
+  ratio = sel(e, zz, K(e, 0), sel(e, ii, K(e, 1), ratio));
+  LLVMValueRef a = atan_pos(e, ratio);
+  a = sel(e, sign_bit(e, x), vsub(e, K(e, PI_HI), a), a);
+  return csign(e, a, y);
+}
+
+static LLVMValueRef v_asin_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef c = fun1(e, "llvm.sqrt", vmul(e, vsub(e, K(e, 1), ax), vadd(e, K(e, 1), ax)));
+  return csign(e, atan_pos(e, vdiv(e, ax, c)), x);
+}
+
+static LLVMValueRef v_acos_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef c = fun1(e, "llvm.sqrt", vmul(e, vsub(e, K(e, 1), ax), vadd(e, K(e, 1), ax)));
+  LLVMValueRef a = atan_pos(e, vdiv(e, c, ax));
+  return sel(e, sign_bit(e, x), vsub(e, K(e, PI_HI), a), a);
+}
+
+/* An f32 subnormal as a signed zero (DAZ), also where LLVM folds the widening
+ * conversion that the DAZ mode would have flushed it in. */
+static LLVMValueRef daz32(Em *e, LLVMValueRef x) {
+  return sel(e, fcmp(e, LLVMRealOLT, fabs_(e, x), K(e, 0x1p-126)), csign(e, K(e, 0), x), x);
+}
+
+LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
+  if (from_f32) x = daz32(e, x);
+  switch (op) {
+  case OP_EXP: return v_exp(e, x);
+  case OP_EXPM1: return v_expm1(e, x);
+  case OP_LOG: return v_log(e, x);
+  case OP_LOG1P: return v_log1p(e, x);
+  case OP_TANH: return v_tanh(e, x);
+  case OP_LOGISTIC: return v_logistic(e, x);
+  default: break;
+  }
+  if (!from_f32) return NULL;
+  switch (op) {
+  case OP_SIN: return v_trig_f32(e, TRIG_SIN, x);
+  case OP_COS: return v_trig_f32(e, TRIG_COS, x);
+  case OP_TAN: return v_trig_f32(e, TRIG_TAN, x);
+  case OP_SINH: return v_sinh_f32(e, x);
+  case OP_COSH: return v_cosh_f32(e, x);
+  case OP_ATANH: return v_atanh_f32(e, x);
+  case OP_ASINH: return v_asinh_f32(e, x);
+  case OP_ACOSH: return v_acosh_f32(e, x);
+  case OP_CBRT: return v_cbrt_f32(e, x);
+  case OP_ATAN: return v_atan_f32(e, x);
+  case OP_ASIN: return v_asin_f32(e, x);
+  case OP_ACOS: return v_acos_f32(e, x);
+  default: return NULL;
+  }
+}
+
+LLVMValueRef em_vmath2(Em *e, Opcode op, bool from_f32, LLVMValueRef x, LLVMValueRef y) {
+  if (from_f32 && op == OP_ATAN2) return v_atan2_f32(e, daz32(e, x), daz32(e, y));
+  return NULL;
 }
