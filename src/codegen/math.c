@@ -65,9 +65,10 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
  *     computed with double's precision and rounded once to the element type:
  *     the result is within one unit of f32 rounding of the true value
  *     (correctly rounded but for rare double-rounding ties);
- *   - f64 uses the same code where it is accurate to about one unit of
- *     double rounding (exp, expm1, log, log1p, tanh, logistic); the other f64
- *     functions keep the C library's (em_vmath1 returns NULL).
+ *     Polynomials are shorter for these (`lite`: truncation below 2^-34);
+ *   - f64 uses the same code, full length, for exp, expm1, log, log1p, tanh
+ *     and logistic (within one unit of double rounding); the other f64
+ *     functions keep the C library's (em_vmath1/2 return NULL).
  * The accuracy of each is measured by tests/unit/test_vmath.c against tables
  * computed with mpmath (tests/gen/vmath_ref.py) and against long double. */
 
@@ -132,11 +133,13 @@ static LLVMValueRef exp_reduce(Em *e, LLVMValueRef x, LLVMValueRef *k) {
   return vfma(e, nk, K(e, LN2_LO), vfma(e, nk, K(e, LN2_HI), x));
 }
 
-/* expm1(r) for |r| <= 0.35: Taylor to degree 13 (truncation < 2^-60 of r). */
-static LLVMValueRef expm1_poly(Em *e, LLVMValueRef r) {
+/* expm1(r) for |r| <= 0.35: Taylor to degree 13 (truncation < 2^-60 of r);
+ * `lite` (results rounded to f32 or narrower): degree 9 (< 2^-35). */
+static LLVMValueRef expm1_poly(Em *e, LLVMValueRef r, bool lite) {
   double c[12];
-  for (int i = 0; i < 12; i++) c[i] = inv_fact(i + 2);
-  LLVMValueRef q = horner(e, r, c, 12);
+  int n = lite ? 8 : 12;
+  for (int i = 0; i < n; i++) c[i] = inv_fact(i + 2);
+  LLVMValueRef q = horner(e, r, c, n);
   return vfma(e, vmul(e, r, r), q, r);
 }
 
@@ -147,10 +150,10 @@ static LLVMValueRef clamp0(Em *e, LLVMValueRef x, double lo, double hi) {
   return sel(e, isnan_(e, x), K(e, 0), c);
 }
 
-static LLVMValueRef v_exp(Em *e, LLVMValueRef x) {
+static LLVMValueRef v_exp(Em *e, LLVMValueRef x, bool lite) {
   LLVMValueRef xc = clamp0(e, x, -746, 710), k;
   LLVMValueRef r = exp_reduce(e, xc, &k);
-  LLVMValueRef p = vadd(e, K(e, 1), expm1_poly(e, r));
+  LLVMValueRef p = vadd(e, K(e, 1), expm1_poly(e, r, lite));
   /* 2^k in two factors, each a normal number: overflow and underflow
    * (flushed under FTZ) come out of the multiplications. */
   LLVMValueRef k1 = fun1(e, "llvm.floor", vmul(e, k, K(e, 0.5)));
@@ -158,10 +161,10 @@ static LLVMValueRef v_exp(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, res);
 }
 
-static LLVMValueRef v_expm1(Em *e, LLVMValueRef x) {
+static LLVMValueRef v_expm1(Em *e, LLVMValueRef x, bool lite) {
   LLVMValueRef xc = clamp0(e, x, -60, 710), k;
   LLVMValueRef r = exp_reduce(e, xc, &k);
-  LLVMValueRef p = expm1_poly(e, r);
+  LLVMValueRef p = expm1_poly(e, r, lite);
   /* expm1(x) = 2^k (p + 1) - 1 = 2 (s p + (s - 1/2)) with s = 2^(k-1) */
   LLVMValueRef s = pow2i(e, vsub(e, k, K(e, 1)));
   LLVMValueRef res = vmul(e, K(e, 2), vfma(e, s, p, vsub(e, s, K(e, 0.5))));
@@ -171,8 +174,9 @@ static LLVMValueRef v_expm1(Em *e, LLVMValueRef x) {
 
 /* log(u) + c for finite positive normal u and a small correction c (log1p's
  * rounding correction; 0 for log). u = 2^k m, sqrt(1/2) <= m < sqrt(2),
- * f = m - 1, s = f/(2+f): log(1+f) = f - hfsq + s (hfsq + R(s^2)). */
-static LLVMValueRef log_core(Em *e, LLVMValueRef u, LLVMValueRef c) {
+ * f = m - 1, s = f/(2+f): log(1+f) = f - hfsq + s (hfsq + R(s^2)), R's
+ * Taylor series to z^10 (z^5 when `lite`: truncation < 2^-34). */
+static LLVMValueRef log_core(Em *e, LLVMValueRef u, LLVMValueRef c, bool lite) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ub = bits(e, u);
   LLVMValueRef ex = LLVMBuildSub(B, LLVMBuildLShr(B, ub, KI(e, 52), ""), KI(e, 1023), "");
@@ -187,29 +191,29 @@ static LLVMValueRef log_core(Em *e, LLVMValueRef u, LLVMValueRef c) {
   LLVMValueRef z = vmul(e, s, s);
   double cr[10];
   for (int i = 0; i < 10; i++) cr[i] = 2.0 / (2 * i + 3); /* 2/3, 2/5, ... */
-  LLVMValueRef R = vmul(e, z, horner(e, z, cr, 10));
+  LLVMValueRef R = vmul(e, z, horner(e, z, cr, lite ? 5 : 10));
   LLVMValueRef hfsq = vmul(e, K(e, 0.5), vmul(e, f, f));
   LLVMValueRef lo = vfma(e, dk, K(e, LN2_LO42), c);
   LLVMValueRef t = vsub(e, vsub(e, hfsq, vfma(e, s, vadd(e, hfsq, R), lo)), f);
   return vsub(e, vmul(e, dk, K(e, LN2_HI42)), t);
 }
 
-static LLVMValueRef v_log(Em *e, LLVMValueRef x) {
+static LLVMValueRef v_log(Em *e, LLVMValueRef x, bool lite) {
   LLVMValueRef pos = fcmp(e, LLVMRealOGT, x, K(e, 0));
   LLVMValueRef fin = fcmp(e, LLVMRealOLT, x, K(e, INFINITY));
   LLVMValueRef u = sel(e, LLVMBuildAnd(e->b, pos, fin, ""), x, K(e, 1));
-  LLVMValueRef r = log_core(e, u, K(e, 0));
+  LLVMValueRef r = log_core(e, u, K(e, 0), lite);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, INFINITY)), x, r);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, 0)), K(e, -INFINITY), r);
   return sel(e, fcmp(e, LLVMRealULT, x, K(e, 0)), K(e, NAN), r); /* NaN or negative */
 }
 
-static LLVMValueRef v_log1p(Em *e, LLVMValueRef x) {
+static LLVMValueRef v_log1p(Em *e, LLVMValueRef x, bool lite) {
   LLVMValueRef u = vadd(e, K(e, 1), x);
   /* the rounding error of 1 + x, relative to u */
   LLVMValueRef c = vdiv(e, vsub(e, x, vsub(e, u, K(e, 1))), u);
   LLVMValueRef ok = LLVMBuildAnd(e->b, fcmp(e, LLVMRealOGT, u, K(e, 0)), fcmp(e, LLVMRealOLT, x, K(e, INFINITY)), "");
-  LLVMValueRef r = log_core(e, sel(e, ok, u, K(e, 1)), sel(e, ok, c, K(e, 0)));
+  LLVMValueRef r = log_core(e, sel(e, ok, u, K(e, 1)), sel(e, ok, c, K(e, 0)), lite);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, INFINITY)), x, r);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, -1)), K(e, -INFINITY), r);
   r = sel(e, fcmp(e, LLVMRealULT, x, K(e, -1)), K(e, NAN), r);
@@ -217,14 +221,50 @@ static LLVMValueRef v_log1p(Em *e, LLVMValueRef x) {
   return sel(e, LLVMBuildOr(e->b, tiny, isnan_(e, x), ""), x, r);
 }
 
-/* tanh(|x|) = -t / (t + 2), t = expm1(-2|x|); sign restored. */
-static LLVMValueRef v_tanh(Em *e, LLVMValueRef x) {
-  LLVMValueRef t = v_expm1(e, vmul(e, K(e, -2), fabs_(e, x)));
-  return csign(e, vdiv(e, fneg(e, t), vadd(e, t, K(e, 2))), x);
+/* tanh's Taylor coefficients of x^3, x^5, ... x^45 (mpmath). */
+static const double kTanhTaylor[22] = {
+    -0x1.5555555555555p-2, 0x1.1111111111111p-3,  -0x1.ba1ba1ba1ba1cp-5, 0x1.664f4882c10fap-6,
+    -0x1.226e355e6c23dp-7, 0x1.d6d3d0e157de0p-9,  -0x1.7da36452b75e3p-10, 0x1.3558248036744p-11,
+    -0x1.f57d7734d1664p-13, 0x1.967e18afcafadp-14, -0x1.497d8eea25259p-15, 0x1.0b132d39a6050p-16,
+    -0x1.b0f72d3ee24e9p-18, 0x1.5ef2da474e5b7p-19, -0x1.1c77df95c1c0dp-20, 0x1.cd299de4ae6bbp-22,
+    -0x1.75cde6563fed9p-23, 0x1.2efe8db3aff1fp-24, -0x1.eb3229047434cp-26, 0x1.8e25ff9327e2cp-27,
+    -0x1.42ba1a349b490p-28, 0x1.0597b61cb3092p-29};
+
+/* f32 results: tanh(|x|) = -t / (t + 2), t = expm1(-2|x|); sign restored.
+ * f64: |x| < 0.625 by its Taylor series (to x^45, truncation < 2^-56);
+ * beyond, 1 - q with q = 2 / (exp(2|x|) + 1) computed with the rounding of
+ * the sum and of the quotient corrected (fma residual). */
+static LLVMValueRef v_tanh(Em *e, LLVMValueRef x, bool lite) {
+  LLVMValueRef ax = fabs_(e, x);
+  if (lite) {
+    LLVMValueRef t = v_expm1(e, vmul(e, K(e, -2), ax), lite);
+    return csign(e, vdiv(e, fneg(e, t), vadd(e, t, K(e, 2))), x);
+  }
+  LLVMValueRef z = vmul(e, x, x);
+  LLVMValueRef small = vfma(e, vmul(e, ax, z), horner(e, z, kTanhTaylor, 22), ax);
+  LLVMValueRef ex = v_exp(e, vmul(e, K(e, 2), sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 40)), K(e, 40), ax)), false);
+  LLVMValueRef d = vadd(e, ex, K(e, 1));
+  LLVMValueRef derr = vsub(e, K(e, 1), vsub(e, d, ex)); /* ex + 1 = d + derr (ex >= 1) */
+  LLVMValueRef q = vdiv(e, K(e, 2), d);
+  /* 2 - q (d + derr), divided by d */
+  LLVMValueRef res = vsub(e, vfma(e, fneg(e, q), d, K(e, 2)), vmul(e, q, derr));
+  q = vadd(e, q, vdiv(e, res, d));
+  LLVMValueRef big = vsub(e, K(e, 1), q);
+  return csign(e, sel(e, fcmp(e, LLVMRealOLT, ax, K(e, 0.625)), small, big), x);
 }
 
-static LLVMValueRef v_logistic(Em *e, LLVMValueRef x) {
-  return vdiv(e, K(e, 1), vadd(e, K(e, 1), v_exp(e, fneg(e, x))));
+/* f32 results: 1 / (1 + exp(-x)). f64: t = exp(-|x|) <= 1, then 1 / (1 + t)
+ * for x >= 0 and t / (1 + t) below, with the rounding of the sum and of the
+ * quotient corrected (fma residual). */
+static LLVMValueRef v_logistic(Em *e, LLVMValueRef x, bool lite) {
+  if (lite) return vdiv(e, K(e, 1), vadd(e, K(e, 1), v_exp(e, fneg(e, x), lite)));
+  LLVMValueRef t = v_exp(e, fneg(e, fabs_(e, x)), false);
+  LLVMValueRef n = sel(e, fcmp(e, LLVMRealOLT, x, K(e, 0)), t, K(e, 1));
+  LLVMValueRef d = vadd(e, K(e, 1), t);
+  LLVMValueRef derr = vsub(e, t, vsub(e, d, K(e, 1))); /* 1 + t = d + derr */
+  LLVMValueRef q = vdiv(e, n, d);
+  LLVMValueRef res = vsub(e, vfma(e, fneg(e, q), d, n), vmul(e, q, derr));
+  return vadd(e, q, vdiv(e, res, d));
 }
 
 /* ---- sin, cos, tan of f32 values (in double) ----
@@ -276,18 +316,19 @@ static LLVMValueRef trig_reduce_f32(Em *e, LLVMValueRef ax, LLVMValueRef *q) {
   return vfma(e, fr, K(e, PIO2_HI), vmul(e, fr, K(e, PIO2_LO)));
 }
 
-/* sin and cos on the reduced interval: Taylor to degree 17 / 18. */
+/* sin and cos on the reduced interval (f32 results): Taylor to degree 11 /
+ * 12 (truncation < 2^-36). */
 static LLVMValueRef sin_poly(Em *e, LLVMValueRef r) {
-  double c[8];
-  for (int i = 0; i < 8; i++) c[i] = (i % 2 ? 1 : -1) * inv_fact(2 * i + 3);
+  double c[5];
+  for (int i = 0; i < 5; i++) c[i] = (i % 2 ? 1 : -1) * inv_fact(2 * i + 3);
   LLVMValueRef z = vmul(e, r, r);
-  return vfma(e, vmul(e, r, z), horner(e, z, c, 8), r);
+  return vfma(e, vmul(e, r, z), horner(e, z, c, 5), r);
 }
 static LLVMValueRef cos_poly(Em *e, LLVMValueRef r) {
-  double c[9];
-  for (int i = 0; i < 9; i++) c[i] = (i % 2 ? 1 : -1) * inv_fact(2 * i + 2);
+  double c[6];
+  for (int i = 0; i < 6; i++) c[i] = (i % 2 ? 1 : -1) * inv_fact(2 * i + 2);
   LLVMValueRef z = vmul(e, r, r);
-  return vfma(e, z, horner(e, z, c, 9), K(e, 1));
+  return vfma(e, z, horner(e, z, c, 6), K(e, 1));
 }
 
 enum { TRIG_SIN, TRIG_COS, TRIG_TAN };
@@ -320,7 +361,7 @@ static LLVMValueRef v_trig_f32(Em *e, int which, LLVMValueRef x) {
 static LLVMValueRef v_sinh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef ax = fabs_(e, x);
   ax = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 200)), K(e, 200), ax); /* beyond f32's range */
-  LLVMValueRef t = v_expm1(e, ax);
+  LLVMValueRef t = v_expm1(e, ax, true);
   LLVMValueRef r = vmul(e, K(e, 0.5), vadd(e, t, vdiv(e, t, vadd(e, t, K(e, 1)))));
   return csign(e, r, x);
 }
@@ -328,14 +369,14 @@ static LLVMValueRef v_sinh_f32(Em *e, LLVMValueRef x) {
 static LLVMValueRef v_cosh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef ax = fabs_(e, x);
   ax = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 200)), K(e, 200), ax);
-  LLVMValueRef t = v_exp(e, ax);
+  LLVMValueRef t = v_exp(e, ax, true);
   return vadd(e, vmul(e, K(e, 0.5), t), vdiv(e, K(e, 0.5), t));
 }
 
 static LLVMValueRef v_atanh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef ax = fabs_(e, x);
   LLVMValueRef y = vdiv(e, vmul(e, K(e, 2), ax), vsub(e, K(e, 1), ax));
-  LLVMValueRef r = vmul(e, K(e, 0.5), v_log1p(e, y));
+  LLVMValueRef r = vmul(e, K(e, 0.5), v_log1p(e, y, true));
   r = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 1)), K(e, NAN), r);
   return csign(e, r, x);
 }
@@ -345,13 +386,13 @@ static LLVMValueRef v_asinh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef ia = vdiv(e, K(e, 1), ax);
   /* asinh(a) = log1p(a + a^2 / (1 + sqrt(1 + a^2))) */
   LLVMValueRef d = vadd(e, ia, fun1(e, "llvm.sqrt", vfma(e, ia, ia, K(e, 1))));
-  LLVMValueRef r = v_log1p(e, vadd(e, ax, vdiv(e, ax, d)));
+  LLVMValueRef r = v_log1p(e, vadd(e, ax, vdiv(e, ax, d)), true);
   return csign(e, r, x);
 }
 
 static LLVMValueRef v_acosh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef t = vsub(e, x, K(e, 1));
-  LLVMValueRef r = v_log1p(e, vadd(e, t, fun1(e, "llvm.sqrt", vfma(e, t, t, vmul(e, K(e, 2), t)))));
+  LLVMValueRef r = v_log1p(e, vadd(e, t, fun1(e, "llvm.sqrt", vfma(e, t, t, vmul(e, K(e, 2), t)))), true);
   return sel(e, fcmp(e, LLVMRealOLT, x, K(e, 1)), K(e, NAN), r);
 }
 
@@ -373,17 +414,17 @@ static LLVMValueRef v_cbrt_f32(Em *e, LLVMValueRef x) {
 
 /* atan(a) for a >= 0 (or NaN): a > 1 through pi/2 - atan(1/a), then
  * a > tan(pi/12) through pi/6 + atan((a sqrt3 - 1) / (a + sqrt3)); Taylor to
- * degree 31 on |t| <= 0.268. */
+ * degree 17 on |t| <= 0.268 (truncation < 2^-34; f32 results). */
 static LLVMValueRef atan_pos(Em *e, LLVMValueRef a) {
   LLVMValueRef inv = fcmp(e, LLVMRealOGT, a, K(e, 1));
   LLVMValueRef t = sel(e, inv, vdiv(e, K(e, 1), a), a);
   LLVMValueRef red = fcmp(e, LLVMRealOGT, t, K(e, 0x1.126145e9ecd56p-2)); /* tan(pi/12) */
   LLVMValueRef tr = vdiv(e, vfma(e, t, K(e, SQRT3), K(e, -1)), vadd(e, t, K(e, SQRT3)));
   t = sel(e, red, tr, t);
-  double c[15];
-  for (int i = 0; i < 15; i++) c[i] = (i % 2 ? 1.0 : -1.0) / (2 * i + 3);
+  double c[8];
+  for (int i = 0; i < 8; i++) c[i] = (i % 2 ? 1.0 : -1.0) / (2 * i + 3);
   LLVMValueRef z = vmul(e, t, t);
-  LLVMValueRef r = vfma(e, vmul(e, t, z), horner(e, z, c, 15), t);
+  LLVMValueRef r = vfma(e, vmul(e, t, z), horner(e, z, c, 8), t);
   r = sel(e, red, vadd(e, r, K(e, PIO6)), r);
   return sel(e, inv, vsub(e, K(e, PIO2_HI), r), r);
 }
@@ -426,15 +467,58 @@ static LLVMValueRef daz32(Em *e, LLVMValueRef x) {
   return sel(e, fcmp(e, LLVMRealOLT, fabs_(e, x), K(e, 0x1p-126)), csign(e, K(e, 0), x), x);
 }
 
+/* erfc(x) exp(x^2) on [1, 4] as a polynomial in x - 2.5 (mpmath's
+ * chebyfit, degree 16, error < 2e-12). */
+static const double kErfcScaled[17] = {
+    0x1.afbb3f3b7343bp-3,  -0x1.3086d7ef44a38p-4, 0x1.98958a79d4e4fp-6,  -0x1.063207f67e0ebp-7,
+    0x1.435c055d5e36ap-9,  -0x1.809cb18faf3c0p-11, 0x1.ba8a3817568d2p-13, -0x1.edddac80d948fp-15,
+    0x1.0bcfc440c651ap-16, -0x1.1a61afd978336p-18, 0x1.22ef6d702eafbp-20, -0x1.2acb2384008ddp-22,
+    0x1.2551a1154eab1p-24, -0x1.d79d946072872p-27, 0x1.c3a6877b43ca1p-29, -0x1.8f8be817231eep-30,
+    0x1.653bebd157b44p-32};
+
+/* erf: |x| < 1 by its Taylor series (to x^29); 1 <= |x| < 4 as
+ * 1 - exp(-x^2) g(x); beyond, +-1 (f32 results). */
+static LLVMValueRef v_erf_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef z = vmul(e, x, x);
+  double c[15];
+  for (int n = 0; n < 15; n++) c[n] = (n % 2 ? -1 : 1) * inv_fact(n) / (2 * n + 1) * 0x1.20dd750429b6dp+0;
+  LLVMValueRef small = vmul(e, ax, horner(e, z, c, 15));
+  LLVMValueRef a = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 4)), K(e, 4), ax);
+  LLVMValueRef g = horner(e, vsub(e, a, K(e, 2.5)), kErfcScaled, 17);
+  LLVMValueRef big = vsub(e, K(e, 1), vmul(e, v_exp(e, fneg(e, vmul(e, a, a)), true), g));
+  big = sel(e, fcmp(e, LLVMRealOGE, ax, K(e, 4)), K(e, 1), big);
+  return csign(e, sel(e, fcmp(e, LLVMRealOLT, ax, K(e, 1)), small, big), x);
+}
+
+/* pow(x, y) = exp(y log|x|) with the sign of x^y for negative x and odd
+ * integer y; NaN for negative finite x and non-integer y; pow(-1, +-inf) is
+ * 1. (x == 1 or y == 0 giving 1 is the caller's.) */
+static LLVMValueRef v_pow_f32(Em *e, LLVMValueRef x, LLVMValueRef y) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef l = v_log(e, ax, false);
+  LLVMValueRef r = v_exp(e, vmul(e, y, l), true);
+  LLVMValueRef yint = fcmp(e, LLVMRealOEQ, fun1(e, "llvm.floor", y), y); /* false for NaN, true for inf */
+  LLVMValueRef half = vmul(e, y, K(e, 0.5));
+  LLVMValueRef yodd = LLVMBuildAnd(B, yint, fcmp(e, LLVMRealONE, fun1(e, "llvm.floor", half), half), "");
+  LLVMValueRef neg = sign_bit(e, x);
+  r = sel(e, LLVMBuildAnd(B, neg, yodd, ""), fneg(e, r), r);
+  LLVMValueRef negfin = LLVMBuildAnd(B, fcmp(e, LLVMRealOLT, x, K(e, 0)), fcmp(e, LLVMRealOGT, x, K(e, -INFINITY)), "");
+  r = sel(e, LLVMBuildAnd(B, negfin, LLVMBuildNot(B, yint, ""), ""), K(e, NAN), r);
+  LLVMValueRef one_inf = LLVMBuildAnd(B, fcmp(e, LLVMRealOEQ, ax, K(e, 1)), fcmp(e, LLVMRealOEQ, fabs_(e, y), K(e, INFINITY)), "");
+  return sel(e, one_inf, K(e, 1), r);
+}
+
 LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
   if (from_f32) x = daz32(e, x);
   switch (op) {
-  case OP_EXP: return v_exp(e, x);
-  case OP_EXPM1: return v_expm1(e, x);
-  case OP_LOG: return v_log(e, x);
-  case OP_LOG1P: return v_log1p(e, x);
-  case OP_TANH: return v_tanh(e, x);
-  case OP_LOGISTIC: return v_logistic(e, x);
+  case OP_EXP: return v_exp(e, x, from_f32);
+  case OP_EXPM1: return v_expm1(e, x, from_f32);
+  case OP_LOG: return v_log(e, x, from_f32);
+  case OP_LOG1P: return v_log1p(e, x, from_f32);
+  case OP_TANH: return v_tanh(e, x, from_f32);
+  case OP_LOGISTIC: return v_logistic(e, x, from_f32);
   default: break;
   }
   if (!from_f32) return NULL;
@@ -451,11 +535,13 @@ LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
   case OP_ATAN: return v_atan_f32(e, x);
   case OP_ASIN: return v_asin_f32(e, x);
   case OP_ACOS: return v_acos_f32(e, x);
+  case OP_ERF: return v_erf_f32(e, x);
   default: return NULL;
   }
 }
 
 LLVMValueRef em_vmath2(Em *e, Opcode op, bool from_f32, LLVMValueRef x, LLVMValueRef y) {
   if (from_f32 && op == OP_ATAN2) return v_atan2_f32(e, daz32(e, x), daz32(e, y));
+  if (from_f32 && op == OP_POWER) return v_pow_f32(e, x, y);
   return NULL;
 }

@@ -282,7 +282,8 @@ static LLVMValueRef float_binary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, 
       if (!r) r = em_math_call2(e, "atan2", a, b);
       return enc(e, t, t == T_F64 ? daz64(e, r) : r);
     }
-    LLVMValueRef p = em_math_call2(e, "pow", a, b);
+    LLVMValueRef p = em_vmath2(e, op, t != T_F64, a, b);
+    if (!p) p = em_math_call2(e, "pow", a, b);
     if (t == T_F64) p = daz64(e, p);
     LLVMValueRef one = fconst(e, cg->f64, 1.0);
     LLVMValueRef triv = LLVMBuildOr(e->b, LLVMBuildFCmp(e->b, LLVMRealOEQ, a, one, ""),
