@@ -3,6 +3,7 @@
  * we have them; otherwise a call to the C library's double function (the
  * interpreter's definition). */
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "codegen/cg_internal.h"
@@ -356,6 +357,179 @@ static LLVMValueRef v_trig_f32(Em *e, int which, LLVMValueRef x) {
   return sel(e, bad, vsub(e, x, x), res);
 }
 
+/* ---- sin, cos, tan of f64 values ----
+ * Payne-Hanek reduction in integer arithmetic (vectorizable: 64-bit lanes,
+ * 32x32->64-bit products, gathers from a constant table). |x| = M 2^(E-52)
+ * with a 53-bit integer M. The bits b_i (weight 2^-i) of 2/pi that matter
+ * for |x| 2/pi mod 4 start at i0 = E - 53 (bits before it give multiples of
+ * 4); a 192-bit window W of them from i0 gives |x| 2/pi = M W 2^-190
+ * (truncation below 2^-136). M W is summed in 32-bit columns; bits 190-191
+ * are the quadrant, the 126 bits below the fraction, taken to the nearest
+ * quadrant in integer arithmetic (no cancellation in floating point) and
+ * converted to a double-double. |x| < pi/4 needs no reduction. */
+
+/* 2/pi's bits in 32-bit words, most significant first, after 64 zero bits
+ * (so that table bit p is 2/pi's bit p - 64, zero for p <= 64) (mpmath). */
+static const uint64_t kTwoOverPiWords[40] = {
+    0x00000000, 0x00000000, 0x517cc1b7, 0x27220a94, 0xfe13abe8, 0xfa9a6ee0, 0x6db14acc, 0x9e21c820,
+    0xff28b1d5, 0xef5de2b0, 0xdb92371d, 0x2126e970, 0x03249775, 0x04e8c90e, 0x7f0ef58e, 0x5894d39f,
+    0x74411afa, 0x975da242, 0x74ce3813, 0x5a2fbf20, 0x9cc8eb1c, 0xc1a99cfa, 0x4e422fc5, 0xdefc941d,
+    0x8ffc4bff, 0xef02cc07, 0xf79788c5, 0xad05368f, 0xb69b3f67, 0x93e584db, 0xa7a31fb3, 0x4f2ff516,
+    0xba93dd63, 0xf5f2f8bd, 0x9e839cfb, 0xc5294975, 0x35fdafd8, 0x8fc6ae84, 0x2b019823, 0x7e3db5d5};
+
+static LLVMValueRef two_over_pi_table(Em *e) {
+  Codegen *cg = e->cg;
+  const char *name = "cxla.two_over_pi";
+  LLVMValueRef g = LLVMGetNamedGlobal(cg->mod, name);
+  if (g) return g;
+  LLVMValueRef vals[40];
+  for (int i = 0; i < 40; i++) vals[i] = LLVMConstInt(cg->i64, kTwoOverPiWords[i], 0);
+  LLVMTypeRef at = LLVMArrayType2(cg->i64, 40);
+  g = LLVMAddGlobal(cg->mod, at, name);
+  LLVMSetInitializer(g, LLVMConstArray2(cg->i64, vals, 40));
+  LLVMSetGlobalConstant(g, 1);
+  LLVMSetLinkage(g, LLVMPrivateLinkage);
+  LLVMSetUnnamedAddr(g, 1);
+  return g;
+}
+
+static LLVMValueRef ilsr(Em *e, LLVMValueRef a, int n) { return LLVMBuildLShr(e->b, a, KI(e, n), ""); }
+static LLVMValueRef iand(Em *e, LLVMValueRef a, int64_t m) { return LLVMBuildAnd(e->b, a, KI(e, m), ""); }
+static LLVMValueRef iadd(Em *e, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildAdd(e->b, a, b, ""); }
+
+/* The reduced argument as a double-double *rl + return value (|r| <= pi/4)
+ * and quadrant q (i64 0..3) for finite ax >= pi/4. */
+static LLVMValueRef trig_reduce_f64(Em *e, LLVMValueRef ax, LLVMValueRef *rl, LLVMValueRef *q) {
+  LLVMBuilderRef B = e->b;
+  Codegen *cg = e->cg;
+  const int64_t m32 = 0xffffffffLL;
+  LLVMValueRef b = bits(e, ax);
+  LLVMValueRef E = LLVMBuildSub(B, ilsr(e, b, 52), KI(e, 1023), "");
+  LLVMValueRef M = LLVMBuildOr(B, iand(e, b, 0x000FFFFFFFFFFFFFLL), KI(e, 0x0010000000000000LL), "");
+  LLVMValueRef Ml = iand(e, M, m32), Mh = ilsr(e, M, 32);
+  /* window start p0 = E + 11 in the table, clamped for lanes not reduced */
+  LLVMValueRef p0 = iadd(e, E, KI(e, 11));
+  p0 = sel(e, LLVMBuildICmp(B, LLVMIntSLT, p0, KI(e, 0), ""), KI(e, 0), p0);
+  p0 = sel(e, LLVMBuildICmp(B, LLVMIntSGT, p0, KI(e, 1034), ""), KI(e, 1034), p0);
+  LLVMValueRef n0 = ilsr(e, p0, 5), sh = LLVMBuildSub(B, KI(e, 32), iand(e, p0, 31), "");
+  LLVMValueRef tab = two_over_pi_table(e);
+  LLVMTypeRef at = LLVMArrayType2(cg->i64, 40);
+  LLVMValueRef T[7], w[6];
+  for (int k = 0; k < 7; k++) {
+    LLVMValueRef idx[2] = {KI(e, 0), iadd(e, n0, KI(e, k))};
+    LLVMValueRef ptr = LLVMBuildInBoundsGEP2(B, at, tab, idx, 2, "");
+    T[k] = LLVMBuildLoad2(B, cg->i64, ptr, "");
+    LLVMSetAlignment(T[k], 8);
+  }
+  for (int k = 0; k < 6; k++) {
+    LLVMValueRef two = LLVMBuildOr(B, LLVMBuildShl(B, T[k], KI(e, 32), ""), T[k + 1], "");
+    w[k] = iand(e, LLVMBuildLShr(B, two, sh, ""), m32);
+  }
+  /* columns of M W (weights 2^(32 j)), j = 0..5 */
+  LLVMValueRef col[7];
+  for (int j = 0; j < 7; j++) col[j] = KI(e, 0);
+  for (int k = 0; k < 6; k++) {
+    LLVMValueRef pl = LLVMBuildMul(B, Ml, w[k], ""), ph = LLVMBuildMul(B, Mh, w[k], "");
+    int c = 5 - k; /* Ml w_k at column c, Mh w_k at column c + 1 */
+    col[c] = iadd(e, col[c], iand(e, pl, m32));
+    col[c + 1] = iadd(e, col[c + 1], ilsr(e, pl, 32));
+    col[c + 1] = iadd(e, col[c + 1], iand(e, ph, m32));
+    if (c + 2 <= 6) col[c + 2] = iadd(e, col[c + 2], ilsr(e, ph, 32));
+  }
+  for (int j = 0; j < 5; j++) {
+    col[j + 1] = iadd(e, col[j + 1], ilsr(e, col[j], 32));
+    col[j] = iand(e, col[j], m32);
+  }
+  col[5] = iand(e, col[5], m32);
+  LLVMValueRef qi = ilsr(e, col[5], 30);
+  /* fraction F = bits 64..189: A = bits 126..189 of it (62 bits), Bw = the
+   * 64 below; at or above one half, take 1 - F (two's complement) and the
+   * next quadrant */
+  LLVMValueRef A = LLVMBuildOr(B, LLVMBuildShl(B, iand(e, col[5], 0x3fffffff), KI(e, 32), ""), col[4], "");
+  LLVMValueRef Bw = LLVMBuildOr(B, LLVMBuildShl(B, col[3], KI(e, 32), ""), col[2], "");
+  LLVMValueRef up = LLVMBuildICmp(B, LLVMIntNE, iand(e, A, 0x2000000000000000LL), KI(e, 0), "");
+  LLVMValueRef nB = LLVMBuildNeg(B, Bw, "");
+  LLVMValueRef borrow = LLVMBuildZExt(B, LLVMBuildICmp(B, LLVMIntNE, Bw, KI(e, 0), ""), cg->i64, "");
+  LLVMValueRef nA = LLVMBuildSub(B, LLVMBuildSub(B, KI(e, 0x4000000000000000LL), A, ""), borrow, "");
+  A = sel(e, up, nA, A);
+  Bw = sel(e, up, nB, Bw);
+  *q = iand(e, iadd(e, qi, LLVMBuildZExt(B, up, cg->i64, "")), 3);
+  /* F = (A + Bw 2^-64) 2^-62 as a double-double, sign negative when up */
+  LLVMValueRef Ah = LLVMBuildUIToFP(B, A, cg->f64, "");
+  LLVMValueRef Ar = LLVMBuildSub(B, A, LLVMBuildFPToUI(B, Ah, cg->i64, ""), ""); /* |.| < 2^9 */
+  LLVMValueRef Al = vadd(e, LLVMBuildSIToFP(B, Ar, cg->f64, ""),
+                         vmul(e, LLVMBuildUIToFP(B, Bw, cg->f64, ""), K(e, 0x1p-64)));
+  LLVMValueRef fh = vadd(e, Ah, Al);
+  LLVMValueRef fl = vsub(e, Al, vsub(e, fh, Ah));
+  LLVMValueRef sgn = sel(e, up, K(e, -0x1p-62), K(e, 0x1p-62));
+  fh = vmul(e, fh, sgn);
+  fl = vmul(e, fl, sgn);
+  /* r = F pi/2 */
+  LLVMValueRef rh = vmul(e, fh, K(e, PIO2_HI));
+  LLVMValueRef rt = vadd(e, vfma(e, fh, K(e, PIO2_HI), fneg(e, rh)),
+                         vfma(e, fh, K(e, PIO2_LO), vmul(e, fl, K(e, PIO2_HI))));
+  LLVMValueRef r = vadd(e, rh, rt);
+  *rl = vsub(e, rt, vsub(e, r, rh));
+  return r;
+}
+
+/* Double-precision kernels on |r| <= pi/4 (+ tail rl): Taylor to degree
+ * 19 / 20 (truncation < 2^-64). */
+/* a + b as a double-double (|a| >= |b|): returns the sum, *lo its error */
+static LLVMValueRef fast_two_sum(Em *e, LLVMValueRef a, LLVMValueRef b, LLVMValueRef *lo) {
+  LLVMValueRef s = vadd(e, a, b);
+  *lo = vsub(e, b, vsub(e, s, a));
+  return s;
+}
+static LLVMValueRef sin_k64(Em *e, LLVMValueRef r, LLVMValueRef rl, LLVMValueRef *lo) {
+  double c[9];
+  for (int i = 0; i < 9; i++) c[i] = (i % 2 ? 1 : -1) * inv_fact(2 * i + 3);
+  LLVMValueRef z = vmul(e, r, r);
+  /* r + (r^3 S(z) + rl (1 - z/2)) */
+  LLVMValueRef t = vfma(e, vmul(e, r, z), horner(e, z, c, 9), vmul(e, rl, vfma(e, z, K(e, -0.5), K(e, 1))));
+  return fast_two_sum(e, r, t, lo);
+}
+static LLVMValueRef cos_k64(Em *e, LLVMValueRef r, LLVMValueRef rl, LLVMValueRef *lo) {
+  double c[9];
+  for (int i = 0; i < 9; i++) c[i] = (i % 2 ? -1 : 1) * inv_fact(2 * i + 4);
+  LLVMValueRef z = vmul(e, r, r);
+  LLVMValueRef hz = vmul(e, K(e, 0.5), z);
+  LLVMValueRef w = vsub(e, K(e, 1), hz);
+  /* w + (((1 - w) - hz) + (z^2 C(z) - r rl)) */
+  LLVMValueRef tail = vfma(e, vmul(e, z, z), horner(e, z, c, 9), fneg(e, vmul(e, r, rl)));
+  return fast_two_sum(e, w, vadd(e, vsub(e, vsub(e, K(e, 1), w), hz), tail), lo);
+}
+
+static LLVMValueRef v_trig_f64(Em *e, int which, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ax = fabs_(e, x);
+  LLVMValueRef bad = fcmp(e, LLVMRealUGE, ax, K(e, INFINITY)); /* inf, NaN */
+  LLVMValueRef small = fcmp(e, LLVMRealOLT, ax, K(e, 0x1.921fb54442d18p-1));
+  LLVMValueRef rl, q, r = trig_reduce_f64(e, sel(e, LLVMBuildOr(B, bad, small, ""), K(e, 1), ax), &rl, &q);
+  r = sel(e, small, ax, r);
+  rl = sel(e, small, K(e, 0), rl);
+  q = sel(e, small, KI(e, 0), q);
+  LLVMValueRef sl, cl, sp = sin_k64(e, r, rl, &sl), cp = cos_k64(e, r, rl, &cl);
+  LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, iand(e, q, 1), KI(e, 0), "");
+  LLVMValueRef res;
+  if (which == TRIG_TAN) {
+    /* (nh + nl) / (dh + dl) with the quotient's rounding corrected */
+    LLVMValueRef nh = sel(e, odd, cp, sp), nl = sel(e, odd, cl, sl);
+    LLVMValueRef dh = sel(e, odd, fneg(e, sp), cp), dl = sel(e, odd, fneg(e, sl), cl);
+    LLVMValueRef t = vdiv(e, nh, dh);
+    LLVMValueRef res_ = vsub(e, vadd(e, vfma(e, fneg(e, t), dh, nh), nl), vmul(e, t, dl));
+    res = vadd(e, t, vdiv(e, res_, dh));
+  } else {
+    if (which == TRIG_COS) q = iadd(e, q, KI(e, 1));
+    odd = LLVMBuildICmp(B, LLVMIntNE, iand(e, q, 1), KI(e, 0), "");
+    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, iand(e, q, 2), KI(e, 0), "");
+    res = sel(e, odd, cp, sp);
+    res = sel(e, neg, fneg(e, res), res);
+  }
+  if (which != TRIG_COS) res = vmul(e, res, csign(e, K(e, 1), x));
+  return sel(e, bad, vsub(e, x, x), res);
+}
+
 /* ---- functions of f32 values built on the above ---- */
 
 static LLVMValueRef v_sinh_f32(Em *e, LLVMValueRef x) {
@@ -521,7 +695,14 @@ LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
   case OP_LOGISTIC: return v_logistic(e, x, from_f32);
   default: break;
   }
-  if (!from_f32) return NULL;
+  if (!from_f32) {
+    switch (op) {
+    case OP_SIN: return v_trig_f64(e, TRIG_SIN, x);
+    case OP_COS: return v_trig_f64(e, TRIG_COS, x);
+    case OP_TAN: return v_trig_f64(e, TRIG_TAN, x);
+    default: return NULL;
+    }
+  }
   switch (op) {
   case OP_SIN: return v_trig_f32(e, TRIG_SIN, x);
   case OP_COS: return v_trig_f32(e, TRIG_COS, x);
