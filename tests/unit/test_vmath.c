@@ -23,9 +23,10 @@
 
 static bool g_verbose;
 
-/* Runs `ty[n] op(a[, b])` on the cpu backend; results as doubles. */
-static bool run_cpu(const char *op, bool f64, const double *a, const double *b, int64_t n, double *out) {
-  const char *ty = f64 ? "f64" : "f32";
+/* Runs `ty[n] op(a[, b])` on the cpu backend; results as doubles. The
+ * arguments are rounded to the type (written back to a when `rounded`). */
+static bool run_cpu_type(const char *op, const char *ty, ElemType et, double *a, const double *b, int64_t n,
+                         double *out, bool rounded) {
   char text[512];
   if (b)
     snprintf(text, sizeof text,
@@ -43,9 +44,10 @@ static bool run_cpu(const char *op, bool f64, const double *a, const double *b, 
   cxla_status st = cxla_module_parse(text, strlen(text), op, &m);
   if (!st) st = pipeline_run(m, NULL, 0, &o);
   for (int i = 0; i < nargs && !st; i++) {
-    st = literal_create(f64 ? T_F64 : T_F32, 1, &n, &args[i]);
+    st = literal_create(et, 1, &n, &args[i]);
     for (int64_t j = 0; !st && j < n; j++) literal_set_f64(args[i], j, (i ? b : a)[j]);
   }
+  for (int64_t j = 0; rounded && !st && j < n; j++) a[j] = literal_get_f64(args[0], j);
   if (!st) st = cpu_compile(m, NULL, &x);
   if (!st) st = cpu_execute(x, args, nargs, &res);
   bool ok = !st;
@@ -57,6 +59,10 @@ static bool run_cpu(const char *op, bool f64, const double *a, const double *b, 
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
   return ok;
+}
+
+static bool run_cpu(const char *op, bool f64, const double *a, const double *b, int64_t n, double *out) {
+  return run_cpu_type(op, f64 ? "f64" : "f32", f64 ? T_F64 : T_F32, (double *)a, b, n, out, false);
 }
 
 /* Error of `got` in ulps of the type against the true value hi + lo.
@@ -293,11 +299,45 @@ TEST(f32_pow) {
   if (g_verbose) printf("  f32 pow       max ulp: table %.3f\n", mx);
 }
 
+/* bf16 and f16: computed in f32 and rounded once more, so within one unit
+ * of the narrow type's rounding (normal results; f16 keeps subnormals). */
+TEST(narrow_types) {
+  static const struct { const char *fn, *op; } fns[] = {
+      {"exp", "exponential"}, {"log", "log"}, {"sin", "sine"}, {"tanh", "tanh"}, {"erf", "erf"}};
+  static const struct { const char *ty; ElemType et; int mant, emin; double maxv; } tys[] = {
+      {"bf16", T_BF16, 7, -126, 0x1.fep+127}, {"f16", T_F16, 10, -14, 65504}};
+  enum { N = 2 * 8 * 60 };
+  for (size_t t = 0; t < 2; t++)
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+      double x[N], got[N], mx = 0;
+      for (int i = 0; i < N; i++) x[i] = (i % 2 ? -1 : 1) * ldexp(1 + (i / 2 % 8) / 8.0, i / 16 - 20);
+      if (!run_cpu_type(fns[f].op, tys[t].ty, tys[t].et, x, NULL, N, got, true)) {
+        CHECK(!"compiles and runs");
+        continue;
+      }
+      LdFn ld = ld_fn(fns[f].fn);
+      for (int i = 0; i < N; i++) {
+        long double r = ld(x[i]);
+        if (isnan((double)r)) {
+          CHECK(isnan(got[i]));
+          continue;
+        }
+        if (fabsl(r) < ldexpl(1, tys[t].emin) || fabsl(r) > tys[t].maxv) continue;
+        double err = (double)(fabsl(got[i] - r) / ldexpl(1, ilogbl(r) - tys[t].mant));
+        if (err > mx) mx = err;
+        if (err > 1) printf("  %s %s(%a) = %a, long double %La\n", tys[t].ty, fns[f].fn, x[i], got[i], r);
+        CHECK(err <= 1);
+      }
+      if (g_verbose) printf("  %-4s %-9s max ulp: %.3f\n", tys[t].ty, fns[f].fn, mx);
+    }
+}
+
 int main(int argc, char **argv) {
   g_verbose = argc > 1 && !strcmp(argv[1], "-v");
   RUN(f32_functions);
   RUN(f64_functions);
   RUN(f32_atan2);
   RUN(f32_pow);
+  RUN(narrow_types);
   return test_summary(__FILE__);
 }
