@@ -152,9 +152,12 @@ static LLVMValueRef clamp0(Em *e, LLVMValueRef x, double lo, double hi) {
 }
 
 static LLVMValueRef v_exp(Em *e, LLVMValueRef x, bool lite) {
-  LLVMValueRef xc = clamp0(e, x, -746, 710), k;
+  LLVMValueRef xc = lite ? clamp0(e, x, -160, 100) : clamp0(e, x, -746, 710), k;
   LLVMValueRef r = exp_reduce(e, xc, &k);
   LLVMValueRef p = vadd(e, K(e, 1), expm1_poly(e, r, lite));
+  /* f32 results: beyond the clamp they are 0 or inf in f32; 2^k is a
+   * normal double */
+  if (lite) return sel(e, isnan_(e, x), x, vmul(e, p, pow2i(e, k)));
   /* 2^k in two factors, each a normal number: overflow and underflow
    * (flushed under FTZ) come out of the multiplications. */
   LLVMValueRef k1 = fun1(e, "llvm.floor", vmul(e, k, K(e, 0.5)));
