@@ -67,9 +67,10 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
  *     the result is within one unit of f32 rounding of the true value
  *     (correctly rounded but for rare double-rounding ties);
  *     Polynomials are shorter for these (`lite`: truncation below 2^-34);
- *   - f64 uses the same code, full length, for exp, expm1, log, log1p, tanh
- *     and logistic (within one unit of double rounding); the other f64
- *     functions keep the C library's (em_vmath1/2 return NULL).
+ *   - f64 uses the same code, full length, for exp, expm1, log, log1p, tanh,
+ *     logistic and cbrt, and its own sin/cos/tan (within one unit of double
+ *     rounding); the other f64 functions keep the C library's (em_vmath1/2
+ *     return NULL).
  * The accuracy of each is measured by tests/unit/test_vmath.c against tables
  * computed with mpmath (tests/gen/vmath_ref.py) and against long double. */
 
@@ -573,18 +574,36 @@ static LLVMValueRef v_acosh_f32(Em *e, LLVMValueRef x) {
   return sel(e, fcmp(e, LLVMRealOLT, x, K(e, 1)), K(e, NAN), r);
 }
 
-/* cbrt: an estimate from the exponent bits, then three Halley steps. */
-static LLVMValueRef v_cbrt_f32(Em *e, LLVMValueRef x) {
+/* cbrt: an estimate from the exponent bits, then three Halley steps; for
+ * f64 a last Newton step on the exact residual. */
+static LLVMValueRef v_cbrt(Em *e, LLVMValueRef x, bool from_f32) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ax = fabs_(e, x);
-  LLVMValueRef special = LLVMBuildOr(B, fcmp(e, LLVMRealOLT, ax, K(e, 0x1p-126)),
+  LLVMValueRef special = LLVMBuildOr(B, fcmp(e, LLVMRealOLT, ax, K(e, from_f32 ? 0x1p-126 : 0x1p-1022)),
                                      fcmp(e, LLVMRealUGE, ax, K(e, INFINITY)), "");
   LLVMValueRef a = sel(e, special, K(e, 1), ax);
+  /* f64 below 2^-900 or above 2^900: scaled by 2^300 or 2^-300 (the result
+   * by 2^-100 or 2^100) so that y^3 and 2 y^3 + a neither underflow nor
+   * overflow */
+  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, a, K(e, 0x1p-900));
+  LLVMValueRef huge = fcmp(e, LLVMRealOGT, a, K(e, 0x1p900));
+  if (!from_f32) {
+    a = sel(e, tiny, vmul(e, a, K(e, 0x1p300)), a);
+    a = sel(e, huge, vmul(e, a, K(e, 0x1p-300)), a);
+  }
   LLVMValueRef y = unbits(e, LLVMBuildAdd(B, LLVMBuildUDiv(B, bits(e, a), KI(e, 3), ""),
                                           KI(e, 0x2A9F7893782DA1CELL), ""));
   for (int i = 0; i < 3; i++) {
     LLVMValueRef y3 = vmul(e, vmul(e, y, y), y);
     y = vmul(e, y, vdiv(e, vfma(e, K(e, 2), a, y3), vfma(e, K(e, 2), y3, a)));
+  }
+  if (!from_f32) {
+    /* one Newton step on the accurately computed residual a - y^3 */
+    LLVMValueRef y2 = vmul(e, y, y), e2 = vfma(e, y, y, fneg(e, y2));
+    LLVMValueRef res = vsub(e, vfma(e, fneg(e, y2), y, a), vmul(e, e2, y));
+    y = vadd(e, y, vdiv(e, res, vmul(e, K(e, 3), y2)));
+    y = sel(e, tiny, vmul(e, y, K(e, 0x1p-100)), y);
+    y = sel(e, huge, vmul(e, y, K(e, 0x1p100)), y);
   }
   return sel(e, special, x, csign(e, y, x));
 }
@@ -703,6 +722,7 @@ LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
     case OP_SIN: return v_trig_f64(e, TRIG_SIN, x);
     case OP_COS: return v_trig_f64(e, TRIG_COS, x);
     case OP_TAN: return v_trig_f64(e, TRIG_TAN, x);
+    case OP_CBRT: return v_cbrt(e, x, false);
     default: return NULL;
     }
   }
@@ -715,7 +735,7 @@ LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
   case OP_ATANH: return v_atanh_f32(e, x);
   case OP_ASINH: return v_asinh_f32(e, x);
   case OP_ACOSH: return v_acosh_f32(e, x);
-  case OP_CBRT: return v_cbrt_f32(e, x);
+  case OP_CBRT: return v_cbrt(e, x, true);
   case OP_ATAN: return v_atan_f32(e, x);
   case OP_ASIN: return v_asin_f32(e, x);
   case OP_ACOS: return v_acos_f32(e, x);

@@ -76,6 +76,7 @@ F64 = [
     ('sin', 'sine', mpmath.sin, (-60, 1023.9, (1, -1), None, None)),
     ('cos', 'cosine', mpmath.cos, (-60, 1023.9, (1, -1), None, None)),
     ('tan', 'tan', mpmath.tan, (-60, 1023.9, (1, -1), None, None)),
+    ('cbrt', 'cbrt', cbrt, (-1022, 1023.9, (1, -1), None, None)),
 ]
 
 

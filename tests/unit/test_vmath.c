@@ -10,8 +10,8 @@
  * Documented bounds (kF32Bound, kF64Bounds): every function is within 1 ulp
  * (f32: exp expm1 log log1p sin cos tan tanh logistic sinh cosh asinh acosh
  * atanh cbrt atan asin acos erf atan2 pow; f64: exp expm1 log log1p tanh
- * logistic sin cos tan; the other f64 functions are the C library's). Results below the
- * smallest normal may be flushed to zero (XLA:CPU's FTZ).
+ * logistic sin cos tan cbrt; the other f64 functions are the C library's).
+ * Results below the smallest normal may be flushed to zero (XLA:CPU's FTZ).
  *   test_vmath -v   prints the max error of each function */
 #include <float.h>
 #include <stdlib.h>
@@ -142,7 +142,8 @@ static bool same_value(double a, double b) {
 typedef struct { const char *name; double bound; } Bound;
 /* The documented f64 bounds (ulp); f32 functions are all within 1. */
 static const Bound kF64Bounds[] = {{"exp", 1}, {"log", 1}, {"expm1", 1}, {"log1p", 1}, {"tanh", 1},
-                                   {"logistic", 1}, {"sin", 1}, {"cos", 1}, {"tan", 1}};
+                                   {"logistic", 1}, {"sin", 1}, {"cos", 1}, {"tan", 1},
+                                   {"cbrt", 1}};
 static const double kF32Bound = 1;
 
 /* One function on one type: table, sweep and specials in one compiled run. */
