@@ -68,9 +68,9 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
  *     (correctly rounded but for rare double-rounding ties);
  *     Polynomials are shorter for these (`lite`: truncation below 2^-34);
  *   - f64 uses the same code, full length, for exp, expm1, log, log1p, tanh,
- *     logistic and cbrt, and its own sin/cos/tan (within one unit of double
- *     rounding); the other f64 functions keep the C library's (em_vmath1/2
- *     return NULL).
+ *     logistic and cbrt, and its own sin/cos/tan, atan and atan2 (within one
+ *     unit of double rounding); the other f64 functions keep the C
+ *     library's (em_vmath1/2 return NULL).
  * The accuracy of each is measured by tests/unit/test_vmath.c against tables
  * computed with mpmath (tests/gen/vmath_ref.py) and against long double. */
 
@@ -625,6 +625,47 @@ static LLVMValueRef atan_pos(Em *e, LLVMValueRef a) {
   return sel(e, inv, vsub(e, K(e, PIO2_HI), r), r);
 }
 
+/* f64 atan(a) for a >= 0 (or NaN) and a first-order correction al (a's
+ * tail): atan(c) + atan(t) with c in {0, 1/2, 1, 3/2, inf} by the interval
+ * of a (breakpoints 7/16, 11/16, 19/16, 39/16), t = (a - c) / (1 + c a) (or
+ * -1/a) formed with exact numerators, |t| <= 7/16; atan(t) by its Taylor
+ * series to t^45 (truncation < 2^-56). */
+static LLVMValueRef atan_pos64(Em *e, LLVMValueRef a, LLVMValueRef al, LLVMValueRef *lo_out) {
+  static const double hi[5] = {0, 0x1.dac670561bb4fp-2, 0x1.921fb54442d18p-1, 0x1.f730bd281f69bp-1,
+                               0x1.921fb54442d18p+0};
+  static const double lo[5] = {0, 0x1.a2b7f222f65e2p-56, 0x1.1a62633145c07p-55, 0x1.007887af0cbbdp-56,
+                               0x1.1a62633145c07p-54};
+  LLVMValueRef i1 = fcmp(e, LLVMRealOGE, a, K(e, 7.0 / 16)), i2 = fcmp(e, LLVMRealOGE, a, K(e, 11.0 / 16));
+  LLVMValueRef i3 = fcmp(e, LLVMRealOGE, a, K(e, 19.0 / 16)), i4 = fcmp(e, LLVMRealOGE, a, K(e, 39.0 / 16));
+  LLVMValueRef num = a, den = K(e, 1);
+  num = sel(e, i1, vsub(e, vmul(e, K(e, 2), a), K(e, 1)), num);
+  den = sel(e, i1, vadd(e, K(e, 2), a), den);
+  num = sel(e, i2, vsub(e, a, K(e, 1)), num);
+  den = sel(e, i2, vadd(e, a, K(e, 1)), den);
+  num = sel(e, i3, vsub(e, a, K(e, 1.5)), num);
+  den = sel(e, i3, vfma(e, K(e, 1.5), a, K(e, 1)), den);
+  num = sel(e, i4, K(e, -1), num);
+  den = sel(e, i4, a, den);
+  LLVMValueRef h = K(e, hi[0]), l = K(e, lo[0]);
+  LLVMValueRef ii[5] = {NULL, i1, i2, i3, i4};
+  for (int i = 1; i < 5; i++) {
+    h = sel(e, ii[i], K(e, hi[i]), h);
+    l = sel(e, ii[i], K(e, lo[i]), l);
+  }
+  LLVMValueRef t = vdiv(e, num, den);
+  double c[22];
+  for (int i = 0; i < 22; i++) c[i] = (i % 2 ? 1.0 : -1.0) / (2 * i + 3);
+  LLVMValueRef z = vmul(e, t, t);
+  /* the tail's effect: al / (1 + a^2) */
+  LLVMValueRef corr = vdiv(e, al, vfma(e, a, a, K(e, 1)));
+  LLVMValueRef tail = vfma(e, vmul(e, t, z), horner(e, z, c, 22), vadd(e, l, corr));
+  LLVMValueRef m = vadd(e, t, tail), r = vadd(e, h, m);
+  if (lo_out) *lo_out = vsub(e, m, vsub(e, r, h)); /* r + lo: h + m (|h| >= |m| or h = 0) */
+  return r;
+}
+
+static LLVMValueRef v_atan_f64(Em *e, LLVMValueRef x) { return csign(e, atan_pos64(e, fabs_(e, x), K(e, 0), NULL), x); }
+
 static LLVMValueRef v_atan_f32(Em *e, LLVMValueRef x) { return csign(e, atan_pos(e, fabs_(e, x)), x); }
 
 static LLVMValueRef sign_bit(Em *e, LLVMValueRef x) {
@@ -641,6 +682,24 @@ static LLVMValueRef v_atan2_f32(Em *e, LLVMValueRef y, LLVMValueRef x) {
   ratio = sel(e, zz, K(e, 0), sel(e, ii, K(e, 1), ratio));
   LLVMValueRef a = atan_pos(e, ratio);
   a = sel(e, sign_bit(e, x), vsub(e, K(e, PI_HI), a), a);
+  return csign(e, a, y);
+}
+
+/* f64: the quotient |y|/|x| as a double-double, pi - a with pi's tail. */
+static LLVMValueRef v_atan2_f64(Em *e, LLVMValueRef y, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ay = fabs_(e, y), ax = fabs_(e, x);
+  LLVMValueRef q = vdiv(e, ay, ax);
+  LLVMValueRef ql = vdiv(e, vfma(e, fneg(e, q), ax, ay), ax);
+  LLVMValueRef fin = fcmp(e, LLVMRealOLT, fabs_(e, ql), K(e, INFINITY)); /* not NaN or inf */
+  ql = sel(e, LLVMBuildAnd(B, fin, fcmp(e, LLVMRealOLT, q, K(e, 0x1p500)), ""), ql, K(e, 0));
+  LLVMValueRef zz = LLVMBuildAnd(B, fcmp(e, LLVMRealOEQ, ay, K(e, 0)), fcmp(e, LLVMRealOEQ, ax, K(e, 0)), "");
+  LLVMValueRef ii = LLVMBuildAnd(B, fcmp(e, LLVMRealOEQ, ay, K(e, INFINITY)), fcmp(e, LLVMRealOEQ, ax, K(e, INFINITY)), "");
+  q = sel(e, zz, K(e, 0), sel(e, ii, K(e, 1), q));
+  ql = sel(e, LLVMBuildOr(B, zz, ii, ""), K(e, 0), ql);
+  LLVMValueRef al, a = atan_pos64(e, q, ql, &al);
+  LLVMValueRef pa = vadd(e, vsub(e, K(e, PI_HI), a), vsub(e, K(e, 0x1.1a62633145c07p-53), al));
+  a = sel(e, sign_bit(e, x), pa, a);
   return csign(e, a, y);
 }
 
@@ -723,6 +782,7 @@ LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
     case OP_COS: return v_trig_f64(e, TRIG_COS, x);
     case OP_TAN: return v_trig_f64(e, TRIG_TAN, x);
     case OP_CBRT: return v_cbrt(e, x, false);
+    case OP_ATAN: return v_atan_f64(e, x);
     default: return NULL;
     }
   }
@@ -747,5 +807,6 @@ LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
 LLVMValueRef em_vmath2(Em *e, Opcode op, bool from_f32, LLVMValueRef x, LLVMValueRef y) {
   if (from_f32 && op == OP_ATAN2) return v_atan2_f32(e, daz32(e, x), daz32(e, y));
   if (from_f32 && op == OP_POWER) return v_pow_f32(e, x, y);
+  if (!from_f32 && op == OP_ATAN2) return v_atan2_f64(e, x, y);
   return NULL;
 }

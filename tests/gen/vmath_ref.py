@@ -77,6 +77,7 @@ F64 = [
     ('cos', 'cosine', mpmath.cos, (-60, 1023.9, (1, -1), None, None)),
     ('tan', 'tan', mpmath.tan, (-60, 1023.9, (1, -1), None, None)),
     ('cbrt', 'cbrt', cbrt, (-1022, 1023.9, (1, -1), None, None)),
+    ('atan', 'atan', mpmath.atan, (-60, 1023.9, (1, -1), None, None)),
 ]
 
 
@@ -114,14 +115,14 @@ def table(tag, single, funcs, rng):
     return ''.join(out)
 
 
-def atan2_table(rng):
+def atan2_table(rng, tag, single, emax):
     rows = []
     for _ in range(N):
-        y = draw(rng, -30, 127.9, (1, -1), True)
-        x = draw(rng, -30, 127.9, (1, -1), True)
+        y = draw(rng, -30, emax, (1, -1), single)
+        x = draw(rng, -30, emax, (1, -1), single)
         rh, rl = dd(mpmath.atan2(mp(y), mp(x)))
         rows.append('{%s, %s, %s, %s}' % (y.hex(), x.hex(), rh.hex(), rl.hex()))
-    return 'static const VRef2 kRef_f32_atan2[] = {\n  %s};\n' % ',\n  '.join(rows)
+    return 'static const VRef2 kRef_%s_atan2[] = {\n  %s};\n' % (tag, ',\n  '.join(rows))
 
 
 def pow_table(rng):
@@ -151,8 +152,9 @@ def main():
     print('typedef struct { const char *name, *op; const VRef *ref; int n; } VTable;')
     print(table('f32', True, F32, rng))
     print(table('f64', False, F64, rng))
-    print(atan2_table(rng))
+    print(atan2_table(rng, 'f32', True, 127.9))
     print(pow_table(rng))
+    print(atan2_table(rng, 'f64', False, 1023.9))
 
 
 if __name__ == '__main__':

@@ -10,7 +10,7 @@
  * Documented bounds (kF32Bound, kF64Bounds): every function is within 1 ulp
  * (f32: exp expm1 log log1p sin cos tan tanh logistic sinh cosh asinh acosh
  * atanh cbrt atan asin acos erf atan2 pow; f64: exp expm1 log log1p tanh
- * logistic sin cos tan cbrt; the other f64 functions are the C library's).
+ * logistic sin cos tan cbrt atan atan2; the others are the C library's).
  * Results below the smallest normal may be flushed to zero (XLA:CPU's FTZ).
  *   test_vmath -v   prints the max error of each function */
 #include <float.h>
@@ -143,7 +143,7 @@ typedef struct { const char *name; double bound; } Bound;
 /* The documented f64 bounds (ulp); f32 functions are all within 1. */
 static const Bound kF64Bounds[] = {{"exp", 1}, {"log", 1}, {"expm1", 1}, {"log1p", 1}, {"tanh", 1},
                                    {"logistic", 1}, {"sin", 1}, {"cos", 1}, {"tan", 1},
-                                   {"cbrt", 1}};
+                                   {"cbrt", 1}, {"atan", 1}};
 static const double kF32Bound = 1;
 
 /* One function on one type: table, sweep and specials in one compiled run. */
@@ -231,9 +231,11 @@ TEST(f64_functions) {
   }
 }
 
-/* atan2 on f32: the table, and the IEEE special cases. */
-TEST(f32_atan2) {
+/* atan2: the table, and the IEEE special cases. */
+static void check_atan2(bool f64) {
   enum { NT = sizeof kRef_f32_atan2 / sizeof kRef_f32_atan2[0] };
+  _Static_assert(sizeof kRef_f32_atan2 == sizeof kRef_f64_atan2, "equal tables");
+  const VRef2 *ref = f64 ? kRef_f64_atan2 : kRef_f32_atan2;
   static const double pi = 3.14159265358979323846, h = pi / 2, q = pi / 4;
   static const struct { double y, x, want; } sp[] = {
       {0.0, 1, 0.0},   {-0.0, 1, -0.0},  {0.0, -1, pi},     {-0.0, -1, -pi},  {0.0, 0.0, 0.0},
@@ -243,26 +245,29 @@ TEST(f32_atan2) {
       {-5, INFINITY, -0.0}, {5, -INFINITY, pi}, {-5, -INFINITY, -pi}, {NAN, 1, NAN}, {1, NAN, NAN}};
   enum { NS = sizeof sp / sizeof sp[0] };
   double y[NT + NS], x[NT + NS], got[NT + NS];
-  for (int i = 0; i < NT; i++) y[i] = kRef_f32_atan2[i].a, x[i] = kRef_f32_atan2[i].b;
+  for (int i = 0; i < NT; i++) y[i] = ref[i].a, x[i] = ref[i].b;
   for (int i = 0; i < NS; i++) y[NT + i] = sp[i].y, x[NT + i] = sp[i].x;
-  if (!run_cpu("atan2", false, y, x, NT + NS, got)) {
+  if (!run_cpu("atan2", f64, y, x, NT + NS, got)) {
     CHECK(!"compiles and runs");
     return;
   }
   double mx = 0;
   for (int i = 0; i < NT; i++) {
-    double err = ulp_err(got[i], kRef_f32_atan2[i].hi, kRef_f32_atan2[i].lo, false);
+    double err = ulp_err(got[i], ref[i].hi, ref[i].lo, f64);
     if (err > mx) mx = err;
-    if (err > kF32Bound) printf("  atan2(%a, %a) = %a, true %a\n", y[i], x[i], got[i], kRef_f32_atan2[i].hi);
-    CHECK(err <= kF32Bound);
+    if (err > 1) printf("  atan2(%a, %a) = %a, true %a\n", y[i], x[i], got[i], ref[i].hi);
+    CHECK(err <= 1);
   }
   for (int i = 0; i < NS; i++) {
-    double want = isfinite(sp[i].want) ? (double)(float)sp[i].want : sp[i].want;
+    double want = isfinite(sp[i].want) && !f64 ? (double)(float)sp[i].want : sp[i].want;
     if (!same_value(got[NT + i], want)) printf("  atan2(%a, %a) = %a, want %a\n", y[NT + i], x[NT + i], got[NT + i], want);
     CHECK(same_value(got[NT + i], want));
   }
-  if (g_verbose) printf("  f32 atan2     max ulp: table %.3f\n", mx);
+  if (g_verbose) printf("  %s atan2     max ulp: table %.3f\n", f64 ? "f64" : "f32", mx);
 }
+
+TEST(f32_atan2) { check_atan2(false); }
+TEST(f64_atan2) { check_atan2(true); }
 
 /* pow on f32: the table, and C99's special cases. */
 TEST(f32_pow) {
@@ -338,6 +343,7 @@ int main(int argc, char **argv) {
   RUN(f32_functions);
   RUN(f64_functions);
   RUN(f32_atan2);
+  RUN(f64_atan2);
   RUN(f32_pow);
   RUN(narrow_types);
   return test_summary(__FILE__);
