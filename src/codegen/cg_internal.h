@@ -125,6 +125,12 @@ const char *cg_math_unary_name(Opcode op);
 LLVMValueRef em_math_call1(Em *e, const char *name, LLVMValueRef x);  /* double */
 LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef y);
 LLVMValueRef em_intrinsic(Em *e, const char *name, LLVMTypeRef t, int n, LLVMValueRef *args);
+/* Our vectorizable (straight-line) implementation of a float op on double
+ * operands (f32/bf16/f16 values widened when from_f32; f64 values flushed
+ * under DAZ), a double result; NULL when there is none for this width, and
+ * the caller calls the C library's function instead. */
+LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x);
+LLVMValueRef em_vmath2(Em *e, Opcode op, bool from_f32, LLVMValueRef x, LLVMValueRef y);
 
 /* ---- elemental.c ---- */
 /* Storage-form value(s) of `in` at idx; tuple-shaped instructions give

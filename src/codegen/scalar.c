@@ -195,11 +195,12 @@ static LLVMValueRef dazw(Em *e, LLVMValueRef x) {
   return LLVMBuildSelect(e->b, tiny, z, x, "");
 }
 
-static LLVMValueRef via_double1(Em *e, ElemType t, const char *fname, LLVMValueRef sa) {
+static LLVMValueRef via_double1(Em *e, ElemType t, Opcode op, const char *fname, LLVMValueRef sa) {
   LLVMValueRef x = dec(e, t, sa);
   if (t != T_F64) x = LLVMBuildFPExt(e->b, x, e->cg->f64, "");
   else x = daz64(e, x);
-  LLVMValueRef r = em_math_call1(e, fname, x);
+  LLVMValueRef r = em_vmath1(e, op, t != T_F64, x);
+  if (!r) r = em_math_call1(e, fname, x);
   if (t == T_F64) r = daz64(e, r);
   return enc(e, t, r);
 }
@@ -240,14 +241,12 @@ static LLVMValueRef float_unary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, b
   case OP_LOGISTIC: {
     x = dec(e, t, sa);
     if (t != T_F64) x = LLVMBuildFPExt(e->b, x, cg->f64, "");
-    LLVMValueRef ex = em_math_call1(e, "exp", LLVMBuildFNeg(e->b, x, ""));
-    LLVMValueRef d = LLVMBuildFAdd(e->b, fconst(e, cg->f64, 1.0), ex, "");
-    return enc(e, t, LLVMBuildFDiv(e->b, fconst(e, cg->f64, 1.0), d, ""));
+    return enc(e, t, em_vmath1(e, OP_LOGISTIC, t != T_F64, x));
   }
   default: break;
   }
   const char *fname = cg_math_unary_name(op);
-  if (fname) return via_double1(e, t, fname, sa);
+  if (fname) return via_double1(e, t, op, fname, sa);
   *ok = false;
   return NULL;
 }
@@ -279,10 +278,12 @@ static LLVMValueRef float_binary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, 
       b = daz64(e, b);
     }
     if (op == OP_ATAN2) {
-      LLVMValueRef r = em_math_call2(e, "atan2", a, b);
+      LLVMValueRef r = em_vmath2(e, op, t != T_F64, a, b);
+      if (!r) r = em_math_call2(e, "atan2", a, b);
       return enc(e, t, t == T_F64 ? daz64(e, r) : r);
     }
-    LLVMValueRef p = em_math_call2(e, "pow", a, b);
+    LLVMValueRef p = em_vmath2(e, op, t != T_F64, a, b);
+    if (!p) p = em_math_call2(e, "pow", a, b);
     if (t == T_F64) p = daz64(e, p);
     LLVMValueRef one = fconst(e, cg->f64, 1.0);
     LLVMValueRef triv = LLVMBuildOr(e->b, LLVMBuildFCmp(e->b, LLVMRealOEQ, a, one, ""),

@@ -1,0 +1,350 @@
+/* The compiled transcendental functions (src/codegen/math.c) against true
+ * values: each function is compiled by the cpu backend as `T[n] op(x)` and
+ * its error measured in units of the result type's rounding (ulp), over
+ *   (a) tables of inputs and results computed with mpmath
+ *       (tests/gen/vmath_ref.py -> vmath_ref.h),
+ *   (b) a sweep over every binary exponent of the type (several mantissas,
+ *       both signs) against the C library's long double functions,
+ *   (c) special values (zeros, infinities, NaN, subnormals read as zero
+ *       under DAZ, domain edges, overflow thresholds), exactly.
+ * Documented bounds (kF32Bound, kF64Bounds): every function is within 1 ulp
+ * (f32: exp expm1 log log1p sin cos tan tanh logistic sinh cosh asinh acosh
+ * atanh cbrt atan asin acos erf atan2 pow; f64: exp expm1 log log1p tanh
+ * logistic sin cos tan cbrt atan atan2; the others are the C library's).
+ * Results below the smallest normal may be flushed to zero (XLA:CPU's FTZ).
+ *   test_vmath -v   prints the max error of each function */
+#include <float.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "cpu/cpu.h"
+#include "passes/pass.h"
+#include "vmath_ref.h"
+
+static bool g_verbose;
+
+/* Runs `ty[n] op(a[, b])` on the cpu backend; results as doubles. The
+ * arguments are rounded to the type (written back to a when `rounded`). */
+static bool run_cpu_type(const char *op, const char *ty, ElemType et, double *a, const double *b, int64_t n,
+                         double *out, bool rounded) {
+  char text[512];
+  if (b)
+    snprintf(text, sizeof text,
+             "HloModule m\nENTRY e {\n  a = %s[%lld] parameter(0)\n  b = %s[%lld] parameter(1)\n"
+             "  ROOT r = %s[%lld] %s(a, b)\n}\n",
+             ty, (long long)n, ty, (long long)n, ty, (long long)n, op);
+  else
+    snprintf(text, sizeof text, "HloModule m\nENTRY e {\n  a = %s[%lld] parameter(0)\n  ROOT r = %s[%lld] %s(a)\n}\n",
+             ty, (long long)n, ty, (long long)n, op);
+  cxla_module *m = NULL;
+  CpuExecutable *x = NULL;
+  Literal *args[2] = {NULL, NULL}, *res = NULL;
+  PipelineOptions o = {.verify = true, .module_number = 1};
+  int nargs = b ? 2 : 1;
+  cxla_status st = cxla_module_parse(text, strlen(text), op, &m);
+  if (!st) st = pipeline_run(m, NULL, 0, &o);
+  for (int i = 0; i < nargs && !st; i++) {
+    st = literal_create(et, 1, &n, &args[i]);
+    for (int64_t j = 0; !st && j < n; j++) literal_set_f64(args[i], j, (i ? b : a)[j]);
+  }
+  for (int64_t j = 0; rounded && !st && j < n; j++) a[j] = literal_get_f64(args[0], j);
+  if (!st) st = cpu_compile(m, NULL, &x);
+  if (!st) st = cpu_execute(x, args, nargs, &res);
+  bool ok = !st;
+  if (st) printf("%s %s: %s\n", op, ty, cxla_status_message(st));
+  for (int64_t j = 0; ok && j < n; j++) out[j] = literal_get_f64(res, j);
+  cxla_status_free(st);
+  for (int i = 0; i < nargs; i++) literal_free(args[i]);
+  literal_free(res);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return ok;
+}
+
+static bool run_cpu(const char *op, bool f64, const double *a, const double *b, int64_t n, double *out) {
+  return run_cpu_type(op, f64 ? "f64" : "f32", f64 ? T_F64 : T_F32, (double *)a, b, n, out, false);
+}
+
+/* Error of `got` in ulps of the type against the true value hi + lo.
+ * NaN and infinities must match; a true value that rounds past the type's
+ * largest finite value must give infinity (within one ulp: the largest
+ * finite value); a true value below the smallest normal may give zero. */
+static double ulp_err(double got, double hi, double lo, bool f64) {
+  int mant = f64 ? 52 : 23, emin = f64 ? -1022 : -126;
+  double maxv = f64 ? DBL_MAX : FLT_MAX;
+  if (isnan(hi) || isnan(got)) return isnan(hi) && isnan(got) ? 0 : INFINITY;
+  if (isinf(hi)) return got == hi ? 0 : INFINITY;
+  if (fabs(hi) < ldexp(1, emin) && got == 0) return 0;
+  int ex = ilogb(hi);
+  if (ex < emin) ex = emin;
+  long double u = ldexpl(1, ex - mant);
+  long double g = got;
+  if (isinf(got)) {
+    if (signbit(got) != signbit(hi)) return INFINITY;
+    g = copysignl((long double)maxv + u, got); /* the next value past the largest */
+  }
+  return (double)(fabsl(g - ((long double)hi + lo)) / u);
+}
+
+typedef long double (*LdFn)(long double);
+static long double logisticl(long double x) { return 1.0L / (1.0L + expl(-x)); }
+
+static LdFn ld_fn(const char *name) {
+  static const struct { const char *n; LdFn f; } k[] = {
+      {"exp", expl},     {"expm1", expm1l}, {"log", logl},     {"log1p", log1pl}, {"sin", sinl},
+      {"cos", cosl},     {"tan", tanl},     {"tanh", tanhl},   {"logistic", logisticl},
+      {"sinh", sinhl},   {"cosh", coshl},   {"asinh", asinhl}, {"acosh", acoshl}, {"atanh", atanhl},
+      {"cbrt", cbrtl},   {"atan", atanl},   {"asin", asinl},   {"acos", acosl},   {"erf", erfl}};
+  for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
+    if (!strcmp(k[i].n, name)) return k[i].f;
+  return NULL;
+}
+
+/* Special values with exact expected results (f32 and f64 alike): x, want;
+ * +-1e-40 stands for a subnormal of the type (read as a signed zero). */
+typedef struct { const char *fn; double x, want; } Special;
+static const Special kSpecials[] = {
+    {"exp", 0.0, 1}, {"exp", -0.0, 1}, {"exp", INFINITY, INFINITY}, {"exp", -INFINITY, 0},
+    {"exp", NAN, NAN}, {"exp", 1e-40, 1}, {"exp", -1000, 0}, {"exp", 1000, INFINITY},
+    {"expm1", -0.0, -0.0}, {"expm1", 0.0, 0.0}, {"expm1", -INFINITY, -1}, {"expm1", INFINITY, INFINITY},
+    {"expm1", NAN, NAN}, {"expm1", -1000, -1}, {"expm1", 1000, INFINITY},
+    {"log", 0.0, -INFINITY}, {"log", -0.0, -INFINITY}, {"log", 1e-40, -INFINITY}, {"log", 1, 0},
+    {"log", -1, NAN}, {"log", -INFINITY, NAN}, {"log", INFINITY, INFINITY}, {"log", NAN, NAN},
+    {"log1p", -0.0, -0.0}, {"log1p", 0.0, 0.0}, {"log1p", -1, -INFINITY}, {"log1p", -2, NAN},
+    {"log1p", INFINITY, INFINITY}, {"log1p", -INFINITY, NAN}, {"log1p", NAN, NAN},
+    {"sin", -0.0, -0.0}, {"sin", 0.0, 0.0}, {"sin", -1e-40, -0.0}, {"sin", INFINITY, NAN},
+    {"sin", -INFINITY, NAN}, {"sin", NAN, NAN},
+    {"cos", -0.0, 1}, {"cos", 1e-40, 1}, {"cos", INFINITY, NAN}, {"cos", NAN, NAN},
+    {"tan", -0.0, -0.0}, {"tan", INFINITY, NAN}, {"tan", NAN, NAN},
+    {"tanh", -0.0, -0.0}, {"tanh", 0.0, 0.0}, {"tanh", INFINITY, 1}, {"tanh", -INFINITY, -1},
+    {"tanh", 1000, 1}, {"tanh", -1000, -1}, {"tanh", NAN, NAN},
+    {"logistic", INFINITY, 1}, {"logistic", -INFINITY, 0}, {"logistic", 0, 0.5}, {"logistic", NAN, NAN},
+    {"sinh", -0.0, -0.0}, {"sinh", INFINITY, INFINITY}, {"sinh", -INFINITY, -INFINITY}, {"sinh", NAN, NAN},
+    {"cosh", -0.0, 1}, {"cosh", -INFINITY, INFINITY}, {"cosh", NAN, NAN},
+    {"asinh", -0.0, -0.0}, {"asinh", -INFINITY, -INFINITY}, {"asinh", NAN, NAN},
+    {"acosh", 1, 0}, {"acosh", INFINITY, INFINITY}, {"acosh", 0.5, NAN}, {"acosh", -3, NAN},
+    {"acosh", -INFINITY, NAN}, {"acosh", NAN, NAN},
+    {"atanh", -0.0, -0.0}, {"atanh", 1, INFINITY}, {"atanh", -1, -INFINITY}, {"atanh", 2, NAN},
+    {"atanh", -INFINITY, NAN}, {"atanh", NAN, NAN},
+    {"cbrt", -0.0, -0.0}, {"cbrt", -27, -3}, {"cbrt", 0.125, 0.5}, {"cbrt", -INFINITY, -INFINITY},
+    {"cbrt", INFINITY, INFINITY}, {"cbrt", NAN, NAN}, {"cbrt", -1e-40, -0.0},
+    {"atan", -0.0, -0.0}, {"atan", NAN, NAN},
+    {"asin", -0.0, -0.0}, {"asin", 1.5, NAN}, {"asin", -1.5, NAN}, {"asin", NAN, NAN},
+    {"acos", 1, 0}, {"acos", 1.5, NAN}, {"acos", NAN, NAN},
+    {"erf", -0.0, -0.0}, {"erf", INFINITY, 1}, {"erf", -INFINITY, -1}, {"erf", 10, 1}, {"erf", NAN, NAN},
+};
+
+static bool same_value(double a, double b) {
+  if (isnan(a) || isnan(b)) return isnan(a) && isnan(b);
+  return a == b && signbit(a) == signbit(b);
+}
+
+typedef struct { const char *name; double bound; } Bound;
+/* The documented f64 bounds (ulp); f32 functions are all within 1. */
+static const Bound kF64Bounds[] = {{"exp", 1}, {"log", 1}, {"expm1", 1}, {"log1p", 1}, {"tanh", 1},
+                                   {"logistic", 1}, {"sin", 1}, {"cos", 1}, {"tan", 1},
+                                   {"cbrt", 1}, {"atan", 1}};
+static const double kF32Bound = 1;
+
+/* One function on one type: table, sweep and specials in one compiled run. */
+static void check_fn(const VTable *t, bool f64, double bound) {
+  LdFn ld = ld_fn(t->name);
+  int emin = f64 ? -1022 : -126, emax = f64 ? 1023 : 127, nm = f64 ? 6 : 24;
+  int64_t nsweep = (int64_t)(emax - emin + 1) * nm * 2;
+  int64_t nspec = (int64_t)(sizeof kSpecials / sizeof kSpecials[0]);
+  int64_t cap = t->n + nsweep + nspec, n = 0;
+  double *x = malloc(sizeof(double) * (size_t)cap), *got = malloc(sizeof(double) * (size_t)cap);
+  CHECK(x && got && ld);
+  if (!x || !got || !ld) goto out;
+  for (int i = 0; i < t->n; i++) x[n++] = t->ref[i].x;
+  int64_t sweep0 = n;
+  uint64_t rs = 0x9e3779b97f4a7c15ull;
+  for (int ex = emin; ex <= emax; ex++)
+    for (int k = 0; k < nm; k++)
+      for (int s = 0; s < 2; s++) {
+        rs = rs * 6364136223846793005ull + 1442695040888963407ull;
+        double m = 1 + (double)(rs >> 11) * 0x1p-53;
+        double v = ldexp(s ? -m : m, ex);
+        x[n++] = f64 ? v : (double)(float)v;
+      }
+  int64_t spec0 = n;
+  for (int64_t i = 0; i < nspec; i++)
+    if (!strcmp(kSpecials[i].fn, t->name)) {
+      double v = kSpecials[i].x;
+      if (fabs(v) == 1e-40 && f64) v = copysign(1e-310, v); /* a subnormal of the type */
+      x[n++] = f64 ? v : (double)(float)v;
+    }
+  if (!run_cpu(t->op, f64, x, NULL, n, got)) {
+    CHECK(!"compiles and runs");
+    goto out;
+  }
+  double max_tab = 0, max_sweep = 0;
+  for (int64_t i = 0; i < t->n; i++) {
+    double err = ulp_err(got[i], t->ref[i].hi, t->ref[i].lo, f64);
+    if (err > max_tab) max_tab = err;
+    if (err > bound) {
+      printf("  %s %s(%a) = %a, true %a (%.3g ulp)\n", f64 ? "f64" : "f32", t->name, x[i], got[i], t->ref[i].hi, err);
+      CHECK(err <= bound);
+    }
+  }
+  int bad = 0;
+  for (int64_t i = sweep0; i < spec0; i++) {
+    long double r = ld(x[i]);
+    double hi = (double)r, lo = isfinite(hi) ? (double)(r - hi) : 0;
+    if (!f64 && fabs(hi) > FLT_MAX && fabsl(r) >= (long double)FLT_MAX + ldexpl(1, 103)) hi = copysign(INFINITY, hi), lo = 0;
+    if (f64 && fabsl(r) >= (long double)DBL_MAX + ldexpl(1, 970)) hi = copysign(INFINITY, hi), lo = 0;
+    double err = ulp_err(got[i], hi, lo, f64);
+    if (err > max_sweep) max_sweep = err;
+    if (err > bound && bad++ < 5) {
+      printf("  %s %s(%a) = %a, long double %a (%.3g ulp)\n", f64 ? "f64" : "f32", t->name, x[i], got[i], hi, err);
+      CHECK(err <= bound);
+    }
+  }
+  int si = 0;
+  for (int64_t i = spec0; i < n; i++, si++) {
+    while (strcmp(kSpecials[si].fn, t->name)) si++;
+    double want = kSpecials[si].want;
+    if (!same_value(got[i], want)) {
+      printf("  %s %s(%a) = %a, want %a\n", f64 ? "f64" : "f32", t->name, x[i], got[i], want);
+      CHECK(same_value(got[i], want));
+    }
+  }
+  if (g_verbose)
+    printf("  %s %-9s max ulp: table %.3f, sweep %.3f (bound %g; %lld specials)\n", f64 ? "f64" : "f32", t->name,
+           max_tab, max_sweep, bound, (long long)(n - spec0));
+out:
+  free(x);
+  free(got);
+}
+
+TEST(f32_functions) {
+  for (size_t i = 0; i < sizeof kTables_f32 / sizeof kTables_f32[0]; i++) check_fn(&kTables_f32[i], false, kF32Bound);
+}
+
+TEST(f64_functions) {
+  for (size_t i = 0; i < sizeof kTables_f64 / sizeof kTables_f64[0]; i++) {
+    double bound = -1;
+    for (size_t j = 0; j < sizeof kF64Bounds / sizeof kF64Bounds[0]; j++)
+      if (!strcmp(kF64Bounds[j].name, kTables_f64[i].name)) bound = kF64Bounds[j].bound;
+    CHECK(bound > 0);
+    check_fn(&kTables_f64[i], true, bound);
+  }
+}
+
+/* atan2: the table, and the IEEE special cases. */
+static void check_atan2(bool f64) {
+  enum { NT = sizeof kRef_f32_atan2 / sizeof kRef_f32_atan2[0] };
+  _Static_assert(sizeof kRef_f32_atan2 == sizeof kRef_f64_atan2, "equal tables");
+  const VRef2 *ref = f64 ? kRef_f64_atan2 : kRef_f32_atan2;
+  static const double pi = 3.14159265358979323846, h = pi / 2, q = pi / 4;
+  static const struct { double y, x, want; } sp[] = {
+      {0.0, 1, 0.0},   {-0.0, 1, -0.0},  {0.0, -1, pi},     {-0.0, -1, -pi},  {0.0, 0.0, 0.0},
+      {-0.0, 0.0, -0.0}, {0.0, -0.0, pi}, {-0.0, -0.0, -pi}, {1, 0.0, h},      {-1, -0.0, -h},
+      {INFINITY, INFINITY, q}, {-INFINITY, INFINITY, -q}, {INFINITY, -INFINITY, 3 * q},
+      {-INFINITY, -INFINITY, -3 * q}, {INFINITY, 5, h}, {-INFINITY, -5, -h}, {5, INFINITY, 0.0},
+      {-5, INFINITY, -0.0}, {5, -INFINITY, pi}, {-5, -INFINITY, -pi}, {NAN, 1, NAN}, {1, NAN, NAN}};
+  enum { NS = sizeof sp / sizeof sp[0] };
+  double y[NT + NS], x[NT + NS], got[NT + NS];
+  for (int i = 0; i < NT; i++) y[i] = ref[i].a, x[i] = ref[i].b;
+  for (int i = 0; i < NS; i++) y[NT + i] = sp[i].y, x[NT + i] = sp[i].x;
+  if (!run_cpu("atan2", f64, y, x, NT + NS, got)) {
+    CHECK(!"compiles and runs");
+    return;
+  }
+  double mx = 0;
+  for (int i = 0; i < NT; i++) {
+    double err = ulp_err(got[i], ref[i].hi, ref[i].lo, f64);
+    if (err > mx) mx = err;
+    if (err > 1) printf("  atan2(%a, %a) = %a, true %a\n", y[i], x[i], got[i], ref[i].hi);
+    CHECK(err <= 1);
+  }
+  for (int i = 0; i < NS; i++) {
+    double want = isfinite(sp[i].want) && !f64 ? (double)(float)sp[i].want : sp[i].want;
+    if (!same_value(got[NT + i], want)) printf("  atan2(%a, %a) = %a, want %a\n", y[NT + i], x[NT + i], got[NT + i], want);
+    CHECK(same_value(got[NT + i], want));
+  }
+  if (g_verbose) printf("  %s atan2     max ulp: table %.3f\n", f64 ? "f64" : "f32", mx);
+}
+
+TEST(f32_atan2) { check_atan2(false); }
+TEST(f64_atan2) { check_atan2(true); }
+
+/* pow on f32: the table, and C99's special cases. */
+TEST(f32_pow) {
+  enum { NT = sizeof kRef_f32_pow / sizeof kRef_f32_pow[0] };
+  static const struct { double x, y, want; } sp[] = {
+      {NAN, 0.0, 1},       {2, -0.0, 1},          {1, NAN, 1},           {1, INFINITY, 1},
+      {-1, INFINITY, 1},   {-1, -INFINITY, 1},    {NAN, 2, NAN},         {2, NAN, NAN},
+      {0.0, 3, 0.0},       {-0.0, 3, -0.0},       {-0.0, 2, 0.0},        {-0.0, 0.5, 0.0},
+      {0.0, -3, INFINITY}, {-0.0, -3, -INFINITY}, {-0.0, -2, INFINITY},  {0.0, -0.5, INFINITY},
+      {INFINITY, 2, INFINITY}, {INFINITY, -2, 0.0}, {-INFINITY, 3, -INFINITY}, {-INFINITY, 2, INFINITY},
+      {-INFINITY, -3, -0.0}, {-INFINITY, -0.5, 0.0}, {-INFINITY, 0.5, INFINITY},
+      {0.5, INFINITY, 0.0}, {0.5, -INFINITY, INFINITY}, {2, INFINITY, INFINITY}, {2, -INFINITY, 0.0},
+      {-2, 0.5, NAN},      {-8, 1.0 / 3, NAN},    {-2, 3, -8},           {-2, -2, 0.25},
+      {2, 10, 1024},       {4, 0.5, 2},           {2, 200, INFINITY},    {2, -200, 0.0},
+      {-2, 201, -INFINITY}};
+  enum { NS = sizeof sp / sizeof sp[0] };
+  double x[NT + NS], y[NT + NS], got[NT + NS];
+  for (int i = 0; i < NT; i++) x[i] = kRef_f32_pow[i].a, y[i] = kRef_f32_pow[i].b;
+  for (int i = 0; i < NS; i++) x[NT + i] = sp[i].x, y[NT + i] = (double)(float)sp[i].y;
+  if (!run_cpu("power", false, x, y, NT + NS, got)) {
+    CHECK(!"compiles and runs");
+    return;
+  }
+  double mx = 0;
+  for (int i = 0; i < NT; i++) {
+    double err = ulp_err(got[i], kRef_f32_pow[i].hi, kRef_f32_pow[i].lo, false);
+    if (err > mx) mx = err;
+    if (err > kF32Bound) printf("  pow(%a, %a) = %a, true %a\n", x[i], y[i], got[i], kRef_f32_pow[i].hi);
+    CHECK(err <= kF32Bound);
+  }
+  for (int i = 0; i < NS; i++) {
+    if (!same_value(got[NT + i], sp[i].want)) printf("  pow(%a, %a) = %a, want %a\n", x[NT + i], y[NT + i], got[NT + i], sp[i].want);
+    CHECK(same_value(got[NT + i], sp[i].want));
+  }
+  if (g_verbose) printf("  f32 pow       max ulp: table %.3f\n", mx);
+}
+
+/* bf16 and f16: computed in f32 and rounded once more, so within one unit
+ * of the narrow type's rounding (normal results; f16 keeps subnormals). */
+TEST(narrow_types) {
+  static const struct { const char *fn, *op; } fns[] = {
+      {"exp", "exponential"}, {"log", "log"}, {"sin", "sine"}, {"tanh", "tanh"}, {"erf", "erf"}};
+  static const struct { const char *ty; ElemType et; int mant, emin; double maxv; } tys[] = {
+      {"bf16", T_BF16, 7, -126, 0x1.fep+127}, {"f16", T_F16, 10, -14, 65504}};
+  enum { N = 2 * 8 * 60 };
+  for (size_t t = 0; t < 2; t++)
+    for (size_t f = 0; f < sizeof fns / sizeof fns[0]; f++) {
+      double x[N], got[N], mx = 0;
+      for (int i = 0; i < N; i++) x[i] = (i % 2 ? -1 : 1) * ldexp(1 + (i / 2 % 8) / 8.0, i / 16 - 20);
+      if (!run_cpu_type(fns[f].op, tys[t].ty, tys[t].et, x, NULL, N, got, true)) {
+        CHECK(!"compiles and runs");
+        continue;
+      }
+      LdFn ld = ld_fn(fns[f].fn);
+      for (int i = 0; i < N; i++) {
+        long double r = ld(x[i]);
+        if (isnan((double)r)) {
+          CHECK(isnan(got[i]));
+          continue;
+        }
+        if (fabsl(r) < ldexpl(1, tys[t].emin) || fabsl(r) > tys[t].maxv) continue;
+        double err = (double)(fabsl(got[i] - r) / ldexpl(1, ilogbl(r) - tys[t].mant));
+        if (err > mx) mx = err;
+        if (err > 1) printf("  %s %s(%a) = %a, long double %La\n", tys[t].ty, fns[f].fn, x[i], got[i], r);
+        CHECK(err <= 1);
+      }
+      if (g_verbose) printf("  %-4s %-9s max ulp: %.3f\n", tys[t].ty, fns[f].fn, mx);
+    }
+}
+
+int main(int argc, char **argv) {
+  g_verbose = argc > 1 && !strcmp(argv[1], "-v");
+  RUN(f32_functions);
+  RUN(f64_functions);
+  RUN(f32_atan2);
+  RUN(f64_atan2);
+  RUN(f32_pow);
+  RUN(narrow_types);
+  return test_summary(__FILE__);
+}
