@@ -35,7 +35,7 @@ static cxla_status copy_leaves(const RVal *v, const RtArray *results, int n, int
 
 static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   CpuExecutable *x = a->program;
-  ExecCtx cx = {x, a->control};
+  ExecCtx cx = {x, a->control, a->pool, a->num_threads > 0 ? a->num_threads : 1, NULL};
   TRY(rt_check(a->control));
   RVal **args = cxla_calloc((size_t)a->nargs + 1, sizeof *args);
   if (!args) return cxla_oom();
@@ -70,5 +70,5 @@ const Backend cpu_backend = {
     .compile = cpu_backend_compile,
     .execute = cpu_backend_execute,
     .program_destroy = cpu_backend_program_destroy,
-    .max_threads = 1,
+    .max_threads = 0,
 };

@@ -5,6 +5,7 @@
 #include <llvm-c/Core.h>
 
 #include "cpu/cpu.h"
+#include "runtime/threadpool.h"
 
 /* ---- runtime values (exec.c) ----
  * A value is an array or a tuple of values, refcounted. Its `lit` is a
@@ -60,6 +61,7 @@ typedef struct Step {
   KernelFn fn;
   uint8_t (*pred)(const void *const *args); /* sort: the compiled comparator */
   int64_t extent;
+  int64_t min_slice;  /* kernel: fewest rows worth handing to another thread */
   int nout;
   RVal *constant;
   GemmPlan gemm;
@@ -86,13 +88,19 @@ struct CpuExecutable {
   int nprogs, capprogs;
   CpuJit *jit;
   CpuCompileStats stats;
+  int64_t grain;      /* kernel slices: least estimated work (0: CPU_KERNEL_GRAIN) */
 };
 
-/* One execution: the executable and the runtime's cancellation/deadline
- * control (NULL: none). */
+/* One execution: the executable, the runtime's cancellation/deadline
+ * control (NULL: none) and the threads it may use: the client's pool
+ * (NULL: the caller's thread only) and at most nthreads of them (>= 1);
+ * see CpuExecOptions. */
 typedef struct ExecCtx {
   CpuExecutable *x;
   const struct RtControl *control;
+  RtPool *pool;
+  int nthreads;
+  int64_t *nsplit;    /* NULL, or += kernel calls split over threads */
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);

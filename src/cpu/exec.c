@@ -1,7 +1,9 @@
 /* The executor: runs a program's steps in order over refcounted runtime
  * values, releasing each value after its last use. Kernels run with the
- * FTZ/DAZ floating-point modes XLA:CPU uses; the caller's modes are
- * restored around them. */
+ * FTZ/DAZ floating-point modes XLA:CPU uses (on every thread that runs a
+ * slice of one); the caller's modes are restored around them. A kernel
+ * large enough to be worth it is split over the execution's threads. */
+#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
@@ -202,9 +204,55 @@ static void fp_mode_leave(unsigned old) {
 #endif
 }
 
+/* ---- BLAS threads ----
+ * OpenBLAS runs each GEMM on its own threads, as many as its one
+ * process-wide setting says. Steps run one at a time, so while a GEMM runs
+ * no kernel slice does: the GEMM may use every thread the execution has,
+ * and no more (a --threads 1 run stays on one core). Executions at
+ * different thread counts at once move the setting back and forth, which
+ * changes speed, never results (OpenBLAS splits a GEMM over rows and
+ * columns of the result, not over the sum). */
+static void blas_threads(const ExecCtx *x) {
+  if (openblas_get_num_threads() != x->nthreads) openblas_set_num_threads(x->nthreads);
+}
+
 /* ---- steps ---- */
 
-static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
+/* One slice [lo, hi) of a kernel's rows, on whichever pool thread claims
+ * it: with the FTZ/DAZ modes set on that thread as on the caller's. */
+typedef struct KernelCall {
+  KernelFn fn;
+  void **bufs;
+  const struct RtControl *control;
+} KernelCall;
+
+static cxla_status kernel_slice(void *arg, int64_t lo, int64_t hi) {
+  const KernelCall *k = arg;
+  TRY(rt_check(k->control));
+  unsigned mode = fp_mode_enter();
+  k->fn(k->bufs, lo, hi);
+  fp_mode_leave(mode);
+  return NULL;
+}
+
+/* Runs a kernel over all of its rows, split over the execution's threads
+ * in slices of at least st->min_slice rows (a kernel too small to be
+ * worth splitting runs on the caller). Every row is computed by exactly
+ * one call, in the same way whatever the split: results do not depend on
+ * the thread count. */
+static cxla_status kernel_call(const ExecCtx *x, const Step *st, void **bufs) {
+  KernelCall k = {st->fn, bufs, x->control};
+  if (!x->pool || x->nthreads <= 1 || st->extent < 2 * st->min_slice) {
+    unsigned mode = fp_mode_enter();
+    st->fn(bufs, 0, st->extent);
+    fp_mode_leave(mode);
+    return NULL;
+  }
+  if (x->nsplit) __atomic_add_fetch(x->nsplit, 1, __ATOMIC_RELAXED);
+  return rt_pool_parallel_for(x->pool, st->extent, st->min_slice, x->nthreads, kernel_slice, &k);
+}
+
+static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {
   const Instr *in = st->in;
   RVal *outs[8] = {0}, *pre[4] = {0};
   void *bufs[8 + 64 + 4];
@@ -217,6 +265,7 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   cxla_status s = NULL;
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
+    blas_threads(x);
     unsigned mode = fp_mode_enter();
     s = gemm_run(d, &st->pre_plan[i], ops[d->operands[0]->param_number], ops[d->operands[1]->param_number], &pre[i]);
     fp_mode_leave(mode);
@@ -229,9 +278,9 @@ static cxla_status run_kernel(const Step *st, RVal *const *ops, RVal **out) {
   }
   if (!s) {
     for (int k = 0; k < nops; k++) b[st->nout + k] = ops[k]->lit.data;
-    unsigned mode = fp_mode_enter();
-    st->fn(b, 0, st->extent);
-    fp_mode_leave(mode);
+    s = kernel_call(x, st, b);
+  }
+  if (!s) {
     if (in->shape->type == T_TUPLE) {
       s = rval_tuple(st->nout, outs, out);
       for (int k = 0; k < st->nout; k++) outs[k] = NULL;
@@ -295,7 +344,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
     else *out = rval_ref(args[in->param_number]);
     break;
   case ST_CONST: *out = rval_ref(st->constant); break;
-  case ST_KERNEL: s = run_kernel(st, ops, out); break;
+  case ST_KERNEL: s = run_kernel(x, st, ops, out); break;
   case ST_TUPLE: {
     RVal *el[64], **e = el;
     if (in->noperands > 64 && !(e = cxla_calloc((size_t)in->noperands, sizeof *e))) {
@@ -316,6 +365,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_ALIAS: *out = rval_ref(ops[0]); break;
   case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
   case ST_BLAS_DOT: {
+    blas_threads(x);
     unsigned mode = fp_mode_enter();
     s = gemm_run(in, &st->gemm, ops[0], ops[1], out);
     fp_mode_leave(mode);
@@ -375,8 +425,16 @@ cxla_status cpu_execute(CpuExecutable *x, Literal *const *args, int nargs, Liter
 
 cxla_status cpu_execute_ctl(CpuExecutable *x, Literal *const *args, int nargs,
                             const struct RtControl *control, Literal **out) {
+  CpuExecOptions o = {.control = control};
+  return cpu_execute_opts(x, args, nargs, &o, out);
+}
+
+cxla_status cpu_execute_opts(CpuExecutable *x, Literal *const *args, int nargs,
+                             const CpuExecOptions *o, Literal **out) {
   *out = NULL;
-  ExecCtx cx = {x, control};
+  int threads = rt_pool_size(o->pool);
+  if (o->num_threads > 0 && o->num_threads < threads) threads = o->num_threads;
+  ExecCtx cx = {x, o->control, o->pool, threads, o->kernels_split};
   const Computation *c = x->entry->comp;
   if (nargs != c->nparams)
     return ERR(INVALID_ARGUMENT, "the program takes %d arguments, %d given", c->nparams, nargs);
