@@ -19,6 +19,7 @@ struct RVal {
   RVal *owner;     /* a view's base (holds a reference), or NULL */
   bool owns_data;
   RVal **elems;    /* tuple elements (references) */
+  int64_t dims_inline[6]; /* lit.dims when rank <= 6 (no allocation) */
 };
 
 cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out);

@@ -26,7 +26,9 @@ static cxla_status set_dims(RVal *v, ElemType t, int rank, const int64_t *dims) 
   v->lit.rank = rank;
   v->lit.nelems = 1;
   if (rank > 0) {
-    v->lit.dims = cxla_malloc((size_t)rank * sizeof(int64_t));
+    v->lit.dims = rank <= (int)(sizeof v->dims_inline / sizeof v->dims_inline[0])
+                      ? v->dims_inline
+                      : cxla_malloc((size_t)rank * sizeof(int64_t));
     if (!v->lit.dims) return cxla_oom();
     memcpy(v->lit.dims, dims, (size_t)rank * sizeof(int64_t));
   }
@@ -180,7 +182,7 @@ void rval_unref(RVal *v) {
   cxla_free(v->lit.tuple);
   if (v->owns_data) free(v->lit.data);
   rval_unref(v->owner);
-  cxla_free(v->lit.dims);
+  if (v->lit.dims != v->dims_inline) cxla_free(v->lit.dims);
   cxla_free(v);
 }
 
@@ -388,7 +390,9 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
 
 cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, int nargs, RVal **out) {
   *out = NULL;
-  RVal **vals = cxla_calloc((size_t)(p->nsteps ? p->nsteps : 1), sizeof *vals);
+  /* the values of small programs (while bodies, conditions) on the stack */
+  RVal *small[32] = {0};
+  RVal **vals = p->nsteps <= 32 ? small : cxla_calloc((size_t)p->nsteps, sizeof *vals);
   if (!vals) return cxla_oom();
   cxla_status s = NULL;
   for (int i = 0; i < p->nsteps && !s; i++) {
@@ -415,7 +419,7 @@ cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, 
     if (!*out) s = ERR(INTERNAL, "cpu backend: the root of %s has no value", p->comp->name);
   }
   for (int i = 0; i < p->nsteps; i++) rval_unref(vals[i]);
-  cxla_free(vals);
+  if (vals != small) cxla_free(vals);
   return s;
 }
 
