@@ -4,7 +4,9 @@
  *    so that every kernel with two rows or more is split into slices of a
  *    few rows, runs on 1, 2 and 5 threads of one pool: the results are
  *    bit for bit those of the single-thread run, and kernels were split.
- * 2. With the default grain, tiny kernels and kernels with one row are
+ * 2. Kernels range over the outermost dim's rows, or over the leading
+ *    dims flattened when it is short.
+ * 3. With the default grain, tiny kernels and kernels with one row are
  *    never split; a large one is; $CXLA_CPU_GRAIN other than a positive
  *    integer is ignored. */
 #include <dirent.h>
@@ -12,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "harness.h"
+#include "codegen/codegen.h"
 #include "cpu/cpu.h"
 #include "passes/pass.h"
 #include "runtime/backend.h"
@@ -132,6 +135,13 @@ static const char big[] =
     "  ROOT r = f32[512,512] add(x, x)\n"
     "}\n";
 
+static const char flat[] =
+    "HloModule flat\n"
+    "ENTRY main {\n"
+    "  x = f32[2,512,256] parameter(0)\n"
+    "  ROOT r = f32[2,512,256] add(x, x)\n"
+    "}\n";
+
 static const char to_scalar[] =
     "HloModule to_scalar\n"
     "add {\n"
@@ -185,6 +195,7 @@ TEST(default_grain) {
   CHECK(splits_of(tiny, pool) == 0);      /* 16 elements: not worth a thread */
   CHECK(splits_of(to_scalar, pool) == 0); /* one row */
   CHECK(splits_of(big, pool) == 1);       /* 256K elements */
+  CHECK(splits_of(flat, pool) == 1);      /* two outer rows: 1024 flattened ones */
   /* values that are not a positive integer: the default */
   setenv("CXLA_CPU_GRAIN", "-3", 1);
   CHECK(splits_of(tiny, pool) == 0);
@@ -197,8 +208,36 @@ TEST(default_grain) {
   else unsetenv("CXLA_CPU_GRAIN");
 }
 
+/* The rows a kernel ranges over: the outermost dim, or the leading dims
+ * flattened up to 64 rows when it is short, never the innermost. */
+TEST(kernel_rows) {
+  static const struct {
+    const char *shape;
+    int64_t rows;
+  } cases[] = {
+      {"f32[]", 1},          {"f32[100]", 100},         {"f32[3,5]", 3},
+      {"f32[4096,16]", 4096}, {"f32[2,4096,16]", 8192}, {"f32[8,56,56,64]", 448},
+      {"f32[1,1,1,7]", 1},    {"f32[2,3,4,5]", 24},      {"f32[64,2,2]", 64},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char text[256];
+    snprintf(text, sizeof text, "HloModule m\nENTRY e {\n  x = %s parameter(0)\n  ROOT r = %s negate(x)\n}\n",
+             cases[i].shape, cases[i].shape);
+    cxla_module *m = NULL;
+    CHECK_OK(cxla_module_parse(text, strlen(text), "rows", &m));
+    if (!m) continue;
+    int64_t rows = codegen_kernel_extent(m->entry->root);
+    CHECK(rows == cases[i].rows);
+    if (rows != cases[i].rows)
+      fprintf(stderr, "%s: %lld rows, expected %lld\n", cases[i].shape, (long long)rows,
+              (long long)cases[i].rows);
+    cxla_module_destroy(m);
+  }
+}
+
 int main(int argc, char **argv) {
   corpus = argc > 1 ? argv[1] : NULL;
+  RUN(kernel_rows);
   RUN(default_grain);
   setenv("CXLA_CPU_GRAIN", "1", 1); /* split every kernel as finely as it goes */
   RUN(corpus_bit_identical_across_thread_counts);
