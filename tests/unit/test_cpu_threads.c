@@ -6,7 +6,8 @@
  *    bit for bit those of the single-thread run, and kernels were split.
  * 2. Kernels range over the outermost dim's rows, or over the leading
  *    dims flattened when it is short.
- * 3. With the default grain, tiny kernels and kernels with one row are
+ * 3. FTZ/DAZ hold on every thread that runs a slice.
+ * 4. With the default grain, tiny kernels and kernels with one row are
  *    never split; a large one is; $CXLA_CPU_GRAIN other than a positive
  *    integer is ignored. */
 #include <dirent.h>
@@ -208,6 +209,49 @@ TEST(default_grain) {
   else unsetenv("CXLA_CPU_GRAIN");
 }
 
+/* Subnormal results are flushed to zero (and subnormal inputs read as
+ * zero) on every thread that runs a slice, as on the caller: x * y with
+ * x = 1e-30 and y = 1e-10 is 0 in every row, and so is z * 1 for a
+ * subnormal z. Runs with $CXLA_CPU_GRAIN=1 (every row a slice). */
+TEST(ftz_daz_on_every_thread) {
+  static const char text[] =
+      "HloModule ftz\n"
+      "ENTRY main {\n"
+      "  x = f32[64,16] parameter(0)\n"
+      "  y = f32[64,16] parameter(1)\n"
+      "  ROOT r = f32[64,16] multiply(x, y)\n"
+      "}\n";
+  HloModule *m = NULL;
+  CpuExecutable *x = NULL;
+  Literal *args[2] = {NULL, NULL}, *out = NULL;
+  RtPool *pool = NULL;
+  int64_t dims[2] = {64, 16}, split = 0;
+  cxla_status s = compile_module(text, NULL, &m, &x);
+  if (!s) s = rt_pool_create(5, &pool);
+  for (int k = 0; k < 2 && !s; k++) s = literal_create(T_F32, 2, dims, &args[k]);
+  if (!s) {
+    float *a = args[0]->data, *b = args[1]->data;
+    for (int i = 0; i < 64 * 16; i++) {
+      bool flush_out = i % 2 == 0; /* product subnormal, or operand subnormal */
+      a[i] = flush_out ? 1e-30f : 1e-40f;
+      b[i] = flush_out ? 1e-10f : 1.0f;
+    }
+    s = run_threads(x, pool, 5, args, 2, &split, &out);
+  }
+  CHECK_OK(s);
+  CHECK(split == 1);
+  if (out) {
+    int nonzero = 0;
+    for (int i = 0; i < 64 * 16; i++) nonzero += ((float *)out->data)[i] != 0.0f;
+    CHECK(nonzero == 0);
+  }
+  literal_free(out);
+  for (int k = 0; k < 2; k++) literal_free(args[k]);
+  rt_pool_destroy(pool);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+}
+
 /* The rows a kernel ranges over: the outermost dim, or the leading dims
  * flattened up to 64 rows when it is short, never the innermost. */
 TEST(kernel_rows) {
@@ -240,6 +284,7 @@ int main(int argc, char **argv) {
   RUN(kernel_rows);
   RUN(default_grain);
   setenv("CXLA_CPU_GRAIN", "1", 1); /* split every kernel as finely as it goes */
+  RUN(ftz_daz_on_every_thread);
   RUN(corpus_bit_identical_across_thread_counts);
   return test_summary("test_cpu_threads");
 }
