@@ -35,7 +35,10 @@ static cxla_status copy_leaves(const RVal *v, const RtArray *results, int n, int
 
 static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   CpuExecutable *x = a->program;
-  ExecCtx cx = {x, a->control, a->pool, a->num_threads > 0 ? a->num_threads : 1, NULL};
+  /* the execution's threads, never more than the pool has (1 without one) */
+  int threads = rt_pool_size(a->pool);
+  if (a->num_threads > 0 && a->num_threads < threads) threads = a->num_threads;
+  ExecCtx cx = {x, a->control, a->pool, threads, NULL};
   TRY(rt_check(a->control));
   RVal **args = cxla_calloc((size_t)a->nargs + 1, sizeof *args);
   if (!args) return cxla_oom();
