@@ -135,7 +135,8 @@ TSAN_TESTS := $(patsubst tests/unit/%.c,$(TSAN_BUILD)/tests/%,$(wildcard tests/u
 test-tsan:
 	$(MAKE) CC=$(TSAN_CC) BUILD=$(TSAN_BUILD) \
 	  EXTRA_CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" $(TSAN_TESTS)
-	@set -e; for t in $(TSAN_TESTS); do TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" $$t; done
+	@set -e; for t in $(TSAN_TESTS); do \
+	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan_suppressions.txt" $$t; done
 
 deps:
 	@sh tools/deps.sh
