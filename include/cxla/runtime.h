@@ -99,8 +99,10 @@ typedef struct cxla_client_options {
   /* "cpu", "interp", or NULL for cxla_backend_default(). An unknown name is
    * NOT_FOUND, naming the backends there are. */
   const char *backend;
-  /* Worker threads for executions: 0 = the backend's default (the number of
-   * cores, or $CXLA_NUM_THREADS when set). */
+  /* Worker threads for executions: 0 = the default, $CXLA_NUM_THREADS when
+   * set (a whole number from 1 to 4096; any other value makes
+   * cxla_client_create fail with INVALID_ARGUMENT), else the number of
+   * cores. A backend that runs on one thread (interp) caps it at 1. */
   int num_threads;
   /* Memory for buffers and temporaries; NULL = the C library's
    * aligned_alloc/free. Copied; the pointed-to allocator is not. */

@@ -263,11 +263,38 @@ static bool outputs_same_dims(const Instr *in) {
   return true;
 }
 
+/* How many leading dims of an output the kernel's rows range over,
+ * flattened: the outermost one, or, when it has too few rows to split
+ * well over threads, the fewest leading dims that have CG_SPLIT_ROWS
+ * between them, never the innermost (its loop is the one vectorized). */
+#define CG_SPLIT_ROWS 64
+static int split_dims(const Shape *s) {
+  if (s->rank <= 1) return s->rank;
+  int k = 1;
+  int64_t rows = s->dims[0];
+  while (rows > 0 && rows < CG_SPLIT_ROWS && k < s->rank - 1) rows *= s->dims[k++];
+  return k;
+}
+
+static const Instr *column_reduce(const Instr *in, const Instr *value);
+static bool should_tile(const Instr *in, const Shape *shape);
+
+/* How many leading output dims a kernel's [lo, hi) rows range over: the
+ * column-reduction sweep and the tiled nest take the outermost dim only,
+ * other nests split_dims. */
+static int kernel_rows_dims(const Instr *in, const Shape *s) {
+  const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in;
+  if (column_reduce(in, value) || should_tile(in, s)) return s->rank ? 1 : 0;
+  return split_dims(s);
+}
+
 int64_t codegen_kernel_extent(const Instr *in) {
   if (cg_whole_op(in->op) || !outputs_same_dims(in)) return 1;
   const Shape *sh[8] = {0};
   out_shapes(in, sh, 8);
-  return sh[0]->rank == 0 ? 1 : sh[0]->dims[0];
+  int64_t rows = 1;
+  for (int i = 0, k = kernel_rows_dims(in, sh[0]); i < k; i++) rows *= sh[0]->dims[i];
+  return rows;
 }
 
 bool codegen_supports(const Instr *in, char *why, size_t n) {
@@ -310,19 +337,31 @@ static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_
   }
 }
 
-/* Loop nest over dims (outermost over [lo, hi) when ranged) storing values
- * of `what`. */
+/* Loop nest over dims storing values of `what`: the outermost loop runs
+ * over [lo, hi) of the first `split` dims flattened (row-major), the
+ * others over their whole extent. */
 static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
-                      LLVMValueRef lo, LLVMValueRef hi) {
+                      LLVMValueRef lo, LLVMValueRef hi, int split) {
   int rank = shape->rank;
   for (int i = 0; i < rank; i++)
     if (shape->dims[i] == 0) return;
   Idx *idx = em_idx(e, rank);
   if (!idx) return;
   Loop loops[CG_MAX_RANK];
-  for (int i = 0; i < rank; i++) {
-    LLVMValueRef l = i == 0 ? lo : em_i64(e, 0), h = i == 0 ? hi : em_i64(e, shape->dims[i]);
-    idx->v[i] = em_loop_begin(e, &loops[i], l, h, "l");
+  int nloops = 0;
+  if (split > 1) {
+    LLVMValueRef f = em_loop_begin(e, &loops[nloops++], lo, hi, "l");
+    for (int i = split - 1; i > 0; i--) {
+      LLVMValueRef d = em_i64(e, shape->dims[i]);
+      idx->v[i] = LLVMBuildURem(e->b, f, d, "");
+      f = LLVMBuildUDiv(e->b, f, d, "");
+    }
+    idx->v[0] = f;
+  }
+  for (int i = split > 1 ? split : 0; i < rank; i++) {
+    bool ranged = i == 0;
+    LLVMValueRef l = ranged ? lo : em_i64(e, 0), h = ranged ? hi : em_i64(e, shape->dims[i]);
+    idx->v[i] = em_loop_begin(e, &loops[nloops++], l, h, "l");
   }
   if (rank == 0) {
     LLVMBasicBlockRef body = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "once");
@@ -337,7 +376,7 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
     return;
   }
   store_outputs(e, what, idx, shape->dims, first_out, nout);
-  for (int i = rank - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
+  for (int i = nloops - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
 }
 
 /* ---- tiled nests ----
@@ -621,17 +660,18 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   if (cg_whole_op(in->op)) {
     em_whole_kernel(&e, in, lo, hi);
   } else if (colr) {
+    /* rows: the outermost dim only (kernel_rows_dims) */
     emit_column_reduce(&e, colr, lo, hi);
     if (colr != value && !e.err) {
       /* the epilogue reads the reduce's value from the output */
       s = bind(&e, colr, 0);
       if (s) em_fail(&e, s), s = NULL;
-      emit_nest(&e, value, sh[0], 0, nout, lo, hi);
+      emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1);
     }
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in)) {
-    emit_nest(&e, value, sh[0], 0, nout, lo, hi);
+    emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]));
   } else {
     /* Outputs of different dims (a multi-output fusion of siblings): one
      * nest per output, on the call that starts at row 0. */
@@ -647,7 +687,7 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       const Shape *os = sh[k];
       em_scope_push(&e);
       emit_nest(&e, value->operands[k], os, k, 1, em_i64(&e, 0),
-                em_i64(&e, os->rank ? os->dims[0] : 1));
+                em_i64(&e, os->rank ? os->dims[0] : 1), 1);
       em_scope_pop(&e);
     }
     LLVMBuildBr(e.b, end);

@@ -10,9 +10,13 @@
  *                              variadic reduce), in order;
  *   bufs[nout .. nout + nops)  its operands, in operand order (arrays).
  * Buffers hold logical row-major arrays in Literal storage (ir.h). The
- * kernel computes the outermost output dimension's rows [lo, hi) (a rank-0
- * output: the whole value when lo < hi), so a runtime may split one kernel
- * over threads; cg_kernel_extent says how many rows there are.
+ * kernel computes rows [lo, hi) of its output (a rank-0 output: the whole
+ * value when lo < hi), so a runtime may split one kernel over threads;
+ * codegen_kernel_extent says how many rows there are. A row is an index
+ * of the outermost output dimension, or, when that dimension is short, of
+ * the few leading dimensions flattened in row-major order (see
+ * codegen_kernel_extent). Each row is computed the same way whatever the
+ * range it is called with.
  *
  * Ops are computed with the interpreter's (XLA's) semantics. Float arithmetic
  * assumes the caller runs the kernel with the FTZ and DAZ modes XLA:CPU uses.
@@ -55,9 +59,11 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
  * scalar. */
 cxla_status codegen_emit_predicate(Codegen *cg, const Computation *c, const char *name);
 
-/* Rows of the outermost output dimension (1 for rank 0); what [lo, hi)
- * ranges over. A kernel whose outputs differ in shape computes everything
- * on any call with lo == 0 and nothing otherwise (extent 1). */
+/* Rows of the output (1 for rank 0); what [lo, hi) ranges over: the
+ * outermost dimension's size, or, when it is under 64, the product of the
+ * fewest leading dimensions (the innermost never among them) that reaches
+ * 64. A kernel whose outputs differ in shape computes everything on any
+ * call with lo == 0 and nothing otherwise (extent 1). */
 int64_t codegen_kernel_extent(const Instr *in);
 
 /* Number of output buffers of the kernel for `in`. */

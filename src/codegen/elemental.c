@@ -236,6 +236,20 @@ static LLVMValueRef dynamic_slice_elem(Em *e, const Instr *in, const Idx *idx) {
   return em_elem1(e, op, oi);
 }
 
+/* Whether a dynamic-update-slice's update is costly per element: it is,
+ * through value-preserving shape ops, an op that is not cheap elementwise
+ * work or data movement (a reduction, a dot, a transcendental...). */
+static bool dus_update_costly(const Instr *up) {
+  while ((up->op == OP_BITCAST || up->op == OP_RESHAPE || up->op == OP_BROADCAST ||
+          up->op == OP_COPY) && up->noperands == 1)
+    up = up->operands[0];
+  switch (up->op) {
+  case OP_PARAMETER: case OP_CONSTANT: case OP_IOTA: return false;
+  case OP_REDUCE: case OP_REDUCE_WINDOW: case OP_DOT: case OP_CONVOLUTION: return true;
+  default: return false;
+  }
+}
+
 static LLVMValueRef dus_elem(Em *e, const Instr *in, const Idx *idx) {
   const Instr *op = in->operands[0], *up = in->operands[1];
   LLVMValueRef base = em_elem1(e, op, idx);
@@ -251,8 +265,30 @@ static LLVMValueRef dus_elem(Em *e, const Instr *in, const Idx *idx) {
                                                      LLVMBuildICmp(e->b, LLVMIntSLT, u, em_i64(e, un), ""), ""), "");
     ui->v[i] = clampi(e, u, 0, un - 1);
   }
+  if (!dus_update_costly(up)) {
+    LLVMValueRef v = em_elem1(e, up, ui);
+    return v ? LLVMBuildSelect(e->b, inside, v, base, "") : NULL;
+  }
+  /* An update that costs real work (a reduction, say) is computed only
+   * for the elements it covers, behind a branch, not for every element of
+   * the result and then selected away. */
+  LLVMBasicBlockRef from = LLVMGetInsertBlock(e->b);
+  LLVMBasicBlockRef then = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "dus.in");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->cg->ctx, e->fn, "dus.done");
+  LLVMBuildCondBr(e->b, inside, then, done);
+  LLVMPositionBuilderAtEnd(e->b, then);
+  em_scope_push(e);
   LLVMValueRef v = em_elem1(e, up, ui);
-  return LLVMBuildSelect(e->b, inside, v, base, "");
+  em_scope_pop(e);
+  if (!v) return NULL;
+  LLVMBasicBlockRef then_end = LLVMGetInsertBlock(e->b);
+  LLVMBuildBr(e->b, done);
+  LLVMPositionBuilderAtEnd(e->b, done);
+  LLVMValueRef phi = LLVMBuildPhi(e->b, LLVMTypeOf(base), "");
+  LLVMValueRef vals[2] = {v, base};
+  LLVMBasicBlockRef from_bb[2] = {then_end, from};
+  LLVMAddIncoming(phi, vals, from_bb, 2);
+  return phi;
 }
 
 /* bitcast-convert between widths: a wider operand splits along the

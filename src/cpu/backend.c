@@ -36,7 +36,11 @@ static cxla_status copy_leaves(const RVal *v, const RtArray *results, int n, int
 static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   CpuExecutable *x = a->program;
   uint64_t rng_state = 0x853c49e6748fea9bull; /* where the interpreter's starts */
-  ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state};
+  /* the execution's threads, never more than the pool has (1 without one) */
+  int threads = rt_pool_size(a->pool);
+  if (a->num_threads > 0 && a->num_threads < threads) threads = a->num_threads;
+  ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state, .pool = a->pool,
+                .nthreads = threads, .nsplit = NULL};
   TRY(rt_check(a->control));
   RVal **args = cxla_calloc((size_t)a->nargs + 1, sizeof *args);
   if (!args) return cxla_oom();
@@ -71,5 +75,5 @@ const Backend cpu_backend = {
     .compile = cpu_backend_compile,
     .execute = cpu_backend_execute,
     .program_destroy = cpu_backend_program_destroy,
-    .max_threads = 1,
+    .max_threads = 0,
 };

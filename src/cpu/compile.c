@@ -7,6 +7,7 @@
 
 #include "codegen/codegen.h"
 #include "cpu/cpu_internal.h"
+#include "passes/fusion_util.h"
 
 static double now_s(void) {
   struct timespec ts;
@@ -91,12 +92,80 @@ static void plan_pre_dots(CpuExecutable *x, Step *st, const Instr *in) {
   }
 }
 
+/* ---- what a kernel costs, to decide how finely to split it ---- */
+
+/* Elements of a shape (array leaves of a tuple summed). */
+static double elems_of(const Shape *s) {
+  if (s->type != T_TUPLE) return type_is_array(s->type) ? (double)shape_elems(s) : 0;
+  double n = 0;
+  for (int i = 0; i < s->ntuple; i++) n += elems_of(s->tuple[i]);
+  return n;
+}
+
+/* Element operations of one instruction: its output elements, weighted
+ * for elementwise ops that cost tens of instructions per element; ops
+ * that read many elements per output element (reductions, windows, dots,
+ * convolutions) count what they read. Called computations (a reducer's
+ * few scalar ops) multiply the per-element work. */
+static double instr_cost(const Instr *in) {
+  double out = elems_of(in->shape);
+  switch (in->op) {
+  case OP_PARAMETER: case OP_CONSTANT: case OP_TUPLE: case OP_GET_TUPLE_ELEMENT: case OP_BITCAST:
+  case OP_RESHAPE:
+    return 0;
+  case OP_REDUCE: case OP_REDUCE_WINDOW: case OP_SELECT_AND_SCATTER: case OP_SCATTER: case OP_MAP: {
+    double read = 0, body = 1;
+    for (int k = 0; k < in->noperands; k++) read += elems_of(in->operands[k]->shape);
+    if (in->ncalled >= 1 && in->called[0]) body = in->called[0]->ninstrs;
+    if (in->op == OP_REDUCE_WINDOW) {
+      double w = 1;
+      for (int d = 0; d < in->nwindow; d++) w *= (double)in->window[d].size;
+      read = out * w;
+    }
+    return (read > out ? read : out) * body;
+  }
+  case OP_DOT: {
+    double k = 1;
+    const Shape *a = in->operands[0]->shape;
+    for (int i = 0; i < in->dot.lhs_contract.n; i++) k *= (double)a->dims[in->dot.lhs_contract.v[i]];
+    return out * k;
+  }
+  case OP_CONVOLUTION: {
+    /* per output element: the kernel's elements over its output features */
+    const Shape *w = in->operands[1]->shape;
+    double of = in->conv.k_out >= 0 && in->conv.k_out < w->rank ? (double)w->dims[in->conv.k_out] : 1;
+    return out * (of > 0 ? elems_of(w) / of : 1);
+  }
+  case OP_SIN: case OP_COS: case OP_TAN: return 8 * out;
+  default: return fusion_is_expensive(in) && (op_info(in->op)->flags & OPF_EW) ? 8 * out : out;
+  }
+}
+
+/* Rows of `in`'s kernel worth giving a thread of their own: enough for
+ * about `grain` element operations (cpu.h: CPU_KERNEL_GRAIN). */
+static int64_t kernel_min_slice(const Instr *in, int64_t extent, int64_t grain) {
+  double work = 0;
+  if (in->op == OP_FUSION && in->ncalled == 1) {
+    const Computation *c = in->called[0];
+    for (int i = 0; i < c->ninstrs; i++) work += instr_cost(c->instrs[i]);
+  } else {
+    work = instr_cost(in);
+  }
+  if (extent < 1) return 1;
+  double g = (double)(grain > 0 ? grain : CPU_KERNEL_GRAIN);
+  double per_row = work / (double)extent;
+  if (per_row >= g) return 1;
+  double rows = g / (per_row > 1 ? per_row : 1);
+  return rows >= (double)extent ? extent : (int64_t)rows + 1;
+}
+
 static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog) {
   st->kind = ST_KERNEL;
   st->kname = cxla_format("k%d_%d", prog, in->id);
   if (!st->kname) return cxla_oom();
   st->nout = codegen_kernel_outputs(in);
   st->extent = codegen_kernel_extent(in);
+  st->min_slice = kernel_min_slice(in, st->extent, bd->x->grain);
   bd->x->stats.nkernels++;
   plan_pre_dots(bd->x, st, in);
   return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
@@ -286,6 +355,12 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   CpuExecutable *x = cxla_calloc(1, sizeof *x);
   if (!x) return cxla_oom();
   x->module = m;
+  const char *g = getenv("CXLA_CPU_GRAIN");
+  if (g && *g) {
+    char *end = NULL;
+    long long v = strtoll(g, &end, 10);
+    if (*end == '\0' && v > 0) x->grain = v; /* anything else: the default */
+  }
   double t0 = now_s();
   cxla_status s = jit_create(&x->jit);
   Builder bd = {x, NULL};

@@ -57,4 +57,26 @@ struct RtControl;
 cxla_status cpu_execute_ctl(CpuExecutable *e, Literal *const *args, int nargs,
                             const struct RtControl *control, Literal **out);
 
+/* How one execution may use threads. Kernels are split over the pool's
+ * threads in slices of whole rows of their outermost output dimension,
+ * none smaller than the kernel's estimated work warrants (see
+ * CXLA_CPU_GRAIN below); every row is computed the same way whatever the
+ * split, so results do not depend on the thread count. */
+struct RtPool;
+typedef struct CpuExecOptions {
+  const struct RtControl *control; /* NULL: none */
+  struct RtPool *pool;             /* NULL: everything on the calling thread */
+  int num_threads;                 /* at most this many of the pool's threads; 0: all */
+  int64_t *kernels_split;          /* if not NULL: += kernel calls split over threads */
+} CpuExecOptions;
+cxla_status cpu_execute_opts(CpuExecutable *e, Literal *const *args, int nargs,
+                             const CpuExecOptions *o, Literal **out);
+
+/* Kernel slices: a kernel is split only into slices of at least
+ * CPU_KERNEL_GRAIN estimated element operations (tens of microseconds of
+ * work), so that handing a slice to another thread never costs more than
+ * the slice. $CXLA_CPU_GRAIN (a positive integer, read by cpu_compile)
+ * overrides it; tests set it to 1 to split every kernel row by row. */
+#define CPU_KERNEL_GRAIN 65536
+
 #endif

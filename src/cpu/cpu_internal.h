@@ -5,6 +5,7 @@
 #include <llvm-c/Core.h>
 
 #include "cpu/cpu.h"
+#include "runtime/threadpool.h"
 
 /* ---- runtime values (exec.c) ----
  * A value is an array or a tuple of values, refcounted. Its `lit` is a
@@ -20,6 +21,7 @@ struct RVal {
   RVal **elems;    /* tuple elements (references) */
   const struct RtHost *host; /* owned data from the runtime's allocator, or NULL */
   size_t alloc_bytes;        /* with host: the size given to rt_alloc */
+  int64_t dims_inline[6]; /* lit.dims when rank <= 6 (no allocation) */
 };
 
 cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out);
@@ -65,6 +67,7 @@ typedef struct Step {
   KernelFn fn;
   uint8_t (*pred)(const void *const *args); /* sort: the compiled comparator */
   int64_t extent;
+  int64_t min_slice;  /* kernel: fewest rows worth handing to another thread */
   int nout;
   /* kernel: bit k set when output k may take operand k's buffer (the
    * kernel works in place and this step is the operand's last use); done
@@ -100,15 +103,21 @@ struct CpuExecutable {
   int nprogs, capprogs;
   CpuJit *jit;
   CpuCompileStats stats;
+  int64_t grain;      /* kernel slices: least estimated work (0: CPU_KERNEL_GRAIN) */
 };
 
-/* One execution: the executable and the runtime's cancellation/deadline
- * control (NULL: none). */
+/* One execution: the executable, the runtime's cancellation/deadline
+ * control (NULL: none) and the threads it may use: the client's pool
+ * (NULL: the caller's thread only) and at most nthreads of them (>= 1);
+ * see CpuExecOptions. */
 typedef struct ExecCtx {
   CpuExecutable *x;
   const struct RtControl *control;
   const struct RtHost *host; /* the runtime's allocator, or NULL */
   uint64_t *rng_state; /* the legacy rng op's generator, per execution */
+  RtPool *pool;
+  int nthreads;
+  int64_t *nsplit;    /* NULL, or += kernel calls split over threads */
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);

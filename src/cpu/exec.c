@@ -1,7 +1,9 @@
 /* The executor: runs a program's steps in order over refcounted runtime
  * values, releasing each value after its last use. Kernels run with the
- * FTZ/DAZ floating-point modes XLA:CPU uses; the caller's modes are
- * restored around them. */
+ * FTZ/DAZ floating-point modes XLA:CPU uses (on every thread that runs a
+ * slice of one); the caller's modes are restored around them. A kernel
+ * large enough to be worth it is split over the execution's threads. */
+#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__x86_64__)
@@ -24,7 +26,9 @@ static cxla_status set_dims(RVal *v, ElemType t, int rank, const int64_t *dims) 
   v->lit.rank = rank;
   v->lit.nelems = 1;
   if (rank > 0) {
-    v->lit.dims = cxla_malloc((size_t)rank * sizeof(int64_t));
+    v->lit.dims = rank <= (int)(sizeof v->dims_inline / sizeof v->dims_inline[0])
+                      ? v->dims_inline
+                      : cxla_malloc((size_t)rank * sizeof(int64_t));
     if (!v->lit.dims) return cxla_oom();
     memcpy(v->lit.dims, dims, (size_t)rank * sizeof(int64_t));
   }
@@ -192,7 +196,7 @@ void rval_unref(RVal *v) {
     else free(v->lit.data);
   }
   rval_unref(v->owner);
-  cxla_free(v->lit.dims);
+  if (v->lit.dims != v->dims_inline) cxla_free(v->lit.dims);
   cxla_free(v);
 }
 
@@ -216,6 +220,18 @@ static void fp_mode_leave(unsigned old) {
 #endif
 }
 
+/* ---- BLAS threads ----
+ * OpenBLAS runs each GEMM on its own threads, as many as its one
+ * process-wide setting says. Steps run one at a time, so while a GEMM runs
+ * no kernel slice does: the GEMM may use every thread the execution has,
+ * and no more (a --threads 1 run stays on one core). Executions at
+ * different thread counts at once move the setting back and forth, which
+ * changes speed, never results (OpenBLAS splits a GEMM over rows and
+ * columns of the result, not over the sum). */
+static void blas_threads(const ExecCtx *x) {
+  if (openblas_get_num_threads() != x->nthreads) openblas_set_num_threads(x->nthreads);
+}
+
 /* ---- steps ---- */
 
 /* Whether an operand's buffer may become a kernel's output: the executor
@@ -224,6 +240,40 @@ static void fp_mode_leave(unsigned old) {
 static bool reusable(const RVal *v) {
   return __atomic_load_n(&v->refs, __ATOMIC_ACQUIRE) == 1 && v->owns_data && !v->owner && !v->elems &&
          v->lit.type != T_TUPLE;
+}
+
+/* One slice [lo, hi) of a kernel's rows, on whichever pool thread claims
+ * it: with the FTZ/DAZ modes set on that thread as on the caller's. */
+typedef struct KernelCall {
+  KernelFn fn;
+  void **bufs;
+  const struct RtControl *control;
+} KernelCall;
+
+static cxla_status kernel_slice(void *arg, int64_t lo, int64_t hi) {
+  const KernelCall *k = arg;
+  TRY(rt_check(k->control));
+  unsigned mode = fp_mode_enter();
+  k->fn(k->bufs, lo, hi);
+  fp_mode_leave(mode);
+  return NULL;
+}
+
+/* Runs a kernel over all of its rows, split over the execution's threads
+ * in slices of at least st->min_slice rows (a kernel too small to be
+ * worth splitting runs on the caller). Every row is computed by exactly
+ * one call, in the same way whatever the split: results do not depend on
+ * the thread count. */
+static cxla_status kernel_call(const ExecCtx *x, const Step *st, void **bufs) {
+  KernelCall k = {st->fn, bufs, x->control};
+  if (!x->pool || x->nthreads <= 1 || st->extent < 2 * st->min_slice) {
+    unsigned mode = fp_mode_enter();
+    st->fn(bufs, 0, st->extent);
+    fp_mode_leave(mode);
+    return NULL;
+  }
+  if (x->nsplit) __atomic_add_fetch(x->nsplit, 1, __ATOMIC_RELAXED);
+  return rt_pool_parallel_for(x->pool, st->extent, st->min_slice, x->nthreads, kernel_slice, &k);
 }
 
 static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {
@@ -239,6 +289,7 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
   cxla_status s = NULL;
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
+    blas_threads(x);
     unsigned mode = fp_mode_enter();
     RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
     s = d->op == OP_CONVOLUTION ? conv_gemm_run(x->host, d, a, bb, &pre[i]) : gemm_run(x->host, d, &st->pre_plan[i], a, bb, &pre[i]);
@@ -257,9 +308,9 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
   }
   if (!s) {
     for (int k = 0; k < nops; k++) b[st->nout + k] = ops[k]->lit.data;
-    unsigned mode = fp_mode_enter();
-    st->fn(b, 0, st->extent);
-    fp_mode_leave(mode);
+    s = kernel_call(x, st, b);
+  }
+  if (!s) {
     if (in->shape->type == T_TUPLE) {
       s = rval_tuple(st->nout, outs, out);
       for (int k = 0; k < st->nout; k++) outs[k] = NULL;
@@ -344,12 +395,14 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_ALIAS: *out = rval_ref(ops[0]); break;
   case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
   case ST_BLAS_DOT: {
+    blas_threads(x);
     unsigned mode = fp_mode_enter();
     s = gemm_run(x->host, in, &st->gemm, ops[0], ops[1], out);
     fp_mode_leave(mode);
     break;
   }
   case ST_CONV: {
+    blas_threads(x);
     unsigned mode = fp_mode_enter();
     s = conv_gemm_run(x->host, in, ops[0], ops[1], out);
     fp_mode_leave(mode);
@@ -358,7 +411,12 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_WHILE: s = run_while(x, st, ops[0], out); break;
   case ST_COND: s = run_cond(x, st, ops, out); break;
   case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;
-  case ST_ROUTINE: s = routine_run(x, st, ops, out); break;
+  case ST_ROUTINE:
+    /* LAPACK's blocked routines sum in an order that depends on OpenBLAS's
+     * thread count: on one thread, results do not depend on --threads */
+    if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
+    s = routine_run(x, st, ops, out);
+    break;
   case ST_SORT: {
     unsigned mode = fp_mode_enter();
     s = sort_run(st, ops, out);
@@ -372,7 +430,9 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
 
 cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, int nargs, RVal **out) {
   *out = NULL;
-  RVal **vals = cxla_calloc((size_t)(p->nsteps ? p->nsteps : 1), sizeof *vals);
+  /* the values of small programs (while bodies, conditions) on the stack */
+  RVal *small[32] = {0};
+  RVal **vals = p->nsteps <= 32 ? small : cxla_calloc((size_t)p->nsteps, sizeof *vals);
   if (!vals) return cxla_oom();
   cxla_status s = NULL;
   for (int i = 0; i < p->nsteps && !s; i++) {
@@ -400,7 +460,7 @@ cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, 
     if (!*out) s = ERR(INTERNAL, "cpu backend: the root of %s has no value", p->comp->name);
   }
   for (int i = 0; i < p->nsteps; i++) rval_unref(vals[i]);
-  cxla_free(vals);
+  if (vals != small) cxla_free(vals);
   return s;
 }
 
@@ -410,9 +470,18 @@ cxla_status cpu_execute(CpuExecutable *x, Literal *const *args, int nargs, Liter
 
 cxla_status cpu_execute_ctl(CpuExecutable *x, Literal *const *args, int nargs,
                             const struct RtControl *control, Literal **out) {
+  CpuExecOptions o = {.control = control};
+  return cpu_execute_opts(x, args, nargs, &o, out);
+}
+
+cxla_status cpu_execute_opts(CpuExecutable *x, Literal *const *args, int nargs,
+                             const CpuExecOptions *o, Literal **out) {
   *out = NULL;
   uint64_t rng_state = 0x853c49e6748fea9bull; /* where the interpreter's starts */
-  ExecCtx cx = {.x = x, .control = control, .host = NULL, .rng_state = &rng_state};
+  int threads = rt_pool_size(o->pool);
+  if (o->num_threads > 0 && o->num_threads < threads) threads = o->num_threads;
+  ExecCtx cx = {.x = x, .control = o->control, .host = NULL, .rng_state = &rng_state, .pool = o->pool,
+                .nthreads = threads, .nsplit = o->kernels_split};
   const Computation *c = x->entry->comp;
   if (nargs != c->nparams)
     return ERR(INVALID_ARGUMENT, "the program takes %d arguments, %d given", c->nparams, nargs);

@@ -22,16 +22,26 @@ cxla_status rt_read_options(const void *user, size_t full, size_t min_size, void
   return NULL;
 }
 
-/* CXLA_NUM_THREADS when it is a positive number, else the online cores. */
-static int default_threads(void) {
-  const char *e = getenv("CXLA_NUM_THREADS");
-  if (e && *e) {
-    char *end = NULL;
-    long v = strtol(e, &end, 10);
-    if (end && !*end && v > 0 && v <= 4096) return (int)v;
+/* The default thread count: $CXLA_NUM_THREADS when set and not empty,
+ * else the online cores. The variable must be a whole number from 1 to
+ * 4096 written in decimal digits only; anything else is an error naming
+ * it (a mistyped setting is reported, not silently replaced). */
+cxla_status rt_default_threads(const char *env, int *out) {
+  *out = 1;
+  if (env && *env) {
+    long v = 0;
+    const char *p = env;
+    for (; *p >= '0' && *p <= '9' && v <= 4096; p++) v = v * 10 + (*p - '0');
+    if (*p || v < 1 || v > 4096)
+      return ERR(INVALID_ARGUMENT,
+                 "CXLA_NUM_THREADS='%.40s' is not a whole number from 1 to 4096 "
+                 "(unset it for one thread per core)", env);
+    *out = (int)v;
+    return NULL;
   }
   long n = sysconf(_SC_NPROCESSORS_ONLN);
-  return n > 0 && n <= 4096 ? (int)n : 1;
+  *out = n > 0 && n <= 4096 ? (int)n : 1;
+  return NULL;
 }
 
 cxla_status cxla_client_create(const cxla_client_options *options, cxla_client **out_client) {
@@ -57,12 +67,14 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
                o.num_threads);
   if (o.allocator && (!o.allocator->alloc || !o.allocator->free))
     return ERR(INVALID_ARGUMENT, "the allocator needs both alloc and free");
+  int threads = o.num_threads;
+  if (!threads) TRY(rt_default_threads(getenv("CXLA_NUM_THREADS"), &threads));
   cxla_client *c = cxla_calloc(1, sizeof *c);
   if (!c) return cxla_oom();
   atomic_init(&c->refs, 1);
   c->backend = b;
   rt_host_init(&c->host, o.allocator);
-  c->num_threads = o.num_threads ? o.num_threads : default_threads();
+  c->num_threads = threads;
   if (b->max_threads > 0 && c->num_threads > b->max_threads) c->num_threads = b->max_threads;
   c->device = (cxla_device){c, 0};
   const char *cache = getenv("CXLA_CACHE");

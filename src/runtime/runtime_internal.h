@@ -138,6 +138,12 @@ cxla_status rt_event_ready(cxla_status s, cxla_event **out);
 /* Copies a user's options struct into *dst (full bytes, zero-filled for
  * the fields the user's struct_size does not cover). NULL user: all zero.
  * A struct_size below min_size is INVALID_ARGUMENT naming `what`. */
+/* The client's default thread count (cxla_client_options.num_threads 0)
+ * from the value of $CXLA_NUM_THREADS (NULL or "" when unset): that
+ * number, 1 to 4096 in decimal digits, else INVALID_ARGUMENT; unset: the
+ * online cores. */
+cxla_status rt_default_threads(const char *env, int *out);
+
 cxla_status rt_read_options(const void *user, size_t full, size_t min_size, void *dst,
                             const char *what);
 

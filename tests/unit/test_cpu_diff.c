@@ -346,6 +346,10 @@ TEST(data_ops) {
       /* dynamic slicing with clamped starts */
       "HloModule m\nENTRY e {\n  a = f32[7,5] parameter(0)\n  i = s32[] parameter(1)\n  j = s32[] parameter(2)\n  ROOT d = f32[3,2] dynamic-slice(a, i, j), dynamic_slice_sizes={3,2}\n}\n",
       "HloModule m\nENTRY e {\n  a = s64[7,5] parameter(0)\n  u = s64[2,3] parameter(1)\n  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n  ROOT d = s64[7,5] dynamic-update-slice(a, u, i, j)\n}\n",
+      /* an update that is a reduction (a scan's per-step output): computed only where it
+       * lands, behind a branch, with clamped starts */
+      "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n  a = f32[10] parameter(0)\n  h = f32[8,32] parameter(1)\n  i = s64[] parameter(2)\n  z = f32[] constant(0)\n  r = f32[] reduce(h, z), dimensions={0,1}, to_apply=add\n  u = f32[1] bitcast(r)\n  ROOT d = f32[10] dynamic-update-slice(a, u, i)\n}\n",
+      "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n  a = f32[6,4] parameter(0)\n  h = f32[2,4,3] parameter(1)\n  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n  z = f32[] constant(0)\n  r = f32[2,4] reduce(h, z), dimensions={2}, to_apply=add\n  ROOT d = f32[6,4] dynamic-update-slice(a, r, i, j)\n}\n",
       /* reductions: row, column, all, variadic (argmax) */
       "HloModule m\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\nENTRY e {\n  a = f32[6,33] parameter(0)\n  z = f32[] constant(0)\n  ROOT r = f32[6] reduce(a, z), dimensions={1}, to_apply=add\n}\n",
       "HloModule m\nmx {\n  x = s32[] parameter(0)\n  y = s32[] parameter(1)\n  ROOT s = s32[] maximum(x, y)\n}\nENTRY e {\n  a = s32[6,5,4] parameter(0)\n  z = s32[] constant(-2147483648)\n  ROOT r = s32[5] reduce(a, z), dimensions={0,2}, to_apply=mx\n}\n",

@@ -771,10 +771,52 @@ TEST(compile_cache) {
   unsetenv("CXLA_CACHE");
 }
 
+/* $CXLA_NUM_THREADS: a whole number 1..4096 sets the default thread
+ * count; anything else is an error naming the variable; an explicit
+ * num_threads option does not read it. */
+TEST(num_threads_env) {
+  const char *old = getenv("CXLA_NUM_THREADS");
+  char saved[64] = "";
+  if (old) snprintf(saved, sizeof saved, "%s", old);
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = "cpu";
+  cxla_client *c = NULL;
+  bool has_cpu = false;
+  for (int i = 0; i < cxla_backend_count(); i++) has_cpu |= strcmp(cxla_backend_name(i), "cpu") == 0;
+  if (!has_cpu) {
+    SKIP("no cpu backend");
+    return;
+  }
+  setenv("CXLA_NUM_THREADS", "3", 1);
+  CHECK_OK(cxla_client_create(&o, &c));
+  CHECK(c && cxla_client_num_threads(c) == 3);
+  cxla_client_destroy(c);
+  c = NULL;
+  static const char *const bad[] = {"0", "-2", "two", "3x", " 3", "4097", "99999999999999999999", "1.5"};
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    setenv("CXLA_NUM_THREADS", bad[i], 1);
+    CHECK_ERR(cxla_client_create(&o, &c), "CXLA_NUM_THREADS");
+    CHECK(c == NULL);
+  }
+  o.num_threads = 2; /* the option wins; the variable is not read */
+  CHECK_OK(cxla_client_create(&o, &c));
+  CHECK(c && cxla_client_num_threads(c) == 2);
+  cxla_client_destroy(c);
+  c = NULL;
+  o.num_threads = 0;
+  setenv("CXLA_NUM_THREADS", "", 1); /* empty: unset, one per core */
+  CHECK_OK(cxla_client_create(&o, &c));
+  CHECK(c && cxla_client_num_threads(c) == (int)sysconf(_SC_NPROCESSORS_ONLN));
+  cxla_client_destroy(c);
+  if (saved[0]) setenv("CXLA_NUM_THREADS", saved, 1);
+  else unsetenv("CXLA_NUM_THREADS");
+}
+
 int main(void) {
   RUN(status_codes_are_pjrts);
   RUN(clients_by_name);
   RUN(client_errors);
+  RUN(num_threads_env);
   RUN(buffers);
   RUN(compile_and_execute);
   RUN(execute_errors);

@@ -119,6 +119,175 @@ TEST(one_executable_many_threads) {
   }
 }
 
+/* The same with arrays large enough that the cpu backend splits its
+ * kernels over the client's pool: r = x * k + y over f32[256,512] and its
+ * row sums. Several executions share the pool at once. */
+static const char scale_add_rows[] =
+    "HloModule scale_add_rows\n"
+    "add {\n"
+    "  a = f32[] parameter(0)\n"
+    "  b = f32[] parameter(1)\n"
+    "  ROOT s = f32[] add(a, b)\n"
+    "}\n"
+    "ENTRY main {\n"
+    "  x = f32[256,512] parameter(0)\n"
+    "  y = f32[256,512] parameter(1)\n"
+    "  k = f32[] parameter(2)\n"
+    "  kb = f32[256,512] broadcast(k), dimensions={}\n"
+    "  xk = f32[256,512] multiply(x, kb)\n"
+    "  r = f32[256,512] add(xk, y)\n"
+    "  z = f32[] constant(0)\n"
+    "  sum = f32[256] reduce(r, z), dimensions={1}, to_apply=add\n"
+    "  ROOT t = (f32[256,512], f32[256]) tuple(r, sum)\n"
+    "}\n";
+
+enum { ROWS = 256, COLS = 512, BIG_RUNS = 6 };
+
+static void *work_rows(void *arg) {
+  Worker *w = arg;
+  int64_t dims[2] = {ROWS, COLS};
+  float *x = malloc(sizeof(float) * ROWS * COLS), *y = malloc(sizeof(float) * ROWS * COLS);
+  float *r = malloc(sizeof(float) * ROWS * COLS), sum[ROWS];
+  for (int run = 0; run < BIG_RUNS && x && y && r; run++) {
+    /* small integers: every row sum is exact in f32 */
+    float k = (float)(w->id + 1);
+    for (int i = 0; i < ROWS * COLS; i++) {
+      x[i] = (float)((i + run) % 7);
+      y[i] = (float)(w->id * 3 + i % 5);
+    }
+    cxla_buffer *args[3] = {rt_f32(w->client, x, 2, dims), rt_f32(w->client, y, 2, dims),
+                            rt_f32(w->client, &k, 0, NULL)};
+    cxla_buffer *out[2] = {NULL, NULL};
+    cxla_execute_options o = CXLA_STRUCT_INIT(cxla_execute_options);
+    o.num_threads = 1 + (w->id + run) % 3; /* 1 to 3 of the client's 3 */
+    cxla_status s = args[0] && args[1] && args[2]
+                        ? cxla_executable_execute(w->exe, args, 3, &o, out, NULL)
+                        : cxla_status_make(CXLA_INTERNAL, "argument buffers");
+    if (!s) s = cxla_buffer_to_host(out[0], r, sizeof(float) * ROWS * COLS, NULL);
+    if (!s) s = cxla_buffer_to_host(out[1], sum, sizeof sum, NULL);
+    if (s) {
+      note(w, "execute", s);
+    } else {
+      bool good = true;
+      for (int i = 0; i < ROWS; i++) {
+        float want_sum = 0;
+        for (int j = 0; j < COLS; j++) {
+          float want = x[i * COLS + j] * k + y[i * COLS + j];
+          want_sum += want;
+          good &= r[i * COLS + j] == want;
+        }
+        good &= sum[i] == want_sum;
+      }
+      if (good) w->ok_runs++;
+      else note(w, "values", NULL);
+    }
+    for (int i = 0; i < 3; i++) cxla_buffer_destroy(args[i]);
+    for (int i = 0; i < 2; i++) cxla_buffer_destroy(out[i]);
+  }
+  free(x);
+  free(y);
+  free(r);
+  return NULL;
+}
+
+TEST(split_kernels_many_threads) {
+  cxla_client_options co = CXLA_STRUCT_INIT(cxla_client_options);
+  co.num_threads = 3;
+  cxla_client *c = NULL;
+  CHECK_OK(cxla_client_create(&co, &c));
+  cxla_executable *e = c ? rt_compile(c, scale_add_rows) : NULL;
+  CHECK(e != NULL);
+  enum { N = 4 };
+  Worker w[N];
+  pthread_t th[N];
+  for (int i = 0; e && i < N; i++) {
+    w[i] = (Worker){.client = c, .exe = e, .id = i};
+    CHECK(pthread_create(&th[i], NULL, work_rows, &w[i]) == 0);
+  }
+  for (int i = 0; e && i < N; i++) {
+    pthread_join(th[i], NULL);
+    CHECK(w[i].ok_runs == BIG_RUNS && w[i].bad_runs == 0);
+    if (w[i].first_error[0]) fprintf(stderr, "thread %d: %s\n", i, w[i].first_error);
+  }
+  cxla_executable_destroy(e);
+  cxla_client_destroy(c);
+}
+
+/* A dot large enough for OpenBLAS to use its own threads, run by several
+ * threads at once at different thread counts (the executor sets
+ * OpenBLAS's thread count before each call): every product exact. */
+static const char matmul[] =
+    "HloModule matmul\n"
+    "ENTRY main {\n"
+    "  a = f32[128,128] parameter(0)\n"
+    "  b = f32[128,128] parameter(1)\n"
+    "  ROOT d = f32[128,128] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+    "}\n";
+
+enum { MM = 128, MM_RUNS = 4 };
+
+static void *work_matmul(void *arg) {
+  Worker *w = arg;
+  int64_t dims[2] = {MM, MM};
+  float *a = malloc(sizeof(float) * MM * MM), *b = malloc(sizeof(float) * MM * MM);
+  float *c = malloc(sizeof(float) * MM * MM);
+  for (int run = 0; run < MM_RUNS && a && b && c; run++) {
+    for (int i = 0; i < MM * MM; i++) {
+      a[i] = (float)((i + w->id) % 5);
+      b[i] = (float)((i / 3 + run) % 4);
+    }
+    cxla_buffer *args[2] = {rt_f32(w->client, a, 2, dims), rt_f32(w->client, b, 2, dims)};
+    cxla_buffer *out[1] = {NULL};
+    cxla_execute_options o = CXLA_STRUCT_INIT(cxla_execute_options);
+    o.num_threads = 1 + (w->id + run) % 3;
+    cxla_status s = args[0] && args[1] ? cxla_executable_execute(w->exe, args, 2, &o, out, NULL)
+                                       : cxla_status_make(CXLA_INTERNAL, "argument buffers");
+    if (!s) s = cxla_buffer_to_host(out[0], c, sizeof(float) * MM * MM, NULL);
+    if (s) {
+      note(w, "execute", s);
+    } else {
+      bool good = true;
+      for (int i = 0; i < MM; i++)
+        for (int j = 0; j < MM; j++) {
+          float want = 0; /* small integers: exact in any order */
+          for (int k = 0; k < MM; k++) want += a[i * MM + k] * b[k * MM + j];
+          good &= c[i * MM + j] == want;
+        }
+      if (good) w->ok_runs++;
+      else note(w, "values", NULL);
+    }
+    for (int i = 0; i < 2; i++) cxla_buffer_destroy(args[i]);
+    cxla_buffer_destroy(out[0]);
+  }
+  free(a);
+  free(b);
+  free(c);
+  return NULL;
+}
+
+TEST(blas_many_threads) {
+  cxla_client_options co = CXLA_STRUCT_INIT(cxla_client_options);
+  co.num_threads = 3;
+  cxla_client *c = NULL;
+  CHECK_OK(cxla_client_create(&co, &c));
+  cxla_executable *e = c ? rt_compile(c, matmul) : NULL;
+  CHECK(e != NULL);
+  enum { N = 4 };
+  Worker w[N];
+  pthread_t th[N];
+  for (int i = 0; e && i < N; i++) {
+    w[i] = (Worker){.client = c, .exe = e, .id = i};
+    CHECK(pthread_create(&th[i], NULL, work_matmul, &w[i]) == 0);
+  }
+  for (int i = 0; e && i < N; i++) {
+    pthread_join(th[i], NULL);
+    CHECK(w[i].ok_runs == MM_RUNS && w[i].bad_runs == 0);
+    if (w[i].first_error[0]) fprintf(stderr, "thread %d: %s\n", i, w[i].first_error);
+  }
+  cxla_executable_destroy(e);
+  cxla_client_destroy(c);
+}
+
 typedef struct Compiler {
   cxla_client *client;
   int ok;
@@ -225,6 +394,8 @@ TEST(cancel_many) {
 
 int main(void) {
   RUN(one_executable_many_threads);
+  RUN(split_kernels_many_threads);
+  RUN(blas_many_threads);
   RUN(concurrent_compiles);
   RUN(cancel_many);
   return test_summary("test_runtime_threads");
