@@ -14,9 +14,14 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Plans the programs and, with cg, emits their kernels; without cg (a
+ * program loaded from the disk cache) it only plans, and has_symbol says
+ * which comparators the loaded code has. */
 typedef struct Builder {
   CpuExecutable *x;
   Codegen *cg;
+  bool (*has_symbol)(void *arg, const char *name);
+  void *arg;
 } Builder;
 
 static void program_free(Program *p) {
@@ -35,6 +40,7 @@ void cpu_executable_destroy(CpuExecutable *x) {
   if (!x) return;
   for (int i = 0; i < x->nprogs; i++) program_free(x->progs[i]);
   cxla_free(x->progs);
+  cxla_free(x->object);
   jit_destroy(x->jit);
   cxla_free(x);
 }
@@ -93,6 +99,7 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   st->extent = codegen_kernel_extent(in);
   bd->x->stats.nkernels++;
   plan_pre_dots(st, in);
+  if (!bd->cg) return NULL;
   return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
 }
 
@@ -145,7 +152,10 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     st->kind = ST_SORT;
     st->kname = cxla_format("cmp%d_%d", prog, in->id);
     if (!st->kname) return cxla_oom();
-    cxla_status s = codegen_emit_predicate(bd->cg, in->called[0], st->kname);
+    cxla_status s = !bd->cg ? bd->has_symbol(bd->arg, st->kname)
+                                  ? NULL
+                                  : ERR(UNIMPLEMENTED, "not in the loaded code")
+                            : codegen_emit_predicate(bd->cg, in->called[0], st->kname);
     if (!s || cxla_status_code_of(s) != CXLA_UNIMPLEMENTED) return s;
     /* a comparator the emitter cannot compile: the sort routine with the
      * interpreted comparator (listed in routines.c) */
@@ -249,16 +259,69 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   x->module = m;
   double t0 = now_s();
   cxla_status s = jit_create(&x->jit);
-  Builder bd = {x, NULL};
+  Builder bd = {x, NULL, NULL, NULL};
   if (!s) s = codegen_create(jit_context(x->jit), m->name ? m->name : "cxla", &bd.cg);
   if (!s) s = build_program(&bd, m->entry, &x->entry);
   double t1 = now_s();
-  if (!s) s = jit_add_module(x->jit, codegen_take_module(bd.cg), opt_level, dump);
+  if (!s) {
+    LLVMModuleRef mod = codegen_take_module(bd.cg);
+    /* the generic scalar path passes an instruction's address to the
+     * runtime: such code runs in this process only */
+    x->relocatable = LLVMGetNamedFunction(mod, "cxla_cg_rt_scalar") == NULL;
+    bool keep = opts && opts->struct_size >= sizeof *opts && opts->keep_object && x->relocatable;
+    s = jit_add_module(x->jit, mod, opt_level, dump, keep ? &x->object : NULL, &x->object_len);
+  }
   if (!s) s = lookup_kernels(x);
   double t2 = now_s();
   codegen_destroy(bd.cg);
   x->stats.codegen_s = t1 - t0;
   x->stats.llvm_s = t2 - t1;
+  if (s) {
+    cpu_executable_destroy(x);
+    return s;
+  }
+  *out = x;
+  return NULL;
+}
+
+int cpu_symbol_count(const CpuExecutable *x) {
+  int n = 0;
+  for (int i = 0; i < x->nprogs; i++)
+    for (int k = 0; k < x->progs[i]->nsteps; k++) n += x->progs[i]->steps[k].kname != NULL;
+  return n;
+}
+
+cxla_status cpu_symbols_each(const CpuExecutable *x, cxla_status (*fn)(void *arg, const char *name),
+                             void *arg) {
+  for (int i = 0; i < x->nprogs; i++)
+    for (int k = 0; k < x->progs[i]->nsteps; k++)
+      if (x->progs[i]->steps[k].kname) TRY(fn(arg, x->progs[i]->steps[k].kname));
+  return NULL;
+}
+
+cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
+                     bool (*has_symbol)(void *arg, const char *name),
+                     cxla_status (*check)(void *arg, const CpuExecutable *x), void *arg,
+                     CpuExecutable **out) {
+  *out = NULL;
+  if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "cpu backend: no entry computation");
+  CpuExecutable *x = cxla_calloc(1, sizeof *x);
+  if (!x) return cxla_oom();
+  x->module = m;
+  x->relocatable = true;
+  double t0 = now_s();
+  Builder bd = {x, NULL, has_symbol, arg};
+  cxla_status s = build_program(&bd, m->entry, &x->entry);
+  if (!s) s = check(arg, x);
+  double t1 = now_s();
+  if (!s) s = jit_create(&x->jit);
+  if (!s) s = jit_add_object(x->jit, object, object_len);
+  if (!s) s = lookup_kernels(x);
+  x->stats.codegen_s = 0; /* nothing emitted, nothing compiled */
+  x->stats.llvm_s = 0;
+  x->stats.plan_s = t1 - t0;
+  x->stats.load_s = now_s() - t1;
+  x->stats.loaded = true;
   if (s) {
     cpu_executable_destroy(x);
     return s;

@@ -25,11 +25,16 @@ typedef struct CpuCompileOptions {
   size_t struct_size;
   int opt_level;        /* LLVM optimization: 0..3 (default 2 when 0 given? see cpu_compile) */
   const char *dump_dir; /* write LLVM IR before/after optimization and assembly here, or NULL */
+  bool keep_object;     /* keep the object file for the disk cache (cpu/cache.c) */
 } CpuCompileOptions;
 
 typedef struct CpuCompileStats {
   double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
   int nkernels, nroutines;
+  /* loaded from the disk cache: planning the steps, linking the object
+   * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
+  double plan_s, load_s;
+  bool loaded;
 } CpuCompileStats;
 
 /* Compiles an optimized module (the default pipeline has run on it). An op

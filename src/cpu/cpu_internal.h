@@ -35,8 +35,14 @@ typedef void (*KernelFn)(void **bufs, int64_t lo, int64_t hi);
 /* A JIT for the host CPU; build the module in jit_context(j). */
 cxla_status jit_create(CpuJit **out);
 LLVMContextRef jit_context(CpuJit *j);
-/* Verifies, optimizes and compiles the module (taken). */
-cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir);
+/* Verifies, optimizes and compiles the module (taken) to an object file,
+ * and links it. keep != NULL: *keep is a cxla_malloc'd copy of the object
+ * file (*keep_len bytes), for jit_add_object in another process. */
+cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir,
+                           void **keep, size_t *keep_len);
+/* Links an object file made by jit_add_module (copied): no LLVM IR, no
+ * optimization, no code generation. */
+cxla_status jit_add_object(CpuJit *j, const void *data, size_t len);
 cxla_status jit_lookup(CpuJit *j, const char *name, KernelFn *out);
 void jit_destroy(CpuJit *j);
 
@@ -86,7 +92,31 @@ struct CpuExecutable {
   int nprogs, capprogs;
   CpuJit *jit;
   CpuCompileStats stats;
+  /* For the disk cache (cache.c): the object file the kernels came from
+   * (NULL when loaded from the cache or not kept), and whether it can run
+   * in another process (no addresses of this process baked in). */
+  void *object;
+  size_t object_len;
+  bool relocatable;
 };
+
+/* The symbols of an executable's compiled code (kernels, sort
+ * comparators), in the order build_program plans them. */
+int cpu_symbol_count(const CpuExecutable *x);
+/* Calls fn for each symbol in that order; stops at the first error. */
+cxla_status cpu_symbols_each(const CpuExecutable *x, cxla_status (*fn)(void *arg, const char *name),
+                             void *arg);
+
+/* The executable of module m from an object file made by a compile of the
+ * same module with the same binary (cpu_compile's `object`): the steps are
+ * planned again without emitting code; a comparator is compiled code when
+ * has_symbol says the object has its symbol; check (before any linking)
+ * says whether the plan's symbols are the object's. Fails (and the caller
+ * recompiles) when they are not, or the object does not link. */
+cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
+                     bool (*has_symbol)(void *arg, const char *name),
+                     cxla_status (*check)(void *arg, const CpuExecutable *x), void *arg,
+                     CpuExecutable **out);
 
 /* One execution: the executable and the runtime's cancellation/deadline
  * control (NULL: none). */

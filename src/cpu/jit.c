@@ -134,7 +134,18 @@ static cxla_status dump_ir(LLVMModuleRef mod, const char *dir, const char *file)
   return s;
 }
 
-cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir) {
+/* Links an object file (taken) into the JIT's main library. */
+static cxla_status add_object(CpuJit *j, LLVMMemoryBufferRef obj) {
+  LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), obj);
+  return err ? llvm_err(err, "adding the object code") : NULL;
+}
+
+cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir,
+                           void **keep, size_t *keep_len) {
+  if (keep) {
+    *keep = NULL;
+    *keep_len = 0;
+  }
   char *triple = LLVMGetTargetMachineTriple(j->tm);
   LLVMSetTarget(mod, triple);
   LLVMDisposeMessage(triple);
@@ -164,17 +175,34 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
     LLVMDisposeMessage(err);
     cxla_free(path);
   }
+  /* Machine code, as an object file in memory: what the JIT links and
+   * what the disk cache keeps (cpu/cache.c). */
+  LLVMMemoryBufferRef obj = NULL;
+  if (!s) {
+    char *err = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &err, &obj))
+      s = ERR(INTERNAL, "cpu backend: making machine code: %s", err ? err : "");
+    LLVMDisposeMessage(err);
+  }
+  LLVMDisposeModule(mod);
+  if (!s && keep) {
+    size_t n = LLVMGetBufferSize(obj);
+    if (!(*keep = cxla_malloc(n ? n : 1))) s = cxla_oom();
+    else memcpy(*keep, LLVMGetBufferStart(obj), n);
+    *keep_len = n;
+  }
   if (s) {
-    LLVMDisposeModule(mod);
+    if (obj) LLVMDisposeMemoryBuffer(obj);
     return s;
   }
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, j->tsc);
-  LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), tsm);
-  if (err) {
-    LLVMOrcDisposeThreadSafeModule(tsm);
-    return llvm_err(err, "adding the module");
-  }
-  return NULL;
+  return add_object(j, obj);
+}
+
+cxla_status jit_add_object(CpuJit *j, const void *data, size_t len) {
+  if (!data || !len) return ERR(INVALID_ARGUMENT, "cpu backend: empty object code");
+  LLVMMemoryBufferRef obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, "cxla_kernels");
+  if (!obj) return cxla_oom();
+  return add_object(j, obj);
 }
 
 cxla_status jit_lookup(CpuJit *j, const char *name, KernelFn *out) {
