@@ -46,6 +46,13 @@ cxla_status jit_add_object(CpuJit *j, const void *data, size_t len);
 cxla_status jit_lookup(CpuJit *j, const char *name, KernelFn *out);
 void jit_destroy(CpuJit *j);
 
+/* ---- dumps (dump.c) ---- */
+#include <llvm-c/TargetMachine.h>
+/* The module's LLVM IR, whole and per kernel, before or after LLVM's
+ * optimization; its assembly, whole and per kernel (made with tm). */
+cxla_status cpu_dump_ir(LLVMModuleRef mod, const char *dir, bool optimized);
+cxla_status cpu_dump_asm(LLVMTargetMachineRef tm, LLVMModuleRef mod, const char *dir);
+
 /* ---- programs ---- */
 typedef enum StepKind {
   ST_PARAM, ST_CONST, ST_KERNEL, ST_TUPLE, ST_GTE, ST_VIEW, ST_ALIAS, ST_TOKEN,

@@ -122,18 +122,6 @@ cxla_status jit_create(CpuJit **out) {
 
 LLVMContextRef jit_context(CpuJit *j) { return LLVMOrcThreadSafeContextGetContext(j->tsc); }
 
-static cxla_status dump_ir(LLVMModuleRef mod, const char *dir, const char *file) {
-  if (!dir) return NULL;
-  char *path = cxla_format("%s/%s", dir, file);
-  if (!path) return cxla_oom();
-  char *err = NULL;
-  cxla_status s = NULL;
-  if (LLVMPrintModuleToFile(mod, path, &err)) s = ERR(INTERNAL, "cannot write %s: %s", path, err ? err : "");
-  LLVMDisposeMessage(err);
-  cxla_free(path);
-  return s;
-}
-
 /* Links an object file (taken) into the JIT's main library. */
 static cxla_status add_object(CpuJit *j, LLVMMemoryBufferRef obj) {
   LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), obj);
@@ -152,7 +140,7 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
   LLVMSetModuleDataLayout(mod, td);
   LLVMDisposeTargetData(td);
-  cxla_status s = dump_ir(mod, dump_dir, "llvm_before_opt.ll");
+  cxla_status s = dump_dir ? cpu_dump_ir(mod, dump_dir, false) : NULL;
   char *msg = NULL;
   if (!s && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
     s = ERR(INTERNAL, "cpu backend: the emitted LLVM IR does not verify: %.2000s", msg ? msg : "");
@@ -165,16 +153,8 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
     LLVMDisposePassBuilderOptions(po);
     if (err) s = llvm_err(err, "optimizing");
   }
-  if (!s) s = dump_ir(mod, dump_dir, "llvm_after_opt.ll");
-  if (!s && dump_dir) {
-    char *path = cxla_format("%s/kernels.s", dump_dir);
-    if (!path) s = cxla_oom();
-    char *err = NULL;
-    if (!s && LLVMTargetMachineEmitToFile(j->tm, mod, path, LLVMAssemblyFile, &err))
-      s = ERR(INTERNAL, "cannot write %s: %s", path, err ? err : "");
-    LLVMDisposeMessage(err);
-    cxla_free(path);
-  }
+  if (!s && dump_dir) s = cpu_dump_ir(mod, dump_dir, true);
+  if (!s && dump_dir) s = cpu_dump_asm(j->tm, mod, dump_dir);
   /* Machine code, as an object file in memory: what the JIT links and
    * what the disk cache keeps (cpu/cache.c). */
   LLVMMemoryBufferRef obj = NULL;
