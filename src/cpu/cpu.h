@@ -5,7 +5,11 @@
  *               while bodies and conditions, branches, called computations,
  *               fusions the emitter cannot compile as one kernel), one
  *               kernel per fusion or unfused op, all in one LLVM module
- *   jit.c       LLVM optimization and ORC LLJIT for the host CPU
+ *   jit.c       LLVM optimization, machine code as an object file, ORC LLJIT
+ *               for the host CPU
+ *   cache.c     programs in the runtime's disk cache: object file + kernel
+ *               names, target id; loading re-plans steps without LLVM IR
+ *   dump.c      --dump-to: LLVM IR and assembly, whole and per kernel
  *   exec.c      the executor over programs, and runtime values
  *   routines.c  runtime routines: BLAS dots, and the ops run by the
  *               interpreter's evaluators on the executor's buffers
