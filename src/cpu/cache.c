@@ -3,10 +3,13 @@
  * (target_id), and a program as bytes (serialize / deserialize).
  *
  * A program is its object file plus the names of the symbols its steps
- * call (kernels, sort comparators), in planning order:
- *   "CXCPUOB1"                    8 bytes
- *   u64 symbol count, u64 object bytes, u64 names bytes (little endian)
+ * call (kernels, sort comparators), in planning order, and of the
+ * instructions its code refers to (compile.c, "instruction references"):
+ *   "CXCPUOB2"                    8 bytes
+ *   u64 symbol count, u64 object bytes, u64 names bytes,
+ *   u64 reference count, u64 references bytes (little endian)
  *   names                         NUL-terminated, back to back
+ *   references                    the same
  *   object                        an ELF object file for this host
  * The steps themselves are not stored: loading plans them again from the
  * optimized module (deterministic for one binary, which target_id names),
@@ -31,8 +34,8 @@
 
 #include "cpu/cpu_internal.h"
 
-#define MAGIC "CXCPUOB1"
-#define HEADER_BYTES (8 + 3 * 8)
+#define MAGIC "CXCPUOB2"
+#define HEADER_BYTES (8 + 5 * 8)
 
 static void put_u64(unsigned char *p, uint64_t v) {
   for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
@@ -149,7 +152,8 @@ cxla_status cpu_program_serialize(const CpuExecutable *x, void **out, size_t *ou
   sb_init(&n.buf);
   cxla_status s = cpu_symbols_each(x, add_name, &n);
   size_t names_len = n.buf.len;
-  size_t total = HEADER_BYTES + names_len + x->object_len;
+  size_t refs_len = x->nrefs ? x->refs_len : 0;
+  size_t total = HEADER_BYTES + names_len + refs_len + x->object_len;
   unsigned char *p = s ? NULL : cxla_malloc(total);
   if (!s && !p) s = cxla_oom();
   if (s) {
@@ -160,8 +164,11 @@ cxla_status cpu_program_serialize(const CpuExecutable *x, void **out, size_t *ou
   put_u64(p + 8, n.count);
   put_u64(p + 16, x->object_len);
   put_u64(p + 24, names_len);
+  put_u64(p + 32, (uint64_t)x->nrefs);
+  put_u64(p + 40, refs_len);
   if (names_len) memcpy(p + HEADER_BYTES, n.buf.data, names_len);
-  memcpy(p + HEADER_BYTES + names_len, x->object, x->object_len);
+  if (refs_len) memcpy(p + HEADER_BYTES + names_len, x->refs, refs_len);
+  memcpy(p + HEADER_BYTES + names_len + refs_len, x->object, x->object_len);
   sb_free(&n.buf);
   *out = p;
   *out_len = total;
@@ -212,7 +219,9 @@ cxla_status cpu_program_deserialize(const HloModule *m, const void *data, size_t
   if (!p || len < HEADER_BYTES || memcmp(p, MAGIC, 8) != 0)
     return ERR(DATA_LOSS, "cpu backend: not a cached cpu program");
   uint64_t count = get_u64(p + 8), obj_len = get_u64(p + 16), names_len = get_u64(p + 24);
-  if (obj_len == 0 || names_len > len || obj_len > len || HEADER_BYTES + names_len + obj_len != len)
+  uint64_t nrefs = get_u64(p + 32), refs_len = get_u64(p + 40);
+  if (obj_len == 0 || names_len > len || obj_len > len || refs_len > len ||
+      HEADER_BYTES + names_len + refs_len + obj_len != len || nrefs > refs_len)
     return ERR(DATA_LOSS, "cpu backend: a cached cpu program has bad lengths");
   Stored st = {(const char *)p + HEADER_BYTES, (size_t)names_len, count,
                (const char *)p + HEADER_BYTES, 0};
@@ -221,8 +230,18 @@ cxla_status cpu_program_deserialize(const HloModule *m, const void *data, size_t
   for (size_t i = 0; i < names_len; i++) k += st.names[i] == 0;
   if (k != count || (names_len && st.names[names_len - 1] != 0))
     return ERR(DATA_LOSS, "cpu backend: a cached cpu program has bad symbol names");
+  /* the references: exactly `nrefs` names of instructions of m */
+  const char *refs = (const char *)p + HEADER_BYTES + names_len;
+  k = 0;
+  for (size_t i = 0; i < refs_len; i += strlen(refs + i) + 1) {
+    if (memchr(refs + i, 0, (size_t)refs_len - i) == NULL || !cpu_ref_instr(m, refs + i))
+      return ERR(DATA_LOSS, "cpu backend: a cached cpu program refers to an unknown instruction");
+    k++;
+  }
+  if (k != nrefs) return ERR(DATA_LOSS, "cpu backend: a cached cpu program has bad references");
   CpuExecutable *x = NULL;
-  TRY(cpu_load(m, p + HEADER_BYTES + names_len, (size_t)obj_len, stored_has, stored_match, &st, &x));
+  TRY(cpu_load(m, refs + refs_len, (size_t)obj_len, refs, (size_t)refs_len, (int)nrefs,
+               stored_has, stored_match, &st, &x));
   *out = x;
   return NULL;
 }

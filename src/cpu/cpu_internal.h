@@ -43,6 +43,13 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
 /* Links an object file made by jit_add_module (copied): no LLVM IR, no
  * optimization, no code generation. */
 cxla_status jit_add_object(CpuJit *j, const void *data, size_t len);
+/* Defines data symbols at fixed addresses for the code to link against
+ * (define them before adding the module or object that uses them). */
+typedef struct JitSymbol {
+  const char *name;
+  const void *addr;
+} JitSymbol;
+cxla_status jit_define(CpuJit *j, const JitSymbol *syms, int n);
 cxla_status jit_lookup(CpuJit *j, const char *name, KernelFn *out);
 void jit_destroy(CpuJit *j);
 
@@ -105,7 +112,17 @@ struct CpuExecutable {
   void *object;
   size_t object_len;
   bool relocatable;
+  /* The instructions the code refers to by symbol (the generic scalar
+   * path's argument): "cxla_in.<computation index>.<instruction id>",
+   * NUL-terminated back to back; linked to this process's addresses. */
+  char *refs;
+  size_t refs_len;
+  int nrefs;
 };
+
+/* The instruction a reference symbol names in m, or NULL when the name is
+ * not one (cache.c checks stored names with it). */
+const Instr *cpu_ref_instr(const HloModule *m, const char *name);
 
 /* The symbols of an executable's compiled code (kernels, sort
  * comparators), in the order build_program plans them. */
@@ -121,6 +138,7 @@ cxla_status cpu_symbols_each(const CpuExecutable *x, cxla_status (*fn)(void *arg
  * says whether the plan's symbols are the object's. Fails (and the caller
  * recompiles) when they are not, or the object does not link. */
 cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
+                     const char *refs, size_t refs_len, int nrefs,
                      bool (*has_symbol)(void *arg, const char *name),
                      cxla_status (*check)(void *arg, const CpuExecutable *x), void *arg,
                      CpuExecutable **out);

@@ -178,6 +178,22 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
   return add_object(j, obj);
 }
 
+cxla_status jit_define(CpuJit *j, const JitSymbol *syms, int n) {
+  if (n <= 0) return NULL;
+  LLVMOrcCSymbolMapPair *pairs = cxla_calloc((size_t)n, sizeof *pairs);
+  if (!pairs) return cxla_oom();
+  for (int i = 0; i < n; i++) {
+    pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, syms[i].name);
+    pairs[i].Sym.Address = (LLVMOrcJITTargetAddress)(uintptr_t)syms[i].addr;
+    pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
+    pairs[i].Sym.Flags.TargetFlags = 0;
+  }
+  LLVMErrorRef err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->jit),
+                                           LLVMOrcAbsoluteSymbols(pairs, (size_t)n));
+  cxla_free(pairs);
+  return err ? llvm_err(err, "defining instruction symbols") : NULL;
+}
+
 cxla_status jit_add_object(CpuJit *j, const void *data, size_t len) {
   if (!data || !len) return ERR(INVALID_ARGUMENT, "cpu backend: empty object code");
   LLVMMemoryBufferRef obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, "cxla_kernels");

@@ -343,29 +343,34 @@ TEST(two_processes_at_once) {
   cxla_free(c);
 }
 
-/* Code that holds an address of its process (the generic scalar path,
- * here a complex multiply) is not stored, and still runs. */
-TEST(process_bound_code_is_not_stored) {
+/* Code of the generic scalar path (here a complex multiply), which names
+ * the instruction it evaluates, is stored with the instruction named by
+ * position and runs in another process. */
+TEST(instruction_references_are_relocated) {
   char dir[128];
   fresh_dir(dir, sizeof dir);
   const char *text =
       "HloModule complex\nENTRY main {\n  x = f32[4] parameter(0)\n"
       "  c = c64[4] complex(x, x)\n  m = c64[4] multiply(c, c)\n"
       "  ROOT r = f32[4] imag(m)\n}\n";
-  char *out = out_path("complex");
+  char *out = out_path("complex"), *out2 = out_path("complex2");
   Job j = {.text = text, .n = 4, .cache_dir = dir, .expect = MISS, .out = out};
   CHECK(run_job(&j));
+  CHECK(entries(dir, NULL, 0) == 1);
+  j.expect = HIT;
+  j.out = out2;
   CHECK(run_job(&j));
-  CHECK(entries(dir, NULL, 0) == 0);
+  CHECK(same_file(out, out2));
   size_t len = 0;
-  char *r = slurp(out, &len);
-  float want[4];
+  char *r = slurp(out2, &len);
+  float want[4]; /* imag((x + ix)^2) = 2x^2 */
   for (int k = 0; k < 4; k++) want[k] = 2 * ((float)k / 7 - 3) * ((float)k / 7 - 3);
   CHECK(r && len == sizeof want);
   for (int k = 0; r && len == sizeof want && k < 4; k++)
     CHECK(fabsf(((float *)(void *)r)[k] - want[k]) <= 1e-5f * fabsf(want[k]));
   free(r);
   cxla_free(out);
+  cxla_free(out2);
 }
 
 static void set_mtime(const char *path, time_t when) {
@@ -412,7 +417,8 @@ TEST(corpus_cases_identical) {
   const char *names[] = {"control_while_loop", "conv2d_nhwc",   "dot_batch",
                          "gather_embedding",   "sort_by_key",   "nn_softmax",
                          "model_mlp_train_step", "scatter_add", "reduce_int_types",
-                         "random_normal_uniform"};
+                         "random_normal_uniform", "elementwise_c64_ops",
+                         "elementwise_c128_ops", "fft_fft_ifft"};
   int checked = 0;
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     char *cdir = cxla_format("%s/%s", corpus, names[i]);
@@ -469,7 +475,7 @@ int main(int argc, char **argv) {
   RUN(miss_on_a_changed_shape_or_option);
   RUN(damaged_entries_are_recompiled);
   RUN(two_processes_at_once);
-  RUN(process_bound_code_is_not_stored);
+  RUN(instruction_references_are_relocated);
   RUN(size_bound_evicts_least_recently_used);
   RUN(corpus_cases_identical);
   char cmd[160];
