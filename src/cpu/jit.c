@@ -61,6 +61,11 @@ typedef struct SymDef {
 
 static double pow_fn(double a, double b) { return pow(a, b); }
 
+static void swallow_error(void *ctx, LLVMErrorRef err) {
+  (void)ctx;
+  LLVMConsumeError(err);
+}
+
 cxla_status jit_create(CpuJit **out) {
   *out = NULL;
   pthread_once(&g_llvm_once, llvm_init);
@@ -81,6 +86,11 @@ cxla_status jit_create(CpuJit **out) {
     jit_destroy(j);
     return llvm_err(err, "creating the JIT");
   }
+  /* ORC reports failures it cannot return (a symbol an object refers to
+   * that is nowhere, when the object links) by printing them; a library
+   * does not print: the lookup that triggered the link fails anyway. */
+  LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(j->jit), swallow_error,
+                                          NULL);
   j->tsc = LLVMOrcCreateNewThreadSafeContext();
   LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(j->jit);
   /* The functions emitted code calls, by address (the executable need not
