@@ -50,40 +50,12 @@ typedef struct Job {
   const char *out;        /* the results' bytes, concatenated, go here */
 } Job;
 
-/* The child's work: 0 when everything went as expected, else a code. */
-static int child(const Job *j) {
-  if (j->cache_dir) setenv("CXLA_CACHE_DIR", j->cache_dir, 1);
-  if (j->cache_off) setenv("CXLA_CACHE", "0", 1);
-  else unsetenv("CXLA_CACHE");
-  if (j->max_mb) setenv("CXLA_CACHE_MAX_MB", j->max_mb, 1);
-  else unsetenv("CXLA_CACHE_MAX_MB");
-  cxla_client_options co = CXLA_STRUCT_INIT(cxla_client_options);
-  co.backend = "cpu";
-  co.num_threads = 1;
-  cxla_client *c = NULL;
-  cxla_module *m = NULL;
-  cxla_executable *e = NULL;
-  cxla_compile_options o = CXLA_STRUCT_INIT(cxla_compile_options);
-  o.no_optimize = j->no_optimize;
-  cxla_status s = cxla_client_create(&co, &c);
-  if (!s) s = cxla_module_parse(j->text, strlen(j->text), "t", &m);
-  if (!s) s = cxla_client_compile(c, m, &o, &e);
-  if (s) {
-    fprintf(stderr, "child: %s\n", cxla_status_message(s));
-    return 10;
-  }
-  cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
-  if (cxla_executable_compile_stats(e, &st)) return 11;
-  if (j->expect != EITHER && st.cache_hit != j->expect) {
-    fprintf(stderr, "child: cache_hit %d, expected %d\n", st.cache_hit, j->expect);
-    return 12;
-  }
-  /* a hit did no LLVM work; a miss did */
-  if (st.cache_hit && (st.codegen_seconds != 0 || st.llvm_seconds != 0)) return 13;
-  if (!st.cache_hit && !(st.llvm_seconds > 0 && st.codegen_seconds > 0)) return 14;
+/* Runs e on the job's arguments and writes the results' bytes to j->out. */
+static cxla_status run_and_write(const Job *j, cxla_client *c, cxla_executable *e) {
   int nargs = j->args ? j->nargs : 1;
   cxla_buffer **in = calloc((size_t)nargs + 1, sizeof *in);
   float *x = NULL;
+  cxla_status s = NULL;
   for (int i = 0; i < nargs && !s; i++) {
     cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
     if (j->args) {
@@ -116,17 +88,55 @@ static int child(const Job *j) {
     free(buf);
   }
   if (f) fclose(f);
-  if (s) {
-    fprintf(stderr, "child: %s\n", cxla_status_message(s));
-    return 15;
+  for (int i = 0; i < nres; i++) cxla_buffer_destroy(res[i]);
+  for (int i = 0; i < nargs; i++) cxla_buffer_destroy(in[i]);
+  free(res);
+  free(in);
+  free(x);
+  return s;
+}
+
+/* The child's work: 0 when everything went as expected, else a code. */
+static int child(const Job *j) {
+  if (j->cache_dir) setenv("CXLA_CACHE_DIR", j->cache_dir, 1);
+  if (j->cache_off) setenv("CXLA_CACHE", "0", 1);
+  else unsetenv("CXLA_CACHE");
+  if (j->max_mb) setenv("CXLA_CACHE_MAX_MB", j->max_mb, 1);
+  else unsetenv("CXLA_CACHE_MAX_MB");
+  cxla_client_options co = CXLA_STRUCT_INIT(cxla_client_options);
+  co.backend = "cpu";
+  co.num_threads = 1;
+  cxla_client *c = NULL;
+  cxla_module *m = NULL;
+  cxla_executable *e = NULL;
+  cxla_compile_options o = CXLA_STRUCT_INIT(cxla_compile_options);
+  o.no_optimize = j->no_optimize;
+  cxla_status s = cxla_client_create(&co, &c);
+  if (!s) s = cxla_module_parse(j->text, strlen(j->text), "t", &m);
+  if (!s) s = cxla_client_compile(c, m, &o, &e);
+  cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
+  if (!s) s = cxla_executable_compile_stats(e, &st);
+  int rc = s ? 10 : 0;
+  if (!rc && j->expect != EITHER && st.cache_hit != j->expect) {
+    fprintf(stderr, "child: cache_hit %d, expected %d\n", st.cache_hit, j->expect);
+    rc = 12;
   }
-  return 0;
+  /* a hit did no LLVM work; a miss did */
+  if (!rc && st.cache_hit && (st.codegen_seconds != 0 || st.llvm_seconds != 0)) rc = 13;
+  if (!rc && !st.cache_hit && !(st.llvm_seconds > 0 && st.codegen_seconds > 0)) rc = 14;
+  if (!rc && (s = run_and_write(j, c, e))) rc = 15;
+  if (s) fprintf(stderr, "child: %s\n", cxla_status_message(s));
+  cxla_status_free(s);
+  cxla_executable_destroy(e);
+  cxla_module_destroy(m);
+  cxla_client_destroy(c);
+  return rc;
 }
 
 static pid_t start(const Job *j) {
   fflush(NULL);
   pid_t p = fork();
-  if (p == 0) _exit(child(j));
+  if (p == 0) exit(child(j)); /* exit: a sanitizer build checks the child for leaks */
   return p;
 }
 
