@@ -45,6 +45,7 @@ typedef struct Job {
   const char *cache_dir;  /* CXLA_CACHE_DIR; NULL: leave as is */
   bool cache_off;         /* CXLA_CACHE=0 */
   const char *max_mb;     /* CXLA_CACHE_MAX_MB, or NULL */
+  const char *opt_level;  /* CXLA_CPU_OPT (LLVM's level), or NULL */
   bool no_optimize;
   int expect;             /* MISS, HIT, EITHER */
   const char *out;        /* the results' bytes, concatenated, go here */
@@ -103,6 +104,8 @@ static int child(const Job *j) {
   else unsetenv("CXLA_CACHE");
   if (j->max_mb) setenv("CXLA_CACHE_MAX_MB", j->max_mb, 1);
   else unsetenv("CXLA_CACHE_MAX_MB");
+  if (j->opt_level) setenv("CXLA_CPU_OPT", j->opt_level, 1);
+  else unsetenv("CXLA_CPU_OPT");
   cxla_client_options co = CXLA_STRUCT_INIT(cxla_client_options);
   co.backend = "cpu";
   co.num_threads = 1;
@@ -248,8 +251,12 @@ TEST(miss_on_a_changed_shape_or_option) {
   CHECK(run_job(&j)); /* another shape */
   j.no_optimize = true;
   CHECK(run_job(&j)); /* another option */
-  CHECK(entries(dir, NULL, 0) == 3);
+  j.opt_level = "1";
+  CHECK(run_job(&j)); /* another LLVM optimization level */
+  CHECK(entries(dir, NULL, 0) == 4);
   j.expect = HIT;
+  CHECK(run_job(&j));
+  j.opt_level = NULL;
   CHECK(run_job(&j));
   j.no_optimize = false;
   j.text = t5;
