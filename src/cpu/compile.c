@@ -370,13 +370,6 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   return NULL;
 }
 
-int cpu_symbol_count(const CpuExecutable *x) {
-  int n = 0;
-  for (int i = 0; i < x->nprogs; i++)
-    for (int k = 0; k < x->progs[i]->nsteps; k++) n += x->progs[i]->steps[k].kname != NULL;
-  return n;
-}
-
 cxla_status cpu_symbols_each(const CpuExecutable *x, cxla_status (*fn)(void *arg, const char *name),
                              void *arg) {
   for (int i = 0; i < x->nprogs; i++)

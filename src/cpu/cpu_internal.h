@@ -124,10 +124,9 @@ struct CpuExecutable {
  * not one (cache.c checks stored names with it). */
 const Instr *cpu_ref_instr(const HloModule *m, const char *name);
 
-/* The symbols of an executable's compiled code (kernels, sort
- * comparators), in the order build_program plans them. */
-int cpu_symbol_count(const CpuExecutable *x);
-/* Calls fn for each symbol in that order; stops at the first error. */
+/* Calls fn for each symbol of an executable's compiled code (kernels,
+ * sort comparators), in the order build_program plans them; stops at the
+ * first error. */
 cxla_status cpu_symbols_each(const CpuExecutable *x, cxla_status (*fn)(void *arg, const char *name),
                              void *arg);
 
