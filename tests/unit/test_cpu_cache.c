@@ -21,6 +21,7 @@
 
 #include "harness.h"
 #include "base/base.h"
+#include "cpu/cache.h"
 #include "cxla/runtime.h"
 #include "runtime/disk_cache.h"
 #include "testing/case.h"
@@ -425,6 +426,26 @@ TEST(size_bound_evicts_least_recently_used) {
   cxla_free(out);
 }
 
+/* What the code depends on besides the module: the CPU, LLVM's and cxla's
+ * versions, the optimization level, and this binary's build id (so a
+ * rebuilt cxla never loads another build's code). */
+TEST(target_id_names_the_build) {
+  char *a = NULL, *b = NULL;
+  CHECK_OK(cpu_target_id_make(2, &a));
+  CHECK_OK(cpu_target_id_make(1, &b));
+  CHECK(a && b && strcmp(a, b) != 0);
+  if (!a || !b) return;
+  char version[64];
+  snprintf(version, sizeof version, ";cxla %s;", CXLA_VERSION);
+  CHECK(strstr(a, version) && strstr(a, ";llvm ") && strstr(a, ";O2;"));
+  const char *id = strstr(a, ";build ");
+  CHECK(id != NULL);
+  /* a GNU build id: 20 bytes of SHA-1 as hex (gcc and clang link with one) */
+  if (id) CHECK(strlen(id + 7) >= 16 && strspn(id + 7, "0123456789abcdef") == strlen(id + 7));
+  cxla_free(a);
+  cxla_free(b);
+}
+
 /* Corpus cases: a loaded program computes what a fresh compile does. */
 TEST(corpus_cases_identical) {
   if (!corpus) {
@@ -494,6 +515,7 @@ int main(int argc, char **argv) {
   RUN(two_processes_at_once);
   RUN(instruction_references_are_relocated);
   RUN(size_bound_evicts_least_recently_used);
+  RUN(target_id_names_the_build);
   RUN(corpus_cases_identical);
   char cmd[160];
   snprintf(cmd, sizeof cmd, "rm -rf %.100s", root);
