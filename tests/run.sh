@@ -21,7 +21,8 @@
 #      a python with jax and pytest is found (else skipped, saying why).
 #
 # The corpus is tests/corpus, or $CXLA_CORPUS if set; -j for conform is
-# $CXLA_TEST_JOBS (default 2).
+# $CXLA_TEST_JOBS (default 2). The disk compile cache is a fresh directory
+# for the run ($CXLA_CACHE_DIR), removed at the end.
 #
 # Each suite prints its own output and a PASS/FAIL line. The last line is the
 # total, counting individual tests (unit tests, conformance runs, CLI
@@ -43,6 +44,9 @@ failed=0
 skipped=0
 logdir=$(mktemp -d "${TMPDIR:-/tmp}/cxla_test.XXXXXX") || exit 2
 trap 'rm -rf "$logdir"' EXIT INT TERM
+# The compile cache on disk: a fresh one for this run, never the user's.
+CXLA_CACHE_DIR="$logdir/cache"
+export CXLA_CACHE_DIR
 nlog=0
 
 # run_suite NAME COMMAND...: runs COMMAND with its output shown and logged,

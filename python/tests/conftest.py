@@ -13,6 +13,16 @@ import pytest
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 os.environ.setdefault("JAX_PLATFORMS", "cxla,cpu")
 os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+# Never the user's compile cache: tests/run.sh names a fresh directory;
+# without one, a temporary directory of this session.
+if not os.environ.get("CXLA_CACHE_DIR"):
+    import atexit
+    import shutil
+    import tempfile
+
+    _cache = tempfile.mkdtemp(prefix="cxla_test_cache.")
+    os.environ["CXLA_CACHE_DIR"] = _cache
+    atexit.register(shutil.rmtree, _cache, True)
 
 jax = pytest.importorskip("jax")
 

@@ -2,19 +2,85 @@
  * runtime's optimized module into a CpuExecutable; execute runs it on the
  * argument arrays (borrowed, no copies) and copies the result's array
  * leaves into the result arrays the runtime allocated. */
+#include <stdlib.h>
 #include <string.h>
 
+#include "cpu/cache.h"
 #include "cpu/cpu_internal.h"
 #include "runtime/backend.h"
+#include "runtime/disk_cache.h"
+
+/* Per client: what the disk cache needs. */
+typedef struct CpuClient {
+  int opt_level;     /* LLVM's: $CXLA_CPU_OPT, else 2 */
+  char *target_id;   /* cache.c */
+  bool keep_object;  /* a disk cache is on: keep object files to store */
+} CpuClient;
+
+static cxla_status cpu_client_create(const BackendClientOptions *options, void **out_state) {
+  (void)options;
+  CpuClient *c = cxla_calloc(1, sizeof *c);
+  if (!c) return cxla_oom();
+  const char *opt = getenv("CXLA_CPU_OPT");
+  c->opt_level = opt ? atoi(opt) : 2;
+  if (c->opt_level < 0 || c->opt_level > 3) c->opt_level = 2;
+  char *dir = rt_disk_cache_dir();
+  c->keep_object = dir != NULL;
+  cxla_free(dir);
+  cxla_status s = cpu_target_id_make(c->opt_level, &c->target_id);
+  if (s) {
+    cxla_free(c);
+    return s;
+  }
+  *out_state = c;
+  return NULL;
+}
+
+static void cpu_client_destroy(void *state) {
+  CpuClient *c = state;
+  if (!c) return;
+  cxla_free(c->target_id);
+  cxla_free(c);
+}
+
+static void report(const CpuExecutable *x, BackendProgram *out) {
+  const CpuCompileStats *st = cpu_executable_stats(x);
+  out->codegen_seconds = st->codegen_s;
+  out->llvm_seconds = st->llvm_s;
+}
 
 static cxla_status cpu_backend_compile(const BackendCompileInput *in, BackendProgram *out) {
   memset(out, 0, sizeof *out);
   if (!in->module || !in->module->entry)
     return ERR(INVALID_ARGUMENT, "cpu: module has no entry computation");
-  CpuCompileOptions o = {sizeof o, 0, in->options ? in->options->dump_dir : NULL};
+  const CpuClient *c = in->client_state;
+  CpuCompileOptions o = {sizeof o, c ? c->opt_level : 0, in->options ? in->options->dump_dir : NULL,
+                         c && c->keep_object};
   CpuExecutable *x;
   TRY(cpu_compile(in->module, &o, &x));
   out->impl = x;
+  report(x, out);
+  return NULL;
+}
+
+static const char *cpu_backend_target_id(void *client_state) {
+  const CpuClient *c = client_state;
+  return c->target_id;
+}
+
+static cxla_status cpu_backend_serialize(void *client_state, void *program, void **out,
+                                         size_t *len) {
+  (void)client_state;
+  return cpu_program_serialize(program, out, len);
+}
+
+static cxla_status cpu_backend_deserialize(const BackendCompileInput *in, const void *data,
+                                           size_t len, BackendProgram *out) {
+  memset(out, 0, sizeof *out);
+  CpuExecutable *x;
+  TRY(cpu_program_deserialize(in->module, data, len, &x));
+  out->impl = x;
+  report(x, out);
   return NULL;
 }
 
@@ -72,8 +138,13 @@ static void cpu_backend_program_destroy(void *client_state, void *program) {
 const Backend cpu_backend = {
     .name = "cpu",
     .compiled = true,
+    .client_create = cpu_client_create,
+    .client_destroy = cpu_client_destroy,
     .compile = cpu_backend_compile,
     .execute = cpu_backend_execute,
     .program_destroy = cpu_backend_program_destroy,
     .max_threads = 0,
+    .target_id = cpu_backend_target_id,
+    .program_serialize = cpu_backend_serialize,
+    .program_deserialize = cpu_backend_deserialize,
 };

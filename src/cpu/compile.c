@@ -15,9 +15,14 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* Plans the programs and, with cg, emits their kernels; without cg (a
+ * program loaded from the disk cache) it only plans, and has_symbol says
+ * which comparators the loaded code has. */
 typedef struct Builder {
   CpuExecutable *x;
   Codegen *cg;
+  bool (*has_symbol)(void *arg, const char *name);
+  void *arg;
 } Builder;
 
 static void program_free(Program *p) {
@@ -37,6 +42,8 @@ void cpu_executable_destroy(CpuExecutable *x) {
   if (!x) return;
   for (int i = 0; i < x->nprogs; i++) program_free(x->progs[i]);
   cxla_free(x->progs);
+  cxla_free(x->object);
+  cxla_free(x->refs);
   jit_destroy(x->jit);
   cxla_free(x);
 }
@@ -168,6 +175,7 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   st->min_slice = kernel_min_slice(in, st->extent, bd->x->grain);
   bd->x->stats.nkernels++;
   plan_pre_dots(bd->x, st, in);
+  if (!bd->cg) return NULL;
   return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
 }
 
@@ -220,7 +228,10 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     st->kind = ST_SORT;
     st->kname = cxla_format("cmp%d_%d", prog, in->id);
     if (!st->kname) return cxla_oom();
-    cxla_status s = codegen_emit_predicate(bd->cg, in->called[0], st->kname);
+    cxla_status s = !bd->cg ? bd->has_symbol(bd->arg, st->kname)
+                                  ? NULL
+                                  : ERR(UNIMPLEMENTED, "not in the loaded code")
+                            : codegen_emit_predicate(bd->cg, in->called[0], st->kname);
     if (!s || cxla_status_code_of(s) != CXLA_UNIMPLEMENTED) return s;
     /* a comparator the emitter cannot compile: the sort routine with the
      * interpreted comparator (listed in routines.c) */
@@ -343,6 +354,91 @@ static cxla_status lookup_kernels(CpuExecutable *x) {
   return NULL;
 }
 
+/* ---- instruction references ----
+ * The generic scalar path (codegen's fallback) passes the instruction it
+ * evaluates to cxla_cg_rt_scalar as a constant address. Before LLVM sees
+ * the module, each such address becomes an external symbol naming the
+ * instruction by position ("cxla_in.<computation index>.<id>"), defined
+ * in the JIT at the instruction's address: the object code then holds no
+ * address of this process and can be loaded by another (cache.c). */
+
+#define REF_PREFIX "cxla_in."
+
+const Instr *cpu_ref_instr(const HloModule *m, const char *name) {
+  if (strncmp(name, REF_PREFIX, strlen(REF_PREFIX)) != 0) return NULL;
+  const char *p = name + strlen(REF_PREFIX);
+  char *end = NULL;
+  long ci = strtol(p, &end, 10);
+  if (end == p || *end != '.' || ci < 0 || ci >= m->ncomps) return NULL;
+  p = end + 1;
+  long id = strtol(p, &end, 10);
+  const Computation *c = m->comps[ci];
+  if (end == p || *end || id < 0 || id >= c->ninstrs) return NULL;
+  return c->instrs[id];
+}
+
+static cxla_status relocate_refs(CpuExecutable *x, LLVMModuleRef mod) {
+  x->relocatable = true;
+  LLVMValueRef f = LLVMGetNamedFunction(mod, "cxla_cg_rt_scalar");
+  if (!f) return NULL;
+  const HloModule *m = x->module;
+  PtrIndex index = {0};
+  for (int i = 0; i < m->ncomps; i++)
+    if (!ptrindex_set(&index, m->comps[i], i)) {
+      ptrindex_free(&index);
+      return cxla_oom();
+    }
+  StrBuf names;
+  sb_init(&names);
+  LLVMTypeRef i8 = LLVMInt8TypeInContext(LLVMGetModuleContext(mod));
+  cxla_status s = NULL;
+  for (LLVMUseRef u = LLVMGetFirstUse(f); u && !s; u = LLVMGetNextUse(u)) {
+    LLVMValueRef call = LLVMGetUser(u);
+    LLVMValueRef arg = LLVMIsACallInst(call) ? LLVMGetOperand(call, 0) : NULL;
+    if (!arg || !LLVMIsAConstantExpr(arg) || LLVMGetConstOpcode(arg) != LLVMIntToPtr) {
+      x->relocatable = false;
+      continue;
+    }
+    const Instr *in = (const Instr *)(uintptr_t)LLVMConstIntGetZExtValue(LLVMGetOperand(arg, 0));
+    int ci = in ? ptrindex_get(&index, in->parent) : -1;
+    if (ci < 0 || in->id < 0 || in->id >= in->parent->ninstrs || in->parent->instrs[in->id] != in) {
+      x->relocatable = false;
+      continue;
+    }
+    char name[64];
+    snprintf(name, sizeof name, REF_PREFIX "%d.%d", ci, in->id);
+    LLVMValueRef g = LLVMGetNamedGlobal(mod, name);
+    if (!g) {
+      g = LLVMAddGlobal(mod, i8, name);
+      sb_putn(&names, name, strlen(name) + 1);
+      x->nrefs++;
+    }
+    LLVMSetOperand(call, 0, g);
+  }
+  ptrindex_free(&index);
+  if (names.oom) s = cxla_oom();
+  x->refs_len = names.len;
+  x->refs = sb_take(&names);
+  if (!s && !x->refs) s = cxla_oom();
+  return s;
+}
+
+/* Defines x's reference symbols in its JIT. */
+static cxla_status define_refs(CpuExecutable *x) {
+  if (!x->nrefs) return NULL;
+  JitSymbol *syms = cxla_calloc((size_t)x->nrefs, sizeof *syms);
+  if (!syms) return cxla_oom();
+  const char *p = x->refs;
+  cxla_status s = NULL;
+  for (int i = 0; i < x->nrefs && !s; i++, p += strlen(p) + 1) {
+    syms[i] = (JitSymbol){p, cpu_ref_instr(x->module, p)};
+    if (!syms[i].addr) s = ERR(INTERNAL, "cpu backend: bad instruction symbol %s", p);
+  }
+  if (!s) s = jit_define(x->jit, syms, x->nrefs);
+  cxla_free(syms);
+  return s;
+}
+
 cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuExecutable **out) {
   *out = NULL;
   if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "cpu backend: no entry computation");
@@ -363,16 +459,73 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   }
   double t0 = now_s();
   cxla_status s = jit_create(&x->jit);
-  Builder bd = {x, NULL};
+  Builder bd = {x, NULL, NULL, NULL};
   if (!s) s = codegen_create(jit_context(x->jit), m->name ? m->name : "cxla", &bd.cg);
   if (!s) s = build_program(&bd, m->entry, &x->entry);
   double t1 = now_s();
-  if (!s) s = jit_add_module(x->jit, codegen_take_module(bd.cg), opt_level, dump);
+  if (!s) {
+    LLVMModuleRef mod = codegen_take_module(bd.cg);
+    s = relocate_refs(x, mod);
+    if (!s) s = define_refs(x);
+    bool keep = opts && opts->struct_size >= sizeof *opts && opts->keep_object && x->relocatable;
+    if (s) LLVMDisposeModule(mod);
+    else s = jit_add_module(x->jit, mod, opt_level, dump, keep ? &x->object : NULL, &x->object_len);
+  }
   if (!s) s = lookup_kernels(x);
   double t2 = now_s();
   codegen_destroy(bd.cg);
   x->stats.codegen_s = t1 - t0;
   x->stats.llvm_s = t2 - t1;
+  if (s) {
+    cpu_executable_destroy(x);
+    return s;
+  }
+  *out = x;
+  return NULL;
+}
+
+cxla_status cpu_symbols_each(const CpuExecutable *x, cxla_status (*fn)(void *arg, const char *name),
+                             void *arg) {
+  for (int i = 0; i < x->nprogs; i++)
+    for (int k = 0; k < x->progs[i]->nsteps; k++)
+      if (x->progs[i]->steps[k].kname) TRY(fn(arg, x->progs[i]->steps[k].kname));
+  return NULL;
+}
+
+cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
+                     const char *refs, size_t refs_len, int nrefs,
+                     bool (*has_symbol)(void *arg, const char *name),
+                     cxla_status (*check)(void *arg, const CpuExecutable *x), void *arg,
+                     CpuExecutable **out) {
+  *out = NULL;
+  if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "cpu backend: no entry computation");
+  CpuExecutable *x = cxla_calloc(1, sizeof *x);
+  if (!x) return cxla_oom();
+  x->module = m;
+  x->relocatable = true;
+  if (nrefs > 0) {
+    if (!(x->refs = cxla_malloc(refs_len))) {
+      cxla_free(x);
+      return cxla_oom();
+    }
+    memcpy(x->refs, refs, refs_len);
+    x->refs_len = refs_len;
+    x->nrefs = nrefs;
+  }
+  double t0 = now_s();
+  Builder bd = {x, NULL, has_symbol, arg};
+  cxla_status s = build_program(&bd, m->entry, &x->entry);
+  if (!s) s = check(arg, x);
+  double t1 = now_s();
+  if (!s) s = jit_create(&x->jit);
+  if (!s) s = define_refs(x);
+  if (!s) s = jit_add_object(x->jit, object, object_len);
+  if (!s) s = lookup_kernels(x);
+  x->stats.codegen_s = 0; /* nothing emitted, nothing compiled */
+  x->stats.llvm_s = 0;
+  x->stats.plan_s = t1 - t0;
+  x->stats.load_s = now_s() - t1;
+  x->stats.loaded = true;
   if (s) {
     cpu_executable_destroy(x);
     return s;

@@ -5,7 +5,11 @@
  *               while bodies and conditions, branches, called computations,
  *               fusions the emitter cannot compile as one kernel), one
  *               kernel per fusion or unfused op, all in one LLVM module
- *   jit.c       LLVM optimization and ORC LLJIT for the host CPU
+ *   jit.c       LLVM optimization, machine code as an object file, ORC LLJIT
+ *               for the host CPU
+ *   cache.c     programs in the runtime's disk cache: object file + kernel
+ *               names, target id; loading re-plans steps without LLVM IR
+ *   dump.c      --dump-to: LLVM IR and assembly, whole and per kernel
  *   exec.c      the executor over programs, and runtime values
  *   routines.c  runtime routines: BLAS dots, and the dispatch to the
  *               routines on raw buffers below (a few ops still run on the
@@ -32,12 +36,17 @@ typedef struct CpuCompileOptions {
   size_t struct_size;
   int opt_level;        /* LLVM optimization: 0..3 (default 2 when 0 given? see cpu_compile) */
   const char *dump_dir; /* write LLVM IR before/after optimization and assembly here, or NULL */
+  bool keep_object;     /* keep the object file for the disk cache (cpu/cache.c) */
 } CpuCompileOptions;
 
 typedef struct CpuCompileStats {
   double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
   int nkernels, nroutines;
   int nconvs;               /* convolutions run as im2col + BLAS */
+  /* loaded from the disk cache: planning the steps, linking the object
+   * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
+  double plan_s, load_s;
+  bool loaded;
 } CpuCompileStats;
 
 /* Compiles an optimized module (the default pipeline has run on it). An op

@@ -42,10 +42,30 @@ typedef void (*KernelFn)(void **bufs, int64_t lo, int64_t hi);
 /* A JIT for the host CPU; build the module in jit_context(j). */
 cxla_status jit_create(CpuJit **out);
 LLVMContextRef jit_context(CpuJit *j);
-/* Verifies, optimizes and compiles the module (taken). */
-cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir);
+/* Verifies, optimizes and compiles the module (taken) to an object file,
+ * and links it. keep != NULL: *keep is a cxla_malloc'd copy of the object
+ * file (*keep_len bytes), for jit_add_object in another process. */
+cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir,
+                           void **keep, size_t *keep_len);
+/* Links an object file made by jit_add_module (copied): no LLVM IR, no
+ * optimization, no code generation. */
+cxla_status jit_add_object(CpuJit *j, const void *data, size_t len);
+/* Defines data symbols at fixed addresses for the code to link against
+ * (define them before adding the module or object that uses them). */
+typedef struct JitSymbol {
+  const char *name;
+  const void *addr;
+} JitSymbol;
+cxla_status jit_define(CpuJit *j, const JitSymbol *syms, int n);
 cxla_status jit_lookup(CpuJit *j, const char *name, KernelFn *out);
 void jit_destroy(CpuJit *j);
+
+/* ---- dumps (dump.c) ---- */
+#include <llvm-c/TargetMachine.h>
+/* The module's LLVM IR, whole and per kernel, before or after LLVM's
+ * optimization; its assembly, whole and per kernel (made with tm). */
+cxla_status cpu_dump_ir(LLVMModuleRef mod, const char *dir, bool optimized);
+cxla_status cpu_dump_asm(LLVMTargetMachineRef tm, LLVMModuleRef mod, const char *dir);
 
 /* ---- programs ---- */
 typedef enum StepKind {
@@ -104,7 +124,41 @@ struct CpuExecutable {
   CpuJit *jit;
   CpuCompileStats stats;
   int64_t grain;      /* kernel slices: least estimated work (0: CPU_KERNEL_GRAIN) */
+  /* For the disk cache (cache.c): the object file the kernels came from
+   * (NULL when loaded from the cache or not kept), and whether it can run
+   * in another process (no addresses of this process baked in). */
+  void *object;
+  size_t object_len;
+  bool relocatable;
+  /* The instructions the code refers to by symbol (the generic scalar
+   * path's argument): "cxla_in.<computation index>.<instruction id>",
+   * NUL-terminated back to back; linked to this process's addresses. */
+  char *refs;
+  size_t refs_len;
+  int nrefs;
 };
+
+/* The instruction a reference symbol names in m, or NULL when the name is
+ * not one (cache.c checks stored names with it). */
+const Instr *cpu_ref_instr(const HloModule *m, const char *name);
+
+/* Calls fn for each symbol of an executable's compiled code (kernels,
+ * sort comparators), in the order build_program plans them; stops at the
+ * first error. */
+cxla_status cpu_symbols_each(const CpuExecutable *x, cxla_status (*fn)(void *arg, const char *name),
+                             void *arg);
+
+/* The executable of module m from an object file made by a compile of the
+ * same module with the same binary (cpu_compile's `object`): the steps are
+ * planned again without emitting code; a comparator is compiled code when
+ * has_symbol says the object has its symbol; check (before any linking)
+ * says whether the plan's symbols are the object's. Fails (and the caller
+ * recompiles) when they are not, or the object does not link. */
+cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
+                     const char *refs, size_t refs_len, int nrefs,
+                     bool (*has_symbol)(void *arg, const char *name),
+                     cxla_status (*check)(void *arg, const CpuExecutable *x), void *arg,
+                     CpuExecutable **out);
 
 /* One execution: the executable, the runtime's cancellation/deadline
  * control (NULL: none) and the threads it may use: the client's pool

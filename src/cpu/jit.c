@@ -61,6 +61,11 @@ typedef struct SymDef {
 
 static double pow_fn(double a, double b) { return pow(a, b); }
 
+static void swallow_error(void *ctx, LLVMErrorRef err) {
+  (void)ctx;
+  LLVMConsumeError(err);
+}
+
 cxla_status jit_create(CpuJit **out) {
   *out = NULL;
   pthread_once(&g_llvm_once, llvm_init);
@@ -81,6 +86,11 @@ cxla_status jit_create(CpuJit **out) {
     jit_destroy(j);
     return llvm_err(err, "creating the JIT");
   }
+  /* ORC reports failures it cannot return (a symbol an object refers to
+   * that is nowhere, when the object links) by printing them; a library
+   * does not print: the lookup that triggered the link fails anyway. */
+  LLVMOrcExecutionSessionSetErrorReporter(LLVMOrcLLJITGetExecutionSession(j->jit), swallow_error,
+                                          NULL);
   j->tsc = LLVMOrcCreateNewThreadSafeContext();
   LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(j->jit);
   /* The functions emitted code calls, by address (the executable need not
@@ -123,26 +133,25 @@ cxla_status jit_create(CpuJit **out) {
 
 LLVMContextRef jit_context(CpuJit *j) { return LLVMOrcThreadSafeContextGetContext(j->tsc); }
 
-static cxla_status dump_ir(LLVMModuleRef mod, const char *dir, const char *file) {
-  if (!dir) return NULL;
-  char *path = cxla_format("%s/%s", dir, file);
-  if (!path) return cxla_oom();
-  char *err = NULL;
-  cxla_status s = NULL;
-  if (LLVMPrintModuleToFile(mod, path, &err)) s = ERR(INTERNAL, "cannot write %s: %s", path, err ? err : "");
-  LLVMDisposeMessage(err);
-  cxla_free(path);
-  return s;
+/* Links an object file (taken) into the JIT's main library. */
+static cxla_status add_object(CpuJit *j, LLVMMemoryBufferRef obj) {
+  LLVMErrorRef err = LLVMOrcLLJITAddObjectFile(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), obj);
+  return err ? llvm_err(err, "adding the object code") : NULL;
 }
 
-cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir) {
+cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir,
+                           void **keep, size_t *keep_len) {
+  if (keep) {
+    *keep = NULL;
+    *keep_len = 0;
+  }
   char *triple = LLVMGetTargetMachineTriple(j->tm);
   LLVMSetTarget(mod, triple);
   LLVMDisposeMessage(triple);
   LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
   LLVMSetModuleDataLayout(mod, td);
   LLVMDisposeTargetData(td);
-  cxla_status s = dump_ir(mod, dump_dir, "llvm_before_opt.ll");
+  cxla_status s = dump_dir ? cpu_dump_ir(mod, dump_dir, false) : NULL;
   char *msg = NULL;
   if (!s && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
     s = ERR(INTERNAL, "cpu backend: the emitted LLVM IR does not verify: %.2000s", msg ? msg : "");
@@ -155,27 +164,52 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
     LLVMDisposePassBuilderOptions(po);
     if (err) s = llvm_err(err, "optimizing");
   }
-  if (!s) s = dump_ir(mod, dump_dir, "llvm_after_opt.ll");
-  if (!s && dump_dir) {
-    char *path = cxla_format("%s/kernels.s", dump_dir);
-    if (!path) s = cxla_oom();
+  if (!s && dump_dir) s = cpu_dump_ir(mod, dump_dir, true);
+  if (!s && dump_dir) s = cpu_dump_asm(j->tm, mod, dump_dir);
+  /* Machine code, as an object file in memory: what the JIT links and
+   * what the disk cache keeps (cpu/cache.c). */
+  LLVMMemoryBufferRef obj = NULL;
+  if (!s) {
     char *err = NULL;
-    if (!s && LLVMTargetMachineEmitToFile(j->tm, mod, path, LLVMAssemblyFile, &err))
-      s = ERR(INTERNAL, "cannot write %s: %s", path, err ? err : "");
+    if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &err, &obj))
+      s = ERR(INTERNAL, "cpu backend: making machine code: %s", err ? err : "");
     LLVMDisposeMessage(err);
-    cxla_free(path);
+  }
+  LLVMDisposeModule(mod);
+  if (!s && keep) {
+    size_t n = LLVMGetBufferSize(obj);
+    if (!(*keep = cxla_malloc(n ? n : 1))) s = cxla_oom();
+    else memcpy(*keep, LLVMGetBufferStart(obj), n);
+    *keep_len = n;
   }
   if (s) {
-    LLVMDisposeModule(mod);
+    if (obj) LLVMDisposeMemoryBuffer(obj);
     return s;
   }
-  LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, j->tsc);
-  LLVMErrorRef err = LLVMOrcLLJITAddLLVMIRModule(j->jit, LLVMOrcLLJITGetMainJITDylib(j->jit), tsm);
-  if (err) {
-    LLVMOrcDisposeThreadSafeModule(tsm);
-    return llvm_err(err, "adding the module");
+  return add_object(j, obj);
+}
+
+cxla_status jit_define(CpuJit *j, const JitSymbol *syms, int n) {
+  if (n <= 0) return NULL;
+  LLVMOrcCSymbolMapPair *pairs = cxla_calloc((size_t)n, sizeof *pairs);
+  if (!pairs) return cxla_oom();
+  for (int i = 0; i < n; i++) {
+    pairs[i].Name = LLVMOrcLLJITMangleAndIntern(j->jit, syms[i].name);
+    pairs[i].Sym.Address = (LLVMOrcJITTargetAddress)(uintptr_t)syms[i].addr;
+    pairs[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported;
+    pairs[i].Sym.Flags.TargetFlags = 0;
   }
-  return NULL;
+  LLVMErrorRef err = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->jit),
+                                           LLVMOrcAbsoluteSymbols(pairs, (size_t)n));
+  cxla_free(pairs);
+  return err ? llvm_err(err, "defining instruction symbols") : NULL;
+}
+
+cxla_status jit_add_object(CpuJit *j, const void *data, size_t len) {
+  if (!data || !len) return ERR(INVALID_ARGUMENT, "cpu backend: empty object code");
+  LLVMMemoryBufferRef obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, len, "cxla_kernels");
+  if (!obj) return cxla_oom();
+  return add_object(j, obj);
 }
 
 cxla_status jit_lookup(CpuJit *j, const char *name, KernelFn *out) {

@@ -12,8 +12,11 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <dirent.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cxla/cxla.h"
 
@@ -72,6 +75,40 @@ static bool harness_skipping;
   } while (0)
 
 static int harness_skip;
+
+/* Tests never use the user's compile cache on disk: unless the caller
+ * named a directory (tests/run.sh makes a fresh one), CXLA_CACHE_DIR is a
+ * temporary directory of this process, removed (with its entries) when
+ * the process that made it exits. Runs before main. */
+static char harness_cache_dir[64];
+static pid_t harness_cache_pid;
+
+static void harness_remove_cache(void) {
+  if (getpid() != harness_cache_pid) return; /* a forked child */
+  DIR *d = opendir(harness_cache_dir);
+  struct dirent *de;
+  while (d && (de = readdir(d))) {
+    if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0) continue;
+    char path[sizeof harness_cache_dir + 300];
+    snprintf(path, sizeof path, "%s/%s", harness_cache_dir, de->d_name);
+    unlink(path);
+  }
+  if (d) closedir(d);
+  rmdir(harness_cache_dir);
+}
+
+__attribute__((constructor)) static void harness_no_user_cache(void) {
+  const char *d = getenv("CXLA_CACHE_DIR");
+  if (d && *d) return;
+  snprintf(harness_cache_dir, sizeof harness_cache_dir, "/tmp/cxla_test_cache.XXXXXX");
+  if (!mkdtemp(harness_cache_dir)) {
+    setenv("CXLA_CACHE", "0", 0); /* no directory: no disk cache */
+    return;
+  }
+  harness_cache_pid = getpid();
+  setenv("CXLA_CACHE_DIR", harness_cache_dir, 1);
+  atexit(harness_remove_cache);
+}
 
 #define RUN(name)                                                             \
   do {                                                                        \

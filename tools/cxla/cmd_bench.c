@@ -45,6 +45,11 @@ static const char usage[] =
     "                    the only sample (\"from_warmup\": true). Default 60;\n"
     "                    0 means no limit\n"
     "  --no-opt          skip the optimizer\n"
+    "  --dump-to DIR     write the module before, during and after optimization\n"
+    "                    and, with a compiling backend, its code: LLVM IR of\n"
+    "                    every kernel before and after LLVM's optimization, and\n"
+    "                    the assembly (see 'cxla opt --help'); the compile\n"
+    "                    cache is not used then\n"
     BACKEND_OPTIONS_HELP
     "  --out DIR         write the last run's result N to DIR/N.npy\n"
     "  --progress        print \"progress: run K start T\" and \"progress: run K\n"
@@ -64,7 +69,7 @@ static const char usage[] =
     "  cxla bench bench/cases/matmul_f32_256/module.hlo --random --iters 20 --json\n";
 
 typedef struct BenchOptions {
-  const char *module, *out_dir;
+  const char *module, *out_dir, *dump_dir;
   char **npy;
   int nnpy;
   bool random, json, no_opt, progress;
@@ -138,12 +143,15 @@ static cxla_status load_timed(const char *path, cxla_module **out, BenchReport *
  * compiler's production setting); the result is verified once afterwards,
  * untimed, so that a pass that breaks the module is caught here rather than
  * as a wrong or failed run. */
-static cxla_status optimize_timed(cxla_module *m, bool skip, BenchReport *r) {
+static cxla_status optimize_timed(cxla_module *m, bool skip, const char *dump_dir,
+                                  BenchReport *r) {
   r->optimize = 0.0;
   r->optimized = false;
   if (skip) return NULL;
+  cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
+  co.dump_dir = dump_dir;
   double t0 = now_s();
-  TRY(cxla_module_optimize(m, NULL));
+  TRY(cxla_module_optimize(m, &co));
   r->optimize = now_s() - t0;
   r->optimized = true;
   return cxla_module_verify(m);
@@ -302,10 +310,11 @@ static void print_text(const BenchOptions *o, const BenchReport *r) {
 
 /* Compiles the optimized module, timed; the client's backend and threads
  * go into the report. */
-static cxla_status compile_timed(cxla_client *c, const cxla_module *m, BenchReport *r,
-                                 cxla_executable **out) {
+static cxla_status compile_timed(cxla_client *c, const cxla_module *m, const char *dump_dir,
+                                 BenchReport *r, cxla_executable **out) {
   cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
   co.no_optimize = 1; /* optimize_timed did it */
+  co.dump_dir = dump_dir; /* the backend's dumps; no cache then */
   double t0 = now_s();
   TRY(cxla_client_compile(c, m, &co, out));
   r->compile = now_s() - t0;
@@ -328,9 +337,9 @@ static int bench(const BenchOptions *o) {
   cxla_executable *e = NULL;
   cxla_status s = load_timed(o->module, &m, &r);
   if (s) return fail_status(s);
-  s = optimize_timed(m, o->no_opt, &r);
+  s = optimize_timed(m, o->no_opt, o->dump_dir, &r);
   if (!s) s = backend_client(&o->backend, &client);
-  if (!s) s = compile_timed(client, m, &r, &e);
+  if (!s) s = compile_timed(client, m, o->dump_dir, &r, &e);
   int nargs = cxla_module_num_parameters(m);
   cxla_literal **args = NULL;
   if (!s)
@@ -387,6 +396,9 @@ static int take_option(int argc, char **argv, int *i, BenchOptions *o) {
   } else if (take_value(argc, argv, i, "out", &v, &missing)) {
     if (missing || !*v) return usage_error("bench", "--out needs a directory");
     o->out_dir = v;
+  } else if (take_value(argc, argv, i, "dump-to", &v, &missing)) {
+    if (missing || !*v) return usage_error("bench", "--dump-to needs a directory");
+    o->dump_dir = v;
   } else if (take_value(argc, argv, i, "seed", &v, &missing)) {
     if (missing || !parse_u64(v, &o->seed))
       return usage_error("bench", "--seed needs a non-negative integer");
