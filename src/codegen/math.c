@@ -92,6 +92,16 @@ static LLVMValueRef csign(Em *e, LLVMValueRef mag, LLVMValueRef sgn) {
 }
 static LLVMValueRef sel(Em *e, LLVMValueRef c, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildSelect(e->b, c, a, b, ""); }
 static LLVMValueRef fcmp(Em *e, LLVMRealPredicate p, LLVMValueRef a, LLVMValueRef b) { return LLVMBuildFCmp(e->b, p, a, b, ""); }
+/* The NaN an invalid operation gives on this host (x86: the sign bit set),
+ * which is what the C library's functions return for arguments outside
+ * their domain: results agree with the interpreter's, sign included (a
+ * TOTALORDER compare sees it). */
+#if defined(__x86_64__) || defined(__i386__)
+#define CG_INVALID_NAN (-NAN)
+#else
+#define CG_INVALID_NAN NAN
+#endif
+
 static LLVMValueRef isnan_(Em *e, LLVMValueRef a) { return fcmp(e, LLVMRealUNO, a, a); }
 static LLVMValueRef bits(Em *e, LLVMValueRef a) { return LLVMBuildBitCast(e->b, a, e->cg->i64, ""); }
 static LLVMValueRef unbits(Em *e, LLVMValueRef a) { return LLVMBuildBitCast(e->b, a, e->cg->f64, ""); }
@@ -210,7 +220,7 @@ static LLVMValueRef v_log(Em *e, LLVMValueRef x, bool lite) {
   LLVMValueRef r = log_core(e, u, K(e, 0), lite);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, INFINITY)), x, r);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, 0)), K(e, -INFINITY), r);
-  return sel(e, fcmp(e, LLVMRealULT, x, K(e, 0)), K(e, NAN), r); /* NaN or negative */
+  return sel(e, fcmp(e, LLVMRealULT, x, K(e, 0)), K(e, CG_INVALID_NAN), r); /* NaN or negative */
 }
 
 static LLVMValueRef v_log1p(Em *e, LLVMValueRef x, bool lite) {
@@ -221,7 +231,7 @@ static LLVMValueRef v_log1p(Em *e, LLVMValueRef x, bool lite) {
   LLVMValueRef r = log_core(e, sel(e, ok, u, K(e, 1)), sel(e, ok, c, K(e, 0)), lite);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, INFINITY)), x, r);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, K(e, -1)), K(e, -INFINITY), r);
-  r = sel(e, fcmp(e, LLVMRealULT, x, K(e, -1)), K(e, NAN), r);
+  r = sel(e, fcmp(e, LLVMRealULT, x, K(e, -1)), K(e, CG_INVALID_NAN), r);
   LLVMValueRef tiny = fcmp(e, LLVMRealOLT, fabs_(e, x), K(e, 0x1p-60)); /* and +-0 */
   return sel(e, LLVMBuildOr(e->b, tiny, isnan_(e, x), ""), x, r);
 }
@@ -555,7 +565,7 @@ static LLVMValueRef v_atanh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef ax = fabs_(e, x);
   LLVMValueRef y = vdiv(e, vmul(e, K(e, 2), ax), vsub(e, K(e, 1), ax));
   LLVMValueRef r = vmul(e, K(e, 0.5), v_log1p(e, y, true));
-  r = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 1)), K(e, NAN), r);
+  r = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 1)), K(e, CG_INVALID_NAN), r);
   return csign(e, r, x);
 }
 
@@ -571,7 +581,7 @@ static LLVMValueRef v_asinh_f32(Em *e, LLVMValueRef x) {
 static LLVMValueRef v_acosh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef t = vsub(e, x, K(e, 1));
   LLVMValueRef r = v_log1p(e, vadd(e, t, fun1(e, "llvm.sqrt", vfma(e, t, t, vmul(e, K(e, 2), t)))), true);
-  return sel(e, fcmp(e, LLVMRealOLT, x, K(e, 1)), K(e, NAN), r);
+  return sel(e, fcmp(e, LLVMRealOLT, x, K(e, 1)), K(e, CG_INVALID_NAN), r);
 }
 
 /* cbrt: an estimate from the exponent bits, then three Halley steps; for
@@ -760,7 +770,7 @@ static LLVMValueRef v_pow_f32(Em *e, LLVMValueRef x, LLVMValueRef y) {
   LLVMValueRef neg = sign_bit(e, x);
   r = sel(e, LLVMBuildAnd(B, neg, yodd, ""), fneg(e, r), r);
   LLVMValueRef negfin = LLVMBuildAnd(B, fcmp(e, LLVMRealOLT, x, K(e, 0)), fcmp(e, LLVMRealOGT, x, K(e, -INFINITY)), "");
-  r = sel(e, LLVMBuildAnd(B, negfin, LLVMBuildNot(B, yint, ""), ""), K(e, NAN), r);
+  r = sel(e, LLVMBuildAnd(B, negfin, LLVMBuildNot(B, yint, ""), ""), K(e, CG_INVALID_NAN), r);
   LLVMValueRef one_inf = LLVMBuildAnd(B, fcmp(e, LLVMRealOEQ, ax, K(e, 1)), fcmp(e, LLVMRealOEQ, fabs_(e, y), K(e, INFINITY)), "");
   return sel(e, one_inf, K(e, 1), r);
 }
