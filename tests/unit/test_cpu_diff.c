@@ -445,8 +445,7 @@ TEST(sub_byte_and_f8) {
       "HloModule m\nENTRY e {\n  a = s4[5,2] parameter(0)\n  ROOT b = u8[5] bitcast-convert(a)\n}\n",
       "HloModule m\nENTRY e {\n  a = s2[3,4] parameter(0)\n  ROOT b = s8[3] bitcast-convert(a)\n}\n",
       "HloModule m\nENTRY e {\n  ROOT r = u4[3,21] iota(), iota_dimension=1\n}\n",
-      "HloModule m\nENTRY e {\n  a = f8e5m2[4,3] parameter(0)\n  b = f8e4m3fn[3,2] parameter(1)\n"
-      "  ROOT d = f32[4,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      "HloModule m\nENTRY e {\n  a = f8e5m2[4,3] parameter(0)\n  b = f8e4m3fn[3,2] parameter(1)\n  ROOT d = f32[4,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
   };
   for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
     char name[32];
