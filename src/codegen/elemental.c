@@ -294,6 +294,21 @@ static LLVMValueRef dus_elem(Em *e, const Instr *in, const Idx *idx) {
 /* bitcast-convert between widths: a wider operand splits along the
  * result's last dim (least significant part first); a narrower one is
  * gathered from the operand's last dim. */
+/* A value's bits as an integer of its type's width: a 2/4-bit integer,
+ * kept in an i8 as its value, is truncated to i2/i4. */
+static LLVMValueRef to_bits(Em *e, ElemType t, LLVMValueRef v, LLVMTypeRef it) {
+  if (type_bits(t) < 8) return LLVMBuildTrunc(e->b, v, it, "");
+  return LLVMBuildBitCast(e->b, v, it, "");
+}
+
+/* The inverse: a 2/4-bit integer is sign- or zero-extended into its i8. */
+static LLVMValueRef from_bits(Em *e, ElemType t, LLVMValueRef v) {
+  LLVMTypeRef st = cg_storage_type(e->cg, t);
+  if (type_bits(t) < 8)
+    return type_kind(t) == TK_SINT ? LLVMBuildSExt(e->b, v, st, "") : LLVMBuildZExt(e->b, v, st, "");
+  return LLVMBuildBitCast(e->b, v, st, "");
+}
+
 static LLVMValueRef bitcast_convert_elem(Em *e, const Instr *in, const Idx *idx) {
   Codegen *cg = e->cg;
   const Instr *op = in->operands[0];
@@ -304,11 +319,11 @@ static LLVMValueRef bitcast_convert_elem(Em *e, const Instr *in, const Idx *idx)
     Idx *oi = em_idx(e, op->shape->rank);
     if (!oi) return NULL;
     for (int i = 0; i < oi->rank; i++) oi->v[i] = idx->v[i];
-    LLVMValueRef v = LLVMBuildBitCast(e->b, em_elem1(e, op, oi), sit, "");
+    LLVMValueRef v = to_bits(e, st, em_elem1(e, op, oi), sit);
     LLVMValueRef sh = LLVMBuildMul(e->b, idx->v[idx->rank - 1], em_i64(e, ow), "");
     sh = LLVMBuildIntCast2(e->b, sh, sit, 0, "");
     v = LLVMBuildTrunc(e->b, LLVMBuildLShr(e->b, v, sh, ""), dit, "");
-    return LLVMBuildBitCast(e->b, v, cg_storage_type(cg, dt), "");
+    return from_bits(e, dt, v);
   }
   int parts = ow / iw;
   LLVMValueRef acc = LLVMConstNull(dit);
@@ -317,10 +332,10 @@ static LLVMValueRef bitcast_convert_elem(Em *e, const Instr *in, const Idx *idx)
     if (!oi) return NULL;
     for (int i = 0; i < idx->rank; i++) oi->v[i] = idx->v[i];
     oi->v[idx->rank] = em_i64(e, k);
-    LLVMValueRef v = LLVMBuildZExt(e->b, LLVMBuildBitCast(e->b, em_elem1(e, op, oi), sit, ""), dit, "");
+    LLVMValueRef v = LLVMBuildZExt(e->b, to_bits(e, st, em_elem1(e, op, oi), sit), dit, "");
     acc = LLVMBuildOr(e->b, acc, LLVMBuildShl(e->b, v, LLVMConstInt(dit, (unsigned long long)k * (unsigned)iw, 0), ""), "");
   }
-  return LLVMBuildBitCast(e->b, acc, cg_storage_type(cg, dt), "");
+  return from_bits(e, dt, acc);
 }
 
 /* ---- reductions ---- */
@@ -716,8 +731,7 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
   }
   case OP_IOTA: {
     ElemType t = in->shape->type;
-    if ((type_is_int(t) && type_bits(t) >= 8) || t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16 ||
-        type_is_complex(t))
+    if (type_is_int(t) || t == T_F32 || t == T_F64 || t == T_F16 || t == T_BF16 || type_is_complex(t))
       return true;
     snprintf(why, n, "iota %%%s of %s", in->name, type_name(t));
     return false;
@@ -754,8 +768,8 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
   case OP_BITCAST_CONVERT:
     if (type_bits(in->shape->type) != type_bits(in->operands[0]->shape->type)) {
       ElemType a = in->shape->type, b = in->operands[0]->shape->type;
-      if (type_is_complex(a) || type_is_complex(b) || a == T_PRED || b == T_PRED || type_bits(a) < 8 ||
-          type_bits(b) < 8) {
+      if (type_is_complex(a) || type_is_complex(b) || a == T_PRED || b == T_PRED ||
+          (type_bits(a) < 8 && !type_is_int(a)) || (type_bits(b) < 8 && !type_is_int(b))) {
         snprintf(why, n, "bitcast-convert %%%s from %s to %s", in->name, type_name(b), type_name(a));
         return false;
       }

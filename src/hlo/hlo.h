@@ -161,7 +161,7 @@ bool at_shape(Parser *p);
 bool parse_instr_attrs(Parser *p, Instr *in);
 /* Captures a verbatim attribute value starting at byte offset pos; sets *end
  * to the offset just after it. Used for module header attributes too. */
-bool scan_raw_value(Parser *p, size_t pos, size_t *end);
+bool scan_raw_value(Parser *p, size_t pos, bool allow_empty, size_t *end);
 
 /* header.c: the values of entry_computation_layout and input_output_alias
  * (the current token is the one after '='), into the module's typed

@@ -15,7 +15,7 @@
 
 /* ---- delimiting a value ------------------------------------------------------- */
 
-bool scan_raw_value(Parser *p, size_t pos, size_t *end) {
+bool scan_raw_value(Parser *p, size_t pos, bool allow_empty, size_t *end) {
   char stack[HLO_MAX_DEPTH];
   size_t open_at[HLO_MAX_DEPTH];
   int depth = 0;
@@ -51,7 +51,7 @@ bool scan_raw_value(Parser *p, size_t pos, size_t *end) {
     i++;
   }
   if (depth > 0) return perr(p, open_at[depth - 1], "unterminated attribute value");
-  if (i == start) return perr(p, start, "expected an attribute value");
+  if (i == start && !allow_empty) return perr(p, start, "expected an attribute value");
   *end = i;
   return true;
 }
@@ -217,7 +217,8 @@ static bool parse_padding(Cur *c, Instr *in) {
   Vec v = {0};
   bool ok = true;
   int n = 0;
-  for (;;) {
+  cws(c);
+  for (; cpeek(c) != -1;) {
     int64_t lo, hi, interior = 0;
     ok = cint(c, &lo) && cexpect(c, '_') && cint(c, &hi);
     if (ok && ceat(c, '_')) ok = cint(c, &interior);
@@ -796,10 +797,13 @@ bool parse_instr_attrs(Parser *p, Instr *in) {
       break;
     }
     size_t vstart = p->tok.pos + 1, vend;
-    if (!(ok = scan_raw_value(p, vstart, &vend))) break;
-    while (p->src[vstart] == ' ' || p->src[vstart] == '\t') vstart++;
-    AttrId id;
-    if (lookup_attr(name.text, name.len, &id) && applies(id, in->op)) {
+    AttrId id = AT_COUNT;
+    bool known = lookup_attr(name.text, name.len, &id) && applies(id, in->op);
+    /* A scalar pad's padding is empty: XLA prints `padding=` with nothing. */
+    bool empty_ok = known && id == AT_PADDING && in->shape && in->shape->rank == 0;
+    if (!(ok = scan_raw_value(p, vstart, empty_ok, &vend))) break;
+    while (vstart < vend && (p->src[vstart] == ' ' || p->src[vstart] == '\t')) vstart++;
+    if (known) {
       if (seen[id]) {
         ok = perr(p, name.pos, "attribute '%.*s' given twice", (int)name.len, name.text);
         break;

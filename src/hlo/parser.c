@@ -547,7 +547,7 @@ static bool parse_header_attrs(Parser *p) {
       continue;
     }
     size_t vstart = p->tok.pos + 1, vend;
-    if (!(ok = scan_raw_value(p, vstart, &vend))) break;
+    if (!(ok = scan_raw_value(p, vstart, false, &vend))) break;
     while (p->src[vstart] == ' ' || p->src[vstart] == '\t') vstart++;
     if (n == cap) {
       int nc = cap ? cap * 2 : 8;

@@ -367,7 +367,18 @@ static EwComplex c_pow(EwComplex x, EwComplex y) {
   return cx(coeff * cos(q), coeff * sin(q));
 }
 static EwComplex c_neg(EwComplex a) { return cx(-a.re, -a.im); }
-static EwComplex c_exp(EwComplex a) { return from_c(cexp(to_c(a))); }
+/* e^(x+iy) as XLA computes it: e^x cos y + i e^x sin y, through
+ * (e^(x/2) t) e^(x/2) when e^x overflows, and a +0 imaginary part when y is
+ * 0. Unlike C's cexp there are no special cases, so an infinite or NaN y
+ * gives NaN + NaN i (0 * NaN), e.g. e^(-inf + inf i). */
+static EwComplex c_exp(EwComplex a) {
+  double ex = exp(a.re), c = cos(a.im), s = sin(a.im);
+  if (isinf(ex) && ex > 0) {
+    double h = exp(a.re / 2);
+    return cx(h * c * h, a.im == 0 ? 0.0 : h * s * h);
+  }
+  return cx(ex * c, a.im == 0 ? 0.0 : ex * s);
+}
 static EwComplex c_log(EwComplex a) { return from_c(clog(to_c(a))); }
 static EwComplex c_sqrt(EwComplex a) { return from_c(csqrt(to_c(a))); }
 static EwComplex c_rsqrt(EwComplex a) { return c_div(cx(1, 0), c_sqrt(a)); }

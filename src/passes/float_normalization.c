@@ -9,7 +9,10 @@
  *   - bf16 elementwise ops (all but convert and bitcast-convert): the bf16
  *     operands are converted to f32 and a bf16 result is converted back,
  *     so add, exp, tanh, compare, select, ... compute in f32 and round
- *     once. f16 elementwise ops stay f16, as XLA:CPU keeps them.
+ *     once. f16 elementwise ops stay f16, as XLA:CPU keeps them;
+ *   - contractions on the f8 types likewise run in f32 (XLA goes through
+ *     f16, which holds every f8 value exactly), and an iota of an f8 type
+ *     counts in f32 and converts once.
  *
  *   - reduce, reduce-window, sort and scatter with a bf16 operand or
  *     result: the bf16 operands (init values included) are converted to
@@ -34,7 +37,12 @@
 #include "ir/rewrite.h"
 #include "passes/passes.h"
 
-static bool narrow(ElemType t) { return t == T_F16 || t == T_BF16; }
+/* For contractions: every float narrower than f32 (f16, bf16, the f8 and
+ * f4 types: each is exact in f32). */
+static bool narrow(ElemType t) { return type_is_float(t) && t != T_F32 && t != T_F64; }
+
+/* Float types the CPU emitter computes inline. */
+static bool native(ElemType t) { return t == T_F16 || t == T_BF16 || t == T_F32 || t == T_F64; }
 
 static Instr *convert(HloModule *m, Computation *c, Instr *x, ElemType t) {
   Shape *s = shape_clone(&m->arena, x->shape);
@@ -235,6 +243,16 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
   if (calls_reducer(in->op)) return widen_reducer_op(w, in, out);
   if (!type_is_array(in->shape->type) || in->ncalled) return NULL;
   ElemType rt = in->shape->type;
+  if (in->op == OP_IOTA && type_is_float(rt) && !native(rt)) {
+    /* an f8/f4 iota: counted exactly in f32 (f64 past 2^24), rounded once */
+    Instr *wide = instr_clone(in->parent, in, 0, NULL, NULL);
+    if (!wide) return cxla_oom();
+    wide->ncontrol_preds = 0;
+    wide->control_preds = NULL;
+    wide->shape->type = in->shape->dims[in->index] > (1 << 24) ? T_F64 : T_F32;
+    *out = convert(w->m, in->parent, wide, rt);
+    return *out ? NULL : cxla_oom();
+  }
   bool contraction = in->op == OP_DOT || in->op == OP_CONVOLUTION;
   bool ew = (op_info(in->op)->flags & OPF_EW) && in->op != OP_CONVERT &&
             in->op != OP_BITCAST_CONVERT && in->op != OP_MAP;

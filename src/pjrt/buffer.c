@@ -57,6 +57,37 @@ PJRT_Buffer_Type pj_type_from_cxla(cxla_type t) {
   return PJRT_Buffer_Type_INVALID;
 }
 
+/* ---- sub-byte integers ---- */
+
+/* PJRT (XLA, ml_dtypes) keeps an unpacked s2/s4/u2/u4 element in the low
+ * bits of its byte, the high bits zero; cxla keeps the value itself (s4 -1
+ * is 0xff). Bits of a sub-byte integer type, or 0. */
+static int subbyte_bits(cxla_type t) {
+  switch (t) {
+  case CXLA_S2: case CXLA_U2: return 2;
+  case CXLA_S4: case CXLA_U4: return 4;
+  default: return 0;
+  }
+}
+
+/* PJRT's bytes to cxla's: sign-extends (s2/s4) or masks (u2/u4) the low bits. */
+static void subbyte_from_pjrt(unsigned char *p, size_t n, cxla_type t) {
+  int bits = subbyte_bits(t);
+  unsigned mask = (1u << bits) - 1, sign = 1u << (bits - 1);
+  int is_signed = t == CXLA_S2 || t == CXLA_S4;
+  for (size_t i = 0; i < n; i++) {
+    unsigned v = p[i] & mask;
+    if (is_signed && (v & sign)) v |= ~mask;
+    p[i] = (unsigned char)v;
+  }
+}
+
+/* cxla's bytes to PJRT's: the low bits only. */
+static void subbyte_to_pjrt(unsigned char *p, size_t n, cxla_type t) {
+  unsigned mask = (1u << subbyte_bits(t)) - 1;
+  for (size_t i = 0; i < n; i++) p[i] = (unsigned char)(p[i] & mask);
+}
+
 /* ---- buffer objects ---- */
 
 PJRT_Buffer *pj_buffer_wrap(PJRT_Client *client, cxla_buffer *b) {
@@ -144,6 +175,15 @@ PJRT_Error *pj_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args
       gather(dense, a->data, rank, a->dims, a->byte_strides, esize);
       data = dense;
     }
+  }
+  if (subbyte_bits(t) && size) {
+    if (!dense) {
+      dense = malloc(size);
+      if (!dense) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory (%zu bytes)", size);
+      memcpy(dense, a->data, size);
+      data = dense;
+    }
+    subbyte_from_pjrt((unsigned char *)dense, size, t);
   }
   cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
   h.type = t;
@@ -325,6 +365,8 @@ PJRT_Error *pj_Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args *a) {
   cxla_event *done = NULL;
   cxla_status s = cxla_buffer_to_host(b, a->dst, size, &done);
   if (s) return pj_status(s);
+  /* The copy is complete when cxla_buffer_to_host returns. */
+  if (subbyte_bits(cxla_buffer_type(b))) subbyte_to_pjrt(a->dst, size, cxla_buffer_type(b));
   a->event = pj_event_wrap(done);
   if (!a->event) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
   return NULL;

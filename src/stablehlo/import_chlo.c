@@ -29,8 +29,6 @@ DIRECT(c_asin, ASIN)
 DIRECT(c_asinh, ASINH)
 DIRECT(c_atan, ATAN)
 DIRECT(c_atanh, ATANH)
-DIRECT(c_cosh, COSH)
-DIRECT(c_sinh, SINH)
 DIRECT(c_tan, TAN)
 DIRECT(c_erf, ERF)
 
@@ -52,6 +50,28 @@ static cxla_status c_square(Scope *s, const MlirOp *op, Instr **ops, Instr **out
 #define U(op, a) ib1(s, OP_##op, (a))
 #define SEL(p, a, b) ib_select(s, (p), (a), (b))
 #define CMP(d, a, b) ib_cmp(s, CMP_##d, (a), (b))
+
+/* cosh and sinh: real types map to HLO's ops; complex ones expand as XLA
+ * does, e^(x + log 1/2) +- e^(log 1/2 - x) (the complex exp's special
+ * values carry through: cosh(inf + inf i) is NaN + NaN i, not C's
+ * inf + NaN i). */
+static cxla_status hyperbolic(Scope *s, const MlirOp *op, Instr **ops, Opcode real_op, Opcode join,
+                              Instr **out) {
+  Instr *x = ops[0];
+  if (!type_is_complex(x->shape->type)) return direct(s, op, ops, real_op, out);
+  Instr *log_half = U(LOG, K(0.5));
+  Instr *e_plus = U(EXP, ADD(x, log_half));
+  Instr *e_minus = U(EXP, SUB(log_half, x));
+  *out = ib2(s, join, e_plus, e_minus);
+  IMP_NN(*out);
+  return NULL;
+}
+static cxla_status c_cosh(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return hyperbolic(s, op, ops, OP_COSH, OP_ADD, out);
+}
+static cxla_status c_sinh(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  return hyperbolic(s, op, ops, OP_SINH, OP_SUBTRACT, out);
+}
 
 /* Horner as XLA's expansions write it: c0*y + c1, then *y + c2, ... */
 static Instr *poly(Scope *s, Instr *x, Instr *y, const double *c, int n) {

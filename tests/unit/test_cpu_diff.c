@@ -609,6 +609,97 @@ TEST(f8_contractions) {
   CHECK(checked >= 150);
 }
 
+/* Optimizes and runs `text` (no parameters) on the cpu backend; NULL after
+ * a reported failure. */
+static Literal *cpu_run_text(const char *name, const char *text) {
+  cxla_module *m = NULL;
+  CpuExecutable *x = NULL;
+  Literal *out = NULL;
+  PipelineOptions o = {.verify = true, .module_number = 1};
+  cxla_status st = cxla_module_parse(text, strlen(text), name, &m);
+  if (!st) st = pipeline_run(m, NULL, 0, &o);
+  if (!st) st = cpu_compile(m, NULL, &x);
+  if (!st) st = cpu_execute(x, NULL, 0, &out);
+  if (st) {
+    printf("%s: %s\n", name, cxla_status_message(st));
+    harness_failed_checks++;
+  }
+  cxla_status_free(st);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return out;
+}
+
+static void expect_ints(const char *name, const char *text, int n, const int64_t *want) {
+  Literal *l = cpu_run_text(name, text);
+  if (!l) return;
+  bool ok = l->nelems == n;
+  for (int i = 0; ok && i < n; i++) ok = literal_get_i64(l, i) == want[i];
+  if (!ok) {
+    printf("%s: got", name);
+    for (int64_t i = 0; i < l->nelems; i++) printf(" %lld", (long long)literal_get_i64(l, i));
+    printf("\n");
+    harness_failed_checks++;
+  }
+  literal_free(l);
+}
+
+/* 2/4-bit integers (kept one per byte, as their value) through
+ * bitcast-convert and iota; the f8 types through iota and dot (run in f32,
+ * as XLA:CPU does). Expected values worked out by hand. */
+TEST(sub_byte_and_f8) {
+  /* -121 = 0x87: low nibble 7, high nibble 8 (s4 -8); 23 = 0x17 */
+  static const int64_t split[] = {7, -8, 7, 1};
+  expect_ints("s8->s4", "HloModule m\nENTRY e {\n  a = s8[2] constant({-121, 23})\n"
+              "  ROOT b = s4[2,2] bitcast-convert(a)\n}\n", 4, split);
+  static const int64_t usplit[] = {7, 8, 7, 1};
+  expect_ints("s8->u4", "HloModule m\nENTRY e {\n  a = s8[2] constant({-121, 23})\n"
+              "  ROOT b = u4[2,2] bitcast-convert(a)\n}\n", 4, usplit);
+  static const int64_t joined[] = {-121, 23};
+  expect_ints("s4->s8", "HloModule m\nENTRY e {\n  a = s4[2,2] constant({{7, -8}, {7, 1}})\n"
+              "  ROOT b = s8[2] bitcast-convert(a)\n}\n", 2, joined);
+  static const int64_t u16[] = {0x4321, 0xf0a5};
+  expect_ints("u4->u16", "HloModule m\nENTRY e {\n  a = u4[2,4] constant({{1, 2, 3, 4}, {5, 10, 0, 15}})\n"
+              "  ROOT b = u16[2] bitcast-convert(a)\n}\n", 2, u16);
+  /* f32 1.0 = 0x3f800000: nibbles from the low end 0,0,0,0,0,8,15,3 */
+  static const int64_t f32s4[] = {0, 0, 0, 0, 0, -8, -1, 3};
+  expect_ints("f32->s4", "HloModule m\nENTRY e {\n  a = f32[1] constant({1})\n"
+              "  ROOT b = s4[1,8] bitcast-convert(a)\n}\n", 8, f32s4);
+  /* iota wraps in the type's width */
+  static const int64_t is4[] = {0, 1, 2, 3, 4, 5, 6, 7, -8, -7};
+  expect_ints("iota s4", "HloModule m\nENTRY e {\n  ROOT r = s4[10] iota(), iota_dimension=0\n}\n", 10, is4);
+  static const int64_t iu2[] = {0, 1, 2, 3, 0, 1};
+  expect_ints("iota u2", "HloModule m\nENTRY e {\n  ROOT r = u2[6] iota(), iota_dimension=0\n}\n", 6, iu2);
+  /* f8e4m3fn has 3 mantissa bits: 17 rounds to 16 (ties to even), 19 to 20 */
+  Literal *l = cpu_run_text("iota f8", "HloModule m\nENTRY e {\n  ROOT r = f8e4m3fn[2,20] iota(), iota_dimension=1\n}\n");
+  if (l) {
+    CHECK(literal_get_f64(l, 3) == 3 && literal_get_f64(l, 17) == 16 && literal_get_f64(l, 19) == 20 &&
+          literal_get_f64(l, 20) == 0 && literal_get_f64(l, 38) == 18);
+    literal_free(l);
+  }
+  /* a mixed f8 dot with an f32 result: [1.5 2 -0.25] . [4 0.5 8] = 6 + 1 - 2 */
+  l = cpu_run_text("dot f8", "HloModule m\nENTRY e {\n  a = f8e4m3fn[1,3] constant({{1.5, 2, -0.25}})\n"
+                   "  b = f8e5m2[3] constant({4, 0.5, 8})\n"
+                   "  ROOT d = f32[1] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n");
+  if (l) {
+    CHECK(literal_get_f64(l, 0) == 5);
+    literal_free(l);
+  }
+  /* and the same ops against the interpreter on random data */
+  static const char *const mods[] = {
+      "HloModule m\nENTRY e {\n  a = f16[3,2] parameter(0)\n  ROOT b = u4[3,2,4] bitcast-convert(a)\n}\n",
+      "HloModule m\nENTRY e {\n  a = s4[5,2] parameter(0)\n  ROOT b = u8[5] bitcast-convert(a)\n}\n",
+      "HloModule m\nENTRY e {\n  a = s2[3,4] parameter(0)\n  ROOT b = s8[3] bitcast-convert(a)\n}\n",
+      "HloModule m\nENTRY e {\n  ROOT r = u4[3,21] iota(), iota_dimension=1\n}\n",
+      "HloModule m\nENTRY e {\n  a = f8e5m2[4,3] parameter(0)\n  b = f8e4m3fn[3,2] parameter(1)\n  ROOT d = f32[4,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+  };
+  for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "sub-byte op %zu", i);
+    CHECK(check_text(name, mods[i], 700 + i));
+  }
+}
+
 /* An op the backend cannot compile is an error naming it. */
 TEST(unsupported_is_named_error) {
   const char *text = "HloModule m\nENTRY e {\n  a = f32[4] parameter(0)\n"
@@ -653,6 +744,7 @@ int main(int argc, char **argv) {
   RUN(rng_bit_generator_by_type_and_shape);
   RUN(f8_contractions);
   RUN(data_ops);
+  RUN(sub_byte_and_f8);
   RUN(convert_compare_select);
   RUN(elementwise_by_type_and_shape);
   RUN(random_modules);

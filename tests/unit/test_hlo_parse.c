@@ -333,6 +333,48 @@ TEST(printed_attributes) {
   cxla_free_string(t2);
 }
 
+/* A scalar pad has no padding dimensions: XLA prints `padding=` with an
+ * empty value, and the reader takes it back (only for rank 0). */
+TEST(scalar_pad_empty_padding) {
+  static const char text[] =
+      "HloModule p\n"
+      "ENTRY %main (a: f32[], b: f32[]) -> f32[] {\n"
+      "  %a = f32[] parameter(0)\n"
+      "  %b = f32[] parameter(1)\n"
+      "  ROOT %pd = f32[] pad(%a, %b), padding=\n"
+      "}\n";
+  HloModule *m = parse(text);
+  if (!m) return;
+  Instr *in = find(m, "pd");
+  CHECK(in && in->op == OP_PAD && (in->attrs & A_PADDING));
+  char *t = NULL;
+  CHECK_OK(cxla_module_print(m, &t));
+  CHECK(t && strstr(t, "ROOT %pd = f32[] pad(%a, %b), padding=\n"));
+  module_destroy(m);
+  HloModule *m2 = t ? parse(t) : NULL;
+  CHECK(m2 != NULL);
+  if (m2) module_destroy(m2);
+  cxla_free_string(t);
+  static const char with_attr[] =
+      "HloModule p\n"
+      "ENTRY %main (a: f32[], b: f32[]) -> f32[] {\n"
+      "  %a = f32[] parameter(0)\n"
+      "  %b = f32[] parameter(1)\n"
+      "  ROOT %pd = f32[] pad(%a, %b), padding=, metadata={op_name=\"x\"}\n"
+      "}\n";
+  m = parse(with_attr);
+  CHECK(m != NULL);
+  if (m) module_destroy(m);
+  /* A ranked pad still needs its padding. */
+  PARSE_ERR("HloModule p\n"
+            "ENTRY %main (a: f32[2], b: f32[]) -> f32[2] {\n"
+            "  %a = f32[2] parameter(0)\n"
+            "  %b = f32[] parameter(1)\n"
+            "  ROOT %pd = f32[2] pad(%a, %b), padding=\n"
+            "}\n",
+            "expected an attribute value", NULL);
+}
+
 /* Strings: escapes decoded, valid UTF-8 kept, stray bytes re-escaped. */
 TEST(string_escapes) {
   HloModule *m = parse("HloModule m\nENTRY e {\n  ROOT x = f32[] custom-call(), "
@@ -844,6 +886,7 @@ TEST(pathological_inputs_stay_fast) {
 int main(void) {
   RUN(attribute_values);
   RUN(printed_attributes);
+  RUN(scalar_pad_empty_padding);
   RUN(string_escapes);
   RUN(typed_names_on_other_opcodes_stay_raw);
   RUN(names_that_spell_types);

@@ -225,6 +225,74 @@ TEST(test_compile_execute_donate) {
   destroy_client(c);
 }
 
+/* Compiles `hlo` (one parameter, one array result), runs it on `arg` and
+ * returns the result buffer (NULL after a reported failure). */
+static PJRT_Buffer *run1(PJRT_Client *c, const char *hlo, PJRT_Buffer *arg) {
+  PJRT_Error *e;
+  PJRT_LoadedExecutable *le = compile(c, "hlo", hlo, &e);
+  CHECK_PJ(e);
+  if (!le) return NULL;
+  PJRT_Buffer *args[1] = {arg};
+  PJRT_Buffer *const *arg_lists[1] = {args};
+  PJRT_Buffer *outs[1] = {NULL};
+  PJRT_Buffer **out_lists[1] = {outs};
+  PJRT_Event *done[1] = {NULL};
+  PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
+  PJRT_LoadedExecutable_Execute_Args ex = {
+      .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le,
+      .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 1,
+      .output_lists = out_lists, .device_complete_events = done};
+  CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+  if (done[0]) {
+    PJRT_Event_Destroy_Args ed = {.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE, .event = done[0]};
+    CHECK_PJ(api->PJRT_Event_Destroy(&ed));
+  }
+  PJRT_LoadedExecutable_Destroy_Args ld = {
+      .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
+  CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  return outs[0];
+}
+
+/* PJRT (XLA, ml_dtypes) keeps an s4/u4 element in the low nibble of its
+ * byte: s4 -8 arrives as 0x08, -1 as 0x0f. The plugin reads the nibble
+ * (ignoring the high bits) and gives results back as nibbles. */
+TEST(test_sub_byte_transfer) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  const uint8_t s4[4] = {0x08, 0x0f, 0x07, 0xf9}; /* -8, -1, 7, -7 (high bits ignored) */
+  const int64_t d[1] = {4};
+  PJRT_Buffer *x = from_host(c, PJRT_Buffer_Type_S4, s4, 1, d, NULL);
+  uint8_t back[4] = {0};
+  if (x) to_host(x, back, sizeof back);
+  const uint8_t nibbles[4] = {0x08, 0x0f, 0x07, 0x09};
+  CHECK(!memcmp(back, nibbles, sizeof back));
+  PJRT_Buffer *w = x ? run1(c, "HloModule w\nENTRY main {\n  x = s4[4] parameter(0)\n"
+                               "  ROOT c = s8[4] convert(x)\n}\n", x) : NULL;
+  int8_t wide[4] = {0};
+  if (w) to_host(w, wide, sizeof wide);
+  CHECK(wide[0] == -8 && wide[1] == -1 && wide[2] == 7 && wide[3] == -7);
+  /* negate: 8 wraps to -8 (0x8), 1, -7 (0x9), 7 */
+  PJRT_Buffer *n = x ? run1(c, "HloModule n\nENTRY main {\n  x = s4[4] parameter(0)\n"
+                               "  ROOT n = s4[4] negate(x)\n}\n", x) : NULL;
+  uint8_t neg[4] = {0};
+  if (n) to_host(n, neg, sizeof neg);
+  const uint8_t want_neg[4] = {0x08, 0x01, 0x09, 0x07};
+  CHECK(!memcmp(neg, want_neg, sizeof neg));
+  /* u4: the high bits are dropped, not carried */
+  const uint8_t u4[2] = {0xf3, 0x0c};
+  const int64_t d2[1] = {2};
+  PJRT_Buffer *u = from_host(c, PJRT_Buffer_Type_U4, u4, 1, d2, NULL);
+  PJRT_Buffer *uw = u ? run1(c, "HloModule u\nENTRY main {\n  x = u4[2] parameter(0)\n"
+                                "  ROOT c = s32[2] convert(x)\n}\n", u) : NULL;
+  int32_t uv[2] = {0};
+  if (uw) to_host(uw, uv, sizeof uv);
+  CHECK(uv[0] == 3 && uv[1] == 12);
+  PJRT_Buffer *bufs[] = {x, w, n, u, uw};
+  for (size_t i = 0; i < sizeof bufs / sizeof bufs[0]; i++)
+    if (bufs[i]) destroy_buffer(bufs[i]);
+  destroy_client(c);
+}
+
 TEST(test_compile_errors) {
   PJRT_Client *c = make_client();
   if (!c) return;
@@ -264,6 +332,7 @@ int main(void) {
   RUN(test_client_device_memory);
   RUN(test_strided_transfer);
   RUN(test_compile_execute_donate);
+  RUN(test_sub_byte_transfer);
   RUN(test_compile_errors);
   RUN(test_layout_text);
   return test_summary("test_pjrt");

@@ -416,6 +416,39 @@ TEST(run_chlo_next_after_and_erf_inv) {
   literal_free(args[1]);
 }
 
+/* chlo.cosh / chlo.sinh on complex numbers expand as XLA expands them,
+ * e^(z + log 1/2) +- e^(log 1/2 - z), so special values follow XLA's exp:
+ * cosh(inf + inf i) is NaN + NaN i (C's ccosh: inf + NaN i). Finite values
+ * from numpy: cosh(1+2i) = -0.64214814+1.0686073i, sinh(1+2i) =
+ * -0.48905626+1.4031192i. */
+TEST(run_chlo_complex_cosh_sinh) {
+  const char *text =
+      "module @m {\n"
+      "  func.func public @main(%x: tensor<2xcomplex<f32>>) -> (tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>) {\n"
+      "    %0 = chlo.cosh %x : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>\n"
+      "    %1 = chlo.sinh %x : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>\n"
+      "    return %0, %1 : tensor<2xcomplex<f32>>, tensor<2xcomplex<f32>>\n"
+      "  }\n"
+      "}\n";
+  Literal *a = NULL;
+  int64_t d = 2;
+  CHECK_OK(literal_create(T_C64, 1, &d, &a));
+  if (!a) return;
+  const float v[4] = {1.0f, 2.0f, INFINITY, INFINITY};
+  memcpy(a->data, v, sizeof v);
+  Literal *r = run_text(text, &a, 1);
+  CHECK(r && r->type == T_TUPLE && r->ntuple == 2);
+  if (r && r->ntuple == 2) {
+    const float *c = r->tuple[0]->data, *sh = r->tuple[1]->data;
+    CHECK(fabsf(c[0] + 0.64214814f) < 1e-6f && fabsf(c[1] - 1.0686073f) < 1e-6f);
+    CHECK(fabsf(sh[0] + 0.48905626f) < 1e-6f && fabsf(sh[1] - 1.4031192f) < 1e-6f);
+    CHECK(isnan(c[2]) && isnan(c[3]));
+    CHECK(isnan(sh[2]) && isnan(sh[3]));
+  }
+  literal_free(r);
+  literal_free(a);
+}
+
 /* A reduce body that uses a constant from outside gets its own copy (as
  * XLA's converter sinks constants): sum(x * 2) over [1, 2, 3, 4] = 20. */
 TEST(run_reduce_body_outer_constant) {
@@ -515,6 +548,7 @@ int main(int argc, char **argv) {
   RUN(constants);
   RUN(run_while_with_capture_and_case);
   RUN(run_chlo_next_after_and_erf_inv);
+  RUN(run_chlo_complex_cosh_sinh);
   RUN(run_reduce_body_outer_constant);
   RUN(bounded_dimensions);
   RUN(fuzz_regressions);
