@@ -4,9 +4,12 @@
  * Goto-style blocking: for each block of KC contraction steps the whole
  * rhs block is packed into panels of NR columns ([k/4][column][4 bytes]),
  * then for each block of MC rows the lhs into panels of MR rows
- * ([k/4][row][4 bytes]); an MR x NR micro-kernel keeps its tile of C in
+ * (rows of 4 ceil(KC/4) bytes; row-major lhs rows that need no change are
+ * read in place instead); an MR x NR micro-kernel keeps its tile of C in
  * registers over the block, the rhs panel staying in L1 while the row
- * panels stream from L2. Edge tiles are zero-padded in the packing.
+ * panels stream from L2. Edge tiles are zero-padded in the packing and
+ * computed into a scratch tile. The correction terms below are the
+ * initial values of the first block's accumulators.
  *
  * vpdpbusd multiplies u8 by s8, so the packed rhs is always the u8 side
  * (lanes over columns) and the broadcast lhs the s8 side, except for
@@ -34,63 +37,55 @@ static inline uint32_t load4(const uint8_t *p) {
   return v;
 }
 
-/* The MR x NR tile C[0..MR)[0..NR) (row stride ldc) = (acc ? C : 0) +
- * ap . bp over G groups of 4 contraction steps. */
+/* The MR x NR tile C[0..MR)[0..NR) (row stride ldc) = init + ap . bp over
+ * G groups of 4 contraction steps, where init is C itself when acc, else
+ * rinit[row] when given, else cinit[column] when given, else 0. Row r of
+ * the lhs panel starts at ap + r * ars. */
 #define DEFINE_KERNEL(NAME, SWAP)                                                                      \
-  TGT static void NAME(int64_t G, const uint8_t *ap, const uint8_t *bp, int32_t *c, int64_t ldc, bool acc) { \
+  TGT static void NAME(int64_t G, const uint8_t *ap, int64_t ars, const uint8_t *bp, int32_t *c, int64_t ldc, \
+                       bool acc, const int32_t *rinit, const int32_t *cinit) {                        \
     __m512i r[MR][NV];                                                                                 \
     _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                               \
-      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) r[i][v] = _mm512_setzero_si512();           \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) r[i][v] =                                   \
+          acc     ? _mm512_loadu_si512(c + i * ldc + 16 * v)                                           \
+          : rinit ? _mm512_set1_epi32(rinit[i])                                                        \
+          : cinit ? _mm512_loadu_si512(cinit + 16 * v)                                                 \
+                  : _mm512_setzero_si512();                                                            \
     for (int64_t g = 0; g < G; g++) {                                                                  \
       __m512i bv[NV];                                                                                  \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) bv[v] = _mm512_loadu_si512(bp + 64 * v);    \
       _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++) {                                           \
-        __m512i av = _mm512_set1_epi32((int)load4(ap + 4 * i));                                        \
+        __m512i av = _mm512_set1_epi32((int)load4(ap + i * ars + 4 * g));                              \
         _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) r[i][v] =                                 \
             SWAP ? _mm512_dpbusd_epi32(r[i][v], av, bv[v]) : _mm512_dpbusd_epi32(r[i][v], bv[v], av);  \
       }                                                                                                \
-      ap += 4 * MR;                                                                                    \
       bp += 4 * NR;                                                                                    \
     }                                                                                                  \
     _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                               \
-      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) {                                           \
-        int32_t *p = c + i * ldc + 16 * v;                                                             \
-        __m512i x = acc ? _mm512_add_epi32(r[i][v], _mm512_loadu_si512(p)) : r[i][v];                  \
-        _mm512_storeu_si512(p, x);                                                                     \
-      }                                                                                                \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) _mm512_storeu_si512(c + i * ldc + 16 * v, r[i][v]); \
   }
 
 DEFINE_KERNEL(kernel_bu, 0) /* packed rhs u8, broadcast lhs s8 */
 DEFINE_KERNEL(kernel_au, 1) /* broadcast lhs u8, packed rhs s8 */
 
 /* Packs rows [i0, i0+mc) x steps [k0, k0+kc) of the lhs (m x k, stored
- * k x m when trans), each byte xor x, into ceil(mc/MR) panels of G groups. */
+ * k x m when trans), each byte xor x, into ceil(mc/MR) panels of MR rows
+ * of 4G bytes (zero-padded). */
 static void pack_a(const uint8_t *a, int64_t M, int64_t K, bool trans, int64_t i0, int64_t mc, int64_t k0,
                    int64_t kc, uint8_t x, uint8_t *dst) {
-  int64_t G = (kc + 3) / 4, full = kc / 4;
-  uint32_t x4 = x * 0x01010101u;
-  for (int64_t r0 = 0; r0 < mc; r0 += MR) {
-    uint8_t *d = dst + r0 / MR * G * MR * 4;
-    for (int r = 0; r < MR; r++) {
-      int64_t i = i0 + r0 + r;
-      uint8_t *dr = d + 4 * r;
-      if (r0 + r >= mc) {
-        for (int64_t g = 0; g < G; g++) memset(dr + g * MR * 4, 0, 4);
-      } else if (!trans) {
-        const uint8_t *s = a + i * K + k0;
-        for (int64_t g = 0; g < full; g++) {
-          uint32_t v = load4(s + 4 * g) ^ x4;
-          memcpy(dr + g * MR * 4, &v, 4);
-        }
-        for (int64_t g = full; g < G; g++)
-          for (int q = 0; q < 4; q++) dr[g * MR * 4 + q] = 4 * g + q < kc ? s[4 * g + q] ^ x : 0;
-      } else {
-        for (int64_t g = 0; g < G; g++)
-          for (int q = 0; q < 4; q++) {
-            int64_t k = k0 + 4 * g + q;
-            dr[g * MR * 4 + q] = 4 * g + q < kc ? a[k * M + i] ^ x : 0;
-          }
-      }
+  int64_t G = (kc + 3) / 4, P = (mc + MR - 1) / MR;
+  for (int64_t r = 0; r < P * MR; r++) {
+    uint8_t *d = dst + r * 4 * G;
+    int64_t i = i0 + r;
+    if (r >= mc) {
+      memset(d, 0, (size_t)(4 * G));
+    } else if (!trans) {
+      const uint8_t *s = a + i * K + k0;
+      for (int64_t k = 0; k < kc; k++) d[k] = s[k] ^ x;
+      memset(d + kc, 0, (size_t)(4 * G - kc));
+    } else {
+      for (int64_t k = 0; k < kc; k++) d[k] = a[(k0 + k) * M + i] ^ x;
+      memset(d + kc, 0, (size_t)(4 * G - kc));
     }
   }
 }
@@ -185,9 +180,10 @@ cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b
   bool swap = au && !bu, row_fix = !au && !bu, col_fix = au && bu;
   uint8_t xa = col_fix ? 0x80 : 0, xb = row_fix ? 0x80 : 0;
   int64_t Gmax = ((K < KC ? K : KC) + 3) / 4, NP = (N + NR - 1) / NR, MP = ((M < MC ? M : MC) + MR - 1) / MR;
+  int64_t nfix = row_fix ? M + MR : col_fix ? NP * NR : 0;
   uint8_t *bpk = cxla_malloc((size_t)(NP * Gmax * NR * 4)), *apk = cxla_malloc((size_t)(MP * Gmax * MR * 4));
-  uint32_t *fix = row_fix || col_fix ? cxla_malloc((size_t)(row_fix ? M : N) * sizeof *fix) : NULL;
-  if (!bpk || !apk || ((row_fix || col_fix) && !fix)) {
+  int32_t *fix = nfix ? cxla_calloc((size_t)nfix, sizeof *fix) : NULL;
+  if (!bpk || !apk || (nfix && !fix)) {
     cxla_free(bpk);
     cxla_free(apk);
     cxla_free(fix);
@@ -197,24 +193,42 @@ cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b
   for (int64_t bi = 0; bi < g->batch; bi++) {
     const uint8_t *A = a + bi * M * K, *B = b + bi * K * N;
     int32_t *C = c + bi * M * N;
+    /* the first contraction block starts from the correction term:
+     * -128 rowsum(A) (s8 x s8) or 128 colsum(B) (u8 x u8) */
+    uint32_t *ufix = (uint32_t *)fix;
+    if (row_fix) {
+      if (g->trans_a) byte_sums(A, K, M, false, false, ufix);
+      else byte_sums(A, M, K, false, true, ufix);
+      for (int64_t i = 0; i < M; i++) ufix[i] = 0u - 128u * ufix[i];
+    } else if (col_fix) {
+      if (g->trans_b) byte_sums(B, N, K, true, true, ufix);
+      else byte_sums(B, K, N, true, false, ufix);
+      for (int64_t j = 0; j < N; j++) ufix[j] *= 128u;
+    }
     for (int64_t k0 = 0; k0 < K; k0 += KC) {
       int64_t kc = K - k0 < KC ? K - k0 : KC, G = (kc + 3) / 4;
+      /* the lhs is read in place where its rows need no change */
+      bool direct = !g->trans_a && !xa && kc % 4 == 0;
       pack_b(B, K, N, g->trans_b, k0, kc, xb, bpk);
       for (int64_t i0 = 0; i0 < M; i0 += MC) {
-        int64_t mc = M - i0 < MC ? M - i0 : MC;
-        pack_a(A, M, K, g->trans_a, i0, mc, k0, kc, xa, apk);
+        int64_t mc = M - i0 < MC ? M - i0 : MC, mfull = mc / MR * MR;
+        if (!direct) pack_a(A, M, K, g->trans_a, i0, mc, k0, kc, xa, apk);
+        else if (mfull < mc) pack_a(A, M, K, false, i0 + mfull, mc - mfull, k0, kc, 0, apk);
         for (int64_t p = 0; p < NP; p++) {
           int64_t j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
           const uint8_t *bp = bpk + p * G * NR * 4;
+          const int32_t *cinit = k0 == 0 && col_fix ? fix + j0 : NULL;
           for (int64_t r0 = 0; r0 < mc; r0 += MR) {
             int64_t mr = mc - r0 < MR ? mc - r0 : MR;
-            const uint8_t *ap = apk + r0 / MR * G * MR * 4;
+            const int32_t *rinit = k0 == 0 && row_fix ? fix + i0 + r0 : NULL;
+            const uint8_t *ap = !direct ? apk + r0 * 4 * G : mr == MR ? A + (i0 + r0) * K + k0 : apk;
+            int64_t ars = direct && mr == MR ? K : 4 * G;
             int32_t *ct = C + (i0 + r0) * N + j0;
             if (mr == MR && nr == NR) {
-              (swap ? kernel_au : kernel_bu)(G, ap, bp, ct, N, k0 > 0);
+              (swap ? kernel_au : kernel_bu)(G, ap, ars, bp, ct, N, k0 > 0, rinit, cinit);
               continue;
             }
-            (swap ? kernel_au : kernel_bu)(G, ap, bp, tile, NR, false);
+            (swap ? kernel_au : kernel_bu)(G, ap, ars, bp, tile, NR, false, rinit, cinit);
             for (int64_t i = 0; i < mr; i++)
               for (int64_t j = 0; j < nr; j++) {
                 uint32_t v = (uint32_t)tile[i * NR + j];
@@ -223,25 +237,6 @@ cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b
               }
           }
         }
-      }
-    }
-    if (row_fix) {
-      /* C -= 128 rowsum(A) */
-      if (g->trans_a) byte_sums(A, K, M, false, false, fix);
-      else byte_sums(A, M, K, false, true, fix);
-      for (int64_t i = 0; i < M; i++) {
-        uint32_t d = 0u - 128u * fix[i];
-        uint32_t *cr = (uint32_t *)C + i * N;
-        for (int64_t j = 0; j < N; j++) cr[j] += d;
-      }
-    } else if (col_fix) {
-      /* C += 128 colsum(B) */
-      if (g->trans_b) byte_sums(B, N, K, true, true, fix);
-      else byte_sums(B, K, N, true, false, fix);
-      for (int64_t j = 0; j < N; j++) fix[j] *= 128u;
-      for (int64_t i = 0; i < M; i++) {
-        uint32_t *cr = (uint32_t *)C + i * N;
-        for (int64_t j = 0; j < N; j++) cr[j] += fix[j];
       }
     }
   }
