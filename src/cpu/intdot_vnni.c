@@ -11,13 +11,14 @@
  * computed into a scratch tile. The correction terms below are the
  * initial values of the first block's accumulators.
  *
- * vpdpbusd multiplies u8 by s8, so the packed rhs is always the u8 side
- * (lanes over columns) and the broadcast lhs the s8 side, except for
- * u8 x s8, which swaps the roles instead:
- *   s8 x s8: rhs + 128 (xor 0x80) is u8; C = A.(B+128) - 128 rowsum(A)
- *   s8 x u8: as is
- *   u8 x s8: lhs broadcast as the u8 side, rhs vectors as the s8 side
- *   u8 x u8: lhs - 128 (xor 0x80) is s8; C = (A-128).B + 128 colsum(B)
+ * vpdpbusd multiplies u8 by s8. The packed rhs vectors are the s8 side
+ * when the lhs is u8 (broadcast as the u8 side), else the u8 side; where
+ * both operands have the same type the rhs is shifted by 128 (xor 0x80)
+ * to make it so and a row term corrects the sum:
+ *   s8 x s8: C = A.(B+128) - 128 rowsum(A)
+ *   s8 x u8: C = A.B
+ *   u8 x s8: C = A.B
+ *   u8 x u8: C = A.(B-128) + 128 rowsum(A)
  * Every sum is taken mod 2^32, so the result equals the wrapping s32
  * sum of the products whatever K is. */
 #include <string.h>
@@ -39,17 +40,16 @@ static inline uint32_t load4(const uint8_t *p) {
 
 /* The MR x NR tile C[0..MR)[0..NR) (row stride ldc) = init + ap . bp over
  * G groups of 4 contraction steps, where init is C itself when acc, else
- * rinit[row] when given, else cinit[column] when given, else 0. Row r of
- * the lhs panel starts at ap + r * ars. */
+ * rinit[row] when given, else 0. Row r of the lhs panel starts at
+ * ap + r * ars. */
 #define DEFINE_KERNEL(NAME, SWAP)                                                                      \
   TGT static void NAME(int64_t G, const uint8_t *ap, int64_t ars, const uint8_t *bp, int32_t *c, int64_t ldc, \
-                       bool acc, const int32_t *rinit, const int32_t *cinit) {                        \
+                       bool acc, const int32_t *rinit) {                                              \
     __m512i r[MR][NV];                                                                                 \
     _Pragma("GCC unroll 8") for (int i = 0; i < MR; i++)                                               \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) r[i][v] =                                   \
           acc     ? _mm512_loadu_si512(c + i * ldc + 16 * v)                                           \
           : rinit ? _mm512_set1_epi32(rinit[i])                                                        \
-          : cinit ? _mm512_loadu_si512(cinit + 16 * v)                                                 \
                   : _mm512_setzero_si512();                                                            \
     for (int64_t g = 0; g < G; g++) {                                                                  \
       __m512i bv[NV];                                                                                  \
@@ -69,23 +69,41 @@ DEFINE_KERNEL(kernel_bu, 0) /* packed rhs u8, broadcast lhs s8 */
 DEFINE_KERNEL(kernel_au, 1) /* broadcast lhs u8, packed rhs s8 */
 
 /* Packs rows [i0, i0+mc) x steps [k0, k0+kc) of the lhs (m x k, stored
- * k x m when trans), each byte xor x, into ceil(mc/MR) panels of MR rows
- * of 4G bytes (zero-padded). */
-static void pack_a(const uint8_t *a, int64_t M, int64_t K, bool trans, int64_t i0, int64_t mc, int64_t k0,
-                   int64_t kc, uint8_t x, uint8_t *dst) {
-  int64_t G = (kc + 3) / 4, P = (mc + MR - 1) / MR;
-  for (int64_t r = 0; r < P * MR; r++) {
-    uint8_t *d = dst + r * 4 * G;
-    int64_t i = i0 + r;
-    if (r >= mc) {
-      memset(d, 0, (size_t)(4 * G));
-    } else if (!trans) {
-      const uint8_t *s = a + i * K + k0;
-      for (int64_t k = 0; k < kc; k++) d[k] = s[k] ^ x;
-      memset(d + kc, 0, (size_t)(4 * G - kc));
-    } else {
-      for (int64_t k = 0; k < kc; k++) d[k] = a[(k0 + k) * M + i] ^ x;
-      memset(d + kc, 0, (size_t)(4 * G - kc));
+ * k x m when trans) into ceil(mc/MR) * MR rows of 4G bytes (zero-padded). */
+TGT static void pack_a(const uint8_t *a, int64_t M, int64_t K, bool trans, int64_t i0, int64_t mc, int64_t k0,
+                       int64_t kc, uint8_t *dst) {
+  int64_t G = (kc + 3) / 4, rows = (mc + MR - 1) / MR * MR;
+  if (!trans) {
+    for (int64_t r = 0; r < rows; r++) {
+      uint8_t *d = dst + r * 4 * G;
+      if (r < mc) memcpy(d, a + (i0 + r) * K + k0, (size_t)kc);
+      memset(d + (r < mc ? kc : 0), 0, (size_t)(4 * G - (r < mc ? kc : 0)));
+    }
+    return;
+  }
+  /* stored k x m: four storage rows k..k+3 interleave into the 4-byte
+   * groups of 16 lhs rows at a time */
+  for (int64_t gi = 0; gi < G; gi++) {
+    const uint8_t *s = a + (k0 + 4 * gi) * M + i0;
+    bool fullg = 4 * gi + 4 <= kc;
+    for (int64_t r = 0; r < rows; r += 16) {
+      if (fullg && r + 16 <= mc) {
+        __m128i r0 = _mm_loadu_si128((const __m128i *)(s + r)), r1 = _mm_loadu_si128((const __m128i *)(s + M + r));
+        __m128i r2 = _mm_loadu_si128((const __m128i *)(s + 2 * M + r));
+        __m128i r3 = _mm_loadu_si128((const __m128i *)(s + 3 * M + r));
+        __m128i l01 = _mm_unpacklo_epi8(r0, r1), h01 = _mm_unpackhi_epi8(r0, r1);
+        __m128i l23 = _mm_unpacklo_epi8(r2, r3), h23 = _mm_unpackhi_epi8(r2, r3);
+        uint32_t q[16];
+        _mm_storeu_si128((__m128i *)q, _mm_unpacklo_epi16(l01, l23));
+        _mm_storeu_si128((__m128i *)(q + 4), _mm_unpackhi_epi16(l01, l23));
+        _mm_storeu_si128((__m128i *)(q + 8), _mm_unpacklo_epi16(h01, h23));
+        _mm_storeu_si128((__m128i *)(q + 12), _mm_unpackhi_epi16(h01, h23));
+        for (int t = 0; t < 16; t++) memcpy(dst + (r + t) * 4 * G + 4 * gi, &q[t], 4);
+        continue;
+      }
+      for (int64_t t = r; t < r + 16 && t < rows; t++)
+        for (int64_t k = 4 * gi; k < 4 * gi + 4; k++)
+          dst[t * 4 * G + k] = t < mc && k < kc ? a[(k0 + k) * M + i0 + t] : 0;
     }
   }
 }
@@ -177,13 +195,12 @@ TGT static void byte_sums(const uint8_t *m, int64_t rows, int64_t cols, bool is_
 cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b, int32_t *c) {
   int64_t M = g->m, N = g->n, K = g->k;
   bool au = g->a_unsigned, bu = g->b_unsigned;
-  bool swap = au && !bu, row_fix = !au && !bu, col_fix = au && bu;
-  uint8_t xa = col_fix ? 0x80 : 0, xb = row_fix ? 0x80 : 0;
+  bool swap = au, row_fix = au == bu;
+  uint8_t xb = row_fix ? 0x80 : 0;
   int64_t Gmax = ((K < KC ? K : KC) + 3) / 4, NP = (N + NR - 1) / NR, MP = ((M < MC ? M : MC) + MR - 1) / MR;
-  int64_t nfix = row_fix ? M + MR : col_fix ? NP * NR : 0;
   uint8_t *bpk = cxla_malloc((size_t)(NP * Gmax * NR * 4)), *apk = cxla_malloc((size_t)(MP * Gmax * MR * 4));
-  int32_t *fix = nfix ? cxla_calloc((size_t)nfix, sizeof *fix) : NULL;
-  if (!bpk || !apk || (nfix && !fix)) {
+  int32_t *fix = row_fix ? cxla_calloc((size_t)(M + MR), sizeof *fix) : NULL;
+  if (!bpk || !apk || (row_fix && !fix)) {
     cxla_free(bpk);
     cxla_free(apk);
     cxla_free(fix);
@@ -193,31 +210,26 @@ cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b
   for (int64_t bi = 0; bi < g->batch; bi++) {
     const uint8_t *A = a + bi * M * K, *B = b + bi * K * N;
     int32_t *C = c + bi * M * N;
-    /* the first contraction block starts from the correction term:
-     * -128 rowsum(A) (s8 x s8) or 128 colsum(B) (u8 x u8) */
-    uint32_t *ufix = (uint32_t *)fix;
+    /* the first contraction block starts from the correction term,
+     * -+128 rowsum(A) */
     if (row_fix) {
-      if (g->trans_a) byte_sums(A, K, M, false, false, ufix);
-      else byte_sums(A, M, K, false, true, ufix);
-      for (int64_t i = 0; i < M; i++) ufix[i] = 0u - 128u * ufix[i];
-    } else if (col_fix) {
-      if (g->trans_b) byte_sums(B, N, K, true, true, ufix);
-      else byte_sums(B, K, N, true, false, ufix);
-      for (int64_t j = 0; j < N; j++) ufix[j] *= 128u;
+      uint32_t *ufix = (uint32_t *)fix, f = au ? 128u : 0u - 128u;
+      if (g->trans_a) byte_sums(A, K, M, au, false, ufix);
+      else byte_sums(A, M, K, au, true, ufix);
+      for (int64_t i = 0; i < M; i++) ufix[i] *= f;
     }
     for (int64_t k0 = 0; k0 < K; k0 += KC) {
       int64_t kc = K - k0 < KC ? K - k0 : KC, G = (kc + 3) / 4;
       /* the lhs is read in place where its rows need no change */
-      bool direct = !g->trans_a && !xa && kc % 4 == 0;
+      bool direct = !g->trans_a && kc % 4 == 0;
       pack_b(B, K, N, g->trans_b, k0, kc, xb, bpk);
       for (int64_t i0 = 0; i0 < M; i0 += MC) {
         int64_t mc = M - i0 < MC ? M - i0 : MC, mfull = mc / MR * MR;
-        if (!direct) pack_a(A, M, K, g->trans_a, i0, mc, k0, kc, xa, apk);
-        else if (mfull < mc) pack_a(A, M, K, false, i0 + mfull, mc - mfull, k0, kc, 0, apk);
+        if (!direct) pack_a(A, M, K, g->trans_a, i0, mc, k0, kc, apk);
+        else if (mfull < mc) pack_a(A, M, K, false, i0 + mfull, mc - mfull, k0, kc, apk);
         for (int64_t p = 0; p < NP; p++) {
           int64_t j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
           const uint8_t *bp = bpk + p * G * NR * 4;
-          const int32_t *cinit = k0 == 0 && col_fix ? fix + j0 : NULL;
           for (int64_t r0 = 0; r0 < mc; r0 += MR) {
             int64_t mr = mc - r0 < MR ? mc - r0 : MR;
             const int32_t *rinit = k0 == 0 && row_fix ? fix + i0 + r0 : NULL;
@@ -225,10 +237,10 @@ cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b
             int64_t ars = direct && mr == MR ? K : 4 * G;
             int32_t *ct = C + (i0 + r0) * N + j0;
             if (mr == MR && nr == NR) {
-              (swap ? kernel_au : kernel_bu)(G, ap, ars, bp, ct, N, k0 > 0, rinit, cinit);
+              (swap ? kernel_au : kernel_bu)(G, ap, ars, bp, ct, N, k0 > 0, rinit);
               continue;
             }
-            (swap ? kernel_au : kernel_bu)(G, ap, ars, bp, tile, NR, false, rinit, cinit);
+            (swap ? kernel_au : kernel_bu)(G, ap, ars, bp, tile, NR, false, rinit);
             for (int64_t i = 0; i < mr; i++)
               for (int64_t j = 0; j < nr; j++) {
                 uint32_t v = (uint32_t)tile[i * NR + j];
