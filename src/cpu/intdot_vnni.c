@@ -68,6 +68,21 @@ static inline uint32_t load4(const uint8_t *p) {
 DEFINE_KERNEL(kernel_bu, 0) /* packed rhs u8, broadcast lhs s8 */
 DEFINE_KERNEL(kernel_au, 1) /* broadcast lhs u8, packed rhs s8 */
 
+/* The 4-byte groups (s[c], s[stride + c], s[2 stride + c], s[3 stride + c])
+ * xor x of the 16 columns c < 16, in column order in q[0..3]. */
+TGT static inline void quads16(const uint8_t *s, int64_t stride, __m128i x, __m128i q[4]) {
+  __m128i r0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)s), x);
+  __m128i r1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(s + stride)), x);
+  __m128i r2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(s + 2 * stride)), x);
+  __m128i r3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(s + 3 * stride)), x);
+  __m128i l01 = _mm_unpacklo_epi8(r0, r1), h01 = _mm_unpackhi_epi8(r0, r1);
+  __m128i l23 = _mm_unpacklo_epi8(r2, r3), h23 = _mm_unpackhi_epi8(r2, r3);
+  q[0] = _mm_unpacklo_epi16(l01, l23);
+  q[1] = _mm_unpackhi_epi16(l01, l23);
+  q[2] = _mm_unpacklo_epi16(h01, h23);
+  q[3] = _mm_unpackhi_epi16(h01, h23);
+}
+
 /* Packs rows [i0, i0+mc) x steps [k0, k0+kc) of the lhs (m x k, stored
  * k x m when trans) into ceil(mc/MR) * MR rows of 4G bytes (zero-padded). */
 TGT static void pack_a(const uint8_t *a, int64_t M, int64_t K, bool trans, int64_t i0, int64_t mc, int64_t k0,
@@ -88,16 +103,10 @@ TGT static void pack_a(const uint8_t *a, int64_t M, int64_t K, bool trans, int64
     bool fullg = 4 * gi + 4 <= kc;
     for (int64_t r = 0; r < rows; r += 16) {
       if (fullg && r + 16 <= mc) {
-        __m128i r0 = _mm_loadu_si128((const __m128i *)(s + r)), r1 = _mm_loadu_si128((const __m128i *)(s + M + r));
-        __m128i r2 = _mm_loadu_si128((const __m128i *)(s + 2 * M + r));
-        __m128i r3 = _mm_loadu_si128((const __m128i *)(s + 3 * M + r));
-        __m128i l01 = _mm_unpacklo_epi8(r0, r1), h01 = _mm_unpackhi_epi8(r0, r1);
-        __m128i l23 = _mm_unpacklo_epi8(r2, r3), h23 = _mm_unpackhi_epi8(r2, r3);
+        __m128i qv[4];
         uint32_t q[16];
-        _mm_storeu_si128((__m128i *)q, _mm_unpacklo_epi16(l01, l23));
-        _mm_storeu_si128((__m128i *)(q + 4), _mm_unpackhi_epi16(l01, l23));
-        _mm_storeu_si128((__m128i *)(q + 8), _mm_unpacklo_epi16(h01, h23));
-        _mm_storeu_si128((__m128i *)(q + 12), _mm_unpackhi_epi16(h01, h23));
+        quads16(s + r, M, _mm_setzero_si128(), qv);
+        memcpy(q, qv, sizeof q);
         for (int t = 0; t < 16; t++) memcpy(dst + (r + t) * 4 * G + 4 * gi, &q[t], 4);
         continue;
       }
@@ -124,16 +133,9 @@ TGT static void pack_b(const uint8_t *b, int64_t K, int64_t N, bool trans, int64
         for (int64_t jj = 0; jj < NR; jj += 16) {
           int64_t j = p * NR + jj;
           if (fullg && j + 16 <= N) {
-            __m128i r0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(row[0] + j)), xv);
-            __m128i r1 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(row[1] + j)), xv);
-            __m128i r2 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(row[2] + j)), xv);
-            __m128i r3 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)(row[3] + j)), xv);
-            __m128i l01 = _mm_unpacklo_epi8(r0, r1), h01 = _mm_unpackhi_epi8(r0, r1);
-            __m128i l23 = _mm_unpacklo_epi8(r2, r3), h23 = _mm_unpackhi_epi8(r2, r3);
-            _mm_storeu_si128((__m128i *)(d + 4 * jj), _mm_unpacklo_epi16(l01, l23));
-            _mm_storeu_si128((__m128i *)(d + 4 * jj + 16), _mm_unpackhi_epi16(l01, l23));
-            _mm_storeu_si128((__m128i *)(d + 4 * jj + 32), _mm_unpacklo_epi16(h01, h23));
-            _mm_storeu_si128((__m128i *)(d + 4 * jj + 48), _mm_unpackhi_epi16(h01, h23));
+            __m128i q[4];
+            quads16(row[0] + j, N, xv, q);
+            for (int t = 0; t < 4; t++) _mm_storeu_si128((__m128i *)(d + 4 * jj + 16 * t), q[t]);
           } else {
             for (int64_t t = jj; t < jj + 16; t++)
               for (int q = 0; q < 4; q++)
