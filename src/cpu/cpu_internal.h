@@ -188,8 +188,8 @@ bool gemm_plan(const Instr *dot, GemmPlan *p);
 cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out);
 cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
 
-/* s8/u8 x s8/u8 -> s32 products through sgemm, exact (intdot.c); o is
- * the allocated result. */
+/* s8/u8 x s8/u8 -> s32 products, exact (intdot.c: the AVX512-VNNI kernel
+ * where the CPU has it, else sgemm); o is the allocated result. */
 cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
 
 /* ---- convolutions as GEMMs (conv.c) ---- */
