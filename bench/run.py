@@ -403,6 +403,10 @@ def fill_cxla(e, r):
 
 def derive(e, machine):
     """Ratios, throughput and fractions of peak for one entry."""
+    # cxla's backend and threads are what its run reported (cxla bench's
+    # defaults: the compiled backend, every core)
+    if e.get("cxla_backend"):
+        machine["cxla_backend"], machine["cxla_threads"] = e["cxla_backend"], e["cxla_threads"]
     e["run_ratio"] = ratio(e["cxla_run_s"], e["xla_run_s"])
     e["run_ratio_is_lower_bound"] = False
     if e["run_ratio"] is None and e.get("cxla_run_lower_bound_s"):
@@ -458,8 +462,10 @@ def markdown(report):
     if opt:
         lines.append("")
         lines.append("cxla's optimizer (its default pass pipeline) ran on %d of the %d cases "
-                     "it finished; the interpreter then ran the optimized module." % (
-                         sum(1 for e in opt if e["cxla_optimized"]), len(opt)))
+                     "it finished; the %s then ran the optimized module." % (
+                         sum(1 for e in opt if e["cxla_optimized"]), len(opt),
+                         "interpreter" if m["cxla_backend"] == "interp" else
+                         "%s backend" % m["cxla_backend"]))
     if pk:
         lines.append("")
         lines.append("Machine peaks (bench/peak): triad %s GB/s all cores, %s GB/s one core; "
