@@ -67,6 +67,22 @@ def run_file(src, name, args, tmp):
         "import jax\n"
         "import jax._src.test_util  # defines jax_test_dut\n"
         f"jax.config.update('jax_test_dut', {dut!r})\n")
+    # Without an installed jax-cxla, JAX finds the package of this checkout
+    # (with its build/libcxla_pjrt.so) as a module of the jax_plugins
+    # namespace package on PYTHONPATH; subprocesses the tests start find it
+    # too.
+    ns = plugin_dir / "jax_plugins"
+    ns.mkdir(exist_ok=True)
+    (ns / "cxla_checkout.py").write_text(
+        "import os, sys\n"
+        "from importlib.metadata import entry_points\n\n\n"
+        "def initialize():\n"
+        "    if any(ep.name == 'cxla' for ep in entry_points(group='jax_plugins')):\n"
+        "        return  # an installed jax-cxla registers itself\n"
+        f"    sys.path.insert(0, {str(HERE)!r})\n"
+        f"    os.environ.setdefault('CXLA_PJRT_LIBRARY', {str(ROOT / 'build' / 'libcxla_pjrt.so')!r})\n"
+        "    import jax_cxla\n"
+        "    jax_cxla.initialize()\n")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(plugin_dir), env.get("PYTHONPATH")]))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "cxla_dut",

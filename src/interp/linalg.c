@@ -18,6 +18,13 @@
  *   lapack_?gesdd_ffi / lapack_?gesvd_ffi (x; mode)
  *                                           -> (x_out, s, u, vt, info)
  *   lapack_?trsm_ffi   (a, b; side, uplo, trans_x, diag) -> x
+ *   lapack_?geev_ffi   (x; compute_left, compute_right)
+ *                                           -> (wr, wi, vl, vr, info) real,
+ *                                              (w, vl, vr, info) complex
+ *   lapack_[cz]gees_ffi (x; mode, sort = 'N') -> (t, vs, w, sdim, info)
+ *   lapack_?gehrd_ffi  (x; low = 1, high = n) -> (h_and_reflectors, tau, info)
+ *   lapack_?sytrd_ffi / lapack_?hetrd_ffi (x; uplo)
+ *                                           -> (t_and_reflectors, d, e, tau, info)
  *   lapack_?gtsv_ffi   (dl, d, du, b)       -> (dl, d, du, x, info)
  *                      dl, d, du [..., n] with dl[0] and du[n-1] unused; b
  *                      [..., n, nrhs]; outputs as LAPACK leaves them (see
@@ -1005,6 +1012,486 @@ static cxla_status cc_gesdd(const Instr *in, const Literal *x, ElemType ty, Lite
   return NULL;
 }
 
+/* ---- nonsymmetric eigenproblem (geev) ----------------------------------------------- */
+
+/* The complex Givens rotation [[c, s], [-s*, c]] (c real) that maps (a, b)
+ * to (r, 0). */
+static void givens(Cx a, Cx b, double *c, Cx *s) {
+  double na = cabsv(a), nb = cabsv(b);
+  if (nb == 0) {
+    *c = 1, *s = cx(0, 0);
+    return;
+  }
+  if (na == 0) {
+    *c = 0, *s = cx(1, 0);
+    return;
+  }
+  double norm = hypot(na, nb);
+  *c = na / norm;
+  *s = cscale(cmul(cscale(a, 1 / na), cconj(b)), 1 / norm);
+}
+
+/* Reduces a (n x n) to upper Hessenberg form by Householder reflections,
+ * a = q h q^H, accumulating q (n x n, set here). v: n scratch. */
+static void hessenberg(Cx *a, Cx *q, int64_t n, Cx *v) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) q[i * n + j] = cx(i == j, 0);
+  for (int64_t k = 0; k + 2 < n; k++) {
+    int64_t len = n - k - 1;
+    double xn = 0;
+    for (int64_t i = 0; i < len; i++) xn = hypot(xn, cabsv(a[(k + 1 + i) * n + k]));
+    if (xn == 0) continue;
+    Cx x0 = a[(k + 1) * n + k];
+    double ax0 = cabsv(x0);
+    Cx ph = ax0 > 0 ? cscale(x0, 1 / ax0) : cx(1, 0);
+    Cx alpha = cscale(ph, -xn); /* P x = alpha e1 */
+    for (int64_t i = 0; i < len; i++) v[i] = a[(k + 1 + i) * n + k];
+    v[0] = csub(v[0], alpha);
+    double vv = 0;
+    for (int64_t i = 0; i < len; i++) vv += cabs2(v[i]);
+    if (vv == 0) continue;
+    /* P = I - 2 v v^H / vv, applied as P a P and q P. */
+    for (int64_t c = 0; c < n; c++) {
+      Cx w = cx(0, 0);
+      for (int64_t i = 0; i < len; i++) w = cadd(w, cmul(cconj(v[i]), a[(k + 1 + i) * n + c]));
+      w = cscale(w, 2 / vv);
+      for (int64_t i = 0; i < len; i++) a[(k + 1 + i) * n + c] = csub(a[(k + 1 + i) * n + c], cmul(v[i], w));
+    }
+    for (int64_t r = 0; r < n; r++) {
+      Cx w = cx(0, 0), w2 = cx(0, 0);
+      for (int64_t i = 0; i < len; i++) {
+        w = cadd(w, cmul(a[r * n + k + 1 + i], v[i]));
+        w2 = cadd(w2, cmul(q[r * n + k + 1 + i], v[i]));
+      }
+      w = cscale(w, 2 / vv), w2 = cscale(w2, 2 / vv);
+      for (int64_t i = 0; i < len; i++) {
+        a[r * n + k + 1 + i] = csub(a[r * n + k + 1 + i], cmul(w, cconj(v[i])));
+        q[r * n + k + 1 + i] = csub(q[r * n + k + 1 + i], cmul(w2, cconj(v[i])));
+      }
+    }
+    a[(k + 1) * n + k] = alpha;
+    for (int64_t i = 1; i < len; i++) a[(k + 1 + i) * n + k] = cx(0, 0);
+  }
+}
+
+/* Complex Schur form of the Hessenberg h by shifted QR iterations: h = q t
+ * q^H with t upper triangular (in h), q updated. Returns 0, or LAPACK's
+ * info (1-based index past the last eigenvalue that did not converge) when
+ * the iteration limit is hit, as for NaN input. cs: 2n doubles + n Cx. */
+static int64_t schur_qr(Cx *h, Cx *q, int64_t n, double *cs, Cx *sn) {
+  const double eps = 2.220446049250313e-16;
+  int64_t hi = n - 1, iter = 0, limit = 30 * (n > 10 ? n : 10);
+  while (hi > 0) {
+    int64_t l = hi;
+    while (l > 0) {
+      double s = cabs1(h[(l - 1) * n + l - 1]) + cabs1(h[l * n + l]);
+      double sub = cabs1(h[l * n + l - 1]);
+      if (sub <= eps * s || sub < 1e-300) {
+        h[l * n + l - 1] = cx(0, 0);
+        break;
+      }
+      l--;
+    }
+    if (l == hi) {
+      hi--;
+      iter = 0;
+      continue;
+    }
+    if (++iter > limit) return hi + 1;
+    /* Wilkinson shift: the eigenvalue of the trailing 2x2 nearer h[hi][hi];
+     * an exceptional shift every 10 iterations without deflation. */
+    Cx mu;
+    if (iter % 10 == 0) {
+      mu = cadd(h[hi * n + hi], cx(0.75 * cabs1(h[hi * n + hi - 1]), 0));
+    } else {
+      Cx a = h[(hi - 1) * n + hi - 1], b = h[(hi - 1) * n + hi], c = h[hi * n + hi - 1],
+         d = h[hi * n + hi];
+      Cx tr = cscale(cadd(a, d), 0.5), df = cscale(csub(a, d), 0.5);
+      Cx disc = cadd(cmul(df, df), cmul(b, c));
+      /* principal square root */
+      double r = cabsv(disc);
+      double sr = sqrt((r + fabs(disc.re)) / 2);
+      Cx sq;
+      if (sr == 0) sq = cx(0, 0);
+      else if (disc.re >= 0) sq = cx(sr, disc.im / (2 * sr));
+      else sq = cx(fabs(disc.im) / (2 * sr), disc.im >= 0 ? sr : -sr);
+      Cx e1 = cadd(tr, sq), e2 = csub(tr, sq);
+      mu = cabs2(csub(e1, d)) <= cabs2(csub(e2, d)) ? e1 : e2;
+    }
+    if (!isfinite(mu.re) || !isfinite(mu.im)) return hi + 1;
+    /* Explicit shifted QR step on the active block l..hi, applied to the
+     * full rows and columns so that t and q stay consistent. */
+    for (int64_t k = l; k <= hi; k++) h[k * n + k] = csub(h[k * n + k], mu);
+    for (int64_t k = l; k < hi; k++) {
+      double c;
+      Cx s;
+      givens(h[k * n + k], h[(k + 1) * n + k], &c, &s);
+      cs[k] = c, sn[k] = s;
+      for (int64_t j = k; j < n; j++) {
+        Cx x = h[k * n + j], y = h[(k + 1) * n + j];
+        h[k * n + j] = cadd(cscale(x, c), cmul(s, y));
+        h[(k + 1) * n + j] = csub(cscale(y, c), cmul(cconj(s), x));
+      }
+    }
+    for (int64_t k = l; k < hi; k++) {
+      double c = cs[k];
+      Cx s = sn[k];
+      int64_t top = k + 2 <= hi ? k + 2 : hi;
+      for (int64_t i = 0; i <= top; i++) {
+        Cx x = h[i * n + k], y = h[i * n + k + 1];
+        h[i * n + k] = cadd(cscale(x, c), cmul(y, cconj(s)));
+        h[i * n + k + 1] = csub(cscale(y, c), cmul(x, s));
+      }
+      for (int64_t i = 0; i < n; i++) {
+        Cx x = q[i * n + k], y = q[i * n + k + 1];
+        q[i * n + k] = cadd(cscale(x, c), cmul(y, cconj(s)));
+        q[i * n + k + 1] = csub(cscale(y, c), cmul(x, s));
+      }
+    }
+    for (int64_t k = l; k <= hi; k++) h[k * n + k] = cadd(h[k * n + k], mu);
+  }
+  return 0;
+}
+
+/* LAPACK's eigenvector normalization: unit 2-norm, then the component of
+ * largest magnitude made real (positive). */
+static void normalize_eigvec(Cx *v, int64_t n, int64_t stride) {
+  double nrm = 0, big = -1;
+  int64_t m = 0;
+  for (int64_t i = 0; i < n; i++) {
+    nrm = hypot(nrm, cabsv(v[i * stride]));
+    if (cabs2(v[i * stride]) > big) big = cabs2(v[i * stride]), m = i;
+  }
+  if (!(nrm > 0)) return;
+  Cx ph = cconj(v[m * stride]);
+  double a = cabsv(ph);
+  ph = a > 0 ? cscale(ph, 1 / (a * nrm)) : cx(1 / nrm, 0);
+  for (int64_t i = 0; i < n; i++) v[i * stride] = cmul(v[i * stride], ph);
+  v[m * stride].im = 0;
+}
+
+/* Eigenvectors of the upper triangular t (n x n) mapped through q: right
+ * (t x = t_kk x) or left (y^H t = t_kk y^H) ones, as the columns of out.
+ * Near-equal eigenvalues get a perturbed divisor (LAPACK's smin). x: n. */
+static void tri_eigvecs(const Cx *t, const Cx *q, int64_t n, bool right, Cx *out, Cx *x) {
+  const double eps = 2.220446049250313e-16;
+  double tn = 0;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = i; j < n; j++) tn = fmax(tn, cabs1(t[i * n + j]));
+  for (int64_t k = 0; k < n; k++) {
+    Cx lam = t[k * n + k];
+    double smin = fmax(eps * cabs1(lam), fmax(eps * tn, 1e-300));
+    for (int64_t i = 0; i < n; i++) x[i] = cx(0, 0);
+    x[k] = cx(1, 0);
+    if (right) {
+      for (int64_t i = k - 1; i >= 0; i--) {
+        Cx s = cx(0, 0);
+        for (int64_t j = i + 1; j <= k; j++) s = cadd(s, cmul(t[i * n + j], x[j]));
+        Cx d = csub(t[i * n + i], lam);
+        if (cabs1(d) < smin) d = cx(smin, 0);
+        x[i] = cdiv(cx(-s.re, -s.im), d);
+      }
+    } else {
+      /* z = conj(y): z_i (t_ii - lam) = -sum_{k <= j < i} z_j t_ji. */
+      for (int64_t i = k + 1; i < n; i++) {
+        Cx s = cx(0, 0);
+        for (int64_t j = k; j < i; j++) s = cadd(s, cmul(x[j], t[j * n + i]));
+        Cx d = csub(t[i * n + i], lam);
+        if (cabs1(d) < smin) d = cx(smin, 0);
+        x[i] = cdiv(cx(-s.re, -s.im), d);
+      }
+      for (int64_t i = k; i < n; i++) x[i] = cconj(x[i]);
+    }
+    int64_t j0 = right ? 0 : k, j1 = right ? k + 1 : n;
+    for (int64_t r = 0; r < n; r++) {
+      Cx s = cx(0, 0);
+      for (int64_t j = j0; j < j1; j++) s = cadd(s, cmul(q[r * n + j], x[j]));
+      out[r * n + k] = s;
+    }
+    normalize_eigvec(out + k, n, n);
+  }
+}
+
+/* ?geev: real x -> (wr, wi, vl, vr, info), complex x -> (w, vl, vr, info);
+ * vl/vr complex with the eigenvectors as columns (the FFI kernel unpacks
+ * LAPACK's real conjugate-pair storage), zeros when not asked for
+ * (compute_left / compute_right = 'N'). Computed through the complex Schur
+ * form of the whole matrix (no balancing), so a real matrix's real
+ * eigenvalues may carry rounding-level imaginary parts. info > 0 (the QR
+ * iteration did not converge, e.g. on NaN input) as LAPACK reports it. */
+static cxla_status cc_geev(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "geev operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad geev operand");
+  bool cplx = type_is_complex(ty);
+  ElemType ct = ty == T_F32 ? T_C64 : ty == T_F64 ? T_C128 : ty;
+  int r = x->rank, o = cplx ? 0 : 1;
+  if (res->ntuple != 4 + o) return interp_error(in, CXLA_INVALID_ARGUMENT, "geev returns %d values", 4 + o);
+  TRY(want_elem(in, 0, ty, r - 1, batch * n));
+  if (!cplx) TRY(want_elem(in, 1, ty, r - 1, batch * n));
+  TRY(want_elem(in, 1 + o, ct, r, x->nelems));
+  TRY(want_elem(in, 2 + o, ct, r, x->nelems));
+  TRY(want_elem(in, 3 + o, T_S32, r - 2, batch));
+  bool left = cfg_char(in, "compute_left", 'N') == 'V';
+  bool right = cfg_char(in, "compute_right", 'N') == 'V';
+  Work w;
+  TRY(work_alloc(&w, n * n + 2 * n));
+  for (int64_t b = 0; b < batch; b++) {
+    Cx *a = w.a, *q = w.b, *vec = w.c;
+    load_cx(x, b * n * n, n * n, a);
+    hessenberg(a, q, n, w.d);
+    double anorm = 0;
+    for (int64_t i = 0; i < n * n; i++) anorm = fmax(anorm, cabs1(a[i]));
+    int64_t info = schur_qr(a, q, n, w.w, w.d);
+    /* Output order: ord[k] = source index + 1, negated for "the conjugate
+     * of that one". A real matrix's eigenvalues are real or in conjugate
+     * pairs; the complex iteration leaves rounding-level differences, so
+     * real ones are made exactly real, each pair exactly conjugate, and
+     * (as LAPACK orders them) adjacent with the positive imaginary part
+     * first; their vectors follow (conjugates for the second). */
+    int32_t *ord = w.piv;
+    double tol = 16.0 * (double)n * 2.220446049250313e-16 * anorm;
+    for (int64_t i = 0; i < n; i++) ord[i] = (int32_t)(i + 1), w.good[i] = false;
+    if (!cplx && !info) {
+      int64_t k = 0;
+      for (int64_t i = 0; i < n; i++) {
+        if (w.good[i]) continue; /* already placed as a partner */
+        Cx li = a[i * n + i];
+        if (fabs(li.im) <= tol) {
+          a[i * n + i].im = 0;
+          ord[k++] = (int32_t)(i + 1);
+          continue;
+        }
+        int64_t best = -1;
+        double bd = INFINITY;
+        for (int64_t j = i + 1; j < n; j++) {
+          Cx lj = a[j * n + j];
+          if (w.good[j] || fabs(lj.im) <= tol) continue;
+          double dd = cabs2(csub(lj, cconj(li)));
+          if (dd < bd) bd = dd, best = j;
+        }
+        if (best < 0) { /* no partner: keep it as it is */
+          ord[k++] = (int32_t)(i + 1);
+          continue;
+        }
+        w.good[best] = true;
+        int64_t pos = li.im > 0 ? i : best;
+        Cx lp = a[pos * n + pos];
+        a[pos * n + pos] = cx(lp.re, fabs(lp.im));
+        ord[k++] = (int32_t)(pos + 1);
+        ord[k++] = -(int32_t)(pos + 1);
+      }
+    }
+    for (int64_t k = 0; k < n; k++) {
+      int64_t i = (ord[k] < 0 ? -ord[k] : ord[k]) - 1;
+      Cx lam = info ? cx(NAN, NAN) : a[i * n + i];
+      if (ord[k] < 0) lam = cconj(lam);
+      if (cplx) {
+        store_cx(res->tuple[0], b * n + k, 1, &lam);
+      } else {
+        literal_set_f64(res->tuple[0], b * n + k, lam.re);
+        literal_set_f64(res->tuple[1], b * n + k, lam.im);
+      }
+    }
+    for (int side = 0; side < 2; side++) {
+      bool want = side ? right : left;
+      Cx *out = w.e;
+      if (want && !info) {
+        tri_eigvecs(a, q, n, side == 1, vec, w.d);
+        for (int64_t k = 0; k < n; k++) {
+          int64_t j = (ord[k] < 0 ? -ord[k] : ord[k]) - 1;
+          bool real = !cplx && a[j * n + j].im == 0;
+          for (int64_t i = 0; i < n; i++) {
+            Cx v = vec[i * n + j];
+            if (real) v.im = 0;
+            out[i * n + k] = ord[k] < 0 ? cconj(v) : v;
+          }
+        }
+      } else {
+        for (int64_t i = 0; i < n * n; i++) out[i] = want ? cx(NAN, NAN) : cx(0, 0);
+      }
+      store_cx(res->tuple[1 + o + side], b * n * n, n * n, out);
+    }
+    literal_set_i64(res->tuple[3 + o], b, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* ?gehrd (ilo = 1, ihi = n: the whole matrix): a -> (h with the reflector
+ * tails below the subdiagonal, tau[n - 1], info 0), LAPACK's gehd2: H(i) =
+ * I - tau v v^H zeroes column i below the subdiagonal, a := H(i)^H a H(i). */
+static void gehrd(Cx *a, int64_t n, Cx *tau, bool complex, Cx *v) {
+  for (int64_t i = 0; i + 1 < n; i++) {
+    int64_t len = n - i - 1; /* v[0] at row i + 1 */
+    tau[i] = larfg(&a[(i + 1) * n + i], len > 1 ? &a[(i + 2) * n + i] : v, len - 1, n, complex);
+    if (cis_zero(tau[i])) continue;
+    v[0] = cx(1, 0);
+    for (int64_t j = 1; j < len; j++) v[j] = a[(i + 1 + j) * n + i];
+    for (int64_t r = 0; r < n; r++) { /* a := a H on columns i+1.. */
+      Cx w = cx(0, 0);
+      for (int64_t j = 0; j < len; j++) w = cadd(w, cmul(a[r * n + i + 1 + j], v[j]));
+      Cx tw = cmul(w, tau[i]);
+      for (int64_t j = 0; j < len; j++) a[r * n + i + 1 + j] = csub(a[r * n + i + 1 + j], cmul(tw, cconj(v[j])));
+    }
+    apply_reflector(a, n, n, i + 1, i, cconj(tau[i]), i + 1, n, v);
+  }
+}
+
+static cxla_status cc_gehrd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "gehrd operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gehrd operand");
+  int64_t k = n > 0 ? n - 1 : 0;
+  if (res->ntuple != 3) return interp_error(in, CXLA_INVALID_ARGUMENT, "gehrd returns 3 values");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, ty, x->rank - 1, batch * k));
+  TRY(want_elem(in, 2, T_S32, x->rank - 2, batch));
+  Work w;
+  TRY(work_alloc(&w, n * n + 1));
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * n * n, n * n, w.a);
+    gehrd(w.a, n, w.b, type_is_complex(ty), w.c);
+    store_cx(res->tuple[0], b * n * n, n * n, w.a);
+    store_cx(res->tuple[1], b * k, k, w.b);
+    literal_set_i64(res->tuple[2], b, 0);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* ?sytrd / ?hetrd (uplo): a -> (a, d, e, tau, info 0), LAPACK's sytd2 /
+ * hetd2: Q^H A Q = T tridiagonal for the Hermitian A stored in the uplo
+ * triangle; that triangle gets T's diagonal and off-diagonal and the
+ * reflector tails (lower: below the subdiagonal, column by column from the
+ * top; upper: above the superdiagonal, from the bottom), the other strict
+ * triangle is left as it was. m: the full Hermitian matrix (n x n). */
+static void sytrd(Cx *a, Cx *m, int64_t n, bool lower, double *d, double *e, Cx *tau, bool complex,
+                  Cx *v, Cx *p) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j <= i; j++) {
+      Cx s = lower ? a[i * n + j] : cconj(a[j * n + i]);
+      if (i == j) s.im = 0;
+      m[i * n + j] = s;
+      m[j * n + i] = cconj(s);
+    }
+  for (int64_t s = 0; s + 1 < n; s++) {
+    /* lower: step i = s zeroes column i below row i + 1 (v on rows i+1..);
+     * upper: step i = n-2-s zeroes column i + 1 above row i (v on rows
+     * i..0, v[0] at row i). */
+    int64_t i = lower ? s : n - 2 - s, len = lower ? n - i - 1 : i + 1;
+    int64_t r0 = lower ? i + 1 : i, col = lower ? i : i + 1, dir = lower ? 1 : -1;
+    Cx alpha = m[r0 * n + col];
+    for (int64_t j = 1; j < len; j++) v[j] = m[(r0 + dir * j) * n + col];
+    Cx t = larfg(&alpha, v + 1, len - 1, 1, complex);
+    tau[i] = t;
+    e[i] = alpha.re;
+    v[0] = cx(1, 0);
+    /* Store into a: beta and the tail in the column. */
+    for (int64_t j = 0; j < len; j++) {
+      int64_t r = r0 + dir * j;
+      Cx val = j == 0 ? cx(alpha.re, 0) : v[j];
+      if (lower) a[r * n + col] = val;
+      else a[r * n + col] = val; /* upper: column i+1, rows i..0 */
+    }
+    if (cis_zero(t)) continue;
+    /* m := H^H m H, H = I - t v v^H on the rows/columns of v. */
+    for (int64_t c = 0; c < n; c++) { /* left: H^H = I - conj(t) v v^H */
+      Cx w = cx(0, 0);
+      for (int64_t j = 0; j < len; j++) w = cadd(w, cmul(cconj(v[j]), m[(r0 + dir * j) * n + c]));
+      p[c] = cmul(cconj(t), w);
+    }
+    for (int64_t j = 0; j < len; j++)
+      for (int64_t c = 0; c < n; c++) {
+        int64_t r = r0 + dir * j;
+        m[r * n + c] = csub(m[r * n + c], cmul(v[j], p[c]));
+      }
+    for (int64_t r = 0; r < n; r++) { /* right: H */
+      Cx w = cx(0, 0);
+      for (int64_t j = 0; j < len; j++) w = cadd(w, cmul(m[r * n + r0 + dir * j], v[j]));
+      Cx tw = cmul(w, t);
+      for (int64_t j = 0; j < len; j++) {
+        int64_t c = r0 + dir * j;
+        m[r * n + c] = csub(m[r * n + c], cmul(tw, cconj(v[j])));
+      }
+    }
+  }
+  for (int64_t i = 0; i < n; i++) {
+    d[i] = m[i * n + i].re;
+    a[i * n + i] = cx(d[i], 0);
+  }
+}
+
+static cxla_status cc_sytrd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "sytrd operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad sytrd operand");
+  int64_t k = n > 0 ? n - 1 : 0;
+  if (res->ntuple != 5) return interp_error(in, CXLA_INVALID_ARGUMENT, "sytrd returns 5 values");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, real_type(ty), x->rank - 1, batch * n));
+  TRY(want_elem(in, 2, real_type(ty), x->rank - 1, batch * k));
+  TRY(want_elem(in, 3, ty, x->rank - 1, batch * k));
+  TRY(want_elem(in, 4, T_S32, x->rank - 2, batch));
+  bool lower = cfg_char(in, "uplo", 'L') == 'L';
+  Work w;
+  TRY(work_alloc(&w, n * n + 2 * n + 1));
+  double *dd = w.w, *ee = w.w + n;
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * n * n, n * n, w.a);
+    sytrd(w.a, w.b, n, lower, dd, ee, w.c, type_is_complex(ty), w.d, w.e);
+    store_cx(res->tuple[0], b * n * n, n * n, w.a);
+    for (int64_t i = 0; i < n; i++) literal_set_f64(res->tuple[1], b * n + i, dd[i]);
+    for (int64_t i = 0; i < k; i++) literal_set_f64(res->tuple[2], b * k + i, ee[i]);
+    store_cx(res->tuple[3], b * k, k, w.c);
+    literal_set_i64(res->tuple[4], b, 0);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* ?gees (mode, sort = 'N'): complex a -> (t, vs, w, sdim 0, info): the
+ * complex Schur form t = vs^H a vs (upper triangular), the Schur vectors
+ * (zeros when mode is 'N') and w = diag(t). Real operands are
+ * UNIMPLEMENTED (LAPACK's real Schur form has 2x2 blocks). */
+static cxla_status cc_gees(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "gees operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gees operand");
+  if (!type_is_complex(ty))
+    return interp_error(in, CXLA_UNIMPLEMENTED, "the real Schur form (%s) is not supported",
+                        in->custom_call_target);
+  if (cfg_char(in, "sort", 'N') != 'N')
+    return interp_error(in, CXLA_UNIMPLEMENTED, "gees with eigenvalue sorting is not supported");
+  if (res->ntuple != 5) return interp_error(in, CXLA_INVALID_ARGUMENT, "gees returns 5 values");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 2, ty, x->rank - 1, batch * n));
+  TRY(want_elem(in, 3, T_S32, x->rank - 2, batch));
+  TRY(want_elem(in, 4, T_S32, x->rank - 2, batch));
+  bool vecs = cfg_char(in, "mode", 'V') == 'V';
+  Work w;
+  TRY(work_alloc(&w, n * n + 2 * n));
+  for (int64_t b = 0; b < batch; b++) {
+    Cx *a = w.a, *q = w.b;
+    load_cx(x, b * n * n, n * n, a);
+    hessenberg(a, q, n, w.d);
+    int64_t info = schur_qr(a, q, n, w.w, w.d);
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < i; j++) a[i * n + j] = cx(0, 0);
+    for (int64_t i = 0; i < n; i++) w.e[i] = a[i * n + i];
+    if (!vecs)
+      for (int64_t i = 0; i < n * n; i++) q[i] = cx(0, 0);
+    store_cx(res->tuple[0], b * n * n, n * n, a);
+    store_cx(res->tuple[1], b * n * n, n * n, q);
+    store_cx(res->tuple[2], b * n, n, w.e);
+    literal_set_i64(res->tuple[3], b, 0);
+    literal_set_i64(res->tuple[4], b, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
 static cxla_status cc_trsm(const Instr *in, Literal *const *ops, ElemType ty, Literal **out) {
   if (in->noperands != 2) return interp_error(in, CXLA_INVALID_ARGUMENT, "trsm takes 2 operands");
   if (ops[0]->type != ty || ops[1]->type != ty)
@@ -1142,6 +1629,10 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   else if (routine_is(r, cplx ? "heevd" : "syevd")) kind = 4;
   else if (routine_is(r, "gesdd") || routine_is(r, "gesvd")) kind = 5;
   else if (routine_is(r, "gtsv")) kind = 7;
+  else if (routine_is(r, "geev")) kind = 8;
+  else if (routine_is(r, "gehrd")) kind = 9;
+  else if (routine_is(r, "gees")) kind = 11;
+  else if (routine_is(r, cplx ? "hetrd" : "sytrd")) kind = 10;
   else goto unsupported;
 run:
   if (in->noperands < 1) return interp_error(in, CXLA_INVALID_ARGUMENT, "missing operand");
@@ -1162,6 +1653,10 @@ run:
   case 4: st = cc_syevd(in, ops[0], ty, res); break;
   case 6: st = cc_eigh_tf(in, ops[0], ty, res); break;
   case 7: st = cc_gtsv(in, ops, ty, res); break;
+  case 8: st = cc_geev(in, ops[0], ty, res); break;
+  case 9: st = cc_gehrd(in, ops[0], ty, res); break;
+  case 11: st = cc_gees(in, ops[0], ty, res); break;
+  case 10: st = cc_sytrd(in, ops[0], ty, res); break;
   default: st = cc_gesdd(in, ops[0], ty, res); break;
   }
   if (st) {
