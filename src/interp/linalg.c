@@ -21,7 +21,11 @@
  *   lapack_?geev_ffi   (x; compute_left, compute_right)
  *                                           -> (wr, wi, vl, vr, info) real,
  *                                              (w, vl, vr, info) complex
- *   lapack_[cz]gees_ffi (x; mode, sort = 'N') -> (t, vs, w, sdim, info)
+ *   lapack_?gees_ffi   (x; mode, sort = 'N') -> (t, vs, w, sdim, info) complex,
+ *                                              (t, vs, wr, wi, sdim, info) real
+ *   lapack_?ormqr_ffi / lapack_?unmqr_ffi (a, tau, c; left, transpose) -> op(Q) c
+ *                                           or c op(Q)
+ *   lapack_?geqp3_ffi  (x, jpvt)            -> (r_and_reflectors, jpvt 1-based, tau)
  *   lapack_?gehrd_ffi  (x; low = 1, high = n) -> (h_and_reflectors, tau, info)
  *   lapack_?sytrd_ffi / lapack_?hetrd_ffi (x; uplo)
  *                                           -> (t_and_reflectors, d, e, tau, info)
@@ -29,6 +33,8 @@
  *                      dl, d, du [..., n] with dl[0] and du[n-1] unused; b
  *                      [..., n, nrhs]; outputs as LAPACK leaves them (see
  *                      cc_gtsv)
+ *   tridiagonal_solve_perturbed_ffi (dl, d, du, b) -> x  (jaxlib's: pivoting,
+ *                      tiny pivots perturbed instead of failing)
  * TensorFlow's targets (element type from the operand):
  *   Qr                 (x)                  -> (r_and_reflectors, taus)  as geqrf
  *   ProductOfElementaryHouseholderReflectors (a, taus) -> q            as orgqr
@@ -1115,8 +1121,10 @@ static int64_t schur_qr(Cx *h, Cx *q, int64_t n, double *cs, Cx *sn) {
       if (sr == 0) sq = cx(0, 0);
       else if (disc.re >= 0) sq = cx(sr, disc.im / (2 * sr));
       else sq = cx(fabs(disc.im) / (2 * sr), disc.im >= 0 ? sr : -sr);
-      Cx e1 = cadd(tr, sq), e2 = csub(tr, sq);
-      mu = cabs2(csub(e1, d)) <= cabs2(csub(e2, d)) ? e1 : e2;
+      /* LAPACK's zlahqr choice: tr - y with y = +-sq aligned with df (on a
+       * tie, as for a real block with a complex pair, y = sq). */
+      if (df.re * sq.re + df.im * sq.im < 0) sq = cx(-sq.re, -sq.im);
+      mu = csub(tr, sq);
     }
     if (!isfinite(mu.re) || !isfinite(mu.im)) return hi + 1;
     /* Explicit shifted QR step on the active block l..hi, applied to the
@@ -1242,7 +1250,9 @@ static cxla_status cc_geev(const Instr *in, const Literal *x, ElemType ty, Liter
     hessenberg(a, q, n, w.d);
     double anorm = 0;
     for (int64_t i = 0; i < n * n; i++) anorm = fmax(anorm, cabs1(a[i]));
-    int64_t info = schur_qr(a, q, n, w.w, w.d);
+    /* Infinite or NaN entries: no eigenvalues (LAPACK's scaling turns
+     * them into NaN); reported as not converged. */
+    int64_t info = isfinite(anorm) ? schur_qr(a, q, n, w.w, w.d) : (n > 0 ? n : 0);
     /* Output order: ord[k] = source index + 1, negated for "the conjugate
      * of that one". A real matrix's eigenvalues are real or in conjugate
      * pairs; the complex iteration leaves rounding-level differences, so
@@ -1450,19 +1460,192 @@ static cxla_status cc_sytrd(const Instr *in, const Literal *x, ElemType ty, Lite
   return NULL;
 }
 
+/* ---- real Schur form (dgees / sgees) ------------------------------------------ */
+
+/* Applies the reflector I - 2 v v^T / (v^T v) (v of length len, at row /
+ * column k) to rows k.. of h for columns c0..n-1, to columns k.. of h for
+ * rows 0..r1, and to columns k.. of z. */
+static void rs_reflect(double *h, double *z, int64_t n, int64_t k, int len, const double *v,
+                       int64_t c0, int64_t r1) {
+  double vv = 0;
+  for (int i = 0; i < len; i++) vv += v[i] * v[i];
+  if (vv == 0) return;
+  double f = 2 / vv;
+  for (int64_t c = c0; c < n; c++) {
+    double s = 0;
+    for (int i = 0; i < len; i++) s += v[i] * h[(k + i) * n + c];
+    s *= f;
+    for (int i = 0; i < len; i++) h[(k + i) * n + c] -= s * v[i];
+  }
+  for (int64_t r = 0; r <= r1; r++) {
+    double s = 0;
+    for (int i = 0; i < len; i++) s += h[r * n + k + i] * v[i];
+    s *= f;
+    for (int i = 0; i < len; i++) h[r * n + k + i] -= s * v[i];
+  }
+  for (int64_t r = 0; r < n; r++) {
+    double s = 0;
+    for (int i = 0; i < len; i++) s += z[r * n + k + i] * v[i];
+    s *= f;
+    for (int i = 0; i < len; i++) z[r * n + k + i] -= s * v[i];
+  }
+}
+
+/* The Householder vector mapping u (len 2 or 3) to a multiple of e1. */
+static void rs_house(const double *u, int len, double *v) {
+  double nrm = 0;
+  for (int i = 0; i < len; i++) nrm = hypot(nrm, u[i]);
+  for (int i = 0; i < len; i++) v[i] = u[i];
+  v[0] += u[0] >= 0 ? nrm : -nrm;
+}
+
+/* Rotates rows/columns p, p+1 of h (and columns of z) by [[c, -s], [s, c]]:
+ * h := G^T h G, z := z G. */
+static void rs_rot(double *h, double *z, int64_t n, int64_t p, double c, double s) {
+  for (int64_t j = 0; j < n; j++) {
+    double x = h[p * n + j], y = h[(p + 1) * n + j];
+    h[p * n + j] = c * x + s * y, h[(p + 1) * n + j] = -s * x + c * y;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    double x = h[i * n + p], y = h[i * n + p + 1];
+    h[i * n + p] = c * x + s * y, h[i * n + p + 1] = -s * x + c * y;
+    x = z[i * n + p], y = z[i * n + p + 1];
+    z[i * n + p] = c * x + s * y, z[i * n + p + 1] = -s * x + c * y;
+  }
+}
+
+/* Standardizes the 2x2 diagonal block at p: upper triangular when its
+ * eigenvalues are real, else equal diagonal entries (LAPACK's form). */
+static void rs_block(double *h, double *z, int64_t n, int64_t p) {
+  double a = h[p * n + p], b = h[p * n + p + 1], c = h[(p + 1) * n + p], d = h[(p + 1) * n + p + 1];
+  double hd = (a - d) / 2, disc = hd * hd + b * c;
+  double cs, sn;
+  if (disc >= 0) {
+    double lam = (a + d) / 2 + (hd >= 0 ? sqrt(disc) : -sqrt(disc));
+    double x1 = b, y1 = lam - a, x2 = lam - d, y2 = c; /* eigenvectors */
+    double n1 = hypot(x1, y1), n2 = hypot(x2, y2);
+    if (n1 >= n2 && n1 > 0) cs = x1 / n1, sn = y1 / n1;
+    else if (n2 > 0) cs = x2 / n2, sn = y2 / n2;
+    else cs = 1, sn = 0;
+    rs_rot(h, z, n, p, cs, sn);
+    h[(p + 1) * n + p] = 0;
+  } else {
+    double th = 0.5 * atan2(-(a - d), b + c);
+    rs_rot(h, z, n, p, cos(th), sin(th));
+    double m = (h[p * n + p] + h[(p + 1) * n + p + 1]) / 2;
+    h[p * n + p] = h[(p + 1) * n + p + 1] = m;
+  }
+}
+
+/* Real Schur form of the upper Hessenberg h by Francis double-shift QR
+ * iterations: h := Z^T h Z quasi-triangular (standardized 2x2 blocks for
+ * complex pairs), z := z Z. Returns 0 or (no convergence, e.g. NaN input)
+ * LAPACK's info. */
+static int64_t real_schur(double *h, double *z, int64_t n) {
+  const double eps = 2.220446049250313e-16;
+  int64_t hi = n - 1, iter = 0, limit = 30 * (n > 10 ? n : 10);
+  while (hi >= 0) {
+    int64_t l = hi;
+    for (; l > 0; l--) {
+      double s = fabs(h[(l - 1) * n + l - 1]) + fabs(h[l * n + l]);
+      double sub = fabs(h[l * n + l - 1]);
+      if (sub <= eps * s || sub < 1e-300) {
+        h[l * n + l - 1] = 0;
+        break;
+      }
+    }
+    if (l == hi) {
+      hi--, iter = 0;
+      continue;
+    }
+    if (l == hi - 1) {
+      rs_block(h, z, n, hi - 1);
+      hi -= 2, iter = 0;
+      continue;
+    }
+    if (++iter > limit) return hi + 1;
+    double s, t;
+    if (iter % 10 == 0) {
+      double e = fabs(h[hi * n + hi - 1]) + fabs(h[(hi - 1) * n + hi - 2]);
+      s = 1.5 * e, t = e * e;
+    } else {
+      s = h[(hi - 1) * n + hi - 1] + h[hi * n + hi];
+      t = h[(hi - 1) * n + hi - 1] * h[hi * n + hi] - h[(hi - 1) * n + hi] * h[hi * n + hi - 1];
+    }
+    if (!isfinite(s) || !isfinite(t)) return hi + 1;
+    double u[3], v[3];
+    u[0] = h[l * n + l] * h[l * n + l] + h[l * n + l + 1] * h[(l + 1) * n + l] - s * h[l * n + l] + t;
+    u[1] = h[(l + 1) * n + l] * (h[l * n + l] + h[(l + 1) * n + l + 1] - s);
+    u[2] = h[(l + 1) * n + l] * h[(l + 2) * n + l + 1];
+    for (int64_t k = l; k <= hi - 2; k++) {
+      rs_house(u, 3, v);
+      int64_t r1 = k + 3 < hi ? k + 3 : hi;
+      rs_reflect(h, z, n, k, 3, v, k > l ? k - 1 : l, r1);
+      if (k > l) h[(k + 1) * n + k - 1] = h[(k + 2) * n + k - 1] = 0;
+      u[0] = h[(k + 1) * n + k], u[1] = h[(k + 2) * n + k];
+      if (k < hi - 2) u[2] = h[(k + 3) * n + k];
+    }
+    rs_house(u, 2, v);
+    rs_reflect(h, z, n, hi - 1, 2, v, hi - 2, hi);
+    h[hi * n + hi - 2] = 0;
+  }
+  return 0;
+}
+
+static cxla_status cc_dgees(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "gees operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gees operand");
+  if (res->ntuple != 6) return interp_error(in, CXLA_INVALID_ARGUMENT, "real gees returns 6 values");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 2, ty, x->rank - 1, batch * n));
+  TRY(want_elem(in, 3, ty, x->rank - 1, batch * n));
+  TRY(want_elem(in, 4, T_S32, x->rank - 2, batch));
+  TRY(want_elem(in, 5, T_S32, x->rank - 2, batch));
+  bool vecs = cfg_char(in, "mode", 'V') == 'V';
+  Work w;
+  TRY(work_alloc(&w, n * n + 2 * n));
+  double *h = (double *)w.c, *z = (double *)w.e; /* n*n doubles fit in n*n Cx */
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * n * n, n * n, w.a);
+    hessenberg(w.a, w.b, n, w.d);
+    for (int64_t i = 0; i < n * n; i++) h[i] = w.a[i].re, z[i] = w.b[i].re;
+    int64_t info = real_schur(h, z, n);
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j + 1 < i; j++) h[i * n + j] = 0;
+    for (int64_t i = 0; i < n; i++) {
+      double wr = h[i * n + i], wi = 0;
+      if (i + 1 < n && h[(i + 1) * n + i] != 0)
+        wi = sqrt(fabs(h[i * n + i + 1])) * sqrt(fabs(h[(i + 1) * n + i]));
+      else if (i > 0 && h[i * n + i - 1] != 0)
+        wi = -sqrt(fabs(h[(i - 1) * n + i])) * sqrt(fabs(h[i * n + i - 1]));
+      literal_set_f64(res->tuple[2], b * n + i, wr);
+      literal_set_f64(res->tuple[3], b * n + i, wi);
+    }
+    for (int64_t i = 0; i < n * n; i++) {
+      literal_set_f64(res->tuple[0], b * n * n + i, h[i]);
+      literal_set_f64(res->tuple[1], b * n * n + i, vecs ? z[i] : 0);
+    }
+    literal_set_i64(res->tuple[4], b, 0);
+    literal_set_i64(res->tuple[5], b, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
 /* ?gees (mode, sort = 'N'): complex a -> (t, vs, w, sdim 0, info): the
  * complex Schur form t = vs^H a vs (upper triangular), the Schur vectors
- * (zeros when mode is 'N') and w = diag(t). Real operands are
- * UNIMPLEMENTED (LAPACK's real Schur form has 2x2 blocks). */
+ * (zeros when mode is 'N') and w = diag(t). Real a -> (t, vs, wr, wi,
+ * sdim 0, info) with LAPACK's real Schur form (standardized 2x2 blocks for
+ * complex pairs). */
 static cxla_status cc_gees(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
   int64_t batch, n, n2;
   TRY(mat_dims(in, x, "gees operand", &batch, &n, &n2));
   if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gees operand");
-  if (!type_is_complex(ty))
-    return interp_error(in, CXLA_UNIMPLEMENTED, "the real Schur form (%s) is not supported",
-                        in->custom_call_target);
   if (cfg_char(in, "sort", 'N') != 'N')
     return interp_error(in, CXLA_UNIMPLEMENTED, "gees with eigenvalue sorting is not supported");
+  if (!type_is_complex(ty)) return cc_dgees(in, x, ty, res);
   if (res->ntuple != 5) return interp_error(in, CXLA_INVALID_ARGUMENT, "gees returns 5 values");
   TRY(want_elem(in, 0, ty, x->rank, x->nelems));
   TRY(want_elem(in, 1, ty, x->rank, x->nelems));
@@ -1488,6 +1671,192 @@ static cxla_status cc_gees(const Instr *in, const Literal *x, ElemType ty, Liter
     literal_set_i64(res->tuple[3], b, 0);
     literal_set_i64(res->tuple[4], b, info);
   }
+  work_free(&w);
+  return NULL;
+}
+
+/* A boolean attribute of backend_config ("{left = true, ...}"; integers
+ * too), or dflt. */
+static bool cfg_bool(const Instr *in, const char *key, bool dflt) {
+  const char *cfg = instr_raw(in, "backend_config");
+  if (!cfg) return dflt;
+  size_t kl = strlen(key);
+  for (const char *p = strstr(cfg, key); p; p = strstr(p + 1, key)) {
+    bool start_ok = p == cfg || strchr("{ ,\"", p[-1]);
+    const char *q = p + kl;
+    while (*q == ' ') q++;
+    if (!start_ok || *q != '=') continue;
+    q++;
+    while (*q == ' ') q++;
+    if (strncmp(q, "true", 4) == 0) return true;
+    if (strncmp(q, "false", 5) == 0) return false;
+    char *end;
+    long v = strtol(q, &end, 10);
+    if (end != q) return v != 0;
+  }
+  return dflt;
+}
+
+/* ?ormqr / ?unmqr (a, tau, c; left, transpose) -> op(Q) c or c op(Q), Q =
+ * H_0 ... H_{k-1} from geqrf's reflectors in a [..., m, n] (k = len(tau)),
+ * op(Q) = Q^H when transpose; c [..., r, s] with m = r (left) or s. */
+static cxla_status cc_ormqr(const Instr *in, Literal *const *ops, ElemType ty, Literal **out) {
+  if (in->noperands != 3) return interp_error(in, CXLA_INVALID_ARGUMENT, "ormqr takes 3 operands");
+  const Literal *la = ops[0], *lt = ops[1], *lc = ops[2];
+  int64_t batch, m, n, cb, r, s;
+  TRY(mat_dims(in, la, "ormqr reflectors", &batch, &m, &n));
+  TRY(mat_dims(in, lc, "ormqr operand c", &cb, &r, &s));
+  if (la->type != ty || lt->type != ty || lc->type != ty)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "ormqr operands must be %s", type_name(ty));
+  bool left = cfg_bool(in, "left", true), trans = cfg_bool(in, "transpose", false);
+  int64_t k = lt->rank >= 1 ? lt->dims[lt->rank - 1] : -1;
+  if (cb != batch || lt->rank != la->rank - 1 || k < 0 || k > n || k > m || lt->nelems != batch * k ||
+      (left ? r : s) != m)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "ormqr operand shapes do not fit");
+  if (!in->shape || in->shape->type != ty || shape_elems(in->shape) != lc->nelems)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "ormqr result must have c's shape");
+  Literal *res;
+  TRY(make_result(in, &res));
+  Work w;
+  cxla_status st = work_alloc(&w, m * n + r * s + m + k);
+  if (st) {
+    literal_free(res);
+    return st;
+  }
+  bool cplx = type_is_complex(ty), reverse = left != trans;
+  for (int64_t b = 0; b < batch; b++) {
+    Cx *a = w.a, *c = w.b, *tau = w.c, *v = w.d;
+    load_cx(la, b * m * n, m * n, a);
+    load_cx(lc, b * r * s, r * s, c);
+    load_cx(lt, b * k, k, tau);
+    for (int64_t it = 0; it < k; it++) {
+      int64_t j = reverse ? k - 1 - it : it;
+      Cx t = trans && cplx ? cconj(tau[j]) : tau[j];
+      for (int64_t i = 0; i < m; i++) v[i] = i < j ? cx(0, 0) : i == j ? cx(1, 0) : a[i * n + j];
+      if (left) { /* c -= t v (v^H c) */
+        for (int64_t col = 0; col < s; col++) {
+          Cx d = cx(0, 0);
+          for (int64_t i = j; i < m; i++) d = cadd(d, cmul(cconj(v[i]), c[i * s + col]));
+          d = cmul(t, d);
+          for (int64_t i = j; i < m; i++) c[i * s + col] = csub(c[i * s + col], cmul(v[i], d));
+        }
+      } else { /* c -= t (c v) v^H */
+        for (int64_t row = 0; row < r; row++) {
+          Cx d = cx(0, 0);
+          for (int64_t i = j; i < m; i++) d = cadd(d, cmul(c[row * s + i], v[i]));
+          d = cmul(t, d);
+          for (int64_t i = j; i < m; i++) c[row * s + i] = csub(c[row * s + i], cmul(d, cconj(v[i])));
+        }
+      }
+    }
+    store_cx(res, b * r * s, r * s, c);
+  }
+  work_free(&w);
+  *out = res;
+  return NULL;
+}
+
+/* LAPACK's ?geqp3 (as its unblocked ?laqp2): Householder QR of a (m x n)
+ * with column pivoting. jpvt (in): nonzero marks a column to move to the
+ * front and factor first without pivoting; (out) the 1-based original index
+ * of each column. The remaining steps pivot the column of largest
+ * (downdated) remaining norm, recomputing a norm when downdating loses
+ * accuracy (tol3z = sqrt(eps) of the element type). */
+static void geqp3(Cx *a, int64_t m, int64_t n, int64_t *jpvt, Cx *tau, double *vn1, double *vn2,
+                  bool complex, double eps, Cx *v) {
+  int64_t nfxd = 0, k = m < n ? m : n;
+  for (int64_t j = 0; j < n; j++) {
+    if (jpvt[j] != 0) {
+      if (j != nfxd) {
+        for (int64_t r = 0; r < m; r++) {
+          Cx t = a[r * n + j];
+          a[r * n + j] = a[r * n + nfxd];
+          a[r * n + nfxd] = t;
+        }
+        jpvt[j] = jpvt[nfxd];
+      } else {
+        jpvt[j] = j + 1;
+      }
+      jpvt[nfxd] = j + 1;
+      nfxd++;
+    } else {
+      jpvt[j] = j + 1;
+    }
+  }
+  double tol3z = sqrt(eps);
+  for (int64_t i = 0; i < k; i++) {
+    if (i >= nfxd) {
+      if (i == nfxd || i == 0)
+        for (int64_t j = i; j < n; j++) {
+          double s = 0;
+          for (int64_t r = i; r < m; r++) s = hypot(s, cabsv(a[r * n + j]));
+          vn1[j] = vn2[j] = s;
+        }
+      int64_t p = i;
+      for (int64_t j = i + 1; j < n; j++)
+        if (vn1[j] > vn1[p]) p = j;
+      if (p != i) {
+        for (int64_t r = 0; r < m; r++) {
+          Cx t = a[r * n + p];
+          a[r * n + p] = a[r * n + i];
+          a[r * n + i] = t;
+        }
+        int64_t t = jpvt[p];
+        jpvt[p] = jpvt[i];
+        jpvt[i] = t;
+        vn1[p] = vn1[i];
+        vn2[p] = vn2[i];
+      }
+    }
+    tau[i] = larfg(&a[i * n + i], i + 1 < m ? &a[(i + 1) * n + i] : v, m - i - 1, n, complex);
+    apply_reflector(a, m, n, i, i, cconj(tau[i]), i + 1, n, v);
+    if (i < nfxd) continue;
+    for (int64_t j = i + 1; j < n; j++) {
+      if (vn1[j] == 0) continue;
+      double t = cabsv(a[i * n + j]) / vn1[j];
+      t = 1 - t * t;
+      if (t < 0) t = 0;
+      double r = vn1[j] / vn2[j], t2 = t * r * r;
+      if (t2 <= tol3z) {
+        double s = 0;
+        for (int64_t q = i + 1; q < m; q++) s = hypot(s, cabsv(a[q * n + j]));
+        vn1[j] = vn2[j] = i + 1 < m ? s : 0;
+      } else {
+        vn1[j] *= sqrt(t);
+      }
+    }
+  }
+}
+
+/* ?geqp3 (a, jpvt) -> (a: R and the reflectors, jpvt 1-based, tau[min(m, n)]). */
+static cxla_status cc_geqp3(const Instr *in, Literal *const *ops, ElemType ty, Literal *res) {
+  if (in->noperands != 2) return interp_error(in, CXLA_INVALID_ARGUMENT, "geqp3 takes 2 operands");
+  const Literal *x = ops[0], *jp = ops[1];
+  int64_t batch, m, n;
+  TRY(mat_dims(in, x, "geqp3 operand", &batch, &m, &n));
+  int64_t k = m < n ? m : n;
+  if (x->type != ty || !type_is_int(jp->type) || jp->nelems != batch * n || res->ntuple != 3)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "bad geqp3 operands or results");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, jp->type, jp->rank, batch * n));
+  TRY(want_elem(in, 2, ty, x->rank - 1, batch * k));
+  double eps = ty == T_F32 || ty == T_C64 ? 5.9604644775390625e-08 : 1.1102230246251565e-16;
+  Work w;
+  TRY(work_alloc(&w, m * n + 2 * n + m + 1));
+  int64_t *piv = cxla_calloc((size_t)n + 1, sizeof *piv);
+  if (!piv) {
+    work_free(&w);
+    return cxla_oom();
+  }
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * m * n, m * n, w.a);
+    for (int64_t j = 0; j < n; j++) piv[j] = literal_get_i64(jp, b * n + j);
+    geqp3(w.a, m, n, piv, w.b, w.w, w.w + n, type_is_complex(ty), eps, w.c);
+    store_cx(res->tuple[0], b * m * n, m * n, w.a);
+    for (int64_t j = 0; j < n; j++) literal_set_i64(res->tuple[1], b * n + j, piv[j]);
+    store_cx(res->tuple[2], b * k, k, w.b);
+  }
+  cxla_free(piv);
   work_free(&w);
   return NULL;
 }
@@ -1598,6 +1967,141 @@ static cxla_status cc_gtsv(const Instr *in, Literal *const *ops, ElemType ty, Li
   return NULL;
 }
 
+/* Keeps a back-substitution pivot away from zero (LAPACK's xLAGTS logic
+ * as jaxlib's tridiagonal_solve_perturbed uses it): while |pivot| < 1 and
+ * dividing the row by it could overflow, add perturb (doubling it each
+ * time), or scale pivot and row up when that is safe. */
+static void perturb_pivot(double perturb, Cx *pivot, Cx *row, int64_t nrhs, double safemin) {
+  double ap = cabsv(*pivot), big = 1 / safemin;
+  if (ap >= 1) return;
+  perturb = copysign(fmax(fabs(perturb), safemin), pivot->re);
+  double mx = 0;
+  for (int64_t j = 0; j < nrhs; j++) mx = fmax(mx, cabsv(row[j]));
+  for (bool stop = false; ap < 1 && !stop; ap = cabsv(*pivot)) {
+    if (ap < safemin) {
+      if (ap == 0 || mx * safemin > ap) {
+        pivot->re += perturb, perturb *= 2;
+      } else {
+        *pivot = cscale(*pivot, big);
+        for (int64_t j = 0; j < nrhs; j++) row[j] = cscale(row[j], big);
+        stop = true;
+      }
+    } else if (mx > ap * big) {
+      pivot->re += perturb, perturb *= 2;
+    } else {
+      stop = true;
+    }
+  }
+}
+
+/* tridiagonal_solve_perturbed_ffi (dl, d, du, b) -> x: Gaussian
+ * elimination with row pivoting (LAPACK's xLAGTF / xLAGTS) on T x = b with
+ * T = tridiag(dl[1:], d, du[:-1]), tiny pivots perturbed by eps * max|U|
+ * instead of failing (x finite for a singular T). u: 3n, row: nrhs. */
+static void gt_perturbed(const Cx *dl, const Cx *d, const Cx *du, const Cx *b, Cx *x, int64_t n,
+                         int64_t nr, Cx *u, Cx *row, double eps, double safemin) {
+  if (n == 0) return;
+#define U(i, j) u[(i) * 3 + (j)]
+#define X(i, j) x[(i) * nr + (j)]
+  if (n == 1) {
+    Cx p = d[0];
+    for (int64_t j = 0; j < nr; j++) row[j] = b[j];
+    perturb_pivot(eps * cabsv(p), &p, row, nr, safemin);
+    for (int64_t j = 0; j < nr; j++) X(0, j) = cdiv(row[j], p);
+    return;
+  }
+  for (int64_t i = 0; i < 3 * n; i++) u[i] = cx(0, 0);
+  U(0, 0) = d[0], U(0, 1) = du[0];
+  double maxu = fmax(cabsv(U(0, 0)), cabsv(U(0, 1)));
+  double s1 = cabsv(U(0, 0)) + cabsv(U(0, 1));
+  for (int64_t j = 0; j < nr; j++) X(0, j) = b[j];
+  for (int64_t k = 0; k + 1 < n; k++) {
+    U(k + 1, 0) = d[k + 1];
+    double s2 = cabsv(dl[k + 1]) + cabsv(U(k + 1, 0));
+    if (k < n - 2) s2 += cabsv(du[k + 1]);
+    if (cis_zero(dl[k + 1])) {
+      s1 = s2;
+      U(k + 1, 1) = du[k + 1], U(k, 2) = cx(0, 0);
+      for (int64_t j = 0; j < nr; j++) X(k + 1, j) = b[(k + 1) * nr + j];
+    } else {
+      double p1 = cis_zero(U(k, 0)) ? 0 : cabsv(U(k, 0)) / s1, p2 = cabsv(dl[k + 1]) / s2;
+      if (p2 <= p1) {
+        s1 = s2;
+        Cx f = cdiv(dl[k + 1], U(k, 0));
+        U(k + 1, 0) = csub(U(k + 1, 0), cmul(f, U(k, 1)));
+        U(k + 1, 1) = du[k + 1], U(k, 2) = cx(0, 0);
+        for (int64_t j = 0; j < nr; j++) X(k + 1, j) = csub(b[(k + 1) * nr + j], cmul(f, X(k, j)));
+      } else {
+        Cx f = cdiv(U(k, 0), dl[k + 1]), t = U(k, 1);
+        U(k, 0) = dl[k + 1];
+        U(k + 1, 0) = csub(t, cmul(f, d[k + 1]));
+        U(k, 1) = d[k + 1];
+        if (k < n - 2) U(k, 2) = du[k + 1], U(k + 1, 1) = cmul(cx(-f.re, -f.im), du[k + 1]);
+        for (int64_t j = 0; j < nr; j++) {
+          X(k + 1, j) = csub(X(k, j), cmul(f, b[(k + 1) * nr + j]));
+          X(k, j) = b[(k + 1) * nr + j];
+        }
+        s1 = cabsv(U(k + 1, 0)) + cabsv(U(k + 1, 1));
+      }
+    }
+    if (k < n - 2)
+      for (int i = 0; i < 3; i++) maxu = fmax(maxu, cabsv(U(k, i)));
+  }
+  maxu = fmax(maxu, cabsv(U(n - 1, 0)));
+  double perturb = eps * maxu;
+  for (int64_t k = n - 1; k >= 0; k--) {
+    Cx p = U(k, 0);
+    for (int64_t j = 0; j < nr; j++) {
+      Cx v = X(k, j);
+      if (k + 1 < n) v = csub(v, cmul(U(k, 1), X(k + 1, j)));
+      if (k + 2 < n) v = csub(v, cmul(U(k, 2), X(k + 2, j)));
+      row[j] = v;
+    }
+    perturb_pivot(k == n - 1 ? perturb : copysign(perturb, p.re), &p, row, nr, safemin);
+    Cx inv = cdiv(cx(1, 0), p);
+    for (int64_t j = 0; j < nr; j++) X(k, j) = cmul(row[j], inv);
+  }
+#undef U
+#undef X
+}
+
+static cxla_status cc_gt_perturbed(const Instr *in, Literal *const *ops, Literal **out) {
+  if (in->noperands != 4) return interp_error(in, CXLA_INVALID_ARGUMENT, "takes 4 operands");
+  const Literal *lb = ops[3];
+  ElemType ty = lb->type;
+  if (!is_linalg_type(ty) || lb->rank < 2)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "b must be a float or complex array of rank >= 2");
+  int64_t n = lb->dims[lb->rank - 2], nr = lb->dims[lb->rank - 1], batch = 1;
+  for (int i = 0; i < lb->rank - 2; i++) batch *= lb->dims[i];
+  for (int i = 0; i < 3; i++)
+    if (ops[i]->type != ty || ops[i]->nelems != batch * n || ops[i]->rank != lb->rank - 1)
+      return interp_error(in, CXLA_INVALID_ARGUMENT, "dl, d, du must be [..., n] of b's type");
+  if (!in->shape || in->shape->type != ty || shape_elems(in->shape) != lb->nelems)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "the result must have b's shape");
+  bool single = ty == T_F32 || ty == T_C64;
+  double eps = single ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  double safemin = single ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+  Literal *res;
+  TRY(make_result(in, &res));
+  Work w;
+  cxla_status st = work_alloc(&w, 3 * n + n * nr + nr + 1);
+  if (st) {
+    literal_free(res);
+    return st;
+  }
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(ops[0], b * n, n, w.a);
+    load_cx(ops[1], b * n, n, w.a + n);
+    load_cx(ops[2], b * n, n, w.a + 2 * n);
+    load_cx(lb, b * n * nr, n * nr, w.b);
+    gt_perturbed(w.a, w.a + n, w.a + 2 * n, w.b, w.c, n, nr, w.d, w.e, eps, safemin);
+    store_cx(res, b * n * nr, n * nr, w.c);
+  }
+  work_free(&w);
+  *out = res;
+  return NULL;
+}
+
 static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Literal **out) {
   const char *target = in->custom_call_target ? in->custom_call_target : "";
   ElemType ty = in->noperands > 0 ? ops[0]->type : T_F32;
@@ -1614,6 +2118,7 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
     kind = 3;
     goto run;
   }
+  if (strcmp(target, "tridiagonal_solve_perturbed_ffi") == 0) return cc_gt_perturbed(in, ops, out);
   if (strcmp(target, "Eigh") == 0) {
     kind = 6;
     goto run;
@@ -1622,6 +2127,7 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   bool cplx = ty == T_C64 || ty == T_C128;
   if (!r) goto unsupported;
   if (routine_is(r, "trsm")) return cc_trsm(in, ops, ty, out);
+  if (routine_is(r, cplx ? "unmqr" : "ormqr")) return cc_ormqr(in, ops, ty, out);
   if (routine_is(r, "potrf")) kind = 0;
   else if (routine_is(r, "getrf")) kind = 1;
   else if (routine_is(r, "geqrf")) kind = 2;
@@ -1632,6 +2138,7 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   else if (routine_is(r, "geev")) kind = 8;
   else if (routine_is(r, "gehrd")) kind = 9;
   else if (routine_is(r, "gees")) kind = 11;
+  else if (routine_is(r, "geqp3")) kind = 12;
   else if (routine_is(r, cplx ? "hetrd" : "sytrd")) kind = 10;
   else goto unsupported;
 run:
@@ -1656,6 +2163,7 @@ run:
   case 8: st = cc_geev(in, ops[0], ty, res); break;
   case 9: st = cc_gehrd(in, ops[0], ty, res); break;
   case 11: st = cc_gees(in, ops[0], ty, res); break;
+  case 12: st = cc_geqp3(in, ops, ty, res); break;
   case 10: st = cc_sytrd(in, ops[0], ty, res); break;
   default: st = cc_gesdd(in, ops[0], ty, res); break;
   }

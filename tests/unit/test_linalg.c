@@ -879,8 +879,7 @@ TEST(zgeev_and_nan) {
   module_destroy(M);
 }
 
-/* zgees: t upper triangular, vs unitary, vs t vs^H = a, w = diag(t); the
- * real Schur form (dgees) is UNIMPLEMENTED. */
+/* zgees: t upper triangular, vs unitary, vs t vs^H = a, w = diag(t). */
 TEST(zgees) {
   setup();
   int64_t d[2] = {3, 3}, k = 3;
@@ -919,9 +918,41 @@ TEST(zgees) {
   Shape *el[6] = {mr, mr, wr, wr, i0, i0};
   c = custom("lapack_dgees_ffi", "{mode = 86 : ui8, sort = 78 : ui8}", shape_new_tuple(&M->arena, 6, el), 1,
              &pr);
-  x = lit(T_F64, 2, d, (double[9]){1, 0, 0, 0, 1, 0, 0, 0, 1});
-  Interp ip = {0};
-  CHECK_ERR(interp_linalg(&ip, c, &x, &o), "real Schur form");
+  /* dgees: the eigenvalues of dgeev_real_pairs' matrix; t quasi-triangular
+   * with one standardized 2x2 block (equal diagonal, b c < 0), z
+   * orthogonal, z t z^T = a. */
+  double ar[9] = {1, 2, 3, -4, 1, 0.5, 0, 1, 2};
+  x = lit(T_F64, 2, d, ar), o = eval(c, 1, &x);
+  if (o) {
+    const Literal *T = o->tuple[0], *Q = o->tuple[1];
+    CHECK(literal_get_i64(o->tuple[5], 0) == 0);
+    int blocks = 0;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < i; j++) {
+        double t = literal_get_f64(T, i * 3 + j);
+        if (j + 1 < i) CHECK(t == 0);
+        if (j + 1 == i && t != 0) {
+          blocks++;
+          CHECK(literal_get_f64(T, j * 3 + j) == literal_get_f64(T, i * 3 + i));
+          CHECK(t * literal_get_f64(T, j * 3 + i) < 0);
+          CHECK(near(literal_get_f64(o->tuple[2], j), 1.743218519469071, 1e-13));
+          CHECK(near(literal_get_f64(o->tuple[3], j), 2.7696000187946352, 1e-13));
+          CHECK(near(literal_get_f64(o->tuple[3], i), -2.7696000187946352, 1e-13));
+        }
+      }
+    CHECK(blocks == 1);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        double r = 0, g = 0;
+        for (int s = 0; s < 3; s++) {
+          g += literal_get_f64(Q, s * 3 + i) * literal_get_f64(Q, s * 3 + j);
+          for (int t = 0; t < 3; t++)
+            r += literal_get_f64(Q, i * 3 + s) * literal_get_f64(T, s * 3 + t) * literal_get_f64(Q, j * 3 + t);
+        }
+        CHECK(near(r, ar[i * 3 + j], 1e-13) && near(g, i == j, 1e-14));
+      }
+  }
+  literal_free(o);
   literal_free(x);
   module_destroy(M);
 }
@@ -974,6 +1005,75 @@ TEST(gehrd_sytrd) {
   module_destroy(M);
 }
 
+/* dormqr (left, transpose: Q^T c) and dgeqp3 against
+ * scipy.linalg.lapack.dormqr / dgeqp3. */
+TEST(ormqr_geqp3) {
+  setup();
+  int64_t ad[2] = {4, 3}, k = 3, cd[2] = {4, 2};
+  double qr[12] = {-5, -1.6, 3.5999999999999996, 0.1111111111111111, -1.8547236990991407,
+                   -0.9489284041902578, -0.2222222222222222, 0.16203156021793122, -1.771873269655855,
+                   0.2222222222222222, 0.11840767862079589, -0.28769758392302686};
+  double tau[3] = {1.8, 1.9225692818516396, 1.8471145165546132}, c[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  double want[8] = {-2.1999999999999993, -3.200000000000001, -5.650437315860172, -6.944430594301432,
+                    -0.8793741412366094, -1.6537483850121317, 6.816102937842068, 7.668115805072326};
+  Instr *p[3] = {param(shp(T_F64, 2, ad)), param(shp(T_F64, 1, &k)), param(shp(T_F64, 2, cd))};
+  Instr *cc = custom("lapack_dormqr_ffi", "{left = true, transpose = true}", shp(T_F64, 2, cd), 3, p);
+  Literal *ops[3] = {lit(T_F64, 2, ad, qr), lit(T_F64, 1, &k, tau), lit(T_F64, 2, cd, c)};
+  Literal *o = eval(cc, 3, ops);
+  check_vals(o, want, 8, 1e-13);
+  literal_free(o);
+  free_all(ops, 3);
+  int64_t d[2] = {3, 3};
+  Instr *q[2] = {param(shp(T_F64, 2, d)), param(shp(T_S32, 1, &k))};
+  cc = custom("lapack_dgeqp3_ffi", "{}", tup(3, shp(T_F64, 2, d), shp(T_S32, 1, &k), shp(T_F64, 1, &k), NULL, NULL),
+              2, q);
+  double a[9] = {1, 5, 2, 0, 3, 1, 2, 4, 7}, jz[3] = {0, 0, 0};
+  double want_a[9] = {-7.348469228349535, -5.5793933030061265, -2.177324215807269,
+                      0.10696938456699066, -4.344003956072133, -0.19609831401306904,
+                      0.7487856919689346, -0.6312762826988263, -0.4698986172574785};
+  double want_p[3] = {3, 2, 1}, want_t[3] = {1.2721655269759087, 1.4300937172660042, 0};
+  Literal *qo[2] = {lit(T_F64, 2, d, a), lit(T_S32, 1, &k, jz)};
+  o = eval(cc, 2, qo);
+  if (o) {
+    check_vals(o->tuple[0], want_a, 9, 1e-13);
+    check_vals(o->tuple[1], want_p, 3, 0);
+    check_vals(o->tuple[2], want_t, 3, 1e-13);
+  }
+  literal_free(o);
+  free_all(qo, 2);
+  module_destroy(M);
+}
+
+/* tridiagonal_solve_perturbed_ffi: a regular system (numpy.linalg.solve
+ * gives x) and a singular one ([[1, 1], [1, 1]]), whose solution is finite. */
+TEST(tridiagonal_perturbed) {
+  setup();
+  int64_t vd[1] = {3}, bd[2] = {3, 1};
+  Instr *p[4] = {param(shp(T_F64, 1, vd)), param(shp(T_F64, 1, vd)), param(shp(T_F64, 1, vd)),
+                 param(shp(T_F64, 2, bd))};
+  Instr *c = custom("tridiagonal_solve_perturbed_ffi", "{}", shp(T_F64, 2, bd), 4, p);
+  double dl[3] = {0, 0.5, 4}, d[3] = {2, 3, 1}, du[3] = {1, -1, 0}, b[3] = {1, 2, 3};
+  double want[3] = {0.14814814814814814, 0.7037037037037037, 0.18518518518518517};
+  Literal *ops[4] = {lit(T_F64, 1, vd, dl), lit(T_F64, 1, vd, d), lit(T_F64, 1, vd, du),
+                     lit(T_F64, 2, bd, b)};
+  Literal *o = eval(c, 4, ops);
+  check_vals(o, want, 3, 1e-14);
+  literal_free(o);
+  free_all(ops, 4);
+  int64_t v2[1] = {2}, b2[2] = {2, 1};
+  Instr *q[4] = {param(shp(T_F32, 1, v2)), param(shp(T_F32, 1, v2)), param(shp(T_F32, 1, v2)),
+                 param(shp(T_F32, 2, b2))};
+  c = custom("tridiagonal_solve_perturbed_ffi", "{}", shp(T_F32, 2, b2), 4, q);
+  Literal *s[4] = {lit(T_F32, 1, v2, (double[2]){0, 1}), lit(T_F32, 1, v2, (double[2]){1, 1}),
+                   lit(T_F32, 1, v2, (double[2]){1, 0}), lit(T_F32, 2, b2, (double[2]){1, 1})};
+  o = eval(c, 4, s);
+  if (o)
+    for (int i = 0; i < 2; i++) CHECK(isfinite(literal_get_f64(o, i)));
+  literal_free(o);
+  free_all(s, 4);
+  module_destroy(M);
+}
+
 TEST(unsupported_targets) {
   setup();
   int64_t d[2] = {2, 2};
@@ -981,8 +1081,8 @@ TEST(unsupported_targets) {
   Literal *x = lit(T_F32, 2, d, (double[4]){1, 0, 0, 1});
   Interp ip = {0};
   Literal *o = NULL;
-  Instr *c = custom("lapack_sgeqp3_ffi", NULL, shp(T_F32, 2, d), 1, &p);
-  CHECK_ERR(interp_linalg(&ip, c, &x, &o), "unsupported custom-call target 'lapack_sgeqp3_ffi'");
+  Instr *c = custom("lapack_sgeqp4_ffi", NULL, shp(T_F32, 2, d), 1, &p);
+  CHECK_ERR(interp_linalg(&ip, c, &x, &o), "unsupported custom-call target 'lapack_sgeqp4_ffi'");
   c = custom("my_kernel", NULL, shp(T_F32, 2, d), 1, &p);
   cxla_status s = interp_linalg(&ip, c, &x, &o);
   CHECK(cxla_status_code_of(s) == CXLA_UNIMPLEMENTED);
@@ -1160,6 +1260,8 @@ int main(void) {
   RUN(zgeev_and_nan);
   RUN(zgees);
   RUN(gehrd_sytrd);
+  RUN(ormqr_geqp3);
+  RUN(tridiagonal_perturbed);
   RUN(unsupported_targets);
   RUN(out_of_memory);
   return test_summary("test_linalg");
