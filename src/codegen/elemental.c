@@ -273,6 +273,19 @@ static LLVMValueRef dus_elem(Em *e, const Instr *in, const Idx *idx) {
 /* bitcast-convert between widths: a wider operand splits along the
  * result's last dim (least significant part first); a narrower one is
  * gathered from the operand's last dim. */
+/* A stored element's bits as an iN (sub-byte types live in the low bits
+ * of a byte), and back: a signed sub-byte value is kept sign-extended in
+ * its byte, any other one zero-extended. */
+static LLVMValueRef to_bits(Em *e, LLVMValueRef v, ElemType t, LLVMTypeRef it) {
+  return type_bits(t) < 8 ? LLVMBuildTrunc(e->b, v, it, "") : LLVMBuildBitCast(e->b, v, it, "");
+}
+
+static LLVMValueRef from_bits(Em *e, LLVMValueRef v, ElemType t) {
+  LLVMTypeRef st = cg_storage_type(e->cg, t);
+  if (type_bits(t) >= 8) return LLVMBuildBitCast(e->b, v, st, "");
+  return type_kind(t) == TK_SINT ? LLVMBuildSExt(e->b, v, st, "") : LLVMBuildZExt(e->b, v, st, "");
+}
+
 static LLVMValueRef bitcast_convert_elem(Em *e, const Instr *in, const Idx *idx) {
   Codegen *cg = e->cg;
   const Instr *op = in->operands[0];
@@ -283,11 +296,11 @@ static LLVMValueRef bitcast_convert_elem(Em *e, const Instr *in, const Idx *idx)
     Idx *oi = em_idx(e, op->shape->rank);
     if (!oi) return NULL;
     for (int i = 0; i < oi->rank; i++) oi->v[i] = idx->v[i];
-    LLVMValueRef v = LLVMBuildBitCast(e->b, em_elem1(e, op, oi), sit, "");
+    LLVMValueRef v = to_bits(e, em_elem1(e, op, oi), st, sit);
     LLVMValueRef sh = LLVMBuildMul(e->b, idx->v[idx->rank - 1], em_i64(e, ow), "");
     sh = LLVMBuildIntCast2(e->b, sh, sit, 0, "");
     v = LLVMBuildTrunc(e->b, LLVMBuildLShr(e->b, v, sh, ""), dit, "");
-    return LLVMBuildBitCast(e->b, v, cg_storage_type(cg, dt), "");
+    return from_bits(e, v, dt);
   }
   int parts = ow / iw;
   LLVMValueRef acc = LLVMConstNull(dit);
@@ -296,10 +309,10 @@ static LLVMValueRef bitcast_convert_elem(Em *e, const Instr *in, const Idx *idx)
     if (!oi) return NULL;
     for (int i = 0; i < idx->rank; i++) oi->v[i] = idx->v[i];
     oi->v[idx->rank] = em_i64(e, k);
-    LLVMValueRef v = LLVMBuildZExt(e->b, LLVMBuildBitCast(e->b, em_elem1(e, op, oi), sit, ""), dit, "");
+    LLVMValueRef v = LLVMBuildZExt(e->b, to_bits(e, em_elem1(e, op, oi), st, sit), dit, "");
     acc = LLVMBuildOr(e->b, acc, LLVMBuildShl(e->b, v, LLVMConstInt(dit, (unsigned long long)k * (unsigned)iw, 0), ""), "");
   }
-  return LLVMBuildBitCast(e->b, acc, cg_storage_type(cg, dt), "");
+  return from_bits(e, acc, dt);
 }
 
 /* ---- reductions ---- */
@@ -723,8 +736,7 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
   case OP_BITCAST_CONVERT:
     if (type_bits(in->shape->type) != type_bits(in->operands[0]->shape->type)) {
       ElemType a = in->shape->type, b = in->operands[0]->shape->type;
-      if (type_is_complex(a) || type_is_complex(b) || a == T_PRED || b == T_PRED || type_bits(a) < 8 ||
-          type_bits(b) < 8) {
+      if (type_is_complex(a) || type_is_complex(b) || a == T_PRED || b == T_PRED) {
         snprintf(why, n, "bitcast-convert %%%s from %s to %s", in->name, type_name(b), type_name(a));
         return false;
       }

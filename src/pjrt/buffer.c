@@ -104,6 +104,24 @@ static int is_row_major(const int64_t *m2m, size_t n) {
   return 1;
 }
 
+/* cxla keeps a signed sub-byte element (s2, s4) sign-extended in its byte;
+ * PJRT hosts (XLA:CPU, ml_dtypes) expect just its bits, the rest zero:
+ * the mask for such a type, else 0. */
+static unsigned char subbyte_mask(cxla_type t) {
+  return t == CXLA_S4 ? 0x0f : t == CXLA_S2 ? 0x03 : 0;
+}
+
+static void mask_bytes(void *dst, size_t n, unsigned char m) {
+  unsigned char *d = dst;
+  for (size_t i = 0; i < n; i++) d[i] &= m;
+}
+
+/* The other way: sign-extend each element's bits (mask m) in its byte. */
+static void sign_extend_bytes(void *dst, size_t n, unsigned char m) {
+  unsigned char *d = dst, sign = (unsigned char)((m + 1) >> 1);
+  for (size_t i = 0; i < n; i++) d[i] = (d[i] & sign) ? (unsigned char)(d[i] | ~m) : (unsigned char)(d[i] & m);
+}
+
 PJRT_Error *pj_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_BufferFromHostBuffer_Args, a);
   a->buffer = NULL;
@@ -144,6 +162,16 @@ PJRT_Error *pj_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args
       gather(dense, a->data, rank, a->dims, a->byte_strides, esize);
       data = dense;
     }
+  }
+  unsigned char m = subbyte_mask(t);
+  if (m && n > 0) {
+    if (!dense) {
+      dense = malloc(size);
+      if (!dense) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory (%zu bytes)", size);
+      memcpy(dense, data, size);
+      data = dense;
+    }
+    sign_extend_bytes(dense, size, m);
   }
   cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
   h.type = t;
@@ -325,6 +353,16 @@ PJRT_Error *pj_Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args *a) {
   cxla_event *done = NULL;
   cxla_status s = cxla_buffer_to_host(b, a->dst, size, &done);
   if (s) return pj_status(s);
+  unsigned char m = subbyte_mask(cxla_buffer_type(b));
+  if (m) { /* wait for the copy, then keep only the element's bits */
+    s = cxla_event_await(done);
+    cxla_event_destroy(done);
+    if (s) return pj_status(s);
+    mask_bytes(a->dst, size, m);
+    a->event = pj_event_ready();
+    if (!a->event) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
+    return NULL;
+  }
   a->event = pj_event_wrap(done);
   if (!a->event) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
   return NULL;
@@ -346,6 +384,8 @@ PJRT_Error *pj_Buffer_CopyRawToHost(PJRT_Buffer_CopyRawToHost_Args *a) {
   cxla_event_destroy(ready);
   if (s) return pj_status(s);
   memcpy(a->dst, (char *)cxla_buffer_data(b) + a->offset, (size_t)a->transfer_size);
+  unsigned char m = subbyte_mask(cxla_buffer_type(b));
+  if (m) mask_bytes(a->dst, (size_t)a->transfer_size, m);
   a->event = pj_event_ready();
   return NULL;
 }

@@ -225,6 +225,66 @@ TEST(test_compile_execute_donate) {
   destroy_client(c);
 }
 
+/* Signed sub-byte elements reach the host as XLA:CPU and ml_dtypes keep
+ * them, one per byte with the bits above the element zero: -1 as s4 is
+ * 0x0f (cxla computes it sign-extended, 0xff). */
+TEST(test_s4_to_host) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  PJRT_Error *e;
+  PJRT_LoadedExecutable *le = compile(c, "hlo",
+                                      "HloModule neg\nENTRY main {\n  x = s4[3] parameter(0)\n"
+                                      "  ROOT n = s4[3] negate(x)\n}\n",
+                                      &e);
+  CHECK_PJ(e);
+  if (!le) return;
+  const uint8_t xs[3] = {0x01, 0x0e, 0x0d}; /* 1, -2, -3 */
+  const int64_t d[1] = {3};
+  PJRT_Buffer *x = from_host(c, PJRT_Buffer_Type_S4, xs, 1, d, NULL);
+  uint8_t back[3] = {0};
+  to_host(x, back, sizeof back);
+  CHECK(!memcmp(back, xs, 3));
+  PJRT_Buffer *args[1] = {x};
+  PJRT_Buffer *const *arg_lists[1] = {args};
+  PJRT_Buffer *outs[1] = {NULL};
+  PJRT_Buffer **out_lists[1] = {outs};
+  PJRT_Event *done[1] = {NULL};
+  PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
+  PJRT_LoadedExecutable_Execute_Args ex = {
+      .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le,
+      .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 1,
+      .output_lists = out_lists, .device_complete_events = done};
+  CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+  uint8_t got[3] = {0};
+  if (outs[0]) to_host(outs[0], got, sizeof got);
+  CHECK(got[0] == 0x0f && got[1] == 0x02 && got[2] == 0x03);
+  PJRT_Event_Destroy_Args ed = {.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE, .event = done[0]};
+  CHECK_PJ(api->PJRT_Event_Destroy(&ed));
+  if (outs[0]) destroy_buffer(outs[0]);
+  PJRT_LoadedExecutable_Destroy_Args ld = {
+      .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
+  CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  /* The host's 0x0e is -2: converted to s8 it is 0xfe. */
+  le = compile(c, "hlo", "HloModule cv\nENTRY main {\n  x = s4[3] parameter(0)\n  ROOT n = s8[3] convert(x)\n}\n",
+               &e);
+  CHECK_PJ(e);
+  if (le) {
+    ex.executable = le;
+    outs[0] = NULL;
+    CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+    int8_t s8[3] = {0};
+    if (outs[0]) to_host(outs[0], s8, sizeof s8);
+    CHECK(s8[0] == 1 && s8[1] == -2 && s8[2] == -3);
+    ed.event = done[0];
+    CHECK_PJ(api->PJRT_Event_Destroy(&ed));
+    if (outs[0]) destroy_buffer(outs[0]);
+    ld.executable = le;
+    CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  }
+  destroy_buffer(x);
+  destroy_client(c);
+}
+
 TEST(test_compile_errors) {
   PJRT_Client *c = make_client();
   if (!c) return;
@@ -264,6 +324,7 @@ int main(void) {
   RUN(test_client_device_memory);
   RUN(test_strided_transfer);
   RUN(test_compile_execute_donate);
+  RUN(test_s4_to_host);
   RUN(test_compile_errors);
   RUN(test_layout_text);
   return test_summary("test_pjrt");
