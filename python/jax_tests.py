@@ -7,6 +7,9 @@ skip per file and the total.
     python python/jax_tests.py [--jax-src DIR] [--files lax_test.py ...] [-k EXPR] [--timeout S]
 
 The tests run with JAX_TEST_DUT=cpu: the set JAX runs on XLA:CPU, on cxla.
+Without an installed jax-cxla, the plugin is this checkout's python/jax_cxla
+with build/libcxla_pjrt.so (run `make pjrt` first), registered through a
+jax_plugins module on PYTHONPATH (so subprocesses of the tests find it too).
 --jax-src uses an existing jax checkout (at the matching tag) instead of
 cloning. Needs git (for the clone), pytest and absl-py in the python that runs
 this (and hypothesis for some files). Known skips are listed in
