@@ -7,6 +7,9 @@ skip per file and the total.
     python python/jax_tests.py [--jax-src DIR] [--files lax_test.py ...] [-k EXPR] [--timeout S]
 
 The tests run with JAX_TEST_DUT=cpu: the set JAX runs on XLA:CPU, on cxla.
+Without an installed jax-cxla, the plugin is this checkout's python/jax_cxla
+with build/libcxla_pjrt.so (run `make pjrt` first), registered through a
+jax_plugins module on PYTHONPATH (so subprocesses of the tests find it too).
 --jax-src uses an existing jax checkout (at the matching tag) instead of
 cloning. Needs git (for the clone), pytest and absl-py in the python that runs
 this (and hypothesis for some files; mpmath for lax_test.py's
@@ -68,6 +71,22 @@ def run_file(src, name, args, tmp):
         "import jax\n"
         "import jax._src.test_util  # defines jax_test_dut\n"
         f"jax.config.update('jax_test_dut', {dut!r})\n")
+    # Without an installed jax-cxla, JAX finds the package of this checkout
+    # (with its build/libcxla_pjrt.so) as a module of the jax_plugins
+    # namespace package on PYTHONPATH; subprocesses the tests start find it
+    # too.
+    ns = plugin_dir / "jax_plugins"
+    ns.mkdir(exist_ok=True)
+    (ns / "cxla_checkout.py").write_text(
+        "import os, sys\n"
+        "from importlib.metadata import entry_points\n\n\n"
+        "def initialize():\n"
+        "    if any(ep.name == 'cxla' for ep in entry_points(group='jax_plugins')):\n"
+        "        return  # an installed jax-cxla registers itself\n"
+        f"    sys.path.insert(0, {str(HERE)!r})\n"
+        f"    os.environ.setdefault('CXLA_PJRT_LIBRARY', {str(ROOT / 'build' / 'libcxla_pjrt.so')!r})\n"
+        "    import jax_cxla\n"
+        "    jax_cxla.initialize()\n")
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(plugin_dir), env.get("PYTHONPATH")]))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "cxla_dut",

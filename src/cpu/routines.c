@@ -8,10 +8,13 @@
  *                 and copy start/done (async-start's computation compiled),
  *                 get/set-dimension-size, dynamic-reshape, annotating
  *                 custom-calls
- * One op still runs on the interpreter's evaluator over the executor's
- * buffers (Literal views, no copies in), named here so it is no silent
+ * These still run on the interpreter's evaluators over the executor's
+ * buffers (Literal views, no copies in), named here so none is a silent
  * fallback: sort with a comparator the emitter cannot compile (sort
- * otherwise runs sort.c with the compiled comparator). Scatter,
+ * otherwise runs sort.c with the compiled comparator), and the LAPACK
+ * custom-calls that rt_linalg.c does not have yet (interp_linalg_target:
+ * geev, gees, gehrd, sytrd/hetrd, ormqr/unmqr, geqp3 and jaxlib's
+ * tridiagonal_solve_perturbed). Scatter,
  * select-and-scatter and rng-bit-generator are compiled kernels
  * (src/codegen).
  * batch-norm-* are a compile error: the batchnorm-expander pass of the
@@ -35,6 +38,23 @@ static Family family_of(Opcode op) {
   }
 }
 
+/* The LAPACK custom-calls only the interpreter has (jaxlib's target names:
+ * lapack_<t><routine>_ffi). */
+static bool interp_linalg_target(const char *t) {
+  if (!t) return false;
+  if (strcmp(t, "tridiagonal_solve_perturbed_ffi") == 0) return true;
+  if (strncmp(t, "lapack_", 7) != 0 || strlen(t) < 9) return false;
+  static const char *const routines[] = {"geev", "gees", "gehrd", "sytrd", "hetrd", "ormqr", "unmqr", "geqp3"};
+  for (size_t i = 0; i < sizeof routines / sizeof routines[0]; i++)
+    if (strncmp(t + 8, routines[i], strlen(routines[i])) == 0) return true;
+  return false;
+}
+
+static Family family_for(const Instr *in) {
+  if (in->op == OP_CUSTOM_CALL && interp_linalg_target(in->custom_call_target)) return interp_linalg;
+  return family_of(in->op);
+}
+
 static int kind_of(const Instr *in) {
   if (family_of(in->op)) return RT_INTERP;
   switch (in->op) {
@@ -45,7 +65,8 @@ static int kind_of(const Instr *in) {
   case OP_CUSTOM_CALL:
     if (in->custom_call_target && strcmp(in->custom_call_target, "TopK") == 0) return RT_TOPK;
     if (rt_identity_target(in->custom_call_target)) return RT_CONTROL;
-    return rt_linalg_supported(in) ? RT_LINALG : RT_NONE;
+    if (rt_linalg_supported(in)) return RT_LINALG;
+    return interp_linalg_target(in->custom_call_target) ? RT_INTERP : RT_NONE;
   case OP_ALL_REDUCE: case OP_ALL_GATHER: case OP_ALL_TO_ALL: case OP_COLLECTIVE_PERMUTE:
   case OP_COLLECTIVE_BROADCAST: case OP_REDUCE_SCATTER: case OP_REPLICA_ID: case OP_PARTITION_ID:
   case OP_ALL_REDUCE_START: case OP_ALL_REDUCE_DONE: case OP_ALL_GATHER_START: case OP_ALL_GATHER_DONE:
@@ -87,7 +108,7 @@ cxla_status routine_prepare(Step *st, const Instr *in) {
 }
 
 static cxla_status run_interp(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out) {
-  Family f = family_of(in->op);
+  Family f = family_for(in);
   if (!f) return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
   Literal *small[16] = {0}, **lits = small;
   if (in->noperands > 16 && !(lits = cxla_calloc((size_t)in->noperands, sizeof *lits))) return cxla_oom();

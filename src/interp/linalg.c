@@ -18,10 +18,23 @@
  *   lapack_?gesdd_ffi / lapack_?gesvd_ffi (x; mode)
  *                                           -> (x_out, s, u, vt, info)
  *   lapack_?trsm_ffi   (a, b; side, uplo, trans_x, diag) -> x
+ *   lapack_?geev_ffi   (x; compute_left, compute_right)
+ *                                           -> (wr, wi, vl, vr, info) real,
+ *                                              (w, vl, vr, info) complex
+ *   lapack_?gees_ffi   (x; mode, sort = 'N') -> (t, vs, w, sdim, info) complex,
+ *                                              (t, vs, wr, wi, sdim, info) real
+ *   lapack_?ormqr_ffi / lapack_?unmqr_ffi (a, tau, c; left, transpose) -> op(Q) c
+ *                                           or c op(Q)
+ *   lapack_?geqp3_ffi  (x, jpvt)            -> (r_and_reflectors, jpvt 1-based, tau)
+ *   lapack_?gehrd_ffi  (x; low = 1, high = n) -> (h_and_reflectors, tau, info)
+ *   lapack_?sytrd_ffi / lapack_?hetrd_ffi (x; uplo)
+ *                                           -> (t_and_reflectors, d, e, tau, info)
  *   lapack_?gtsv_ffi   (dl, d, du, b)       -> (dl, d, du, x, info)
  *                      dl, d, du [..., n] with dl[0] and du[n-1] unused; b
  *                      [..., n, nrhs]; outputs as LAPACK leaves them (see
  *                      cc_gtsv)
+ *   tridiagonal_solve_perturbed_ffi (dl, d, du, b) -> x  (jaxlib's: pivoting,
+ *                      tiny pivots perturbed instead of failing)
  * TensorFlow's targets (element type from the operand):
  *   Qr                 (x)                  -> (r_and_reflectors, taus)  as geqrf
  *   ProductOfElementaryHouseholderReflectors (a, taus) -> q            as orgqr
@@ -989,6 +1002,849 @@ static cxla_status cc_gesdd(const Instr *in, const Literal *x, ElemType ty, Lite
   return NULL;
 }
 
+/* ---- nonsymmetric eigenproblem (geev) ----------------------------------------------- */
+
+/* The complex Givens rotation [[c, s], [-s*, c]] (c real) that maps (a, b)
+ * to (r, 0). */
+static void givens(Cx a, Cx b, double *c, Cx *s) {
+  double na = cabsv(a), nb = cabsv(b);
+  if (nb == 0) {
+    *c = 1, *s = cx(0, 0);
+    return;
+  }
+  if (na == 0) {
+    *c = 0, *s = cx(1, 0);
+    return;
+  }
+  double norm = hypot(na, nb);
+  *c = na / norm;
+  *s = cscale(cmul(cscale(a, 1 / na), cconj(b)), 1 / norm);
+}
+
+/* Reduces a (n x n) to upper Hessenberg form by Householder reflections,
+ * a = q h q^H, accumulating q (n x n, set here). v: n scratch. */
+static void hessenberg(Cx *a, Cx *q, int64_t n, Cx *v) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j < n; j++) q[i * n + j] = cx(i == j, 0);
+  for (int64_t k = 0; k + 2 < n; k++) {
+    int64_t len = n - k - 1;
+    double xn = 0;
+    for (int64_t i = 0; i < len; i++) xn = hypot(xn, cabsv(a[(k + 1 + i) * n + k]));
+    if (xn == 0) continue;
+    Cx x0 = a[(k + 1) * n + k];
+    double ax0 = cabsv(x0);
+    Cx ph = ax0 > 0 ? cscale(x0, 1 / ax0) : cx(1, 0);
+    Cx alpha = cscale(ph, -xn); /* P x = alpha e1 */
+    for (int64_t i = 0; i < len; i++) v[i] = a[(k + 1 + i) * n + k];
+    v[0] = csub(v[0], alpha);
+    double vv = 0;
+    for (int64_t i = 0; i < len; i++) vv += cabs2(v[i]);
+    if (vv == 0) continue;
+    /* P = I - 2 v v^H / vv, applied as P a P and q P. */
+    for (int64_t c = 0; c < n; c++) {
+      Cx w = cx(0, 0);
+      for (int64_t i = 0; i < len; i++) w = cadd(w, cmul(cconj(v[i]), a[(k + 1 + i) * n + c]));
+      w = cscale(w, 2 / vv);
+      for (int64_t i = 0; i < len; i++) a[(k + 1 + i) * n + c] = csub(a[(k + 1 + i) * n + c], cmul(v[i], w));
+    }
+    for (int64_t r = 0; r < n; r++) {
+      Cx w = cx(0, 0), w2 = cx(0, 0);
+      for (int64_t i = 0; i < len; i++) {
+        w = cadd(w, cmul(a[r * n + k + 1 + i], v[i]));
+        w2 = cadd(w2, cmul(q[r * n + k + 1 + i], v[i]));
+      }
+      w = cscale(w, 2 / vv), w2 = cscale(w2, 2 / vv);
+      for (int64_t i = 0; i < len; i++) {
+        a[r * n + k + 1 + i] = csub(a[r * n + k + 1 + i], cmul(w, cconj(v[i])));
+        q[r * n + k + 1 + i] = csub(q[r * n + k + 1 + i], cmul(w2, cconj(v[i])));
+      }
+    }
+    a[(k + 1) * n + k] = alpha;
+    for (int64_t i = 1; i < len; i++) a[(k + 1 + i) * n + k] = cx(0, 0);
+  }
+}
+
+/* Complex Schur form of the Hessenberg h by shifted QR iterations: h = q t
+ * q^H with t upper triangular (in h), q updated. Returns 0, or LAPACK's
+ * info (1-based index past the last eigenvalue that did not converge) when
+ * the iteration limit is hit, as for NaN input. cs: 2n doubles + n Cx. */
+static int64_t schur_qr(Cx *h, Cx *q, int64_t n, double *cs, Cx *sn) {
+  const double eps = 2.220446049250313e-16;
+  int64_t hi = n - 1, iter = 0, limit = 30 * (n > 10 ? n : 10);
+  while (hi > 0) {
+    int64_t l = hi;
+    while (l > 0) {
+      double s = cabs1(h[(l - 1) * n + l - 1]) + cabs1(h[l * n + l]);
+      double sub = cabs1(h[l * n + l - 1]);
+      if (sub <= eps * s || sub < 1e-300) {
+        h[l * n + l - 1] = cx(0, 0);
+        break;
+      }
+      l--;
+    }
+    if (l == hi) {
+      hi--;
+      iter = 0;
+      continue;
+    }
+    if (++iter > limit) return hi + 1;
+    /* Wilkinson shift: the eigenvalue of the trailing 2x2 nearer h[hi][hi];
+     * an exceptional shift every 10 iterations without deflation. */
+    Cx mu;
+    if (iter % 10 == 0) {
+      mu = cadd(h[hi * n + hi], cx(0.75 * cabs1(h[hi * n + hi - 1]), 0));
+    } else {
+      Cx a = h[(hi - 1) * n + hi - 1], b = h[(hi - 1) * n + hi], c = h[hi * n + hi - 1],
+         d = h[hi * n + hi];
+      Cx tr = cscale(cadd(a, d), 0.5), df = cscale(csub(a, d), 0.5);
+      Cx disc = cadd(cmul(df, df), cmul(b, c));
+      /* principal square root */
+      double r = cabsv(disc);
+      double sr = sqrt((r + fabs(disc.re)) / 2);
+      Cx sq;
+      if (sr == 0) sq = cx(0, 0);
+      else if (disc.re >= 0) sq = cx(sr, disc.im / (2 * sr));
+      else sq = cx(fabs(disc.im) / (2 * sr), disc.im >= 0 ? sr : -sr);
+      /* LAPACK's zlahqr choice: tr - y with y = +-sq aligned with df (on a
+       * tie, as for a real block with a complex pair, y = sq). */
+      if (df.re * sq.re + df.im * sq.im < 0) sq = cx(-sq.re, -sq.im);
+      mu = csub(tr, sq);
+    }
+    if (!isfinite(mu.re) || !isfinite(mu.im)) return hi + 1;
+    /* Explicit shifted QR step on the active block l..hi, applied to the
+     * full rows and columns so that t and q stay consistent. */
+    for (int64_t k = l; k <= hi; k++) h[k * n + k] = csub(h[k * n + k], mu);
+    for (int64_t k = l; k < hi; k++) {
+      double c;
+      Cx s;
+      givens(h[k * n + k], h[(k + 1) * n + k], &c, &s);
+      cs[k] = c, sn[k] = s;
+      for (int64_t j = k; j < n; j++) {
+        Cx x = h[k * n + j], y = h[(k + 1) * n + j];
+        h[k * n + j] = cadd(cscale(x, c), cmul(s, y));
+        h[(k + 1) * n + j] = csub(cscale(y, c), cmul(cconj(s), x));
+      }
+    }
+    for (int64_t k = l; k < hi; k++) {
+      double c = cs[k];
+      Cx s = sn[k];
+      int64_t top = k + 2 <= hi ? k + 2 : hi;
+      for (int64_t i = 0; i <= top; i++) {
+        Cx x = h[i * n + k], y = h[i * n + k + 1];
+        h[i * n + k] = cadd(cscale(x, c), cmul(y, cconj(s)));
+        h[i * n + k + 1] = csub(cscale(y, c), cmul(x, s));
+      }
+      for (int64_t i = 0; i < n; i++) {
+        Cx x = q[i * n + k], y = q[i * n + k + 1];
+        q[i * n + k] = cadd(cscale(x, c), cmul(y, cconj(s)));
+        q[i * n + k + 1] = csub(cscale(y, c), cmul(x, s));
+      }
+    }
+    for (int64_t k = l; k <= hi; k++) h[k * n + k] = cadd(h[k * n + k], mu);
+  }
+  return 0;
+}
+
+/* LAPACK's eigenvector normalization: unit 2-norm, then the component of
+ * largest magnitude made real (positive). */
+static void normalize_eigvec(Cx *v, int64_t n, int64_t stride) {
+  double nrm = 0, big = -1;
+  int64_t m = 0;
+  for (int64_t i = 0; i < n; i++) {
+    nrm = hypot(nrm, cabsv(v[i * stride]));
+    if (cabs2(v[i * stride]) > big) big = cabs2(v[i * stride]), m = i;
+  }
+  if (!(nrm > 0)) return;
+  Cx ph = cconj(v[m * stride]);
+  double a = cabsv(ph);
+  ph = a > 0 ? cscale(ph, 1 / (a * nrm)) : cx(1 / nrm, 0);
+  for (int64_t i = 0; i < n; i++) v[i * stride] = cmul(v[i * stride], ph);
+  v[m * stride].im = 0;
+}
+
+/* Eigenvectors of the upper triangular t (n x n) mapped through q: right
+ * (t x = t_kk x) or left (y^H t = t_kk y^H) ones, as the columns of out.
+ * Near-equal eigenvalues get a perturbed divisor (LAPACK's smin). x: n. */
+static void tri_eigvecs(const Cx *t, const Cx *q, int64_t n, bool right, Cx *out, Cx *x) {
+  const double eps = 2.220446049250313e-16;
+  double tn = 0;
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = i; j < n; j++) tn = fmax(tn, cabs1(t[i * n + j]));
+  for (int64_t k = 0; k < n; k++) {
+    Cx lam = t[k * n + k];
+    double smin = fmax(eps * cabs1(lam), fmax(eps * tn, 1e-300));
+    for (int64_t i = 0; i < n; i++) x[i] = cx(0, 0);
+    x[k] = cx(1, 0);
+    if (right) {
+      for (int64_t i = k - 1; i >= 0; i--) {
+        Cx s = cx(0, 0);
+        for (int64_t j = i + 1; j <= k; j++) s = cadd(s, cmul(t[i * n + j], x[j]));
+        Cx d = csub(t[i * n + i], lam);
+        if (cabs1(d) < smin) d = cx(smin, 0);
+        x[i] = cdiv(cx(-s.re, -s.im), d);
+      }
+    } else {
+      /* z = conj(y): z_i (t_ii - lam) = -sum_{k <= j < i} z_j t_ji. */
+      for (int64_t i = k + 1; i < n; i++) {
+        Cx s = cx(0, 0);
+        for (int64_t j = k; j < i; j++) s = cadd(s, cmul(x[j], t[j * n + i]));
+        Cx d = csub(t[i * n + i], lam);
+        if (cabs1(d) < smin) d = cx(smin, 0);
+        x[i] = cdiv(cx(-s.re, -s.im), d);
+      }
+      for (int64_t i = k; i < n; i++) x[i] = cconj(x[i]);
+    }
+    int64_t j0 = right ? 0 : k, j1 = right ? k + 1 : n;
+    for (int64_t r = 0; r < n; r++) {
+      Cx s = cx(0, 0);
+      for (int64_t j = j0; j < j1; j++) s = cadd(s, cmul(q[r * n + j], x[j]));
+      out[r * n + k] = s;
+    }
+    normalize_eigvec(out + k, n, n);
+  }
+}
+
+/* ?geev: real x -> (wr, wi, vl, vr, info), complex x -> (w, vl, vr, info);
+ * vl/vr complex with the eigenvectors as columns (the FFI kernel unpacks
+ * LAPACK's real conjugate-pair storage), zeros when not asked for
+ * (compute_left / compute_right = 'N'). Computed through the complex Schur
+ * form of the whole matrix (no balancing), so a real matrix's real
+ * eigenvalues may carry rounding-level imaginary parts. info > 0 (the QR
+ * iteration did not converge, e.g. on NaN input) as LAPACK reports it. */
+static cxla_status cc_geev(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "geev operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad geev operand");
+  bool cplx = type_is_complex(ty);
+  ElemType ct = ty == T_F32 ? T_C64 : ty == T_F64 ? T_C128 : ty;
+  int r = x->rank, o = cplx ? 0 : 1;
+  if (res->ntuple != 4 + o) return interp_error(in, CXLA_INVALID_ARGUMENT, "geev returns %d values", 4 + o);
+  TRY(want_elem(in, 0, ty, r - 1, batch * n));
+  if (!cplx) TRY(want_elem(in, 1, ty, r - 1, batch * n));
+  TRY(want_elem(in, 1 + o, ct, r, x->nelems));
+  TRY(want_elem(in, 2 + o, ct, r, x->nelems));
+  TRY(want_elem(in, 3 + o, T_S32, r - 2, batch));
+  bool left = cfg_char(in, "compute_left", 'N') == 'V';
+  bool right = cfg_char(in, "compute_right", 'N') == 'V';
+  Work w;
+  TRY(work_alloc(&w, n * n + 2 * n));
+  for (int64_t b = 0; b < batch; b++) {
+    Cx *a = w.a, *q = w.b, *vec = w.c;
+    load_cx(x, b * n * n, n * n, a);
+    hessenberg(a, q, n, w.d);
+    double anorm = 0;
+    for (int64_t i = 0; i < n * n; i++) anorm = fmax(anorm, cabs1(a[i]));
+    /* Infinite or NaN entries: no eigenvalues (LAPACK's scaling turns
+     * them into NaN); reported as not converged. */
+    int64_t info = isfinite(anorm) ? schur_qr(a, q, n, w.w, w.d) : (n > 0 ? n : 0);
+    /* Output order: ord[k] = source index + 1, negated for "the conjugate
+     * of that one". A real matrix's eigenvalues are real or in conjugate
+     * pairs; the complex iteration leaves rounding-level differences, so
+     * real ones are made exactly real, each pair exactly conjugate, and
+     * (as LAPACK orders them) adjacent with the positive imaginary part
+     * first; their vectors follow (conjugates for the second). */
+    int32_t *ord = w.piv;
+    double tol = 16.0 * (double)n * 2.220446049250313e-16 * anorm;
+    for (int64_t i = 0; i < n; i++) ord[i] = (int32_t)(i + 1), w.good[i] = false;
+    if (!cplx && !info) {
+      int64_t k = 0;
+      for (int64_t i = 0; i < n; i++) {
+        if (w.good[i]) continue; /* already placed as a partner */
+        Cx li = a[i * n + i];
+        if (fabs(li.im) <= tol) {
+          a[i * n + i].im = 0;
+          ord[k++] = (int32_t)(i + 1);
+          continue;
+        }
+        int64_t best = -1;
+        double bd = INFINITY;
+        for (int64_t j = i + 1; j < n; j++) {
+          Cx lj = a[j * n + j];
+          if (w.good[j] || fabs(lj.im) <= tol) continue;
+          double dd = cabs2(csub(lj, cconj(li)));
+          if (dd < bd) bd = dd, best = j;
+        }
+        if (best < 0) { /* no partner: keep it as it is */
+          ord[k++] = (int32_t)(i + 1);
+          continue;
+        }
+        w.good[best] = true;
+        int64_t pos = li.im > 0 ? i : best;
+        Cx lp = a[pos * n + pos];
+        a[pos * n + pos] = cx(lp.re, fabs(lp.im));
+        ord[k++] = (int32_t)(pos + 1);
+        ord[k++] = -(int32_t)(pos + 1);
+      }
+    }
+    for (int64_t k = 0; k < n; k++) {
+      int64_t i = (ord[k] < 0 ? -ord[k] : ord[k]) - 1;
+      Cx lam = info ? cx(NAN, NAN) : a[i * n + i];
+      if (ord[k] < 0) lam = cconj(lam);
+      if (cplx) {
+        store_cx(res->tuple[0], b * n + k, 1, &lam);
+      } else {
+        literal_set_f64(res->tuple[0], b * n + k, lam.re);
+        literal_set_f64(res->tuple[1], b * n + k, lam.im);
+      }
+    }
+    for (int side = 0; side < 2; side++) {
+      bool want = side ? right : left;
+      Cx *out = w.e;
+      if (want && !info) {
+        tri_eigvecs(a, q, n, side == 1, vec, w.d);
+        for (int64_t k = 0; k < n; k++) {
+          int64_t j = (ord[k] < 0 ? -ord[k] : ord[k]) - 1;
+          bool real = !cplx && a[j * n + j].im == 0;
+          for (int64_t i = 0; i < n; i++) {
+            Cx v = vec[i * n + j];
+            if (real) v.im = 0;
+            out[i * n + k] = ord[k] < 0 ? cconj(v) : v;
+          }
+        }
+      } else {
+        for (int64_t i = 0; i < n * n; i++) out[i] = want ? cx(NAN, NAN) : cx(0, 0);
+      }
+      store_cx(res->tuple[1 + o + side], b * n * n, n * n, out);
+    }
+    literal_set_i64(res->tuple[3 + o], b, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* ?gehrd (ilo = 1, ihi = n: the whole matrix): a -> (h with the reflector
+ * tails below the subdiagonal, tau[n - 1], info 0), LAPACK's gehd2: H(i) =
+ * I - tau v v^H zeroes column i below the subdiagonal, a := H(i)^H a H(i). */
+static void gehrd(Cx *a, int64_t n, Cx *tau, bool complex, Cx *v) {
+  for (int64_t i = 0; i + 1 < n; i++) {
+    int64_t len = n - i - 1; /* v[0] at row i + 1 */
+    tau[i] = larfg(&a[(i + 1) * n + i], len > 1 ? &a[(i + 2) * n + i] : v, len - 1, n, complex);
+    if (cis_zero(tau[i])) continue;
+    v[0] = cx(1, 0);
+    for (int64_t j = 1; j < len; j++) v[j] = a[(i + 1 + j) * n + i];
+    for (int64_t r = 0; r < n; r++) { /* a := a H on columns i+1.. */
+      Cx w = cx(0, 0);
+      for (int64_t j = 0; j < len; j++) w = cadd(w, cmul(a[r * n + i + 1 + j], v[j]));
+      Cx tw = cmul(w, tau[i]);
+      for (int64_t j = 0; j < len; j++) a[r * n + i + 1 + j] = csub(a[r * n + i + 1 + j], cmul(tw, cconj(v[j])));
+    }
+    apply_reflector(a, n, n, i + 1, i, cconj(tau[i]), i + 1, n, v);
+  }
+}
+
+static cxla_status cc_gehrd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "gehrd operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gehrd operand");
+  int64_t k = n > 0 ? n - 1 : 0;
+  if (res->ntuple != 3) return interp_error(in, CXLA_INVALID_ARGUMENT, "gehrd returns 3 values");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, ty, x->rank - 1, batch * k));
+  TRY(want_elem(in, 2, T_S32, x->rank - 2, batch));
+  Work w;
+  TRY(work_alloc(&w, n * n + 1));
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * n * n, n * n, w.a);
+    gehrd(w.a, n, w.b, type_is_complex(ty), w.c);
+    store_cx(res->tuple[0], b * n * n, n * n, w.a);
+    store_cx(res->tuple[1], b * k, k, w.b);
+    literal_set_i64(res->tuple[2], b, 0);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* ?sytrd / ?hetrd (uplo): a -> (a, d, e, tau, info 0), LAPACK's sytd2 /
+ * hetd2: Q^H A Q = T tridiagonal for the Hermitian A stored in the uplo
+ * triangle; that triangle gets T's diagonal and off-diagonal and the
+ * reflector tails (lower: below the subdiagonal, column by column from the
+ * top; upper: above the superdiagonal, from the bottom), the other strict
+ * triangle is left as it was. m: the full Hermitian matrix (n x n). */
+static void sytrd(Cx *a, Cx *m, int64_t n, bool lower, double *d, double *e, Cx *tau, bool complex,
+                  Cx *v, Cx *p) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t j = 0; j <= i; j++) {
+      Cx s = lower ? a[i * n + j] : cconj(a[j * n + i]);
+      if (i == j) s.im = 0;
+      m[i * n + j] = s;
+      m[j * n + i] = cconj(s);
+    }
+  for (int64_t s = 0; s + 1 < n; s++) {
+    /* lower: step i = s zeroes column i below row i + 1 (v on rows i+1..);
+     * upper: step i = n-2-s zeroes column i + 1 above row i (v on rows
+     * i..0, v[0] at row i). */
+    int64_t i = lower ? s : n - 2 - s, len = lower ? n - i - 1 : i + 1;
+    int64_t r0 = lower ? i + 1 : i, col = lower ? i : i + 1, dir = lower ? 1 : -1;
+    Cx alpha = m[r0 * n + col];
+    for (int64_t j = 1; j < len; j++) v[j] = m[(r0 + dir * j) * n + col];
+    Cx t = larfg(&alpha, v + 1, len - 1, 1, complex);
+    tau[i] = t;
+    e[i] = alpha.re;
+    v[0] = cx(1, 0);
+    /* Store into a: beta and the tail in the column. */
+    for (int64_t j = 0; j < len; j++) {
+      int64_t r = r0 + dir * j;
+      Cx val = j == 0 ? cx(alpha.re, 0) : v[j];
+      if (lower) a[r * n + col] = val;
+      else a[r * n + col] = val; /* upper: column i+1, rows i..0 */
+    }
+    if (cis_zero(t)) continue;
+    /* m := H^H m H, H = I - t v v^H on the rows/columns of v. */
+    for (int64_t c = 0; c < n; c++) { /* left: H^H = I - conj(t) v v^H */
+      Cx w = cx(0, 0);
+      for (int64_t j = 0; j < len; j++) w = cadd(w, cmul(cconj(v[j]), m[(r0 + dir * j) * n + c]));
+      p[c] = cmul(cconj(t), w);
+    }
+    for (int64_t j = 0; j < len; j++)
+      for (int64_t c = 0; c < n; c++) {
+        int64_t r = r0 + dir * j;
+        m[r * n + c] = csub(m[r * n + c], cmul(v[j], p[c]));
+      }
+    for (int64_t r = 0; r < n; r++) { /* right: H */
+      Cx w = cx(0, 0);
+      for (int64_t j = 0; j < len; j++) w = cadd(w, cmul(m[r * n + r0 + dir * j], v[j]));
+      Cx tw = cmul(w, t);
+      for (int64_t j = 0; j < len; j++) {
+        int64_t c = r0 + dir * j;
+        m[r * n + c] = csub(m[r * n + c], cmul(tw, cconj(v[j])));
+      }
+    }
+  }
+  for (int64_t i = 0; i < n; i++) {
+    d[i] = m[i * n + i].re;
+    a[i * n + i] = cx(d[i], 0);
+  }
+}
+
+static cxla_status cc_sytrd(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "sytrd operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad sytrd operand");
+  int64_t k = n > 0 ? n - 1 : 0;
+  if (res->ntuple != 5) return interp_error(in, CXLA_INVALID_ARGUMENT, "sytrd returns 5 values");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, real_type(ty), x->rank - 1, batch * n));
+  TRY(want_elem(in, 2, real_type(ty), x->rank - 1, batch * k));
+  TRY(want_elem(in, 3, ty, x->rank - 1, batch * k));
+  TRY(want_elem(in, 4, T_S32, x->rank - 2, batch));
+  bool lower = cfg_char(in, "uplo", 'L') == 'L';
+  Work w;
+  TRY(work_alloc(&w, n * n + 2 * n + 1));
+  double *dd = w.w, *ee = w.w + n;
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * n * n, n * n, w.a);
+    sytrd(w.a, w.b, n, lower, dd, ee, w.c, type_is_complex(ty), w.d, w.e);
+    store_cx(res->tuple[0], b * n * n, n * n, w.a);
+    for (int64_t i = 0; i < n; i++) literal_set_f64(res->tuple[1], b * n + i, dd[i]);
+    for (int64_t i = 0; i < k; i++) literal_set_f64(res->tuple[2], b * k + i, ee[i]);
+    store_cx(res->tuple[3], b * k, k, w.c);
+    literal_set_i64(res->tuple[4], b, 0);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* ---- real Schur form (dgees / sgees) ------------------------------------------ */
+
+/* Applies the reflector I - 2 v v^T / (v^T v) (v of length len, at row /
+ * column k) to rows k.. of h for columns c0..n-1, to columns k.. of h for
+ * rows 0..r1, and to columns k.. of z. */
+static void rs_reflect(double *h, double *z, int64_t n, int64_t k, int len, const double *v,
+                       int64_t c0, int64_t r1) {
+  double vv = 0;
+  for (int i = 0; i < len; i++) vv += v[i] * v[i];
+  if (vv == 0) return;
+  double f = 2 / vv;
+  for (int64_t c = c0; c < n; c++) {
+    double s = 0;
+    for (int i = 0; i < len; i++) s += v[i] * h[(k + i) * n + c];
+    s *= f;
+    for (int i = 0; i < len; i++) h[(k + i) * n + c] -= s * v[i];
+  }
+  for (int64_t r = 0; r <= r1; r++) {
+    double s = 0;
+    for (int i = 0; i < len; i++) s += h[r * n + k + i] * v[i];
+    s *= f;
+    for (int i = 0; i < len; i++) h[r * n + k + i] -= s * v[i];
+  }
+  for (int64_t r = 0; r < n; r++) {
+    double s = 0;
+    for (int i = 0; i < len; i++) s += z[r * n + k + i] * v[i];
+    s *= f;
+    for (int i = 0; i < len; i++) z[r * n + k + i] -= s * v[i];
+  }
+}
+
+/* The Householder vector mapping u (len 2 or 3) to a multiple of e1. */
+static void rs_house(const double *u, int len, double *v) {
+  double nrm = 0;
+  for (int i = 0; i < len; i++) nrm = hypot(nrm, u[i]);
+  for (int i = 0; i < len; i++) v[i] = u[i];
+  v[0] += u[0] >= 0 ? nrm : -nrm;
+}
+
+/* Rotates rows/columns p, p+1 of h (and columns of z) by [[c, -s], [s, c]]:
+ * h := G^T h G, z := z G. */
+static void rs_rot(double *h, double *z, int64_t n, int64_t p, double c, double s) {
+  for (int64_t j = 0; j < n; j++) {
+    double x = h[p * n + j], y = h[(p + 1) * n + j];
+    h[p * n + j] = c * x + s * y, h[(p + 1) * n + j] = -s * x + c * y;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    double x = h[i * n + p], y = h[i * n + p + 1];
+    h[i * n + p] = c * x + s * y, h[i * n + p + 1] = -s * x + c * y;
+    x = z[i * n + p], y = z[i * n + p + 1];
+    z[i * n + p] = c * x + s * y, z[i * n + p + 1] = -s * x + c * y;
+  }
+}
+
+/* Standardizes the 2x2 diagonal block at p: upper triangular when its
+ * eigenvalues are real, else equal diagonal entries (LAPACK's form). */
+static void rs_block(double *h, double *z, int64_t n, int64_t p) {
+  double a = h[p * n + p], b = h[p * n + p + 1], c = h[(p + 1) * n + p], d = h[(p + 1) * n + p + 1];
+  double hd = (a - d) / 2, disc = hd * hd + b * c;
+  double cs, sn;
+  if (disc >= 0) {
+    double lam = (a + d) / 2 + (hd >= 0 ? sqrt(disc) : -sqrt(disc));
+    double x1 = b, y1 = lam - a, x2 = lam - d, y2 = c; /* eigenvectors */
+    double n1 = hypot(x1, y1), n2 = hypot(x2, y2);
+    if (n1 >= n2 && n1 > 0) cs = x1 / n1, sn = y1 / n1;
+    else if (n2 > 0) cs = x2 / n2, sn = y2 / n2;
+    else cs = 1, sn = 0;
+    rs_rot(h, z, n, p, cs, sn);
+    h[(p + 1) * n + p] = 0;
+  } else {
+    double th = 0.5 * atan2(-(a - d), b + c);
+    rs_rot(h, z, n, p, cos(th), sin(th));
+    double m = (h[p * n + p] + h[(p + 1) * n + p + 1]) / 2;
+    h[p * n + p] = h[(p + 1) * n + p + 1] = m;
+  }
+}
+
+/* Real Schur form of the upper Hessenberg h by Francis double-shift QR
+ * iterations: h := Z^T h Z quasi-triangular (standardized 2x2 blocks for
+ * complex pairs), z := z Z. Returns 0 or (no convergence, e.g. NaN input)
+ * LAPACK's info. */
+static int64_t real_schur(double *h, double *z, int64_t n) {
+  const double eps = 2.220446049250313e-16;
+  int64_t hi = n - 1, iter = 0, limit = 30 * (n > 10 ? n : 10);
+  while (hi >= 0) {
+    int64_t l = hi;
+    for (; l > 0; l--) {
+      double s = fabs(h[(l - 1) * n + l - 1]) + fabs(h[l * n + l]);
+      double sub = fabs(h[l * n + l - 1]);
+      if (sub <= eps * s || sub < 1e-300) {
+        h[l * n + l - 1] = 0;
+        break;
+      }
+    }
+    if (l == hi) {
+      hi--, iter = 0;
+      continue;
+    }
+    if (l == hi - 1) {
+      rs_block(h, z, n, hi - 1);
+      hi -= 2, iter = 0;
+      continue;
+    }
+    if (++iter > limit) return hi + 1;
+    double s, t;
+    if (iter % 10 == 0) {
+      double e = fabs(h[hi * n + hi - 1]) + fabs(h[(hi - 1) * n + hi - 2]);
+      s = 1.5 * e, t = e * e;
+    } else {
+      s = h[(hi - 1) * n + hi - 1] + h[hi * n + hi];
+      t = h[(hi - 1) * n + hi - 1] * h[hi * n + hi] - h[(hi - 1) * n + hi] * h[hi * n + hi - 1];
+    }
+    if (!isfinite(s) || !isfinite(t)) return hi + 1;
+    double u[3], v[3];
+    u[0] = h[l * n + l] * h[l * n + l] + h[l * n + l + 1] * h[(l + 1) * n + l] - s * h[l * n + l] + t;
+    u[1] = h[(l + 1) * n + l] * (h[l * n + l] + h[(l + 1) * n + l + 1] - s);
+    u[2] = h[(l + 1) * n + l] * h[(l + 2) * n + l + 1];
+    for (int64_t k = l; k <= hi - 2; k++) {
+      rs_house(u, 3, v);
+      int64_t r1 = k + 3 < hi ? k + 3 : hi;
+      rs_reflect(h, z, n, k, 3, v, k > l ? k - 1 : l, r1);
+      if (k > l) h[(k + 1) * n + k - 1] = h[(k + 2) * n + k - 1] = 0;
+      u[0] = h[(k + 1) * n + k], u[1] = h[(k + 2) * n + k];
+      if (k < hi - 2) u[2] = h[(k + 3) * n + k];
+    }
+    rs_house(u, 2, v);
+    rs_reflect(h, z, n, hi - 1, 2, v, hi - 2, hi);
+    h[hi * n + hi - 2] = 0;
+  }
+  return 0;
+}
+
+static cxla_status cc_dgees(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "gees operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gees operand");
+  if (res->ntuple != 6) return interp_error(in, CXLA_INVALID_ARGUMENT, "real gees returns 6 values");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 2, ty, x->rank - 1, batch * n));
+  TRY(want_elem(in, 3, ty, x->rank - 1, batch * n));
+  TRY(want_elem(in, 4, T_S32, x->rank - 2, batch));
+  TRY(want_elem(in, 5, T_S32, x->rank - 2, batch));
+  bool vecs = cfg_char(in, "mode", 'V') == 'V';
+  Work w;
+  TRY(work_alloc(&w, n * n + 2 * n));
+  double *h = (double *)w.c, *z = (double *)w.e; /* n*n doubles fit in n*n Cx */
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * n * n, n * n, w.a);
+    hessenberg(w.a, w.b, n, w.d);
+    for (int64_t i = 0; i < n * n; i++) h[i] = w.a[i].re, z[i] = w.b[i].re;
+    int64_t info = real_schur(h, z, n);
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j + 1 < i; j++) h[i * n + j] = 0;
+    for (int64_t i = 0; i < n; i++) {
+      double wr = h[i * n + i], wi = 0;
+      if (i + 1 < n && h[(i + 1) * n + i] != 0)
+        wi = sqrt(fabs(h[i * n + i + 1])) * sqrt(fabs(h[(i + 1) * n + i]));
+      else if (i > 0 && h[i * n + i - 1] != 0)
+        wi = -sqrt(fabs(h[(i - 1) * n + i])) * sqrt(fabs(h[i * n + i - 1]));
+      literal_set_f64(res->tuple[2], b * n + i, wr);
+      literal_set_f64(res->tuple[3], b * n + i, wi);
+    }
+    for (int64_t i = 0; i < n * n; i++) {
+      literal_set_f64(res->tuple[0], b * n * n + i, h[i]);
+      literal_set_f64(res->tuple[1], b * n * n + i, vecs ? z[i] : 0);
+    }
+    literal_set_i64(res->tuple[4], b, 0);
+    literal_set_i64(res->tuple[5], b, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* ?gees (mode, sort = 'N'): complex a -> (t, vs, w, sdim 0, info): the
+ * complex Schur form t = vs^H a vs (upper triangular), the Schur vectors
+ * (zeros when mode is 'N') and w = diag(t). Real a -> (t, vs, wr, wi,
+ * sdim 0, info) with LAPACK's real Schur form (standardized 2x2 blocks for
+ * complex pairs). */
+static cxla_status cc_gees(const Instr *in, const Literal *x, ElemType ty, Literal *res) {
+  int64_t batch, n, n2;
+  TRY(mat_dims(in, x, "gees operand", &batch, &n, &n2));
+  if (n != n2 || x->type != ty) return interp_error(in, CXLA_INVALID_ARGUMENT, "bad gees operand");
+  if (cfg_char(in, "sort", 'N') != 'N')
+    return interp_error(in, CXLA_UNIMPLEMENTED, "gees with eigenvalue sorting is not supported");
+  if (!type_is_complex(ty)) return cc_dgees(in, x, ty, res);
+  if (res->ntuple != 5) return interp_error(in, CXLA_INVALID_ARGUMENT, "gees returns 5 values");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 2, ty, x->rank - 1, batch * n));
+  TRY(want_elem(in, 3, T_S32, x->rank - 2, batch));
+  TRY(want_elem(in, 4, T_S32, x->rank - 2, batch));
+  bool vecs = cfg_char(in, "mode", 'V') == 'V';
+  Work w;
+  TRY(work_alloc(&w, n * n + 2 * n));
+  for (int64_t b = 0; b < batch; b++) {
+    Cx *a = w.a, *q = w.b;
+    load_cx(x, b * n * n, n * n, a);
+    hessenberg(a, q, n, w.d);
+    int64_t info = schur_qr(a, q, n, w.w, w.d);
+    for (int64_t i = 0; i < n; i++)
+      for (int64_t j = 0; j < i; j++) a[i * n + j] = cx(0, 0);
+    for (int64_t i = 0; i < n; i++) w.e[i] = a[i * n + i];
+    if (!vecs)
+      for (int64_t i = 0; i < n * n; i++) q[i] = cx(0, 0);
+    store_cx(res->tuple[0], b * n * n, n * n, a);
+    store_cx(res->tuple[1], b * n * n, n * n, q);
+    store_cx(res->tuple[2], b * n, n, w.e);
+    literal_set_i64(res->tuple[3], b, 0);
+    literal_set_i64(res->tuple[4], b, info);
+  }
+  work_free(&w);
+  return NULL;
+}
+
+/* A boolean attribute of backend_config ("{left = true, ...}"; integers
+ * too), or dflt. */
+static bool cfg_bool(const Instr *in, const char *key, bool dflt) {
+  const char *cfg = instr_raw(in, "backend_config");
+  if (!cfg) return dflt;
+  size_t kl = strlen(key);
+  for (const char *p = strstr(cfg, key); p; p = strstr(p + 1, key)) {
+    bool start_ok = p == cfg || strchr("{ ,\"", p[-1]);
+    const char *q = p + kl;
+    while (*q == ' ') q++;
+    if (!start_ok || *q != '=') continue;
+    q++;
+    while (*q == ' ') q++;
+    if (strncmp(q, "true", 4) == 0) return true;
+    if (strncmp(q, "false", 5) == 0) return false;
+    char *end;
+    long v = strtol(q, &end, 10);
+    if (end != q) return v != 0;
+  }
+  return dflt;
+}
+
+/* ?ormqr / ?unmqr (a, tau, c; left, transpose) -> op(Q) c or c op(Q), Q =
+ * H_0 ... H_{k-1} from geqrf's reflectors in a [..., m, n] (k = len(tau)),
+ * op(Q) = Q^H when transpose; c [..., r, s] with m = r (left) or s. */
+static cxla_status cc_ormqr(const Instr *in, Literal *const *ops, ElemType ty, Literal **out) {
+  if (in->noperands != 3) return interp_error(in, CXLA_INVALID_ARGUMENT, "ormqr takes 3 operands");
+  const Literal *la = ops[0], *lt = ops[1], *lc = ops[2];
+  int64_t batch, m, n, cb, r, s;
+  TRY(mat_dims(in, la, "ormqr reflectors", &batch, &m, &n));
+  TRY(mat_dims(in, lc, "ormqr operand c", &cb, &r, &s));
+  if (la->type != ty || lt->type != ty || lc->type != ty)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "ormqr operands must be %s", type_name(ty));
+  bool left = cfg_bool(in, "left", true), trans = cfg_bool(in, "transpose", false);
+  int64_t k = lt->rank >= 1 ? lt->dims[lt->rank - 1] : -1;
+  if (cb != batch || lt->rank != la->rank - 1 || k < 0 || k > n || k > m || lt->nelems != batch * k ||
+      (left ? r : s) != m)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "ormqr operand shapes do not fit");
+  if (!in->shape || in->shape->type != ty || shape_elems(in->shape) != lc->nelems)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "ormqr result must have c's shape");
+  Literal *res;
+  TRY(make_result(in, &res));
+  Work w;
+  cxla_status st = work_alloc(&w, m * n + r * s + m + k);
+  if (st) {
+    literal_free(res);
+    return st;
+  }
+  bool cplx = type_is_complex(ty), reverse = left != trans;
+  for (int64_t b = 0; b < batch; b++) {
+    Cx *a = w.a, *c = w.b, *tau = w.c, *v = w.d;
+    load_cx(la, b * m * n, m * n, a);
+    load_cx(lc, b * r * s, r * s, c);
+    load_cx(lt, b * k, k, tau);
+    for (int64_t it = 0; it < k; it++) {
+      int64_t j = reverse ? k - 1 - it : it;
+      Cx t = trans && cplx ? cconj(tau[j]) : tau[j];
+      for (int64_t i = 0; i < m; i++) v[i] = i < j ? cx(0, 0) : i == j ? cx(1, 0) : a[i * n + j];
+      if (left) { /* c -= t v (v^H c) */
+        for (int64_t col = 0; col < s; col++) {
+          Cx d = cx(0, 0);
+          for (int64_t i = j; i < m; i++) d = cadd(d, cmul(cconj(v[i]), c[i * s + col]));
+          d = cmul(t, d);
+          for (int64_t i = j; i < m; i++) c[i * s + col] = csub(c[i * s + col], cmul(v[i], d));
+        }
+      } else { /* c -= t (c v) v^H */
+        for (int64_t row = 0; row < r; row++) {
+          Cx d = cx(0, 0);
+          for (int64_t i = j; i < m; i++) d = cadd(d, cmul(c[row * s + i], v[i]));
+          d = cmul(t, d);
+          for (int64_t i = j; i < m; i++) c[row * s + i] = csub(c[row * s + i], cmul(d, cconj(v[i])));
+        }
+      }
+    }
+    store_cx(res, b * r * s, r * s, c);
+  }
+  work_free(&w);
+  *out = res;
+  return NULL;
+}
+
+/* LAPACK's ?geqp3 (as its unblocked ?laqp2): Householder QR of a (m x n)
+ * with column pivoting. jpvt (in): nonzero marks a column to move to the
+ * front and factor first without pivoting; (out) the 1-based original index
+ * of each column. The remaining steps pivot the column of largest
+ * (downdated) remaining norm, recomputing a norm when downdating loses
+ * accuracy (tol3z = sqrt(eps) of the element type). */
+static void geqp3(Cx *a, int64_t m, int64_t n, int64_t *jpvt, Cx *tau, double *vn1, double *vn2,
+                  bool complex, double eps, Cx *v) {
+  int64_t nfxd = 0, k = m < n ? m : n;
+  for (int64_t j = 0; j < n; j++) {
+    if (jpvt[j] != 0) {
+      if (j != nfxd) {
+        for (int64_t r = 0; r < m; r++) {
+          Cx t = a[r * n + j];
+          a[r * n + j] = a[r * n + nfxd];
+          a[r * n + nfxd] = t;
+        }
+        jpvt[j] = jpvt[nfxd];
+      } else {
+        jpvt[j] = j + 1;
+      }
+      jpvt[nfxd] = j + 1;
+      nfxd++;
+    } else {
+      jpvt[j] = j + 1;
+    }
+  }
+  double tol3z = sqrt(eps);
+  for (int64_t i = 0; i < k; i++) {
+    if (i >= nfxd) {
+      if (i == nfxd || i == 0)
+        for (int64_t j = i; j < n; j++) {
+          double s = 0;
+          for (int64_t r = i; r < m; r++) s = hypot(s, cabsv(a[r * n + j]));
+          vn1[j] = vn2[j] = s;
+        }
+      int64_t p = i;
+      for (int64_t j = i + 1; j < n; j++)
+        if (vn1[j] > vn1[p]) p = j;
+      if (p != i) {
+        for (int64_t r = 0; r < m; r++) {
+          Cx t = a[r * n + p];
+          a[r * n + p] = a[r * n + i];
+          a[r * n + i] = t;
+        }
+        int64_t t = jpvt[p];
+        jpvt[p] = jpvt[i];
+        jpvt[i] = t;
+        vn1[p] = vn1[i];
+        vn2[p] = vn2[i];
+      }
+    }
+    tau[i] = larfg(&a[i * n + i], i + 1 < m ? &a[(i + 1) * n + i] : v, m - i - 1, n, complex);
+    apply_reflector(a, m, n, i, i, cconj(tau[i]), i + 1, n, v);
+    if (i < nfxd) continue;
+    for (int64_t j = i + 1; j < n; j++) {
+      if (vn1[j] == 0) continue;
+      double t = cabsv(a[i * n + j]) / vn1[j];
+      t = 1 - t * t;
+      if (t < 0) t = 0;
+      double r = vn1[j] / vn2[j], t2 = t * r * r;
+      if (t2 <= tol3z) {
+        double s = 0;
+        for (int64_t q = i + 1; q < m; q++) s = hypot(s, cabsv(a[q * n + j]));
+        vn1[j] = vn2[j] = i + 1 < m ? s : 0;
+      } else {
+        vn1[j] *= sqrt(t);
+      }
+    }
+  }
+}
+
+/* ?geqp3 (a, jpvt) -> (a: R and the reflectors, jpvt 1-based, tau[min(m, n)]). */
+static cxla_status cc_geqp3(const Instr *in, Literal *const *ops, ElemType ty, Literal *res) {
+  if (in->noperands != 2) return interp_error(in, CXLA_INVALID_ARGUMENT, "geqp3 takes 2 operands");
+  const Literal *x = ops[0], *jp = ops[1];
+  int64_t batch, m, n;
+  TRY(mat_dims(in, x, "geqp3 operand", &batch, &m, &n));
+  int64_t k = m < n ? m : n;
+  if (x->type != ty || !type_is_int(jp->type) || jp->nelems != batch * n || res->ntuple != 3)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "bad geqp3 operands or results");
+  TRY(want_elem(in, 0, ty, x->rank, x->nelems));
+  TRY(want_elem(in, 1, jp->type, jp->rank, batch * n));
+  TRY(want_elem(in, 2, ty, x->rank - 1, batch * k));
+  double eps = ty == T_F32 || ty == T_C64 ? 5.9604644775390625e-08 : 1.1102230246251565e-16;
+  Work w;
+  TRY(work_alloc(&w, m * n + 2 * n + m + 1));
+  int64_t *piv = cxla_calloc((size_t)n + 1, sizeof *piv);
+  if (!piv) {
+    work_free(&w);
+    return cxla_oom();
+  }
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(x, b * m * n, m * n, w.a);
+    for (int64_t j = 0; j < n; j++) piv[j] = literal_get_i64(jp, b * n + j);
+    geqp3(w.a, m, n, piv, w.b, w.w, w.w + n, type_is_complex(ty), eps, w.c);
+    store_cx(res->tuple[0], b * m * n, m * n, w.a);
+    for (int64_t j = 0; j < n; j++) literal_set_i64(res->tuple[1], b * n + j, piv[j]);
+    store_cx(res->tuple[2], b * k, k, w.b);
+  }
+  cxla_free(piv);
+  work_free(&w);
+  return NULL;
+}
+
 static cxla_status cc_trsm(const Instr *in, Literal *const *ops, ElemType ty, Literal **out) {
   if (in->noperands != 2) return interp_error(in, CXLA_INVALID_ARGUMENT, "trsm takes 2 operands");
   if (ops[0]->type != ty || ops[1]->type != ty)
@@ -1095,6 +1951,141 @@ static cxla_status cc_gtsv(const Instr *in, Literal *const *ops, ElemType ty, Li
   return NULL;
 }
 
+/* Keeps a back-substitution pivot away from zero (LAPACK's xLAGTS logic
+ * as jaxlib's tridiagonal_solve_perturbed uses it): while |pivot| < 1 and
+ * dividing the row by it could overflow, add perturb (doubling it each
+ * time), or scale pivot and row up when that is safe. */
+static void perturb_pivot(double perturb, Cx *pivot, Cx *row, int64_t nrhs, double safemin) {
+  double ap = cabsv(*pivot), big = 1 / safemin;
+  if (ap >= 1) return;
+  perturb = copysign(fmax(fabs(perturb), safemin), pivot->re);
+  double mx = 0;
+  for (int64_t j = 0; j < nrhs; j++) mx = fmax(mx, cabsv(row[j]));
+  for (bool stop = false; ap < 1 && !stop; ap = cabsv(*pivot)) {
+    if (ap < safemin) {
+      if (ap == 0 || mx * safemin > ap) {
+        pivot->re += perturb, perturb *= 2;
+      } else {
+        *pivot = cscale(*pivot, big);
+        for (int64_t j = 0; j < nrhs; j++) row[j] = cscale(row[j], big);
+        stop = true;
+      }
+    } else if (mx > ap * big) {
+      pivot->re += perturb, perturb *= 2;
+    } else {
+      stop = true;
+    }
+  }
+}
+
+/* tridiagonal_solve_perturbed_ffi (dl, d, du, b) -> x: Gaussian
+ * elimination with row pivoting (LAPACK's xLAGTF / xLAGTS) on T x = b with
+ * T = tridiag(dl[1:], d, du[:-1]), tiny pivots perturbed by eps * max|U|
+ * instead of failing (x finite for a singular T). u: 3n, row: nrhs. */
+static void gt_perturbed(const Cx *dl, const Cx *d, const Cx *du, const Cx *b, Cx *x, int64_t n,
+                         int64_t nr, Cx *u, Cx *row, double eps, double safemin) {
+  if (n == 0) return;
+#define U(i, j) u[(i) * 3 + (j)]
+#define X(i, j) x[(i) * nr + (j)]
+  if (n == 1) {
+    Cx p = d[0];
+    for (int64_t j = 0; j < nr; j++) row[j] = b[j];
+    perturb_pivot(eps * cabsv(p), &p, row, nr, safemin);
+    for (int64_t j = 0; j < nr; j++) X(0, j) = cdiv(row[j], p);
+    return;
+  }
+  for (int64_t i = 0; i < 3 * n; i++) u[i] = cx(0, 0);
+  U(0, 0) = d[0], U(0, 1) = du[0];
+  double maxu = fmax(cabsv(U(0, 0)), cabsv(U(0, 1)));
+  double s1 = cabsv(U(0, 0)) + cabsv(U(0, 1));
+  for (int64_t j = 0; j < nr; j++) X(0, j) = b[j];
+  for (int64_t k = 0; k + 1 < n; k++) {
+    U(k + 1, 0) = d[k + 1];
+    double s2 = cabsv(dl[k + 1]) + cabsv(U(k + 1, 0));
+    if (k < n - 2) s2 += cabsv(du[k + 1]);
+    if (cis_zero(dl[k + 1])) {
+      s1 = s2;
+      U(k + 1, 1) = du[k + 1], U(k, 2) = cx(0, 0);
+      for (int64_t j = 0; j < nr; j++) X(k + 1, j) = b[(k + 1) * nr + j];
+    } else {
+      double p1 = cis_zero(U(k, 0)) ? 0 : cabsv(U(k, 0)) / s1, p2 = cabsv(dl[k + 1]) / s2;
+      if (p2 <= p1) {
+        s1 = s2;
+        Cx f = cdiv(dl[k + 1], U(k, 0));
+        U(k + 1, 0) = csub(U(k + 1, 0), cmul(f, U(k, 1)));
+        U(k + 1, 1) = du[k + 1], U(k, 2) = cx(0, 0);
+        for (int64_t j = 0; j < nr; j++) X(k + 1, j) = csub(b[(k + 1) * nr + j], cmul(f, X(k, j)));
+      } else {
+        Cx f = cdiv(U(k, 0), dl[k + 1]), t = U(k, 1);
+        U(k, 0) = dl[k + 1];
+        U(k + 1, 0) = csub(t, cmul(f, d[k + 1]));
+        U(k, 1) = d[k + 1];
+        if (k < n - 2) U(k, 2) = du[k + 1], U(k + 1, 1) = cmul(cx(-f.re, -f.im), du[k + 1]);
+        for (int64_t j = 0; j < nr; j++) {
+          X(k + 1, j) = csub(X(k, j), cmul(f, b[(k + 1) * nr + j]));
+          X(k, j) = b[(k + 1) * nr + j];
+        }
+        s1 = cabsv(U(k + 1, 0)) + cabsv(U(k + 1, 1));
+      }
+    }
+    if (k < n - 2)
+      for (int i = 0; i < 3; i++) maxu = fmax(maxu, cabsv(U(k, i)));
+  }
+  maxu = fmax(maxu, cabsv(U(n - 1, 0)));
+  double perturb = eps * maxu;
+  for (int64_t k = n - 1; k >= 0; k--) {
+    Cx p = U(k, 0);
+    for (int64_t j = 0; j < nr; j++) {
+      Cx v = X(k, j);
+      if (k + 1 < n) v = csub(v, cmul(U(k, 1), X(k + 1, j)));
+      if (k + 2 < n) v = csub(v, cmul(U(k, 2), X(k + 2, j)));
+      row[j] = v;
+    }
+    perturb_pivot(k == n - 1 ? perturb : copysign(perturb, p.re), &p, row, nr, safemin);
+    Cx inv = cdiv(cx(1, 0), p);
+    for (int64_t j = 0; j < nr; j++) X(k, j) = cmul(row[j], inv);
+  }
+#undef U
+#undef X
+}
+
+static cxla_status cc_gt_perturbed(const Instr *in, Literal *const *ops, Literal **out) {
+  if (in->noperands != 4) return interp_error(in, CXLA_INVALID_ARGUMENT, "takes 4 operands");
+  const Literal *lb = ops[3];
+  ElemType ty = lb->type;
+  if (!is_linalg_type(ty) || lb->rank < 2)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "b must be a float or complex array of rank >= 2");
+  int64_t n = lb->dims[lb->rank - 2], nr = lb->dims[lb->rank - 1], batch = 1;
+  for (int i = 0; i < lb->rank - 2; i++) batch *= lb->dims[i];
+  for (int i = 0; i < 3; i++)
+    if (ops[i]->type != ty || ops[i]->nelems != batch * n || ops[i]->rank != lb->rank - 1)
+      return interp_error(in, CXLA_INVALID_ARGUMENT, "dl, d, du must be [..., n] of b's type");
+  if (!in->shape || in->shape->type != ty || shape_elems(in->shape) != lb->nelems)
+    return interp_error(in, CXLA_INVALID_ARGUMENT, "the result must have b's shape");
+  bool single = ty == T_F32 || ty == T_C64;
+  double eps = single ? 1.1920928955078125e-07 : 2.220446049250313e-16;
+  double safemin = single ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+  Literal *res;
+  TRY(make_result(in, &res));
+  Work w;
+  cxla_status st = work_alloc(&w, 3 * n + n * nr + nr + 1);
+  if (st) {
+    literal_free(res);
+    return st;
+  }
+  for (int64_t b = 0; b < batch; b++) {
+    load_cx(ops[0], b * n, n, w.a);
+    load_cx(ops[1], b * n, n, w.a + n);
+    load_cx(ops[2], b * n, n, w.a + 2 * n);
+    load_cx(lb, b * n * nr, n * nr, w.b);
+    gt_perturbed(w.a, w.a + n, w.a + 2 * n, w.b, w.c, n, nr, w.d, w.e, eps, safemin);
+    store_cx(res, b * n * nr, n * nr, w.c);
+  }
+  work_free(&w);
+  *out = res;
+  return NULL;
+}
+
 static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Literal **out) {
   const char *target = in->custom_call_target ? in->custom_call_target : "";
   ElemType ty = in->noperands > 0 ? ops[0]->type : T_F32;
@@ -1111,6 +2102,7 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
     kind = 3;
     goto run;
   }
+  if (strcmp(target, "tridiagonal_solve_perturbed_ffi") == 0) return cc_gt_perturbed(in, ops, out);
   if (strcmp(target, "Eigh") == 0) {
     kind = 6;
     goto run;
@@ -1119,6 +2111,7 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   bool cplx = ty == T_C64 || ty == T_C128;
   if (!r) goto unsupported;
   if (routine_is(r, "trsm")) return cc_trsm(in, ops, ty, out);
+  if (routine_is(r, cplx ? "unmqr" : "ormqr")) return cc_ormqr(in, ops, ty, out);
   if (routine_is(r, "potrf")) kind = 0;
   else if (routine_is(r, "getrf")) kind = 1;
   else if (routine_is(r, "geqrf")) kind = 2;
@@ -1126,6 +2119,11 @@ static cxla_status eval_custom_call(const Instr *in, Literal *const *ops, Litera
   else if (routine_is(r, cplx ? "heevd" : "syevd")) kind = 4;
   else if (routine_is(r, "gesdd") || routine_is(r, "gesvd")) kind = 5;
   else if (routine_is(r, "gtsv")) kind = 7;
+  else if (routine_is(r, "geev")) kind = 8;
+  else if (routine_is(r, "gehrd")) kind = 9;
+  else if (routine_is(r, "gees")) kind = 11;
+  else if (routine_is(r, "geqp3")) kind = 12;
+  else if (routine_is(r, cplx ? "hetrd" : "sytrd")) kind = 10;
   else goto unsupported;
 run:
   if (in->noperands < 1) return interp_error(in, CXLA_INVALID_ARGUMENT, "missing operand");
@@ -1146,6 +2144,11 @@ run:
   case 4: st = cc_syevd(in, ops[0], ty, res); break;
   case 6: st = cc_eigh_tf(in, ops[0], ty, res); break;
   case 7: st = cc_gtsv(in, ops, ty, res); break;
+  case 8: st = cc_geev(in, ops[0], ty, res); break;
+  case 9: st = cc_gehrd(in, ops[0], ty, res); break;
+  case 11: st = cc_gees(in, ops[0], ty, res); break;
+  case 12: st = cc_geqp3(in, ops, ty, res); break;
+  case 10: st = cc_sytrd(in, ops[0], ty, res); break;
   default: st = cc_gesdd(in, ops[0], ty, res); break;
   }
   if (st) {

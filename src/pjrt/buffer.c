@@ -388,6 +388,7 @@ PJRT_Error *pj_Buffer_CopyRawToHost(PJRT_Buffer_CopyRawToHost_Args *a) {
   cxla_event_destroy(ready);
   if (s) return pj_status(s);
   memcpy(a->dst, (char *)cxla_buffer_data(b) + a->offset, (size_t)a->transfer_size);
+  if (subbyte_bits(cxla_buffer_type(b))) subbyte_to_pjrt(a->dst, (size_t)a->transfer_size, cxla_buffer_type(b));
   a->event = pj_event_ready();
   return NULL;
 }

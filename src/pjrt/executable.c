@@ -387,6 +387,18 @@ PJRT_Error *pj_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args *a) {
       goto done;
     }
   }
+  /* A donated buffer passed again as another argument would be read after
+   * it is consumed: an error, as on XLA. */
+  for (size_t i = 0; i < na && i < (size_t)d->nparams; i++) {
+    if (!d->donated[i] || is_non_donatable(a->options, (int)i)) continue;
+    for (size_t j = 0; j < na; j++)
+      if (j != i && args[j] == args[i]) {
+        e = pj_err(PJRT_Error_Code_INVALID_ARGUMENT,
+                   "Attempt to donate the same buffer twice in Execute() (arguments %zu and %zu of %s)",
+                   i, j, cxla_executable_name(d->x));
+        goto done;
+      }
+  }
   cxla_event *ev = NULL;
   cxla_status s = cxla_executable_execute(d->x, args, (int)na, NULL, res, &ev);
   if (s) {

@@ -337,6 +337,11 @@ TEST(data_ops) {
       "HloModule m\nENTRY e {\n  a = f32[3,5,2]{0,2,1} parameter(0)\n  ROOT t = f32[2,3,5]{0,1,2} transpose(a), dimensions={2,0,1}\n}\n",
       "HloModule m\nENTRY e {\n  a = f32[4,6]{0,1} parameter(0)\n  ROOT b = f32[6,4]{1,0} bitcast(a)\n}\n",
       "HloModule m\nENTRY e {\n  a = s32[4,6] parameter(0)\n  ROOT r = s32[2,3,4] reshape(a)\n}\n",
+      /* bitcast-convert to and from sub-byte types (one element per byte) */
+      "HloModule m\nENTRY e {\n  a = s16[3,2] parameter(0)\n  ROOT b = s4[3,2,4] bitcast-convert(a)\n}\n",
+      "HloModule m\nENTRY e {\n  a = s16[3,2] parameter(0)\n  ROOT b = u4[3,2,4] bitcast-convert(a)\n}\n",
+      "HloModule m\nENTRY e {\n  a = s8[5,4] parameter(0)\n  b = s4[5,4] convert(a)\n  ROOT c = s16[5] bitcast-convert(b)\n}\n",
+      "HloModule m\nENTRY e {\n  a = u8[6,2] parameter(0)\n  b = u4[6,2] convert(a)\n  ROOT c = u8[6] bitcast-convert(b)\n}\n",
       /* slicing, padding, concatenation, reverse, iota */
       "HloModule m\nENTRY e {\n  a = f64[9,7] parameter(0)\n  ROOT s = f64[3,2] slice(a), slice={[1:9:3], [2:7:3]}\n}\n",
       "HloModule m\nENTRY e {\n  a = s16[3,2] parameter(0)\n  p = s16[] constant(-5)\n  ROOT r = s16[8,3] pad(a, p), padding=2_1_1x-1_2_0\n}\n",

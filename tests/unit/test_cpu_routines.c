@@ -760,6 +760,34 @@ TEST(unsupported_are_compile_errors) {
             "several replicas");
 }
 
+/* The LAPACK custom-calls rt_linalg.c does not have run the interpreter's
+ * routines on the executor's buffers (named in routines.c): the cpu
+ * backend compiles them and gives the interpreter's results. */
+TEST(interpreted_lapack_targets) {
+  static const char *const mods[][2] = {
+      {"dgeev", "HloModule m\nENTRY e {\n  a = f64[3,3] parameter(0)\n"
+                "  ROOT r = (f64[3], f64[3], c128[3,3], c128[3,3], s32[]) custom-call(a), "
+                "custom_call_target=\"lapack_dgeev_ffi\", "
+                "backend_config={compute_left = 86 : ui8, compute_right = 86 : ui8}, api_version=API_VERSION_TYPED_FFI\n}\n"},
+      {"dgehrd", "HloModule m\nENTRY e {\n  a = f64[3,3] parameter(0)\n"
+                 "  ROOT r = (f64[3,3], f64[2], s32[]) custom-call(a), "
+                 "custom_call_target=\"lapack_dgehrd_ffi\", "
+                 "backend_config={high = 3 : i32, low = 1 : i32}, api_version=API_VERSION_TYPED_FFI\n}\n"},
+  };
+  double a[9] = {1, 2, 3, -4, 1, 0.5, 0, 1, 2};
+  int64_t d[2] = {3, 3};
+  for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
+    Literal *x[1] = {NULL}; /* same_as_interp frees the argument */
+    if (literal_create(T_F64, 2, d, &x[0])) {
+      CHECK(false);
+      return;
+    }
+    memcpy(x[0]->data, a, sizeof a);
+    CHECK(compile_text(mods[i][1]) == NULL);
+    CHECK(same_as_interp(mods[i][0], mods[i][1], x, 1, 1e-10));
+  }
+}
+
 int main(void) {
   RUN(unsupported_are_compile_errors);
   RUN(cholesky_and_potrf);
@@ -772,5 +800,6 @@ int main(void) {
   RUN(fft_all_kinds);
   RUN(topk);
   RUN(rng_and_control);
+  RUN(interpreted_lapack_targets);
   return test_summary(__FILE__);
 }

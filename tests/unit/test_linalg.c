@@ -774,6 +774,306 @@ TEST(tf_eigh) {
   module_destroy(M);
 }
 
+/* ---- lapack_?geev_ffi, ?gees, ?gehrd, ?sytrd ---- */
+
+/* A real 3x3 with a complex pair: LAPACK (scipy.linalg.lapack.dgeev) gives
+ * 1.743218519469071 +- 2.7696000187946352i and 0.5135629610618551. The
+ * pair must be adjacent, exactly conjugate, positive imaginary part first;
+ * each right eigenvector satisfies A v = w v, has unit norm and a real
+ * largest component; left ones u^H A = w u^H. */
+TEST(geev_real_pairs) {
+  setup();
+  int64_t d[2] = {3, 3}, k = 3;
+  Instr *p = param(shp(T_F64, 2, d));
+  Shape *w = shp(T_F64, 1, &k), *v = shp(T_C128, 2, d), *i0 = shp(T_S32, 0, NULL);
+  Instr *c = custom("lapack_dgeev_ffi", "{compute_left = 86 : ui8, compute_right = 86 : ui8}",
+                    tup(5, w, w, v, v, i0), 1, &p);
+  double a[9] = {1, 2, 3, -4, 1, 0.5, 0, 1, 2};
+  Literal *x = lit(T_F64, 2, d, a), *o = eval(c, 1, &x);
+  if (o) {
+    CHECK(literal_get_i64(o->tuple[4], 0) == 0);
+    int pair = -1, real = -1;
+    for (int i = 0; i < 3; i++) {
+      double wr = literal_get_f64(o->tuple[0], i), wi = literal_get_f64(o->tuple[1], i);
+      if (near(wr, 1.743218519469071, 1e-13) && near(wi, 2.7696000187946352, 1e-13)) pair = i;
+      if (near(wr, 0.5135629610618551, 1e-13) && wi == 0) real = i;
+    }
+    CHECK(pair >= 0 && pair < 2 && real >= 0 && real != pair && real != pair + 1);
+    if (pair >= 0 && pair < 2) {
+      CHECK(literal_get_f64(o->tuple[0], pair + 1) == literal_get_f64(o->tuple[0], pair));
+      CHECK(literal_get_f64(o->tuple[1], pair + 1) == -literal_get_f64(o->tuple[1], pair));
+    }
+    for (int side = 0; side < 2; side++) {
+      const Literal *V = o->tuple[2 + side];
+      for (int j = 0; j < 3; j++) {
+        Z lam = {literal_get_f64(o->tuple[0], j), literal_get_f64(o->tuple[1], j)};
+        double nrm = 0, big = -1;
+        int m = 0;
+        for (int i = 0; i < 3; i++) {
+          Z e = zat(V, i * 3 + j);
+          nrm += e.re * e.re + e.im * e.im;
+          if (e.re * e.re + e.im * e.im > big) big = e.re * e.re + e.im * e.im, m = i;
+        }
+        CHECK(near(nrm, 1, 1e-13) && near(zat(V, m * 3 + j).im, 0, 1e-15));
+        for (int i = 0; i < 3; i++) {
+          /* right: (A v)_i - w v_i; left: (u^H A)_i - w u^H_i */
+          Z r = {0, 0};
+          for (int t = 0; t < 3; t++) {
+            Z e = side ? zat(V, t * 3 + j) : zconj(zat(V, t * 3 + j));
+            double av = side ? a[i * 3 + t] : a[t * 3 + i];
+            r.re += av * e.re, r.im += av * e.im;
+          }
+          Z vi = side ? zat(V, i * 3 + j) : zconj(zat(V, i * 3 + j)), lv = zmul(lam, vi);
+          CHECK(znear(r, lv.re, lv.im, 1e-13));
+        }
+      }
+    }
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* Complex geev (eigenvalues from numpy.linalg.eigvals), right vectors only
+ * (left ones zero); NaN input does not converge: info > 0, NaN values. */
+TEST(zgeev_and_nan) {
+  setup();
+  int64_t d[2] = {3, 3}, k = 3;
+  Instr *p = param(shp(T_C128, 2, d));
+  Shape *w = shp(T_C128, 1, &k), *v = shp(T_C128, 2, d), *i0 = shp(T_S32, 0, NULL);
+  Instr *c = custom("lapack_zgeev_ffi", "{compute_left = 78 : ui8, compute_right = 86 : ui8}",
+                    tup(4, w, v, v, i0, NULL), 1, &p);
+  double a[18] = {1, 1, 2, 0, 0, 0.5, 0, 0, 0, -1, 1, 0, 2, 0, 1, -1, 3, 0};
+  double want[6] = {3.464823533585717,    0.04115403933419004, 0.6596529754514276,
+                    1.0869197265545638,   -0.12447650903714318, -1.1280737658887532};
+  Literal *x = clit(2, d, a), *o = eval(c, 1, &x);
+  if (o) {
+    CHECK(literal_get_i64(o->tuple[3], 0) == 0);
+    for (int e = 0; e < 3; e++) {
+      int found = 0;
+      for (int i = 0; i < 3; i++) found += znear(zat(o->tuple[0], i), want[2 * e], want[2 * e + 1], 1e-13);
+      CHECK(found == 1);
+    }
+    for (int i = 0; i < 9; i++) CHECK(znear(zat(o->tuple[1], i), 0, 0, 0));
+    for (int j = 0; j < 3; j++)
+      for (int i = 0; i < 3; i++) {
+        Z r = {0, 0};
+        for (int t = 0; t < 3; t++) {
+          Z av = {a[2 * (i * 3 + t)], a[2 * (i * 3 + t) + 1]}, pr = zmul(av, zat(o->tuple[2], t * 3 + j));
+          r.re += pr.re, r.im += pr.im;
+        }
+        Z lv = zmul(zat(o->tuple[0], j), zat(o->tuple[2], i * 3 + j));
+        CHECK(znear(r, lv.re, lv.im, 1e-13));
+      }
+  }
+  literal_free(o);
+  literal_free(x);
+  a[4] = NAN;
+  x = clit(2, d, a), o = eval(c, 1, &x);
+  if (o) {
+    CHECK(literal_get_i64(o->tuple[3], 0) > 0);
+    CHECK(isnan(zat(o->tuple[0], 0).re));
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* zgees: t upper triangular, vs unitary, vs t vs^H = a, w = diag(t). */
+TEST(zgees) {
+  setup();
+  int64_t d[2] = {3, 3}, k = 3;
+  Instr *p = param(shp(T_C128, 2, d));
+  Shape *m = shp(T_C128, 2, d), *w = shp(T_C128, 1, &k), *i0 = shp(T_S32, 0, NULL);
+  Instr *c = custom("lapack_zgees_ffi", "{mode = 86 : ui8, sort = 78 : ui8}", tup(5, m, m, w, i0, i0), 1, &p);
+  double a[18] = {1, 1, 2, 0, 0, 0.5, 0, 0, 0, -1, 1, 0, 2, 0, 1, -1, 3, 0};
+  Literal *x = clit(2, d, a), *o = eval(c, 1, &x);
+  if (o) {
+    const Literal *T = o->tuple[0], *Q = o->tuple[1];
+    CHECK(literal_get_i64(o->tuple[4], 0) == 0);
+    for (int i = 0; i < 3; i++) {
+      Z ti = zat(T, i * 3 + i);
+      CHECK(znear(zat(o->tuple[2], i), ti.re, ti.im, 0));
+      for (int j = 0; j < i; j++) CHECK(znear(zat(T, i * 3 + j), 0, 0, 0));
+    }
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        Z r = {0, 0}, g = {0, 0}; /* (Q T Q^H)_ij and (Q^H Q)_ij */
+        for (int s = 0; s < 3; s++) {
+          Z qs = zmul(zconj(zat(Q, s * 3 + i)), zat(Q, s * 3 + j));
+          g.re += qs.re, g.im += qs.im;
+          for (int t = 0; t < 3; t++) {
+            Z e = zmul(zmul(zat(Q, i * 3 + s), zat(T, s * 3 + t)), zconj(zat(Q, j * 3 + t)));
+            r.re += e.re, r.im += e.im;
+          }
+        }
+        CHECK(znear(r, a[2 * (i * 3 + j)], a[2 * (i * 3 + j) + 1], 1e-13));
+        CHECK(znear(g, i == j, 0, 1e-14));
+      }
+  }
+  literal_free(o);
+  literal_free(x);
+  Instr *pr = param(shp(T_F64, 2, d));
+  Shape *mr = shp(T_F64, 2, d), *wr = shp(T_F64, 1, &k);
+  Shape *el[6] = {mr, mr, wr, wr, i0, i0};
+  c = custom("lapack_dgees_ffi", "{mode = 86 : ui8, sort = 78 : ui8}", shape_new_tuple(&M->arena, 6, el), 1,
+             &pr);
+  /* dgees: the eigenvalues of dgeev_real_pairs' matrix; t quasi-triangular
+   * with one standardized 2x2 block (equal diagonal, b c < 0), z
+   * orthogonal, z t z^T = a. */
+  double ar[9] = {1, 2, 3, -4, 1, 0.5, 0, 1, 2};
+  x = lit(T_F64, 2, d, ar), o = eval(c, 1, &x);
+  if (o) {
+    const Literal *T = o->tuple[0], *Q = o->tuple[1];
+    CHECK(literal_get_i64(o->tuple[5], 0) == 0);
+    int blocks = 0;
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < i; j++) {
+        double t = literal_get_f64(T, i * 3 + j);
+        if (j + 1 < i) CHECK(t == 0);
+        if (j + 1 == i && t != 0) {
+          blocks++;
+          CHECK(literal_get_f64(T, j * 3 + j) == literal_get_f64(T, i * 3 + i));
+          CHECK(t * literal_get_f64(T, j * 3 + i) < 0);
+          CHECK(near(literal_get_f64(o->tuple[2], j), 1.743218519469071, 1e-13));
+          CHECK(near(literal_get_f64(o->tuple[3], j), 2.7696000187946352, 1e-13));
+          CHECK(near(literal_get_f64(o->tuple[3], i), -2.7696000187946352, 1e-13));
+        }
+      }
+    CHECK(blocks == 1);
+    for (int i = 0; i < 3; i++)
+      for (int j = 0; j < 3; j++) {
+        double r = 0, g = 0;
+        for (int s = 0; s < 3; s++) {
+          g += literal_get_f64(Q, s * 3 + i) * literal_get_f64(Q, s * 3 + j);
+          for (int t = 0; t < 3; t++)
+            r += literal_get_f64(Q, i * 3 + s) * literal_get_f64(T, s * 3 + t) * literal_get_f64(Q, j * 3 + t);
+        }
+        CHECK(near(r, ar[i * 3 + j], 1e-13) && near(g, i == j, 1e-14));
+      }
+  }
+  literal_free(o);
+  literal_free(x);
+  module_destroy(M);
+}
+
+/* dgehrd and dsytrd (both triangles of a nonsymmetric input: only the
+ * uplo one is read) against scipy.linalg.lapack.dgehrd / dsytrd. */
+TEST(gehrd_sytrd) {
+  setup();
+  int64_t d[2] = {4, 4}, k = 3, d3[2] = {3, 3}, k2 = 2, k3 = 3;
+  Instr *p = param(shp(T_F64, 2, d));
+  Shape *i0 = shp(T_S32, 0, NULL);
+  Instr *c = custom("lapack_dgehrd_ffi", "{high = 4 : i32, low = 1 : i32}",
+                    tup(3, shp(T_F64, 2, d), shp(T_F64, 1, &k), i0, NULL, NULL), 1, &p);
+  double a[16] = {4, 1, -2, 2, 1, 2, 0, 1, -2, 0, 3, -2, 2, 1, -2, -1};
+  double want_h[16] = {4, -3, 0, 0, -3, 3.3333333333333330, -1.6666666666666663, 0,
+                       -0.5, -1.6666666666666665, -1.3199999999999996, 0.90666666666666718,
+                       0.5, 0.49999999999999989, 0.90666666666666718, 1.9866666666666655};
+  double want_tau[3] = {1.3333333333333333, 1.6, 0};
+  Literal *x = lit(T_F64, 2, d, a), *o = eval(c, 1, &x);
+  if (o) {
+    check_vals(o->tuple[0], want_h, 16, 1e-14);
+    check_vals(o->tuple[1], want_tau, 3, 1e-14);
+    CHECK(literal_get_i64(o->tuple[2], 0) == 0);
+  }
+  literal_free(o);
+  literal_free(x);
+  double b[9] = {4, 1, -2, 3, 2, 0, -2, 5, 3};
+  double want_c[2][9] = {{4, 1, -2, -3.6055512754639896, -2.3076923076923075, 0, -0.3027756377319946,
+                          -1.4615384615384617, 7.307692307692307},
+                         {2, 1, -1, 3, 4, -2, -2, 5, 3}};
+  double want_d[2][3] = {{4, -2.3076923076923075, 7.307692307692307}, {2, 4, 3}};
+  double want_e[2][2] = {{-3.6055512754639896, -1.4615384615384617}, {1, -2}};
+  double want_t[2][2] = {{1.8320502943378436, 0}, {0, 1}};
+  const char *cfg[2] = {"{uplo = 76 : ui8}", "{uplo = 85 : ui8}"};
+  for (int u = 0; u < 2; u++) {
+    Instr *q = param(shp(T_F64, 2, d3));
+    Shape *dv = shp(T_F64, 1, &k3), *ev = shp(T_F64, 1, &k2);
+    c = custom("lapack_dsytrd_ffi", cfg[u], tup(5, shp(T_F64, 2, d3), dv, ev, ev, i0), 1, &q);
+    x = lit(T_F64, 2, d3, b), o = eval(c, 1, &x);
+    if (o) {
+      check_vals(o->tuple[0], want_c[u], 9, 1e-14);
+      check_vals(o->tuple[1], want_d[u], 3, 1e-14);
+      check_vals(o->tuple[2], want_e[u], 2, 1e-14);
+      check_vals(o->tuple[3], want_t[u], 2, 1e-14);
+      CHECK(literal_get_i64(o->tuple[4], 0) == 0);
+    }
+    literal_free(o);
+    literal_free(x);
+  }
+  module_destroy(M);
+}
+
+/* dormqr (left, transpose: Q^T c) and dgeqp3 against
+ * scipy.linalg.lapack.dormqr / dgeqp3. */
+TEST(ormqr_geqp3) {
+  setup();
+  int64_t ad[2] = {4, 3}, k = 3, cd[2] = {4, 2};
+  double qr[12] = {-5, -1.6, 3.5999999999999996, 0.1111111111111111, -1.8547236990991407,
+                   -0.9489284041902578, -0.2222222222222222, 0.16203156021793122, -1.771873269655855,
+                   0.2222222222222222, 0.11840767862079589, -0.28769758392302686};
+  double tau[3] = {1.8, 1.9225692818516396, 1.8471145165546132}, c[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  double want[8] = {-2.1999999999999993, -3.200000000000001, -5.650437315860172, -6.944430594301432,
+                    -0.8793741412366094, -1.6537483850121317, 6.816102937842068, 7.668115805072326};
+  Instr *p[3] = {param(shp(T_F64, 2, ad)), param(shp(T_F64, 1, &k)), param(shp(T_F64, 2, cd))};
+  Instr *cc = custom("lapack_dormqr_ffi", "{left = true, transpose = true}", shp(T_F64, 2, cd), 3, p);
+  Literal *ops[3] = {lit(T_F64, 2, ad, qr), lit(T_F64, 1, &k, tau), lit(T_F64, 2, cd, c)};
+  Literal *o = eval(cc, 3, ops);
+  check_vals(o, want, 8, 1e-13);
+  literal_free(o);
+  free_all(ops, 3);
+  int64_t d[2] = {3, 3};
+  Instr *q[2] = {param(shp(T_F64, 2, d)), param(shp(T_S32, 1, &k))};
+  cc = custom("lapack_dgeqp3_ffi", "{}", tup(3, shp(T_F64, 2, d), shp(T_S32, 1, &k), shp(T_F64, 1, &k), NULL, NULL),
+              2, q);
+  double a[9] = {1, 5, 2, 0, 3, 1, 2, 4, 7}, jz[3] = {0, 0, 0};
+  double want_a[9] = {-7.348469228349535, -5.5793933030061265, -2.177324215807269,
+                      0.10696938456699066, -4.344003956072133, -0.19609831401306904,
+                      0.7487856919689346, -0.6312762826988263, -0.4698986172574785};
+  double want_p[3] = {3, 2, 1}, want_t[3] = {1.2721655269759087, 1.4300937172660042, 0};
+  Literal *qo[2] = {lit(T_F64, 2, d, a), lit(T_S32, 1, &k, jz)};
+  o = eval(cc, 2, qo);
+  if (o) {
+    check_vals(o->tuple[0], want_a, 9, 1e-13);
+    check_vals(o->tuple[1], want_p, 3, 0);
+    check_vals(o->tuple[2], want_t, 3, 1e-13);
+  }
+  literal_free(o);
+  free_all(qo, 2);
+  module_destroy(M);
+}
+
+/* tridiagonal_solve_perturbed_ffi: a regular system (numpy.linalg.solve
+ * gives x) and a singular one ([[1, 1], [1, 1]]), whose solution is finite. */
+TEST(tridiagonal_perturbed) {
+  setup();
+  int64_t vd[1] = {3}, bd[2] = {3, 1};
+  Instr *p[4] = {param(shp(T_F64, 1, vd)), param(shp(T_F64, 1, vd)), param(shp(T_F64, 1, vd)),
+                 param(shp(T_F64, 2, bd))};
+  Instr *c = custom("tridiagonal_solve_perturbed_ffi", "{}", shp(T_F64, 2, bd), 4, p);
+  double dl[3] = {0, 0.5, 4}, d[3] = {2, 3, 1}, du[3] = {1, -1, 0}, b[3] = {1, 2, 3};
+  double want[3] = {0.14814814814814814, 0.7037037037037037, 0.18518518518518517};
+  Literal *ops[4] = {lit(T_F64, 1, vd, dl), lit(T_F64, 1, vd, d), lit(T_F64, 1, vd, du),
+                     lit(T_F64, 2, bd, b)};
+  Literal *o = eval(c, 4, ops);
+  check_vals(o, want, 3, 1e-14);
+  literal_free(o);
+  free_all(ops, 4);
+  int64_t v2[1] = {2}, b2[2] = {2, 1};
+  Instr *q[4] = {param(shp(T_F32, 1, v2)), param(shp(T_F32, 1, v2)), param(shp(T_F32, 1, v2)),
+                 param(shp(T_F32, 2, b2))};
+  c = custom("tridiagonal_solve_perturbed_ffi", "{}", shp(T_F32, 2, b2), 4, q);
+  Literal *s[4] = {lit(T_F32, 1, v2, (double[2]){0, 1}), lit(T_F32, 1, v2, (double[2]){1, 1}),
+                   lit(T_F32, 1, v2, (double[2]){1, 0}), lit(T_F32, 2, b2, (double[2]){1, 1})};
+  o = eval(c, 4, s);
+  if (o)
+    for (int i = 0; i < 2; i++) CHECK(isfinite(literal_get_f64(o, i)));
+  literal_free(o);
+  free_all(s, 4);
+  module_destroy(M);
+}
+
 TEST(unsupported_targets) {
   setup();
   int64_t d[2] = {2, 2};
@@ -781,8 +1081,8 @@ TEST(unsupported_targets) {
   Literal *x = lit(T_F32, 2, d, (double[4]){1, 0, 0, 1});
   Interp ip = {0};
   Literal *o = NULL;
-  Instr *c = custom("lapack_sgeev_ffi", NULL, shp(T_F32, 2, d), 1, &p);
-  CHECK_ERR(interp_linalg(&ip, c, &x, &o), "unsupported custom-call target 'lapack_sgeev_ffi'");
+  Instr *c = custom("lapack_sgeqp4_ffi", NULL, shp(T_F32, 2, d), 1, &p);
+  CHECK_ERR(interp_linalg(&ip, c, &x, &o), "unsupported custom-call target 'lapack_sgeqp4_ffi'");
   c = custom("my_kernel", NULL, shp(T_F32, 2, d), 1, &p);
   cxla_status s = interp_linalg(&ip, c, &x, &o);
   CHECK(cxla_status_code_of(s) == CXLA_UNIMPLEMENTED);
@@ -956,6 +1256,12 @@ int main(void) {
   RUN(gtsv_pivoting_f64_f32);
   RUN(gtsv_batch_and_singular);
   RUN(gtsv_complex);
+  RUN(geev_real_pairs);
+  RUN(zgeev_and_nan);
+  RUN(zgees);
+  RUN(gehrd_sytrd);
+  RUN(ormqr_geqp3);
+  RUN(tridiagonal_perturbed);
   RUN(unsupported_targets);
   RUN(out_of_memory);
   return test_summary("test_linalg");

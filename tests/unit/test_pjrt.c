@@ -205,6 +205,13 @@ TEST(test_compile_execute_donate) {
   e = api->PJRT_LoadedExecutable_Execute(&ex);
   CHECK(e && code_of(e) == PJRT_Error_Code_INVALID_ARGUMENT);
   if (e) destroy_error(e);
+  /* Donating a buffer that is also another argument is an error; the
+   * buffer survives. */
+  args[0] = args[1] = y;
+  e = api->PJRT_LoadedExecutable_Execute(&ex);
+  CHECK(e && code_of(e) == PJRT_Error_Code_INVALID_ARGUMENT);
+  if (e) destroy_error(e);
+  CHECK(!is_deleted(y));
   /* Output description. */
   PJRT_LoadedExecutable_GetExecutable_Args ge = {
       .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le};
