@@ -378,6 +378,26 @@ static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out
   return n;
 }
 
+LLVMValueRef em_window_pos(Em *e, const WindowDim *win, int rank, const Idx *out, const LLVMValueRef *w,
+                           const int64_t *dims, Idx *pos) {
+  LLVMValueRef ok = LLVMConstInt(e->cg->i1, 1, 0);
+  for (int d = 0; d < rank; d++) {
+    const WindowDim *wd = &win[d];
+    LLVMValueRef u = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, out->v[d], em_i64(e, wd->stride), ""),
+                                  LLVMBuildMul(e->b, w[d], em_i64(e, wd->rhs_dilate), ""), "");
+    u = LLVMBuildSub(e->b, u, em_i64(e, wd->pad_lo), "");
+    LLVMValueRef p = u;
+    ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""), "");
+    if (wd->lhs_dilate > 1) {
+      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSRem(e->b, u, em_i64(e, wd->lhs_dilate), ""), em_i64(e, 0), ""), "");
+      p = LLVMBuildSDiv(e->b, u, em_i64(e, wd->lhs_dilate), "");
+    }
+    ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSLT, p, em_i64(e, dims[d]), ""), "");
+    pos->v[d] = p;
+  }
+  return ok;
+}
+
 static int reduce_window_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out) {
   int n = in->noperands / 2;
   const Shape *is = in->operands[0]->shape;
@@ -393,23 +413,9 @@ static int reduce_window_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueR
     Loop loops[CG_MAX_RANK];
     Idx *oi = em_idx(e, rank);
     if (!oi) return 0;
-    LLVMValueRef ok = LLVMConstInt(e->cg->i1, 1, 0);
     LLVMValueRef w[CG_MAX_RANK];
     for (int d = 0; d < rank; d++) w[d] = em_loop_begin(e, &loops[d], em_i64(e, 0), em_i64(e, in->window[d].size), "w");
-    for (int d = 0; d < rank; d++) {
-      const WindowDim *wd = &in->window[d];
-      LLVMValueRef u = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, idx->v[d], em_i64(e, wd->stride), ""),
-                                    LLVMBuildMul(e->b, w[d], em_i64(e, wd->rhs_dilate), ""), "");
-      u = LLVMBuildSub(e->b, u, em_i64(e, wd->pad_lo), "");
-      LLVMValueRef p = u;
-      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""), "");
-      if (wd->lhs_dilate > 1) {
-        ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSRem(e->b, u, em_i64(e, wd->lhs_dilate), ""), em_i64(e, 0), ""), "");
-        p = LLVMBuildSDiv(e->b, u, em_i64(e, wd->lhs_dilate), "");
-      }
-      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSLT, p, em_i64(e, is->dims[d]), ""), "");
-      oi->v[d] = p;
-    }
+    LLVMValueRef ok = em_window_pos(e, in->window, rank, idx, w, is->dims, oi);
     IfBlk f;
     em_if_begin(e, &f, ok);
     LLVMValueRef args[16], res[8];

@@ -278,21 +278,7 @@ void em_select_scatter(Em *e, const Instr *in) {
   for (int d = 0; d < rank; d++) w[d] = em_loop_begin(e, &wl[d], em_i64(e, 0), em_i64(e, in->window[d].size), "sw");
   Idx *xi = em_idx(e, rank);
   if (!xi) return;
-  LLVMValueRef ok = LLVMConstInt(cg->i1, 1, 0);
-  for (int d = 0; d < rank; d++) {
-    const WindowDim *wd = &in->window[d];
-    LLVMValueRef u = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, si->v[d], em_i64(e, wd->stride), ""),
-                                  LLVMBuildMul(e->b, w[d], em_i64(e, wd->rhs_dilate), ""), "");
-    u = LLVMBuildSub(e->b, u, em_i64(e, wd->pad_lo), "");
-    LLVMValueRef p = u;
-    ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""), "");
-    if (wd->lhs_dilate > 1) {
-      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSRem(e->b, u, em_i64(e, wd->lhs_dilate), ""), em_i64(e, 0), ""), "");
-      p = LLVMBuildSDiv(e->b, u, em_i64(e, wd->lhs_dilate), "");
-    }
-    ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSLT, p, em_i64(e, xs->dims[d]), ""), "");
-    xi->v[d] = p;
-  }
+  LLVMValueRef ok = em_window_pos(e, in->window, rank, si, w, xs->dims, xi);
   IfBlk f;
   em_if_begin(e, &f, ok);
   LLVMValueRef v = em_elem1(e, X, xi);
