@@ -137,12 +137,12 @@ LLVMValueRef em_vmath2(Em *e, Opcode op, bool from_f32, LLVMValueRef x, LLVMValu
  * one value per element (returns the count). */
 int em_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_out);
 LLVMValueRef em_elem1(Em *e, const Instr *in, const Idx *idx);
-/* The operand position that output position `out` and window position w
- * read through window `win` (rank dims; stride, padding, lhs and rhs
- * dilation) into pos, and whether it lies inside the operand (dims), not
- * in padding or a dilation hole. */
-LLVMValueRef em_window_pos(Em *e, const WindowDim *win, int rank, const Idx *out, const LLVMValueRef *w,
-                           const int64_t *dims, Idx *pos);
+/* The operand position that output position `out` (of an output of
+ * out_dims) and window position w read through window `win` (rank dims;
+ * stride, padding, lhs and rhs dilation) into pos, and whether it lies
+ * inside the operand (dims), not in padding or a dilation hole. */
+LLVMValueRef em_window_pos(Em *e, const WindowDim *win, int rank, const Idx *out, const int64_t *out_dims,
+                           const LLVMValueRef *w, const int64_t *dims, Idx *pos);
 bool em_elem_supported(const Instr *in, char *why, size_t n);
 /* Whether em_call_scalar_comp can inline computation c. */
 bool em_scalar_comp_ok(const Computation *c, char *why, size_t n);

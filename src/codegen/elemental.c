@@ -378,8 +378,8 @@ static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out
   return n;
 }
 
-LLVMValueRef em_window_pos(Em *e, const WindowDim *win, int rank, const Idx *out, const LLVMValueRef *w,
-                           const int64_t *dims, Idx *pos) {
+LLVMValueRef em_window_pos(Em *e, const WindowDim *win, int rank, const Idx *out, const int64_t *out_dims,
+                           const LLVMValueRef *w, const int64_t *dims, Idx *pos) {
   LLVMValueRef ok = LLVMConstInt(e->cg->i1, 1, 0);
   for (int d = 0; d < rank; d++) {
     const WindowDim *wd = &win[d];
@@ -387,12 +387,21 @@ LLVMValueRef em_window_pos(Em *e, const WindowDim *win, int rank, const Idx *out
                                   LLVMBuildMul(e->b, w[d], em_i64(e, wd->rhs_dilate), ""), "");
     u = LLVMBuildSub(e->b, u, em_i64(e, wd->pad_lo), "");
     LLVMValueRef p = u;
-    ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""), "");
+    /* A test that holds for every output and window position is left out
+     * (from the extreme positions, known here): a window with no padding
+     * has no bounds test at all, and its loops vectorize. */
+    int64_t a = 0, b = 0, hi = 0; /* the largest position; unknown (tested) on overflow */
+    bool hi_known = !__builtin_mul_overflow(out_dims[d] > 0 ? out_dims[d] - 1 : 0, wd->stride, &a) &&
+                    !__builtin_mul_overflow(wd->size > 0 ? wd->size - 1 : 0, wd->rhs_dilate, &b) &&
+                    !__builtin_add_overflow(a, b, &hi) && !__builtin_sub_overflow(hi, wd->pad_lo, &hi);
+    if (wd->pad_lo > 0) ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""), "");
     if (wd->lhs_dilate > 1) {
       ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSRem(e->b, u, em_i64(e, wd->lhs_dilate), ""), em_i64(e, 0), ""), "");
       p = LLVMBuildSDiv(e->b, u, em_i64(e, wd->lhs_dilate), "");
+      hi /= wd->lhs_dilate;
     }
-    ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSLT, p, em_i64(e, dims[d]), ""), "");
+    if (!hi_known || hi >= dims[d])
+      ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntSLT, p, em_i64(e, dims[d]), ""), "");
     pos->v[d] = p;
   }
   return ok;
@@ -415,7 +424,8 @@ static int reduce_window_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueR
     if (!oi) return 0;
     LLVMValueRef w[CG_MAX_RANK];
     for (int d = 0; d < rank; d++) w[d] = em_loop_begin(e, &loops[d], em_i64(e, 0), em_i64(e, in->window[d].size), "w");
-    LLVMValueRef ok = em_window_pos(e, in->window, rank, idx, w, is->dims, oi);
+    const Shape *os = in->shape->type == T_TUPLE ? in->shape->tuple[0] : in->shape;
+    LLVMValueRef ok = em_window_pos(e, in->window, rank, idx, os->dims, w, is->dims, oi);
     IfBlk f;
     em_if_begin(e, &f, ok);
     LLVMValueRef args[16], res[8];

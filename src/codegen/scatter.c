@@ -278,7 +278,7 @@ void em_select_scatter(Em *e, const Instr *in) {
   for (int d = 0; d < rank; d++) w[d] = em_loop_begin(e, &wl[d], em_i64(e, 0), em_i64(e, in->window[d].size), "sw");
   Idx *xi = em_idx(e, rank);
   if (!xi) return;
-  LLVMValueRef ok = em_window_pos(e, in->window, rank, si, w, xs->dims, xi);
+  LLVMValueRef ok = em_window_pos(e, in->window, rank, si, ss->dims, w, xs->dims, xi);
   IfBlk f;
   em_if_begin(e, &f, ok);
   LLVMValueRef v = em_elem1(e, X, xi);
