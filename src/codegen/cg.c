@@ -388,18 +388,6 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
  * changes nothing but speed. */
 #define CG_TILE 32
 
-static bool physical_row_major(const Shape *s) {
-  if (!s->has_layout || !s->minor_to_major) return true;
-  int64_t prev = -1;
-  for (int k = s->rank - 1; k >= 0; k--) {
-    int64_t d = s->minor_to_major[k];
-    if (s->dims[d] == 1) continue;
-    if (d < prev) return false;
-    prev = d;
-  }
-  return true;
-}
-
 static bool reads_transposed(const Instr *x) {
   if (x->op == OP_TRANSPOSE) {
     int r = x->shape->rank;
@@ -407,7 +395,7 @@ static bool reads_transposed(const Instr *x) {
   }
   if (x->op == OP_BITCAST || x->op == OP_COPY)
     return x->noperands == 1 && type_is_array(x->shape->type) &&
-           (!physical_row_major(x->shape) || !physical_row_major(x->operands[0]->shape));
+           (!shape_physically_row_major(x->shape) || !shape_physically_row_major(x->operands[0]->shape));
   return false;
 }
 

@@ -50,19 +50,6 @@ void cpu_executable_destroy(CpuExecutable *x) {
 
 const CpuCompileStats *cpu_executable_stats(const CpuExecutable *x) { return &x->stats; }
 
-/* Whether the logical row-major order of s is also its physical order. */
-static bool physically_row_major(const Shape *s) {
-  if (!s->has_layout || !s->minor_to_major) return true;
-  int64_t prev = -1;
-  for (int k = s->rank - 1; k >= 0; k--) {
-    int64_t d = s->minor_to_major[k];
-    if (s->dims[d] == 1) continue;
-    if (d < prev) return false;
-    prev = d;
-  }
-  return true;
-}
-
 static bool same_array(const Shape *a, const Shape *b) {
   return type_is_array(a->type) && a->type != T_TUPLE && a->type == b->type &&
          shape_elems(a) == shape_elems(b);
@@ -215,8 +202,8 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
   case OP_BITCAST:
     if (in->noperands == 1 && type_bytes(s->type) * shape_elems(s) ==
                                   type_bytes(in->operands[0]->shape->type) * shape_elems(in->operands[0]->shape) &&
-        s->type == in->operands[0]->shape->type && physically_row_major(s) &&
-        physically_row_major(in->operands[0]->shape)) {
+        s->type == in->operands[0]->shape->type && shape_physically_row_major(s) &&
+        shape_physically_row_major(in->operands[0]->shape)) {
       st->kind = ST_VIEW;
       return NULL;
     }

@@ -19,7 +19,6 @@
  * NaN take a direct loop that, like the interpreter, skips padding and holes
  * (so 0 * inf never appears where the interpreter has no product). */
 #include <cblas.h>
-#include <math.h>
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -230,20 +229,6 @@ static void gemm(const ConvGemm *p, int M, const char *A, int lda, const char *B
                 (const double *)B, N, 0.0, (double *)Cm, ldc);
 }
 
-static bool finite_all(const RVal *v) {
-  int64_t n = v->lit.nelems;
-  if (v->lit.type == T_F32) {
-    const float *f = v->lit.data;
-    for (int64_t i = 0; i < n; i++)
-      if (!isfinite(f[i])) return false;
-  } else {
-    const double *d = v->lit.data;
-    for (int64_t i = 0; i < n; i++)
-      if (!isfinite(d[i])) return false;
-  }
-  return true;
-}
-
 /* The direct loop for operands with infinities or NaNs: sums only the
  * products the interpreter forms, in double. */
 static void conv_direct(const ConvGemm *p, const char *x, const char *ker, char *out) {
@@ -284,7 +269,7 @@ cxla_status conv_gemm_run(const struct RtHost *host, const Instr *in, RVal *lhs,
   int64_t rows = p.N * p.OS;
   size_t es = p.es;
   if (rows == 0 || p.O == 0) return NULL;
-  if (!finite_all(lhs) || !finite_all(rhs)) {
+  if (!rval_all_finite(lhs, 1) || !rval_all_finite(rhs, 1)) {
     conv_direct(&p, x, ker, o);
     return NULL;
   }

@@ -192,6 +192,11 @@ cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan 
  * where the CPU has it, else sgemm); o is the allocated result. */
 cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
 
+/* Whether an f32/f64 (c64/c128: n2 = 2) array holds no infinity or NaN
+ * (routines.c; vectorized): BLAS may skip zero factors, so the GEMM-based
+ * routines take a plain loop otherwise. */
+bool rval_all_finite(const RVal *v, int64_t n2);
+
 /* ---- convolutions as GEMMs (conv.c) ---- */
 /* Whether convolution `in` runs as im2col + BLAS (f32/f64, batch groups 1,
  * enough work). */

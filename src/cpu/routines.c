@@ -212,7 +212,7 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
       if ((u[i] & EXP) == EXP) return false;                                \
   } while (0)
 
-static bool all_finite(const RVal *v, int64_t n2) {
+bool rval_all_finite(const RVal *v, int64_t n2) {
   const Literal *l = &v->lit;
   int64_t n = l->nelems * n2;
   if (l->type == T_F32 || l->type == T_C64) FINITE_SCAN(uint32_t, UINT32_C(0x7f800000));
@@ -262,7 +262,7 @@ cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan 
     return NULL;
   }
   if (t == T_S32) return gemm_int8(p, a, b, o);
-  if (!all_finite(a, type_is_complex(t) ? 2 : 1) || !all_finite(b, type_is_complex(t) ? 2 : 1)) {
+  if (!rval_all_finite(a, type_is_complex(t) ? 2 : 1) || !rval_all_finite(b, type_is_complex(t) ? 2 : 1)) {
     for (int64_t bi = 0; bi < p->batch; bi++) {
       switch (t) {
       case T_F32: GEMM_LOOP(float, 0); break;

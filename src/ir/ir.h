@@ -112,6 +112,9 @@ cxla_status shape_check_size(const Shape *s);
 bool shape_equal(const Shape *a, const Shape *b, bool compare_layout);
 /* Same type and dims (ignores layout and dynamic flags). */
 bool shape_compatible(const Shape *a, const Shape *b);
+/* Whether the array's physical order is its logical row-major order: no
+ * layout, or one that orders the dims of size > 1 row-major. */
+bool shape_physically_row_major(const Shape *s);
 /* Allocating constructors from the arena (NULL on OOM). */
 Shape *shape_new(Arena *a, ElemType t, int rank, const int64_t *dims);
 Shape *shape_new_tuple(Arena *a, int n, Shape *const *elems);

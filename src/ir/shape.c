@@ -29,6 +29,18 @@ cxla_status shape_check_size(const Shape *s) {
   return NULL;
 }
 
+bool shape_physically_row_major(const Shape *s) {
+  if (!s->has_layout || !s->minor_to_major) return true;
+  int64_t prev = -1;
+  for (int k = s->rank - 1; k >= 0; k--) {
+    int64_t d = s->minor_to_major[k];
+    if (s->dims[d] == 1) continue;
+    if (d < prev) return false;
+    prev = d;
+  }
+  return true;
+}
+
 bool shape_compatible(const Shape *a, const Shape *b) {
   if (a->type != b->type) return false;
   if (a->type == T_TUPLE) {

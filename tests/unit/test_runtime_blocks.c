@@ -48,18 +48,15 @@ TEST(bounded_oldest_first) {
   RtHost h;
   rt_host_init(&h, NULL);
   size_t mb = RT_HOST_BLOCK_MIN;
-  void *first = NULL;
   for (int i = 0; i < RT_HOST_BLOCKS + 5; i++) {
     void *p = rt_alloc(&h, mb + (size_t)i * 64); /* distinct sizes: no reuse */
     CHECK(p != NULL);
-    if (i == 0) first = p;
     rt_free(&h, p, mb + (size_t)i * 64);
   }
   CHECK(h.blocks->n == RT_HOST_BLOCKS);
   /* the five oldest went; the newest is last */
   CHECK(h.blocks->size[0] == mb + 5 * 64);
   CHECK(h.blocks->size[RT_HOST_BLOCKS - 1] == mb + (size_t)(RT_HOST_BLOCKS + 4) * 64);
-  (void)first;
   /* bytes: two blocks of more than half the bound cannot both stay */
   size_t big = RT_HOST_CACHE_MAX / 2 + 4096;
   void *a = rt_alloc(&h, big), *b = rt_alloc(&h, big);
