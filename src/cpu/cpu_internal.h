@@ -211,6 +211,12 @@ cxla_status rt_fft_run(const void *plan, RVal *const *ops, RVal **out);
 bool rt_linalg_supported(const Instr *in);
 cxla_status rt_linalg_check(const Instr *in); /* shapes, at compile time */
 cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out);
+/* rt_window.c: depthwise convolutions, NHWC pooling and its gradient
+ * (reduce-window, select-and-scatter) and scans (reduce-windows over a
+ * whole prefix) on raw buffers, vectorized over channels, rows over the
+ * execution's threads; rt_window_supported says which instructions. */
+bool rt_window_supported(const Instr *in);
+cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out);
 /* rt_topk.c: topk and the "TopK" custom-call */
 cxla_status rt_topk_check(const Instr *in, int64_t *k, bool *largest);
 cxla_status rt_topk_run(const Instr *in, RVal *const *ops, RVal **out);
