@@ -218,6 +218,52 @@ static void taps_in(const WindowDim *w, int64_t o, int64_t n, int64_t *k0, int64
   *k1 = k;
 }
 
+/* The 3x3 window over a row whose taps all lie inside: outputs [ox0, ox1),
+ * the channel vectors of the last (partial) vector and beyond left to
+ * DW_PIXEL's scalar loop, a vector's nine weights held in registers, the
+ * taps summed in DW_PIXEL's order. */
+static inline __attribute__((always_inline)) void dw_3x3_interior(const Dw *p, int64_t n, int64_t iy0, int64_t oy,
+                                                                  int64_t ox0, int64_t ox1) {
+  const int64_t C = p->C, sx = p->wx->stride * C, dx = p->wx->rhs_dilate * C,
+                dy = p->wy->rhs_dilate * p->W * C;
+  const float *xrow = p->x + ((n * p->H + iy0) * p->W) * C;
+  float *orow = p->o + (n * p->OH + oy) * p->OW * C;
+  int64_t c = 0;
+  for (; c + VL <= C; c += VL) {
+    f32v w0 = *(const f32u *)(p->w + 0 * C + c), w1 = *(const f32u *)(p->w + 1 * C + c),
+         w2 = *(const f32u *)(p->w + 2 * C + c), w3 = *(const f32u *)(p->w + 3 * C + c),
+         w4 = *(const f32u *)(p->w + 4 * C + c), w5 = *(const f32u *)(p->w + 5 * C + c),
+         w6 = *(const f32u *)(p->w + 6 * C + c), w7 = *(const f32u *)(p->w + 7 * C + c),
+         w8 = *(const f32u *)(p->w + 8 * C + c);
+    for (int64_t ox = ox0; ox < ox1; ox++) {
+      const float *a = xrow + ox * sx - p->wx->pad_lo * C + c, *b = a + dy, *d = b + dy;
+      f32v acc = (f32v){0};
+      acc += *(const f32u *)a * w0;
+      acc += *(const f32u *)(a + dx) * w1;
+      acc += *(const f32u *)(a + 2 * dx) * w2;
+      acc += *(const f32u *)b * w3;
+      acc += *(const f32u *)(b + dx) * w4;
+      acc += *(const f32u *)(b + 2 * dx) * w5;
+      acc += *(const f32u *)d * w6;
+      acc += *(const f32u *)(d + dx) * w7;
+      acc += *(const f32u *)(d + 2 * dx) * w8;
+      *(f32u *)(orow + ox * C + c) = acc;
+    }
+  }
+  if (c < C)
+    for (int64_t ox = ox0; ox < ox1; ox++) {
+      /* the channels past the last full vector */
+      int64_t ix0 = ox * p->wx->stride - p->wx->pad_lo;
+      for (int64_t cc = c; cc < C; cc++) {
+        float acc = 0;
+        for (int64_t ky = 0; ky < 3; ky++)
+          for (int64_t kx = 0; kx < 3; kx++)
+            acc += xrow[ky * dy + (ix0 + kx * p->wx->rhs_dilate) * C + cc] * p->w[(ky * 3 + kx) * C + cc];
+        orow[ox * C + cc] = acc;
+      }
+    }
+}
+
 static inline __attribute__((always_inline)) void dw_rows_impl(const Dw *p, int64_t lo, int64_t hi) {
   for (int64_t r = lo; r < hi; r++) {
     int64_t n = r / p->OH, oy = r % p->OH, ky0, ky1;
@@ -225,6 +271,10 @@ static inline __attribute__((always_inline)) void dw_rows_impl(const Dw *p, int6
     int64_t iy0 = oy * p->wy->stride - p->wy->pad_lo;
     int64_t ox = 0;
     for (; ox < p->ox_lo && ox < p->OW; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, false);
+    if (p->KH == 3 && p->KW == 3 && ky0 == 0 && ky1 == 3 && p->C >= VL) {
+      dw_3x3_interior(p, n, iy0, oy, ox, p->ox_hi);
+      ox = p->ox_hi;
+    }
     for (; ox < p->ox_hi; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, true);
     for (; ox < p->OW; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, false);
   }
@@ -314,59 +364,70 @@ typedef struct SelScat {
   const WindowDim *wy, *wx;
 } SelScat;
 
+static inline __attribute__((always_inline)) void fill_f32(float *o, int64_t n, float v) {
+  int64_t i = 0;
+  for (; i + VL <= n; i += VL) *(f32u *)(o + i) = (f32v){0} + v;
+  for (; i < n; i++) o[i] = v;
+}
+
 /* Source row r = (n, sy) owns output rows [sy*stride, next sy's start)
- * (the last one: to H): fills them with init, then scatters. */
+ * (the last one: to H). Windows lie inside the array (no padding) and do
+ * not overlap, so each output element is written once: init where no
+ * window reaches or picks it, else scatter(source, init) = source + init. */
 static inline __attribute__((always_inline)) void selscat_rows_impl(const SelScat *p, int64_t lo, int64_t hi) {
-  const int64_t C = p->C, KH = p->wy->size, KW = p->wx->size;
+  const int64_t C = p->C, W = p->W, KH = p->wy->size, KW = p->wx->size, sxs = p->wx->stride;
+  const f32v initv = (f32v){0} + p->init;
+  const i32v selgt = (i32v){0} + (p->gt ? -1 : 0);
   for (int64_t r = lo; r < hi; r++) {
     int64_t n = r / p->SH, sy = r % p->SH;
     int64_t y0 = sy * p->wy->stride, y1 = sy + 1 == p->SH ? p->H : y0 + p->wy->stride;
     if (y1 > p->H) y1 = p->H;
-    float *orow = p->o + (n * p->H + y0) * p->W * C;
-    int64_t cnt = (y1 - y0) * p->W * C;
-    for (int64_t i = 0; i < cnt; i++) orow[i] = p->init;
+    int64_t wrows = y0 + KH <= y1 ? KH : y1 - y0;
+    float *orow = p->o + (n * p->H + y0) * W * C;
+    fill_f32(orow + wrows * W * C, (y1 - y0 - wrows) * W * C, p->init);
+    for (int64_t ky = 0; ky < wrows; ky++)
+      for (int64_t sx = 0; sx < p->SW; sx++) {
+        int64_t g0 = sx * sxs + KW, g1 = sx + 1 < p->SW ? (sx + 1) * sxs : W;
+        if (g1 > g0) fill_f32(orow + (ky * W + g0) * C, (g1 - g0) * C, p->init);
+      }
     for (int64_t sx = 0; sx < p->SW; sx++) {
-      int64_t x0 = sx * p->wx->stride;
-      int64_t ky1 = y0 + KH <= p->H ? KH : p->H - y0, kx1 = x0 + KW <= p->W ? KW : p->W - x0;
-      if (ky1 <= 0 || kx1 <= 0) continue;
+      int64_t x0 = sx * sxs;
       const float *s = p->src + ((n * p->SH + sy) * p->SW + sx) * C;
-      const float *xb = p->x + ((n * p->H + y0) * p->W + x0) * C;
-      float *ob = p->o + ((n * p->H + y0) * p->W + x0) * C;
+      const float *xb = p->x + ((n * p->H + y0) * W + x0) * C;
+      float *ob = orow + x0 * C;
       int64_t c = 0;
       for (; c + VL <= C; c += VL) {
         f32v best = *(const f32u *)(xb + c);
-        const i32v selgt = (i32v){0} + (p->gt ? -1 : 0);
         i32v pos = (i32v){0};
-        for (int64_t ky = 0; ky < ky1; ky++)
-          for (int64_t kx = 0; kx < kx1; kx++) {
+        for (int64_t ky = 0; ky < wrows; ky++)
+          for (int64_t kx = 0; kx < KW; kx++) {
             if (!ky && !kx) continue;
-            f32v v = *(const f32u *)(xb + (ky * p->W + kx) * C + c);
+            f32v v = *(const f32u *)(xb + (ky * W + kx) * C + c);
             /* keep where select(best, v) holds */
             i32v keep = ISEL(selgt, best > v, best >= v);
             best = VSEL(keep, best, v);
             pos = ISEL(keep, pos, (i32v){0} + (int32_t)(ky * KW + kx));
           }
-        f32v sv = *(const f32u *)(s + c);
-        for (int64_t ky = 0; ky < ky1; ky++)
-          for (int64_t kx = 0; kx < kx1; kx++) {
-            float *q = ob + (ky * p->W + kx) * C + c;
+        f32v sum = *(const f32u *)(s + c) + initv;
+        for (int64_t ky = 0; ky < wrows; ky++)
+          for (int64_t kx = 0; kx < KW; kx++) {
             i32v hit = pos == (i32v){0} + (int32_t)(ky * KW + kx);
-            f32v cur = *(const f32u *)q;
-            *(f32u *)q = VSEL(hit, cur + sv, cur);
+            *(f32u *)(ob + (ky * W + kx) * C + c) = VSEL(hit, sum, initv);
           }
       }
       for (; c < C; c++) {
         float best = xb[c];
         int64_t pos = 0;
-        for (int64_t ky = 0; ky < ky1; ky++)
-          for (int64_t kx = 0; kx < kx1; kx++) {
+        for (int64_t ky = 0; ky < wrows; ky++)
+          for (int64_t kx = 0; kx < KW; kx++) {
             if (!ky && !kx) continue;
-            float v = xb[(ky * p->W + kx) * C + c];
+            float v = xb[(ky * W + kx) * C + c];
             bool keep = p->gt ? best > v : best >= v;
             if (!keep) best = v, pos = ky * KW + kx;
+            ob[(ky * W + kx) * C + c] = p->init;
           }
-        float *q = ob + ((pos / KW) * p->W + pos % KW) * C + c;
-        *q = *q + s[c];
+        ob[c] = p->init;
+        ob[((pos / KW) * W + pos % KW) * C + c] = s[c] + p->init;
       }
     }
   }
