@@ -493,6 +493,16 @@ typedef struct Scan {
     for (int64_t r_ = lo; r_ < hi; r_++) {                                                       \
       const T *xr_ = x_ + r_ * p->n * in_;                                                       \
       T *or_ = o_ + r_ * on_ * in_;                                                              \
+      if (in_ == 1) { /* one column: a register carries the fold */                              \
+        T a_ = init_;                                                                            \
+        if (p->excl) *or_++ = init_;                                                             \
+        for (int64_t i_ = 0; i_ < p->n; i_++) {                                                  \
+          T b_ = xr_[i_];                                                                        \
+          STEP;                                                                                  \
+          or_[i_] = a_;                                                                          \
+        }                                                                                        \
+        continue;                                                                                \
+      }                                                                                          \
       if (p->excl) {                                                                             \
         for (int64_t j_ = 0; j_ < in_; j_++) or_[j_] = init_;                                    \
         or_ += in_;                                                                              \

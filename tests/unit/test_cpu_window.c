@@ -177,6 +177,7 @@ TEST(scans) {
   CHECK(check("cumsum", scan("f32", "add", "0", "1000", "1000", "size=1000 pad=999_0"), true, true));
   CHECK(check("cumsum_mid_excl", scan("f32", "add", "0", "4,37,5", "4,38,5", "size=1x37x1 pad=0_0x37_0x0_0"), true,
               true));
+  CHECK(check("cumsum_excl", scan("f32", "add", "0.25", "100", "101", "size=100 pad=100_0"), true, true));
   CHECK(check("cummax", scan("f32", "maximum", "-inf", "3,50", "3,50", "size=1x50 pad=0_0x49_0"), true, true));
   CHECK(check("cummin_f64", scan("f64", "minimum", "inf", "50,3", "50,3", "size=50x1 pad=49_0x0_0"), true, true));
   CHECK(check("cumprod_s32", scan("s32", "multiply", "1", "2,40", "2,40", "size=1x40 pad=0_0x39_0"), true, true));
