@@ -37,6 +37,7 @@
  * AVX2 and chosen at run time by what the CPU supports (plain SSE2
  * otherwise). */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -450,10 +451,15 @@ RW_VARIANT(avx2, __attribute__((target("avx2,fma"))))
 RW_VARIANT(avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
 #endif
 
-/* 2: AVX-512, 1: AVX2, 0: neither. */
+/* 2: AVX-512, 1: AVX2, 0: neither. $CXLA_CPU_WINDOW_ISA = "avx2" or
+ * "base" caps it (tests run every variant on one machine). */
 static int isa_level(void) {
 #if defined(__x86_64__)
+  const char *cap = getenv("CXLA_CPU_WINDOW_ISA");
+  if (cap && strcmp(cap, "base") == 0) return 0;
   __builtin_cpu_init();
+  if (cap && strcmp(cap, "avx2") == 0)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
   if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
       __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
     return 2;

@@ -7,7 +7,8 @@
  * executable has a routine step) or must leave it to the compiled kernels
  * (window on the channels, overlapping or padded select-and-scatter
  * windows, scans that do not cover the prefix, other layouts, ...), and
- * the routines split over a pool's threads give the single-thread bits. */
+ * the routines split over a pool's threads give the single-thread bits.
+ * Every case runs the AVX-512, AVX2 and plain variants the CPU has. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -58,6 +59,17 @@ static bool routine_and_threads(const char *name, const char *text, bool *fired)
  * it exactly when `routine`. */
 static bool check(const char *name, const char *text, bool exact, bool routine) {
   bool fired = false;
+  /* the AVX2 and plain variants too (the machine's best runs below) */
+  static const char *const caps[] = {"base", "avx2"};
+  for (int i = 0; i < 2; i++) {
+    setenv("CXLA_CPU_WINDOW_ISA", caps[i], 1);
+    bool ok = cpu_vs_interp(name, text, exact);
+    unsetenv("CXLA_CPU_WINDOW_ISA");
+    if (!ok) {
+      fprintf(stderr, "%s: with CXLA_CPU_WINDOW_ISA=%s\n", name, caps[i]);
+      return false;
+    }
+  }
   if (!cpu_vs_interp(name, text, exact)) return false;
   if (!routine_and_threads(name, text, &fired)) return false;
   if (fired != routine) fprintf(stderr, "%s: routine %s, expected %s\n", name, fired ? "ran" : "did not run",
