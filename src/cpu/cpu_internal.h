@@ -182,6 +182,8 @@ cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args,
 cxla_status routine_prepare(Step *st, const Instr *in);
 /* Whether some routine runs `in`. */
 bool routine_supported(const Instr *in);
+/* Whether the routine a step runs may call OpenBLAS (or LAPACK). */
+bool routine_uses_blas(const Step *st);
 cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
 bool gemm_plan(const Instr *dot, GemmPlan *p);
 /* sort along dimensions[0] with the compiled comparator (stable). */

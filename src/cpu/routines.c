@@ -84,6 +84,8 @@ static int kind_of(const Instr *in) {
 
 bool routine_supported(const Instr *in) { return kind_of(in) != RT_NONE; }
 
+bool routine_uses_blas(const Step *st) { return st->routine != RT_WINDOW; }
+
 cxla_status routine_prepare(Step *st, const Instr *in) {
   st->routine = kind_of(in);
   switch (st->routine) {
