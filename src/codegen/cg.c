@@ -337,11 +337,77 @@ static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_
   }
 }
 
+static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+/* ---- speculation ----
+ * Some functions have a fast path that covers nearly every argument and a
+ * slow one for the rest (math.c: f32 sin, cos, tan reduce their argument
+ * in three operations below 2^20 and take a long exact reduction beyond).
+ * Choosing per element would put both in every vector lane. Instead the
+ * innermost loop runs in chunks: a chunk is computed with the fast paths
+ * only (Em.spec_flag set), each raising the flag for an element it cannot
+ * compute, and when the flag is up the chunk is computed again the usual
+ * way, overwriting it. Kernel outputs are never their operands (nests
+ * compute each element from operands only), so computing a chunk twice
+ * changes nothing but time. */
+#define CG_SPEC_CHUNK 1024
+
+void em_spec_raise(Em *e, LLVMValueRef cond) {
+  LLVMValueRef f = LLVMBuildLoad2(e->b, e->cg->i8, e->spec_flag, "");
+  f = LLVMBuildOr(e->b, f, LLVMBuildZExt(e->b, cond, e->cg->i8, ""), "");
+  LLVMBuildStore(e->b, f, e->spec_flag);
+}
+
+/* Whether the kernel for `in` computes a function with a fast path. */
+static bool speculates(const Instr *in) {
+  const Computation *c = in->op == OP_FUSION && in->ncalled == 1 ? in->called[0] : NULL;
+  int n = c ? c->ninstrs : 1;
+  for (int i = 0; i < n; i++) {
+    const Instr *x = c ? c->instrs[i] : in;
+    if ((x->op == OP_SIN || x->op == OP_COS || x->op == OP_TAN) && type_kind(x->shape->type) == TK_FLOAT &&
+        x->shape->type != T_F64)
+      return true;
+  }
+  return false;
+}
+
+static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_t *dims,
+                          int first_out, int nout);
+
+/* The innermost loop of a nest, idx->v[d] over [l, h), speculating in
+ * chunks (see above). */
+static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d,
+                                   LLVMValueRef l, LLVMValueRef h, int first_out, int nout) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef flag = em_alloca(e, e->cg->i8), C = em_i64(e, CG_SPEC_CHUNK);
+  LLVMValueRef nch = LLVMBuildSDiv(B, LLVMBuildAdd(B, LLVMBuildSub(B, h, l, ""), em_i64(e, CG_SPEC_CHUNK - 1), ""), C, "");
+  Loop cl, fl, sl;
+  LLVMValueRef ch = em_loop_begin(e, &cl, em_i64(e, 0), nch, "chunk");
+  LLVMValueRef c0 = LLVMBuildAdd(B, l, LLVMBuildMul(B, ch, C, ""), "");
+  LLVMValueRef c1 = smin(e, LLVMBuildAdd(B, c0, C, ""), h);
+  LLVMBuildStore(B, LLVMConstInt(e->cg->i8, 0, 0), flag);
+  e->spec_flag = flag;
+  idx->v[d] = em_loop_begin(e, &fl, c0, c1, "fast");
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  em_loop_end(e, &fl);
+  e->spec_flag = NULL;
+  IfBlk redo;
+  em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, e->cg->i8, flag, ""),
+                                      LLVMConstInt(e->cg->i8, 0, 0), ""));
+  idx->v[d] = em_loop_begin(e, &sl, c0, c1, "exact");
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  em_loop_end(e, &sl);
+  em_if_end(e, &redo);
+  em_loop_end(e, &cl);
+}
+
 /* Loop nest over dims storing values of `what`: the outermost loop runs
  * over [lo, hi) of the first `split` dims flattened (row-major), the
- * others over their whole extent. */
+ * others over their whole extent; the innermost speculates when `spec`. */
 static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
-                      LLVMValueRef lo, LLVMValueRef hi, int split) {
+                      LLVMValueRef lo, LLVMValueRef hi, int split, bool spec) {
   int rank = shape->rank;
   for (int i = 0; i < rank; i++)
     if (shape->dims[i] == 0) return;
@@ -361,6 +427,11 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
   for (int i = split > 1 ? split : 0; i < rank; i++) {
     bool ranged = i == 0;
     LLVMValueRef l = ranged ? lo : em_i64(e, 0), h = ranged ? hi : em_i64(e, shape->dims[i]);
+    if (spec && i == rank - 1) {
+      emit_inner_speculative(e, what, shape, idx, i, l, h, first_out, nout);
+      for (int k = nloops - 1; k >= 0; k--) em_loop_end(e, &loops[k]);
+      return;
+    }
     idx->v[i] = em_loop_begin(e, &loops[nloops++], l, h, "l");
   }
   if (rank == 0) {
@@ -407,10 +478,6 @@ static bool should_tile(const Instr *in, const Shape *shape) {
   for (int i = 0; i < c->ninstrs; i++)
     if (reads_transposed(c->instrs[i])) return true;
   return false;
-}
-
-static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
-  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, b, ""), a, b, "");
 }
 
 /* emit_nest with the two innermost dims in CG_TILE x CG_TILE tiles (rank
@@ -654,12 +721,12 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       /* the epilogue reads the reduce's value from the output */
       s = bind(&e, colr, 0);
       if (s) em_fail(&e, s), s = NULL;
-      emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1);
+      emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1, false); /* in place: never twice */
     }
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in)) {
-    emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]));
+    emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]), speculates(in));
   } else {
     /* Outputs of different dims (a multi-output fusion of siblings): one
      * nest per output, on the call that starts at row 0. */
@@ -675,7 +742,7 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       const Shape *os = sh[k];
       em_scope_push(&e);
       emit_nest(&e, value->operands[k], os, k, 1, em_i64(&e, 0),
-                em_i64(&e, os->rank ? os->dims[0] : 1), 1);
+                em_i64(&e, os->rank ? os->dims[0] : 1), 1, speculates(in));
       em_scope_pop(&e);
     }
     LLVMBuildBr(e.b, end);
