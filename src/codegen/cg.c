@@ -509,6 +509,94 @@ static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int fi
   for (int i = a - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
 }
 
+/* ---- 2-D transposes of 32-bit elements ----
+ * A kernel that only transposes a 2-D operand (out[i][j] = in[j][i]) moves
+ * 16 x 16 blocks: 16 rows of 16 elements loaded as vectors, transposed in
+ * registers by four rounds of two-vector shuffles, stored as 16 rows. Each
+ * cache line of both arrays is then read or written whole, once; the
+ * element-wise tiles read 32 lines whose addresses differ by a power of
+ * two (one cache set) per output row. */
+#define CG_TBLOCK 16
+
+/* The operand `in`'s kernel transposes whole, if it is one: the value is
+ * a transpose {1,0}, or a bitcast that swaps both the dims and the layout
+ * (the same bytes read the other way), of a 32-bit array the kernel
+ * reads; its output's columns a multiple of CG_TBLOCK (rows after the last
+ * whole block of 16 are moved one by one). */
+static const Instr *transposed_operand(const Instr *in, const Instr *value) {
+  if (in->shape->type == T_TUPLE || value->noperands != 1) return NULL;
+  const Instr *o = value->operands[0];
+  const Shape *s = value->shape, *os = o->shape;
+  if (s->rank != 2 || os->rank != 2 || s->type != os->type || type_bytes(s->type) != 4 || s->type == T_TUPLE ||
+      !type_is_array(s->type))
+    return NULL;
+  if (s->dims[1] % CG_TBLOCK || s->dims[0] != os->dims[1] || s->dims[1] != os->dims[0]) return NULL;
+  if (value->op == OP_TRANSPOSE) {
+    if (value->dimensions.n != 2 || value->dimensions.v[0] != 1 || value->dimensions.v[1] != 0) return NULL;
+  } else if (value->op == OP_BITCAST) {
+    if (!s->has_layout || !os->has_layout) return NULL;
+    bool swap = (s->minor_to_major[0] == 0 && os->minor_to_major[0] == 1) ||
+                (s->minor_to_major[0] == 1 && os->minor_to_major[0] == 0);
+    if (!swap) return NULL;
+  } else {
+    return NULL;
+  }
+  /* what it transposes is the kernel's own operand or fused parameter */
+  if (in->op == OP_FUSION ? o->op != OP_PARAMETER : value != in) return NULL;
+  return o;
+}
+
+/* Rows [lo, hi) of out (rows x cols) = the transpose of operand buffer
+ * `src` (cols x rows), 32-bit elements. */
+static void emit_transpose_2d(Em *e, int src_slot, int64_t rows, int64_t cols, LLVMValueRef lo, LLVMValueRef hi) {
+  Codegen *cg = e->cg;
+  LLVMBuilderRef B = e->b;
+  LLVMTypeRef vt = LLVMVectorType(cg->i32, CG_TBLOCK);
+  LLVMValueRef out = em_buf(e, 0), src = em_buf(e, src_slot), T = em_i64(e, CG_TBLOCK);
+  LLVMValueRef nb = LLVMBuildSDiv(B, LLVMBuildSub(B, hi, lo, ""), T, "");
+  /* blocks: input rows outer (read in order), output rows inner */
+  Loop jl, il, rl, cl;
+  LLVMValueRef j0 = LLVMBuildMul(B, em_loop_begin(e, &jl, em_i64(e, 0), em_i64(e, cols / CG_TBLOCK), "tj"), T, "");
+  LLVMValueRef i0 = LLVMBuildAdd(B, lo, LLVMBuildMul(B, em_loop_begin(e, &il, em_i64(e, 0), nb, "ti"), T, ""), "");
+  LLVMValueRef r[CG_TBLOCK];
+  for (int k = 0; k < CG_TBLOCK; k++) {
+    LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildAdd(B, j0, em_i64(e, k), ""), em_i64(e, rows), ""), i0, "");
+    r[k] = LLVMBuildLoad2(B, vt, LLVMBuildGEP2(B, cg->i32, src, &off, 1, ""), "");
+    LLVMSetAlignment(r[k], 4);
+  }
+  /* round b swaps bit b of the row index with bit b of the column index */
+  for (int bb = CG_TBLOCK / 2; bb >= 1; bb /= 2) {
+    LLVMValueRef mlo[CG_TBLOCK], mhi[CG_TBLOCK];
+    for (int j = 0; j < CG_TBLOCK; j++) {
+      bool set = (j & bb) != 0;
+      mlo[j] = LLVMConstInt(cg->i32, set ? (unsigned)(CG_TBLOCK + j - bb) : (unsigned)j, 0);
+      mhi[j] = LLVMConstInt(cg->i32, set ? (unsigned)(CG_TBLOCK + j) : (unsigned)(j + bb), 0);
+    }
+    LLVMValueRef ml = LLVMConstVector(mlo, CG_TBLOCK), mh = LLVMConstVector(mhi, CG_TBLOCK);
+    for (int i = 0; i < CG_TBLOCK; i++) {
+      if (i & bb) continue;
+      LLVMValueRef a = r[i], c = r[i + bb];
+      r[i] = LLVMBuildShuffleVector(B, a, c, ml, "");
+      r[i + bb] = LLVMBuildShuffleVector(B, a, c, mh, "");
+    }
+  }
+  for (int k = 0; k < CG_TBLOCK; k++) {
+    LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildAdd(B, i0, em_i64(e, k), ""), em_i64(e, cols), ""), j0, "");
+    LLVMSetAlignment(LLVMBuildStore(B, r[k], LLVMBuildGEP2(B, cg->i32, out, &off, 1, "")), 4);
+  }
+  em_loop_end(e, &il);
+  em_loop_end(e, &jl);
+  /* the rows after the last whole block */
+  LLVMValueRef i = em_loop_begin(e, &rl, LLVMBuildAdd(B, lo, LLVMBuildMul(B, nb, T, ""), ""), hi, "tr");
+  LLVMValueRef j = em_loop_begin(e, &cl, em_i64(e, 0), em_i64(e, cols), "tc");
+  LLVMValueRef so = LLVMBuildAdd(B, LLVMBuildMul(B, j, em_i64(e, rows), ""), i, "");
+  LLVMValueRef oo = LLVMBuildAdd(B, LLVMBuildMul(B, i, em_i64(e, cols), ""), j, "");
+  LLVMValueRef v = LLVMBuildLoad2(B, cg->i32, LLVMBuildGEP2(B, cg->i32, src, &so, 1, ""), "");
+  LLVMBuildStore(B, v, LLVMBuildGEP2(B, cg->i32, out, &oo, 1, ""));
+  em_loop_end(e, &cl);
+  em_loop_end(e, &rl);
+}
+
 /* Elements computed by the inner loops of one instruction per output
  * element (reductions, windows, contractions), else 1. */
 static int64_t inner_trip(const Instr *in) {
@@ -711,7 +799,7 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   LLVMValueRef lo = LLVMGetParam(e.fn, 1), hi = LLVMGetParam(e.fn, 2);
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
-  const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL;
+  const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL, *tsrc;
   if (cg_whole_op(in->op)) {
     em_whole_kernel(&e, in, lo, hi);
   } else if (colr) {
@@ -723,6 +811,12 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       if (s) em_fail(&e, s), s = NULL;
       emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1, false); /* in place: never twice */
     }
+  } else if ((tsrc = transposed_operand(in, value)) != NULL) {
+    int slot = -1;
+    for (int i = 0; i < e.nbound; i++)
+      if (e.bound[i] == tsrc) slot = e.bound_slot[i];
+    if (slot < 0) em_fail(&e, em_unsupported(in, "transposed operand not bound"));
+    else emit_transpose_2d(&e, slot, sh[0]->dims[0], sh[0]->dims[1], lo, hi);
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in)) {

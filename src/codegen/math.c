@@ -245,6 +245,15 @@ static const double kTanhTaylor[22] = {
     -0x1.75cde6563fed9p-23, 0x1.2efe8db3aff1fp-24, -0x1.eb3229047434cp-26, 0x1.8e25ff9327e2cp-27,
     -0x1.42ba1a349b490p-28, 0x1.0597b61cb3092p-29};
 
+/* 1/d for d in [1, 2] (or NaN) to 2^-45: an f32 quotient (a quarter of a
+ * double one's cost in vector code) refined by one Newton step. */
+static LLVMValueRef recip_1_2(Em *e, LLVMValueRef d) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef df = LLVMBuildFPTrunc(B, d, e->cg->f32, "");
+  LLVMValueRef y = LLVMBuildFPExt(B, LLVMBuildFDiv(B, LLVMConstReal(e->cg->f32, 1), df, ""), e->cg->f64, "");
+  return vfma(e, y, vfma(e, fneg(e, d), y, K(e, 1)), y);
+}
+
 /* f32 results: tanh(|x|) = -t / (t + 2), t = expm1(-2|x|); sign restored.
  * f64: |x| < 0.625 by its Taylor series (to x^45, truncation < 2^-56);
  * beyond, 1 - q with q = 2 / (exp(2|x|) + 1) computed with the rounding of
@@ -253,7 +262,7 @@ static LLVMValueRef v_tanh(Em *e, LLVMValueRef x, bool lite) {
   LLVMValueRef ax = fabs_(e, x);
   if (lite) {
     LLVMValueRef t = v_expm1(e, vmul(e, K(e, -2), ax), lite);
-    return csign(e, vdiv(e, fneg(e, t), vadd(e, t, K(e, 2))), x);
+    return csign(e, vmul(e, fneg(e, t), recip_1_2(e, vadd(e, t, K(e, 2)))), x);
   }
   LLVMValueRef z = vmul(e, x, x);
   LLVMValueRef small = vfma(e, vmul(e, ax, z), horner(e, z, kTanhTaylor, 22), ax);
