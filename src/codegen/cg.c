@@ -338,11 +338,77 @@ static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_
   }
 }
 
+static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+/* ---- speculation ----
+ * Some functions have a fast path that covers nearly every argument and a
+ * slow one for the rest (math.c: f32 sin, cos, tan reduce their argument
+ * in three operations below 2^20 and take a long exact reduction beyond).
+ * Choosing per element would put both in every vector lane. Instead the
+ * innermost loop runs in chunks: a chunk is computed with the fast paths
+ * only (Em.spec_flag set), each raising the flag for an element it cannot
+ * compute, and when the flag is up the chunk is computed again the usual
+ * way, overwriting it. Kernel outputs are never their operands (nests
+ * compute each element from operands only), so computing a chunk twice
+ * changes nothing but time. */
+#define CG_SPEC_CHUNK 1024
+
+void em_spec_raise(Em *e, LLVMValueRef cond) {
+  LLVMValueRef f = LLVMBuildLoad2(e->b, e->cg->i8, e->spec_flag, "");
+  f = LLVMBuildOr(e->b, f, LLVMBuildZExt(e->b, cond, e->cg->i8, ""), "");
+  LLVMBuildStore(e->b, f, e->spec_flag);
+}
+
+/* Whether the kernel for `in` computes a function with a fast path. */
+static bool speculates(const Instr *in) {
+  const Computation *c = in->op == OP_FUSION && in->ncalled == 1 ? in->called[0] : NULL;
+  int n = c ? c->ninstrs : 1;
+  for (int i = 0; i < n; i++) {
+    const Instr *x = c ? c->instrs[i] : in;
+    if ((x->op == OP_SIN || x->op == OP_COS || x->op == OP_TAN) && type_kind(x->shape->type) == TK_FLOAT &&
+        x->shape->type != T_F64)
+      return true;
+  }
+  return false;
+}
+
+static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_t *dims,
+                          int first_out, int nout);
+
+/* The innermost loop of a nest, idx->v[d] over [l, h), speculating in
+ * chunks (see above). */
+static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d,
+                                   LLVMValueRef l, LLVMValueRef h, int first_out, int nout) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef flag = em_alloca(e, e->cg->i8), C = em_i64(e, CG_SPEC_CHUNK);
+  LLVMValueRef nch = LLVMBuildSDiv(B, LLVMBuildAdd(B, LLVMBuildSub(B, h, l, ""), em_i64(e, CG_SPEC_CHUNK - 1), ""), C, "");
+  Loop cl, fl, sl;
+  LLVMValueRef ch = em_loop_begin(e, &cl, em_i64(e, 0), nch, "chunk");
+  LLVMValueRef c0 = LLVMBuildAdd(B, l, LLVMBuildMul(B, ch, C, ""), "");
+  LLVMValueRef c1 = smin(e, LLVMBuildAdd(B, c0, C, ""), h);
+  LLVMBuildStore(B, LLVMConstInt(e->cg->i8, 0, 0), flag);
+  e->spec_flag = flag;
+  idx->v[d] = em_loop_begin(e, &fl, c0, c1, "fast");
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  em_loop_end(e, &fl);
+  e->spec_flag = NULL;
+  IfBlk redo;
+  em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, e->cg->i8, flag, ""),
+                                      LLVMConstInt(e->cg->i8, 0, 0), ""));
+  idx->v[d] = em_loop_begin(e, &sl, c0, c1, "exact");
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  em_loop_end(e, &sl);
+  em_if_end(e, &redo);
+  em_loop_end(e, &cl);
+}
+
 /* Loop nest over dims storing values of `what`: the outermost loop runs
  * over [lo, hi) of the first `split` dims flattened (row-major), the
- * others over their whole extent. */
+ * others over their whole extent; the innermost speculates when `spec`. */
 static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
-                      LLVMValueRef lo, LLVMValueRef hi, int split) {
+                      LLVMValueRef lo, LLVMValueRef hi, int split, bool spec) {
   int rank = shape->rank;
   for (int i = 0; i < rank; i++)
     if (shape->dims[i] == 0) return;
@@ -362,6 +428,11 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
   for (int i = split > 1 ? split : 0; i < rank; i++) {
     bool ranged = i == 0;
     LLVMValueRef l = ranged ? lo : em_i64(e, 0), h = ranged ? hi : em_i64(e, shape->dims[i]);
+    if (spec && i == rank - 1) {
+      emit_inner_speculative(e, what, shape, idx, i, l, h, first_out, nout);
+      for (int k = nloops - 1; k >= 0; k--) em_loop_end(e, &loops[k]);
+      return;
+    }
     idx->v[i] = em_loop_begin(e, &loops[nloops++], l, h, "l");
   }
   if (rank == 0) {
@@ -410,10 +481,6 @@ static bool should_tile(const Instr *in, const Shape *shape) {
   return false;
 }
 
-static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
-  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, b, ""), a, b, "");
-}
-
 /* emit_nest with the two innermost dims in CG_TILE x CG_TILE tiles (rank
  * >= 2, no zero dims); the outermost dim still ranges over [lo, hi). */
 static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
@@ -441,6 +508,94 @@ static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int fi
   em_loop_end(e, &tl[1]);
   em_loop_end(e, &tl[0]);
   for (int i = a - 1; i >= 0; i--) em_loop_end(e, &loops[i]);
+}
+
+/* ---- 2-D transposes of 32-bit elements ----
+ * A kernel that only transposes a 2-D operand (out[i][j] = in[j][i]) moves
+ * 16 x 16 blocks: 16 rows of 16 elements loaded as vectors, transposed in
+ * registers by four rounds of two-vector shuffles, stored as 16 rows. Each
+ * cache line of both arrays is then read or written whole, once; the
+ * element-wise tiles read 32 lines whose addresses differ by a power of
+ * two (one cache set) per output row. */
+#define CG_TBLOCK 16
+
+/* The operand `in`'s kernel transposes whole, if it is one: the value is
+ * a transpose {1,0}, or a bitcast that swaps both the dims and the layout
+ * (the same bytes read the other way), of a 32-bit array the kernel
+ * reads; its output's columns a multiple of CG_TBLOCK (rows after the last
+ * whole block of 16 are moved one by one). */
+static const Instr *transposed_operand(const Instr *in, const Instr *value) {
+  if (in->shape->type == T_TUPLE || value->noperands != 1) return NULL;
+  const Instr *o = value->operands[0];
+  const Shape *s = value->shape, *os = o->shape;
+  if (s->rank != 2 || os->rank != 2 || s->type != os->type || type_bytes(s->type) != 4 || s->type == T_TUPLE ||
+      !type_is_array(s->type))
+    return NULL;
+  if (s->dims[1] % CG_TBLOCK || s->dims[0] != os->dims[1] || s->dims[1] != os->dims[0]) return NULL;
+  if (value->op == OP_TRANSPOSE) {
+    if (value->dimensions.n != 2 || value->dimensions.v[0] != 1 || value->dimensions.v[1] != 0) return NULL;
+  } else if (value->op == OP_BITCAST) {
+    if (!s->has_layout || !os->has_layout) return NULL;
+    bool swap = (s->minor_to_major[0] == 0 && os->minor_to_major[0] == 1) ||
+                (s->minor_to_major[0] == 1 && os->minor_to_major[0] == 0);
+    if (!swap) return NULL;
+  } else {
+    return NULL;
+  }
+  /* what it transposes is the kernel's own operand or fused parameter */
+  if (in->op == OP_FUSION ? o->op != OP_PARAMETER : value != in) return NULL;
+  return o;
+}
+
+/* Rows [lo, hi) of out (rows x cols) = the transpose of operand buffer
+ * `src` (cols x rows), 32-bit elements. */
+static void emit_transpose_2d(Em *e, int src_slot, int64_t rows, int64_t cols, LLVMValueRef lo, LLVMValueRef hi) {
+  Codegen *cg = e->cg;
+  LLVMBuilderRef B = e->b;
+  LLVMTypeRef vt = LLVMVectorType(cg->i32, CG_TBLOCK);
+  LLVMValueRef out = em_buf(e, 0), src = em_buf(e, src_slot), T = em_i64(e, CG_TBLOCK);
+  LLVMValueRef nb = LLVMBuildSDiv(B, LLVMBuildSub(B, hi, lo, ""), T, "");
+  /* blocks: input rows outer (read in order), output rows inner */
+  Loop jl, il, rl, cl;
+  LLVMValueRef j0 = LLVMBuildMul(B, em_loop_begin(e, &jl, em_i64(e, 0), em_i64(e, cols / CG_TBLOCK), "tj"), T, "");
+  LLVMValueRef i0 = LLVMBuildAdd(B, lo, LLVMBuildMul(B, em_loop_begin(e, &il, em_i64(e, 0), nb, "ti"), T, ""), "");
+  LLVMValueRef r[CG_TBLOCK];
+  for (int k = 0; k < CG_TBLOCK; k++) {
+    LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildAdd(B, j0, em_i64(e, k), ""), em_i64(e, rows), ""), i0, "");
+    r[k] = LLVMBuildLoad2(B, vt, LLVMBuildGEP2(B, cg->i32, src, &off, 1, ""), "");
+    LLVMSetAlignment(r[k], 4);
+  }
+  /* round b swaps bit b of the row index with bit b of the column index */
+  for (int bb = CG_TBLOCK / 2; bb >= 1; bb /= 2) {
+    LLVMValueRef mlo[CG_TBLOCK], mhi[CG_TBLOCK];
+    for (int j = 0; j < CG_TBLOCK; j++) {
+      bool set = (j & bb) != 0;
+      mlo[j] = LLVMConstInt(cg->i32, set ? (unsigned)(CG_TBLOCK + j - bb) : (unsigned)j, 0);
+      mhi[j] = LLVMConstInt(cg->i32, set ? (unsigned)(CG_TBLOCK + j) : (unsigned)(j + bb), 0);
+    }
+    LLVMValueRef ml = LLVMConstVector(mlo, CG_TBLOCK), mh = LLVMConstVector(mhi, CG_TBLOCK);
+    for (int i = 0; i < CG_TBLOCK; i++) {
+      if (i & bb) continue;
+      LLVMValueRef a = r[i], c = r[i + bb];
+      r[i] = LLVMBuildShuffleVector(B, a, c, ml, "");
+      r[i + bb] = LLVMBuildShuffleVector(B, a, c, mh, "");
+    }
+  }
+  for (int k = 0; k < CG_TBLOCK; k++) {
+    LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildAdd(B, i0, em_i64(e, k), ""), em_i64(e, cols), ""), j0, "");
+    LLVMSetAlignment(LLVMBuildStore(B, r[k], LLVMBuildGEP2(B, cg->i32, out, &off, 1, "")), 4);
+  }
+  em_loop_end(e, &il);
+  em_loop_end(e, &jl);
+  /* the rows after the last whole block */
+  LLVMValueRef i = em_loop_begin(e, &rl, LLVMBuildAdd(B, lo, LLVMBuildMul(B, nb, T, ""), ""), hi, "tr");
+  LLVMValueRef j = em_loop_begin(e, &cl, em_i64(e, 0), em_i64(e, cols), "tc");
+  LLVMValueRef so = LLVMBuildAdd(B, LLVMBuildMul(B, j, em_i64(e, rows), ""), i, "");
+  LLVMValueRef oo = LLVMBuildAdd(B, LLVMBuildMul(B, i, em_i64(e, cols), ""), j, "");
+  LLVMValueRef v = LLVMBuildLoad2(B, cg->i32, LLVMBuildGEP2(B, cg->i32, src, &so, 1, ""), "");
+  LLVMBuildStore(B, v, LLVMBuildGEP2(B, cg->i32, out, &oo, 1, ""));
+  em_loop_end(e, &cl);
+  em_loop_end(e, &rl);
 }
 
 /* Elements computed by the inner loops of one instruction per output
@@ -645,7 +800,7 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   LLVMValueRef lo = LLVMGetParam(e.fn, 1), hi = LLVMGetParam(e.fn, 2);
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
-  const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL;
+  const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL, *tsrc;
   const Instr *dus = cg_dus_inplace(in);
   if (cg_whole_op(in->op)) {
     em_whole_kernel(&e, in, lo, hi);
@@ -661,12 +816,18 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       /* the epilogue reads the reduce's value from the output */
       s = bind(&e, colr, 0);
       if (s) em_fail(&e, s), s = NULL;
-      emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1);
+      emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1, false); /* in place: never twice */
     }
+  } else if ((tsrc = transposed_operand(in, value)) != NULL) {
+    int slot = -1;
+    for (int i = 0; i < e.nbound; i++)
+      if (e.bound[i] == tsrc) slot = e.bound_slot[i];
+    if (slot < 0) em_fail(&e, em_unsupported(in, "transposed operand not bound"));
+    else emit_transpose_2d(&e, slot, sh[0]->dims[0], sh[0]->dims[1], lo, hi);
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in)) {
-    emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]));
+    emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]), speculates(in));
   } else {
     /* Outputs of different dims (a multi-output fusion of siblings): one
      * nest per output, on the call that starts at row 0. */
@@ -682,7 +843,7 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       const Shape *os = sh[k];
       em_scope_push(&e);
       emit_nest(&e, value->operands[k], os, k, 1, em_i64(&e, 0),
-                em_i64(&e, os->rank ? os->dims[0] : 1), 1);
+                em_i64(&e, os->rank ? os->dims[0] : 1), 1, speculates(in));
       em_scope_pop(&e);
     }
     LLVMBuildBr(e.b, end);

@@ -70,6 +70,11 @@ typedef struct Em {
   unsigned next_gen;
   int next_idx;
   cxla_status err;             /* first error; emission continues harmlessly */
+  /* Speculation (cg.c emit_nest): while set, an i8 slot that functions
+   * with a fast path for the common case (math.c: f32 sin, cos, tan) raise
+   * (em_spec_raise) for any element the fast path cannot compute; the
+   * nest then computes that chunk of elements again with it unset. */
+  LLVMValueRef spec_flag;
 } Em;
 
 /* ---- cg.c ---- */
@@ -94,6 +99,9 @@ void em_loop_end(Em *e, Loop *l);
 typedef struct IfBlk { LLVMBasicBlockRef then, done; } IfBlk;
 void em_if_begin(Em *e, IfBlk *f, LLVMValueRef cond);
 void em_if_end(Em *e, IfBlk *f);
+/* Raises the speculation flag (Em.spec_flag, which must be set) when the
+ * i1 `cond` holds. */
+void em_spec_raise(Em *e, LLVMValueRef cond);
 /* Pointer to element `lin` of a buffer holding elements of type t. */
 LLVMValueRef em_elem_ptr(Em *e, LLVMValueRef base, ElemType t, LLVMValueRef lin);
 /* Linear row-major offset of idx in dims. */

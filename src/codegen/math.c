@@ -245,6 +245,15 @@ static const double kTanhTaylor[22] = {
     -0x1.75cde6563fed9p-23, 0x1.2efe8db3aff1fp-24, -0x1.eb3229047434cp-26, 0x1.8e25ff9327e2cp-27,
     -0x1.42ba1a349b490p-28, 0x1.0597b61cb3092p-29};
 
+/* 1/d for d in [1, 2] (or NaN) to 2^-45: an f32 quotient (a quarter of a
+ * double one's cost in vector code) refined by one Newton step. */
+static LLVMValueRef recip_1_2(Em *e, LLVMValueRef d) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef df = LLVMBuildFPTrunc(B, d, e->cg->f32, "");
+  LLVMValueRef y = LLVMBuildFPExt(B, LLVMBuildFDiv(B, LLVMConstReal(e->cg->f32, 1), df, ""), e->cg->f64, "");
+  return vfma(e, y, vfma(e, fneg(e, d), y, K(e, 1)), y);
+}
+
 /* f32 results: tanh(|x|) = -t / (t + 2), t = expm1(-2|x|); sign restored.
  * f64: |x| < 0.625 by its Taylor series (to x^45, truncation < 2^-56);
  * beyond, 1 - q with q = 2 / (exp(2|x|) + 1) computed with the rounding of
@@ -253,7 +262,7 @@ static LLVMValueRef v_tanh(Em *e, LLVMValueRef x, bool lite) {
   LLVMValueRef ax = fabs_(e, x);
   if (lite) {
     LLVMValueRef t = v_expm1(e, vmul(e, K(e, -2), ax), lite);
-    return csign(e, vdiv(e, fneg(e, t), vadd(e, t, K(e, 2))), x);
+    return csign(e, vmul(e, fneg(e, t), recip_1_2(e, vadd(e, t, K(e, 2)))), x);
   }
   LLVMValueRef z = vmul(e, x, x);
   LLVMValueRef small = vfma(e, vmul(e, ax, z), horner(e, z, kTanhTaylor, 22), ax);
@@ -346,6 +355,21 @@ static LLVMValueRef cos_poly(Em *e, LLVMValueRef r) {
   return vfma(e, z, horner(e, z, c, 6), K(e, 1));
 }
 
+/* The fast reduction (Cody-Waite) for |x| < CG_TRIG_FAST_MAX, |x| a
+ * positive f32 value: k = rint(|x| 2/pi), r = |x| - k P1 - k P2 with pi/2
+ * = P1 + P2 + (under 2^-107). |x| - k P1 is exact (both are multiples of
+ * 2^-52 for |x| >= 2^-29 and their difference is below 1; below, k = 0), so
+ * r's error is its last rounding and k 2^-107 < 2^-87: 2^-59 of the least
+ * |r| of f32 arguments below 2^20 (2^-27.8, at 0x1.f9cbe2p+7: an exhaustive
+ * search). */
+#define CG_TRIG_FAST_MAX 0x1p20
+static LLVMValueRef trig_reduce_fast(Em *e, LLVMValueRef ax, LLVMValueRef *q) {
+  LLVMValueRef k = rint_(e, vmul(e, ax, K(e, 0x1.45f306dc9c883p-1))); /* 2/pi */
+  LLVMValueRef nk = fneg(e, k);
+  *q = LLVMBuildAnd(e->b, LLVMBuildFPToSI(e->b, k, e->cg->i64, ""), KI(e, 3), "");
+  return vfma(e, nk, K(e, PIO2_LO), vfma(e, nk, K(e, PIO2_HI), ax));
+}
+
 enum { TRIG_SIN, TRIG_COS, TRIG_TAN };
 
 static LLVMValueRef v_trig_f32(Em *e, int which, LLVMValueRef x) {
@@ -353,7 +377,18 @@ static LLVMValueRef v_trig_f32(Em *e, int which, LLVMValueRef x) {
   LLVMValueRef ax = fabs_(e, x);
   LLVMValueRef tiny = fcmp(e, LLVMRealOLT, ax, K(e, 0x1p-126)); /* +-0 (DAZ) */
   LLVMValueRef bad = fcmp(e, LLVMRealUGE, ax, K(e, INFINITY));  /* inf, NaN */
-  LLVMValueRef q, r = trig_reduce_f32(e, sel(e, LLVMBuildOr(B, tiny, bad, ""), K(e, 1), ax), &q);
+  LLVMValueRef q, r, skip = LLVMBuildOr(B, tiny, bad, "");
+  if (e->spec_flag) {
+    /* speculative (cg.c): the fast reduction; a finite argument beyond
+     * its range raises the flag and gets a harmless stand-in (the chunk is
+     * computed again without speculation) */
+    LLVMValueRef far = LLVMBuildAnd(B, fcmp(e, LLVMRealOGE, ax, K(e, CG_TRIG_FAST_MAX)),
+                                    LLVMBuildNot(B, bad, ""), "");
+    em_spec_raise(e, far);
+    r = trig_reduce_fast(e, sel(e, LLVMBuildOr(B, skip, far, ""), K(e, 1), ax), &q);
+  } else {
+    r = trig_reduce_f32(e, sel(e, skip, K(e, 1), ax), &q);
+  }
   LLVMValueRef sp = sin_poly(e, r), cp = cos_poly(e, r);
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI(e, 1), ""), KI(e, 0), "");
   LLVMValueRef res;

@@ -1,7 +1,8 @@
 /* The compiled CPU backend as a runtime backend ("cpu"): compile turns the
  * runtime's optimized module into a CpuExecutable; execute runs it on the
- * argument arrays (borrowed, no copies) and copies the result's array
- * leaves into the result arrays the runtime allocated. */
+ * argument arrays (borrowed, no copies); kernels that compute a result
+ * array leaf write it into the result arrays the runtime allocated
+ * (Step.leaf1), and the other leaves are copied there. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -95,7 +96,7 @@ static cxla_status copy_leaves(const RVal *v, const RtArray *results, int n, int
   size_t bytes = (size_t)v->lit.nelems * (size_t)type_bytes(v->lit.type);
   if (v->lit.type != r->type || bytes != r->size)
     return ERR(INTERNAL, "cpu: result %d does not have the expected shape", *k - 1);
-  if (bytes) memcpy(r->data, v->lit.data, bytes);
+  if (bytes && r->data != v->lit.data) memcpy(r->data, v->lit.data, bytes); /* else written in place */
   return NULL;
 }
 
@@ -109,7 +110,8 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   RVal *small[8] = {0}, **args = small;
   if (a->nargs > 8 && !(args = cxla_calloc((size_t)a->nargs, sizeof *args))) return cxla_oom();
   ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state, .pool = a->pool,
-                .nthreads = threads, .nsplit = NULL, .cache = rv_cache_take(x)};
+                .nthreads = threads, .nsplit = NULL, .cache = rv_cache_take(x),
+                .results = a->results, .nresults = a->nresults};
   cxla_status s = NULL;
   for (int i = 0; i < a->nargs && !s; i++) {
     const RtArray *r = &a->args[i];

@@ -295,6 +295,86 @@ static void plan_inplace(Program *p, int i) {
   }
 }
 
+/* ---- results written in place ----
+ * The runtime hands the executor the entry's result arrays, allocated: a
+ * kernel whose output is one of them (through views, aliases and tuple
+ * elements) writes it there directly instead of into a buffer of its own
+ * that is copied afterwards. */
+
+static int array_leaves(const Shape *s) {
+  if (s->type == T_TUPLE) {
+    int n = 0;
+    for (int i = 0; i < s->ntuple; i++) n += array_leaves(s->tuple[i]);
+    return n;
+  }
+  return type_is_array(s->type) ? 1 : 0;
+}
+
+static const Instr *skip_aliases(const Program *p, const Instr *in) {
+  while (p->steps[in->id].kind == ST_ALIAS && in->noperands >= 1) in = in->operands[0];
+  return in;
+}
+
+/* The kernel output (step *step, output *k) whose buffer holds array value
+ * `in` of p, if any. */
+static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *k) {
+  for (int hops = 0; hops < p->nsteps; hops++) {
+    in = skip_aliases(p, in);
+    const Step *st = &p->steps[in->id];
+    if (st->kind == ST_KERNEL) {
+      if (in->shape->type == T_TUPLE || st->nout != 1) return false;
+      *step = in->id, *k = 0;
+      return true;
+    }
+    if (st->kind == ST_VIEW) {
+      in = in->operands[0];
+      continue;
+    }
+    if (st->kind != ST_GTE) return false;
+    const Instr *t = skip_aliases(p, in->operands[0]);
+    if (p->steps[t->id].kind == ST_TUPLE && in->index >= 0 && in->index < t->noperands) {
+      in = t->operands[in->index];
+      continue;
+    }
+    if (p->steps[t->id].kind != ST_KERNEL || in->index < 0 || in->index >= p->steps[t->id].nout ||
+        in->index >= 8)
+      return false;
+    *step = t->id, *k = (int)in->index;
+    return true;
+  }
+  return false;
+}
+
+/* Numbers the array leaves of value `in` (the root, or a part of it) from
+ * *leaf on, and marks the kernel outputs that are one. */
+static void plan_leaves(Program *p, const Instr *in, int *leaf) {
+  const Shape *s = in->shape;
+  if (s->type != T_TUPLE) {
+    int st, k;
+    if (!type_is_array(s->type)) return;
+    if (shape_elems(s) > 0 && kernel_output_of(p, in, &st, &k) && !p->steps[st].leaf1[k])
+      p->steps[st].leaf1[k] = *leaf + 1;
+    (*leaf)++;
+    return;
+  }
+  const Instr *t = skip_aliases(p, in);
+  const Step *ts = &p->steps[t->id];
+  if (ts->kind == ST_TUPLE && t->noperands == s->ntuple) {
+    for (int i = 0; i < t->noperands; i++) plan_leaves(p, t->operands[i], leaf);
+    return;
+  }
+  if (ts->kind == ST_KERNEL && ts->nout == s->ntuple && s->ntuple <= 8) {
+    for (int i = 0; i < s->ntuple; i++) {
+      const Shape *e = s->tuple[i];
+      if (e->type != T_TUPLE && type_is_array(e->type) && shape_elems(e) > 0 && !ts->leaf1[i])
+        p->steps[t->id].leaf1[i] = *leaf + 1;
+      *leaf += array_leaves(e);
+    }
+    return;
+  }
+  *leaf += array_leaves(s);
+}
+
 static cxla_status build_program(Builder *bd, const Computation *c, Program **out) {
   CpuExecutable *x = bd->x;
   for (int i = 0; i < x->nprogs; i++)
@@ -332,6 +412,10 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
   if (c->root) p->last_use[c->root->id] = -1;
   for (int i = 0; i < c->ninstrs; i++) TRY(plan_step(bd, &p->steps[i], c->instrs[i], index));
   for (int i = 0; i < c->ninstrs; i++) plan_inplace(p, i);
+  if (c == x->module->entry && c->root) {
+    int leaf = 0;
+    plan_leaves(p, c->root, &leaf);
+  }
   *out = p;
   return NULL;
 }

@@ -120,6 +120,10 @@ typedef struct Step {
    * kernel works in place and this step is the operand's last use); done
    * when the executor holds the operand's only reference */
   unsigned inplace;
+  /* kernel of the entry program: 1 + the index of the result array leaf
+   * (depth-first) that output k is, or 0; the executor then writes output
+   * k straight into the caller's result array (ExecCtx.results) */
+  int leaf1[8];
   RVal *constant;
   GemmPlan gemm;
   /* kernel: dots of the fused computation computed by BLAS first (their
@@ -202,6 +206,11 @@ typedef struct ExecCtx {
   int64_t *nsplit;    /* NULL, or += kernel calls split over threads */
   int64_t *ninplace;  /* NULL, or += kernel outputs written in place */
   RvCache *cache;     /* NULL, or where this execution's values are recycled */
+  /* The entry program's result arrays, depth-first (the runtime's,
+   * allocated, to be filled), or NULL: kernels whose output is one
+   * (Step.leaf1) write into them directly */
+  const struct RtArray *results;
+  int nresults;
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);

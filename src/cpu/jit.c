@@ -46,8 +46,13 @@ static cxla_status make_tm(LLVMTargetMachineRef *out) {
     return s;
   }
   char *cpu = LLVMGetHostCPUName(), *feat = LLVMGetHostCPUFeatures();
-  *out = LLVMCreateTargetMachine(target, triple, cpu, feat, LLVMCodeGenLevelDefault, LLVMRelocDefault,
-                                 LLVMCodeModelJITDefault);
+  /* Position-independent code, small code model: what the JIT's linker
+   * (JITLink) expects, and constants are then read pc-relative, in the
+   * instructions that use them; the large model (the JIT's default) loads
+   * each one's 64-bit address into a register first, which in a long
+   * vectorized loop body runs out of registers and reloads them. */
+  *out = LLVMCreateTargetMachine(target, triple, cpu, feat, LLVMCodeGenLevelDefault, LLVMRelocPIC,
+                                 LLVMCodeModelSmall);
   LLVMDisposeMessage(cpu);
   LLVMDisposeMessage(feat);
   LLVMDisposeMessage(triple);

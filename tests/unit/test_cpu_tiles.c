@@ -3,12 +3,53 @@
  * tiles) against the interpreter, exactly (data movement and elementwise
  * ops, so bit for bit): sizes that are not multiples of the tile, rank 3
  * with the outer dim kept, a fused transpose with arithmetic, a bitcast
- * between layouts, and a copy that changes layout. */
+ * between layouts, and a copy that changes layout. Then the 2-D transposes
+ * of 32-bit elements moved in 16 x 16 register blocks (cg.c
+ * emit_transpose_2d): f32 and s32, rows past the last whole block, a
+ * transposing bitcast, a fusion that only transposes, on one thread and
+ * split into slices of one row over a pool (slices that start inside a
+ * block); and the kernels it must leave to the tiles: 64-bit elements,
+ * columns not a multiple of 16, a transpose with arithmetic. */
 #include <stdint.h>
 #include <stdlib.h>
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
+#include "runtime/threadpool.h"
+
+/* cpu_vs_interp's check on a pool of 2 threads with every kernel split
+ * into slices of one row ($CXLA_CPU_GRAIN=1). */
+static bool check_split(const char *name, const char *text) {
+  setenv("CXLA_CPU_GRAIN", "1", 1);
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  RtPool *pool = NULL;
+  int64_t split = 0;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = make_args(m, &args);
+  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  if (!s) s = rt_pool_create(2, &pool);
+  CpuExecOptions o = {.pool = pool, .num_threads = 2, .kernels_split = &split};
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
+  bool ok = !s && split > 0 && want->nelems == got->nelems && want->type == got->type &&
+            !memcmp(want->data, got->data, (size_t)want->nelems * (size_t)type_bytes(want->type));
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  else if (!ok) fprintf(stderr, "%s: split run differs (%lld splits)\n", name, (long long)split);
+  cxla_status_free(s);
+  if (args)
+    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
+  cxla_free(args);
+  literal_free(want);
+  literal_free(got);
+  cpu_executable_destroy(x);
+  rt_pool_destroy(pool);
+  cxla_module_destroy(m);
+  unsetenv("CXLA_CPU_GRAIN");
+  return ok;
+}
 
 static bool check_same(const char *name, const char *text) { return cpu_vs_interp(name, text, true); }
 
@@ -34,8 +75,35 @@ TEST(fused_and_layouts) {
                                   "  ROOT c = s32[80,70]{0,1} copy(x)\n}\n"));
 }
 
+static const char k_blocks_f32[] = "HloModule m\n\nENTRY e {\n  x = f32[48,40] parameter(0)\n"
+                                   "  ROOT t = f32[40,48] transpose(x), dimensions={1,0}\n}\n";
+static const char k_blocks_s32[] = "HloModule m\n\nENTRY e {\n  x = s32[64,32] parameter(0)\n"
+                                   "  ROOT t = s32[32,64] transpose(x), dimensions={1,0}\n}\n";
+static const char k_blocks_bitcast[] = "HloModule m\n\nENTRY e {\n  x = f32[32,37]{1,0} parameter(0)\n"
+                                       "  ROOT b = f32[37,32]{0,1} bitcast(x)\n}\n";
+static const char k_blocks_fused[] =
+    "HloModule m\n\nfused {\n  p0 = f32[16,35] parameter(0)\n  ROOT t = f32[35,16] transpose(p0), dimensions={1,0}\n}\n\n"
+    "ENTRY e {\n  x = f32[16,35] parameter(0)\n  ROOT f = f32[35,16] fusion(x), kind=kLoop, calls=fused\n}\n";
+
+TEST(register_blocks) {
+  const char *texts[4] = {k_blocks_f32, k_blocks_s32, k_blocks_bitcast, k_blocks_fused};
+  const char *names[4] = {"blocks_f32", "blocks_s32", "blocks_bitcast", "blocks_fused"};
+  for (int i = 0; i < 4; i++) {
+    CHECK(check_same(names[i], texts[i]));
+    CHECK(check_split(names[i], texts[i]));
+  }
+  /* not blocks: 64-bit elements, 40 columns, arithmetic on the way */
+  CHECK(check_same("f64_32", "HloModule m\n\nENTRY e {\n  x = f64[48,32] parameter(0)\n"
+                             "  ROOT t = f64[32,48] transpose(x), dimensions={1,0}\n}\n"));
+  CHECK(check_split("cols_40", "HloModule m\n\nENTRY e {\n  x = f32[40,48] parameter(0)\n"
+                               "  ROOT t = f32[48,40] transpose(x), dimensions={1,0}\n}\n"));
+  CHECK(check_split("negated", "HloModule m\n\nENTRY e {\n  x = f32[48,32] parameter(0)\n"
+                               "  t = f32[32,48] transpose(x), dimensions={1,0}\n  ROOT n = f32[32,48] negate(t)\n}\n"));
+}
+
 int main(void) {
   RUN(transposes);
   RUN(fused_and_layouts);
+  RUN(register_blocks);
   return test_summary(__FILE__);
 }

@@ -1,0 +1,180 @@
+/* The cpu backend writes a kernel's output straight into the runtime's
+ * result array when that output is a leaf of the entry's result (through
+ * tuples, get-tuple-element, views): no buffer of its own, no copy
+ * afterwards (src/cpu/compile.c plan_leaves, exec.c run_kernel). Checked
+ * through the public API with an allocator that counts its calls: an
+ * execution allocates its result arrays and nothing for such kernels;
+ * values are checked against hand-computed ones for every root shape the
+ * planner follows, and for roots it must leave to the copy (parameters,
+ * constants, one kernel output in two leaves, a value also read by a later
+ * kernel), on one thread and split over two. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "runtime_test.h"
+
+typedef struct Counting {
+  long calls, live;
+} Counting;
+
+static void *count_alloc(void *self, size_t size, size_t alignment) {
+  Counting *c = self;
+  c->calls++;
+  void *p = aligned_alloc(alignment, (size + alignment - 1) / alignment * alignment);
+  if (p) c->live++;
+  return p;
+}
+
+static void count_free(void *self, void *p, size_t size) {
+  (void)size;
+  Counting *c = self;
+  c->live--;
+  free(p);
+}
+
+enum { N = 4096 };
+
+/* Runs `text` (parameters: f32[N] x, f32[N] y, from xs and ys) on a cpu
+ * client of `threads` threads with the counting allocator; checks each
+ * result leaf k against want(k, i) and returns the allocator calls the
+ * execution made beyond its `nres` results (-1 on failure). */
+static long run_case(const char *name, const char *text, int threads, int nres,
+                     float (*want)(int k, int64_t i)) {
+  static float xs[N], ys[N];
+  for (int64_t i = 0; i < N; i++) xs[i] = (float)(i % 97) - 48.0f, ys[i] = (float)(i % 13) * 0.5f;
+  Counting cnt = {0};
+  cxla_allocator alloc = {sizeof alloc, &cnt, count_alloc, count_free};
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = "cpu";
+  o.allocator = &alloc;
+  o.num_threads = threads;
+  cxla_client *c = NULL;
+  cxla_status s = cxla_client_create(&o, &c);
+  if (s) {
+    printf("%s: %s\n", name, cxla_status_message(s));
+    cxla_status_free(s);
+    return -1;
+  }
+  long extra = -1;
+  cxla_executable *e = rt_compile(c, text);
+  int64_t dn[1] = {N};
+  cxla_buffer *args[2] = {rt_f32(c, xs, 1, dn), rt_f32(c, ys, 1, dn)};
+  cxla_buffer *out[8] = {0};
+  if (e && args[0] && args[1] && cxla_executable_num_results(e) == nres && nres <= 8) {
+    long before = cnt.calls;
+    s = cxla_executable_execute(e, args, 2, NULL, out, NULL);
+    extra = cnt.calls - before - nres;
+    if (s) {
+      printf("%s: %s\n", name, cxla_status_message(s));
+      cxla_status_free(s);
+      extra = -1;
+    }
+    static float got[N];
+    for (int k = 0; k < nres && extra >= 0; k++) {
+      s = cxla_buffer_to_host(out[k], got, sizeof got, NULL);
+      if (s) {
+        printf("%s: %s\n", name, cxla_status_message(s));
+        cxla_status_free(s);
+        extra = -1;
+        break;
+      }
+      for (int64_t i = 0; i < N; i++)
+        if (got[i] != want(k, i)) {
+          printf("%s (%d threads): result %d element %lld: want %g got %g\n", name, threads, k,
+                 (long long)i, (double)want(k, i), (double)got[i]);
+          extra = -1;
+          break;
+        }
+    }
+  } else {
+    printf("%s: did not compile to %d results\n", name, nres);
+  }
+  for (int k = 0; k < 8; k++) cxla_buffer_destroy(out[k]);
+  for (int k = 0; k < 2; k++) cxla_buffer_destroy(args[k]);
+  cxla_executable_destroy(e);
+  cxla_client_destroy(c);
+  if (cnt.live != 0) printf("%s: %ld blocks not freed\n", name, cnt.live);
+  return cnt.live == 0 ? extra : -1;
+}
+
+static float xv(int64_t i) { return (float)(i % 97) - 48.0f; }
+static float yv(int64_t i) { return (float)(i % 13) * 0.5f; }
+
+static const char k_array[] =
+    "HloModule m\nENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  m = f32[4096] multiply(x, y)\n  ROOT r = f32[4096] add(m, x)\n}\n";
+static float w_array(int k, int64_t i) { return (void)k, xv(i) * yv(i) + xv(i); }
+
+/* two outputs of one multi-output kernel, or two kernels, in a tuple */
+static const char k_tuple[] =
+    "HloModule m\nENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  a = f32[4096] multiply(x, y)\n  b = f32[4096] subtract(x, y)\n  ROOT t = (f32[4096], f32[4096]) tuple(a, b)\n}\n";
+static float w_tuple(int k, int64_t i) { return k == 0 ? xv(i) * yv(i) : xv(i) - yv(i); }
+
+/* a view of a kernel's output */
+static const char k_view[] =
+    "HloModule m\nENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  a = f32[4096] maximum(x, y)\n  ROOT r = f32[64,64] reshape(a)\n}\n";
+static float w_view(int k, int64_t i) { return (void)k, xv(i) > yv(i) ? xv(i) : yv(i); }
+
+/* the same kernel output in two leaves: the second is a copy */
+static const char k_twice[] =
+    "HloModule m\nENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  a = f32[4096] add(x, y)\n  ROOT t = (f32[4096], f32[4096]) tuple(a, a)\n}\n";
+static float w_twice(int k, int64_t i) { return (void)k, xv(i) + yv(i); }
+
+/* a parameter and a constant among the leaves: copies */
+static const char k_param[] =
+    "HloModule m\nENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  c = f32[] constant(3)\n  b = f32[4096] broadcast(c), dimensions={}\n  a = f32[4096] multiply(y, b)\n"
+    "  ROOT t = (f32[4096], f32[4096], f32[4096]) tuple(x, a, y)\n}\n";
+static float w_param(int k, int64_t i) { return k == 0 ? xv(i) : k == 1 ? yv(i) * 3 : yv(i); }
+
+/* a result leaf that a later kernel reads after it was written (a sort
+ * keeps the two kernels apart) */
+static const char k_reread[] =
+    "HloModule m\n"
+    "lt { a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = pred[] compare(a, b), direction=LT }\n"
+    "ENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  a = f32[4096] add(x, y)\n  s = f32[4096] sort(a), dimensions={0}, to_apply=lt\n"
+    "  n = f32[4096] negate(s)\n  ROOT t = (f32[4096], f32[4096]) tuple(a, n)\n}\n";
+static float w_reread(int k, int64_t i) {
+  if (k == 0) return xv(i) + yv(i);
+  /* the sorted sums, negated: count the sums below each value */
+  static float sorted[N];
+  static bool made;
+  if (!made) {
+    int hist[2000] = {0}; /* sums are multiples of 0.5 in [-48, 54] */
+    for (int64_t j = 0; j < N; j++) hist[(int)((xv(j) + yv(j) + 48) * 2)]++;
+    int64_t p = 0;
+    for (int v = 0; v < 2000; v++)
+      for (int r = 0; r < hist[v]; r++) sorted[p++] = (float)v / 2 - 48;
+    made = true;
+  }
+  return -sorted[i];
+}
+
+TEST(kernel_outputs_are_the_results) {
+  for (int threads = 1; threads <= 2; threads++) {
+    CHECK(run_case("array", k_array, threads, 1, w_array) == 0);
+    CHECK(run_case("tuple", k_tuple, threads, 2, w_tuple) == 0);
+    CHECK(run_case("view", k_view, threads, 1, w_view) == 0);
+  }
+}
+
+TEST(other_leaves_are_copied) {
+  for (int threads = 1; threads <= 2; threads++) {
+    CHECK(run_case("twice", k_twice, threads, 2, w_twice) == 0);
+    CHECK(run_case("param", k_param, threads, 3, w_param) == 0);
+    /* both kernels write in place (the sort's output is not from the
+     * client's allocator) */
+    CHECK(run_case("reread", k_reread, threads, 2, w_reread) == 0);
+  }
+}
+
+int main(void) {
+  RUN(kernel_outputs_are_the_results);
+  RUN(other_leaves_are_copied);
+  return test_summary(__FILE__);
+}
