@@ -106,7 +106,7 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   int threads = rt_pool_size(a->pool);
   if (a->num_threads > 0 && a->num_threads < threads) threads = a->num_threads;
   ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state, .pool = a->pool,
-                .nthreads = threads, .nsplit = NULL};
+                .nthreads = threads, .nsplit = NULL, .profile = a->profile, .profile_arg = a->profile_arg};
   TRY(rt_check(a->control));
   RVal **args = cxla_calloc((size_t)a->nargs + 1, sizeof *args);
   if (!args) return cxla_oom();

@@ -5,6 +5,7 @@
 #include <llvm-c/Core.h>
 
 #include "cpu/cpu.h"
+#include "cxla/runtime.h"
 #include "runtime/threadpool.h"
 
 /* ---- runtime values (exec.c) ----
@@ -172,6 +173,9 @@ typedef struct ExecCtx {
   RtPool *pool;
   int nthreads;
   int64_t *nsplit;    /* NULL, or += kernel calls split over threads */
+  /* the step profile (cxla_execute_options.profile), or NULL */
+  void (*profile)(void *arg, const cxla_profile_step *step);
+  void *profile_arg;
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);
