@@ -96,6 +96,10 @@ typedef struct Step {
   unsigned inplace;
   RVal *constant;
   GemmPlan gemm;
+  /* gemm: the plan computes the dot's result with its last two dims
+   * transposed (operands swapped: C^T = B^T A^T), for the bitcast that
+   * is its only use and views it (compile.c: gemm_transposes) */
+  bool swap;
   /* kernel: dots of the fused computation computed by BLAS first (their
    * operands are fusion parameters), passed after the operands */
   int npre;

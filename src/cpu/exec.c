@@ -445,7 +445,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_BLAS_DOT: {
     blas_threads(x);
     unsigned mode = fp_mode_enter();
-    s = gemm_run(x->host, in, &st->gemm, ops[0], ops[1], out);
+    s = gemm_run(x->host, in, &st->gemm, ops[st->swap], ops[!st->swap], out);
     fp_mode_leave(mode);
     break;
   }
