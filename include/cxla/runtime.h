@@ -318,6 +318,18 @@ CXLA_API cxla_status cxla_executable_compile_stats(const cxla_executable *execut
 
 /* ---- execution ---------------------------------------------------------------------------- */
 
+/* One step as the profile reports it; the strings live as long as the
+ * executable. */
+typedef struct cxla_profile_step {
+  const char *name;  /* the HLO instruction's name */
+  const char *op;    /* its opcode: "fusion", "dot", ... */
+  const char *kind;  /* how the backend ran it: "kernel", "gemm", "gemm-in-fusion",
+                        "conv", "routine", "sort", ... */
+  double seconds;    /* wall-clock time of the step */
+  double flops;      /* GEMMs and convolutions: 2 x multiply-adds; else 0 */
+  int threads;       /* threads the step was split over (1: not split) */
+} cxla_profile_step;
+
 typedef struct cxla_execute_options {
   size_t struct_size;
   /* Stop with DEADLINE_EXCEEDED once the execution has run this long;
@@ -329,6 +341,14 @@ typedef struct cxla_execute_options {
   cxla_cancel *cancel;
   /* Worker threads for this execution; 0 = the client's. */
   int num_threads;
+  /* Optional step profile (`cxla bench --profile`): when set, a backend
+   * that supports it calls profile(profile_arg, &step) after each step
+   * of the execution that does work (kernels, GEMMs, routines; nested
+   * programs' steps included, not the loops or calls around them), on the
+   * executing thread. Unset: no clock is read. The interpreter reports
+   * nothing. */
+  void (*profile)(void *profile_arg, const cxla_profile_step *step);
+  void *profile_arg;
 } cxla_execute_options;
 
 /* Runs the executable on args[0..nargs) (borrowed; nargs must equal

@@ -84,24 +84,13 @@ static LLVMValueRef reshape_elem(Em *e, const Instr *in, const Idx *idx) {
   return em_elem1(e, in->operands[0], oi);
 }
 
-/* Physical strides of a shape's layout (default: row major). */
-static void layout_strides(const Shape *s, int64_t *strides) {
-  bool has = s->has_layout && s->minor_to_major;
-  int64_t acc = 1;
-  for (int k = 0; k < s->rank; k++) {
-    int64_t d = has ? s->minor_to_major[k] : s->rank - 1 - k;
-    strides[d] = acc;
-    acc *= s->dims[d];
-  }
-}
-
 /* bitcast keeps physical bytes: the result's index gives a physical offset
  * under its layout, which the operand's layout maps back to an index. */
 static LLVMValueRef bitcast_elem(Em *e, const Instr *in, const Idx *idx) {
   const Shape *rs = in->shape, *os = in->operands[0]->shape;
   int64_t rst[CG_MAX_RANK], ost[CG_MAX_RANK];
-  layout_strides(rs, rst);
-  layout_strides(os, ost);
+  shape_layout_strides(rs, rst);
+  shape_layout_strides(os, ost);
   LLVMValueRef off = em_i64(e, 0);
   for (int i = 0; i < rs->rank; i++)
     off = LLVMBuildNSWAdd(e->b, off, LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, rst[i]), ""), "");

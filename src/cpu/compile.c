@@ -147,7 +147,10 @@ static int64_t kernel_min_slice(const Instr *in, int64_t extent, int64_t grain) 
     const Computation *c = in->called[0];
     for (int i = 0; i < c->ninstrs; i++) work += instr_cost(c->instrs[i]);
   } else {
+    /* on its own, a bitcast or reshape that is no view moves every
+     * element (instr_cost counts them free inside fusions) */
     work = instr_cost(in);
+    if (work < elems_of(in->shape)) work = elems_of(in->shape);
   }
   if (extent < 1) return 1;
   double g = (double)(grain > 0 ? grain : CPU_KERNEL_GRAIN);
@@ -168,6 +171,53 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   plan_pre_dots(bd->x, st, in);
   if (!bd->cg) return NULL;
   return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
+}
+
+/* ---- transposed GEMM results ----
+ * A dot's result that only a bitcast reads, the bitcast being a transpose
+ * of its last two dims (a layout change: [.., m, n]{row-major} read as
+ * [.., n, m] with those two dims' strides exchanged), is computed
+ * transposed by the GEMM (C^T = B^T A^T: operands swapped, each one's
+ * transpose flipped) and the bitcast is a view of it: no copy. */
+
+/* Whether bitcast bc reads its operand's last two dims transposed and
+ * keeps the others. */
+static bool bitcast_swaps_last_two(const Instr *bc) {
+  const Shape *rs = bc->shape, *os = bc->operands[0]->shape;
+  int r = rs->rank;
+  if (r < 2 || r > 16 || os->rank != r || rs->type != os->type || !type_is_array(rs->type)) return false;
+  int64_t rst[16], ost[16];
+  shape_layout_strides(rs, rst);
+  shape_layout_strides(os, ost);
+  for (int i = 0; i < r - 2; i++)
+    if (rs->dims[i] != os->dims[i] || rst[i] != ost[i]) return false;
+  return rs->dims[r - 2] == os->dims[r - 1] && rs->dims[r - 1] == os->dims[r - 2] && rst[r - 2] == ost[r - 1] &&
+         rst[r - 1] == ost[r - 2];
+}
+
+/* Whether instruction i of c is such a bitcast of a dot the GEMMs run
+ * (batch dims first, one free dim on each side) that has no other use
+ * (uses: operand references per instruction, the root counted). */
+static bool gemm_transpose_view(const Computation *c, int i, const int *uses) {
+  const Instr *bc = c->instrs[i];
+  if (bc->op != OP_BITCAST || bc->noperands != 1) return false;
+  const Instr *d = bc->operands[0];
+  GemmPlan gp;
+  if (d->op != OP_DOT || uses[d->id] != 1 || !bitcast_swaps_last_two(bc) || !gemm_plan(d, &gp)) return false;
+  const Shape *ds = d->shape;
+  int r = ds->rank;
+  return r == d->dot.lhs_batch.n + 2 && gp.m == ds->dims[r - 2] && gp.n == ds->dims[r - 1];
+}
+
+/* The plan of dot C = op(A) op(B) as C^T = op(B)^T op(A)^T, the operands
+ * given swapped. */
+static GemmPlan gemm_plan_swapped(const GemmPlan *p) {
+  GemmPlan q = *p;
+  q.m = p->n;
+  q.n = p->m;
+  q.trans_a = !p->trans_b;
+  q.trans_b = !p->trans_a;
+  return q;
 }
 
 static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
@@ -410,7 +460,26 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
     for (int k = 0; k < in->noperands; k++) p->last_use[in->operands[k]->id] = i;
   }
   if (c->root) p->last_use[c->root->id] = -1;
-  for (int i = 0; i < c->ninstrs; i++) TRY(plan_step(bd, &p->steps[i], c->instrs[i], index));
+  int *uses = cxla_calloc((size_t)(c->ninstrs ? c->ninstrs : 1), sizeof *uses);
+  if (!uses) return cxla_oom();
+  for (int i = 0; i < c->ninstrs; i++)
+    for (int k = 0; k < c->instrs[i]->noperands; k++) uses[c->instrs[i]->operands[k]->id]++;
+  if (c->root) uses[c->root->id]++;
+  cxla_status s = NULL;
+  for (int i = 0; i < c->ninstrs && !s; i++) {
+    const Instr *in = c->instrs[i];
+    if (gemm_transpose_view(c, i, uses)) {
+      Step *dot = &p->steps[in->operands[0]->id];
+      dot->gemm = gemm_plan_swapped(&dot->gemm);
+      dot->swap = true;
+      p->steps[i].in = in;
+      p->steps[i].kind = ST_VIEW;
+      continue;
+    }
+    s = plan_step(bd, &p->steps[i], in, index);
+  }
+  cxla_free(uses);
+  TRY(s);
   for (int i = 0; i < c->ninstrs; i++) plan_inplace(p, i);
   if (c == x->module->entry && c->root) {
     int leaf = 0;

@@ -5,6 +5,7 @@
 #include <llvm-c/Core.h>
 
 #include "cpu/cpu.h"
+#include "cxla/runtime.h"
 #include "runtime/threadpool.h"
 
 /* ---- runtime values (exec.c) ----
@@ -126,6 +127,10 @@ typedef struct Step {
   int leaf1[8];
   RVal *constant;
   GemmPlan gemm;
+  /* gemm: the plan computes the dot's result with its last two dims
+   * transposed (operands swapped: C^T = B^T A^T), for the bitcast that
+   * is its only use and views it (compile.c: gemm_transposes) */
+  bool swap;
   /* kernel: dots of the fused computation computed by BLAS first (their
    * operands are fusion parameters), passed after the operands */
   int npre;
@@ -211,6 +216,9 @@ typedef struct ExecCtx {
    * (Step.leaf1) write into them directly */
   const struct RtArray *results;
   int nresults;
+  /* the step profile (cxla_execute_options.profile), or NULL */
+  void (*profile)(void *arg, const cxla_profile_step *step);
+  void *profile_arg;
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);

@@ -6,6 +6,7 @@
 #include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #if defined(__x86_64__)
 #include <xmmintrin.h>
 #endif
@@ -334,6 +335,42 @@ static void blas_threads(const ExecCtx *x) {
   if (openblas_get_num_threads() != x->nthreads) openblas_set_num_threads(x->nthreads);
 }
 
+/* ---- the step profile (cxla_execute_options.profile) ---- */
+
+static double clock_s(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double gemm_flops(const GemmPlan *p) { return 2.0 * (double)p->batch * (double)p->m * (double)p->n * (double)p->k; }
+
+/* 2 x the multiply-adds of a convolution: per output element, the
+ * kernel's elements over its output features. */
+static double conv_flops(const Instr *in) {
+  const Shape *w = in->operands[1]->shape;
+  double of = in->conv.k_out >= 0 && in->conv.k_out < w->rank ? (double)w->dims[in->conv.k_out] : 1;
+  return 2.0 * (double)shape_elems(in->shape) * (double)shape_elems(w) / (of > 0 ? of : 1);
+}
+
+static const char *step_kind_name(StepKind k) {
+  switch (k) {
+  case ST_KERNEL: return "kernel";
+  case ST_BLAS_DOT: return "gemm";
+  case ST_CONV: return "conv";
+  case ST_ROUTINE: return "routine";
+  case ST_SORT: return "sort";
+  default: return "other";
+  }
+}
+
+static void profile_step(const ExecCtx *x, const Instr *in, const char *kind, double seconds, double flops,
+                         int threads) {
+  cxla_profile_step ps = {.name = in->name, .op = op_name(in->op), .kind = kind, .seconds = seconds,
+                          .flops = flops, .threads = threads};
+  x->profile(x->profile_arg, &ps);
+}
+
 /* ---- steps ---- */
 
 /* Whether an operand's buffer may become a kernel's output: the executor
@@ -389,14 +426,22 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
     if (!b) return cxla_oom();
   }
   cxla_status s = NULL;
+  double t0 = x->profile ? clock_s() : 0;
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
+    double tp = x->profile ? clock_s() : 0;
     blas_threads(x);
     unsigned mode = fp_mode_enter();
     RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
     s = d->op == OP_CONVOLUTION ? conv_gemm_run(x, d, a, bb, &pre[i]) : gemm_run(x, d, &st->pre_plan[i], a, bb, &pre[i]);
     fp_mode_leave(mode);
     if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
+    if (!s && x->profile) {
+      double tn = clock_s();
+      profile_step(x, d, d->op == OP_CONVOLUTION ? "conv-in-fusion" : "gemm-in-fusion", tn - tp,
+                   d->op == OP_CONVOLUTION ? conv_flops(d) : gemm_flops(&st->pre_plan[i]), x->nthreads);
+      t0 += tn - tp;
+    }
   }
   for (int k = 0; k < st->nout && !s; k++) {
     const Shape *sh = in->shape->type == T_TUPLE ? in->shape->tuple[k] : in->shape;
@@ -423,6 +468,9 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
     for (int k = 0; k < nops; k++) b[st->nout + k] = ops[k]->lit.data;
     s = kernel_call(x, st, b);
   }
+  if (!s && x->profile)
+    profile_step(x, in, "kernel", clock_s() - t0, 0,
+                 x->pool && x->nthreads > 1 && st->extent >= 2 * st->min_slice ? x->nthreads : 1);
   if (!s) {
     if (in->shape->type == T_TUPLE) {
       s = rval_tuple(st->nout, outs, out);
@@ -518,7 +566,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_BLAS_DOT: {
     blas_threads(x);
     unsigned mode = fp_mode_enter();
-    s = gemm_run(x, in, &st->gemm, ops[0], ops[1], out);
+    s = gemm_run(x, in, &st->gemm, ops[st->swap], ops[!st->swap], out);
     fp_mode_leave(mode);
     break;
   }
@@ -587,8 +635,17 @@ static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, i
       if (s) break;
       continue;
     }
+    /* kernels report themselves (the GEMMs they start with apart) */
+    bool timed = x->profile && ((st->kind == ST_ROUTINE && !st->nsub) || st->kind == ST_BLAS_DOT ||
+                                st->kind == ST_CONV || st->kind == ST_SORT);
+    double t0 = timed ? clock_s() : 0;
     s = run_step(x, st, args, nargs, vals, &vals[i]);
     if (s) break;
+    if (timed) {
+      double fl = st->kind == ST_BLAS_DOT ? gemm_flops(&st->gemm) : st->kind == ST_CONV ? conv_flops(st->in) : 0;
+      int th = st->kind == ST_BLAS_DOT || st->kind == ST_CONV ? x->nthreads : 1;
+      profile_step(x, st->in, step_kind_name(st->kind), clock_s() - t0, fl, th);
+    }
     /* release operands whose last use this was */
     for (int k = 0; k < in->noperands; k++) {
       int j = in->operands[k]->id;

@@ -115,6 +115,9 @@ bool shape_compatible(const Shape *a, const Shape *b);
 /* Whether the array's physical order is its logical row-major order: no
  * layout, or one that orders the dims of size > 1 row-major. */
 bool shape_physically_row_major(const Shape *s);
+/* The physical stride (in elements) of each logical dim of array shape s
+ * under its layout (row-major without one): strides[rank] entries. */
+void shape_layout_strides(const Shape *s, int64_t *strides);
 /* Allocating constructors from the arena (NULL on OOM). */
 Shape *shape_new(Arena *a, ElemType t, int rank, const int64_t *dims);
 Shape *shape_new_tuple(Arena *a, int n, Shape *const *elems);

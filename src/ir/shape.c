@@ -41,6 +41,16 @@ bool shape_physically_row_major(const Shape *s) {
   return true;
 }
 
+void shape_layout_strides(const Shape *s, int64_t *strides) {
+  bool has = s->has_layout && s->minor_to_major;
+  int64_t acc = 1;
+  for (int k = 0; k < s->rank; k++) {
+    int64_t d = has ? s->minor_to_major[k] : s->rank - 1 - k;
+    strides[d] = acc;
+    acc *= s->dims[d];
+  }
+}
+
 bool shape_compatible(const Shape *a, const Shape *b) {
   if (a->type != b->type) return false;
   if (a->type == T_TUPLE) {

@@ -155,12 +155,27 @@ static cxla_status simplify(Instr *in, void *arg, Instr **out) {
   return NULL;
 }
 
+bool simp_single_use(const Simp *s, const Instr *in) {
+  return s->uses && in->id >= 0 && in->id < s->nuses && s->c->instrs[in->id] == in && s->uses[in->id] == 1;
+}
+
 cxla_status pass_algsimp(HloModule *m, const PassContext *ctx, bool *changed) {
   *changed = false;
   pass_reserve_names(m);
   for (int i = 0; i < m->ncomps; i++) {
-    Simp s = {m, m->comps[i], ctx && ctx->exact};
-    TRY(pass_rewrite_comp(m->comps[i], simplify, &s, changed));
+    Computation *c = m->comps[i];
+    int *uses = cxla_calloc((size_t)c->ninstrs + 1, sizeof *uses);
+    if (!uses) return cxla_oom();
+    for (int k = 0; k < c->ninstrs; k++)
+      for (int o = 0; o < c->instrs[k]->noperands; o++) {
+        const Instr *op = c->instrs[k]->operands[o];
+        if (op->id >= 0 && op->id < c->ninstrs) uses[op->id]++;
+      }
+    if (c->root && c->root->id >= 0 && c->root->id < c->ninstrs) uses[c->root->id]++;
+    Simp s = {m, c, ctx && ctx->exact, uses, c->ninstrs};
+    cxla_status st = pass_rewrite_comp(c, simplify, &s, changed);
+    cxla_free(uses);
+    TRY(st);
   }
   return NULL;
 }

@@ -8,7 +8,8 @@
  *   algsimp_shapes.c  data movement: reshape, transpose, broadcast, slice,
  *                     pad, concatenate, reverse, copy, bitcast,
  *                     dynamic-slice, dynamic-update-slice
- *   algsimp_reduce.c  reduce and dot (transposes folded)
+ *   algsimp_reduce.c  reduce and dot (transposes folded; a transpose of a
+ *                     dot becomes the dot of the swapped operands)
  *   algsimp_dot.c     dot strength reduction (vector dots, outer products);
  *                     a zero pad of a convolution's input into its window
  *   algsimp_gather.c  gathers of the whole operand or of one index
@@ -38,7 +39,16 @@ typedef struct Simp {
   HloModule *m;
   Computation *c;
   bool exact; /* PassContext.exact: no rule that rounds differently */
+  /* uses[id]: operand slots (and the root) reading instruction id of c
+   * when the walk began, for ids below nuses (c->instrs[id] the
+   * instruction); NULL: unknown. Stale once rules add uses: a rule may
+   * rely on it only for speed, never for correctness. */
+  const int *uses;
+  int nuses;
 } Simp;
+
+/* Whether `in` had exactly one use when the walk began. */
+bool simp_single_use(const Simp *s, const Instr *in);
 
 /* Rule families (one per file). */
 cxla_status algsimp_arith(Simp *s, Instr *in, Instr **out);

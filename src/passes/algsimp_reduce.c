@@ -251,6 +251,50 @@ static cxla_status fold_transpose(Simp *s, Instr *in, int side, Instr **out) {
   return NULL;
 }
 
+/* transpose(dot(a, b)) exchanging the dot's two free dims (batch dims
+ * first and kept in place, one free dim on each side) -> dot(b, a): every
+ * element is the same sum in the same order. Only when the transpose is
+ * the dot's one use (else the dot would run twice), with no operand
+ * precisions that would need exchanging. Backends then write the result
+ * in the order its users read it (a weight gradient's dW^T read by the
+ * update). */
+static cxla_status transpose_of_dot(Simp *s, Instr *in, Instr **out) {
+  Instr *d = in->operands[0];
+  const DotDims *dd = &d->dot;
+  int r = d->shape->rank, nb = dd->lhs_batch.n;
+  if (d->op != OP_DOT || d->noperands != 2 || !simp_single_use(s, d) || in->dimensions.n != r || r != nb + 2 ||
+      dd->rhs_batch.n != nb)
+    return NULL;
+  for (int i = 0; i < d->nraw; i++)
+    if (strcmp(d->raw[i].name, "metadata") != 0) return NULL;
+  for (int i = 0; i < nb; i++)
+    if (in->dimensions.v[i] != i) return NULL;
+  if (in->dimensions.v[nb] != nb + 1 || in->dimensions.v[nb + 1] != nb) return NULL;
+  /* one free dim on each side: rank - batch - contracting == 1 */
+  if (d->operands[0]->shape->rank - nb - dd->lhs_contract.n != 1 ||
+      d->operands[1]->shape->rank - nb - dd->rhs_contract.n != 1)
+    return NULL;
+  Instr *ops[2] = {d->operands[1], d->operands[0]};
+  Instr *n = simp_new(s, OP_DOT, in->shape, 2, ops);
+  if (!n) return cxla_oom();
+  Instr keep = *n;
+  *n = *d; /* every attribute */
+  n->name = keep.name;
+  n->shape = keep.shape;
+  n->operands = keep.operands;
+  n->parent = keep.parent;
+  n->id = keep.id;
+  n->scratch = NULL;
+  n->ncontrol_preds = 0;
+  n->control_preds = NULL;
+  n->dot.lhs_batch = dd->rhs_batch;
+  n->dot.rhs_batch = dd->lhs_batch;
+  n->dot.lhs_contract = dd->rhs_contract;
+  n->dot.rhs_contract = dd->lhs_contract;
+  *out = n;
+  return NULL;
+}
+
 static cxla_status rule_dot(Simp *s, Instr *in, Instr **out) {
   if (in->noperands != 2) return NULL;
   TRY(fold_transpose(s, in, 0, out));
@@ -262,6 +306,7 @@ cxla_status algsimp_reduce(Simp *s, Instr *in, Instr **out) {
   switch (in->op) {
   case OP_REDUCE: return rule_reduce(s, in, out);
   case OP_DOT: return rule_dot(s, in, out);
+  case OP_TRANSPOSE: return in->noperands == 1 ? transpose_of_dot(s, in, out) : NULL;
   default: return NULL;
   }
 }

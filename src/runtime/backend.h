@@ -137,6 +137,9 @@ typedef struct BackendExecuteArgs {
   /* The client's pool (as in BackendClientOptions): split kernels with
    * rt_pool_parallel_for(pool, n, min_slice, num_threads, fn, arg). */
   RtPool *pool;
+  /* cxla_execute_options.profile and its argument (NULL: no profile). */
+  void (*profile)(void *profile_arg, const cxla_profile_step *step);
+  void *profile_arg;
 } BackendExecuteArgs;
 
 typedef struct Backend {

@@ -440,7 +440,9 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
                             .control = &control,
                             .num_threads = threads,
                             .host = host,
-                            .pool = c->pool};
+                            .pool = c->pool,
+                            .profile = o->profile,
+                            .profile_arg = o->profile_arg};
     s = c->backend->execute(&a);
   }
   rt_free(host, arena, arena_bytes);

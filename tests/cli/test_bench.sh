@@ -99,6 +99,33 @@ else
   bad "progress: want 4 start and 4 done lines on stderr"
 fi
 
+# --profile: each step of the timed runs once per run, by kind and name.
+cat >prof.hlo <<'EOF2'
+HloModule prof, entry_computation_layout={(f32[64,64]{1,0}, f32[64,64]{1,0})->f32[64,64]{1,0}}
+
+ENTRY main {
+  a = f32[64,64]{1,0} parameter(0)
+  b = f32[64,64]{1,0} parameter(1)
+  mm = f32[64,64]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}
+  ROOT e = f32[64,64]{1,0} exponential(mm)
+}
+EOF2
+check "--profile" 0 "^profile +steps [0-9.]+ ms per run of the [0-9.]+ ms median run \(2 steps, 3 runs\)$" \
+  "$CXLA" bench prof.hlo --random --iters 3 --backend cpu --profile 5
+# (the optimizer fuses the exponential into the dots output fusion: the
+# GEMM runs first, then the kernel)
+has "--profile gemm row" "^ +[0-9.]+ +[0-9.]+% +[0-9.]+ +1\.0 gemm-in-fusion +dot +[0-9.]+ +[0-9]+  mm$"
+has "--profile kernel row" "^ +[0-9.]+ +[0-9.]+% +[0-9.]+ +1\.0 kernel +fusion +[0-9]+  fusion[.0-9]*$"
+has "--profile per kind" "^  gemm-in-fusion +[0-9.]+ ms +[0-9.]+% +1\.0 calls +[0-9.]+ GFLOP/s$"
+has "--profile best" "^  \(the best calls: [0-9.]+ ms per run\)$"
+check "--profile 1" 0 "" "$CXLA" bench prof.hlo --random --iters 2 --backend cpu --profile 1
+if [ "$(grep -Ec '  (mm|fusion[.0-9]*)$' out)" -eq 1 ]; then ok; else bad "--profile 1: want one step row"; fi
+check "--profile json" 0 "^profile +steps" "$CXLA" bench prof.hlo --random --iters 2 --backend cpu --json --profile
+if grep -q '^profile' out; then bad "--profile --json: the profile belongs on stderr"; else ok; fi
+check "--profile interp" 0 "^profile +steps 0\.000 ms .*\(0 steps, 2 runs\)$" \
+  "$CXLA" bench prof.hlo --random --iters 2 --backend interp --profile
+check "--profile 0" 2 "--profile N needs" "$CXLA" bench prof.hlo --random --profile 0
+
 # --out writes what `cxla run` computes from the same seed.
 check "bench --out" 0 "" "$CXLA" bench "$SMOKE" --random --seed 7 --iters 2 --out b
 check "run --out" 0 "" "$CXLA" run "$SMOKE" --random --seed 7 --out r

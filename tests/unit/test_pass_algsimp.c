@@ -310,6 +310,64 @@ TEST(dot_shapes_of_the_rewrite) {
   module_destroy(m);
 }
 
+/* transpose(dot(a, b)) exchanging the two free dims -> dot(b, a), when the
+ * transpose is the dot's only use (values bit-identical: pt_opt). */
+TEST(transpose_of_dot) {
+  const char *plain = M("  a = f32[7,5] parameter(0)\n  b = f32[7,3] parameter(1)\n"
+                        "  d = f32[5,3] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"
+                        "  ROOT t = f32[3,5] transpose(d), dimensions={1,0}\n");
+  expect_root(plain, "dot");
+  expect_count(plain, "transpose", 0);
+  HloModule *m = simp(plain);
+  if (m) {
+    char *t = pt_print(m);
+    CHECK(t && strstr(t, "f32[3,5] dot(%b, %a), lhs_contracting_dims={0}, rhs_contracting_dims={0}"));
+    cxla_free_string(t);
+    module_destroy(m);
+  }
+  /* batched: the batch dim stays first */
+  const char *batched = M("  a = f32[2,4,7] parameter(0)\n  b = f32[2,7,3] parameter(1)\n"
+                          "  d = f32[2,4,3] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+                          "lhs_contracting_dims={2}, rhs_contracting_dims={1}\n"
+                          "  ROOT t = f32[2,3,4] transpose(d), dimensions={0,2,1}\n");
+  expect_root(batched, "dot");
+  expect_count(batched, "transpose", 0);
+  /* the transpose's layout is the new dot's */
+  const char *laid = M("  a = f32[7,5]{1,0} parameter(0)\n  b = f32[7,3]{1,0} parameter(1)\n"
+                       "  d = f32[5,3]{1,0} dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"
+                       "  ROOT t = f32[3,5]{0,1} transpose(d), dimensions={1,0}\n");
+  m = simp(laid);
+  if (m) {
+    char *t = pt_print(m);
+    CHECK(t && strstr(t, "ROOT %") && strstr(t, "f32[3,5]{0,1} dot(%b, %a)"));
+    cxla_free_string(t);
+    module_destroy(m);
+  }
+  /* must not fire: the dot has another use */
+  expect_count(M("  a = f32[7,5] parameter(0)\n  b = f32[7,3] parameter(1)\n"
+                 "  d = f32[5,3] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"
+                 "  t = f32[3,5] transpose(d), dimensions={1,0}\n"
+                 "  ROOT r = (f32[3,5], f32[5,3]) tuple(t, d)\n"),
+               "transpose", 1);
+  /* must not fire: the batch dim moves */
+  expect_count(M("  a = f32[2,4,7] parameter(0)\n  b = f32[2,7,3] parameter(1)\n"
+                 "  d = f32[2,4,3] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+                 "lhs_contracting_dims={2}, rhs_contracting_dims={1}\n"
+                 "  ROOT t = f32[3,4,2] transpose(d), dimensions={2,1,0}\n"),
+               "transpose", 1);
+  /* must not fire: two free dims on the lhs */
+  expect_count(M("  a = f32[2,4,7] parameter(0)\n  b = f32[7,3] parameter(1)\n"
+                 "  d = f32[2,4,3] dot(a, b), lhs_contracting_dims={2}, rhs_contracting_dims={0}\n"
+                 "  ROOT t = f32[2,3,4] transpose(d), dimensions={0,2,1}\n"),
+               "transpose", 1);
+  /* must not fire: operand precisions (they would need exchanging) */
+  expect_count(M("  a = f32[7,5] parameter(0)\n  b = f32[7,3] parameter(1)\n"
+                 "  d = f32[5,3] dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}, "
+                 "operand_precision={highest,default}\n"
+                 "  ROOT t = f32[3,5] transpose(d), dimensions={1,0}\n"),
+               "transpose", 1);
+}
+
 /* pipeline_run_exact leaves out the rewrites that round differently. */
 TEST(exact_mode_keeps_inexact_rewrites_out) {
   static const char *const kText =
@@ -1064,6 +1122,7 @@ int main(void) {
   RUN(divide_by_constant_matches_xla_values);
   RUN(dot_strength_reduction);
   RUN(dot_shapes_of_the_rewrite);
+  RUN(transpose_of_dot);
   RUN(exact_mode_keeps_inexact_rewrites_out);
   RUN(complex_parts_fold);
   RUN(reduce_precision_to_own_width);

@@ -812,6 +812,86 @@ TEST(num_threads_env) {
   else unsetenv("CXLA_NUM_THREADS");
 }
 
+/* The step profile (cxla_execute_options.profile): the cpu backend reports
+ * each step that does work, the steps of a while body once per iteration,
+ * with the GEMMs' flops; the interpreter reports nothing. */
+typedef struct ProfileSeen {
+  int steps, gemms, threads_bad;
+  double flops, seconds;
+} ProfileSeen;
+
+static void profile_count(void *arg, const cxla_profile_step *st) {
+  ProfileSeen *p = arg;
+  p->steps++;
+  if (strcmp(st->op, "dot") == 0 && strncmp(st->kind, "gemm", 4) == 0) p->gemms++;
+  p->flops += st->flops;
+  p->seconds += st->seconds;
+  if (st->threads < 1 || !st->name || !st->name[0]) p->threads_bad++;
+}
+
+TEST(step_profile) {
+  /* three iterations of x = x @ w, 32x32 */
+  const char *loop =
+      "HloModule loop\n"
+      "cond {\n  p = (s32[], f32[32,32], f32[32,32]) parameter(0)\n"
+      "  i = s32[] get-tuple-element(p), index=0\n  n = s32[] constant(3)\n"
+      "  ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+      "body {\n  p = (s32[], f32[32,32], f32[32,32]) parameter(0)\n"
+      "  i = s32[] get-tuple-element(p), index=0\n  one = s32[] constant(1)\n"
+      "  j = s32[] add(i, one)\n  x = f32[32,32] get-tuple-element(p), index=1\n"
+      "  w = f32[32,32] get-tuple-element(p), index=2\n"
+      "  mm = f32[32,32] dot(x, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      "  ROOT t = (s32[], f32[32,32], f32[32,32]) tuple(j, mm, w)\n}\n"
+      "ENTRY main {\n  x = f32[32,32] parameter(0)\n  w = f32[32,32] parameter(1)\n"
+      "  z = s32[] constant(0)\n  t = (s32[], f32[32,32], f32[32,32]) tuple(z, x, w)\n"
+      "  r = (s32[], f32[32,32], f32[32,32]) while(t), condition=cond, body=body\n"
+      "  ROOT o = f32[32,32] get-tuple-element(r), index=1\n}\n";
+  static float x[32 * 32], w[32 * 32];
+  for (int i = 0; i < 32 * 32; i++) {
+    x[i] = (float)(i % 7) * 0.25f;
+    w[i] = i % 33 == 0 ? 1.0f : 0.0f; /* the identity */
+  }
+  int64_t d[2] = {32, 32};
+  const char *backends[2] = {"cpu", "interp"};
+  for (int b = 0; b < 2; b++) {
+    cxla_client *c = rt_client(backends[b]);
+    if (!c) continue;
+    cxla_executable *e = rt_compile(c, loop);
+    CHECK(e != NULL);
+    cxla_buffer *args[2] = {rt_f32(c, x, 2, d), rt_f32(c, w, 2, d)};
+    cxla_buffer *out[1] = {NULL};
+    ProfileSeen seen = {0};
+    cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
+    xo.profile = profile_count;
+    xo.profile_arg = &seen;
+    if (e) CHECK_OK(cxla_executable_execute(e, args, 2, &xo, out, NULL));
+    if (out[0]) {
+      static float r[32 * 32];
+      CHECK_OK(cxla_buffer_to_host(out[0], r, sizeof r, NULL));
+      CHECK(memcmp(r, x, sizeof r) == 0);
+    }
+    if (b == 0) {
+      CHECK(seen.gemms == 3);
+      CHECK(seen.flops == 3 * 2.0 * 32 * 32 * 32);
+      CHECK(seen.steps >= 3 && seen.threads_bad == 0 && seen.seconds >= 0);
+    } else {
+      CHECK(seen.steps == 0);
+    }
+    /* not asked for: not called */
+    ProfileSeen none = {0};
+    cxla_execute_options plain = CXLA_STRUCT_INIT(cxla_execute_options);
+    plain.profile_arg = &none;
+    cxla_buffer_destroy(out[0]);
+    out[0] = NULL;
+    if (e) CHECK_OK(cxla_executable_execute(e, args, 2, &plain, out, NULL));
+    CHECK(none.steps == 0);
+    cxla_buffer_destroy(out[0]);
+    for (int i = 0; i < 2; i++) cxla_buffer_destroy(args[i]);
+    cxla_executable_destroy(e);
+    cxla_client_destroy(c);
+  }
+}
+
 int main(void) {
   RUN(status_codes_are_pjrts);
   RUN(clients_by_name);
@@ -827,5 +907,6 @@ int main(void) {
   RUN(allocation_failures);
   RUN(module_optimize);
   RUN(compile_cache);
+  RUN(step_profile);
   return test_summary("test_runtime");
 }

@@ -19,6 +19,7 @@
 #include "base/base.h"
 #include "commands.h"
 #include "common.h"
+#include "profile.h"
 #include "run_support.h"
 #include "testing/npy.h"
 
@@ -56,6 +57,11 @@ static const char usage[] =
     "                    done T SECS\" on stderr around each run (T: the\n"
     "                    CLOCK_MONOTONIC time), for callers that may kill a\n"
     "                    slow run\n"
+    "  --profile [N]     also time each step of the timed runs (kernels, GEMMs,\n"
+    "                    routines; the cpu backend) and print the totals per\n"
+    "                    kind and the N costliest steps (default 25) with\n"
+    "                    their ms per run, GFLOP/s and HLO name (on stderr\n"
+    "                    with --json); off: no clock is read per step\n"
     "  --json            print one JSON object instead of text, with keys\n"
     "                    module, backend, threads, optimized, parse_s, verify_s,\n"
     "                    optimize_s, compile_s, plan_s, codegen_s, llvm_s,\n"
@@ -74,6 +80,8 @@ typedef struct BenchOptions {
   int nnpy;
   bool random, json, no_opt, progress;
   unsigned long long seed, iters, warmup;
+  int profile_top;        /* --profile: steps listed (0: no profile) */
+  StepProfile *profile;
   double max_seconds;
   BackendChoice backend;
 } BenchOptions;
@@ -206,7 +214,12 @@ static cxla_status run_once(cxla_executable *e, cxla_buffer *const *args, int na
    * before the clock starts: a tiny program's run would count it */
   if (o->progress) fprintf(stderr, "progress: run %d start %.6f\n", k, now_s());
   double t0 = now_s();
-  cxla_status s = cxla_executable_execute(e, args, nargs, NULL, results, NULL);
+  cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
+  if (o->profile) {
+    xo.profile = step_profile_record;
+    xo.profile_arg = o->profile;
+  }
+  cxla_status s = cxla_executable_execute(e, args, nargs, &xo, results, NULL);
   double t1 = now_s();
   *secs = t1 - t0;
   if (s) return s;
@@ -235,6 +248,7 @@ static cxla_status run_timed(cxla_executable *m, cxla_buffer *const *args, int n
     r->from_warmup = true;
     r->stopped_early = true;
   }
+  if (o->profile) step_profile_enable(o->profile, true);
   while (!s && n < iters && !r->from_warmup) {
     s = run_once(m, args, nargs, o, r->warmup_runs + n + 1, last, &t[n]);
     if (s) break;
@@ -246,6 +260,7 @@ static cxla_status run_timed(cxla_executable *m, cxla_buffer *const *args, int n
   }
   r->total_run = now_s() - start;
   if (!s) summarize(t, n, r);
+  if (o->profile) step_profile_enable(o->profile, false);
   cxla_free(t);
   return s;
 }
@@ -385,6 +400,7 @@ static int bench(const BenchOptions *o) {
   r.peak_rss_bytes = peak_rss_bytes();
   if (o->json) print_json(o, &r);
   else print_text(o, &r);
+  if (o->profile) step_profile_print(o->profile, o->json ? stderr : stdout, r.runs, r.median, o->profile_top);
   return EXIT_OK;
 }
 
@@ -414,6 +430,14 @@ static int take_option(int argc, char **argv, int *i, BenchOptions *o) {
     o->no_opt = true;
   } else if (is_flag(a, "progress")) {
     o->progress = true;
+  } else if (is_flag(a, "profile")) {
+    o->profile_top = 25;
+    unsigned long long top;
+    if (*i + 1 < argc && parse_u64(argv[*i + 1], &top)) {
+      if (top < 1 || top > 1000000) return usage_error("bench", "--profile N needs N from 1 to 1000000");
+      o->profile_top = (int)top;
+      (*i)++;
+    }
   } else if ((rc = take_backend_option("bench", argc, argv, i, &o->backend)) >= 0) {
     return rc ? rc : -1;
   } else if (take_value(argc, argv, i, "out", &v, &missing)) {
@@ -465,5 +489,11 @@ int cmd_bench(int argc, char **argv) {
   o.nnpy = npos - 1;
   if (o.random && o.nnpy > 0)
     return usage_error("bench", "give either .npy arguments or --random, not both");
-  return bench(&o);
+  if (o.profile_top > 0) {
+    cxla_status s = step_profile_create(&o.profile);
+    if (s) return fail_status(s);
+  }
+  int rc = bench(&o);
+  step_profile_destroy(o.profile);
+  return rc;
 }

@@ -1,0 +1,185 @@
+/* The cpu backend's GEMM plans against the reference interpreter:
+ *   - a dot whose only use is a bitcast transposing its last two dims is
+ *     computed transposed (operands swapped) and the bitcast is a view
+ *     (compile.c: gemm_transposes): every transpose combination, batches,
+ *     f32/f64/c64/s8, BLAS (finite operands) and the plain loops (NaN);
+ *     and where it must not fire: another use of the dot, a bitcast that
+ *     is a reshape, several free dims on a side.
+ * Each case checks the plan (which steps the program has) and the values
+ * (floats to a relative 1e-5 of the largest result, integers exactly). */
+#include <stdlib.h>
+
+#include "harness.h"
+#include "cpu/cpu_internal.h"
+#include "interp/interp.h"
+#include "verify/verify.h"
+
+/* Arguments: uniform in [-4, 4) (integers: small whole numbers); with nan,
+ * every 11th element of a float argument a NaN. */
+static cxla_status make_args(const HloModule *m, bool nan, Literal ***out) {
+  const Computation *c = m->entry;
+  Literal **a = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *a);
+  if (!a) return cxla_oom();
+  uint64_t x = 0x9E3779B97F4A7C15ull;
+  for (int i = 0; i < c->nparams; i++) {
+    cxla_status s = literal_create_for_shape(c->params[i]->shape, &a[i]);
+    if (s) {
+      for (int k = 0; k < i; k++) literal_free(a[k]);
+      cxla_free(a);
+      return s;
+    }
+    bool is_float = type_kind(a[i]->type) == TK_FLOAT;
+    int64_t n = a[i]->nelems * (type_is_complex(a[i]->type) ? 2 : 1);
+    for (int64_t e = 0; e < n; e++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      double v = (double)(x >> 11) / 9007199254740992.0 * 8 - 4;
+      if (!is_float && !type_is_complex(a[i]->type)) v = floor(v);
+      else if (nan && e % 11 == 5) v = NAN;
+      if (type_is_complex(a[i]->type)) ((float *)a[i]->data)[e] = (float)v; /* c64 only here */
+      else literal_set_f64(a[i], e, v);
+    }
+  }
+  *out = a;
+  return NULL;
+}
+
+/* The step of the instruction named `name` in the entry program. */
+static const Step *step_named(const CpuExecutable *x, const char *name) {
+  const Program *p = x->entry;
+  for (int i = 0; i < p->nsteps; i++)
+    if (p->steps[i].in && strcmp(p->steps[i].in->name, name) == 0) return &p->steps[i];
+  return NULL;
+}
+
+/* Runs text on both backends (no pipeline: the shapes as written) and
+ * compares; *swapped receives whether dot `d` was planned transposed with
+ * bitcast `t` a view of it. */
+static bool run_case(const char *name, const char *text, bool nan, bool *swapped) {
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  bool ok = false;
+  *swapped = false;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = make_args(m, nan, &args);
+  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  if (!s) s = cpu_execute(x, args, m->entry->nparams, &got);
+  if (s) {
+    fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  } else {
+    const Step *d = step_named(x, "d"), *t = step_named(x, "t");
+    *swapped = d && t && d->kind == ST_BLAS_DOT && d->swap && t->kind == ST_VIEW;
+    ok = want->type == got->type && want->nelems == got->nelems;
+    int64_t n = want->nelems * (type_is_complex(want->type) ? 2 : 1);
+    double mx = 0;
+    for (int64_t i = 0; ok && i < n; i++) {
+      double w = type_is_complex(want->type) ? ((float *)want->data)[i] : literal_get_f64(want, i);
+      if (isfinite(w) && fabs(w) > mx) mx = fabs(w);
+    }
+    for (int64_t i = 0; ok && i < n; i++) {
+      double w = type_is_complex(want->type) ? ((float *)want->data)[i] : literal_get_f64(want, i);
+      double g = type_is_complex(got->type) ? ((float *)got->data)[i] : literal_get_f64(got, i);
+      bool same = isnan(w) ? isnan(g) : !isnan(g) && fabs(w - g) <= 1e-5 * mx;
+      if (!same) {
+        fprintf(stderr, "%s: element %lld: want %.9g got %.9g\n", name, (long long)i, w, g);
+        ok = false;
+      }
+    }
+  }
+  cxla_status_free(s);
+  if (args)
+    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
+  cxla_free(args);
+  literal_free(want);
+  literal_free(got);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return ok;
+}
+
+TEST(transposed_results) {
+  /* lhs [M,K] or [K,M], rhs [K,N] or [N,K]: M=5, K=7, N=3 */
+  const char *lhs[2] = {"f32[5,7]{1,0}", "f32[7,5]{1,0}"}, *rhs[2] = {"f32[7,3]{1,0}", "f32[3,7]{1,0}"};
+  const char *lc[2] = {"1", "0"}, *rc[2] = {"0", "1"};
+  for (int ta = 0; ta < 2; ta++)
+    for (int tb = 0; tb < 2; tb++)
+      for (int nan = 0; nan < 2; nan++) {
+        char text[1024], name[64];
+        snprintf(text, sizeof text,
+                 "HloModule m\nENTRY e {\n  a = %s parameter(0)\n  b = %s parameter(1)\n"
+                 "  d = f32[5,3]{1,0} dot(a, b), lhs_contracting_dims={%s}, rhs_contracting_dims={%s}\n"
+                 "  ROOT t = f32[3,5]{0,1} bitcast(d)\n}\n",
+                 lhs[ta], rhs[tb], lc[ta], rc[tb]);
+        snprintf(name, sizeof name, "2d ta=%d tb=%d nan=%d", ta, tb, nan);
+        bool sw;
+        CHECK(run_case(name, text, nan, &sw));
+        CHECK(sw);
+      }
+  /* batched, each type the GEMMs take */
+  const char *types[4] = {"f32", "f64", "c64", "s8"};
+  for (int ti = 0; ti < 4; ti++)
+    for (int nan = 0; nan < 2; nan++) {
+      const char *t = types[ti], *o = strcmp(t, "s8") == 0 ? "s32" : t;
+      char text[1024], name[64];
+      snprintf(text, sizeof text,
+               "HloModule m\nENTRY e {\n  a = %s[2,7,4]{2,1,0} parameter(0)\n  b = %s[2,6,7]{2,1,0} parameter(1)\n"
+               "  d = %s[2,4,6]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+               "lhs_contracting_dims={1}, rhs_contracting_dims={2}\n"
+               "  ROOT t = %s[2,6,4]{1,2,0} bitcast(d)\n}\n",
+               t, t, o, o);
+      snprintf(name, sizeof name, "batched %s nan=%d", t, nan);
+      bool sw;
+      CHECK(run_case(name, text, nan, &sw));
+      CHECK(sw);
+    }
+  /* larger: BLAS's blocked kernels, not just its edges */
+  bool sw;
+  CHECK(run_case("64x80x96",
+                 "HloModule m\nENTRY e {\n  a = f32[96,64]{1,0} parameter(0)\n  b = f32[96,80]{1,0} parameter(1)\n"
+                 "  d = f32[64,80]{1,0} dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={0}\n"
+                 "  ROOT t = f32[80,64]{0,1} bitcast(d)\n}\n",
+                 false, &sw));
+  CHECK(sw);
+}
+
+TEST(transposed_results_must_not_fire) {
+  bool sw;
+  /* the dot has another use: it keeps its own layout */
+  CHECK(run_case("two uses",
+                 "HloModule m\nENTRY e {\n  a = f32[5,7]{1,0} parameter(0)\n  b = f32[7,3]{1,0} parameter(1)\n"
+                 "  d = f32[5,3]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+                 "  t = f32[3,5]{0,1} bitcast(d)\n  n = f32[5,3]{1,0} negate(d)\n"
+                 "  ROOT r = (f32[3,5]{0,1}, f32[5,3]{1,0}) tuple(t, n)\n}\n",
+                 false, &sw));
+  CHECK(!sw);
+  /* a bitcast that is a reshape, not a transpose */
+  CHECK(run_case("reshape",
+                 "HloModule m\nENTRY e {\n  a = f32[5,7]{1,0} parameter(0)\n  b = f32[7,3]{1,0} parameter(1)\n"
+                 "  d = f32[5,3]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+                 "  ROOT t = f32[3,5]{1,0} bitcast(d)\n}\n",
+                 false, &sw));
+  CHECK(!sw);
+  /* two free dims on the lhs: the GEMM's m is 2x3, the bitcast swaps 3 and 4 */
+  CHECK(run_case("two free dims",
+                 "HloModule m\nENTRY e {\n  a = f32[2,3,5]{2,1,0} parameter(0)\n  b = f32[5,4]{1,0} parameter(1)\n"
+                 "  d = f32[2,3,4]{2,1,0} dot(a, b), lhs_contracting_dims={2}, rhs_contracting_dims={0}\n"
+                 "  ROOT t = f32[2,4,3]{1,2,0} bitcast(d)\n}\n",
+                 false, &sw));
+  CHECK(!sw);
+  /* a bitcast that moves the batch dim */
+  CHECK(run_case("batch moved",
+                 "HloModule m\nENTRY e {\n  a = f32[2,3,5]{2,1,0} parameter(0)\n  b = f32[2,5,4]{2,1,0} parameter(1)\n"
+                 "  d = f32[2,3,4]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+                 "lhs_contracting_dims={2}, rhs_contracting_dims={1}\n"
+                 "  ROOT t = f32[4,3,2]{0,1,2} bitcast(d)\n}\n",
+                 false, &sw));
+  CHECK(!sw);
+}
+
+int main(void) {
+  RUN(transposed_results);
+  RUN(transposed_results_must_not_fire);
+  return test_summary(__FILE__);
+}
