@@ -193,63 +193,101 @@ void sort_plan_free(void *p) { cxla_free(p); }
 
 /* ---- radix sort of one row (or of one chunk of it per thread) ---- */
 
+/* The key back to the element it was made from, where sort_key merged
+ * nothing (see Radix.coded). */
+static inline uint64_t sort_unkey(const SortPlan *p, uint64_t k) {
+  k ^= p->out;
+  if (!p->is_float) return k ^ p->flip;
+  /* sign bit set: a positive element (the sign bit flipped); else all flipped */
+  uint64_t t = -(k >> p->sbit) & p->mask;
+  return k ^ (p->mask ^ (t & (p->mask ^ p->sign)));
+}
+
+/* Whether sort_key merges u with other elements (NaNs, zeros). */
+static inline bool merges(const SortPlan *p, uint64_t u) {
+  uint64_t mag = u & ~p->sign & p->mask;
+  return (p->merge_nan && mag > p->inf) || (p->merge_zero && mag <= p->tiny) || p->mask == 1;
+}
+
 /* Counts the key digits of src[lo, hi): all npass digits of rb bits
- * (h: npass x 2^rb, added to), or (one) the digit at shift only (h: 2^rb).
- * Returns whether an element is a NaN the order cannot place. */
-typedef bool (*CountFn)(const SortPlan *p, const void *src, int64_t lo, int64_t hi, int rb, int npass,
-                        uint32_t *h);
-typedef void (*Count1Fn)(const SortPlan *p, const void *src, int64_t lo, int64_t hi, int shift, uint64_t m,
-                         uint32_t *h);
+ * (h: npass x 2^rb, added to), or (count1) the digit at shift only of keys
+ * (h: 2^rb). Returns CNT_NAN when an element is a NaN the order cannot
+ * place, CNT_MERGED when sort_key merges an element with others. */
+enum { CNT_NAN = 1, CNT_MERGED = 2 };
+typedef int (*CountFn)(const SortPlan *p, const void *src, int64_t lo, int64_t hi, int rb, int npass,
+                       uint32_t *h);
+typedef void (*Count1Fn)(const SortPlan *p, bool keys, const void *src, int64_t lo, int64_t hi, int shift,
+                         uint64_t m, uint32_t *h);
 /* Moves src[lo, hi) (and their indices: isrc's, or their positions when
- * isrc is NULL) to dst at off[digit]++. idst NULL: no indices. */
-typedef void (*ScatterFn)(const SortPlan *p, const void *src, void *dst, const uint32_t *isrc, uint32_t *idst,
-                          int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off);
+ * isrc is NULL) to dst at off[digit]++. idst NULL: no indices. The
+ * elements in and out are elements or keys (mode, MV_*). */
+enum { MV_ELEMS, MV_TO_KEYS, MV_KEYS, MV_FROM_KEYS };
+typedef void (*ScatterFn)(const SortPlan *p, int mode, const void *src, void *dst, const uint32_t *isrc,
+                          uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off);
+
+#if defined(__GNUC__)
+#define INLINE static inline __attribute__((always_inline))
+#else
+#define INLINE static inline
+#endif
 
 #define RADIX_FNS(UT, W)                                                                                      \
-  static bool count_##W(const SortPlan *p_, const void *src_, int64_t lo, int64_t hi, int rb, int npass,      \
-                        uint32_t *h) {                                                                        \
-    const SortPlan pl = *p_, *p = &pl;                                                                        \
-    const UT *src = src_;                                                                                     \
+  INLINE int count_body_##W(const SortPlan *p, const UT *src, int64_t lo, int64_t hi, const int rb,          \
+                            const int npass, uint32_t *h) {                                                   \
     uint64_t m = (1ull << rb) - 1;                                                                            \
-    bool nan = false;                                                                                         \
+    bool nan = false, merged = false;                                                                         \
     for (int64_t i = lo; i < hi; i++) {                                                                       \
       uint64_t u = src[i];                                                                                    \
       nan |= is_nan(p, u);                                                                                    \
+      merged |= merges(p, u);                                                                                 \
       uint64_t k = sort_key(p, u);                                                                            \
       for (int d = 0; d < npass; d++) h[((size_t)d << rb) + ((k >> (d * rb)) & m)]++;                         \
     }                                                                                                         \
-    return nan;                                                                                               \
+    return (nan ? CNT_NAN : 0) | (merged ? CNT_MERGED : 0);                                                   \
   }                                                                                                           \
-  static void count1_##W(const SortPlan *p_, const void *src_, int64_t lo, int64_t hi, int shift, uint64_t m,  \
-                         uint32_t *h) {                                                                       \
+  static int count_##W(const SortPlan *p_, const void *src, int64_t lo, int64_t hi, int rb, int npass,        \
+                       uint32_t *h) {                                                                         \
+    const SortPlan pl = *p_, *p = &pl;                                                                        \
+    /* the usual digit counts unrolled */                                                                     \
+    if (rb == 8 && npass == W / 8) return count_body_##W(p, src, lo, hi, 8, W / 8, h);                        \
+    if (rb == 11 && npass == (W + 10) / 11) return count_body_##W(p, src, lo, hi, 11, (W + 10) / 11, h);      \
+    return count_body_##W(p, src, lo, hi, rb, npass, h);                                                      \
+  }                                                                                                           \
+  static void count1_##W(const SortPlan *p_, bool keys, const void *src_, int64_t lo, int64_t hi, int shift,  \
+                         uint64_t m, uint32_t *h) {                                                           \
     const SortPlan pl = *p_, *p = &pl;                                                                        \
     const UT *src = src_;                                                                                     \
-    for (int64_t i = lo; i < hi; i++) h[(sort_key(p, src[i]) >> shift) & m]++;                                \
+    if (keys)                                                                                                 \
+      for (int64_t i = lo; i < hi; i++) h[((uint64_t)src[i] >> shift) & m]++;                                \
+    else                                                                                                      \
+      for (int64_t i = lo; i < hi; i++) h[(sort_key(p, src[i]) >> shift) & m]++;                             \
   }                                                                                                           \
-  static void scatter_##W(const SortPlan *p_, const void *src_, void *dst_, const uint32_t *isrc,             \
+  INLINE void move_##W(const SortPlan *p, const int mode, const int ix, const UT *src, UT *dst,               \
+                       const uint32_t *isrc, uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m,   \
+                       uint32_t *off) {                                                                       \
+    for (int64_t i = lo; i < hi; i++) {                                                                       \
+      uint64_t u = src[i];                                                                                    \
+      uint64_t k = mode == MV_ELEMS || mode == MV_TO_KEYS ? sort_key(p, u) : u;                               \
+      uint32_t o = off[(k >> shift) & m]++;                                                                   \
+      dst[o] = (UT)(mode == MV_TO_KEYS ? k : mode == MV_FROM_KEYS ? sort_unkey(p, k) : u);                    \
+      if (ix == 1) idst[o] = (uint32_t)i;                                                                     \
+      if (ix == 2) idst[o] = isrc[i];                                                                         \
+    }                                                                                                         \
+  }                                                                                                           \
+  INLINE void moves_##W(const SortPlan *p, const int mode, const UT *src, UT *dst, const uint32_t *isrc,      \
+                        uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off) {       \
+    if (!idst) move_##W(p, mode, 0, src, dst, isrc, idst, lo, hi, shift, m, off);                             \
+    else if (!isrc) move_##W(p, mode, 1, src, dst, isrc, idst, lo, hi, shift, m, off);                        \
+    else move_##W(p, mode, 2, src, dst, isrc, idst, lo, hi, shift, m, off);                                   \
+  }                                                                                                           \
+  static void scatter_##W(const SortPlan *p_, int mode, const void *src, void *dst, const uint32_t *isrc,     \
                           uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off) {     \
     const SortPlan pl = *p_, *p = &pl;                                                                        \
-    const UT *src = src_;                                                                                     \
-    UT *dst = dst_;                                                                                           \
-    if (!idst) {                                                                                              \
-      for (int64_t i = lo; i < hi; i++) {                                                                     \
-        UT u = src[i];                                                                                        \
-        dst[off[(sort_key(p, u) >> shift) & m]++] = u;                                                        \
-      }                                                                                                       \
-    } else if (!isrc) {                                                                                       \
-      for (int64_t i = lo; i < hi; i++) {                                                                     \
-        UT u = src[i];                                                                                        \
-        uint32_t o = off[(sort_key(p, u) >> shift) & m]++;                                                    \
-        dst[o] = u;                                                                                           \
-        idst[o] = (uint32_t)i;                                                                                \
-      }                                                                                                       \
-    } else {                                                                                                  \
-      for (int64_t i = lo; i < hi; i++) {                                                                     \
-        UT u = src[i];                                                                                        \
-        uint32_t o = off[(sort_key(p, u) >> shift) & m]++;                                                    \
-        dst[o] = u;                                                                                           \
-        idst[o] = isrc[i];                                                                                    \
-      }                                                                                                       \
+    switch (mode) {                                                                                           \
+    case MV_ELEMS: moves_##W(p, MV_ELEMS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                \
+    case MV_TO_KEYS: moves_##W(p, MV_TO_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;            \
+    case MV_KEYS: moves_##W(p, MV_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                  \
+    default: moves_##W(p, MV_FROM_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                  \
     }                                                                                                         \
   }
 
@@ -295,7 +333,8 @@ typedef struct Radix {
   int64_t n;
   int nchunks, rb, npass;
   uint32_t *h;     /* nchunks x npass x 2^rb counts, then nchunks x 2^rb offsets */
-  bool nan[MAX_CHUNKS];
+  int flags[MAX_CHUNKS]; /* CNT_* per chunk */
+  int mode;        /* the current pass's MV_* */
   /* the current pass */
   const void *src;
   void *dst;
@@ -325,12 +364,12 @@ static cxla_status radix_chunks(void *arg, int64_t begin, int64_t end) {
     if (r->phase == 0) {
       uint32_t *h = r->h + (size_t)c * (size_t)r->npass * R;
       memset(h, 0, (size_t)r->npass * R * sizeof *h);
-      r->nan[c] = r->f->count(r->p, r->src, lo, hi, r->rb, r->npass, h);
+      r->flags[c] = r->f->count(r->p, r->src, lo, hi, r->rb, r->npass, h);
     } else if (r->phase == 1) {
       memset(offs + c * R, 0, R * sizeof *offs);
-      r->f->count1(r->p, r->src, lo, hi, r->shift, R - 1, offs + c * R);
+      r->f->count1(r->p, r->mode != MV_ELEMS, r->src, lo, hi, r->shift, R - 1, offs + c * R);
     } else {
-      r->f->scatter(r->p, r->src, r->dst, r->isrc, r->idst, lo, hi, r->shift, R - 1, offs + c * R);
+      r->f->scatter(r->p, r->mode, r->src, r->dst, r->isrc, r->idst, lo, hi, r->shift, R - 1, offs + c * R);
     }
   }
   return NULL;
@@ -377,11 +416,12 @@ static cxla_status radix_row(const ExecCtx *cx, const SortPlan *p, int nchunks, 
   r.npass = (p->bits + r.rb - 1) / r.rb;
   size_t R = (size_t)1 << r.rb;
   TRY(radix_phase(cx, &r, 0));
-  for (int c = 0; c < nchunks; c++)
-    if (r.nan[c]) {
-      *sorted = false;
-      return NULL;
-    }
+  int flags = 0;
+  for (int c = 0; c < nchunks; c++) flags |= r.flags[c];
+  if (flags & CNT_NAN) {
+    *sorted = false;
+    return NULL;
+  }
   /* the digits that differ somewhere: the others cost no pass */
   int pass[8], npass = 0;
   uint64_t k0 = sort_key(p, load_bits(src, 0, p->bits / 8));
@@ -404,6 +444,12 @@ static cxla_status radix_row(const ExecCtx *cx, const SortPlan *p, int nchunks, 
     bool to_dst = (npass - 1 - j) % 2 == 0;
     r.dst = to_dst ? dst : tmp;
     r.idst = idst ? (to_dst ? idst : itmp) : NULL;
+    /* several passes over elements that map one to one to keys: the first
+     * makes keys, the last elements again, the others only move keys */
+    r.mode = npass == 1 || (flags & CNT_MERGED) ? MV_ELEMS
+             : j == 0                           ? MV_TO_KEYS
+             : j == npass - 1                   ? MV_FROM_KEYS
+                                                : MV_KEYS;
     if (j == 0 || nchunks == 1) {
       /* a whole row's counts do not depend on its order */
       for (int c = 0; c < nchunks; c++)
