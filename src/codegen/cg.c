@@ -86,6 +86,7 @@ LLVMValueRef em_alloca(Em *e, LLVMTypeRef t) {
 }
 
 LLVMValueRef em_buf(Em *e, int slot) {
+  if (!e->bufs) return LLVMGetParam(e->fn, (unsigned)slot); /* the kernel body's noalias arguments */
   LLVMValueRef gep = LLVMBuildGEP2(e->b, e->cg->ptr, e->bufs, (LLVMValueRef[]){em_i64(e, slot)}, 1, "");
   LLVMValueRef p = LLVMBuildLoad2(e->b, e->cg->ptr, gep, "buf");
   return p;
@@ -798,6 +799,52 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   e.b = LLVMCreateBuilderInContext(cg->ctx);
   LLVMPositionBuilderAtEnd(e.b, e.entry);
   LLVMValueRef lo = LLVMGetParam(e.fn, 1), hi = LLVMGetParam(e.fn, 2);
+  LLVMValueRef kernel = e.fn;
+  if (!codegen_kernel_inplace(in)) {
+    /* Every buffer is its own (only scatter works in place): the body
+     * takes them as noalias arguments and is inlined into the kernel,
+     * where LLVM keeps that as alias scopes, so that loads from one
+     * buffer (a gather's indices) are not redone after each store to
+     * another. */
+    int nb = e.nout + (in->op == OP_FUSION ? in->called[0]->nparams : in->noperands) + npre;
+    LLVMTypeRef *pt = cxla_malloc((size_t)(nb + 2) * sizeof *pt);
+    LLVMValueRef *args = cxla_malloc((size_t)(nb + 2) * sizeof *args);
+    char *bname = cxla_format("%s.body", name);
+    if (!pt || !args || !bname) {
+      s = cxla_oom();
+    } else {
+      for (int i = 0; i < nb; i++) pt[i] = cg->ptr, args[i] = em_buf(&e, i);
+      pt[nb] = pt[nb + 1] = cg->i64;
+      args[nb] = lo;
+      args[nb + 1] = hi;
+      LLVMTypeRef bt = LLVMFunctionType(LLVMVoidTypeInContext(cg->ctx), pt, (unsigned)nb + 2, 0);
+      LLVMValueRef body = LLVMAddFunction(cg->mod, bname, bt);
+      LLVMSetLinkage(body, LLVMInternalLinkage);
+      unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
+      for (int i = 0; i < nb; i++)
+        LLVMAddAttributeAtIndex(body, (unsigned)i + 1, LLVMCreateEnumAttribute(cg->ctx, noalias, 0));
+      const char *fattrs[] = {"alwaysinline", "nounwind"};
+      for (int k = 0; k < 2; k++)
+        LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex,
+                                LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName(fattrs[k], strlen(fattrs[k])), 0));
+      LLVMBuildCall2(e.b, bt, body, args, (unsigned)nb + 2, "");
+      LLVMBuildRetVoid(e.b);
+      e.fn = body;
+      e.bufs = NULL;
+      e.entry = LLVMAppendBasicBlockInContext(cg->ctx, body, "entry");
+      LLVMPositionBuilderAtEnd(e.b, e.entry);
+      lo = LLVMGetParam(body, (unsigned)nb);
+      hi = LLVMGetParam(body, (unsigned)nb + 1);
+    }
+    cxla_free(pt);
+    cxla_free(args);
+    cxla_free(bname);
+    if (s) {
+      LLVMDisposeBuilder(e.b);
+      LLVMDeleteFunction(kernel);
+      goto done;
+    }
+  }
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
   const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL, *tsrc;
@@ -852,7 +899,10 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   LLVMBuildRetVoid(e.b);
   LLVMDisposeBuilder(e.b);
   s = e.err;
-  if (s) LLVMDeleteFunction(e.fn);
+  if (s) {
+    if (e.fn != kernel) LLVMDeleteFunction(e.fn);
+    LLVMDeleteFunction(kernel);
+  }
 done:
   cxla_free(e.buckets);
   cxla_free(e.bound);

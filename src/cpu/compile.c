@@ -273,7 +273,15 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
                                   ? NULL
                                   : ERR(UNIMPLEMENTED, "not in the loaded code")
                             : codegen_emit_predicate(bd->cg, in->called[0], st->kname);
-    if (!s || cxla_status_code_of(s) != CXLA_UNIMPLEMENTED) return s;
+    if (!s) {
+      TRY(sort_plan(in, (SortPlan **)&st->plan));
+      if (st->plan) {
+        st->plan_free = sort_plan_free;
+        bd->x->stats.nradix++;
+      }
+      return NULL;
+    }
+    if (cxla_status_code_of(s) != CXLA_UNIMPLEMENTED) return s;
     /* a comparator the emitter cannot compile: the sort routine with the
      * interpreted comparator (listed in routines.c) */
     cxla_status_free(s);

@@ -46,6 +46,7 @@ typedef struct CpuCompileStats {
   double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
   int nkernels, nroutines;
   int nconvs;               /* convolutions run as im2col + BLAS */
+  int nradix;               /* sorts whose comparator is a plain order: radix sorted */
   /* loaded from the disk cache: planning the steps, linking the object
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
   double plan_s, load_s;

@@ -228,6 +228,11 @@ cxla_status rval_array_x(const ExecCtx *cx, ElemType t, int rank, const int64_t 
 /* rval_borrow of an array literal with the struct from cx's cache. */
 cxla_status rval_borrow_x(const ExecCtx *cx, const Literal *l, RVal **out);
 
+/* XLA:CPU's floating-point mode, FTZ and DAZ, on the calling thread (as
+ * compiled code runs); leave restores the mode enter returned. */
+unsigned cpu_fp_mode_enter(void);
+void cpu_fp_mode_leave(unsigned old);
+
 /* ---- routines (routines.c dispatches; rt_*.c) ---- */
 /* Plans the routine that runs `in` (st->routine, st->plan), or the
  * UNIMPLEMENTED compile error naming an op no routine runs. */
@@ -238,8 +243,14 @@ bool routine_supported(const Instr *in);
 bool routine_uses_blas(const Step *st);
 cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
 bool gemm_plan(const Instr *dot, GemmPlan *p);
-/* sort along dimensions[0] with the compiled comparator (stable). */
-cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out);
+/* sort along dimensions[0] (sort.c), stable: a radix sort where the
+ * comparator is a plain order on one operand (sort_plan makes the plan
+ * st->plan then, else NULL), else a merge sort with the compiled
+ * comparator st->pred. */
+typedef struct SortPlan SortPlan;
+cxla_status sort_plan(const Instr *in, SortPlan **out);
+void sort_plan_free(void *plan);
+cxla_status sort_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
 cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
 
 /* s8/u8 x s8/u8 -> s32 products, exact (intdot.c: the AVX512-VNNI kernel

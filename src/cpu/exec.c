@@ -305,7 +305,7 @@ void rval_unref(RVal *v) {
 
 /* ---- FTZ / DAZ ---- */
 
-static unsigned fp_mode_enter(void) {
+unsigned cpu_fp_mode_enter(void) {
 #if defined(__x86_64__)
   unsigned old = _mm_getcsr();
   _mm_setcsr(old | 0x8040); /* FTZ | DAZ */
@@ -315,7 +315,7 @@ static unsigned fp_mode_enter(void) {
 #endif
 }
 
-static void fp_mode_leave(unsigned old) {
+void cpu_fp_mode_leave(unsigned old) {
 #if defined(__x86_64__)
   _mm_setcsr(old);
 #else
@@ -392,9 +392,9 @@ typedef struct KernelCall {
 static cxla_status kernel_slice(void *arg, int64_t lo, int64_t hi) {
   const KernelCall *k = arg;
   TRY(rt_check(k->control));
-  unsigned mode = fp_mode_enter();
+  unsigned mode = cpu_fp_mode_enter();
   k->fn(k->bufs, lo, hi);
-  fp_mode_leave(mode);
+  cpu_fp_mode_leave(mode);
   return NULL;
 }
 
@@ -406,9 +406,9 @@ static cxla_status kernel_slice(void *arg, int64_t lo, int64_t hi) {
 static cxla_status kernel_call(const ExecCtx *x, const Step *st, void **bufs) {
   KernelCall k = {st->fn, bufs, x->control};
   if (!x->pool || x->nthreads <= 1 || st->extent < 2 * st->min_slice) {
-    unsigned mode = fp_mode_enter();
+    unsigned mode = cpu_fp_mode_enter();
     st->fn(bufs, 0, st->extent);
-    fp_mode_leave(mode);
+    cpu_fp_mode_leave(mode);
     return NULL;
   }
   if (x->nsplit) __atomic_add_fetch(x->nsplit, 1, __ATOMIC_RELAXED);
@@ -431,10 +431,10 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
     const Instr *d = st->pre[i];
     double tp = x->profile ? clock_s() : 0;
     blas_threads(x);
-    unsigned mode = fp_mode_enter();
+    unsigned mode = cpu_fp_mode_enter();
     RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
     s = d->op == OP_CONVOLUTION ? conv_gemm_run(x, d, a, bb, &pre[i]) : gemm_run(x, d, &st->pre_plan[i], a, bb, &pre[i]);
-    fp_mode_leave(mode);
+    cpu_fp_mode_leave(mode);
     if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
     if (!s && x->profile) {
       double tn = clock_s();
@@ -565,16 +565,16 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
   case ST_BLAS_DOT: {
     blas_threads(x);
-    unsigned mode = fp_mode_enter();
+    unsigned mode = cpu_fp_mode_enter();
     s = gemm_run(x, in, &st->gemm, ops[st->swap], ops[!st->swap], out);
-    fp_mode_leave(mode);
+    cpu_fp_mode_leave(mode);
     break;
   }
   case ST_CONV: {
     blas_threads(x);
-    unsigned mode = fp_mode_enter();
+    unsigned mode = cpu_fp_mode_enter();
     s = conv_gemm_run(x, in, ops[0], ops[1], out);
-    fp_mode_leave(mode);
+    cpu_fp_mode_leave(mode);
     break;
   }
   case ST_WHILE: s = run_while(x, st, rval_ref(ops[0]), out); break;
@@ -589,9 +589,9 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
     s = routine_run(x, st, ops, out);
     break;
   case ST_SORT: {
-    unsigned mode = fp_mode_enter();
-    s = sort_run(st, ops, out);
-    fp_mode_leave(mode);
+    unsigned mode = cpu_fp_mode_enter();
+    s = sort_run(x, st, ops, out);
+    cpu_fp_mode_leave(mode);
     break;
   }
   }

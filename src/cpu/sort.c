@@ -1,10 +1,477 @@
-/* sort as a runtime routine on raw buffers, calling the compiled
- * comparator: a stable bottom-up merge sort of each row's positions along
- * the sort dimension (std::stable_sort's result, as the interpreter gives),
- * then every operand permuted alike. */
+/* sort.c: the sort op on the executor's raw buffers, two ways.
+ *
+ * Radix sort, when sort_plan (at compile time) recognizes the comparator,
+ * by its structure, as a plain order on one operand's elements:
+ *   compare(p[2k], p[2k+1]), direction LT or GT (GT, or the two parameters
+ *     swapped: descending), on floats of 16/32/64 bits (FLOAT or TOTALORDER
+ *     comparison), integers of 8/16/32/64 bits (SIGNED or UNSIGNED) or pred;
+ *   compare(c(p[2k]), c(p[2k+1])), LT or GT, TOTALORDER, where c is JAX's
+ *     float canonicalization: select(ne(x, x), N, select(eq(x, Z0), Z, x))
+ *     with constants N and Z and a zero Z0 (either select outermost, or
+ *     only one of them): every NaN compares as N, both zeros as Z.
+ * Each element then has an unsigned key whose order is the comparator's:
+ * elements the comparator cannot tell apart get equal keys, so a stable
+ * LSD radix sort over the keys gives exactly the merge sort's result
+ * (is_stable holds). IEEE (FLOAT) order: f32/f64/bf16 subnormals read as
+ * zeros (DAZ, as compiled code and the interpreter read them), -0 = +0;
+ * NaNs are unordered, so a row holding one takes the comparator path.
+ * The key operand's elements are moved themselves, their key recomputed in
+ * each pass; the other operands follow a u32 index carried along. Digits
+ * of 8 bits, 11 for 32/64-bit keys of long rows; a digit all elements
+ * share costs no pass. Rows are split over the threads; a long row alone
+ * is sorted by all of them, each counting and scattering its chunk in
+ * every pass.
+ *
+ * Otherwise a stable bottom-up merge sort of each row's positions calling
+ * the compiled comparator (std::stable_sort's result, as the interpreter
+ * gives), then every operand permuted alike. */
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
+
+/* ---- the comparator's order as keys ---- */
+
+struct SortPlan {
+  int key;             /* the operand whose elements order the rows */
+  int bits;            /* key width: 8, 16, 32 or 64 */
+  uint64_t mask;       /* the element bits that count (pred: 1) */
+  uint64_t flip;       /* integers: xor'ed in (the sign bit: signed order) */
+  uint64_t out;        /* xor'ed into the key: all ones when descending */
+  bool is_float;
+  uint64_t sign, inf;  /* floats: the sign bit; +inf's bits */
+  int sbit;            /* the sign bit's position */
+  uint64_t nan_test;   /* IEEE order: ~sign (a NaN's magnitude is above inf); else 0 */
+  bool merge_nan, merge_zero;
+  uint64_t nan_bits, zero_bits; /* what NaNs / zeros compare as */
+  uint64_t tiny;       /* magnitudes up to this read as zero (DAZ) */
+};
+
+static inline uint64_t sort_key(const SortPlan *p, uint64_t u) {
+  u &= p->mask;
+  if (p->is_float) {
+    uint64_t mag = u & ~p->sign;
+    if (p->merge_nan && mag > p->inf) u = p->nan_bits;
+    else if (p->merge_zero && mag <= p->tiny) u = p->zero_bits;
+    /* negative: all bits flipped; positive: the sign bit set */
+    u ^= (-(u >> p->sbit) & p->mask) | p->sign;
+  } else {
+    u ^= p->flip;
+  }
+  return u ^ p->out;
+}
+
+static inline bool is_nan(const SortPlan *p, uint64_t u) { return (u & p->nan_test) > p->inf; }
+
+/* ---- recognizing the comparator ---- */
+
+static bool scalar_const(const Instr *c, ElemType t, uint64_t *bits) {
+  if (c->op != OP_CONSTANT || c->shape->rank != 0 || !c->literal || c->literal->unknown ||
+      c->literal->type != t || c->literal->nelems != 1)
+    return false;
+  *bits = 0;
+  memcpy(bits, c->literal->data, (size_t)type_bytes(t)); /* little-endian */
+  return true;
+}
+
+static bool ieee_compare(const Instr *c, CmpDir dir) {
+  return c->op == OP_COMPARE && c->noperands == 2 && c->cmp_dir == dir &&
+         (c->cmp_type == CMPT_DEFAULT || c->cmp_type == CMPT_FLOAT);
+}
+
+/* One side of the root compare: a parameter, or (floats) the parameter
+ * canonicalized by selects. */
+typedef struct Side {
+  int64_t param;
+  bool nan, zero;
+  uint64_t nan_bits, zero_bits;
+} Side;
+
+static bool parse_side(const Instr *v, ElemType t, uint64_t tiny, uint64_t sign, Side *s) {
+  memset(s, 0, sizeof *s);
+  const Instr *x = v;
+  for (int depth = 0; x->op == OP_SELECT && x->noperands == 3; depth++) {
+    if (depth == 2) return false;
+    x = x->operands[2];
+  }
+  if (x->op != OP_PARAMETER || x->shape->rank != 0 || x->shape->type != t) return false;
+  s->param = x->param_number;
+  for (; v != x; v = v->operands[2]) {
+    const Instr *c = v->operands[0];
+    uint64_t k;
+    if (!type_is_float(t) || !scalar_const(v->operands[1], t, &k)) return false;
+    if (!s->nan && ieee_compare(c, CMP_NE) && c->operands[0] == x && c->operands[1] == x) {
+      s->nan = true;
+      s->nan_bits = k;
+      continue;
+    }
+    uint64_t z;
+    const Instr *other = c->noperands == 2 ? (c->operands[0] == x ? c->operands[1] : c->operands[0]) : NULL;
+    if (!s->zero && ieee_compare(c, CMP_EQ) && (c->operands[0] == x || c->operands[1] == x) && other != x &&
+        scalar_const(other, t, &z) && (z & ~sign) <= tiny) {
+      s->zero = true;
+      s->zero_bits = k;
+      continue;
+    }
+    return false;
+  }
+  return true;
+}
+
+/* The plan for a sort whose comparator is a plain order on one operand, or
+ * false (the comparator path). */
+static bool plan_for(const Instr *in, SortPlan *p) {
+  memset(p, 0, sizeof *p);
+  const Computation *c = in->ncalled == 1 ? in->called[0] : NULL;
+  const Instr *r = c ? c->root : NULL;
+  if (!r || c->nparams != 2 * in->noperands || r->op != OP_COMPARE || r->noperands != 2) return false;
+  if (r->cmp_dir != CMP_LT && r->cmp_dir != CMP_GT) return false;
+  ElemType t = r->operands[0]->shape->type;
+  bool desc = r->cmp_dir == CMP_GT;
+  switch (type_kind(t)) {
+  case TK_FLOAT: {
+    int b = type_bits(t);
+    if (t != T_F16 && t != T_BF16 && t != T_F32 && t != T_F64) return false;
+    p->bits = b;
+    p->is_float = true;
+    p->sign = 1ull << (b - 1);
+    p->sbit = b - 1;
+    p->inf = t == T_F16 ? 0x7c00 : t == T_BF16 ? 0x7f80 : t == T_F32 ? 0x7f800000 : 0x7ff0000000000000ull;
+    /* DAZ: f32, f64 and bf16 (computed in f32) subnormals read as zeros */
+    p->tiny = t == T_F16 ? 0 : t == T_BF16 ? 0x7f : t == T_F32 ? 0x7fffff : 0xfffffffffffffull;
+    break;
+  }
+  case TK_SINT: case TK_UINT:
+    if (type_bits(t) != 8 * type_bytes(t)) return false;
+    p->bits = type_bits(t);
+    if (r->cmp_type == CMPT_SIGNED || (r->cmp_type == CMPT_DEFAULT && type_kind(t) == TK_SINT))
+      p->flip = 1ull << (p->bits - 1);
+    else if (r->cmp_type != CMPT_UNSIGNED && r->cmp_type != CMPT_DEFAULT) return false;
+    break;
+  case TK_PRED:
+    if (r->cmp_type != CMPT_DEFAULT && r->cmp_type != CMPT_UNSIGNED) return false;
+    p->bits = 8;
+    break;
+  default: return false;
+  }
+  p->mask = t == T_PRED ? 1 : p->bits == 64 ? ~0ull : (1ull << p->bits) - 1;
+  Side a, b;
+  if (!parse_side(r->operands[0], t, p->tiny, p->sign, &a) || !parse_side(r->operands[1], t, p->tiny, p->sign, &b))
+    return false;
+  if (a.param / 2 != b.param / 2 || a.param == b.param || a.param < 0 || a.param >= c->nparams) return false;
+  if (a.nan != b.nan || a.zero != b.zero || a.nan_bits != b.nan_bits || a.zero_bits != b.zero_bits) return false;
+  p->key = (int)(a.param / 2);
+  if (in->operands[p->key]->shape->type != t) return false;
+  if (a.param % 2 == 1) desc = !desc;
+  p->out = desc ? p->mask : 0;
+  if (p->is_float) {
+    if (a.nan || a.zero) {
+      if (r->cmp_type != CMPT_TOTALORDER) return false;
+      p->merge_nan = a.nan;
+      p->nan_bits = a.nan_bits;
+      p->merge_zero = a.zero;
+      p->zero_bits = a.zero_bits;
+    } else if (r->cmp_type == CMPT_DEFAULT || r->cmp_type == CMPT_FLOAT) {
+      p->nan_test = ~p->sign & p->mask;
+      p->merge_zero = true; /* zeros and subnormals as +0 */
+    } else if (r->cmp_type != CMPT_TOTALORDER) {
+      return false;
+    }
+  }
+  return true;
+}
+
+cxla_status sort_plan(const Instr *in, SortPlan **out) {
+  *out = NULL;
+  SortPlan p;
+  if (!plan_for(in, &p)) return NULL;
+  if (!(*out = cxla_malloc(sizeof p))) return cxla_oom();
+  **out = p;
+  return NULL;
+}
+
+void sort_plan_free(void *p) { cxla_free(p); }
+
+/* ---- radix sort of one row (or of one chunk of it per thread) ---- */
+
+/* The key back to the element it was made from, where sort_key merged
+ * nothing (see Radix.coded). */
+static inline uint64_t sort_unkey(const SortPlan *p, uint64_t k) {
+  k ^= p->out;
+  if (!p->is_float) return k ^ p->flip;
+  /* sign bit set: a positive element (the sign bit flipped); else all flipped */
+  uint64_t t = -(k >> p->sbit) & p->mask;
+  return k ^ (p->mask ^ (t & (p->mask ^ p->sign)));
+}
+
+/* Whether sort_key merges u with other elements (NaNs, zeros). */
+static inline bool merges(const SortPlan *p, uint64_t u) {
+  uint64_t mag = u & ~p->sign & p->mask;
+  return (p->merge_nan && mag > p->inf) || (p->merge_zero && mag <= p->tiny) || p->mask == 1;
+}
+
+/* Counts the key digits of src[lo, hi): all npass digits of rb bits
+ * (h: npass x 2^rb, added to), or (count1) the digit at shift only of keys
+ * (h: 2^rb). Returns CNT_NAN when an element is a NaN the order cannot
+ * place, CNT_MERGED when sort_key merges an element with others. */
+enum { CNT_NAN = 1, CNT_MERGED = 2 };
+typedef int (*CountFn)(const SortPlan *p, const void *src, int64_t lo, int64_t hi, int rb, int npass,
+                       uint32_t *h);
+typedef void (*Count1Fn)(const SortPlan *p, bool keys, const void *src, int64_t lo, int64_t hi, int shift,
+                         uint64_t m, uint32_t *h);
+/* Moves src[lo, hi) (and their indices: isrc's, or their positions when
+ * isrc is NULL) to dst at off[digit]++. idst NULL: no indices. The
+ * elements in and out are elements or keys (mode, MV_*). */
+enum { MV_ELEMS, MV_TO_KEYS, MV_KEYS, MV_FROM_KEYS };
+typedef void (*ScatterFn)(const SortPlan *p, int mode, const void *src, void *dst, const uint32_t *isrc,
+                          uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off);
+
+#if defined(__GNUC__)
+#define INLINE static inline __attribute__((always_inline))
+#else
+#define INLINE static inline
+#endif
+
+#define RADIX_FNS(UT, W)                                                                                      \
+  INLINE int count_body_##W(const SortPlan *p, const UT *src, int64_t lo, int64_t hi, const int rb,          \
+                            const int npass, uint32_t *h) {                                                   \
+    uint64_t m = (1ull << rb) - 1;                                                                            \
+    bool nan = false, merged = false;                                                                         \
+    for (int64_t i = lo; i < hi; i++) {                                                                       \
+      uint64_t u = src[i];                                                                                    \
+      nan |= is_nan(p, u);                                                                                    \
+      merged |= merges(p, u);                                                                                 \
+      uint64_t k = sort_key(p, u);                                                                            \
+      for (int d = 0; d < npass; d++) h[((size_t)d << rb) + ((k >> (d * rb)) & m)]++;                         \
+    }                                                                                                         \
+    return (nan ? CNT_NAN : 0) | (merged ? CNT_MERGED : 0);                                                   \
+  }                                                                                                           \
+  static int count_##W(const SortPlan *p_, const void *src, int64_t lo, int64_t hi, int rb, int npass,        \
+                       uint32_t *h) {                                                                         \
+    const SortPlan pl = *p_, *p = &pl;                                                                        \
+    /* the usual digit counts unrolled */                                                                     \
+    if (rb == 8 && npass == W / 8) return count_body_##W(p, src, lo, hi, 8, W / 8, h);                        \
+    if (rb == 11 && npass == (W + 10) / 11) return count_body_##W(p, src, lo, hi, 11, (W + 10) / 11, h);      \
+    return count_body_##W(p, src, lo, hi, rb, npass, h);                                                      \
+  }                                                                                                           \
+  static void count1_##W(const SortPlan *p_, bool keys, const void *src_, int64_t lo, int64_t hi, int shift,  \
+                         uint64_t m, uint32_t *h) {                                                           \
+    const SortPlan pl = *p_, *p = &pl;                                                                        \
+    const UT *src = src_;                                                                                     \
+    if (keys)                                                                                                 \
+      for (int64_t i = lo; i < hi; i++) h[((uint64_t)src[i] >> shift) & m]++;                                \
+    else                                                                                                      \
+      for (int64_t i = lo; i < hi; i++) h[(sort_key(p, src[i]) >> shift) & m]++;                             \
+  }                                                                                                           \
+  INLINE void move_##W(const SortPlan *p, const int mode, const int ix, const UT *src, UT *dst,               \
+                       const uint32_t *isrc, uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m,   \
+                       uint32_t *off) {                                                                       \
+    for (int64_t i = lo; i < hi; i++) {                                                                       \
+      uint64_t u = src[i];                                                                                    \
+      uint64_t k = mode == MV_ELEMS || mode == MV_TO_KEYS ? sort_key(p, u) : u;                               \
+      uint32_t o = off[(k >> shift) & m]++;                                                                   \
+      dst[o] = (UT)(mode == MV_TO_KEYS ? k : mode == MV_FROM_KEYS ? sort_unkey(p, k) : u);                    \
+      if (ix == 1) idst[o] = (uint32_t)i;                                                                     \
+      if (ix == 2) idst[o] = isrc[i];                                                                         \
+    }                                                                                                         \
+  }                                                                                                           \
+  INLINE void moves_##W(const SortPlan *p, const int mode, const UT *src, UT *dst, const uint32_t *isrc,      \
+                        uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off) {       \
+    if (!idst) move_##W(p, mode, 0, src, dst, isrc, idst, lo, hi, shift, m, off);                             \
+    else if (!isrc) move_##W(p, mode, 1, src, dst, isrc, idst, lo, hi, shift, m, off);                        \
+    else move_##W(p, mode, 2, src, dst, isrc, idst, lo, hi, shift, m, off);                                   \
+  }                                                                                                           \
+  static void scatter_##W(const SortPlan *p_, int mode, const void *src, void *dst, const uint32_t *isrc,     \
+                          uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off) {     \
+    const SortPlan pl = *p_, *p = &pl;                                                                        \
+    switch (mode) {                                                                                           \
+    case MV_ELEMS: moves_##W(p, MV_ELEMS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                \
+    case MV_TO_KEYS: moves_##W(p, MV_TO_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;            \
+    case MV_KEYS: moves_##W(p, MV_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                  \
+    default: moves_##W(p, MV_FROM_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                  \
+    }                                                                                                         \
+  }
+
+RADIX_FNS(uint8_t, 8)
+RADIX_FNS(uint16_t, 16)
+RADIX_FNS(uint32_t, 32)
+RADIX_FNS(uint64_t, 64)
+
+typedef struct RadixFns {
+  CountFn count;
+  Count1Fn count1;
+  ScatterFn scatter;
+} RadixFns;
+
+static const RadixFns *radix_fns(int bits) {
+  static const RadixFns f8 = {count_8, count1_8, scatter_8}, f16 = {count_16, count1_16, scatter_16},
+                        f32 = {count_32, count1_32, scatter_32}, f64 = {count_64, count1_64, scatter_64};
+  return bits == 8 ? &f8 : bits == 16 ? &f16 : bits == 32 ? &f32 : &f64;
+}
+
+static uint64_t load_bits(const void *base, int64_t i, int bytes) {
+  switch (bytes) {
+  case 1: return ((const uint8_t *)base)[i];
+  case 2: return ((const uint16_t *)base)[i];
+  case 4: return ((const uint32_t *)base)[i];
+  default: return ((const uint64_t *)base)[i];
+  }
+}
+
+enum { SMALL_ROW = 32, MAX_CHUNKS = 64 };
+
+/* Digit width for a row of n elements: 11 bits (fewer passes) only where
+ * the row is long enough to fill the buckets. */
+static int digit_bits(int bits, int64_t n) { return bits >= 32 && n >= 65536 ? 11 : 8; }
+
+/* One row's radix sort: src (n elements) to dst, with indices to idst
+ * (NULL: none); tmp and itmp as long, h big enough for the counts of
+ * nchunks chunks (radix_hist_len). nchunks > 1: the chunks' counting and
+ * scattering run on the pool. */
+typedef struct Radix {
+  const SortPlan *p;
+  const RadixFns *f;
+  int64_t n;
+  int nchunks, rb, npass;
+  uint32_t *h;     /* nchunks x npass x 2^rb counts, then nchunks x 2^rb offsets */
+  int flags[MAX_CHUNKS]; /* CNT_* per chunk */
+  int mode;        /* the current pass's MV_* */
+  /* the current pass */
+  const void *src;
+  void *dst;
+  const uint32_t *isrc;
+  uint32_t *idst;
+  int shift;
+  int phase;       /* 0: count all digits, 1: count one, 2: scatter */
+} Radix;
+
+static size_t radix_hist_len(int nchunks, int bits, int64_t n) {
+  int rb = digit_bits(bits, n), npass = (bits + rb - 1) / rb;
+  return (size_t)nchunks * (size_t)(npass + 1) << rb;
+}
+
+static void chunk_range(const Radix *r, int64_t c, int64_t *lo, int64_t *hi) {
+  *lo = r->n * c / r->nchunks;
+  *hi = r->n * (c + 1) / r->nchunks;
+}
+
+static cxla_status radix_chunks(void *arg, int64_t begin, int64_t end) {
+  Radix *r = arg;
+  size_t R = (size_t)1 << r->rb;
+  uint32_t *offs = r->h + (size_t)r->nchunks * (size_t)r->npass * R;
+  for (int64_t c = begin; c < end; c++) {
+    int64_t lo, hi;
+    chunk_range(r, c, &lo, &hi);
+    if (r->phase == 0) {
+      uint32_t *h = r->h + (size_t)c * (size_t)r->npass * R;
+      memset(h, 0, (size_t)r->npass * R * sizeof *h);
+      r->flags[c] = r->f->count(r->p, r->src, lo, hi, r->rb, r->npass, h);
+    } else if (r->phase == 1) {
+      memset(offs + c * R, 0, R * sizeof *offs);
+      r->f->count1(r->p, r->mode != MV_ELEMS, r->src, lo, hi, r->shift, R - 1, offs + c * R);
+    } else {
+      r->f->scatter(r->p, r->mode, r->src, r->dst, r->isrc, r->idst, lo, hi, r->shift, R - 1, offs + c * R);
+    }
+  }
+  return NULL;
+}
+
+static cxla_status radix_phase(const ExecCtx *cx, Radix *r, int phase) {
+  r->phase = phase;
+  if (r->nchunks == 1) return radix_chunks(r, 0, 1);
+  return rt_pool_parallel_for(cx->pool, r->nchunks, 1, r->nchunks, radix_chunks, r);
+}
+
+/* Stable insertion sort of a short row by key. */
+static bool small_sort(const SortPlan *p, const void *src, void *dst, uint32_t *idst, int64_t n) {
+  uint64_t key[SMALL_ROW];
+  uint32_t ord[SMALL_ROW];
+  int es = p->bits / 8;
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t u = load_bits(src, i, es);
+    if (is_nan(p, u)) return false;
+    key[i] = sort_key(p, u);
+    int64_t j = i;
+    for (; j > 0 && key[ord[j - 1]] > key[i]; j--) ord[j] = ord[j - 1];
+    ord[j] = (uint32_t)i;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    memcpy((char *)dst + i * es, (const char *)src + (size_t)ord[i] * (size_t)es, (size_t)es);
+    if (idst) idst[i] = ord[i];
+  }
+  return true;
+}
+
+/* Sorts src[0, n) into dst (indices into idst when not NULL), using tmp /
+ * itmp and h. *sorted false: the row holds a NaN the order cannot place
+ * (nothing written). */
+static cxla_status radix_row(const ExecCtx *cx, const SortPlan *p, int nchunks, const void *src, void *dst,
+                             void *tmp, uint32_t *idst, uint32_t *itmp, uint32_t *h, int64_t n, bool *sorted) {
+  *sorted = true;
+  if (n <= SMALL_ROW) {
+    *sorted = small_sort(p, src, dst, idst, n);
+    return NULL;
+  }
+  Radix r = {.p = p, .f = radix_fns(p->bits), .n = n, .nchunks = nchunks, .h = h, .src = src};
+  r.rb = digit_bits(p->bits, n);
+  r.npass = (p->bits + r.rb - 1) / r.rb;
+  size_t R = (size_t)1 << r.rb;
+  TRY(radix_phase(cx, &r, 0));
+  int flags = 0;
+  for (int c = 0; c < nchunks; c++) flags |= r.flags[c];
+  if (flags & CNT_NAN) {
+    *sorted = false;
+    return NULL;
+  }
+  /* the digits that differ somewhere: the others cost no pass */
+  int pass[8], npass = 0;
+  uint64_t k0 = sort_key(p, load_bits(src, 0, p->bits / 8));
+  for (int d = 0; d < r.npass; d++) {
+    uint64_t b = (k0 >> (d * r.rb)) & (R - 1), total = 0;
+    for (int c = 0; c < nchunks; c++) total += h[((size_t)c * (size_t)r.npass + (size_t)d) * R + b];
+    if (total != (uint64_t)n) pass[npass++] = d;
+  }
+  if (npass == 0) {
+    memcpy(dst, src, (size_t)n * (size_t)(p->bits / 8));
+    if (idst)
+      for (int64_t i = 0; i < n; i++) idst[i] = (uint32_t)i;
+    return NULL;
+  }
+  uint32_t *offs = h + (size_t)nchunks * (size_t)r.npass * R;
+  for (int j = 0; j < npass; j++) {
+    int d = pass[j];
+    r.shift = d * r.rb;
+    /* the last pass writes dst: they alternate between dst and tmp */
+    bool to_dst = (npass - 1 - j) % 2 == 0;
+    r.dst = to_dst ? dst : tmp;
+    r.idst = idst ? (to_dst ? idst : itmp) : NULL;
+    /* several passes over elements that map one to one to keys: the first
+     * makes keys, the last elements again, the others only move keys */
+    r.mode = npass == 1 || (flags & CNT_MERGED) ? MV_ELEMS
+             : j == 0                           ? MV_TO_KEYS
+             : j == npass - 1                   ? MV_FROM_KEYS
+                                                : MV_KEYS;
+    if (j == 0 || nchunks == 1) {
+      /* a whole row's counts do not depend on its order */
+      for (int c = 0; c < nchunks; c++)
+        memcpy(offs + c * R, h + ((size_t)c * (size_t)r.npass + (size_t)d) * R, R * sizeof *h);
+    } else {
+      TRY(radix_phase(cx, &r, 1));
+    }
+    uint32_t run = 0;
+    for (size_t b = 0; b < R; b++)
+      for (int c = 0; c < nchunks; c++) {
+        uint32_t k = offs[c * R + b];
+        offs[c * R + b] = run;
+        run += k;
+      }
+    TRY(radix_phase(cx, &r, 2));
+    r.src = r.dst;
+    r.isrc = r.idst;
+  }
+  return NULL;
+}
+
+/* ---- the comparator path: merge sort calling the compiled comparator ---- */
 
 typedef struct Row {
   const Step *st;
@@ -37,7 +504,152 @@ static void merge_sort(Row *r, int64_t *perm, int64_t *tmp, int64_t m) {
   }
 }
 
-cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out) {
+/* ---- rows ---- */
+
+typedef struct SortJob {
+  const ExecCtx *cx;
+  const Step *st;
+  const SortPlan *p;       /* NULL: the comparator path */
+  RVal *const *ops;
+  RVal **res;
+  int n;
+  int64_t len, stride;     /* a row: len elements stride apart */
+  int nchunks;             /* threads per row (1: rows over threads) */
+} SortJob;
+
+/* dst[base + i*stride] = src[base + at(i)*stride] for i in [lo, hi). */
+#define PERMUTE(T, IDX)                                                                  \
+  do {                                                                                   \
+    const T *s_ = (const T *)src + base;                                                 \
+    T *d_ = (T *)dst + base;                                                             \
+    for (int64_t i = lo; i < hi; i++) d_[i * stride] = s_[(int64_t)(IDX)[i] * stride];   \
+  } while (0)
+
+static void permute(const RVal *s, RVal *d, int64_t base, int64_t stride, const uint32_t *i32, const int64_t *i64,
+                    int64_t lo, int64_t hi) {
+  const void *src = s->lit.data;
+  void *dst = d->lit.data;
+  size_t es = (size_t)type_bytes(s->lit.type);
+  if (i32) {
+    switch (es) {
+    case 1: PERMUTE(uint8_t, i32); return;
+    case 2: PERMUTE(uint16_t, i32); return;
+    case 4: PERMUTE(uint32_t, i32); return;
+    case 8: PERMUTE(uint64_t, i32); return;
+    default: break;
+    }
+  }
+  for (int64_t i = lo; i < hi; i++) {
+    int64_t from = i32 ? (int64_t)i32[i] : i64[i];
+    memcpy((char *)dst + (size_t)(base + i * stride) * es, (const char *)src + (size_t)(base + from * stride) * es,
+           es);
+  }
+}
+
+/* Per thread: scratch for one row at a time. */
+typedef struct Scratch {
+  void *tmp, *in, *out;
+  uint32_t *idx, *itmp, *h;
+  int64_t *perm, *ptmp;
+} Scratch;
+
+static void scratch_free(Scratch *s) {
+  cxla_free(s->tmp);
+  cxla_free(s->in);
+  cxla_free(s->out);
+  cxla_free(s->idx);
+  cxla_free(s->itmp);
+  cxla_free(s->h);
+  cxla_free(s->perm);
+  cxla_free(s->ptmp);
+}
+
+static cxla_status scratch_radix(const SortJob *j, Scratch *s) {
+  size_t n = (size_t)j->len, es = (size_t)j->p->bits / 8;
+  s->tmp = cxla_malloc(n * es);
+  s->h = cxla_malloc(radix_hist_len(j->nchunks, j->p->bits, j->len) * sizeof *s->h);
+  bool ok = s->tmp && s->h;
+  if (j->stride != 1) {
+    s->in = cxla_malloc(n * es);
+    s->out = cxla_malloc(n * es);
+    ok = ok && s->in && s->out;
+  }
+  if (j->n > 1) {
+    s->idx = cxla_malloc(n * sizeof *s->idx);
+    s->itmp = cxla_malloc(n * sizeof *s->itmp);
+    ok = ok && s->idx && s->itmp;
+  }
+  return ok ? NULL : cxla_oom();
+}
+
+static cxla_status comparator_row(const SortJob *j, Scratch *s, int64_t base) {
+  if (!s->perm) {
+    s->perm = cxla_malloc((size_t)j->len * sizeof *s->perm);
+    s->ptmp = cxla_malloc((size_t)j->len * sizeof *s->ptmp);
+    if (!s->perm || !s->ptmp) return cxla_oom();
+  }
+  Row r = {.st = j->st, .ops = j->ops, .n = j->n, .base = base, .stride = j->stride};
+  for (int64_t i = 0; i < j->len; i++) s->perm[i] = i;
+  unsigned mode = cpu_fp_mode_enter();
+  merge_sort(&r, s->perm, s->ptmp, j->len);
+  cpu_fp_mode_leave(mode);
+  for (int k = 0; k < j->n; k++) permute(j->ops[k], j->res[k], base, j->stride, NULL, s->perm, 0, j->len);
+  return NULL;
+}
+
+typedef struct Gather {
+  const SortJob *j;
+  const uint32_t *idx;
+  int64_t base;
+} Gather;
+
+static cxla_status gather_slice(void *arg, int64_t lo, int64_t hi) {
+  const Gather *g = arg;
+  for (int k = 0; k < g->j->n; k++)
+    if (k != g->j->p->key) permute(g->j->ops[k], g->j->res[k], g->base, g->j->stride, g->idx, NULL, lo, hi);
+  return NULL;
+}
+
+static cxla_status radix_row_at(const SortJob *j, Scratch *s, int64_t base) {
+  const SortPlan *p = j->p;
+  size_t es = (size_t)p->bits / 8;
+  const char *src = (const char *)j->ops[p->key]->lit.data + (size_t)base * es;
+  char *dst = (char *)j->res[p->key]->lit.data + (size_t)base * es;
+  int64_t n = j->len, st = j->stride;
+  if (st != 1) {
+    for (int64_t i = 0; i < n; i++) memcpy((char *)s->in + (size_t)i * es, src + (size_t)(i * st) * es, es);
+    src = s->in;
+    dst = s->out;
+  }
+  bool sorted;
+  TRY(radix_row(j->cx, p, j->nchunks, src, dst, s->tmp, s->idx, s->itmp, s->h, n, &sorted));
+  if (!sorted) return comparator_row(j, s, base);
+  if (st != 1) {
+    char *o = (char *)j->res[p->key]->lit.data + (size_t)base * es;
+    for (int64_t i = 0; i < n; i++) memcpy(o + (size_t)(i * st) * es, (char *)s->out + (size_t)i * es, es);
+  }
+  if (j->n > 1) {
+    Gather g = {j, s->idx, base};
+    if (j->nchunks > 1) return rt_pool_parallel_for(j->cx->pool, n, 65536, j->nchunks, gather_slice, &g);
+    return gather_slice(&g, 0, n);
+  }
+  return NULL;
+}
+
+/* Rows [lo, hi) (row r: outer index r / stride, inner r % stride). */
+static cxla_status sort_rows(void *arg, int64_t lo, int64_t hi) {
+  const SortJob *j = arg;
+  Scratch s = {0};
+  cxla_status st = j->p ? scratch_radix(j, &s) : NULL;
+  for (int64_t r = lo; r < hi && !st; r++) {
+    int64_t base = r / j->stride * j->len * j->stride + r % j->stride;
+    st = j->p ? radix_row_at(j, &s, base) : comparator_row(j, &s, base);
+  }
+  scratch_free(&s);
+  return st;
+}
+
+cxla_status sort_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out) {
   const Instr *in = st->in;
   int n = in->noperands;
   const Literal *l0 = &ops[0]->lit;
@@ -47,33 +659,31 @@ cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out) {
   cxla_status s = NULL;
   for (int k = 0; k < n && !s; k++) {
     const Literal *l = &ops[k]->lit;
-    s = rval_array(l->type, l->rank, l->dims, &res[k]);
+    s = rval_array_in(cx->host, l->type, l->rank, l->dims, &res[k]);
   }
   int64_t len = l0->dims[d], stride = 1, outer = 1;
   for (int i = (int)d + 1; i < l0->rank; i++) stride *= l0->dims[i];
   for (int i = 0; i < d; i++) outer *= l0->dims[i];
-  int64_t *perm = NULL, *tmp = NULL;
-  if (!s && len > 0) {
-    perm = cxla_malloc((size_t)len * sizeof *perm);
-    tmp = cxla_malloc((size_t)len * sizeof *tmp);
-    if (!perm || !tmp) s = cxla_oom();
-  }
-  Row r = {.st = st, .ops = ops, .n = n, .stride = stride};
-  for (int64_t o = 0; !s && len > 0 && o < outer; o++)
-    for (int64_t in_ = 0; in_ < stride; in_++) {
-      r.base = o * len * stride + in_;
-      for (int64_t i = 0; i < len; i++) perm[i] = i;
-      merge_sort(&r, perm, tmp, len);
-      for (int k = 0; k < n; k++) {
-        size_t es = (size_t)type_bytes(ops[k]->lit.type);
-        const char *src = ops[k]->lit.data;
-        char *dst = res[k]->lit.data;
-        for (int64_t i = 0; i < len; i++)
-          memcpy(dst + (size_t)(r.base + i * stride) * es, src + (size_t)(r.base + perm[i] * stride) * es, es);
-      }
+  int64_t rows = outer * stride;
+  const SortPlan *p = st->plan;
+  if (p && len > (int64_t)UINT32_MAX) p = NULL;
+  SortJob j = {.cx = cx, .st = st, .p = p, .ops = ops, .res = res, .n = n, .len = len, .stride = stride,
+               .nchunks = 1};
+  if (!s && len > 0 && rows > 0) {
+    int threads = cx->pool && cx->nthreads > 1 ? cx->nthreads : 1;
+    if (threads > MAX_CHUNKS) threads = MAX_CHUNKS;
+    if (p && threads > 1 && rows < threads && len >= 65536 * threads) {
+      /* few long rows: each by all threads */
+      j.nchunks = threads;
+      s = sort_rows(&j, 0, rows);
+    } else {
+      /* rows over threads, a slice at least ~64K elements */
+      int64_t min_rows = len >= 65536 ? 1 : 65536 / len;
+      s = threads > 1 && rows >= 2 * min_rows
+              ? rt_pool_parallel_for(cx->pool, rows, min_rows, threads, sort_rows, &j)
+              : sort_rows(&j, 0, rows);
     }
-  cxla_free(perm);
-  cxla_free(tmp);
+  }
   if (!s) {
     if (in->shape->type == T_TUPLE) {
       s = rval_tuple(n, res, out);

@@ -1,0 +1,326 @@
+/* The cpu backend's sort (src/cpu/sort.c): the radix sort of comparators
+ * that are a plain order on one operand, against the interpreter (and, for
+ * rows too long for it, against the backend's own comparator path: the
+ * same comparator wrapped so that it is not recognized), bit for bit, on 1
+ * and 3 threads. Data: duplicates, NaNs of both signs and several
+ * payloads, both zeros, subnormals (which DAZ reads as zeros), infinities,
+ * integer extremes. Each module also checks whether the radix sort fired
+ * (CpuCompileStats.nradix): comparators that are not a plain order (two
+ * keys, LE, a non-zero canonicalization constant, FLOAT order of
+ * canonicalized values, keys of other operands' parameters) must not. */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "cpu/cpu.h"
+#include "interp/interp.h"
+#include "runtime/threadpool.h"
+#include "verify/verify.h"
+
+static RtPool *pool;
+
+/* The raw bits of a float type: sign, exponent mask, top mantissa bit. */
+static bool float_bits(ElemType t, uint64_t *s, uint64_t *e, uint64_t *mt) {
+  switch (t) {
+  case T_F16: *s = 0x8000, *e = 0x7c00, *mt = 0x200; return true;
+  case T_BF16: *s = 0x8000, *e = 0x7f80, *mt = 0x40; return true;
+  case T_F32: *s = 0x80000000u, *e = 0x7f800000u, *mt = 0x400000u; return true;
+  case T_F64: *s = 1ull << 63, *e = 0x7ffull << 52, *mt = 1ull << 51; return true;
+  default: return false;
+  }
+}
+
+/* Deterministic data with many duplicates and, one element in 6, a
+ * special value (NaNs only when nans); with seeds above 1000, no zeros,
+ * subnormals or NaNs (elements and keys then map one to one). */
+static void fill(Literal *l, uint64_t seed, bool nans) {
+  bool plain = seed > 1000;
+  uint64_t x = seed * 2654435761u + 88172645463325252ull, s = 0, e = 0, mt = 0;
+  int es = type_bytes(l->type);
+  bool fl = float_bits(l->type, &s, &e, &mt);
+  for (int64_t i = 0; i < l->nelems; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    uint64_t r = x >> 16;
+    if (l->type == T_PRED) {
+      ((uint8_t *)l->data)[i] = r & 1;
+    } else if (r % 6 == 0 && fl && !plain) {
+      const uint64_t sp[] = {0, s, 1, s | (mt >> 1), e, s | e, e | mt, s | e | mt, e | 1, s | e | (mt >> 2)};
+      int nsp = nans ? 10 : 6;
+      uint64_t b = sp[(r / 6) % (uint64_t)nsp];
+      memcpy((char *)l->data + i * es, &b, (size_t)es);
+    } else if (r % 6 == 0 && !fl) {
+      int w = type_bits(l->type);
+      bool sgn = type_kind(l->type) == TK_SINT;
+      uint64_t top = w == 64 ? ~0ull : (1ull << w) - 1;
+      const uint64_t sp[] = {0, top, 1, sgn ? top >> 1 : top, sgn ? (top >> 1) + 1 : 0};
+      uint64_t b = sp[(r / 6) % 5];
+      memcpy((char *)l->data + i * es, &b, (size_t)es);
+    } else if (fl) {
+      literal_set_f64(l, i, (double)(int64_t)(r % 401) / 4.0 - 50.125);
+    } else {
+      literal_set_i64(l, i, (int64_t)(r % 301) - 150);
+    }
+  }
+}
+
+static bool same_bytes(const Literal *a, const Literal *b) {
+  if (a->type != b->type || a->ntuple != b->ntuple || a->nelems != b->nelems) return false;
+  if (a->type == T_TUPLE) {
+    for (int i = 0; i < a->ntuple; i++)
+      if (!same_bytes(a->tuple[i], b->tuple[i])) return false;
+    return true;
+  }
+  return a->nelems == 0 || !memcmp(a->data, b->data, (size_t)a->nelems * (size_t)type_bytes(a->type));
+}
+
+static cxla_status parse(const char *text, cxla_module **m) {
+  cxla_status s = cxla_module_parse(text, strlen(text), "sort", m);
+  return s ? s : verify_module(*m);
+}
+
+/* Runs a compiled module on 1 and on 3 threads; both results must be
+ * `want` (or the first becomes it when want is NULL). */
+static bool run_cpu(const char *name, const cxla_module *m, Literal **args, int radix, Literal **want) {
+  CpuExecutable *x = NULL;
+  cxla_status s = cpu_compile(m, NULL, &x);
+  bool ok = !s;
+  if (ok && cpu_executable_stats(x)->nradix != radix) {
+    fprintf(stderr, "%s: %d radix sorts, expected %d\n", name, cpu_executable_stats(x)->nradix, radix);
+    ok = false;
+  }
+  for (int threads = 1; ok && threads <= 3; threads += 2) {
+    Literal *got = NULL;
+    CpuExecOptions o = {.pool = pool, .num_threads = threads};
+    s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
+    if (s) break;
+    if (!*want) {
+      *want = got;
+      continue;
+    }
+    if (!same_bytes(*want, got)) {
+      fprintf(stderr, "%s: %d threads: results differ\n", name, threads);
+      ok = false;
+    }
+    literal_free(got);
+  }
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  cxla_status_free(s);
+  cpu_executable_destroy(x);
+  return ok && !s;
+}
+
+static Literal **make_args(const cxla_module *m, uint64_t seed, bool nans) {
+  int n = m->entry->nparams;
+  Literal **a = cxla_calloc((size_t)n, sizeof *a);
+  for (int i = 0; a && i < n; i++) {
+    if (literal_create_for_shape(m->entry->params[i]->shape, &a[i])) return a;
+    fill(a[i], seed + (uint64_t)i, nans);
+  }
+  return a;
+}
+
+static void free_args(const cxla_module *m, Literal **a) {
+  for (int i = 0; a && i < m->entry->nparams; i++) literal_free(a[i]);
+  cxla_free(a);
+}
+
+/* The cpu backend against the interpreter; radix: sorts expected to take
+ * the radix sort. */
+static bool check_seed(const char *name, const char *text, int radix, bool nans, uint64_t seed) {
+  cxla_module *m = NULL;
+  Literal *want = NULL;
+  cxla_status s = parse(text, &m);
+  Literal **args = s ? NULL : make_args(m, seed, nans);
+  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
+  bool ok = !s && run_cpu(name, m, args, radix, &want);
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  cxla_status_free(s);
+  literal_free(want);
+  if (m) free_args(m, args);
+  cxla_module_destroy(m);
+  return ok;
+}
+
+static bool check(const char *name, const char *text, int radix, bool nans) {
+  return check_seed(name, text, radix, nans, 7) && check_seed(name, text, radix, nans, 1001);
+}
+
+/* Long rows: the radix sort against the comparator path (reference: the
+ * same comparator with its result and'ed with true, not recognized). */
+static bool check_long_seed(const char *name, const char *text, const char *ref_text, uint64_t seed) {
+  cxla_module *m = NULL, *r = NULL;
+  Literal *want = NULL;
+  cxla_status s = parse(text, &m);
+  if (!s) s = parse(ref_text, &r);
+  Literal **args = s ? NULL : make_args(m, seed, true);
+  bool ok = !s && run_cpu(name, r, args, 0, &want) && run_cpu(name, m, args, 1, &want);
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  cxla_status_free(s);
+  literal_free(want);
+  if (m) free_args(m, args);
+  cxla_module_destroy(m);
+  cxla_module_destroy(r);
+  return ok;
+}
+
+/* With and without zeros and NaNs. */
+static bool check_long(const char *name, const char *text, const char *ref_text) {
+  return check_long_seed(name, text, ref_text, 11) && check_long_seed(name, text, ref_text, 1001);
+}
+
+/* JAX's comparator for floats: NaNs as N, zeros as +0, total order. */
+static char *canon_module(const char *t, const char *shape, int dim, const char *dir, bool swap, const char *zero,
+                          const char *nan, const char *cmp_type, bool wrap) {
+  static char buf[4096];
+  snprintf(buf, sizeof buf,
+           "HloModule m\ncmp {\n  a = %s[] parameter(%d)\n  b = %s[] parameter(%d)\n"
+           "  nan = %s[] constant(%s)\n  z = %s[] constant(%s)\n"
+           "  na = pred[] compare(a, a), direction=NE\n  ea = pred[] compare(a, z), direction=EQ\n"
+           "  sa = %s[] select(ea, z, a)\n  ca = %s[] select(na, nan, sa)\n"
+           "  nb = pred[] compare(b, b), direction=NE\n  eb = pred[] compare(z, b), direction=EQ\n"
+           "  sb = %s[] select(nb, nan, b)\n  cb = %s[] select(eb, z, sb)\n"
+           "  %s = pred[] compare(ca, cb), direction=%s, type=%s\n%s}\n"
+           "ENTRY e {\n  x = %s%s parameter(0)\n  ROOT s = %s%s sort(x), dimensions={%d}, is_stable=true, "
+           "to_apply=cmp\n}\n",
+           t, swap ? 1 : 0, t, swap ? 0 : 1, t, nan, t, zero, t, t, t, t, wrap ? "l" : "ROOT l", dir, cmp_type,
+           wrap ? "  tr = pred[] constant(true)\n  ROOT w = pred[] and(l, tr)\n" : "", t, shape, t, shape, dim);
+  return buf;
+}
+
+/* compare(p0, p1) on one operand. */
+static char *plain_module(const char *t, const char *shape, int dim, const char *dir, const char *type_attr,
+                          bool wrap) {
+  static char buf[2048];
+  snprintf(buf, sizeof buf,
+           "HloModule m\ncmp {\n  a = %s[] parameter(0)\n  b = %s[] parameter(1)\n"
+           "  %s = pred[] compare(a, b), direction=%s%s\n%s}\n"
+           "ENTRY e {\n  x = %s%s parameter(0)\n  ROOT s = %s%s sort(x), dimensions={%d}, is_stable=true, "
+           "to_apply=cmp\n}\n",
+           t, t, wrap ? "l" : "ROOT l", dir, type_attr,
+           wrap ? "  tr = pred[] constant(true)\n  ROOT w = pred[] and(l, tr)\n" : "", t, shape, t, shape, dim);
+  return buf;
+}
+
+TEST(jax_float_comparator) {
+  const char *types[] = {"f32", "f64", "bf16", "f16"};
+  for (int i = 0; i < 4; i++) {
+    const char *t = types[i];
+    CHECK(check(t, canon_module(t, "[1000]", 0, "LT", false, "0", "nan", "TOTALORDER", false), 1, true));
+    CHECK(check(t, canon_module(t, "[3,333]", 1, "GT", false, "0", "nan", "TOTALORDER", false), 1, true));
+    CHECK(check(t, canon_module(t, "[77,4]", 0, "LT", true, "-0", "-nan", "TOTALORDER", false), 1, true));
+  }
+  /* rows of 1 and 2, short rows (insertion sort) and an empty one */
+  CHECK(check("len1", canon_module("f32", "[5,1]", 1, "LT", false, "0", "nan", "TOTALORDER", false), 1, true));
+  CHECK(check("len2", canon_module("f32", "[9,2]", 1, "LT", false, "0", "nan", "TOTALORDER", false), 1, true));
+  CHECK(check("len2dim0", canon_module("f32", "[2,9]", 0, "GT", false, "0", "nan", "TOTALORDER", false), 1, true));
+  CHECK(check("len31", canon_module("f64", "[4,31]", 1, "LT", false, "0", "nan", "TOTALORDER", false), 1, true));
+  CHECK(check("empty", canon_module("f32", "[3,0]", 1, "LT", false, "0", "nan", "TOTALORDER", false), 1, true));
+  /* NaNs as -inf: still a plain order */
+  CHECK(check("consts", canon_module("f32", "[500]", 0, "LT", false, "0", "-inf", "TOTALORDER", false), 1, true));
+}
+
+TEST(plain_orders) {
+  const char *ints[] = {"s8", "u8", "s16", "u16", "s32", "u32", "s64", "u64", "pred"};
+  for (int i = 0; i < 9; i++) {
+    CHECK(check(ints[i], plain_module(ints[i], "[4,300]", 1, "LT", "", false), 1, false));
+    CHECK(check(ints[i], plain_module(ints[i], "[300,2]", 0, "GT", "", false), 1, false));
+  }
+  CHECK(check("s32_signed", plain_module("s32", "[600]", 0, "LT", ", type=SIGNED", false), 1, false));
+  CHECK(check("u64_unsigned", plain_module("u64", "[600]", 0, "GT", ", type=UNSIGNED", false), 1, false));
+  /* IEEE order: -0 = +0 = subnormals under DAZ (not f16); rows with NaNs
+   * take the comparator */
+  const char *floats[] = {"f32", "f64", "bf16", "f16"};
+  for (int i = 0; i < 4; i++) {
+    CHECK(check(floats[i], plain_module(floats[i], "[3,500]", 1, "LT", "", false), 1, false));
+    CHECK(check(floats[i], plain_module(floats[i], "[500,3]", 0, "GT", ", type=FLOAT", false), 1, false));
+    CHECK(check(floats[i], plain_module(floats[i], "[3,500]", 1, "LT", "", false), 1, true));
+    CHECK(check(floats[i], plain_module(floats[i], "[3,500]", 1, "GT", ", type=TOTALORDER", false), 1, true));
+  }
+}
+
+TEST(several_operands) {
+  /* argsort: f32 keys, s32 positions */
+  CHECK(check("argsort",
+              "HloModule m\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+              "  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n"
+              "  ROOT l = pred[] compare(a, b), direction=LT, type=TOTALORDER\n}\n"
+              "ENTRY e {\n  x = f32[4,700] parameter(0)\n  io = s32[4,700] iota(), iota_dimension=1\n"
+              "  ROOT s = (f32[4,700], s32[4,700]) sort(x, io), dimensions={1}, is_stable=true, to_apply=cmp\n}\n",
+              1, true));
+  /* the key is the second operand; payloads of 1, 8 and 16 bytes; sorted along dim 0 */
+  CHECK(check("key_second",
+              "HloModule m\ncmp {\n  a = u8[] parameter(0)\n  b = u8[] parameter(1)\n"
+              "  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n  e = f64[] parameter(4)\n"
+              "  f = f64[] parameter(5)\n  g = c64[] parameter(6)\n  h = c64[] parameter(7)\n"
+              "  ROOT l = pred[] compare(d, c), direction=LT\n}\n"
+              "ENTRY e {\n  x = u8[600,3] parameter(0)\n  k = s32[600,3] parameter(1)\n"
+              "  v = f64[600,3] parameter(2)\n  w = c64[600,3] parameter(3)\n"
+              "  ROOT s = (u8[600,3], s32[600,3], f64[600,3], c64[600,3]) sort(x, k, v, w), dimensions={0}, "
+              "to_apply=cmp\n}\n",
+              1, false));
+}
+
+TEST(not_recognized) {
+  /* two keys (lexicographic) */
+  CHECK(check("two_keys",
+              "HloModule m\ncmp {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+              "  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n"
+              "  l1 = pred[] compare(a, b), direction=LT\n  e1 = pred[] compare(a, b), direction=EQ\n"
+              "  l2 = pred[] compare(c, d), direction=LT\n  a2 = pred[] and(e1, l2)\n"
+              "  ROOT o = pred[] or(l1, a2)\n}\n"
+              "ENTRY e {\n  x = s32[300] parameter(0)\n  y = s32[300] parameter(1)\n"
+              "  ROOT s = (s32[300], s32[300]) sort(x, y), dimensions={0}, is_stable=true, to_apply=cmp\n}\n",
+              0, false));
+  /* LE is not a strict order */
+  CHECK(check("le", plain_module("s32", "[300]", 0, "LE", "", false), 0, false));
+  /* elements of two operands compared */
+  CHECK(check("cross",
+              "HloModule m\ncmp {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+              "  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n  ROOT l = pred[] compare(a, d), direction=LT\n}\n"
+              "ENTRY e {\n  x = s32[300] parameter(0)\n  y = s32[300] parameter(1)\n"
+              "  ROOT s = (s32[300], s32[300]) sort(x, y), dimensions={0}, is_stable=true, to_apply=cmp\n}\n",
+              0, false));
+  /* canonicalization to a non-zero value test, FLOAT order of canonical
+   * values, a wrapped comparator */
+  CHECK(check("eq_one", canon_module("f32", "[400]", 0, "LT", false, "1", "nan", "TOTALORDER", false), 0, true));
+  CHECK(check("float_order", canon_module("f32", "[400]", 0, "LT", false, "0", "nan", "FLOAT", false), 0, false));
+  CHECK(check("wrapped", canon_module("f32", "[400]", 0, "LT", false, "0", "nan", "TOTALORDER", true), 0, true));
+  /* a transformed key: abs */
+  CHECK(check("abs",
+              "HloModule m\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+              "  x = f32[] abs(a)\n  y = f32[] abs(b)\n  ROOT l = pred[] compare(x, y), direction=LT\n}\n"
+              "ENTRY e {\n  x = f32[300] parameter(0)\n  ROOT s = f32[300] sort(x), dimensions={0}, to_apply=cmp\n}\n",
+              0, false));
+}
+
+TEST(long_rows) {
+  /* one long row: every thread sorts a chunk of each pass (11-bit digits) */
+  char a[4096], b[4096];
+  snprintf(a, sizeof a, "%s", canon_module("f32", "[1000003]", 0, "LT", false, "0", "nan", "TOTALORDER", false));
+  snprintf(b, sizeof b, "%s", canon_module("f32", "[1000003]", 0, "LT", false, "0", "nan", "TOTALORDER", true));
+  CHECK(check_long("f32_1000003", a, b));
+  snprintf(a, sizeof a, "%s", canon_module("f64", "[2,300001]", 1, "GT", false, "0", "nan", "TOTALORDER", false));
+  snprintf(b, sizeof b, "%s", canon_module("f64", "[2,300001]", 1, "GT", false, "0", "nan", "TOTALORDER", true));
+  CHECK(check_long("f64_2x300001", a, b));
+  snprintf(a, sizeof a, "%s", plain_module("s32", "[140000,2]", 0, "LT", "", false));
+  snprintf(b, sizeof b, "%s", plain_module("s32", "[140000,2]", 0, "LT", "", true));
+  CHECK(check_long("s32_dim0", a, b));
+  snprintf(a, sizeof a, "%s", plain_module("bf16", "[300000]", 0, "LT", "", false));
+  snprintf(b, sizeof b, "%s", plain_module("bf16", "[300000]", 0, "LT", "", true));
+  CHECK(check_long("bf16_nan_rows", a, b));
+  /* many rows over the threads */
+  snprintf(a, sizeof a, "%s", plain_module("u16", "[64,5000]", 1, "GT", "", false));
+  snprintf(b, sizeof b, "%s", plain_module("u16", "[64,5000]", 1, "GT", "", true));
+  CHECK(check_long("u16_rows", a, b));
+}
+
+int main(void) {
+  if (rt_pool_create(3, &pool)) return 1;
+  RUN(jax_float_comparator);
+  RUN(plain_orders);
+  RUN(several_operands);
+  RUN(not_recognized);
+  RUN(long_rows);
+  rt_pool_destroy(pool);
+  return test_summary(__FILE__);
+}
