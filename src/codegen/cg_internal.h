@@ -70,6 +70,10 @@ typedef struct Em {
   unsigned next_gen;
   int next_idx;
   cxla_status err;             /* first error; emission continues harmlessly */
+  /* row kernels: the reduce whose loop also writes its input's elements
+   * into output 0 (of the input's dims and type), where the row's
+   * elements read them back instead of computing them again; or NULL */
+  const Instr *stash_red;
 } Em;
 
 /* ---- cg.c ---- */

@@ -374,6 +374,10 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
   LLVMValueRef args[16];
   for (int k = 0; k < n; k++) args[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
   for (int k = 0; k < n; k++) args[n + k] = em_elem1(e, in->operands[k], oi);
+  if (in == e->stash_red && n == 1 && !e->err) {
+    const Shape *xs = in->operands[0]->shape;
+    LLVMBuildStore(e->b, args[1], em_elem_ptr(e, em_buf(e, 0), xs->type, em_linear(e, oi, xs->dims)));
+  }
   LLVMValueRef res[8];
   em_call_scalar_comp(e, in->called[0], args, res, n);
   if (e->err) return;
@@ -468,7 +472,7 @@ static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out
   bool empty = false;
   for (int d = 0; d < is->rank; d++) empty |= reduced[d] && is->dims[d] == 0;
   bool is_max;
-  if (!empty && reduce_is_minmax(in, &is_max)) reduce_minmax(e, in, idx, reduced, is_max, acc[0]);
+  if (!empty && in != e->stash_red && reduce_is_minmax(in, &is_max)) reduce_minmax(e, in, idx, reduced, is_max, acc[0]);
   else if (!empty) reduce_loops(e, in, idx, reduced, acc);
   if (e->err) return 0;
   for (int k = 0; k < n; k++) out[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");

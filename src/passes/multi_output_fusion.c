@@ -21,8 +21,13 @@
  *
  * A loop fusion is also merged into the reduce that consumes it while
  * other users read it too (producer-consumer multi-output fusion, see
- * merge_producer_consumer): softmax's exp is computed in its row-sum
- * kernel, which writes both. */
+ * merge_producer_consumer): exp is computed in its row-sum kernel, which
+ * writes both.
+ *
+ * Row merges come first (merge_rows): a row reduction read back along its
+ * rows by its only user, a fusion, goes into it, and so does a producer
+ * of the user's dims that only it reads once it is a row kernel: softmax
+ * and layer norm become one kernel each (see comp_row_reductions). */
 #include <stdio.h>
 #include <string.h>
 
@@ -461,10 +466,149 @@ static cxla_status merge_producer_consumer(Sweep *w, Instr *R, bool *merged) {
   return NULL;
 }
 
+/* ---- row fusion ----
+ * A fusion C of dims S that reads the rows of a row reduction P (a reduce
+ * over the trailing dims k.. of an array of dims S, or a fusion computing
+ * a value of such reduces) only at the row's index (broadcast back along
+ * dims k..) takes P in when C is P's only user: the backend then computes
+ * each reduce once per row in C's kernel (a row kernel, see
+ * comp_row_reductions), while the row's input is in cache. A loop fusion
+ * (or a row kernel with the same rows) of dims S whose only user is a row
+ * kernel is taken in too (softmax's exp, recomputed where the kernel
+ * reads it instead of written to memory and read back). Softmax and layer
+ * norm become one kernel each. */
+
+/* Whether C may take producers in as a row kernel: a fusion this sweep
+ * may merge, one array result of rank >= 2. */
+static bool row_consumer(Sweep *w, const Instr *C) {
+  return C->op == OP_FUSION && candidate(w, C) && C->called[0]->root->op != OP_TUPLE &&
+         type_is_array(C->shape->type) && C->shape->rank >= 2;
+}
+
+/* Whether P (an operand of C, number j) is a row producer for C. */
+static bool row_producer(Sweep *w, const Instr *C, int j, const Instr *P) {
+  const Shape *S = C->shape;
+  int k = P->shape->rank, nred = 0;
+  if (!type_is_array(P->shape->type) || k < 1 || k >= S->rank) return false;
+  if (P->op == OP_REDUCE) {
+    if (!fusion_is_loop_fusible(P) || P->noperands != 2 || !same_space(P->operands[0]->shape, S) ||
+        P->dimensions.n != S->rank - k)
+      return false;
+    for (int d = 0; d < P->dimensions.n; d++)
+      if (P->dimensions.v[d] < k) return false;
+  } else if (P->op != OP_FUSION || P->fusion_kind != FUSION_INPUT || !candidate(w, P) ||
+             P->called[0]->root->op == OP_TUPLE ||
+             comp_rows(P->called[0], S, k, -1, true, &nred, NULL, 0) != k || nred == 0) {
+    return false;
+  }
+  /* C reads P's rows at the row index only */
+  return comp_rows(C->called[0], S, k, j, false, &nred, NULL, 0) == k;
+}
+
+/* Replaces fusion C by one that computes P (C's only user) inside. */
+static cxla_status merge_into(Sweep *w, Instr *P, Instr *C) {
+  FusionCtx *x = w->x;
+  Computation *c = w->c;
+  HloModule *m = x->m;
+  Arena *ar = &m->arena;
+  int tag = fusion_fresh_tag(x, &w->names, x->free_tag);
+  x->free_tag = tag + 1;
+  char fname[64], cname[64], tagstr[32];
+  snprintf(fname, sizeof fname, "fusion.%d", tag);
+  snprintf(cname, sizeof cname, "fused_computation.%d", tag);
+  snprintf(tagstr, sizeof tagstr, "%d", tag);
+  Merge g = {m, x, w, c, NULL, NULL, 0, NULL, 0, NULL, NULL, {0}};
+  g.mc = fusion_ctx_new_computation(x, c, cname);
+  g.ops = arena_array(ar, (size_t)(P->noperands + C->noperands) + 1, sizeof(Instr *));
+  g.outs = arena_array(ar, 2, sizeof(Instr *));
+  if (!g.mc || !g.ops || !g.outs) return cxla_oom();
+  cxla_status st = absorb(&g, P);
+  if (!st) {
+    g.prod = P;
+    g.prod_value = g.outs[0];
+    g.nouts = 0;
+    st = absorb(&g, C);
+  }
+  namemap_free(&g.names);
+  TRY(st);
+  g.mc->root = g.outs[0];
+  for (int i = 0; i < g.mc->ninstrs; i++) g.mc->instrs[i]->scratch = NULL;
+  TRY(fusion_finish(g.mc, tagstr));
+  Shape *fs = shape_clone(ar, C->shape);
+  Computation **called = arena_array(ar, 1, sizeof(Computation *));
+  Instr *f = fs && called ? comp_add_instr(c, OP_FUSION, fs, g.nops, g.ops, fname) : NULL;
+  if (!f || !namemap_set(&w->names, f->name, f)) return cxla_oom();
+  called[0] = g.mc;
+  f->ncalled = 1;
+  f->called = called;
+  f->attrs = A_FUSION_KIND;
+  f->fusion_kind = fusion_kind_of(g.mc);
+  for (int k = 0; k < f->noperands; k++)
+    if (!add_new_user(w, f->operands[k], f)) return cxla_oom();
+  const char *meta = instr_raw(C, "metadata");
+  if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
+  /* C's users read f */
+  for (int i = 0; i < w->u.count[C->id]; i++) {
+    Instr *u = w->u.list[C->id][i];
+    if (w->state[u->id] & GONE) continue;
+    for (int k = 0; k < u->noperands; k++)
+      if (u->operands[k] == C) u->operands[k] = f;
+    for (int k = 0; k < u->ncontrol_preds; k++)
+      if (u->control_preds[k] == C) u->control_preds[k] = f;
+    w->state[u->id] |= TOUCHED;
+  }
+  for (int e = w->xhead[C->id]; e >= 0; e = w->xnext[e]) {
+    Instr *u = w->xuser[e];
+    for (int k = 0; k < u->noperands; k++)
+      if (u->operands[k] == C) u->operands[k] = f;
+  }
+  if (c->root == C) c->root = f;
+  drop(w, P);
+  drop(w, C);
+  drop_unused_constants(w, P);
+  drop_unused_constants(w, C);
+  if (P->op == OP_FUSION) fusion_ctx_remove_computation(x, P->called[0]);
+  fusion_ctx_remove_computation(x, C->called[0]);
+  return NULL;
+}
+
+/* One row merge into C, if one applies. */
+static cxla_status merge_rows(Sweep *w, Instr *C, bool *merged) {
+  if (!row_consumer(w, C)) return NULL;
+  int rowk = comp_row_reductions(C->called[0], C->shape, NULL, 0);
+  for (int j = 0; j < C->noperands; j++) {
+    Instr *P = C->operands[j];
+    if (!settled(w, P) || w->ctrl[P->id] || w->c->root == P || w->u.count[P->id] != 1 ||
+        w->xhead[P->id] >= 0)
+      continue;
+    if (P->op == OP_FUSION && fusion_ctx_callers(w->x, P->called[0]) != 1) continue;
+    /* a loop fusion, or a row kernel with C's rows, of C's dims */
+    bool full = rowk > 0 && P->op == OP_FUSION && candidate(w, P) && same_space(P->shape, C->shape) &&
+                (loop_producer(P) ||
+                 (P->fusion_kind == FUSION_INPUT && P->called[0]->root->op != OP_TUPLE &&
+                  comp_row_reductions(P->called[0], P->shape, NULL, 0) == rowk));
+    bool take = full || row_producer(w, C, j, P);
+    if (!take) continue;
+    int ni = own_size(P) + own_size(C), np = C->noperands - 1;
+    for (int k = 0; k < P->noperands; k++) np += fusion_operand_index(C, P->operands[k]) < 0;
+    if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
+    TRY(merge_into(w, P, C));
+    *merged = true;
+    return NULL; /* C is gone */
+  }
+  return NULL;
+}
+
 /* Merges the pairs of siblings found over one sweep of w->c, and
- * producers into their reduce consumers. */
+ * producers into their reduce consumers; row merges first (a sweep that
+ * makes one makes no other kind). */
 static cxla_status sweep(Sweep *w, bool *merged) {
   Computation *c = w->c;
+  for (int r = 0; r < w->n; r++) {
+    Instr *C = c->instrs[r];
+    if (!(w->state[r] & GONE)) TRY(merge_rows(w, C, merged));
+  }
+  if (*merged) return NULL;
   for (int x = 0; x < w->n; x++) {
     const Instr *shared = c->instrs[x];
     /* Sharing a scalar or a constant saves nothing worth a merge. */
