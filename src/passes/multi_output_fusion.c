@@ -293,6 +293,25 @@ static void drop(Sweep *w, Instr *in) {
   fusion_ctx_note_free_name(w->x, in->name);
 }
 
+/* Makes every user of old instruction `in` (and the root) read `to`. */
+static void point_users(Sweep *w, Instr *in, Instr *to) {
+  for (int i = 0; i < w->u.count[in->id]; i++) {
+    Instr *u = w->u.list[in->id][i];
+    if (w->state[u->id] & GONE) continue;
+    for (int k = 0; k < u->noperands; k++)
+      if (u->operands[k] == in) u->operands[k] = to;
+    for (int k = 0; k < u->ncontrol_preds; k++)
+      if (u->control_preds[k] == in) u->control_preds[k] = to;
+    w->state[u->id] |= TOUCHED;
+  }
+  for (int e = w->xhead[in->id]; e >= 0; e = w->xnext[e]) {
+    Instr *u = w->xuser[e];
+    for (int k = 0; k < u->noperands; k++)
+      if (u->operands[k] == in) u->operands[k] = to;
+  }
+  if (w->c->root == in) w->c->root = to;
+}
+
 /* Points the users of candidate `in` at the merged fusion f, whose results
  * from `first` on are in's. */
 static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
@@ -319,21 +338,7 @@ static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
   if (!gte || !namemap_set(&w->names, gte->name, gte)) return cxla_oom();
   gte->attrs = A_INDEX;
   gte->index = first;
-  for (int i = 0; i < nusers; i++) {
-    Instr *u = users[i];
-    if (w->state[u->id] & GONE) continue;
-    for (int k = 0; k < u->noperands; k++)
-      if (u->operands[k] == in) u->operands[k] = gte;
-    for (int k = 0; k < u->ncontrol_preds; k++)
-      if (u->control_preds[k] == in) u->control_preds[k] = gte;
-    w->state[u->id] |= TOUCHED;
-  }
-  for (int e = w->xhead[in->id]; e >= 0; e = w->xnext[e]) {
-    Instr *u = w->xuser[e];
-    for (int k = 0; k < u->noperands; k++)
-      if (u->operands[k] == in) u->operands[k] = gte;
-  }
-  if (c->root == in) c->root = gte;
+  point_users(w, in, gte);
   return NULL;
 }
 
@@ -355,9 +360,16 @@ static void drop_unused_constants(Sweep *w, const Instr *gone) {
   }
 }
 
-/* Replaces candidates a and b of c by one multi-output fusion; with
- * `producer`, b reads a and reads a's value inside the fusion. */
-static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
+enum MergeMode {
+  SIBLINGS,  /* a and b read the same operand: both results */
+  PRODUCER,  /* b reads a, which others read too: both results */
+  INTO       /* b is a's only user: b's result only (a row merge) */
+};
+
+/* Replaces candidates a and b of c by one fusion whose results are both
+ * of theirs (a multi-output fusion), or b's only (INTO); b reads a's value
+ * inside the fusion unless they are SIBLINGS. */
+static cxla_status merge(Sweep *w, Instr *a, Instr *b, enum MergeMode mode) {
   FusionCtx *x = w->x;
   Computation *c = w->c;
   HloModule *m = x->m;
@@ -375,24 +387,28 @@ static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
   if (!g.mc || !g.ops || !g.outs) return cxla_oom();
   cxla_status st = absorb(&g, a);
   int second = g.nouts;
-  if (producer && !st) {
+  if (mode != SIBLINGS && !st) {
     g.prod = a;
     g.prod_value = g.outs[0];
   }
+  if (mode == INTO) g.nouts = 0;
   if (!st) st = absorb(&g, b);
-  const char *tname = st ? NULL : mc_name(&g, "tuple");
+  const char *tname = st || mode == INTO ? NULL : mc_name(&g, "tuple");
   namemap_free(&g.names);
   TRY(st);
-  Shape **elems = arena_array(ar, (size_t)g.nouts, sizeof(Shape *));
-  if (!elems) return cxla_oom();
-  for (int i = 0; i < g.nouts; i++) elems[i] = g.outs[i]->shape;
-  Shape *ts = shape_new_tuple(ar, g.nouts, elems);
-  Instr *root = ts && tname ? comp_add_instr(g.mc, OP_TUPLE, ts, g.nouts, g.outs, tname) : NULL;
-  if (!root) return cxla_oom();
+  Instr *root = g.outs[0];
+  if (mode != INTO) {
+    Shape **elems = arena_array(ar, (size_t)g.nouts, sizeof(Shape *));
+    if (!elems) return cxla_oom();
+    for (int i = 0; i < g.nouts; i++) elems[i] = g.outs[i]->shape;
+    Shape *ts = shape_new_tuple(ar, g.nouts, elems);
+    root = ts && tname ? comp_add_instr(g.mc, OP_TUPLE, ts, g.nouts, g.outs, tname) : NULL;
+    if (!root) return cxla_oom();
+  }
   g.mc->root = root;
   for (int i = 0; i < g.mc->ninstrs; i++) g.mc->instrs[i]->scratch = NULL;
   TRY(fusion_finish(g.mc, tagstr));
-  Shape *fs = shape_clone(ar, ts);
+  Shape *fs = shape_clone(ar, root->shape);
   Computation **called = arena_array(ar, 1, sizeof(Computation *));
   Instr *f = fs && called ? comp_add_instr(c, OP_FUSION, fs, g.nops, g.ops, fname) : NULL;
   if (!f || !namemap_set(&w->names, f->name, f)) return cxla_oom();
@@ -403,10 +419,14 @@ static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
   f->fusion_kind = fusion_kind_of(g.mc);
   for (int k = 0; k < f->noperands; k++)
     if (!add_new_user(w, f->operands[k], f)) return cxla_oom();
-  const char *meta = instr_raw(a, "metadata");
+  const char *meta = instr_raw(mode == INTO ? b : a, "metadata");
   if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
-  TRY(redirect(&g, a, f, 0));
-  TRY(redirect(&g, b, f, second));
+  if (mode == INTO) {
+    point_users(w, b, f);
+  } else {
+    TRY(redirect(&g, a, f, 0));
+    TRY(redirect(&g, b, f, second));
+  }
   drop(w, a);
   drop(w, b);
   drop_unused_constants(w, a);
@@ -459,7 +479,7 @@ static cxla_status merge_producer_consumer(Sweep *w, Instr *R, bool *merged) {
     for (int q = 0; q < R->noperands && !path && !unknown; q++)
       if (R->operands[q] != P) reaches(w, P, R->operands[q], &path, &unknown);
     if (path || unknown) continue;
-    TRY(merge(w, P, R, true));
+    TRY(merge(w, P, R, PRODUCER));
     *merged = true;
     return NULL; /* R is gone */
   }
@@ -505,73 +525,6 @@ static bool row_producer(Sweep *w, const Instr *C, int j, const Instr *P) {
   return comp_rows(C->called[0], S, k, j, false, &nred, NULL, 0) == k;
 }
 
-/* Replaces fusion C by one that computes P (C's only user) inside. */
-static cxla_status merge_into(Sweep *w, Instr *P, Instr *C) {
-  FusionCtx *x = w->x;
-  Computation *c = w->c;
-  HloModule *m = x->m;
-  Arena *ar = &m->arena;
-  int tag = fusion_fresh_tag(x, &w->names, x->free_tag);
-  x->free_tag = tag + 1;
-  char fname[64], cname[64], tagstr[32];
-  snprintf(fname, sizeof fname, "fusion.%d", tag);
-  snprintf(cname, sizeof cname, "fused_computation.%d", tag);
-  snprintf(tagstr, sizeof tagstr, "%d", tag);
-  Merge g = {m, x, w, c, NULL, NULL, 0, NULL, 0, NULL, NULL, {0}};
-  g.mc = fusion_ctx_new_computation(x, c, cname);
-  g.ops = arena_array(ar, (size_t)(P->noperands + C->noperands) + 1, sizeof(Instr *));
-  g.outs = arena_array(ar, 2, sizeof(Instr *));
-  if (!g.mc || !g.ops || !g.outs) return cxla_oom();
-  cxla_status st = absorb(&g, P);
-  if (!st) {
-    g.prod = P;
-    g.prod_value = g.outs[0];
-    g.nouts = 0;
-    st = absorb(&g, C);
-  }
-  namemap_free(&g.names);
-  TRY(st);
-  g.mc->root = g.outs[0];
-  for (int i = 0; i < g.mc->ninstrs; i++) g.mc->instrs[i]->scratch = NULL;
-  TRY(fusion_finish(g.mc, tagstr));
-  Shape *fs = shape_clone(ar, C->shape);
-  Computation **called = arena_array(ar, 1, sizeof(Computation *));
-  Instr *f = fs && called ? comp_add_instr(c, OP_FUSION, fs, g.nops, g.ops, fname) : NULL;
-  if (!f || !namemap_set(&w->names, f->name, f)) return cxla_oom();
-  called[0] = g.mc;
-  f->ncalled = 1;
-  f->called = called;
-  f->attrs = A_FUSION_KIND;
-  f->fusion_kind = fusion_kind_of(g.mc);
-  for (int k = 0; k < f->noperands; k++)
-    if (!add_new_user(w, f->operands[k], f)) return cxla_oom();
-  const char *meta = instr_raw(C, "metadata");
-  if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
-  /* C's users read f */
-  for (int i = 0; i < w->u.count[C->id]; i++) {
-    Instr *u = w->u.list[C->id][i];
-    if (w->state[u->id] & GONE) continue;
-    for (int k = 0; k < u->noperands; k++)
-      if (u->operands[k] == C) u->operands[k] = f;
-    for (int k = 0; k < u->ncontrol_preds; k++)
-      if (u->control_preds[k] == C) u->control_preds[k] = f;
-    w->state[u->id] |= TOUCHED;
-  }
-  for (int e = w->xhead[C->id]; e >= 0; e = w->xnext[e]) {
-    Instr *u = w->xuser[e];
-    for (int k = 0; k < u->noperands; k++)
-      if (u->operands[k] == C) u->operands[k] = f;
-  }
-  if (c->root == C) c->root = f;
-  drop(w, P);
-  drop(w, C);
-  drop_unused_constants(w, P);
-  drop_unused_constants(w, C);
-  if (P->op == OP_FUSION) fusion_ctx_remove_computation(x, P->called[0]);
-  fusion_ctx_remove_computation(x, C->called[0]);
-  return NULL;
-}
-
 /* One row merge into C, if one applies. */
 static cxla_status merge_rows(Sweep *w, Instr *C, bool *merged) {
   if (!row_consumer(w, C)) return NULL;
@@ -592,7 +545,7 @@ static cxla_status merge_rows(Sweep *w, Instr *C, bool *merged) {
     int ni = own_size(P) + own_size(C), np = C->noperands - 1;
     for (int k = 0; k < P->noperands; k++) np += fusion_operand_index(C, P->operands[k]) < 0;
     if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
-    TRY(merge_into(w, P, C));
+    TRY(merge(w, P, C, INTO));
     *merged = true;
     return NULL; /* C is gone */
   }
@@ -634,7 +587,7 @@ static cxla_status sweep(Sweep *w, bool *merged) {
         if (ba || u2) continue;
         /* Keep the earlier one first so that tuple element order follows
          * the program order. */
-        TRY(a->id < b->id ? merge(w, a, b, false) : merge(w, b, a, false));
+        TRY(a->id < b->id ? merge(w, a, b, SIBLINGS) : merge(w, b, a, SIBLINGS));
         *merged = true;
         break; /* a is gone */
       }
