@@ -4,6 +4,9 @@
  *   rt_linalg.c   cholesky, triangular-solve, the LAPACK custom-calls
  *   rt_topk.c     topk, custom-call "TopK"
  *   rt_rng.c      rng, rng-get-and-update-state
+ *   rt_window.c   depthwise convolution, NHWC pooling (reduce-window max /
+ *                 add, select-and-scatter), scans (whole-prefix
+ *                 reduce-windows); the others stay compiled kernels
  *   rt_control.c  one-replica collectives, replica-id/partition-id, async
  *                 and copy start/done (async-start's computation compiled),
  *                 get/set-dimension-size, dynamic-reshape, annotating
@@ -26,7 +29,7 @@
 #include "cpu/cpu_internal.h"
 #include "interp/interp.h"
 
-enum { RT_NONE, RT_INTERP, RT_FFT, RT_LINALG, RT_TOPK, RT_RNG, RT_CONTROL };
+enum { RT_NONE, RT_INTERP, RT_FFT, RT_LINALG, RT_TOPK, RT_RNG, RT_CONTROL, RT_WINDOW };
 
 typedef cxla_status (*Family)(Interp *, const Instr *, Literal *const *, Literal **);
 
@@ -57,6 +60,7 @@ static Family family_for(const Instr *in) {
 
 static int kind_of(const Instr *in) {
   if (family_of(in->op)) return RT_INTERP;
+  if (rt_window_supported(in)) return RT_WINDOW;
   switch (in->op) {
   case OP_FFT: return RT_FFT;
   case OP_CHOLESKY: case OP_TRIANGULAR_SOLVE: return RT_LINALG;
@@ -80,6 +84,8 @@ static int kind_of(const Instr *in) {
 
 bool routine_supported(const Instr *in) { return kind_of(in) != RT_NONE; }
 
+bool routine_uses_blas(const Step *st) { return st->routine != RT_WINDOW; }
+
 cxla_status routine_prepare(Step *st, const Instr *in) {
   st->routine = kind_of(in);
   switch (st->routine) {
@@ -94,7 +100,7 @@ cxla_status routine_prepare(Step *st, const Instr *in) {
   case RT_RNG: return rt_rng_check(in);
   case RT_CONTROL: return rt_control_check(in);
   case RT_LINALG: return rt_linalg_check(in);
-  case RT_INTERP: return NULL;
+  case RT_INTERP: case RT_WINDOW: return NULL;
   default:
     if (in->op == OP_BATCH_NORM_TRAINING || in->op == OP_BATCH_NORM_INFERENCE || in->op == OP_BATCH_NORM_GRAD)
       return ERR(UNIMPLEMENTED,
@@ -130,6 +136,7 @@ cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVa
   case RT_TOPK: return rt_topk_run(in, ops, out);
   case RT_RNG: return rt_rng_run(in, cx->rng_state, ops, out);
   case RT_CONTROL: return rt_control_run(cx, st, ops, out);
+  case RT_WINDOW: return rt_window_run(cx, in, ops, out);
   default: return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
   }
 }
@@ -212,12 +219,22 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
       if ((u[i] & EXP) == EXP) return false;                                \
   } while (0)
 
-bool rval_all_finite(const RVal *v, int64_t n2) {
-  const Literal *l = &v->lit;
+static bool finite_scan(const Literal *l, int64_t n2) {
   int64_t n = l->nelems * n2;
   if (l->type == T_F32 || l->type == T_C64) FINITE_SCAN(uint32_t, UINT32_C(0x7f800000));
   else FINITE_SCAN(uint64_t, UINT64_C(0x7ff0000000000000));
   return true;
+}
+
+/* Values are immutable but for kernels writing in place (which reset
+ * v->finite), so the answer is kept; constants are shared by concurrent
+ * executions, hence the atomics (every writer stores the same answer). */
+bool rval_all_finite(RVal *v, int64_t n2) {
+  int known = __atomic_load_n(&v->finite, __ATOMIC_RELAXED);
+  if (known) return known == 1;
+  bool ok = finite_scan(&v->lit, n2);
+  __atomic_store_n(&v->finite, ok ? 1 : 2, __ATOMIC_RELAXED);
+  return ok;
 }
 
 /* C = op(A) op(B) in plain loops, summing in order in the element type
@@ -250,9 +267,9 @@ bool rval_all_finite(const RVal *v, int64_t n2) {
       }                                                                                       \
   } while (0)
 
-cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
+cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
-  TRY(rval_array_in(host, s->type, s->rank, s->dims, out));
+  TRY(rval_array_x(cx, s->type, s->rank, s->dims, out));
   RVal *o = *out;
   ElemType t = s->type;
   size_t es = (size_t)type_bytes(t);
