@@ -103,9 +103,10 @@ $(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) -o $@
 
-# Only the backend's objects see LLVM's headers (and the test that asks the
+# Only the backend's objects see LLVM's headers (and the tests that ask the
 # emitter how it splits kernels).
-$(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o $(BUILD)/tests/test_cpu_threads $(BUILD)/tests/test_cpu_seq $(BUILD)/tests/test_cpu_gemm: CFLAGS += $(LLVM_CFLAGS)
+$(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o $(BUILD)/tests/test_cpu_threads $(BUILD)/tests/test_cpu_seq \
+  $(BUILD)/tests/test_cpu_rows $(BUILD)/tests/test_cpu_gemm: CFLAGS += $(LLVM_CFLAGS)
 
 # A host program that sees only the public headers and the shared library.
 $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)

@@ -270,6 +270,8 @@ static bool outputs_same_dims(const Instr *in) {
  * well over threads, the fewest leading dims that have CG_SPLIT_ROWS
  * between them, never the innermost (its loop is the one vectorized). */
 #define CG_SPLIT_ROWS 64
+/* most reduces a row kernel computes per row */
+#define CG_MAX_ROW_REDUCES 16
 static int split_dims(const Shape *s) {
   if (s->rank <= 1) return s->rank;
   int k = 1;
@@ -280,6 +282,8 @@ static int split_dims(const Shape *s) {
 
 static const Instr *column_reduce(const Instr *in, const Instr *value);
 static bool should_tile(const Instr *in, const Shape *shape);
+static int row_reduces(const Instr *in, const Shape *s, const Instr **red, int max);
+static bool same_dims(const Shape *a, const Shape *b);
 
 /* How many leading output dims a kernel's [lo, hi) rows range over: the
  * column-reduction sweep and the tiled nest take the outermost dim only,
@@ -287,7 +291,8 @@ static bool should_tile(const Instr *in, const Shape *shape);
 static int kernel_rows_dims(const Instr *in, const Shape *s) {
   const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in;
   if (column_reduce(in, value) || should_tile(in, s)) return s->rank ? 1 : 0;
-  return split_dims(s);
+  int k = row_reduces(in, s, NULL, 0), sd = split_dims(s);
+  return k > 0 && k < sd ? k : sd;
 }
 
 int64_t codegen_kernel_extent(const Instr *in) {
@@ -407,9 +412,24 @@ static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape,
 
 /* Loop nest over dims storing values of `what`: the outermost loop runs
  * over [lo, hi) of the first `split` dims flattened (row-major), the
- * others over their whole extent; the innermost speculates when `spec`. */
+ * others over their whole extent; the innermost speculates when `spec`
+ * (never where the kernel reads its own output). */
+static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
+                           LLVMValueRef lo, LLVMValueRef hi, int split, bool spec, int k,
+                           const Instr *const *red, int nred);
+static cxla_status bind(Em *e, const Instr *in, int slot);
+
 static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
                       LLVMValueRef lo, LLVMValueRef hi, int split, bool spec) {
+  emit_nest_rows(e, what, shape, first_out, nout, lo, hi, split, spec, 0, NULL, 0);
+}
+
+/* emit_nest that computes reduces red[0 .. nred) (each a value of the
+ * first k output dims) once per row: after the loops over dims 0 .. k-1
+ * open, before the inner ones (split <= k). */
+static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
+                           LLVMValueRef lo, LLVMValueRef hi, int split, bool spec, int k,
+                           const Instr *const *red, int nred) {
   int rank = shape->rank;
   for (int i = 0; i < rank; i++)
     if (shape->dims[i] == 0) return;
@@ -426,12 +446,21 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
     }
     idx->v[0] = f;
   }
-  for (int i = split > 1 ? split : 0; i < rank; i++) {
+  for (int i = split > 1 ? split : 0; i <= rank; i++) {
+    if (i == k && nred > 0) {
+      Idx *ri = em_idx(e, k);
+      if (!ri) return;
+      for (int d = 0; d < k; d++) ri->v[d] = idx->v[d];
+      for (int q = 0; q < nred; q++) (void)em_elem1(e, red[q], ri);
+      /* the row's elements read the stashed values from the output */
+      if (e->stash_red && bind(e, e->stash_red->operands[0], 0)) em_fail(e, cxla_oom());
+    }
+    if (i == rank) break;
     bool ranged = i == 0;
     LLVMValueRef l = ranged ? lo : em_i64(e, 0), h = ranged ? hi : em_i64(e, shape->dims[i]);
     if (spec && i == rank - 1) {
       emit_inner_speculative(e, what, shape, idx, i, l, h, first_out, nout);
-      for (int k = nloops - 1; k >= 0; k--) em_loop_end(e, &loops[k]);
+      for (int j = nloops - 1; j >= 0; j--) em_loop_end(e, &loops[j]);
       return;
     }
     idx->v[i] = em_loop_begin(e, &loops[nloops++], l, h, "l");
@@ -634,6 +663,53 @@ static int64_t kernel_work(const Instr *in) {
       if (t > inner) inner = t;
     }
   return out * inner;
+}
+
+/* ---- row kernels ----
+ * A fusion that reduces rows of an array of its output's dims (over the
+ * trailing dims k .. rank-1) and broadcasts the results back along them
+ * (softmax: a row max, a row sum of exp(x - max), x's row scaled by 1 /
+ * sum; layer norm) computes each reduce once per row, before the row's
+ * elements: the elemental emitter then finds the row's value memoized
+ * wherever the row's elements read it, and the row's input, read by every
+ * pass over it, stays in cache. Each reduce still sees its elements in
+ * the per-element loop's order, so results are those of that loop.
+ * Which fusions qualify: comp_row_reductions (ir.h). */
+
+/* k (> 0) and the reduces of a row kernel for `in` with output shape s
+ * (comp_row_reductions), or 0 when `in` is not one. */
+static int row_reduces(const Instr *in, const Shape *s, const Instr **red, int max) {
+  if (in->op != OP_FUSION || in->shape->type == T_TUPLE) return 0;
+  return comp_row_reductions(in->called[0], s, red, max);
+}
+
+/* The reduce whose input a row kernel keeps in its output row (see
+ * Em.stash_red): the last one, when its input is computed in the kernel
+ * (not read from a buffer) from a reduce's value, of the output's type
+ * and dims, read by other instructions too, and the reduce is a sum;
+ * or NULL. */
+static const Instr *row_stash(const Instr *in, const Shape *out, const Instr *last) {
+  const Instr *v = last->operands[0];
+  if (codegen_kernel_outputs(in) != 1 || v->op == OP_PARAMETER || v->shape->type != out->type ||
+      !same_dims(v->shape, out) || last->called[0]->root->op != OP_ADD)
+    return NULL;
+  /* v must depend on a reduce: comp_row_reductions then has every use of
+   * it read it at the output's index (or in a reduce's loop) */
+  const Computation *c = in->called[0];
+  bool *dep = cxla_calloc((size_t)c->ninstrs + 1, sizeof *dep), used = false;
+  if (!dep) return NULL;
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *x = c->instrs[i];
+    dep[i] = x->op == OP_REDUCE;
+    for (int k = 0; k < x->noperands; k++) {
+      int id = x->operands[k]->id;
+      if (id >= 0 && id < i && c->instrs[id] == x->operands[k]) dep[i] |= dep[id];
+      used |= x != last && x->operands[k] == v;
+    }
+  }
+  bool ok = used && v->id >= 0 && v->id < c->ninstrs && c->instrs[v->id] == v && dep[v->id];
+  cxla_free(dep);
+  return ok ? last : NULL;
 }
 
 /* ---- column reductions ----
@@ -848,6 +924,8 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
   const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL, *tsrc;
+  const Instr *red[CG_MAX_ROW_REDUCES + 1] = {0};
+  int rowk = 0;
   const Instr *dus = cg_dus_inplace(in);
   if (cg_whole_op(in->op)) {
     em_whole_kernel(&e, in, lo, hi);
@@ -873,6 +951,11 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
     else emit_transpose_2d(&e, slot, sh[0]->dims[0], sh[0]->dims[1], lo, hi);
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
+  } else if (outputs_same_dims(in) && (rowk = row_reduces(in, sh[0], red, CG_MAX_ROW_REDUCES)) > 0) {
+    int nred = 0;
+    while (nred < CG_MAX_ROW_REDUCES && red[nred]) nred++;
+    e.stash_red = row_stash(in, sh[0], red[nred - 1]);
+    emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, kernel_rows_dims(in, sh[0]), false, rowk, red, nred);
   } else if (outputs_same_dims(in)) {
     emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]), speculates(in));
   } else {

@@ -75,6 +75,10 @@ typedef struct Em {
    * (em_spec_raise) for any element the fast path cannot compute; the
    * nest then computes that chunk of elements again with it unset. */
   LLVMValueRef spec_flag;
+  /* row kernels: the reduce whose loop also writes its input's elements
+   * into output 0 (of the input's dims and type), where the row's
+   * elements read them back instead of computing them again; or NULL */
+  const Instr *stash_red;
 } Em;
 
 /* ---- cg.c ---- */

@@ -329,6 +329,125 @@ static LLVMValueRef bitcast_convert_elem(Em *e, const Instr *in, const Idx *idx)
 
 /* ---- reductions ---- */
 
+/* Whether reduce `in` is a float max or min: one f32/f64 input and a
+ * computation that is maximum or minimum of its two parameters. */
+static bool reduce_is_minmax(const Instr *in, bool *is_max) {
+  if (in->noperands != 2 || in->ncalled != 1 || !type_is_array(in->shape->type)) return false;
+  ElemType t = in->shape->type;
+  if ((t != T_F32 && t != T_F64) || in->operands[0]->shape->type != t) return false;
+  const Computation *c = in->called[0];
+  const Instr *r = c->root;
+  if (c->nparams != 2 || c->ninstrs != 3 || !r || (r->op != OP_MAXIMUM && r->op != OP_MINIMUM) ||
+      r->noperands != 2 || r->shape->type != t || r->shape->rank != 0)
+    return false;
+  const Instr *a = r->operands[0], *b = r->operands[1];
+  if (!((a == c->params[0] && b == c->params[1]) || (a == c->params[1] && b == c->params[0])))
+    return false;
+  *is_max = r->op == OP_MAXIMUM;
+  return true;
+}
+
+/* The generic reduction loops: acc[k] (allocas holding the init values)
+ * combined with every reduced element of the inputs, in index order. */
+static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *reduced, LLVMValueRef *acc) {
+  int n = in->noperands / 2;
+  const Shape *is = in->operands[0]->shape;
+  Idx *oi = em_idx(e, is->rank);
+  if (!oi) return;
+  Loop loops[CG_MAX_RANK];
+  int nl = 0, j = 0;
+  for (int d = 0; d < is->rank; d++) {
+    if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
+    else oi->v[d] = idx->v[j++];
+  }
+  LLVMValueRef args[16];
+  for (int k = 0; k < n; k++) args[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
+  for (int k = 0; k < n; k++) args[n + k] = em_elem1(e, in->operands[k], oi);
+  if (in == e->stash_red && n == 1 && !e->err) {
+    const Shape *xs = in->operands[0]->shape;
+    LLVMBuildStore(e->b, args[1], em_elem_ptr(e, em_buf(e, 0), xs->type, em_linear(e, oi, xs->dims)));
+  }
+  LLVMValueRef res[8];
+  em_call_scalar_comp(e, in->called[0], args, res, n);
+  if (e->err) return;
+  /* A float sum may be reassociated, as XLA:CPU's vectorized reductions
+   * do: LLVM then keeps several partial sums in vector lanes. */
+  if (n == 1 && LLVMIsAInstruction(res[0]) && LLVMGetInstructionOpcode(res[0]) == LLVMFAdd)
+    LLVMSetFastMathFlags(res[0], LLVMFastMathAllowReassoc);
+  for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], acc[k]);
+  for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
+}
+
+/* A float's key for reduce_minmax: its bits, the magnitude bits inverted
+ * when negative (signed integer order = IEEE total order), or `nan_key`
+ * for a NaN. */
+static LLVMValueRef minmax_key(Em *e, LLVMValueRef x, LLVMTypeRef it, LLVMValueRef nan_key) {
+  LLVMBuilderRef B = e->b;
+  unsigned w = LLVMGetIntTypeWidth(it);
+  unsigned long long absmask = w == 64 ? 0x7fffffffffffffffull : 0x7fffffffull;
+  unsigned long long expmask = w == 64 ? 0x7ff0000000000000ull : 0x7f800000ull;
+  LLVMValueRef b = LLVMBuildBitCast(B, x, it, "");
+  LLVMValueRef m = LLVMBuildLShr(B, LLVMBuildAShr(B, b, LLVMConstInt(it, w - 1, 0), ""), LLVMConstInt(it, 1, 0), "");
+  LLVMValueRef nan = LLVMBuildICmp(B, LLVMIntUGT, LLVMBuildAnd(B, b, LLVMConstInt(it, absmask, 0), ""),
+                                   LLVMConstInt(it, expmask, 0), "");
+  return LLVMBuildSelect(B, nan, nan_key, LLVMBuildXor(B, b, m, ""), "");
+}
+
+/* A float max/min reduction over a non-empty set, vectorizable and exact.
+ * maximum/minimum as the interpreter defines them (NaN if either is NaN;
+ * -0 < +0; the chosen value flushed to a signed zero when subnormal) folded
+ * over x1..xn from init equals the flushed largest (smallest) element under
+ * IEEE's total order, when no element is a NaN: flushing is monotone, the
+ * total order's max associative. Each element maps to an integer whose
+ * signed order is that total order (bits ^ (sign ? 0x7ff..f : 0)), a NaN
+ * to INT_MAX (INT_MIN for min), and integer max/min reductions vectorize.
+ * When a NaN was seen (the key is the sentinel), the generic loop runs
+ * again from init, so the result is the interpreter's NaN, bit for bit. */
+static void reduce_minmax(Em *e, const Instr *in, const Idx *idx, const bool *reduced, bool is_max,
+                          LLVMValueRef acc) {
+  Codegen *cg = e->cg;
+  LLVMBuilderRef B = e->b;
+  ElemType t = in->shape->type;
+  int w = t == T_F64 ? 64 : 32;
+  LLVMTypeRef it = w == 64 ? cg->i64 : cg->i32, ft = cg_storage_type(cg, t);
+  unsigned long long absmask = w == 64 ? 0x7fffffffffffffffull : 0x7fffffffull;
+  unsigned long long minnorm = w == 64 ? 0x0010000000000000ull : 0x00800000ull;
+  LLVMValueRef sentinel = LLVMConstInt(it, is_max ? absmask : absmask + 1, 0);
+  const char *red = is_max ? "llvm.smax" : "llvm.smin";
+  const Shape *is = in->operands[0]->shape;
+  LLVMValueRef kacc = em_alloca(e, it);
+  LLVMBuildStore(B, minmax_key(e, LLVMBuildLoad2(B, ft, acc, ""), it, sentinel), kacc);
+  Idx *oi = em_idx(e, is->rank);
+  if (!oi) return;
+  Loop loops[CG_MAX_RANK];
+  int nl = 0, j = 0;
+  for (int d = 0; d < is->rank; d++) {
+    if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
+    else oi->v[d] = idx->v[j++];
+  }
+  LLVMValueRef x = em_elem1(e, in->operands[0], oi);
+  if (e->err) return;
+  LLVMValueRef args[2] = {LLVMBuildLoad2(B, it, kacc, ""), minmax_key(e, x, it, sentinel)};
+  LLVMBuildStore(B, em_intrinsic(e, red, it, 2, args), kacc);
+  for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
+  LLVMValueRef k = LLVMBuildLoad2(B, it, kacc, "");
+  /* back to bits (the map is its own inverse), flushed when subnormal */
+  LLVMValueRef m = LLVMBuildLShr(B, LLVMBuildAShr(B, k, LLVMConstInt(it, (unsigned)w - 1, 0), ""), LLVMConstInt(it, 1, 0), "");
+  LLVMValueRef bits = LLVMBuildXor(B, k, m, "");
+  LLVMValueRef tiny = LLVMBuildICmp(B, LLVMIntULT, LLVMBuildAnd(B, bits, LLVMConstInt(it, absmask, 0), ""),
+                                    LLVMConstInt(it, minnorm, 0), "");
+  bits = LLVMBuildSelect(B, tiny, LLVMBuildAnd(B, bits, LLVMConstInt(it, absmask + 1, 0), ""), bits, "");
+  LLVMValueRef fast = LLVMBuildBitCast(B, bits, ft, "");
+  LLVMValueRef saw_nan = LLVMBuildICmp(B, LLVMIntEQ, k, sentinel, "");
+  IfBlk f;
+  em_if_begin(e, &f, LLVMBuildNot(B, saw_nan, ""));
+  LLVMBuildStore(B, fast, acc);
+  em_if_end(e, &f);
+  em_if_begin(e, &f, saw_nan);
+  reduce_loops(e, in, idx, reduced, &acc);
+  em_if_end(e, &f);
+}
+
 static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out) {
   int n = in->noperands / 2;
   const Shape *is = in->operands[0]->shape;
@@ -341,28 +460,10 @@ static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out
   }
   bool empty = false;
   for (int d = 0; d < is->rank; d++) empty |= reduced[d] && is->dims[d] == 0;
-  if (!empty) {
-    Idx *oi = em_idx(e, is->rank);
-    if (!oi) return 0;
-    Loop loops[CG_MAX_RANK];
-    int nl = 0, j = 0;
-    for (int d = 0; d < is->rank; d++) {
-      if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
-      else oi->v[d] = idx->v[j++];
-    }
-    LLVMValueRef args[16];
-    for (int k = 0; k < n; k++) args[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
-    for (int k = 0; k < n; k++) args[n + k] = em_elem1(e, in->operands[k], oi);
-    LLVMValueRef res[8];
-    em_call_scalar_comp(e, in->called[0], args, res, n);
-    if (e->err) return 0;
-    /* A float sum may be reassociated, as XLA:CPU's vectorized reductions
-     * do: LLVM then keeps several partial sums in vector lanes. */
-    if (n == 1 && LLVMIsAInstruction(res[0]) && LLVMGetInstructionOpcode(res[0]) == LLVMFAdd)
-      LLVMSetFastMathFlags(res[0], LLVMFastMathAllowReassoc);
-    for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], acc[k]);
-    for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
-  }
+  bool is_max;
+  if (!empty && in != e->stash_red && reduce_is_minmax(in, &is_max)) reduce_minmax(e, in, idx, reduced, is_max, acc[0]);
+  else if (!empty) reduce_loops(e, in, idx, reduced, acc);
+  if (e->err) return 0;
   for (int k = 0; k < n; k++) out[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
   return n;
 }

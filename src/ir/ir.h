@@ -446,4 +446,24 @@ const char *instr_raw(const Instr *in, const char *name);
  * attributes), or dflt. */
 int instr_config_char(const Instr *in, const char *key, int dflt);
 
+/* Row reductions: whether computation c, computing an array of shape out
+ * (rank >= 2), reduces rows of arrays of out's dims over their trailing
+ * dims k .. rank-1 and reads the results only at the row's index: every
+ * value that depends on a reduce is a reduce (one input of out's dims,
+ * over dims k .. rank-1, a scalar init that depends on none), elementwise
+ * on row values (dims out[0 .. k)) or on values of out's dims, or a
+ * broadcast of a row value along the trailing dims (dimensions={0 ..
+ * k-1}); the root is of out's dims and depends on a reduce (softmax,
+ * layer norm). Returns k (> 0), or 0 when c is not such a computation or
+ * has more than max reduces; red (when not NULL) gets the reduces in
+ * definition order. Instructions must be in definition order. Linear in
+ * c's size. */
+int comp_row_reductions(const Computation *c, const Shape *out, const Instr **red, int max);
+/* The same rules with options, for the fusion passes: k required (> 0) or
+ * found (<= 0); parameter number `seed` (>= 0) read as a row value, as if
+ * it were a reduce's result; a root of row dims accepted when row_root;
+ * no reduce needed (*nred gets their number). */
+int comp_rows(const Computation *c, const Shape *full, int k, int seed, bool row_root, int *nred,
+              const Instr **red, int max);
+
 #endif

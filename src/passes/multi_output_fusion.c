@@ -21,8 +21,13 @@
  *
  * A loop fusion is also merged into the reduce that consumes it while
  * other users read it too (producer-consumer multi-output fusion, see
- * merge_producer_consumer): softmax's exp is computed in its row-sum
- * kernel, which writes both. */
+ * merge_producer_consumer): exp is computed in its row-sum kernel, which
+ * writes both.
+ *
+ * Row merges come first (merge_rows): a row reduction read back along its
+ * rows by its only user, a fusion, goes into it, and so does a producer
+ * of the user's dims that only it reads once it is a row kernel: softmax
+ * and layer norm become one kernel each (see comp_row_reductions). */
 #include <stdio.h>
 #include <string.h>
 
@@ -288,6 +293,25 @@ static void drop(Sweep *w, Instr *in) {
   fusion_ctx_note_free_name(w->x, in->name);
 }
 
+/* Makes every user of old instruction `in` (and the root) read `to`. */
+static void point_users(Sweep *w, Instr *in, Instr *to) {
+  for (int i = 0; i < w->u.count[in->id]; i++) {
+    Instr *u = w->u.list[in->id][i];
+    if (w->state[u->id] & GONE) continue;
+    for (int k = 0; k < u->noperands; k++)
+      if (u->operands[k] == in) u->operands[k] = to;
+    for (int k = 0; k < u->ncontrol_preds; k++)
+      if (u->control_preds[k] == in) u->control_preds[k] = to;
+    w->state[u->id] |= TOUCHED;
+  }
+  for (int e = w->xhead[in->id]; e >= 0; e = w->xnext[e]) {
+    Instr *u = w->xuser[e];
+    for (int k = 0; k < u->noperands; k++)
+      if (u->operands[k] == in) u->operands[k] = to;
+  }
+  if (w->c->root == in) w->c->root = to;
+}
+
 /* Points the users of candidate `in` at the merged fusion f, whose results
  * from `first` on are in's. */
 static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
@@ -314,21 +338,7 @@ static cxla_status redirect(Merge *g, Instr *in, Instr *f, int first) {
   if (!gte || !namemap_set(&w->names, gte->name, gte)) return cxla_oom();
   gte->attrs = A_INDEX;
   gte->index = first;
-  for (int i = 0; i < nusers; i++) {
-    Instr *u = users[i];
-    if (w->state[u->id] & GONE) continue;
-    for (int k = 0; k < u->noperands; k++)
-      if (u->operands[k] == in) u->operands[k] = gte;
-    for (int k = 0; k < u->ncontrol_preds; k++)
-      if (u->control_preds[k] == in) u->control_preds[k] = gte;
-    w->state[u->id] |= TOUCHED;
-  }
-  for (int e = w->xhead[in->id]; e >= 0; e = w->xnext[e]) {
-    Instr *u = w->xuser[e];
-    for (int k = 0; k < u->noperands; k++)
-      if (u->operands[k] == in) u->operands[k] = gte;
-  }
-  if (c->root == in) c->root = gte;
+  point_users(w, in, gte);
   return NULL;
 }
 
@@ -350,9 +360,16 @@ static void drop_unused_constants(Sweep *w, const Instr *gone) {
   }
 }
 
-/* Replaces candidates a and b of c by one multi-output fusion; with
- * `producer`, b reads a and reads a's value inside the fusion. */
-static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
+enum MergeMode {
+  SIBLINGS,  /* a and b read the same operand: both results */
+  PRODUCER,  /* b reads a, which others read too: both results */
+  INTO       /* b is a's only user: b's result only (a row merge) */
+};
+
+/* Replaces candidates a and b of c by one fusion whose results are both
+ * of theirs (a multi-output fusion), or b's only (INTO); b reads a's value
+ * inside the fusion unless they are SIBLINGS. */
+static cxla_status merge(Sweep *w, Instr *a, Instr *b, enum MergeMode mode) {
   FusionCtx *x = w->x;
   Computation *c = w->c;
   HloModule *m = x->m;
@@ -370,24 +387,28 @@ static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
   if (!g.mc || !g.ops || !g.outs) return cxla_oom();
   cxla_status st = absorb(&g, a);
   int second = g.nouts;
-  if (producer && !st) {
+  if (mode != SIBLINGS && !st) {
     g.prod = a;
     g.prod_value = g.outs[0];
   }
+  if (mode == INTO) g.nouts = 0;
   if (!st) st = absorb(&g, b);
-  const char *tname = st ? NULL : mc_name(&g, "tuple");
+  const char *tname = st || mode == INTO ? NULL : mc_name(&g, "tuple");
   namemap_free(&g.names);
   TRY(st);
-  Shape **elems = arena_array(ar, (size_t)g.nouts, sizeof(Shape *));
-  if (!elems) return cxla_oom();
-  for (int i = 0; i < g.nouts; i++) elems[i] = g.outs[i]->shape;
-  Shape *ts = shape_new_tuple(ar, g.nouts, elems);
-  Instr *root = ts && tname ? comp_add_instr(g.mc, OP_TUPLE, ts, g.nouts, g.outs, tname) : NULL;
-  if (!root) return cxla_oom();
+  Instr *root = g.outs[0];
+  if (mode != INTO) {
+    Shape **elems = arena_array(ar, (size_t)g.nouts, sizeof(Shape *));
+    if (!elems) return cxla_oom();
+    for (int i = 0; i < g.nouts; i++) elems[i] = g.outs[i]->shape;
+    Shape *ts = shape_new_tuple(ar, g.nouts, elems);
+    root = ts && tname ? comp_add_instr(g.mc, OP_TUPLE, ts, g.nouts, g.outs, tname) : NULL;
+    if (!root) return cxla_oom();
+  }
   g.mc->root = root;
   for (int i = 0; i < g.mc->ninstrs; i++) g.mc->instrs[i]->scratch = NULL;
   TRY(fusion_finish(g.mc, tagstr));
-  Shape *fs = shape_clone(ar, ts);
+  Shape *fs = shape_clone(ar, root->shape);
   Computation **called = arena_array(ar, 1, sizeof(Computation *));
   Instr *f = fs && called ? comp_add_instr(c, OP_FUSION, fs, g.nops, g.ops, fname) : NULL;
   if (!f || !namemap_set(&w->names, f->name, f)) return cxla_oom();
@@ -398,10 +419,14 @@ static cxla_status merge(Sweep *w, Instr *a, Instr *b, bool producer) {
   f->fusion_kind = fusion_kind_of(g.mc);
   for (int k = 0; k < f->noperands; k++)
     if (!add_new_user(w, f->operands[k], f)) return cxla_oom();
-  const char *meta = instr_raw(a, "metadata");
+  const char *meta = instr_raw(mode == INTO ? b : a, "metadata");
   if (meta) TRY(instr_add_raw(m, f, "metadata", meta));
-  TRY(redirect(&g, a, f, 0));
-  TRY(redirect(&g, b, f, second));
+  if (mode == INTO) {
+    point_users(w, b, f);
+  } else {
+    TRY(redirect(&g, a, f, 0));
+    TRY(redirect(&g, b, f, second));
+  }
   drop(w, a);
   drop(w, b);
   drop_unused_constants(w, a);
@@ -454,17 +479,89 @@ static cxla_status merge_producer_consumer(Sweep *w, Instr *R, bool *merged) {
     for (int q = 0; q < R->noperands && !path && !unknown; q++)
       if (R->operands[q] != P) reaches(w, P, R->operands[q], &path, &unknown);
     if (path || unknown) continue;
-    TRY(merge(w, P, R, true));
+    TRY(merge(w, P, R, PRODUCER));
     *merged = true;
     return NULL; /* R is gone */
   }
   return NULL;
 }
 
+/* ---- row fusion ----
+ * A fusion C of dims S that reads the rows of a row reduction P (a reduce
+ * over the trailing dims k.. of an array of dims S, or a fusion computing
+ * a value of such reduces) only at the row's index (broadcast back along
+ * dims k..) takes P in when C is P's only user: the backend then computes
+ * each reduce once per row in C's kernel (a row kernel, see
+ * comp_row_reductions), while the row's input is in cache. A loop fusion
+ * (or a row kernel with the same rows) of dims S whose only user is a row
+ * kernel is taken in too (softmax's exp, recomputed where the kernel
+ * reads it instead of written to memory and read back). Softmax and layer
+ * norm become one kernel each. */
+
+/* Whether C may take producers in as a row kernel: a fusion this sweep
+ * may merge, one array result of rank >= 2. */
+static bool row_consumer(Sweep *w, const Instr *C) {
+  return C->op == OP_FUSION && candidate(w, C) && C->called[0]->root->op != OP_TUPLE &&
+         type_is_array(C->shape->type) && C->shape->rank >= 2;
+}
+
+/* Whether P (an operand of C, number j) is a row producer for C. */
+static bool row_producer(Sweep *w, const Instr *C, int j, const Instr *P) {
+  const Shape *S = C->shape;
+  int k = P->shape->rank, nred = 0;
+  if (!type_is_array(P->shape->type) || k < 1 || k >= S->rank) return false;
+  if (P->op == OP_REDUCE) {
+    if (!fusion_is_loop_fusible(P) || P->noperands != 2 || !same_space(P->operands[0]->shape, S) ||
+        P->dimensions.n != S->rank - k)
+      return false;
+    for (int d = 0; d < P->dimensions.n; d++)
+      if (P->dimensions.v[d] < k) return false;
+  } else if (P->op != OP_FUSION || P->fusion_kind != FUSION_INPUT || !candidate(w, P) ||
+             P->called[0]->root->op == OP_TUPLE ||
+             comp_rows(P->called[0], S, k, -1, true, &nred, NULL, 0) != k || nred == 0) {
+    return false;
+  }
+  /* C reads P's rows at the row index only */
+  return comp_rows(C->called[0], S, k, j, false, &nred, NULL, 0) == k;
+}
+
+/* One row merge into C, if one applies. */
+static cxla_status merge_rows(Sweep *w, Instr *C, bool *merged) {
+  if (!row_consumer(w, C)) return NULL;
+  int rowk = comp_row_reductions(C->called[0], C->shape, NULL, 0);
+  for (int j = 0; j < C->noperands; j++) {
+    Instr *P = C->operands[j];
+    if (!settled(w, P) || w->ctrl[P->id] || w->c->root == P || w->u.count[P->id] != 1 ||
+        w->xhead[P->id] >= 0)
+      continue;
+    if (P->op == OP_FUSION && fusion_ctx_callers(w->x, P->called[0]) != 1) continue;
+    /* a loop fusion, or a row kernel with C's rows, of C's dims */
+    bool full = rowk > 0 && P->op == OP_FUSION && candidate(w, P) && same_space(P->shape, C->shape) &&
+                (loop_producer(P) ||
+                 (P->fusion_kind == FUSION_INPUT && P->called[0]->root->op != OP_TUPLE &&
+                  comp_row_reductions(P->called[0], P->shape, NULL, 0) == rowk));
+    bool take = full || row_producer(w, C, j, P);
+    if (!take) continue;
+    int ni = own_size(P) + own_size(C), np = C->noperands - 1;
+    for (int k = 0; k < P->noperands; k++) np += fusion_operand_index(C, P->operands[k]) < 0;
+    if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
+    TRY(merge(w, P, C, INTO));
+    *merged = true;
+    return NULL; /* C is gone */
+  }
+  return NULL;
+}
+
 /* Merges the pairs of siblings found over one sweep of w->c, and
- * producers into their reduce consumers. */
+ * producers into their reduce consumers; row merges first (a sweep that
+ * makes one makes no other kind). */
 static cxla_status sweep(Sweep *w, bool *merged) {
   Computation *c = w->c;
+  for (int r = 0; r < w->n; r++) {
+    Instr *C = c->instrs[r];
+    if (!(w->state[r] & GONE)) TRY(merge_rows(w, C, merged));
+  }
+  if (*merged) return NULL;
   for (int x = 0; x < w->n; x++) {
     const Instr *shared = c->instrs[x];
     /* Sharing a scalar or a constant saves nothing worth a merge. */
@@ -490,7 +587,7 @@ static cxla_status sweep(Sweep *w, bool *merged) {
         if (ba || u2) continue;
         /* Keep the earlier one first so that tuple element order follows
          * the program order. */
-        TRY(a->id < b->id ? merge(w, a, b, false) : merge(w, b, a, false));
+        TRY(a->id < b->id ? merge(w, a, b, SIBLINGS) : merge(w, b, a, SIBLINGS));
         *merged = true;
         break; /* a is gone */
       }

@@ -75,10 +75,92 @@ TEST(shapes_left_to_the_per_element_loop) {
                                     "  ROOT r = f32[40] reduce(x, z), dimensions={0}, to_apply=add\n}\n"));
 }
 
+/* Float max/min reductions (elemental.c's reduce_minmax: integer keys in
+ * IEEE total order, vectorized, and the sequential loop again when a NaN
+ * was seen) must equal the interpreter's bit for bit: rows with and
+ * without NaNs (every 17th argument element), -0 next to +0, subnormals
+ * (flushed) and negative NaNs (the bits of small integers), f64, min,
+ * operands swapped, a NaN or non-identity init, several reduced dims and
+ * one in the middle; and reductions it must leave to the generic loop
+ * (f16, integers, a computation that is not a bare max, a variadic
+ * argmax) still agree. */
+static bool check_exact(const char *name, const char *text) { return cpu_vs_interp(name, text, true); }
+
+#define MINMAX(NAME, T, OP, A, B) \
+  NAME " {\n  a = " T "[] parameter(0)\n  b = " T "[] parameter(1)\n  ROOT r = " T "[] " OP "(" A ", " B ")\n}\n\n"
+
+TEST(max_min_vectorized_exact) {
+  CHECK(check_exact("max_rows", "HloModule m\n\n" MINMAX("mx", "f32", "maximum", "a", "b")
+                                "ENTRY e {\n  x = f32[64,10] parameter(0)\n  z = f32[] constant(-inf)\n"
+                                "  ROOT r = f32[64] reduce(x, z), dimensions={1}, to_apply=mx\n}\n"));
+  CHECK(check_exact("min_rows_swapped", "HloModule m\n\n" MINMAX("mn", "f32", "minimum", "b", "a")
+                                        "ENTRY e {\n  x = f32[64,10] parameter(0)\n  z = f32[] constant(inf)\n"
+                                        "  ROOT r = f32[64] reduce(x, z), dimensions={1}, to_apply=mn\n}\n"));
+  CHECK(check_exact("max_long_rows", "HloModule m\n\n" MINMAX("mx", "f32", "maximum", "a", "b")
+                                     "ENTRY e {\n  x = f32[8,1000] parameter(0)\n  z = f32[] constant(-inf)\n"
+                                     "  ROOT r = f32[8] reduce(x, z), dimensions={1}, to_apply=mx\n}\n"));
+  /* bits of small integers: subnormals of both signs' neighbours, zeros,
+   * negative NaNs; and integers scaled into the exponent field */
+  for (int shift = 0; shift <= 23; shift += 23) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "HloModule m\n\n" MINMAX("mx", "f32", "maximum", "a", "b") MINMAX("mn", "f32", "minimum", "a", "b")
+             "ENTRY e {\n  p = s32[96,3] parameter(0)\n  k = s32[] constant(%d)\n"
+             "  kb = s32[96,3] broadcast(k), dimensions={}\n  q = s32[96,3] shift-left(p, kb)\n"
+             "  x = f32[96,3] bitcast-convert(q)\n  z = f32[] constant(-inf)\n  zi = f32[] constant(inf)\n"
+             "  r = f32[96] reduce(x, z), dimensions={1}, to_apply=mx\n"
+             "  s = f32[96] reduce(x, zi), dimensions={1}, to_apply=mn\n"
+             "  r1 = f32[1,96] reshape(r)\n  s1 = f32[1,96] reshape(s)\n"
+             "  ROOT t = f32[2,96] concatenate(r1, s1), dimensions={0}\n}\n",
+             shift);
+    CHECK(check_exact(shift ? "max_min_exponents" : "max_min_subnormals", text));
+  }
+  CHECK(check_exact("f64_min_middle_dims", "HloModule m\n\n" MINMAX("mn", "f64", "minimum", "a", "b")
+                                           "ENTRY e {\n  x = f64[3,4,5,6] parameter(0)\n  z = f64[] constant(7)\n"
+                                           "  ROOT r = f64[3,6] reduce(x, z), dimensions={1,2}, to_apply=mn\n}\n"));
+  CHECK(check_exact("param_init", "HloModule m\n\n" MINMAX("mx", "f32", "maximum", "a", "b")
+                                  "ENTRY e {\n  x = f32[40,12] parameter(0)\n  z = f32[] parameter(1)\n"
+                                  "  ROOT r = f32[40] reduce(x, z), dimensions={1}, to_apply=mx\n}\n"));
+  CHECK(check_exact("nan_init", "HloModule m\n\n" MINMAX("mx", "f32", "maximum", "a", "b")
+                                "ENTRY e {\n  x = f32[40,12] parameter(0)\n  z = f32[] constant(nan)\n"
+                                "  ROOT r = f32[40] reduce(x, z), dimensions={1}, to_apply=mx\n}\n"));
+  CHECK(check_exact("in_fusion", "HloModule m\n\n" MINMAX("mx", "f32", "maximum", "a", "b")
+                                 "fused {\n  p0 = f32[33,20] parameter(0)\n  n = f32[33,20] negate(p0)\n"
+                                 "  z = f32[] constant(-inf)\n"
+                                 "  ROOT r = f32[33] reduce(n, z), dimensions={1}, to_apply=mx\n}\n\n"
+                                 "ENTRY e {\n  x = f32[33,20] parameter(0)\n"
+                                 "  ROOT f = f32[33] fusion(x), kind=kInput, calls=fused\n}\n"));
+  /* left to the generic loop */
+  CHECK(check_exact("f16_max", "HloModule m\n\n" MINMAX("mx", "f16", "maximum", "a", "b")
+                               "ENTRY e {\n  x = f16[40,12] parameter(0)\n  z = f16[] constant(-inf)\n"
+                               "  ROOT r = f16[40] reduce(x, z), dimensions={1}, to_apply=mx\n}\n"));
+  CHECK(check_exact("s32_max", "HloModule m\n\n" MINMAX("mx", "s32", "maximum", "a", "b")
+                               "ENTRY e {\n  x = s32[40,12] parameter(0)\n  z = s32[] constant(-100)\n"
+                               "  ROOT r = s32[40] reduce(x, z), dimensions={1}, to_apply=mx\n}\n"));
+  CHECK(check_exact("not_bare_max", "HloModule m\n\n"
+                                    "mx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  c = f32[] constant(-5)\n"
+                                    "  m = f32[] maximum(a, c)\n  ROOT r = f32[] maximum(m, b)\n}\n\n"
+                                    "ENTRY e {\n  x = f32[40,12] parameter(0)\n  z = f32[] constant(-inf)\n"
+                                    "  ROOT r = f32[40] reduce(x, z), dimensions={1}, to_apply=mx\n}\n"));
+  CHECK(check_exact("max_of_a_with_a", "HloModule m\n\n" MINMAX("mx", "f32", "maximum", "a", "a")
+                                       "ENTRY e {\n  x = f32[40,12] parameter(0)\n  z = f32[] constant(-inf)\n"
+                                       "  ROOT r = f32[40] reduce(x, z), dimensions={1}, to_apply=mx\n}\n"));
+  CHECK(check_exact("argmax", "HloModule m\n\n"
+                              "am {\n  a = f32[] parameter(0)\n  i = s32[] parameter(1)\n"
+                              "  b = f32[] parameter(2)\n  j = s32[] parameter(3)\n"
+                              "  g = pred[] compare(a, b), direction=GE\n  v = f32[] maximum(a, b)\n"
+                              "  k = s32[] select(g, i, j)\n  ROOT t = (f32[], s32[]) tuple(v, k)\n}\n\n"
+                              "ENTRY e {\n  x = f32[40,12] parameter(0)\n  io = s32[40,12] iota(), iota_dimension=1\n"
+                              "  z = f32[] constant(-inf)\n  zi = s32[] constant(0)\n"
+                              "  r = (f32[40], s32[40]) reduce(x, io, z, zi), dimensions={1}, to_apply=am\n"
+                              "  ROOT g = s32[40] get-tuple-element(r), index=1\n}\n"));
+}
+
 int main(void) {
   RUN(sum_over_leading_dims);
   RUN(max_with_nans_and_other_types);
   RUN(fusion_with_epilogue);
   RUN(shapes_left_to_the_per_element_loop);
+  RUN(max_min_vectorized_exact);
   return test_summary(__FILE__);
 }

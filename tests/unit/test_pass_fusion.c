@@ -378,6 +378,96 @@ TEST(fusion_in_while_body) {
   module_destroy(m);
 }
 
+/* ---- row fusion (multi-output-fusion's row merges) ---- */
+
+#define MAX_COMP \
+  "mx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT m = f32[] maximum(a, b)\n}\n\n"
+
+static const char kSoftmax[] =
+    "HloModule sm\n\n" ADD_COMP MAX_COMP
+    "ENTRY e {\n"
+    "  x = f32[8,16] parameter(0)\n  ninf = f32[] constant(-inf)\n"
+    "  m = f32[8] reduce(x, ninf), dimensions={1}, to_apply=mx\n"
+    "  mb = f32[8,16] broadcast(m), dimensions={0}\n  d = f32[8,16] subtract(x, mb)\n"
+    "  ex = f32[8,16] exponential(d)\n  z = f32[] constant(0)\n"
+    "  s = f32[8] reduce(ex, z), dimensions={1}, to_apply=add\n"
+    "  sb = f32[8,16] broadcast(s), dimensions={0}\n  ROOT o = f32[8,16] divide(ex, sb)\n"
+    "}\n";
+
+/* The single fusion left in the entry, whose computation is a row kernel
+ * with nred reduces, or NULL. */
+static const Computation *one_row_kernel(const HloModule *m, int nred) {
+  const Computation *e = m->entry;
+  if (pc_count(e, OP_FUSION) != 1 || pc_count(e, OP_REDUCE) != 0 || e->root->op != OP_FUSION) return NULL;
+  const Computation *fc = callee(e->root);
+  if (fc->root->op == OP_TUPLE || pc_count(fc, OP_REDUCE) != nred) return NULL;
+  return comp_row_reductions(fc, e->root->shape, NULL, 0) == 1 ? fc : NULL;
+}
+
+/* softmax: the max, the exp loop fusion and the sum all end in the
+ * divide's fusion, one row kernel; layer norm likewise (its variance's
+ * input fusion, the mean read by both) */
+TEST(row_fusion_softmax_layernorm) {
+  HloModule *m = pc_optimize_checked(kSoftmax, "fusion,multi-output-fusion,dce");
+  if (!m) return;
+  CHECK(one_row_kernel(m, 2) != NULL);
+  CHECK(m->entry->root->noperands == 1);
+  check_invariants(m, 1);
+  module_destroy(m);
+  const char *ln =
+      "HloModule ln\n\n" ADD_COMP
+      "ENTRY e {\n"
+      "  x = f32[8,16] parameter(0)\n  g = f32[16] parameter(1)\n  z = f32[] constant(0)\n"
+      "  s = f32[8] reduce(x, z), dimensions={1}, to_apply=add\n"
+      "  n = f32[] constant(0.0625)\n  nb = f32[8] broadcast(n), dimensions={}\n"
+      "  mean = f32[8] multiply(s, nb)\n  mb = f32[8,16] broadcast(mean), dimensions={0}\n"
+      "  d = f32[8,16] subtract(x, mb)\n  sq = f32[8,16] multiply(d, d)\n"
+      "  v = f32[8] reduce(sq, z), dimensions={1}, to_apply=add\n  vm = f32[8] multiply(v, nb)\n"
+      "  r = f32[8] rsqrt(vm)\n  rb = f32[8,16] broadcast(r), dimensions={0}\n"
+      "  y = f32[8,16] multiply(d, rb)\n  gb = f32[8,16] broadcast(g), dimensions={1}\n"
+      "  ROOT o = f32[8,16] multiply(y, gb)\n"
+      "}\n";
+  m = pc_optimize_checked(ln, "fusion,multi-output-fusion,dce");
+  if (!m) return;
+  CHECK(one_row_kernel(m, 2) != NULL);
+  check_invariants(m, 2);
+  module_destroy(m);
+}
+
+/* Not merged: a row reduce that another instruction reads too (the
+ * root tuple), one read along the columns (broadcast dimensions={1} on a
+ * square array), and a column reduction. */
+TEST(row_fusion_negative) {
+  const char *shared =
+      "HloModule rs\n\n" ADD_COMP
+      "ENTRY e {\n  x = f32[8,16] parameter(0)\n  z = f32[] constant(0)\n"
+      "  s = f32[8] reduce(x, z), dimensions={1}, to_apply=add\n"
+      "  sb = f32[8,16] broadcast(s), dimensions={0}\n  d = f32[8,16] subtract(x, sb)\n"
+      "  ROOT t = (f32[8,16], f32[8]) tuple(d, s)\n}\n";
+  HloModule *m = pc_optimize_checked(shared, "fusion,multi-output-fusion,dce");
+  if (!m) return;
+  CHECK(pc_count(m->entry, OP_REDUCE) + pc_count(m->entry, OP_FUSION) >= 2);
+  module_destroy(m);
+  const char *columns =
+      "HloModule rc\n\n" ADD_COMP
+      "ENTRY e {\n  x = f32[16,16] parameter(0)\n  z = f32[] constant(0)\n"
+      "  s = f32[16] reduce(x, z), dimensions={1}, to_apply=add\n"
+      "  sb = f32[16,16] broadcast(s), dimensions={1}\n  ROOT d = f32[16,16] subtract(x, sb)\n}\n";
+  m = pc_optimize_checked(columns, "fusion,multi-output-fusion,dce");
+  if (!m) return;
+  CHECK(pc_count(m->entry, OP_REDUCE) == 1);
+  module_destroy(m);
+  const char *colred =
+      "HloModule cr\n\n" ADD_COMP
+      "ENTRY e {\n  x = f32[8,16] parameter(0)\n  z = f32[] constant(0)\n"
+      "  s = f32[16] reduce(x, z), dimensions={0}, to_apply=add\n"
+      "  sb = f32[8,16] broadcast(s), dimensions={1}\n  ROOT d = f32[8,16] subtract(x, sb)\n}\n";
+  m = pc_optimize_checked(colred, "fusion,multi-output-fusion,dce");
+  if (!m) return;
+  CHECK(pc_count(m->entry, OP_REDUCE) == 1);
+  module_destroy(m);
+}
+
 /* Out of memory at every allocation of the fusion passes: an error, never
  * a crash or a leak. */
 TEST(out_of_memory) {
@@ -394,6 +484,7 @@ TEST(out_of_memory) {
       "  ROOT t = (f32[8], f32[8]) tuple(r1, r2)\n"
       "}\n";
   pc_oom_sweep(text, "fusion,multi-output-fusion");
+  pc_oom_sweep(kSoftmax, "fusion,multi-output-fusion");
 }
 
 /* ---- the corpus ---- */
@@ -450,6 +541,8 @@ int main(int argc, char **argv) {
   RUN(multi_output_fusion_negative);
   RUN(existing_fusions_kept);
   RUN(fusion_in_while_body);
+  RUN(row_fusion_softmax_layernorm);
+  RUN(row_fusion_negative);
   RUN(out_of_memory);
   RUN(corpus_fusion);
   printf("  values compared in %d module pairs, skipped in %d (interpreter lacks an op)\n",

@@ -387,11 +387,38 @@ TEST(layout_copy_fuses_with_producer) {
   "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"                  \
   "  ROOT s = f32[] add(a, b)\n}\n\n"
 
-/* Softmax: exp(x - max) has two users (its row sum and the final divide)
- * and is expensive, so instruction fusion keeps it apart; producer-consumer
+/* exp(-x) has two users (its row sum and the root tuple) and is
+ * expensive, so instruction fusion keeps it apart; producer-consumer
  * multi-output fusion computes it in the row-sum kernel, which writes both
- * (3 kernels instead of 4). */
+ * (one kernel instead of two). */
 TEST(producer_consumer_multi_output) {
+  const char *text =
+      "HloModule pc\n\n" ADD_COMP
+      "ENTRY e {\n"
+      "  x = f32[8,16] parameter(0)\n"
+      "  n = f32[8,16] negate(x)\n"
+      "  ex = f32[8,16] exponential(n)\n"
+      "  z = f32[] constant(0)\n"
+      "  sm = f32[8] reduce(ex, z), dimensions={1}, to_apply=add\n"
+      "  ROOT t = (f32[8,16], f32[8]) tuple(ex, sm)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_REDUCE) == 0 && nfusions(e) == 1);
+  const Instr *mo = NULL;
+  for (int i = 0; i < e->ninstrs; i++)
+    if (e->instrs[i]->op == OP_FUSION && e->instrs[i]->shape->type == T_TUPLE) mo = e->instrs[i];
+  CHECK(mo && mo->fusion_kind == FUSION_INPUT && pc_count(mo->called[0], OP_EXP) == 1);
+  CHECK(mo && pc_count(mo->called[0], OP_REDUCE) == 1);
+  CHECK(pc_count_module(m, OP_EXP) == 1);
+  module_destroy(m);
+}
+
+/* Softmax: the row max, exp(x - max), its row sum and the divide become
+ * one row kernel (the row merges of multi-output-fusion), exp computed in
+ * it. */
+TEST(softmax_one_row_kernel) {
   const char *text =
       "HloModule sm\n\n" ADD_COMP
       "max {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
@@ -411,12 +438,9 @@ TEST(producer_consumer_multi_output) {
   HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
   if (!m) return;
   const Computation *e = m->entry;
-  CHECK(pc_count(e, OP_REDUCE) == 1 && nfusions(e) == 2); /* the max, then two kernels */
-  const Instr *mo = NULL;
-  for (int i = 0; i < e->ninstrs; i++)
-    if (e->instrs[i]->op == OP_FUSION && e->instrs[i]->shape->type == T_TUPLE) mo = e->instrs[i];
-  CHECK(mo && mo->fusion_kind == FUSION_INPUT && pc_count(mo->called[0], OP_EXP) == 1);
-  CHECK(mo && pc_count(mo->called[0], OP_REDUCE) == 1);
+  CHECK(pc_count(e, OP_REDUCE) == 0 && nfusions(e) == 1 && e->root->op == OP_FUSION);
+  CHECK(e->root->fusion_kind == FUSION_INPUT && pc_count(e->root->called[0], OP_REDUCE) == 2);
+  CHECK(comp_row_reductions(e->root->called[0], e->root->shape, NULL, 0) == 1);
   CHECK(pc_count_module(m, OP_EXP) == 1);
   module_destroy(m);
 }
@@ -463,6 +487,7 @@ int main(int argc, char **argv) {
   RUN(variadic_reduce_takes_iota);
   RUN(layout_copy_fuses_with_producer);
   RUN(producer_consumer_multi_output);
+  RUN(softmax_one_row_kernel);
   RUN(producer_consumer_not_merged_over_a_path);
   return test_summary("test_pass_fusion_rules");
 }

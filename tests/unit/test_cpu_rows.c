@@ -1,0 +1,183 @@
+/* Row kernels (src/codegen/cg.c, comp_row_reductions in src/ir/rows.c):
+ * fusions that reduce rows and broadcast the results back along them
+ * (softmax, layer norm) compute each reduce once per row. Checked two
+ * ways: which fused computations qualify, and with which k (including
+ * ones that must not: a column broadcast of a reduce, a reduce read
+ * through a reverse, a column reduction, a root of row dims); and the
+ * kernels' results against the interpreter's (sums to a relative 1e-5 of
+ * the largest result, NaN rows where NaN), over several row ranks, and
+ * fusions that take the per-element path; and the rows a row kernel's
+ * calls range over (its row dims at most). */
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "cpu_vs_interp.h"
+#include "codegen/codegen.h"
+
+#define REGIONS                                                                                       \
+  "mx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] maximum(a, b)\n}\n\n" \
+  "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] add(a, b)\n}\n\n"
+
+/* softmax over the last dim of f32[R,N]: XLA's own fusion */
+#define SOFTMAX(R, N)                                                                                 \
+  "HloModule m\n\n" REGIONS                                                                           \
+  "fused {\n  p = f32[" R "," N "] parameter(0)\n  ninf = f32[] constant(-inf)\n"                    \
+  "  m = f32[" R "] reduce(p, ninf), dimensions={1}, to_apply=mx\n"                                  \
+  "  mb = f32[" R "," N "] broadcast(m), dimensions={0}\n  s = f32[" R "," N "] subtract(p, mb)\n"   \
+  "  x = f32[" R "," N "] exponential(s)\n  z = f32[] constant(0)\n"                                 \
+  "  sum = f32[" R "] reduce(x, z), dimensions={1}, to_apply=add\n"                                  \
+  "  one = f32[] constant(1)\n  oneb = f32[" R "] broadcast(one), dimensions={}\n"                   \
+  "  inv = f32[" R "] divide(oneb, sum)\n  ib = f32[" R "," N "] broadcast(inv), dimensions={0}\n"   \
+  "  ROOT o = f32[" R "," N "] multiply(x, ib)\n}\n\n"                                               \
+  "ENTRY e {\n  a = f32[" R "," N "] parameter(0)\n"                                                 \
+  "  ROOT f = f32[" R "," N "] fusion(a), kind=kInput, calls=fused\n}\n"
+
+/* layer norm of f32[64,64] rows (square: a row vector and a column
+ * vector have the same dims), gamma and beta broadcast along dim 1 */
+static const char kLayerNorm[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[64,64] parameter(0)\n  g = f32[64] parameter(1)\n  b = f32[64] parameter(2)\n"
+    "  z = f32[] constant(0)\n  n = f32[] constant(0.015625)\n  nb = f32[64] broadcast(n), dimensions={}\n"
+    "  s = f32[64] reduce(p, z), dimensions={1}, to_apply=add\n  mean = f32[64] multiply(s, nb)\n"
+    "  mb = f32[64,64] broadcast(mean), dimensions={0}\n  d = f32[64,64] subtract(p, mb)\n"
+    "  sq = f32[64,64] multiply(d, d)\n  v = f32[64] reduce(sq, z), dimensions={1}, to_apply=add\n"
+    "  vm = f32[64] multiply(v, nb)\n  eps = f32[] constant(1e-5)\n  eb = f32[64] broadcast(eps), dimensions={}\n"
+    "  ve = f32[64] add(vm, eb)\n  r = f32[64] rsqrt(ve)\n  rb = f32[64,64] broadcast(r), dimensions={0}\n"
+    "  y = f32[64,64] multiply(d, rb)\n  gb = f32[64,64] broadcast(g), dimensions={1}\n"
+    "  yg = f32[64,64] multiply(y, gb)\n  bb = f32[64,64] broadcast(b), dimensions={1}\n"
+    "  ROOT o = f32[64,64] add(yg, bb)\n}\n\n"
+    "ENTRY e {\n  a = f32[64,64] parameter(0)\n  g = f32[64] parameter(1)\n  b = f32[64] parameter(2)\n"
+    "  ROOT f = f32[64,64] fusion(a, g, b), kind=kInput, calls=fused\n}\n";
+
+/* log-softmax: the sum's log subtracted, no stash (the sum's input is
+ * not read again) */
+static const char kLogSoftmax[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[37,50] parameter(0)\n  ninf = f32[] constant(-inf)\n"
+    "  m = f32[37] reduce(p, ninf), dimensions={1}, to_apply=mx\n"
+    "  mb = f32[37,50] broadcast(m), dimensions={0}\n  d = f32[37,50] subtract(p, mb)\n"
+    "  x = f32[37,50] exponential(d)\n  z = f32[] constant(0)\n"
+    "  s = f32[37] reduce(x, z), dimensions={1}, to_apply=add\n  l = f32[37] log(s)\n"
+    "  lb = f32[37,50] broadcast(l), dimensions={0}\n  ROOT o = f32[37,50] subtract(d, lb)\n}\n\n"
+    "ENTRY e {\n  a = f32[37,50] parameter(0)\n  ROOT f = f32[37,50] fusion(a), kind=kInput, calls=fused\n}\n";
+
+/* f32[4,5,40] rows over the last dim (k = 2) and over the last two (k = 1) */
+static const char kRank3Last[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[4,5,40] parameter(0)\n  ninf = f32[] constant(-inf)\n"
+    "  m = f32[4,5] reduce(p, ninf), dimensions={2}, to_apply=mx\n"
+    "  mb = f32[4,5,40] broadcast(m), dimensions={0,1}\n  ROOT o = f32[4,5,40] subtract(p, mb)\n}\n\n"
+    "ENTRY e {\n  a = f32[4,5,40] parameter(0)\n  ROOT f = f32[4,5,40] fusion(a), kind=kInput, calls=fused\n}\n";
+static const char kRank3Two[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[70,5,8] parameter(0)\n  z = f32[] constant(0)\n"
+    "  s = f32[70] reduce(p, z), dimensions={2,1}, to_apply=add\n"
+    "  sb = f32[70,5,8] broadcast(s), dimensions={0}\n  ROOT o = f32[70,5,8] divide(p, sb)\n}\n\n"
+    "ENTRY e {\n  a = f32[70,5,8] parameter(0)\n  ROOT f = f32[70,5,8] fusion(a), kind=kInput, calls=fused\n}\n";
+
+/* must not qualify */
+static const char kColumnBroadcast[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[16,16] parameter(0)\n  z = f32[] constant(0)\n"
+    "  s = f32[16] reduce(p, z), dimensions={1}, to_apply=add\n"
+    "  sb = f32[16,16] broadcast(s), dimensions={1}\n  ROOT o = f32[16,16] subtract(p, sb)\n}\n\n"
+    "ENTRY e {\n  a = f32[16,16] parameter(0)\n  ROOT f = f32[16,16] fusion(a), kind=kInput, calls=fused\n}\n";
+static const char kThroughReverse[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[16,24] parameter(0)\n  z = f32[] constant(0)\n"
+    "  s = f32[16] reduce(p, z), dimensions={1}, to_apply=add\n  s1 = f32[16] reverse(s), dimensions={0}\n"
+    "  sb = f32[16,24] broadcast(s1), dimensions={0}\n  ROOT o = f32[16,24] subtract(p, sb)\n}\n\n"
+    "ENTRY e {\n  a = f32[16,24] parameter(0)\n  ROOT f = f32[16,24] fusion(a), kind=kInput, calls=fused\n}\n";
+static const char kColumnReduce[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[16,24] parameter(0)\n  z = f32[] constant(0)\n"
+    "  s = f32[24] reduce(p, z), dimensions={0}, to_apply=add\n"
+    "  sb = f32[16,24] broadcast(s), dimensions={1}\n  ROOT o = f32[16,24] subtract(p, sb)\n}\n\n"
+    "ENTRY e {\n  a = f32[16,24] parameter(0)\n  ROOT f = f32[16,24] fusion(a), kind=kInput, calls=fused\n}\n";
+static const char kRowRoot[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[16,24] parameter(0)\n  z = f32[] constant(0)\n"
+    "  s = f32[16] reduce(p, z), dimensions={1}, to_apply=add\n  ROOT o = f32[16] sqrt(s)\n}\n\n"
+    "ENTRY e {\n  a = f32[16,24] parameter(0)\n  ROOT f = f32[16] fusion(a), kind=kInput, calls=fused\n}\n";
+
+/* k for the entry root fusion of text, -1 on a parse error */
+static int row_k(const char *text) {
+  cxla_module *m = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), "rows", &m);
+  int k = -1;
+  if (!s) {
+    const Instr *f = m->entry->root;
+    const Instr *red[4];
+    k = comp_row_reductions(f->called[0], f->shape, red, 4);
+  } else {
+    fprintf(stderr, "%s\n", cxla_status_message(s));
+  }
+  cxla_status_free(s);
+  cxla_module_destroy(m);
+  return k;
+}
+
+TEST(which_fusions_are_row_kernels) {
+  CHECK(row_k(SOFTMAX("33", "70")) == 1);
+  CHECK(row_k(kLayerNorm) == 1);
+  CHECK(row_k(kLogSoftmax) == 1);
+  CHECK(row_k(kRank3Last) == 2);
+  CHECK(row_k(kRank3Two) == 1);
+  CHECK(row_k(kColumnBroadcast) == 0);
+  CHECK(row_k(kThroughReverse) == 0);
+  CHECK(row_k(kColumnReduce) == 0);
+  CHECK(row_k(kRowRoot) == 0);
+}
+
+static bool near(const char *name, const char *text);
+
+/* The rows a row kernel's calls range over: never past its row dims
+ * (f32[2,3,40] reduced over dims 1 and 2: 2 rows, not the 6 a plain
+ * kernel of that shape has). */
+static int64_t extent_of(const char *text) {
+  cxla_module *m = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), "rows", &m);
+  int64_t n = s ? -1 : codegen_kernel_extent(m->entry->root);
+  cxla_status_free(s);
+  cxla_module_destroy(m);
+  return n;
+}
+
+TEST(row_kernel_extent) {
+  static const char two_of_three[] =
+      "HloModule m\n\n" REGIONS
+      "fused {\n  p = f32[2,3,40] parameter(0)\n  z = f32[] constant(0)\n"
+      "  s = f32[2] reduce(p, z), dimensions={1,2}, to_apply=add\n"
+      "  sb = f32[2,3,40] broadcast(s), dimensions={0}\n  ROOT o = f32[2,3,40] subtract(p, sb)\n}\n\n"
+      "ENTRY e {\n  a = f32[2,3,40] parameter(0)\n  ROOT f = f32[2,3,40] fusion(a), kind=kInput, calls=fused\n}\n";
+  CHECK(row_k(two_of_three) == 1);
+  CHECK(extent_of(two_of_three) == 2);
+  CHECK(near("two_of_three", two_of_three));
+  CHECK(extent_of(kRank3Last) == 20);
+  CHECK(extent_of(SOFTMAX("33", "70")) == 33);
+}
+
+static bool near(const char *name, const char *text) { return cpu_vs_interp(name, text, false); }
+
+TEST(row_kernels_match_the_interpreter) {
+  CHECK(near("softmax", SOFTMAX("33", "70")));
+  CHECK(near("softmax_one_row", SOFTMAX("1", "300")));
+  CHECK(near("softmax_short_rows", SOFTMAX("100", "3")));
+  CHECK(near("layernorm", kLayerNorm));
+  CHECK(near("log_softmax", kLogSoftmax));
+  CHECK(near("rank3_last", kRank3Last));
+  CHECK(near("rank3_two", kRank3Two));
+  /* per-element kernels, as before */
+  CHECK(near("column_broadcast", kColumnBroadcast));
+  CHECK(near("through_reverse", kThroughReverse));
+  CHECK(near("column_reduce", kColumnReduce));
+  CHECK(near("row_root", kRowRoot));
+}
+
+int main(void) {
+  RUN(which_fusions_are_row_kernels);
+  RUN(row_kernels_match_the_interpreter);
+  RUN(row_kernel_extent);
+  return test_summary(__FILE__);
+}
