@@ -43,6 +43,7 @@ typedef struct CpuCompileStats {
   double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
   int nkernels, nroutines;
   int nconvs;               /* convolutions run as im2col + BLAS */
+  int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */
   /* loaded from the disk cache: planning the steps, linking the object
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
   double plan_s, load_s;
