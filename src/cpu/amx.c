@@ -38,7 +38,7 @@
 
 #define AMX_TGT __attribute__((target("amx-tile,amx-bf16,amx-int8,avx512f,avx512bw")))
 
-enum { TILE = 1024, MG = 128 /* rows of a work item */ };
+enum { TILE = 1024, MG = 128 /* rows of a work item */, KCB = 8 /* contraction blocks of a chunk */ };
 
 /* The process asks for permission to use tile data once (the library's
  * only one-time setup here); every later check reads the permission back
@@ -82,29 +82,37 @@ AMX_TGT static void tiles_configure(void) {
   _tile_loadconfig(&cfg);
 }
 
-/* The 32 x 32 block of C at c (row stride ldc bytes) = the two lhs row
- * panels a0, a1 times the two rhs column panels b0, b1 over nkb blocks. */
+/* The 32 x 32 block of C at out (row stride ldo bytes) = the block at in
+ * (row stride 128 bytes; NULL: zeros) + the two lhs row panels a0, a1
+ * times the two rhs column panels b0, b1 over nkb blocks. */
 #define DEFINE_KERNEL(NAME, DP)                                                                          \
   AMX_TGT static void NAME(int64_t nkb, const uint8_t *a0, const uint8_t *a1, const uint8_t *b0,          \
-                           const uint8_t *b1, uint8_t *c, int64_t ldc) {                                 \
-    _tile_zero(0);                                                                                       \
-    _tile_zero(1);                                                                                       \
-    _tile_zero(2);                                                                                       \
-    _tile_zero(3);                                                                                       \
+                           const uint8_t *b1, const uint8_t *in, uint8_t *out, int64_t ldo) {            \
+    if (in) {                                                                                            \
+      _tile_loadd(0, in, 128);                                                                           \
+      _tile_loadd(1, in + 64, 128);                                                                      \
+      _tile_loadd(2, in + 16 * 128, 128);                                                                \
+      _tile_loadd(3, in + 16 * 128 + 64, 128);                                                           \
+    } else {                                                                                             \
+      _tile_zero(0);                                                                                     \
+      _tile_zero(1);                                                                                     \
+      _tile_zero(2);                                                                                     \
+      _tile_zero(3);                                                                                     \
+    }                                                                                                    \
     for (int64_t kb = 0; kb < nkb; kb++) {                                                               \
       _tile_loadd(4, a0 + kb * TILE, 64);                                                                \
       _tile_loadd(6, b0 + kb * TILE, 64);                                                                \
-      _tile_loadd(5, a1 + kb * TILE, 64);                                                                \
-      _tile_loadd(7, b1 + kb * TILE, 64);                                                                \
       DP(0, 4, 6);                                                                                       \
+      _tile_loadd(7, b1 + kb * TILE, 64);                                                                \
       DP(1, 4, 7);                                                                                       \
+      _tile_loadd(5, a1 + kb * TILE, 64);                                                                \
       DP(2, 5, 6);                                                                                       \
       DP(3, 5, 7);                                                                                       \
     }                                                                                                    \
-    _tile_stored(0, c, ldc);                                                                             \
-    _tile_stored(1, c + 64, ldc);                                                                        \
-    _tile_stored(2, c + 16 * ldc, ldc);                                                                  \
-    _tile_stored(3, c + 16 * ldc + 64, ldc);                                                             \
+    _tile_stored(0, out, ldo);                                                                           \
+    _tile_stored(1, out + 64, ldo);                                                                      \
+    _tile_stored(2, out + 16 * ldo, ldo);                                                                \
+    _tile_stored(3, out + 16 * ldo + 64, ldo);                                                           \
   }
 
 #define DP_BF16(d, a, b) _tile_dpbf16ps(d, a, b)
@@ -118,8 +126,8 @@ DEFINE_KERNEL(kernel_su, DP_SU)
 DEFINE_KERNEL(kernel_us, DP_US)
 DEFINE_KERNEL(kernel_uu, DP_UU)
 
-typedef void (*Kernel)(int64_t, const uint8_t *, const uint8_t *, const uint8_t *, const uint8_t *, uint8_t *,
-                       int64_t);
+typedef void (*Kernel)(int64_t, const uint8_t *, const uint8_t *, const uint8_t *, const uint8_t *, const uint8_t *,
+                       uint8_t *, int64_t);
 
 typedef struct Job {
   const AmxGemm *g;
@@ -226,6 +234,15 @@ AMX_TGT static void round_bf16(const float *s, uint16_t *d, int64_t n) {
   }
 }
 
+/* Tile rows must not straddle cache lines (a straddling tile load costs
+ * several times as much): packed buffers start on a 64-byte boundary.
+ * *base is what to free. */
+static uint8_t *alloc64(size_t n, void **base) {
+  *base = cxla_malloc(n + 64);
+  if (!*base) return NULL;
+  return (uint8_t *)(((uintptr_t)*base + 63) & ~(uintptr_t)63);
+}
+
 static cxla_status pack_b_slice(void *arg, int64_t lo, int64_t hi) {
   const Job *j = arg;
   for (int64_t t = lo; t < hi; t++) {
@@ -236,41 +253,57 @@ static cxla_status pack_b_slice(void *arg, int64_t lo, int64_t hi) {
   return NULL;
 }
 
+/* For each rhs panel pair, the item's C columns (up to 128 x 32, in
+ * acc, L1-resident) are accumulated over chunks of KCB contraction blocks:
+ * the pair's chunk (16 KiB) stays in L1 while the item's row-panel pairs
+ * pass under it from L2. The last chunk stores whole in-range f32 / s32
+ * tiles straight into C; the rest goes through acc. */
 AMX_TGT static cxla_status compute_slice(void *arg, int64_t lo, int64_t hi) {
   const Job *j = arg;
   const AmxGemm *g = j->g;
-  int64_t M = g->m, N = g->n, cs = g->out_bf16 ? 2 : 4;
-  uint8_t *apk = cxla_malloc((size_t)(MG / 16 * j->nkb * TILE));
+  int64_t M = g->m, N = g->n, cs = g->out_bf16 ? 2 : 4, nkb = j->nkb;
+  void *abase;
+  uint8_t *apk = alloc64((size_t)(MG / 16 * nkb * TILE), &abase);
   if (!apk) return cxla_oom();
-  float scratch[32 * 32];
+  float acc[MG * 32] __attribute__((aligned(64)));
   tiles_configure();
   for (int64_t t = lo; t < hi; t++) {
     int64_t bi = t / j->items_per_batch, i0 = t % j->items_per_batch * MG;
     int64_t rows = M - i0 < MG ? M - i0 : MG, npan = (rows + 31) / 32 * 2;
     pack_a(j, bi, i0, npan, apk);
     uint8_t *C = j->c + bi * M * N * cs;
-    const uint8_t *bp = j->bpk + bi * 2 * j->npairs * j->nkb * TILE;
+    const uint8_t *bp = j->bpk + bi * 2 * j->npairs * nkb * TILE;
     for (int64_t pr = 0; pr < j->npairs; pr++) {
-      const uint8_t *b0 = bp + 2 * pr * j->nkb * TILE, *b1 = b0 + j->nkb * TILE;
+      const uint8_t *b0 = bp + 2 * pr * nkb * TILE, *b1 = b0 + nkb * TILE;
       int64_t jc = pr * 32, ncols = N - jc < 32 ? N - jc : 32;
-      for (int64_t pp = 0; pp < npan; pp += 2) {
-        const uint8_t *a0 = apk + pp * j->nkb * TILE, *a1 = a0 + j->nkb * TILE;
-        int64_t ir = i0 + pp * 16, nrows = M - ir < 32 ? M - ir : 32;
-        if (!g->out_bf16 && nrows == 32 && ncols == 32) {
-          j->kernel(j->nkb, a0, a1, b0, b1, C + (ir * N + jc) * 4, N * 4);
-          continue;
+      for (int64_t k0 = 0; k0 < nkb; k0 += KCB) {
+        int64_t nk = nkb - k0 < KCB ? nkb - k0 : KCB;
+        bool last = k0 + nk == nkb;
+        for (int64_t pp = 0; pp < npan; pp += 2) {
+          const uint8_t *a0 = apk + (pp * nkb + k0) * TILE, *a1 = a0 + nkb * TILE;
+          int64_t ir = i0 + pp * 16, nrows = M - ir < 32 ? M - ir : 32;
+          uint8_t *blk = (uint8_t *)(acc + pp * 16 * 32);
+          const uint8_t *in = k0 ? blk : NULL;
+          if (last && !g->out_bf16 && nrows == 32 && ncols == 32)
+            j->kernel(nk, a0, a1, b0 + k0 * TILE, b1 + k0 * TILE, in, C + (ir * N + jc) * 4, N * 4);
+          else
+            j->kernel(nk, a0, a1, b0 + k0 * TILE, b1 + k0 * TILE, in, blk, 128);
         }
-        j->kernel(j->nkb, a0, a1, b0, b1, (uint8_t *)scratch, 32 * 4);
+      }
+      for (int64_t pp = 0; pp < npan; pp += 2) {
+        int64_t ir = i0 + pp * 16, nrows = M - ir < 32 ? M - ir : 32;
+        if (!g->out_bf16 && nrows == 32 && ncols == 32) continue;
+        const float *blk = acc + pp * 16 * 32;
         for (int64_t r = 0; r < nrows; r++) {
           uint8_t *crow = C + ((ir + r) * N + jc) * cs;
-          if (g->out_bf16) round_bf16(scratch + r * 32, (uint16_t *)crow, ncols);
-          else memcpy(crow, scratch + r * 32, (size_t)(ncols * 4));
+          if (g->out_bf16) round_bf16(blk + r * 32, (uint16_t *)crow, ncols);
+          else memcpy(crow, blk + r * 32, (size_t)(ncols * 4));
         }
       }
     }
   }
   _tile_release();
-  cxla_free(apk);
+  cxla_free(abase);
   return NULL;
 }
 
@@ -291,14 +324,15 @@ cxla_status amx_gemm(const AmxGemm *g, const void *a, const void *b, void *c, Rt
   j.items_per_batch = (g->m + MG - 1) / MG;
   bool as = g->a == AMX_S8, bs = g->b == AMX_S8;
   j.kernel = bf16 ? kernel_bf16 : as ? (bs ? kernel_ss : kernel_su) : (bs ? kernel_us : kernel_uu);
-  j.bpk = cxla_malloc((size_t)(g->batch * 2 * j.npairs * j.nkb * TILE));
+  void *bbase;
+  j.bpk = alloc64((size_t)(g->batch * 2 * j.npairs * j.nkb * TILE), &bbase);
   if (!j.bpk) return cxla_oom();
   /* slices of at least ~1M multiply-adds (rhs packing: ~64K elements) */
   int64_t pair_work = 32 * g->k, item_work = MG * g->n * g->k;
   int64_t min_pack = (1 << 16) / pair_work + 1, min_item = (1 << 20) / item_work + 1;
   cxla_status s = rt_pool_parallel_for(pool, g->batch * j.npairs, min_pack, nthreads, pack_b_slice, &j);
   if (!s) s = rt_pool_parallel_for(pool, g->batch * j.items_per_batch, min_item, nthreads, compute_slice, &j);
-  cxla_free(j.bpk);
+  cxla_free(bbase);
   return s;
 }
 
