@@ -77,8 +77,9 @@ static cxla_status int8_gemm_sgemm(const Int8Gemm *g, const uint8_t *a, const ui
   return NULL;
 }
 
-/* Large enough for the AMX kernel's packing and threads to pay. */
-static bool amx_worth(int64_t m, int64_t n, int64_t k) { return m * n * k >= (int64_t)1 << 15; }
+/* Large enough for the AMX kernel's packing and threads to pay (and at
+ * least a tile of rows: thinner products leave most of each tile idle). */
+static bool amx_worth(int64_t m, int64_t n, int64_t k) { return m >= 16 && m * n * k >= (int64_t)1 << 15; }
 
 static AmxElem amx_int8(bool is_unsigned) { return is_unsigned ? AMX_U8 : AMX_S8; }
 
