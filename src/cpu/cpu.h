@@ -11,8 +11,7 @@
  *               names, target id; loading re-plans steps without LLVM IR
  *   dump.c      --dump-to: LLVM IR and assembly, whole and per kernel
  *   exec.c      the executor over programs, and runtime values
- *   routines.c  runtime routines: BLAS dots (small and batched ones split
- *               over the pool's threads), and the dispatch to the
+ *   routines.c  runtime routines: BLAS dots, and the dispatch to the
  *               routines on raw buffers below (a few ops still run on the
  *               interpreter's evaluators: routines.c lists them)
  *   intdot.c    low-precision dots: s8/u8 -> s32 and bf16 -> f32/bf16
@@ -84,7 +83,7 @@ typedef struct CpuExecOptions {
   const struct RtControl *control; /* NULL: none */
   struct RtPool *pool;             /* NULL: everything on the calling thread */
   int num_threads;                 /* at most this many of the pool's threads; 0: all */
-  int64_t *kernels_split;          /* if not NULL: += kernel calls (and f32/f64 GEMMs) split over threads */
+  int64_t *kernels_split;          /* if not NULL: += kernel calls split over threads */
 } CpuExecOptions;
 cxla_status cpu_execute_opts(CpuExecutable *e, Literal *const *args, int nargs,
                              const CpuExecOptions *o, Literal **out);

@@ -395,7 +395,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_ALIAS: *out = rval_ref(ops[0]); break;
   case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
   case ST_BLAS_DOT: {
-    /* gemm_run sets OpenBLAS's threads as it splits the product */
+    blas_threads(x);
     unsigned mode = fp_mode_enter();
     s = gemm_run(x, in, &st->gemm, ops[0], ops[1], out);
     fp_mode_leave(mode);

@@ -24,9 +24,6 @@
  * default pipeline rewrites them before they reach a backend. */
 #include <cblas.h>
 #include <math.h>
-#if defined(__x86_64__)
-#include <immintrin.h>
-#endif
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -273,74 +270,7 @@ static cxla_status widen(RVal *v, RVal **out) {
   return NULL;
 }
 
-/* Part of a GEMM: batches [lo, hi) (by_batch) or rows [lo, hi) of the
- * single product, with the caller's MXCSR (FTZ/DAZ) on whichever thread. */
-typedef struct GemmSplit {
-  const GemmPlan *p;
-  ElemType t;
-  size_t es;
-  const char *a, *b;
-  char *c;
-  bool by_batch;
-  unsigned csr;
-} GemmSplit;
-
-enum { SPLIT_MAX = 1 << 26 };
-
-static unsigned csr_get(void) {
-#if defined(__x86_64__)
-  return _mm_getcsr();
-#else
-  return 0;
-#endif
-}
-
-static void csr_set(unsigned v) {
-#if defined(__x86_64__)
-  _mm_setcsr(v);
-#else
-  (void)v;
-#endif
-}
-
-static cxla_status gemm_slice(void *arg, int64_t lo, int64_t hi) {
-  const GemmSplit *sp = arg;
-  const GemmPlan *p = sp->p;
-  unsigned old = csr_get();
-  csr_set(sp->csr);
-  size_t es = sp->es;
-  int64_t b0 = 0, b1 = p->batch, r0 = 0, rows = p->m;
-  if (sp->by_batch) b0 = lo, b1 = hi;
-  else r0 = lo, rows = hi - lo; /* batch 1 */
-  int M = (int)rows, N = (int)p->n, K = (int)p->k;
-  enum CBLAS_TRANSPOSE ta = p->trans_a ? CblasTrans : CblasNoTrans, tb = p->trans_b ? CblasTrans : CblasNoTrans;
-  int lda = p->trans_a ? (int)p->m : K, ldb = p->trans_b ? K : N;
-  for (int64_t bi = b0; bi < b1; bi++) {
-    /* rows r0.. of A: row offset r0 * K, or column offset r0 when stored K x M */
-    const char *A = sp->a + (size_t)(bi * p->m * p->k + (p->trans_a ? r0 : r0 * p->k)) * es;
-    const char *B = sp->b + (size_t)(bi * p->k * p->n) * es;
-    char *C = sp->c + (size_t)(bi * p->m * p->n + r0 * p->n) * es;
-    switch (sp->t) {
-    case T_F32: cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f, (const float *)A, lda, (const float *)B, ldb, 0.0f, (float *)C, N); break;
-    case T_F64: cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, (const double *)A, lda, (const double *)B, ldb, 0.0, (double *)C, N); break;
-    case T_C64: {
-      float one[2] = {1, 0}, zero[2] = {0, 0};
-      cblas_cgemm(CblasRowMajor, ta, tb, M, N, K, one, A, lda, B, ldb, zero, C, N);
-      break;
-    }
-    default: {
-      double one[2] = {1, 0}, zero[2] = {0, 0};
-      cblas_zgemm(CblasRowMajor, ta, tb, M, N, K, one, A, lda, B, ldb, zero, C, N);
-      break;
-    }
-    }
-  }
-  csr_set(old);
-  return NULL;
-}
-
-static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPool *pool, int nthreads,
-                              int64_t *nsplit);
+static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
 
 cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
@@ -360,19 +290,18 @@ cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal
                  .a = AMX_BF16, .b = AMX_BF16, .out_bf16 = t == T_BF16};
     return bf16_gemm(&g, a->lit.data, b->lit.data, o->lit.data, (Bf16Kernel)p->kernel, cx->pool, cx->nthreads);
   }
-  if (!abf && !bbf) return gemm_float(p, a, b, o, cx->pool, cx->nthreads, cx->nsplit);
+  if (!abf && !bbf) return gemm_float(p, a, b, o);
   /* one bf16 operand (its convert skipped), the other f32 */
   RVal *w = NULL;
   cxla_status st = widen(abf ? a : b, &w);
-  if (!st) st = gemm_float(p, abf ? w : a, abf ? b : w, o, cx->pool, cx->nthreads, cx->nsplit);
+  if (!st) st = gemm_float(p, abf ? w : a, abf ? b : w, o);
   rval_unref(w);
   return st;
 }
 
 /* f32/f64/c64/c128 through BLAS (plain loops when an operand is not
  * finite); o is the allocated result. */
-static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPool *pool, int nthreads,
-                              int64_t *nsplit) {
+static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
   ElemType t = o->lit.type;
   size_t es = (size_t)type_bytes(t);
   if (!rval_all_finite(a, type_is_complex(t) ? 2 : 1) || !rval_all_finite(b, type_is_complex(t) ? 2 : 1)) {
@@ -386,24 +315,27 @@ static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPo
     }
     return NULL;
   }
-  GemmSplit sp = {.p = p, .t = t, .es = es, .a = a->lit.data, .b = b->lit.data, .c = o->lit.data,
-                  .by_batch = true, .csr = csr_get()};
-  /* Batched products split by batch over the pool's threads, and single
-   * ones up to SPLIT_MAX multiply-adds by rows, each part a one-thread
-   * BLAS call (OpenBLAS's own threads gain nothing on them and, spinning,
-   * take the other cores' time); larger single products use OpenBLAS's
-   * threads. */
-  double work = (double)p->m * (double)p->n * (double)p->k;
-  if (pool && nthreads > 1 && (p->batch > 1 || (work <= SPLIT_MAX && p->m >= 32))) {
-    /* rows: one part per thread (each part packs all of B again) */
-    int threads = rt_pool_size(pool) < nthreads ? rt_pool_size(pool) : nthreads;
-    sp.by_batch = p->batch > 1;
-    int64_t n = sp.by_batch ? p->batch : p->m, min_slice = sp.by_batch ? 1 : (p->m + threads - 1) / threads;
-    if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
-    if (nsplit) __atomic_add_fetch(nsplit, 1, __ATOMIC_RELAXED);
-    return rt_pool_parallel_for(pool, n, min_slice, nthreads, gemm_slice, &sp);
+  int M = (int)p->m, N = (int)p->n, K = (int)p->k;
+  enum CBLAS_TRANSPOSE ta = p->trans_a ? CblasTrans : CblasNoTrans, tb = p->trans_b ? CblasTrans : CblasNoTrans;
+  int lda = p->trans_a ? M : K, ldb = p->trans_b ? K : N;
+  for (int64_t bi = 0; bi < p->batch; bi++) {
+    const char *A = (const char *)a->lit.data + (size_t)(bi * p->m * p->k) * es;
+    const char *B = (const char *)b->lit.data + (size_t)(bi * p->k * p->n) * es;
+    char *C = (char *)o->lit.data + (size_t)(bi * p->m * p->n) * es;
+    switch (t) {
+    case T_F32: cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f, (const float *)A, lda, (const float *)B, ldb, 0.0f, (float *)C, N); break;
+    case T_F64: cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, (const double *)A, lda, (const double *)B, ldb, 0.0, (double *)C, N); break;
+    case T_C64: {
+      float one[2] = {1, 0}, zero[2] = {0, 0};
+      cblas_cgemm(CblasRowMajor, ta, tb, M, N, K, one, A, lda, B, ldb, zero, C, N);
+      break;
+    }
+    default: {
+      double one[2] = {1, 0}, zero[2] = {0, 0};
+      cblas_zgemm(CblasRowMajor, ta, tb, M, N, K, one, A, lda, B, ldb, zero, C, N);
+      break;
+    }
+    }
   }
-  int want = nthreads > 0 ? nthreads : 1;
-  if (openblas_get_num_threads() != want) openblas_set_num_threads(want);
-  return gemm_slice(&sp, 0, p->batch);
+  return NULL;
 }
