@@ -7,6 +7,7 @@
 
 #include "codegen/codegen.h"
 #include "cpu/cpu_internal.h"
+#include "ir/rewrite.h"
 #include "passes/fusion_util.h"
 
 static double now_s(void) {
@@ -71,12 +72,11 @@ static cxla_status sub_programs(Builder *bd, Step *st, int n, Computation *const
 
 /* Dots and convolutions in a fusion whose operands are the fusion's
  * parameters and whose shapes BLAS takes: computed by BLAS (convolutions
- * through im2col) before the kernel, which reads them. */
-static void plan_pre_dots(CpuExecutable *x, Step *st, const Instr *in) {
-  st->npre = 0;
-  if (in->op != OP_FUSION) return;
-  const Computation *c = in->called[0];
-  for (int i = 0; i < c->ninstrs && st->npre < 4; i++) {
+ * through im2col) before the kernel, which reads them. At most 4, the
+ * first in order; their plans in plans (NULL: not wanted). */
+static int pre_dots(const Computation *c, const Instr **out, GemmPlan *plans) {
+  int n = 0;
+  for (int i = 0; i < c->ninstrs && n < 4; i++) {
     const Instr *d = c->instrs[i];
     if ((d->op != OP_DOT && d->op != OP_CONVOLUTION) || d->operands[0]->op != OP_PARAMETER ||
         d->operands[1]->op != OP_PARAMETER)
@@ -84,10 +84,60 @@ static void plan_pre_dots(CpuExecutable *x, Step *st, const Instr *in) {
     GemmPlan p = {0};
     if (d->op == OP_CONVOLUTION ? !conv_gemm_plan_ok(d) : (!gemm_plan(d, &p) || p.m * p.n * p.k * p.batch < 4096))
       continue;
-    if (d->op == OP_CONVOLUTION) x->stats.nconvs++;
-    st->pre[st->npre] = d;
-    st->pre_plan[st->npre++] = p;
+    if (plans) plans[n] = p;
+    out[n++] = d;
   }
+  return n;
+}
+
+static void plan_pre_dots(CpuExecutable *x, Step *st, const Instr *in) {
+  st->npre = 0;
+  if (in->op != OP_FUSION) return;
+  st->npre = pre_dots(in->called[0], st->pre, st->pre_plan);
+  for (int i = 0; i < st->npre; i++)
+    if (st->pre[i]->op == OP_CONVOLUTION) x->stats.nconvs++;
+}
+
+/* Whether a bf16 -> f32 convert need not run: every user is a dot that
+ * the GEMMs run (ST_BLAS_DOT), or a fusion whose parameters it is are
+ * read only by the fusion's dots computed before its kernel (pre_dots);
+ * those dots then take the bf16 value (gemm_run multiplies bf16 operands
+ * accumulating in f32: the same products and sums). Its step passes the
+ * bf16 value on (ST_ALIAS; plan_inplace keeps it from being reused). */
+static bool convert_skippable(const Computation *c, const Instr *cv, const Users *u) {
+  if (cv->op != OP_CONVERT || cv->shape->type != T_F32 || cv->operands[0]->shape->type != T_BF16 ||
+      cv == c->root || u->count[cv->id] == 0)
+    return false;
+  for (int k = 0; k < u->count[cv->id]; k++) {
+    const Instr *us = u->list[cv->id][k];
+    GemmPlan gp;
+    if (us->op == OP_DOT) {
+      if (!gemm_plan(us, &gp)) return false;
+      continue;
+    }
+    if (us->op != OP_FUSION || us->ncalled != 1) return false;
+    const Computation *f = us->called[0];
+    const Instr *pre[4];
+    int npre = pre_dots(f, pre, NULL);
+    for (int j = 0; j < us->noperands; j++) {
+      if (us->operands[j] != cv) continue;
+      /* parameter j: its uses by the pre dots against all of its uses */
+      int uses = 0, pre_uses = 0;
+      for (int i = 0; i < f->ninstrs; i++) {
+        const Instr *fi = f->instrs[i];
+        bool is_pre = false;
+        for (int q = 0; q < npre; q++) is_pre |= pre[q] == fi;
+        for (int o = 0; o < fi->noperands; o++)
+          if (fi->operands[o]->op == OP_PARAMETER && fi->operands[o]->param_number == j) {
+            uses++;
+            pre_uses += is_pre && fi->op == OP_DOT;
+          }
+        if (fi == f->root && fi->op == OP_PARAMETER && fi->param_number == j) return false;
+      }
+      if (uses != pre_uses) return false;
+    }
+  }
+  return true;
 }
 
 /* ---- what a kernel costs, to decide how finely to split it ---- */
@@ -349,7 +399,9 @@ static void plan_inplace(Program *p, int i) {
     const Instr *o = in->operands[k];
     bool once = true;
     for (int j = 0; j < in->noperands; j++) once &= j == k || in->operands[j] != o;
-    if (once && p->last_use[o->id] == i) st->inplace |= 1u << k;
+    /* a skipped convert's value is not of its instruction's type */
+    bool skipped = p->steps[o->id].kind == ST_ALIAS && o->op == OP_CONVERT;
+    if (once && !skipped && p->last_use[o->id] == i) st->inplace |= 1u << k;
   }
 }
 
@@ -468,8 +520,16 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
     for (int k = 0; k < in->noperands; k++) p->last_use[in->operands[k]->id] = i;
   }
   if (c->root) p->last_use[c->root->id] = -1;
+  bool widen = false;
+  for (int i = 0; i < c->ninstrs && !widen; i++)
+    widen = c->instrs[i]->op == OP_CONVERT && c->instrs[i]->operands[0]->shape->type == T_BF16;
+  Users u = {0};
+  if (widen) TRY(users_build(c, &u));
   int *uses = cxla_calloc((size_t)(c->ninstrs ? c->ninstrs : 1), sizeof *uses);
-  if (!uses) return cxla_oom();
+  if (!uses) {
+    if (widen) users_free(&u);
+    return cxla_oom();
+  }
   for (int i = 0; i < c->ninstrs; i++)
     for (int k = 0; k < c->instrs[i]->noperands; k++) uses[c->instrs[i]->operands[k]->id]++;
   if (c->root) uses[c->root->id]++;
@@ -484,9 +544,16 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
       p->steps[i].kind = ST_VIEW;
       continue;
     }
+    if (widen && convert_skippable(c, in, &u)) {
+      p->steps[i].in = in;
+      p->steps[i].kind = ST_ALIAS;
+      x->stats.nbf16_direct++;
+      continue;
+    }
     s = plan_step(bd, &p->steps[i], in, index);
   }
   cxla_free(uses);
+  if (widen) users_free(&u);
   TRY(s);
   for (int i = 0; i < c->ninstrs; i++) plan_inplace(p, i);
   if (c == x->module->entry && c->root) {

@@ -14,6 +14,9 @@
  *   routines.c  runtime routines: BLAS dots, and the dispatch to the
  *               routines on raw buffers below (a few ops still run on the
  *               interpreter's evaluators: routines.c lists them)
+ *   intdot.c    low-precision dots: s8/u8 -> s32 and bf16 -> f32/bf16
+ *               (intdot.h), choosing among amx.c (AMX tiles),
+ *               intdot_vnni.c (AVX512-VNNI) and widening + sgemm
  *   rt_fft.c    fft: mixed-radix / Bluestein, planned at compile time
  *   rt_linalg.c cholesky, triangular-solve, the LAPACK custom-calls
  *               (OpenBLAS's LAPACK and CBLAS)
@@ -47,6 +50,7 @@ typedef struct CpuCompileStats {
   int nkernels, nroutines;
   int nconvs;               /* convolutions run as im2col + BLAS */
   int nradix;               /* sorts whose comparator is a plain order: radix sorted */
+  int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */
   /* loaded from the disk cache: planning the steps, linking the object
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
   double plan_s, load_s;

@@ -106,6 +106,9 @@ typedef struct Program Program;
 typedef struct GemmPlan {
   int64_t batch, m, n, k;
   bool trans_a, trans_b;
+  /* the kernel of a low-precision dot (intdot.h's Int8Kernel or
+   * Bf16Kernel); 0: the fastest this CPU runs. Tests force each. */
+  int kernel;
 } GemmPlan;
 
 typedef struct Step {
@@ -242,6 +245,8 @@ bool routine_supported(const Instr *in);
 /* Whether the routine a step runs may call OpenBLAS (or LAPACK). */
 bool routine_uses_blas(const Step *st);
 cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
+/* Whether BLAS-like GEMMs run dot `in`: f32/f64/c64/c128, s8/u8 -> s32,
+ * bf16 x bf16 -> f32 or bf16 (the plan: batch, m, n, k, transposes). */
 bool gemm_plan(const Instr *dot, GemmPlan *p);
 /* sort along dimensions[0] (sort.c), stable: a radix sort where the
  * comparator is a plain order on one operand (sort_plan makes the plan
@@ -251,11 +256,14 @@ typedef struct SortPlan SortPlan;
 cxla_status sort_plan(const Instr *in, SortPlan **out);
 void sort_plan_free(void *plan);
 cxla_status sort_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
+/* Runs a planned dot on the execution's threads. An f32 dot's operand may
+ * be bf16 (the program skips a bf16 -> f32 convert whose only users are
+ * such dots: see compile.c): bf16 x bf16 then runs the bf16 kernels. */
 cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
 
-/* s8/u8 x s8/u8 -> s32 products, exact (intdot.c: the AVX512-VNNI kernel
- * where the CPU has it, else sgemm); o is the allocated result. */
-cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
+/* s8/u8 x s8/u8 -> s32 products, exact (intdot.c: AMX or AVX512-VNNI
+ * kernels where the CPU has them, else sgemm); o is the allocated result. */
+cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPool *pool, int nthreads);
 
 /* Whether an f32/f64 (c64/c128: n2 = 2) array holds no infinity or NaN
  * (routines.c; vectorized): BLAS may skip zero factors, so the GEMM-based

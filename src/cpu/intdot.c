@@ -1,14 +1,20 @@
-/* 8-bit integer dots accumulated in s32 (s8/u8 operands, as quantized
- * models and JAX's preferred_element_type=int32 produce), exactly, with
- * s32 wraparound as XLA's s32 accumulation.
+/* Low-precision dots.
  *
- * Where the CPU has AVX512-VNNI the packed micro-kernel of intdot_vnni.c
- * runs. Elsewhere the products go through sgemm: the operands are
- * converted to f32, and the contraction is split into chunks short enough
- * that every partial sum of a chunk is an integer of magnitude at most
- * 2^24, which f32 holds exactly whatever order BLAS sums in. Each chunk's
- * result is converted back and added in u32 arithmetic, so the s32 result
- * wraps on overflow. */
+ * 8-bit integer dots accumulated in s32 (s8/u8 operands, as quantized
+ * models and JAX's preferred_element_type=int32 produce), exactly, with
+ * s32 wraparound as XLA's s32 accumulation. Where the CPU has AMX the
+ * tile kernels of amx.c run (large enough products, over the pool's
+ * threads); else where it has AVX512-VNNI the packed micro-kernel of
+ * intdot_vnni.c. Elsewhere the products go through sgemm: the operands
+ * are converted to f32, and the contraction is split into chunks short
+ * enough that every partial sum of a chunk is an integer of magnitude at
+ * most 2^24, which f32 holds exactly whatever order BLAS sums in. Each
+ * chunk's result is converted back and added in u32 arithmetic, so the
+ * s32 result wraps on overflow.
+ *
+ * bf16 x bf16 dots accumulated in f32 (XLA:CPU's semantics: the operands
+ * widened exactly, the f32 result rounded once when the dot's type is
+ * bf16): AMX tiles where the CPU has them, else widened to f32 + sgemm. */
 #include <cblas.h>
 #include <string.h>
 
@@ -71,13 +77,28 @@ static cxla_status int8_gemm_sgemm(const Int8Gemm *g, const uint8_t *a, const ui
   return NULL;
 }
 
-cxla_status int8_gemm(const Int8Gemm *g, const void *a, const void *b, int32_t *c, Int8Kernel kernel) {
+/* Large enough for the AMX kernel's packing and threads to pay (and at
+ * least a tile of rows: thinner products leave most of each tile idle). */
+static bool amx_worth(int64_t m, int64_t n, int64_t k) { return m >= 16 && m * n * k >= (int64_t)1 << 15; }
+
+static AmxElem amx_int8(bool is_unsigned) { return is_unsigned ? AMX_U8 : AMX_S8; }
+
+cxla_status int8_gemm(const Int8Gemm *g, const void *a, const void *b, int32_t *c, Int8Kernel kernel, RtPool *pool,
+                      int nthreads) {
   if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
   if (g->k <= 0) {
     memset(c, 0, (size_t)(g->batch * g->m * g->n) * sizeof *c);
     return NULL;
   }
-  if (kernel == INT8_AUTO) kernel = int8_gemm_vnni_available() ? INT8_VNNI : INT8_SGEMM;
+  if (kernel == INT8_AUTO)
+    kernel = amx_worth(g->m, g->n, g->k) && amx_available(true) ? INT8_AMX
+             : int8_gemm_vnni_available()                       ? INT8_VNNI
+                                                                : INT8_SGEMM;
+  if (kernel == INT8_AMX) {
+    AmxGemm ag = {.batch = g->batch, .m = g->m, .n = g->n, .k = g->k, .trans_a = g->trans_a, .trans_b = g->trans_b,
+                  .a = amx_int8(g->a_unsigned), .b = amx_int8(g->b_unsigned)};
+    return amx_gemm(&ag, a, b, c, pool, nthreads);
+  }
   if (kernel == INT8_VNNI) {
     if (!int8_gemm_vnni_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX512-VNNI");
     return int8_gemm_vnni(g, a, b, c);
@@ -85,8 +106,86 @@ cxla_status int8_gemm(const Int8Gemm *g, const void *a, const void *b, int32_t *
   return int8_gemm_sgemm(g, a, b, c);
 }
 
-cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
+cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPool *pool, int nthreads) {
   Int8Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b,
                 .a_unsigned = a->lit.type == T_U8, .b_unsigned = b->lit.type == T_U8};
-  return int8_gemm(&g, a->lit.data, b->lit.data, o->lit.data, INT8_AUTO);
+  return int8_gemm(&g, a->lit.data, b->lit.data, o->lit.data, (Int8Kernel)p->kernel, pool, nthreads);
+}
+
+/* ---- bf16 x bf16 accumulated in f32 ---- */
+
+static float bf16_f32(uint16_t v) {
+  uint32_t u = (uint32_t)v << 16;
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+static uint16_t f32_bf16(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u | 0x00400000u) >> 16);
+  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
+}
+
+/* Widened to f32; whether every value is finite. */
+static bool widen_bf16(const uint16_t *s, int64_t n, float *d) {
+  uint16_t bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    d[i] = bf16_f32(s[i]);
+    bad |= (uint16_t)((s[i] & 0x7f80) == 0x7f80);
+  }
+  return !bad;
+}
+
+/* The operands widened to f32 and multiplied by sgemm, or (when one holds
+ * an infinity or NaN, which BLAS may skip as a zero factor's partner) by
+ * a plain loop summing in order. */
+static cxla_status bf16_gemm_sgemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c) {
+  int64_t M = g->m, N = g->n, K = g->k;
+  float *A = cxla_malloc((size_t)(M * K) * sizeof *A), *B = cxla_malloc((size_t)(K * N) * sizeof *B);
+  float *C = g->out_bf16 ? cxla_malloc((size_t)(M * N) * sizeof *C) : NULL;
+  if (!A || !B || (g->out_bf16 && !C)) {
+    cxla_free(A);
+    cxla_free(B);
+    cxla_free(C);
+    return cxla_oom();
+  }
+  int lda = g->trans_a ? (int)M : (int)K, ldb = g->trans_b ? (int)K : (int)N;
+  for (int64_t bi = 0; bi < g->batch; bi++) {
+    bool finite = widen_bf16(a + bi * M * K, M * K, A);
+    finite &= widen_bf16(b + bi * K * N, K * N, B);
+    float *out = g->out_bf16 ? C : (float *)c + bi * M * N;
+    if (finite) {
+      cblas_sgemm(CblasRowMajor, g->trans_a ? CblasTrans : CblasNoTrans, g->trans_b ? CblasTrans : CblasNoTrans,
+                  (int)M, (int)N, (int)K, 1.0f, A, lda, B, ldb, 0.0f, out, (int)N);
+    } else {
+      for (int64_t i = 0; i < M; i++)
+        for (int64_t j = 0; j < N; j++) {
+          float acc = 0;
+          for (int64_t k = 0; k < K; k++)
+            acc += A[g->trans_a ? k * M + i : i * K + k] * B[g->trans_b ? j * K + k : k * N + j];
+          out[i * N + j] = acc;
+        }
+    }
+    if (g->out_bf16)
+      for (int64_t i = 0; i < M * N; i++) ((uint16_t *)c)[bi * M * N + i] = f32_bf16(C[i]);
+  }
+  cxla_free(A);
+  cxla_free(B);
+  cxla_free(C);
+  return NULL;
+}
+
+cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c, Bf16Kernel kernel,
+                      RtPool *pool, int nthreads) {
+  if (g->a != AMX_BF16 || g->b != AMX_BF16) return ERR(INVALID_ARGUMENT, "bf16 gemm: operands not bf16");
+  if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
+  if (g->k <= 0) {
+    memset(c, 0, (size_t)(g->batch * g->m * g->n) * (g->out_bf16 ? 2 : 4));
+    return NULL;
+  }
+  if (kernel == BF16_AUTO) kernel = amx_available(false) ? BF16_AMX : BF16_SGEMM;
+  if (kernel == BF16_AMX) return amx_gemm(g, a, b, c, pool, nthreads);
+  return bf16_gemm_sgemm(g, a, b, c);
 }

@@ -1,6 +1,7 @@
-/* intdot.h: 8-bit integer GEMMs accumulated in s32 (s8/u8 x s8/u8 -> s32,
- * wrapping on overflow as XLA's s32 accumulation does). Internal to
- * src/cpu; free of LLVM so that unit tests can call the kernels directly. */
+/* intdot.h: low-precision GEMMs: 8-bit integers accumulated in s32
+ * (s8/u8 x s8/u8 -> s32, wrapping on overflow as XLA's s32 accumulation
+ * does) and bf16 x bf16 accumulated in f32. Internal to src/cpu; free of
+ * LLVM so that unit tests can call each kernel directly. */
 #ifndef CXLA_CPU_INTDOT_H
 #define CXLA_CPU_INTDOT_H
 
@@ -8,6 +9,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "cpu/amx.h"
 
 /* C[b] = A[b] x B[b] for b < batch: A is m x k (stored k x m when
  * trans_a), B is k x n (stored n x k when trans_b), C is m x n, all row
@@ -22,9 +24,23 @@ typedef enum Int8Kernel {
   INT8_AUTO,  /* the fastest this CPU runs */
   INT8_SGEMM, /* f32 BLAS over exact contraction chunks (any CPU) */
   INT8_VNNI,  /* AVX512-VNNI micro-kernel (UNAVAILABLE where the CPU lacks it) */
+  INT8_AMX,   /* AMX tiles, over the pool's threads (amx.c; UNAVAILABLE likewise) */
 } Int8Kernel;
 
-cxla_status int8_gemm(const Int8Gemm *g, const void *a, const void *b, int32_t *c, Int8Kernel kernel);
+/* pool: the threads the AMX kernel may use (at most nthreads; NULL: the
+ * caller's); the others run on the caller. */
+cxla_status int8_gemm(const Int8Gemm *g, const void *a, const void *b, int32_t *c, Int8Kernel kernel, RtPool *pool,
+                      int nthreads);
+
+/* bf16 x bf16 accumulated in f32 (g->a and g->b AMX_BF16; C f32, or bf16
+ * rounded once when g->out_bf16). */
+typedef enum Bf16Kernel {
+  BF16_AUTO,  /* the fastest this CPU runs */
+  BF16_SGEMM, /* operands widened to f32, BLAS sgemm (any CPU) */
+  BF16_AMX,   /* AMX tiles (UNAVAILABLE where the CPU lacks them) */
+} Bf16Kernel;
+cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c, Bf16Kernel kernel,
+                      RtPool *pool, int nthreads);
 
 /* Whether this CPU runs INT8_VNNI. */
 bool int8_gemm_vnni_available(void);

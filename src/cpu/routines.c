@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
+#include "cpu/intdot.h"
 #include "interp/interp.h"
 
 enum { RT_NONE, RT_INTERP, RT_FFT, RT_LINALG, RT_TOPK, RT_RNG, RT_CONTROL, RT_WINDOW };
@@ -180,8 +181,10 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
   const Shape *a = in->operands[0]->shape, *b = in->operands[1]->shape;
   /* 8-bit integers accumulated in s32: exact through sgemm (intdot.c) */
   bool int8 = t == T_S32 && (a->type == T_S8 || a->type == T_U8) && (b->type == T_S8 || b->type == T_U8);
-  if (!int8 && t != T_F32 && t != T_F64 && t != T_C64 && t != T_C128) return false;
-  if (!int8 && (a->type != t || b->type != t)) return false;
+  /* bf16 accumulated in f32 (intdot.c) */
+  bool bf16 = (t == T_F32 || t == T_BF16) && a->type == T_BF16 && b->type == T_BF16;
+  if (!int8 && !bf16 && t != T_F32 && t != T_F64 && t != T_C64 && t != T_C128) return false;
+  if (!int8 && !bf16 && (a->type != t || b->type != t)) return false;
   const DotDims *dd = &in->dot;
   if (dd->lhs_batch.n != dd->rhs_batch.n || dd->lhs_contract.n != dd->rhs_contract.n) return false;
   bool af, bf;
@@ -199,6 +202,7 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
   p->k = ka;
   p->trans_a = !af;  /* lhs stored K x M */
   p->trans_b = bf;   /* rhs stored N x K */
+  p->kernel = 0;
   return true;
 }
 
@@ -267,6 +271,17 @@ bool rval_all_finite(RVal *v, int64_t n2) {
       }                                                                                       \
   } while (0)
 
+/* A bf16 operand widened to f32 (exactly). */
+static cxla_status widen(RVal *v, RVal **out) {
+  TRY(rval_array(T_F32, v->lit.rank, v->lit.dims, out));
+  const uint16_t *src = v->lit.data;
+  uint32_t *dst = (*out)->lit.data;
+  for (int64_t i = 0; i < v->lit.nelems; i++) dst[i] = (uint32_t)src[i] << 16;
+  return NULL;
+}
+
+static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
+
 cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
   TRY(rval_array_x(cx, s->type, s->rank, s->dims, out));
@@ -278,7 +293,27 @@ cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal
     memset(o->lit.data, 0, (size_t)(p->batch * p->m * p->n) * es);
     return NULL;
   }
-  if (t == T_S32) return gemm_int8(p, a, b, o);
+  if (t == T_S32) return gemm_int8(p, a, b, o, cx->pool, cx->nthreads);
+  bool abf = a->lit.type == T_BF16, bbf = b->lit.type == T_BF16;
+  if (abf && bbf) {
+    AmxGemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b,
+                 .a = AMX_BF16, .b = AMX_BF16, .out_bf16 = t == T_BF16};
+    return bf16_gemm(&g, a->lit.data, b->lit.data, o->lit.data, (Bf16Kernel)p->kernel, cx->pool, cx->nthreads);
+  }
+  if (!abf && !bbf) return gemm_float(p, a, b, o);
+  /* one bf16 operand (its convert skipped), the other f32 */
+  RVal *w = NULL;
+  cxla_status st = widen(abf ? a : b, &w);
+  if (!st) st = gemm_float(p, abf ? w : a, abf ? b : w, o);
+  rval_unref(w);
+  return st;
+}
+
+/* f32/f64/c64/c128 through BLAS (plain loops when an operand is not
+ * finite); o is the allocated result. */
+static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
+  ElemType t = o->lit.type;
+  size_t es = (size_t)type_bytes(t);
   if (!rval_all_finite(a, type_is_complex(t) ? 2 : 1) || !rval_all_finite(b, type_is_complex(t) ? 2 : 1)) {
     for (int64_t bi = 0; bi < p->batch; bi++) {
       switch (t) {

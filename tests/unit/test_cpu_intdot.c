@@ -1,8 +1,9 @@
 /* The CPU backend's 8-bit integer dots accumulated in s32 against the
  * interpreter, exactly: through the compiled program (the fastest kernel
  * this CPU runs) and through each kernel of src/cpu/intdot.h directly
- * (the AVX512-VNNI micro-kernel of intdot_vnni.c, skipped where the CPU
- * lacks it, and the sgemm fallback over exact contraction chunks). s8 and
+ * (the AMX tile kernels of amx.c on two threads and the AVX512-VNNI
+ * micro-kernel of intdot_vnni.c, each skipped where the CPU lacks it, and
+ * the sgemm fallback over exact contraction chunks). s8 and
  * u8 operands and their mixes, contractions longer than one chunk or
  * cache block, transposed operand storage, batch dims, edge tiles (sizes
  * 1, 3, 17, 65, ...; K = 4097), extreme values (-128 / 255 everywhere),
@@ -16,12 +17,16 @@
 #include "interp/interp.h"
 #include "verify/verify.h"
 
+/* The AMX kernel's threads (two, to split every product that has two
+ * row blocks or more). */
+static RtPool *pool;
+
 /* Runs kernel k on the dot's operands; whether it matches `want`. */
 static bool check_kernel(const char *name, const Int8Gemm *g, Literal *const *args, const Literal *want, Int8Kernel k) {
   int32_t *c = malloc((size_t)(g->batch * g->m * g->n) * sizeof *c + 1);
-  cxla_status s = c ? int8_gemm(g, args[0]->data, args[1]->data, c, k) : NULL;
+  cxla_status s = c ? int8_gemm(g, args[0]->data, args[1]->data, c, k, pool, 0) : NULL;
   bool ok = c && !s && !memcmp(c, want->data, (size_t)want->nelems * sizeof *c);
-  if (!ok) fprintf(stderr, "%s (%s kernel): %s\n", name, k == INT8_VNNI ? "vnni" : "sgemm",
+  if (!ok) fprintf(stderr, "%s (%s kernel): %s\n", name, k == INT8_VNNI ? "vnni" : k == INT8_AMX ? "amx" : "sgemm",
                    s ? cxla_status_message(s) : "results differ");
   cxla_status_free(s);
   free(c);
@@ -64,6 +69,7 @@ static bool check_dot_gemm(const char *name, const char *text, int fill, const I
       gg.b_unsigned = args[1]->type == T_U8;
       ok = check_kernel(name, &gg, args, want, INT8_SGEMM) && ok;
       if (int8_gemm_vnni_available()) ok = check_kernel(name, &gg, args, want, INT8_VNNI) && ok;
+      if (amx_available(true)) ok = check_kernel(name, &gg, args, want, INT8_AMX) && ok;
     }
   }
   cxla_status_free(s);
@@ -162,6 +168,7 @@ TEST(kernels_extremes_and_wraparound) {
 }
 
 int main(void) {
+  if (rt_pool_create(2, &pool)) return 1;
   RUN(s8_and_u8);
   RUN(layouts_and_batches);
   RUN(extremes_and_wraparound);
@@ -169,5 +176,7 @@ int main(void) {
   RUN(kernels_edge_sizes);
   RUN(kernels_extremes_and_wraparound);
   if (!int8_gemm_vnni_available()) printf("  AVX512-VNNI kernel: skipped: this CPU lacks AVX512-VNNI\n");
+  if (!amx_available(true)) printf("  AMX kernel: skipped: this CPU lacks AMX\n");
+  rt_pool_destroy(pool);
   return test_summary(__FILE__);
 }
