@@ -80,7 +80,7 @@ static void plan_pre_dots(CpuExecutable *x, Step *st, const Instr *in) {
     GemmPlan p = {0};
     if (d->op == OP_CONVOLUTION ? !conv_gemm_plan_ok(d) : (!gemm_plan(d, &p) || p.m * p.n * p.k * p.batch < 4096))
       continue;
-    if (d->op == OP_CONVOLUTION) x->stats.nconvs++;
+    if (d->op == OP_CONVOLUTION) conv_gemm_count(d, &x->stats);
     st->pre[st->npre] = d;
     st->pre_plan[st->npre++] = p;
   }
@@ -232,7 +232,7 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
   case OP_CONVOLUTION:
     if (conv_gemm_plan_ok(in)) {
       st->kind = ST_CONV;
-      bd->x->stats.nconvs++;
+      conv_gemm_count(in, &bd->x->stats);
       return NULL;
     }
     break;

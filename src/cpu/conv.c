@@ -259,6 +259,154 @@ static void conv_direct(const ConvGemm *p, const char *x, const char *ker, char 
   }
 }
 
+/* ---- window-sum convolutions as one GEMM per output position ----
+ * The weight-gradient form (XLA's filter gradient: the window covers
+ * nearly all of the input, a few output positions, the batch contracted):
+ * with stride 1 and no dilation or reversal, output position os reads the
+ * input at os + ks - pad_lo. In a zero-padded copy of the input laid out
+ * [Ci][padded spatial...][N] and a kernel copy laid out [Ci][padded
+ * spatial...][O] (zero outside the window), that read is one row shift:
+ *   out[n, os, o] = sum over rows r of Xp[r + shift(os), n] * Kp[r, o]
+ * a GEMM per output position with no im2col; the zero rows of Kp cancel
+ * the rows that wrap into the next input line or feature. */
+
+/* Whether p takes the shifted path: one group, stride 1, no dilation or
+ * reversal, no negative padding, and a window much larger than the output
+ * (im2col would repeat the input once per output position): the padding
+ * adds at most half the window's products. */
+static bool shift_ok(const ConvGemm *p) {
+  if (p->G != 1) return false;
+  for (int d = 0; d < p->nsp; d++) {
+    const WindowDim *w = &p->w[d];
+    if (w->stride != 1 || w->lhs_dilate != 1 || w->rhs_dilate != 1 || w->reversal || w->pad_lo < 0 ||
+        w->pad_hi < 0 || p->out_sp[d] != p->in_sp[d] + w->pad_lo + w->pad_hi - p->k_sp[d] + 1)
+      return false;
+  }
+  /* the padded extents' product, over the window's: the GEMMs' extra work */
+  double S = 1;
+  for (int d = 0; d < p->nsp; d++) S *= (double)(p->in_sp[d] + p->w[d].pad_lo + p->w[d].pad_hi);
+  return p->OS > 1 && 2 * S <= 3 * (double)p->KS && p->N <= 0x7fffffff && p->O <= 0x7fffffff;
+}
+
+/* Copies of the operands, zero-padded (see above); P[d] the padded input
+ * extents, S their product. */
+static void shift_pack(const ConvGemm *p, const char *x, const char *ker, const int64_t *P, int64_t S,
+                       char *Xp, char *Kp) {
+  size_t es = p->es;
+  memset(Xp, 0, (size_t)(p->Ci * S * p->N) * es);
+  memset(Kp, 0, (size_t)(p->Ci * S * p->O) * es);
+  int64_t pst[CG_MAX_SP];
+  for (int d = p->nsp - 1; d >= 0; d--) pst[d] = d == p->nsp - 1 ? 1 : pst[d + 1] * P[d + 1];
+  for (int64_t i = 0; i < p->Ci; i++) {
+    int64_t sp[CG_MAX_SP] = {0};
+    /* input rows */
+    for (bool more = true; more;) {
+      int64_t src = i * p->ls_f, dst = 0;
+      for (int d = 0; d < p->nsp; d++) {
+        src += sp[d] * p->ls_sp[d];
+        dst += (sp[d] + p->w[d].pad_lo) * pst[d];
+      }
+      char *row = Xp + (size_t)((i * S + dst) * p->N) * es;
+      if (p->ls_b == 1) memcpy(row, x + (size_t)src * es, (size_t)p->N * es);
+      else
+        for (int64_t n = 0; n < p->N; n++)
+          memcpy(row + (size_t)n * es, x + (size_t)(src + n * p->ls_b) * es, es);
+      more = false;
+      for (int d = p->nsp - 1; d >= 0; d--) {
+        if (++sp[d] < p->in_sp[d]) {
+          more = true;
+          break;
+        }
+        sp[d] = 0;
+      }
+    }
+    /* kernel rows */
+    for (bool more = true; more;) {
+      int64_t src = i * p->ks_i, dst = 0;
+      for (int d = 0; d < p->nsp; d++) {
+        src += sp[d] * p->ks_sp[d];
+        dst += sp[d] * pst[d];
+      }
+      char *row = Kp + (size_t)((i * S + dst) * p->O) * es;
+      if (p->ks_o == 1) memcpy(row, ker + (size_t)src * es, (size_t)p->O * es);
+      else
+        for (int64_t o = 0; o < p->O; o++)
+          memcpy(row + (size_t)o * es, ker + (size_t)(src + o * p->ks_o) * es, es);
+      more = false;
+      for (int d = p->nsp - 1; d >= 0; d--) {
+        if (++sp[d] < p->k_sp[d]) {
+          more = true;
+          break;
+        }
+        sp[d] = 0;
+      }
+    }
+  }
+}
+
+static cxla_status shift_run(const ConvGemm *p, const char *x, const char *ker, char *out) {
+  size_t es = p->es;
+  int64_t P[CG_MAX_SP], S = 1, pst[CG_MAX_SP];
+  for (int d = 0; d < p->nsp; d++) {
+    P[d] = p->in_sp[d] + p->w[d].pad_lo + p->w[d].pad_hi;
+    S *= P[d];
+  }
+  for (int d = p->nsp - 1; d >= 0; d--) pst[d] = d == p->nsp - 1 ? 1 : pst[d + 1] * P[d + 1];
+  /* rows up to the last nonzero kernel row: the shifted reads stay inside
+   * Xp (window + output extents = padded extents + 1 per dim) */
+  int64_t klast = 0;
+  for (int d = 0; d < p->nsp; d++) klast += (p->k_sp[d] - 1) * pst[d];
+  int64_t K = (p->Ci - 1) * S + klast + 1;
+  if (K > 0x7fffffff) return ERR(INTERNAL, "cpu backend: convolution contraction too long");
+  bool direct_c = p->os_f == 1 && (p->N <= 1 || p->os_b >= p->O) && p->os_b <= 0x7fffffff;
+  char *Xp = cxla_malloc((size_t)(p->Ci * S * p->N) * es), *Kp = cxla_malloc((size_t)(p->Ci * S * p->O) * es);
+  char *Cb = direct_c ? NULL : cxla_malloc((size_t)(p->N * p->O) * es);
+  cxla_status st = NULL;
+  if (!Xp || !Kp || (!direct_c && !Cb)) {
+    st = cxla_oom();
+    goto done;
+  }
+  shift_pack(p, x, ker, P, S, Xp, Kp);
+  int64_t osi[CG_MAX_SP] = {0};
+  for (int64_t q = 0; q < p->OS; q++) {
+    int64_t shift = 0, ooff = 0;
+    for (int d = 0; d < p->nsp; d++) {
+      shift += osi[d] * pst[d];
+      ooff += osi[d] * p->os_sp[d];
+    }
+    const char *A = Xp + (size_t)(shift * p->N) * es;
+    char *Cm = direct_c ? out + (size_t)ooff * es : Cb;
+    int ldc = direct_c ? (int)(p->N <= 1 ? p->O : p->os_b) : (int)p->O;
+    int M = (int)p->N, Nn = (int)p->O, Kk = (int)K;
+    if (es == 4)
+      cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, Nn, Kk, 1.0f, (const float *)A, M,
+                  (const float *)Kp, Nn, 0.0f, (float *)Cm, ldc);
+    else
+      cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, M, Nn, Kk, 1.0, (const double *)A, M,
+                  (const double *)Kp, Nn, 0.0, (double *)Cm, ldc);
+    if (!direct_c)
+      for (int64_t n = 0; n < p->N; n++)
+        for (int64_t o = 0; o < p->O; o++)
+          memcpy(out + (size_t)(ooff + n * p->os_b + o * p->os_f) * es, Cb + (size_t)(n * p->O + o) * es, es);
+    for (int d = p->nsp - 1; d >= 0; d--) {
+      if (++osi[d] < p->out_sp[d]) break;
+      osi[d] = 0;
+    }
+  }
+done:
+  cxla_free(Xp);
+  cxla_free(Kp);
+  cxla_free(Cb);
+  return st;
+}
+
+void conv_gemm_count(const Instr *in, CpuCompileStats *stats) {
+  ConvGemm p;
+  if (!plan(in, &p)) return;
+  stats->nconvs++;
+  if (shift_ok(&p)) stats->nconvs_shift++;
+}
+
 cxla_status conv_gemm_run(const struct RtHost *host, const Instr *in, RVal *lhs, RVal *rhs, RVal **out) {
   ConvGemm p;
   if (!plan(in, &p)) return ERR(INTERNAL, "cpu backend: convolution %%%s is not a GEMM convolution", in->name);
@@ -272,6 +420,14 @@ cxla_status conv_gemm_run(const struct RtHost *host, const Instr *in, RVal *lhs,
   if (!rval_all_finite(lhs, 1) || !rval_all_finite(rhs, 1)) {
     conv_direct(&p, x, ker, o);
     return NULL;
+  }
+  if (shift_ok(&p)) {
+    cxla_status st = shift_run(&p, x, ker, o);
+    if (st) {
+      rval_unref(*out);
+      *out = NULL;
+    }
+    return st;
   }
   char *xp = NULL;
   if (p.ls_f != 1) {

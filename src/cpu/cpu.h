@@ -42,7 +42,8 @@ typedef struct CpuCompileOptions {
 typedef struct CpuCompileStats {
   double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
   int nkernels, nroutines;
-  int nconvs;               /* convolutions run as im2col + BLAS */
+  int nconvs;               /* convolutions run as GEMMs (conv.c), of them: */
+  int nconvs_shift;         /* window-sum form, one GEMM per output position */
   /* loaded from the disk cache: planning the steps, linking the object
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
   double plan_s, load_s;

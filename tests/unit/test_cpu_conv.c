@@ -66,7 +66,8 @@ static bool agree(const Literal *want, const Literal *got, double tol) {
 /* Runs `text` on both backends; poison: first argument element set to
  * this value (NaN / inf) when nonzero. Expects `gemm_convs` convolutions to
  * take the GEMM path. */
-static bool check_conv(const char *name, const char *text, int gemm_convs, double poison) {
+static bool check_conv_paths(const char *name, const char *text, int gemm_convs, int shift_convs,
+                             double poison) {
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL, *got = NULL;
   CpuExecutable *x = NULL;
@@ -92,6 +93,11 @@ static bool check_conv(const char *name, const char *text, int gemm_convs, doubl
               gemm_convs);
       ok = false;
     }
+    if (cpu_executable_stats(x)->nconvs_shift != shift_convs) {
+      fprintf(stderr, "%s: %d shifted-GEMM convolutions, expected %d\n", name,
+              cpu_executable_stats(x)->nconvs_shift, shift_convs);
+      ok = false;
+    }
   }
   cxla_status_free(s);
   if (args)
@@ -102,6 +108,11 @@ static bool check_conv(const char *name, const char *text, int gemm_convs, doubl
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
   return ok;
+}
+
+/* check_conv_paths with no convolution expected on the shifted path. */
+static bool check_conv(const char *name, const char *text, int gemm_convs, double poison) {
+  return check_conv_paths(name, text, gemm_convs, 0, poison);
 }
 
 #define CONV_MODULE(T, XS, KS, OS, ATTRS)                                                       \
@@ -186,6 +197,56 @@ TEST(small_and_depthwise_stay_with_the_emitter) {
                    0, 0));
 }
 
+/* The weight-gradient form (window nearly the whole input, few output
+ * positions, the batch contracted): one GEMM per output position over
+ * zero-padded copies. */
+TEST(weight_gradient_shifted_gemms) {
+  CHECK(check_conv_paths("wgrad", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                              "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0));
+  /* asymmetric padding, f64, output features not innermost (scattered) */
+  CHECK(check_conv_paths("wgrad_f64", CONV_MODULE("f64", "[3,16,11,4]", "[3,16,11,8]", "[4,8,3,2]",
+                                                  "window={size=16x11 pad=0_2x1_0}, dim_labels=f01b_i01o->bf01"),
+                         1, 1, 0));
+  /* 1-D, operands with batch / output features not innermost */
+  CHECK(check_conv_paths("wgrad_1d", CONV_MODULE("f32", "[16,5,100]", "[6,16,98]", "[3,5,6]",
+                                                 "window={size=98}, dim_labels=fb0_oi0->0bf"),
+                         1, 1, 0));
+  CHECK(check_conv_paths("wgrad_nan", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                                  "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, NAN));
+}
+
+/* Where the shifted path must not fire: strides, dilation, reversal,
+ * negative padding, feature groups, small windows (ordinary convolutions
+ * are covered above with none expected). */
+TEST(weight_gradient_shifted_gemms_not_taken) {
+  CHECK(check_conv_paths("wgrad_stride", CONV_MODULE("f32", "[3,13,13,5]", "[3,12,12,8]", "[2,2,5,8]",
+                                                     "window={size=12x12 stride=2x1 pad=1_1x0_0}, "
+                                                     "dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0));
+  CHECK(check_conv_paths("wgrad_rhs_dilate", CONV_MODULE("f32", "[3,25,25,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                                         "window={size=12x12 pad=0_0x0_0 rhs_dilate=2x2}, "
+                                                         "dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0));
+  CHECK(check_conv_paths("wgrad_reversed", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                                       "window={size=12x12 pad=1_1x1_1 rhs_reversal=1x0}, "
+                                                       "dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0));
+  CHECK(check_conv_paths("wgrad_negative_pad", CONV_MODULE("f32", "[3,14,14,5]", "[3,12,12,8]", "[2,3,5,8]",
+                                                           "window={size=12x12 pad=-1_0x0_0}, "
+                                                           "dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0));
+  CHECK(check_conv_paths("wgrad_groups", CONV_MODULE("f32", "[6,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                                     "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf, "
+                                                     "feature_group_count=2"),
+                         1, 0, 0));
+  /* padding worth more than half the window: im2col */
+  CHECK(check_conv_paths("wgrad_wide_pad", CONV_MODULE("f32", "[3,6,6,5]", "[3,6,6,8]", "[5,5,5,8]",
+                                                       "window={size=6x6 pad=2_2x2_2}, dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0));
+}
+
 TEST(in_an_output_fusion) {
   const char *text =
       "HloModule m\n\n"
@@ -216,6 +277,8 @@ int main(void) {
   RUN(groups_and_ranks);
   RUN(non_finite_operands);
   RUN(small_and_depthwise_stay_with_the_emitter);
+  RUN(weight_gradient_shifted_gemms);
+  RUN(weight_gradient_shifted_gemms_not_taken);
   RUN(in_an_output_fusion);
   return test_summary(__FILE__);
 }
