@@ -44,6 +44,7 @@ typedef struct CpuCompileStats {
   int nkernels, nroutines;
   int nconvs;               /* convolutions run as GEMMs (conv.c), of them: */
   int nconvs_shift;         /* window-sum form, one GEMM per output position */
+  int nconvs_phased;        /* lhs-dilated (transposed), per output phase */
   /* loaded from the disk cache: planning the steps, linking the object
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
   double plan_s, load_s;

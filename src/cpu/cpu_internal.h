@@ -204,7 +204,9 @@ bool conv_gemm_plan_ok(const Instr *in);
 /* Counts a convolution that conv_gemm_plan_ok accepts in the statistics,
  * by the path conv_gemm_run takes for it. */
 void conv_gemm_count(const Instr *in, CpuCompileStats *stats);
-cxla_status conv_gemm_run(const struct RtHost *host, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
+/* cx: the allocator and the threads the im2col blocks split over (the BLAS
+ * then single-threaded per block); NULL: the caller's thread. */
+cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
 
 /* rt_fft.c */
 cxla_status rt_fft_plan(const Instr *in, void **plan);

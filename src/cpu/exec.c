@@ -292,7 +292,7 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
     blas_threads(x);
     unsigned mode = fp_mode_enter();
     RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
-    s = d->op == OP_CONVOLUTION ? conv_gemm_run(x->host, d, a, bb, &pre[i]) : gemm_run(x->host, d, &st->pre_plan[i], a, bb, &pre[i]);
+    s = d->op == OP_CONVOLUTION ? conv_gemm_run(x, d, a, bb, &pre[i]) : gemm_run(x->host, d, &st->pre_plan[i], a, bb, &pre[i]);
     fp_mode_leave(mode);
     if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
   }
@@ -404,7 +404,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_CONV: {
     blas_threads(x);
     unsigned mode = fp_mode_enter();
-    s = conv_gemm_run(x->host, in, ops[0], ops[1], out);
+    s = conv_gemm_run(x, in, ops[0], ops[1], out);
     fp_mode_leave(mode);
     break;
   }
