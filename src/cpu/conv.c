@@ -170,23 +170,48 @@ static void pack_kernel(const ConvGemm *p, const char *ker, int64_t g, char *B) 
   }
 }
 
-/* im2col of rows [r0, r1) for group g into A (K columns). */
+/* Copies the Ci features of group g at input offset off (-1: zeros). */
+static inline void copy_features(const ConvGemm *p, const char *x, int64_t g, int64_t off, char *dst) {
+  size_t es = p->es, row = (size_t)p->Ci * es;
+  if (off < 0) {
+    memset(dst, 0, row);
+  } else if (p->ls_f == 1) {
+    memcpy(dst, x + (size_t)(off + g * p->Ci) * es, row);
+  } else {
+    for (int64_t i = 0; i < p->Ci; i++)
+      memcpy(dst + (size_t)i * es, x + (size_t)(off + (g * p->Ci + i) * p->ls_f) * es, es);
+  }
+}
+
+#define IM2COL_TAPS 32 /* window extents up to this take the tabled loop */
+
+/* im2col of rows [r0, r1) for group g into A (K columns). With window
+ * extents up to IM2COL_TAPS, each row first tables its input offset per
+ * dim and window position (-1 outside), so a window position costs one
+ * addition per dim. */
 static void im2col(const ConvGemm *p, const char *x, int64_t g, int64_t r0, int64_t r1, char *A) {
   size_t es = p->es, row = (size_t)p->Ci * es;
+  bool tabled = true;
+  for (int d = 0; d < p->nsp; d++) tabled &= p->k_sp[d] <= IM2COL_TAPS;
   for (int64_t r = r0; r < r1; r++) {
     int64_t n, osi[CG_MAX_SP], ksi[CG_MAX_SP] = {0};
     row_coords(p, r, &n, osi);
     char *dst = A + (size_t)((r - r0) * p->K) * es;
-    for (int64_t kl = 0; kl < p->KS; kl++, next_window(p, ksi), dst += row) {
-      int64_t off = input_offset(p, n, osi, ksi);
-      if (off < 0) {
-        memset(dst, 0, row);
-      } else if (p->ls_f == 1) {
-        memcpy(dst, x + (size_t)(off + g * p->Ci) * es, row);
-      } else {
-        for (int64_t i = 0; i < p->Ci; i++)
-          memcpy(dst + (size_t)i * es, x + (size_t)(off + (g * p->Ci + i) * p->ls_f) * es, es);
+    if (!tabled) {
+      for (int64_t kl = 0; kl < p->KS; kl++, next_window(p, ksi), dst += row)
+        copy_features(p, x, g, input_offset(p, n, osi, ksi), dst);
+      continue;
+    }
+    int64_t tab[CG_MAX_SP][IM2COL_TAPS];
+    for (int d = 0; d < p->nsp; d++)
+      for (int64_t k = 0; k < p->k_sp[d]; k++) {
+        int64_t u = in_index(p, d, osi[d], k);
+        tab[d][k] = u < 0 ? -1 : u * p->ls_sp[d];
       }
+    for (int64_t kl = 0; kl < p->KS; kl++, next_window(p, ksi), dst += row) {
+      int64_t off = n * p->ls_b;
+      for (int d = 0; d < p->nsp && off >= 0; d++) off = tab[d][ksi[d]] < 0 ? -1 : off + tab[d][ksi[d]];
+      copy_features(p, x, g, off, dst);
     }
   }
 }

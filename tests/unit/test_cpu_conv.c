@@ -203,6 +203,10 @@ TEST(groups_and_ranks) {
   CHECK(check_conv("conv3d", CONV_MODULE("f32", "[1,5,6,7,4]", "[2,3,3,4,8]", "[1,4,6,7,8]",
                                          "window={size=2x3x3 pad=0_0x1_1x1_1}, dim_labels=b012f_012io->b012f"),
                    1, 0));
+  /* a window wider than im2col's offset table (32 taps), strided */
+  CHECK(check_conv("wide_window", CONV_MODULE("f32", "[2,100,4]", "[40,4,8]", "[2,31,8]",
+                                              "window={size=40 stride=2}, dim_labels=b0f_0io->b0f"),
+                   1, 0));
   /* 1x1: the input is the GEMM's left matrix */
   CHECK(check_conv("pointwise", CONV_MODULE("f32", "[4,6,7,16]", "[1,1,16,32]", "[4,6,7,32]",
                                             "window={size=1x1}, dim_labels=b01f_01io->b01f"),
