@@ -36,6 +36,7 @@ figures, checks the report's keys, writes the tables and prints
 
 import argparse
 import datetime
+import gc
 import json
 import math
 import os
@@ -59,7 +60,7 @@ CXLA_KEYS = ("module", "backend", "threads", "optimized", "parse_s", "verify_s",
              "optimize_s", "compile_s", "plan_s", "codegen_s", "llvm_s", "cache_hit",
              "run_median_s", "run_min_s", "run_max_s", "runs",
              "warmup_runs", "iters", "stopped_early", "from_warmup", "max_seconds",
-             "total_run_s", "peak_rss_bytes", "results")
+             "total_run_s", "peak_rss_bytes", "base_rss_bytes", "results")
 # Keys every case entry of our JSON has (None where not measured).
 CASE_KEYS = ("case", "group", "status", "cxla_compile_s", "xla_compile_s", "cxla_run_s",
              "xla_run_s", "run_ratio", "compile_ratio", "rel_err", "flops", "bytes")
@@ -266,6 +267,29 @@ def rel_err(np, got, want):
 # XLA side
 # ---------------------------------------------------------------------------
 
+def proc_status_bytes(field):
+    """/proc/self/status's FIELD (VmRSS, VmHWM) in bytes, or None off Linux."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def reset_peak_rss():
+    """Resets this process's VmHWM to its VmRSS (Linux: clear_refs 5), so
+    that XLA's peak can be read per case; False where that is not possible."""
+    try:
+        with open("/proc/self/clear_refs", "w") as fh:
+            fh.write("5")
+        return True
+    except OSError:
+        return False
+
+
 def time_xla(jax, compiled, args, warmup, iters, max_s):
     """(median, min, max, runs, first result leaves); the first call is a warm-up."""
     start = time.perf_counter()
@@ -320,6 +344,8 @@ def bench_case(o, env, name, case_dir, tmp):
         return e
     fn, spec = c.spec()
     treedef = jax.tree_util.tree_structure(spec)
+    gc.collect()
+    rss_base = proc_status_bytes("VmRSS") if reset_peak_rss() else None
     t0 = time.perf_counter()
     jitted, _, lowered = gen.lower(c)
     lower_s = time.perf_counter() - t0
@@ -337,6 +363,11 @@ def bench_case(o, env, name, case_dir, tmp):
     dev = treedef.unflatten([jax.device_put(a) for a in arrays])
     med, mn, mx, runs, want = time_xla(jax, compiled, dev, o.warmup, o.iters, o.xla_max_seconds)
     e.update(xla_run_s=med, xla_run_min_s=mn, xla_run_max_s=mx, xla_runs=runs)
+    # XLA's process delta: what lowering, compiling, the device copies of the
+    # arguments and the runs added to this process's peak.
+    hwm = proc_status_bytes("VmHWM")
+    if rss_base is not None and hwm is not None:
+        e["xla_rss_delta_bytes"] = max(0, hwm - rss_base)
     want = [np.asarray(w) for w in want]
 
     # cxla on the same module and arguments.
@@ -395,6 +426,9 @@ def fill_cxla(e, r):
         e["cxla_runs"], e["cxla_backend"], e["cxla_threads"] = rep["runs"], rep["backend"], rep["threads"]
         e["cxla_optimized"] = rep["optimized"]
         e["cxla_peak_rss_bytes"] = rep["peak_rss_bytes"]
+        if rep.get("base_rss_bytes", -1) >= 0 and rep["peak_rss_bytes"] >= 0:
+            # the same measure as XLA's: what the case added to the process
+            e["cxla_rss_delta_bytes"] = rep["peak_rss_bytes"] - rep["base_rss_bytes"]
         if rep["stopped_early"]:
             e["notes"].append("cxla: %d of %d runs (--max-seconds %g)%s" % (
                 rep["runs"], rep["iters"], rep["max_seconds"],
@@ -502,21 +536,27 @@ def markdown(report):
               "FLOPs and bytes from XLA's cost analysis of its optimized module; fractions "
               "are of the peak for each side's thread count (f64 cases against dgemm, others "
               "against sgemm; bytes against the triad).", "",
+              "Memory: cxla's peak RSS, and what each side's case added to its process "
+              "(XLA: lowering, compiling, argument copies and runs, from a reset peak; "
+              "cxla: the `cxla bench` process over its resident size at start).", "",
               "| case | GFLOP | MB | XLA GFLOP/s | cxla GFLOP/s | XLA GB/s | cxla GB/s | "
-              "cxla peak RSS |",
-              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
+              "cxla peak RSS | XLA RSS delta | cxla RSS delta |",
+              "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for e in report["cases"]:
         def tp(v, f):
             return "n/a" if v is None else "%s (%s)" % (fmt_num(v), fmt_frac(f))
         rss = e.get("cxla_peak_rss_bytes")
-        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s |" % (
+
+        def mib(v):
+            return "n/a" if v is None else "%.0f MiB" % (v / 2**20)
+        lines.append("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
             e["case"], fmt_num(e["flops"] / 1e9 if e["flops"] is not None else None),
             fmt_num(e["bytes"] / 1e6 if e["bytes"] is not None else None),
             tp(e.get("xla_gflops"), e.get("xla_gflops_frac")),
             tp(e.get("cxla_gflops"), e.get("cxla_gflops_frac")),
             tp(e.get("xla_gbs"), e.get("xla_gbs_frac")),
             tp(e.get("cxla_gbs"), e.get("cxla_gbs_frac")),
-            "n/a" if rss is None else "%.0f MiB" % (rss / 2**20)))
+            mib(rss), mib(e.get("xla_rss_delta_bytes")), mib(e.get("cxla_rss_delta_bytes"))))
     lines += peer_tables(report)
     notes = [(e["case"], n) for e in report["cases"] for n in e["notes"]]
     if notes:
@@ -604,6 +644,12 @@ def summary(cases):
                      sum(1 for e in vs if e["run_ratio_best_peer"] < 1),
                      geomean([e["xla_ratio_best_peer"] for e in vs if e.get("xla_ratio_best_peer")]
                              or [1.0])))
+    mem = [e for e in cases if e.get("group") == "model" and
+           e.get("xla_rss_delta_bytes") is not None and e.get("cxla_rss_delta_bytes") is not None]
+    if mem:
+        text += (" Memory, model cases: cxla's process delta is at most XLA's on %d of %d." % (
+            sum(1 for e in mem if e["cxla_rss_delta_bytes"] <= e["xla_rss_delta_bytes"]),
+            len(mem)))
     return text
 
 

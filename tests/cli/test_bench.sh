@@ -63,7 +63,7 @@ check "json report" 0 "" "$CXLA" bench add.hlo --random --json --iters 4 --warmu
 for key in module backend threads optimized parse_s verify_s optimize_s compile_s \
   plan_s codegen_s llvm_s cache_hit \
   run_median_s run_min_s run_max_s runs warmup_runs iters stopped_early from_warmup \
-  max_seconds total_run_s peak_rss_bytes results; do
+  max_seconds total_run_s peak_rss_bytes base_rss_bytes results; do
   has "json key $key" "\"$key\": "
 done
 has "json runs" '"runs": 4,'

@@ -62,7 +62,7 @@ static const char usage[] =
     "                    cache_hit, run_median_s, run_min_s,\n"
     "                    run_max_s, runs, warmup_runs, iters, stopped_early,\n"
     "                    from_warmup, max_seconds, total_run_s, peak_rss_bytes,\n"
-    "                    results\n"
+    "                    base_rss_bytes (resident memory before loading), results\n"
     "  --help            show this help\n"
     "\n"
     "example:\n"
@@ -85,6 +85,7 @@ typedef struct BenchReport {
   int runs, warmup_runs, results;
   bool optimized, stopped_early, from_warmup;
   long long peak_rss_bytes;
+  long long base_rss_bytes; /* before loading the module (-1: unknown) */
   double plan, codegen, llvm; /* parts of compile */
   bool cache_hit;
   const char *backend;  /* the backend that ran (static storage) */
@@ -101,19 +102,32 @@ static double now_s(void) {
 /* The process's peak resident memory. Linux's VmHWM (/proc/self/status)
  * first: getrusage's ru_maxrss survives fork + exec, so a child of a big
  * process (bench/run.py with XLA loaded) would report its parent's peak. */
-static long long peak_rss_bytes(void) {
+static long long proc_status_kib(const char *fmt) {
   FILE *f = fopen("/proc/self/status", "r");
+  long long kib = -1;
   if (f) {
     char line[256];
-    long long kib = -1;
     while (fgets(line, sizeof line, f))
-      if (sscanf(line, "VmHWM: %lld kB", &kib) == 1) break;
+      if (sscanf(line, fmt, &kib) == 1) break;
     fclose(f);
-    if (kib >= 0) return kib * 1024;
   }
+  return kib;
+}
+
+static long long peak_rss_bytes(void) {
+  long long kib = proc_status_kib("VmHWM: %lld kB");
+  if (kib >= 0) return kib * 1024;
   struct rusage ru;
   if (getrusage(RUSAGE_SELF, &ru) != 0) return -1;
   return (long long)ru.ru_maxrss * 1024; /* Linux reports KiB */
+}
+
+/* The resident memory now (VmRSS), or -1 where /proc is missing: the
+ * baseline that peak_rss_bytes is compared with (what loading, compiling
+ * and running the program added, as bench/run.py measures XLA's side). */
+static long long rss_bytes(void) {
+  long long kib = proc_status_kib("VmRSS: %lld kB");
+  return kib >= 0 ? kib * 1024 : -1;
 }
 
 /* ---- stages ---------------------------------------------------------------- */
@@ -280,7 +294,8 @@ static void print_json(const BenchOptions *o, const BenchReport *r) {
          " \"from_warmup\": %s, \"max_seconds\": %.9g, \"total_run_s\": %.9g,\n",
          r->runs, r->warmup_runs, o->iters, r->stopped_early ? "true" : "false",
          r->from_warmup ? "true" : "false", o->max_seconds, r->total_run);
-  printf(" \"peak_rss_bytes\": %lld, \"results\": %d}\n", r->peak_rss_bytes, r->results);
+  printf(" \"peak_rss_bytes\": %lld, \"base_rss_bytes\": %lld, \"results\": %d}\n",
+         r->peak_rss_bytes, r->base_rss_bytes, r->results);
 }
 
 static void print_text(const BenchOptions *o, const BenchReport *r) {
@@ -303,7 +318,12 @@ static void print_text(const BenchOptions *o, const BenchReport *r) {
   else if (r->stopped_early)
     printf("           (stopped after %d of %llu runs: --max-seconds %g)\n", r->runs, o->iters,
            o->max_seconds);
-  printf("peak RSS   %.1f MiB\n", (double)r->peak_rss_bytes / (1024.0 * 1024.0));
+  printf("peak RSS   %.1f MiB", (double)r->peak_rss_bytes / (1024.0 * 1024.0));
+  if (r->base_rss_bytes >= 0)
+    printf(" (%.1f MiB over the %.1f MiB at start)",
+           (double)(r->peak_rss_bytes - r->base_rss_bytes) / (1024.0 * 1024.0),
+           (double)r->base_rss_bytes / (1024.0 * 1024.0));
+  printf("\n");
 }
 
 /* ---- the command ----------------------------------------------------------- */
@@ -332,6 +352,7 @@ static cxla_status compile_timed(cxla_client *c, const cxla_module *m, const cha
 
 static int bench(const BenchOptions *o) {
   BenchReport r = {0};
+  r.base_rss_bytes = rss_bytes();
   cxla_module *m = NULL;
   cxla_client *client = NULL;
   cxla_executable *e = NULL;
