@@ -229,8 +229,14 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     bd->x->stats.nroutines++;
     return routine_prepare(st, in);
   }
-  case OP_CONVOLUTION:
-    if (conv_gemm_plan_ok(in)) {
+  case OP_CONVOLUTION: case OP_REDUCE_WINDOW: case OP_SELECT_AND_SCATTER:
+    /* depthwise convolutions, NHWC pooling, scans: rt_window.c */
+    if (rt_window_supported(in)) {
+      st->kind = ST_ROUTINE;
+      bd->x->stats.nroutines++;
+      return routine_prepare(st, in);
+    }
+    if (in->op == OP_CONVOLUTION && conv_gemm_plan_ok(in)) {
       st->kind = ST_CONV;
       conv_gemm_count(in, &bd->x->stats);
       return NULL;

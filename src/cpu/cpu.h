@@ -18,6 +18,9 @@
  *   rt_linalg.c cholesky, triangular-solve, the LAPACK custom-calls
  *               (OpenBLAS's LAPACK and CBLAS)
  *   rt_topk.c   topk;  rt_rng.c  the legacy rng op
+ *   rt_window.c depthwise convolution, NHWC pooling and its gradient
+ *               (reduce-window max/add, select-and-scatter), whole-prefix
+ *               scans: vectorized over channels, rows over the threads
  *   rt_control.c  one-replica collectives, async/copy wrappers, ids,
  *               dimension sizes
  *

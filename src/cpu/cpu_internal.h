@@ -182,6 +182,8 @@ cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args,
 cxla_status routine_prepare(Step *st, const Instr *in);
 /* Whether some routine runs `in`. */
 bool routine_supported(const Instr *in);
+/* Whether the routine a step runs may call OpenBLAS (or LAPACK). */
+bool routine_uses_blas(const Step *st);
 cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
 bool gemm_plan(const Instr *dot, GemmPlan *p);
 /* sort along dimensions[0] with the compiled comparator (stable). */
@@ -216,6 +218,12 @@ cxla_status rt_fft_run(const void *plan, RVal *const *ops, RVal **out);
 bool rt_linalg_supported(const Instr *in);
 cxla_status rt_linalg_check(const Instr *in); /* shapes, at compile time */
 cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out);
+/* rt_window.c: depthwise convolutions, NHWC pooling and its gradient
+ * (reduce-window, select-and-scatter) and scans (reduce-windows over a
+ * whole prefix) on raw buffers, vectorized over channels, rows over the
+ * execution's threads; rt_window_supported says which instructions. */
+bool rt_window_supported(const Instr *in);
+cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out);
 /* rt_topk.c: topk and the "TopK" custom-call */
 cxla_status rt_topk_check(const Instr *in, int64_t *k, bool *largest);
 cxla_status rt_topk_run(const Instr *in, RVal *const *ops, RVal **out);

@@ -413,8 +413,10 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;
   case ST_ROUTINE:
     /* LAPACK's blocked routines sum in an order that depends on OpenBLAS's
-     * thread count: on one thread, results do not depend on --threads */
-    if (openblas_get_num_threads() != 1) openblas_set_num_threads(1);
+     * thread count: on one thread, results do not depend on --threads
+     * (routines that never call OpenBLAS leave its threads as they are:
+     * switching them back and forth between steps is slow) */
+    if (routine_uses_blas(st) && openblas_get_num_threads() != 1) openblas_set_num_threads(1);
     s = routine_run(x, st, ops, out);
     break;
   case ST_SORT: {

@@ -4,6 +4,9 @@
  *   rt_linalg.c   cholesky, triangular-solve, the LAPACK custom-calls
  *   rt_topk.c     topk, custom-call "TopK"
  *   rt_rng.c      rng, rng-get-and-update-state
+ *   rt_window.c   depthwise convolution, NHWC pooling (reduce-window max /
+ *                 add, select-and-scatter), scans (whole-prefix
+ *                 reduce-windows); the others stay compiled kernels
  *   rt_control.c  one-replica collectives, replica-id/partition-id, async
  *                 and copy start/done (async-start's computation compiled),
  *                 get/set-dimension-size, dynamic-reshape, annotating
@@ -26,7 +29,7 @@
 #include "cpu/cpu_internal.h"
 #include "interp/interp.h"
 
-enum { RT_NONE, RT_INTERP, RT_FFT, RT_LINALG, RT_TOPK, RT_RNG, RT_CONTROL };
+enum { RT_NONE, RT_INTERP, RT_FFT, RT_LINALG, RT_TOPK, RT_RNG, RT_CONTROL, RT_WINDOW };
 
 typedef cxla_status (*Family)(Interp *, const Instr *, Literal *const *, Literal **);
 
@@ -57,6 +60,7 @@ static Family family_for(const Instr *in) {
 
 static int kind_of(const Instr *in) {
   if (family_of(in->op)) return RT_INTERP;
+  if (rt_window_supported(in)) return RT_WINDOW;
   switch (in->op) {
   case OP_FFT: return RT_FFT;
   case OP_CHOLESKY: case OP_TRIANGULAR_SOLVE: return RT_LINALG;
@@ -80,6 +84,8 @@ static int kind_of(const Instr *in) {
 
 bool routine_supported(const Instr *in) { return kind_of(in) != RT_NONE; }
 
+bool routine_uses_blas(const Step *st) { return st->routine != RT_WINDOW; }
+
 cxla_status routine_prepare(Step *st, const Instr *in) {
   st->routine = kind_of(in);
   switch (st->routine) {
@@ -94,7 +100,7 @@ cxla_status routine_prepare(Step *st, const Instr *in) {
   case RT_RNG: return rt_rng_check(in);
   case RT_CONTROL: return rt_control_check(in);
   case RT_LINALG: return rt_linalg_check(in);
-  case RT_INTERP: return NULL;
+  case RT_INTERP: case RT_WINDOW: return NULL;
   default:
     if (in->op == OP_BATCH_NORM_TRAINING || in->op == OP_BATCH_NORM_INFERENCE || in->op == OP_BATCH_NORM_GRAD)
       return ERR(UNIMPLEMENTED,
@@ -130,6 +136,7 @@ cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVa
   case RT_TOPK: return rt_topk_run(in, ops, out);
   case RT_RNG: return rt_rng_run(in, cx->rng_state, ops, out);
   case RT_CONTROL: return rt_control_run(cx, st, ops, out);
+  case RT_WINDOW: return rt_window_run(cx, in, ops, out);
   default: return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
   }
 }

@@ -1,0 +1,693 @@
+/* rt_window.c: window ops as routines on raw buffers, vectorized over the
+ * contiguous innermost dimension (channels of an NHWC array) and split
+ * over the execution's threads by rows, where the emitter's per-element
+ * loop nests cannot vectorize:
+ *
+ *   depthwise convolution  f32, b01f x 01io -> b01f, feature_group_count =
+ *                          input features = output features (one kernel
+ *                          per channel), any window size, stride, padding
+ *                          and window dilation; no base dilation or
+ *                          reversal. Padding is skipped (never 0 * w),
+ *                          as in the interpreter; the sum is in f32 in
+ *                          window order (the interpreter sums in double:
+ *                          equal within rounding).
+ *   pooling                reduce-window f32 max / add of a rank-4 array
+ *                          whose window covers dims 1 and 2 only (any
+ *                          size, stride, padding, window dilation): the
+ *                          interpreter's fold order (init, then window
+ *                          positions in row-major order, padding
+ *                          skipped), bit for bit.
+ *   pooling gradient       select-and-scatter f32 with select = compare GE
+ *                          (or GT) of its parameters in order and scatter =
+ *                          add, rank 4, window on dims 1 and 2 with stride
+ *                          >= size (windows do not overlap), no padding:
+ *                          the interpreter's pick (first position, replaced
+ *                          where select(picked, current) is false) and its
+ *                          adds, bit for bit.
+ *   scans                  reduce-window whose only window dimension d
+ *                          spans the whole dimension (size N = dims[d],
+ *                          stride 1, padding (N - 1, 0), or (N, 0) for the
+ *                          exclusive scan), add / multiply / maximum /
+ *                          minimum on f32, f64, s32, s64: a running fold
+ *                          along d, which is the interpreter's fold for
+ *                          every output (init, then elements 0..i in order),
+ *                          bit for bit, in O(N) instead of O(N^2).
+ *
+ * Vector code uses the compilers' vector extensions, built for AVX-512 and
+ * AVX2 and chosen at run time by what the CPU supports (plain SSE2
+ * otherwise). */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cpu/cpu_internal.h"
+#include "passes/algsimp.h"
+
+enum { RW_NONE, RW_DEPTHWISE, RW_POOL, RW_SELSCAT, RW_SCAN };
+
+#define VL 16
+typedef float f32v __attribute__((vector_size(VL * 4)));
+typedef int32_t i32v __attribute__((vector_size(VL * 4)));
+/* for loads and stores at any float's address */
+typedef float f32u __attribute__((vector_size(VL * 4), aligned(4), may_alias));
+
+/* ---- recognizing ---- */
+
+static bool row_major_f32(const Shape *s, int rank) {
+  return s->type == T_F32 && s->rank == rank && shape_physically_row_major(s);
+}
+
+static bool plain_dim(const WindowDim *w) {
+  return w->size == 1 && w->stride == 1 && w->pad_lo == 0 && w->pad_hi == 0 && w->lhs_dilate == 1 &&
+         w->rhs_dilate == 1 && !w->reversal;
+}
+
+/* A window dim the routines take: no base dilation or reversal. */
+static bool spatial_dim(const WindowDim *w) {
+  return w->size >= 1 && w->stride >= 1 && w->lhs_dilate == 1 && w->rhs_dilate >= 1 && !w->reversal;
+}
+
+static bool depthwise_ok(const Instr *in) {
+  const ConvDims *cd = &in->conv;
+  if (in->noperands != 2 || cd->nspatial != 2 || in->nwindow != 2) return false;
+  const Shape *ls = in->operands[0]->shape, *ks = in->operands[1]->shape, *os = in->shape;
+  if (!row_major_f32(ls, 4) || !row_major_f32(ks, 4) || !row_major_f32(os, 4)) return false;
+  if (cd->in_batch != 0 || cd->in_spatial[0] != 1 || cd->in_spatial[1] != 2 || cd->in_feature != 3) return false;
+  if (cd->k_spatial[0] != 0 || cd->k_spatial[1] != 1 || cd->k_in != 2 || cd->k_out != 3) return false;
+  if (cd->out_batch != 0 || cd->out_spatial[0] != 1 || cd->out_spatial[1] != 2 || cd->out_feature != 3) return false;
+  int64_t C = ls->dims[3];
+  if (C < 1 || in->batch_group_count != 1 || in->feature_group_count != C) return false;
+  if (ks->dims[2] != 1 || ks->dims[3] != C || os->dims[3] != C || os->dims[0] != ls->dims[0]) return false;
+  for (int d = 0; d < 2; d++)
+    if (!spatial_dim(&in->window[d]) || in->window[d].size != ks->dims[d]) return false;
+  return true;
+}
+
+/* A rank-4 window over dims 1 and 2 only. */
+static bool nhwc_window(const Instr *in) {
+  return in->nwindow == 4 && plain_dim(&in->window[0]) && plain_dim(&in->window[3]) &&
+         spatial_dim(&in->window[1]) && spatial_dim(&in->window[2]);
+}
+
+static bool pool_ok(const Instr *in) {
+  if (in->noperands != 2 || in->ncalled < 1 || !nhwc_window(in)) return false;
+  if (!row_major_f32(in->operands[0]->shape, 4) || !row_major_f32(in->shape, 4)) return false;
+  if (in->operands[1]->shape->type != T_F32 || in->operands[1]->shape->rank != 0) return false;
+  Opcode f = simp_reducer_op(in->called[0]);
+  return f == OP_MAXIMUM || f == OP_ADD;
+}
+
+/* select = compare(p0, p1) GE or GT; scatter = add. */
+static int selscat_dir(const Instr *in) {
+  const Computation *sel = in->called[0];
+  if (!sel || sel->nparams != 2 || !sel->root || sel->ninstrs != 3) return -1;
+  const Instr *r = sel->root;
+  if (r->op != OP_COMPARE || r->noperands != 2 || r->operands[0] != sel->params[0] ||
+      r->operands[1] != sel->params[1] || r->shape->type != T_PRED)
+    return -1;
+  if (r->operands[0]->shape->type != T_F32) return -1;
+  if (r->cmp_type == CMPT_TOTALORDER) return -1;
+  if (r->cmp_dir == CMP_GE) return 0;
+  if (r->cmp_dir == CMP_GT) return 1;
+  return -1;
+}
+
+static bool selscat_ok(const Instr *in) {
+  if (in->noperands != 3 || in->ncalled < 2 || !nhwc_window(in)) return false;
+  const Shape *x = in->operands[0]->shape, *src = in->operands[1]->shape;
+  if (!row_major_f32(x, 4) || !row_major_f32(src, 4) || !row_major_f32(in->shape, 4)) return false;
+  if (in->operands[2]->shape->type != T_F32 || in->operands[2]->shape->rank != 0) return false;
+  for (int d = 1; d <= 2; d++) {
+    const WindowDim *w = &in->window[d];
+    if (w->pad_lo != 0 || w->pad_hi != 0 || w->rhs_dilate != 1 || w->stride < w->size) return false;
+  }
+  return selscat_dir(in) >= 0 && simp_reducer_op(in->called[1]) == OP_ADD;
+}
+
+/* The scanned dim, or -1. *excl: the exclusive form (one element more). */
+static int scan_dim(const Instr *in, bool *excl) {
+  if (in->noperands != 2 || in->ncalled < 1) return -1;
+  const Shape *x = in->operands[0]->shape, *o = in->shape;
+  ElemType t = x->type;
+  if (t != T_F32 && t != T_F64 && t != T_S32 && t != T_S64) return -1;
+  if (o->type != t || in->operands[1]->shape->type != t || in->operands[1]->shape->rank != 0) return -1;
+  if (!shape_physically_row_major(x) || !shape_physically_row_major(o)) return -1;
+  if (in->nwindow != x->rank || o->rank != x->rank) return -1;
+  Opcode f = simp_reducer_op(in->called[0]);
+  if (f != OP_ADD && f != OP_MULTIPLY && f != OP_MAXIMUM && f != OP_MINIMUM) return -1;
+  int dim = -1;
+  for (int d = 0; d < x->rank; d++) {
+    const WindowDim *w = &in->window[d];
+    if (plain_dim(w)) {
+      if (o->dims[d] != x->dims[d]) return -1;
+      continue;
+    }
+    if (dim >= 0) return -1;
+    int64_t n = x->dims[d];
+    if (n < 1 || w->size != n || w->stride != 1 || w->lhs_dilate != 1 || w->rhs_dilate != 1 || w->reversal ||
+        w->pad_hi != 0 || (w->pad_lo != n - 1 && w->pad_lo != n))
+      return -1;
+    *excl = w->pad_lo == n;
+    if (o->dims[d] != n + (*excl ? 1 : 0)) return -1;
+    dim = d;
+  }
+  return dim;
+}
+
+bool rt_window_supported(const Instr *in) {
+  bool excl;
+  switch (in->op) {
+  case OP_CONVOLUTION: return depthwise_ok(in);
+  case OP_REDUCE_WINDOW: return pool_ok(in) || scan_dim(in, &excl) >= 0;
+  case OP_SELECT_AND_SCATTER: return selscat_ok(in);
+  default: return false;
+  }
+}
+
+/* ---- depthwise convolution ---- */
+
+typedef struct Dw {
+  const float *x, *w;
+  float *o;
+  int64_t H, W, C, OH, OW, KH, KW;
+  const WindowDim *wy, *wx;
+  int64_t ox_lo, ox_hi; /* outputs whose window lies inside the row */
+} Dw;
+
+/* One output pixel, channels [c, C): taps (ky in [ky0, ky1)), all kx when
+ * interior, else bounds-tested. */
+#define DW_PIXEL(P, n, iy0, ox, ky0, ky1, interior)                                                      \
+  do {                                                                                                 \
+    int64_t ix0_ = (ox) * (P)->wx->stride - (P)->wx->pad_lo, dx_ = (P)->wx->rhs_dilate,                \
+            dy_ = (P)->wy->rhs_dilate;                                                                 \
+    float *op_ = (P)->o + (((n) * (P)->OH + oy) * (P)->OW + (ox)) * (P)->C;                            \
+    int64_t c_ = 0;                                                                                    \
+    for (; c_ + VL <= (P)->C; c_ += VL) {                                                              \
+      f32v acc_ = {0};                                                                                 \
+      for (int64_t ky_ = (ky0); ky_ < (ky1); ky_++) {                                                  \
+        const float *xr_ = (P)->x + ((n) * (P)->H + (iy0) + ky_ * dy_) * (P)->W * (P)->C + c_;         \
+        const float *wr_ = (P)->w + ky_ * (P)->KW * (P)->C + c_;                                       \
+        for (int64_t kx_ = 0; kx_ < (P)->KW; kx_++) {                                                  \
+          int64_t ix_ = ix0_ + kx_ * dx_;                                                              \
+          if (!(interior) && (ix_ < 0 || ix_ >= (P)->W)) continue;                                     \
+          acc_ += *(const f32u *)(xr_ + ix_ * (P)->C) * *(const f32u *)(wr_ + kx_ * (P)->C);           \
+        }                                                                                              \
+      }                                                                                                \
+      *(f32u *)(op_ + c_) = acc_;                                                                      \
+    }                                                                                                  \
+    for (; c_ < (P)->C; c_++) {                                                                        \
+      float acc_ = 0;                                                                                  \
+      for (int64_t ky_ = (ky0); ky_ < (ky1); ky_++) {                                                  \
+        const float *xr_ = (P)->x + ((n) * (P)->H + (iy0) + ky_ * dy_) * (P)->W * (P)->C + c_;         \
+        const float *wr_ = (P)->w + ky_ * (P)->KW * (P)->C + c_;                                       \
+        for (int64_t kx_ = 0; kx_ < (P)->KW; kx_++) {                                                  \
+          int64_t ix_ = ix0_ + kx_ * dx_;                                                              \
+          if (ix_ < 0 || ix_ >= (P)->W) continue;                                                      \
+          acc_ += xr_[ix_ * (P)->C] * wr_[kx_ * (P)->C];                                               \
+        }                                                                                              \
+      }                                                                                                \
+      op_[c_] = acc_;                                                                                  \
+    }                                                                                                  \
+  } while (0)
+
+/* The window taps [*k0, *k1) of output position o that fall inside [0, n). */
+static void taps_in(const WindowDim *w, int64_t o, int64_t n, int64_t *k0, int64_t *k1) {
+  int64_t i0 = o * w->stride - w->pad_lo, k = 0;
+  while (k < w->size && i0 + k * w->rhs_dilate < 0) k++;
+  *k0 = k;
+  while (k < w->size && i0 + k * w->rhs_dilate < n) k++;
+  *k1 = k;
+}
+
+/* The 3x3 window over a row whose taps all lie inside: outputs [ox0, ox1),
+ * the channel vectors of the last (partial) vector and beyond left to
+ * DW_PIXEL's scalar loop, a vector's nine weights held in registers, the
+ * taps summed in DW_PIXEL's order. */
+static inline __attribute__((always_inline)) void dw_3x3_interior(const Dw *p, int64_t n, int64_t iy0, int64_t oy,
+                                                                  int64_t ox0, int64_t ox1) {
+  const int64_t C = p->C, sx = p->wx->stride * C, dx = p->wx->rhs_dilate * C,
+                dy = p->wy->rhs_dilate * p->W * C;
+  const float *xrow = p->x + ((n * p->H + iy0) * p->W) * C;
+  float *orow = p->o + (n * p->OH + oy) * p->OW * C;
+  int64_t c = 0;
+  for (; c + VL <= C; c += VL) {
+    f32v w0 = *(const f32u *)(p->w + 0 * C + c), w1 = *(const f32u *)(p->w + 1 * C + c),
+         w2 = *(const f32u *)(p->w + 2 * C + c), w3 = *(const f32u *)(p->w + 3 * C + c),
+         w4 = *(const f32u *)(p->w + 4 * C + c), w5 = *(const f32u *)(p->w + 5 * C + c),
+         w6 = *(const f32u *)(p->w + 6 * C + c), w7 = *(const f32u *)(p->w + 7 * C + c),
+         w8 = *(const f32u *)(p->w + 8 * C + c);
+    for (int64_t ox = ox0; ox < ox1; ox++) {
+      const float *a = xrow + ox * sx - p->wx->pad_lo * C + c, *b = a + dy, *d = b + dy;
+      f32v acc = (f32v){0};
+      acc += *(const f32u *)a * w0;
+      acc += *(const f32u *)(a + dx) * w1;
+      acc += *(const f32u *)(a + 2 * dx) * w2;
+      acc += *(const f32u *)b * w3;
+      acc += *(const f32u *)(b + dx) * w4;
+      acc += *(const f32u *)(b + 2 * dx) * w5;
+      acc += *(const f32u *)d * w6;
+      acc += *(const f32u *)(d + dx) * w7;
+      acc += *(const f32u *)(d + 2 * dx) * w8;
+      *(f32u *)(orow + ox * C + c) = acc;
+    }
+  }
+  if (c < C)
+    for (int64_t ox = ox0; ox < ox1; ox++) {
+      /* the channels past the last full vector */
+      int64_t ix0 = ox * p->wx->stride - p->wx->pad_lo;
+      for (int64_t cc = c; cc < C; cc++) {
+        float acc = 0;
+        for (int64_t ky = 0; ky < 3; ky++)
+          for (int64_t kx = 0; kx < 3; kx++)
+            acc += xrow[ky * dy + (ix0 + kx * p->wx->rhs_dilate) * C + cc] * p->w[(ky * 3 + kx) * C + cc];
+        orow[ox * C + cc] = acc;
+      }
+    }
+}
+
+static inline __attribute__((always_inline)) void dw_rows_impl(const Dw *p, int64_t lo, int64_t hi) {
+  for (int64_t r = lo; r < hi; r++) {
+    int64_t n = r / p->OH, oy = r % p->OH, ky0, ky1;
+    taps_in(p->wy, oy, p->H, &ky0, &ky1);
+    int64_t iy0 = oy * p->wy->stride - p->wy->pad_lo;
+    int64_t ox = 0;
+    for (; ox < p->ox_lo && ox < p->OW; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, false);
+    if (p->KH == 3 && p->KW == 3 && ky0 == 0 && ky1 == 3 && p->C >= VL) {
+      dw_3x3_interior(p, n, iy0, oy, ox, p->ox_hi);
+      ox = p->ox_hi;
+    }
+    for (; ox < p->ox_hi; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, true);
+    for (; ox < p->OW; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, false);
+  }
+}
+
+/* ---- pooling (reduce-window max / add over dims 1, 2) ---- */
+
+typedef struct Pool {
+  const float *x;
+  float *o;
+  float init;
+  bool max;
+  int64_t H, W, C, OH, OW;
+  const WindowDim *wy, *wx;
+} Pool;
+
+/* The interpreter's maximum of floats: NaN first (a's), of equal values
+ * (zeros) the one without the sign bit. */
+static inline float fmax_interp(float a, float b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+
+#define VSEL(m, a, b) ((f32v)(((m) & (i32v)(a)) | (~(m) & (i32v)(b))))
+#define ISEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
+
+/* fmax_interp lane by lane: NaN first (acc's), equal values (zeros) as
+ * the AND of their bits (+0 unless both are -0). */
+#define vmax_interp(a, b)                                                                         \
+  ({                                                                                              \
+    f32v a_ = (a), b_ = (b);                                                                      \
+    i32v an_ = a_ != a_, bn_ = b_ != b_, eq_ = a_ == b_, gt_ = a_ > b_;                           \
+    f32v m_ = VSEL(gt_, a_, b_);                                                                  \
+    m_ = VSEL(eq_, (f32v)((i32v)a_ & (i32v)b_), m_);                                              \
+    m_ = VSEL(bn_, b_, m_);                                                                       \
+    VSEL(an_, a_, m_);                                                                            \
+  })
+
+static inline __attribute__((always_inline)) void pool_rows_impl(const Pool *p, int64_t lo, int64_t hi) {
+  const int64_t C = p->C;
+  for (int64_t r = lo; r < hi; r++) {
+    int64_t n = r / p->OH, oy = r % p->OH, ky0, ky1;
+    taps_in(p->wy, oy, p->H, &ky0, &ky1);
+    int64_t iy0 = oy * p->wy->stride - p->wy->pad_lo;
+    for (int64_t ox = 0; ox < p->OW; ox++) {
+      int64_t kx0, kx1;
+      taps_in(p->wx, ox, p->W, &kx0, &kx1);
+      int64_t ix0 = ox * p->wx->stride - p->wx->pad_lo;
+      float *op = p->o + ((n * p->OH + oy) * p->OW + ox) * C;
+      int64_t c = 0;
+      for (; c + VL <= C; c += VL) {
+        f32v acc = (f32v){0} + p->init;
+        for (int64_t ky = ky0; ky < ky1; ky++) {
+          const float *xr = p->x + ((n * p->H + iy0 + ky * p->wy->rhs_dilate) * p->W) * C + c;
+          for (int64_t kx = kx0; kx < kx1; kx++) {
+            f32v v = *(const f32u *)(xr + (ix0 + kx * p->wx->rhs_dilate) * C);
+            acc = p->max ? vmax_interp(acc, v) : acc + v;
+          }
+        }
+        *(f32u *)(op + c) = acc;
+      }
+      for (; c < C; c++) {
+        float acc = p->init;
+        for (int64_t ky = ky0; ky < ky1; ky++) {
+          const float *xr = p->x + ((n * p->H + iy0 + ky * p->wy->rhs_dilate) * p->W) * C + c;
+          for (int64_t kx = kx0; kx < kx1; kx++) {
+            float v = xr[(ix0 + kx * p->wx->rhs_dilate) * C];
+            acc = p->max ? fmax_interp(acc, v) : acc + v;
+          }
+        }
+        op[c] = acc;
+      }
+    }
+  }
+}
+
+/* ---- select-and-scatter (non-overlapping windows over dims 1, 2) ---- */
+
+typedef struct SelScat {
+  const float *x, *src;
+  float *o;
+  float init;
+  bool gt; /* select is GT (else GE) */
+  int64_t H, W, C, SH, SW;
+  const WindowDim *wy, *wx;
+} SelScat;
+
+static inline __attribute__((always_inline)) void fill_f32(float *o, int64_t n, float v) {
+  int64_t i = 0;
+  for (; i + VL <= n; i += VL) *(f32u *)(o + i) = (f32v){0} + v;
+  for (; i < n; i++) o[i] = v;
+}
+
+/* Source row r = (n, sy) owns output rows [sy*stride, next sy's start)
+ * (the last one: to H). Windows lie inside the array (no padding) and do
+ * not overlap, so each output element is written once: init where no
+ * window reaches or picks it, else scatter(source, init) = source + init. */
+static inline __attribute__((always_inline)) void selscat_rows_impl(const SelScat *p, int64_t lo, int64_t hi) {
+  const int64_t C = p->C, W = p->W, KH = p->wy->size, KW = p->wx->size, sxs = p->wx->stride;
+  const f32v initv = (f32v){0} + p->init;
+  const i32v selgt = (i32v){0} + (p->gt ? -1 : 0);
+  for (int64_t r = lo; r < hi; r++) {
+    int64_t n = r / p->SH, sy = r % p->SH;
+    int64_t y0 = sy * p->wy->stride, y1 = sy + 1 == p->SH ? p->H : y0 + p->wy->stride;
+    if (y1 > p->H) y1 = p->H;
+    int64_t wrows = y0 + KH <= y1 ? KH : y1 - y0;
+    float *orow = p->o + (n * p->H + y0) * W * C;
+    fill_f32(orow + wrows * W * C, (y1 - y0 - wrows) * W * C, p->init);
+    for (int64_t ky = 0; ky < wrows; ky++)
+      for (int64_t sx = 0; sx < p->SW; sx++) {
+        int64_t g0 = sx * sxs + KW, g1 = sx + 1 < p->SW ? (sx + 1) * sxs : W;
+        if (g1 > g0) fill_f32(orow + (ky * W + g0) * C, (g1 - g0) * C, p->init);
+      }
+    for (int64_t sx = 0; sx < p->SW; sx++) {
+      int64_t x0 = sx * sxs;
+      const float *s = p->src + ((n * p->SH + sy) * p->SW + sx) * C;
+      const float *xb = p->x + ((n * p->H + y0) * W + x0) * C;
+      float *ob = orow + x0 * C;
+      int64_t c = 0;
+      for (; c + VL <= C; c += VL) {
+        f32v best = *(const f32u *)(xb + c);
+        i32v pos = (i32v){0};
+        for (int64_t ky = 0; ky < wrows; ky++)
+          for (int64_t kx = 0; kx < KW; kx++) {
+            if (!ky && !kx) continue;
+            f32v v = *(const f32u *)(xb + (ky * W + kx) * C + c);
+            /* keep where select(best, v) holds */
+            i32v keep = ISEL(selgt, best > v, best >= v);
+            best = VSEL(keep, best, v);
+            pos = ISEL(keep, pos, (i32v){0} + (int32_t)(ky * KW + kx));
+          }
+        f32v sum = *(const f32u *)(s + c) + initv;
+        for (int64_t ky = 0; ky < wrows; ky++)
+          for (int64_t kx = 0; kx < KW; kx++) {
+            i32v hit = pos == (i32v){0} + (int32_t)(ky * KW + kx);
+            *(f32u *)(ob + (ky * W + kx) * C + c) = VSEL(hit, sum, initv);
+          }
+      }
+      for (; c < C; c++) {
+        float best = xb[c];
+        int64_t pos = 0;
+        for (int64_t ky = 0; ky < wrows; ky++)
+          for (int64_t kx = 0; kx < KW; kx++) {
+            if (!ky && !kx) continue;
+            float v = xb[(ky * W + kx) * C + c];
+            bool keep = p->gt ? best > v : best >= v;
+            if (!keep) best = v, pos = ky * KW + kx;
+            ob[(ky * W + kx) * C + c] = p->init;
+          }
+        ob[c] = p->init;
+        ob[((pos / KW) * W + pos % KW) * C + c] = s[c] + p->init;
+      }
+    }
+  }
+}
+
+/* ---- instantiation per instruction set ---- */
+
+#define RW_VARIANT(suffix, attr)                                                                   \
+  attr static void dw_rows_##suffix(const Dw *p, int64_t lo, int64_t hi) { dw_rows_impl(p, lo, hi); } \
+  attr static void pool_rows_##suffix(const Pool *p, int64_t lo, int64_t hi) {                     \
+    pool_rows_impl(p, lo, hi);                                                                     \
+  }                                                                                                \
+  attr static void selscat_rows_##suffix(const SelScat *p, int64_t lo, int64_t hi) {               \
+    selscat_rows_impl(p, lo, hi);                                                                  \
+  }
+
+RW_VARIANT(base, )
+#if defined(__x86_64__)
+RW_VARIANT(avx2, __attribute__((target("avx2,fma"))))
+RW_VARIANT(avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#endif
+
+/* 2: AVX-512, 1: AVX2, 0: neither. $CXLA_CPU_WINDOW_ISA = "avx2" or
+ * "base" caps it (tests run every variant on one machine). */
+static int isa_level(void) {
+#if defined(__x86_64__)
+  const char *cap = getenv("CXLA_CPU_WINDOW_ISA");
+  if (cap && strcmp(cap, "base") == 0) return 0;
+  __builtin_cpu_init();
+  if (cap && strcmp(cap, "avx2") == 0)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
+  if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+      __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw"))
+    return 2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
+#endif
+  return 0;
+}
+
+#if defined(__x86_64__)
+#define PICK(name, lvl) ((lvl) == 2 ? name##_avx512 : (lvl) == 1 ? name##_avx2 : name##_base)
+#else
+#define PICK(name, lvl) name##_base
+#endif
+
+/* ---- scans ---- */
+
+typedef struct Scan {
+  const void *x;
+  void *o;
+  ElemType t;
+  Opcode f;
+  bool excl;
+  int64_t n, inner; /* scanned length, elements after the scanned dim */
+  const void *init;
+} Scan;
+
+/* out[i] = f(out[i - 1], x[i]) along the scanned dim, out[-1] = init (for
+ * the exclusive scan out[0] = init and everything one later), a row of
+ * `inner` elements at a time. */
+#define SCAN_LOOP(T, STEP)                                                                       \
+  do {                                                                                           \
+    const T *x_ = p->x;                                                                          \
+    T *o_ = p->o;                                                                                \
+    T init_;                                                                                     \
+    memcpy(&init_, p->init, sizeof init_);                                                       \
+    int64_t in_ = p->inner, on_ = p->n + (p->excl ? 1 : 0);                                      \
+    for (int64_t r_ = lo; r_ < hi; r_++) {                                                       \
+      const T *xr_ = x_ + r_ * p->n * in_;                                                       \
+      T *or_ = o_ + r_ * on_ * in_;                                                              \
+      if (in_ == 1) { /* one column: a register carries the fold */                              \
+        T a_ = init_;                                                                            \
+        if (p->excl) *or_++ = init_;                                                             \
+        for (int64_t i_ = 0; i_ < p->n; i_++) {                                                  \
+          T b_ = xr_[i_];                                                                        \
+          STEP;                                                                                  \
+          or_[i_] = a_;                                                                          \
+        }                                                                                        \
+        continue;                                                                                \
+      }                                                                                          \
+      if (p->excl) {                                                                             \
+        for (int64_t j_ = 0; j_ < in_; j_++) or_[j_] = init_;                                    \
+        or_ += in_;                                                                              \
+      }                                                                                          \
+      for (int64_t j_ = 0; j_ < in_; j_++) {                                                     \
+        T a_ = init_, b_ = xr_[j_];                                                              \
+        STEP;                                                                                    \
+        or_[j_] = a_;                                                                            \
+      }                                                                                          \
+      for (int64_t i_ = 1; i_ < p->n; i_++) {                                                    \
+        const T *xi_ = xr_ + i_ * in_, *prev_ = or_ + (i_ - 1) * in_;                            \
+        T *oi_ = or_ + i_ * in_;                                                                 \
+        for (int64_t j_ = 0; j_ < in_; j_++) {                                                   \
+          T a_ = prev_[j_], b_ = xi_[j_];                                                        \
+          STEP;                                                                                  \
+          oi_[j_] = a_;                                                                          \
+        }                                                                                        \
+      }                                                                                          \
+    }                                                                                            \
+  } while (0)
+
+static inline double dmax_interp(double a, double b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  if (a == b) return signbit(a) ? b : a;
+  return a > b ? a : b;
+}
+static inline double dmin_interp(double a, double b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+static inline float fmin_interp(float a, float b) {
+  if (a != a) return a;
+  if (b != b) return b;
+  if (a == b) return signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+
+#define SCAN_INT(T, U)                                                                                 \
+  switch (p->f) {                                                                                      \
+  case OP_ADD: SCAN_LOOP(T, a_ = (T)((U)a_ + (U)b_)); break;                                           \
+  case OP_MULTIPLY: SCAN_LOOP(T, a_ = (T)((U)a_ * (U)b_)); break;                                      \
+  case OP_MAXIMUM: SCAN_LOOP(T, a_ = a_ > b_ ? a_ : b_); break;                                        \
+  default: SCAN_LOOP(T, a_ = a_ < b_ ? a_ : b_); break;                                                \
+  }
+
+/* Rows [lo, hi) of the dims before the scanned one. */
+static void scan_rows(const Scan *p, int64_t lo, int64_t hi) {
+  switch (p->t) {
+  case T_F32:
+    switch (p->f) {
+    case OP_ADD: SCAN_LOOP(float, a_ = a_ + b_); break;
+    case OP_MULTIPLY: SCAN_LOOP(float, a_ = a_ * b_); break;
+    case OP_MAXIMUM: SCAN_LOOP(float, a_ = fmax_interp(a_, b_)); break;
+    default: SCAN_LOOP(float, a_ = fmin_interp(a_, b_)); break;
+    }
+    break;
+  case T_F64:
+    switch (p->f) {
+    case OP_ADD: SCAN_LOOP(double, a_ = a_ + b_); break;
+    case OP_MULTIPLY: SCAN_LOOP(double, a_ = a_ * b_); break;
+    case OP_MAXIMUM: SCAN_LOOP(double, a_ = dmax_interp(a_, b_)); break;
+    default: SCAN_LOOP(double, a_ = dmin_interp(a_, b_)); break;
+    }
+    break;
+  case T_S32: SCAN_INT(int32_t, uint32_t); break;
+  default: SCAN_INT(int64_t, uint64_t); break;
+  }
+}
+
+/* ---- running ---- */
+
+typedef struct Job {
+  int kind, isa;
+  Dw dw;
+  Pool pool;
+  SelScat ss;
+  Scan scan;
+} Job;
+
+static cxla_status job_slice(void *arg, int64_t lo, int64_t hi) {
+  const Job *j = arg;
+  switch (j->kind) {
+  case RW_DEPTHWISE: PICK(dw_rows, j->isa)(&j->dw, lo, hi); break;
+  case RW_POOL: PICK(pool_rows, j->isa)(&j->pool, lo, hi); break;
+  case RW_SELSCAT: PICK(selscat_rows, j->isa)(&j->ss, lo, hi); break;
+  default: scan_rows(&j->scan, lo, hi); break;
+  }
+  return NULL;
+}
+
+/* Runs rows [0, rows) of work `per_row` element operations each. */
+static cxla_status run_rows(const ExecCtx *cx, Job *j, int64_t rows, double per_row) {
+  if (rows <= 0) return NULL;
+  double g = (double)(cx->x && cx->x->grain > 0 ? cx->x->grain : CPU_KERNEL_GRAIN);
+  int64_t min_slice = per_row >= g ? 1 : (int64_t)(g / (per_row > 1 ? per_row : 1)) + 1;
+  if (min_slice > rows) min_slice = rows;
+  return rt_pool_parallel_for(cx->pool, rows, min_slice, cx->nthreads, job_slice, j);
+}
+
+static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
+
+cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out) {
+  const Shape *os = in->shape;
+  RVal *o = NULL;
+  TRY(rval_array_in(cx->host, os->type, os->rank, os->dims, &o));
+  Job j = {.isa = isa_level()};
+  int64_t rows = 0;
+  double per_row = 0;
+  const Literal *x = &ops[0]->lit;
+  bool excl = false;
+  int d;
+  if (in->op == OP_CONVOLUTION) {
+    const Shape *ks = in->operands[1]->shape;
+    Dw *p = &j.dw;
+    j.kind = RW_DEPTHWISE;
+    *p = (Dw){.x = x->data, .w = ops[1]->lit.data, .o = o->lit.data, .H = x->dims[1], .W = x->dims[2],
+              .C = x->dims[3], .OH = os->dims[1], .OW = os->dims[2], .KH = ks->dims[0], .KW = ks->dims[1],
+              .wy = &in->window[0], .wx = &in->window[1]};
+    /* interior: ox*s - pad >= 0 and ox*s - pad + (KW-1)*dil <= W-1 */
+    const WindowDim *wx = p->wx;
+    p->ox_lo = ceil_div(wx->pad_lo, wx->stride);
+    if (p->ox_lo < 0) p->ox_lo = 0;
+    int64_t last = p->W - 1 + wx->pad_lo - (p->KW - 1) * wx->rhs_dilate;
+    p->ox_hi = last < 0 ? 0 : last / wx->stride + 1;
+    if (p->ox_hi > p->OW) p->ox_hi = p->OW;
+    if (p->ox_hi < p->ox_lo) p->ox_hi = p->ox_lo;
+    rows = os->dims[0] * p->OH;
+    per_row = (double)(p->OW * p->C * p->KH * p->KW);
+  } else if (in->op == OP_SELECT_AND_SCATTER) {
+    SelScat *p = &j.ss;
+    const Literal *s = &ops[1]->lit;
+    j.kind = RW_SELSCAT;
+    *p = (SelScat){.x = x->data, .src = s->data, .o = o->lit.data, .init = *(const float *)ops[2]->lit.data,
+                   .gt = selscat_dir(in) == 1, .H = x->dims[1], .W = x->dims[2], .C = x->dims[3],
+                   .SH = s->dims[1], .SW = s->dims[2], .wy = &in->window[1], .wx = &in->window[2]};
+    /* rows of the output no window reaches (SH == 0) are filled below */
+    rows = x->dims[0] * p->SH;
+    per_row = (double)(p->W * p->C * p->wy->stride * 2);
+    if (p->SH == 0 || p->SW == 0 || s->dims[0] == 0) {
+      float *od = o->lit.data;
+      for (int64_t i = 0; i < x->nelems; i++) od[i] = p->init;
+      rows = 0;
+    }
+  } else if ((d = scan_dim(in, &excl)) >= 0) {
+    Scan *p = &j.scan;
+    j.kind = RW_SCAN;
+    int64_t outer = 1, inner = 1;
+    for (int k = 0; k < d; k++) outer *= x->dims[k];
+    for (int k = d + 1; k < x->rank; k++) inner *= x->dims[k];
+    *p = (Scan){.x = x->data, .o = o->lit.data, .t = x->type, .f = simp_reducer_op(in->called[0]),
+                .excl = excl, .n = x->dims[d], .inner = inner, .init = ops[1]->lit.data};
+    rows = outer;
+    per_row = (double)(p->n * inner);
+    if (x->nelems == 0) {
+      /* exclusive scans of an empty dimension still have their init row */
+      rows = 0;
+      if (excl) {
+        size_t es = (size_t)type_bytes(x->type);
+        for (int64_t i = 0; i < o->lit.nelems; i++) memcpy((char *)o->lit.data + (size_t)i * es, p->init, es);
+      }
+    }
+  } else {
+    Pool *p = &j.pool;
+    j.kind = RW_POOL;
+    *p = (Pool){.x = x->data, .o = o->lit.data, .init = *(const float *)ops[1]->lit.data,
+                .max = simp_reducer_op(in->called[0]) == OP_MAXIMUM, .H = x->dims[1], .W = x->dims[2],
+                .C = x->dims[3], .OH = os->dims[1], .OW = os->dims[2], .wy = &in->window[1],
+                .wx = &in->window[2]};
+    rows = os->dims[0] * p->OH;
+    per_row = (double)(p->OW * p->C * in->window[1].size * in->window[2].size);
+  }
+  cxla_status s = run_rows(cx, &j, rows, per_row);
+  if (s) {
+    rval_unref(o);
+    return s;
+  }
+  *out = o;
+  return NULL;
+}
