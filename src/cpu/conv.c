@@ -293,15 +293,25 @@ static void conv_direct(const ConvGemm *p, const char *x, const char *ker, char 
   }
 }
 
-/* Runs fn over [0, n) on the execution's threads, each calling the BLAS
- * single-threaded (the BLAS's own thread count is restored after). */
+/* Whether the execution splits convolutions over threads. */
+static bool splits(const ExecCtx *cx) {
+  return cx && cx->pool && cx->nthreads > 1;
+}
+
+/* The BLAS's thread count for a convolution: 1 where the convolution
+ * splits its GEMMs over the execution's threads, else the execution's
+ * count. Set only when it differs (switching is slow) and left so: the
+ * executor sets it again before other BLAS steps. */
+static void conv_blas_threads(const ExecCtx *cx) {
+  int want = splits(cx) || !cx || cx->nthreads < 1 ? 1 : cx->nthreads;
+  if (openblas_get_num_threads() != want) openblas_set_num_threads(want);
+}
+
+/* Runs fn over [0, n) on the execution's threads (the BLAS single-threaded
+ * in each: conv_blas_threads). */
 static cxla_status split_blas(const ExecCtx *cx, int64_t n, RtSliceFn fn, void *arg) {
-  if (!cx || !cx->pool || cx->nthreads <= 1 || n <= 1) return fn(arg, 0, n);
-  int prev = openblas_get_num_threads();
-  if (prev != 1) openblas_set_num_threads(1);
-  cxla_status st = rt_pool_parallel_for(cx->pool, n, 1, cx->nthreads, fn, arg);
-  if (prev != 1) openblas_set_num_threads(prev);
-  return st;
+  if (!splits(cx) || n <= 1) return fn(arg, 0, n);
+  return rt_pool_parallel_for(cx->pool, n, 1, cx->nthreads, fn, arg);
 }
 
 /* ---- window-sum convolutions as one GEMM per output position ----
@@ -443,7 +453,7 @@ static cxla_status shift_run(const ExecCtx *cx, const ConvGemm *p, const char *x
   j.Xp = cxla_malloc((size_t)(p->Ci * j.S * p->N) * es);
   j.Kp = cxla_malloc((size_t)(p->Ci * j.S * p->O) * es);
   cxla_status st = !j.Xp || !j.Kp ? cxla_oom() : NULL;
-  if (!st && cx && cx->pool && cx->nthreads > 1 && p->Ci > 1)
+  if (!st && splits(cx) && p->Ci > 1)
     st = rt_pool_parallel_for(cx->pool, p->Ci, 1, cx->nthreads, shift_pack, &j);
   else if (!st)
     st = shift_pack(&j, 0, p->Ci);
@@ -554,7 +564,7 @@ static cxla_status block_slice(void *arg, int64_t b0, int64_t b1) {
 static cxla_status gemm_blocks(const ExecCtx *cx, const ConvGemm *p, const char *x, const char *ker, char *o) {
   size_t es = p->es;
   int64_t rows = p->N * p->OS;
-  int threads = cx && cx->pool && cx->nthreads > 1 ? cx->nthreads : 1;
+  int threads = splits(cx) ? cx->nthreads : 1;
   BlockJob j = {.p = p, .x = x, .o = o, .rows = rows, .direct_a = input_is_a(p),
                 .linear = out_rows_linear(p) && p->obase == 0};
   /* rows per block: the im2col block near 1 MiB, at least 64 rows, and
@@ -746,6 +756,7 @@ cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *r
     conv_direct(&p, x, ker, o);
     return NULL;
   }
+  conv_blas_threads(cx);
   cxla_status st = NULL;
   char *xp = NULL;
   if (shift_ok(&p)) {
@@ -762,7 +773,7 @@ cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *r
       goto done;
     }
     rj.xp = xp;
-    if (cx && cx->pool && cx->nthreads > 1 && p.N > 1)
+    if (splits(cx) && p.N > 1)
       st = rt_pool_parallel_for(cx->pool, p.N, 1, cx->nthreads, repack_slice, &rj);
     else
       st = repack_slice(&rj, 0, p.N);

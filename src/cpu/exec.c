@@ -289,7 +289,7 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
   cxla_status s = NULL;
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
-    blas_threads(x);
+    if (d->op != OP_CONVOLUTION) blas_threads(x); /* convolutions set their own */
     unsigned mode = fp_mode_enter();
     RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
     s = d->op == OP_CONVOLUTION ? conv_gemm_run(x, d, a, bb, &pre[i]) : gemm_run(x->host, d, &st->pre_plan[i], a, bb, &pre[i]);
@@ -402,7 +402,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
     break;
   }
   case ST_CONV: {
-    blas_threads(x);
+    /* sets the BLAS's threads itself (one per block when it splits) */
     unsigned mode = fp_mode_enter();
     s = conv_gemm_run(x, in, ops[0], ops[1], out);
     fp_mode_leave(mode);
