@@ -747,7 +747,8 @@ cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *r
   ConvGemm p;
   if (!plan(in, &p)) return ERR(INTERNAL, "cpu backend: convolution %%%s is not a GEMM convolution", in->name);
   const Shape *s = in->shape;
-  TRY(rval_array_in(cx ? cx->host : NULL, s->type, s->rank, s->dims, out));
+  TRY(cx ? rval_array_x(cx, s->type, s->rank, s->dims, out)
+         : rval_array_in(NULL, s->type, s->rank, s->dims, out));
   char *o = (*out)->lit.data;
   const char *x = lhs->lit.data, *ker = rhs->lit.data;
   size_t es = p.es;
