@@ -95,7 +95,7 @@ static void plan_pre_dots(CpuExecutable *x, Step *st, const Instr *in) {
   if (in->op != OP_FUSION) return;
   st->npre = pre_dots(in->called[0], st->pre, st->pre_plan);
   for (int i = 0; i < st->npre; i++)
-    if (st->pre[i]->op == OP_CONVOLUTION) x->stats.nconvs++;
+    if (st->pre[i]->op == OP_CONVOLUTION) conv_gemm_count(st->pre[i], &x->stats);
 }
 
 /* Whether a bf16 -> f32 convert need not run: every user is a dot that
@@ -350,7 +350,7 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     }
     if (in->op == OP_CONVOLUTION && conv_gemm_plan_ok(in)) {
       st->kind = ST_CONV;
-      bd->x->stats.nconvs++;
+      conv_gemm_count(in, &bd->x->stats);
       return NULL;
     }
     break;

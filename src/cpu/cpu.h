@@ -48,7 +48,9 @@ typedef struct CpuCompileOptions {
 typedef struct CpuCompileStats {
   double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
   int nkernels, nroutines;
-  int nconvs;               /* convolutions run as im2col + BLAS */
+  int nconvs;               /* convolutions run as GEMMs (conv.c), of them: */
+  int nconvs_shift;         /* window-sum form, one GEMM per output position */
+  int nconvs_phased;        /* lhs-dilated (transposed), per output phase */
   int nradix;               /* sorts whose comparator is a plain order: radix sorted */
   int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */
   /* loaded from the disk cache: planning the steps, linking the object

@@ -274,6 +274,12 @@ bool rval_all_finite(RVal *v, int64_t n2);
 /* Whether convolution `in` runs as im2col + BLAS (f32/f64, batch groups 1,
  * enough work). */
 bool conv_gemm_plan_ok(const Instr *in);
+/* Counts a convolution that conv_gemm_plan_ok accepts in the statistics,
+ * by the path conv_gemm_run takes for it. */
+void conv_gemm_count(const Instr *in, CpuCompileStats *stats);
+/* cx: the allocator and the threads the im2col blocks split over (the BLAS
+ * then single-threaded per block); NULL: the caller's thread. Sets the
+ * BLAS's thread count itself. */
 cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
 
 /* rt_fft.c */

@@ -430,7 +430,7 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
     double tp = x->profile ? clock_s() : 0;
-    blas_threads(x);
+    if (d->op != OP_CONVOLUTION) blas_threads(x); /* convolutions set their own */
     unsigned mode = cpu_fp_mode_enter();
     RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
     s = d->op == OP_CONVOLUTION ? conv_gemm_run(x, d, a, bb, &pre[i]) : gemm_run(x, d, &st->pre_plan[i], a, bb, &pre[i]);
@@ -571,7 +571,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
     break;
   }
   case ST_CONV: {
-    blas_threads(x);
+    /* sets the BLAS's threads itself (one per block when it splits) */
     unsigned mode = cpu_fp_mode_enter();
     s = conv_gemm_run(x, in, ops[0], ops[1], out);
     cpu_fp_mode_leave(mode);

@@ -11,6 +11,7 @@
 #include "harness.h"
 #include "cpu/cpu.h"
 #include "interp/interp.h"
+#include "runtime/threadpool.h"
 #include "verify/verify.h"
 
 /* Deterministic arguments in [-1, 1) (xorshift), one per entry parameter. */
@@ -63,23 +64,34 @@ static bool agree(const Literal *want, const Literal *got, double tol) {
   return true;
 }
 
-/* Runs `text` on both backends; poison: first argument element set to
- * this value (NaN / inf) when nonzero. Expects `gemm_convs` convolutions to
- * take the GEMM path. */
-static bool check_conv(const char *name, const char *text, int gemm_convs, double poison) {
+/* Runs `text` on both backends, the cpu one on the calling thread and on
+ * a pool of 3 threads (the im2col blocks, padded copies and per-position
+ * GEMMs split over it); poison: first argument element set to this value
+ * (NaN / inf) when nonzero. Expects `gemm_convs` convolutions to take the
+ * GEMM path, of them shift_convs the shifted and phased_convs the phased
+ * one. */
+static bool check_conv_paths(const char *name, const char *text, int gemm_convs, int shift_convs,
+                             int phased_convs, double poison) {
   cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL, *got = NULL;
+  Literal **args = NULL, *want = NULL, *got = NULL, *got_pool = NULL;
   CpuExecutable *x = NULL;
+  RtPool *pool = NULL;
   bool ok = false;
   cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
   if (!s) s = verify_module(m);
   if (!s) s = make_args(m, 7, &args);
+  if (!s) s = rt_pool_create(3, &pool);
   if (!s && poison != 0) {
     if (args[0]->type == T_F32) ((float *)args[0]->data)[0] = (float)poison;
     else ((double *)args[0]->data)[0] = poison;
   }
   if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
   if (!s) s = cpu_compile(m, NULL, &x);
+  /* pooled first: no buffer a previous run left its results in */
+  if (!s) {
+    CpuExecOptions o = {.pool = pool};
+    s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got_pool);
+  }
   if (!s) s = cpu_execute(x, args, m->entry->nparams, &got);
   if (s) {
     fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
@@ -87,9 +99,23 @@ static bool check_conv(const char *name, const char *text, int gemm_convs, doubl
     bool f64 = want->type == T_F64;
     ok = agree(want, got, f64 ? 1e-12 : 1e-5);
     if (!ok) fprintf(stderr, "%s: results differ\n", name);
+    if (!agree(want, got_pool, f64 ? 1e-12 : 1e-5)) {
+      fprintf(stderr, "%s: results on 3 threads differ\n", name);
+      ok = false;
+    }
     if (cpu_executable_stats(x)->nconvs != gemm_convs) {
       fprintf(stderr, "%s: %d GEMM convolutions, expected %d\n", name, cpu_executable_stats(x)->nconvs,
               gemm_convs);
+      ok = false;
+    }
+    if (cpu_executable_stats(x)->nconvs_shift != shift_convs) {
+      fprintf(stderr, "%s: %d shifted-GEMM convolutions, expected %d\n", name,
+              cpu_executable_stats(x)->nconvs_shift, shift_convs);
+      ok = false;
+    }
+    if (cpu_executable_stats(x)->nconvs_phased != phased_convs) {
+      fprintf(stderr, "%s: %d phased convolutions, expected %d\n", name, cpu_executable_stats(x)->nconvs_phased,
+              phased_convs);
       ok = false;
     }
   }
@@ -99,9 +125,17 @@ static bool check_conv(const char *name, const char *text, int gemm_convs, doubl
   cxla_free(args);
   literal_free(want);
   literal_free(got);
+  literal_free(got_pool);
+  rt_pool_destroy(pool);
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
   return ok;
+}
+
+/* check_conv_paths with no convolution expected on the shifted or phased
+ * paths. */
+static bool check_conv(const char *name, const char *text, int gemm_convs, double poison) {
+  return check_conv_paths(name, text, gemm_convs, 0, 0, poison);
 }
 
 #define CONV_MODULE(T, XS, KS, OS, ATTRS)                                                       \
@@ -121,7 +155,16 @@ TEST(nchw_and_other_label_orders) {
   CHECK(check_conv("nchw", CONV_MODULE("f32", "[2,8,6,7]", "[16,8,3,3]", "[2,16,6,7]",
                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"),
                    1, 0));
-  /* output with features outermost: rows are scattered */
+  /* features between the spatial dims: a strided repack of the input */
+  CHECK(check_conv("b0f1", CONV_MODULE("f32", "[2,6,8,7]", "[16,8,3,3]", "[2,6,7,16]",
+                                       "window={size=3x3 pad=1_1x1_1}, dim_labels=b0f1_oi01->b01f"),
+                   1, 0));
+  /* NCHW with more positions per image than a block: several blocks per
+   * image, the output written transposed by the GEMM */
+  CHECK(check_conv("nchw_blocks", CONV_MODULE("f64", "[2,4,30,40]", "[8,4,3,3]", "[2,8,30,40]",
+                                              "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"),
+                   1, 0));
+  /* output with features outermost: written transposed */
   CHECK(check_conv("to_fb01", CONV_MODULE("f32", "[2,6,7,8]", "[3,3,8,16]", "[16,2,6,7]",
                                           "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->fb01"),
                    1, 0));
@@ -138,10 +181,10 @@ TEST(strides_padding_dilation_reversal) {
   CHECK(check_conv("negative_pad", CONV_MODULE("f32", "[2,9,9,8]", "[3,3,8,16]", "[2,6,8,16]",
                                                "window={size=3x3 pad=-1_0x0_1}, dim_labels=b01f_01io->b01f"),
                    1, 0));
-  /* a transposed convolution: lhs dilation with a reversed window */
-  CHECK(check_conv("lhs_dilate", CONV_MODULE("f32", "[2,5,5,8]", "[3,3,8,16]", "[2,10,10,16]",
-                                             "window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1}, "
-                                             "dim_labels=b01f_01io->b01f"),
+  /* lhs dilation with stride: im2col over the dilated input */
+  CHECK(check_conv("lhs_dilate_stride", CONV_MODULE("f32", "[4,9,9,16]", "[3,3,16,16]", "[4,9,9,16]",
+                                                    "window={size=3x3 stride=2x2 pad=1_2x1_2 lhs_dilate=2x2}, "
+                                                    "dim_labels=b01f_01io->b01f"),
                    1, 0));
   CHECK(check_conv("rhs_dilate", CONV_MODULE("f64", "[4,9,9,16]", "[3,3,16,16]", "[4,5,9,16]",
                                              "window={size=3x3 pad=0_0x2_2 rhs_dilate=2x2}, "
@@ -159,6 +202,10 @@ TEST(groups_and_ranks) {
                    1, 0));
   CHECK(check_conv("conv3d", CONV_MODULE("f32", "[1,5,6,7,4]", "[2,3,3,4,8]", "[1,4,6,7,8]",
                                          "window={size=2x3x3 pad=0_0x1_1x1_1}, dim_labels=b012f_012io->b012f"),
+                   1, 0));
+  /* a window wider than im2col's offset table (32 taps), strided */
+  CHECK(check_conv("wide_window", CONV_MODULE("f32", "[2,100,4]", "[40,4,8]", "[2,31,8]",
+                                              "window={size=40 stride=2}, dim_labels=b0f_0io->b0f"),
                    1, 0));
   /* 1x1: the input is the GEMM's left matrix */
   CHECK(check_conv("pointwise", CONV_MODULE("f32", "[4,6,7,16]", "[1,1,16,32]", "[4,6,7,32]",
@@ -184,6 +231,91 @@ TEST(small_and_depthwise_stay_with_the_emitter) {
   CHECK(check_conv("tiny", CONV_MODULE("f32", "[1,3,3,1]", "[2,2,1,1]", "[1,2,2,1]",
                                        "window={size=2x2}, dim_labels=b01f_01io->b01f"),
                    0, 0));
+}
+
+/* The weight-gradient form (window nearly the whole input, few output
+ * positions, the batch contracted): one GEMM per output position over
+ * zero-padded copies. */
+TEST(weight_gradient_shifted_gemms) {
+  CHECK(check_conv_paths("wgrad", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                              "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, 0));
+  /* asymmetric padding, f64, output features not innermost (scattered) */
+  CHECK(check_conv_paths("wgrad_f64", CONV_MODULE("f64", "[3,16,11,4]", "[3,16,11,8]", "[4,8,3,2]",
+                                                  "window={size=16x11 pad=0_2x1_0}, dim_labels=f01b_i01o->bf01"),
+                         1, 1, 0, 0));
+  /* 1-D, operands with batch / output features not innermost */
+  CHECK(check_conv_paths("wgrad_1d", CONV_MODULE("f32", "[16,5,100]", "[6,16,98]", "[3,5,6]",
+                                                 "window={size=98}, dim_labels=fb0_oi0->0bf"),
+                         1, 1, 0, 0));
+  CHECK(check_conv_paths("wgrad_nan", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                                  "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, NAN));
+}
+
+/* Where the shifted path must not fire: strides, dilation, reversal,
+ * negative padding, feature groups, small windows (ordinary convolutions
+ * are covered above with none expected). */
+TEST(weight_gradient_shifted_gemms_not_taken) {
+  CHECK(check_conv_paths("wgrad_stride", CONV_MODULE("f32", "[3,13,13,5]", "[3,12,12,8]", "[2,2,5,8]",
+                                                     "window={size=12x12 stride=2x1 pad=1_1x0_0}, "
+                                                     "dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0, 0));
+  CHECK(check_conv_paths("wgrad_rhs_dilate", CONV_MODULE("f32", "[3,25,25,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                                         "window={size=12x12 pad=0_0x0_0 rhs_dilate=2x2}, "
+                                                         "dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0, 0));
+  CHECK(check_conv_paths("wgrad_reversed", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                                       "window={size=12x12 pad=1_1x1_1 rhs_reversal=1x0}, "
+                                                       "dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0, 0));
+  CHECK(check_conv_paths("wgrad_negative_pad", CONV_MODULE("f32", "[3,14,14,5]", "[3,12,12,8]", "[2,3,5,8]",
+                                                           "window={size=12x12 pad=-1_0x0_0}, "
+                                                           "dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0, 0));
+  CHECK(check_conv_paths("wgrad_groups", CONV_MODULE("f32", "[6,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                                     "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf, "
+                                                     "feature_group_count=2"),
+                         1, 0, 0, 0));
+  /* padding worth more than half the window: im2col */
+  CHECK(check_conv_paths("wgrad_wide_pad", CONV_MODULE("f32", "[3,6,6,5]", "[3,6,6,8]", "[5,5,5,8]",
+                                                       "window={size=6x6 pad=2_2x2_2}, dim_labels=f01b_i01o->01bf"),
+                         1, 0, 0, 0));
+}
+
+/* Transposed convolutions (lhs dilation, stride 1): one convolution per
+ * output phase over the undilated input. */
+TEST(transposed_by_phase) {
+  /* reversed window, asymmetric padding */
+  CHECK(check_conv_paths("lhs_dilate", CONV_MODULE("f32", "[2,5,5,8]", "[3,3,8,16]", "[2,10,10,16]",
+                                                   "window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1}, "
+                                                   "dim_labels=b01f_01io->b01f"),
+                         1, 0, 1, 0));
+  /* as jax's conv_transpose: pad 2_1, outputs of every phase */
+  CHECK(check_conv_paths("conv_transpose", CONV_MODULE("f32", "[2,6,7,12]", "[3,3,12,8]", "[2,12,14,8]",
+                                                       "window={size=3x3 pad=2_1x2_1 lhs_dilate=2x2}, "
+                                                       "dim_labels=b01f_01io->b01f"),
+                         1, 0, 1, 0));
+  /* dilation 3 in one dim only, a 2-wide window: phases without taps are
+   * zeros; NCHW input and kernel, features outermost in the output; f64 */
+  CHECK(check_conv_paths("lhs_dilate3", CONV_MODULE("f64", "[2,8,5,6]", "[16,8,2,3]", "[16,2,12,6]",
+                                                    "window={size=2x3 pad=0_0x1_1 lhs_dilate=3x1}, "
+                                                    "dim_labels=bf01_oi01->fb01"),
+                         1, 0, 1, 0));
+  /* negative padding, dilation larger than the window, feature groups */
+  CHECK(check_conv_paths("lhs_dilate_neg", CONV_MODULE("f32", "[2,6,6,16]", "[2,2,8,16]", "[2,16,15,16]",
+                                                       "window={size=2x2 pad=-1_2x0_0 lhs_dilate=3x3}, "
+                                                       "dim_labels=b01f_01io->b01f, feature_group_count=2"),
+                         1, 0, 1, 0));
+  CHECK(check_conv_paths("lhs_dilate_nan", CONV_MODULE("f32", "[2,6,7,12]", "[3,3,12,8]", "[2,12,14,8]",
+                                                       "window={size=3x3 pad=2_1x2_1 lhs_dilate=2x2}, "
+                                                       "dim_labels=b01f_01io->b01f"),
+                         1, 0, 1, NAN));
+  /* must not fire: rhs dilation with lhs dilation */
+  CHECK(check_conv_paths("lhs_rhs_dilate", CONV_MODULE("f32", "[2,6,7,12]", "[3,3,12,8]", "[2,9,9,8]",
+                                                       "window={size=3x3 pad=0_0x0_0 lhs_dilate=2x2 rhs_dilate=1x2}, "
+                                                       "dim_labels=b01f_01io->b01f"),
+                         1, 0, 0, 0));
 }
 
 TEST(in_an_output_fusion) {
@@ -216,6 +348,9 @@ int main(void) {
   RUN(groups_and_ranks);
   RUN(non_finite_operands);
   RUN(small_and_depthwise_stay_with_the_emitter);
+  RUN(weight_gradient_shifted_gemms);
+  RUN(weight_gradient_shifted_gemms_not_taken);
+  RUN(transposed_by_phase);
   RUN(in_an_output_fusion);
   return test_summary(__FILE__);
 }
