@@ -45,6 +45,7 @@ typedef struct Rw {
   Computation *c;
   bool layout; /* shapes carry (default) layouts */
   bool exact;  /* PassContext.exact */
+  bool keep;   /* PassContext.keep_scans */
 } Rw;
 
 static Shape *mk_shape(Rw *w, ElemType t, int rank, const int64_t *dims) {
@@ -246,6 +247,12 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
   Opcode f = simp_reducer_op(in->called[0]);
   if (w->exact && !type_is_int(in->shape->type) && f != OP_MAXIMUM && f != OP_MINIMUM)
     return NULL;
+  /* A backend that runs the tree itself keeps the scans it takes. */
+  ElemType t = in->shape->type;
+  if (w->keep && (t == T_F32 || t == T_F64 || t == T_S32 || t == T_S64) &&
+      in->operands[1]->shape->type == t && in->operands[1]->shape->rank == 0 &&
+      (f == OP_ADD || f == OP_MULTIPLY || f == OP_MAXIMUM || f == OP_MINIMUM))
+    return NULL;
   w->layout = in->shape->has_layout;
   return rewrite(w, in, d, fwd, excl, out);
 }
@@ -257,7 +264,7 @@ cxla_status pass_reduce_window_rewriter(HloModule *m, const PassContext *ctx, bo
     /* Each round shortens the new scans (step 6) B times: a few rounds. */
     for (bool again = true; again;) {
       again = false;
-      Rw w = {m, m->comps[i], false, ctx && ctx->exact};
+      Rw w = {m, m->comps[i], false, ctx && ctx->exact, ctx && ctx->keep_scans};
       TRY(pass_rewrite_comp(m->comps[i], rule, &w, &again));
       *changed |= again;
     }
