@@ -26,12 +26,16 @@
  *                          adds, bit for bit.
  *   scans                  reduce-window whose only window dimension d
  *                          spans the whole dimension (size N = dims[d],
- *                          stride 1, padding (N - 1, 0), or (N, 0) for the
- *                          exclusive scan), add / multiply / maximum /
- *                          minimum on f32, f64, s32, s64: a running fold
- *                          along d, which is the interpreter's fold for
- *                          every output (init, then elements 0..i in order),
- *                          bit for bit, in O(N) instead of O(N^2).
+ *                          stride 1, padding (N - 1, 0) or (0, N - 1), or
+ *                          N for the exclusive scan), add / multiply /
+ *                          maximum / minimum on f32, f64, s32, s64: in the
+ *                          order of reduce-window-rewriter's tree (what the
+ *                          interpreter computes on the rewritten module,
+ *                          bit for bit, and XLA:CPU), in O(N): rows of 16
+ *                          scanned 16 at a time (one per vector lane), the
+ *                          carries' levels serial, rows and combining split
+ *                          over the threads. The cpu backend's optimizer
+ *                          keeps these scans (PassContext.keep_scans).
  *
  * Vector code uses the compilers' vector extensions, built for AVX-512 and
  * AVX2 and chosen at run time by what the CPU supports (plain SSE2

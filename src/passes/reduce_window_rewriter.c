@@ -30,7 +30,11 @@
  * the init value: it is folded into both levels. Floating-point sums are
  * reassociated, so values change in the last places: to what XLA:CPU
  * computes (PassContext.exact keeps only integer, max and min scans).
- * Variadic (multi-input) reduce-windows are left alone. */
+ * Variadic (multi-input) reduce-windows are left alone. With
+ * PassContext.keep_scans (the cpu backend's pipeline) the scans the cpu
+ * backend's scan routine takes (add / multiply / maximum / minimum on f32,
+ * f64, s32, s64) stay reduce-windows: the routine computes this tree's
+ * order itself (src/cpu/rt_window.c). */
 #include <string.h>
 
 #include "ir/rewrite.h"
