@@ -249,6 +249,7 @@ int codegen_kernel_outputs(const Instr *in) {
 }
 
 int codegen_kernel_inplace(const Instr *in) {
+  if (cg_dus_inplace(in)) return 1;
   return in->op == OP_SCATTER ? codegen_kernel_outputs(in) : 0;
 }
 
@@ -289,7 +290,7 @@ static int kernel_rows_dims(const Instr *in, const Shape *s) {
 }
 
 int64_t codegen_kernel_extent(const Instr *in) {
-  if (cg_whole_op(in->op) || !outputs_same_dims(in)) return 1;
+  if (cg_whole_op(in->op) || !outputs_same_dims(in) || cg_dus_inplace(in)) return 1;
   const Shape *sh[8] = {0};
   out_shapes(in, sh, 8);
   int64_t rows = 1;
@@ -645,8 +646,14 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
   const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL;
+  const Instr *dus = cg_dus_inplace(in);
   if (cg_whole_op(in->op)) {
     em_whole_kernel(&e, in, lo, hi);
+  } else if (dus) {
+    IfBlk f;
+    em_if_begin(&e, &f, LLVMBuildICmp(e.b, LLVMIntSLT, lo, hi, ""));
+    em_dus_inplace(&e, dus);
+    em_if_end(&e, &f);
   } else if (colr) {
     /* rows: the outermost dim only (kernel_rows_dims) */
     emit_column_reduce(&e, colr, lo, hi);

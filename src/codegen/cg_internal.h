@@ -176,6 +176,11 @@ bool em_scatter_supported(const Instr *in, char *why, size_t n);
 void em_scatter(Em *e, const Instr *in);
 bool em_select_scatter_supported(const Instr *in, char *why, size_t n);
 void em_select_scatter(Em *e, const Instr *in);
+/* The dynamic-update-slice a kernel computes in place (its buffer 0
+ * starts as operand 0 and only the update's elements are written), or NULL
+ * when `in` is not such a kernel. Its extent is 1. */
+const Instr *cg_dus_inplace(const Instr *in);
+void em_dus_inplace(Em *e, const Instr *dus);
 /* rng.c */
 bool em_rng_bits_supported(const Instr *in, char *why, size_t n);
 void em_rng_bits(Em *e, const Instr *in);

@@ -72,7 +72,9 @@ int codegen_kernel_outputs(const Instr *in);
 /* How many leading operands' buffers may also be the kernel's outputs of
  * the same index (in place: output k starts as a copy of operand k, so
  * passing operand k's buffer as output k saves the copy). Scatter: its
- * operands; others: 0. */
+ * operands; a dynamic-update-slice (unfused, or the root of a fusion
+ * whose parameter 0 is its base and read nowhere else): operand 0; others:
+ * 0. */
 int codegen_kernel_inplace(const Instr *in);
 
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a

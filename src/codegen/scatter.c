@@ -156,6 +156,71 @@ static void copy_in(Em *e, int dst_slot, int src_slot, int64_t bytes) {
   em_if_end(e, &f);
 }
 
+/* ---- dynamic-update-slice in place ----
+ * A kernel whose value is a dynamic-update-slice of operand 0 (an unfused
+ * one, or a fusion whose root it is, its base being parameter 0 and read
+ * nowhere else) starts its output as a copy of that operand, skipped when
+ * the executor passes the operand's own buffer, and then writes only the
+ * update's elements: a scan carrying its stacked outputs updates one slice
+ * per iteration instead of rewriting the whole array. Same semantics as
+ * the elemental form (src/interp: every start clamped so the update fits). */
+
+const Instr *cg_dus_inplace(const Instr *in) {
+  if (!in->shape || in->shape->type == T_TUPLE) return NULL;
+  const Instr *v = in;
+  if (in->op == OP_FUSION) {
+    if (in->ncalled < 1 || !in->called[0]->root) return NULL;
+    const Computation *c = in->called[0];
+    v = c->root;
+    if (v->op != OP_DYNAMIC_UPDATE_SLICE || v->noperands < 2) return NULL;
+    const Instr *base = v->operands[0];
+    if (base->op != OP_PARAMETER || base->param_number != 0) return NULL;
+    int uses = 0;
+    for (int i = 0; i < c->ninstrs; i++)
+      for (int k = 0; k < c->instrs[i]->noperands; k++) uses += c->instrs[i]->operands[k] == base;
+    if (uses != 1) return NULL;
+  } else if (in->op != OP_DYNAMIC_UPDATE_SLICE || in->noperands < 2) {
+    return NULL;
+  }
+  const Shape *bs = v->operands[0]->shape, *us = v->operands[1]->shape;
+  if (bs->type != in->shape->type || bs->rank != in->shape->rank || us->rank != bs->rank ||
+      v->noperands != 2 + bs->rank)
+    return NULL;
+  for (int d = 0; d < bs->rank; d++)
+    if (bs->dims[d] != in->shape->dims[d] || us->dims[d] > bs->dims[d]) return NULL;
+  return v;
+}
+
+void em_dus_inplace(Em *e, const Instr *dus) {
+  const Instr *base = dus->operands[0], *up = dus->operands[1];
+  const Shape *os = base->shape, *us = up->shape;
+  copy_in(e, 0, e->nout, shape_elems(os) * type_bytes(os->type));
+  if (shape_elems(us) == 0) return;
+  int rank = os->rank;
+  LLVMValueRef start[CG_MAX_RANK];
+  Idx *si = em_idx(e, 0);
+  if (!si) return;
+  for (int d = 0; d < rank; d++) {
+    const Instr *ix = dus->operands[2 + d];
+    LLVMValueRef v = em_to_i64(e, ix->shape->type, em_elem1(e, ix, si));
+    if (e->err) return;
+    LLVMValueRef lo = em_i64(e, 0), hi = em_i64(e, os->dims[d] - us->dims[d]);
+    v = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, v, lo, ""), lo, v, "");
+    start[d] = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, v, hi, ""), hi, v, "");
+  }
+  Idx *ui = em_idx(e, rank), *oi = em_idx(e, rank);
+  if (!ui || !oi) return;
+  Loop l[CG_MAX_RANK];
+  LLVMValueRef out = em_buf(e, 0);
+  for (int d = 0; d < rank; d++) {
+    ui->v[d] = em_loop_begin(e, &l[d], em_i64(e, 0), em_i64(e, us->dims[d]), "du");
+    oi->v[d] = LLVMBuildNSWAdd(e->b, ui->v[d], start[d], "");
+  }
+  LLVMValueRef v = em_elem1(e, up, ui);
+  if (!e->err) LLVMBuildStore(e->b, v, em_elem_ptr(e, out, os->type, em_linear(e, oi, os->dims)));
+  for (int d = rank - 1; d >= 0; d--) em_loop_end(e, &l[d]);
+}
+
 void em_scatter(Em *e, const Instr *in) {
   ScGeom g;
   char why[256];

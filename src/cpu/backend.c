@@ -105,16 +105,16 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   /* the execution's threads, never more than the pool has (1 without one) */
   int threads = rt_pool_size(a->pool);
   if (a->num_threads > 0 && a->num_threads < threads) threads = a->num_threads;
-  ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state, .pool = a->pool,
-                .nthreads = threads, .nsplit = NULL};
   TRY(rt_check(a->control));
-  RVal **args = cxla_calloc((size_t)a->nargs + 1, sizeof *args);
-  if (!args) return cxla_oom();
+  RVal *small[8] = {0}, **args = small;
+  if (a->nargs > 8 && !(args = cxla_calloc((size_t)a->nargs, sizeof *args))) return cxla_oom();
+  ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state, .pool = a->pool,
+                .nthreads = threads, .nsplit = NULL, .cache = rv_cache_take(x)};
   cxla_status s = NULL;
   for (int i = 0; i < a->nargs && !s; i++) {
     const RtArray *r = &a->args[i];
     Literal view = {.type = r->type, .rank = r->rank, .dims = (int64_t *)r->dims, .data = r->data};
-    s = rval_borrow(&view, &args[i]);
+    s = rval_borrow_x(&cx, &view, &args[i]);
   }
   RVal *result = NULL;
   if (!s) s = exec_program(&cx, x->entry, args, a->nargs, &result);
@@ -126,7 +126,8 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   }
   rval_unref(result);
   for (int i = 0; i < a->nargs; i++) rval_unref(args[i]);
-  cxla_free(args);
+  if (args != small) cxla_free(args);
+  rv_cache_give(x, cx.cache);
   return s;
 }
 

@@ -44,6 +44,10 @@ void cpu_executable_destroy(CpuExecutable *x) {
   cxla_free(x->progs);
   cxla_free(x->object);
   cxla_free(x->refs);
+  if (x->spare) {
+    rv_cache_clear(x->spare);
+    cxla_free(x->spare);
+  }
   jit_destroy(x->jit);
   cxla_free(x);
 }

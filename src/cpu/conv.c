@@ -259,11 +259,11 @@ static void conv_direct(const ConvGemm *p, const char *x, const char *ker, char 
   }
 }
 
-cxla_status conv_gemm_run(const struct RtHost *host, const Instr *in, RVal *lhs, RVal *rhs, RVal **out) {
+cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out) {
   ConvGemm p;
   if (!plan(in, &p)) return ERR(INTERNAL, "cpu backend: convolution %%%s is not a GEMM convolution", in->name);
   const Shape *s = in->shape;
-  TRY(rval_array_in(host, s->type, s->rank, s->dims, out));
+  TRY(rval_array_x(cx, s->type, s->rank, s->dims, out));
   char *o = (*out)->lit.data;
   const char *x = lhs->lit.data, *ker = rhs->lit.data;
   int64_t rows = p.N * p.OS;

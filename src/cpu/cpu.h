@@ -80,6 +80,7 @@ typedef struct CpuExecOptions {
   struct RtPool *pool;             /* NULL: everything on the calling thread */
   int num_threads;                 /* at most this many of the pool's threads; 0: all */
   int64_t *kernels_split;          /* if not NULL: += kernel calls split over threads */
+  int64_t *kernels_inplace;        /* if not NULL: += kernel outputs written in an operand's buffer */
 } CpuExecOptions;
 cxla_status cpu_execute_opts(CpuExecutable *e, Literal *const *args, int nargs,
                              const CpuExecOptions *o, Literal **out);

@@ -22,7 +22,34 @@ struct RVal {
   const struct RtHost *host; /* owned data from the runtime's allocator, or NULL */
   size_t alloc_bytes;        /* with host: the size given to rt_alloc */
   int64_t dims_inline[6]; /* lit.dims when rank <= 6 (no allocation) */
+  /* rval_all_finite's answer, kept (0: not known yet, 1: finite, 2: not):
+   * a loop's weights are scanned once, not before every GEMM; reset when a
+   * kernel writes the buffer in place */
+  int finite;
+  struct RvCache *cache; /* the execution's cache this struct (and its data,
+                          * when small) goes back to, or NULL */
 };
+
+/* Per execution: freed values' structs and small buffers, kept for the
+ * next allocation of the same size (a loop's steps allocate the same few
+ * shapes every iteration) instead of going through malloc each time.
+ * Used by the execution's thread only; emptied by rv_cache_clear once no
+ * value allocated through it is left. */
+#define RV_CACHE_BUFS 64
+#define RV_CACHE_MAX_BYTES ((size_t)256 << 10)
+typedef struct RvCache {
+  RVal *vals; /* free structs, linked through ->owner */
+  int nbufs;
+  void *buf[RV_CACHE_BUFS];
+  size_t bytes[RV_CACHE_BUFS];
+} RvCache;
+void rv_cache_clear(RvCache *c);
+/* An execution's cache: the one the executable kept from a finished
+ * execution (none is shared: two at once get two), or a fresh one (NULL
+ * without memory: no cache). rv_cache_give keeps it for the next one, or
+ * frees it when another is kept already. */
+RvCache *rv_cache_take(CpuExecutable *x);
+void rv_cache_give(CpuExecutable *x, RvCache *c);
 
 cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out);
 /* rval_array with the data from the runtime's allocator (which keeps freed
@@ -136,6 +163,7 @@ struct CpuExecutable {
   char *refs;
   size_t refs_len;
   int nrefs;
+  RvCache *spare;     /* a finished execution's value cache (exec.c), or NULL */
 };
 
 /* The instruction a reference symbol names in m, or NULL when the name is
@@ -172,9 +200,16 @@ typedef struct ExecCtx {
   RtPool *pool;
   int nthreads;
   int64_t *nsplit;    /* NULL, or += kernel calls split over threads */
+  int64_t *ninplace;  /* NULL, or += kernel outputs written in place */
+  RvCache *cache;     /* NULL, or where this execution's values are recycled */
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);
+/* An array value for the execution: through its cache (cx->cache) when it
+ * has one, else rval_array_in(cx->host, ...). */
+cxla_status rval_array_x(const ExecCtx *cx, ElemType t, int rank, const int64_t *dims, RVal **out);
+/* rval_borrow of an array literal with the struct from cx's cache. */
+cxla_status rval_borrow_x(const ExecCtx *cx, const Literal *l, RVal **out);
 
 /* ---- routines (routines.c dispatches; rt_*.c) ---- */
 /* Plans the routine that runs `in` (st->routine, st->plan), or the
@@ -188,7 +223,7 @@ cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVa
 bool gemm_plan(const Instr *dot, GemmPlan *p);
 /* sort along dimensions[0] with the compiled comparator (stable). */
 cxla_status sort_run(const Step *st, RVal *const *ops, RVal **out);
-cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
+cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
 
 /* s8/u8 x s8/u8 -> s32 products, exact (intdot.c: the AVX512-VNNI kernel
  * where the CPU has it, else sgemm); o is the allocated result. */
@@ -197,13 +232,13 @@ cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
 /* Whether an f32/f64 (c64/c128: n2 = 2) array holds no infinity or NaN
  * (routines.c; vectorized): BLAS may skip zero factors, so the GEMM-based
  * routines take a plain loop otherwise. */
-bool rval_all_finite(const RVal *v, int64_t n2);
+bool rval_all_finite(RVal *v, int64_t n2);
 
 /* ---- convolutions as GEMMs (conv.c) ---- */
 /* Whether convolution `in` runs as im2col + BLAS (f32/f64, batch groups 1,
  * enough work). */
 bool conv_gemm_plan_ok(const Instr *in);
-cxla_status conv_gemm_run(const struct RtHost *host, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
+cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
 
 /* rt_fft.c */
 cxla_status rt_fft_plan(const Instr *in, void **plan);

@@ -68,6 +68,96 @@ cxla_status rval_array_in(const RtHost *host, ElemType t, int rank, const int64_
   return NULL;
 }
 
+/* A struct from cache c (refs 1, going back to c). */
+static RVal *rval_alloc_c(RvCache *c) {
+  RVal *v = c->vals;
+  if (v) {
+    c->vals = v->owner;
+    memset(v, 0, sizeof *v);
+    v->refs = 1;
+  } else if (!(v = rval_alloc())) {
+    return NULL;
+  }
+  v->cache = c;
+  return v;
+}
+
+cxla_status rval_borrow_x(const ExecCtx *x, const Literal *l, RVal **out) {
+  if (!x->cache || l->type == T_TUPLE) return rval_borrow(l, out);
+  *out = NULL;
+  RVal *v = rval_alloc_c(x->cache);
+  if (!v) return cxla_oom();
+  cxla_status s = set_dims(v, l->type, l->rank, l->dims);
+  if (s) {
+    rval_unref(v);
+    return s;
+  }
+  v->lit.data = l->data;
+  *out = v;
+  return NULL;
+}
+
+cxla_status rval_array_x(const ExecCtx *x, ElemType t, int rank, const int64_t *dims, RVal **out) {
+  RvCache *c = x->cache;
+  if (!c) return rval_array_in(x->host, t, rank, dims, out);
+  *out = NULL;
+  RVal *v = rval_alloc_c(c);
+  if (!v) return cxla_oom();
+  v->owns_data = true;
+  cxla_status s = set_dims(v, t, rank, dims);
+  size_t bytes = (size_t)v->lit.nelems * (size_t)type_bytes(t);
+  size_t alloc = (bytes + 63) & ~(size_t)63; /* 64-byte aligned, never zero bytes */
+  if (!alloc) alloc = 64;
+  if (!s && alloc <= RV_CACHE_MAX_BYTES) {
+    /* the most recently freed block of this size */
+    for (int i = c->nbufs - 1; i >= 0; i--)
+      if (c->bytes[i] == alloc) {
+        v->lit.data = c->buf[i];
+        c->buf[i] = c->buf[--c->nbufs];
+        c->bytes[i] = c->bytes[c->nbufs];
+        break;
+      }
+    if (!v->lit.data) v->lit.data = aligned_alloc(64, alloc);
+    v->alloc_bytes = alloc;
+  } else if (!s && x->host) {
+    v->lit.data = rt_alloc(x->host, alloc);
+    v->host = x->host;
+    v->alloc_bytes = alloc;
+  } else if (!s) {
+    v->lit.data = aligned_alloc(64, alloc);
+  }
+  if (!s && !v->lit.data) s = cxla_oom();
+  if (s) {
+    rval_unref(v);
+    return s;
+  }
+  *out = v;
+  return NULL;
+}
+
+void rv_cache_clear(RvCache *c) {
+  while (c->vals) {
+    RVal *v = c->vals;
+    c->vals = v->owner;
+    cxla_free(v);
+  }
+  for (int i = 0; i < c->nbufs; i++) free(c->buf[i]);
+  c->nbufs = 0;
+}
+
+RvCache *rv_cache_take(CpuExecutable *x) {
+  RvCache *c = __atomic_exchange_n(&x->spare, NULL, __ATOMIC_ACQ_REL);
+  return c ? c : cxla_calloc(1, sizeof *c);
+}
+
+void rv_cache_give(CpuExecutable *x, RvCache *c) {
+  if (!c) return;
+  RvCache *none = NULL;
+  if (__atomic_compare_exchange_n(&x->spare, &none, c, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return;
+  rv_cache_clear(c);
+  cxla_free(c);
+}
+
 cxla_status rval_tuple(int n, RVal **elems, RVal **out) {
   *out = NULL;
   RVal *v = rval_alloc();
@@ -191,13 +281,25 @@ void rval_unref(RVal *v) {
   for (int i = 0; i < v->lit.ntuple; i++) rval_unref(v->elems[i]);
   cxla_free(v->elems);
   cxla_free(v->lit.tuple);
+  RvCache *c = v->cache;
   if (v->owns_data) {
     if (v->host) rt_free(v->host, v->lit.data, v->alloc_bytes);
-    else free(v->lit.data);
+    else if (c && v->lit.data && v->alloc_bytes && v->alloc_bytes <= RV_CACHE_MAX_BYTES &&
+             c->nbufs < RV_CACHE_BUFS) {
+      c->buf[c->nbufs] = v->lit.data;
+      c->bytes[c->nbufs++] = v->alloc_bytes;
+    } else {
+      free(v->lit.data);
+    }
   }
   rval_unref(v->owner);
   if (v->lit.dims != v->dims_inline) cxla_free(v->lit.dims);
-  cxla_free(v);
+  if (c) {
+    v->owner = c->vals;
+    c->vals = v;
+  } else {
+    cxla_free(v);
+  }
 }
 
 /* ---- FTZ / DAZ ---- */
@@ -292,7 +394,7 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
     blas_threads(x);
     unsigned mode = fp_mode_enter();
     RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
-    s = d->op == OP_CONVOLUTION ? conv_gemm_run(x->host, d, a, bb, &pre[i]) : gemm_run(x->host, d, &st->pre_plan[i], a, bb, &pre[i]);
+    s = d->op == OP_CONVOLUTION ? conv_gemm_run(x, d, a, bb, &pre[i]) : gemm_run(x, d, &st->pre_plan[i], a, bb, &pre[i]);
     fp_mode_leave(mode);
     if (!s) b[st->nout + nops + i] = pre[i]->lit.data;
   }
@@ -300,10 +402,12 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
     const Shape *sh = in->shape->type == T_TUPLE ? in->shape->tuple[k] : in->shape;
     if (((st->inplace >> k) & 1) && reusable(ops[k])) {
       outs[k] = rval_ref(ops[k]);
+      outs[k]->finite = 0; /* rewritten */
+      if (x->ninplace) __atomic_add_fetch(x->ninplace, 1, __ATOMIC_RELAXED);
       b[k] = outs[k]->lit.data;
       continue;
     }
-    s = rval_array_in(x->host, sh->type, sh->rank, sh->dims, &outs[k]);
+    s = rval_array_x(x, sh->type, sh->rank, sh->dims, &outs[k]);
     if (!s) b[k] = outs[k]->lit.data;
   }
   if (!s) {
@@ -325,8 +429,16 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
   return s;
 }
 
+static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, int nargs, bool take,
+                              RVal **out);
+
+/* The loop state goes to the body, which takes it (exec_steps' `take`):
+ * once the body has read the elements it needs out of it, the tuple is
+ * gone, and a carried array whose last use is an in-place kernel (a
+ * dynamic-update-slice of a scan's output) is updated where it lies rather
+ * than copied each iteration. init is taken too. */
 static cxla_status run_while(const ExecCtx *x, const Step *st, RVal *init, RVal **out) {
-  RVal *state = rval_ref(init);
+  RVal *state = init;
   for (;;) {
     RVal *c = NULL;
     cxla_status s = rt_check(x->control);
@@ -339,8 +451,8 @@ static cxla_status run_while(const ExecCtx *x, const Step *st, RVal *init, RVal 
     rval_unref(c);
     if (!go) break;
     RVal *next = NULL;
-    s = exec_program(x, st->sub[1], &state, 1, &next);
-    rval_unref(state);
+    s = exec_steps(x, st->sub[1], &state, 1, true, &next);
+    rval_unref(state); /* NULL unless the body did not take it */
     if (s) return s;
     state = next;
   }
@@ -397,18 +509,18 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_BLAS_DOT: {
     blas_threads(x);
     unsigned mode = fp_mode_enter();
-    s = gemm_run(x->host, in, &st->gemm, ops[0], ops[1], out);
+    s = gemm_run(x, in, &st->gemm, ops[0], ops[1], out);
     fp_mode_leave(mode);
     break;
   }
   case ST_CONV: {
     blas_threads(x);
     unsigned mode = fp_mode_enter();
-    s = conv_gemm_run(x->host, in, ops[0], ops[1], out);
+    s = conv_gemm_run(x, in, ops[0], ops[1], out);
     fp_mode_leave(mode);
     break;
   }
-  case ST_WHILE: s = run_while(x, st, ops[0], out); break;
+  case ST_WHILE: s = run_while(x, st, rval_ref(ops[0]), out); break;
   case ST_COND: s = run_cond(x, st, ops, out); break;
   case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;
   case ST_ROUTINE:
@@ -431,6 +543,15 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
 }
 
 cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, int nargs, RVal **out) {
+  return exec_steps(x, p, (RVal **)args, nargs, false, out);
+}
+
+/* Runs p's steps. take: the parameters' values are taken from args (each
+ * set to NULL when its parameter step runs) instead of referenced, so that
+ * they are released at their last use in p; the while step takes its
+ * operand when this is its last use. */
+static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, int nargs, bool take,
+                              RVal **out) {
   *out = NULL;
   /* the values of small programs (while bodies, conditions) on the stack */
   RVal *small[32] = {0};
@@ -443,10 +564,23 @@ cxla_status exec_program(const ExecCtx *x, const Program *p, RVal *const *args, 
     if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT || st->kind == ST_CONV ||
         st->kind == ST_SORT)
       if ((s = rt_check(x->control))) break;
+    const Instr *in = st->in;
+    if (take && st->kind == ST_PARAM && in->param_number < nargs && args[in->param_number]) {
+      vals[i] = args[in->param_number];
+      args[in->param_number] = NULL;
+      continue;
+    }
+    if (st->kind == ST_WHILE && p->last_use[in->operands[0]->id] == i) {
+      /* the last use of the loop's initial state: the loop takes it */
+      RVal *init = vals[in->operands[0]->id];
+      vals[in->operands[0]->id] = NULL;
+      s = run_while(x, st, init, &vals[i]);
+      if (s) break;
+      continue;
+    }
     s = run_step(x, st, args, nargs, vals, &vals[i]);
     if (s) break;
     /* release operands whose last use this was */
-    const Instr *in = st->in;
     for (int k = 0; k < in->noperands; k++) {
       int j = in->operands[k]->id;
       if (p->last_use[j] == i && vals[j]) {
@@ -483,7 +617,8 @@ cxla_status cpu_execute_opts(CpuExecutable *x, Literal *const *args, int nargs,
   int threads = rt_pool_size(o->pool);
   if (o->num_threads > 0 && o->num_threads < threads) threads = o->num_threads;
   ExecCtx cx = {.x = x, .control = o->control, .host = NULL, .rng_state = &rng_state, .pool = o->pool,
-                .nthreads = threads, .nsplit = o->kernels_split};
+                .nthreads = threads, .nsplit = o->kernels_split, .ninplace = o->kernels_inplace,
+                .cache = rv_cache_take(x)};
   const Computation *c = x->entry->comp;
   if (nargs != c->nparams)
     return ERR(INVALID_ARGUMENT, "the program takes %d arguments, %d given", c->nparams, nargs);
@@ -499,7 +634,7 @@ cxla_status cpu_execute_opts(CpuExecutable *x, Literal *const *args, int nargs,
       s = ERR(INVALID_ARGUMENT, "argument %d does not have the parameter's shape", i);
       break;
     }
-    s = rval_borrow(l, &a[i]);
+    s = rval_borrow_x(&cx, l, &a[i]);
   }
   RVal *r = NULL;
   if (!s) s = exec_program(&cx, x->entry, a, nargs, &r);
@@ -507,5 +642,6 @@ cxla_status cpu_execute_opts(CpuExecutable *x, Literal *const *args, int nargs,
   rval_unref(r);
   for (int i = 0; i < nargs; i++) rval_unref(a[i]);
   cxla_free(a);
+  rv_cache_give(x, cx.cache);
   return s;
 }

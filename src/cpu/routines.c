@@ -219,12 +219,22 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
       if ((u[i] & EXP) == EXP) return false;                                \
   } while (0)
 
-bool rval_all_finite(const RVal *v, int64_t n2) {
-  const Literal *l = &v->lit;
+static bool finite_scan(const Literal *l, int64_t n2) {
   int64_t n = l->nelems * n2;
   if (l->type == T_F32 || l->type == T_C64) FINITE_SCAN(uint32_t, UINT32_C(0x7f800000));
   else FINITE_SCAN(uint64_t, UINT64_C(0x7ff0000000000000));
   return true;
+}
+
+/* Values are immutable but for kernels writing in place (which reset
+ * v->finite), so the answer is kept; constants are shared by concurrent
+ * executions, hence the atomics (every writer stores the same answer). */
+bool rval_all_finite(RVal *v, int64_t n2) {
+  int known = __atomic_load_n(&v->finite, __ATOMIC_RELAXED);
+  if (known) return known == 1;
+  bool ok = finite_scan(&v->lit, n2);
+  __atomic_store_n(&v->finite, ok ? 1 : 2, __ATOMIC_RELAXED);
+  return ok;
 }
 
 /* C = op(A) op(B) in plain loops, summing in order in the element type
@@ -257,9 +267,9 @@ bool rval_all_finite(const RVal *v, int64_t n2) {
       }                                                                                       \
   } while (0)
 
-cxla_status gemm_run(const struct RtHost *host, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
+cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
-  TRY(rval_array_in(host, s->type, s->rank, s->dims, out));
+  TRY(rval_array_x(cx, s->type, s->rank, s->dims, out));
   RVal *o = *out;
   ElemType t = s->type;
   size_t es = (size_t)type_bytes(t);
