@@ -151,4 +151,5 @@ const Backend cpu_backend = {
     .target_id = cpu_backend_target_id,
     .program_serialize = cpu_backend_serialize,
     .program_deserialize = cpu_backend_deserialize,
+    .keeps_scans = true,
 };

@@ -26,12 +26,16 @@
  *                          adds, bit for bit.
  *   scans                  reduce-window whose only window dimension d
  *                          spans the whole dimension (size N = dims[d],
- *                          stride 1, padding (N - 1, 0), or (N, 0) for the
- *                          exclusive scan), add / multiply / maximum /
- *                          minimum on f32, f64, s32, s64: a running fold
- *                          along d, which is the interpreter's fold for
- *                          every output (init, then elements 0..i in order),
- *                          bit for bit, in O(N) instead of O(N^2).
+ *                          stride 1, padding (N - 1, 0) or (0, N - 1), or
+ *                          N for the exclusive scan), add / multiply /
+ *                          maximum / minimum on f32, f64, s32, s64: in the
+ *                          order of reduce-window-rewriter's tree (what the
+ *                          interpreter computes on the rewritten module,
+ *                          bit for bit, and XLA:CPU), in O(N): rows of 16
+ *                          scanned 16 at a time (one per vector lane), the
+ *                          carries' levels serial, rows and combining split
+ *                          over the threads. The cpu backend's optimizer
+ *                          keeps these scans (PassContext.keep_scans).
  *
  * Vector code uses the compilers' vector extensions, built for AVX-512 and
  * AVX2 and chosen at run time by what the CPU supports (plain SSE2
@@ -124,8 +128,10 @@ static bool selscat_ok(const Instr *in) {
   return selscat_dir(in) >= 0 && simp_reducer_op(in->called[1]) == OP_ADD;
 }
 
-/* The scanned dim, or -1. *excl: the exclusive form (one element more). */
-static int scan_dim(const Instr *in, bool *excl) {
+/* The scanned dim, or -1. *fwd: a forward scan (padding low), else a
+ * reverse one (padding high); *excl: the exclusive form (one element
+ * more). */
+static int scan_dim(const Instr *in, bool *fwd, bool *excl) {
   if (in->noperands != 2 || in->ncalled < 1) return -1;
   const Shape *x = in->operands[0]->shape, *o = in->shape;
   ElemType t = x->type;
@@ -144,10 +150,13 @@ static int scan_dim(const Instr *in, bool *excl) {
     }
     if (dim >= 0) return -1;
     int64_t n = x->dims[d];
-    if (n < 1 || w->size != n || w->stride != 1 || w->lhs_dilate != 1 || w->rhs_dilate != 1 || w->reversal ||
-        w->pad_hi != 0 || (w->pad_lo != n - 1 && w->pad_lo != n))
+    if (n < 1 || w->size != n || w->stride != 1 || w->lhs_dilate != 1 || w->rhs_dilate != 1 || w->reversal)
       return -1;
-    *excl = w->pad_lo == n;
+    bool f_ = (w->pad_lo == n - 1 || w->pad_lo == n) && w->pad_hi == 0;
+    bool r_ = (w->pad_hi == n - 1 || w->pad_hi == n) && w->pad_lo == 0;
+    if (!f_ && !r_) return -1;
+    *fwd = f_;
+    *excl = f_ ? w->pad_lo == n : w->pad_hi == n;
     if (o->dims[d] != n + (*excl ? 1 : 0)) return -1;
     dim = d;
   }
@@ -155,10 +164,10 @@ static int scan_dim(const Instr *in, bool *excl) {
 }
 
 bool rt_window_supported(const Instr *in) {
-  bool excl;
+  bool fwd, excl;
   switch (in->op) {
   case OP_CONVOLUTION: return depthwise_ok(in);
-  case OP_REDUCE_WINDOW: return pool_ok(in) || scan_dim(in, &excl) >= 0;
+  case OP_REDUCE_WINDOW: return pool_ok(in) || scan_dim(in, &fwd, &excl) >= 0;
   case OP_SELECT_AND_SCATTER: return selscat_ok(in);
   default: return false;
   }
@@ -476,59 +485,33 @@ static int isa_level(void) {
 
 /* ---- scans ---- */
 
+/* A scan is computed in the order of the reduce-window-rewriter's tree
+ * (src/passes/reduce_window_rewriter.c), which the interpreter runs and
+ * XLA:CPU computes: a scan of length n <= 16 is the interpreter's direct
+ * fold (init, then the window's elements in index order); a longer one is
+ * padded with init to rows of 16, each row scanned directly, the rows'
+ * totals (last element, first for a reverse scan) scanned by the same
+ * tree, shifted by one (init in front, behind for a reverse scan) as the
+ * carries, and every element combined as f(row scan, carry). Bit for bit
+ * what the interpreter computes on the rewritten module.
+ *
+ * An array [outer, n, inner] (n along the scanned dim) is `outer` lines of
+ * n x inner: the inner elements are lanes, scanned alike. */
+enum { kScanB = 16 };
+
 typedef struct Scan {
   const void *x;
   void *o;
   ElemType t;
   Opcode f;
-  bool excl;
-  int64_t n, inner; /* scanned length, elements after the scanned dim */
+  bool fwd, excl;
+  int64_t outer, n, inner;
+  int64_t cols, groups; /* n > 16: rows of 16 per line, groups of 16 rows */
   const void *init;
+  void *col, *carry, *pad, *scratch; /* per line: cols*inner, cols*inner,
+                                        2*16*inner, need(cols) elements */
+  int64_t need;
 } Scan;
-
-/* out[i] = f(out[i - 1], x[i]) along the scanned dim, out[-1] = init (for
- * the exclusive scan out[0] = init and everything one later), a row of
- * `inner` elements at a time. */
-#define SCAN_LOOP(T, STEP)                                                                       \
-  do {                                                                                           \
-    const T *x_ = p->x;                                                                          \
-    T *o_ = p->o;                                                                                \
-    T init_;                                                                                     \
-    memcpy(&init_, p->init, sizeof init_);                                                       \
-    int64_t in_ = p->inner, on_ = p->n + (p->excl ? 1 : 0);                                      \
-    for (int64_t r_ = lo; r_ < hi; r_++) {                                                       \
-      const T *xr_ = x_ + r_ * p->n * in_;                                                       \
-      T *or_ = o_ + r_ * on_ * in_;                                                              \
-      if (in_ == 1) { /* one column: a register carries the fold */                              \
-        T a_ = init_;                                                                            \
-        if (p->excl) *or_++ = init_;                                                             \
-        for (int64_t i_ = 0; i_ < p->n; i_++) {                                                  \
-          T b_ = xr_[i_];                                                                        \
-          STEP;                                                                                  \
-          or_[i_] = a_;                                                                          \
-        }                                                                                        \
-        continue;                                                                                \
-      }                                                                                          \
-      if (p->excl) {                                                                             \
-        for (int64_t j_ = 0; j_ < in_; j_++) or_[j_] = init_;                                    \
-        or_ += in_;                                                                              \
-      }                                                                                          \
-      for (int64_t j_ = 0; j_ < in_; j_++) {                                                     \
-        T a_ = init_, b_ = xr_[j_];                                                              \
-        STEP;                                                                                    \
-        or_[j_] = a_;                                                                            \
-      }                                                                                          \
-      for (int64_t i_ = 1; i_ < p->n; i_++) {                                                    \
-        const T *xi_ = xr_ + i_ * in_, *prev_ = or_ + (i_ - 1) * in_;                            \
-        T *oi_ = or_ + i_ * in_;                                                                 \
-        for (int64_t j_ = 0; j_ < in_; j_++) {                                                   \
-          T a_ = prev_[j_], b_ = xi_[j_];                                                        \
-          STEP;                                                                                  \
-          oi_[j_] = a_;                                                                          \
-        }                                                                                        \
-      }                                                                                          \
-    }                                                                                            \
-  } while (0)
 
 static inline double dmax_interp(double a, double b) {
   if (a != a) return a;
@@ -549,42 +532,205 @@ static inline float fmin_interp(float a, float b) {
   return a < b ? a : b;
 }
 
-#define SCAN_INT(T, U)                                                                                 \
-  switch (p->f) {                                                                                      \
-  case OP_ADD: SCAN_LOOP(T, a_ = (T)((U)a_ + (U)b_)); break;                                           \
-  case OP_MULTIPLY: SCAN_LOOP(T, a_ = (T)((U)a_ * (U)b_)); break;                                      \
-  case OP_MAXIMUM: SCAN_LOOP(T, a_ = a_ > b_ ? a_ : b_); break;                                        \
-  default: SCAN_LOOP(T, a_ = a_ < b_ ? a_ : b_); break;                                                \
+/* Elements of scratch the carries of a line of n take (recursively). */
+static int64_t scan_need(int64_t n, int64_t inner) {
+  if (n <= kScanB) return 0;
+  int64_t c = (n + kScanB - 1) / kScanB;
+  return (2 * kScanB + 2 * c) * inner + scan_need(c, inner);
+}
+
+/* For each element type T and reducer OP(a, b):
+ *   S_direct   the direct scan of n elements (rows xs / os apart, `lanes`
+ *              contiguous lanes each);
+ *   S_rows     the row scans of 16 of a line: rows [r0, r1), writing out
+ *              and each row's total to col;
+ *   S_combine  out = OP(out, carry of its row) for rows [r0, r1);
+ *   S_tree     the whole inclusive scan of a line (the carries' levels,
+ *              serial). */
+#define SCAN_DEFS(S, T, OP)                                                                              \
+  static inline __attribute__((always_inline)) void S##_direct(const T *x, int64_t xs, T *o, int64_t os,  \
+                                                               int64_t n, int64_t lanes, bool fwd,       \
+                                                               T init) {                                 \
+    if (fwd) {                                                                                           \
+      for (int64_t j = 0; j < lanes; j++) o[j] = OP(init, x[j]);                                         \
+      for (int64_t i = 1; i < n; i++)                                                                    \
+        for (int64_t j = 0; j < lanes; j++) o[i * os + j] = OP(o[(i - 1) * os + j], x[i * xs + j]);      \
+      return;                                                                                            \
+    }                                                                                                    \
+    for (int64_t i = 0; i < n; i++) {                                                                    \
+      T *oi = o + i * os;                                                                                \
+      for (int64_t j = 0; j < lanes; j++) oi[j] = OP(init, x[i * xs + j]);                               \
+      for (int64_t k = i + 1; k < n; k++)                                                                \
+        for (int64_t j = 0; j < lanes; j++) oi[j] = OP(oi[j], x[k * xs + j]);                            \
+    }                                                                                                    \
+  }                                                                                                      \
+  /* One row r of 16 of a line (x, o: the line's first element; n its      \
+   * length), padded with init past n (pad: 2 * 16 * in elements). */        \
+  static inline __attribute__((always_inline)) void S##_row(const T *x, T *o, T *col, T *pad, int64_t n,  \
+                                                            int64_t in, int64_t r, bool fwd, T init) {   \
+    int64_t i0 = r * kScanB, len = n - i0 < kScanB ? n - i0 : kScanB;                                    \
+    if (len == kScanB) {                                                                                 \
+      S##_direct(x + i0 * in, in, o + i0 * in, in, kScanB, in, fwd, init);                               \
+      memcpy(col + r * in, o + (i0 + (fwd ? kScanB - 1 : 0)) * in, (size_t)in * sizeof(T));               \
+      return;                                                                                            \
+    }                                                                                                    \
+    T *px = pad, *po = pad + kScanB * in;                                                                \
+    memcpy(px, x + i0 * in, (size_t)(len * in) * sizeof(T));                                             \
+    for (int64_t k = len * in; k < kScanB * in; k++) px[k] = init;                                       \
+    S##_direct(px, in, po, in, kScanB, in, fwd, init);                                                   \
+    memcpy(o + i0 * in, po, (size_t)(len * in) * sizeof(T));                                             \
+    memcpy(col + r * in, po + (fwd ? kScanB - 1 : 0) * in, (size_t)in * sizeof(T));                      \
+  }                                                                                                      \
+  static inline __attribute__((always_inline)) void S##_rows(const T *x, T *o, T *col, T *pad, int64_t n, \
+                                                             int64_t in, int64_t r0, int64_t r1, bool fwd,\
+                                                             T init) {                                   \
+    int64_t r = r0;                                                                                      \
+    if (in == 1) /* 16 full rows at a time, one per lane */                                              \
+      for (; r + kScanB <= r1 && (r + kScanB) * kScanB <= n; r += kScanB) {                              \
+        T t[kScanB][kScanB], u[kScanB][kScanB];                                                          \
+        const T *xb = x + r * kScanB;                                                                    \
+        for (int l = 0; l < kScanB; l++)                                                                 \
+          for (int k = 0; k < kScanB; k++) t[k][l] = xb[l * kScanB + k];                                 \
+        S##_direct(&t[0][0], kScanB, &u[0][0], kScanB, kScanB, kScanB, fwd, init);                       \
+        T *ob = o + r * kScanB;                                                                          \
+        for (int l = 0; l < kScanB; l++)                                                                 \
+          for (int k = 0; k < kScanB; k++) ob[l * kScanB + k] = u[k][l];                                 \
+        memcpy(col + r, u[fwd ? kScanB - 1 : 0], sizeof u[0]);                                           \
+      }                                                                                                  \
+    for (; r < r1; r++) S##_row(x, o, col, pad, n, in, r, fwd, init);                                    \
+  }                                                                                                      \
+  static inline __attribute__((always_inline)) void S##_combine(T *o, const T *carry, int64_t n,         \
+                                                                int64_t in, int64_t r0, int64_t r1) {    \
+    for (int64_t r = r0; r < r1; r++) {                                                                  \
+      int64_t i0 = r * kScanB, len = n - i0 < kScanB ? n - i0 : kScanB;                                  \
+      const T *c = carry + r * in;                                                                       \
+      T *ob = o + i0 * in;                                                                               \
+      if (in == 1) {                                                                                     \
+        T c0 = c[0];                                                                                     \
+        for (int64_t k = 0; k < len; k++) ob[k] = OP(ob[k], c0);                                         \
+      } else {                                                                                           \
+        for (int64_t k = 0; k < len; k++)                                                                \
+          for (int64_t j = 0; j < in; j++) ob[k * in + j] = OP(ob[k * in + j], c[j]);                    \
+      }                                                                                                  \
+    }                                                                                                    \
+  }                                                                                                      \
+  /* carry[r] from the inclusive scan R of the totals: shifted by one. */    \
+  static void S##_shift(const T *R, T *carry, int64_t cols, int64_t in, bool fwd, T init) {              \
+    size_t row = (size_t)in * sizeof(T);                                                                 \
+    if (fwd) {                                                                                           \
+      for (int64_t j = 0; j < in; j++) carry[j] = init;                                                  \
+      memcpy(carry + in, R, (size_t)(cols - 1) * row);                                                   \
+    } else {                                                                                             \
+      memcpy(carry, R + in, (size_t)(cols - 1) * row);                                                   \
+      for (int64_t j = 0; j < in; j++) carry[(cols - 1) * in + j] = init;                                \
+    }                                                                                                    \
+  }                                                                                                      \
+  static void S##_tree(const T *x, T *o, int64_t n, int64_t in, bool fwd, T init, T *scratch) {          \
+    if (n <= kScanB) {                                                                                   \
+      S##_direct(x, in, o, in, n, in, fwd, init);                                                        \
+      return;                                                                                            \
+    }                                                                                                    \
+    int64_t cols = (n + kScanB - 1) / kScanB;                                                            \
+    T *pad = scratch, *col = pad + 2 * kScanB * in, *carry = col + cols * in, *rest = carry + cols * in; \
+    S##_rows(x, o, col, pad, n, in, 0, cols, fwd, init);                                                 \
+    S##_tree(col, carry, cols, in, fwd, init, rest);                                                     \
+    memcpy(col, carry, (size_t)(cols * in) * sizeof(T));                                                 \
+    S##_shift(col, carry, cols, in, fwd, init);                                                          \
+    S##_combine(o, carry, n, in, 0, cols);                                                               \
   }
 
-/* Rows [lo, hi) of the dims before the scanned one. */
-static void scan_rows(const Scan *p, int64_t lo, int64_t hi) {
+#define OP_SUM(a, b) ((a) + (b))
+#define OP_PROD(a, b) ((a) * (b))
+#define OP_USUM32(a, b) ((int32_t)((uint32_t)(a) + (uint32_t)(b)))
+#define OP_UPROD32(a, b) ((int32_t)((uint32_t)(a) * (uint32_t)(b)))
+#define OP_USUM64(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
+#define OP_UPROD64(a, b) ((int64_t)((uint64_t)(a) * (uint64_t)(b)))
+#define OP_IMAX(a, b) ((a) > (b) ? (a) : (b))
+#define OP_IMIN(a, b) ((a) < (b) ? (a) : (b))
+
+SCAN_DEFS(f32_add, float, OP_SUM)
+SCAN_DEFS(f32_mul, float, OP_PROD)
+SCAN_DEFS(f32_max, float, fmax_interp)
+SCAN_DEFS(f32_min, float, fmin_interp)
+SCAN_DEFS(f64_add, double, OP_SUM)
+SCAN_DEFS(f64_mul, double, OP_PROD)
+SCAN_DEFS(f64_max, double, dmax_interp)
+SCAN_DEFS(f64_min, double, dmin_interp)
+SCAN_DEFS(s32_add, int32_t, OP_USUM32)
+SCAN_DEFS(s32_mul, int32_t, OP_UPROD32)
+SCAN_DEFS(s32_max, int32_t, OP_IMAX)
+SCAN_DEFS(s32_min, int32_t, OP_IMIN)
+SCAN_DEFS(s64_add, int64_t, OP_USUM64)
+SCAN_DEFS(s64_mul, int64_t, OP_UPROD64)
+SCAN_DEFS(s64_max, int64_t, OP_IMAX)
+SCAN_DEFS(s64_min, int64_t, OP_IMIN)
+
+/* The output line l's first scanned element. */
+#define SCAN_LINE_OUT(p, T, l) \
+  ((T *)(p)->o + (l) * ((p)->n + ((p)->excl ? 1 : 0)) * (p)->inner + ((p)->fwd && (p)->excl ? (p)->inner : 0))
+
+/* The phases, over units: 0 (n <= 16) lines [lo, hi) scanned directly;
+ * 1 groups of 16 rows (line = unit / groups): row scans; 2 lines: carries;
+ * 3 groups: combine. */
+#define SCAN_PHASE_ONE(S, T)                                                                             \
+  do {                                                                                                   \
+    T init_;                                                                                             \
+    memcpy(&init_, p->init, sizeof init_);                                                               \
+    int64_t in_ = p->inner, n_ = p->n;                                                                   \
+    for (int64_t u_ = lo; u_ < hi; u_++) {                                                               \
+      int64_t l_ = phase == 0 || phase == 2 ? u_ : u_ / p->groups;                                       \
+      const T *x_ = (const T *)p->x + l_ * n_ * in_;                                                     \
+      T *o_ = SCAN_LINE_OUT(p, T, l_);                                                                   \
+      T *col_ = (T *)p->col + l_ * p->cols * in_, *carry_ = (T *)p->carry + l_ * p->cols * in_;          \
+      int64_t r0_ = (u_ % (p->groups ? p->groups : 1)) * kScanB, r1_ = r0_ + kScanB;                     \
+      if (r1_ > p->cols) r1_ = p->cols;                                                                  \
+      switch (phase) {                                                                                   \
+      case 0: S##_direct(x_, in_, o_, in_, n_, in_, p->fwd, init_); break;                               \
+      case 1:                                                                                            \
+        S##_rows(x_, o_, col_, (T *)p->pad + l_ * 2 * kScanB * in_, n_, in_, r0_, r1_, p->fwd, init_);   \
+        break;                                                                                           \
+      case 2:                                                                                            \
+        S##_tree(col_, carry_, p->cols, in_, p->fwd, init_, (T *)p->scratch + l_ * p->need);             \
+        memcpy(col_, carry_, (size_t)(p->cols * in_) * sizeof(T));                                       \
+        S##_shift(col_, carry_, p->cols, in_, p->fwd, init_);                                            \
+        break;                                                                                           \
+      default: S##_combine(o_, carry_, n_, in_, r0_, r1_); break;                                        \
+      }                                                                                                  \
+    }                                                                                                    \
+  } while (0)
+
+#define SCAN_TYPE(P, T)                                                                                  \
+  switch (p->f) {                                                                                        \
+  case OP_ADD: SCAN_PHASE_ONE(P##_add, T); break;                                                        \
+  case OP_MULTIPLY: SCAN_PHASE_ONE(P##_mul, T); break;                                                   \
+  case OP_MAXIMUM: SCAN_PHASE_ONE(P##_max, T); break;                                                    \
+  default: SCAN_PHASE_ONE(P##_min, T); break;                                                            \
+  }
+
+static inline __attribute__((always_inline)) void scan_phase_impl(const Scan *p, int phase, int64_t lo,
+                                                                  int64_t hi) {
   switch (p->t) {
-  case T_F32:
-    switch (p->f) {
-    case OP_ADD: SCAN_LOOP(float, a_ = a_ + b_); break;
-    case OP_MULTIPLY: SCAN_LOOP(float, a_ = a_ * b_); break;
-    case OP_MAXIMUM: SCAN_LOOP(float, a_ = fmax_interp(a_, b_)); break;
-    default: SCAN_LOOP(float, a_ = fmin_interp(a_, b_)); break;
-    }
-    break;
-  case T_F64:
-    switch (p->f) {
-    case OP_ADD: SCAN_LOOP(double, a_ = a_ + b_); break;
-    case OP_MULTIPLY: SCAN_LOOP(double, a_ = a_ * b_); break;
-    case OP_MAXIMUM: SCAN_LOOP(double, a_ = dmax_interp(a_, b_)); break;
-    default: SCAN_LOOP(double, a_ = dmin_interp(a_, b_)); break;
-    }
-    break;
-  case T_S32: SCAN_INT(int32_t, uint32_t); break;
-  default: SCAN_INT(int64_t, uint64_t); break;
+  case T_F32: SCAN_TYPE(f32, float); break;
+  case T_F64: SCAN_TYPE(f64, double); break;
+  case T_S32: SCAN_TYPE(s32, int32_t); break;
+  default: SCAN_TYPE(s64, int64_t); break;
   }
 }
+
+#define SCAN_VARIANT(suffix, attr)                                                                 \
+  attr static void scan_phase_##suffix(const Scan *p, int phase, int64_t lo, int64_t hi) {        \
+    scan_phase_impl(p, phase, lo, hi);                                                             \
+  }
+SCAN_VARIANT(base, )
+#if defined(__x86_64__)
+SCAN_VARIANT(avx2, __attribute__((target("avx2,fma"))))
+SCAN_VARIANT(avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+#endif
 
 /* ---- running ---- */
 
 typedef struct Job {
-  int kind, isa;
+  int kind, isa, phase;
   Dw dw;
   Pool pool;
   SelScat ss;
@@ -597,7 +743,7 @@ static cxla_status job_slice(void *arg, int64_t lo, int64_t hi) {
   case RW_DEPTHWISE: PICK(dw_rows, j->isa)(&j->dw, lo, hi); break;
   case RW_POOL: PICK(pool_rows, j->isa)(&j->pool, lo, hi); break;
   case RW_SELSCAT: PICK(selscat_rows, j->isa)(&j->ss, lo, hi); break;
-  default: scan_rows(&j->scan, lo, hi); break;
+  default: PICK(scan_phase, j->isa)(&j->scan, j->phase, lo, hi); break;
   }
   return NULL;
 }
@@ -613,7 +759,67 @@ static cxla_status run_rows(const ExecCtx *cx, Job *j, int64_t rows, double per_
 
 static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
+/* A scan: the phases in turn, each split over the threads. */
+static cxla_status scan_run(const ExecCtx *cx, const Instr *in, int d, bool fwd, bool excl, const Literal *x,
+                            const void *init, RVal **out) {
+  const Shape *os = in->shape;
+  RVal *o = NULL;
+  TRY(rval_array_in(cx->host, os->type, os->rank, os->dims, &o));
+  Job j = {.isa = isa_level(), .kind = RW_SCAN};
+  Scan *p = &j.scan;
+  int64_t outer = 1, inner = 1, n = x->dims[d];
+  for (int k = 0; k < d; k++) outer *= x->dims[k];
+  for (int k = d + 1; k < x->rank; k++) inner *= x->dims[k];
+  size_t es = (size_t)type_bytes(x->type);
+  *p = (Scan){.x = x->data, .o = o->lit.data, .t = x->type, .f = simp_reducer_op(in->called[0]), .fwd = fwd,
+              .excl = excl, .outer = outer, .n = n, .inner = inner, .init = init};
+  /* the exclusive scan's init row (first, last for a reverse scan) */
+  if (excl)
+    for (int64_t l = 0; l < outer; l++) {
+      char *row = (char *)o->lit.data + (size_t)((l * (n + 1) + (fwd ? 0 : n)) * inner) * es;
+      for (int64_t k = 0; k < inner; k++) memcpy(row + (size_t)k * es, init, es);
+    }
+  cxla_status s = NULL;
+  void *mem = NULL;
+  if (x->nelems == 0) {
+  } else if (n <= kScanB) {
+    j.phase = 0;
+    s = run_rows(cx, &j, outer, (double)(n * inner * (fwd ? 1 : n)));
+  } else {
+    p->cols = (n + kScanB - 1) / kScanB;
+    p->groups = (p->cols + kScanB - 1) / kScanB;
+    p->need = scan_need(p->cols, inner);
+    int64_t per_line = (2 * p->cols + 2 * kScanB) * inner + p->need;
+    if (!(mem = cxla_malloc((size_t)(outer * per_line) * es))) s = cxla_oom();
+    if (!s) {
+      char *m = mem;
+      p->col = m;
+      p->carry = m + (size_t)(outer * p->cols * inner) * es;
+      p->pad = m + (size_t)(2 * outer * p->cols * inner) * es;
+      p->scratch = m + (size_t)(outer * (2 * p->cols + 2 * kScanB) * inner) * es;
+      double row = (double)(kScanB * kScanB * inner * (fwd ? 1 : kScanB / 2));
+      j.phase = 1;
+      s = run_rows(cx, &j, outer * p->groups, row);
+      j.phase = 2;
+      if (!s) s = run_rows(cx, &j, outer, (double)(p->cols * inner * 2));
+      j.phase = 3;
+      if (!s) s = run_rows(cx, &j, outer * p->groups, (double)(kScanB * kScanB * inner));
+    }
+  }
+  cxla_free(mem);
+  if (s) {
+    rval_unref(o);
+    return s;
+  }
+  *out = o;
+  return NULL;
+}
+
 cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out) {
+  bool fwd, excl;
+  int d;
+  if (in->op == OP_REDUCE_WINDOW && (d = scan_dim(in, &fwd, &excl)) >= 0)
+    return scan_run(cx, in, d, fwd, excl, &ops[0]->lit, ops[1]->lit.data, out);
   const Shape *os = in->shape;
   RVal *o = NULL;
   TRY(rval_array_in(cx->host, os->type, os->rank, os->dims, &o));
@@ -621,8 +827,6 @@ cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, 
   int64_t rows = 0;
   double per_row = 0;
   const Literal *x = &ops[0]->lit;
-  bool excl = false;
-  int d;
   if (in->op == OP_CONVOLUTION) {
     const Shape *ks = in->operands[1]->shape;
     Dw *p = &j.dw;
@@ -654,24 +858,6 @@ cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, 
       float *od = o->lit.data;
       for (int64_t i = 0; i < x->nelems; i++) od[i] = p->init;
       rows = 0;
-    }
-  } else if ((d = scan_dim(in, &excl)) >= 0) {
-    Scan *p = &j.scan;
-    j.kind = RW_SCAN;
-    int64_t outer = 1, inner = 1;
-    for (int k = 0; k < d; k++) outer *= x->dims[k];
-    for (int k = d + 1; k < x->rank; k++) inner *= x->dims[k];
-    *p = (Scan){.x = x->data, .o = o->lit.data, .t = x->type, .f = simp_reducer_op(in->called[0]),
-                .excl = excl, .n = x->dims[d], .inner = inner, .init = ops[1]->lit.data};
-    rows = outer;
-    per_row = (double)(p->n * inner);
-    if (x->nelems == 0) {
-      /* exclusive scans of an empty dimension still have their init row */
-      rows = 0;
-      if (excl) {
-        size_t es = (size_t)type_bytes(x->type);
-        for (int64_t i = 0; i < o->lit.nelems; i++) memcpy((char *)o->lit.data + (size_t)i * es, p->init, es);
-      }
     }
   } else {
     Pool *p = &j.pool;

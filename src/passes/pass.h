@@ -31,6 +31,11 @@ typedef struct PassContext {
    * reduction, the reduce-window tree of float sums). Tests that compare
    * values before and after the optimizer bit for bit set it. */
   bool exact;
+  /* The backend computes whole-prefix scans itself, in the rewriter's tree
+   * order (the CPU backend's rt_window): reduce-window-rewriter leaves
+   * those it would take (one scanned dim, add / multiply / maximum /
+   * minimum on f32, f64, s32, s64) as they are. */
+  bool keep_scans;
 } PassContext;
 
 typedef cxla_status (*PassFn)(HloModule *m, const PassContext *ctx, bool *changed);
@@ -60,5 +65,9 @@ cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
  * (the randomized differential test runs this). */
 cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nnames,
                                const PipelineOptions *opts);
+
+/* The default pipeline with PassContext.keep_scans set: for a backend
+ * that computes whole-prefix scans itself (Backend.keeps_scans). */
+cxla_status pipeline_run_keep_scans(HloModule *m, const PipelineOptions *opts);
 
 #endif

@@ -263,10 +263,13 @@ static cxla_status pipeline_default(Runner *r) {
   return NULL;
 }
 
+/* run_pipeline's flags: PassContext.exact, PassContext.keep_scans. */
+enum { kExact = 1, kKeepScans = 2 };
+
 /* Shared by pipeline_run and pipeline_run_list: exactly one of `list`
  * (n passes) or the default pipeline (list == NULL). */
 static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
-                                const PipelineOptions *opts, bool exact) {
+                                const PipelineOptions *opts, int flags) {
   static const PipelineOptions kDefaults = {false, NULL, 1};
   if (!opts) opts = &kDefaults;
   Runner r = {.m = m, .opts = opts};
@@ -275,7 +278,8 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
    * that only report (buffer-assignment) are skipped: the runtime makes
    * its own plan, so a compile assigns buffers once. */
   r.ctx.report = opts->dump_dir ? &r.report : NULL;
-  r.ctx.exact = exact;
+  r.ctx.exact = (flags & kExact) != 0;
+  r.ctx.keep_scans = (flags & kKeepScans) != 0;
   if (opts->verify) {
     cxla_status s = verify_module(m);
     if (s) return cxla_status_annotate(s, "the module does not verify before optimization");
@@ -299,8 +303,8 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
 }
 
 static cxla_status run_named(HloModule *m, const char *const *names, int nnames,
-                             const PipelineOptions *opts, bool exact) {
-  if (!names) return run_pipeline(m, NULL, 0, opts, exact);
+                             const PipelineOptions *opts, int flags) {
+  if (!names) return run_pipeline(m, NULL, 0, opts, flags);
   if (nnames < 0) return ERR(INVALID_ARGUMENT, "negative number of passes");
   /* Check the names before touching the module. */
   const Pass **list = cxla_calloc((size_t)nnames + 1, sizeof *list);
@@ -314,19 +318,23 @@ static cxla_status run_named(HloModule *m, const char *const *names, int nnames,
       return s;
     }
   }
-  cxla_status s = run_pipeline(m, list, nnames, opts, exact);
+  cxla_status s = run_pipeline(m, list, nnames, opts, flags);
   cxla_free(list);
   return s;
 }
 
 cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
                          const PipelineOptions *opts) {
-  return run_named(m, names, nnames, opts, false);
+  return run_named(m, names, nnames, opts, 0);
 }
 
 cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nnames,
                                const PipelineOptions *opts) {
-  return run_named(m, names, nnames, opts, true);
+  return run_named(m, names, nnames, opts, kExact);
+}
+
+cxla_status pipeline_run_keep_scans(HloModule *m, const PipelineOptions *opts) {
+  return run_pipeline(m, NULL, 0, opts, kKeepScans);
 }
 
 cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
@@ -336,5 +344,5 @@ cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
     if (!passes[i] || !passes[i]->run || !passes[i]->name)
       return ERR(INVALID_ARGUMENT, "pass %d of the list is malformed", i);
   static const Pass *const kNone[1] = {NULL};
-  return run_pipeline(m, n ? passes : kNone, n, opts, false);
+  return run_pipeline(m, n ? passes : kNone, n, opts, 0);
 }

@@ -30,7 +30,11 @@
  * the init value: it is folded into both levels. Floating-point sums are
  * reassociated, so values change in the last places: to what XLA:CPU
  * computes (PassContext.exact keeps only integer, max and min scans).
- * Variadic (multi-input) reduce-windows are left alone. */
+ * Variadic (multi-input) reduce-windows are left alone. With
+ * PassContext.keep_scans (the cpu backend's pipeline) the scans the cpu
+ * backend's scan routine takes (add / multiply / maximum / minimum on f32,
+ * f64, s32, s64) stay reduce-windows: the routine computes this tree's
+ * order itself (src/cpu/rt_window.c). */
 #include <string.h>
 
 #include "ir/rewrite.h"
@@ -45,6 +49,7 @@ typedef struct Rw {
   Computation *c;
   bool layout; /* shapes carry (default) layouts */
   bool exact;  /* PassContext.exact */
+  bool keep;   /* PassContext.keep_scans */
 } Rw;
 
 static Shape *mk_shape(Rw *w, ElemType t, int rank, const int64_t *dims) {
@@ -246,6 +251,12 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
   Opcode f = simp_reducer_op(in->called[0]);
   if (w->exact && !type_is_int(in->shape->type) && f != OP_MAXIMUM && f != OP_MINIMUM)
     return NULL;
+  /* A backend that runs the tree itself keeps the scans it takes. */
+  ElemType t = in->shape->type;
+  if (w->keep && (t == T_F32 || t == T_F64 || t == T_S32 || t == T_S64) &&
+      in->operands[1]->shape->type == t && in->operands[1]->shape->rank == 0 &&
+      (f == OP_ADD || f == OP_MULTIPLY || f == OP_MAXIMUM || f == OP_MINIMUM))
+    return NULL;
   w->layout = in->shape->has_layout;
   return rewrite(w, in, d, fwd, excl, out);
 }
@@ -257,7 +268,7 @@ cxla_status pass_reduce_window_rewriter(HloModule *m, const PassContext *ctx, bo
     /* Each round shortens the new scans (step 6) B times: a few rounds. */
     for (bool again = true; again;) {
       again = false;
-      Rw w = {m, m->comps[i], false, ctx && ctx->exact};
+      Rw w = {m, m->comps[i], false, ctx && ctx->exact, ctx && ctx->keep_scans};
       TRY(pass_rewrite_comp(m->comps[i], rule, &w, &again));
       *changed |= again;
     }

@@ -177,6 +177,10 @@ typedef struct Backend {
   cxla_status (*program_serialize)(void *client_state, void *program, void **out, size_t *len);
   cxla_status (*program_deserialize)(const BackendCompileInput *input, const void *data,
                                      size_t len, BackendProgram *out);
+  /* The backend runs whole-prefix scans itself (in the reduce-window
+   * rewriter's tree order): the optimizer leaves them as reduce-windows
+   * (PassContext.keep_scans) instead of rewriting them into that tree. */
+  bool keeps_scans;
 } Backend;
 
 /* The registry (backends.c): registry order, compiled backends first. */

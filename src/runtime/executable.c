@@ -164,7 +164,12 @@ static cxla_status prepare(cxla_executable *e, const char *source_text, const ch
   TRY(cxla_module_verify(e->c->module));
   if (!e->options.no_optimize) {
     double t0 = now_s();
-    TRY(cxla_module_optimize(e->c->module, &e->options));
+    PipelineOptions po = {.verify = e->options.verify_passes != 0, .dump_dir = e->options.dump_dir,
+                          .module_number = 1};
+    if (e->client->backend->keeps_scans)
+      TRY(pipeline_run_keep_scans(e->c->module, &po));
+    else
+      TRY(cxla_module_optimize(e->c->module, &e->options));
     e->optimize_s = now_s() - t0;
     TRY(cxla_status_annotate(cxla_module_verify(e->c->module), "after optimization"));
   }

@@ -18,6 +18,8 @@
 #include "backend_run.h"
 #include "base/base.h"
 #include "commands.h"
+#include "passes/pass.h"
+#include "runtime/backend.h"
 #include "common.h"
 #include "profile.h"
 #include "run_support.h"
@@ -165,15 +167,22 @@ static cxla_status load_timed(const char *path, cxla_module **out, BenchReport *
  * compiler's production setting); the result is verified once afterwards,
  * untimed, so that a pass that breaks the module is caught here rather than
  * as a wrong or failed run. */
-static cxla_status optimize_timed(cxla_module *m, bool skip, const char *dump_dir,
-                                  BenchReport *r) {
+static cxla_status optimize_timed(cxla_module *m, cxla_client *client, bool skip,
+                                  const char *dump_dir, BenchReport *r) {
   r->optimize = 0.0;
   r->optimized = false;
   if (skip) return NULL;
   cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
   co.dump_dir = dump_dir;
   double t0 = now_s();
-  TRY(cxla_module_optimize(m, &co));
+  /* as the runtime's compile does it for this client's backend */
+  const Backend *b = rt_backend_find(cxla_client_backend(client));
+  if (b && b->keeps_scans) {
+    PipelineOptions po = {.dump_dir = dump_dir, .module_number = 1};
+    TRY(pipeline_run_keep_scans(m, &po));
+  } else {
+    TRY(cxla_module_optimize(m, &co));
+  }
   r->optimize = now_s() - t0;
   r->optimized = true;
   return cxla_module_verify(m);
@@ -375,8 +384,8 @@ static int bench(const BenchOptions *o) {
   cxla_executable *e = NULL;
   cxla_status s = load_timed(o->module, &m, &r);
   if (s) return fail_status(s);
-  s = optimize_timed(m, o->no_opt, o->dump_dir, &r);
-  if (!s) s = backend_client(&o->backend, &client);
+  s = backend_client(&o->backend, &client);
+  if (!s) s = optimize_timed(m, client, o->no_opt, o->dump_dir, &r);
   if (!s) s = compile_timed(client, m, o->dump_dir, &r, &e);
   int nargs = cxla_module_num_parameters(m);
   cxla_literal **args = NULL;
