@@ -197,6 +197,10 @@ static LLVMValueRef dazw(Em *e, LLVMValueRef x) {
 
 static LLVMValueRef via_double1(Em *e, ElemType t, Opcode op, const char *fname, LLVMValueRef sa) {
   LLVMValueRef x = dec(e, t, sa);
+  if (t != T_F64) {
+    LLVMValueRef r = em_vmath1_f32(e, op, x);
+    if (r) return enc(e, t, r);
+  }
   if (t != T_F64) x = LLVMBuildFPExt(e->b, x, e->cg->f64, "");
   else x = daz64(e, x);
   LLVMValueRef r = em_vmath1(e, op, t != T_F64, x);
