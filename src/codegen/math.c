@@ -839,7 +839,7 @@ static LLVMValueRef fhorner(Em *e, LLVMValueRef x, const double *c, int n) {
  * for r = x - k ln2 (|r| <= ln2/2) carried as r + rl (the reduction's
  * rounding error rl kept: 1/4 ulp otherwise), Taylor to r^7 (truncation
  * below 2^-27). *k is k as i32; the result is p, in [1/sqrt2, sqrt2]. */
-static LLVMValueRef expf_core(Em *e, LLVMValueRef x, LLVMValueRef *k) {
+static LLVMValueRef expf_core(Em *e, LLVMValueRef x, LLVMValueRef *k, LLVMValueRef *lo) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef kf = ffun1(e, "llvm.rint", LLVMBuildFMul(B, x, F(e, LOG2E), ""));
   LLVMValueRef nk = LLVMBuildFNeg(B, kf, "");
@@ -851,7 +851,10 @@ static LLVMValueRef expf_core(Em *e, LLVMValueRef x, LLVMValueRef *k) {
   for (int i = 0; i < 6; i++) c[i] = inv_fact(i + 2);
   LLVMValueRef q = f32fma(e, LLVMBuildFMul(B, r, r, ""), fhorner(e, r, c, 6), rl);
   *k = LLVMBuildFPToSI(B, kf, e->cg->i32, "");
-  return LLVMBuildFAdd(B, F(e, 1), LLVMBuildFAdd(B, r, q, ""), "");
+  LLVMValueRef sum = LLVMBuildFAdd(B, r, q, "");
+  LLVMValueRef p = LLVMBuildFAdd(B, F(e, 1), sum, "");
+  if (lo) *lo = LLVMBuildFSub(B, sum, LLVMBuildFSub(B, p, F(e, 1), ""), ""); /* 1 + sum = p + lo */
+  return p;
 }
 
 /* p 2^k by adding k to p's exponent field: exact where the result is a
@@ -874,7 +877,7 @@ static LLVMValueRef fsel_clamp(Em *e, LLVMValueRef x, double lo, double hi) {
 }
 
 static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
-  LLVMValueRef k, p = expf_core(e, fsel_clamp(e, x, -89, 89), &k);
+  LLVMValueRef k, p = expf_core(e, fsel_clamp(e, x, -89, 89), &k, NULL);
   LLVMValueRef r = ldexpf_(e, p, k);
   r = sel(e, fcmp(e, LLVMRealOGT, x, F(e, EXPF_MAX_ARG)), F(e, INFINITY), r);
   r = sel(e, fcmp(e, LLVMRealOLT, x, F(e, EXPF_MIN_ARG)), F(e, 0), r); /* flushed */
@@ -891,7 +894,7 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef z = LLVMBuildFMul(B, ax, ax, "");
   LLVMValueRef small = f32fma(e, LLVMBuildFMul(B, ax, z, ""), fhorner(e, z, kTanhTaylor, 9), ax);
   LLVMValueRef a = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 10)), ax, F(e, 10)); /* NaN too */
-  LLVMValueRef k, p = expf_core(e, LLVMBuildFMul(B, a, F(e, -2), ""), &k);
+  LLVMValueRef k, p = expf_core(e, LLVMBuildFMul(B, a, F(e, -2), ""), &k, NULL);
   LLVMValueRef t = ldexpf_(e, p, k);
   LLVMValueRef one = F(e, 1);
   LLVMValueRef n = LLVMBuildFSub(B, one, t, "");
@@ -907,6 +910,32 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, r);
 }
 
+/* logistic: t = exp(-|x|) as th + tl (p's rounding kept), then 1 / (1 + t)
+ * for x >= 0 and t / (1 + t) below, the rounding of the sum and of the
+ * quotient corrected (two-sum, fma residual). |x| is clamped where exp(-|x|)
+ * stops being normal: below, the result is flushed (x < 0) or 1. */
+static LLVMValueRef v_logistic_f32(Em *e, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
+  LLVMValueRef a = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, -EXPF_MIN_ARG)), ax, F(e, -EXPF_MIN_ARG)); /* NaN too */
+  LLVMValueRef k, pl, p = expf_core(e, LLVMBuildFNeg(B, a, ""), &k, &pl);
+  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildAdd(B, k, KI32(e, 127), ""), KI32(e, 23), ""),
+                                     e->cg->f32, ""); /* 2^k, k >= -126 */
+  LLVMValueRef th = LLVMBuildFMul(B, p, sc, ""), tl = LLVMBuildFMul(B, pl, sc, "");
+  LLVMValueRef one = F(e, 1);
+  LLVMValueRef d = LLVMBuildFAdd(B, one, th, "");
+  LLVMValueRef dl = LLVMBuildFAdd(B, LLVMBuildFSub(B, th, LLVMBuildFSub(B, d, one, ""), ""), tl, "");
+  LLVMValueRef neg = fcmp(e, LLVMRealOLT, x, F(e, 0));
+  LLVMValueRef n = sel(e, neg, th, one), nl = sel(e, neg, tl, F(e, 0));
+  LLVMValueRef y = LLVMBuildFDiv(B, one, d, "");
+  LLVMValueRef q = LLVMBuildFMul(B, n, y, "");
+  LLVMValueRef nq = LLVMBuildFNeg(B, q, "");
+  LLVMValueRef res = LLVMBuildFAdd(B, f32fma(e, nq, d, n), f32fma(e, nq, dl, nl), ""); /* (n + nl) - q (d + dl) */
+  LLVMValueRef r = f32fma(e, res, y, q);
+  r = sel(e, fcmp(e, LLVMRealOLT, x, F(e, EXPF_MIN_ARG)), F(e, 0), r); /* flushed */
+  return sel(e, isnan_(e, x), x, r);
+}
+
 /* An f32 subnormal as a signed zero (DAZ). */
 static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
   return sel(e, fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-126)), fcsign(e, F(e, 0), x), x);
@@ -916,6 +945,7 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   switch (op) {
   case OP_EXP: return v_exp_f32(e, dazf(e, x));
   case OP_TANH: return v_tanh_f32(e, dazf(e, x));
+  case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
   default: return NULL;
   }
 }

@@ -244,7 +244,7 @@ static LLVMValueRef float_unary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, b
   }
   case OP_LOGISTIC: {
     x = dec(e, t, sa);
-    if (t != T_F64) x = LLVMBuildFPExt(e->b, x, cg->f64, "");
+    if (t != T_F64) return enc(e, t, em_vmath1_f32(e, OP_LOGISTIC, x));
     return enc(e, t, em_vmath1(e, OP_LOGISTIC, t != T_F64, x));
   }
   default: break;
