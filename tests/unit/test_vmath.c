@@ -338,11 +338,11 @@ TEST(narrow_types) {
     }
 }
 
-/* The f32 functions computed in f32 arithmetic (exp, tanh, logistic): every 997th
+/* The f32 functions computed in f32 arithmetic (exp, tanh, logistic; sin and cos below 2^12): every 997th
  * f32 bit pattern (both signs, every exponent, NaNs included) against long
  * double, within 1 ulp; the max error is printed under -v. */
 TEST(f32_dense) {
-  static const struct { const char *fn, *op; } fns[] = {{"exp", "exponential"}, {"tanh", "tanh"}, {"logistic", "logistic"}};
+  static const struct { const char *fn, *op; } fns[] = {{"exp", "exponential"}, {"tanh", "tanh"}, {"logistic", "logistic"}, {"sin", "sine"}, {"cos", "cosine"}};
   enum { STEP = 997 };
   int64_t n = (int64_t)((0x100000000ull + STEP - 1) / STEP);
   double *x = malloc(sizeof(double) * (size_t)n), *got = malloc(sizeof(double) * (size_t)n);
