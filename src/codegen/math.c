@@ -61,7 +61,10 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
  *
  * Each function below emits straight-line IR (no calls, no branches: special
  * cases are selects), so LLVM's loop vectorizer turns a loop over elements
- * into full-width SIMD code. Everything is computed in double:
+ * into full-width SIMD code. exp, tanh and logistic of f32 (and bf16/f16,
+ * which arrive as f32) are computed in f32 arithmetic, and sin and cos too
+ * under speculation (em_vmath1_f32, below: twice the lanes). Everything
+ * else is computed in double:
  *   - f32 (and bf16/f16, which arrive widened to f32) are widened to double,
  *     computed with double's precision and rounded once to the element type:
  *     the result is within one unit of f32 rounding of the true value
