@@ -62,9 +62,8 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
  * Each function below emits straight-line IR (no calls, no branches: special
  * cases are selects), so LLVM's loop vectorizer turns a loop over elements
  * into full-width SIMD code. exp, tanh and logistic of f32 (and bf16/f16,
- * which arrive as f32) are computed in f32 arithmetic, and sin and cos too
- * under speculation (em_vmath1_f32, below: twice the lanes). Everything
- * else is computed in double:
+ * which arrive as f32) are computed in f32 arithmetic (em_vmath1_f32,
+ * below: twice the lanes). Everything else is computed in double:
  *   - f32 (and bf16/f16, which arrive widened to f32) are widened to double,
  *     computed with double's precision and rounded once to the element type:
  *     the result is within one unit of f32 rounding of the true value
@@ -939,57 +938,6 @@ static LLVMValueRef v_logistic_f32(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, r);
 }
 
-/* sin, cos of f32 values in f32 arithmetic, only under speculation (cg.c)
- * and for |x| < TRIGF_FAST_MAX (beyond, the flag is raised and the chunk
- * computed again in double): k = rint(|x| 2/pi), r = |x| - k pi/2 as
- * rh + rl with pi/2 = P1 + P2 + P3 (+ 2^-76): |x| - k P1 is exact (fma),
- * the rounding of the next step is kept (fma residual). sin and cos of
- * rh + rl by Taylor series (to r^9 / r^10, truncation < 2^-28), the first
- * terms' roundings corrected. */
-#define TRIGF_FAST_MAX 0x1p12
-#define TRIGF_P1 0x1.921fb6p+0
-#define TRIGF_P2 -0x1.777a5cp-25
-#define TRIGF_P3 -0x1.ee59dap-50
-static LLVMValueRef v_trig_f32f(Em *e, int which, LLVMValueRef x) {
-  LLVMBuilderRef B = e->b;
-  LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
-  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, ax, F(e, 0x1p-126)); /* +-0 (DAZ) */
-  LLVMValueRef bad = fcmp(e, LLVMRealUGE, ax, F(e, INFINITY));  /* inf, NaN */
-  LLVMValueRef far = LLVMBuildAnd(B, fcmp(e, LLVMRealOGE, ax, F(e, TRIGF_FAST_MAX)), LLVMBuildNot(B, bad, ""), "");
-  em_spec_raise(e, far);
-  LLVMValueRef a = sel(e, LLVMBuildOr(B, LLVMBuildOr(B, tiny, bad, ""), far, ""), F(e, 1), ax);
-  LLVMValueRef kf = ffun1(e, "llvm.rint", LLVMBuildFMul(B, a, F(e, 0x1.45f306dc9c883p-1), ""));
-  LLVMValueRef nk = LLVMBuildFNeg(B, kf, "");
-  LLVMValueRef r1 = f32fma(e, nk, F(e, TRIGF_P1), a); /* exact */
-  LLVMValueRef r2 = f32fma(e, nk, F(e, TRIGF_P2), r1);
-  LLVMValueRef e2 = f32fma(e, nk, F(e, TRIGF_P2), LLVMBuildFSub(B, r1, r2, ""));
-  LLVMValueRef lo = f32fma(e, nk, F(e, TRIGF_P3), e2);
-  LLVMValueRef rh = LLVMBuildFAdd(B, r2, lo, "");
-  LLVMValueRef rl = LLVMBuildFSub(B, lo, LLVMBuildFSub(B, rh, r2, ""), "");
-  LLVMValueRef q = LLVMBuildAnd(B, LLVMBuildFPToSI(B, kf, e->cg->i32, ""), KI32(e, 3), "");
-  LLVMValueRef z = LLVMBuildFMul(B, rh, rh, "");
-  double cs[4], cc[4];
-  for (int i = 0; i < 4; i++) cs[i] = (i % 2 ? 1 : -1) * inv_fact(2 * i + 3);
-  for (int i = 0; i < 4; i++) cc[i] = (i % 2 ? -1 : 1) * inv_fact(2 * i + 4);
-  LLVMValueRef sp = LLVMBuildFAdd(B, rh, f32fma(e, LLVMBuildFMul(B, rh, z, ""), fhorner(e, z, cs, 4), rl), "");
-  /* cos = 1 - z/2 + z^2 C(z) - rh rl; z = rh^2 - ze exactly */
-  LLVMValueRef hz = LLVMBuildFMul(B, z, F(e, 0.5), "");
-  LLVMValueRef w = LLVMBuildFSub(B, F(e, 1), hz, "");
-  LLVMValueRef wl = LLVMBuildFSub(B, LLVMBuildFSub(B, F(e, 1), w, ""), hz, "");
-  LLVMValueRef ze = f32fma(e, rh, rh, LLVMBuildFNeg(B, z, ""));
-  LLVMValueRef corr = f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, cc, 4),
-                             f32fma(e, F(e, -0.5), ze, f32fma(e, LLVMBuildFNeg(B, rh, ""), rl, wl)));
-  LLVMValueRef cp = LLVMBuildFAdd(B, w, corr, "");
-  if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
-  LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
-  LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 2), ""), KI32(e, 0), "");
-  LLVMValueRef res = sel(e, odd, cp, sp);
-  res = sel(e, neg, LLVMBuildFNeg(B, res, ""), res);
-  if (which == TRIG_SIN) res = LLVMBuildFMul(B, res, fcsign(e, F(e, 1), x), "");
-  res = sel(e, tiny, which == TRIG_COS ? F(e, 1) : x, res);
-  return sel(e, bad, LLVMBuildFSub(B, x, x, ""), res);
-}
-
 /* An f32 subnormal as a signed zero (DAZ). */
 static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
   return sel(e, fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-126)), fcsign(e, F(e, 0), x), x);
@@ -1000,8 +948,6 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   case OP_EXP: return v_exp_f32(e, dazf(e, x));
   case OP_TANH: return v_tanh_f32(e, dazf(e, x));
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
-  case OP_SIN: return e->spec_flag ? v_trig_f32f(e, TRIG_SIN, dazf(e, x)) : NULL;
-  case OP_COS: return e->spec_flag ? v_trig_f32f(e, TRIG_COS, dazf(e, x)) : NULL;
   default: return NULL;
   }
 }

@@ -7,7 +7,8 @@
  *       both signs) against the C library's long double functions,
  *   (c) special values (zeros, infinities, NaN, subnormals read as zero
  *       under DAZ, domain edges, overflow thresholds), exactly,
- *   (d) for the functions computed in f32 arithmetic, every 997th f32.
+ *   (d) for the functions computed in f32 arithmetic and sin and cos,
+ *       every 997th f32 and the hardest arguments of sin/cos's reduction.
  * Documented bounds (kF32Bound, kF64Bounds): every function is within 1 ulp
  * (f32: exp expm1 log log1p sin cos tan tanh logistic sinh cosh asinh acosh
  * atanh cbrt atan asin acos erf atan2 pow; f64: exp expm1 log log1p tanh
@@ -339,22 +340,29 @@ TEST(narrow_types) {
     }
 }
 
-/* The f32 functions computed in f32 arithmetic (exp, tanh, logistic; sin and cos below 2^12): every 997th
- * f32 bit pattern (both signs, every exponent, NaNs included) against long
- * double, within 1 ulp; the max error is printed under -v. */
+/* The f32 functions computed in f32 arithmetic (exp, tanh, logistic) and
+ * sin and cos: every 997th f32 bit pattern (both signs, every exponent,
+ * NaNs included) and the hardest arguments of sin and cos's reduction
+ * against long double, within 1 ulp; the max error is printed under -v. */
 TEST(f32_dense) {
   static const struct { const char *fn, *op; } fns[] = {{"exp", "exponential"}, {"tanh", "tanh"}, {"logistic", "logistic"}, {"sin", "sine"}, {"cos", "cosine"}};
   enum { STEP = 997 };
-  int64_t n = (int64_t)((0x100000000ull + STEP - 1) / STEP);
+  /* the f32 values below 2^12 nearest to multiples of pi/2 (an exhaustive
+   * search with long double): the hardest for sin and cos's reduction */
+  static const float hard[] = {0x1.f9cbe2p+7f, 0x1.f9cbe2p+8f, 0x1.2d97c8p+2f, 0x1.f9cbe2p+9f,
+                               0x1.2d97c8p+3f, 0x1.f9cbe2p+10f, 0x1.c463acp+3f, 0x1.921fb6p+0f};
+  enum { NHARD = sizeof hard / sizeof hard[0] };
+  int64_t nd = (int64_t)((0x100000000ull + STEP - 1) / STEP), n = nd + 2 * NHARD;
   double *x = malloc(sizeof(double) * (size_t)n), *got = malloc(sizeof(double) * (size_t)n);
   CHECK(x && got);
   if (!x || !got) goto out;
-  for (int64_t i = 0; i < n; i++) {
+  for (int64_t i = 0; i < nd; i++) {
     uint32_t b = (uint32_t)((uint64_t)i * STEP);
     float f;
     memcpy(&f, &b, sizeof f);
     x[i] = f;
   }
+  for (int i = 0; i < NHARD; i++) x[nd + 2 * i] = hard[i], x[nd + 2 * i + 1] = -hard[i];
   for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
     if (!run_cpu(fns[k].op, false, x, NULL, n, got)) {
       CHECK(!"compiles and runs");
