@@ -143,6 +143,9 @@ LLVMValueRef em_intrinsic(Em *e, const char *name, LLVMTypeRef t, int n, LLVMVal
  * the caller calls the C library's function instead. */
 LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x);
 LLVMValueRef em_vmath2(Em *e, Opcode op, bool from_f32, LLVMValueRef x, LLVMValueRef y);
+/* The same on an f32 operand computed in f32 arithmetic (16 lanes), an f32
+ * result; NULL where there is none (the caller widens to double). */
+LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x);
 
 /* ---- elemental.c ---- */
 /* Storage-form value(s) of `in` at idx; tuple-shaped instructions give

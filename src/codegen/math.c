@@ -61,7 +61,9 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
  *
  * Each function below emits straight-line IR (no calls, no branches: special
  * cases are selects), so LLVM's loop vectorizer turns a loop over elements
- * into full-width SIMD code. Everything is computed in double:
+ * into full-width SIMD code. exp, tanh and logistic of f32 (and bf16/f16,
+ * which arrive as f32) are computed in f32 arithmetic (em_vmath1_f32,
+ * below: twice the lanes). Everything else is computed in double:
  *   - f32 (and bf16/f16, which arrive widened to f32) are widened to double,
  *     computed with double's precision and rounded once to the element type:
  *     the result is within one unit of f32 rounding of the true value
@@ -808,6 +810,146 @@ static LLVMValueRef v_pow_f32(Em *e, LLVMValueRef x, LLVMValueRef y) {
   r = sel(e, LLVMBuildAnd(B, negfin, LLVMBuildNot(B, yint, ""), ""), K(e, CG_INVALID_NAN), r);
   LLVMValueRef one_inf = LLVMBuildAnd(B, fcmp(e, LLVMRealOEQ, ax, K(e, 1)), fcmp(e, LLVMRealOEQ, fabs_(e, y), K(e, INFINITY)), "");
   return sel(e, one_inf, K(e, 1), r);
+}
+
+/* ---- exp, tanh of f32 values in f32 arithmetic ----
+ * Sixteen lanes per AVX-512 instruction instead of eight: the f32 functions
+ * most programs spend their time in (softmax's exp, GELU's tanh) are
+ * computed in float with fma, each within one ulp of the correctly rounded
+ * result (measured: tests/unit/test_vmath.c). Results below the smallest
+ * normal are flushed to zero (FTZ), arguments below it read as zero. */
+static LLVMValueRef F(Em *e, double v) { return LLVMConstReal(e->cg->f32, v); }
+static LLVMValueRef KI32(Em *e, int64_t v) { return LLVMConstInt(e->cg->i32, (unsigned long long)v, 1); }
+static LLVMValueRef f32fma(Em *e, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+  return em_intrinsic(e, "llvm.fma", e->cg->f32, 3, (LLVMValueRef[]){a, b, c});
+}
+static LLVMValueRef ffun1(Em *e, const char *intr, LLVMValueRef a) { return em_intrinsic(e, intr, e->cg->f32, 1, &a); }
+static LLVMValueRef fcsign(Em *e, LLVMValueRef mag, LLVMValueRef sgn) {
+  return em_intrinsic(e, "llvm.copysign", e->cg->f32, 2, (LLVMValueRef[]){mag, sgn});
+}
+static LLVMValueRef fhorner(Em *e, LLVMValueRef x, const double *c, int n) {
+  LLVMValueRef r = F(e, c[n - 1]);
+  for (int i = n - 2; i >= 0; i--) r = f32fma(e, r, x, F(e, c[i]));
+  return r;
+}
+
+/* ln 2 = EXPF_C1 + EXPF_C2: EXPF_C1 has 15 significant bits, so k EXPF_C1
+ * (|k| <= 128) is exact and x - k EXPF_C1 too (x and k ln 2 are close). */
+#define EXPF_C1 0x1.62e4p-1
+
+/* exp(x) = 2^k p for a finite f32 x with |x| <= 89: p = 1 + q, q = expm1(r)
+ * for r = x - k ln2 (|r| <= ln2/2) carried as r + rl (the reduction's
+ * rounding error rl kept: 1/4 ulp otherwise), Taylor to r^7 (truncation
+ * below 2^-27). *k is k as i32; the result is p, in [1/sqrt2, sqrt2]. */
+static LLVMValueRef expf_core(Em *e, LLVMValueRef x, LLVMValueRef *k, LLVMValueRef *lo) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef kf = ffun1(e, "llvm.rint", LLVMBuildFMul(B, x, F(e, LOG2E), ""));
+  LLVMValueRef nk = LLVMBuildFNeg(B, kf, "");
+  LLVMValueRef c2 = F(e, (double)(float)(LN2_HI - EXPF_C1));
+  LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1), x); /* exact */
+  LLVMValueRef r = f32fma(e, nk, c2, r1);
+  LLVMValueRef rl = f32fma(e, nk, c2, LLVMBuildFSub(B, r1, r, "")); /* r1 - k c2 - r */
+  double c[6];
+  for (int i = 0; i < 6; i++) c[i] = inv_fact(i + 2);
+  LLVMValueRef q = f32fma(e, LLVMBuildFMul(B, r, r, ""), fhorner(e, r, c, 6), rl);
+  *k = LLVMBuildFPToSI(B, kf, e->cg->i32, "");
+  LLVMValueRef sum = LLVMBuildFAdd(B, r, q, "");
+  LLVMValueRef p = LLVMBuildFAdd(B, F(e, 1), sum, "");
+  if (lo) *lo = LLVMBuildFSub(B, sum, LLVMBuildFSub(B, p, F(e, 1), ""), ""); /* 1 + sum = p + lo */
+  return p;
+}
+
+/* p 2^k by adding k to p's exponent field: exact where the result is a
+ * normal number (callers select overflow and underflow). */
+static LLVMValueRef ldexpf_(Em *e, LLVMValueRef p, LLVMValueRef k) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef pb = LLVMBuildBitCast(B, p, e->cg->i32, "");
+  LLVMValueRef rb = LLVMBuildAdd(B, pb, LLVMBuildShl(B, k, KI32(e, 23), ""), "");
+  return LLVMBuildBitCast(B, rb, e->cg->f32, "");
+}
+
+/* The largest f32 whose exp is finite, and the least whose exp is normal. */
+#define EXPF_MAX_ARG 0x1.62e42ep+6
+#define EXPF_MIN_ARG -0x1.5d589ep+6
+
+static LLVMValueRef fsel_clamp(Em *e, LLVMValueRef x, double lo, double hi) {
+  LLVMValueRef c = sel(e, fcmp(e, LLVMRealOLT, x, F(e, lo)), F(e, lo), x);
+  c = sel(e, fcmp(e, LLVMRealOGT, c, F(e, hi)), F(e, hi), c);
+  return sel(e, isnan_(e, x), F(e, 0), c);
+}
+
+static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef k, p = expf_core(e, fsel_clamp(e, x, -89, 89), &k, NULL);
+  LLVMValueRef r = ldexpf_(e, p, k);
+  r = sel(e, fcmp(e, LLVMRealOGT, x, F(e, EXPF_MAX_ARG)), F(e, INFINITY), r);
+  r = sel(e, fcmp(e, LLVMRealOLT, x, F(e, EXPF_MIN_ARG)), F(e, 0), r); /* flushed */
+  return sel(e, isnan_(e, x), x, r);
+}
+
+/* tanh: |x| < 0.55 by its Taylor series to x^19 (truncation < 2^-30);
+ * beyond, (1 - t) / (1 + t) with t = exp(-2|x|) <= 1/3, the roundings of
+ * 1 - t, 1 + t and of the quotient corrected (two-sum, fma residual); |x|
+ * clamped at 10 (tanh is 1 in f32 from 9.01). */
+static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
+  LLVMValueRef z = LLVMBuildFMul(B, ax, ax, "");
+  LLVMValueRef small = f32fma(e, LLVMBuildFMul(B, ax, z, ""), fhorner(e, z, kTanhTaylor, 9), ax);
+  LLVMValueRef a = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 10)), ax, F(e, 10)); /* NaN too */
+  LLVMValueRef k, p = expf_core(e, LLVMBuildFMul(B, a, F(e, -2), ""), &k, NULL);
+  LLVMValueRef t = ldexpf_(e, p, k);
+  LLVMValueRef one = F(e, 1);
+  LLVMValueRef n = LLVMBuildFSub(B, one, t, "");
+  LLVMValueRef nl = LLVMBuildFSub(B, LLVMBuildFSub(B, one, n, ""), t, ""); /* 1 - t = n + nl */
+  LLVMValueRef d = LLVMBuildFAdd(B, one, t, "");
+  LLVMValueRef dl = LLVMBuildFSub(B, t, LLVMBuildFSub(B, d, one, ""), ""); /* 1 + t = d + dl */
+  LLVMValueRef y = LLVMBuildFDiv(B, one, d, "");
+  LLVMValueRef q = LLVMBuildFMul(B, n, y, "");
+  LLVMValueRef nq = LLVMBuildFNeg(B, q, "");
+  LLVMValueRef res = LLVMBuildFAdd(B, f32fma(e, nq, d, n), f32fma(e, nq, dl, nl), ""); /* (n + nl) - q (d + dl) */
+  LLVMValueRef big = f32fma(e, res, y, q);
+  LLVMValueRef r = fcsign(e, sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 0.55)), small, big), x);
+  return sel(e, isnan_(e, x), x, r);
+}
+
+/* logistic: t = exp(-|x|) as th + tl (p's rounding kept), then 1 / (1 + t)
+ * for x >= 0 and t / (1 + t) below, the rounding of the sum and of the
+ * quotient corrected (two-sum, fma residual). |x| is clamped where exp(-|x|)
+ * stops being normal: below, the result is flushed (x < 0) or 1. */
+static LLVMValueRef v_logistic_f32(Em *e, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
+  LLVMValueRef a = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, -EXPF_MIN_ARG)), ax, F(e, -EXPF_MIN_ARG)); /* NaN too */
+  LLVMValueRef k, pl, p = expf_core(e, LLVMBuildFNeg(B, a, ""), &k, &pl);
+  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildAdd(B, k, KI32(e, 127), ""), KI32(e, 23), ""),
+                                     e->cg->f32, ""); /* 2^k, k >= -126 */
+  LLVMValueRef th = LLVMBuildFMul(B, p, sc, ""), tl = LLVMBuildFMul(B, pl, sc, "");
+  LLVMValueRef one = F(e, 1);
+  LLVMValueRef d = LLVMBuildFAdd(B, one, th, "");
+  LLVMValueRef dl = LLVMBuildFAdd(B, LLVMBuildFSub(B, th, LLVMBuildFSub(B, d, one, ""), ""), tl, "");
+  LLVMValueRef neg = fcmp(e, LLVMRealOLT, x, F(e, 0));
+  LLVMValueRef n = sel(e, neg, th, one), nl = sel(e, neg, tl, F(e, 0));
+  LLVMValueRef y = LLVMBuildFDiv(B, one, d, "");
+  LLVMValueRef q = LLVMBuildFMul(B, n, y, "");
+  LLVMValueRef nq = LLVMBuildFNeg(B, q, "");
+  LLVMValueRef res = LLVMBuildFAdd(B, f32fma(e, nq, d, n), f32fma(e, nq, dl, nl), ""); /* (n + nl) - q (d + dl) */
+  LLVMValueRef r = f32fma(e, res, y, q);
+  r = sel(e, fcmp(e, LLVMRealOLT, x, F(e, EXPF_MIN_ARG)), F(e, 0), r); /* flushed */
+  return sel(e, isnan_(e, x), x, r);
+}
+
+/* An f32 subnormal as a signed zero (DAZ). */
+static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
+  return sel(e, fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-126)), fcsign(e, F(e, 0), x), x);
+}
+
+LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
+  switch (op) {
+  case OP_EXP: return v_exp_f32(e, dazf(e, x));
+  case OP_TANH: return v_tanh_f32(e, dazf(e, x));
+  case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
+  default: return NULL;
+  }
 }
 
 LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {

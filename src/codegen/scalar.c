@@ -197,6 +197,10 @@ static LLVMValueRef dazw(Em *e, LLVMValueRef x) {
 
 static LLVMValueRef via_double1(Em *e, ElemType t, Opcode op, const char *fname, LLVMValueRef sa) {
   LLVMValueRef x = dec(e, t, sa);
+  if (t != T_F64) {
+    LLVMValueRef r = em_vmath1_f32(e, op, x);
+    if (r) return enc(e, t, r);
+  }
   if (t != T_F64) x = LLVMBuildFPExt(e->b, x, e->cg->f64, "");
   else x = daz64(e, x);
   LLVMValueRef r = em_vmath1(e, op, t != T_F64, x);
@@ -240,7 +244,7 @@ static LLVMValueRef float_unary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, b
   }
   case OP_LOGISTIC: {
     x = dec(e, t, sa);
-    if (t != T_F64) x = LLVMBuildFPExt(e->b, x, cg->f64, "");
+    if (t != T_F64) return enc(e, t, em_vmath1_f32(e, OP_LOGISTIC, x));
     return enc(e, t, em_vmath1(e, OP_LOGISTIC, t != T_F64, x));
   }
   default: break;

@@ -6,7 +6,9 @@
  *   (b) a sweep over every binary exponent of the type (several mantissas,
  *       both signs) against the C library's long double functions,
  *   (c) special values (zeros, infinities, NaN, subnormals read as zero
- *       under DAZ, domain edges, overflow thresholds), exactly.
+ *       under DAZ, domain edges, overflow thresholds), exactly,
+ *   (d) for the functions computed in f32 arithmetic and sin and cos,
+ *       every 997th f32 and the hardest arguments of sin/cos's reduction.
  * Documented bounds (kF32Bound, kF64Bounds): every function is within 1 ulp
  * (f32: exp expm1 log log1p sin cos tan tanh logistic sinh cosh asinh acosh
  * atanh cbrt atan asin acos erf atan2 pow; f64: exp expm1 log log1p tanh
@@ -338,6 +340,59 @@ TEST(narrow_types) {
     }
 }
 
+/* The f32 functions computed in f32 arithmetic (exp, tanh, logistic) and
+ * sin and cos: every 997th f32 bit pattern (both signs, every exponent,
+ * NaNs included) and the hardest arguments of sin and cos's reduction
+ * against long double, within 1 ulp; the max error is printed under -v. */
+TEST(f32_dense) {
+  static const struct { const char *fn, *op; } fns[] = {{"exp", "exponential"}, {"tanh", "tanh"}, {"logistic", "logistic"}, {"sin", "sine"}, {"cos", "cosine"}};
+  enum { STEP = 997 };
+  /* the f32 values below 2^12 nearest to multiples of pi/2 (an exhaustive
+   * search with long double): the hardest for sin and cos's reduction */
+  static const float hard[] = {0x1.f9cbe2p+7f, 0x1.f9cbe2p+8f, 0x1.2d97c8p+2f, 0x1.f9cbe2p+9f,
+                               0x1.2d97c8p+3f, 0x1.f9cbe2p+10f, 0x1.c463acp+3f, 0x1.921fb6p+0f};
+  enum { NHARD = sizeof hard / sizeof hard[0] };
+  int64_t nd = (int64_t)((0x100000000ull + STEP - 1) / STEP), n = nd + 2 * NHARD;
+  double *x = malloc(sizeof(double) * (size_t)n), *got = malloc(sizeof(double) * (size_t)n);
+  CHECK(x && got);
+  if (!x || !got) goto out;
+  for (int64_t i = 0; i < nd; i++) {
+    uint32_t b = (uint32_t)((uint64_t)i * STEP);
+    float f;
+    memcpy(&f, &b, sizeof f);
+    x[i] = f;
+  }
+  for (int i = 0; i < NHARD; i++) x[nd + 2 * i] = hard[i], x[nd + 2 * i + 1] = -hard[i];
+  for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
+    if (!run_cpu(fns[k].op, false, x, NULL, n, got)) {
+      CHECK(!"compiles and runs");
+      continue;
+    }
+    LdFn ld = ld_fn(fns[k].fn);
+    double mx = 0;
+    int bad = 0;
+    int64_t checked = 0;
+    for (int64_t i = 0; i < n; i++) {
+      double v = fabs(x[i]) < 0x1p-126 ? copysign(0.0, x[i]) : x[i]; /* DAZ */
+      long double r = ld(v);
+      double hi = (double)r, lo = isfinite(hi) ? (double)(r - hi) : 0;
+      if (fabs(hi) > FLT_MAX && fabsl(r) >= (long double)FLT_MAX + ldexpl(1, 103)) hi = copysign(INFINITY, hi), lo = 0;
+      double err = ulp_err(got[i], hi, lo, false);
+      checked++;
+      if (err > mx) mx = err;
+      if (err > kF32Bound && bad++ < 5) {
+        printf("  f32 %s(%a) = %a, long double %a (%.3g ulp)\n", fns[k].fn, x[i], got[i], hi, err);
+        CHECK(err <= kF32Bound);
+      }
+    }
+    CHECK(checked == n);
+    if (g_verbose) printf("  f32 %-9s max ulp over %lld values: %.3f\n", fns[k].fn, (long long)checked, mx);
+  }
+out:
+  free(x);
+  free(got);
+}
+
 int main(int argc, char **argv) {
   g_verbose = argc > 1 && !strcmp(argv[1], "-v");
   RUN(f32_functions);
@@ -346,5 +401,6 @@ int main(int argc, char **argv) {
   RUN(f64_atan2);
   RUN(f32_pow);
   RUN(narrow_types);
+  RUN(f32_dense);
   return test_summary(__FILE__);
 }
