@@ -420,12 +420,15 @@ static int bench(const BenchOptions *o) {
   r.results = nres;
   if (!s && o->out_dir) s = write_results(o->out_dir, last, nres);
   if (last) free_buffers(last, nres);
+  if (!s) {
+    if (o->json) print_json(o, &r);
+    else print_text(o, &r);
+    /* the profile's names live as long as the executable */
+    if (o->profile) step_profile_print(o->profile, o->json ? stderr : stdout, r.runs, r.median, o->profile_top);
+  }
   cxla_executable_destroy(e);
   cxla_client_destroy(client);
   if (s) return fail_status(s);
-  if (o->json) print_json(o, &r);
-  else print_text(o, &r);
-  if (o->profile) step_profile_print(o->profile, o->json ? stderr : stdout, r.runs, r.median, o->profile_top);
   return EXIT_OK;
 }
 
