@@ -222,15 +222,7 @@ static I64List dup_list(Arena *a, I64List l, bool *ok) {
   return r;
 }
 
-Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *ops,
-                   const char *name) {
-  HloModule *m = dst->module;
-  Arena *a = &m->arena;
-  Shape *shape = shape_clone(a, src->shape);
-  if (!shape) return NULL;
-  Instr *in = comp_add_instr(dst, src->op, shape, nops, ops, name);
-  if (!in) return NULL;
-  /* Copy every attribute field, then deep-copy what points to memory. */
+void instr_copy_attrs(Instr *in, const Instr *src) {
   Instr keep = *in;
   *in = *src;
   in->name = keep.name;
@@ -242,6 +234,18 @@ Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *o
   in->scratch = NULL;
   in->ncontrol_preds = 0;
   in->control_preds = NULL;
+}
+
+Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *ops,
+                   const char *name) {
+  HloModule *m = dst->module;
+  Arena *a = &m->arena;
+  Shape *shape = shape_clone(a, src->shape);
+  if (!shape) return NULL;
+  Instr *in = comp_add_instr(dst, src->op, shape, nops, ops, name);
+  if (!in) return NULL;
+  /* Copy every attribute field, then deep-copy what points to memory. */
+  instr_copy_attrs(in, src);
   bool ok = true;
   if (src->ncalled) {
     in->called = arena_array(a, (size_t)src->ncalled, sizeof(Computation *));

@@ -44,6 +44,12 @@ int comp_prune(Computation *c);
  * Returns how many were removed. */
 int module_prune_computations(HloModule *m);
 
+/* Gives `in` every attribute of src (opcode-specific fields, lists, raw
+ * attributes, called computations, literal pointer: shared, not copied, so
+ * src must be of the same module), keeping in's own identity: name, shape,
+ * operands, parent, id; no scratch and no control predecessors. */
+void instr_copy_attrs(Instr *in, const Instr *src);
+
 /* Copies src (operands replaced by `ops`, nops of them) into computation
  * dst: same opcode, shape (cloned into the arena), attributes, literal
  * (cloned and owned by the module), raw attributes and called computations.

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ir/rewrite.h"
 #include "passes/algsimp.h"
 
 /* init is the identity of reducer f on its type. */
@@ -227,16 +228,7 @@ static cxla_status fold_transpose(Simp *s, Instr *in, int side, Instr **out) {
   ops[side] = t->operands[0];
   Instr *d = simp_new(s, OP_DOT, in->shape, 2, ops);
   if (!d) return cxla_oom();
-  Instr keep = *d;
-  *d = *in; /* every attribute (precision_config and other raw ones too) */
-  d->name = keep.name;
-  d->shape = keep.shape;
-  d->operands = keep.operands;
-  d->parent = keep.parent;
-  d->id = keep.id;
-  d->scratch = NULL;
-  d->ncontrol_preds = 0;
-  d->control_preds = NULL;
+  instr_copy_attrs(d, in); /* every attribute (precision_config and other raw ones too) */
   bool ok = true;
   I64List b = simp_list(s, nb, batch->n, &ok), c = simp_list(s, nc, contract->n, &ok);
   if (!ok) return cxla_oom();
@@ -277,16 +269,7 @@ static cxla_status transpose_of_dot(Simp *s, Instr *in, Instr **out) {
   Instr *ops[2] = {d->operands[1], d->operands[0]};
   Instr *n = simp_new(s, OP_DOT, in->shape, 2, ops);
   if (!n) return cxla_oom();
-  Instr keep = *n;
-  *n = *d; /* every attribute */
-  n->name = keep.name;
-  n->shape = keep.shape;
-  n->operands = keep.operands;
-  n->parent = keep.parent;
-  n->id = keep.id;
-  n->scratch = NULL;
-  n->ncontrol_preds = 0;
-  n->control_preds = NULL;
+  instr_copy_attrs(n, d); /* every attribute (precision_config and other raw ones too) */
   n->dot.lhs_batch = dd->rhs_batch;
   n->dot.rhs_batch = dd->lhs_batch;
   n->dot.lhs_contract = dd->rhs_contract;
