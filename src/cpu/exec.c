@@ -41,36 +41,10 @@ cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out) {
   return rval_array_in(NULL, t, rank, dims, out);
 }
 
-cxla_status rval_array_in(const RtHost *host, ElemType t, int rank, const int64_t *dims, RVal **out) {
-  *out = NULL;
-  RVal *v = rval_alloc();
-  if (!v) return cxla_oom();
-  cxla_status s = set_dims(v, t, rank, dims);
-  size_t bytes = (size_t)v->lit.nelems * (size_t)type_bytes(t);
-  if (!s) {
-    /* 64-byte aligned, never zero bytes */
-    size_t alloc = (bytes + 63) & ~(size_t)63;
-    if (!alloc) alloc = 64;
-    if (host) {
-      v->lit.data = rt_alloc(host, alloc);
-      v->host = host;
-      v->alloc_bytes = alloc;
-    } else {
-      v->lit.data = aligned_alloc(64, alloc);
-    }
-    if (!v->lit.data) s = cxla_oom();
-    v->owns_data = true;
-  }
-  if (s) {
-    rval_unref(v);
-    return s;
-  }
-  *out = v;
-  return NULL;
-}
-
-/* A struct from cache c (refs 1, going back to c). */
-static RVal *rval_alloc_c(RvCache *c) {
+/* A struct, refs 1: from cache c when given (it goes back there), else
+ * fresh. */
+static RVal *rval_alloc_in(RvCache *c) {
+  if (!c) return rval_alloc();
   RVal *v = c->vals;
   if (v) {
     c->vals = v->owner;
@@ -83,34 +57,21 @@ static RVal *rval_alloc_c(RvCache *c) {
   return v;
 }
 
-cxla_status rval_borrow_x(const ExecCtx *x, const Literal *l, RVal **out) {
-  if (!x->cache || l->type == T_TUPLE) return rval_borrow(l, out);
+/* An array value of 64-byte aligned storage (never zero bytes): struct and
+ * buffers up to RV_CACHE_MAX_BYTES from cache c when given (the most
+ * recently freed block of the size), larger ones from host (NULL:
+ * aligned_alloc). */
+static cxla_status array_new(const RtHost *host, RvCache *c, ElemType t, int rank, const int64_t *dims,
+                             RVal **out) {
   *out = NULL;
-  RVal *v = rval_alloc_c(x->cache);
-  if (!v) return cxla_oom();
-  cxla_status s = set_dims(v, l->type, l->rank, l->dims);
-  if (s) {
-    rval_unref(v);
-    return s;
-  }
-  v->lit.data = l->data;
-  *out = v;
-  return NULL;
-}
-
-cxla_status rval_array_x(const ExecCtx *x, ElemType t, int rank, const int64_t *dims, RVal **out) {
-  RvCache *c = x->cache;
-  if (!c) return rval_array_in(x->host, t, rank, dims, out);
-  *out = NULL;
-  RVal *v = rval_alloc_c(c);
+  RVal *v = rval_alloc_in(c);
   if (!v) return cxla_oom();
   v->owns_data = true;
   cxla_status s = set_dims(v, t, rank, dims);
   size_t bytes = (size_t)v->lit.nelems * (size_t)type_bytes(t);
-  size_t alloc = (bytes + 63) & ~(size_t)63; /* 64-byte aligned, never zero bytes */
+  size_t alloc = (bytes + 63) & ~(size_t)63;
   if (!alloc) alloc = 64;
-  if (!s && alloc <= RV_CACHE_MAX_BYTES) {
-    /* the most recently freed block of this size */
+  if (!s && c && alloc <= RV_CACHE_MAX_BYTES) {
     for (int i = c->nbufs - 1; i >= 0; i--)
       if (c->bytes[i] == alloc) {
         v->lit.data = c->buf[i];
@@ -120,9 +81,9 @@ cxla_status rval_array_x(const ExecCtx *x, ElemType t, int rank, const int64_t *
       }
     if (!v->lit.data) v->lit.data = aligned_alloc(64, alloc);
     v->alloc_bytes = alloc;
-  } else if (!s && x->host) {
-    v->lit.data = rt_alloc(x->host, alloc);
-    v->host = x->host;
+  } else if (!s && host) {
+    v->lit.data = rt_alloc(host, alloc);
+    v->host = host;
     v->alloc_bytes = alloc;
   } else if (!s) {
     v->lit.data = aligned_alloc(64, alloc);
@@ -134,6 +95,34 @@ cxla_status rval_array_x(const ExecCtx *x, ElemType t, int rank, const int64_t *
   }
   *out = v;
   return NULL;
+}
+
+cxla_status rval_array_in(const RtHost *host, ElemType t, int rank, const int64_t *dims, RVal **out) {
+  return array_new(host, NULL, t, rank, dims, out);
+}
+
+cxla_status rval_array_x(const ExecCtx *x, ElemType t, int rank, const int64_t *dims, RVal **out) {
+  return array_new(x->host, x->cache, t, rank, dims, out);
+}
+
+/* A value that borrows array literal l's data; its struct from c as in
+ * rval_alloc_in. */
+static cxla_status borrow_array(const Literal *l, RvCache *c, RVal **out) {
+  *out = NULL;
+  RVal *v = rval_alloc_in(c);
+  if (!v) return cxla_oom();
+  cxla_status s = set_dims(v, l->type, l->rank, l->dims);
+  if (s) {
+    rval_unref(v);
+    return s;
+  }
+  v->lit.data = l->data;
+  *out = v;
+  return NULL;
+}
+
+cxla_status rval_borrow_x(const ExecCtx *x, const Literal *l, RVal **out) {
+  return l->type == T_TUPLE ? rval_borrow(l, out) : borrow_array(l, x->cache, out);
 }
 
 void rv_cache_clear(RvCache *c) {
@@ -206,16 +195,7 @@ cxla_status rval_borrow(const Literal *l, RVal **out) {
     cxla_free(el);
     return s;
   }
-  RVal *v = rval_alloc();
-  if (!v) return cxla_oom();
-  cxla_status s = set_dims(v, l->type, l->rank, l->dims);
-  if (s) {
-    rval_unref(v);
-    return s;
-  }
-  v->lit.data = l->data;
-  *out = v;
-  return NULL;
+  return borrow_array(l, NULL, out);
 }
 
 cxla_status rval_view(RVal *base, const Shape *sh, RVal **out) {
@@ -683,13 +663,13 @@ cxla_status cpu_execute_opts(CpuExecutable *x, Literal *const *args, int nargs,
   int threads = rt_pool_size(o->pool);
   if (o->num_threads > 0 && o->num_threads < threads) threads = o->num_threads;
   ExecCtx cx = {.x = x, .control = o->control, .host = NULL, .rng_state = &rng_state, .pool = o->pool,
-                .nthreads = threads, .nsplit = o->kernels_split, .ninplace = o->kernels_inplace,
-                .cache = rv_cache_take(x)};
+                .nthreads = threads, .nsplit = o->kernels_split, .ninplace = o->kernels_inplace};
   const Computation *c = x->entry->comp;
   if (nargs != c->nparams)
     return ERR(INVALID_ARGUMENT, "the program takes %d arguments, %d given", c->nparams, nargs);
   RVal **a = cxla_calloc((size_t)(nargs ? nargs : 1), sizeof *a);
   if (!a) return cxla_oom();
+  cx.cache = rv_cache_take(x); /* after the early returns: it goes back at the end */
   cxla_status s = NULL;
   for (int i = 0; i < nargs && !s; i++) {
     const Shape *ps = c->params[i]->shape;
