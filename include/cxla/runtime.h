@@ -254,6 +254,12 @@ typedef struct cxla_compile_options {
 CXLA_API cxla_status cxla_module_optimize(cxla_module *module,
                                           const cxla_compile_options *options);
 
+/* The pipeline cxla_client_compile runs for the client's backend, over m
+ * in place: cxla_module_optimize's, with what the backend asks for (the
+ * cpu backend keeps cumulative reduce-windows, which it runs as scans). */
+CXLA_API cxla_status cxla_client_optimize(cxla_client *client, cxla_module *module,
+                                          const cxla_compile_options *options);
+
 /* Verifies and (unless options->no_optimize) optimizes a copy of `module`
  * (borrowed; unchanged), plans its buffers and compiles it for the client's
  * backend. The module's entry parameters must be arrays. A module the

@@ -47,13 +47,24 @@ static double now_s(void) {
 }
 
 
-cxla_status cxla_module_optimize(cxla_module *m, const cxla_compile_options *options) {
-  if (!m) return ERR(INVALID_ARGUMENT, "cxla_module_optimize: module is NULL");
+/* The default pipeline, or with the scans kept for a backend that runs
+ * them (b NULL: none). */
+static cxla_status optimize_for(const Backend *b, cxla_module *m, const cxla_compile_options *options) {
   cxla_compile_options o;
   TRY(rt_read_options(options, sizeof o, RT_COMPILE_OPTIONS_V1, &o, "cxla_compile_options"));
   PipelineOptions po = {.verify = o.verify_passes != 0, .dump_dir = o.dump_dir,
                         .module_number = 1};
-  return pipeline_run(m, NULL, 0, &po);
+  return b && b->keeps_scans ? pipeline_run_keep_scans(m, &po) : pipeline_run(m, NULL, 0, &po);
+}
+
+cxla_status cxla_module_optimize(cxla_module *m, const cxla_compile_options *options) {
+  if (!m) return ERR(INVALID_ARGUMENT, "cxla_module_optimize: module is NULL");
+  return optimize_for(NULL, m, options);
+}
+
+cxla_status cxla_client_optimize(cxla_client *c, cxla_module *m, const cxla_compile_options *options) {
+  if (!c || !m) return ERR(INVALID_ARGUMENT, "cxla_client_optimize: client or module is NULL");
+  return optimize_for(c->backend, m, options);
 }
 
 /* ---- fingerprints: two 64-bit FNV-1a hashes (different offsets) ---- */
@@ -164,12 +175,7 @@ static cxla_status prepare(cxla_executable *e, const char *source_text, const ch
   TRY(cxla_module_verify(e->c->module));
   if (!e->options.no_optimize) {
     double t0 = now_s();
-    PipelineOptions po = {.verify = e->options.verify_passes != 0, .dump_dir = e->options.dump_dir,
-                          .module_number = 1};
-    if (e->client->backend->keeps_scans)
-      TRY(pipeline_run_keep_scans(e->c->module, &po));
-    else
-      TRY(cxla_module_optimize(e->c->module, &e->options));
+    TRY(optimize_for(e->client->backend, e->c->module, &e->options));
     e->optimize_s = now_s() - t0;
     TRY(cxla_status_annotate(cxla_module_verify(e->c->module), "after optimization"));
   }

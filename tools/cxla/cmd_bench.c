@@ -18,8 +18,6 @@
 #include "backend_run.h"
 #include "base/base.h"
 #include "commands.h"
-#include "passes/pass.h"
-#include "runtime/backend.h"
 #include "common.h"
 #include "profile.h"
 #include "run_support.h"
@@ -187,14 +185,7 @@ static cxla_status optimize_timed(cxla_module *m, cxla_client *client, bool skip
   cxla_compile_options co = CXLA_STRUCT_INIT(cxla_compile_options);
   co.dump_dir = dump_dir;
   double t0 = now_s();
-  /* as the runtime's compile does it for this client's backend */
-  const Backend *b = rt_backend_find(cxla_client_backend(client));
-  if (b && b->keeps_scans) {
-    PipelineOptions po = {.dump_dir = dump_dir, .module_number = 1};
-    TRY(pipeline_run_keep_scans(m, &po));
-  } else {
-    TRY(cxla_module_optimize(m, &co));
-  }
+  TRY(cxla_client_optimize(client, m, &co)); /* as the client's compile does it */
   r->optimize = now_s() - t0;
   r->optimized = true;
   return cxla_module_verify(m);
