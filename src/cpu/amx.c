@@ -27,6 +27,7 @@
  * may differ in the last places). */
 #include <string.h>
 
+#include "ir/numeric.h"
 #include "cpu/amx.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
@@ -226,12 +227,7 @@ AMX_TGT static void round_bf16(const float *s, uint16_t *d, int64_t n) {
     r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(u, quiet));
     _mm256_storeu_si256((__m256i *)(d + i), _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16)));
   }
-  for (; i < n; i++) {
-    uint32_t u;
-    memcpy(&u, s + i, 4);
-    d[i] = (u & 0x7fffffffu) > 0x7f800000u ? (uint16_t)((u | 0x00400000u) >> 16)
-                                           : (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
-  }
+  for (; i < n; i++) d[i] = f32_to_bf16(s[i]);
 }
 
 /* Tile rows must not straddle cache lines (a straddling tile load costs

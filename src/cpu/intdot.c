@@ -18,6 +18,7 @@
 #include <cblas.h>
 #include <string.h>
 
+#include "ir/numeric.h"
 #include "cpu/cpu_internal.h"
 #include "cpu/intdot.h"
 
@@ -114,25 +115,11 @@ cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPool *pool
 
 /* ---- bf16 x bf16 accumulated in f32 ---- */
 
-static float bf16_f32(uint16_t v) {
-  uint32_t u = (uint32_t)v << 16;
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
-static uint16_t f32_bf16(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  if ((u & 0x7fffffffu) > 0x7f800000u) return (uint16_t)((u | 0x00400000u) >> 16);
-  return (uint16_t)((u + 0x7fffu + ((u >> 16) & 1)) >> 16);
-}
-
 /* Widened to f32; whether every value is finite. */
 static bool widen_bf16(const uint16_t *s, int64_t n, float *d) {
   uint16_t bad = 0;
   for (int64_t i = 0; i < n; i++) {
-    d[i] = bf16_f32(s[i]);
+    d[i] = bf16_to_f32(s[i]);
     bad |= (uint16_t)((s[i] & 0x7f80) == 0x7f80);
   }
   return !bad;
@@ -169,7 +156,7 @@ static cxla_status bf16_gemm_sgemm(const AmxGemm *g, const uint16_t *a, const ui
         }
     }
     if (g->out_bf16)
-      for (int64_t i = 0; i < M * N; i++) ((uint16_t *)c)[bi * M * N + i] = f32_bf16(C[i]);
+      for (int64_t i = 0; i < M * N; i++) ((uint16_t *)c)[bi * M * N + i] = f32_to_bf16(C[i]);
   }
   cxla_free(A);
   cxla_free(B);
