@@ -106,9 +106,6 @@ typedef struct Program Program;
 typedef struct GemmPlan {
   int64_t batch, m, n, k;
   bool trans_a, trans_b;
-  /* the kernel of a low-precision dot (intdot.h's Int8Kernel or
-   * Bf16Kernel); 0: the fastest this CPU runs. Tests force each. */
-  int kernel;
 } GemmPlan;
 
 typedef struct Step {

@@ -110,7 +110,7 @@ cxla_status int8_gemm(const Int8Gemm *g, const void *a, const void *b, int32_t *
 cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPool *pool, int nthreads) {
   Int8Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b,
                 .a_unsigned = a->lit.type == T_U8, .b_unsigned = b->lit.type == T_U8};
-  return int8_gemm(&g, a->lit.data, b->lit.data, o->lit.data, (Int8Kernel)p->kernel, pool, nthreads);
+  return int8_gemm(&g, a->lit.data, b->lit.data, o->lit.data, INT8_AUTO, pool, nthreads);
 }
 
 /* ---- bf16 x bf16 accumulated in f32 ---- */

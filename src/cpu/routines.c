@@ -202,7 +202,6 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
   p->k = ka;
   p->trans_a = !af;  /* lhs stored K x M */
   p->trans_b = bf;   /* rhs stored N x K */
-  p->kernel = 0;
   return true;
 }
 
@@ -298,7 +297,7 @@ cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal
   if (abf && bbf) {
     AmxGemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b,
                  .a = AMX_BF16, .b = AMX_BF16, .out_bf16 = t == T_BF16};
-    return bf16_gemm(&g, a->lit.data, b->lit.data, o->lit.data, (Bf16Kernel)p->kernel, cx->pool, cx->nthreads);
+    return bf16_gemm(&g, a->lit.data, b->lit.data, o->lit.data, BF16_AUTO, cx->pool, cx->nthreads);
   }
   if (!abf && !bbf) return gemm_float(p, a, b, o);
   /* one bf16 operand (its convert skipped), the other f32 */
