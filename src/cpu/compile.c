@@ -247,13 +247,15 @@ static bool bitcast_swaps_last_two(const Instr *bc) {
 
 /* Whether instruction i of c is such a bitcast of a dot the GEMMs run
  * (batch dims first, one free dim on each side) that has no other use
- * (uses: operand references per instruction, the root counted). */
-static bool gemm_transpose_view(const Computation *c, int i, const int *uses) {
+ * (the bitcast's one operand: one user is one use; nor is the dot the root). */
+static bool gemm_transpose_view(const Computation *c, int i, const Users *u) {
   const Instr *bc = c->instrs[i];
   if (bc->op != OP_BITCAST || bc->noperands != 1) return false;
   const Instr *d = bc->operands[0];
   GemmPlan gp;
-  if (d->op != OP_DOT || uses[d->id] != 1 || !bitcast_swaps_last_two(bc) || !gemm_plan(d, &gp)) return false;
+  if (d->op != OP_DOT || d == c->root || u->count[d->id] != 1 || !bitcast_swaps_last_two(bc) ||
+      !gemm_plan(d, &gp))
+    return false;
   const Shape *ds = d->shape;
   int r = ds->rank;
   return r == d->dot.lhs_batch.n + 2 && gp.m == ds->dims[r - 2] && gp.n == ds->dims[r - 1];
@@ -520,23 +522,12 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
     for (int k = 0; k < in->noperands; k++) p->last_use[in->operands[k]->id] = i;
   }
   if (c->root) p->last_use[c->root->id] = -1;
-  bool widen = false;
-  for (int i = 0; i < c->ninstrs && !widen; i++)
-    widen = c->instrs[i]->op == OP_CONVERT && c->instrs[i]->operands[0]->shape->type == T_BF16;
   Users u = {0};
-  if (widen) TRY(users_build(c, &u));
-  int *uses = cxla_calloc((size_t)(c->ninstrs ? c->ninstrs : 1), sizeof *uses);
-  if (!uses) {
-    if (widen) users_free(&u);
-    return cxla_oom();
-  }
-  for (int i = 0; i < c->ninstrs; i++)
-    for (int k = 0; k < c->instrs[i]->noperands; k++) uses[c->instrs[i]->operands[k]->id]++;
-  if (c->root) uses[c->root->id]++;
+  TRY(users_build(c, &u));
   cxla_status s = NULL;
   for (int i = 0; i < c->ninstrs && !s; i++) {
     const Instr *in = c->instrs[i];
-    if (gemm_transpose_view(c, i, uses)) {
+    if (gemm_transpose_view(c, i, &u)) {
       Step *dot = &p->steps[in->operands[0]->id];
       dot->gemm = gemm_plan_swapped(&dot->gemm);
       dot->swap = true;
@@ -544,7 +535,7 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
       p->steps[i].kind = ST_VIEW;
       continue;
     }
-    if (widen && convert_skippable(c, in, &u)) {
+    if (convert_skippable(c, in, &u)) {
       p->steps[i].in = in;
       p->steps[i].kind = ST_ALIAS;
       x->stats.nbf16_direct++;
@@ -552,8 +543,7 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
     }
     s = plan_step(bd, &p->steps[i], in, index);
   }
-  cxla_free(uses);
-  if (widen) users_free(&u);
+  users_free(&u);
   TRY(s);
   for (int i = 0; i < c->ninstrs; i++) plan_inplace(p, i);
   if (c == x->module->entry && c->root) {
