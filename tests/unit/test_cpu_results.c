@@ -35,6 +35,10 @@ static void count_free(void *self, void *p, size_t size) {
 
 enum { N = 4096 };
 
+/* the arguments: x[i], y[i] */
+static float xv(int64_t i) { return (float)(i % 97) - 48.0f; }
+static float yv(int64_t i) { return (float)(i % 13) * 0.5f; }
+
 /* Runs `text` (parameters: f32[N] x, f32[N] y, from xs and ys) on a cpu
  * client of `threads` threads with the counting allocator; checks each
  * result leaf k against want(k, i) and returns the allocator calls the
@@ -42,7 +46,7 @@ enum { N = 4096 };
 static long run_case(const char *name, const char *text, int threads, int nres,
                      float (*want)(int k, int64_t i)) {
   static float xs[N], ys[N];
-  for (int64_t i = 0; i < N; i++) xs[i] = (float)(i % 97) - 48.0f, ys[i] = (float)(i % 13) * 0.5f;
+  for (int64_t i = 0; i < N; i++) xs[i] = xv(i), ys[i] = yv(i);
   Counting cnt = {0};
   cxla_allocator alloc = {sizeof alloc, &cnt, count_alloc, count_free};
   cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
@@ -98,8 +102,6 @@ static long run_case(const char *name, const char *text, int threads, int nres,
   return cnt.live == 0 ? extra : -1;
 }
 
-static float xv(int64_t i) { return (float)(i % 97) - 48.0f; }
-static float yv(int64_t i) { return (float)(i % 13) * 0.5f; }
 
 static const char k_array[] =
     "HloModule m\nENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
