@@ -685,6 +685,40 @@ TEST(module_optimize) {
   cxla_module_destroy(m);
 }
 
+/* cxla_client_optimize: the pipeline the client's compile runs. The cpu
+ * backend keeps a cumsum's reduce-window (it runs it as a scan); the
+ * interpreter gets XLA's tree of short windows. */
+static const char cumsum[] =
+    "HloModule cumsum\nadd { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+    " ROOT s = f32[] add(a, b) }\nENTRY e {\n x = f32[100] parameter(0)\n z = f32[] constant(0)\n"
+    " ROOT r = f32[100] reduce-window(x, z), window={size=100 pad=99_0}, to_apply=add\n}\n";
+
+static bool optimized_keeps_long_window(const char *backend) {
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = backend;
+  cxla_client *c = NULL;
+  cxla_module *m = NULL;
+  char *text = NULL;
+  CHECK_OK(cxla_client_create(&o, &c));
+  CHECK_OK(cxla_module_parse(cumsum, strlen(cumsum), "cumsum", &m));
+  if (c && m) CHECK_OK(cxla_client_optimize(c, m, NULL));
+  if (m) CHECK_OK(cxla_module_print(m, &text));
+  bool kept = text && strstr(text, "size=100 pad=99_0") != NULL;
+  cxla_free_string(text);
+  cxla_module_destroy(m);
+  cxla_client_destroy(c);
+  return kept;
+}
+
+TEST(client_optimize) {
+  CHECK(optimized_keeps_long_window("cpu"));
+  CHECK(!optimized_keeps_long_window("interp"));
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(cumsum, strlen(cumsum), "cumsum", &m));
+  CHECK_ERR(cxla_client_optimize(NULL, m, NULL), "client or module is NULL");
+  cxla_module_destroy(m);
+}
+
 static int cache_hit_of(cxla_executable *e) {
   cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
   cxla_status s = cxla_executable_compile_stats(e, &st);
@@ -906,6 +940,7 @@ int main(void) {
   RUN(lifetimes);
   RUN(allocation_failures);
   RUN(module_optimize);
+  RUN(client_optimize);
   RUN(compile_cache);
   RUN(step_profile);
   return test_summary("test_runtime");
