@@ -650,6 +650,17 @@ static int64_t inner_trip(const Instr *in) {
 /* Rough element operations of a kernel: small ones are optimized for size
  * (LLVM then spends little time vectorizing and unrolling code that runs
  * for a few elements). */
+/* Lets LLVM's vectorizer use the host's widest vectors: X86 targets that
+ * have AVX-512 prefer 256-bit ones unless told (frequency concerns of
+ * older chips), which halves the lanes of compute-bound elementwise code
+ * (f32 sin, tanh, exp: 8 lanes instead of 16). Where the host has no
+ * 512-bit vectors the attribute changes nothing. */
+static void prefer_wide_vectors(Codegen *cg, LLVMValueRef fn) {
+  static const char k[] = "prefer-vector-width", v[] = "512";
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(cg->ctx, k, sizeof k - 1, v, sizeof v - 1));
+}
+
 static int64_t kernel_work(const Instr *in) {
   int64_t out = 0, inner = inner_trip(in);
   if (in->shape->type == T_TUPLE) {
@@ -866,6 +877,7 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   e.bufs = LLVMGetParam(e.fn, 0);
   LLVMAddAttributeAtIndex(e.fn, 1, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
   LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+  prefer_wide_vectors(cg, e.fn);
   if (kernel_work(in) < 2048) {
     unsigned kinds[2] = {LLVMGetEnumAttributeKindForName("optsize", 7), LLVMGetEnumAttributeKindForName("minsize", 7)};
     for (int k = 0; k < 2; k++)
@@ -903,6 +915,7 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       for (int k = 0; k < 2; k++)
         LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex,
                                 LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName(fattrs[k], strlen(fattrs[k])), 0));
+      prefer_wide_vectors(cg, body);
       LLVMBuildCall2(e.b, bt, body, args, (unsigned)nb + 2, "");
       LLVMBuildRetVoid(e.b);
       e.fn = body;
