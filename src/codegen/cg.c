@@ -285,14 +285,21 @@ static bool should_tile(const Instr *in, const Shape *shape);
 static int row_reduces(const Instr *in, const Shape *s, const Instr **red, int max);
 static bool same_dims(const Shape *a, const Shape *b);
 
+/* The leading dims of s a nest's [lo, hi) rows range over: split_dims,
+ * or fewer for a row kernel whose reduces are values of the first rowk
+ * dims (rowk: row_reduces, 0 for other kernels). */
+static int nest_rows_dims(const Shape *s, int rowk) {
+  int sd = split_dims(s);
+  return rowk > 0 && rowk < sd ? rowk : sd;
+}
+
 /* How many leading output dims a kernel's [lo, hi) rows range over: the
  * column-reduction sweep and the tiled nest take the outermost dim only,
- * other nests split_dims. */
+ * other nests nest_rows_dims. */
 static int kernel_rows_dims(const Instr *in, const Shape *s) {
   const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in;
   if (column_reduce(in, value) || should_tile(in, s)) return s->rank ? 1 : 0;
-  int k = row_reduces(in, s, NULL, 0), sd = split_dims(s);
-  return k > 0 && k < sd ? k : sd;
+  return nest_rows_dims(s, row_reduces(in, s, NULL, 0));
 }
 
 int64_t codegen_kernel_extent(const Instr *in) {
@@ -968,7 +975,8 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
     int nred = 0;
     while (nred < CG_MAX_ROW_REDUCES && red[nred]) nred++;
     e.stash_red = row_stash(in, sh[0], red[nred - 1]);
-    emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, kernel_rows_dims(in, sh[0]), false, rowk, red, nred);
+    /* not a column reduction nor tiled (above): kernel_rows_dims is */
+    emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), false, rowk, red, nred);
   } else if (outputs_same_dims(in)) {
     emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]), speculates(in));
   } else {
