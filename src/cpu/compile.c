@@ -210,6 +210,23 @@ static int64_t kernel_min_slice(const Instr *in, int64_t extent, int64_t grain) 
   return rows >= (double)extent ? extent : (int64_t)rows + 1;
 }
 
+/* Whether row kernel `in` of p is to run over operand 0's buffer
+ * (codegen_emit_kernel_alias): this is its last use, it is no other
+ * operand, it is not a skipped convert (a value of another type), and it
+ * can be a buffer of the execution's own (not an entry argument or a
+ * constant, which are borrowed). The executor gives the kernel that
+ * buffer when it holds its only reference (plan_inplace, reusable), and
+ * a copy of it otherwise. */
+static bool row_alias_possible(const Program *p, const Instr *in) {
+  if (in->noperands < 1 || !codegen_row_inplace(in)) return false;
+  const Instr *o = in->operands[0];
+  for (int j = 1; j < in->noperands; j++)
+    if (in->operands[j] == o) return false;
+  bool entry_param = o->op == OP_PARAMETER && p->comp == p->comp->module->entry;
+  return p->last_use[o->id] == in->id && !entry_param && o->op != OP_CONSTANT &&
+         p->steps[o->id].kind != ST_ALIAS;
+}
+
 static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog) {
   st->kind = ST_KERNEL;
   st->kname = cxla_format("k%d_%d", prog, in->id);
@@ -219,8 +236,9 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   st->min_slice = kernel_min_slice(in, st->extent, bd->x->grain);
   bd->x->stats.nkernels++;
   plan_pre_dots(bd->x, st, in);
+  st->row_alias = row_alias_possible(bd->x->progs[prog], in);
   if (!bd->cg) return NULL;
-  return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
+  return codegen_emit_kernel_alias(bd->cg, in, st->kname, st->pre, st->npre, st->row_alias);
 }
 
 /* ---- transposed GEMM results ----
@@ -391,12 +409,14 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
 }
 
 /* Which of kernel step i's outputs may reuse an operand's buffer: the
- * operand's last use is this step, and it is no other operand too. */
+ * kernel works in place (codegen_kernel_inplace) or was emitted to run
+ * over operand 0's buffer (row_alias); the operand's last use is this
+ * step, and it is no other operand too. */
 static void plan_inplace(Program *p, int i) {
   Step *st = &p->steps[i];
   if (st->kind != ST_KERNEL) return;
   const Instr *in = st->in;
-  int n = codegen_kernel_inplace(in);
+  int n = st->row_alias ? 1 : codegen_kernel_inplace(in);
   for (int k = 0; k < n && k < 32 && k < in->noperands; k++) {
     const Instr *o = in->operands[k];
     bool once = true;

@@ -121,6 +121,10 @@ typedef struct Step {
    * kernel works in place and this step is the operand's last use); done
    * when the executor holds the operand's only reference */
   unsigned inplace;
+  /* kernel: a row kernel emitted to read operand 0 from its output
+   * buffer (codegen_emit_kernel_alias; this step is operand 0's last
+   * use): run in operand 0's buffer, or over a copy of it */
+  bool row_alias;
   /* kernel of the entry program: 1 + the index of the result array leaf
    * (depth-first) that output k is, or 0; the executor then writes output
    * k straight into the caller's result array (ExecCtx.results) */
