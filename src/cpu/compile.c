@@ -477,6 +477,26 @@ static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *
   return false;
 }
 
+/* Kernel step st's output k is result leaf leaf1 - 1: where it updates
+ * operand k in place (plan_inplace) and that operand is a kernel's only
+ * output, used last there, that kernel writes into the result too (the
+ * update then happens where the result lies: no copy; a scatter into a
+ * broadcast), and so on up the chain. */
+static void leaf_through_inplace(Program *p, int st, int k, int leaf1) {
+  for (int hops = 0; hops < p->nsteps; hops++) {
+    const Step *s = &p->steps[st];
+    if (s->kind != ST_KERNEL || k >= 32 || !((s->inplace >> k) & 1) || k >= s->in->noperands) return;
+    const Instr *o = s->in->operands[k];
+    Step *os = &p->steps[o->id];
+    if (os->kind != ST_KERNEL || os->nout != 1 || o->shape->type == T_TUPLE || os->leaf1[0] ||
+        p->last_use[o->id] != st)
+      return;
+    os->leaf1[0] = leaf1;
+    st = o->id;
+    k = 0;
+  }
+}
+
 /* Numbers the array leaves of value `in` (the root, or a part of it) from
  * *leaf on, and marks the kernel outputs that are one. */
 static void plan_leaves(Program *p, const Instr *in, int *leaf) {
@@ -484,8 +504,10 @@ static void plan_leaves(Program *p, const Instr *in, int *leaf) {
   if (s->type != T_TUPLE) {
     int st, k;
     if (!type_is_array(s->type)) return;
-    if (shape_elems(s) > 0 && kernel_output_of(p, in, &st, &k) && !p->steps[st].leaf1[k])
+    if (shape_elems(s) > 0 && kernel_output_of(p, in, &st, &k) && !p->steps[st].leaf1[k]) {
       p->steps[st].leaf1[k] = *leaf + 1;
+      leaf_through_inplace(p, st, k, *leaf + 1);
+    }
     (*leaf)++;
     return;
   }
@@ -498,8 +520,10 @@ static void plan_leaves(Program *p, const Instr *in, int *leaf) {
   if (ts->kind == ST_KERNEL && ts->nout == s->ntuple && s->ntuple <= 8) {
     for (int i = 0; i < s->ntuple; i++) {
       const Shape *e = s->tuple[i];
-      if (e->type != T_TUPLE && type_is_array(e->type) && shape_elems(e) > 0 && !ts->leaf1[i])
+      if (e->type != T_TUPLE && type_is_array(e->type) && shape_elems(e) > 0 && !ts->leaf1[i]) {
         p->steps[t->id].leaf1[i] = *leaf + 1;
+        leaf_through_inplace(p, t->id, i, *leaf + 1);
+      }
       *leaf += array_leaves(e);
     }
     return;
