@@ -3,7 +3,9 @@
  * im2col + BLAS on machines without AVX-512, for other types and shapes).
  *
  * The kernel is packed once per run into blocks of up to 64 output
- * features, each [kh][kw][ci][block width] (zero past the last feature).
+ * features, each in chunks of input features [kh][kw][ci][block width]
+ * (zero past the last feature; a chunk contiguous, so that its taps do not
+ * fall on the same L1 sets).
  * A work item is one output row (batch n, output row oh); per row, per
  * feature block, per chunk of input features (the chunk's weights for all
  * window taps fit in L1), the row is cut into strips of up to WB output
@@ -38,7 +40,7 @@ bool dconv_available(void) {
 
 #ifdef DC_AVX512
 
-enum { BLK = 64, WB_MAX = 12, CHUNK_BYTES = 32 * 1024 };
+enum { BLK = 64, WB_MAX = 12, CHUNK_BYTES = 40 * 1024 };
 
 /* Output pixels per strip for NV vectors of features: WB x NV sums in at
  * most 24 registers, the rest for weights. */
@@ -112,20 +114,22 @@ static int64_t blk_width(const DcJob *j, int64_t b) {
   return b + 1 < j->nblk ? BLK : j->opad - b * BLK;
 }
 
-static void pack(const DConvPlan *p, const float *k, int64_t opad, float *wpk) {
-  int64_t taps = p->KH * p->KW;
+/* Packs the kernel: per feature block, per chunk of cn input features,
+ * [kh][kw][ci in chunk][block width] (a chunk's weights contiguous). */
+static void pack(const DConvPlan *p, const float *k, int64_t opad, int64_t cn, float *wpk) {
+  float *dst = wpk;
   for (int64_t b = 0; b * BLK < opad; b++) {
     int64_t vbw = opad - b * BLK < BLK ? opad - b * BLK : BLK;
-    float *dst = wpk + b * BLK * taps * p->C;
-    for (int64_t kh = 0; kh < p->KH; kh++)
-      for (int64_t kw = 0; kw < p->KW; kw++)
-        for (int64_t ci = 0; ci < p->C; ci++, dst += vbw) {
-          const float *src = k + p->kbase + kh * p->ks_h + kw * p->ks_w + ci * p->ks_i;
-          for (int64_t l = 0; l < vbw; l++) {
-            int64_t oc = b * BLK + l;
-            dst[l] = oc < p->O ? src[oc * p->ks_o] : 0.0f;
+    for (int64_t c0 = 0; c0 < p->C; c0 += cn)
+      for (int64_t kh = 0; kh < p->KH; kh++)
+        for (int64_t kw = 0; kw < p->KW; kw++)
+          for (int64_t ci = c0; ci < c0 + cn && ci < p->C; ci++, dst += vbw) {
+            const float *src = k + p->kbase + kh * p->ks_h + kw * p->ks_w + ci * p->ks_i;
+            for (int64_t l = 0; l < vbw; l++) {
+              int64_t oc = b * BLK + l;
+              dst[l] = oc < p->O ? src[oc * p->ks_o] : 0.0f;
+            }
           }
-        }
   }
 }
 
@@ -163,7 +167,7 @@ static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
                 any |= in;
               }
               if (!any) continue;
-              wt[nt++] = wb_blk + ((kh * p->KW + kw) * p->C + c0) * vbw;
+              wt[nt++] = wb_blk + (c0 * taps + (kh * p->KW + kw) * cc) * vbw;
             }
           }
           tiles[nv][wb - 1](nt, cc, px, wt, rb + ow0 * opad + b * BLK, opad, c0 == 0);
@@ -204,9 +208,11 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
   j.cn = CHUNK_BYTES / (int64_t)(taps * bw * sizeof(float));
   if (j.cn < 4) j.cn = 4;
   if (j.cn > p->C) j.cn = p->C;
+  int64_t nchunks = (p->C + j.cn - 1) / j.cn;
+  j.cn = (p->C + nchunks - 1) / nchunks; /* chunks of near-equal size */
   float *wpk = cxla_malloc((size_t)(j.opad * taps * p->C) * sizeof(float));
   if (!wpk) return cxla_oom();
-  pack(p, k, j.opad, wpk);
+  pack(p, k, j.opad, j.cn, wpk);
   j.wpk = wpk;
   int64_t rows = p->N * p->OH;
   double per_row = (double)p->OW * (double)j.opad * (double)taps * (double)p->C;
