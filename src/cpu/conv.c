@@ -562,11 +562,13 @@ static cxla_status block_slice(void *arg, int64_t b0, int64_t b1) {
 /* ---- the direct convolution (dconv.c) ----
  * f32, one feature group, 1 or 2 spatial dims, no lhs dilation (phases_run
  * undilates transposed convolutions first), at least 16 output features
- * (one vector), no more window positions than output positions (the
- * weight-gradient form stays with the GEMMs), on a machine with AVX-512. What the plan and its phases
+ * (one vector), at least 2 input features (with one, setting up a strip
+ * costs as much as its products), no more window positions than output
+ * positions (the weight-gradient form stays with the GEMMs), on a machine
+ * with AVX-512. What the plan and its phases
  * share: conv_gemm_count counts by it. */
 static bool direct_ok(const ConvGemm *p) {
-  return p->es == 4 && p->G == 1 && p->nsp >= 1 && p->nsp <= 2 && p->O >= 16 && p->KS <= p->OS &&
+  return p->es == 4 && p->G == 1 && p->nsp >= 1 && p->nsp <= 2 && p->O >= 16 && p->Ci >= 2 && p->KS <= p->OS &&
          dconv_available();
 }
 
