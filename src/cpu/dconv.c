@@ -14,8 +14,9 @@
  * pixel's input value is broadcast and multiplied into them. Each pixel of
  * a tap reads through its own pointer; pixels in padding read a zero row,
  * and taps whose row or whole strip is in padding are left out. The sums
- * of a row gather in a channels-last row buffer, copied to the output
- * (any layout) when the row is done. Rows split over the threads; every
+ * of a row gather in the output row itself when its features are
+ * contiguous and a multiple of 16, else in a channels-last row buffer
+ * copied to the output (any layout) when the row is done. Rows split over the threads; every
  * row is computed the same way whatever the split.
  *
  * The sum is in f32 in the order (chunk, tap, feature), like a GEMM's
@@ -146,6 +147,12 @@ static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
   for (int64_t r = r0; r < r1 && !st; r++) {
     int64_t n = r / p->OH, oh = r % p->OH;
     const float *xb = j->x + n * p->xs_b;
+    float *ob = j->o + p->obase + n * p->os_b + oh * p->os_h;
+    /* the sums gather in the output row itself where its features are
+     * contiguous and fill whole vectors, else in the row buffer */
+    bool in_place = p->os_f == 1 && opad == p->O;
+    float *ab = in_place ? ob : rb;
+    int64_t ldb = in_place ? p->os_w : opad;
     for (int64_t b = 0; b < j->nblk; b++) {
       int64_t vbw = blk_width(j, b), nv = vbw / 16, wbm = wb_of_nv[nv];
       const float *wb_blk = j->wpk + b * BLK * taps * p->C;
@@ -170,12 +177,12 @@ static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
               wt[nt++] = wb_blk + (c0 * taps + (kh * p->KW + kw) * cc) * vbw;
             }
           }
-          tiles[nv][wb - 1](nt, cc, px, wt, rb + ow0 * opad + b * BLK, opad, c0 == 0);
+          tiles[nv][wb - 1](nt, cc, px, wt, ab + ow0 * ldb + b * BLK, ldb, c0 == 0);
           ow0 += wb;
         }
       }
     }
-    float *ob = j->o + p->obase + n * p->os_b + oh * p->os_h;
+    if (in_place) continue;
     if (p->os_f == 1) {
       for (int64_t ow = 0; ow < p->OW; ow++) memcpy(ob + ow * p->os_w, rb + ow * opad, (size_t)p->O * sizeof(float));
     } else {
