@@ -283,6 +283,25 @@ void conv_gemm_count(const Instr *in, CpuCompileStats *stats);
  * BLAS's thread count itself. */
 cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
 
+/* dconv.c: direct f32 convolution on AVX-512 over a channels-last input
+ * (one feature group, 1 or 2 spatial dims as H x W; 1-D: H = KH = OH = 1),
+ * output positions oh, ow reading input row oh * sh - ph + kh * dh, column
+ * ow * sw - pw + kw * dw (padding may be negative) for window tap kh, kw.
+ * Strides are in elements; the kernel's may be negative (reversal). */
+typedef struct DConvPlan {
+  int64_t N, C, O;                        /* batch, input and output features */
+  int64_t H, W, KH, KW, OH, OW;           /* input, window, output extents */
+  int64_t sh, sw, ph, pw, dh, dw;         /* stride, low padding, window dilation */
+  int64_t xs_b, xs_h, xs_w;               /* input (features contiguous) */
+  int64_t ks_i, ks_o, ks_h, ks_w, kbase;  /* kernel */
+  int64_t os_b, os_f, os_h, os_w, obase;  /* output */
+} DConvPlan;
+/* Whether this machine runs dconv_run (AVX-512F). */
+bool dconv_available(void);
+/* Writes every output element of p; cx: the threads the output rows split
+ * over (NULL: the caller's thread). */
+cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o);
+
 /* rt_fft.c */
 cxla_status rt_fft_plan(const Instr *in, void **plan);
 void rt_fft_free(void *plan);
