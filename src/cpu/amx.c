@@ -42,9 +42,11 @@
 enum { TILE = 1024, MG = 128 /* rows of a work item */, KCB = 8 /* contraction blocks of a chunk */ };
 
 /* The process asks for permission to use tile data once (the library's
- * only one-time setup here); every later check reads the permission back
- * from the kernel, so that no mutable state is kept. */
+ * only one-time setup here); each thread reads the answer back from the
+ * kernel on its first check and keeps it (thread-local: no shared
+ * mutable state), so later checks cost no syscall. */
 static pthread_once_t amx_once = PTHREAD_ONCE_INIT;
+static _Thread_local signed char amx_known; /* 0: not asked yet; 1: available; -1: not */
 
 enum { ARCH_GET_XCOMP_PERM = 0x1022, ARCH_REQ_XCOMP_PERM = 0x1023, XFEATURE_XTILEDATA = 18 };
 
@@ -58,12 +60,17 @@ static bool amx_cpu(void) {
   return tile && bf16 && int8 && avx512 && __builtin_cpu_supports("avx512f");
 }
 
-bool amx_available(bool int8) {
-  (void)int8; /* the check requires both */
+static bool amx_check(void) {
   if (!amx_cpu()) return false;
   pthread_once(&amx_once, amx_request);
   unsigned long perm = 0;
   return syscall(SYS_arch_prctl, ARCH_GET_XCOMP_PERM, &perm) == 0 && (perm >> XFEATURE_XTILEDATA & 1);
+}
+
+bool amx_available(bool int8) {
+  (void)int8; /* the check requires both */
+  if (!amx_known) amx_known = amx_check() ? 1 : -1;
+  return amx_known > 0;
 }
 
 typedef struct TileConfig {

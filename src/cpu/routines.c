@@ -318,11 +318,12 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
   if (t == T_F32) {
     F32Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b};
     if (f32_gemm_kernel_fits(&g)) return f32_gemm_kernel(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
+    f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data, rval_all_finite(a, 1) && rval_all_finite(b, 1));
+    return NULL;
   }
   if (!rval_all_finite(a, type_is_complex(t) ? 2 : 1) || !rval_all_finite(b, type_is_complex(t) ? 2 : 1)) {
     for (int64_t bi = 0; bi < p->batch; bi++) {
       switch (t) {
-      case T_F32: GEMM_LOOP(float, 0); break;
       case T_F64: GEMM_LOOP(double, 0); break;
       case T_C64: GEMM_LOOP(float, 1); break;
       default: GEMM_LOOP(double, 1); break;
@@ -338,7 +339,6 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
     const char *B = (const char *)b->lit.data + (size_t)(bi * p->k * p->n) * es;
     char *C = (char *)o->lit.data + (size_t)(bi * p->m * p->n) * es;
     switch (t) {
-    case T_F32: cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f, (const float *)A, lda, (const float *)B, ldb, 0.0f, (float *)C, N); break;
     case T_F64: cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, (const double *)A, lda, (const double *)B, ldb, 0.0, (double *)C, N); break;
     case T_C64: {
       float one[2] = {1, 0}, zero[2] = {0, 0};

@@ -6,6 +6,7 @@
  *     both transpositions, batches, on one thread and on a pool of 3,
  *     with NaN, infinities and 0 x inf (which must give NaN: no zero
  *     factor is skipped); skipped where the CPU lacks AVX-512;
+ *   - f32_gemm_blas, BLAS and (non-finite operands) the plain loop;
  *   - which products it takes (f32_gemm_kernel_fits) and which it must
  *     not (large ones stay on BLAS);
  *   - whole programs on the cpu backend against the interpreter: dots
@@ -119,6 +120,27 @@ TEST(kernel_matches_plain_loop) {
   rt_pool_destroy(pool);
 }
 
+/* f32_gemm_blas: the plain loop (finite false) sums in order, bit for
+ * bit as written here; BLAS (finite true) to a relative 1e-5. */
+TEST(blas_and_plain_loop) {
+  F32Gemm g = {.batch = 2, .m = 9, .n = 11, .k = 13, .trans_a = true, .trans_b = true};
+  float a[2 * 9 * 13], b[2 * 13 * 11], want[2 * 9 * 11], got[2 * 9 * 11];
+  for (int special = 0; special < 2; special++) {
+    for (size_t i = 0; i < sizeof a / sizeof *a; i++) a[i] = next_value(special);
+    for (size_t i = 0; i < sizeof b / sizeof *b; i++) b[i] = next_value(special);
+    for (int64_t bi = 0; bi < 2; bi++)
+      for (int64_t i = 0; i < 9; i++)
+        for (int64_t j = 0; j < 11; j++) {
+          float acc = 0;
+          for (int64_t k = 0; k < 13; k++) acc += a[bi * 117 + k * 9 + i] * b[bi * 143 + j * 13 + k];
+          want[bi * 99 + i * 11 + j] = acc;
+        }
+    f32_gemm_blas(&g, a, b, got, !special);
+    for (int i = 0; i < 198; i++)
+      CHECK(special ? same_bits(want[i], got[i]) : fabsf(want[i] - got[i]) <= 1e-5f * (1 + fabsf(want[i])) * 13);
+  }
+}
+
 TEST(kernel_takes_small_products_only) {
   F32Gemm small = {.batch = 32, .m = 256, .n = 256, .k = 256}, lstm = {.batch = 1, .m = 32, .n = 1024, .k = 256};
   F32Gemm big = {.batch = 1, .m = 1024, .n = 1024, .k = 1024}, tall = {.batch = 1, .m = 2048, .n = 4, .k = 4};
@@ -206,6 +228,7 @@ TEST(programs_vs_interpreter) {
 
 int main(void) {
   RUN(kernel_matches_plain_loop);
+  RUN(blas_and_plain_loop);
   RUN(kernel_takes_small_products_only);
   RUN(programs_vs_interpreter);
   return test_summary(__FILE__);
