@@ -9,7 +9,10 @@
  * to a sum; padded rows and columns of C are computed and dropped):
  *   rhs: [batch][column panel of 16][contraction block][16][64], all
  *        packed first (split over the threads by panel pairs);
- *   lhs: per work item, 128 rows [row panel of 16][block][16][64].
+ *   lhs: per work item, 128 rows [row panel of 16][block][16][64]; a
+ *        row-major lhs of whole blocks needs no packing for whole pairs
+ *        of row panels: their tiles load from its rows in place (row
+ *        stride K elements), only the rows past the last pair are packed.
  * A work item is up to 128 rows of one batch's C; the items are split
  * over the threads. For each pair of column panels the 2 x 2 micro-kernel
  * runs over the item's row-panel pairs: four 16 x 16 accumulator tiles
@@ -92,10 +95,13 @@ AMX_TGT static void tiles_configure(void) {
 
 /* The 32 x 32 block of C at out (row stride ldo bytes) = the block at in
  * (row stride 128 bytes; NULL: zeros) + the two lhs row panels a0, a1
- * times the two rhs column panels b0, b1 over nkb blocks. */
+ * (tiles of row stride lda bytes, block kb at + kb * astep: packed
+ * panels, or the lhs rows in place) times the two rhs column panels b0,
+ * b1 over nkb blocks. */
 #define DEFINE_KERNEL(NAME, DP)                                                                          \
-  AMX_TGT static void NAME(int64_t nkb, const uint8_t *a0, const uint8_t *a1, const uint8_t *b0,          \
-                           const uint8_t *b1, const uint8_t *in, uint8_t *out, int64_t ldo) {            \
+  AMX_TGT static void NAME(int64_t nkb, const uint8_t *a0, const uint8_t *a1, int64_t astep, int64_t lda, \
+                           const uint8_t *b0, const uint8_t *b1, const uint8_t *in, uint8_t *out,         \
+                           int64_t ldo) {                                                                \
     if (in) {                                                                                            \
       _tile_loadd(0, in, 128);                                                                           \
       _tile_loadd(1, in + 64, 128);                                                                      \
@@ -108,12 +114,12 @@ AMX_TGT static void tiles_configure(void) {
       _tile_zero(3);                                                                                     \
     }                                                                                                    \
     for (int64_t kb = 0; kb < nkb; kb++) {                                                               \
-      _tile_loadd(4, a0 + kb * TILE, 64);                                                                \
+      _tile_loadd(4, a0 + kb * astep, lda);                                                              \
       _tile_loadd(6, b0 + kb * TILE, 64);                                                                \
       DP(0, 4, 6);                                                                                       \
       _tile_loadd(7, b1 + kb * TILE, 64);                                                                \
       DP(1, 4, 7);                                                                                       \
-      _tile_loadd(5, a1 + kb * TILE, 64);                                                                \
+      _tile_loadd(5, a1 + kb * astep, lda);                                                              \
       DP(2, 5, 6);                                                                                       \
       DP(3, 5, 7);                                                                                       \
     }                                                                                                    \
@@ -134,8 +140,8 @@ DEFINE_KERNEL(kernel_su, DP_SU)
 DEFINE_KERNEL(kernel_us, DP_US)
 DEFINE_KERNEL(kernel_uu, DP_UU)
 
-typedef void (*Kernel)(int64_t, const uint8_t *, const uint8_t *, const uint8_t *, const uint8_t *, const uint8_t *,
-                       uint8_t *, int64_t);
+typedef void (*Kernel)(int64_t, const uint8_t *, const uint8_t *, int64_t, int64_t, const uint8_t *,
+                       const uint8_t *, const uint8_t *, uint8_t *, int64_t);
 
 typedef struct Job {
   const AmxGemm *g;
@@ -146,6 +152,7 @@ typedef struct Job {
   int64_t kb_elems;   /* contraction steps per block: 64 / es */
   int64_t nkb, npairs; /* contraction blocks; pairs of column panels */
   int64_t items_per_batch;
+  bool a_direct;      /* lhs tiles loaded from its rows in place */
   Kernel kernel;
 } Job;
 
@@ -273,7 +280,11 @@ AMX_TGT static cxla_status compute_slice(void *arg, int64_t lo, int64_t hi) {
   for (int64_t t = lo; t < hi; t++) {
     int64_t bi = t / j->items_per_batch, i0 = t % j->items_per_batch * MG;
     int64_t rows = M - i0 < MG ? M - i0 : MG, npan = (rows + 31) / 32 * 2;
-    pack_a(j, bi, i0, npan, apk);
+    /* whole 32-row pairs of a row-major lhs of whole blocks are read in
+     * place (tiles of row stride K elements); the rest is packed */
+    int64_t direct = j->a_direct ? rows / 32 * 2 : 0;
+    if (direct < npan) pack_a(j, bi, i0 + direct * 16, npan - direct, apk);
+    const uint8_t *A = j->a + (bi * M + i0) * g->k * j->es;
     uint8_t *C = j->c + bi * M * N * cs;
     const uint8_t *bp = j->bpk + bi * 2 * j->npairs * nkb * TILE;
     for (int64_t pr = 0; pr < j->npairs; pr++) {
@@ -283,14 +294,24 @@ AMX_TGT static cxla_status compute_slice(void *arg, int64_t lo, int64_t hi) {
         int64_t nk = nkb - k0 < KCB ? nkb - k0 : KCB;
         bool last = k0 + nk == nkb;
         for (int64_t pp = 0; pp < npan; pp += 2) {
-          const uint8_t *a0 = apk + (pp * nkb + k0) * TILE, *a1 = a0 + nkb * TILE;
+          const uint8_t *a0, *a1;
+          int64_t astep = TILE, lda = 64;
+          if (pp < direct) {
+            a0 = A + (pp * 16 * g->k + k0 * j->kb_elems) * j->es;
+            astep = 64;
+            lda = g->k * j->es;
+            a1 = a0 + 16 * lda;
+          } else {
+            a0 = apk + ((pp - direct) * nkb + k0) * TILE;
+            a1 = a0 + nkb * TILE;
+          }
           int64_t ir = i0 + pp * 16, nrows = M - ir < 32 ? M - ir : 32;
           uint8_t *blk = (uint8_t *)(acc + pp * 16 * 32);
           const uint8_t *in = k0 ? blk : NULL;
           if (last && !g->out_bf16 && nrows == 32 && ncols == 32)
-            j->kernel(nk, a0, a1, b0 + k0 * TILE, b1 + k0 * TILE, in, C + (ir * N + jc) * 4, N * 4);
+            j->kernel(nk, a0, a1, astep, lda, b0 + k0 * TILE, b1 + k0 * TILE, in, C + (ir * N + jc) * 4, N * 4);
           else
-            j->kernel(nk, a0, a1, b0 + k0 * TILE, b1 + k0 * TILE, in, blk, 128);
+            j->kernel(nk, a0, a1, astep, lda, b0 + k0 * TILE, b1 + k0 * TILE, in, blk, 128);
         }
       }
       for (int64_t pp = 0; pp < npan; pp += 2) {
@@ -325,6 +346,7 @@ cxla_status amx_gemm(const AmxGemm *g, const void *a, const void *b, void *c, Rt
   j.nkb = (g->k + j.kb_elems - 1) / j.kb_elems;
   j.npairs = (g->n + 31) / 32;
   j.items_per_batch = (g->m + MG - 1) / MG;
+  j.a_direct = !g->trans_a && g->k % j.kb_elems == 0;
   bool as = g->a == AMX_S8, bs = g->b == AMX_S8;
   j.kernel = bf16 ? kernel_bf16 : as ? (bs ? kernel_ss : kernel_su) : (bs ? kernel_us : kernel_uu);
   void *bbase;
