@@ -253,10 +253,38 @@ static uint8_t *alloc64(size_t n, void **base) {
   return (uint8_t *)(((uintptr_t)*base + 63) & ~(uintptr_t)63);
 }
 
+/* Packs the column panel pair pr of batch bi's rhs where it is row-major
+ * bf16 with 32 whole columns: each pair of contraction rows (64 bytes
+ * each) interleaves into one tile row of each panel, B read once, in
+ * order. Returns false (nothing done) elsewhere. */
+AMX_TGT static bool pack_b_pair_bf16(const Job *j, int64_t bi, int64_t pr) {
+  const AmxGemm *g = j->g;
+  int64_t K = g->k, N = g->n, j0 = pr * 32;
+  if (j->es != 2 || g->trans_b || j0 + 32 > N) return false;
+  const uint16_t *B = (const uint16_t *)j->b + bi * K * N + j0;
+  uint8_t *d0 = j->bpk + ((bi * 2 * j->npairs + 2 * pr) * j->nkb) * TILE, *d1 = d0 + j->nkb * TILE;
+  /* lane i of panel 0 takes column i / 2 of row i % 2, of panel 1 column 16 + i / 2 */
+  uint16_t i0[32], i1[32];
+  for (int i = 0; i < 32; i++) {
+    i0[i] = (uint16_t)((i % 2) * 32 + i / 2);
+    i1[i] = (uint16_t)((i % 2) * 32 + 16 + i / 2);
+  }
+  __m512i x0 = _mm512_loadu_si512(i0), x1 = _mm512_loadu_si512(i1);
+  for (int64_t k = 0; k < j->nkb * 32; k += 2) {
+    __m512i r0 = k < K ? _mm512_loadu_si512(B + k * N) : _mm512_setzero_si512();
+    __m512i r1 = k + 1 < K ? _mm512_loadu_si512(B + (k + 1) * N) : _mm512_setzero_si512();
+    int64_t off = k / 32 * TILE + (k % 32) / 2 * 64;
+    _mm512_storeu_si512(d0 + off, _mm512_permutex2var_epi16(r0, x0, r1));
+    _mm512_storeu_si512(d1 + off, _mm512_permutex2var_epi16(r0, x1, r1));
+  }
+  return true;
+}
+
 static cxla_status pack_b_slice(void *arg, int64_t lo, int64_t hi) {
   const Job *j = arg;
   for (int64_t t = lo; t < hi; t++) {
     int64_t bi = t / j->npairs, pr = t % j->npairs;
+    if (pack_b_pair_bf16(j, bi, pr)) continue;
     pack_b_panel(j, bi, 2 * pr);
     pack_b_panel(j, bi, 2 * pr + 1);
   }
