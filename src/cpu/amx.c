@@ -253,38 +253,49 @@ static uint8_t *alloc64(size_t n, void **base) {
   return (uint8_t *)(((uintptr_t)*base + 63) & ~(uintptr_t)63);
 }
 
-/* Packs the column panel pair pr of batch bi's rhs where it is row-major
- * bf16 with 32 whole columns: each pair of contraction rows (64 bytes
- * each) interleaves into one tile row of each panel, B read once, in
- * order. Returns false (nothing done) elsewhere. */
-AMX_TGT static bool pack_b_pair_bf16(const Job *j, int64_t bi, int64_t pr) {
-  const AmxGemm *g = j->g;
-  int64_t K = g->k, N = g->n, j0 = pr * 32;
-  if (j->es != 2 || g->trans_b || j0 + 32 > N) return false;
-  const uint16_t *B = (const uint16_t *)j->b + bi * K * N + j0;
-  uint8_t *d0 = j->bpk + ((bi * 2 * j->npairs + 2 * pr) * j->nkb) * TILE, *d1 = d0 + j->nkb * TILE;
-  /* lane i of panel 0 takes column i / 2 of row i % 2, of panel 1 column 16 + i / 2 */
+/* Whether the rhs is row-major bf16 of whole 32-column panel pairs:
+ * then it packs by contraction blocks (pack_b_rows_slice). */
+static bool pack_b_by_rows(const Job *j) { return j->es == 2 && !j->g->trans_b && j->g->n % 32 == 0; }
+
+/* Packs contraction block kb of batch bi's rhs (row-major bf16, whole
+ * pairs): each pair of its rows, read once in order, interleaves into a
+ * tile row of every column panel (vpermt2w). */
+AMX_TGT static void pack_b_block_bf16(const Job *j, int64_t bi, int64_t kb) {
+  int64_t K = j->g->k, N = j->g->n;
+  const uint16_t *B = (const uint16_t *)j->b + bi * K * N;
+  uint8_t *dst = j->bpk + bi * 2 * j->npairs * j->nkb * TILE + kb * TILE;
+  /* lane i of the even panel takes column i / 2 of row i % 2, of the odd
+   * panel column 16 + i / 2 */
   uint16_t i0[32], i1[32];
   for (int i = 0; i < 32; i++) {
     i0[i] = (uint16_t)((i % 2) * 32 + i / 2);
     i1[i] = (uint16_t)((i % 2) * 32 + 16 + i / 2);
   }
-  __m512i x0 = _mm512_loadu_si512(i0), x1 = _mm512_loadu_si512(i1);
-  for (int64_t k = 0; k < j->nkb * 32; k += 2) {
-    __m512i r0 = k < K ? _mm512_loadu_si512(B + k * N) : _mm512_setzero_si512();
-    __m512i r1 = k + 1 < K ? _mm512_loadu_si512(B + (k + 1) * N) : _mm512_setzero_si512();
-    int64_t off = k / 32 * TILE + (k % 32) / 2 * 64;
-    _mm512_storeu_si512(d0 + off, _mm512_permutex2var_epi16(r0, x0, r1));
-    _mm512_storeu_si512(d1 + off, _mm512_permutex2var_epi16(r0, x1, r1));
+  __m512i x0 = _mm512_loadu_si512(i0), x1 = _mm512_loadu_si512(i1), z = _mm512_setzero_si512();
+  for (int64_t r = 0; r < 16; r++) {
+    int64_t k = kb * 32 + 2 * r;
+    const uint16_t *s0 = B + k * N, *s1 = s0 + N;
+    bool h0 = k < K, h1 = k + 1 < K;
+    uint8_t *d = dst + r * 64;
+    for (int64_t pr = 0; pr < j->npairs; pr++) {
+      __m512i r0 = h0 ? _mm512_loadu_si512(s0 + 32 * pr) : z, r1 = h1 ? _mm512_loadu_si512(s1 + 32 * pr) : z;
+      uint8_t *d0 = d + 2 * pr * j->nkb * TILE;
+      _mm512_storeu_si512(d0, _mm512_permutex2var_epi16(r0, x0, r1));
+      _mm512_storeu_si512(d0 + j->nkb * TILE, _mm512_permutex2var_epi16(r0, x1, r1));
+    }
   }
-  return true;
+}
+
+static cxla_status pack_b_rows_slice(void *arg, int64_t lo, int64_t hi) {
+  const Job *j = arg;
+  for (int64_t t = lo; t < hi; t++) pack_b_block_bf16(j, t / j->nkb, t % j->nkb);
+  return NULL;
 }
 
 static cxla_status pack_b_slice(void *arg, int64_t lo, int64_t hi) {
   const Job *j = arg;
   for (int64_t t = lo; t < hi; t++) {
     int64_t bi = t / j->npairs, pr = t % j->npairs;
-    if (pack_b_pair_bf16(j, bi, pr)) continue;
     pack_b_panel(j, bi, 2 * pr);
     pack_b_panel(j, bi, 2 * pr + 1);
   }
@@ -383,7 +394,11 @@ cxla_status amx_gemm(const AmxGemm *g, const void *a, const void *b, void *c, Rt
   /* slices of at least ~1M multiply-adds (rhs packing: ~64K elements) */
   int64_t pair_work = 32 * g->k, item_work = MG * g->n * g->k;
   int64_t min_pack = (1 << 16) / pair_work + 1, min_item = (1 << 20) / item_work + 1;
-  cxla_status s = rt_pool_parallel_for(pool, g->batch * j.npairs, min_pack, nthreads, pack_b_slice, &j);
+  int64_t min_block = (1 << 16) / (32 * g->n) + 1;
+  cxla_status s = pack_b_by_rows(&j) ? rt_pool_parallel_for(pool, g->batch * j.nkb, min_block, nthreads,
+                                                            pack_b_rows_slice, &j)
+                                      : rt_pool_parallel_for(pool, g->batch * j.npairs, min_pack, nthreads,
+                                                            pack_b_slice, &j);
   if (!s) s = rt_pool_parallel_for(pool, g->batch * j.items_per_batch, min_item, nthreads, compute_slice, &j);
   cxla_free(bbase);
   return s;

@@ -230,6 +230,11 @@ TEST(kernels_edge_sizes) {
   CHECK(check_gen("bf16", 1, 70, 40, 96, false, false, 0));
   CHECK(check_gen("bf16", 1, 300, 33, 64, false, true, 0));
   CHECK(check_gen("bf16", 3, 64, 40, 128, false, false, 0));
+  /* a row-major rhs of whole 32-column panel pairs, packed by
+   * contraction blocks: K odd and past a block, batches, one row */
+  CHECK(check_gen("bf16", 1, 70, 64, 97, false, false, 0));
+  CHECK(check_gen("bf16", 3, 40, 96, 64, true, false, 0));
+  CHECK(check_gen("bf16", 1, 1, 32, 1, false, false, 0));
 }
 
 /* NaN and inf x 0 give NaN on every path (the fallback's plain loop) */
@@ -238,6 +243,7 @@ TEST(kernels_non_finite) {
     CHECK(check_gen("f32", 1, 40, 40, 64, false, false, special));
     CHECK(check_gen("bf16", 1, 17, 33, 45, true, false, special));
     CHECK(check_gen("bf16", 1, 80, 33, 64, false, false, special));
+    CHECK(check_gen("bf16", 1, 20, 64, 45, false, false, special));
   }
 }
 
