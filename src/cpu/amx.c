@@ -9,7 +9,10 @@
  * to a sum; padded rows and columns of C are computed and dropped):
  *   rhs: [batch][column panel of 16][contraction block][16][64], all
  *        packed first (split over the threads by panel pairs);
- *   lhs: per work item, 128 rows [row panel of 16][block][16][64].
+ *   lhs: per work item, 128 rows [row panel of 16][block][16][64]; a
+ *        row-major lhs of whole blocks needs no packing for whole pairs
+ *        of row panels: their tiles load from its rows in place (row
+ *        stride K elements), only the rows past the last pair are packed.
  * A work item is up to 128 rows of one batch's C; the items are split
  * over the threads. For each pair of column panels the 2 x 2 micro-kernel
  * runs over the item's row-panel pairs: four 16 x 16 accumulator tiles
@@ -42,9 +45,11 @@
 enum { TILE = 1024, MG = 128 /* rows of a work item */, KCB = 8 /* contraction blocks of a chunk */ };
 
 /* The process asks for permission to use tile data once (the library's
- * only one-time setup here); every later check reads the permission back
- * from the kernel, so that no mutable state is kept. */
+ * only one-time setup here); each thread reads the answer back from the
+ * kernel on its first check and keeps it (thread-local: no shared
+ * mutable state), so later checks cost no syscall. */
 static pthread_once_t amx_once = PTHREAD_ONCE_INIT;
+static _Thread_local signed char amx_known; /* 0: not asked yet; 1: available; -1: not */
 
 enum { ARCH_GET_XCOMP_PERM = 0x1022, ARCH_REQ_XCOMP_PERM = 0x1023, XFEATURE_XTILEDATA = 18 };
 
@@ -58,12 +63,17 @@ static bool amx_cpu(void) {
   return tile && bf16 && int8 && avx512 && __builtin_cpu_supports("avx512f");
 }
 
-bool amx_available(bool int8) {
-  (void)int8; /* the check requires both */
+static bool amx_check(void) {
   if (!amx_cpu()) return false;
   pthread_once(&amx_once, amx_request);
   unsigned long perm = 0;
   return syscall(SYS_arch_prctl, ARCH_GET_XCOMP_PERM, &perm) == 0 && (perm >> XFEATURE_XTILEDATA & 1);
+}
+
+bool amx_available(bool int8) {
+  (void)int8; /* the check requires both */
+  if (!amx_known) amx_known = amx_check() ? 1 : -1;
+  return amx_known > 0;
 }
 
 typedef struct TileConfig {
@@ -85,10 +95,13 @@ AMX_TGT static void tiles_configure(void) {
 
 /* The 32 x 32 block of C at out (row stride ldo bytes) = the block at in
  * (row stride 128 bytes; NULL: zeros) + the two lhs row panels a0, a1
- * times the two rhs column panels b0, b1 over nkb blocks. */
+ * (tiles of row stride lda bytes, block kb at + kb * astep: packed
+ * panels, or the lhs rows in place) times the two rhs column panels b0,
+ * b1 over nkb blocks. */
 #define DEFINE_KERNEL(NAME, DP)                                                                          \
-  AMX_TGT static void NAME(int64_t nkb, const uint8_t *a0, const uint8_t *a1, const uint8_t *b0,          \
-                           const uint8_t *b1, const uint8_t *in, uint8_t *out, int64_t ldo) {            \
+  AMX_TGT static void NAME(int64_t nkb, const uint8_t *a0, const uint8_t *a1, int64_t astep, int64_t lda, \
+                           const uint8_t *b0, const uint8_t *b1, const uint8_t *in, uint8_t *out,         \
+                           int64_t ldo) {                                                                \
     if (in) {                                                                                            \
       _tile_loadd(0, in, 128);                                                                           \
       _tile_loadd(1, in + 64, 128);                                                                      \
@@ -101,12 +114,12 @@ AMX_TGT static void tiles_configure(void) {
       _tile_zero(3);                                                                                     \
     }                                                                                                    \
     for (int64_t kb = 0; kb < nkb; kb++) {                                                               \
-      _tile_loadd(4, a0 + kb * TILE, 64);                                                                \
+      _tile_loadd(4, a0 + kb * astep, lda);                                                              \
       _tile_loadd(6, b0 + kb * TILE, 64);                                                                \
       DP(0, 4, 6);                                                                                       \
       _tile_loadd(7, b1 + kb * TILE, 64);                                                                \
       DP(1, 4, 7);                                                                                       \
-      _tile_loadd(5, a1 + kb * TILE, 64);                                                                \
+      _tile_loadd(5, a1 + kb * astep, lda);                                                              \
       DP(2, 5, 6);                                                                                       \
       DP(3, 5, 7);                                                                                       \
     }                                                                                                    \
@@ -127,8 +140,8 @@ DEFINE_KERNEL(kernel_su, DP_SU)
 DEFINE_KERNEL(kernel_us, DP_US)
 DEFINE_KERNEL(kernel_uu, DP_UU)
 
-typedef void (*Kernel)(int64_t, const uint8_t *, const uint8_t *, const uint8_t *, const uint8_t *, const uint8_t *,
-                       uint8_t *, int64_t);
+typedef void (*Kernel)(int64_t, const uint8_t *, const uint8_t *, int64_t, int64_t, const uint8_t *,
+                       const uint8_t *, const uint8_t *, uint8_t *, int64_t);
 
 typedef struct Job {
   const AmxGemm *g;
@@ -139,6 +152,7 @@ typedef struct Job {
   int64_t kb_elems;   /* contraction steps per block: 64 / es */
   int64_t nkb, npairs; /* contraction blocks; pairs of column panels */
   int64_t items_per_batch;
+  bool a_direct;      /* lhs tiles loaded from its rows in place */
   Kernel kernel;
 } Job;
 
@@ -239,6 +253,45 @@ static uint8_t *alloc64(size_t n, void **base) {
   return (uint8_t *)(((uintptr_t)*base + 63) & ~(uintptr_t)63);
 }
 
+/* Whether the rhs is row-major bf16 of whole 32-column panel pairs:
+ * then it packs by contraction blocks (pack_b_rows_slice). */
+static bool pack_b_by_rows(const Job *j) { return j->es == 2 && !j->g->trans_b && j->g->n % 32 == 0; }
+
+/* Packs contraction block kb of batch bi's rhs (row-major bf16, whole
+ * pairs): each pair of its rows, read once in order, interleaves into a
+ * tile row of every column panel (vpermt2w). */
+AMX_TGT static void pack_b_block_bf16(const Job *j, int64_t bi, int64_t kb) {
+  int64_t K = j->g->k, N = j->g->n;
+  const uint16_t *B = (const uint16_t *)j->b + bi * K * N;
+  uint8_t *dst = j->bpk + bi * 2 * j->npairs * j->nkb * TILE + kb * TILE;
+  /* lane i of the even panel takes column i / 2 of row i % 2, of the odd
+   * panel column 16 + i / 2 */
+  uint16_t i0[32], i1[32];
+  for (int i = 0; i < 32; i++) {
+    i0[i] = (uint16_t)((i % 2) * 32 + i / 2);
+    i1[i] = (uint16_t)((i % 2) * 32 + 16 + i / 2);
+  }
+  __m512i x0 = _mm512_loadu_si512(i0), x1 = _mm512_loadu_si512(i1), z = _mm512_setzero_si512();
+  for (int64_t r = 0; r < 16; r++) {
+    int64_t k = kb * 32 + 2 * r;
+    const uint16_t *s0 = B + k * N, *s1 = s0 + N;
+    bool h0 = k < K, h1 = k + 1 < K;
+    uint8_t *d = dst + r * 64;
+    for (int64_t pr = 0; pr < j->npairs; pr++) {
+      __m512i r0 = h0 ? _mm512_loadu_si512(s0 + 32 * pr) : z, r1 = h1 ? _mm512_loadu_si512(s1 + 32 * pr) : z;
+      uint8_t *d0 = d + 2 * pr * j->nkb * TILE;
+      _mm512_storeu_si512(d0, _mm512_permutex2var_epi16(r0, x0, r1));
+      _mm512_storeu_si512(d0 + j->nkb * TILE, _mm512_permutex2var_epi16(r0, x1, r1));
+    }
+  }
+}
+
+static cxla_status pack_b_rows_slice(void *arg, int64_t lo, int64_t hi) {
+  const Job *j = arg;
+  for (int64_t t = lo; t < hi; t++) pack_b_block_bf16(j, t / j->nkb, t % j->nkb);
+  return NULL;
+}
+
 static cxla_status pack_b_slice(void *arg, int64_t lo, int64_t hi) {
   const Job *j = arg;
   for (int64_t t = lo; t < hi; t++) {
@@ -266,7 +319,11 @@ AMX_TGT static cxla_status compute_slice(void *arg, int64_t lo, int64_t hi) {
   for (int64_t t = lo; t < hi; t++) {
     int64_t bi = t / j->items_per_batch, i0 = t % j->items_per_batch * MG;
     int64_t rows = M - i0 < MG ? M - i0 : MG, npan = (rows + 31) / 32 * 2;
-    pack_a(j, bi, i0, npan, apk);
+    /* whole 32-row pairs of a row-major lhs of whole blocks are read in
+     * place (tiles of row stride K elements); the rest is packed */
+    int64_t direct = j->a_direct ? rows / 32 * 2 : 0;
+    if (direct < npan) pack_a(j, bi, i0 + direct * 16, npan - direct, apk);
+    const uint8_t *A = j->a + (bi * M + i0) * g->k * j->es;
     uint8_t *C = j->c + bi * M * N * cs;
     const uint8_t *bp = j->bpk + bi * 2 * j->npairs * nkb * TILE;
     for (int64_t pr = 0; pr < j->npairs; pr++) {
@@ -276,14 +333,24 @@ AMX_TGT static cxla_status compute_slice(void *arg, int64_t lo, int64_t hi) {
         int64_t nk = nkb - k0 < KCB ? nkb - k0 : KCB;
         bool last = k0 + nk == nkb;
         for (int64_t pp = 0; pp < npan; pp += 2) {
-          const uint8_t *a0 = apk + (pp * nkb + k0) * TILE, *a1 = a0 + nkb * TILE;
+          const uint8_t *a0, *a1;
+          int64_t astep = TILE, lda = 64;
+          if (pp < direct) {
+            a0 = A + (pp * 16 * g->k + k0 * j->kb_elems) * j->es;
+            astep = 64;
+            lda = g->k * j->es;
+            a1 = a0 + 16 * lda;
+          } else {
+            a0 = apk + ((pp - direct) * nkb + k0) * TILE;
+            a1 = a0 + nkb * TILE;
+          }
           int64_t ir = i0 + pp * 16, nrows = M - ir < 32 ? M - ir : 32;
           uint8_t *blk = (uint8_t *)(acc + pp * 16 * 32);
           const uint8_t *in = k0 ? blk : NULL;
           if (last && !g->out_bf16 && nrows == 32 && ncols == 32)
-            j->kernel(nk, a0, a1, b0 + k0 * TILE, b1 + k0 * TILE, in, C + (ir * N + jc) * 4, N * 4);
+            j->kernel(nk, a0, a1, astep, lda, b0 + k0 * TILE, b1 + k0 * TILE, in, C + (ir * N + jc) * 4, N * 4);
           else
-            j->kernel(nk, a0, a1, b0 + k0 * TILE, b1 + k0 * TILE, in, blk, 128);
+            j->kernel(nk, a0, a1, astep, lda, b0 + k0 * TILE, b1 + k0 * TILE, in, blk, 128);
         }
       }
       for (int64_t pp = 0; pp < npan; pp += 2) {
@@ -318,6 +385,7 @@ cxla_status amx_gemm(const AmxGemm *g, const void *a, const void *b, void *c, Rt
   j.nkb = (g->k + j.kb_elems - 1) / j.kb_elems;
   j.npairs = (g->n + 31) / 32;
   j.items_per_batch = (g->m + MG - 1) / MG;
+  j.a_direct = !g->trans_a && g->k % j.kb_elems == 0;
   bool as = g->a == AMX_S8, bs = g->b == AMX_S8;
   j.kernel = bf16 ? kernel_bf16 : as ? (bs ? kernel_ss : kernel_su) : (bs ? kernel_us : kernel_uu);
   void *bbase;
@@ -326,7 +394,11 @@ cxla_status amx_gemm(const AmxGemm *g, const void *a, const void *b, void *c, Rt
   /* slices of at least ~1M multiply-adds (rhs packing: ~64K elements) */
   int64_t pair_work = 32 * g->k, item_work = MG * g->n * g->k;
   int64_t min_pack = (1 << 16) / pair_work + 1, min_item = (1 << 20) / item_work + 1;
-  cxla_status s = rt_pool_parallel_for(pool, g->batch * j.npairs, min_pack, nthreads, pack_b_slice, &j);
+  int64_t min_block = (1 << 16) / (32 * g->n) + 1;
+  cxla_status s = pack_b_by_rows(&j) ? rt_pool_parallel_for(pool, g->batch * j.nkb, min_block, nthreads,
+                                                            pack_b_rows_slice, &j)
+                                      : rt_pool_parallel_for(pool, g->batch * j.npairs, min_pack, nthreads,
+                                                            pack_b_slice, &j);
   if (!s) s = rt_pool_parallel_for(pool, g->batch * j.items_per_batch, min_item, nthreads, compute_slice, &j);
   cxla_free(bbase);
   return s;

@@ -28,7 +28,8 @@ typedef struct AmxGemm {
 
 /* Whether this CPU runs the AMX kernels (bf16 when !int8, else the 8-bit
  * ones), the kernel asked for the tile data permission once per process
- * (Linux; thread-safe). */
+ * (Linux; thread-safe): each thread asks the kernel once, later calls
+ * cost a load. */
 bool amx_available(bool int8);
 
 /* Runs the GEMM on at most nthreads of pool's threads (NULL pool: the

@@ -14,12 +14,14 @@
  *
  * bf16 x bf16 dots accumulated in f32 (XLA:CPU's semantics: the operands
  * widened exactly, the f32 result rounded once when the dot's type is
- * bf16): AMX tiles where the CPU has them, else widened to f32 + sgemm. */
+ * bf16): AMX tiles where the CPU has them, else widened to f32 and
+ * multiplied as an f32 dot (fgemm.c). */
 #include <cblas.h>
 #include <string.h>
 
 #include "ir/numeric.h"
 #include "cpu/cpu_internal.h"
+#include "cpu/fgemm.h"
 #include "cpu/intdot.h"
 
 bool int8_gemm_vnni_available(void) {
@@ -125,43 +127,31 @@ static bool widen_bf16(const uint16_t *s, int64_t n, float *d) {
   return !bad;
 }
 
-/* The operands widened to f32 and multiplied by sgemm, or (when one holds
- * an infinity or NaN, which BLAS may skip as a zero factor's partner) by
- * a plain loop summing in order. */
-static cxla_status bf16_gemm_sgemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c) {
-  int64_t M = g->m, N = g->n, K = g->k;
-  float *A = cxla_malloc((size_t)(M * K) * sizeof *A), *B = cxla_malloc((size_t)(K * N) * sizeof *B);
-  float *C = g->out_bf16 ? cxla_malloc((size_t)(M * N) * sizeof *C) : NULL;
-  if (!A || !B || (g->out_bf16 && !C)) {
-    cxla_free(A);
-    cxla_free(B);
-    cxla_free(C);
-    return cxla_oom();
+/* The operands widened to f32 and multiplied as an f32 dot is (fgemm.c:
+ * the kernel of small products, else BLAS or, when an operand holds an
+ * infinity or NaN, the plain loops). */
+static cxla_status bf16_gemm_f32(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c, RtPool *pool,
+                                 int nthreads) {
+  int64_t na = g->batch * g->m * g->k, nb = g->batch * g->k * g->n, nc = g->batch * g->m * g->n;
+  float *A = cxla_malloc((size_t)na * sizeof *A), *B = cxla_malloc((size_t)nb * sizeof *B);
+  float *C = g->out_bf16 ? cxla_malloc((size_t)nc * sizeof *C) : c;
+  cxla_status s = NULL;
+  if (!A || !B || !C) {
+    s = cxla_oom();
+    goto done;
   }
-  int lda = g->trans_a ? (int)M : (int)K, ldb = g->trans_b ? (int)K : (int)N;
-  for (int64_t bi = 0; bi < g->batch; bi++) {
-    bool finite = widen_bf16(a + bi * M * K, M * K, A);
-    finite &= widen_bf16(b + bi * K * N, K * N, B);
-    float *out = g->out_bf16 ? C : (float *)c + bi * M * N;
-    if (finite) {
-      cblas_sgemm(CblasRowMajor, g->trans_a ? CblasTrans : CblasNoTrans, g->trans_b ? CblasTrans : CblasNoTrans,
-                  (int)M, (int)N, (int)K, 1.0f, A, lda, B, ldb, 0.0f, out, (int)N);
-    } else {
-      for (int64_t i = 0; i < M; i++)
-        for (int64_t j = 0; j < N; j++) {
-          float acc = 0;
-          for (int64_t k = 0; k < K; k++)
-            acc += A[g->trans_a ? k * M + i : i * K + k] * B[g->trans_b ? j * K + k : k * N + j];
-          out[i * N + j] = acc;
-        }
-    }
-    if (g->out_bf16)
-      for (int64_t i = 0; i < M * N; i++) ((uint16_t *)c)[bi * M * N + i] = f32_to_bf16(C[i]);
-  }
+  bool finite = widen_bf16(a, na, A);
+  finite &= widen_bf16(b, nb, B);
+  F32Gemm f = {.batch = g->batch, .m = g->m, .n = g->n, .k = g->k, .trans_a = g->trans_a, .trans_b = g->trans_b};
+  if (f32_gemm_kernel_fits(&f)) s = f32_gemm_kernel(&f, A, B, C, pool, nthreads);
+  else f32_gemm_blas(&f, A, B, C, finite);
+  if (!s && g->out_bf16)
+    for (int64_t i = 0; i < nc; i++) ((uint16_t *)c)[i] = f32_to_bf16(C[i]);
+done:
   cxla_free(A);
   cxla_free(B);
-  cxla_free(C);
-  return NULL;
+  if (g->out_bf16) cxla_free(C);
+  return s;
 }
 
 cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c, Bf16Kernel kernel,
@@ -174,5 +164,5 @@ cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, vo
   }
   if (kernel == BF16_AUTO) kernel = amx_available(false) ? BF16_AMX : BF16_SGEMM;
   if (kernel == BF16_AMX) return amx_gemm(g, a, b, c, pool, nthreads);
-  return bf16_gemm_sgemm(g, a, b, c);
+  return bf16_gemm_f32(g, a, b, c, pool, nthreads);
 }

@@ -36,7 +36,7 @@ cxla_status int8_gemm(const Int8Gemm *g, const void *a, const void *b, int32_t *
  * rounded once when g->out_bf16). */
 typedef enum Bf16Kernel {
   BF16_AUTO,  /* the fastest this CPU runs */
-  BF16_SGEMM, /* operands widened to f32, BLAS sgemm (any CPU) */
+  BF16_SGEMM, /* operands widened to f32, the f32 GEMM (fgemm.c; any CPU) */
   BF16_AMX,   /* AMX tiles (UNAVAILABLE where the CPU lacks them) */
 } Bf16Kernel;
 cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c, Bf16Kernel kernel,

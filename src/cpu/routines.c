@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
+#include "cpu/fgemm.h"
 #include "cpu/intdot.h"
 #include "interp/interp.h"
 
@@ -279,7 +280,7 @@ static cxla_status widen(RVal *v, RVal **out) {
   return NULL;
 }
 
-static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o);
+static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b, RVal *o);
 
 cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
@@ -299,24 +300,30 @@ cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal
                  .a = AMX_BF16, .b = AMX_BF16, .out_bf16 = t == T_BF16};
     return bf16_gemm(&g, a->lit.data, b->lit.data, o->lit.data, BF16_AUTO, cx->pool, cx->nthreads);
   }
-  if (!abf && !bbf) return gemm_float(p, a, b, o);
+  if (!abf && !bbf) return gemm_float(cx, p, a, b, o);
   /* one bf16 operand (its convert skipped), the other f32 */
   RVal *w = NULL;
   cxla_status st = widen(abf ? a : b, &w);
-  if (!st) st = gemm_float(p, abf ? w : a, abf ? b : w, o);
+  if (!st) st = gemm_float(cx, p, abf ? w : a, abf ? b : w, o);
   rval_unref(w);
   return st;
 }
 
 /* f32/f64/c64/c128 through BLAS (plain loops when an operand is not
- * finite); o is the allocated result. */
-static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
+ * finite), small and batched f32 products on our own kernel (fgemm.c: no
+ * operand scan needed); o is the allocated result. */
+static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
   ElemType t = o->lit.type;
   size_t es = (size_t)type_bytes(t);
+  if (t == T_F32) {
+    F32Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b};
+    if (f32_gemm_kernel_fits(&g)) return f32_gemm_kernel(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
+    f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data, rval_all_finite(a, 1) && rval_all_finite(b, 1));
+    return NULL;
+  }
   if (!rval_all_finite(a, type_is_complex(t) ? 2 : 1) || !rval_all_finite(b, type_is_complex(t) ? 2 : 1)) {
     for (int64_t bi = 0; bi < p->batch; bi++) {
       switch (t) {
-      case T_F32: GEMM_LOOP(float, 0); break;
       case T_F64: GEMM_LOOP(double, 0); break;
       case T_C64: GEMM_LOOP(float, 1); break;
       default: GEMM_LOOP(double, 1); break;
@@ -332,7 +339,6 @@ static cxla_status gemm_float(const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
     const char *B = (const char *)b->lit.data + (size_t)(bi * p->k * p->n) * es;
     char *C = (char *)o->lit.data + (size_t)(bi * p->m * p->n) * es;
     switch (t) {
-    case T_F32: cblas_sgemm(CblasRowMajor, ta, tb, M, N, K, 1.0f, (const float *)A, lda, (const float *)B, ldb, 0.0f, (float *)C, N); break;
     case T_F64: cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, (const double *)A, lda, (const double *)B, ldb, 0.0, (double *)C, N); break;
     case T_C64: {
       float one[2] = {1, 0}, zero[2] = {0, 0};

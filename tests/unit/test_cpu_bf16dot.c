@@ -225,6 +225,16 @@ TEST(kernels_edge_sizes) {
     CHECK(check_gen("bf16", 1, sizes[i][0], sizes[i][1], sizes[i][2], i % 2, i % 3 == 0, 0));
   }
   CHECK(check_gen("f32", 4, 40, 50, 60, true, true, 0));
+  /* a row-major lhs of whole contraction blocks: whole 32-row pairs read
+   * in place, the rows past them packed; several items; batches */
+  CHECK(check_gen("bf16", 1, 70, 40, 96, false, false, 0));
+  CHECK(check_gen("bf16", 1, 300, 33, 64, false, true, 0));
+  CHECK(check_gen("bf16", 3, 64, 40, 128, false, false, 0));
+  /* a row-major rhs of whole 32-column panel pairs, packed by
+   * contraction blocks: K odd and past a block, batches, one row */
+  CHECK(check_gen("bf16", 1, 70, 64, 97, false, false, 0));
+  CHECK(check_gen("bf16", 3, 40, 96, 64, true, false, 0));
+  CHECK(check_gen("bf16", 1, 1, 32, 1, false, false, 0));
 }
 
 /* NaN and inf x 0 give NaN on every path (the fallback's plain loop) */
@@ -232,6 +242,8 @@ TEST(kernels_non_finite) {
   for (int special = 1; special <= 2; special++) {
     CHECK(check_gen("f32", 1, 40, 40, 64, false, false, special));
     CHECK(check_gen("bf16", 1, 17, 33, 45, true, false, special));
+    CHECK(check_gen("bf16", 1, 80, 33, 64, false, false, special));
+    CHECK(check_gen("bf16", 1, 20, 64, 45, false, false, special));
   }
 }
 

@@ -154,6 +154,11 @@ TEST(kernels_edge_sizes) {
   }
   CHECK(check_gen("u8", "s8", 3, 33, 97, 300, true, true, 0));
   CHECK(check_gen("s8", "u8", 3, 33, 97, 300, false, true, 0));
+  /* a row-major lhs of whole contraction blocks (AMX: whole 32-row pairs
+   * read in place, the rest packed) */
+  CHECK(check_gen("s8", "s8", 1, 70, 40, 128, false, false, 0));
+  CHECK(check_gen("u8", "s8", 1, 300, 33, 64, false, true, 0));
+  CHECK(check_gen("s8", "u8", 3, 64, 40, 192, false, false, 0));
 }
 
 /* extremes: -128 / 255 everywhere and 127 everywhere, for every type pair,

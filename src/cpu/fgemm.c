@@ -1,0 +1,211 @@
+/* f32 GEMMs of small and batched products on an AVX-512 micro-kernel.
+ *
+ * The work is split into units, one per batch element and panel of
+ * NR = 64 columns of C; units are spread over the threads (a batch of
+ * small products runs one product per thread at a time instead of every
+ * thread on each). A unit packs its panel of B (K x 64, zero-padded past
+ * n; a transposed B is transposed there) unless B is read in place (not
+ * transposed and at most MR rows of C: nothing would reuse the copy),
+ * then runs the MR x 64 micro-kernel down the rows of C: MR x 4 vector
+ * accumulators over the whole contraction, one broadcast of A per row
+ * and step (A is read where it is, any transposition: it is only
+ * broadcast), stored once with the edge columns masked. Every element of
+ * C is the fused multiply-add chain over k = 0, 1, ... from +0, whatever
+ * the split, so results do not depend on the thread count, and every
+ * product is taken (no zero is skipped: inf and NaN propagate). */
+#include <cblas.h>
+#include <string.h>
+
+#include "cpu/fgemm.h"
+
+void f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite) {
+  int64_t M = g->m, N = g->n, K = g->k;
+  for (int64_t bi = 0; bi < g->batch; bi++) {
+    const float *A = a + bi * M * K, *B = b + bi * K * N;
+    float *C = c + bi * M * N;
+    if (finite) {
+      cblas_sgemm(CblasRowMajor, g->trans_a ? CblasTrans : CblasNoTrans, g->trans_b ? CblasTrans : CblasNoTrans,
+                  (int)M, (int)N, (int)K, 1.0f, A, g->trans_a ? (int)M : (int)K, B, g->trans_b ? (int)K : (int)N,
+                  0.0f, C, (int)N);
+      continue;
+    }
+    for (int64_t i = 0; i < M; i++)
+      for (int64_t j = 0; j < N; j++) {
+        float acc = 0;
+        for (int64_t k = 0; k < K; k++)
+          acc += A[g->trans_a ? k * M + i : i * K + k] * B[g->trans_b ? j * K + k : k * N + j];
+        C[i * N + j] = acc;
+      }
+  }
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define TGT __attribute__((target("avx512f")))
+
+enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
+
+bool f32_gemm_kernel_available(void) { return __builtin_cpu_supports("avx512f"); }
+
+/* The rows x 64 tile of C at c (row stride ldc; columns masked by st)
+ * = (when acc, the tile itself +) rows of A (row r at a + r * sai, step k
+ * at + k * sak) times K rows of the 64-column panel at b: packed (row
+ * stride 64), or read in place (row stride ldb, the loads masked by st). */
+#define LOAD_PACKED(p, v) _mm512_loadu_ps((p) + 16 * (v))
+#define LOAD_DIRECT(p, v) _mm512_maskz_loadu_ps(m##v, (p) + 16 * (v))
+#define DEFINE_KERNEL(NAME, ROWS, LOAD, LDB)                                                                \
+  TGT static void NAME(int64_t K, const float *a, int64_t sai, int64_t sak, const float *b, int64_t ldb,      \
+                       float *c, int64_t ldc, const __mmask16 *st, bool accum) {                            \
+    (void)ldb;                                                                                              \
+    __mmask16 m0 = st[0], m1 = st[1], m2 = st[2], m3 = st[3];                                              \
+    __m512 acc[ROWS][NV];                                                                                   \
+    _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                \
+      acc[r][0] = accum ? _mm512_maskz_loadu_ps(m0, c + r * ldc) : _mm512_setzero_ps();                    \
+      acc[r][1] = accum ? _mm512_maskz_loadu_ps(m1, c + r * ldc + 16) : _mm512_setzero_ps();               \
+      acc[r][2] = accum ? _mm512_maskz_loadu_ps(m2, c + r * ldc + 32) : _mm512_setzero_ps();               \
+      acc[r][3] = accum ? _mm512_maskz_loadu_ps(m3, c + r * ldc + 48) : _mm512_setzero_ps();               \
+    }                                                                                                       \
+    for (int64_t k = 0; k < K; k++) {                                                                       \
+      const float *bk = b + k * (LDB);                                                                      \
+      __m512 bv[NV] = {LOAD(bk, 0), LOAD(bk, 1), LOAD(bk, 2), LOAD(bk, 3)};                                 \
+      const float *ak = a + k * sak;                                                                        \
+      _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                              \
+        __m512 av = _mm512_set1_ps(ak[r * sai]);                                                            \
+        _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] = _mm512_fmadd_ps(av, bv[v], acc[r][v]); \
+      }                                                                                                     \
+    }                                                                                                       \
+    _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                \
+      _mm512_mask_storeu_ps(c + r * ldc, m0, acc[r][0]);                                                    \
+      _mm512_mask_storeu_ps(c + r * ldc + 16, m1, acc[r][1]);                                               \
+      _mm512_mask_storeu_ps(c + r * ldc + 32, m2, acc[r][2]);                                               \
+      _mm512_mask_storeu_ps(c + r * ldc + 48, m3, acc[r][3]);                                               \
+    }                                                                                                       \
+  }
+
+#define DEFINE_KERNELS(ROWS)                                           \
+  DEFINE_KERNEL(packed_##ROWS, ROWS, LOAD_PACKED, NR)                  \
+  DEFINE_KERNEL(direct_##ROWS, ROWS, LOAD_DIRECT, ldb)
+DEFINE_KERNELS(1)
+DEFINE_KERNELS(2)
+DEFINE_KERNELS(3)
+DEFINE_KERNELS(4)
+DEFINE_KERNELS(5)
+DEFINE_KERNELS(6)
+
+typedef void (*Kernel)(int64_t, const float *, int64_t, int64_t, const float *, int64_t, float *, int64_t,
+                       const __mmask16 *, bool);
+static const Kernel packed[MR + 1] = {NULL, packed_1, packed_2, packed_3, packed_4, packed_5, packed_6};
+static const Kernel direct[MR + 1] = {NULL, direct_1, direct_2, direct_3, direct_4, direct_5, direct_6};
+
+typedef struct Job {
+  const F32Gemm *g;
+  const float *a, *b;
+  float *c;
+  int64_t npanels;
+  bool pack;
+  unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
+} Job;
+
+/* Columns [j0, j0 + nc) of B (k x n; stored n x k when trans) into the
+ * K x 64 panel dst, zero past nc. */
+TGT static void pack_panel(const float *B, int64_t K, int64_t N, bool trans, int64_t j0, int64_t nc, float *dst) {
+  if (!trans) {
+    __mmask16 m[NV];
+    for (int v = 0; v < NV; v++) {
+      int64_t left = nc - 16 * v;
+      m[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
+    }
+    for (int64_t k = 0; k < K; k++) {
+      const float *s = B + k * N + j0;
+      float *d = dst + k * NR;
+      for (int v = 0; v < NV; v++) _mm512_storeu_ps(d + 16 * v, _mm512_maskz_loadu_ps(m[v], s + 16 * v));
+    }
+    return;
+  }
+  /* the padding lanes are never stored; zeros keep garbage (subnormals:
+   * slow) out of the arithmetic */
+  if (nc < NR) memset(dst, 0, (size_t)(K * NR) * sizeof *dst);
+  for (int64_t jj = 0; jj < nc; jj++) {
+    const float *s = B + (j0 + jj) * K;
+    for (int64_t k = 0; k < K; k++) dst[k * NR + jj] = s[k];
+  }
+}
+
+TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
+  const Job *j = arg;
+  const F32Gemm *g = j->g;
+  int64_t M = g->m, N = g->n, K = g->k;
+  float *panel = NULL;
+  if (j->pack && !(panel = cxla_malloc((size_t)(K * NR) * sizeof *panel))) return cxla_oom();
+  unsigned old = _mm_getcsr();
+  _mm_setcsr(j->csr);
+  /* A: row i, step k at i * sai + k * sak */
+  int64_t sai = g->trans_a ? 1 : K, sak = g->trans_a ? M : 1;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t bi = t / j->npanels, j0 = t % j->npanels * NR, nc = N - j0 < NR ? N - j0 : NR;
+    const float *A = j->a + bi * M * K, *B = j->b + bi * K * N;
+    float *C = j->c + bi * M * N + j0;
+    __mmask16 st[NV];
+    for (int v = 0; v < NV; v++) {
+      int64_t left = nc - 16 * v;
+      st[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
+    }
+    if (!j->pack) {
+      for (int64_t i = 0; i < M; i += MR) {
+        int64_t rows = M - i < MR ? M - i : MR;
+        direct[rows](K, A + i * sai, sai, sak, B + j0, N, C + i * N, N, st, false);
+      }
+      continue;
+    }
+    /* KC steps of the panel at a time (32 KiB: stays in L1 while the
+     * rows pass under it); C's tile accumulates in place over the blocks,
+     * which keeps each element's chain of multiply-adds in step order */
+    pack_panel(B, K, N, g->trans_b, j0, nc, panel);
+    for (int64_t k0 = 0; k0 < K; k0 += KC) {
+      int64_t kc = K - k0 < KC ? K - k0 : KC;
+      for (int64_t i = 0; i < M; i += MR) {
+        int64_t rows = M - i < MR ? M - i : MR;
+        packed[rows](kc, A + i * sai + k0 * sak, sai, sak, panel + k0 * NR, NR, C + i * N, N, st, k0 > 0);
+      }
+    }
+  }
+  _mm_setcsr(old);
+  cxla_free(panel);
+  return NULL;
+}
+
+bool f32_gemm_kernel_fits(const F32Gemm *g) {
+  return f32_gemm_kernel_available() && g->m <= 1024 && g->k <= 1024 && g->m * g->n * g->k <= (int64_t)1 << 27;
+}
+
+cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
+                            int nthreads) {
+  if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
+  if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
+  if (g->k <= 0) {
+    memset(c, 0, (size_t)(g->batch * g->m * g->n) * sizeof *c);
+    return NULL;
+  }
+  Job j = {.g = g, .a = a, .b = b, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr()};
+  j.pack = g->trans_b || g->m > MR;
+  /* slices of at least ~256K multiply-adds */
+  int64_t unit = g->m * g->k * NR, min_slice = ((int64_t)1 << 18) / unit + 1;
+  return rt_pool_parallel_for(pool, g->batch * j.npanels, min_slice, nthreads, run_slice, &j);
+}
+
+#else
+
+bool f32_gemm_kernel_available(void) { return false; }
+
+bool f32_gemm_kernel_fits(const F32Gemm *g) {
+  (void)g;
+  return false;
+}
+
+cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
+                            int nthreads) {
+  return ERR(UNAVAILABLE, "the AVX-512 f32 GEMM kernel is built for x86-64 only");
+}
+
+#endif

@@ -1,0 +1,47 @@
+/* fgemm.h: f32 GEMMs of small and batched products on an AVX-512
+ * micro-kernel of our own (fgemm.c), for the shapes where a BLAS call
+ * costs more than its arithmetic: its threads split one small product,
+ * its per-call packing and setup, and the operand scan the BLAS path
+ * needs (rval_all_finite) since BLAS may skip zero factors. This kernel
+ * multiplies every pair, so inf and NaN propagate as in the plain loops.
+ * Internal to src/cpu; free of LLVM so that unit tests can call it. */
+#ifndef CXLA_CPU_FGEMM_H
+#define CXLA_CPU_FGEMM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "runtime/threadpool.h"
+
+/* C[b] = A[b] x B[b] for b < batch: A is m x k (stored k x m when
+ * trans_a), B is k x n (stored n x k when trans_b), C is m x n, all row
+ * major and densely packed batch after batch. */
+typedef struct F32Gemm {
+  int64_t batch, m, n, k;
+  bool trans_a, trans_b;
+} F32Gemm;
+
+/* Whether this CPU runs the kernel (AVX-512F). */
+bool f32_gemm_kernel_available(void);
+
+/* Whether the kernel is the faster way for g on this CPU than BLAS:
+ * available, and every product (one batch element) small (m, k <= 1024,
+ * m n k <= 2^27). */
+bool f32_gemm_kernel_fits(const F32Gemm *g);
+
+/* Runs g on the kernel, split over at most nthreads of pool's threads
+ * (NULL pool: the caller's) by batch element and 64-column panel; each
+ * element of C sums its products in contraction order with fused
+ * multiply-adds, whatever the split. UNAVAILABLE where
+ * f32_gemm_kernel_available is false. Runs with the caller's FTZ/DAZ
+ * mode on every thread. */
+cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
+                            int nthreads);
+
+/* Runs g through BLAS sgemm, one call per batch element, where finite
+ * says both operands hold no infinity or NaN (BLAS may skip a zero
+ * factor); else in plain loops summing in order. Any CPU. */
+void f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite);
+
+#endif

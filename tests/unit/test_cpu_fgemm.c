@@ -1,0 +1,235 @@
+/* The f32 GEMM kernel of small and batched products (fgemm.c):
+ *   - the kernel called directly against the plain loop it promises,
+ *     bit for bit: each element the fused multiply-add chain over
+ *     k = 0, 1, ... from +0 (fmaf here), over odd sizes (m, n, k = 1,
+ *     around the 6-row and 64-column blocks and the 128-step chunks),
+ *     both transpositions, batches, on one thread and on a pool of 3,
+ *     with NaN, infinities and 0 x inf (which must give NaN: no zero
+ *     factor is skipped); skipped where the CPU lacks AVX-512;
+ *   - f32_gemm_blas, BLAS and (non-finite operands) the plain loop;
+ *   - which products it takes (f32_gemm_kernel_fits) and which it must
+ *     not (large ones stay on BLAS);
+ *   - whole programs on the cpu backend against the interpreter: dots
+ *     the kernel runs (batch dims, transposed operands, non-default
+ *     layouts, NaN) and ones it must not run (too large, f64), each
+ *     with the routing checked on the dot's plan. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "harness.h"
+#include "cpu/cpu_internal.h"
+#include "cpu/fgemm.h"
+#include "cpu_vs_interp.h"
+
+static uint64_t rng = 0x243F6A8885A308D3ull;
+
+static float next_value(int special) {
+  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+  uint64_t r = rng >> 11;
+  if (special && r % 97 == 3) return r % 2 ? NAN : (r % 4 == 1 ? INFINITY : -INFINITY);
+  if (r % 29 == 7) return 0.0f;
+  return (float)((double)(r % 1000000) / 250000.0 - 2.0);
+}
+
+/* The plain loop the kernel promises. */
+static void reference(const F32Gemm *g, const float *a, const float *b, float *c) {
+  int64_t M = g->m, N = g->n, K = g->k;
+  for (int64_t bi = 0; bi < g->batch; bi++)
+    for (int64_t i = 0; i < M; i++)
+      for (int64_t j = 0; j < N; j++) {
+        float acc = 0.0f;
+        for (int64_t k = 0; k < K; k++) {
+          float x = a[bi * M * K + (g->trans_a ? k * M + i : i * K + k)];
+          float y = b[bi * K * N + (g->trans_b ? j * K + k : k * N + j)];
+          acc = fmaf(x, y, acc);
+        }
+        c[bi * M * N + i * N + j] = acc;
+      }
+}
+
+static bool same_bits(float x, float y) { return isnan(x) ? isnan(y) : !memcmp(&x, &y, sizeof x); }
+
+/* Runs one shape; special: NaN and infinities among the operands;
+ * inf_zero: a[0][0] = inf with row 0 of B (column 0 of op(B)) all zero. */
+static bool run_shape(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta, bool tb, bool special,
+                      bool inf_zero, RtPool *pool) {
+  F32Gemm g = {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb};
+  int64_t na = batch * m * k, nb = batch * k * n, nc = batch * m * n;
+  float *a = malloc((size_t)na * sizeof *a), *b = malloc((size_t)nb * sizeof *b);
+  float *want = malloc((size_t)nc * sizeof *want), *got = malloc((size_t)nc * sizeof *got);
+  for (int64_t i = 0; i < na; i++) a[i] = next_value(special);
+  for (int64_t i = 0; i < nb; i++) b[i] = next_value(special);
+  if (inf_zero) {
+    a[0] = INFINITY; /* A[0][0], whichever way A is stored */
+    for (int64_t j = 0; j < n; j++) b[tb ? j * k : j] = 0.0f; /* op(B)[0][j] */
+  }
+  for (int64_t i = 0; i < nc; i++) got[i] = 12345.0f;
+  reference(&g, a, b, want);
+  cxla_status s = f32_gemm_kernel(&g, a, b, got, pool, pool ? 3 : 1);
+  bool ok = !s;
+  if (s) fprintf(stderr, "f32_gemm_kernel: %s\n", cxla_status_message(s));
+  cxla_status_free(s);
+  int64_t bad = 0;
+  for (int64_t i = 0; ok && i < nc; i++)
+    if (!same_bits(want[i], got[i]) && bad++ < 3)
+      fprintf(stderr, "b=%lld m=%lld n=%lld k=%lld ta=%d tb=%d: element %lld: want %.9g got %.9g\n",
+              (long long)batch, (long long)m, (long long)n, (long long)k, ta, tb, (long long)i, want[i], got[i]);
+  if (ok && inf_zero && !isnan(got[0])) {
+    fprintf(stderr, "inf x 0 gave %g, want NaN\n", got[0]);
+    bad++;
+  }
+  free(a);
+  free(b);
+  free(want);
+  free(got);
+  return ok && bad == 0;
+}
+
+TEST(kernel_matches_plain_loop) {
+  if (!f32_gemm_kernel_available()) {
+    SKIP("this CPU lacks AVX-512F");
+    return;
+  }
+  RtPool *pool = NULL;
+  CHECK_OK(rt_pool_create(3, &pool));
+  static const int64_t ms[] = {1, 2, 5, 6, 7, 13, 32};
+  static const int64_t ns[] = {1, 15, 16, 17, 64, 65, 130};
+  static const int64_t ks[] = {1, 3, 128, 129, 300};
+  int cases = 0;
+  for (size_t mi = 0; mi < sizeof ms / sizeof *ms; mi++)
+    for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++)
+      for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++) {
+        int t = cases++ % 4;
+        bool ta = t & 1, tb = t >> 1 & 1;
+        CHECK(run_shape(cases % 3 == 0 ? 3 : 1, ms[mi], ns[ni], ks[ki], ta, tb, cases % 5 == 0, false,
+                        cases % 2 ? pool : NULL));
+      }
+  /* every transposition on a batch large enough to split over threads */
+  for (int t = 0; t < 4; t++) CHECK(run_shape(8, 40, 100, 70, t & 1, t >> 1, false, false, pool));
+  /* 0 x inf is NaN, in place (m <= 6: B read in place) and packed */
+  for (int t = 0; t < 4; t++) {
+    CHECK(run_shape(1, 3, 20, 9, t & 1, t >> 1, false, true, NULL));
+    CHECK(run_shape(1, 20, 20, 9, t & 1, t >> 1, false, true, pool));
+  }
+  /* k = 0: zeros; empty products: nothing written */
+  F32Gemm g0 = {.batch = 2, .m = 3, .n = 4, .k = 0};
+  float c[24];
+  for (int i = 0; i < 24; i++) c[i] = 7;
+  CHECK_OK(f32_gemm_kernel(&g0, NULL, NULL, c, pool, 3));
+  for (int i = 0; i < 24; i++) CHECK(c[i] == 0 && !signbit(c[i]));
+  rt_pool_destroy(pool);
+}
+
+/* f32_gemm_blas: the plain loop (finite false) sums in order, bit for
+ * bit as written here; BLAS (finite true) to a relative 1e-5. */
+TEST(blas_and_plain_loop) {
+  F32Gemm g = {.batch = 2, .m = 9, .n = 11, .k = 13, .trans_a = true, .trans_b = true};
+  float a[2 * 9 * 13], b[2 * 13 * 11], want[2 * 9 * 11], got[2 * 9 * 11];
+  for (int special = 0; special < 2; special++) {
+    for (size_t i = 0; i < sizeof a / sizeof *a; i++) a[i] = next_value(special);
+    for (size_t i = 0; i < sizeof b / sizeof *b; i++) b[i] = next_value(special);
+    for (int64_t bi = 0; bi < 2; bi++)
+      for (int64_t i = 0; i < 9; i++)
+        for (int64_t j = 0; j < 11; j++) {
+          float acc = 0;
+          for (int64_t k = 0; k < 13; k++) acc += a[bi * 117 + k * 9 + i] * b[bi * 143 + j * 13 + k];
+          want[bi * 99 + i * 11 + j] = acc;
+        }
+    f32_gemm_blas(&g, a, b, got, !special);
+    for (int i = 0; i < 198; i++)
+      CHECK(special ? same_bits(want[i], got[i]) : fabsf(want[i] - got[i]) <= 1e-5f * (1 + fabsf(want[i])) * 13);
+  }
+}
+
+TEST(kernel_takes_small_products_only) {
+  F32Gemm small = {.batch = 32, .m = 256, .n = 256, .k = 256}, lstm = {.batch = 1, .m = 32, .n = 1024, .k = 256};
+  F32Gemm big = {.batch = 1, .m = 1024, .n = 1024, .k = 1024}, tall = {.batch = 1, .m = 2048, .n = 4, .k = 4};
+  F32Gemm deep = {.batch = 1, .m = 4, .n = 4, .k = 4096};
+  bool avail = f32_gemm_kernel_available();
+  CHECK(f32_gemm_kernel_fits(&small) == avail);
+  CHECK(f32_gemm_kernel_fits(&lstm) == avail);
+  CHECK(!f32_gemm_kernel_fits(&big));
+  CHECK(!f32_gemm_kernel_fits(&tall));
+  CHECK(!f32_gemm_kernel_fits(&deep));
+}
+
+/* The plan of the dot named "d" in text, as the kernel would see it:
+ * *fits receives whether the kernel runs it (f32 only). */
+static bool dot_fits(const char *text, bool *fits) {
+  cxla_module *m = NULL;
+  *fits = false;
+  cxla_status s = cxla_module_parse(text, strlen(text), "plan", &m);
+  bool ok = !s;
+  cxla_status_free(s);
+  if (!ok) return false;
+  const Instr *d = NULL;
+  for (int i = 0; i < m->entry->ninstrs; i++)
+    if (strcmp(m->entry->instrs[i]->name, "d") == 0) d = m->entry->instrs[i];
+  GemmPlan p;
+  ok = d && gemm_plan(d, &p);
+  if (ok) {
+    F32Gemm g = {.batch = p.batch, .m = p.m, .n = p.n, .k = p.k, .trans_a = p.trans_a, .trans_b = p.trans_b};
+    *fits = d->shape->type == T_F32 && f32_gemm_kernel_fits(&g);
+  }
+  cxla_module_destroy(m);
+  return ok;
+}
+
+static bool program_case(const char *name, const char *text, bool want_fits) {
+  bool fits;
+  if (!dot_fits(text, &fits)) {
+    fprintf(stderr, "%s: no GEMM plan for dot d\n", name);
+    return false;
+  }
+  if (fits != (want_fits && f32_gemm_kernel_available())) {
+    fprintf(stderr, "%s: kernel %s, want %s\n", name, fits ? "takes it" : "does not", want_fits ? "yes" : "no");
+    return false;
+  }
+  return cpu_vs_interp(name, text, false);
+}
+
+TEST(programs_vs_interpreter) {
+  /* batched, A transposed, B read in place (m <= 6) */
+  CHECK(program_case("batch ta",
+                     "HloModule m\nENTRY e {\n  a = f32[3,9,5]{2,1,0} parameter(0)\n  b = f32[3,9,70]{2,1,0} parameter(1)\n"
+                     "  ROOT d = f32[3,5,70]{2,1,0} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+                     "lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
+                     true));
+  /* B transposed, several row blocks */
+  CHECK(program_case("tb",
+                     "HloModule m\nENTRY e {\n  a = f32[37,130]{1,0} parameter(0)\n  b = f32[67,130]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[37,67]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
+                     true));
+  /* non-default layouts of the operands and of the result */
+  CHECK(program_case("layouts",
+                     "HloModule m\nENTRY e {\n  a = f32[2,20,33]{1,2,0} parameter(0)\n  b = f32[2,33,17]{0,1,2} parameter(1)\n"
+                     "  ROOT d = f32[2,20,17]{1,0,2} dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, "
+                     "lhs_contracting_dims={2}, rhs_contracting_dims={1}\n}\n",
+                     true));
+  /* m = 1, k = 1 */
+  CHECK(program_case("m1",
+                     "HloModule m\nENTRY e {\n  a = f32[1,300]{1,0} parameter(0)\n  b = f32[300,90]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[1,90]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+                     true));
+  CHECK(program_case("k1",
+                     "HloModule m\nENTRY e {\n  a = f32[40,1]{1,0} parameter(0)\n  b = f32[1,50]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[40,50]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+                     true));
+  /* must not run it: too many rows (BLAS), f64 */
+  CHECK(program_case("tall",
+                     "HloModule m\nENTRY e {\n  a = f32[1100,3]{1,0} parameter(0)\n  b = f32[3,5]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[1100,5]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+                     false));
+  CHECK(program_case("f64",
+                     "HloModule m\nENTRY e {\n  a = f64[7,9]{1,0} parameter(0)\n  b = f64[9,5]{1,0} parameter(1)\n"
+                     "  ROOT d = f64[7,5]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+                     false));
+}
+
+int main(void) {
+  RUN(kernel_matches_plain_loop);
+  RUN(blas_and_plain_loop);
+  RUN(kernel_takes_small_products_only);
+  RUN(programs_vs_interpreter);
+  return test_summary(__FILE__);
+}
