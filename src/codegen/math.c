@@ -995,6 +995,7 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
 }
 
 LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
+  e->long_chain |= op == OP_EXP || op == OP_TANH || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS;
   switch (op) {
   case OP_EXP: return v_exp_f32(e, dazf(e, x));
   case OP_TANH: return v_tanh_f32(e, dazf(e, x));
@@ -1005,7 +1006,15 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   }
 }
 
+static LLVMValueRef vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x);
+
 LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
+  LLVMValueRef r = vmath1(e, op, from_f32, x);
+  e->long_chain |= r != NULL;
+  return r;
+}
+
+static LLVMValueRef vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
   if (from_f32) x = daz32(e, x);
   switch (op) {
   case OP_EXP: return v_exp(e, x, from_f32);
@@ -1043,6 +1052,7 @@ LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
 }
 
 LLVMValueRef em_vmath2(Em *e, Opcode op, bool from_f32, LLVMValueRef x, LLVMValueRef y) {
+  e->long_chain |= (from_f32 && (op == OP_ATAN2 || op == OP_POWER)) || (!from_f32 && op == OP_ATAN2);
   if (from_f32 && op == OP_ATAN2) return v_atan2_f32(e, daz32(e, x), daz32(e, y));
   if (from_f32 && op == OP_POWER) return v_pow_f32(e, x, y);
   if (!from_f32 && op == OP_ATAN2) return v_atan2_f64(e, x, y);

@@ -99,6 +99,18 @@ check "run --dump-to" 0 "" "$CXLA" run dead.hlo --random --dump-to rdump
 check "run --dump-to with --no-opt" 2 "cannot go with --no-opt" \
   "$CXLA" run dead.hlo --random --no-opt --dump-to x
 
+# ---- the cpu backend's code hints (src/codegen/cg.c) ---------------------------------------
+# Kernels prefer the host's widest vectors; loops computing a
+# transcendental function ask LLVM to interleave twice, others do not.
+printf 'HloModule th\nENTRY e {\n  x = f32[4096] parameter(0)\n  ROOT t = f32[4096] tanh(x)\n}\n' >th.hlo
+printf 'HloModule ad\nENTRY e {\n  x = f32[4096] parameter(0)\n  ROOT t = f32[4096] add(x, x)\n}\n' >ad.hlo
+check "bench --dump-to (tanh)" 0 "" "$CXLA" bench th.hlo --random --backend cpu --iters 1 --dump-to thd
+grep -q 'llvm.loop.interleave.count' thd/llvm_before_opt.ll && ok || bad "tanh loop: no interleave hint"
+grep -q '"prefer-vector-width"="512"' thd/llvm_before_opt.ll && ok || bad "tanh kernel: no prefer-vector-width"
+check "bench --dump-to (add)" 0 "" "$CXLA" bench ad.hlo --random --backend cpu --iters 1 --dump-to add
+grep -q '"prefer-vector-width"="512"' add/llvm_before_opt.ll && ok || bad "add kernel: no prefer-vector-width"
+if grep -q 'llvm.loop.interleave.count' add/llvm_before_opt.ll; then bad "add loop: interleave hint"; else ok; fi
+
 # ---- conform -----------------------------------------------------------------------------
 if [ -f "$CORPUS/dot_matvec/case.json" ]; then
   check "conform with the optimizer" 0 "^2 passed, 0 failed" "$CXLA" conform "$CORPUS" --filter dot_matvec
