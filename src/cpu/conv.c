@@ -776,13 +776,17 @@ cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *r
     conv_direct(&p, x, ker, o);
     return NULL;
   }
-  conv_blas_threads(cx);
   cxla_status st = NULL;
   char *xp = NULL;
+  WgradConv w;
+  if (shift_ok(&p) && wgrad_plan(&p, &w)) {
+    /* no BLAS: its thread count left as it is */
+    st = wgrad_run(cx, &w, (const float *)x, (const float *)ker, (float *)o);
+    goto done;
+  }
+  conv_blas_threads(cx);
   if (shift_ok(&p)) {
-    WgradConv w;
-    st = wgrad_plan(&p, &w) ? wgrad_run(cx, &w, (const float *)x, (const float *)ker, (float *)o)
-                            : shift_run(cx, &p, x, ker, o);
+    st = shift_run(cx, &p, x, ker, o);
     goto done;
   }
   if (p.ls_f != 1) {

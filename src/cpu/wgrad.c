@@ -15,8 +15,9 @@
  * shape only, so results do not depend on the thread count), the chunks
  * split over the execution's threads, each summing into its own partial
  * output; the partials are then added in chunk order. Within a chunk,
- * blocks of WG_RB rows are swept once per tile (output position, block of
- * b, block of o) while they stay in L1/L2. Sums are in f32, in that
+ * blocks of rows (WG_SWEEP_PIXELS window positions, two rows at least)
+ * are swept once per tile (output position, block of b, block of o) while
+ * they stay in L1/L2. Sums are in f32, in that
  * order: not the interpreter's (double, in window order), within the
  * differential tests' tolerance. Operands with infinities or NaNs never
  * get here (conv.c takes its direct loop for them). */
@@ -24,8 +25,9 @@
 
 #include "cpu/cpu_internal.h"
 
-#define WG_CHUNKS 8 /* rhs row chunks: partial outputs */
-#define WG_RB 2     /* rhs rows per sweep */
+#define WG_CHUNKS 8        /* rhs row chunks: partial outputs, at most */
+#define WG_PART_BYTES (64 << 20) /* ... and at most this much memory in all */
+#define WG_SWEEP_PIXELS 112 /* rhs window positions per sweep, at least */
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -102,7 +104,7 @@ typedef struct WgJob {
   const WgradConv *w;
   const float *x, *dy;
   float *parts; /* WG_CHUNKS partial outputs [OH][OW][B][O] */
-  int64_t rows, nch, plen;
+  int64_t rows, nch, plen, rb; /* rhs rows, chunks, partial length, rows per sweep */
 } WgJob;
 
 /* Chunks [c0, c1): each sums its rhs rows into its partial output. */
@@ -113,8 +115,8 @@ static cxla_status wg_chunks(void *arg, int64_t c0, int64_t c1) {
     int64_t r0 = c * j->rows / j->nch, r1 = (c + 1) * j->rows / j->nch;
     float *part = j->parts + c * j->plen;
     memset(part, 0, (size_t)j->plen * sizeof *part);
-    for (int64_t rb = r0; rb < r1; rb += WG_RB) {
-      Tile t = {.w = w, .x = j->x, .dy = j->dy, .r0 = rb, .r1 = rb + WG_RB < r1 ? rb + WG_RB : r1};
+    for (int64_t rb = r0; rb < r1; rb += j->rb) {
+      Tile t = {.w = w, .x = j->x, .dy = j->dy, .r0 = rb, .r1 = rb + j->rb < r1 ? rb + j->rb : r1};
       for (t.oh = 0; t.oh < w->OH; t.oh++)
         for (t.ow = 0; t.ow < w->OW; t.ow++)
           for (t.o = 0; t.o < w->O; t.o += 64) {
@@ -138,8 +140,13 @@ static cxla_status wg_chunks(void *arg, int64_t c0, int64_t c1) {
 
 cxla_status wgrad_run(const ExecCtx *cx, const WgradConv *w, const float *x, const float *dy, float *out) {
   WgJob j = {.w = w, .x = x, .dy = dy, .rows = w->F * w->KH, .plen = w->OH * w->OW * w->B * w->O};
+  /* chunks and sweeps: functions of the shape only */
+  int64_t fit = WG_PART_BYTES / (j.plen * (int64_t)sizeof(float) + 1);
   j.nch = j.rows < WG_CHUNKS ? j.rows : WG_CHUNKS;
+  if (j.nch > fit) j.nch = fit;
   if (j.nch < 1) j.nch = 1;
+  j.rb = (WG_SWEEP_PIXELS + w->KW - 1) / w->KW;
+  if (j.rb < 2) j.rb = 2;
   if (!(j.parts = cxla_malloc((size_t)(j.nch * j.plen) * sizeof(float)))) return cxla_oom();
   cxla_status st;
   if (cx && cx->pool && cx->nthreads > 1 && j.nch > 1)
