@@ -25,7 +25,7 @@
 
 #include "cpu/cpu_internal.h"
 
-#define WG_CHUNKS 8        /* rhs row chunks: partial outputs, at most */
+#define WG_CHUNKS 16       /* rhs row chunks: partial outputs, at most */
 #define WG_PART_BYTES (64 << 20) /* ... and at most this much memory in all */
 #define WG_SWEEP_PIXELS 112 /* rhs window positions per sweep, at least */
 

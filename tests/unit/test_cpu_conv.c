@@ -300,7 +300,7 @@ TEST(weight_gradient_shifted_gemms_not_taken) {
  * output features not a multiple of 16 or of 64 (masked lanes, two
  * blocks), lhs batch sizes that leave a narrower last tile, one output
  * batch, padding on one side only or none, windows whose edge rows read
- * only padding, few and many rhs rows (one chunk, eight), 1-D, the lhs
+ * only padding, few and many rhs rows (one chunk, two, sixteen), 1-D, the lhs
  * batch outermost, the output features not innermost. Each on one thread
  * and on three. */
 #define WG(n) (__builtin_cpu_supports("avx512f") ? (n) : 0)
@@ -322,6 +322,9 @@ TEST(weight_gradient_direct_kernel) {
                          1, 1, 0, WG(1), 0));
   CHECK(check_conv_wgrad("wg_1d", CONV_MODULE("f32", "[2,100,5]", "[2,98,24]", "[3,5,24]",
                                               "window={size=98}, dim_labels=f0b_i0o->0bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wg_1d_one_row", CONV_MODULE("f32", "[1,300,5]", "[1,296,24]", "[5,5,24]",
+                                                      "window={size=296}, dim_labels=f0b_i0o->0bf"),
                          1, 1, 0, WG(1), 0));
   CHECK(check_conv_wgrad("wg_batch_outer_out_nchw", CONV_MODULE("f32", "[6,12,12,3]", "[3,12,12,24]", "[6,24,3,3]",
                                                                 "window={size=12x12 pad=1_1x1_1}, "
