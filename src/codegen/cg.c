@@ -734,7 +734,11 @@ static const Instr *row_stash(const Instr *in, const Shape *out, const Instr *la
  * combining into them. Each accumulator sees its elements in the order of
  * the per-element loop, so the results are identical. A kernel whose value
  * is elementwise over the reduce's result (same dims, same type) computes
- * that afterwards, reading the reduce's value back from the output. */
+ * that afterwards, reading the reduce's value back from the output. A
+ * multi-output fusion of column reduces over inputs of the same dims
+ * keeps one accumulator per output and sweeps once for all of them. The
+ * runtime's slices cover at least CG_SWEEP_BYTES of each input line
+ * (codegen_kernel_min_rows), so that no two threads read the same line. */
 
 static bool same_dims(const Shape *a, const Shape *b) {
   return a->rank == b->rank && (a->rank == 0 || !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)));
