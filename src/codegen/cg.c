@@ -309,7 +309,7 @@ static int split_dims(const Shape *s) {
   return k;
 }
 
-static const Instr *column_reduce(const Instr *in, const Instr *value);
+static int column_reduces(const Instr *in, const Instr *value, const Instr **red);
 static bool should_tile(const Instr *in, const Shape *shape);
 static int row_reduces(const Instr *in, const Shape *s, const Instr **red, int max);
 static bool same_dims(const Shape *a, const Shape *b);
@@ -328,7 +328,7 @@ static int nest_rows_dims(const Shape *s, int rowk) {
  * other nests nest_rows_dims. */
 static int kernel_rows_dims(const Instr *in, const Shape *s) {
   const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in;
-  if (column_reduce(in, value) || should_tile(in, s)) return s->rank ? 1 : 0;
+  if (column_reduces(in, value, NULL) || should_tile(in, s)) return s->rank ? 1 : 0;
   return nest_rows_dims(s, row_reduces(in, s, NULL, 0));
 }
 
@@ -339,6 +339,19 @@ int64_t codegen_kernel_extent(const Instr *in) {
   int64_t rows = 1;
   for (int i = 0, k = kernel_rows_dims(in, sh[0]); i < k; i++) rows *= sh[0]->dims[i];
   return rows;
+}
+
+/* bytes of each input line a column-reduction slice reads at least */
+#define CG_SWEEP_BYTES 128
+
+int64_t codegen_kernel_min_rows(const Instr *in) {
+  const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in, *red[8];
+  if (cg_whole_op(in->op) || !column_reduces(in, value, red)) return 1;
+  const Instr *r = red[0];
+  const Shape *is = r->operands[0]->shape;
+  int64_t per_row = type_bytes(is->type);
+  for (int d = r->dimensions.n + 1; d < is->rank; d++) per_row *= is->dims[d];
+  return per_row >= CG_SWEEP_BYTES ? 1 : (CG_SWEEP_BYTES + per_row - 1) / per_row;
 }
 
 bool codegen_supports(const Instr *in, char *why, size_t n) {
@@ -780,7 +793,7 @@ static bool row_inplace(const Instr *in) {
   const Computation *c = in->called[0];
   const Instr *value = c->root, *red[CG_MAX_ROW_REDUCES + 1] = {0};
   /* the row kernel's path in codegen_emit_kernel_pre, not one before it */
-  if (c->nparams < 1 || cg_dus_inplace(in) || column_reduce(in, value) ||
+  if (c->nparams < 1 || cg_dus_inplace(in) || column_reduces(in, value, NULL) ||
       transposed_operand(in, value) || should_tile(in, in->shape) ||
       row_reduces(in, in->shape, red, CG_MAX_ROW_REDUCES) <= 0)
     return false;
@@ -821,7 +834,11 @@ static bool row_inplace(const Instr *in) {
  * combining into them. Each accumulator sees its elements in the order of
  * the per-element loop, so the results are identical. A kernel whose value
  * is elementwise over the reduce's result (same dims, same type) computes
- * that afterwards, reading the reduce's value back from the output. */
+ * that afterwards, reading the reduce's value back from the output. A
+ * multi-output fusion of column reduces over inputs of the same dims
+ * keeps one accumulator per output and sweeps once for all of them. The
+ * runtime's slices cover at least CG_SWEEP_BYTES of each input line
+ * (codegen_kernel_min_rows), so that no two threads read the same line. */
 
 static bool same_dims(const Shape *a, const Shape *b) {
   return a->rank == b->rank && (a->rank == 0 || !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)));
@@ -864,9 +881,39 @@ static bool elementwise_above(const Computation *c, const Instr *r) {
   return ok;
 }
 
-/* The column reduce the kernel for `in` computes by sweeping, or NULL. */
-static const Instr *column_reduce(const Instr *in, const Instr *value) {
-  if (in->shape->type == T_TUPLE || !type_is_array(in->shape->type)) return NULL;
+/* Whether reduce r is a column reduction of one input (reduced dims 0 ..
+ * nr-1, kept dims nr .. rank-1, the innermost kept dim long enough to
+ * vectorize) whose result is of output shape os. */
+static bool column_shaped(const Instr *r, const Shape *os) {
+  if (r->op != OP_REDUCE || r->noperands != 2 || r->shape->type != os->type || !same_dims(r->shape, os)) return false;
+  const Shape *is = r->operands[0]->shape;
+  if (r->dimensions.n == 0 || r->dimensions.n >= is->rank) return false;
+  for (int k = 0; k < r->dimensions.n; k++)
+    if (r->dimensions.v[k] != k) return false;
+  return is->dims[is->rank - 1] >= 8;
+}
+
+/* The column reduces the kernel for `in` computes by sweeping, one per
+ * output (into red[0 .. n) when red is not NULL): a single-output kernel
+ * whose value is a column reduce or elementwise over its only reduce, or a
+ * multi-output fusion whose root is a tuple of column reduces over inputs
+ * of the same dims (batch-norm statistics: one sweep computes all of
+ * them). 0 when it is none of these. */
+static int column_reduces(const Instr *in, const Instr *value, const Instr **red) {
+  if (in->shape->type == T_TUPLE) {
+    int n = in->shape->ntuple;
+    if (in->op != OP_FUSION || value->op != OP_TUPLE || value->noperands != n || n < 1 || n > 8) return 0;
+    const Instr *r0 = value->operands[0];
+    for (int k = 0; k < n; k++) {
+      const Instr *r = value->operands[k];
+      if (!column_shaped(r, in->shape->tuple[k]) || r->dimensions.n != r0->dimensions.n ||
+          !same_dims(r->operands[0]->shape, r0->operands[0]->shape) || !same_dims(r->shape, r0->shape))
+        return 0;
+      if (red) red[k] = r;
+    }
+    return n;
+  }
+  if (!type_is_array(in->shape->type)) return 0;
   const Instr *r = NULL;
   if (value->op == OP_REDUCE) {
     r = value;
@@ -874,56 +921,62 @@ static const Instr *column_reduce(const Instr *in, const Instr *value) {
     const Computation *c = in->called[0];
     for (int i = 0; i < c->ninstrs; i++)
       if (c->instrs[i]->op == OP_REDUCE) {
-        if (r) return NULL; /* one reduce only */
+        if (r) return 0; /* one reduce only */
         r = c->instrs[i];
       }
-    if (!r || !elementwise_above(c, r)) return NULL;
+    if (!r || !elementwise_above(c, r)) return 0;
   } else {
-    return NULL;
+    return 0;
   }
-  if (r->noperands != 2 || r->shape->type != in->shape->type || !same_dims(r->shape, in->shape)) return NULL;
-  const Shape *is = r->operands[0]->shape;
-  if (r->dimensions.n == 0 || r->dimensions.n >= is->rank) return NULL;
-  /* reduced dims 0 .. nr-1, kept dims nr .. rank-1, the innermost kept dim
-   * long enough to vectorize */
-  for (int k = 0; k < r->dimensions.n; k++)
-    if (r->dimensions.v[k] != k) return NULL;
-  if (is->dims[is->rank - 1] < 8) return NULL;
-  return r;
+  if (!column_shaped(r, in->shape)) return 0;
+  if (red) red[0] = r;
+  return 1;
 }
 
-/* Sweeps column reduce r into output 0 over output rows [lo, hi). */
-static void emit_column_reduce(Em *e, const Instr *r, LLVMValueRef lo, LLVMValueRef hi) {
+/* Sweeps column reduces red[0 .. n) (the same reduced dims of inputs of
+ * the same dims) into outputs 0 .. n-1 over output rows [lo, hi): one
+ * pass over the reduced positions combines every accumulator, the values
+ * the reduces share computed once per element. */
+static void emit_column_reduce(Em *e, const Instr *const *red, int n, LLVMValueRef lo, LLVMValueRef hi) {
+  const Instr *r = red[0];
   const Shape *is = r->operands[0]->shape, *os = r->shape;
   int nr = r->dimensions.n, nk = os->rank;
   for (int d = 0; d < is->rank; d++)
     if (is->dims[d] == 0 && d >= nr) return; /* no outputs */
-  LLVMTypeRef st = cg_storage_type(e->cg, os->type);
   Loop loops[CG_MAX_RANK], rl[CG_MAX_RANK];
   /* accumulators = init */
-  LLVMValueRef init = em_elem1(e, r->operands[1], em_idx(e, 0));
   Idx *oi = em_idx(e, nk);
   if (!oi || e->err) return;
   for (int d = 0; d < nk; d++)
     oi->v[d] = em_loop_begin(e, &loops[d], d == 0 ? lo : em_i64(e, 0), d == 0 ? hi : em_i64(e, os->dims[d]), "ci");
-  LLVMBuildStore(e->b, init, LLVMBuildGEP2(e->b, st, em_buf(e, 0), (LLVMValueRef[]){em_linear(e, oi, os->dims)}, 1, ""));
+  LLVMValueRef lin = em_linear(e, oi, os->dims);
+  for (int k = 0; k < n && !e->err; k++) {
+    LLVMValueRef init = em_elem1(e, red[k]->operands[1], em_idx(e, 0));
+    if (e->err) break;
+    LLVMTypeRef st = cg_storage_type(e->cg, red[k]->shape->type);
+    LLVMBuildStore(e->b, init, LLVMBuildGEP2(e->b, st, em_buf(e, k), &lin, 1, ""));
+  }
   for (int d = nk - 1; d >= 0; d--) em_loop_end(e, &loops[d]);
   bool empty = false;
   for (int d = 0; d < nr; d++) empty |= is->dims[d] == 0;
-  if (empty) return;
+  if (empty || e->err) return;
   /* for each reduced position, for each kept position: acc = f(acc, x) */
   Idx *ii = em_idx(e, is->rank), *ko = em_idx(e, nk);
   if (!ii || !ko) return;
   for (int d = 0; d < nr; d++) ii->v[d] = em_loop_begin(e, &rl[d], em_i64(e, 0), em_i64(e, is->dims[d]), "cr");
-  LLVMValueRef out = em_buf(e, 0);
   for (int d = 0; d < nk; d++) {
     ko->v[d] = em_loop_begin(e, &loops[d], d == 0 ? lo : em_i64(e, 0), d == 0 ? hi : em_i64(e, os->dims[d]), "ck");
     ii->v[nr + d] = ko->v[d];
   }
-  LLVMValueRef p = LLVMBuildGEP2(e->b, st, out, (LLVMValueRef[]){em_linear(e, ko, os->dims)}, 1, "");
-  LLVMValueRef args[2] = {LLVMBuildLoad2(e->b, st, p, ""), em_elem1(e, r->operands[0], ii)}, res[1];
-  em_call_scalar_comp(e, r->called[0], args, res, 1);
-  if (!e->err) LLVMBuildStore(e->b, res[0], p);
+  lin = em_linear(e, ko, os->dims);
+  for (int k = 0; k < n && !e->err; k++) {
+    LLVMTypeRef st = cg_storage_type(e->cg, red[k]->shape->type);
+    LLVMValueRef p = LLVMBuildGEP2(e->b, st, em_buf(e, k), &lin, 1, "");
+    LLVMValueRef args[2] = {LLVMBuildLoad2(e->b, st, p, ""), em_elem1(e, red[k]->operands[0], ii)}, res[1];
+    if (e->err) break;
+    em_call_scalar_comp(e, red[k]->called[0], args, res, 1);
+    if (!e->err) LLVMBuildStore(e->b, res[0], p);
+  }
   for (int d = nk - 1; d >= 0; d--) em_loop_end(e, &loops[d]);
   for (int d = nr - 1; d >= 0; d--) em_loop_end(e, &rl[d]);
 }
@@ -1046,7 +1099,8 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
   }
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
-  const Instr *colr = nout == 1 && !cg_whole_op(in->op) ? column_reduce(in, value) : NULL, *tsrc;
+  const Instr *colr[8] = {0}, *tsrc;
+  int ncol = cg_whole_op(in->op) ? 0 : column_reduces(in, value, colr);
   const Instr *red[CG_MAX_ROW_REDUCES + 1] = {0};
   int rowk = 0;
   const Instr *dus = cg_dus_inplace(in);
@@ -1057,12 +1111,12 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     em_if_begin(&e, &f, LLVMBuildICmp(e.b, LLVMIntSLT, lo, hi, ""));
     em_dus_inplace(&e, dus);
     em_if_end(&e, &f);
-  } else if (colr) {
+  } else if (ncol) {
     /* rows: the outermost dim only (kernel_rows_dims) */
-    emit_column_reduce(&e, colr, lo, hi);
-    if (colr != value && !e.err) {
+    emit_column_reduce(&e, colr, ncol, lo, hi);
+    if (ncol == 1 && colr[0] != value && !e.err) {
       /* the epilogue reads the reduce's value from the output */
-      s = bind(&e, colr, 0);
+      s = bind(&e, colr[0], 0);
       if (s) em_fail(&e, s), s = NULL;
       emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1, false); /* in place: never twice */
     }

@@ -74,6 +74,12 @@ cxla_status codegen_emit_predicate(Codegen *cg, const Computation *c, const char
  * call with lo == 0 and nothing otherwise (extent 1). */
 int64_t codegen_kernel_extent(const Instr *in);
 
+/* The fewest rows worth a slice of their own (>= 1): a column-reduction
+ * sweep reads every element of each input line, so a slice narrower than
+ * a few cache lines of it would make each thread read the lines the
+ * others read too. */
+int64_t codegen_kernel_min_rows(const Instr *in);
+
 /* Number of output buffers of the kernel for `in`. */
 int codegen_kernel_outputs(const Instr *in);
 

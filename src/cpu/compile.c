@@ -234,6 +234,8 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   st->nout = codegen_kernel_outputs(in);
   st->extent = codegen_kernel_extent(in);
   st->min_slice = kernel_min_slice(in, st->extent, bd->x->grain);
+  int64_t min_rows = codegen_kernel_min_rows(in);
+  if (st->min_slice < min_rows) st->min_slice = min_rows;
   bd->x->stats.nkernels++;
   plan_pre_dots(bd->x, st, in);
   st->row_alias = row_alias_possible(bd->x->progs[prog], in);

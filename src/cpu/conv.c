@@ -17,7 +17,8 @@
  * image's positions contiguous (NCHW) are written transposed by the GEMM.
  * Two forms take other routes: the weight-gradient form (window nearly the
  * whole input) one GEMM per output position over zero-padded copies
- * (shift_run), and transposed convolutions (lhs dilation) one convolution
+ * (shift_run; f32 with the rhs output features contiguous on an AVX-512
+ * CPU: wgrad.c's direct kernel), and transposed convolutions (lhs dilation) one convolution
  * per output phase over the undilated input (phases_run).
  *
  * Semantics follow src/interp/conv.c (the definition) except for summation
@@ -434,6 +435,23 @@ static cxla_status shift_gemms(void *arg, int64_t q0, int64_t q1) {
   return NULL;
 }
 
+/* The direct weight-gradient kernel's view of a shift_ok plan (wgrad.c):
+ * f32, one or two spatial dims, the rhs output features contiguous, on a
+ * CPU with AVX-512F; false where it does not apply. */
+static bool wgrad_plan(const ConvGemm *p, WgradConv *w) {
+  if (p->es != 4 || p->nsp < 1 || p->nsp > 2 || p->ks_o != 1 || !wgrad_available()) return false;
+  int h = p->nsp == 2 ? 0 : -1, x = p->nsp - 1;
+  *w = (WgradConv){.B = p->N, .F = p->Ci, .O = p->O, .H = 1, .KH = 1, .OH = 1,
+                   .W = p->in_sp[x], .KW = p->k_sp[x], .OW = p->out_sp[x], .pw = p->w[x].pad_lo,
+                   .lb = p->ls_b, .lf = p->ls_f, .lw = p->ls_sp[x], .ri = p->ks_i, .rw = p->ks_sp[x],
+                   .os_w = p->os_sp[x], .os_b = p->os_b, .os_o = p->os_f};
+  if (h == 0) {
+    w->H = p->in_sp[0], w->KH = p->k_sp[0], w->OH = p->out_sp[0], w->ph = p->w[0].pad_lo;
+    w->lh = p->ls_sp[0], w->rh = p->ks_sp[0], w->os_h = p->os_sp[0];
+  }
+  return true;
+}
+
 static cxla_status shift_run(const ExecCtx *cx, const ConvGemm *p, const char *x, const char *ker, char *out) {
   size_t es = p->es;
   ShiftJob j = {.p = p, .x = x, .ker = ker, .out = out, .S = 1};
@@ -786,7 +804,9 @@ void conv_gemm_count(const Instr *in, CpuCompileStats *stats) {
   if (!plan(in, &p)) return;
   stats->nconvs++;
   if (shift_ok(&p)) {
+    WgradConv w;
     stats->nconvs_shift++;
+    stats->nconvs_wgrad += wgrad_plan(&p, &w);
     return;
   }
   bool phased = phases_ok(&p), dilated = false;
@@ -809,9 +829,15 @@ cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *r
     conv_direct(&p, x, ker, o);
     return NULL;
   }
-  conv_blas_threads(cx);
   cxla_status st = NULL;
   char *xp = NULL;
+  WgradConv w;
+  if (shift_ok(&p) && wgrad_plan(&p, &w)) {
+    /* no BLAS: its thread count left as it is */
+    st = wgrad_run(cx, &w, (const float *)x, (const float *)ker, (float *)o);
+    goto done;
+  }
+  conv_blas_threads(cx);
   if (shift_ok(&p)) {
     st = shift_run(cx, &p, x, ker, o);
     goto done;

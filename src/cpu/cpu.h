@@ -21,6 +21,8 @@
  *   rt_linalg.c cholesky, triangular-solve, the LAPACK custom-calls
  *               (OpenBLAS's LAPACK and CBLAS)
  *   rt_topk.c   topk;  rt_rng.c  the legacy rng op
+ *   conv.c      convolutions as im2col + BLAS GEMMs;  wgrad.c  weight
+ *               gradients (the window-sum form) as a direct AVX-512 kernel
  *   rt_window.c depthwise convolution, NHWC pooling and its gradient
  *               (reduce-window max/add, select-and-scatter), whole-prefix
  *               scans: vectorized over channels, rows over the threads
@@ -52,6 +54,7 @@ typedef struct CpuCompileStats {
   int nconvs_shift;         /* window-sum form, one GEMM per output position */
   int nconvs_phased;        /* lhs-dilated (transposed), per output phase */
   int nconvs_direct;        /* on the direct kernel (dconv.c), phased ones too */
+  int nconvs_wgrad;         /* of the window-sum ones: the direct AVX-512 kernel (wgrad.c) */
   int nradix;               /* sorts whose comparator is a plain order: radix sorted */
   int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */
   /* loaded from the disk cache: planning the steps, linking the object

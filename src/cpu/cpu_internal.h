@@ -302,6 +302,23 @@ bool dconv_available(void);
  * over (NULL: the caller's thread). */
 cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o);
 
+/* wgrad.c: f32 weight-gradient convolutions (conv.c's window-sum form) as
+ * a direct AVX-512 kernel, where the CPU has AVX-512F (wgrad_available):
+ *   out[oh, ow, b, o] = sum over f, kh, kw of
+ *                       x[b, f, oh + kh - ph, ow + kw - pw] * dy[f, kh, kw, o]
+ * x (the lhs) read through strides l*, dy (the rhs) through r* with its
+ * o contiguous, out written through os_*; one spatial dim: H, KH, OH 1. */
+typedef struct WgradConv {
+  int64_t B, F, O;              /* lhs batch, contracted features, rhs output features */
+  int64_t H, W, KH, KW, OH, OW; /* lhs, rhs (window) and output spatial extents */
+  int64_t ph, pw;               /* low padding */
+  int64_t lb, lf, lh, lw;       /* lhs strides */
+  int64_t ri, rh, rw;           /* rhs strides (o: 1) */
+  int64_t os_h, os_w, os_b, os_o; /* output strides */
+} WgradConv;
+bool wgrad_available(void);
+cxla_status wgrad_run(const ExecCtx *cx, const WgradConv *w, const float *x, const float *dy, float *out);
+
 /* rt_fft.c */
 cxla_status rt_fft_plan(const Instr *in, void **plan);
 void rt_fft_free(void *plan);

@@ -70,9 +70,10 @@ static bool agree(const Literal *want, const Literal *got, double tol) {
  * (NaN / inf) when nonzero. Expects `gemm_convs` convolutions to take the
  * GEMM path, of them shift_convs the shifted and phased_convs the phased
  * one, and direct_convs to run on the direct kernel (dconv.c) where the
- * machine has AVX-512. */
-static bool check_conv_paths(const char *name, const char *text, int gemm_convs, int shift_convs,
-                             int phased_convs, int direct_convs, double poison) {
+ * machine has AVX-512, and wgrad_convs (unless negative) on the direct
+ * weight-gradient kernel (wgrad.c). */
+static bool check_conv_all(const char *name, const char *text, int gemm_convs, int shift_convs,
+                           int phased_convs, int direct_convs, int wgrad_convs, double poison) {
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL, *got = NULL, *got_pool = NULL;
   CpuExecutable *x = NULL;
@@ -127,6 +128,11 @@ static bool check_conv_paths(const char *name, const char *text, int gemm_convs,
               phased_convs);
       ok = false;
     }
+    if (wgrad_convs >= 0 && cpu_executable_stats(x)->nconvs_wgrad != wgrad_convs) {
+      fprintf(stderr, "%s: %d direct weight-gradient convolutions, expected %d\n", name,
+              cpu_executable_stats(x)->nconvs_wgrad, wgrad_convs);
+      ok = false;
+    }
   }
   cxla_status_free(s);
   if (args)
@@ -139,6 +145,19 @@ static bool check_conv_paths(const char *name, const char *text, int gemm_convs,
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
   return ok;
+}
+
+/* check_conv_all not counting the direct weight-gradient kernel. */
+static bool check_conv_paths(const char *name, const char *text, int gemm_convs, int shift_convs,
+                             int phased_convs, int direct_convs, double poison) {
+  return check_conv_all(name, text, gemm_convs, shift_convs, phased_convs, direct_convs, -1, poison);
+}
+
+/* check_conv_all for weight-gradient (shifted) convolutions, which never
+ * take the forward direct kernel. */
+static bool check_conv_wgrad(const char *name, const char *text, int gemm_convs, int shift_convs,
+                             int phased_convs, int wgrad_convs, double poison) {
+  return check_conv_all(name, text, gemm_convs, shift_convs, phased_convs, 0, wgrad_convs, poison);
 }
 
 /* check_conv_paths with no convolution expected on the shifted or phased
@@ -290,6 +309,55 @@ TEST(weight_gradient_shifted_gemms_not_taken) {
   CHECK(check_conv_paths("wgrad_wide_pad", CONV_MODULE("f32", "[3,6,6,5]", "[3,6,6,8]", "[5,5,5,8]",
                                                        "window={size=6x6 pad=2_2x2_2}, dim_labels=f01b_i01o->01bf"),
                          1, 0, 0, 0, 0));
+}
+
+/* The direct AVX-512 weight-gradient kernel (src/cpu/wgrad.c), taken by
+ * f32 window-sum convolutions whose rhs output features are contiguous on
+ * a CPU with AVX-512F (elsewhere: the shifted GEMMs, same results):
+ * output features not a multiple of 16 or of 64 (masked lanes, two
+ * blocks), lhs batch sizes that leave a narrower last tile, one output
+ * batch, padding on one side only or none, windows whose edge rows read
+ * only padding, few and many rhs rows (one chunk, two, sixteen), 1-D, the lhs
+ * batch outermost, the output features not innermost. Each on one thread
+ * and on three. */
+#define WG(n) (__builtin_cpu_supports("avx512f") ? (n) : 0)
+TEST(weight_gradient_direct_kernel) {
+  CHECK(check_conv_wgrad("wg_o70_b13", CONV_MODULE("f32", "[3,10,9,13]", "[3,10,9,70]", "[3,3,13,70]",
+                                                   "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wg_o40_b20", CONV_MODULE("f32", "[2,8,8,20]", "[2,8,8,40]", "[3,2,20,40]",
+                                                   "window={size=8x8 pad=2_0x0_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wg_o20_b1", CONV_MODULE("f32", "[12,12,12,1]", "[12,12,12,20]", "[3,3,1,20]",
+                                                  "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wg_o64_b64_no_pad", CONV_MODULE("f32", "[4,6,6,64]", "[4,5,5,64]", "[2,2,64,64]",
+                                                          "window={size=5x5}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wg_o16_b7_f1", CONV_MODULE("f32", "[1,9,9,7]", "[1,9,9,16]", "[3,3,7,16]",
+                                                     "window={size=9x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wg_1d", CONV_MODULE("f32", "[2,100,5]", "[2,98,24]", "[3,5,24]",
+                                              "window={size=98}, dim_labels=f0b_i0o->0bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wg_1d_one_row", CONV_MODULE("f32", "[1,300,5]", "[1,296,24]", "[5,5,24]",
+                                                      "window={size=296}, dim_labels=f0b_i0o->0bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wg_batch_outer_out_nchw", CONV_MODULE("f32", "[6,12,12,3]", "[3,12,12,24]", "[6,24,3,3]",
+                                                                "window={size=12x12 pad=1_1x1_1}, "
+                                                                "dim_labels=b01f_i01o->bf01"),
+                         1, 1, 0, WG(1), 0));
+  /* the shifted GEMMs: f64, rhs output features not innermost */
+  CHECK(check_conv_wgrad("wg_f64", CONV_MODULE("f64", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
+                                               "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, 0, 0));
+  CHECK(check_conv_wgrad("wg_rhs_o_outer", CONV_MODULE("f32", "[3,12,12,5]", "[8,12,12,3]", "[3,3,5,8]",
+                                                       "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_o01i->01bf"),
+                         1, 1, 0, 0, 0));
+  /* non-finite operands: the direct loop */
+  CHECK(check_conv_wgrad("wg_inf", CONV_MODULE("f32", "[3,10,9,13]", "[3,10,9,70]", "[3,3,13,70]",
+                                               "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), INFINITY));
 }
 
 /* Transposed convolutions (lhs dilation, stride 1): one convolution per
@@ -477,6 +545,7 @@ int main(void) {
   RUN(small_and_depthwise_stay_with_the_emitter);
   RUN(weight_gradient_shifted_gemms);
   RUN(weight_gradient_shifted_gemms_not_taken);
+  RUN(weight_gradient_direct_kernel);
   RUN(transposed_by_phase);
   RUN(in_an_output_fusion);
   RUN(direct_feature_counts);

@@ -75,6 +75,87 @@ TEST(shapes_left_to_the_per_element_loop) {
                                     "  ROOT r = f32[40] reduce(x, z), dimensions={0}, to_apply=add\n}\n"));
 }
 
+/* Multi-output fusions whose root is a tuple of column reduces (batch-norm
+ * statistics: sum, sum of squares, ... over N, H, W per channel) sweep
+ * their input once for all of them: sums (NaNs masked, so that they are
+ * numbers), a max with NaNs, a non-identity
+ * init, an s32 count next to f32 sums, two reduced and two kept dims. The
+ * tuple is taken apart in the entry (the comparison reads one array).
+ * Tuples the sweep must leave to the per-element loop still agree: a
+ * column and a row reduce, an output that is no reduce, reduces over
+ * inputs of different dims. */
+#define MAX_F32 "mx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] maximum(a, b)\n}\n\n"
+#define ADD_S32 "adds {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n  ROOT r = s32[] add(a, b)\n}\n\n"
+
+TEST(tuple_of_column_reduces) {
+  CHECK(check_same("bn_stats", "HloModule m\n\n" ADD_F32 MAX_F32 ADD_S32
+                               "fused {\n  p0 = f32[4,6,7,40] parameter(0)\n  p1 = f32[40] parameter(1)\n"
+                               "  b = f32[4,6,7,40] broadcast(p1), dimensions={3}\n"
+                               "  z = f32[] constant(0)\n  zb = f32[4,6,7,40] broadcast(z), dimensions={}\n"
+                               "  ok = pred[4,6,7,40] compare(p0, p0), direction=EQ\n"
+                               "  cl = f32[4,6,7,40] select(ok, p0, zb)\n"
+                               "  d = f32[4,6,7,40] subtract(cl, b)\n  sq = f32[4,6,7,40] multiply(d, d)\n"
+                               "  one = f32[] constant(1)\n  ninf = f32[] constant(-inf)\n"
+                               "  c = s32[4,6,7,40] convert(cl)\n  zi = s32[] constant(3)\n"
+                               "  s = f32[40] reduce(d, z), dimensions={0,1,2}, to_apply=add\n"
+                               "  q = f32[40] reduce(sq, one), dimensions={0,1,2}, to_apply=add\n"
+                               "  m = f32[40] reduce(p0, ninf), dimensions={0,1,2}, to_apply=mx\n"
+                               "  n = s32[40] reduce(c, zi), dimensions={0,1,2}, to_apply=adds\n"
+                               "  ROOT t = (f32[40], f32[40], f32[40], s32[40]) tuple(s, q, m, n)\n}\n\n"
+                               "ENTRY e {\n  x = f32[4,6,7,40] parameter(0)\n  y = f32[40] parameter(1)\n"
+                               "  f = (f32[40], f32[40], f32[40], s32[40]) fusion(x, y), kind=kInput, calls=fused\n"
+                               "  g0 = f32[40] get-tuple-element(f), index=0\n  g1 = f32[40] get-tuple-element(f), index=1\n"
+                               "  g2 = f32[40] get-tuple-element(f), index=2\n  g3 = s32[40] get-tuple-element(f), index=3\n"
+                               "  g3f = f32[40] convert(g3)\n"
+                               "  ROOT r = f32[160] concatenate(g0, g1, g2, g3f), dimensions={0}\n}\n"));
+  CHECK(check_same("two_kept_dims", "HloModule m\n\n" ADD_F32
+                                    "fused {\n  p0 = f32[5,3,4,16] parameter(0)\n  p1 = f32[5,3,4,16] parameter(1)\n"
+                                    "  z = f32[] constant(0)\n  zb = f32[5,3,4,16] broadcast(z), dimensions={}\n"
+                                    "  ok = pred[5,3,4,16] compare(p0, p0), direction=EQ\n"
+                                    "  cl = f32[5,3,4,16] select(ok, p0, zb)\n  pr = f32[5,3,4,16] multiply(cl, cl)\n"
+                                    "  a = f32[4,16] reduce(cl, z), dimensions={0,1}, to_apply=add\n"
+                                    "  b = f32[4,16] reduce(pr, z), dimensions={0,1}, to_apply=add\n"
+                                    "  ROOT t = (f32[4,16], f32[4,16]) tuple(a, b)\n}\n\n"
+                                    "ENTRY e {\n  x = f32[5,3,4,16] parameter(0)\n  y = f32[5,3,4,16] parameter(1)\n"
+                                    "  f = (f32[4,16], f32[4,16]) fusion(x, y), kind=kInput, calls=fused\n"
+                                    "  g0 = f32[4,16] get-tuple-element(f), index=0\n"
+                                    "  g1 = f32[4,16] get-tuple-element(f), index=1\n"
+                                    "  ROOT r = f32[8,16] concatenate(g0, g1), dimensions={0}\n}\n"));
+  /* left to the per-element loop */
+  CHECK(check_same("column_and_row", "HloModule m\n\n" ADD_F32
+                                     "fused {\n  p0 = f32[40,40] parameter(0)\n  z = f32[] constant(0)\n"
+                                     "  a = f32[40] reduce(p0, z), dimensions={0}, to_apply=add\n"
+                                     "  b = f32[40] reduce(p0, z), dimensions={1}, to_apply=add\n"
+                                     "  ROOT t = (f32[40], f32[40]) tuple(a, b)\n}\n\n"
+                                     "ENTRY e {\n  x = f32[40,40] parameter(0)\n"
+                                     "  f = (f32[40], f32[40]) fusion(x), kind=kInput, calls=fused\n"
+                                     "  g0 = f32[40] get-tuple-element(f), index=0\n"
+                                     "  g1 = f32[40] get-tuple-element(f), index=1\n"
+                                     "  ROOT r = f32[80] concatenate(g0, g1), dimensions={0}\n}\n"));
+  CHECK(check_same("not_a_reduce", "HloModule m\n\n" ADD_F32
+                                   "fused {\n  p0 = f32[9,40] parameter(0)\n  p1 = f32[40] parameter(1)\n"
+                                   "  z = f32[] constant(0)\n"
+                                   "  a = f32[40] reduce(p0, z), dimensions={0}, to_apply=add\n"
+                                   "  b = f32[40] negate(p1)\n"
+                                   "  ROOT t = (f32[40], f32[40]) tuple(a, b)\n}\n\n"
+                                   "ENTRY e {\n  x = f32[9,40] parameter(0)\n  y = f32[40] parameter(1)\n"
+                                   "  f = (f32[40], f32[40]) fusion(x, y), kind=kInput, calls=fused\n"
+                                   "  g0 = f32[40] get-tuple-element(f), index=0\n"
+                                   "  g1 = f32[40] get-tuple-element(f), index=1\n"
+                                   "  ROOT r = f32[80] concatenate(g0, g1), dimensions={0}\n}\n"));
+  CHECK(check_same("different_inputs", "HloModule m\n\n" ADD_F32
+                                       "fused {\n  p0 = f32[9,40] parameter(0)\n  p1 = f32[3,5,40] parameter(1)\n"
+                                       "  z = f32[] constant(0)\n"
+                                       "  a = f32[40] reduce(p0, z), dimensions={0}, to_apply=add\n"
+                                       "  b = f32[40] reduce(p1, z), dimensions={0,1}, to_apply=add\n"
+                                       "  ROOT t = (f32[40], f32[40]) tuple(a, b)\n}\n\n"
+                                       "ENTRY e {\n  x = f32[9,40] parameter(0)\n  y = f32[3,5,40] parameter(1)\n"
+                                       "  f = (f32[40], f32[40]) fusion(x, y), kind=kInput, calls=fused\n"
+                                       "  g0 = f32[40] get-tuple-element(f), index=0\n"
+                                       "  g1 = f32[40] get-tuple-element(f), index=1\n"
+                                       "  ROOT r = f32[80] concatenate(g0, g1), dimensions={0}\n}\n"));
+}
+
 /* Float max/min reductions (elemental.c's reduce_minmax: integer keys in
  * IEEE total order, vectorized, and the sequential loop again when a NaN
  * was seen) must equal the interpreter's bit for bit: rows with and
@@ -161,6 +242,7 @@ int main(void) {
   RUN(max_with_nans_and_other_types);
   RUN(fusion_with_epilogue);
   RUN(shapes_left_to_the_per_element_loop);
+  RUN(tuple_of_column_reduces);
   RUN(max_min_vectorized_exact);
   return test_summary(__FILE__);
 }
