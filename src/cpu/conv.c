@@ -813,6 +813,11 @@ void conv_gemm_count(const Instr *in, CpuCompileStats *stats) {
   for (int d = 0; d < p.nsp; d++) dilated |= p.w[d].lhs_dilate > 1;
   if (phased) stats->nconvs_phased++;
   if (direct_ok(&p) && (phased || !dilated)) stats->nconvs_direct++;
+  /* as conv_gemm_run repacks the input features innermost */
+  ConvGemm q = p;
+  q.ls_f = 1;
+  DConvPlan d;
+  if (!phased && direct_plan(&q, &d) && dconv_winograd(&d)) stats->nconvs_winograd++;
 }
 
 cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out) {

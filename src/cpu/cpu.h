@@ -54,6 +54,7 @@ typedef struct CpuCompileStats {
   int nconvs_shift;         /* window-sum form, one GEMM per output position */
   int nconvs_phased;        /* lhs-dilated (transposed), per output phase */
   int nconvs_direct;        /* on the direct kernel (dconv.c), phased ones too */
+  int nconvs_winograd;      /* of them by Winograd F(2x2, 3x3) */
   int nconvs_wgrad;         /* of the window-sum ones: the direct AVX-512 kernel (wgrad.c) */
   int nradix;               /* sorts whose comparator is a plain order: radix sorted */
   int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */

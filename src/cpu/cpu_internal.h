@@ -298,6 +298,10 @@ typedef struct DConvPlan {
 } DConvPlan;
 /* Whether this machine runs dconv_run (AVX-512F). */
 bool dconv_available(void);
+/* Whether dconv_run computes p by Winograd F(2x2, 3x3): a 3x3 window,
+ * unit stride, no dilation, at least 16 input features, C x O (rounded
+ * up to 16) at most 16384. */
+bool dconv_winograd(const DConvPlan *p);
 /* Writes every output element of p; cx: the threads the output rows split
  * over (NULL: the caller's thread). */
 cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o);

@@ -1,23 +1,25 @@
 /* Direct f32 convolution on AVX-512 over channels-last inputs (the
  * forward and input-gradient forms; conv.c plans them and falls back to
- * im2col + BLAS on machines without AVX-512, for other types and shapes).
+ * im2col + BLAS on machines without AVX-512, for other types and shapes),
+ * and Winograd F(2x2, 3x3) for 3x3 windows with unit stride (below).
  *
  * The kernel is packed once per run into blocks of up to 64 output
  * features, each in chunks of input features [kh][kw][ci][block width]
  * (zero past the last feature; a chunk contiguous, so that its taps do not
- * fall on the same L1 sets).
- * A work item is one output row (batch n, output row oh); per row, per
- * feature block, per chunk of input features (the chunk's weights for all
- * window taps fit in L1), the row is cut into strips of up to WB output
- * pixels whose WB x NV vectors of 16 sums stay in zmm registers: for each
- * window tap and input feature, NV weight vectors are loaded and each
- * pixel's input value is broadcast and multiplied into them. Each pixel of
- * a tap reads through its own pointer; pixels in padding read a zero row,
- * and taps whose row or whole strip is in padding are left out. The sums
- * of a row gather in the output row itself when its features are
- * contiguous and a multiple of 16, else in a channels-last row buffer
- * copied to the output (any layout) when the row is done. Rows split over the threads; every
- * row is computed the same way whatever the split.
+ * fall on the same L1 sets). A work item is one output row (batch n,
+ * output row oh); per feature block (for a group of rows while the block's
+ * weights are in L2), per row, per chunk of input features (the chunk's
+ * weights for all window taps fit in L1), the row is cut into strips of
+ * up to WB output pixels whose WB x NV vectors of 16 sums stay in zmm
+ * registers: for each window tap and input feature, NV weight vectors are
+ * loaded and each pixel's input value is broadcast and multiplied into
+ * them. Each pixel of a tap reads through its own pointer; pixels in
+ * padding read a zero row, and taps whose row or whole strip is in padding
+ * are left out. The sums of a row gather in the output row itself when its
+ * features are contiguous and a multiple of 16, else in a channels-last
+ * row buffer copied to the output (any layout) when the row is done. Rows
+ * split over the threads; every row is computed the same way whatever the
+ * split.
  *
  * The sum is in f32 in the order (chunk, tap, feature), like a GEMM's
  * different from the interpreter's only in rounding. */
@@ -37,6 +39,13 @@ bool dconv_available(void) {
 #else
   return false;
 #endif
+}
+
+bool dconv_winograd(const DConvPlan *p) {
+  /* the transformed kernel (16 C O floats) is read whole per pass of
+   * tiles: at most 1 MiB, to stay in L2 */
+  return p->KH == 3 && p->KW == 3 && p->sh == 1 && p->sw == 1 && p->dh == 1 && p->dw == 1 && p->C >= 16 &&
+         p->C * ((p->O + 15) / 16 * 16) <= 16384;
 }
 
 #ifdef DC_AVX512
@@ -110,9 +119,9 @@ typedef struct DcJob {
   int64_t cn;         /* input features per chunk */
 } DcJob;
 
-/* Width in floats of feature block b. */
-static int64_t blk_width(const DcJob *j, int64_t b) {
-  return b + 1 < j->nblk ? BLK : j->opad - b * BLK;
+/* Width in floats of feature block b of nblk over opad features. */
+static int64_t blk_width(int64_t nblk, int64_t opad, int64_t b) {
+  return b + 1 < nblk ? BLK : opad - b * BLK;
 }
 
 /* Packs the kernel: per feature block, per chunk of cn input features,
@@ -134,66 +143,264 @@ static void pack(const DConvPlan *p, const float *k, int64_t opad, int64_t cn, f
   }
 }
 
-/* Rows [r0, r1) of n * OH. */
+/* Copies a channels-last row buffer (row stride opad) to output row ob. */
+static void put_row(const DConvPlan *p, float *ob, const float *rb, int64_t opad) {
+  if (p->os_f == 1) {
+    for (int64_t ow = 0; ow < p->OW; ow++) memcpy(ob + ow * p->os_w, rb + ow * opad, (size_t)p->O * sizeof(float));
+  } else {
+    for (int64_t oc = 0; oc < p->O; oc++)
+      for (int64_t ow = 0; ow < p->OW; ow++) ob[oc * p->os_f + ow * p->os_w] = rb[ow * opad + oc];
+  }
+}
+
+/* Rows [r0, r1) of n * OH, in groups of rg rows: with several feature
+ * blocks, each block's weights serve the whole group while they are in
+ * L2. */
 static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
   const DcJob *j = arg;
   const DConvPlan *p = j->p;
-  int64_t taps = p->KH * p->KW, opad = j->opad;
-  float *rb = cxla_malloc((size_t)(p->OW * opad) * sizeof(float));
+  int64_t taps = p->KH * p->KW, opad = j->opad, row = p->OW * opad;
+  /* the sums gather in the output rows themselves where their features
+   * are contiguous and fill whole vectors, else in row buffers */
+  bool in_place = p->os_f == 1 && opad == p->O;
+  int64_t rg = j->nblk > 1 ? (64 * 1024) / row : 1;
+  if (rg < 1) rg = 1;
+  if (rg > 16) rg = 16;
+  float *rb = in_place ? NULL : cxla_malloc((size_t)(rg * row) * sizeof(float));
   float *zero = cxla_calloc((size_t)p->C, sizeof(float));
   const float **px = cxla_malloc((size_t)(taps * WB_MAX) * sizeof *px);
   const float **wt = cxla_malloc((size_t)taps * sizeof *wt);
-  cxla_status st = !rb || !zero || !px || !wt ? cxla_oom() : NULL;
-  for (int64_t r = r0; r < r1 && !st; r++) {
-    int64_t n = r / p->OH, oh = r % p->OH;
-    const float *xb = j->x + n * p->xs_b;
-    float *ob = j->o + p->obase + n * p->os_b + oh * p->os_h;
-    /* the sums gather in the output row itself where its features are
-     * contiguous and fill whole vectors, else in the row buffer */
-    bool in_place = p->os_f == 1 && opad == p->O;
-    float *ab = in_place ? ob : rb;
-    int64_t ldb = in_place ? p->os_w : opad;
+  cxla_status st = (!in_place && !rb) || !zero || !px || !wt ? cxla_oom() : NULL;
+  for (int64_t g0 = r0; g0 < r1 && !st; g0 += rg) {
+    int64_t g1 = g0 + rg < r1 ? g0 + rg : r1;
     for (int64_t b = 0; b < j->nblk; b++) {
-      int64_t vbw = blk_width(j, b), nv = vbw / 16, wbm = wb_of_nv[nv];
+      int64_t vbw = blk_width(j->nblk, opad, b), nv = vbw / 16, wbm = wb_of_nv[nv];
       const float *wb_blk = j->wpk + b * BLK * taps * p->C;
       int64_t ns = (p->OW + wbm - 1) / wbm, base = p->OW / ns, extra = p->OW % ns;
-      for (int64_t c0 = 0; c0 < p->C; c0 += j->cn) {
-        int64_t cc = p->C - c0 < j->cn ? p->C - c0 : j->cn;
-        for (int64_t s = 0, ow0 = 0; s < ns; s++) {
-          int64_t wb = base + (s < extra);
-          int64_t nt = 0;
-          for (int64_t kh = 0; kh < p->KH; kh++) {
-            int64_t ih = oh * p->sh - p->ph + kh * p->dh;
-            if (ih < 0 || ih >= p->H) continue;
-            for (int64_t kw = 0; kw < p->KW; kw++) {
-              bool any = false;
-              for (int64_t q = 0; q < wb; q++) {
-                int64_t iw = (ow0 + q) * p->sw - p->pw + kw * p->dw;
-                bool in = iw >= 0 && iw < p->W;
-                px[nt * wb + q] = in ? xb + ih * p->xs_h + iw * p->xs_w + c0 : zero;
-                any |= in;
+      for (int64_t r = g0; r < g1; r++) {
+        int64_t n = r / p->OH, oh = r % p->OH;
+        const float *xb = j->x + n * p->xs_b;
+        float *ab = in_place ? j->o + p->obase + n * p->os_b + oh * p->os_h : rb + (r - g0) * row;
+        int64_t ldb = in_place ? p->os_w : opad;
+        for (int64_t c0 = 0; c0 < p->C; c0 += j->cn) {
+          int64_t cc = p->C - c0 < j->cn ? p->C - c0 : j->cn;
+          for (int64_t s = 0, ow0 = 0; s < ns; s++) {
+            int64_t wb = base + (s < extra);
+            int64_t nt = 0;
+            for (int64_t kh = 0; kh < p->KH; kh++) {
+              int64_t ih = oh * p->sh - p->ph + kh * p->dh;
+              if (ih < 0 || ih >= p->H) continue;
+              for (int64_t kw = 0; kw < p->KW; kw++) {
+                bool any = false;
+                for (int64_t q = 0; q < wb; q++) {
+                  int64_t iw = (ow0 + q) * p->sw - p->pw + kw * p->dw;
+                  bool in = iw >= 0 && iw < p->W;
+                  px[nt * wb + q] = in ? xb + ih * p->xs_h + iw * p->xs_w + c0 : zero;
+                  any |= in;
+                }
+                if (!any) continue;
+                wt[nt++] = wb_blk + (c0 * taps + (kh * p->KW + kw) * cc) * vbw;
               }
-              if (!any) continue;
-              wt[nt++] = wb_blk + (c0 * taps + (kh * p->KW + kw) * cc) * vbw;
             }
+            tiles[nv][wb - 1](nt, cc, px, wt, ab + ow0 * ldb + b * BLK, ldb, c0 == 0);
+            ow0 += wb;
           }
-          tiles[nv][wb - 1](nt, cc, px, wt, ab + ow0 * ldb + b * BLK, ldb, c0 == 0);
-          ow0 += wb;
         }
       }
     }
-    if (in_place) continue;
-    if (p->os_f == 1) {
-      for (int64_t ow = 0; ow < p->OW; ow++) memcpy(ob + ow * p->os_w, rb + ow * opad, (size_t)p->O * sizeof(float));
-    } else {
-      for (int64_t oc = 0; oc < p->O; oc++)
-        for (int64_t ow = 0; ow < p->OW; ow++) ob[oc * p->os_f + ow * p->os_w] = rb[ow * opad + oc];
-    }
+    if (!in_place)
+      for (int64_t r = g0; r < g1; r++)
+        put_row(p, j->o + p->obase + r / p->OH * p->os_b + r % p->OH * p->os_h, rb + (r - g0) * row, opad);
   }
   cxla_free(rb);
   cxla_free(zero);
   cxla_free(px);
   cxla_free(wt);
+  return st;
+}
+
+/* ---- Winograd F(2x2, 3x3) ----
+ * For a 3x3 window with unit stride and no dilation, each 2x2 output tile
+ * is A^T [(G g G^T) . (B^T d B)] A over the 4x4 input patch d at its
+ * corner (Lavin & Gray): 16 products per input feature where the direct
+ * sum has 36. Per tile row (n, th) and pass of up to WT_MAX tiles: the
+ * patches are transformed (16 lanes of input features at a time) into
+ * V[e][tile][C], each of the 16 elements e is a product V[e] U[e] (the
+ * direct kernel's strips, one tap of C features) into M[e][tile][O], and
+ * M is transformed back into 2x2 outputs. U (the transformed kernel,
+ * [e][feature block][C][block width]) is computed once per run, in
+ * double. The transforms add a few roundings; the sums stay in f32. */
+enum { WT_MAX = 12 }; /* tiles per pass: V and M stay near L1 */
+
+typedef struct WgJob {
+  const DConvPlan *p;
+  const float *x, *U;
+  float *o;
+  int64_t nblk, opad, TH, TW;
+} WgJob;
+
+typedef struct WgPack {
+  const DConvPlan *p;
+  const float *k;
+  int64_t opad;
+  float *U;
+} WgPack;
+
+/* Transforms the kernel for input features [c0, c1). */
+static cxla_status wino_pack(void *arg, int64_t c0, int64_t c1) {
+  const WgPack *w = arg;
+  const DConvPlan *p = w->p;
+  const float *k = w->k;
+  int64_t opad = w->opad, per_e = opad * p->C;
+  float *U = w->U;
+  for (int64_t b = 0; b * BLK < opad; b++) {
+    int64_t vbw = opad - b * BLK < BLK ? opad - b * BLK : BLK;
+    for (int64_t ci = c0; ci < c1; ci++)
+      for (int64_t l = 0; l < vbw; l++) {
+        int64_t oc = b * BLK + l;
+        double g[3][3], t[4][3];
+        for (int kh = 0; kh < 3; kh++)
+          for (int kw = 0; kw < 3; kw++)
+            g[kh][kw] = oc < p->O ? k[p->kbase + oc * p->ks_o + ci * p->ks_i + kh * p->ks_h + kw * p->ks_w] : 0.0;
+        for (int c = 0; c < 3; c++) {
+          t[0][c] = g[0][c];
+          t[1][c] = (g[0][c] + g[1][c] + g[2][c]) * 0.5;
+          t[2][c] = (g[0][c] - g[1][c] + g[2][c]) * 0.5;
+          t[3][c] = g[2][c];
+        }
+        for (int r = 0; r < 4; r++) {
+          double u[4] = {t[r][0], (t[r][0] + t[r][1] + t[r][2]) * 0.5, (t[r][0] - t[r][1] + t[r][2]) * 0.5, t[r][2]};
+          for (int c = 0; c < 4; c++) U[(r * 4 + c) * per_e + b * BLK * p->C + ci * vbw + l] = (float)u[c];
+        }
+      }
+  }
+  return NULL;
+}
+
+/* B^T d B of the 4x4 patch of 16 input features at input row ih0,
+ * column iw0 (zeros outside the input), into V[e * vs]. */
+TGT static void wino_in(const DConvPlan *p, const float *xb, int64_t ih0, int64_t iw0, int64_t c0, __mmask16 m,
+                        float *V, int64_t vs) {
+  __m512 d[4][4], t[4][4];
+  for (int i = 0; i < 4; i++) {
+    int64_t ih = ih0 + i;
+    for (int c = 0; c < 4; c++) {
+      int64_t iw = iw0 + c;
+      d[i][c] = ih >= 0 && ih < p->H && iw >= 0 && iw < p->W
+                    ? _mm512_maskz_loadu_ps(m, xb + ih * p->xs_h + iw * p->xs_w + c0)
+                    : _mm512_setzero_ps();
+    }
+  }
+  for (int c = 0; c < 4; c++) {
+    t[0][c] = _mm512_sub_ps(d[0][c], d[2][c]);
+    t[1][c] = _mm512_add_ps(d[1][c], d[2][c]);
+    t[2][c] = _mm512_sub_ps(d[2][c], d[1][c]);
+    t[3][c] = _mm512_sub_ps(d[1][c], d[3][c]);
+  }
+  for (int r = 0; r < 4; r++) {
+    _mm512_mask_storeu_ps(V + (r * 4 + 0) * vs, m, _mm512_sub_ps(t[r][0], t[r][2]));
+    _mm512_mask_storeu_ps(V + (r * 4 + 1) * vs, m, _mm512_add_ps(t[r][1], t[r][2]));
+    _mm512_mask_storeu_ps(V + (r * 4 + 2) * vs, m, _mm512_sub_ps(t[r][2], t[r][1]));
+    _mm512_mask_storeu_ps(V + (r * 4 + 3) * vs, m, _mm512_sub_ps(t[r][1], t[r][3]));
+  }
+}
+
+/* A^T M A of 16 output features (M[e * ms]) into y[2][2]. */
+TGT static void wino_out(const float *M, int64_t ms, __m512 y[2][2]) {
+  __m512 s[2][4];
+  for (int c = 0; c < 4; c++) {
+    __m512 m0 = _mm512_loadu_ps(M + (0 + c) * ms), m1 = _mm512_loadu_ps(M + (4 + c) * ms);
+    __m512 m2 = _mm512_loadu_ps(M + (8 + c) * ms), m3 = _mm512_loadu_ps(M + (12 + c) * ms);
+    s[0][c] = _mm512_add_ps(_mm512_add_ps(m0, m1), m2);
+    s[1][c] = _mm512_sub_ps(_mm512_sub_ps(m1, m2), m3);
+  }
+  for (int r = 0; r < 2; r++) {
+    y[r][0] = _mm512_add_ps(_mm512_add_ps(s[r][0], s[r][1]), s[r][2]);
+    y[r][1] = _mm512_sub_ps(_mm512_sub_ps(s[r][1], s[r][2]), s[r][3]);
+  }
+}
+
+/* Tile rows [r0, r1) of N * TH. */
+TGT static cxla_status wino_slice(void *arg, int64_t r0, int64_t r1) {
+  const WgJob *j = arg;
+  const DConvPlan *p = j->p;
+  int64_t C = p->C, opad = j->opad;
+  bool in_place = p->os_f == 1 && opad == p->O;
+  /* the 16 elements' strides, a cache line past a multiple of 4 KiB: the
+   * transforms' 16 loads and stores fall on different L1 sets */
+  int64_t vs = WT_MAX * C + 16, ms = WT_MAX * opad + 16;
+  float *V = cxla_malloc((size_t)(16 * vs) * sizeof(float));
+  float *M = cxla_malloc((size_t)(16 * ms) * sizeof(float));
+  float *rb = in_place ? NULL : cxla_malloc((size_t)(2 * p->OW * opad) * sizeof(float));
+  const float *px[WB_MAX];
+  cxla_status st = !V || !M || (!in_place && !rb) ? cxla_oom() : NULL;
+  for (int64_t r = r0; r < r1 && !st; r++) {
+    int64_t n = r / j->TH, th = r % j->TH;
+    const float *xb = j->x + n * p->xs_b;
+    float *ob = j->o + p->obase + n * p->os_b + 2 * th * p->os_h;
+    for (int64_t t0 = 0; t0 < j->TW; t0 += WT_MAX) {
+      int64_t T = j->TW - t0 < WT_MAX ? j->TW - t0 : WT_MAX;
+      for (int64_t t = 0; t < T; t++)
+        for (int64_t c0 = 0; c0 < C; c0 += 16) {
+          __mmask16 m = C - c0 >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (C - c0)) - 1);
+          wino_in(p, xb, 2 * th - p->ph, 2 * (t0 + t) - p->pw, c0, m, V + t * C + c0, vs);
+        }
+      for (int64_t e = 0; e < 16; e++)
+        for (int64_t b = 0; b < j->nblk; b++) {
+          int64_t vbw = blk_width(j->nblk, opad, b), nv = vbw / 16;
+          int64_t wbm = wb_of_nv[nv], ns = (T + wbm - 1) / wbm, base = T / ns, extra = T % ns;
+          const float *wt = j->U + e * opad * C + b * BLK * C;
+          for (int64_t sidx = 0, ts = 0; sidx < ns; sidx++) {
+            int64_t wb = base + (sidx < extra);
+            for (int64_t q = 0; q < wb; q++) px[q] = V + e * vs + (ts + q) * C;
+            tiles[nv][wb - 1](1, C, px, &wt, M + e * ms + ts * opad + b * BLK, opad, true);
+            ts += wb;
+          }
+        }
+      for (int64_t t = 0; t < T; t++) {
+        int64_t tw = t0 + t;
+        for (int64_t ov = 0; ov < opad; ov += 16) {
+          __m512 y[2][2];
+          wino_out(M + t * opad + ov, ms, y);
+          for (int rr = 0; rr < 2; rr++) {
+            if (2 * th + rr >= p->OH) continue;
+            for (int cc = 0; cc < 2; cc++) {
+              int64_t ow = 2 * tw + cc;
+              if (ow >= p->OW) continue;
+              float *dst = in_place ? ob + rr * p->os_h + ow * p->os_w + ov : rb + (rr * p->OW + ow) * opad + ov;
+              _mm512_storeu_ps(dst, y[rr][cc]);
+            }
+          }
+        }
+      }
+    }
+    if (!in_place)
+      for (int rr = 0; rr < 2 && 2 * th + rr < p->OH; rr++) put_row(p, ob + rr * p->os_h, rb + rr * p->OW * opad, opad);
+  }
+  cxla_free(V);
+  cxla_free(M);
+  cxla_free(rb);
+  return st;
+}
+
+static cxla_status wino_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o) {
+  WgJob j = {.p = p, .x = x, .o = o, .TH = (p->OH + 1) / 2, .TW = (p->OW + 1) / 2};
+  j.opad = (p->O + 15) / 16 * 16;
+  j.nblk = (j.opad + BLK - 1) / BLK;
+  float *U = cxla_malloc((size_t)(16 * j.opad * p->C) * sizeof(float));
+  if (!U) return cxla_oom();
+  j.U = U;
+  bool threads = cx && cx->pool && cx->nthreads > 1;
+  WgPack wp = {.p = p, .k = k, .opad = j.opad, .U = U};
+  cxla_status st = threads && p->C >= 32 ? rt_pool_parallel_for(cx->pool, p->C, 16, cx->nthreads, wino_pack, &wp)
+                                         : wino_pack(&wp, 0, p->C);
+  int64_t rows = p->N * j.TH;
+  double per_row = 16.0 * (double)j.TW * (double)j.opad * (double)p->C;
+  int64_t grain = per_row >= 65536.0 ? 1 : (int64_t)(65536.0 / per_row) + 1;
+  if (!st)
+    st = threads && rows > grain ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, wino_slice, &j)
+                                 : wino_slice(&j, 0, rows);
+  cxla_free(U);
   return st;
 }
 
@@ -208,6 +415,7 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
             o[p->obase + n * p->os_b + oh * p->os_h + ow * p->os_w + oc * p->os_f] = 0.0f;
     return NULL;
   }
+  if (dconv_winograd(p)) return wino_run(cx, p, x, k, o);
   DcJob j = {.p = p, .x = x, .o = o};
   j.opad = (p->O + 15) / 16 * 16;
   j.nblk = (j.opad + BLK - 1) / BLK;

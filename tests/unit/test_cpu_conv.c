@@ -476,6 +476,57 @@ TEST(direct_layouts_and_gradients) {
                    1, 1, NAN));
 }
 
+/* How many convolutions of `text` the backend computes by Winograd
+ * (counted where the machine has AVX-512, else none). */
+static bool wino_count(const char *name, const char *text, int want) {
+  cxla_module *m = NULL;
+  CpuExecutable *x = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  bool ok = !s;
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  if (!dconv_available()) want = 0;
+  if (ok && cpu_executable_stats(x)->nconvs_winograd != want) {
+    fprintf(stderr, "%s: %d Winograd convolutions, expected %d\n", name, cpu_executable_stats(x)->nconvs_winograd,
+            want);
+    ok = false;
+  }
+  cxla_status_free(s);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return ok;
+}
+
+/* Winograd F(2x2, 3x3) for 3x3 windows with unit stride: odd output
+ * extents (half tiles), padding reaching past the input, several passes
+ * of tiles along a row, feature counts not multiples of 16, several
+ * blocks of 64 output features, NCHW, reversal. */
+#define WINO(NAME, T, XS, KS, OS, ATTRS, N)                          \
+  do {                                                               \
+    const char *t_ = CONV_MODULE(T, XS, KS, OS, ATTRS);              \
+    CHECK(check_conv(NAME, t_, 1, 1, 0));                            \
+    CHECK(wino_count(NAME, t_, N));                                  \
+  } while (0)
+#define B01F "dim_labels=b01f_01io->b01f"
+
+TEST(winograd) {
+  WINO("w_odd", "f32", "[2,9,29,16]", "[3,3,16,32]", "[2,9,29,32]", "window={size=3x3 pad=1_1x1_1}, " B01F, 1);
+  WINO("w_valid", "f32", "[1,8,30,37]", "[3,3,37,20]", "[1,6,28,20]", "window={size=3x3}, " B01F, 1);
+  WINO("w_pad2", "f32", "[2,5,6,16]", "[3,3,16,144]", "[2,9,8,144]", "window={size=3x3 pad=3_3x2_2}, " B01F, 1);
+  WINO("w_negpad", "f32", "[2,12,15,16]", "[3,3,16,32]", "[2,8,14,32]", "window={size=3x3 pad=-1_-1x0_1}, " B01F, 1);
+  WINO("w_nchw", "f32", "[2,24,10,9]", "[40,24,3,3]", "[2,40,10,9]",
+       "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01", 1);
+  WINO("w_dgrad", "f32", "[2,8,8,32]", "[3,3,16,32]", "[2,8,8,16]",
+       "window={size=3x3 pad=1_1x1_1 rhs_reversal=1x1}, dim_labels=b01f_01oi->b01f", 1);
+  /* not by Winograd: stride, dilation, fewer than 16 input features,
+   * other windows */
+  WINO("w_stride", "f32", "[2,9,9,16]", "[3,3,16,32]", "[2,4,4,32]", "window={size=3x3 stride=2x2}, " B01F, 0);
+  WINO("w_dilate", "f32", "[2,9,9,16]", "[3,3,16,32]", "[2,5,5,32]", "window={size=3x3 rhs_dilate=2x2}, " B01F, 0);
+  WINO("w_c8", "f32", "[2,9,9,8]", "[3,3,8,32]", "[2,7,7,32]", "window={size=3x3}, " B01F, 0);
+  WINO("w_5x5", "f32", "[2,9,9,16]", "[5,5,16,32]", "[2,5,5,32]", "window={size=5x5}, " B01F, 0);
+  WINO("w_3x1", "f32", "[2,9,9,16]", "[3,1,16,32]", "[2,7,9,32]", "window={size=3x1}, " B01F, 0);
+}
+
 /* Where the direct kernel must not run: feature groups, batch groups,
  * f64, bf16, 3 spatial dims, under 16 output features, one input feature,
  * lhs dilation with a stride, a window larger than the output. */
@@ -552,5 +603,6 @@ int main(void) {
   RUN(direct_windows);
   RUN(direct_layouts_and_gradients);
   RUN(direct_not_taken);
+  RUN(winograd);
   return test_summary(__FILE__);
 }
