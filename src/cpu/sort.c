@@ -28,8 +28,9 @@
  * buckets, and each bucket is then sorted (LSD, of the keys less the
  * bucket's lowest, in as few passes as its range needs) in the cache,
  * buckets spread over the threads. Where sort_key merges elements (NaNs,
- * zeros) the elements themselves move instead; where one bucket would hold
- * more than half the row, the plain LSD passes sort it.
+ * zeros) a last pass puts them back in their runs, in their order; where
+ * one bucket would hold more than half the row, the plain LSD passes sort
+ * it.
  *
  * Otherwise a stable bottom-up merge sort of each row's positions calling
  * the compiled comparator (std::stable_sort's result, as the interpreter
@@ -232,13 +233,13 @@ typedef void (*CountKFn)(const SortPlan *p, bool keys, const void *src, int64_t 
  * CountFn. */
 typedef int (*KeyTopFn)(const SortPlan *p, const void *src, void *keys, int64_t lo, int64_t hi, int shift,
                         uint32_t *h);
-/* Moves src[lo, hi) (keys, or elements) as they are (their positions to
- * idst, unless NULL) to dst at off[lut[key >> shift]]++. */
 /* keys[0, n) -= base, and npass digits of rb bits of the results counted
  * (h: npass x 2^rb, added to). */
 typedef void (*RebaseFn)(void *keys, int64_t n, uint64_t base, int rb, int npass, uint32_t *h);
-typedef void (*MsdFn)(const SortPlan *p, bool keys, const void *src, void *dst, uint32_t *idst, int64_t lo,
-                      int64_t hi, int shift, const uint16_t *lut, uint32_t *off);
+/* Moves the keys src[lo, hi) (their positions to idst, unless NULL) to
+ * dst at off[lut[key >> shift]]++. */
+typedef void (*MsdFn)(const void *src, void *dst, uint32_t *idst, int64_t lo, int64_t hi, int shift,
+                      const uint16_t *lut, uint32_t *off);
 /* Moves src[lo, hi) (and their indices: isrc's, or their positions when
  * isrc is NULL) to dst at off[digit]++. idst NULL: no indices. The
  * elements in and out are elements or keys (mode, MV_*); keys in are the
@@ -348,23 +349,19 @@ typedef void (*ScatterFn)(const SortPlan *p, int mode, const void *src, void *ds
     else if (npass == 3) rebase_body_##W(keys, n, (UT)base, rb, 3, h);                                        \
     else rebase_body_##W(keys, n, (UT)base, rb, npass, h);                                                    \
   }                                                                                                           \
-  INLINE void msd_move_##W(const SortPlan *p, const int keys, const int ix, const UT *src, UT *dst,           \
-                           uint32_t *idst, int64_t lo, int64_t hi, int shift, const uint16_t *lut,            \
-                           uint32_t *off) {                                                                   \
+  INLINE void msd_move_##W(const int ix, const UT *src, UT *dst, uint32_t *idst, int64_t lo, int64_t hi,     \
+                           int shift, const uint16_t *lut, uint32_t *off) {                                   \
     for (int64_t i = lo; i < hi; i++) {                                                                       \
-      uint64_t u = src[i], k = keys ? u : sort_key(p, u);                                                     \
-      uint32_t o = off[lut[k >> shift]]++;                                                                    \
-      dst[o] = (UT)u;                                                                                         \
+      UT k = src[i];                                                                                          \
+      uint32_t o = off[lut[(uint64_t)k >> shift]]++;                                                          \
+      dst[o] = k;                                                                                             \
       if (ix) idst[o] = (uint32_t)i;                                                                          \
     }                                                                                                         \
   }                                                                                                           \
-  static void msd_##W(const SortPlan *p_, bool keys, const void *src, void *dst, uint32_t *idst, int64_t lo,  \
-                      int64_t hi, int shift, const uint16_t *lut, uint32_t *off) {                            \
-    const SortPlan pl = *p_, *p = &pl;                                                                        \
-    if (keys && idst) msd_move_##W(p, 1, 1, src, dst, idst, lo, hi, shift, lut, off);                         \
-    else if (keys) msd_move_##W(p, 1, 0, src, dst, idst, lo, hi, shift, lut, off);                            \
-    else if (idst) msd_move_##W(p, 0, 1, src, dst, idst, lo, hi, shift, lut, off);                            \
-    else msd_move_##W(p, 0, 0, src, dst, idst, lo, hi, shift, lut, off);                                      \
+  static void msd_##W(const void *src, void *dst, uint32_t *idst, int64_t lo, int64_t hi, int shift,          \
+                      const uint16_t *lut, uint32_t *off) {                                                   \
+    if (idst) msd_move_##W(1, src, dst, idst, lo, hi, shift, lut, off);                                       \
+    else msd_move_##W(0, src, dst, idst, lo, hi, shift, lut, off);                                            \
   }                                                                                                           \
   INLINE void move_##W(const SortPlan *p, const int mode, const int ix, const UT *src, UT *dst,               \
                        const uint32_t *isrc, uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m,   \
@@ -500,7 +497,7 @@ static cxla_status radix_chunks(void *arg, int64_t begin, int64_t end) {
       memset(h, 0, TOP_BINS * sizeof *h);
       r->flags[c] = r->f->keytop(r->p, r->src, r->dst, lo, hi, r->p->bits - TOP_BITS, h);
     } else if (r->phase == 4) {
-      r->f->msd(r->p, r->mode == MV_KEYS, r->src, r->dst, r->idst, lo, hi, r->p->bits - TOP_BITS, r->lut,
+      r->f->msd(r->src, r->dst, r->idst, lo, hi, r->p->bits - TOP_BITS, r->lut,
                 r->boff + (size_t)c * (size_t)r->nb);
     } else if (r->phase == 1) {
       memset(offs + c * R, 0, R * sizeof *offs);
@@ -549,27 +546,26 @@ static void store_bits(void *base, int64_t i, int bytes, uint64_t v) {
 
 /* ---- the MSD split of long rows ---- */
 
-/* One bucket: A[0, n) (keys when keyed, else elements; their indices in
- * iA, unless no indices are carried) sorted into B (elements; indices to
- * iB), through S / iS, on the keys' low `low` bits: keyed, of the keys
- * less base (A's keys become those); else all higher bits are the same in
- * the bucket. h: room for 8 << BUCKET_RB counts. */
-static void bucket_sort(const SortPlan *p, const RadixFns *f, bool keyed, int low, uint64_t base, void *A, void *B,
-                        void *S, uint32_t *iA, uint32_t *iB, uint32_t *iS, int64_t n, uint32_t *h) {
+/* One bucket: the keys A[0, n) (their indices in iA, unless no indices
+ * are carried) sorted into B (elements; indices to iB), through S / iS, on
+ * the low `low` bits of the keys less base (A's keys become those). h:
+ * room for 8 << BUCKET_RB counts. */
+static void bucket_sort(const SortPlan *p, const RadixFns *f, int low, uint64_t base, void *A, void *B, void *S,
+                        uint32_t *iA, uint32_t *iB, uint32_t *iS, int64_t n, uint32_t *h) {
   int es = p->bits / 8;
   if (n <= SMALL_ROW) {
     uint64_t key[SMALL_ROW];
     uint32_t ord[SMALL_ROW];
     for (int64_t i = 0; i < n; i++) {
       uint64_t u = load_bits(A, i, es);
-      key[i] = keyed ? u : sort_key(p, u);
+      key[i] = u;
       int64_t j = i;
       for (; j > 0 && key[ord[j - 1]] > key[i]; j--) ord[j] = ord[j - 1];
       ord[j] = (uint32_t)i;
     }
     for (int64_t i = 0; i < n; i++) {
       uint64_t u = load_bits(A, ord[i], es);
-      store_bits(B, i, es, keyed ? sort_unkey(p, u) : u);
+      store_bits(B, i, es, sort_unkey(p, u));
       if (iB) iB[i] = iA[ord[i]];
     }
     return;
@@ -579,16 +575,14 @@ static void bucket_sort(const SortPlan *p, const RadixFns *f, bool keyed, int lo
   int np = (low + maxrb - 1) / maxrb, rb = (low + np - 1) / np;
   size_t R = (size_t)1 << rb;
   memset(h, 0, (size_t)np * R * sizeof *h);
-  if (keyed) f->rebase(A, n, base, rb, np, h);
-  else f->countk(p, false, A, 0, n, 0, rb, np, h);
+  f->rebase(A, n, base, rb, np, h);
   uint64_t k0 = load_bits(A, 0, es);
-  if (!keyed) k0 = sort_key(p, k0);
   int pass[8], npass = 0;
   for (int d = 0; d < np; d++)
     if (h[(size_t)d * R + ((k0 >> (d * rb)) & (R - 1))] != (uint32_t)n) pass[npass++] = d;
   if (npass == 0) {
     uint32_t off = 0;
-    f->scatter(p, keyed ? MV_FROM_KEYS : MV_ELEMS, A, B, iA, iB, 0, n, 0, 0, base, &off);
+    f->scatter(p, MV_FROM_KEYS, A, B, iA, iB, 0, n, 0, 0, base, &off);
     return;
   }
   /* A -> B -> A ... -> B (odd count) or A -> S -> B -> S ... -> B */
@@ -604,7 +598,7 @@ static void bucket_sort(const SortPlan *p, const RadixFns *f, bool keyed, int lo
     bool to_b = (npass - 1 - j) % 2 == 0;
     void *nx = to_b ? B : npass % 2 ? A : S;
     uint32_t *inx = to_b ? iB : npass % 2 ? iA : iS;
-    int mode = !keyed ? MV_ELEMS : j == npass - 1 ? MV_FROM_KEYS : MV_KEYS;
+    int mode = j == npass - 1 ? MV_FROM_KEYS : MV_KEYS;
     f->scatter(p, mode, cur, nx, icur, iB ? inx : NULL, 0, n, pass[j] * rb, R - 1, base, off);
     cur = nx;
     icur = inx;
@@ -615,10 +609,9 @@ static void bucket_sort(const SortPlan *p, const RadixFns *f, bool keyed, int lo
 typedef struct Msd {
   const SortPlan *p;
   const RadixFns *f;
-  bool keyed;                /* tmp holds keys (else elements) */
   const uint32_t *start;     /* bucket b: [start[b], start[b + 1]) */
-  const uint8_t *low;        /* its keys' bits that differ (keyed: less base) */
-  const uint16_t *first;     /* its lowest key's top bits: keyed, base = first << (bits - TOP_BITS) */
+  const uint8_t *low;        /* its keys' bits that differ, less base */
+  const uint16_t *first;     /* its lowest key's top bits: base = first << (bits - TOP_BITS) */
   const uint32_t *group;     /* group g: buckets [group[g], group[g + 1]) */
   char *tmp, *dst;
   uint32_t *itmp, *idst;     /* NULL: no indices */
@@ -636,14 +629,44 @@ static cxla_status msd_groups(void *arg, int64_t gb, int64_t ge) {
     for (uint32_t b = m->group[g]; b < m->group[g + 1]; b++) {
       int64_t lo = m->start[b], n = m->start[b + 1] - lo;
       if (n)
-        bucket_sort(m->p, m->f, m->keyed, m->low[b], m->keyed ? (uint64_t)m->first[b] << (m->p->bits - TOP_BITS) : 0,
-                    m->tmp + (size_t)lo * es, m->dst + (size_t)lo * es, S,
-                    m->itmp ? m->itmp + lo : NULL, m->idst ? m->idst + lo : NULL, iS, n, h);
+        bucket_sort(m->p, m->f, m->low[b], (uint64_t)m->first[b] << (m->p->bits - TOP_BITS),
+                    m->tmp + (size_t)lo * es, m->dst + (size_t)lo * es, S, m->itmp ? m->itmp + lo : NULL,
+                    m->idst ? m->idst + lo : NULL, iS, n, h);
     }
   cxla_free(S);
   cxla_free(iS);
   cxla_free(h);
   return s;
+}
+
+/* After the keys of src[0, n) were sorted into dst (stably) and made
+ * elements again: the elements sort_key merged (NaNs, zeros, and the
+ * elements whose key they take) came out as their key's element; each
+ * run of them gets the elements themselves back, in src's order. */
+static void unmerge(const SortPlan *p, const void *src, void *dst, int64_t n) {
+  int es = p->bits / 8, ng = 0;
+  uint64_t gk[2];
+  int64_t at[2];
+  if (p->merge_nan) gk[ng++] = sort_key(p, p->inf + 1);
+  if (p->merge_zero) gk[ng++] = sort_key(p, 0);
+  for (int g = 0; g < ng; g++) {
+    /* the first of dst's keys not below gk[g] */
+    int64_t lo = 0, hi = n;
+    while (lo < hi) {
+      int64_t mid = lo + (hi - lo) / 2;
+      if (sort_key(p, load_bits(dst, mid, es)) < gk[g]) lo = mid + 1;
+      else hi = mid;
+    }
+    at[g] = lo;
+  }
+  for (int64_t i = 0; i < n; i++) {
+    uint64_t u = load_bits(src, i, es), k = sort_key(p, u);
+    for (int g = 0; g < ng; g++)
+      if (k == gk[g]) {
+        store_bits(dst, at[g]++, es, u);
+        break;
+      }
+  }
 }
 
 static int bit_length(uint64_t x) {
@@ -654,9 +677,9 @@ static int bit_length(uint64_t x) {
 
 /* The MSD split of a long row (msd_fits) r, whose r->top points to room
  * for msd_len(r->nchunks) u32s: the keys made in dst and their top bits
- * counted, ranges of them made buckets of about MSD_BYTES, the keys
- * (elements, where sort_key merges some) moved to their buckets in tmp
- * (positions to itmp when idst), each bucket sorted into dst. *done false: more than half the row
+ * counted, ranges of them made buckets of about MSD_BYTES, the keys moved
+ * to their buckets in tmp (positions to itmp when idst), each bucket
+ * sorted into dst, the elements sort_key merges put back (unmerge). *done false: more than half the row
  * in one bucket (nothing written; the LSD passes sort it). *sorted false:
  * a NaN the order cannot place. */
 static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, uint32_t *idst, uint32_t *itmp,
@@ -685,7 +708,6 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
     for (int c = 0; c < nc; c++) t += r->top[(size_t)c * TOP_BINS + b];
     tot[b] = t;
   }
-  bool keyed = !(flags & CNT_MERGED);
   /* buckets: consecutive bins, closed before one that would overfill them */
   int64_t target = MSD_BYTES / (es + (idst ? 4 : 0)), acc = 0, maxb = 0, first = -1, last = -1;
   int nb = 0;
@@ -693,8 +715,8 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
   for (int64_t b = 0; b <= TOP_BINS; b++) {
     uint32_t t = b < TOP_BINS ? tot[b] : 0;
     if (b == TOP_BINS || (t && acc && acc + t > target)) {
-      /* keyed: the keys less the bucket's lowest top bits; else as they are */
-      low[nb] = (uint8_t)(p->bits - TOP_BITS + bit_length((uint64_t)(keyed ? last - first : first ^ last)));
+      /* the keys less the bucket's lowest top bits */
+      low[nb] = (uint8_t)(p->bits - TOP_BITS + bit_length((uint64_t)(last - first)));
       firsts[nb] = (uint16_t)first;
       start[nb + 1] = start[nb] + (uint32_t)acc;
       if (acc > maxb) maxb = acc;
@@ -725,12 +747,11 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
       r->boff[(size_t)c * (size_t)nb + (size_t)b] = run;
       run += k;
     }
-  /* the keys (or, where sort_key merges elements, the elements) to tmp */
+  /* the keys to tmp */
   r->lut = lut;
-  r->src = keyed ? dst : src;
+  r->src = dst;
   r->dst = tmp;
   r->idst = idst ? itmp : NULL;
-  r->mode = keyed ? MV_KEYS : MV_ELEMS;
   TRY(radix_phase(cx, r, 4));
   r->src = src;
   /* groups of about n / (4 nc) elements */
@@ -744,11 +765,12 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
       acc = 0;
     }
   }
-  Msd m = {.p = p, .f = r->f, .keyed = keyed, .start = start, .low = low, .first = firsts, .group = group, .tmp = tmp,
+  Msd m = {.p = p, .f = r->f, .start = start, .low = low, .first = firsts, .group = group, .tmp = tmp,
            .dst = dst, .itmp = idst ? itmp : NULL, .idst = idst, .maxb = maxb};
   *done = true;
-  if (nc == 1) return msd_groups(&m, 0, ng);
-  return rt_pool_parallel_for(cx->pool, ng, 1, nc, msd_groups, &m);
+  TRY(nc == 1 ? msd_groups(&m, 0, ng) : rt_pool_parallel_for(cx->pool, ng, 1, nc, msd_groups, &m));
+  if (flags & CNT_MERGED) unmerge(p, src, dst, n);
+  return NULL;
 }
 
 /* Sorts src[0, n) into dst (indices into idst when not NULL), using tmp /

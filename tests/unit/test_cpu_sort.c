@@ -4,7 +4,10 @@
  * same comparator wrapped so that it is not recognized), bit for bit, on 1
  * and 3 threads. Data: duplicates, NaNs of both signs and several
  * payloads, both zeros, subnormals (which DAZ reads as zeros), infinities,
- * integer extremes. Each module also checks whether the radix sort fired
+ * integer extremes; long rows also values spread over many binades (or
+ * random integer bits), values that share their top 16 bits (where the
+ * MSD split must leave the row to the LSD passes) and three heavy values
+ * among spread ones (buckets of one key, small buckets between them). Each module also checks whether the radix sort fired
  * (CpuCompileStats.nradix): comparators that are not a plain order (two
  * keys, LE, a non-zero canonicalization constant, FLOAT order of
  * canonicalized values, keys of other operands' parameters) must not. */
@@ -369,6 +372,11 @@ TEST(long_rows) {
   snprintf(a, sizeof a, "%s", canon_module("f32", "[4,140000]", 1, "GT", false, "0", "nan", "TOTALORDER", false));
   snprintf(b, sizeof b, "%s", canon_module("f32", "[4,140000]", 1, "GT", false, "0", "nan", "TOTALORDER", true));
   CHECK(check_long("f32_rows_msd", a, b));
+  /* NaNs merged with -inf: each run of equal keys gets its elements back
+   * in their order */
+  snprintf(a, sizeof a, "%s", canon_module("f32", "[300000]", 0, "LT", false, "0", "-inf", "TOTALORDER", false));
+  snprintf(b, sizeof b, "%s", canon_module("f32", "[300000]", 0, "LT", false, "0", "-inf", "TOTALORDER", true));
+  CHECK(check_long("f32_nan_as_inf_msd", a, b));
   /* many rows over the threads */
   snprintf(a, sizeof a, "%s", plain_module("u16", "[64,5000]", 1, "GT", "", false));
   snprintf(b, sizeof b, "%s", plain_module("u16", "[64,5000]", 1, "GT", "", true));
