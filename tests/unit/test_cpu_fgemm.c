@@ -107,6 +107,8 @@ TEST(kernel_matches_plain_loop) {
       }
   /* every transposition on a batch large enough to split over threads */
   for (int t = 0; t < 4; t++) CHECK(run_shape(8, 40, 100, 70, t & 1, t >> 1, false, false, pool));
+  /* hundreds of rows, K past a 128-step block, non-finite values */
+  for (int t = 0; t < 4; t++) CHECK(run_shape(2, 200, 70, 150, t & 1, t >> 1, t == 3, false, pool));
   /* 0 x inf is NaN, in place (m <= 6: B read in place) and packed */
   for (int t = 0; t < 4; t++) {
     CHECK(run_shape(1, 3, 20, 9, t & 1, t >> 1, false, true, NULL));
