@@ -93,10 +93,22 @@ $(BUILD)/cxla: $(TOOL_OBJ) $(LINK_LIBS)
 	$(CC) $(CFLAGS) $(TOOL_OBJ) $(LINK_LIBS) $(LDLIBS) -o $@
 
 # Test-only headers and the random module generator (tests/gen) that tests
-# #include are prerequisites too.
-$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(LINK_LIBS)
+# #include are prerequisites too. Helpers several unit tests share
+# (tests/unit/*.c other than test_*.c: cpu_vs_interp.c) are compiled once
+# into build/tests/libunit.a, which every unit test links.
+UNIT_SUPPORT_SRC := $(filter-out tests/unit/test_%,$(wildcard tests/unit/*.c))
+UNIT_SUPPORT_OBJ := $(UNIT_SUPPORT_SRC:tests/unit/%.c=$(BUILD)/tests/support/%.o)
+UNIT_SUPPORT := $(BUILD)/tests/libunit.a
+$(BUILD)/tests/support/%.o: tests/unit/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $< $(LINK_LIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Itests/unit -MMD -MP -c $< -o $@
+-include $(UNIT_SUPPORT_OBJ:.o=.d)
+$(UNIT_SUPPORT): $(UNIT_SUPPORT_OBJ)
+	@rm -f $@
+	ar rcs $@ $(UNIT_SUPPORT_OBJ)
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(UNIT_SUPPORT) $(LINK_LIBS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_SUPPORT) $(LINK_LIBS) $(LDLIBS) -o $@
 
 # The plugin's test drives it through GetPjrtApi (linked in, no dlopen).
 $(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ) $(LINK_LIBS)
@@ -104,9 +116,9 @@ $(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ
 	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) -o $@
 
 # Only the backend's objects see LLVM's headers (and the tests that ask the
-# emitter how it splits kernels).
+# emitter how it splits kernels, or the backend whether it has AVX-512).
 $(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o $(BUILD)/tests/test_cpu_threads $(BUILD)/tests/test_cpu_seq \
-  $(BUILD)/tests/test_cpu_rows $(BUILD)/tests/test_cpu_gemm $(BUILD)/tests/test_cpu_fgemm: CFLAGS += $(LLVM_CFLAGS)
+  $(BUILD)/tests/test_cpu_rows $(BUILD)/tests/test_cpu_gemm $(BUILD)/tests/test_cpu_conv $(BUILD)/tests/test_cpu_fgemm: CFLAGS += $(LLVM_CFLAGS)
 
 # A host program that sees only the public headers and the shared library.
 $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)

@@ -249,10 +249,14 @@ int codegen_kernel_outputs(const Instr *in) {
   return in->shape->type == T_TUPLE ? in->shape->ntuple : 1;
 }
 
+static bool row_inplace(const Instr *in);
+
 int codegen_kernel_inplace(const Instr *in) {
   if (cg_dus_inplace(in)) return 1;
   return in->op == OP_SCATTER ? codegen_kernel_outputs(in) : 0;
 }
+
+bool codegen_row_inplace(const Instr *in) { return row_inplace(in); }
 
 static bool outputs_same_dims(const Instr *in) {
   const Shape *sh[8] = {0};
@@ -284,15 +288,23 @@ static const Instr *column_reduce(const Instr *in, const Instr *value);
 static bool should_tile(const Instr *in, const Shape *shape);
 static int row_reduces(const Instr *in, const Shape *s, const Instr **red, int max);
 static bool same_dims(const Shape *a, const Shape *b);
+static bool ew_readers(const Computation *c, const Instr *r, bool reduces_stop, bool *dep);
+
+/* The leading dims of s a nest's [lo, hi) rows range over: split_dims,
+ * or fewer for a row kernel whose reduces are values of the first rowk
+ * dims (rowk: row_reduces, 0 for other kernels). */
+static int nest_rows_dims(const Shape *s, int rowk) {
+  int sd = split_dims(s);
+  return rowk > 0 && rowk < sd ? rowk : sd;
+}
 
 /* How many leading output dims a kernel's [lo, hi) rows range over: the
  * column-reduction sweep and the tiled nest take the outermost dim only,
- * other nests split_dims. */
+ * other nests nest_rows_dims. */
 static int kernel_rows_dims(const Instr *in, const Shape *s) {
   const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in;
   if (column_reduce(in, value) || should_tile(in, s)) return s->rank ? 1 : 0;
-  int k = row_reduces(in, s, NULL, 0), sd = split_dims(s);
-  return k > 0 && k < sd ? k : sd;
+  return nest_rows_dims(s, row_reduces(in, s, NULL, 0));
 }
 
 int64_t codegen_kernel_extent(const Instr *in) {
@@ -650,6 +662,17 @@ static int64_t inner_trip(const Instr *in) {
 /* Rough element operations of a kernel: small ones are optimized for size
  * (LLVM then spends little time vectorizing and unrolling code that runs
  * for a few elements). */
+/* Lets LLVM's vectorizer use the host's widest vectors: X86 targets that
+ * have AVX-512 prefer 256-bit ones unless told (frequency concerns of
+ * older chips), which halves the lanes of compute-bound elementwise code
+ * (f32 sin, tanh, exp: 8 lanes instead of 16). Where the host has no
+ * 512-bit vectors the attribute changes nothing. */
+static void prefer_wide_vectors(Codegen *cg, LLVMValueRef fn) {
+  static const char k[] = "prefer-vector-width", v[] = "512";
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(cg->ctx, k, sizeof k - 1, v, sizeof v - 1));
+}
+
 static int64_t kernel_work(const Instr *in) {
   int64_t out = 0, inner = inner_trip(in);
   if (in->shape->type == T_TUPLE) {
@@ -712,6 +735,58 @@ static const Instr *row_stash(const Instr *in, const Shape *out, const Instr *la
   return ok ? last : NULL;
 }
 
+/* Whether a row kernel may write its output over its operand 0, the
+ * buffer of parameter 0 (the executor then reuses that buffer when the
+ * kernel is its last use: softmax over a dot's scores needs no second
+ * array of their size). Parameter 0 must have the output's type and dims
+ * and be read only at the output's index: every instruction reading it,
+ * or reading a value read so, is elementwise with the output's dims, up
+ * to the row reduces. A row's reduces then read the row before any of it
+ * is written, and each element is read before it is written, at the same
+ * index, on the thread that owns the row. With a stash (row_stash: the
+ * last reduce's input written into the output row while reducing) the
+ * row's elements must read parameter 0 only through the stashed value.
+ * codegen_emit_kernel_alias emits such a kernel reading parameter 0
+ * through the output's pointer (bufs[nout] is not read). */
+static bool row_inplace(const Instr *in) {
+  if (in->op != OP_FUSION || in->ncalled != 1 || in->noperands < 1 || in->shape->type == T_TUPLE ||
+      !outputs_same_dims(in))
+    return false;
+  const Computation *c = in->called[0];
+  const Instr *value = c->root, *red[CG_MAX_ROW_REDUCES + 1] = {0};
+  /* the row kernel's path in codegen_emit_kernel_pre, not one before it */
+  if (c->nparams < 1 || cg_dus_inplace(in) || column_reduce(in, value) ||
+      transposed_operand(in, value) || should_tile(in, in->shape) ||
+      row_reduces(in, in->shape, red, CG_MAX_ROW_REDUCES) <= 0)
+    return false;
+  const Instr *p0 = c->params[0];
+  if (p0->shape->type != in->shape->type || !same_dims(p0->shape, in->shape)) return false;
+  int nred = 0;
+  while (nred < CG_MAX_ROW_REDUCES && red[nred]) nred++;
+  const Instr *stash = row_stash(in, in->shape, red[nred - 1]);
+  bool *direct = cxla_calloc((size_t)c->ninstrs + 1, sizeof *direct);
+  if (!direct) return false;
+  bool ok = ew_readers(c, p0, true, direct);
+  if (ok && stash) {
+    /* what the row's elements evaluate: the root's operands down to the
+     * stashed value (read back from the output) and the reduces (each
+     * row's value computed before) */
+    const Instr *v = stash->operands[0];
+    bool *need = direct; /* reused: cleared first */
+    memset(need, 0, (size_t)c->ninstrs * sizeof *need);
+    need[value->id] = true;
+    for (int i = c->ninstrs - 1; i >= 0 && ok; i--) {
+      const Instr *x = c->instrs[i];
+      if (!need[i]) continue;
+      if (x == p0) ok = false;
+      else if (x != v && x->op != OP_REDUCE)
+        for (int k = 0; k < x->noperands; k++) need[x->operands[k]->id] = true;
+    }
+  }
+  cxla_free(direct);
+  return ok;
+}
+
 /* ---- column reductions ----
  * A reduce whose kept dims are the innermost dims of its input (every
  * reduced dim before every kept one: a column reduction) computed per output
@@ -727,31 +802,39 @@ static bool same_dims(const Shape *a, const Shape *b) {
   return a->rank == b->rank && (a->rank == 0 || !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)));
 }
 
+/* Marks in dep (c->ninstrs entries) the instructions of c that read r,
+ * directly or through others (not through a reduce when reduces_stop);
+ * whether each of them is elementwise with r's dims (or such a reduce,
+ * reading r's values only as its input). Instructions must be in
+ * definition order. */
+static bool ew_readers(const Computation *c, const Instr *r, bool reduces_stop, bool *dep) {
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *x = c->instrs[i];
+    dep[i] = x == r;
+    if (x == r) continue;
+    bool d = false;
+    for (int k = 0; k < x->noperands; k++) {
+      int id = x->operands[k]->id;
+      if (id < 0 || id >= i || c->instrs[id] != x->operands[k]) return false;
+      d |= dep[id];
+    }
+    if (!d) continue;
+    if (reduces_stop && x->op == OP_REDUCE) {
+      if (x->noperands != 2 || dep[x->operands[1]->id]) return false;
+      continue;
+    }
+    if (!(op_info(x->op)->flags & OPF_EW) || !same_dims(x->shape, r->shape)) return false;
+    dep[i] = true;
+  }
+  return true;
+}
+
 /* Whether every instruction of c on a path from r to c's root is
  * elementwise with r's dims (instructions are in definition order). */
 static bool elementwise_above(const Computation *c, const Instr *r) {
   bool *dep = cxla_calloc((size_t)c->ninstrs, sizeof *dep);
   if (!dep) return false;
-  bool ok = true;
-  for (int i = 0; i < c->ninstrs && ok; i++) {
-    const Instr *x = c->instrs[i];
-    if (x == r) {
-      dep[i] = true;
-      continue;
-    }
-    bool d = false;
-    for (int k = 0; k < x->noperands; k++) {
-      int id = x->operands[k]->id;
-      if (id < 0 || id >= c->ninstrs || c->instrs[id] != x->operands[k] || id >= i) {
-        ok = false;
-        break;
-      }
-      d |= dep[id];
-    }
-    if (d && (!(op_info(x->op)->flags & OPF_EW) || !same_dims(x->shape, r->shape))) ok = false;
-    dep[i] = d;
-  }
-  if (ok) ok = dep[c->root->id];
+  bool ok = ew_readers(c, r, false, dep) && dep[c->root->id];
   cxla_free(dep);
   return ok;
 }
@@ -840,6 +923,11 @@ cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name) 
 
 cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *name,
                                     const Instr *const *pre, int npre) {
+  return codegen_emit_kernel_alias(cg, in, name, pre, npre, false);
+}
+
+cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *name,
+                                      const Instr *const *pre, int npre, bool alias) {
   char why[256];
   if (!codegen_supports(in, why, sizeof why)) return ERR(UNIMPLEMENTED, "cpu backend: %s", why);
   Em e = {0};
@@ -866,6 +954,7 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   e.bufs = LLVMGetParam(e.fn, 0);
   LLVMAddAttributeAtIndex(e.fn, 1, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
   LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
+  prefer_wide_vectors(cg, e.fn);
   if (kernel_work(in) < 2048) {
     unsigned kinds[2] = {LLVMGetEnumAttributeKindForName("optsize", 7), LLVMGetEnumAttributeKindForName("minsize", 7)};
     for (int k = 0; k < 2; k++)
@@ -876,12 +965,14 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
   LLVMPositionBuilderAtEnd(e.b, e.entry);
   LLVMValueRef lo = LLVMGetParam(e.fn, 1), hi = LLVMGetParam(e.fn, 2);
   LLVMValueRef kernel = e.fn;
-  if (!codegen_kernel_inplace(in)) {
-    /* Every buffer is its own (only scatter works in place): the body
-     * takes them as noalias arguments and is inlined into the kernel,
-     * where LLVM keeps that as alias scopes, so that loads from one
-     * buffer (a gather's indices) are not redone after each store to
-     * another. */
+  bool row_alias = alias && row_inplace(in);
+  if (!codegen_kernel_inplace(in) || row_alias) {
+    /* Every buffer is its own (scatter and dynamic-update-slice work in
+     * place; a row kernel's output may be its parameter 0: those two are
+     * not noalias): the body takes them as noalias arguments and is
+     * inlined into the kernel, where LLVM keeps that as alias scopes, so
+     * that loads from one buffer (a gather's indices) are not redone after
+     * each store to another. */
     int nb = e.nout + (in->op == OP_FUSION ? in->called[0]->nparams : in->noperands) + npre;
     LLVMTypeRef *pt = cxla_malloc((size_t)(nb + 2) * sizeof *pt);
     LLVMValueRef *args = cxla_malloc((size_t)(nb + 2) * sizeof *args);
@@ -898,11 +989,18 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
       LLVMSetLinkage(body, LLVMInternalLinkage);
       unsigned noalias = LLVMGetEnumAttributeKindForName("noalias", 7);
       for (int i = 0; i < nb; i++)
-        LLVMAddAttributeAtIndex(body, (unsigned)i + 1, LLVMCreateEnumAttribute(cg->ctx, noalias, 0));
+        if (!row_alias || (i != 0 && i != e.nout))
+          LLVMAddAttributeAtIndex(body, (unsigned)i + 1, LLVMCreateEnumAttribute(cg->ctx, noalias, 0));
       const char *fattrs[] = {"alwaysinline", "nounwind"};
       for (int k = 0; k < 2; k++)
         LLVMAddAttributeAtIndex(body, LLVMAttributeFunctionIndex,
                                 LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName(fattrs[k], strlen(fattrs[k])), 0));
+      prefer_wide_vectors(cg, body);
+      /* a row kernel over one buffer reads parameter 0 from its output
+       * (the executor copies it there when it could not give the kernel
+       * its buffer): LLVM then sees each element read before it is
+       * written, at the same index, and vectorizes */
+      if (row_alias) args[e.nout] = args[0];
       LLVMBuildCall2(e.b, bt, body, args, (unsigned)nb + 2, "");
       LLVMBuildRetVoid(e.b);
       e.fn = body;
@@ -955,7 +1053,8 @@ cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *na
     int nred = 0;
     while (nred < CG_MAX_ROW_REDUCES && red[nred]) nred++;
     e.stash_red = row_stash(in, sh[0], red[nred - 1]);
-    emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, kernel_rows_dims(in, sh[0]), false, rowk, red, nred);
+    /* not a column reduction nor tiled (above): kernel_rows_dims is */
+    emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), false, rowk, red, nred);
   } else if (outputs_same_dims(in)) {
     emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]), speculates(in));
   } else {

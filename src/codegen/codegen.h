@@ -52,6 +52,14 @@ cxla_status codegen_emit_kernel(Codegen *cg, const Instr *in, const char *name);
 cxla_status codegen_emit_kernel_pre(Codegen *cg, const Instr *in, const char *name,
                                     const Instr *const *pre, int npre);
 
+/* codegen_emit_kernel_pre for a row kernel that may write its output over
+ * operand 0's buffer (codegen_row_inplace): with `alias`, the kernel reads
+ * operand 0 from the output buffer bufs[0], which must hold operand 0's
+ * values when it is called (operand 0's own buffer, or a copy); bufs[nout]
+ * is not read. Without, as codegen_emit_kernel_pre (every buffer its own). */
+cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *name,
+                                      const Instr *const *pre, int npre, bool alias);
+
 /* Emits a scalar computation (a sort comparator) as function `name`:
  *   uint8_t name(const void *const *args)
  * args[k] points at parameter k's element (Literal storage); the result is
@@ -76,6 +84,12 @@ int codegen_kernel_outputs(const Instr *in);
  * whose parameter 0 is its base and read nowhere else): operand 0; others:
  * 0. */
 int codegen_kernel_inplace(const Instr *in);
+
+/* Whether `in` is a row kernel (softmax, layer norm) that can write its
+ * output over operand 0's buffer when emitted by codegen_emit_kernel_alias
+ * with alias: operand 0 has the output's type and dims and the fused
+ * computation reads it only at the output's index (cg.c: row_inplace). */
+bool codegen_row_inplace(const Instr *in);
 
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a
  * JIT); the Codegen keeps nothing. */

@@ -61,9 +61,10 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
  *
  * Each function below emits straight-line IR (no calls, no branches: special
  * cases are selects), so LLVM's loop vectorizer turns a loop over elements
- * into full-width SIMD code. exp, tanh and logistic of f32 (and bf16/f16,
- * which arrive as f32) are computed in f32 arithmetic (em_vmath1_f32,
- * below: twice the lanes). Everything else is computed in double:
+ * into full-width SIMD code. exp, tanh, logistic, sin and cos of f32 (and
+ * bf16/f16, which arrive as f32) are computed in f32 arithmetic
+ * (em_vmath1_f32, below: twice the lanes; sin and cos reduce their
+ * argument in double). Everything else is computed in double:
  *   - f32 (and bf16/f16, which arrive widened to f32) are widened to double,
  *     computed with double's precision and rounded once to the element type:
  *     the result is within one unit of f32 rounding of the true value
@@ -365,16 +366,21 @@ static LLVMValueRef cos_poly(Em *e, LLVMValueRef r) {
  * |r| of f32 arguments below 2^20 (2^-27.8, at 0x1.f9cbe2p+7: an exhaustive
  * search). */
 #define CG_TRIG_FAST_MAX 0x1p20
-static LLVMValueRef trig_reduce_fast(Em *e, LLVMValueRef ax, LLVMValueRef *q) {
-  LLVMValueRef k = rint_(e, vmul(e, ax, K(e, 0x1.45f306dc9c883p-1))); /* 2/pi */
-  LLVMValueRef nk = fneg(e, k);
-  *q = LLVMBuildAnd(e->b, LLVMBuildFPToSI(e->b, k, e->cg->i64, ""), KI(e, 3), "");
+static LLVMValueRef trig_reduce_fast_k(Em *e, LLVMValueRef ax, LLVMValueRef *k) {
+  *k = rint_(e, vmul(e, ax, K(e, 0x1.45f306dc9c883p-1))); /* 2/pi */
+  LLVMValueRef nk = fneg(e, *k);
   return vfma(e, nk, K(e, PIO2_LO), vfma(e, nk, K(e, PIO2_HI), ax));
+}
+static LLVMValueRef trig_reduce_fast(Em *e, LLVMValueRef ax, LLVMValueRef *q) {
+  LLVMValueRef k, r = trig_reduce_fast_k(e, ax, &k);
+  *q = LLVMBuildAnd(e->b, LLVMBuildFPToSI(e->b, k, e->cg->i64, ""), KI(e, 3), "");
+  return r;
 }
 
 enum { TRIG_SIN, TRIG_COS, TRIG_TAN };
 
-static LLVMValueRef v_trig_f32(Em *e, int which, LLVMValueRef x) {
+/* tan of an f32 value, in double (sin and cos: v_sincos_f32). */
+static LLVMValueRef v_tan_f32(Em *e, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ax = fabs_(e, x);
   LLVMValueRef tiny = fcmp(e, LLVMRealOLT, ax, K(e, 0x1p-126)); /* +-0 (DAZ) */
@@ -393,18 +399,9 @@ static LLVMValueRef v_trig_f32(Em *e, int which, LLVMValueRef x) {
   }
   LLVMValueRef sp = sin_poly(e, r), cp = cos_poly(e, r);
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI(e, 1), ""), KI(e, 0), "");
-  LLVMValueRef res;
-  if (which == TRIG_TAN) {
-    res = sel(e, odd, fneg(e, vdiv(e, cp, sp)), vdiv(e, sp, cp));
-  } else {
-    if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI(e, 1), "");
-    odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI(e, 1), ""), KI(e, 0), "");
-    LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI(e, 2), ""), KI(e, 0), "");
-    res = sel(e, odd, cp, sp);
-    res = sel(e, neg, fneg(e, res), res);
-  }
-  if (which != TRIG_COS) res = vmul(e, res, csign(e, K(e, 1), x)); /* odd functions */
-  res = sel(e, tiny, which == TRIG_COS ? K(e, 1) : x, res);
+  LLVMValueRef res = sel(e, odd, fneg(e, vdiv(e, cp, sp)), vdiv(e, sp, cp));
+  res = vmul(e, res, csign(e, K(e, 1), x)); /* odd */
+  res = sel(e, tiny, x, res);
   return sel(e, bad, vsub(e, x, x), res);
 }
 
@@ -812,7 +809,7 @@ static LLVMValueRef v_pow_f32(Em *e, LLVMValueRef x, LLVMValueRef y) {
   return sel(e, one_inf, K(e, 1), r);
 }
 
-/* ---- exp, tanh of f32 values in f32 arithmetic ----
+/* ---- exp, tanh, logistic, sin, cos of f32 values in f32 arithmetic ----
  * Sixteen lanes per AVX-512 instruction instead of eight: the f32 functions
  * most programs spend their time in (softmax's exp, GELU's tanh) are
  * computed in float with fma, each within one ulp of the correctly rounded
@@ -938,6 +935,60 @@ static LLVMValueRef v_logistic_f32(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, r);
 }
 
+/* sin and cos of f32 values: the argument reduced in double (the fast
+ * reduction when speculating, Payne-Hanek otherwise: r within 2^-59 of
+ * |r|), r split into f32 rh + rl, then 16-lane f32 polynomials on
+ * |r| <= pi/4 (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
+ * < 2^-32) with rl carried through the first-order terms:
+ *   sin(r) = rh + (rh z S(z) + rl),  z = rh^2 (its rounding: < 0.35 ulp);
+ *   cos(r) = w + (tail - zl/2 - rh rl + z^2 C(z)), w = 1 - z/2 rounded,
+ *            tail = the rounding error of w, zl = rh^2 - z (fma), exact;
+ * so each result is within 0.5 ulp + the small term's error (< 0.35 ulp
+ * for sin, < 0.1 for cos). tan stays in double (a quotient of the two
+ * would not be within 1 ulp). */
+static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMTypeRef f32 = e->cg->f32, i32 = e->cg->i32;
+  LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
+  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, ax, F(e, 0x1p-126)); /* +-0 (DAZ) */
+  LLVMValueRef bad = fcmp(e, LLVMRealUGE, ax, F(e, INFINITY));  /* inf, NaN */
+  LLVMValueRef skip = LLVMBuildOr(B, tiny, bad, "");
+  LLVMValueRef axd = LLVMBuildFPExt(B, ax, e->cg->f64, ""), q, rd;
+  if (e->spec_flag) {
+    /* speculative (cg.c): see v_tan_f32 */
+    LLVMValueRef far = LLVMBuildAnd(B, fcmp(e, LLVMRealOGE, ax, F(e, CG_TRIG_FAST_MAX)), LLVMBuildNot(B, bad, ""), "");
+    em_spec_raise(e, far);
+    LLVMValueRef k;
+    rd = trig_reduce_fast_k(e, sel(e, LLVMBuildOr(B, skip, far, ""), K(e, 1), axd), &k);
+    q = LLVMBuildFPToSI(B, k, i32, "");
+  } else {
+    rd = trig_reduce_f32(e, sel(e, skip, K(e, 1), axd), &q);
+    q = LLVMBuildTrunc(B, q, i32, "");
+  }
+  LLVMValueRef rh = LLVMBuildFPTrunc(B, rd, f32, "");
+  LLVMValueRef rl = LLVMBuildFPTrunc(B, vsub(e, rd, LLVMBuildFPExt(B, rh, e->cg->f64, "")), f32, "");
+  LLVMValueRef z = LLVMBuildFMul(B, rh, rh, "");
+  static const double S[4] = {-0x1.5555555555555p-3, 0x1.1111111111111p-7, -0x1.a01a01a01a01ap-13,
+                              0x1.71de3a556c734p-19}; /* -1/3!, 1/5!, -1/7!, 1/9! */
+  static const double C[4] = {0x1.5555555555555p-5, -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16,
+                              -0x1.27e4fb7789f5cp-22}; /* 1/4!, -1/6!, 1/8!, -1/10! */
+  LLVMValueRef sp = LLVMBuildFAdd(B, rh, f32fma(e, LLVMBuildFMul(B, rh, z, ""), fhorner(e, z, S, 4), rl), "");
+  LLVMValueRef hz = LLVMBuildFMul(B, z, F(e, 0.5), "");
+  LLVMValueRef zl = f32fma(e, rh, rh, LLVMBuildFNeg(B, z, ""));
+  LLVMValueRef w = LLVMBuildFSub(B, F(e, 1), hz, "");
+  LLVMValueRef tail = LLVMBuildFSub(B, LLVMBuildFSub(B, F(e, 1), w, ""), hz, "");
+  LLVMValueRef lo = f32fma(e, rh, LLVMBuildFNeg(B, rl, ""), f32fma(e, zl, F(e, -0.5), tail));
+  LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 4), lo), "");
+  if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
+  LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
+  LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 2), ""), KI32(e, 0), "");
+  LLVMValueRef res = sel(e, odd, cp, sp);
+  res = sel(e, neg, LLVMBuildFNeg(B, res, ""), res);
+  if (which == TRIG_SIN) res = LLVMBuildFMul(B, res, fcsign(e, F(e, 1), x), ""); /* odd */
+  res = sel(e, tiny, which == TRIG_COS ? F(e, 1) : x, res);
+  return sel(e, bad, LLVMBuildFSub(B, x, x, ""), res);
+}
+
 /* An f32 subnormal as a signed zero (DAZ). */
 static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
   return sel(e, fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-126)), fcsign(e, F(e, 0), x), x);
@@ -948,6 +999,8 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   case OP_EXP: return v_exp_f32(e, dazf(e, x));
   case OP_TANH: return v_tanh_f32(e, dazf(e, x));
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
+  case OP_SIN: return v_sincos_f32(e, TRIG_SIN, dazf(e, x));
+  case OP_COS: return v_sincos_f32(e, TRIG_COS, dazf(e, x));
   default: return NULL;
   }
 }
@@ -974,9 +1027,7 @@ LLVMValueRef em_vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
     }
   }
   switch (op) {
-  case OP_SIN: return v_trig_f32(e, TRIG_SIN, x);
-  case OP_COS: return v_trig_f32(e, TRIG_COS, x);
-  case OP_TAN: return v_trig_f32(e, TRIG_TAN, x);
+  case OP_TAN: return v_tan_f32(e, x);
   case OP_SINH: return v_sinh_f32(e, x);
   case OP_COSH: return v_cosh_f32(e, x);
   case OP_ATANH: return v_atanh_f32(e, x);

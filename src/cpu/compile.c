@@ -210,6 +210,23 @@ static int64_t kernel_min_slice(const Instr *in, int64_t extent, int64_t grain) 
   return rows >= (double)extent ? extent : (int64_t)rows + 1;
 }
 
+/* Whether row kernel `in` of p is to run over operand 0's buffer
+ * (codegen_emit_kernel_alias): this is its last use, it is no other
+ * operand, it is not a skipped convert (a value of another type), and it
+ * can be a buffer of the execution's own (not an entry argument or a
+ * constant, which are borrowed). The executor gives the kernel that
+ * buffer when it holds its only reference (plan_inplace, reusable), and
+ * a copy of it otherwise. */
+static bool row_alias_possible(const Program *p, const Instr *in) {
+  if (in->noperands < 1 || !codegen_row_inplace(in)) return false;
+  const Instr *o = in->operands[0];
+  for (int j = 1; j < in->noperands; j++)
+    if (in->operands[j] == o) return false;
+  bool entry_param = o->op == OP_PARAMETER && p->comp == p->comp->module->entry;
+  return p->last_use[o->id] == in->id && !entry_param && o->op != OP_CONSTANT &&
+         p->steps[o->id].kind != ST_ALIAS;
+}
+
 static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog) {
   st->kind = ST_KERNEL;
   st->kname = cxla_format("k%d_%d", prog, in->id);
@@ -219,8 +236,9 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   st->min_slice = kernel_min_slice(in, st->extent, bd->x->grain);
   bd->x->stats.nkernels++;
   plan_pre_dots(bd->x, st, in);
+  st->row_alias = row_alias_possible(bd->x->progs[prog], in);
   if (!bd->cg) return NULL;
-  return codegen_emit_kernel_pre(bd->cg, in, st->kname, st->pre, st->npre);
+  return codegen_emit_kernel_alias(bd->cg, in, st->kname, st->pre, st->npre, st->row_alias);
 }
 
 /* ---- transposed GEMM results ----
@@ -391,12 +409,14 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
 }
 
 /* Which of kernel step i's outputs may reuse an operand's buffer: the
- * operand's last use is this step, and it is no other operand too. */
+ * kernel works in place (codegen_kernel_inplace) or was emitted to run
+ * over operand 0's buffer (row_alias); the operand's last use is this
+ * step, and it is no other operand too. */
 static void plan_inplace(Program *p, int i) {
   Step *st = &p->steps[i];
   if (st->kind != ST_KERNEL) return;
   const Instr *in = st->in;
-  int n = codegen_kernel_inplace(in);
+  int n = st->row_alias ? 1 : codegen_kernel_inplace(in);
   for (int k = 0; k < n && k < 32 && k < in->noperands; k++) {
     const Instr *o = in->operands[k];
     bool once = true;
@@ -457,6 +477,26 @@ static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *
   return false;
 }
 
+/* Kernel step st's output k is result leaf leaf1 - 1: where it updates
+ * operand k in place (plan_inplace) and that operand is a kernel's only
+ * output, used last there, that kernel writes into the result too (the
+ * update then happens where the result lies: no copy; a scatter into a
+ * broadcast), and so on up the chain. */
+static void leaf_through_inplace(Program *p, int st, int k, int leaf1) {
+  for (int hops = 0; hops < p->nsteps; hops++) {
+    const Step *s = &p->steps[st];
+    if (s->kind != ST_KERNEL || k >= 32 || !((s->inplace >> k) & 1) || k >= s->in->noperands) return;
+    const Instr *o = s->in->operands[k];
+    Step *os = &p->steps[o->id];
+    if (os->kind != ST_KERNEL || os->nout != 1 || o->shape->type == T_TUPLE || os->leaf1[0] ||
+        p->last_use[o->id] != st)
+      return;
+    os->leaf1[0] = leaf1;
+    st = o->id;
+    k = 0;
+  }
+}
+
 /* Numbers the array leaves of value `in` (the root, or a part of it) from
  * *leaf on, and marks the kernel outputs that are one. */
 static void plan_leaves(Program *p, const Instr *in, int *leaf) {
@@ -464,8 +504,10 @@ static void plan_leaves(Program *p, const Instr *in, int *leaf) {
   if (s->type != T_TUPLE) {
     int st, k;
     if (!type_is_array(s->type)) return;
-    if (shape_elems(s) > 0 && kernel_output_of(p, in, &st, &k) && !p->steps[st].leaf1[k])
+    if (shape_elems(s) > 0 && kernel_output_of(p, in, &st, &k) && !p->steps[st].leaf1[k]) {
       p->steps[st].leaf1[k] = *leaf + 1;
+      leaf_through_inplace(p, st, k, *leaf + 1);
+    }
     (*leaf)++;
     return;
   }
@@ -478,8 +520,10 @@ static void plan_leaves(Program *p, const Instr *in, int *leaf) {
   if (ts->kind == ST_KERNEL && ts->nout == s->ntuple && s->ntuple <= 8) {
     for (int i = 0; i < s->ntuple; i++) {
       const Shape *e = s->tuple[i];
-      if (e->type != T_TUPLE && type_is_array(e->type) && shape_elems(e) > 0 && !ts->leaf1[i])
+      if (e->type != T_TUPLE && type_is_array(e->type) && shape_elems(e) > 0 && !ts->leaf1[i]) {
         p->steps[t->id].leaf1[i] = *leaf + 1;
+        leaf_through_inplace(p, t->id, i, *leaf + 1);
+      }
       *leaf += array_leaves(e);
     }
     return;

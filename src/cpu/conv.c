@@ -559,9 +559,55 @@ static cxla_status block_slice(void *arg, int64_t b0, int64_t b1) {
   return NULL;
 }
 
+/* ---- the direct convolution (dconv.c) ----
+ * f32, one feature group, 1 or 2 spatial dims, no lhs dilation (phases_run
+ * undilates transposed convolutions first), at least 16 output features
+ * (one vector), at least 2 input features (with one, setting up a strip
+ * costs as much as its products), no more window positions than output
+ * positions (the weight-gradient form stays with the GEMMs), on a machine
+ * with AVX-512. What the plan and its phases
+ * share: conv_gemm_count counts by it. */
+static bool direct_ok(const ConvGemm *p) {
+  return p->es == 4 && p->G == 1 && p->nsp >= 1 && p->nsp <= 2 && p->O >= 16 && p->Ci >= 2 && p->KS <= p->OS &&
+         dconv_available();
+}
+
+/* The direct plan of p (features innermost, ls_f 1); false where a
+ * window dim has lhs dilation. Reversal becomes a negative kernel stride. */
+static bool direct_plan(const ConvGemm *p, DConvPlan *d) {
+  if (!direct_ok(p) || p->ls_f != 1) return false;
+  int64_t ext[3][2] = {{1, 1}, {1, 1}, {1, 1}}; /* in, window, out; H then W */
+  int64_t sd[3][2] = {{1, 1}, {0, 0}, {1, 1}};  /* stride, pad_lo, dilation */
+  int64_t xs[2] = {0, 0}, ks[2] = {0, 0}, os[2] = {0, 0}, kbase = p->kbase;
+  for (int i = 0; i < p->nsp; i++) {
+    const WindowDim *w = &p->w[i];
+    if (w->lhs_dilate != 1) return false;
+    int e = i + 2 - p->nsp; /* 1-D: W */
+    ext[0][e] = p->in_sp[i];
+    ext[1][e] = p->k_sp[i];
+    ext[2][e] = p->out_sp[i];
+    sd[0][e] = w->stride;
+    sd[1][e] = w->pad_lo;
+    sd[2][e] = w->rhs_dilate;
+    xs[e] = p->ls_sp[i];
+    ks[e] = w->reversal ? -p->ks_sp[i] : p->ks_sp[i];
+    if (w->reversal) kbase += (p->k_sp[i] - 1) * p->ks_sp[i];
+    os[e] = p->os_sp[i];
+  }
+  *d = (DConvPlan){.N = p->N, .C = p->C, .O = p->O, .H = ext[0][0], .W = ext[0][1], .KH = ext[1][0],
+                   .KW = ext[1][1], .OH = ext[2][0], .OW = ext[2][1], .sh = sd[0][0], .sw = sd[0][1],
+                   .ph = sd[1][0], .pw = sd[1][1], .dh = sd[2][0], .dw = sd[2][1], .xs_b = p->ls_b,
+                   .xs_h = xs[0], .xs_w = xs[1], .ks_i = p->ks_i, .ks_o = p->ks_o, .ks_h = ks[0],
+                   .ks_w = ks[1], .kbase = kbase, .os_b = p->os_b, .os_f = p->os_f, .os_h = os[0],
+                   .os_w = os[1], .obase = p->obase};
+  return true;
+}
+
 /* im2col + GEMM over row blocks for a plan whose input has the features
  * innermost (ls_f 1), the blocks split over the execution's threads. */
 static cxla_status gemm_blocks(const ExecCtx *cx, const ConvGemm *p, const char *x, const char *ker, char *o) {
+  DConvPlan dp;
+  if (direct_plan(p, &dp)) return dconv_run(cx, &dp, (const float *)x, (const float *)ker, (float *)o);
   size_t es = p->es;
   int64_t rows = p->N * p->OS;
   int threads = splits(cx) ? cx->nthreads : 1;
@@ -739,8 +785,14 @@ void conv_gemm_count(const Instr *in, CpuCompileStats *stats) {
   ConvGemm p;
   if (!plan(in, &p)) return;
   stats->nconvs++;
-  if (shift_ok(&p)) stats->nconvs_shift++;
-  else if (phases_ok(&p)) stats->nconvs_phased++;
+  if (shift_ok(&p)) {
+    stats->nconvs_shift++;
+    return;
+  }
+  bool phased = phases_ok(&p), dilated = false;
+  for (int d = 0; d < p.nsp; d++) dilated |= p.w[d].lhs_dilate > 1;
+  if (phased) stats->nconvs_phased++;
+  if (direct_ok(&p) && (phased || !dilated)) stats->nconvs_direct++;
 }
 
 cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out) {

@@ -51,6 +51,7 @@ typedef struct CpuCompileStats {
   int nconvs;               /* convolutions run as GEMMs (conv.c), of them: */
   int nconvs_shift;         /* window-sum form, one GEMM per output position */
   int nconvs_phased;        /* lhs-dilated (transposed), per output phase */
+  int nconvs_direct;        /* on the direct kernel (dconv.c), phased ones too */
   int nradix;               /* sorts whose comparator is a plain order: radix sorted */
   int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */
   /* loaded from the disk cache: planning the steps, linking the object

@@ -121,6 +121,10 @@ typedef struct Step {
    * kernel works in place and this step is the operand's last use); done
    * when the executor holds the operand's only reference */
   unsigned inplace;
+  /* kernel: a row kernel emitted to read operand 0 from its output
+   * buffer (codegen_emit_kernel_alias; this step is operand 0's last
+   * use): run in operand 0's buffer, or over a copy of it */
+  bool row_alias;
   /* kernel of the entry program: 1 + the index of the result array leaf
    * (depth-first) that output k is, or 0; the executor then writes output
    * k straight into the caller's result array (ExecCtx.results) */
@@ -280,6 +284,25 @@ void conv_gemm_count(const Instr *in, CpuCompileStats *stats);
  * then single-threaded per block); NULL: the caller's thread. Sets the
  * BLAS's thread count itself. */
 cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
+
+/* dconv.c: direct f32 convolution on AVX-512 over a channels-last input
+ * (one feature group, 1 or 2 spatial dims as H x W; 1-D: H = KH = OH = 1),
+ * output positions oh, ow reading input row oh * sh - ph + kh * dh, column
+ * ow * sw - pw + kw * dw (padding may be negative) for window tap kh, kw.
+ * Strides are in elements; the kernel's may be negative (reversal). */
+typedef struct DConvPlan {
+  int64_t N, C, O;                        /* batch, input and output features */
+  int64_t H, W, KH, KW, OH, OW;           /* input, window, output extents */
+  int64_t sh, sw, ph, pw, dh, dw;         /* stride, low padding, window dilation */
+  int64_t xs_b, xs_h, xs_w;               /* input (features contiguous) */
+  int64_t ks_i, ks_o, ks_h, ks_w, kbase;  /* kernel */
+  int64_t os_b, os_f, os_h, os_w, obase;  /* output */
+} DConvPlan;
+/* Whether this machine runs dconv_run (AVX-512F). */
+bool dconv_available(void);
+/* Writes every output element of p; cx: the threads the output rows split
+ * over (NULL: the caller's thread). */
+cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o);
 
 /* rt_fft.c */
 cxla_status rt_fft_plan(const Instr *in, void **plan);

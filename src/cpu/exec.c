@@ -446,6 +446,10 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
   }
   if (!s) {
     for (int k = 0; k < nops; k++) b[st->nout + k] = ops[k]->lit.data;
+    /* a row kernel emitted over one buffer reads operand 0 from its
+     * output: a copy there when the output could not take its buffer */
+    if (st->row_alias && b[0] != b[st->nout])
+      memcpy(b[0], b[st->nout], (size_t)ops[0]->lit.nelems * (size_t)type_bytes(ops[0]->lit.type));
     s = kernel_call(x, st, b);
   }
   if (!s && x->profile)

@@ -22,6 +22,15 @@
  * is sorted by all of them, each counting and scattering its chunk in
  * every pass.
  *
+ * Long rows of 32/64-bit keys are first split (MSD) on the keys' top 16
+ * bits: one pass makes the keys and counts those bits, ranges of them
+ * become buckets of about 256 KiB, one pass moves the keys to their
+ * buckets, and each bucket is then sorted (LSD, of the keys less the
+ * bucket's lowest, in as few passes as its range needs) in the cache,
+ * buckets spread over the threads. Where sort_key merges elements (NaNs,
+ * zeros) the elements themselves move instead; where one bucket would hold
+ * more than half the row, the plain LSD passes sort it.
+ *
  * Otherwise a stable bottom-up merge sort of each row's positions calling
  * the compiled comparator (std::stable_sort's result, as the interpreter
  * gives), then every operand permuted alike. */
@@ -210,20 +219,34 @@ static inline bool merges(const SortPlan *p, uint64_t u) {
 }
 
 /* Counts the key digits of src[lo, hi): all npass digits of rb bits
- * (h: npass x 2^rb, added to), or (count1) the digit at shift only of keys
- * (h: 2^rb). Returns CNT_NAN when an element is a NaN the order cannot
+ * (h: npass x 2^rb, added to), or (countk) npass digits of rb bits from
+ * bit shift on, of keys or of elements (h: npass x 2^rb). Returns CNT_NAN when an element is a NaN the order cannot
  * place, CNT_MERGED when sort_key merges an element with others. */
 enum { CNT_NAN = 1, CNT_MERGED = 2 };
 typedef int (*CountFn)(const SortPlan *p, const void *src, int64_t lo, int64_t hi, int rb, int npass,
                        uint32_t *h);
-typedef void (*Count1Fn)(const SortPlan *p, bool keys, const void *src, int64_t lo, int64_t hi, int shift,
-                         uint64_t m, uint32_t *h);
+typedef void (*CountKFn)(const SortPlan *p, bool keys, const void *src, int64_t lo, int64_t hi, int shift,
+                         int rb, int npass, uint32_t *h);
+/* The keys of src[lo, hi) to keys[lo, hi), and their top bits counted
+ * (key >> shift; h: 2^(bits-shift) counts, added to); returns CNT_* as
+ * CountFn. */
+typedef int (*KeyTopFn)(const SortPlan *p, const void *src, void *keys, int64_t lo, int64_t hi, int shift,
+                        uint32_t *h);
+/* Moves src[lo, hi) (keys, or elements) as they are (their positions to
+ * idst, unless NULL) to dst at off[lut[key >> shift]]++. */
+/* keys[0, n) -= base, and npass digits of rb bits of the results counted
+ * (h: npass x 2^rb, added to). */
+typedef void (*RebaseFn)(void *keys, int64_t n, uint64_t base, int rb, int npass, uint32_t *h);
+typedef void (*MsdFn)(const SortPlan *p, bool keys, const void *src, void *dst, uint32_t *idst, int64_t lo,
+                      int64_t hi, int shift, const uint16_t *lut, uint32_t *off);
 /* Moves src[lo, hi) (and their indices: isrc's, or their positions when
  * isrc is NULL) to dst at off[digit]++. idst NULL: no indices. The
- * elements in and out are elements or keys (mode, MV_*). */
+ * elements in and out are elements or keys (mode, MV_*); keys in are the
+ * keys less base, which MV_FROM_KEYS adds back. */
 enum { MV_ELEMS, MV_TO_KEYS, MV_KEYS, MV_FROM_KEYS };
 typedef void (*ScatterFn)(const SortPlan *p, int mode, const void *src, void *dst, const uint32_t *isrc,
-                          uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off);
+                          uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint64_t base,
+                          uint32_t *off);
 
 #if defined(__GNUC__)
 #define INLINE static inline __attribute__((always_inline))
@@ -232,7 +255,7 @@ typedef void (*ScatterFn)(const SortPlan *p, int mode, const void *src, void *ds
 #endif
 
 #define RADIX_FNS(UT, W)                                                                                      \
-  INLINE int count_body_##W(const SortPlan *p, const UT *src, int64_t lo, int64_t hi, const int rb,          \
+  INLINE int count_body_##W(const SortPlan *p, const UT *src, int64_t lo, int64_t hi, const int rb,           \
                             const int npass, uint32_t *h) {                                                   \
     uint64_t m = (1ull << rb) - 1;                                                                            \
     bool nan = false, merged = false;                                                                         \
@@ -253,41 +276,124 @@ typedef void (*ScatterFn)(const SortPlan *p, int mode, const void *src, void *ds
     if (rb == 11 && npass == (W + 10) / 11) return count_body_##W(p, src, lo, hi, 11, (W + 10) / 11, h);      \
     return count_body_##W(p, src, lo, hi, rb, npass, h);                                                      \
   }                                                                                                           \
-  static void count1_##W(const SortPlan *p_, bool keys, const void *src_, int64_t lo, int64_t hi, int shift,  \
-                         uint64_t m, uint32_t *h) {                                                           \
+  INLINE void countk_body_##W(const SortPlan *p, const bool keys, const UT *src, int64_t lo, int64_t hi,      \
+                               int shift, int rb, const int npass, uint32_t *h) {                             \
+    uint64_t m = (1ull << rb) - 1;                                                                            \
+    for (int64_t i = lo; i < hi; i++) {                                                                       \
+      uint64_t k = keys ? (uint64_t)src[i] : sort_key(p, src[i]);                                             \
+      for (int d = 0; d < npass; d++) h[((size_t)d << rb) + ((k >> (shift + d * rb)) & m)]++;                 \
+    }                                                                                                         \
+  }                                                                                                           \
+  static void countk_##W(const SortPlan *p_, bool keys, const void *src, int64_t lo, int64_t hi, int shift,   \
+                         int rb, int npass, uint32_t *h) {                                                    \
+    const SortPlan pl = *p_, *p = &pl;                                                                        \
+    if (keys && npass == 2) countk_body_##W(p, true, src, lo, hi, shift, rb, 2, h);                           \
+    else if (keys && npass == 3) countk_body_##W(p, true, src, lo, hi, shift, rb, 3, h);                      \
+    else if (keys) countk_body_##W(p, true, src, lo, hi, shift, rb, npass, h);                                \
+    else countk_body_##W(p, false, src, lo, hi, shift, rb, npass, h);                                         \
+  }                                                                                                           \
+  INLINE void keyblock_##W(const SortPlan *p, const UT *restrict src, UT *restrict keys, const int64_t n, UT *fl) { \
+    const UT mask = (UT)p->mask, sign = (UT)p->sign, inf = (UT)p->inf, tiny = (UT)p->tiny;                    \
+    const UT nt = (UT)p->nan_test, nb = (UT)p->nan_bits, zb = (UT)p->zero_bits, out = (UT)p->out;             \
+    const UT mn = p->merge_nan ? (UT)~(UT)0 : 0, mz = p->merge_zero ? (UT)~(UT)0 : 0;                         \
+    const int sb = p->sbit;                                                                                   \
+    UT fn = 0, fm = 0;                                                                                        \
+    for (int64_t i = 0; i < n; i++) {                                                                         \
+      UT u = src[i], mag = u & (UT)~sign;                                                                     \
+      UT isn = (UT)-(UT)(mag > inf) & mn, isz = (UT)-(UT)(mag <= tiny) & mz & (UT)~isn;                       \
+      fn |= (UT)((u & nt) > inf);                                                                             \
+      fm |= isn | isz;                                                                                        \
+      u = (UT)((u & (UT)~(isn | isz)) | (nb & isn) | (zb & isz));                                             \
+      keys[i] = (UT)((u ^ (((UT) - (UT)(u >> sb) & mask) | sign)) ^ out);                                     \
+    }                                                                                                         \
+    fl[0] |= fn;                                                                                              \
+    fl[1] |= fm;                                                                                              \
+  }                                                                                                           \
+  static int keytop_##W(const SortPlan *p_, const void *src_, void *keys_, int64_t lo, int64_t hi, int shift, \
+                        uint32_t *h) {                                                                        \
     const SortPlan pl = *p_, *p = &pl;                                                                        \
     const UT *src = src_;                                                                                     \
-    if (keys)                                                                                                 \
-      for (int64_t i = lo; i < hi; i++) h[((uint64_t)src[i] >> shift) & m]++;                                \
-    else                                                                                                      \
-      for (int64_t i = lo; i < hi; i++) h[(sort_key(p, src[i]) >> shift) & m]++;                             \
+    UT *keys = keys_;                                                                                         \
+    uint64_t nan = 0, merged = 0;                                                                             \
+    for (int64_t b = lo; b < hi; b += 1024) {                                                                 \
+      int64_t e = hi - b < 1024 ? hi : b + 1024;                                                              \
+      if (p->is_float) {                                                                                      \
+        /* sort_key and the flags without branches, in blocks of a fixed length (vectorized) */               \
+        UT fl[2] = {0, 0};                                                                                    \
+        if (e - b == 1024) keyblock_##W(p, src + b, keys + b, 1024, fl);                                      \
+        else keyblock_##W(p, src + b, keys + b, e - b, fl);                                                   \
+        nan |= fl[0] != 0;                                                                                    \
+        merged |= fl[1] != 0;                                                                                 \
+      } else {                                                                                                \
+        for (int64_t i = b; i < e; i++) {                                                                     \
+          uint64_t u = src[i];                                                                                \
+          merged |= merges(p, u);                                                                             \
+          keys[i] = (UT)sort_key(p, u);                                                                       \
+        }                                                                                                     \
+      }                                                                                                       \
+      for (int64_t i = b; i < e; i++) h[(uint64_t)keys[i] >> shift]++;                                        \
+    }                                                                                                         \
+    return (nan ? CNT_NAN : 0) | (merged ? CNT_MERGED : 0);                                                   \
+  }                                                                                                           \
+  INLINE void rebase_body_##W(UT *restrict keys, int64_t n, UT base, int rb, const int npass, uint32_t *h) {  \
+    uint64_t m = (1ull << rb) - 1;                                                                            \
+    for (int64_t i = 0; i < n; i++) {                                                                         \
+      UT k = (UT)(keys[i] - base);                                                                            \
+      keys[i] = k;                                                                                            \
+      for (int d = 0; d < npass; d++) h[((size_t)d << rb) + (((uint64_t)k >> (d * rb)) & m)]++;               \
+    }                                                                                                         \
+  }                                                                                                           \
+  static void rebase_##W(void *keys, int64_t n, uint64_t base, int rb, int npass, uint32_t *h) {              \
+    if (npass == 2) rebase_body_##W(keys, n, (UT)base, rb, 2, h);                                             \
+    else if (npass == 3) rebase_body_##W(keys, n, (UT)base, rb, 3, h);                                        \
+    else rebase_body_##W(keys, n, (UT)base, rb, npass, h);                                                    \
+  }                                                                                                           \
+  INLINE void msd_move_##W(const SortPlan *p, const int keys, const int ix, const UT *src, UT *dst,           \
+                           uint32_t *idst, int64_t lo, int64_t hi, int shift, const uint16_t *lut,            \
+                           uint32_t *off) {                                                                   \
+    for (int64_t i = lo; i < hi; i++) {                                                                       \
+      uint64_t u = src[i], k = keys ? u : sort_key(p, u);                                                     \
+      uint32_t o = off[lut[k >> shift]]++;                                                                    \
+      dst[o] = (UT)u;                                                                                         \
+      if (ix) idst[o] = (uint32_t)i;                                                                          \
+    }                                                                                                         \
+  }                                                                                                           \
+  static void msd_##W(const SortPlan *p_, bool keys, const void *src, void *dst, uint32_t *idst, int64_t lo,  \
+                      int64_t hi, int shift, const uint16_t *lut, uint32_t *off) {                            \
+    const SortPlan pl = *p_, *p = &pl;                                                                        \
+    if (keys && idst) msd_move_##W(p, 1, 1, src, dst, idst, lo, hi, shift, lut, off);                         \
+    else if (keys) msd_move_##W(p, 1, 0, src, dst, idst, lo, hi, shift, lut, off);                            \
+    else if (idst) msd_move_##W(p, 0, 1, src, dst, idst, lo, hi, shift, lut, off);                            \
+    else msd_move_##W(p, 0, 0, src, dst, idst, lo, hi, shift, lut, off);                                      \
   }                                                                                                           \
   INLINE void move_##W(const SortPlan *p, const int mode, const int ix, const UT *src, UT *dst,               \
                        const uint32_t *isrc, uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m,   \
-                       uint32_t *off) {                                                                       \
+                       uint64_t base, uint32_t *off) {                                                        \
     for (int64_t i = lo; i < hi; i++) {                                                                       \
       uint64_t u = src[i];                                                                                    \
       uint64_t k = mode == MV_ELEMS || mode == MV_TO_KEYS ? sort_key(p, u) : u;                               \
       uint32_t o = off[(k >> shift) & m]++;                                                                   \
-      dst[o] = (UT)(mode == MV_TO_KEYS ? k : mode == MV_FROM_KEYS ? sort_unkey(p, k) : u);                    \
+      dst[o] = (UT)(mode == MV_TO_KEYS ? k : mode == MV_FROM_KEYS ? sort_unkey(p, k + base) : u);             \
       if (ix == 1) idst[o] = (uint32_t)i;                                                                     \
       if (ix == 2) idst[o] = isrc[i];                                                                         \
     }                                                                                                         \
   }                                                                                                           \
   INLINE void moves_##W(const SortPlan *p, const int mode, const UT *src, UT *dst, const uint32_t *isrc,      \
-                        uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off) {       \
-    if (!idst) move_##W(p, mode, 0, src, dst, isrc, idst, lo, hi, shift, m, off);                             \
-    else if (!isrc) move_##W(p, mode, 1, src, dst, isrc, idst, lo, hi, shift, m, off);                        \
-    else move_##W(p, mode, 2, src, dst, isrc, idst, lo, hi, shift, m, off);                                   \
+                        uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint64_t base,         \
+                        uint32_t *off) {                                                                      \
+    if (!idst) move_##W(p, mode, 0, src, dst, isrc, idst, lo, hi, shift, m, base, off);                       \
+    else if (!isrc) move_##W(p, mode, 1, src, dst, isrc, idst, lo, hi, shift, m, base, off);                  \
+    else move_##W(p, mode, 2, src, dst, isrc, idst, lo, hi, shift, m, base, off);                             \
   }                                                                                                           \
   static void scatter_##W(const SortPlan *p_, int mode, const void *src, void *dst, const uint32_t *isrc,     \
-                          uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint32_t *off) {     \
+                          uint32_t *idst, int64_t lo, int64_t hi, int shift, uint64_t m, uint64_t base,       \
+                          uint32_t *off) {                                                                    \
     const SortPlan pl = *p_, *p = &pl;                                                                        \
     switch (mode) {                                                                                           \
-    case MV_ELEMS: moves_##W(p, MV_ELEMS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                \
-    case MV_TO_KEYS: moves_##W(p, MV_TO_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;            \
-    case MV_KEYS: moves_##W(p, MV_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                  \
-    default: moves_##W(p, MV_FROM_KEYS, src, dst, isrc, idst, lo, hi, shift, m, off); break;                  \
+    case MV_ELEMS: moves_##W(p, MV_ELEMS, src, dst, isrc, idst, lo, hi, shift, m, base, off); break;          \
+    case MV_TO_KEYS: moves_##W(p, MV_TO_KEYS, src, dst, isrc, idst, lo, hi, shift, m, base, off); break;      \
+    case MV_KEYS: moves_##W(p, MV_KEYS, src, dst, isrc, idst, lo, hi, shift, m, base, off); break;            \
+    default: moves_##W(p, MV_FROM_KEYS, src, dst, isrc, idst, lo, hi, shift, m, base, off); break;            \
     }                                                                                                         \
   }
 
@@ -298,13 +404,18 @@ RADIX_FNS(uint64_t, 64)
 
 typedef struct RadixFns {
   CountFn count;
-  Count1Fn count1;
+  CountKFn countk;
   ScatterFn scatter;
+  KeyTopFn keytop;
+  MsdFn msd;
+  RebaseFn rebase;
 } RadixFns;
 
 static const RadixFns *radix_fns(int bits) {
-  static const RadixFns f8 = {count_8, count1_8, scatter_8}, f16 = {count_16, count1_16, scatter_16},
-                        f32 = {count_32, count1_32, scatter_32}, f64 = {count_64, count1_64, scatter_64};
+  static const RadixFns f8 = {count_8, countk_8, scatter_8, keytop_8, msd_8, rebase_8},
+                        f16 = {count_16, countk_16, scatter_16, keytop_16, msd_16, rebase_16},
+                        f32 = {count_32, countk_32, scatter_32, keytop_32, msd_32, rebase_32},
+                        f64 = {count_64, countk_64, scatter_64, keytop_64, msd_64, rebase_64};
   return bits == 8 ? &f8 : bits == 16 ? &f16 : bits == 32 ? &f32 : &f64;
 }
 
@@ -341,12 +452,31 @@ typedef struct Radix {
   const uint32_t *isrc;
   uint32_t *idst;
   int shift;
-  int phase;       /* 0: count all digits, 1: count one, 2: scatter */
+  int phase;       /* 0: count all digits, 1: count one, 2: scatter; MSD: 3 count, 4 scatter */
+  /* the MSD split (msd_row) */
+  uint32_t *top;   /* nchunks x TOP_BINS counts of the keys' top bits */
+  uint32_t *boff;  /* nchunks x nb bucket offsets */
+  const uint16_t *lut; /* top bits -> bucket */
+  int nb;          /* buckets */
 } Radix;
+
+/* Rows of keys of 32 bits and more, longer than MSD_MIN, are first split
+ * on their keys' top TOP_BITS bits into buckets (consecutive ranges of
+ * those bits) of about MSD_BYTES, which then are sorted one by one in the
+ * cache, over the threads. */
+enum { TOP_BITS = 16, TOP_BINS = 1 << TOP_BITS, MSD_MIN = 1 << 17, MSD_BYTES = 1 << 18, BUCKET_RB = 12 };
+
+static bool msd_fits(int bits, int64_t n) { return bits >= 32 && n >= MSD_MIN; }
+
+/* In u32 units: top and boff (nchunks x TOP_BINS each), the totals,
+ * bucket starts and groups (TOP_BINS + 1 each), the lut and the buckets'
+ * first bins (u16) and their low bit counts (u8). */
+static size_t msd_len(int nchunks) { return (size_t)(2 * nchunks + 6) * TOP_BINS; }
 
 static size_t radix_hist_len(int nchunks, int bits, int64_t n) {
   int rb = digit_bits(bits, n), npass = (bits + rb - 1) / rb;
-  return (size_t)nchunks * (size_t)(npass + 1) << rb;
+  size_t lsd = (size_t)nchunks * (size_t)(npass + 1) << rb;
+  return msd_fits(bits, n) ? lsd + msd_len(nchunks) : lsd;
 }
 
 static void chunk_range(const Radix *r, int64_t c, int64_t *lo, int64_t *hi) {
@@ -365,11 +495,18 @@ static cxla_status radix_chunks(void *arg, int64_t begin, int64_t end) {
       uint32_t *h = r->h + (size_t)c * (size_t)r->npass * R;
       memset(h, 0, (size_t)r->npass * R * sizeof *h);
       r->flags[c] = r->f->count(r->p, r->src, lo, hi, r->rb, r->npass, h);
+    } else if (r->phase == 3) {
+      uint32_t *h = r->top + (size_t)c * TOP_BINS;
+      memset(h, 0, TOP_BINS * sizeof *h);
+      r->flags[c] = r->f->keytop(r->p, r->src, r->dst, lo, hi, r->p->bits - TOP_BITS, h);
+    } else if (r->phase == 4) {
+      r->f->msd(r->p, r->mode == MV_KEYS, r->src, r->dst, r->idst, lo, hi, r->p->bits - TOP_BITS, r->lut,
+                r->boff + (size_t)c * (size_t)r->nb);
     } else if (r->phase == 1) {
       memset(offs + c * R, 0, R * sizeof *offs);
-      r->f->count1(r->p, r->mode != MV_ELEMS, r->src, lo, hi, r->shift, R - 1, offs + c * R);
+      r->f->countk(r->p, r->mode != MV_ELEMS, r->src, lo, hi, r->shift, r->rb, 1, offs + c * R);
     } else {
-      r->f->scatter(r->p, r->mode, r->src, r->dst, r->isrc, r->idst, lo, hi, r->shift, R - 1, offs + c * R);
+      r->f->scatter(r->p, r->mode, r->src, r->dst, r->isrc, r->idst, lo, hi, r->shift, R - 1, 0, offs + c * R);
     }
   }
   return NULL;
@@ -401,6 +538,219 @@ static bool small_sort(const SortPlan *p, const void *src, void *dst, uint32_t *
   return true;
 }
 
+static void store_bits(void *base, int64_t i, int bytes, uint64_t v) {
+  switch (bytes) {
+  case 1: ((uint8_t *)base)[i] = (uint8_t)v; return;
+  case 2: ((uint16_t *)base)[i] = (uint16_t)v; return;
+  case 4: ((uint32_t *)base)[i] = (uint32_t)v; return;
+  default: ((uint64_t *)base)[i] = v; return;
+  }
+}
+
+/* ---- the MSD split of long rows ---- */
+
+/* One bucket: A[0, n) (keys when keyed, else elements; their indices in
+ * iA, unless no indices are carried) sorted into B (elements; indices to
+ * iB), through S / iS, on the keys' low `low` bits: keyed, of the keys
+ * less base (A's keys become those); else all higher bits are the same in
+ * the bucket. h: room for 8 << BUCKET_RB counts. */
+static void bucket_sort(const SortPlan *p, const RadixFns *f, bool keyed, int low, uint64_t base, void *A, void *B,
+                        void *S, uint32_t *iA, uint32_t *iB, uint32_t *iS, int64_t n, uint32_t *h) {
+  int es = p->bits / 8;
+  if (n <= SMALL_ROW) {
+    uint64_t key[SMALL_ROW];
+    uint32_t ord[SMALL_ROW];
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t u = load_bits(A, i, es);
+      key[i] = keyed ? u : sort_key(p, u);
+      int64_t j = i;
+      for (; j > 0 && key[ord[j - 1]] > key[i]; j--) ord[j] = ord[j - 1];
+      ord[j] = (uint32_t)i;
+    }
+    for (int64_t i = 0; i < n; i++) {
+      uint64_t u = load_bits(A, ord[i], es);
+      store_bits(B, i, es, keyed ? sort_unkey(p, u) : u);
+      if (iB) iB[i] = iA[ord[i]];
+    }
+    return;
+  }
+  /* digits of at most maxrb bits, as even as they come */
+  int maxrb = n >= 16384 ? BUCKET_RB : n >= 2048 ? 10 : 8;
+  int np = (low + maxrb - 1) / maxrb, rb = (low + np - 1) / np;
+  size_t R = (size_t)1 << rb;
+  memset(h, 0, (size_t)np * R * sizeof *h);
+  if (keyed) f->rebase(A, n, base, rb, np, h);
+  else f->countk(p, false, A, 0, n, 0, rb, np, h);
+  uint64_t k0 = load_bits(A, 0, es);
+  if (!keyed) k0 = sort_key(p, k0);
+  int pass[8], npass = 0;
+  for (int d = 0; d < np; d++)
+    if (h[(size_t)d * R + ((k0 >> (d * rb)) & (R - 1))] != (uint32_t)n) pass[npass++] = d;
+  if (npass == 0) {
+    uint32_t off = 0;
+    f->scatter(p, keyed ? MV_FROM_KEYS : MV_ELEMS, A, B, iA, iB, 0, n, 0, 0, base, &off);
+    return;
+  }
+  /* A -> B -> A ... -> B (odd count) or A -> S -> B -> S ... -> B */
+  void *cur = A;
+  uint32_t *icur = iA;
+  for (int j = 0; j < npass; j++) {
+    uint32_t *off = h + (size_t)pass[j] * R, run = 0;
+    for (size_t b = 0; b < R; b++) {
+      uint32_t k = off[b];
+      off[b] = run;
+      run += k;
+    }
+    bool to_b = (npass - 1 - j) % 2 == 0;
+    void *nx = to_b ? B : npass % 2 ? A : S;
+    uint32_t *inx = to_b ? iB : npass % 2 ? iA : iS;
+    int mode = !keyed ? MV_ELEMS : j == npass - 1 ? MV_FROM_KEYS : MV_KEYS;
+    f->scatter(p, mode, cur, nx, icur, iB ? inx : NULL, 0, n, pass[j] * rb, R - 1, base, off);
+    cur = nx;
+    icur = inx;
+  }
+}
+
+/* The buckets of a row, in groups of about equal size, for the threads. */
+typedef struct Msd {
+  const SortPlan *p;
+  const RadixFns *f;
+  bool keyed;                /* tmp holds keys (else elements) */
+  const uint32_t *start;     /* bucket b: [start[b], start[b + 1]) */
+  const uint8_t *low;        /* its keys' bits that differ (keyed: less base) */
+  const uint16_t *first;     /* its lowest key's top bits: keyed, base = first << (bits - TOP_BITS) */
+  const uint32_t *group;     /* group g: buckets [group[g], group[g + 1]) */
+  char *tmp, *dst;
+  uint32_t *itmp, *idst;     /* NULL: no indices */
+  int64_t maxb;              /* the largest bucket */
+} Msd;
+
+static cxla_status msd_groups(void *arg, int64_t gb, int64_t ge) {
+  const Msd *m = arg;
+  size_t es = (size_t)m->p->bits / 8;
+  void *S = cxla_malloc((size_t)m->maxb * es);
+  uint32_t *iS = m->idst ? cxla_malloc((size_t)m->maxb * sizeof *iS) : NULL;
+  uint32_t *h = cxla_malloc(((size_t)8 << BUCKET_RB) * sizeof *h);
+  cxla_status s = !S || !h || (m->idst && !iS) ? cxla_oom() : NULL;
+  for (int64_t g = gb; g < ge && !s; g++)
+    for (uint32_t b = m->group[g]; b < m->group[g + 1]; b++) {
+      int64_t lo = m->start[b], n = m->start[b + 1] - lo;
+      if (n)
+        bucket_sort(m->p, m->f, m->keyed, m->low[b], m->keyed ? (uint64_t)m->first[b] << (m->p->bits - TOP_BITS) : 0,
+                    m->tmp + (size_t)lo * es, m->dst + (size_t)lo * es, S,
+                    m->itmp ? m->itmp + lo : NULL, m->idst ? m->idst + lo : NULL, iS, n, h);
+    }
+  cxla_free(S);
+  cxla_free(iS);
+  cxla_free(h);
+  return s;
+}
+
+static int bit_length(uint64_t x) {
+  int l = 0;
+  for (; x; x >>= 1) l++;
+  return l;
+}
+
+/* The MSD split of a long row (msd_fits) r, whose r->top points to room
+ * for msd_len(r->nchunks) u32s: the keys made in dst and their top bits
+ * counted, ranges of them made buckets of about MSD_BYTES, the keys
+ * (elements, where sort_key merges some) moved to their buckets in tmp
+ * (positions to itmp when idst), each bucket sorted into dst. *done false: more than half the row
+ * in one bucket (nothing written; the LSD passes sort it). *sorted false:
+ * a NaN the order cannot place. */
+static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, uint32_t *idst, uint32_t *itmp,
+                           bool *sorted, bool *done) {
+  const SortPlan *p = r->p;
+  int nc = r->nchunks, es = p->bits / 8;
+  int64_t n = r->n;
+  *done = false;
+  r->boff = r->top + (size_t)nc * TOP_BINS;
+  uint32_t *tot = r->boff + (size_t)nc * TOP_BINS, *start = tot + TOP_BINS, *group = start + TOP_BINS + 1;
+  uint16_t *lut = (uint16_t *)(group + TOP_BINS + 1);
+  uint16_t *firsts = lut + TOP_BINS;
+  uint8_t *low = (uint8_t *)(firsts + TOP_BINS);
+  const void *src = r->src;
+  r->dst = dst; /* the keys, made in passing */
+  TRY(radix_phase(cx, r, 3));
+  int flags = 0;
+  for (int c = 0; c < nc; c++) flags |= r->flags[c];
+  if (flags & CNT_NAN) {
+    *sorted = false;
+    *done = true;
+    return NULL;
+  }
+  for (size_t b = 0; b < TOP_BINS; b++) {
+    uint32_t t = 0;
+    for (int c = 0; c < nc; c++) t += r->top[(size_t)c * TOP_BINS + b];
+    tot[b] = t;
+  }
+  bool keyed = !(flags & CNT_MERGED);
+  /* buckets: consecutive bins, closed before one that would overfill them */
+  int64_t target = MSD_BYTES / (es + (idst ? 4 : 0)), acc = 0, maxb = 0, first = -1, last = -1;
+  int nb = 0;
+  start[0] = 0;
+  for (int64_t b = 0; b <= TOP_BINS; b++) {
+    uint32_t t = b < TOP_BINS ? tot[b] : 0;
+    if (b == TOP_BINS || (t && acc && acc + t > target)) {
+      /* keyed: the keys less the bucket's lowest top bits; else as they are */
+      low[nb] = (uint8_t)(p->bits - TOP_BITS + bit_length((uint64_t)(keyed ? last - first : first ^ last)));
+      firsts[nb] = (uint16_t)first;
+      start[nb + 1] = start[nb] + (uint32_t)acc;
+      if (acc > maxb) maxb = acc;
+      nb++;
+      acc = 0;
+      first = -1;
+      if (b == TOP_BINS) break;
+    }
+    lut[b] = (uint16_t)nb;
+    if (t) {
+      if (first < 0) first = b;
+      last = b;
+      acc += t;
+    }
+  }
+  if (2 * maxb > n) {
+    r->src = src;
+    return NULL;
+  }
+  r->nb = nb;
+  memset(r->boff, 0, (size_t)nc * (size_t)nb * sizeof *r->boff);
+  for (int c = 0; c < nc; c++)
+    for (size_t b = 0; b < TOP_BINS; b++) r->boff[(size_t)c * (size_t)nb + lut[b]] += r->top[(size_t)c * TOP_BINS + b];
+  uint32_t run = 0;
+  for (int b = 0; b < nb; b++)
+    for (int c = 0; c < nc; c++) {
+      uint32_t k = r->boff[(size_t)c * (size_t)nb + (size_t)b];
+      r->boff[(size_t)c * (size_t)nb + (size_t)b] = run;
+      run += k;
+    }
+  /* the keys (or, where sort_key merges elements, the elements) to tmp */
+  r->lut = lut;
+  r->src = keyed ? dst : src;
+  r->dst = tmp;
+  r->idst = idst ? itmp : NULL;
+  r->mode = keyed ? MV_KEYS : MV_ELEMS;
+  TRY(radix_phase(cx, r, 4));
+  r->src = src;
+  /* groups of about n / (4 nc) elements */
+  int64_t want = n / (4 * nc) + 1, ng = 0;
+  group[0] = 0;
+  acc = 0;
+  for (int b = 0; b < nb; b++) {
+    acc += start[b + 1] - start[b];
+    if (acc >= want || b == nb - 1) {
+      group[++ng] = (uint32_t)b + 1;
+      acc = 0;
+    }
+  }
+  Msd m = {.p = p, .f = r->f, .keyed = keyed, .start = start, .low = low, .first = firsts, .group = group, .tmp = tmp,
+           .dst = dst, .itmp = idst ? itmp : NULL, .idst = idst, .maxb = maxb};
+  *done = true;
+  if (nc == 1) return msd_groups(&m, 0, ng);
+  return rt_pool_parallel_for(cx->pool, ng, 1, nc, msd_groups, &m);
+}
+
 /* Sorts src[0, n) into dst (indices into idst when not NULL), using tmp /
  * itmp and h. *sorted false: the row holds a NaN the order cannot place
  * (nothing written). */
@@ -415,6 +765,12 @@ static cxla_status radix_row(const ExecCtx *cx, const SortPlan *p, int nchunks, 
   r.rb = digit_bits(p->bits, n);
   r.npass = (p->bits + r.rb - 1) / r.rb;
   size_t R = (size_t)1 << r.rb;
+  if (msd_fits(p->bits, n)) {
+    bool done;
+    r.top = h + ((size_t)nchunks * (size_t)(r.npass + 1) << r.rb);
+    TRY(msd_row(cx, &r, dst, tmp, idst, itmp, sorted, &done));
+    if (done) return NULL;
+  }
   TRY(radix_phase(cx, &r, 0));
   int flags = 0;
   for (int c = 0; c < nchunks; c++) flags |= r.flags[c];
@@ -519,10 +875,10 @@ typedef struct SortJob {
 
 /* dst[base + i*stride] = src[base + at(i)*stride] for i in [lo, hi). */
 #define PERMUTE(T, IDX)                                                                  \
-  do {                                                                                   \
-    const T *s_ = (const T *)src + base;                                                 \
-    T *d_ = (T *)dst + base;                                                             \
-    for (int64_t i = lo; i < hi; i++) d_[i * stride] = s_[(int64_t)(IDX)[i] * stride];   \
+  do {                                                                                                        \
+    const T *s_ = (const T *)src + base;                                                                      \
+    T *d_ = (T *)dst + base;                                                                                  \
+    for (int64_t i = lo; i < hi; i++) d_[i * stride] = s_[(int64_t)(IDX)[i] * stride];                        \
   } while (0)
 
 static void permute(const RVal *s, RVal *d, int64_t base, int64_t stride, const uint32_t *i32, const int64_t *i64,

@@ -1,86 +1,30 @@
 /* cpu_vs_interp.h: a differential check for the CPU backend's unit tests
- * (test_cpu_reduce, test_cpu_tiles): parses a module, runs it on the
- * interpreter and on the cpu backend with deterministic arguments (floats
- * in [-100, 100), every 17th element NaN, every 13th -0) and compares:
- * exactly (bits, NaN where NaN), or floats to a relative 1e-5 of the
- * largest result (f16: 1e-2) and integers exactly. Include after
- * harness.h. */
+ * (test_cpu_reduce, _rows, _scan, _seq, _tiles, _window; defined in
+ * cpu_vs_interp.c, linked into every unit test): parses a module, runs it
+ * on the interpreter and on the cpu backend with deterministic arguments
+ * and compares. */
 #ifndef CXLA_TEST_CPU_VS_INTERP_H
 #define CXLA_TEST_CPU_VS_INTERP_H
 
+#include <stdbool.h>
 #include <stdint.h>
-#include <stdlib.h>
 
 #include "cpu/cpu.h"
-#include "interp/interp.h"
-#include "verify/verify.h"
 
-/* Deterministic arguments; every 17th float element a NaN, every 13th -0. */
-static cxla_status make_args(const HloModule *m, Literal ***out) {
-  const Computation *c = m->entry;
-  Literal **a = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *a);
-  if (!a) return cxla_oom();
-  uint64_t x = 88172645463325252ull;
-  for (int i = 0; i < c->nparams; i++) {
-    cxla_status s = literal_create_for_shape(c->params[i]->shape, &a[i]);
-    if (s) {
-      for (int k = 0; k < i; k++) literal_free(a[k]);
-      cxla_free(a);
-      return s;
-    }
-    for (int64_t e = 0; e < a[i]->nelems; e++) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      double v = (double)(x >> 11) / 9007199254740992.0 * 200 - 100;
-      if (e % 17 == 16) v = NAN;
-      else if (e % 13 == 12) v = -0.0;
-      literal_set_f64(a[i], e, v);
-    }
-  }
-  *out = a;
-  return NULL;
-}
+/* Deterministic arguments for m's entry parameters (*out: nparams
+ * literals, caller frees): floats in [-100, 100), every 17th element a
+ * NaN, every 13th -0. */
+cxla_status cpu_vs_interp_args(const HloModule *m, Literal ***out);
+/* Frees cpu_vs_interp_args' arguments (NULL: nothing). */
+void cpu_vs_interp_free_args(const HloModule *m, Literal **args);
 
-static bool cpu_vs_interp(const char *name, const char *text, bool exact) {
-  cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL, *got = NULL;
-  CpuExecutable *x = NULL;
-  bool ok = false;
-  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
-  if (!s) s = verify_module(m);
-  if (!s) s = make_args(m, &args);
-  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
-  if (!s) s = cpu_compile(m, NULL, &x);
-  if (!s) s = cpu_execute(x, args, m->entry->nparams, &got);
-  if (s) {
-    fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
-  } else {
-    ok = want->type == got->type && want->nelems == got->nelems;
-    bool is_float = type_kind(want->type) == TK_FLOAT;
-    double tol = want->type == T_F16 ? 1e-2 : 1e-5, mx = 0;
-    for (int64_t i = 0; ok && i < want->nelems; i++) {
-      double w = literal_get_f64(want, i);
-      if (isfinite(w) && fabs(w) > mx) mx = fabs(w);
-    }
-    for (int64_t i = 0; ok && i < want->nelems; i++) {
-      double w = literal_get_f64(want, i), g = literal_get_f64(got, i);
-      bool same = isnan(w) ? isnan(g)
-                  : exact ? !isnan(g) && !memcmp(&w, &g, sizeof w)
-                  : is_float ? !isnan(g) && fabs(w - g) <= tol * mx : w == g;
-      if (!same) {
-        fprintf(stderr, "%s: element %lld: want %.17g got %.17g\n", name, (long long)i, w, g);
-        ok = false;
-      }
-    }
-  }
-  cxla_status_free(s);
-  if (args)
-    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
-  cxla_free(args);
-  literal_free(want);
-  literal_free(got);
-  cpu_executable_destroy(x);
-  cxla_module_destroy(m);
-  return ok;
-}
+/* Runs module text on the interpreter and on the cpu backend with
+ * cpu_vs_interp_args and compares: exactly (bits, NaN where NaN) when
+ * `exact`, else floats to a relative 1e-5 of the largest result (f16:
+ * 1e-2) and integers exactly. Prints what differs on stderr. */
+bool cpu_vs_interp(const char *name, const char *text, bool exact);
+/* cpu_vs_interp that also counts the kernel outputs the cpu run wrote over
+ * an operand's buffer (CpuExecOptions.kernels_inplace) into *inplace. */
+bool cpu_vs_interp_inplace(const char *name, const char *text, bool exact, int64_t *inplace);
 
 #endif

@@ -10,6 +10,7 @@
 
 #include "harness.h"
 #include "cpu/cpu.h"
+#include "cpu/cpu_internal.h"
 #include "interp/interp.h"
 #include "runtime/threadpool.h"
 #include "verify/verify.h"
@@ -30,8 +31,7 @@ static cxla_status make_args(const HloModule *m, uint64_t seed, Literal ***out) 
     for (int64_t e = 0; e < a[i]->nelems; e++) {
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;
       double v = (double)(x >> 11) / 9007199254740992.0 * 2 - 1;
-      if (a[i]->type == T_F32) ((float *)a[i]->data)[e] = (float)v;
-      else ((double *)a[i]->data)[e] = v;
+      literal_set_f64(a[i], e, v);
     }
   }
   *out = a;
@@ -69,9 +69,10 @@ static bool agree(const Literal *want, const Literal *got, double tol) {
  * GEMMs split over it); poison: first argument element set to this value
  * (NaN / inf) when nonzero. Expects `gemm_convs` convolutions to take the
  * GEMM path, of them shift_convs the shifted and phased_convs the phased
- * one. */
+ * one, and direct_convs to run on the direct kernel (dconv.c) where the
+ * machine has AVX-512. */
 static bool check_conv_paths(const char *name, const char *text, int gemm_convs, int shift_convs,
-                             int phased_convs, double poison) {
+                             int phased_convs, int direct_convs, double poison) {
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL, *got = NULL, *got_pool = NULL;
   CpuExecutable *x = NULL;
@@ -96,10 +97,11 @@ static bool check_conv_paths(const char *name, const char *text, int gemm_convs,
   if (s) {
     fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
   } else {
-    bool f64 = want->type == T_F64;
-    ok = agree(want, got, f64 ? 1e-12 : 1e-5);
+    /* bf16: the emitter may round partial sums to bf16, the interpreter not */
+    double tol = want->type == T_F64 ? 1e-12 : want->type == T_BF16 ? 5e-2 : 1e-5;
+    ok = agree(want, got, tol);
     if (!ok) fprintf(stderr, "%s: results differ\n", name);
-    if (!agree(want, got_pool, f64 ? 1e-12 : 1e-5)) {
+    if (!agree(want, got_pool, tol)) {
       fprintf(stderr, "%s: results on 3 threads differ\n", name);
       ok = false;
     }
@@ -111,6 +113,13 @@ static bool check_conv_paths(const char *name, const char *text, int gemm_convs,
     if (cpu_executable_stats(x)->nconvs_shift != shift_convs) {
       fprintf(stderr, "%s: %d shifted-GEMM convolutions, expected %d\n", name,
               cpu_executable_stats(x)->nconvs_shift, shift_convs);
+      ok = false;
+    }
+    /* the direct kernel needs AVX-512: elsewhere none is expected */
+    int want_direct = dconv_available() ? direct_convs : 0;
+    if (cpu_executable_stats(x)->nconvs_direct != want_direct) {
+      fprintf(stderr, "%s: %d direct convolutions, expected %d\n", name, cpu_executable_stats(x)->nconvs_direct,
+              want_direct);
       ok = false;
     }
     if (cpu_executable_stats(x)->nconvs_phased != phased_convs) {
@@ -134,8 +143,8 @@ static bool check_conv_paths(const char *name, const char *text, int gemm_convs,
 
 /* check_conv_paths with no convolution expected on the shifted or phased
  * paths. */
-static bool check_conv(const char *name, const char *text, int gemm_convs, double poison) {
-  return check_conv_paths(name, text, gemm_convs, 0, 0, poison);
+static bool check_conv(const char *name, const char *text, int gemm_convs, int direct_convs, double poison) {
+  return check_conv_paths(name, text, gemm_convs, 0, 0, direct_convs, poison);
 }
 
 #define CONV_MODULE(T, XS, KS, OS, ATTRS)                                                       \
@@ -145,81 +154,81 @@ static bool check_conv(const char *name, const char *text, int gemm_convs, doubl
 TEST(nhwc_same_padding) {
   CHECK(check_conv("nhwc", CONV_MODULE("f32", "[2,6,7,8]", "[3,3,8,16]", "[2,6,7,16]",
                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
-                   1, 0));
+                   1, 1, 0));
   CHECK(check_conv("nhwc_f64", CONV_MODULE("f64", "[2,6,7,8]", "[3,3,8,16]", "[2,6,7,16]",
                                            "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
-                   1, 0));
+                   1, 0, 0));
 }
 
 TEST(nchw_and_other_label_orders) {
   CHECK(check_conv("nchw", CONV_MODULE("f32", "[2,8,6,7]", "[16,8,3,3]", "[2,16,6,7]",
                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"),
-                   1, 0));
+                   1, 1, 0));
   /* features between the spatial dims: a strided repack of the input */
   CHECK(check_conv("b0f1", CONV_MODULE("f32", "[2,6,8,7]", "[16,8,3,3]", "[2,6,7,16]",
                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b0f1_oi01->b01f"),
-                   1, 0));
+                   1, 1, 0));
   /* NCHW with more positions per image than a block: several blocks per
    * image, the output written transposed by the GEMM */
   CHECK(check_conv("nchw_blocks", CONV_MODULE("f64", "[2,4,30,40]", "[8,4,3,3]", "[2,8,30,40]",
                                               "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"),
-                   1, 0));
+                   1, 0, 0));
   /* output with features outermost: written transposed */
   CHECK(check_conv("to_fb01", CONV_MODULE("f32", "[2,6,7,8]", "[3,3,8,16]", "[16,2,6,7]",
                                           "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->fb01"),
-                   1, 0));
+                   1, 1, 0));
   /* kernel with output features first, spatial dims swapped in the input */
   CHECK(check_conv("swapped", CONV_MODULE("f32", "[4,7,6,8]", "[16,3,2,8]", "[4,6,6,16]",
                                           "window={size=3x2 pad=1_1x0_0}, dim_labels=b10f_o01i->b01f"),
-                   1, 0));
+                   1, 1, 0));
 }
 
 TEST(strides_padding_dilation_reversal) {
   CHECK(check_conv("stride2", CONV_MODULE("f32", "[4,9,9,8]", "[3,3,8,16]", "[4,4,4,16]",
                                           "window={size=3x3 stride=2x2 pad=0_0x0_1}, dim_labels=b01f_01io->b01f"),
-                   1, 0));
+                   1, 1, 0));
   CHECK(check_conv("negative_pad", CONV_MODULE("f32", "[2,9,9,8]", "[3,3,8,16]", "[2,6,8,16]",
                                                "window={size=3x3 pad=-1_0x0_1}, dim_labels=b01f_01io->b01f"),
-                   1, 0));
+                   1, 1, 0));
   /* lhs dilation with stride: im2col over the dilated input */
   CHECK(check_conv("lhs_dilate_stride", CONV_MODULE("f32", "[4,9,9,16]", "[3,3,16,16]", "[4,9,9,16]",
                                                     "window={size=3x3 stride=2x2 pad=1_2x1_2 lhs_dilate=2x2}, "
                                                     "dim_labels=b01f_01io->b01f"),
-                   1, 0));
+                   1, 0, 0));
   CHECK(check_conv("rhs_dilate", CONV_MODULE("f64", "[4,9,9,16]", "[3,3,16,16]", "[4,5,9,16]",
                                              "window={size=3x3 pad=0_0x2_2 rhs_dilate=2x2}, "
                                              "dim_labels=b01f_01io->b01f"),
-                   1, 0));
+                   1, 0, 0));
 }
 
 TEST(groups_and_ranks) {
   CHECK(check_conv("groups2", CONV_MODULE("f32", "[2,6,6,16]", "[3,3,8,16]", "[2,6,6,16]",
                                           "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, "
                                           "feature_group_count=2"),
-                   1, 0));
+                   1, 0, 0));
   CHECK(check_conv("conv1d", CONV_MODULE("f32", "[4,40,16]", "[5,16,12]", "[4,36,12]",
                                          "window={size=5}, dim_labels=b0f_0io->b0f"),
-                   1, 0));
+                   1, 0, 0));
   CHECK(check_conv("conv3d", CONV_MODULE("f32", "[1,5,6,7,4]", "[2,3,3,4,8]", "[1,4,6,7,8]",
                                          "window={size=2x3x3 pad=0_0x1_1x1_1}, dim_labels=b012f_012io->b012f"),
-                   1, 0));
+                   1, 0, 0));
   /* a window wider than im2col's offset table (32 taps), strided */
   CHECK(check_conv("wide_window", CONV_MODULE("f32", "[2,100,4]", "[40,4,8]", "[2,31,8]",
                                               "window={size=40 stride=2}, dim_labels=b0f_0io->b0f"),
-                   1, 0));
+                   1, 0, 0));
   /* 1x1: the input is the GEMM's left matrix */
   CHECK(check_conv("pointwise", CONV_MODULE("f32", "[4,6,7,16]", "[1,1,16,32]", "[4,6,7,32]",
                                             "window={size=1x1}, dim_labels=b01f_01io->b01f"),
-                   1, 0));
+                   1, 1, 0));
 }
 
 TEST(non_finite_operands) {
   CHECK(check_conv("nan", CONV_MODULE("f32", "[2,6,7,8]", "[3,3,8,16]", "[2,6,7,16]",
                                       "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
-                   1, NAN));
+                   1, 1, NAN));
   CHECK(check_conv("inf", CONV_MODULE("f64", "[2,6,7,8]", "[3,3,8,16]", "[2,6,7,16]",
                                       "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
-                   1, INFINITY));
+                   1, 0, INFINITY));
 }
 
 TEST(small_and_depthwise_stay_with_the_emitter) {
@@ -227,10 +236,10 @@ TEST(small_and_depthwise_stay_with_the_emitter) {
   CHECK(check_conv("depthwise", CONV_MODULE("f32", "[2,6,6,8]", "[3,3,1,8]", "[2,6,6,8]",
                                             "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, "
                                             "feature_group_count=8"),
-                   0, 0));
+                   0, 0, 0));
   CHECK(check_conv("tiny", CONV_MODULE("f32", "[1,3,3,1]", "[2,2,1,1]", "[1,2,2,1]",
                                        "window={size=2x2}, dim_labels=b01f_01io->b01f"),
-                   0, 0));
+                   0, 0, 0));
 }
 
 /* The weight-gradient form (window nearly the whole input, few output
@@ -239,18 +248,18 @@ TEST(small_and_depthwise_stay_with_the_emitter) {
 TEST(weight_gradient_shifted_gemms) {
   CHECK(check_conv_paths("wgrad", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
                                               "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
-                         1, 1, 0, 0));
+                         1, 1, 0, 0, 0));
   /* asymmetric padding, f64, output features not innermost (scattered) */
   CHECK(check_conv_paths("wgrad_f64", CONV_MODULE("f64", "[3,16,11,4]", "[3,16,11,8]", "[4,8,3,2]",
                                                   "window={size=16x11 pad=0_2x1_0}, dim_labels=f01b_i01o->bf01"),
-                         1, 1, 0, 0));
+                         1, 1, 0, 0, 0));
   /* 1-D, operands with batch / output features not innermost */
   CHECK(check_conv_paths("wgrad_1d", CONV_MODULE("f32", "[16,5,100]", "[6,16,98]", "[3,5,6]",
                                                  "window={size=98}, dim_labels=fb0_oi0->0bf"),
-                         1, 1, 0, 0));
+                         1, 1, 0, 0, 0));
   CHECK(check_conv_paths("wgrad_nan", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
                                                   "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
-                         1, 1, 0, NAN));
+                         1, 1, 0, 0, NAN));
 }
 
 /* Where the shifted path must not fire: strides, dilation, reversal,
@@ -260,27 +269,27 @@ TEST(weight_gradient_shifted_gemms_not_taken) {
   CHECK(check_conv_paths("wgrad_stride", CONV_MODULE("f32", "[3,13,13,5]", "[3,12,12,8]", "[2,2,5,8]",
                                                      "window={size=12x12 stride=2x1 pad=1_1x0_0}, "
                                                      "dim_labels=f01b_i01o->01bf"),
-                         1, 0, 0, 0));
+                         1, 0, 0, 0, 0));
   CHECK(check_conv_paths("wgrad_rhs_dilate", CONV_MODULE("f32", "[3,25,25,5]", "[3,12,12,8]", "[3,3,5,8]",
                                                          "window={size=12x12 pad=0_0x0_0 rhs_dilate=2x2}, "
                                                          "dim_labels=f01b_i01o->01bf"),
-                         1, 0, 0, 0));
+                         1, 0, 0, 0, 0));
   CHECK(check_conv_paths("wgrad_reversed", CONV_MODULE("f32", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
                                                        "window={size=12x12 pad=1_1x1_1 rhs_reversal=1x0}, "
                                                        "dim_labels=f01b_i01o->01bf"),
-                         1, 0, 0, 0));
+                         1, 0, 0, 0, 0));
   CHECK(check_conv_paths("wgrad_negative_pad", CONV_MODULE("f32", "[3,14,14,5]", "[3,12,12,8]", "[2,3,5,8]",
                                                            "window={size=12x12 pad=-1_0x0_0}, "
                                                            "dim_labels=f01b_i01o->01bf"),
-                         1, 0, 0, 0));
+                         1, 0, 0, 0, 0));
   CHECK(check_conv_paths("wgrad_groups", CONV_MODULE("f32", "[6,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
                                                      "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf, "
                                                      "feature_group_count=2"),
-                         1, 0, 0, 0));
+                         1, 0, 0, 0, 0));
   /* padding worth more than half the window: im2col */
   CHECK(check_conv_paths("wgrad_wide_pad", CONV_MODULE("f32", "[3,6,6,5]", "[3,6,6,8]", "[5,5,5,8]",
                                                        "window={size=6x6 pad=2_2x2_2}, dim_labels=f01b_i01o->01bf"),
-                         1, 0, 0, 0));
+                         1, 0, 0, 0, 0));
 }
 
 /* Transposed convolutions (lhs dilation, stride 1): one convolution per
@@ -290,32 +299,150 @@ TEST(transposed_by_phase) {
   CHECK(check_conv_paths("lhs_dilate", CONV_MODULE("f32", "[2,5,5,8]", "[3,3,8,16]", "[2,10,10,16]",
                                                    "window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1}, "
                                                    "dim_labels=b01f_01io->b01f"),
-                         1, 0, 1, 0));
+                         1, 0, 1, 1, 0));
   /* as jax's conv_transpose: pad 2_1, outputs of every phase */
   CHECK(check_conv_paths("conv_transpose", CONV_MODULE("f32", "[2,6,7,12]", "[3,3,12,8]", "[2,12,14,8]",
                                                        "window={size=3x3 pad=2_1x2_1 lhs_dilate=2x2}, "
                                                        "dim_labels=b01f_01io->b01f"),
-                         1, 0, 1, 0));
+                         1, 0, 1, 0, 0));
   /* dilation 3 in one dim only, a 2-wide window: phases without taps are
    * zeros; NCHW input and kernel, features outermost in the output; f64 */
   CHECK(check_conv_paths("lhs_dilate3", CONV_MODULE("f64", "[2,8,5,6]", "[16,8,2,3]", "[16,2,12,6]",
                                                     "window={size=2x3 pad=0_0x1_1 lhs_dilate=3x1}, "
                                                     "dim_labels=bf01_oi01->fb01"),
-                         1, 0, 1, 0));
+                         1, 0, 1, 0, 0));
   /* negative padding, dilation larger than the window, feature groups */
   CHECK(check_conv_paths("lhs_dilate_neg", CONV_MODULE("f32", "[2,6,6,16]", "[2,2,8,16]", "[2,16,15,16]",
                                                        "window={size=2x2 pad=-1_2x0_0 lhs_dilate=3x3}, "
                                                        "dim_labels=b01f_01io->b01f, feature_group_count=2"),
-                         1, 0, 1, 0));
+                         1, 0, 1, 0, 0));
   CHECK(check_conv_paths("lhs_dilate_nan", CONV_MODULE("f32", "[2,6,7,12]", "[3,3,12,8]", "[2,12,14,8]",
                                                        "window={size=3x3 pad=2_1x2_1 lhs_dilate=2x2}, "
                                                        "dim_labels=b01f_01io->b01f"),
-                         1, 0, 1, NAN));
+                         1, 0, 1, 0, NAN));
   /* must not fire: rhs dilation with lhs dilation */
   CHECK(check_conv_paths("lhs_rhs_dilate", CONV_MODULE("f32", "[2,6,7,12]", "[3,3,12,8]", "[2,9,9,8]",
                                                        "window={size=3x3 pad=0_0x0_0 lhs_dilate=2x2 rhs_dilate=1x2}, "
                                                        "dim_labels=b01f_01io->b01f"),
-                         1, 0, 0, 0));
+                         1, 0, 0, 0, 0));
+}
+
+/* The direct kernel (dconv.c): strips of up to 6..12 output pixels x 1-4
+ * vectors of 16 output features, input features in chunks, pixels in
+ * padding reading zeros. Feature counts not multiples of 16 (a partial
+ * last vector), several blocks of 64 features, several chunks. */
+TEST(direct_feature_counts) {
+  CHECK(check_conv("d_c3_o20", CONV_MODULE("f32", "[2,9,11,3]", "[3,3,3,20]", "[2,9,11,20]",
+                                           "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  /* 80 = 64 + 16, 200 = 3 x 64 + 8 (a half-empty last vector) */
+  CHECK(check_conv("d_o80", CONV_MODULE("f32", "[2,5,13,16]", "[3,3,16,80]", "[2,5,13,80]",
+                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("d_o200", CONV_MODULE("f32", "[1,4,9,5]", "[2,2,5,200]", "[1,3,8,200]",
+                                         "window={size=2x2}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  /* 67 input features: chunks of 14 and a remainder; rows of 57 and 1
+   * output pixels */
+  CHECK(check_conv("d_c67", CONV_MODULE("f32", "[2,4,57,67]", "[3,3,67,48]", "[2,4,57,48]",
+                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("d_w1", CONV_MODULE("f32", "[5,7,1,32]", "[3,1,32,32]", "[5,7,1,32]",
+                                       "window={size=3x1 pad=1_1x0_0}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+}
+
+TEST(direct_windows) {
+  /* a ResNet stem: 7x7 stride 2 pad 3, 3 input features */
+  CHECK(check_conv("d_stem", CONV_MODULE("f32", "[2,23,23,3]", "[7,7,3,64]", "[2,12,12,64]",
+                                         "window={size=7x7 stride=2x2 pad=3_3x3_3}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  /* 1x1 stride 2 (a downsampling shortcut) and 1x1 stride 1 */
+  CHECK(check_conv("d_1x1_s2", CONV_MODULE("f32", "[2,14,14,32]", "[1,1,32,64]", "[2,7,7,64]",
+                                           "window={size=1x1 stride=2x2}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("d_1x1", CONV_MODULE("f32", "[2,14,14,32]", "[1,1,32,64]", "[2,14,14,64]",
+                                        "window={size=1x1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  /* negative padding in both dims, asymmetric positive padding */
+  CHECK(check_conv("d_negpad", CONV_MODULE("f32", "[2,12,15,16]", "[3,3,16,32]", "[2,8,14,32]",
+                                           "window={size=3x3 pad=-1_-1x0_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  /* padding wider than the window: whole strips and rows of zeros */
+  CHECK(check_conv("d_widepad", CONV_MODULE("f32", "[1,3,3,8]", "[3,3,8,16]", "[1,9,17,16]",
+                                            "window={size=3x3 pad=4_4x8_8}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  /* window dilation, strides 3x2, reversal in one dim */
+  CHECK(check_conv("d_dilate", CONV_MODULE("f32", "[2,17,19,16]", "[3,3,16,32]", "[2,5,7,32]",
+                                           "window={size=3x3 stride=3x2 pad=1_0x0_1 rhs_dilate=2x3 "
+                                           "rhs_reversal=0x1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  /* 1-D, strided, padded */
+  CHECK(check_conv("d_1d", CONV_MODULE("f32", "[3,50,24]", "[5,24,32]", "[3,25,32]",
+                                       "window={size=5 stride=2 pad=2_2}, dim_labels=b0f_0io->b0f"),
+                   1, 1, 0));
+}
+
+TEST(direct_layouts_and_gradients) {
+  /* NCHW in and out (the input repacked, the output scattered) */
+  CHECK(check_conv("d_nchw", CONV_MODULE("f32", "[2,24,10,9]", "[40,24,3,3]", "[2,40,10,9]",
+                                         "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"),
+                   1, 1, 0));
+  /* the input gradient of a 3x3 convolution as JAX emits it: reversed
+   * window, kernel features swapped */
+  CHECK(check_conv("d_dgrad", CONV_MODULE("f32", "[2,8,8,32]", "[3,3,16,32]", "[2,8,8,16]",
+                                          "window={size=3x3 pad=1_1x1_1 rhs_reversal=1x1}, "
+                                          "dim_labels=b01f_01oi->b01f"),
+                   1, 1, 0));
+  /* the input gradient of a stride-2 convolution: transposed, by phase */
+  CHECK(check_conv_paths("d_dgrad_s2", CONV_MODULE("f32", "[2,7,7,64]", "[3,3,32,64]", "[2,14,14,32]",
+                                                   "window={size=3x3 pad=1_2x1_2 lhs_dilate=2x2 rhs_reversal=1x1}, "
+                                                   "dim_labels=b01f_01oi->b01f"),
+                         1, 0, 1, 1, 0));
+  CHECK(check_conv_paths("d_transpose", CONV_MODULE("f32", "[2,6,7,64]", "[3,3,64,64]", "[2,12,14,64]",
+                                                    "window={size=3x3 pad=2_1x2_1 lhs_dilate=2x2}, "
+                                                    "dim_labels=b01f_01io->b01f"),
+                         1, 0, 1, 1, 0));
+  CHECK(check_conv("d_nan", CONV_MODULE("f32", "[2,6,7,16]", "[3,3,16,16]", "[2,6,7,16]",
+                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, NAN));
+}
+
+/* Where the direct kernel must not run: feature groups, batch groups,
+ * f64, bf16, 3 spatial dims, under 16 output features, one input feature,
+ * lhs dilation with a stride, a window larger than the output. */
+TEST(direct_not_taken) {
+  CHECK(check_conv("nd_groups", CONV_MODULE("f32", "[2,6,6,32]", "[3,3,16,32]", "[2,6,6,32]",
+                                            "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f, "
+                                            "feature_group_count=2"),
+                   1, 0, 0));
+  CHECK(check_conv("nd_batch_groups", CONV_MODULE("f32", "[4,6,6,16]", "[3,3,16,32]", "[2,4,4,32]",
+                                                  "window={size=3x3}, dim_labels=b01f_01io->b01f, "
+                                                  "batch_group_count=2"),
+                   0, 0, 0));
+  CHECK(check_conv("nd_f64", CONV_MODULE("f64", "[2,6,6,16]", "[3,3,16,32]", "[2,6,6,32]",
+                                         "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 0, 0));
+  CHECK(check_conv("nd_bf16", CONV_MODULE("bf16", "[2,6,6,16]", "[3,3,16,32]", "[2,6,6,32]",
+                                          "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   0, 0, 0));
+  CHECK(check_conv("nd_3d", CONV_MODULE("f32", "[1,4,5,6,16]", "[2,3,3,16,16]", "[1,3,5,6,16]",
+                                        "window={size=2x3x3 pad=0_0x1_1x1_1}, dim_labels=b012f_012io->b012f"),
+                   1, 0, 0));
+  CHECK(check_conv("nd_o8", CONV_MODULE("f32", "[2,6,6,32]", "[3,3,32,8]", "[2,6,6,8]",
+                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 0, 0));
+  CHECK(check_conv("nd_c1", CONV_MODULE("f32", "[8,28,28,1]", "[3,3,1,16]", "[8,28,28,16]",
+                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 0, 0));
+  CHECK(check_conv("nd_lhs_stride", CONV_MODULE("f32", "[2,9,9,16]", "[3,3,16,16]", "[2,9,9,16]",
+                                                "window={size=3x3 stride=2x2 pad=1_2x1_2 lhs_dilate=2x2}, "
+                                                "dim_labels=b01f_01io->b01f"),
+                   1, 0, 0));
+  CHECK(check_conv("nd_big_window", CONV_MODULE("f32", "[2,12,12,16]", "[10,10,16,32]", "[2,5,5,32]",
+                                                "window={size=10x10 pad=1_1x1_1 stride=1x1}, "
+                                                "dim_labels=b01f_01io->b01f"),
+                   1, 0, 0));
 }
 
 TEST(in_an_output_fusion) {
@@ -338,7 +465,7 @@ TEST(in_an_output_fusion) {
       "  bias = f32[16] parameter(2)\n"
       "  ROOT f = f32[2,6,7,16] fusion(x, k, bias), kind=kOutput, calls=fused\n"
       "}\n";
-  CHECK(check_conv("output_fusion", text, 1, 0));
+  CHECK(check_conv("output_fusion", text, 1, 1, 0));
 }
 
 int main(void) {
@@ -352,5 +479,9 @@ int main(void) {
   RUN(weight_gradient_shifted_gemms_not_taken);
   RUN(transposed_by_phase);
   RUN(in_an_output_fusion);
+  RUN(direct_feature_counts);
+  RUN(direct_windows);
+  RUN(direct_layouts_and_gradients);
+  RUN(direct_not_taken);
   return test_summary(__FILE__);
 }

@@ -5,7 +5,8 @@
  * through the public API with an allocator that counts its calls: an
  * execution allocates its result arrays and nothing for such kernels;
  * values are checked against hand-computed ones for every root shape the
- * planner follows, and for roots it must leave to the copy (parameters,
+ * planner follows (a scatter's operand written into the result it then
+ * updates in place, too), and for roots it must leave to the copy (parameters,
  * constants, one kernel output in two leaves, a value also read by a later
  * kernel), on one thread and split over two. */
 #include <stdint.h>
@@ -33,11 +34,14 @@ static void count_free(void *self, void *p, size_t size) {
   free(p);
 }
 
-enum { N = 4096 };
+enum { N = 4096, ROWS = 64 };
 
 /* the arguments: x[i], y[i] */
 static float xv(int64_t i) { return (float)(i % 97) - 48.0f; }
 static float yv(int64_t i) { return (float)(i % 13) * 0.5f; }
+
+/* The elements of each result leaf run_case checks (at most ROWS x N). */
+static int64_t result_len = N;
 
 /* Runs `text` (parameters: f32[N] x, f32[N] y, from xs and ys) on a cpu
  * client of `threads` threads with the counting allocator; checks each
@@ -74,16 +78,16 @@ static long run_case(const char *name, const char *text, int threads, int nres,
       cxla_status_free(s);
       extra = -1;
     }
-    static float got[N];
+    static float got[ROWS * N];
     for (int k = 0; k < nres && extra >= 0; k++) {
-      s = cxla_buffer_to_host(out[k], got, sizeof got, NULL);
+      s = cxla_buffer_to_host(out[k], got, (size_t)result_len * sizeof *got, NULL);
       if (s) {
         printf("%s: %s\n", name, cxla_status_message(s));
         cxla_status_free(s);
         extra = -1;
         break;
       }
-      for (int64_t i = 0; i < N; i++)
+      for (int64_t i = 0; i < result_len; i++)
         if (got[i] != want(k, i)) {
           printf("%s (%d threads): result %d element %lld: want %g got %g\n", name, threads, k,
                  (long long)i, (double)want(k, i), (double)got[i]);
@@ -157,11 +161,75 @@ static float w_reread(int k, int64_t i) {
   return -sorted[i];
 }
 
+/* a scatter-add into a kernel's output, updated in place: that kernel
+ * writes into the result, the scatter updates it there */
+#define SCATTER_ADD_CMP "add { a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b) }\n"
+#define SCATTER_ADD_ARGS                                                                                   \
+  "  i = s32[3,1] constant({{5}, {4095}, {5}})\n  u = f32[3] constant({1, 2, 4})\n"
+#define SCATTER_ADD(OPERAND)                                                                               \
+  "f32[4096] scatter(" OPERAND ", i, u), update_window_dims={}, inserted_window_dims={0}, "               \
+  "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n"
+static float w_scatter(int k, int64_t i) {
+  (void)k;
+  return xv(i) * yv(i) + (i == 5 ? 5.0f : i == 4095 ? 2.0f : 0.0f);
+}
+
+/* a scatter-add into a broadcast of 1 MiB (above the executable's cache of
+ * small buffers, so from the counting allocator unless it is the result):
+ * the broadcast writes into the result, which the scatter then updates in
+ * place, adding y twice to row 3 */
+static const char k_scatter_big[] =
+    "HloModule m\n" SCATTER_ADD_CMP "ENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  m = f32[64,4096] broadcast(x), dimensions={1}\n  i = s32[2,1] constant({{3}, {3}})\n"
+    "  u = f32[2,4096] broadcast(y), dimensions={1}\n"
+    "  ROOT r = f32[64,4096] scatter(m, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+    "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n";
+static float w_scatter_big(int k, int64_t i) {
+  (void)k;
+  return xv(i % N) + (i / N == 3 ? 2 * yv(i % N) : 0.0f);
+}
+
+/* the operand also a result leaf, and read by a later kernel: the scatter
+ * does not update it in place (its own result array; no buffer beyond) */
+static const char k_scatter_kept[] =
+    "HloModule m\n" SCATTER_ADD_CMP "ENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  m = f32[4096] multiply(x, y)\n" SCATTER_ADD_ARGS "  s = " SCATTER_ADD("m")
+    "  ROOT t = (f32[4096], f32[4096]) tuple(s, m)\n}\n";
+static float w_scatter_kept(int k, int64_t i) { return k == 1 ? xv(i) * yv(i) : w_scatter(0, i); }
+
+/* the operand read again after the scatter (a sort keeps the negate a
+ * kernel of its own): the operand stays a buffer of its own */
+static const char k_scatter_reread[] =
+    "HloModule m\n" SCATTER_ADD_CMP
+    "lt { a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = pred[] compare(a, b), direction=LT }\n"
+    "ENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  m = f32[4096] multiply(x, y)\n" SCATTER_ADD_ARGS "  s = " SCATTER_ADD("m")
+    "  n = f32[4096] negate(m)\n  ns = f32[4096] sort(n), dimensions={0}, to_apply=lt\n"
+    "  ROOT t = (f32[4096], f32[4096]) tuple(s, ns)\n}\n";
+static float w_scatter_reread(int k, int64_t i) {
+  if (k == 0) return w_scatter(0, i);
+  /* -(x y) sorted: count the products above each value */
+  static float sorted[N];
+  static bool made;
+  if (!made) {
+    int hist[8000] = {0}; /* products are multiples of 0.5 in [-288, 288] */
+    for (int64_t j = 0; j < N; j++) hist[(int)((xv(j) * yv(j) + 300) * 2)]++;
+    int64_t p = 0;
+    for (int v = 7999; v >= 0; v--)
+      for (int r = 0; r < hist[v]; r++) sorted[p++] = -((float)v / 2 - 300);
+    made = true;
+  }
+  return sorted[i];
+}
+
 TEST(kernel_outputs_are_the_results) {
   for (int threads = 1; threads <= 2; threads++) {
     CHECK(run_case("array", k_array, threads, 1, w_array) == 0);
     CHECK(run_case("tuple", k_tuple, threads, 2, w_tuple) == 0);
     CHECK(run_case("view", k_view, threads, 1, w_view) == 0);
+    result_len = ROWS * N;
+    CHECK(run_case("scatter", k_scatter_big, threads, 1, w_scatter_big) == 0);
+    result_len = N;
   }
 }
 
@@ -172,6 +240,9 @@ TEST(other_leaves_are_copied) {
     /* both kernels write in place: the one allocation beyond the results
      * is the sort's output, a temporary from the client's allocator */
     CHECK(run_case("reread", k_reread, threads, 2, w_reread) == 1);
+    CHECK(run_case("scatter_kept", k_scatter_kept, threads, 2, w_scatter_kept) == 0);
+    /* the negation of the scatter's operand (fused with it) to sort */
+    CHECK(run_case("scatter_reread", k_scatter_reread, threads, 2, w_scatter_reread) == 1);
   }
 }
 

@@ -6,8 +6,9 @@
  * through a reverse, a column reduction, a root of row dims); and the
  * kernels' results against the interpreter's (sums to a relative 1e-5 of
  * the largest result, NaN rows where NaN), over several row ranks, and
- * fusions that take the per-element path; and the rows a row kernel's
- * calls range over (its row dims at most). */
+ * fusions that take the per-element path; the rows a row kernel's
+ * calls range over (its row dims at most); and which row kernels write
+ * their output over their operand's buffer (and which must not). */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -175,8 +176,97 @@ TEST(row_kernels_match_the_interpreter) {
   CHECK(near("row_root", kRowRoot));
 }
 
+/* ---- row kernels over their operand's buffer (cg.c: row_inplace) ----
+ * The fusion's operand 0 is a temporary (a select's output) whose last use
+ * is the fusion: the row kernel writes its output there. Counted, and
+ * checked against the interpreter. */
+#define ROW_FUSED(T, ROOT_LINES)                                                                      \
+  "HloModule m\n\n" REGIONS                                                                           \
+  "fused {\n  p = " T " parameter(0)\n  ninf = f32[] constant(-inf)\n"                                \
+  "  m = f32[33] reduce(p, ninf), dimensions={1}, to_apply=mx\n"                                      \
+  "  mb = " T " broadcast(m), dimensions={0}\n  s = " T " subtract(p, mb)\n"                         \
+  "  x = " T " exponential(s)\n  z = f32[] constant(0)\n"                                            \
+  "  sum = f32[33] reduce(x, z), dimensions={1}, to_apply=add\n"                                      \
+  "  sb = " T " broadcast(sum), dimensions={0}\n" ROOT_LINES "}\n\n"
+#define F33 "f32[33,70]"
+/* t: the argument with its NaNs zeroed (a NaN would make its whole row
+ * NaN, hiding any element computed wrong), a temporary of the entry */
+#define TEMP(T, PT)                                                                                   \
+  "  a = " T " parameter(0)\n  eq = " PT " compare(a, a), direction=EQ\n"                             \
+  "  zero = f32[] constant(0)\n  zb = " T " broadcast(zero), dimensions={}\n"                        \
+  "  t = " T " select(eq, a, zb)\n"
+#define T33 TEMP(F33, "pred[33,70]")
+/* the operand's last use is the fusion / it is read again after it */
+#define ENTRY_TEMP "ENTRY e {\n" T33 "  ROOT f = " F33 " fusion(t), kind=kInput, calls=fused\n}\n"
+#define ENTRY_KEPT                                                                                    \
+  "ENTRY e {\n" T33 "  f = " F33 " fusion(t), kind=kInput, calls=fused\n"                            \
+  "  ROOT r = " F33 " add(f, t)\n}\n"
+
+static int64_t inplace_count(const char *name, const char *text) {
+  int64_t n = 0;
+  return cpu_vs_interp_inplace(name, text, false, &n) ? n : -1;
+}
+
+TEST(row_kernels_in_place) {
+  /* softmax: exp(p - max) stashed in the output row, the row scaled */
+  static const char softmax[] = ROW_FUSED(F33, "  ROOT o = " F33 " divide(x, sb)\n") ENTRY_TEMP;
+  CHECK(inplace_count("softmax_in_place", softmax) == 1);
+  /* p - max read again by the row's elements (no stash) */
+  static const char log_softmax[] =
+      ROW_FUSED(F33, "  l = f32[33] log(sum)\n  lb = " F33 " broadcast(l), dimensions={0}\n"
+                     "  ROOT o = " F33 " subtract(s, lb)\n") ENTRY_TEMP;
+  CHECK(inplace_count("log_softmax_in_place", log_softmax) == 1);
+  /* layer norm: p read by both reduces and by the row's elements */
+  static const char layernorm[] =
+      "HloModule m\n\n" REGIONS
+      "fused {\n  p = f32[64,64] parameter(0)\n  z = f32[] constant(0)\n"
+      "  n = f32[] constant(0.015625)\n  nb = f32[64] broadcast(n), dimensions={}\n"
+      "  s = f32[64] reduce(p, z), dimensions={1}, to_apply=add\n  mean = f32[64] multiply(s, nb)\n"
+      "  mb = f32[64,64] broadcast(mean), dimensions={0}\n  d = f32[64,64] subtract(p, mb)\n"
+      "  sq = f32[64,64] multiply(d, d)\n  v = f32[64] reduce(sq, z), dimensions={1}, to_apply=add\n"
+      "  vm = f32[64] multiply(v, nb)\n  r = f32[64] rsqrt(vm)\n"
+      "  rb = f32[64,64] broadcast(r), dimensions={0}\n  ROOT o = f32[64,64] multiply(d, rb)\n}\n\n"
+      "ENTRY e {\n" TEMP("f32[64,64]", "pred[64,64]")
+      "  ROOT f = f32[64,64] fusion(t), kind=kInput, calls=fused\n}\n";
+  CHECK(inplace_count("layernorm_in_place", layernorm) == 1);
+
+  /* the operand's last use, but a tuple read later holds it too: the
+   * kernel runs over a copy of it */
+  static const char held[] =
+      ROW_FUSED(F33, "  ROOT o = " F33 " divide(x, sb)\n")
+      "ENTRY e {\n" T33 "  u = " F33 " negate(t)\n"
+      "  tp = (" F33 ", " F33 ") tuple(t, u)\n  g = " F33 " get-tuple-element(tp), index=0\n"
+      "  f = " F33 " fusion(g), kind=kInput, calls=fused\n"
+      "  g1 = " F33 " get-tuple-element(tp), index=1\n  ROOT r = " F33 " add(f, g1)\n}\n";
+  CHECK(inplace_count("softmax_over_a_copy", held) == 0);
+  /* must not: the operand read after the fusion */
+  static const char kept[] = ROW_FUSED(F33, "  ROOT o = " F33 " divide(x, sb)\n") ENTRY_KEPT;
+  CHECK(inplace_count("softmax_operand_kept", kept) == 0);
+  /* must not: a borrowed argument */
+  static const char borrowed[] =
+      ROW_FUSED(F33, "  ROOT o = " F33 " divide(x, sb)\n")
+      "ENTRY e {\n  a = " F33 " parameter(0)\n  ROOT f = " F33 " fusion(a), kind=kInput, calls=fused\n}\n";
+  CHECK(inplace_count("softmax_borrowed", borrowed) == 0);
+  /* must not: with the stash, the row's elements read p itself again
+   * (the stash has overwritten it by then) */
+  static const char stash_and_p[] =
+      ROW_FUSED(F33, "  q = " F33 " divide(x, sb)\n  ROOT o = " F33 " add(q, p)\n") ENTRY_TEMP;
+  CHECK(inplace_count("stash_then_p", stash_and_p) == 0);
+  /* must not: p read at another index (reversed along the row) */
+  static const char reversed[] =
+      ROW_FUSED(F33, "  rv = " F33 " reverse(p), dimensions={1}\n  ROOT o = " F33 " subtract(rv, mb)\n")
+      ENTRY_TEMP;
+  CHECK(inplace_count("reversed_p", reversed) == 0);
+  /* must not: the output of another type than the operand */
+  static const char converted[] =
+      ROW_FUSED(F33, "  q = " F33 " divide(x, sb)\n  ROOT o = f16[33,70] convert(q)\n")
+      "ENTRY e {\n" T33 "  ROOT f = f16[33,70] fusion(t), kind=kInput, calls=fused\n}\n";
+  CHECK(inplace_count("converted_output", converted) == 0);
+}
+
 int main(void) {
   RUN(which_fusions_are_row_kernels);
+  RUN(row_kernels_in_place);
   RUN(row_kernels_match_the_interpreter);
   RUN(row_kernel_extent);
   return test_summary(__FILE__);

@@ -12,6 +12,8 @@
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
+#include "interp/interp.h"
+#include "verify/verify.h"
 #include "passes/pass.h"
 #include "runtime/threadpool.h"
 
@@ -40,7 +42,7 @@ static const char *scan(const char *type, const char *op, const char *init, cons
  * bits in [-4, 4) (near 1 for products), every 29th -0; `nans`: every
  * 1001st a NaN. Integers in [-50, 50). */
 static cxla_status args_for(const HloModule *m, bool mul, bool nans, Literal ***out) {
-  TRY(make_args(m, out));
+  TRY(cpu_vs_interp_args(m, out));
   Literal *a = (*out)[0];
   uint64_t x = 0x9e3779b97f4a7c15ull;
   for (int64_t e = 0; e < a->nelems; e++) {
@@ -113,9 +115,7 @@ static bool check(const char *name, const char *text, bool routine, bool nans) {
     ok = false;
   }
   cxla_status_free(s);
-  if (args)
-    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
-  cxla_free(args);
+  cpu_vs_interp_free_args(m, args);
   literal_free(want);
   rt_pool_destroy(pool);
   cpu_executable_destroy(x);
@@ -218,7 +218,6 @@ TEST(optimizer_keeps) {
 }
 
 int main(void) {
-  (void)cpu_vs_interp; /* only make_args of that header is used here */
   RUN(lengths);
   RUN(types_and_reducers);
   RUN(several_rows);

@@ -18,28 +18,8 @@
 /* Runs text on the cpu backend and the interpreter (bits compared) and
  * returns the kernel outputs written in place, or -1 on a mismatch. */
 static int64_t run_counted(const char *name, const char *text) {
-  if (!cpu_vs_interp(name, text, true)) return -1;
-  cxla_module *m = NULL;
-  Literal **args = NULL, *got = NULL;
-  CpuExecutable *x = NULL;
   int64_t n = 0;
-  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
-  if (!s) s = make_args(m, &args);
-  if (!s) s = cpu_compile(m, NULL, &x);
-  CpuExecOptions o = {.kernels_inplace = &n};
-  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
-  if (s) {
-    fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
-    n = -1;
-  }
-  cxla_status_free(s);
-  if (args)
-    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
-  cxla_free(args);
-  literal_free(got);
-  cpu_executable_destroy(x);
-  cxla_module_destroy(m);
-  return n;
+  return cpu_vs_interp_inplace(name, text, true, &n) ? n : -1;
 }
 
 /* A 10-step scan: h = h * 0.5 + w; ys[start(i)] = h, where the update is

@@ -30,10 +30,18 @@ static bool float_bits(ElemType t, uint64_t *s, uint64_t *e, uint64_t *mt) {
   }
 }
 
-/* Deterministic data with many duplicates and, one element in 6, a
- * special value (NaNs only when nans); with seeds above 1000, no zeros,
- * subnormals or NaNs (elements and keys then map one to one). */
-static void fill(Literal *l, uint64_t seed, bool nans) {
+/* Distributions of test data (fill). */
+typedef enum {
+  D_DUPS,   /* many duplicates and, one element in 6, a special value */
+  D_SPREAD, /* floats: values over many binades; integers: random bits */
+  D_NARROW, /* every key with the same top 16 bits */
+  D_HEAVY,  /* three values 30% each, the rest spread */
+} Dist;
+
+/* Deterministic data of distribution d; in D_DUPS, NaNs only when nans,
+ * and with seeds above 1000, no zeros, subnormals or NaNs (elements and
+ * keys then map one to one). */
+static void fill(Literal *l, uint64_t seed, bool nans, Dist d) {
   bool plain = seed > 1000;
   uint64_t x = seed * 2654435761u + 88172645463325252ull, s = 0, e = 0, mt = 0;
   int es = type_bytes(l->type);
@@ -43,6 +51,21 @@ static void fill(Literal *l, uint64_t seed, bool nans) {
     uint64_t r = x >> 16;
     if (l->type == T_PRED) {
       ((uint8_t *)l->data)[i] = r & 1;
+    } else if (d == D_NARROW) {
+      /* f32 / f64: 1 + k ulp; integers: small non-negative */
+      if (fl) literal_set_f64(l, i, 1.0 + (double)(r % 65536) * (l->type == T_F64 ? 0x1p-52 : 0x1p-23));
+      else literal_set_i64(l, i, (int64_t)(r % 60000));
+    } else if (d == D_HEAVY && r % 10 < 9) {
+      const double v[] = {1.5, -2.25, 100.0};
+      if (fl) literal_set_f64(l, i, v[r % 3]);
+      else literal_set_i64(l, i, (int64_t)(r % 3) * 1000003 - 7);
+    } else if (d != D_DUPS) {
+      if (fl) {
+        literal_set_f64(l, i, (double)((int64_t)(r % 4000001) - 2000000) * 0.37e-3);
+      } else {
+        uint64_t b = x;
+        memcpy((char *)l->data + i * es, &b, (size_t)es);
+      }
     } else if (r % 6 == 0 && fl && !plain) {
       const uint64_t sp[] = {0, s, 1, s | (mt >> 1), e, s | e, e | mt, s | e | mt, e | 1, s | e | (mt >> 2)};
       int nsp = nans ? 10 : 6;
@@ -109,14 +132,17 @@ static bool run_cpu(const char *name, const cxla_module *m, Literal **args, int 
   return ok && !s;
 }
 
-static Literal **make_args(const cxla_module *m, uint64_t seed, bool nans) {
+/* The arguments of m's entry (*out, n of them: free_args), filled. */
+static cxla_status make_args(const cxla_module *m, uint64_t seed, bool nans, Dist d, Literal ***out) {
   int n = m->entry->nparams;
   Literal **a = cxla_calloc((size_t)n, sizeof *a);
-  for (int i = 0; a && i < n; i++) {
-    if (literal_create_for_shape(m->entry->params[i]->shape, &a[i])) return a;
-    fill(a[i], seed + (uint64_t)i, nans);
+  *out = a;
+  if (!a) return cxla_oom();
+  for (int i = 0; i < n; i++) {
+    TRY(literal_create_for_shape(m->entry->params[i]->shape, &a[i]));
+    fill(a[i], seed + (uint64_t)i, nans, d);
   }
-  return a;
+  return NULL;
 }
 
 static void free_args(const cxla_module *m, Literal **a) {
@@ -129,8 +155,9 @@ static void free_args(const cxla_module *m, Literal **a) {
 static bool check_seed(const char *name, const char *text, int radix, bool nans, uint64_t seed) {
   cxla_module *m = NULL;
   Literal *want = NULL;
+  Literal **args = NULL;
   cxla_status s = parse(text, &m);
-  Literal **args = s ? NULL : make_args(m, seed, nans);
+  if (!s) s = make_args(m, seed, nans, D_DUPS, &args);
   if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
   bool ok = !s && run_cpu(name, m, args, radix, &want);
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
@@ -147,12 +174,12 @@ static bool check(const char *name, const char *text, int radix, bool nans) {
 
 /* Long rows: the radix sort against the comparator path (reference: the
  * same comparator with its result and'ed with true, not recognized). */
-static bool check_long_seed(const char *name, const char *text, const char *ref_text, uint64_t seed) {
+static bool check_long_seed(const char *name, const char *text, const char *ref_text, uint64_t seed, Dist d) {
   cxla_module *m = NULL, *r = NULL;
-  Literal *want = NULL;
+  Literal *want = NULL, **args = NULL;
   cxla_status s = parse(text, &m);
   if (!s) s = parse(ref_text, &r);
-  Literal **args = s ? NULL : make_args(m, seed, true);
+  if (!s) s = make_args(m, seed, true, d, &args);
   bool ok = !s && run_cpu(name, r, args, 0, &want) && run_cpu(name, m, args, 1, &want);
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
   cxla_status_free(s);
@@ -163,9 +190,11 @@ static bool check_long_seed(const char *name, const char *text, const char *ref_
   return ok;
 }
 
-/* With and without zeros and NaNs. */
+/* With and without zeros and NaNs, and the other distributions. */
 static bool check_long(const char *name, const char *text, const char *ref_text) {
-  return check_long_seed(name, text, ref_text, 11) && check_long_seed(name, text, ref_text, 1001);
+  return check_long_seed(name, text, ref_text, 11, D_DUPS) && check_long_seed(name, text, ref_text, 1001, D_DUPS) &&
+         check_long_seed(name, text, ref_text, 5, D_SPREAD) && check_long_seed(name, text, ref_text, 6, D_NARROW) &&
+         check_long_seed(name, text, ref_text, 7, D_HEAVY);
 }
 
 /* JAX's comparator for floats: NaNs as N, zeros as +0, total order. */
@@ -293,6 +322,21 @@ TEST(not_recognized) {
               0, false));
 }
 
+/* argsort (sort of x and an iota) along dim 1 of shape [rows, len], LT
+ * on the f32 keys, TOTALORDER; wrap: the comparator not recognized. */
+static char *argsort_module(int rows, int len, bool wrap) {
+  static char buf[2048];
+  snprintf(buf, sizeof buf,
+           "HloModule m\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+           "  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n"
+           "  %s = pred[] compare(a, b), direction=LT, type=TOTALORDER\n%s}\n"
+           "ENTRY e {\n  x = f32[%d,%d] parameter(0)\n  io = s32[%d,%d] iota(), iota_dimension=1\n"
+           "  ROOT s = (f32[%d,%d], s32[%d,%d]) sort(x, io), dimensions={1}, is_stable=true, to_apply=cmp\n}\n",
+           wrap ? "l" : "ROOT l", wrap ? "  tr = pred[] constant(true)\n  ROOT w = pred[] and(l, tr)\n" : "", rows,
+           len, rows, len, rows, len, rows, len);
+  return buf;
+}
+
 TEST(long_rows) {
   /* one long row: every thread sorts a chunk of each pass (11-bit digits) */
   char a[4096], b[4096];
@@ -308,6 +352,23 @@ TEST(long_rows) {
   snprintf(a, sizeof a, "%s", plain_module("bf16", "[300000]", 0, "LT", "", false));
   snprintf(b, sizeof b, "%s", plain_module("bf16", "[300000]", 0, "LT", "", true));
   CHECK(check_long("bf16_nan_rows", a, b));
+  /* the MSD split: 32 and 64-bit integer keys; indices carried; long rows
+   * over the threads, each split on one */
+  snprintf(a, sizeof a, "%s", plain_module("u32", "[200000]", 0, "LT", "", false));
+  snprintf(b, sizeof b, "%s", plain_module("u32", "[200000]", 0, "LT", "", true));
+  CHECK(check_long("u32_msd", a, b));
+  snprintf(a, sizeof a, "%s", plain_module("s64", "[150000]", 0, "GT", "", false));
+  snprintf(b, sizeof b, "%s", plain_module("s64", "[150000]", 0, "GT", "", true));
+  CHECK(check_long("s64_msd", a, b));
+  snprintf(a, sizeof a, "%s", argsort_module(1, 400000, false));
+  snprintf(b, sizeof b, "%s", argsort_module(1, 400000, true));
+  CHECK(check_long("argsort_msd", a, b));
+  snprintf(a, sizeof a, "%s", argsort_module(4, 140000, false));
+  snprintf(b, sizeof b, "%s", argsort_module(4, 140000, true));
+  CHECK(check_long("argsort_rows_msd", a, b));
+  snprintf(a, sizeof a, "%s", canon_module("f32", "[4,140000]", 1, "GT", false, "0", "nan", "TOTALORDER", false));
+  snprintf(b, sizeof b, "%s", canon_module("f32", "[4,140000]", 1, "GT", false, "0", "nan", "TOTALORDER", true));
+  CHECK(check_long("f32_rows_msd", a, b));
   /* many rows over the threads */
   snprintf(a, sizeof a, "%s", plain_module("u16", "[64,5000]", 1, "GT", "", false));
   snprintf(b, sizeof b, "%s", plain_module("u16", "[64,5000]", 1, "GT", "", true));

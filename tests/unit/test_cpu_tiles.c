@@ -15,6 +15,8 @@
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
+#include "interp/interp.h"
+#include "verify/verify.h"
 #include "runtime/threadpool.h"
 
 /* cpu_vs_interp's check on a pool of 2 threads with every kernel split
@@ -28,7 +30,7 @@ static bool check_split(const char *name, const char *text) {
   int64_t split = 0;
   cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
   if (!s) s = verify_module(m);
-  if (!s) s = make_args(m, &args);
+  if (!s) s = cpu_vs_interp_args(m, &args);
   if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
   if (!s) s = cpu_compile(m, NULL, &x);
   if (!s) s = rt_pool_create(2, &pool);
@@ -39,9 +41,7 @@ static bool check_split(const char *name, const char *text) {
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
   else if (!ok) fprintf(stderr, "%s: split run differs (%lld splits)\n", name, (long long)split);
   cxla_status_free(s);
-  if (args)
-    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
-  cxla_free(args);
+  cpu_vs_interp_free_args(m, args);
   literal_free(want);
   literal_free(got);
   cpu_executable_destroy(x);

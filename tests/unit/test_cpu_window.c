@@ -14,6 +14,7 @@
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
+#include "verify/verify.h"
 #include "runtime/threadpool.h"
 
 /* Compiles text: whether a routine runs it, and whether 3 threads in
@@ -26,7 +27,7 @@ static bool routine_and_threads(const char *name, const char *text, bool *fired)
   setenv("CXLA_CPU_GRAIN", "1", 1);
   cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
   if (!s) s = verify_module(m);
-  if (!s) s = make_args(m, &args);
+  if (!s) s = cpu_vs_interp_args(m, &args);
   if (!s) s = cpu_compile(m, NULL, &x);
   unsetenv("CXLA_CPU_GRAIN");
   if (!s) s = rt_pool_create(3, &pool);
@@ -44,9 +45,7 @@ static bool routine_and_threads(const char *name, const char *text, bool *fired)
     if (!ok) fprintf(stderr, "%s: 3 threads differ from 1\n", name);
   }
   cxla_status_free(s);
-  if (args)
-    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
-  cxla_free(args);
+  cpu_vs_interp_free_args(m, args);
   literal_free(one);
   literal_free(three);
   rt_pool_destroy(pool);

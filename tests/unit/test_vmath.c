@@ -393,7 +393,59 @@ out:
   free(got);
 }
 
+/* `test_vmath --sweep97` (not part of `make test`: minutes): f32 sin and
+ * cos at every 97th f32 bit pattern of magnitude below 2^20 (the fast
+ * reduction's range; both signs), in runs of 2^22 values, against long
+ * double, within 1 ulp; prints the max error of each. */
+static void sweep97(void) {
+  enum { STEP = 97, RUN = 1 << 22 };
+  static const struct { const char *fn, *op; } fns[] = {{"sin", "sine"}, {"cos", "cosine"}};
+  const uint32_t lim = 0x49800000u; /* 2^20 */
+  double *x = malloc(sizeof(double) * RUN), *got = malloc(sizeof(double) * RUN);
+  CHECK(x && got);
+  for (size_t k = 0; x && got && k < sizeof fns / sizeof fns[0]; k++) {
+    LdFn ld = ld_fn(fns[k].fn);
+    double mx = 0, at = 0;
+    int64_t checked = 0;
+    int bad = 0;
+    for (uint64_t b = 0; b < 2ull * lim;) {
+      int64_t n = 0;
+      for (; n < RUN && b < 2ull * lim; b += STEP) {
+        uint32_t bits = b < lim ? (uint32_t)b : (uint32_t)(b - lim) | 0x80000000u;
+        float f;
+        memcpy(&f, &bits, sizeof f);
+        x[n++] = f;
+      }
+      if (!run_cpu(fns[k].op, false, x, NULL, n, got)) {
+        CHECK(!"compiles and runs");
+        break;
+      }
+      for (int64_t i = 0; i < n; i++) {
+        double v = fabs(x[i]) < 0x1p-126 ? copysign(0.0, x[i]) : x[i]; /* DAZ */
+        long double r = ld(v);
+        double hi = (double)r, lo = (double)(r - hi);
+        double err = ulp_err(got[i], hi, lo, false);
+        checked++;
+        if (err > mx) mx = err, at = x[i];
+        if (err > kF32Bound && bad++ < 5) {
+          printf("  f32 %s(%a) = %a, long double %a (%.3g ulp)\n", fns[k].fn, x[i], got[i], hi, err);
+          CHECK(err <= kF32Bound);
+        }
+      }
+    }
+    CHECK(checked > 0);
+    printf("  f32 %-4s every %dth f32 below 2^20: max ulp %.3f at %a over %lld values\n", fns[k].fn, STEP, mx, at,
+           (long long)checked);
+  }
+  free(x);
+  free(got);
+}
+
 int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--sweep97")) {
+    RUN(sweep97);
+    return test_summary(__FILE__);
+  }
   g_verbose = argc > 1 && !strcmp(argv[1], "-v");
   RUN(f32_functions);
   RUN(f64_functions);

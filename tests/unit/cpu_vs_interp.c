@@ -1,0 +1,90 @@
+/* cpu_vs_interp.c: the differential check of cpu_vs_interp.h, compiled
+ * once and linked into the unit tests that use it. */
+#include "cpu_vs_interp.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cxla/cxla.h"
+#include "interp/interp.h"
+#include "verify/verify.h"
+
+cxla_status cpu_vs_interp_args(const HloModule *m, Literal ***out) {
+  const Computation *c = m->entry;
+  Literal **a = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *a);
+  if (!a) return cxla_oom();
+  uint64_t x = 88172645463325252ull;
+  for (int i = 0; i < c->nparams; i++) {
+    cxla_status s = literal_create_for_shape(c->params[i]->shape, &a[i]);
+    if (s) {
+      for (int k = 0; k < i; k++) literal_free(a[k]);
+      cxla_free(a);
+      return s;
+    }
+    for (int64_t e = 0; e < a[i]->nelems; e++) {
+      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+      double v = (double)(x >> 11) / 9007199254740992.0 * 200 - 100;
+      if (e % 17 == 16) v = NAN;
+      else if (e % 13 == 12) v = -0.0;
+      literal_set_f64(a[i], e, v);
+    }
+  }
+  *out = a;
+  return NULL;
+}
+
+void cpu_vs_interp_free_args(const HloModule *m, Literal **args) {
+  if (args)
+    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
+  cxla_free(args);
+}
+
+bool cpu_vs_interp(const char *name, const char *text, bool exact) {
+  return cpu_vs_interp_inplace(name, text, exact, NULL);
+}
+
+bool cpu_vs_interp_inplace(const char *name, const char *text, bool exact, int64_t *inplace) {
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  bool ok = false;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = cpu_vs_interp_args(m, &args);
+  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  CpuExecOptions o = {.kernels_inplace = inplace};
+  if (inplace) *inplace = 0;
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
+  if (s) {
+    fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  } else {
+    ok = want->type == got->type && want->nelems == got->nelems;
+    bool is_float = type_kind(want->type) == TK_FLOAT;
+    double tol = want->type == T_F16 ? 1e-2 : 1e-5, mx = 0;
+    for (int64_t i = 0; ok && i < want->nelems; i++) {
+      double w = literal_get_f64(want, i);
+      if (isfinite(w) && fabs(w) > mx) mx = fabs(w);
+    }
+    for (int64_t i = 0; ok && i < want->nelems; i++) {
+      double w = literal_get_f64(want, i), g = literal_get_f64(got, i);
+      bool same = isnan(w) ? isnan(g)
+                  : exact ? !isnan(g) && !memcmp(&w, &g, sizeof w)
+                  : is_float ? !isnan(g) && fabs(w - g) <= tol * mx : w == g;
+      if (!same) {
+        fprintf(stderr, "%s: element %lld: want %.17g got %.17g\n", name, (long long)i, w, g);
+        ok = false;
+      }
+    }
+  }
+  cxla_status_free(s);
+  cpu_vs_interp_free_args(m, args);
+  literal_free(want);
+  literal_free(got);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return ok;
+}
