@@ -270,6 +270,8 @@ cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPool *pool
  * (routines.c; vectorized): BLAS may skip zero factors, so the GEMM-based
  * routines take a plain loop otherwise. */
 bool rval_all_finite(RVal *v, int64_t n2);
+/* The same, large arrays scanned over at most nthreads of pool's threads. */
+bool rval_all_finite_on(RVal *v, int64_t n2, RtPool *pool, int nthreads);
 
 /* ---- convolutions as GEMMs (conv.c) ---- */
 /* Whether convolution `in` runs as im2col + BLAS (f32/f64, batch groups 1,

@@ -212,8 +212,8 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
  * that the compiler vectorizes it (it runs before every GEMM). */
 #define FINITE_SCAN(UT, EXP)                                                \
   do {                                                                      \
-    const UT *u = l->data;                                                  \
-    int64_t i = 0;                                                          \
+    const UT *u = (const UT *)l->data + lo;                                 \
+    int64_t i = 0, n = hi - lo;                                             \
     for (; i + 256 <= n; i += 256) {                                        \
       UT bad = 0;                                                           \
       for (int k = 0; k < 256; k++) bad |= (UT)((u[i + k] & EXP) == EXP);   \
@@ -223,23 +223,43 @@ bool gemm_plan(const Instr *in, GemmPlan *p) {
       if ((u[i] & EXP) == EXP) return false;                                \
   } while (0)
 
-static bool finite_scan(const Literal *l, int64_t n2) {
-  int64_t n = l->nelems * n2;
+/* Scalars [lo, hi) of l (complex: 2 per element). */
+static bool finite_scan(const Literal *l, int64_t lo, int64_t hi) {
   if (l->type == T_F32 || l->type == T_C64) FINITE_SCAN(uint32_t, UINT32_C(0x7f800000));
   else FINITE_SCAN(uint64_t, UINT64_C(0x7ff0000000000000));
   return true;
 }
 
+typedef struct ScanJob {
+  const Literal *l;
+  int bad;
+} ScanJob;
+
+static cxla_status scan_slice(void *arg, int64_t lo, int64_t hi) {
+  ScanJob *j = arg;
+  if (!__atomic_load_n(&j->bad, __ATOMIC_RELAXED) && !finite_scan(j->l, lo, hi))
+    __atomic_store_n(&j->bad, 1, __ATOMIC_RELAXED);
+  return NULL;
+}
+
 /* Values are immutable but for kernels writing in place (which reset
  * v->finite), so the answer is kept; constants are shared by concurrent
- * executions, hence the atomics (every writer stores the same answer). */
-bool rval_all_finite(RVal *v, int64_t n2) {
+ * executions, hence the atomics (every writer stores the same answer).
+ * Large arrays are scanned in slices over the pool's threads. */
+bool rval_all_finite_on(RVal *v, int64_t n2, RtPool *pool, int nthreads) {
   int known = __atomic_load_n(&v->finite, __ATOMIC_RELAXED);
   if (known) return known == 1;
-  bool ok = finite_scan(&v->lit, n2);
-  __atomic_store_n(&v->finite, ok ? 1 : 2, __ATOMIC_RELAXED);
-  return ok;
+  ScanJob j = {.l = &v->lit};
+  cxla_status s = rt_pool_parallel_for(pool, v->lit.nelems * n2, 1 << 18, nthreads, scan_slice, &j);
+  if (s) { /* cannot happen (the slices never fail): scan here */
+    cxla_status_free(s);
+    j.bad = !finite_scan(&v->lit, 0, v->lit.nelems * n2);
+  }
+  __atomic_store_n(&v->finite, j.bad ? 2 : 1, __ATOMIC_RELAXED);
+  return !j.bad;
 }
+
+bool rval_all_finite(RVal *v, int64_t n2) { return rval_all_finite_on(v, n2, NULL, 1); }
 
 /* C = op(A) op(B) in plain loops, summing in order in the element type
  * (complex as pairs). */
@@ -318,10 +338,12 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
   if (t == T_F32) {
     F32Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b};
     if (f32_gemm_kernel_fits(&g)) return f32_gemm_kernel(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
-    f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data, rval_all_finite(a, 1) && rval_all_finite(b, 1));
+    f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data,
+                  rval_all_finite_on(a, 1, cx->pool, cx->nthreads) && rval_all_finite_on(b, 1, cx->pool, cx->nthreads));
     return NULL;
   }
-  if (!rval_all_finite(a, type_is_complex(t) ? 2 : 1) || !rval_all_finite(b, type_is_complex(t) ? 2 : 1)) {
+  int64_t n2 = type_is_complex(t) ? 2 : 1;
+  if (!rval_all_finite_on(a, n2, cx->pool, cx->nthreads) || !rval_all_finite_on(b, n2, cx->pool, cx->nthreads)) {
     for (int64_t bi = 0; bi < p->batch; bi++) {
       switch (t) {
       case T_F64: GEMM_LOOP(double, 0); break;

@@ -7,6 +7,7 @@
  *     with NaN, infinities and 0 x inf (which must give NaN: no zero
  *     factor is skipped); skipped where the CPU lacks AVX-512;
  *   - f32_gemm_blas, BLAS and (non-finite operands) the plain loop;
+ *   - the BLAS path's operand scan over threads (rval_all_finite_on);
  *   - which products it takes (f32_gemm_kernel_fits) and which it must
  *     not (large ones stay on BLAS);
  *   - whole programs on the cpu backend against the interpreter: dots
@@ -106,6 +107,8 @@ TEST(kernel_matches_plain_loop) {
       }
   /* every transposition on a batch large enough to split over threads */
   for (int t = 0; t < 4; t++) CHECK(run_shape(8, 40, 100, 70, t & 1, t >> 1, false, false, pool));
+  /* hundreds of rows, K past a 128-step block, non-finite values */
+  for (int t = 0; t < 4; t++) CHECK(run_shape(2, 200, 70, 150, t & 1, t >> 1, t == 3, false, pool));
   /* 0 x inf is NaN, in place (m <= 6: B read in place) and packed */
   for (int t = 0; t < 4; t++) {
     CHECK(run_shape(1, 3, 20, 9, t & 1, t >> 1, false, true, NULL));
@@ -139,6 +142,41 @@ TEST(blas_and_plain_loop) {
     for (int i = 0; i < 198; i++)
       CHECK(special ? same_bits(want[i], got[i]) : fabsf(want[i] - got[i]) <= 1e-5f * (1 + fabsf(want[i])) * 13);
   }
+}
+
+/* rval_all_finite_on: the BLAS path's operand scan, sliced over a pool
+ * for large arrays: one NaN or infinity anywhere (first, last, the middle
+ * of a later slice) is found; every type; the answer is kept. */
+TEST(finite_scan_over_threads) {
+  RtPool *pool = NULL;
+  CHECK_OK(rt_pool_create(3, &pool));
+  static const ElemType types[] = {T_F32, T_F64, T_C64, T_C128};
+  for (int ti = 0; ti < 4; ti++) {
+    ElemType t = types[ti];
+    int64_t dims[1] = {(1 << 20) + 37}, n2 = type_is_complex(t) ? 2 : 1, n = dims[0] * n2;
+    bool wide = t == T_F64 || t == T_C128;
+    int64_t where[4] = {-1, 0, n - 1, n / 2 + 3};
+    for (int w = 0; w < 4; w++)
+      for (int bad = 0; bad < 2; bad++) {
+        RVal *v = NULL;
+        CHECK_OK(rval_array(t, 1, dims, &v));
+        if (!v) continue;
+        for (int64_t i = 0; i < n; i++) {
+          if (wide) ((double *)v->lit.data)[i] = (double)(i % 100) - 50.5;
+          else ((float *)v->lit.data)[i] = (float)(i % 100) - 50.5f;
+        }
+        double x = bad ? INFINITY : NAN;
+        if (where[w] >= 0) {
+          if (wide) ((double *)v->lit.data)[where[w]] = x;
+          else ((float *)v->lit.data)[where[w]] = (float)x;
+        }
+        bool want = where[w] < 0;
+        CHECK(rval_all_finite_on(v, n2, pool, 3) == want);
+        CHECK(rval_all_finite_on(v, n2, pool, 3) == want); /* kept */
+        rval_unref(v);
+      }
+  }
+  rt_pool_destroy(pool);
 }
 
 TEST(kernel_takes_small_products_only) {
@@ -229,6 +267,7 @@ TEST(programs_vs_interpreter) {
 int main(void) {
   RUN(kernel_matches_plain_loop);
   RUN(blas_and_plain_loop);
+  RUN(finite_scan_over_threads);
   RUN(kernel_takes_small_products_only);
   RUN(programs_vs_interpreter);
   return test_summary(__FILE__);
