@@ -120,7 +120,9 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
     s = rval_borrow_x(&cx, &view, &args[i]);
   }
   RVal *result = NULL;
+  cpu_blas_enter();
   if (!s) s = exec_program(&cx, x->entry, args, a->nargs, &result);
+  cpu_blas_leave();
   if (!s) {
     int k = 0;
     s = copy_leaves(result, a->results, a->nresults, &k);

@@ -304,8 +304,7 @@ static bool splits(const ExecCtx *cx) {
  * count. Set only when it differs (switching is slow) and left so: the
  * executor sets it again before other BLAS steps. */
 static void conv_blas_threads(const ExecCtx *cx) {
-  int want = splits(cx) || !cx || cx->nthreads < 1 ? 1 : cx->nthreads;
-  if (openblas_get_num_threads() != want) openblas_set_num_threads(want);
+  cpu_blas_threads(splits(cx) || !cx || cx->nthreads < 1 ? 1 : cx->nthreads);
 }
 
 /* Runs fn over [0, n) on the execution's threads (the BLAS single-threaded

@@ -11,6 +11,8 @@
  *               names, target id; loading re-plans steps without LLVM IR
  *   dump.c      --dump-to: LLVM IR and assembly, whole and per kernel
  *   exec.c      the executor over programs, and runtime values
+ *   blas_threads.c  OpenBLAS's process-wide thread count: changed only
+ *               while executions run, the application's put back after
  *   routines.c  runtime routines: BLAS dots, and the dispatch to the
  *               routines on raw buffers below (a few ops still run on the
  *               interpreter's evaluators: routines.c lists them)

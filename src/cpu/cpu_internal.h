@@ -237,6 +237,17 @@ cxla_status rval_borrow_x(const ExecCtx *cx, const Literal *l, RVal **out);
 unsigned cpu_fp_mode_enter(void);
 void cpu_fp_mode_leave(unsigned old);
 
+/* ---- OpenBLAS's thread count (blas_threads.c) ----
+ * One process-wide setting: cxla changes it only between cpu_blas_enter
+ * and cpu_blas_leave (every execution is inside a pair), and the last
+ * execution to leave puts back what the application had set. Thread-safe:
+ * every change cxla makes goes through cpu_blas_threads. */
+void cpu_blas_enter(void);
+void cpu_blas_leave(void);
+/* OpenBLAS's calls from now on run on n threads (set only when it differs:
+ * switching is slow). */
+void cpu_blas_threads(int n);
+
 /* ---- routines (routines.c dispatches; rt_*.c) ---- */
 /* Plans the routine that runs `in` (st->routine, st->plan), or the
  * UNIMPLEMENTED compile error naming an op no routine runs. */
@@ -261,6 +272,9 @@ cxla_status sort_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal *
  * be bf16 (the program skips a bf16 -> f32 convert whose only users are
  * such dots: see compile.c): bf16 x bf16 then runs the bf16 kernels. */
 cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out);
+/* gemm_run into o, an allocated array of the dot's shape (every element
+ * written). */
+cxla_status gemm_run_into(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b, RVal *o);
 
 /* s8/u8 x s8/u8 -> s32 products, exact (intdot.c: AMX or AVX512-VNNI
  * kernels where the CPU has them, else sgemm); o is the allocated result. */

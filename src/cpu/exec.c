@@ -3,7 +3,6 @@
  * FTZ/DAZ floating-point modes XLA:CPU uses (on every thread that runs a
  * slice of one); the caller's modes are restored around them. A kernel
  * large enough to be worth it is split over the execution's threads. */
-#include <cblas.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -305,15 +304,11 @@ void cpu_fp_mode_leave(unsigned old) {
 
 /* ---- BLAS threads ----
  * OpenBLAS runs each GEMM on its own threads, as many as its one
- * process-wide setting says. Steps run one at a time, so while a GEMM runs
- * no kernel slice does: the GEMM may use every thread the execution has,
- * and no more (a --threads 1 run stays on one core). Executions at
- * different thread counts at once move the setting back and forth, which
- * changes speed, never results (OpenBLAS splits a GEMM over rows and
- * columns of the result, not over the sum). */
-static void blas_threads(const ExecCtx *x) {
-  if (openblas_get_num_threads() != x->nthreads) openblas_set_num_threads(x->nthreads);
-}
+ * process-wide setting says (blas_threads.c keeps it). Steps run one at a
+ * time, so while a GEMM runs no kernel slice does: the GEMM may use every
+ * thread the execution has, and no more (a --threads 1 run stays on one
+ * core). */
+static void blas_threads(const ExecCtx *x) { cpu_blas_threads(x->nthreads); }
 
 /* ---- the step profile (cxla_execute_options.profile) ---- */
 
@@ -395,6 +390,19 @@ static cxla_status kernel_call(const ExecCtx *x, const Step *st, void **bufs) {
   return rt_pool_parallel_for(x->pool, st->extent, st->min_slice, x->nthreads, kernel_slice, &k);
 }
 
+/* The buffer for output k (of shape sh) of a kernel or GEMM step: the
+ * caller's result array when the output is one (Step.leaf1: written in
+ * place, never copied), else a fresh array. */
+static cxla_status step_output(const ExecCtx *x, const Step *st, int k, const Shape *sh, RVal **out) {
+  int leaf = st->leaf1[k] - 1;
+  if (leaf >= 0 && x->results && leaf < x->nresults && x->results[leaf].type == sh->type &&
+      x->results[leaf].size == (size_t)shape_elems(sh) * (size_t)type_bytes(sh->type)) {
+    Literal view = {.type = sh->type, .rank = sh->rank, .dims = (int64_t *)sh->dims, .data = x->results[leaf].data};
+    return rval_borrow(&view, out);
+  }
+  return rval_array_x(x, sh->type, sh->rank, sh->dims, out);
+}
+
 static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {
   const Instr *in = st->in;
   RVal *outs[8] = {0}, *pre[4] = {0};
@@ -432,16 +440,7 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
       b[k] = outs[k]->lit.data;
       continue;
     }
-    int leaf = st->leaf1[k] - 1;
-    if (leaf >= 0 && x->results && leaf < x->nresults && x->results[leaf].type == sh->type &&
-        x->results[leaf].size == (size_t)shape_elems(sh) * (size_t)type_bytes(sh->type)) {
-      /* the caller's result array: written in place, never copied */
-      Literal view = {.type = sh->type, .rank = sh->rank, .dims = (int64_t *)sh->dims,
-                      .data = x->results[leaf].data};
-      s = rval_borrow(&view, &outs[k]);
-    } else {
-      s = rval_array_x(x, sh->type, sh->rank, sh->dims, &outs[k]);
-    }
+    s = step_output(x, st, k, sh, &outs[k]);
     if (!s) b[k] = outs[k]->lit.data;
   }
   if (!s) {
@@ -550,7 +549,8 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_BLAS_DOT: {
     blas_threads(x);
     unsigned mode = cpu_fp_mode_enter();
-    s = gemm_run(x, in, &st->gemm, ops[st->swap], ops[!st->swap], out);
+    s = step_output(x, st, 0, in->shape, out);
+    if (!s) s = gemm_run_into(x, &st->gemm, ops[st->swap], ops[!st->swap], *out);
     cpu_fp_mode_leave(mode);
     break;
   }
@@ -569,7 +569,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
      * thread count: on one thread, results do not depend on --threads
      * (routines that never call OpenBLAS leave its threads as they are:
      * switching them back and forth between steps is slow) */
-    if (routine_uses_blas(st) && openblas_get_num_threads() != 1) openblas_set_num_threads(1);
+    if (routine_uses_blas(st)) cpu_blas_threads(1);
     s = routine_run(x, st, ops, out);
     break;
   case ST_SORT: {
@@ -687,7 +687,9 @@ cxla_status cpu_execute_opts(CpuExecutable *x, Literal *const *args, int nargs,
     s = rval_borrow_x(&cx, l, &a[i]);
   }
   RVal *r = NULL;
+  cpu_blas_enter();
   if (!s) s = exec_program(&cx, x->entry, a, nargs, &r);
+  cpu_blas_leave();
   if (!s) s = rval_to_literal(r, out);
   rval_unref(r);
   for (int i = 0; i < nargs; i++) rval_unref(a[i]);

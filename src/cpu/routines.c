@@ -305,8 +305,11 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
 cxla_status gemm_run(const ExecCtx *cx, const Instr *in, const GemmPlan *p, RVal *a, RVal *b, RVal **out) {
   const Shape *s = in->shape;
   TRY(rval_array_x(cx, s->type, s->rank, s->dims, out));
-  RVal *o = *out;
-  ElemType t = s->type;
+  return gemm_run_into(cx, p, a, b, *out);
+}
+
+cxla_status gemm_run_into(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
+  ElemType t = o->lit.type;
   size_t es = (size_t)type_bytes(t);
   if (p->m == 0 || p->n == 0 || p->batch == 0) return NULL;
   if (p->k == 0) {

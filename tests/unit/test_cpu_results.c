@@ -8,7 +8,8 @@
  * planner follows (a scatter's operand written into the result it then
  * updates in place, too), and for roots it must leave to the copy (parameters,
  * constants, one kernel output in two leaves, a value also read by a later
- * kernel), on one thread and split over two. */
+ * kernel), on one thread and split over two. GEMM results (exec.c
+ * step_output) likewise. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -34,21 +35,22 @@ static void count_free(void *self, void *p, size_t size) {
   free(p);
 }
 
-enum { N = 4096, ROWS = 64 };
+/* N: the arguments' size; ROWS x N: the largest result checked; DOT_M:
+ * the GEMM cases' result is DOT_M x DOT_M, 1 MiB, above the size the
+ * execution's own cache keeps (RV_CACHE_MAX_BYTES): its temporary comes
+ * from the client's allocator */
+enum { N = 4096, ROWS = 64, DOT_M = 512 };
 
 /* the arguments: x[i], y[i] */
 static float xv(int64_t i) { return (float)(i % 97) - 48.0f; }
 static float yv(int64_t i) { return (float)(i % 13) * 0.5f; }
 
-/* The elements of each result leaf run_case checks (at most ROWS x N). */
-static int64_t result_len = N;
-
 /* Runs `text` (parameters: f32[N] x, f32[N] y, from xs and ys) on a cpu
  * client of `threads` threads with the counting allocator; checks each
  * result leaf k against want(k, i) and returns the allocator calls the
  * execution made beyond its `nres` results (-1 on failure). */
-static long run_case(const char *name, const char *text, int threads, int nres,
-                     float (*want)(int k, int64_t i)) {
+static long run_case_n(const char *name, const char *text, int threads, int nres,
+                       float (*want)(int k, int64_t i), int64_t nelem) {
   static float xs[N], ys[N];
   for (int64_t i = 0; i < N; i++) xs[i] = xv(i), ys[i] = yv(i);
   Counting cnt = {0};
@@ -78,16 +80,16 @@ static long run_case(const char *name, const char *text, int threads, int nres,
       cxla_status_free(s);
       extra = -1;
     }
-    static float got[ROWS * N];
+    static float got[DOT_M * DOT_M];
     for (int k = 0; k < nres && extra >= 0; k++) {
-      s = cxla_buffer_to_host(out[k], got, (size_t)result_len * sizeof *got, NULL);
+      s = cxla_buffer_to_host(out[k], got, (size_t)nelem * sizeof *got, NULL);
       if (s) {
         printf("%s: %s\n", name, cxla_status_message(s));
         cxla_status_free(s);
         extra = -1;
         break;
       }
-      for (int64_t i = 0; i < result_len; i++)
+      for (int64_t i = 0; i < nelem; i++)
         if (got[i] != want(k, i)) {
           printf("%s (%d threads): result %d element %lld: want %g got %g\n", name, threads, k,
                  (long long)i, (double)want(k, i), (double)got[i]);
@@ -104,6 +106,10 @@ static long run_case(const char *name, const char *text, int threads, int nres,
   cxla_client_destroy(c);
   if (cnt.live != 0) printf("%s: %ld blocks not freed\n", name, cnt.live);
   return cnt.live == 0 ? extra : -1;
+}
+
+static long run_case(const char *name, const char *text, int threads, int nres, float (*want)(int k, int64_t i)) {
+  return run_case_n(name, text, threads, nres, want, N);
 }
 
 
@@ -221,15 +227,36 @@ static float w_scatter_reread(int k, int64_t i) {
   }
   return sorted[i];
 }
+/* GEMMs (ST_BLAS_DOT): x as a 512x8 matrix times y as an 8x512 one; the
+ * products are sums of 8 multiples of 0.5 below 2^24, exact in any order */
+static float xy_dot(int64_t i) {
+  float acc = 0;
+  for (int64_t k = 0; k < 8; k++) acc += xv(i / DOT_M * 8 + k) * yv(k * DOT_M + i % DOT_M);
+  return acc;
+}
+#define DOT_HEAD                                                                        \
+  "ENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"             \
+  "  xm = f32[512,8] reshape(x)\n  ym = f32[8,512] reshape(y)\n"                         \
+  "  d = f32[512,512] dot(xm, ym), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+static const char k_dot[] = "HloModule m\n" DOT_HEAD "  ROOT r = f32[262144] reshape(d)\n}\n";
+static float w_dot(int k, int64_t i) { return (void)k, xy_dot(i); }
+/* a GEMM and a kernel reading the GEMM's result after it was written */
+static const char k_dot_tuple[] =
+    "HloModule m\n" DOT_HEAD "  n = f32[512,512] negate(d)\n  ROOT t = (f32[512,512], f32[512,512]) tuple(d, n)\n}\n";
+static float w_dot_tuple(int k, int64_t i) { return k == 0 ? xy_dot(i) : -xy_dot(i); }
+/* not a leaf: the GEMM's result is a temporary (of its own, or of the
+ * fusion that computes it first) that the kernel reads */
+static const char k_dot_inner[] = "HloModule m\n" DOT_HEAD "  ROOT r = f32[512,512] add(d, d)\n}\n";
+static float w_dot_inner(int k, int64_t i) { return (void)k, 2 * xy_dot(i); }
 
 TEST(kernel_outputs_are_the_results) {
   for (int threads = 1; threads <= 2; threads++) {
     CHECK(run_case("array", k_array, threads, 1, w_array) == 0);
     CHECK(run_case("tuple", k_tuple, threads, 2, w_tuple) == 0);
     CHECK(run_case("view", k_view, threads, 1, w_view) == 0);
-    result_len = ROWS * N;
-    CHECK(run_case("scatter", k_scatter_big, threads, 1, w_scatter_big) == 0);
-    result_len = N;
+    CHECK(run_case_n("scatter", k_scatter_big, threads, 1, w_scatter_big, ROWS * N) == 0);
+    CHECK(run_case_n("dot", k_dot, threads, 1, w_dot, DOT_M * DOT_M) == 0);
+    CHECK(run_case_n("dot tuple", k_dot_tuple, threads, 2, w_dot_tuple, DOT_M * DOT_M) == 0);
   }
 }
 
@@ -243,6 +270,7 @@ TEST(other_leaves_are_copied) {
     CHECK(run_case("scatter_kept", k_scatter_kept, threads, 2, w_scatter_kept) == 0);
     /* the negation of the scatter's operand (fused with it) to sort */
     CHECK(run_case("scatter_reread", k_scatter_reread, threads, 2, w_scatter_reread) == 1);
+    CHECK(run_case_n("dot inner", k_dot_inner, threads, 1, w_dot_inner, DOT_M * DOT_M) == 1);
   }
 }
 
