@@ -350,9 +350,12 @@ cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out);
 /* rt_window.c: depthwise convolutions, NHWC pooling and its gradient
  * (reduce-window, select-and-scatter) and scans (reduce-windows over a
  * whole prefix) on raw buffers, vectorized over channels, rows over the
- * execution's threads; rt_window_supported says which instructions. */
+ * execution's threads; rt_window_supported says which instructions.
+ * rt_window_plan makes the plan at compile time (the routine, the vector
+ * variant, the geometry; free it with cxla_free); a run only loops. */
 bool rt_window_supported(const Instr *in);
-cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out);
+cxla_status rt_window_plan(const Instr *in, void **plan);
+cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, const void *plan, RVal *const *ops, RVal **out);
 /* rt_topk.c: topk and the "TopK" custom-call */
 cxla_status rt_topk_check(const Instr *in, int64_t *k, bool *largest);
 cxla_status rt_topk_run(const Instr *in, RVal *const *ops, RVal **out);

@@ -102,7 +102,10 @@ cxla_status routine_prepare(Step *st, const Instr *in) {
   case RT_RNG: return rt_rng_check(in);
   case RT_CONTROL: return rt_control_check(in);
   case RT_LINALG: return rt_linalg_check(in);
-  case RT_INTERP: case RT_WINDOW: return NULL;
+  case RT_WINDOW:
+    st->plan_free = cxla_free;
+    return rt_window_plan(in, &st->plan);
+  case RT_INTERP: return NULL;
   default:
     if (in->op == OP_BATCH_NORM_TRAINING || in->op == OP_BATCH_NORM_INFERENCE || in->op == OP_BATCH_NORM_GRAD)
       return ERR(UNIMPLEMENTED,
@@ -138,7 +141,7 @@ cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVa
   case RT_TOPK: return rt_topk_run(in, ops, out);
   case RT_RNG: return rt_rng_run(in, cx->rng_state, ops, out);
   case RT_CONTROL: return rt_control_run(cx, st, ops, out);
-  case RT_WINDOW: return rt_window_run(cx, in, ops, out);
+  case RT_WINDOW: return rt_window_run(cx, in, st->plan, ops, out);
   default: return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
   }
 }

@@ -532,22 +532,84 @@ static inline float fmin_interp(float a, float b) {
   return a < b ? a : b;
 }
 
-/* Elements of scratch the carries of a line of n take (recursively). */
-static int64_t scan_need(int64_t n, int64_t inner) {
-  if (n <= kScanB) return 0;
-  int64_t c = (n + kScanB - 1) / kScanB;
-  return (2 * kScanB + 2 * c) * inner + scan_need(c, inner);
+/* Elements of scratch S_carries takes for a line of m rows of 16 (m
+ * totals of `inner` lanes): the pad row, the level-0 scan, and per level
+ * above its totals, scan and carries. */
+enum { kScanLevels = 24 };
+static int64_t scan_need(int64_t m, int64_t inner) {
+  int64_t need = (2 * kScanB + m) * inner;
+  for (int64_t c = m; c > kScanB;) {
+    c = (c + kScanB - 1) / kScanB;
+    need += 3 * c * inner;
+  }
+  return need;
 }
 
-/* For each element type T and reducer OP(a, b):
+/* A 16 x 16 block of 16-lane vectors v[0..15] transposed in place: four
+ * rounds, round h swapping bit h of the vector index with bit h of the
+ * lane index (v[i] and v[i + h] exchange their lane blocks of h). */
+#define TR_LO8 0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23
+#define TR_HI8 8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 30, 31
+#define TR_LO4 0, 1, 2, 3, 16, 17, 18, 19, 8, 9, 10, 11, 24, 25, 26, 27
+#define TR_HI4 4, 5, 6, 7, 20, 21, 22, 23, 12, 13, 14, 15, 28, 29, 30, 31
+#define TR_LO2 0, 1, 16, 17, 4, 5, 20, 21, 8, 9, 24, 25, 12, 13, 28, 29
+#define TR_HI2 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
+#define TR_LO1 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
+#define TR_HI1 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
+#define TR_ROUND(v, h, LO, HI)                                                                         \
+  for (int p_ = 0; p_ < 8; p_++) {                                                                     \
+    int i_ = (p_ / (h)) * 2 * (h) + p_ % (h);                                                          \
+    __typeof__((v)[0]) a_ = (v)[i_], b_ = (v)[i_ + (h)];                                               \
+    (v)[i_] = __builtin_shufflevector(a_, b_, LO);                                                     \
+    (v)[i_ + (h)] = __builtin_shufflevector(a_, b_, HI);                                               \
+  }
+#define TRANSPOSE16(v)                                                                                 \
+  do {                                                                                                 \
+    TR_ROUND(v, 8, TR_LO8, TR_HI8)                                                                     \
+    TR_ROUND(v, 4, TR_LO4, TR_HI4)                                                                     \
+    TR_ROUND(v, 2, TR_LO2, TR_HI2)                                                                     \
+    TR_ROUND(v, 1, TR_LO1, TR_HI1)                                                                     \
+  } while (0)
+
+/* Vectors of 16 elements per type, and their unaligned forms for loads
+ * and stores at any element's address. */
+#define SCAN_VEC(P, T)                                                                                 \
+  typedef T P##x16 __attribute__((vector_size(kScanB * sizeof(T))));                                   \
+  typedef T P##u16 __attribute__((vector_size(kScanB * sizeof(T)), aligned(sizeof(T)), may_alias));
+SCAN_VEC(f32, float)
+SCAN_VEC(f64, double)
+SCAN_VEC(s32, int32_t)
+SCAN_VEC(s64, int64_t)
+
+/* A reducer lane by lane, for the reducers without a vector operator. */
+#define LANEWISE(OP)                                                                                   \
+  ({                                                                                                   \
+    __typeof__(a) r_;                                                                                  \
+    for (int l_ = 0; l_ < kScanB; l_++) r_[l_] = OP(a[l_], b[l_]);                                     \
+    r_;                                                                                                \
+  })
+
+/* VOP (an expression of vectors a and b) on x and y. */
+#define VAPPLY(V, VOP, x, y)                                                                           \
+  ({                                                                                                   \
+    V a = (x), b = (y);                                                                                \
+    VOP;                                                                                               \
+  })
+
+/* For each element type T (vectors V, unaligned U) and reducer OP(a, b)
+ * (on vectors: VOP):
  *   S_direct   the direct scan of n elements (rows xs / os apart, `lanes`
  *              contiguous lanes each);
- *   S_rows     the row scans of 16 of a line: rows [r0, r1), writing out
- *              and each row's total to col;
- *   S_combine  out = OP(out, carry of its row) for rows [r0, r1);
- *   S_tree     the whole inclusive scan of a line (the carries' levels,
- *              serial). */
-#define SCAN_DEFS(S, T, OP)                                                                              \
+ *   S_totals   rows [r0, r1) of 16 of a line: each row's total (its direct
+ *              scan's last element, first for a reverse scan: both the
+ *              fold of the row from init, padded with init) to col;
+ *   S_final    rows [r0, r1): each row scanned directly and combined with
+ *              its carry, written once;
+ *   S_carries  the carries of a line's rows from their totals (the tree's
+ *              levels above, serial).
+ * A line is read twice (totals, final) and written once; with one lane
+ * (inner = 1), 16 rows at a time are transposed into the vector lanes. */
+#define SCAN_DEFS(S, T, OP, V, U, VOP)                                                                   \
   static inline __attribute__((always_inline)) void S##_direct(const T *x, int64_t xs, T *o, int64_t os,  \
                                                                int64_t n, int64_t lanes, bool fwd,       \
                                                                T init) {                                 \
@@ -564,58 +626,70 @@ static int64_t scan_need(int64_t n, int64_t inner) {
         for (int64_t j = 0; j < lanes; j++) oi[j] = OP(oi[j], x[k * xs + j]);                            \
     }                                                                                                    \
   }                                                                                                      \
-  /* One row r of 16 of a line (x, o: the line's first element; n its      \
-   * length), padded with init past n (pad: 2 * 16 * in elements). */        \
-  static inline __attribute__((always_inline)) void S##_row(const T *x, T *o, T *col, T *pad, int64_t n,  \
-                                                            int64_t in, int64_t r, bool fwd, T init) {   \
-    int64_t i0 = r * kScanB, len = n - i0 < kScanB ? n - i0 : kScanB;                                    \
-    if (len == kScanB) {                                                                                 \
-      S##_direct(x + i0 * in, in, o + i0 * in, in, kScanB, in, fwd, init);                               \
-      memcpy(col + r * in, o + (i0 + (fwd ? kScanB - 1 : 0)) * in, (size_t)in * sizeof(T));               \
-      return;                                                                                            \
-    }                                                                                                    \
-    T *px = pad, *po = pad + kScanB * in;                                                                \
-    memcpy(px, x + i0 * in, (size_t)(len * in) * sizeof(T));                                             \
-    for (int64_t k = len * in; k < kScanB * in; k++) px[k] = init;                                       \
-    S##_direct(px, in, po, in, kScanB, in, fwd, init);                                                   \
-    memcpy(o + i0 * in, po, (size_t)(len * in) * sizeof(T));                                             \
-    memcpy(col + r * in, po + (fwd ? kScanB - 1 : 0) * in, (size_t)in * sizeof(T));                      \
-  }                                                                                                      \
-  static inline __attribute__((always_inline)) void S##_rows(const T *x, T *o, T *col, T *pad, int64_t n, \
-                                                             int64_t in, int64_t r0, int64_t r1, bool fwd,\
-                                                             T init) {                                   \
+  static inline __attribute__((always_inline)) void S##_totals(const T *x, T *col, int64_t n, int64_t in, \
+                                                               int64_t r0, int64_t r1, T init) {         \
     int64_t r = r0;                                                                                      \
-    if (in == 1) /* 16 full rows at a time, one per lane */                                              \
+    if (in == 1)                                                                                         \
       for (; r + kScanB <= r1 && (r + kScanB) * kScanB <= n; r += kScanB) {                              \
-        T t[kScanB][kScanB], u[kScanB][kScanB];                                                          \
-        const T *xb = x + r * kScanB;                                                                    \
-        for (int l = 0; l < kScanB; l++)                                                                 \
-          for (int k = 0; k < kScanB; k++) t[k][l] = xb[l * kScanB + k];                                 \
-        S##_direct(&t[0][0], kScanB, &u[0][0], kScanB, kScanB, kScanB, fwd, init);                       \
-        T *ob = o + r * kScanB;                                                                          \
-        for (int l = 0; l < kScanB; l++)                                                                 \
-          for (int k = 0; k < kScanB; k++) ob[l * kScanB + k] = u[k][l];                                 \
-        memcpy(col + r, u[fwd ? kScanB - 1 : 0], sizeof u[0]);                                           \
+        V v[kScanB];                                                                                     \
+        for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
+        TRANSPOSE16(v);                                                                                  \
+        V acc = VAPPLY(V, VOP, (V){0} + init, v[0]);                                                            \
+        for (int k = 1; k < kScanB; k++) acc = VAPPLY(V, VOP, acc, v[k]);                                       \
+        *(U *)(col + r) = acc;                                                                           \
       }                                                                                                  \
-    for (; r < r1; r++) S##_row(x, o, col, pad, n, in, r, fwd, init);                                    \
-  }                                                                                                      \
-  static inline __attribute__((always_inline)) void S##_combine(T *o, const T *carry, int64_t n,         \
-                                                                int64_t in, int64_t r0, int64_t r1) {    \
-    for (int64_t r = r0; r < r1; r++) {                                                                  \
+    for (; r < r1; r++) {                                                                                \
       int64_t i0 = r * kScanB, len = n - i0 < kScanB ? n - i0 : kScanB;                                  \
-      const T *c = carry + r * in;                                                                       \
-      T *ob = o + i0 * in;                                                                               \
-      if (in == 1) {                                                                                     \
-        T c0 = c[0];                                                                                     \
-        for (int64_t k = 0; k < len; k++) ob[k] = OP(ob[k], c0);                                         \
-      } else {                                                                                           \
-        for (int64_t k = 0; k < len; k++)                                                                \
-          for (int64_t j = 0; j < in; j++) ob[k * in + j] = OP(ob[k * in + j], c[j]);                    \
+      const T *xr = x + i0 * in;                                                                         \
+      T *tot = col + r * in;                                                                             \
+      for (int64_t j = 0; j < in; j++) tot[j] = OP(init, xr[j]);                                         \
+      for (int64_t k = 1; k < kScanB; k++)                                                               \
+        if (k < len)                                                                                     \
+          for (int64_t j = 0; j < in; j++) tot[j] = OP(tot[j], xr[k * in + j]);                          \
+        else                                                                                             \
+          for (int64_t j = 0; j < in; j++) tot[j] = OP(tot[j], init);                                    \
+    }                                                                                                    \
+  }                                                                                                      \
+  static inline __attribute__((always_inline)) void S##_final(const T *x, T *o, const T *carry, T *pad,   \
+                                                              int64_t n, int64_t in, int64_t r0,          \
+                                                              int64_t r1, bool fwd, T init) {            \
+    int64_t r = r0;                                                                                      \
+    if (in == 1)                                                                                         \
+      for (; r + kScanB <= r1 && (r + kScanB) * kScanB <= n; r += kScanB) {                              \
+        V v[kScanB], u[kScanB], iv = (V){0} + init, c = *(const U *)(carry + r);                         \
+        for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
+        TRANSPOSE16(v);                                                                                  \
+        if (fwd) {                                                                                       \
+          u[0] = VAPPLY(V, VOP, iv, v[0]);                                                                      \
+          for (int k = 1; k < kScanB; k++) u[k] = VAPPLY(V, VOP, u[k - 1], v[k]);                               \
+        } else                                                                                           \
+          for (int i = 0; i < kScanB; i++) {                                                             \
+            u[i] = VAPPLY(V, VOP, iv, v[i]);                                                                    \
+            for (int k = i + 1; k < kScanB; k++) u[i] = VAPPLY(V, VOP, u[i], v[k]);                             \
+          }                                                                                              \
+        for (int k = 0; k < kScanB; k++) u[k] = VAPPLY(V, VOP, u[k], c);                                        \
+        TRANSPOSE16(u);                                                                                  \
+        for (int k = 0; k < kScanB; k++) *(U *)(o + (r + k) * kScanB) = u[k];                            \
       }                                                                                                  \
+    for (; r < r1; r++) {                                                                                \
+      int64_t i0 = r * kScanB, len = n - i0 < kScanB ? n - i0 : kScanB;                                  \
+      T *ob = o + i0 * in;                                                                               \
+      const T *c = carry + r * in;                                                                       \
+      if (len == kScanB)                                                                                 \
+        S##_direct(x + i0 * in, in, ob, in, kScanB, in, fwd, init);                                      \
+      else {                                                                                             \
+        T *px = pad, *po = pad + kScanB * in;                                                            \
+        memcpy(px, x + i0 * in, (size_t)(len * in) * sizeof(T));                                         \
+        for (int64_t k = len * in; k < kScanB * in; k++) px[k] = init;                                   \
+        S##_direct(px, in, po, in, kScanB, in, fwd, init);                                               \
+        memcpy(ob, po, (size_t)(len * in) * sizeof(T));                                                  \
+      }                                                                                                  \
+      for (int64_t k = 0; k < len; k++)                                                                  \
+        for (int64_t j = 0; j < in; j++) ob[k * in + j] = OP(ob[k * in + j], c[j]);                      \
     }                                                                                                    \
   }                                                                                                      \
   /* carry[r] from the inclusive scan R of the totals: shifted by one. */    \
-  static void S##_shift(const T *R, T *carry, int64_t cols, int64_t in, bool fwd, T init) {              \
+  static inline __attribute__((always_inline)) void S##_shift(const T *R, T *carry, int64_t cols, int64_t in, bool fwd, T init) {              \
     size_t row = (size_t)in * sizeof(T);                                                                 \
     if (fwd) {                                                                                           \
       for (int64_t j = 0; j < in; j++) carry[j] = init;                                                  \
@@ -625,18 +699,37 @@ static int64_t scan_need(int64_t n, int64_t inner) {
       for (int64_t j = 0; j < in; j++) carry[(cols - 1) * in + j] = init;                                \
     }                                                                                                    \
   }                                                                                                      \
-  static void S##_tree(const T *x, T *o, int64_t n, int64_t in, bool fwd, T init, T *scratch) {          \
-    if (n <= kScanB) {                                                                                   \
-      S##_direct(x, in, o, in, n, in, fwd, init);                                                        \
-      return;                                                                                            \
+  /* carry (m rows of in lanes) from the totals col of a line's m rows: the \
+   * totals scanned by the tree (levels of totals down to at most 16, the   \
+   * top one scanned directly, each level below scanned and combined with   \
+   * the carries of the one above), shifted. */                             \
+  static inline __attribute__((always_inline)) void S##_carries(const T *col, T *carry, int64_t m,        \
+                                                                int64_t in, bool fwd, T init,            \
+                                                                T *scratch) {                            \
+    const T *a[kScanLevels];                                                                             \
+    T *sc[kScanLevels];                                                                                  \
+    int64_t len[kScanLevels];                                                                            \
+    int K = 0;                                                                                           \
+    T *pad = scratch, *s0 = pad + 2 * kScanB * in, *w = s0 + m * in;                                     \
+    a[0] = col, len[0] = m;                                                                              \
+    while (len[K] > kScanB) {                                                                            \
+      int64_t c = (len[K] + kScanB - 1) / kScanB;                                                        \
+      S##_totals(a[K], w, len[K], in, 0, c, init);                                                       \
+      a[K + 1] = w, len[K + 1] = c, w += c * in;                                                         \
+      K++;                                                                                               \
     }                                                                                                    \
-    int64_t cols = (n + kScanB - 1) / kScanB;                                                            \
-    T *pad = scratch, *col = pad + 2 * kScanB * in, *carry = col + cols * in, *rest = carry + cols * in; \
-    S##_rows(x, o, col, pad, n, in, 0, cols, fwd, init);                                                 \
-    S##_tree(col, carry, cols, in, fwd, init, rest);                                                     \
-    memcpy(col, carry, (size_t)(cols * in) * sizeof(T));                                                 \
-    S##_shift(col, carry, cols, in, fwd, init);                                                          \
-    S##_combine(o, carry, n, in, 0, cols);                                                               \
+    sc[K] = K ? w : s0;                                                                                  \
+    if (K) w += len[K] * in;                                                                             \
+    S##_direct(a[K], in, sc[K], in, len[K], in, fwd, init);                                              \
+    for (int k = K - 1; k >= 0; k--) {                                                                   \
+      T *c = w;                                                                                          \
+      w += len[k + 1] * in;                                                                              \
+      S##_shift(sc[k + 1], c, len[k + 1], in, fwd, init);                                                \
+      sc[k] = k ? w : s0;                                                                                \
+      if (k) w += len[k] * in;                                                                           \
+      S##_final(a[k], sc[k], c, pad, len[k], in, 0, len[k + 1], fwd, init);                              \
+    }                                                                                                    \
+    S##_shift(s0, carry, m, in, fwd, init);                                                              \
   }
 
 #define OP_SUM(a, b) ((a) + (b))
@@ -648,30 +741,30 @@ static int64_t scan_need(int64_t n, int64_t inner) {
 #define OP_IMAX(a, b) ((a) > (b) ? (a) : (b))
 #define OP_IMIN(a, b) ((a) < (b) ? (a) : (b))
 
-SCAN_DEFS(f32_add, float, OP_SUM)
-SCAN_DEFS(f32_mul, float, OP_PROD)
-SCAN_DEFS(f32_max, float, fmax_interp)
-SCAN_DEFS(f32_min, float, fmin_interp)
-SCAN_DEFS(f64_add, double, OP_SUM)
-SCAN_DEFS(f64_mul, double, OP_PROD)
-SCAN_DEFS(f64_max, double, dmax_interp)
-SCAN_DEFS(f64_min, double, dmin_interp)
-SCAN_DEFS(s32_add, int32_t, OP_USUM32)
-SCAN_DEFS(s32_mul, int32_t, OP_UPROD32)
-SCAN_DEFS(s32_max, int32_t, OP_IMAX)
-SCAN_DEFS(s32_min, int32_t, OP_IMIN)
-SCAN_DEFS(s64_add, int64_t, OP_USUM64)
-SCAN_DEFS(s64_mul, int64_t, OP_UPROD64)
-SCAN_DEFS(s64_max, int64_t, OP_IMAX)
-SCAN_DEFS(s64_min, int64_t, OP_IMIN)
+SCAN_DEFS(f32_add, float, OP_SUM, f32x16, f32u16, a + b)
+SCAN_DEFS(f32_mul, float, OP_PROD, f32x16, f32u16, a * b)
+SCAN_DEFS(f32_max, float, fmax_interp, f32x16, f32u16, LANEWISE(fmax_interp))
+SCAN_DEFS(f32_min, float, fmin_interp, f32x16, f32u16, LANEWISE(fmin_interp))
+SCAN_DEFS(f64_add, double, OP_SUM, f64x16, f64u16, a + b)
+SCAN_DEFS(f64_mul, double, OP_PROD, f64x16, f64u16, a * b)
+SCAN_DEFS(f64_max, double, dmax_interp, f64x16, f64u16, LANEWISE(dmax_interp))
+SCAN_DEFS(f64_min, double, dmin_interp, f64x16, f64u16, LANEWISE(dmin_interp))
+SCAN_DEFS(s32_add, int32_t, OP_USUM32, s32x16, s32u16, LANEWISE(OP_USUM32))
+SCAN_DEFS(s32_mul, int32_t, OP_UPROD32, s32x16, s32u16, LANEWISE(OP_UPROD32))
+SCAN_DEFS(s32_max, int32_t, OP_IMAX, s32x16, s32u16, LANEWISE(OP_IMAX))
+SCAN_DEFS(s32_min, int32_t, OP_IMIN, s32x16, s32u16, LANEWISE(OP_IMIN))
+SCAN_DEFS(s64_add, int64_t, OP_USUM64, s64x16, s64u16, LANEWISE(OP_USUM64))
+SCAN_DEFS(s64_mul, int64_t, OP_UPROD64, s64x16, s64u16, LANEWISE(OP_UPROD64))
+SCAN_DEFS(s64_max, int64_t, OP_IMAX, s64x16, s64u16, LANEWISE(OP_IMAX))
+SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN))
 
 /* The output line l's first scanned element. */
 #define SCAN_LINE_OUT(p, T, l) \
   ((T *)(p)->o + (l) * ((p)->n + ((p)->excl ? 1 : 0)) * (p)->inner + ((p)->fwd && (p)->excl ? (p)->inner : 0))
 
 /* The phases, over units: 0 (n <= 16) lines [lo, hi) scanned directly;
- * 1 groups of 16 rows (line = unit / groups): row scans; 2 lines: carries;
- * 3 groups: combine. */
+ * 1 groups of 16 rows (line = unit / groups): the rows' totals; 2 lines:
+ * carries; 3 groups: rows scanned and combined. */
 #define SCAN_PHASE_ONE(S, T)                                                                             \
   do {                                                                                                   \
     T init_;                                                                                             \
@@ -686,15 +779,11 @@ SCAN_DEFS(s64_min, int64_t, OP_IMIN)
       if (r1_ > p->cols) r1_ = p->cols;                                                                  \
       switch (phase) {                                                                                   \
       case 0: S##_direct(x_, in_, o_, in_, n_, in_, p->fwd, init_); break;                               \
-      case 1:                                                                                            \
-        S##_rows(x_, o_, col_, (T *)p->pad + l_ * 2 * kScanB * in_, n_, in_, r0_, r1_, p->fwd, init_);   \
+      case 1: S##_totals(x_, col_, n_, in_, r0_, r1_, init_); break;                                     \
+      case 2: S##_carries(col_, carry_, p->cols, in_, p->fwd, init_, (T *)p->scratch + l_ * p->need); break; \
+      default:                                                                                           \
+        S##_final(x_, o_, carry_, (T *)p->pad + l_ * 2 * kScanB * in_, n_, in_, r0_, r1_, p->fwd, init_); \
         break;                                                                                           \
-      case 2:                                                                                            \
-        S##_tree(col_, carry_, p->cols, in_, p->fwd, init_, (T *)p->scratch + l_ * p->need);             \
-        memcpy(col_, carry_, (size_t)(p->cols * in_) * sizeof(T));                                       \
-        S##_shift(col_, carry_, p->cols, in_, p->fwd, init_);                                            \
-        break;                                                                                           \
-      default: S##_combine(o_, carry_, n_, in_, r0_, r1_); break;                                        \
       }                                                                                                  \
     }                                                                                                    \
   } while (0)
@@ -727,18 +816,28 @@ SCAN_VARIANT(avx2, __attribute__((target("avx2,fma"))))
 SCAN_VARIANT(avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
 #endif
 
-/* ---- running ---- */
 
-typedef struct Job {
+/* ---- the plan, made at compile time ---- */
+
+/* What a run needs besides its buffers: the routine, the vector variant,
+ * the geometry, the rows the threads split and their estimated work. A run
+ * fills the data pointers in its own copy. */
+typedef struct RwPlan {
   int kind, isa, phase;
   Dw dw;
   Pool pool;
   SelScat ss;
   Scan scan;
-} Job;
+  int64_t rows;   /* depthwise, pooling, select-and-scatter: rows to split */
+  double per_row; /* element operations per row */
+  /* scans of n > 16: per line scratch elements; the work of a phase 1 and
+   * 3 unit (a group of 16 rows) and of a phase 2 one (a line) */
+  int64_t per_line;
+  double group_work, line_work;
+} RwPlan;
 
 static cxla_status job_slice(void *arg, int64_t lo, int64_t hi) {
-  const Job *j = arg;
+  const RwPlan *j = arg;
   switch (j->kind) {
   case RW_DEPTHWISE: PICK(dw_rows, j->isa)(&j->dw, lo, hi); break;
   case RW_POOL: PICK(pool_rows, j->isa)(&j->pool, lo, hi); break;
@@ -749,7 +848,7 @@ static cxla_status job_slice(void *arg, int64_t lo, int64_t hi) {
 }
 
 /* Runs rows [0, rows) of work `per_row` element operations each. */
-static cxla_status run_rows(const ExecCtx *cx, Job *j, int64_t rows, double per_row) {
+static cxla_status run_rows(const ExecCtx *cx, RwPlan *j, int64_t rows, double per_row) {
   if (rows <= 0) return NULL;
   double g = (double)(cx->x && cx->x->grain > 0 ? cx->x->grain : CPU_KERNEL_GRAIN);
   int64_t min_slice = per_row >= g ? 1 : (int64_t)(g / (per_row > 1 ? per_row : 1)) + 1;
@@ -759,117 +858,147 @@ static cxla_status run_rows(const ExecCtx *cx, Job *j, int64_t rows, double per_
 
 static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }
 
-/* A scan: the phases in turn, each split over the threads. */
-static cxla_status scan_run(const ExecCtx *cx, const Instr *in, int d, bool fwd, bool excl, const Literal *x,
-                            const void *init, RVal **out) {
-  const Shape *os = in->shape;
-  RVal *o = NULL;
-  TRY(rval_array_in(cx->host, os->type, os->rank, os->dims, &o));
-  Job j = {.isa = isa_level(), .kind = RW_SCAN};
-  Scan *p = &j.scan;
+static void plan_scan(RwPlan *j, const Instr *in, int d, bool fwd, bool excl) {
+  const Shape *x = in->operands[0]->shape;
+  Scan *p = &j->scan;
   int64_t outer = 1, inner = 1, n = x->dims[d];
   for (int k = 0; k < d; k++) outer *= x->dims[k];
   for (int k = d + 1; k < x->rank; k++) inner *= x->dims[k];
-  size_t es = (size_t)type_bytes(x->type);
-  *p = (Scan){.x = x->data, .o = o->lit.data, .t = x->type, .f = simp_reducer_op(in->called[0]), .fwd = fwd,
-              .excl = excl, .outer = outer, .n = n, .inner = inner, .init = init};
-  /* the exclusive scan's init row (first, last for a reverse scan) */
-  if (excl)
-    for (int64_t l = 0; l < outer; l++) {
-      char *row = (char *)o->lit.data + (size_t)((l * (n + 1) + (fwd ? 0 : n)) * inner) * es;
-      for (int64_t k = 0; k < inner; k++) memcpy(row + (size_t)k * es, init, es);
-    }
-  cxla_status s = NULL;
-  void *mem = NULL;
-  if (x->nelems == 0) {
-  } else if (n <= kScanB) {
-    j.phase = 0;
-    s = run_rows(cx, &j, outer, (double)(n * inner * (fwd ? 1 : n)));
-  } else {
-    p->cols = (n + kScanB - 1) / kScanB;
-    p->groups = (p->cols + kScanB - 1) / kScanB;
-    p->need = scan_need(p->cols, inner);
-    int64_t per_line = (2 * p->cols + 2 * kScanB) * inner + p->need;
-    if (!(mem = cxla_malloc((size_t)(outer * per_line) * es))) s = cxla_oom();
-    if (!s) {
-      char *m = mem;
-      p->col = m;
-      p->carry = m + (size_t)(outer * p->cols * inner) * es;
-      p->pad = m + (size_t)(2 * outer * p->cols * inner) * es;
-      p->scratch = m + (size_t)(outer * (2 * p->cols + 2 * kScanB) * inner) * es;
-      double row = (double)(kScanB * kScanB * inner * (fwd ? 1 : kScanB / 2));
-      j.phase = 1;
-      s = run_rows(cx, &j, outer * p->groups, row);
-      j.phase = 2;
-      if (!s) s = run_rows(cx, &j, outer, (double)(p->cols * inner * 2));
-      j.phase = 3;
-      if (!s) s = run_rows(cx, &j, outer * p->groups, (double)(kScanB * kScanB * inner));
-    }
+  j->kind = RW_SCAN;
+  *p = (Scan){.t = x->type, .f = simp_reducer_op(in->called[0]), .fwd = fwd, .excl = excl, .outer = outer,
+              .n = n, .inner = inner};
+  if (n <= kScanB) {
+    j->per_row = (double)(n * inner * (fwd ? 1 : n));
+    return;
   }
-  cxla_free(mem);
-  if (s) {
-    rval_unref(o);
-    return s;
-  }
-  *out = o;
+  p->cols = (n + kScanB - 1) / kScanB;
+  p->groups = (p->cols + kScanB - 1) / kScanB;
+  p->need = scan_need(p->cols, inner);
+  j->per_line = (2 * p->cols + 2 * kScanB) * inner + p->need;
+  j->group_work = (double)(kScanB * kScanB * inner * (fwd ? 2 : kScanB / 2));
+  j->line_work = (double)(p->cols * inner * 2);
+}
+
+static void plan_depthwise(RwPlan *j, const Instr *in) {
+  const Shape *xs = in->operands[0]->shape, *ks = in->operands[1]->shape, *os = in->shape;
+  Dw *p = &j->dw;
+  j->kind = RW_DEPTHWISE;
+  *p = (Dw){.H = xs->dims[1], .W = xs->dims[2], .C = xs->dims[3], .OH = os->dims[1], .OW = os->dims[2],
+            .KH = ks->dims[0], .KW = ks->dims[1], .wy = &in->window[0], .wx = &in->window[1]};
+  /* interior: ox*s - pad >= 0 and ox*s - pad + (KW-1)*dil <= W-1 */
+  const WindowDim *wx = p->wx;
+  p->ox_lo = ceil_div(wx->pad_lo, wx->stride);
+  if (p->ox_lo < 0) p->ox_lo = 0;
+  int64_t last = p->W - 1 + wx->pad_lo - (p->KW - 1) * wx->rhs_dilate;
+  p->ox_hi = last < 0 ? 0 : last / wx->stride + 1;
+  if (p->ox_hi > p->OW) p->ox_hi = p->OW;
+  if (p->ox_hi < p->ox_lo) p->ox_hi = p->ox_lo;
+  j->rows = os->dims[0] * p->OH;
+  j->per_row = (double)(p->OW * p->C * p->KH * p->KW);
+}
+
+static void plan_selscat(RwPlan *j, const Instr *in) {
+  const Shape *xs = in->operands[0]->shape, *ss = in->operands[1]->shape;
+  SelScat *p = &j->ss;
+  j->kind = RW_SELSCAT;
+  *p = (SelScat){.gt = selscat_dir(in) == 1, .H = xs->dims[1], .W = xs->dims[2], .C = xs->dims[3],
+                 .SH = ss->dims[1], .SW = ss->dims[2], .wy = &in->window[1], .wx = &in->window[2]};
+  /* no window: every output element is init (filled by the run) */
+  j->rows = p->SH == 0 || p->SW == 0 || ss->dims[0] == 0 ? 0 : xs->dims[0] * p->SH;
+  j->per_row = (double)(p->W * p->C * p->wy->stride * 2);
+}
+
+static void plan_pool(RwPlan *j, const Instr *in) {
+  const Shape *xs = in->operands[0]->shape, *os = in->shape;
+  Pool *p = &j->pool;
+  j->kind = RW_POOL;
+  *p = (Pool){.max = simp_reducer_op(in->called[0]) == OP_MAXIMUM, .H = xs->dims[1], .W = xs->dims[2],
+              .C = xs->dims[3], .OH = os->dims[1], .OW = os->dims[2], .wy = &in->window[1],
+              .wx = &in->window[2]};
+  j->rows = os->dims[0] * p->OH;
+  j->per_row = (double)(p->OW * p->C * in->window[1].size * in->window[2].size);
+}
+
+cxla_status rt_window_plan(const Instr *in, void **out) {
+  bool fwd, excl;
+  int d = in->op == OP_REDUCE_WINDOW ? scan_dim(in, &fwd, &excl) : -1;
+  if (d < 0 && !rt_window_supported(in))
+    return ERR(INTERNAL, "cpu backend: no window routine runs %s %%%s", op_name(in->op), in->name);
+  RwPlan *j = cxla_calloc(1, sizeof *j);
+  if (!j) return cxla_oom();
+  j->isa = isa_level();
+  if (d >= 0) plan_scan(j, in, d, fwd, excl);
+  else if (in->op == OP_CONVOLUTION) plan_depthwise(j, in);
+  else if (in->op == OP_SELECT_AND_SCATTER) plan_selscat(j, in);
+  else plan_pool(j, in);
+  *out = j;
   return NULL;
 }
 
-cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, RVal *const *ops, RVal **out) {
-  bool fwd, excl;
-  int d;
-  if (in->op == OP_REDUCE_WINDOW && (d = scan_dim(in, &fwd, &excl)) >= 0)
-    return scan_run(cx, in, d, fwd, excl, &ops[0]->lit, ops[1]->lit.data, out);
+/* ---- running ---- */
+
+/* A scan: the phases in turn, each split over the threads. */
+static cxla_status scan_run(const ExecCtx *cx, RwPlan *j, const Literal *x, const void *init, RVal *o) {
+  Scan *p = &j->scan;
+  int64_t outer = p->outer, n = p->n, inner = p->inner;
+  size_t es = (size_t)type_bytes(p->t);
+  p->x = x->data;
+  p->o = o->lit.data;
+  p->init = init;
+  /* the exclusive scan's init row (first, last for a reverse scan) */
+  if (p->excl)
+    for (int64_t l = 0; l < outer; l++) {
+      char *row = (char *)o->lit.data + (size_t)((l * (n + 1) + (p->fwd ? 0 : n)) * inner) * es;
+      for (int64_t k = 0; k < inner; k++) memcpy(row + (size_t)k * es, init, es);
+    }
+  if (x->nelems == 0) return NULL;
+  if (n <= kScanB) {
+    j->phase = 0;
+    return run_rows(cx, j, outer, j->per_row);
+  }
+  char *m = cxla_malloc((size_t)(outer * j->per_line) * es);
+  if (!m) return cxla_oom();
+  p->col = m;
+  p->carry = m + (size_t)(outer * p->cols * inner) * es;
+  p->pad = m + (size_t)(2 * outer * p->cols * inner) * es;
+  p->scratch = m + (size_t)(outer * (2 * p->cols + 2 * kScanB) * inner) * es;
+  j->phase = 1;
+  cxla_status s = run_rows(cx, j, outer * p->groups, j->group_work / 2);
+  j->phase = 2;
+  if (!s) s = run_rows(cx, j, outer, j->line_work);
+  j->phase = 3;
+  if (!s) s = run_rows(cx, j, outer * p->groups, j->group_work);
+  cxla_free(m);
+  return s;
+}
+
+cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, const void *plan, RVal *const *ops, RVal **out) {
+  RwPlan j = *(const RwPlan *)plan;
   const Shape *os = in->shape;
+  const Literal *x = &ops[0]->lit;
   RVal *o = NULL;
   TRY(rval_array_in(cx->host, os->type, os->rank, os->dims, &o));
-  Job j = {.isa = isa_level()};
-  int64_t rows = 0;
-  double per_row = 0;
-  const Literal *x = &ops[0]->lit;
-  if (in->op == OP_CONVOLUTION) {
-    const Shape *ks = in->operands[1]->shape;
-    Dw *p = &j.dw;
-    j.kind = RW_DEPTHWISE;
-    *p = (Dw){.x = x->data, .w = ops[1]->lit.data, .o = o->lit.data, .H = x->dims[1], .W = x->dims[2],
-              .C = x->dims[3], .OH = os->dims[1], .OW = os->dims[2], .KH = ks->dims[0], .KW = ks->dims[1],
-              .wy = &in->window[0], .wx = &in->window[1]};
-    /* interior: ox*s - pad >= 0 and ox*s - pad + (KW-1)*dil <= W-1 */
-    const WindowDim *wx = p->wx;
-    p->ox_lo = ceil_div(wx->pad_lo, wx->stride);
-    if (p->ox_lo < 0) p->ox_lo = 0;
-    int64_t last = p->W - 1 + wx->pad_lo - (p->KW - 1) * wx->rhs_dilate;
-    p->ox_hi = last < 0 ? 0 : last / wx->stride + 1;
-    if (p->ox_hi > p->OW) p->ox_hi = p->OW;
-    if (p->ox_hi < p->ox_lo) p->ox_hi = p->ox_lo;
-    rows = os->dims[0] * p->OH;
-    per_row = (double)(p->OW * p->C * p->KH * p->KW);
-  } else if (in->op == OP_SELECT_AND_SCATTER) {
-    SelScat *p = &j.ss;
-    const Literal *s = &ops[1]->lit;
-    j.kind = RW_SELSCAT;
-    *p = (SelScat){.x = x->data, .src = s->data, .o = o->lit.data, .init = *(const float *)ops[2]->lit.data,
-                   .gt = selscat_dir(in) == 1, .H = x->dims[1], .W = x->dims[2], .C = x->dims[3],
-                   .SH = s->dims[1], .SW = s->dims[2], .wy = &in->window[1], .wx = &in->window[2]};
-    /* rows of the output no window reaches (SH == 0) are filled below */
-    rows = x->dims[0] * p->SH;
-    per_row = (double)(p->W * p->C * p->wy->stride * 2);
-    if (p->SH == 0 || p->SW == 0 || s->dims[0] == 0) {
+  cxla_status s = NULL;
+  switch (j.kind) {
+  case RW_SCAN: s = scan_run(cx, &j, x, ops[1]->lit.data, o); break;
+  case RW_DEPTHWISE:
+    j.dw.x = x->data, j.dw.w = ops[1]->lit.data, j.dw.o = o->lit.data;
+    s = run_rows(cx, &j, j.rows, j.per_row);
+    break;
+  case RW_SELSCAT:
+    j.ss.x = x->data, j.ss.src = ops[1]->lit.data, j.ss.o = o->lit.data;
+    j.ss.init = *(const float *)ops[2]->lit.data;
+    if (j.rows == 0) {
       float *od = o->lit.data;
-      for (int64_t i = 0; i < x->nelems; i++) od[i] = p->init;
-      rows = 0;
+      for (int64_t i = 0; i < x->nelems; i++) od[i] = j.ss.init;
     }
-  } else {
-    Pool *p = &j.pool;
-    j.kind = RW_POOL;
-    *p = (Pool){.x = x->data, .o = o->lit.data, .init = *(const float *)ops[1]->lit.data,
-                .max = simp_reducer_op(in->called[0]) == OP_MAXIMUM, .H = x->dims[1], .W = x->dims[2],
-                .C = x->dims[3], .OH = os->dims[1], .OW = os->dims[2], .wy = &in->window[1],
-                .wx = &in->window[2]};
-    rows = os->dims[0] * p->OH;
-    per_row = (double)(p->OW * p->C * in->window[1].size * in->window[2].size);
+    s = run_rows(cx, &j, j.rows, j.per_row);
+    break;
+  default:
+    j.pool.x = x->data, j.pool.o = o->lit.data, j.pool.init = *(const float *)ops[1]->lit.data;
+    s = run_rows(cx, &j, j.rows, j.per_row);
+    break;
   }
-  cxla_status s = run_rows(cx, &j, rows, per_row);
   if (s) {
     rval_unref(o);
     return s;
