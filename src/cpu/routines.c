@@ -344,6 +344,24 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
   if (t == T_F32) {
     F32Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b};
     if (f32_gemm_kernel_fits(&g)) return f32_gemm_kernel(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
+    /* A tall product (A not transposed, one batch element) whose blocks
+     * of rows fit the kernel runs block after block on it: rows of C
+     * depend only on the same rows of A, and each element's sum is the
+     * kernel's whatever the blocking (a scan's input projection hoisted
+     * out of its loop, [steps * batch, k] x [k, n]). */
+    F32Gemm blk = g;
+    blk.m = 1024;
+    while (blk.m > 1 && !f32_gemm_kernel_fits(&blk)) blk.m /= 2;
+    if (!p->trans_a && p->batch == 1 && blk.m >= 64 && f32_gemm_kernel_fits(&blk)) {
+      const float *A = a->lit.data;
+      float *C = o->lit.data;
+      for (int64_t i = 0; i < p->m; i += blk.m) {
+        F32Gemm part = blk;
+        part.m = p->m - i < blk.m ? p->m - i : blk.m;
+        TRY(f32_gemm_kernel(&part, A + i * p->k, b->lit.data, C + i * p->n, cx->pool, cx->nthreads));
+      }
+      return NULL;
+    }
     f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data,
                   rval_all_finite_on(a, 1, cx->pool, cx->nthreads) && rval_all_finite_on(b, 1, cx->pool, cx->nthreads));
     return NULL;

@@ -178,8 +178,35 @@ TEST(transposed_results_must_not_fire) {
   CHECK(!sw);
 }
 
+/* Tall f32 products past the small-GEMM kernel's row limit (1024) whose
+ * blocks of rows fit it run block after block (routines.c: gemm_float):
+ * a last partial block, a product whose blocks must be smaller than 1024
+ * rows (m n k limit), NaNs propagated as the interpreter does, and a
+ * transposed lhs (BLAS, as before). */
+TEST(tall_products) {
+  static const struct {
+    int m, k, n;
+    bool ta;
+  } cases[] = {{2500, 64, 96, false}, {1100, 300, 700, false}, {2049, 3, 5, false}, {1500, 16, 24, true}};
+  for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++)
+    for (int nan = 0; nan < 2; nan++) {
+      char text[1024], name[64], lhs[64];
+      int m = cases[c].m, k = cases[c].k, n = cases[c].n;
+      if (cases[c].ta) snprintf(lhs, sizeof lhs, "f32[%d,%d]{1,0}", k, m);
+      else snprintf(lhs, sizeof lhs, "f32[%d,%d]{1,0}", m, k);
+      snprintf(text, sizeof text,
+               "HloModule m\nENTRY e {\n  a = %s parameter(0)\n  b = f32[%d,%d]{1,0} parameter(1)\n"
+               "  ROOT d = f32[%d,%d]{1,0} dot(a, b), lhs_contracting_dims={%d}, rhs_contracting_dims={0}\n}\n",
+               lhs, k, n, m, n, cases[c].ta ? 0 : 1);
+      snprintf(name, sizeof name, "tall %dx%dx%d ta=%d nan=%d", m, k, n, cases[c].ta, nan);
+      bool sw;
+      CHECK(run_case(name, text, nan, &sw));
+    }
+}
+
 int main(void) {
   RUN(transposed_results);
   RUN(transposed_results_must_not_fire);
+  RUN(tall_products);
   return test_summary(__FILE__);
 }
