@@ -1,5 +1,6 @@
 /* while-loop-simplify: trip counts, zero-trip removal, full unrolling of
- * tiny loops, dead loop state removal and loop-invariant code motion.
+ * tiny loops, dead loop state removal, loop-invariant code motion and the
+ * hoisting of dots over slices of invariant arrays.
  *
  * For every while instruction (in every non-fusion computation), in this
  * order, the first rule that applies fires, then the rules run again on
@@ -40,6 +41,11 @@
  *     before the loop when a hoisted instruction needs them and otherwise
  *     stay in the body. Control flow (while, conditional, call), custom
  *     calls, rng and side-effecting ops never move.
+ *  6. Sliced dots: a dot of an invariant operand with a slice of an
+ *     invariant array at a loop-varying index (a scan's input projection)
+ *     becomes the slice at that index of one dot over the whole array,
+ *     computed before the loop, when the counted loop runs at least half
+ *     as many trips as there are slices (see hoist_slice_dot).
  *
  * New computations are clones of the old ones (which are dropped once
  * unused), so a body shared by two loops is never changed under the other
@@ -48,6 +54,7 @@
 #include <string.h>
 
 #include "ir/rewrite.h"
+#include "passes/expander_util.h"
 #include "passes/passes.h"
 
 enum {
@@ -827,6 +834,81 @@ static cxla_status build_cone(Computation *c, const Loop *l, const Inv *inv, con
   return NULL;
 }
 
+/* The first steps of rebuilding loop l with nx more state elements (their
+ * shapes xshapes, their init values xinit in c): the new init tuple in
+ * *init and clones of the condition and body (*nc, *nb) taking the longer
+ * state. The caller rewrites *nb to read the new elements, then calls
+ * extend_finish. */
+static cxla_status extend_begin(HloModule *m, Computation *c, const Loop *l, int nx,
+                                Shape *const *xshapes, Instr *const *xinit, Instr **init,
+                                Computation **nc, Computation **nb) {
+  Arena *a = &m->arena;
+  int total = l->n + nx;
+  Instr **els = arena_array(a, (size_t)total, sizeof(Instr *));
+  Shape **shapes = arena_array(a, (size_t)total, sizeof(Shape *));
+  if (!els || !shapes) return cxla_oom();
+  for (int j = 0; j < l->n; j++) {
+    shapes[j] = l->w->shape->tuple[j];
+    if (!(els[j] = element_of(c, l->w->operands[0], j))) return cxla_oom();
+  }
+  for (int q = 0; q < nx; q++) {
+    shapes[l->n + q] = xshapes[q];
+    els[l->n + q] = xinit[q];
+  }
+  Shape *ps = shape_new_tuple(a, total, shapes);
+  if (!ps || !(*init = add_tuple(c, total, els))) return cxla_oom();
+  return clone_loop_comps(m, l, ps, nc, nb);
+}
+
+/* The rest of the rebuild extend_begin started: the new body's root passes
+ * the nx new elements through, a new while replaces w, whose users see its
+ * first l->n elements. */
+static cxla_status extend_finish(Uses *x, HloModule *m, Computation *c, const Loop *l, int nx,
+                                 Instr *init, Computation *nc, Computation *nb, bool *changed,
+                                 Instr **next) {
+  Instr *w = l->w;
+  int total = l->n + nx;
+  Instr **els = arena_array(&m->arena, (size_t)total, sizeof(Instr *));
+  if (!els) return cxla_oom();
+  for (int j = 0; j < l->n; j++) els[j] = nb->root->operands[j];
+  for (int q = l->n; q < total; q++)
+    if (!(els[q] = add_gte(nb, nb->params[0], q))) return cxla_oom();
+  Instr *root = add_tuple(nb, total, els);
+  Instr *w2 = root ? new_while(c, l, init, nc, nb) : NULL;
+  if (!w2) return cxla_oom();
+  nb->root = root;
+  /* Users of the old loop see its first l->n elements. */
+  if (only_gte_users(x, c, w)) {
+    Instr *const *us;
+    int nu = users_of(x, w, &us);
+    if (nu < 0) {
+      us = c->instrs;
+      nu = c->ninstrs;
+    }
+    Instr **moved = cxla_malloc(((size_t)nu + 1) * sizeof *moved);
+    int nmoved = 0;
+    for (int i = 0; i < nu && moved; i++)
+      if (is_gte_of(us[i], w, NULL)) {
+        us[i]->operands[0] = w2;
+        moved[nmoved++] = us[i];
+      }
+    bool ok = moved && set_cur(x, w2, moved, nmoved);
+    cxla_free(moved);
+    if (!ok) return cxla_oom();
+  } else {
+    for (int j = 0; j < l->n; j++)
+      if (!(els[j] = add_gte(c, w2, j))) return cxla_oom();
+    Instr *t = add_tuple(c, l->n, els);
+    if (!t) return cxla_oom();
+    replace_uses(x, c, w, t);
+    if (x) x->valid = false; /* w2's users are new: scan from here on */
+  }
+  TRY(finish(m, c, nc, nb));
+  *changed = true;
+  *next = w2;
+  return NULL;
+}
+
 static cxla_status hoist_invariants(Uses *x, HloModule *m, Computation *c, Instr *w,
                                     bool *changed, Instr **next) {
   Loop l;
@@ -849,36 +931,23 @@ static cxla_status hoist_invariants(Uses *x, HloModule *m, Computation *c, Instr
   cxla_status st = NULL;
   if (nf == 0) goto out;
   Arena *a = &m->arena;
-  int total = l.n + nf;
-  Instr **els = arena_array(a, (size_t)total, sizeof(Instr *));
-  Shape **shapes = arena_array(a, (size_t)total, sizeof(Shape *));
-  if (!els || !shapes) {
+  Instr **xinit = arena_array(a, (size_t)nf, sizeof(Instr *));
+  Shape **xshapes = arena_array(a, (size_t)nf, sizeof(Shape *));
+  if (!xinit || !xshapes) {
     st = cxla_oom();
     goto out;
   }
   if ((st = build_cone(c, &l, inv, cone, hoisted))) goto out;
-  for (int j = 0; j < l.n; j++) {
-    shapes[j] = l.w->shape->tuple[j];
-    if (!(els[j] = element_of(c, w->operands[0], j))) {
-      st = cxla_oom();
-      goto out;
-    }
-  }
-  for (int i = 0, q = l.n; i < n; i++)
+  for (int i = 0, q = 0; i < n; i++)
     if (frontier[i]) {
-      shapes[q] = b->instrs[i]->shape;
-      els[q++] = hoisted[i];
+      xshapes[q] = b->instrs[i]->shape;
+      xinit[q++] = hoisted[i];
     }
-  Shape *ps = shape_new_tuple(a, total, shapes);
-  Instr *init = ps ? add_tuple(c, total, els) : NULL;
-  if (!init) {
-    st = cxla_oom();
-    goto out;
-  }
-  Computation *nc, *nb;
-  if ((st = clone_loop_comps(m, &l, ps, &nc, &nb))) goto out;
+  Instr *init = NULL;
+  Computation *nc = NULL, *nb = NULL;
+  if ((st = extend_begin(m, c, &l, nf, xshapes, xinit, &init, &nc, &nb))) goto out;
   /* In the new body each frontier instruction becomes a read of its new
-   * state element, and the root passes that element through. */
+   * state element. */
   for (int i = 0, q = l.n; i < n; i++) {
     if (!frontier[i]) continue;
     Instr *g = add_gte(nb, nb->params[0], q++);
@@ -888,60 +957,226 @@ static cxla_status hoist_invariants(Uses *x, HloModule *m, Computation *c, Instr
     }
     comp_replace_uses(nb, nb->instrs[i], g);
   }
-  for (int j = 0; j < l.n; j++) els[j] = nb->root->operands[j];
-  for (int q = l.n; q < total; q++)
-    if (!(els[q] = add_gte(nb, nb->params[0], q))) {
-      st = cxla_oom();
-      goto out;
-    }
-  Instr *root = add_tuple(nb, total, els);
-  Instr *w2 = root ? new_while(c, &l, init, nc, nb) : NULL;
-  if (!w2) {
-    st = cxla_oom();
-    goto out;
-  }
-  nb->root = root;
-  /* Users of the old loop see its first l.n elements. */
-  if (only_gte_users(x, c, w)) {
-    Instr *const *us;
-    int nu = users_of(x, w, &us);
-    if (nu < 0) {
-      us = c->instrs;
-      nu = c->ninstrs;
-    }
-    Instr **moved = cxla_malloc(((size_t)nu + 1) * sizeof *moved);
-    int nmoved = 0;
-    for (int i = 0; i < nu && moved; i++)
-      if (is_gte_of(us[i], w, NULL)) {
-        us[i]->operands[0] = w2;
-        moved[nmoved++] = us[i];
-      }
-    bool ok = moved && set_cur(x, w2, moved, nmoved);
-    cxla_free(moved);
-    if (!ok) {
-      st = cxla_oom();
-      goto out;
-    }
-  } else {
-    for (int j = 0; j < l.n; j++)
-      if (!(els[j] = add_gte(c, w2, j))) {
-        st = cxla_oom();
-        goto out;
-      }
-    Instr *t = add_tuple(c, l.n, els);
-    if (!t) {
-      st = cxla_oom();
-      goto out;
-    }
-    replace_uses(x, c, w, t);
-    if (x) x->valid = false; /* w2's users are new: scan from here on */
-  }
-  st = finish(m, c, nc, nb);
-  *changed = true;
-  *next = w2;
+  st = extend_finish(x, m, c, &l, nf, init, nc, nb, changed, next);
 out:
   cxla_free(inv);
   cxla_free(flags);
+  cxla_free(hoisted);
+  return st;
+}
+
+/* ---- 6. dots of slices of a loop-invariant array ----------------------------------- */
+
+enum { kMaxSliceDotBytes = 1 << 28, kMaxSliceDotRank = 64 }; /* the hoisted product's size limit */
+
+/* A dot in the body one of whose operands is a slice of a loop-invariant
+ * array X at a loop-varying index (a dynamic-slice of size 1 along one
+ * dimension d of X, whole along the others, maybe reshaped to drop that
+ * unit dimension), the other operand invariant: a scan's input
+ * projection, x[i] @ W. It is the slice at the same index of the product
+ * of all of X with W, computed once before the loop as one large dot
+ * (which runs far faster than trip-count small ones) and handed to the
+ * body as a new state element that the body slices. The slice clamps its
+ * index exactly as the old one did (the product's new dimension has X's
+ * extent along d), so the values are the same for every index; the body
+ * must run at least half of X's extent along d in trips (a counted loop)
+ * for the product not to cost more than the loop's own dots. */
+typedef struct SliceDot {
+  Instr *dot, *ds, *x, *other; /* body instructions */
+  int side;                    /* the dot operand that is the slice */
+  int d;                       /* the sliced dimension of x */
+  bool squeezed;               /* the slice reaches the dot through a reshape dropping d */
+  int pos;                     /* the product's dimension that d becomes */
+} SliceDot;
+
+/* Whether dot operand `op` is a slice of an invariant array as above; fills
+ * sd's ds, x, d and squeezed. */
+static bool sliced_operand(const Loop *l, const Inv *inv, Instr *op, SliceDot *sd) {
+  Instr *ds = op;
+  if (ds->op == OP_RESHAPE) ds = ds->operands[0];
+  if (ds->op != OP_DYNAMIC_SLICE || ds->parent != l->body || inv[ds->id] != INV_NO) return false;
+  Instr *x = ds->operands[0];
+  int r = x->shape->rank;
+  if (x->parent != l->body || inv[x->id] == INV_NO || ds->noperands != r + 1 ||
+      ds->slice_sizes.n != r)
+    return false;
+  int d = -1;
+  for (int k = 0; k < r; k++) {
+    if (ds->slice_sizes.v[k] == x->shape->dims[k]) continue;
+    if (d >= 0 || ds->slice_sizes.v[k] != 1) return false;
+    d = k;
+  }
+  if (d < 0) return false;
+  bool squeezed = op != ds;
+  if (squeezed) {
+    /* the reshape must drop exactly one unit dimension (any of them: the
+     * same element order) */
+    const Shape *s = op->shape;
+    if (s->rank != r - 1) return false;
+    for (int k = 0; k < r - 1; k++)
+      if (s->dims[k] != x->shape->dims[k < d ? k : k + 1]) return false;
+  }
+  sd->ds = ds;
+  sd->x = x;
+  sd->d = d;
+  sd->squeezed = squeezed;
+  return true;
+}
+
+static bool list_has(const I64List *l, int64_t v) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == v) return true;
+  return false;
+}
+
+/* The dot's operand `side` with x in place of the slice: its batch and
+ * contracting dimension numbers shifted past d (squeezed), d itself free;
+ * false when the slice's dimension d is a batch or contracting one. Sets
+ * sd->pos, the output dimension of d. */
+static bool map_dims(SliceDot *sd, Arena *a, I64List *batch, I64List *contract) {
+  const Instr *dot = sd->dot;
+  const I64List *ob = sd->side ? &dot->dot.rhs_batch : &dot->dot.lhs_batch;
+  const I64List *oc = sd->side ? &dot->dot.rhs_contract : &dot->dot.lhs_contract;
+  int d = sd->d;
+  batch->n = ob->n;
+  contract->n = oc->n;
+  batch->v = arena_array(a, (size_t)ob->n + 1, sizeof(int64_t));
+  contract->v = arena_array(a, (size_t)oc->n + 1, sizeof(int64_t));
+  if (!batch->v || !contract->v) return false;
+  for (int i = 0; i < ob->n; i++) batch->v[i] = ob->v[i] + (sd->squeezed && ob->v[i] >= d);
+  for (int i = 0; i < oc->n; i++) contract->v[i] = oc->v[i] + (sd->squeezed && oc->v[i] >= d);
+  if (list_has(batch, d) || list_has(contract, d)) return false;
+  /* output: batch dims, the lhs's free dims, the rhs's free dims */
+  int pos = ob->n;
+  if (sd->side == 1) {
+    const Instr *lhs = dot->operands[0];
+    pos += lhs->shape->rank - dot->dot.lhs_batch.n - dot->dot.lhs_contract.n;
+  }
+  for (int k = 0; k < d; k++) pos += !list_has(batch, k) && !list_has(contract, k);
+  sd->pos = pos;
+  return true;
+}
+
+static cxla_status hoist_slice_dot(Uses *x, HloModule *m, Computation *c, Instr *w,
+                                   bool *changed, Instr **next) {
+  Loop l;
+  int64_t trips, counter;
+  if (!loop_of(w, &l) || !trip_count(w, &trips, &counter)) return NULL;
+  Computation *b = l.body;
+  comp_renumber(b);
+  int n = b->ninstrs;
+  Arena *a = &m->arena;
+  Inv *inv = cxla_calloc((size_t)n + 1, sizeof(Inv));
+  bool *cone = cxla_calloc((size_t)n + 1, sizeof(bool));
+  Instr **hoisted = cxla_calloc((size_t)n + 1, sizeof(Instr *));
+  cxla_status st = NULL;
+  if (!inv || !cone || !hoisted) {
+    st = cxla_oom();
+    goto out;
+  }
+  classify(&l, inv);
+  SliceDot sd = {0};
+  I64List batch = {0}, contract = {0};
+  bool found = false;
+  for (int i = 0; i < n && !found; i++) {
+    Instr *in = b->instrs[i];
+    if (in->op != OP_DOT || in->noperands != 2 || !movable(in) || inv[i] != INV_NO ||
+        !type_is_array(in->shape->type))
+      continue;
+    for (int side = 0; side < 2 && !found; side++) {
+      Instr *other = in->operands[1 - side];
+      if (other->parent != b || inv[other->id] == INV_NO) continue;
+      sd = (SliceDot){.dot = in, .other = other, .side = side};
+      if (!sliced_operand(&l, inv, in->operands[side], &sd)) continue;
+      int64_t extent = sd.x->shape->dims[sd.d];
+      if (2 * trips < extent) continue;
+      if (bytes_of(in->shape) > kMaxSliceDotBytes / extent) continue;
+      if (!map_dims(&sd, a, &batch, &contract)) {
+        if (!batch.v || !contract.v) st = cxla_oom();
+        if (st) goto out;
+        continue;
+      }
+      found = true;
+    }
+  }
+  if (!found) goto out;
+  /* the product's shape: the dot's with x's extent along d at pos */
+  const Shape *os = sd.dot->shape;
+  int64_t dims[kMaxSliceDotRank];
+  int pr = os->rank + sd.squeezed;
+  if (pr > kMaxSliceDotRank) goto out;
+  /* squeezed: the new dimension is inserted; else it replaces the unit one */
+  for (int k = 0; k < pr; k++)
+    dims[k] = k < sd.pos || !sd.squeezed ? os->dims[k] : k > sd.pos ? os->dims[k - 1] : 0;
+  dims[sd.pos] = sd.x->shape->dims[sd.d];
+  Shape *ps = shape_new(a, os->type, pr, dims);
+  if (!ps || (os->has_layout && shape_set_default_layout(a, ps))) {
+    st = cxla_oom();
+    goto out;
+  }
+  /* the operands before the loop, then the product */
+  cone[sd.x->id] = cone[sd.other->id] = true;
+  for (int i = n - 1; i >= 0; i--) {
+    const Instr *in = b->instrs[i];
+    if (!cone[i] || (inv[i] != INV_HOIST && inv[i] != INV_FREE)) continue;
+    for (int k = 0; k < in->noperands; k++) cone[in->operands[k]->id] = true;
+  }
+  if ((st = build_cone(c, &l, inv, cone, hoisted))) goto out;
+  Instr *ops[2];
+  ops[sd.side] = hoisted[sd.x->id];
+  ops[1 - sd.side] = hoisted[sd.other->id];
+  Instr *prod = instr_clone(c, sd.dot, 2, ops, NULL);
+  if (!prod) {
+    st = cxla_oom();
+    goto out;
+  }
+  prod->shape = ps;
+  if (sd.side == 0) {
+    prod->dot.lhs_batch = batch;
+    prod->dot.lhs_contract = contract;
+  } else {
+    prod->dot.rhs_batch = batch;
+    prod->dot.rhs_contract = contract;
+  }
+  Instr *init = NULL;
+  Computation *nc = NULL, *nb = NULL;
+  if ((st = extend_begin(m, c, &l, 1, &ps, &prod, &init, &nc, &nb))) goto out;
+  /* In the new body the dot becomes the product's slice at the old
+   * slice's index, reshaped to the dot's shape. */
+  Instr *ods = nb->instrs[sd.ds->id], *odot = nb->instrs[sd.dot->id];
+  Instr *sops[kMaxSliceDotRank + 1];
+  sops[0] = add_gte(nb, nb->params[0], l.n);
+  Instr *idx = ods->operands[1 + sd.d];
+  Instr *zero = eu_scalar(nb, idx->shape->type, 0);
+  int64_t *sizes = arena_i64dup(a, dims, (size_t)pr);
+  Shape *ss = shape_new(a, os->type, pr, dims);
+  if (!sops[0] || !zero || !sizes || !ss) {
+    st = cxla_oom();
+    goto out;
+  }
+  sizes[sd.pos] = ss->dims[sd.pos] = 1;
+  if (os->has_layout && shape_set_default_layout(a, ss)) {
+    st = cxla_oom();
+    goto out;
+  }
+  for (int k = 0; k < pr; k++) sops[1 + k] = k == sd.pos ? idx : zero;
+  Instr *slice = comp_add_instr(nb, OP_DYNAMIC_SLICE, ss, pr + 1, sops, NULL);
+  Instr *val = slice;
+  if (slice && sd.squeezed) {
+    Shape *rs = shape_clone(a, os);
+    val = rs ? comp_add_instr(nb, OP_RESHAPE, rs, 1, &slice, NULL) : NULL;
+  }
+  if (!val) {
+    st = cxla_oom();
+    goto out;
+  }
+  slice->attrs |= A_DYN_SLICE_SIZES;
+  slice->slice_sizes = (I64List){.n = pr, .v = sizes};
+  comp_replace_uses(nb, odot, val);
+  st = extend_finish(x, m, c, &l, 1, init, nc, nb, changed, next);
+out:
+  cxla_free(inv);
+  cxla_free(cone);
   cxla_free(hoisted);
   return st;
 }
@@ -969,7 +1204,9 @@ static cxla_status simplify_one(Uses *x, HloModule *m, Computation *c, Instr *w,
   }
   TRY(remove_dead_state(x, m, c, w, changed, next));
   if (*changed) return NULL;
-  return hoist_invariants(x, m, c, w, changed, next);
+  TRY(hoist_invariants(x, m, c, w, changed, next));
+  if (*changed) return NULL;
+  return hoist_slice_dot(x, m, c, w, changed, next);
 }
 
 /* A worklist over the loops: every while of every computation (as the

@@ -726,6 +726,129 @@ TEST(corpus_jax_loops) {
   }
 }
 
+/* A scan over x[T=6,3,4]: h = tanh(dot(x[i + OFF], W) + dot(h, U)), i
+ * counting to N. The input projection dot(x[i], W) is hoisted as one dot
+ * of all of x before the loop (rule 6) when the loop runs at least T/2
+ * times; the slice index may run past T (clamped, as before). */
+#define SCAN(N, OFF)                                                                  \
+  "HloModule m\n"                                                                     \
+  "body {\n"                                                                          \
+  "  s = (s32[], f32[3,5], f32[6,3,4], f32[4,5], f32[5,5]) parameter(0)\n"            \
+  "  i = s32[] get-tuple-element(s), index=0\n"                                       \
+  "  h = f32[3,5] get-tuple-element(s), index=1\n"                                    \
+  "  x = f32[6,3,4] get-tuple-element(s), index=2\n"                                  \
+  "  w = f32[4,5] get-tuple-element(s), index=3\n"                                    \
+  "  u = f32[5,5] get-tuple-element(s), index=4\n"                                    \
+  "  one = s32[] constant(1)\n"                                                       \
+  "  off = s32[] constant(" #OFF ")\n"                                                \
+  "  zero = s32[] constant(0)\n"                                                      \
+  "  i1 = s32[] add(i, one)\n"                                                        \
+  "  j = s32[] add(i, off)\n"                                                         \
+  "  xs = f32[1,3,4] dynamic-slice(x, j, zero, zero), dynamic_slice_sizes={1,3,4}\n"  \
+  "  xi = f32[3,4] reshape(xs)\n"                                                     \
+  "  p = f32[3,5] dot(xi, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"   \
+  "  q = f32[3,5] dot(h, u), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"    \
+  "  a = f32[3,5] add(p, q)\n"                                                        \
+  "  t = f32[3,5] tanh(a)\n"                                                          \
+  "  ROOT r = (s32[], f32[3,5], f32[6,3,4], f32[4,5], f32[5,5]) tuple(i1, t, x, w, u)\n" \
+  "}\n"                                                                               \
+  "cond {\n"                                                                          \
+  "  s = (s32[], f32[3,5], f32[6,3,4], f32[4,5], f32[5,5]) parameter(0)\n"            \
+  "  i = s32[] get-tuple-element(s), index=0\n"                                       \
+  "  n = s32[] constant(" #N ")\n"                                                    \
+  "  ROOT lt = pred[] compare(i, n), direction=LT\n"                                  \
+  "}\n"                                                                               \
+  "ENTRY e {\n"                                                                       \
+  "  x = f32[6,3,4] parameter(0)\n"                                                   \
+  "  h = f32[3,5] parameter(1)\n"                                                     \
+  "  w = f32[4,5] parameter(2)\n"                                                     \
+  "  u = f32[5,5] parameter(3)\n"                                                     \
+  "  zero = s32[] constant(0)\n"                                                      \
+  "  init = (s32[], f32[3,5], f32[6,3,4], f32[4,5], f32[5,5]) tuple(zero, h, x, w, u)\n" \
+  "  l = (s32[], f32[3,5], f32[6,3,4], f32[4,5], f32[5,5]) while(init), condition=cond, body=body\n" \
+  "  ROOT r = f32[3,5] get-tuple-element(l), index=1\n"                               \
+  "}\n"
+
+/* The loop's body and the entry's dot counts after the pass. */
+static void check_dots(const char *text, bool change, int body_dots, int entry_dots) {
+  Literal *r;
+  HloModule *m = run_pass(text, NULL, 0, change, &r);
+  if (m) {
+    Instr *w = find_op(m->entry, OP_WHILE);
+    CHECK(w != NULL);
+    if (w) CHECK(count_op_in(w->called[1], OP_DOT) == body_dots);
+    CHECK(count_op_in(m->entry, OP_DOT) == entry_dots);
+    if (!w || count_op_in(w->called[1], OP_DOT) != body_dots) {
+      char *t = text_of(m);
+      fprintf(stderr, "%s\n", t);
+      cxla_free(t);
+    }
+  }
+  literal_free(r);
+  module_destroy(m);
+}
+
+TEST(scan_input_projection_hoisted) {
+  check_dots(SCAN(6, 0), true, 1, 1);
+  /* the index runs past the end (clamped to 5, the same values) */
+  check_dots(SCAN(6, 2), true, 1, 1);
+  /* three trips of six slices: still hoisted */
+  check_dots(SCAN(3, 0), true, 1, 1);
+}
+
+TEST(scan_input_projection_kept) {
+  /* two trips of six slices: the loop's own dots are cheaper */
+  check_dots(SCAN(2, 0), false, 2, 0);
+  /* an unknown trip count (the counter's update is not add(i, constant)) */
+  char *v = cxla_strdup(SCAN(6, 0));
+  char *at = v ? strstr(v, "  i1 = s32[] add(i, one)\n") : NULL;
+  CHECK(at != NULL);
+  if (at) {
+    memcpy(at, "  i1 = s32[] add(j, one)\n", 25);
+    check_dots(v, false, 2, 0);
+  }
+  cxla_free(v);
+}
+
+/* The slice on the rhs, without a reshape: x[3,4,T=10] sliced along its
+ * last dim, dot(W[5,3], x[:, :, i]) -> [5,4,1]; the product dot(W, x) is
+ * [5,4,10] and the body slices its last dim (10 trips: not unrolled). */
+TEST(rhs_slice_without_reshape_hoisted) {
+  const char *t =
+      "HloModule m\n"
+      "body {\n"
+      "  s = (s32[], f32[5,4,1], f32[3,4,10], f32[5,3]) parameter(0)\n"
+      "  i = s32[] get-tuple-element(s), index=0\n"
+      "  acc = f32[5,4,1] get-tuple-element(s), index=1\n"
+      "  x = f32[3,4,10] get-tuple-element(s), index=2\n"
+      "  w = f32[5,3] get-tuple-element(s), index=3\n"
+      "  one = s32[] constant(1)\n"
+      "  zero = s32[] constant(0)\n"
+      "  i1 = s32[] add(i, one)\n"
+      "  xs = f32[3,4,1] dynamic-slice(x, zero, zero, i), dynamic_slice_sizes={3,4,1}\n"
+      "  p = f32[5,4,1] dot(w, xs), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      "  m = f32[5,4,1] multiply(acc, p)\n"
+      "  a = f32[5,4,1] add(m, p)\n"
+      "  ROOT r = (s32[], f32[5,4,1], f32[3,4,10], f32[5,3]) tuple(i1, a, x, w)\n"
+      "}\n"
+      "cond {\n"
+      "  s = (s32[], f32[5,4,1], f32[3,4,10], f32[5,3]) parameter(0)\n"
+      "  i = s32[] get-tuple-element(s), index=0\n"
+      "  n = s32[] constant(10)\n"
+      "  ROOT lt = pred[] compare(i, n), direction=LT\n"
+      "}\n"
+      "ENTRY e {\n"
+      "  x = f32[3,4,10] parameter(0)\n"
+      "  w = f32[5,3] parameter(1)\n"
+      "  a = f32[5,4,1] parameter(2)\n"
+      "  zero = s32[] constant(0)\n"
+      "  init = (s32[], f32[5,4,1], f32[3,4,10], f32[5,3]) tuple(zero, a, x, w)\n"
+      "  l = (s32[], f32[5,4,1], f32[3,4,10], f32[5,3]) while(init), condition=cond, body=body\n"
+      "  ROOT r = f32[5,4,1] get-tuple-element(l), index=1\n"
+      "}\n";
+  check_dots(t, true, 0, 1);
+}
+
 int main(void) {
   RUN(unroll_fori_loop);
   RUN(thousands_of_loops_all_simplified);
@@ -743,5 +866,8 @@ int main(void) {
   RUN(dynamic_slice_index_decides_unrolling);
   RUN(elementwise_body_unrolled);
   RUN(corpus_jax_loops);
+  RUN(scan_input_projection_hoisted);
+  RUN(scan_input_projection_kept);
+  RUN(rhs_slice_without_reshape_hoisted);
   return test_summary(__FILE__);
 }
