@@ -2,12 +2,31 @@
  * finishing one and queueing happen under the pool's mutex; running a
  * slice does not. A job lives on its caller's stack: workers touch it only
  * under the mutex or while running a slice they claimed, and the caller
- * returns only after every claimed slice has finished. */
+ * returns only after every claimed slice has finished.
+ *
+ * Waiting spins before it sleeps: a worker that finds no work watches the
+ * pool's job counter for up to kSpinNs before it blocks on the condition
+ * variable, and a caller whose slices are all claimed watches its job's
+ * finished count as long before it blocks. Programs run one short
+ * parallel step after another (a loop body's GEMM and elementwise
+ * kernels, each a few microseconds): a sleeping thread costs a futex wake
+ * and a reschedule per step, often more than the step itself. */
 #include "runtime/threadpool.h"
 
 #include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define CPU_RELAX() _mm_pause()
+#else
+#define CPU_RELAX() ((void)0)
+#endif
+
+enum { kSpinNs = 100000 }; /* how long a waiting thread spins before it sleeps */
 
 #include "base/base.h"
 
@@ -16,7 +35,8 @@ typedef struct Job {
   void *arg;
   int64_t n, slice, nslices;
   int64_t next;        /* next slice to claim */
-  int64_t finished;    /* slices run (or skipped after an error) */
+  _Atomic int64_t finished; /* slices run (or skipped after an error); read
+                               unlocked by its spinning caller */
   int active, max_active;
   cxla_status error;   /* the first error */
   bool queued;
@@ -29,6 +49,9 @@ struct RtPool {
   pthread_cond_t done;   /* a slice finished */
   Job *head, *tail;
   bool stop;
+  _Atomic unsigned gen;  /* bumped when a job is queued or stop is set; read
+                            unlocked by spinning workers */
+  int sleepers;          /* workers blocked on `work` */
   int size, nworkers;
   pthread_t *workers;
 };
@@ -82,18 +105,63 @@ static void run_slice(RtPool *p, Job *j, int64_t s) {
   pthread_cond_broadcast(&p->done); /* its caller may wait for room or for the end */
 }
 
+static int64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Spins (no lock held) until *v differs from `from` or kSpinNs pass;
+ * whether it changed. */
+static bool spin_gen(_Atomic unsigned *v, unsigned from) {
+  int64_t end = now_ns() + kSpinNs;
+  for (;;) {
+    for (int i = 0; i < 64; i++) {
+      if (atomic_load_explicit(v, memory_order_acquire) != from) return true;
+      CPU_RELAX();
+    }
+    if (now_ns() >= end) return false;
+    sched_yield(); /* whoever else wants this core (a busy machine) runs first */
+  }
+}
+
+/* Spins (no lock held) until *v reaches `target` or kSpinNs pass. */
+static void spin_count(_Atomic int64_t *v, int64_t target) {
+  int64_t end = now_ns() + kSpinNs;
+  for (;;) {
+    for (int i = 0; i < 64; i++) {
+      if (atomic_load_explicit(v, memory_order_acquire) >= target) return;
+      CPU_RELAX();
+    }
+    if (now_ns() >= end) return;
+    sched_yield();
+  }
+}
+
 static void *worker(void *arg) {
   RtPool *p = arg;
   pthread_mutex_lock(&p->mu);
+  bool spun = false;
   for (;;) {
     int64_t s;
     Job *j = claim(p, &s);
     if (j) {
       run_slice(p, j, s);
+      spun = false;
       continue;
     }
     if (p->stop) break;
+    if (!spun) { /* spin until a job is queued; sleep after a spin in vain */
+      unsigned g = atomic_load_explicit(&p->gen, memory_order_relaxed);
+      pthread_mutex_unlock(&p->mu);
+      spun = !spin_gen(&p->gen, g);
+      pthread_mutex_lock(&p->mu);
+      continue;
+    }
+    p->sleepers++;
     pthread_cond_wait(&p->work, &p->mu);
+    p->sleepers--;
+    spun = false;
   }
   pthread_mutex_unlock(&p->mu);
   return NULL;
@@ -127,6 +195,7 @@ void rt_pool_destroy(RtPool *p) {
   if (!p) return;
   pthread_mutex_lock(&p->mu);
   p->stop = true;
+  atomic_fetch_add(&p->gen, 1);
   pthread_cond_broadcast(&p->work);
   pthread_mutex_unlock(&p->mu);
   for (int i = 0; i < p->nworkers; i++) pthread_join(p->workers[i], NULL);
@@ -158,13 +227,15 @@ cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int ma
   j.slice = slice;
   j.nslices = (n + slice - 1) / slice;
   j.max_active = threads;
+  atomic_init(&j.finished, 0);
   pthread_mutex_lock(&p->mu);
   j.queued = true;
   j.prev = p->tail;
   if (p->tail) p->tail->next_job = &j;
   else p->head = &j;
   p->tail = &j;
-  pthread_cond_broadcast(&p->work);
+  atomic_fetch_add_explicit(&p->gen, 1, memory_order_release);
+  if (p->sleepers) pthread_cond_broadcast(&p->work);
   /* the caller runs slices of its own job until none is left to claim */
   while (j.next < j.nslices && !j.error) {
     if (j.active >= j.max_active) { /* max_threads already busy on it */
@@ -176,6 +247,11 @@ cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int ma
     run_slice(p, &j, s);
   }
   dequeue(p, &j);
+  if (j.finished < j.nslices) { /* other threads run the last slices */
+    pthread_mutex_unlock(&p->mu);
+    spin_count(&j.finished, j.nslices);
+    pthread_mutex_lock(&p->mu);
+  }
   while (j.finished < j.nslices) pthread_cond_wait(&p->done, &p->mu);
   pthread_mutex_unlock(&p->mu);
   return j.error;

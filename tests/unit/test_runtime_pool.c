@@ -7,6 +7,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <time.h>
 
 #include "harness.h"
 #include "runtime/threadpool.h"
@@ -198,11 +199,66 @@ TEST(concurrent_and_nested_callers) {
   rt_pool_destroy(p);
 }
 
+/* A slice that waits (up to a second) until `want` slices are inside at
+ * once: a job of two such slices on a pool of two completes promptly only
+ * if the worker takes the second one. */
+typedef struct Meet {
+  atomic_int inside, peak;
+  int want;
+} Meet;
+
+static cxla_status meet(void *arg, int64_t b, int64_t e) {
+  (void)b, (void)e;
+  Meet *m = arg;
+  int now = atomic_fetch_add(&m->inside, 1) + 1;
+  int peak = atomic_load(&m->peak);
+  while (now > peak && !atomic_compare_exchange_weak(&m->peak, &peak, now)) {}
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  do {
+    if (atomic_load(&m->peak) >= m->want) break;
+    sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &t);
+  } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 1000000000L);
+  atomic_fetch_sub(&m->inside, 1);
+  return NULL;
+}
+
+/* Jobs back to back (the worker still spinning for the next one) and
+ * after pauses longer than the spin (the worker asleep): each time the
+ * worker joins the job. */
+TEST(workers_join_while_spinning_and_after_sleeping) {
+  RtPool *p = NULL;
+  CHECK_OK(rt_pool_create(2, &p));
+  for (int r = 0; r < 40; r++) {
+    if (r % 4 == 3) {
+      struct timespec d = {0, 3000000}; /* 3 ms */
+      nanosleep(&d, NULL);
+    }
+    Meet m = {.want = 2};
+    atomic_init(&m.inside, 0);
+    atomic_init(&m.peak, 0);
+    CHECK_OK(rt_pool_parallel_for(p, 2, 1, 0, meet, &m));
+    CHECK(atomic_load(&m.peak) == 2);
+  }
+  /* many tiny jobs in a row: every index once */
+  for (int r = 0; r < 2000; r++) {
+    Cover *c = malloc(sizeof *c);
+    cover_init(c);
+    CHECK_OK(rt_pool_parallel_for(p, 16, 1, 0, cover, c));
+    CHECK(atomic_load(&c->sum) == 120);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+  }
+  rt_pool_destroy(p);
+}
+
 int main(void) {
   RUN(every_index_once);
   RUN(null_pool_and_empty_range);
   RUN(max_threads_respected);
   RUN(errors_propagate);
   RUN(concurrent_and_nested_callers);
+  RUN(workers_join_while_spinning_and_after_sleeping);
   return test_summary("test_runtime_pool");
 }
