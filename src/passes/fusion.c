@@ -561,6 +561,20 @@ static bool invalidates_cache(const Instr *in) {
   }
 }
 
+/* Whether consumer C reduces the results of reduce p further (a loss
+ * summing per-row sums to a scalar): C's result has fewer elements than
+ * p's. Such a p stays out of C when its input is large: alone, p (with
+ * what it absorbs) is a row kernel, vectorized and split over threads;
+ * fused, the whole computes a few elements from everything and runs on
+ * one thread, each sum in order (XLA:CPU never fuses a reduce into a
+ * consumer). Reductions over the same rows (softmax's max then sum) keep
+ * C at least as large as p and fuse as before. */
+static bool reduces_further(const Instr *C, const Instr *p) {
+  if (C->shape->type == T_TUPLE || p->shape->type == T_TUPLE || p->noperands < 1) return false;
+  if (shape_elems(p->operands[0]->shape) < FUSION_MIN_SPLIT_REDUCE) return false;
+  return shape_elems(C->shape) < shape_elems(p->shape);
+}
+
 static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   const Instr *p = C->operands[j];
   *out = false;
@@ -571,6 +585,7 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   if (feeds_output_head(C, j)) return NULL;
   if (fusion_is_output_head(p)) return output_fusible(fz, C, j, p, out);
   if (p->op == OP_FUSION || !fusion_is_loop_fusible(p)) return NULL;
+  if (p->op == OP_REDUCE && reduces_further(C, p)) return NULL;
   /* Scalar constants only, and only into a fusion that has real work: a
    * fusion of a constant and one op saves nothing. */
   if (p->op == OP_CONSTANT && (shape_elems(p->shape) != 1 || !is_ours(C))) return NULL;

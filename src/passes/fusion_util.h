@@ -28,6 +28,9 @@
  * none, and copies of copies make a chain of N values each read by one
  * more kernel (a reduce per step) fuse into O(N^2) instructions. */
 #define FUSION_MAX_COPIES 12
+/* Input elements from which a reduce whose results its consumer reduces
+ * further stays a kernel of its own (fusion.c: reduces_further). */
+#define FUSION_MIN_SPLIT_REDUCE 4096
 
 /* ---- opcode classes ---- */
 

@@ -445,6 +445,50 @@ TEST(softmax_one_row_kernel) {
   module_destroy(m);
 }
 
+/* A loss: per-row sums of log1p(x) * y, summed to a scalar. The row sums
+ * (input of 64 x 128 elements, at least FUSION_MIN_SPLIT_REDUCE) stay a
+ * row kernel of their own, the scalar sum a second fusion reading them;
+ * with a small input (8 x 16) everything is one fusion, as before. */
+#define LOSS(R, C)                                                        \
+  "HloModule loss\n\n" ADD_COMP                                           \
+  "ENTRY e {\n"                                                           \
+  "  x = f32[" #R "," #C "] parameter(0)\n"                               \
+  "  y = f32[" #R "," #C "] parameter(1)\n"                               \
+  "  l = f32[" #R "," #C "] log-plus-one(x)\n"                            \
+  "  p = f32[" #R "," #C "] multiply(l, y)\n"                             \
+  "  z = f32[] constant(0)\n"                                             \
+  "  rs = f32[" #R "] reduce(p, z), dimensions={1}, to_apply=add\n"       \
+  "  h = f32[] constant(0.5)\n"                                           \
+  "  hb = f32[" #R "] broadcast(h), dimensions={}\n"                      \
+  "  rh = f32[" #R "] multiply(rs, hb)\n"                                 \
+  "  t = f32[] reduce(rh, z), dimensions={0}, to_apply=add\n"             \
+  "  ROOT r = f32[] negate(t)\n"                                          \
+  "}\n"
+
+TEST(row_sums_summed_further_stay_a_row_kernel) {
+  HloModule *m = pc_optimize_checked(LOSS(64, 128), "fusion,multi-output-fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(nfusions(e) == 2 && e->root->op == OP_FUSION);
+  for (int i = 0; i < e->ninstrs; i++) {
+    const Instr *f = e->instrs[i];
+    if (f->op != OP_FUSION) continue;
+    const Computation *fc = f->called[0];
+    if (f == e->root) {
+      /* the scalar sum reads the row sums: no reduce of the 64 x 128 input */
+      CHECK(f->shape->rank == 0 && pc_count(fc, OP_REDUCE) == 1 && pc_count(fc, OP_LOG1P) == 0);
+    } else {
+      CHECK(f->shape->rank == 1 && f->shape->dims[0] == 64);
+      CHECK(pc_count(fc, OP_REDUCE) == 1 && pc_count(fc, OP_LOG1P) == 1);
+    }
+  }
+  module_destroy(m);
+  m = pc_optimize_checked(LOSS(8, 16), "fusion,multi-output-fusion");
+  if (!m) return;
+  CHECK(nfusions(m->entry) == 1 && pc_count_module(m, OP_REDUCE) == 2);
+  module_destroy(m);
+}
+
 /* Must not: the reduce also reads a value computed from the producer
  * outside any fusion (a sort of it): merging would make the fusion need
  * its own result. */
@@ -488,6 +532,7 @@ int main(int argc, char **argv) {
   RUN(layout_copy_fuses_with_producer);
   RUN(producer_consumer_multi_output);
   RUN(softmax_one_row_kernel);
+  RUN(row_sums_summed_further_stay_a_row_kernel);
   RUN(producer_consumer_not_merged_over_a_path);
   return test_summary("test_pass_fusion_rules");
 }
