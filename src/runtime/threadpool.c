@@ -7,7 +7,8 @@
  * Waiting spins before it sleeps: a worker that finds no work watches the
  * pool's job counter for up to kSpinNs before it blocks on the condition
  * variable, and a caller whose slices are all claimed watches its job's
- * finished count as long before it blocks. Programs run one short
+ * finished count as long before it blocks (less when a yield between
+ * checks shows other threads waiting for the core). Programs run one short
  * parallel step after another (a loop body's GEMM and elementwise
  * kernels, each a few microseconds): a sleeping thread costs a futex wake
  * and a reschedule per step, often more than the step itself. */
@@ -26,7 +27,10 @@
 #define CPU_RELAX() ((void)0)
 #endif
 
-enum { kSpinNs = 100000 }; /* how long a waiting thread spins before it sleeps */
+enum {
+  kSpinNs = 100000,  /* how long a waiting thread spins before it sleeps */
+  kYieldedNs = 20000 /* a yield this long: the core is wanted, stop spinning */
+};
 
 #include "base/base.h"
 
@@ -111,6 +115,17 @@ static int64_t now_ns(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
+/* Between checks of a spin: false when the spin should end, at `end` or
+ * when the core is wanted (a yield that let another thread run for
+ * kYieldedNs or more: on a machine with more runnable threads than cores
+ * a spinning thread only delays the one it waits for, so it sleeps). */
+static bool yield_idle(int64_t end) {
+  int64_t t = now_ns();
+  if (t >= end) return false;
+  sched_yield();
+  return now_ns() - t < kYieldedNs;
+}
+
 /* Spins (no lock held) until *v differs from `from` or kSpinNs pass;
  * whether it changed. */
 static bool spin_gen(_Atomic unsigned *v, unsigned from) {
@@ -120,8 +135,7 @@ static bool spin_gen(_Atomic unsigned *v, unsigned from) {
       if (atomic_load_explicit(v, memory_order_acquire) != from) return true;
       CPU_RELAX();
     }
-    if (now_ns() >= end) return false;
-    sched_yield(); /* whoever else wants this core (a busy machine) runs first */
+    if (!yield_idle(end)) return false;
   }
 }
 
@@ -133,8 +147,7 @@ static void spin_count(_Atomic int64_t *v, int64_t target) {
       if (atomic_load_explicit(v, memory_order_acquire) >= target) return;
       CPU_RELAX();
     }
-    if (now_ns() >= end) return;
-    sched_yield();
+    if (!yield_idle(end)) return;
   }
 }
 
