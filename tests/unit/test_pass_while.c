@@ -810,6 +810,45 @@ TEST(scan_input_projection_kept) {
   cxla_free(v);
 }
 
+/* A product over all slices too large to stay in cache (3 x 512 x 1024
+ * f32, 6 MiB; two trips of three slices): the body keeps its dot (each
+ * trip would read its slice back from memory). */
+TEST(scan_input_projection_too_large_kept) {
+  const char *t =
+      "HloModule m\n"
+      "body {\n"
+      "  s = (s32[], f32[512,1024], f32[3,512,1], f32[1,1024]) parameter(0)\n"
+      "  i = s32[] get-tuple-element(s), index=0\n"
+      "  acc = f32[512,1024] get-tuple-element(s), index=1\n"
+      "  x = f32[3,512,1] get-tuple-element(s), index=2\n"
+      "  w = f32[1,1024] get-tuple-element(s), index=3\n"
+      "  one = s32[] constant(1)\n"
+      "  zero = s32[] constant(0)\n"
+      "  i1 = s32[] add(i, one)\n"
+      "  xs = f32[1,512,1] dynamic-slice(x, i, zero, zero), dynamic_slice_sizes={1,512,1}\n"
+      "  xi = f32[512,1] reshape(xs)\n"
+      "  p = f32[512,1024] dot(xi, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+      "  a = f32[512,1024] add(acc, p)\n"
+      "  ROOT r = (s32[], f32[512,1024], f32[3,512,1], f32[1,1024]) tuple(i1, a, x, w)\n"
+      "}\n"
+      "cond {\n"
+      "  s = (s32[], f32[512,1024], f32[3,512,1], f32[1,1024]) parameter(0)\n"
+      "  i = s32[] get-tuple-element(s), index=0\n"
+      "  n = s32[] constant(2)\n"
+      "  ROOT lt = pred[] compare(i, n), direction=LT\n"
+      "}\n"
+      "ENTRY e {\n"
+      "  x = f32[3,512,1] parameter(0)\n"
+      "  w = f32[1,1024] parameter(1)\n"
+      "  a = f32[512,1024] parameter(2)\n"
+      "  zero = s32[] constant(0)\n"
+      "  init = (s32[], f32[512,1024], f32[3,512,1], f32[1,1024]) tuple(zero, a, x, w)\n"
+      "  l = (s32[], f32[512,1024], f32[3,512,1], f32[1,1024]) while(init), condition=cond, body=body\n"
+      "  ROOT r = f32[512,1024] get-tuple-element(l), index=1\n"
+      "}\n";
+  check_dots(t, false, 1, 0);
+}
+
 /* The slice on the rhs, without a reshape: x[3,4,T=10] sliced along its
  * last dim, dot(W[5,3], x[:, :, i]) -> [5,4,1]; the product dot(W, x) is
  * [5,4,10] and the body slices its last dim (10 trips: not unrolled). */
@@ -868,6 +907,7 @@ int main(void) {
   RUN(corpus_jax_loops);
   RUN(scan_input_projection_hoisted);
   RUN(scan_input_projection_kept);
+  RUN(scan_input_projection_too_large_kept);
   RUN(rhs_slice_without_reshape_hoisted);
   return test_summary(__FILE__);
 }
