@@ -2,12 +2,22 @@
  * finishing one and queueing happen under the pool's mutex; running a
  * slice does not. A job lives on its caller's stack: workers touch it only
  * under the mutex or while running a slice they claimed, and the caller
- * returns only after every claimed slice has finished. */
+ * returns only after every claimed slice has finished.
+ *
+ * Waking a sleeping thread takes tens of microseconds on some machines
+ * (a virtual CPU halted while idle), as long as a small kernel's whole
+ * slice: a worker that found nothing to do, and a caller waiting for its
+ * job's last slices, first watch for the change a while (SPIN_NS) before
+ * sleeping on the condition, yielding the core at each look so that any
+ * other runnable thread on it (another library's workers) goes first.
+ * OpenMP runtimes and OpenBLAS's own threads wait the same way. */
 #include "runtime/threadpool.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <string.h>
+#include <time.h>
 
 #include "base/base.h"
 
@@ -16,7 +26,9 @@ typedef struct Job {
   void *arg;
   int64_t n, slice, nslices;
   int64_t next;        /* next slice to claim */
-  int64_t finished;    /* slices run (or skipped after an error) */
+  int64_t finished;    /* slices run (or skipped after an error); written
+                          with atomics under the mutex, read by its
+                          caller's spin without it */
   int active, max_active;
   cxla_status error;   /* the first error */
   bool queued;
@@ -29,6 +41,9 @@ struct RtPool {
   pthread_cond_t done;   /* a slice finished */
   Job *head, *tail;
   bool stop;
+  int64_t queued;        /* jobs queued so far, and + 1 at stop: written with
+                            atomics under the mutex, read by the workers'
+                            spin without it */
   int size, nworkers;
   pthread_t *workers;
 };
@@ -61,6 +76,23 @@ static Job *claim(RtPool *p, int64_t *slice) {
   return NULL;
 }
 
+/* How long a thread watches for work (or for its job's end) before
+ * sleeping. */
+#define SPIN_NS 200000
+
+static int64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* Returns once *v differs from old, or after SPIN_NS (called without the
+ * mutex); yields the core between looks. */
+static void spin_while_equal(const int64_t *v, int64_t old) {
+  int64_t end = now_ns() + SPIN_NS;
+  while (__atomic_load_n(v, __ATOMIC_ACQUIRE) == old && now_ns() < end) sched_yield();
+}
+
 /* Runs one claimed slice (mutex released meanwhile) and records it. */
 static void run_slice(RtPool *p, Job *j, int64_t s) {
   pthread_mutex_unlock(&p->mu);
@@ -68,16 +100,14 @@ static void run_slice(RtPool *p, Job *j, int64_t s) {
   cxla_status st = j->fn(j->arg, b, e);
   pthread_mutex_lock(&p->mu);
   j->active--;
-  j->finished++;
-  if (st) {
-    if (!j->error) {
-      j->error = st;
-      /* the rest are skipped: count them finished once, here */
-      j->finished += j->nslices - j->next;
-      j->next = j->nslices;
-    } else {
-      cxla_status_free(st);
-    }
+  if (st && !j->error) {
+    j->error = st;
+    /* the rest are skipped: count them finished once, here */
+    __atomic_add_fetch(&j->finished, 1 + j->nslices - j->next, __ATOMIC_RELEASE);
+    j->next = j->nslices;
+  } else {
+    __atomic_add_fetch(&j->finished, 1, __ATOMIC_RELEASE);
+    if (st) cxla_status_free(st);
   }
   pthread_cond_broadcast(&p->done); /* its caller may wait for room or for the end */
 }
@@ -85,15 +115,26 @@ static void run_slice(RtPool *p, Job *j, int64_t s) {
 static void *worker(void *arg) {
   RtPool *p = arg;
   pthread_mutex_lock(&p->mu);
+  bool spun = false;
   for (;;) {
     int64_t s;
     Job *j = claim(p, &s);
     if (j) {
       run_slice(p, j, s);
+      spun = false;
       continue;
     }
     if (p->stop) break;
+    if (!spun) { /* watch for the next job a while, then sleep */
+      int64_t queued = p->queued;
+      pthread_mutex_unlock(&p->mu);
+      spin_while_equal(&p->queued, queued);
+      pthread_mutex_lock(&p->mu);
+      spun = true;
+      continue;
+    }
     pthread_cond_wait(&p->work, &p->mu);
+    spun = false;
   }
   pthread_mutex_unlock(&p->mu);
   return NULL;
@@ -127,6 +168,7 @@ void rt_pool_destroy(RtPool *p) {
   if (!p) return;
   pthread_mutex_lock(&p->mu);
   p->stop = true;
+  __atomic_add_fetch(&p->queued, 1, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&p->work);
   pthread_mutex_unlock(&p->mu);
   for (int i = 0; i < p->nworkers; i++) pthread_join(p->workers[i], NULL);
@@ -164,6 +206,7 @@ cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int ma
   if (p->tail) p->tail->next_job = &j;
   else p->head = &j;
   p->tail = &j;
+  __atomic_add_fetch(&p->queued, 1, __ATOMIC_RELEASE);
   pthread_cond_broadcast(&p->work);
   /* the caller runs slices of its own job until none is left to claim */
   while (j.next < j.nslices && !j.error) {
@@ -176,7 +219,20 @@ cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int ma
     run_slice(p, &j, s);
   }
   dequeue(p, &j);
-  while (j.finished < j.nslices) pthread_cond_wait(&p->done, &p->mu);
+  /* the slices other threads still run: watched a while, then slept on */
+  bool spun = false;
+  while (j.finished < j.nslices) {
+    if (!spun) {
+      int64_t finished = j.finished;
+      pthread_mutex_unlock(&p->mu);
+      spin_while_equal(&j.finished, finished);
+      pthread_mutex_lock(&p->mu);
+      spun = j.finished == finished; /* sleep only after a spin saw nothing */
+      continue;
+    }
+    pthread_cond_wait(&p->done, &p->mu);
+    spun = false;
+  }
   pthread_mutex_unlock(&p->mu);
   return j.error;
 }
