@@ -10,7 +10,9 @@
  * job's last slices, first watch for the change a while (SPIN_NS) before
  * sleeping on the condition, yielding the core at each look so that any
  * other runnable thread on it (another library's workers) goes first.
- * OpenMP runtimes and OpenBLAS's own threads wait the same way. */
+ * OpenMP runtimes and OpenBLAS's own threads wait the same way. A pool
+ * with more threads than the process has CPUs never spins (a spinning
+ * thread would hold a CPU that another of its threads needs). */
 #include "runtime/threadpool.h"
 
 #include <pthread.h>
@@ -45,6 +47,7 @@ struct RtPool {
                             atomics under the mutex, read by the workers'
                             spin without it */
   int size, nworkers;
+  int64_t spin_ns;       /* how long to watch before sleeping (0: never) */
   pthread_t *workers;
 };
 
@@ -86,10 +89,11 @@ static int64_t now_ns(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-/* Returns once *v differs from old, or after SPIN_NS (called without the
- * mutex); yields the core between looks. */
-static void spin_while_equal(const int64_t *v, int64_t old) {
-  int64_t end = now_ns() + SPIN_NS;
+/* Returns once *v differs from old, or after p->spin_ns (called without
+ * the mutex); yields the core between looks. */
+static void spin_while_equal(const RtPool *p, const int64_t *v, int64_t old) {
+  if (p->spin_ns <= 0) return;
+  int64_t end = now_ns() + p->spin_ns;
   while (__atomic_load_n(v, __ATOMIC_ACQUIRE) == old && now_ns() < end) sched_yield();
 }
 
@@ -128,7 +132,7 @@ static void *worker(void *arg) {
     if (!spun) { /* watch for the next job a while, then sleep */
       int64_t queued = p->queued;
       pthread_mutex_unlock(&p->mu);
-      spin_while_equal(&p->queued, queued);
+      spin_while_equal(p, &p->queued, queued);
       pthread_mutex_lock(&p->mu);
       spun = true;
       continue;
@@ -146,6 +150,9 @@ cxla_status rt_pool_create(int size, RtPool **out) {
   RtPool *p = cxla_calloc(1, sizeof *p);
   if (!p) return cxla_oom();
   p->size = size;
+  cpu_set_t cpus;
+  int ncpu = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  p->spin_ns = size <= ncpu ? SPIN_NS : 0;
   if (size > 1 && !(p->workers = cxla_calloc((size_t)size - 1, sizeof(pthread_t)))) {
     cxla_free(p);
     return cxla_oom();
@@ -225,7 +232,7 @@ cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int ma
     if (!spun) {
       int64_t finished = j.finished;
       pthread_mutex_unlock(&p->mu);
-      spin_while_equal(&j.finished, finished);
+      spin_while_equal(p, &j.finished, finished);
       pthread_mutex_lock(&p->mu);
       spun = j.finished == finished; /* sleep only after a spin saw nothing */
       continue;
