@@ -204,10 +204,12 @@ cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, fl
   if (nthreads > 1 && pool && units < want) {
     int64_t nrb = (want + units - 1) / units, max_nrb = g->m / (4 * MR);
     if (nrb > max_nrb) nrb = max_nrb;
-    if (nrb > 1) {
-      j.mb = (g->m + nrb - 1) / nrb;
-      j.mb = (j.mb + MR - 1) / MR * MR;
-      j.nrb = (g->m + j.mb - 1) / j.mb;
+    int64_t mb = nrb > 1 ? ((g->m + nrb - 1) / nrb + MR - 1) / MR * MR : g->m;
+    /* only blocks worth a slice of their own (below, slices group units
+     * of less than ~256K multiply-adds, and each block packs its panel) */
+    if (mb < g->m && mb * g->k * NR >= (int64_t)1 << 18) {
+      j.mb = mb;
+      j.nrb = (g->m + mb - 1) / mb;
     }
   }
   /* slices of at least ~256K multiply-adds */

@@ -114,8 +114,8 @@ TEST(kernel_matches_plain_loop) {
   /* one panel: rows split into blocks of 30, 30, 30 and 7 (a 6-row tile
    * and a 1-row one), special values, and 0 x inf in the first block */
   for (int t = 0; t < 4; t++) {
-    CHECK(run_shape(1, 97, 64, 129, t & 1, t >> 1, false, false, pool));
-    CHECK(run_shape(1, 97, 50, 129, t & 1, t >> 1, t == 2, t != 2, pool));
+    CHECK(run_shape(1, 97, 64, 300, t & 1, t >> 1, false, false, pool));
+    CHECK(run_shape(1, 97, 50, 300, t & 1, t >> 1, t == 2, t != 2, pool));
   }
   /* 0 x inf is NaN, in place (m <= 6: B read in place) and packed */
   for (int t = 0; t < 4; t++) {
