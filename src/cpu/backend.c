@@ -118,6 +118,9 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
     const RtArray *r = &a->args[i];
     Literal view = {.type = r->type, .rank = r->rank, .dims = (int64_t *)r->dims, .data = r->data};
     s = rval_borrow_x(&cx, &view, &args[i]);
+    /* what an earlier execution found out about this buffer (rval_all_finite) */
+    if (!s && r->finite && args[i]->lit.type != T_TUPLE)
+      args[i]->finite = __atomic_load_n(r->finite, __ATOMIC_RELAXED);
   }
   RVal *result = NULL;
   cpu_blas_enter();
@@ -130,6 +133,12 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
       s = ERR(INTERNAL, "cpu: the result has %d array leaves, expected %d", k, a->nresults);
   }
   rval_unref(result);
+  /* and what this one found, for the next (arguments are never written) */
+  for (int i = 0; i < a->nargs; i++) {
+    const RtArray *r = &a->args[i];
+    int f = args[i] ? __atomic_load_n(&args[i]->finite, __ATOMIC_RELAXED) : 0;
+    if (r->finite && f) __atomic_store_n(r->finite, f, __ATOMIC_RELAXED);
+  }
   for (int i = 0; i < a->nargs; i++) rval_unref(args[i]);
   if (args != small) cxla_free(args);
   rv_cache_give(x, cx.cache);

@@ -1,7 +1,8 @@
 /* f32 GEMMs of small and batched products on an AVX-512 micro-kernel.
  *
  * The work is split into units, one per batch element and panel of
- * NR = 64 columns of C; units are spread over the threads (a batch of
+ * NR = 64 columns of C (and block of rows, when there are too few
+ * panels for the threads); units are spread over the threads (a batch of
  * small products runs one product per thread at a time instead of every
  * thread on each). A unit packs its panel of B (K x 64, zero-padded past
  * n; a transposed B is transposed there) unless B is read in place (not
@@ -103,6 +104,7 @@ typedef struct Job {
   const float *a, *b;
   float *c;
   int64_t npanels;
+  int64_t mb, nrb; /* rows of C per unit (a multiple of MR), row blocks */
   bool pack;
   unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
 } Job;
@@ -143,7 +145,9 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   /* A: row i, step k at i * sai + k * sak */
   int64_t sai = g->trans_a ? 1 : K, sak = g->trans_a ? M : 1;
   for (int64_t t = lo; t < hi; t++) {
-    int64_t bi = t / j->npanels, j0 = t % j->npanels * NR, nc = N - j0 < NR ? N - j0 : NR;
+    int64_t rb = t % j->nrb, pn = t / j->nrb;
+    int64_t bi = pn / j->npanels, j0 = pn % j->npanels * NR, nc = N - j0 < NR ? N - j0 : NR;
+    int64_t i0 = rb * j->mb, i1 = i0 + j->mb < M ? i0 + j->mb : M;
     const float *A = j->a + bi * M * K, *B = j->b + bi * K * N;
     float *C = j->c + bi * M * N + j0;
     __mmask16 st[NV];
@@ -152,8 +156,8 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
       st[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
     }
     if (!j->pack) {
-      for (int64_t i = 0; i < M; i += MR) {
-        int64_t rows = M - i < MR ? M - i : MR;
+      for (int64_t i = i0; i < i1; i += MR) {
+        int64_t rows = i1 - i < MR ? i1 - i : MR;
         direct[rows](K, A + i * sai, sai, sak, B + j0, N, C + i * N, N, st, false);
       }
       continue;
@@ -164,8 +168,8 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     pack_panel(B, K, N, g->trans_b, j0, nc, panel);
     for (int64_t k0 = 0; k0 < K; k0 += KC) {
       int64_t kc = K - k0 < KC ? K - k0 : KC;
-      for (int64_t i = 0; i < M; i += MR) {
-        int64_t rows = M - i < MR ? M - i : MR;
+      for (int64_t i = i0; i < i1; i += MR) {
+        int64_t rows = i1 - i < MR ? i1 - i : MR;
         packed[rows](kc, A + i * sai + k0 * sak, sai, sak, panel + k0 * NR, NR, C + i * N, N, st, k0 > 0);
       }
     }
@@ -189,9 +193,28 @@ cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, fl
   }
   Job j = {.g = g, .a = a, .b = b, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr()};
   j.pack = g->trans_b || g->m > MR;
+  /* Too few panels for the threads (one product of a few panels): the
+   * rows of C are split too, into blocks of at least 4 MR rows, so that
+   * there are about 4 units per thread and a thread that starts late
+   * leaves less for the others to wait on (each block packs its panel of
+   * B again: K x 64 copies against MR-row tiles of K x 64 multiply-adds) */
+  j.nrb = 1;
+  j.mb = g->m;
+  int64_t units = g->batch * j.npanels, want = 4 * (int64_t)(nthreads > 1 ? nthreads : 1);
+  if (nthreads > 1 && pool && units < want) {
+    int64_t nrb = (want + units - 1) / units, max_nrb = g->m / (4 * MR);
+    if (nrb > max_nrb) nrb = max_nrb;
+    int64_t mb = nrb > 1 ? ((g->m + nrb - 1) / nrb + MR - 1) / MR * MR : g->m;
+    /* only blocks worth a slice of their own (below, slices group units
+     * of less than ~256K multiply-adds, and each block packs its panel) */
+    if (mb < g->m && mb * g->k * NR >= (int64_t)1 << 18) {
+      j.mb = mb;
+      j.nrb = (g->m + mb - 1) / mb;
+    }
+  }
   /* slices of at least ~256K multiply-adds */
-  int64_t unit = g->m * g->k * NR, min_slice = ((int64_t)1 << 18) / unit + 1;
-  return rt_pool_parallel_for(pool, g->batch * j.npanels, min_slice, nthreads, run_slice, &j);
+  int64_t unit = j.mb * g->k * NR, min_slice = ((int64_t)1 << 18) / unit + 1;
+  return rt_pool_parallel_for(pool, units * j.nrb, min_slice, nthreads, run_slice, &j);
 }
 
 #else

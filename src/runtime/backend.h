@@ -57,6 +57,13 @@ typedef struct RtArray {
   const int64_t *dims;
   void *data;          /* arguments: read only; results: to be written */
   size_t size;         /* bytes: elements * type_bytes(type) */
+  /* Arguments only: where whether every value is finite (no infinity or
+   * NaN) is kept across executions -- 0: not known, 1: all finite, 2: not
+   * -- read and written with atomics (concurrent executions store the
+   * same answer); a backend that scans the data for it may read the
+   * answer instead and store what it found. NULL: not kept (the data may
+   * change between executions). */
+  int *finite;
 } RtArray;
 
 /* Cancellation and deadline of one execution (see rt_check). */

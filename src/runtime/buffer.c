@@ -150,7 +150,13 @@ int64_t cxla_buffer_element_count(const cxla_buffer *b) { return b ? b->nelems :
 size_t cxla_buffer_size(const cxla_buffer *b) { return b ? b->size : 0; }
 cxla_device *cxla_buffer_device(const cxla_buffer *b) { return b ? &b->client->device : NULL; }
 int cxla_buffer_is_borrowed(const cxla_buffer *b) { return b ? b->borrowed : 0; }
-void *cxla_buffer_data(cxla_buffer *b) { return b ? b->data : NULL; }
+/* The caller may write through the pointer between executions: the
+ * buffer's kept finiteness is given up for good (see exposed). */
+void *cxla_buffer_data(cxla_buffer *b) {
+  if (!b) return NULL;
+  __atomic_store_n(&b->exposed, 1, __ATOMIC_RELAXED);
+  return b->data;
+}
 
 cxla_status cxla_buffer_ready_event(cxla_buffer *b, cxla_event **out_event) {
   if (!out_event) return ERR(INVALID_ARGUMENT, "cxla_buffer_ready_event: out_event is NULL");

@@ -419,13 +419,14 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
   if (!io) return cxla_oom();
   RtArray *in = io, *res = io + nargs;
   for (int i = 0; i < nargs; i++)
-    in[i] = (RtArray){args[i]->type, args[i]->rank, args[i]->dims, args[i]->data, args[i]->size};
+    in[i] = (RtArray){args[i]->type, args[i]->rank, args[i]->dims, args[i]->data, args[i]->size,
+                      __atomic_load_n(&args[i]->exposed, __ATOMIC_RELAXED) ? NULL : &args[i]->finite};
   cxla_status s = NULL;
   for (int i = 0; i < e->c->nresults && !s; i++) {
     const RtShape *r = &e->c->results[i];
     void *p = rt_alloc(host, r->bytes);
     if (!p) s = ERR(RESOURCE_EXHAUSTED, "cannot allocate result %d (%zu bytes)", i, r->bytes);
-    res[i] = (RtArray){r->type, r->rank, r->dims, p, r->bytes};
+    res[i] = (RtArray){r->type, r->rank, r->dims, p, r->bytes, NULL};
   }
   void *arena = NULL;
   size_t arena_bytes = (size_t)e->c->program.arena_bytes;

@@ -110,6 +110,13 @@ struct cxla_buffer {
   bool borrowed;
   void (*release)(void *arg);
   void *release_arg;
+  /* Whether every value is finite, kept for the backends (RtArray.finite;
+   * 0: not known). Only while the data cannot change: buffers are
+   * immutable (borrowed host memory by contract) until cxla_buffer_data
+   * hands out a writable pointer, which sets exposed (atomically) for
+   * good: the caller may write through it between executions. */
+  int finite;
+  int exposed;
 };
 
 /* Events are made ready: every operation completes before it returns. */

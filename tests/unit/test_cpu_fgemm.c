@@ -3,7 +3,8 @@
  *     bit for bit: each element the fused multiply-add chain over
  *     k = 0, 1, ... from +0 (fmaf here), over odd sizes (m, n, k = 1,
  *     around the 6-row and 64-column blocks and the 128-step chunks),
- *     both transpositions, batches, on one thread and on a pool of 3,
+ *     both transpositions, batches, on one thread and on a pool of 3
+ *     (also a product of few panels, its rows split into blocks),
  *     with NaN, infinities and 0 x inf (which must give NaN: no zero
  *     factor is skipped); skipped where the CPU lacks AVX-512;
  *   - f32_gemm_blas, BLAS and (non-finite operands) the plain loop;
@@ -107,8 +108,15 @@ TEST(kernel_matches_plain_loop) {
       }
   /* every transposition on a batch large enough to split over threads */
   for (int t = 0; t < 4; t++) CHECK(run_shape(8, 40, 100, 70, t & 1, t >> 1, false, false, pool));
-  /* hundreds of rows, K past a 128-step block, non-finite values */
+  /* hundreds of rows, K past a 128-step block, non-finite values (4
+   * panels for 3 threads: the rows are split into blocks of 72, 72, 56) */
   for (int t = 0; t < 4; t++) CHECK(run_shape(2, 200, 70, 150, t & 1, t >> 1, t == 3, false, pool));
+  /* one panel: rows split into blocks of 30, 30, 30 and 7 (a 6-row tile
+   * and a 1-row one), special values, and 0 x inf in the first block */
+  for (int t = 0; t < 4; t++) {
+    CHECK(run_shape(1, 97, 64, 300, t & 1, t >> 1, false, false, pool));
+    CHECK(run_shape(1, 97, 50, 300, t & 1, t >> 1, t == 2, t != 2, pool));
+  }
   /* 0 x inf is NaN, in place (m <= 6: B read in place) and packed */
   for (int t = 0; t < 4; t++) {
     CHECK(run_shape(1, 3, 20, 9, t & 1, t >> 1, false, true, NULL));

@@ -5,12 +5,18 @@
  *     f32/f64/c64/s8, BLAS (finite operands) and the plain loops (NaN);
  *     and where it must not fire: another use of the dot, a bitcast that
  *     is a reshape, several free dims on a side.
+ *   - an argument buffer's finiteness (the operand scan before BLAS) is
+ *     kept across executions while its data cannot change, and given up
+ *     once cxla_buffer_data hands out a writable pointer.
  * Each case checks the plan (which steps the program has) and the values
  * (floats to a relative 1e-5 of the largest result, integers exactly). */
+#include <math.h>
 #include <stdlib.h>
 
 #include "harness.h"
 #include "cpu/cpu_internal.h"
+#include "cxla/runtime.h"
+#include "runtime/runtime_internal.h"
 #include "interp/interp.h"
 #include "verify/verify.h"
 
@@ -204,9 +210,79 @@ TEST(tall_products) {
     }
 }
 
+/* A copied f64 buffer; NULL on error (printed). */
+static cxla_buffer *f64_buffer(cxla_client *c, const double *v, int64_t rows, int64_t cols) {
+  int64_t dims[2] = {rows, cols};
+  cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
+  h.type = CXLA_F64;
+  h.rank = 2;
+  h.dims = dims;
+  h.data = v;
+  h.size = (size_t)(rows * cols) * sizeof *v;
+  cxla_buffer *b = NULL;
+  CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &b, NULL));
+  return b;
+}
+
+/* a (2x3) . b (3x2) on e into r; false on error. */
+static bool run_dot(cxla_executable *e, cxla_buffer *a, cxla_buffer *b, double r[4]) {
+  cxla_buffer *args[2] = {a, b}, *out = NULL;
+  cxla_status s = cxla_executable_execute(e, args, 2, NULL, &out, NULL);
+  if (!s) s = cxla_buffer_to_host(out, r, 4 * sizeof *r, NULL);
+  cxla_buffer_destroy(out);
+  CHECK_OK(s);
+  return !s;
+}
+
+TEST(argument_finiteness_kept) {
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = "cpu";
+  cxla_client *c = NULL;
+  CHECK_OK(cxla_client_create(&o, &c));
+  if (!c) return;
+  const char *text = "HloModule f\nENTRY main {\n  a = f64[2,3] parameter(0)\n  b = f64[3,2] parameter(1)\n"
+                     "  ROOT d = f64[2,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n";
+  cxla_module *m = NULL;
+  cxla_executable *e = NULL;
+  CHECK_OK(cxla_module_parse(text, strlen(text), "f", &m));
+  if (m) CHECK_OK(cxla_client_compile(c, m, NULL, &e));
+  cxla_module_destroy(m);
+  /* b's first row holds a zero: an infinity in a's first column gives
+   * inf * 0 = NaN in C[0][0] and inf in C[0][1] (hand-computed) */
+  double av[6] = {1, 2, 3, 4, 5, 6}, bv[6] = {0, 1, 1, 0, 1, 1}, iv[6] = {INFINITY, 2, 3, 4, 5, 6}, r[4];
+  cxla_buffer *a = f64_buffer(c, av, 2, 3), *b = f64_buffer(c, bv, 3, 2), *inf = f64_buffer(c, iv, 2, 3);
+  if (e && a && b && inf) {
+    /* finite: scanned on the first execution, the answer kept */
+    for (int rep = 0; rep < 2; rep++) {
+      CHECK(run_dot(e, a, b, r) && r[0] == 5 && r[1] == 4 && r[2] == 11 && r[3] == 10);
+      CHECK(a->finite == 1 && b->finite == 1);
+    }
+    /* an infinity: found once, and the answer kept keeps it off BLAS */
+    for (int rep = 0; rep < 2; rep++) {
+      CHECK(run_dot(e, inf, b, r) && isnan(r[0]) && isinf(r[1]) && r[1] > 0 && r[2] == 11 && r[3] == 10);
+      CHECK(inf->finite == 2);
+    }
+    /* written through cxla_buffer_data after it was found finite: the
+     * kept answer is not used any more */
+    double *p = cxla_buffer_data(a);
+    p[0] = INFINITY;
+    CHECK(run_dot(e, a, b, r) && isnan(r[0]) && isinf(r[1]) && r[2] == 11 && r[3] == 10);
+    p[0] = 1;
+    CHECK(run_dot(e, a, b, r) && r[0] == 5 && r[1] == 4);
+    p[0] = NAN;
+    CHECK(run_dot(e, a, b, r) && isnan(r[0]) && isnan(r[1]) && r[2] == 11 && r[3] == 10);
+  }
+  cxla_buffer_destroy(a);
+  cxla_buffer_destroy(b);
+  cxla_buffer_destroy(inf);
+  cxla_executable_destroy(e);
+  cxla_client_destroy(c);
+}
+
 int main(void) {
   RUN(transposed_results);
   RUN(transposed_results_must_not_fire);
   RUN(tall_products);
+  RUN(argument_finiteness_kept);
   return test_summary(__FILE__);
 }
