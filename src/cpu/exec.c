@@ -484,6 +484,7 @@ typedef struct ChainJob {
   KernelFn fn;
   int64_t m, n, k1, n2, rows, nblk, per; /* per: product rows per kernel row */
   bool tb1, tb2, alias;
+  bool skip_zeros; /* B2 finite and untransposed: see chain_slice */
   const float *a1, *b1, *b2;
   float *c2;
   void *const *fbufs; /* the kernel's buffers but output 0 and operand 0 */
@@ -494,6 +495,20 @@ typedef struct ChainJob {
  * buffers by the global row, so the block's own row g0 lands at p. */
 static void *rows_back(float *p, int64_t rows, int64_t n) {
   return (void *)((uintptr_t)p - (uintptr_t)rows * (uintptr_t)n * sizeof(float));
+}
+
+/* The end of row[0, e) once its trailing zeros (+0 or -0) are cut,
+ * looking no lower than lo; 16 at a time (vectorized) where it can. */
+static int64_t nonzero_end(const float *row, int64_t lo, int64_t e) {
+  const uint32_t *u = (const uint32_t *)(const void *)row;
+  while (e - 16 >= lo) {
+    uint32_t any = 0;
+    for (int t = 0; t < 16; t++) any |= u[e - 16 + t] & 0x7fffffffu;
+    if (any) break;
+    e -= 16;
+  }
+  while (e > lo && (u[e - 1] & 0x7fffffffu) == 0) e--;
+  return e;
 }
 
 static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
@@ -514,7 +529,22 @@ static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
     bufs[0] = rows_back(pb, g0, j->n);
     bufs[1] = rows_back(sb, g0, j->n);
     j->fn(bufs, g0 / j->per, (g0 + r) / j->per);
-    F32Gemm g2 = {.batch = 1, .m = r, .n = j->n2, .k = j->n, .trans_b = j->tb2};
+    /* Columns of P that are zero in every row of the block (a causal
+     * mask's exp(-huge)) add fma(0, finite, acc) = acc: with B2 finite
+     * the contraction stops at the last column holding a non-zero, the
+     * block compacted to that width in place (the same values; only the
+     * sign of an all-zero sum may differ). */
+    int64_t kk = j->n;
+    if (j->skip_zeros) {
+      int64_t last = 0;
+      for (int64_t i = 0; i < r && last < j->n; i++) {
+        last = nonzero_end(pb + i * j->n, last, j->n);
+      }
+      kk = last > 0 ? last : 1;
+      if (kk < j->n)
+        for (int64_t i = 1; i < r; i++) memmove(pb + i * kk, pb + i * j->n, (size_t)kk * sizeof *pb);
+    }
+    F32Gemm g2 = {.batch = 1, .m = r, .n = j->n2, .k = kk, .trans_b = j->tb2};
     s = f32_gemm_kernel(&g2, pb, j->b2 + b * j->n * j->n2, j->c2 + g0 * j->n2, NULL, 1);
   }
   cpu_fp_mode_leave(mode);
@@ -537,6 +567,7 @@ static cxla_status run_chain(const ExecCtx *x, const Program *p, const Step *st,
                 .a1 = vals[d1->operands[0]->id]->lit.data, .b1 = vals[d1->operands[1]->id]->lit.data,
                 .b2 = vals[d2->operands[1]->id]->lit.data, .fbufs = fb, .nf = nf};
   j.nblk = (j.m + j.rows - 1) / j.rows;
+  j.skip_zeros = !j.tb2 && rval_all_finite_on(vals[d2->operands[1]->id], 1, x->pool, x->nthreads);
   cxla_status s = step_output(x, st, 0, d2->shape, out);
   if (!s) {
     j.c2 = (*out)->lit.data;

@@ -5,7 +5,9 @@
  * (floats to a relative 1e-5 of the largest result, NaN where NaN) over
  * odd sizes (blocks that do not divide the rows, rows not a multiple of
  * the kernel's 6), transposed B1 and B2, a batch of 64 or more (one
- * kernel row spans a whole matrix), and NaN arguments; and where the
+ * kernel row spans a whole matrix), NaN arguments, and a causal mask
+ * (P's rows end in zeros, which the second product skips unless B2 holds
+ * an infinity or NaN: 0 * NaN must stay NaN); and where the
  * chain must not form: S or P read elsewhere, S too small to matter. */
 #include <math.h>
 #include <stdlib.h>
@@ -17,8 +19,11 @@
 #include "interp/interp.h"
 #include "verify/verify.h"
 
-/* Arguments uniform in [-2, 2); with nan, every 101st element a NaN. */
-static cxla_status make_args(const HloModule *m, bool nan, Literal ***out) {
+/* Arguments uniform in [-2, 2); with nan, every 101st element a NaN; with
+ * causal, the mask (parameter 3, [M,N]) -1e9 where column > row, so that
+ * every row of P ends in zeros (exp underflows): the second product then
+ * stops at each block's last non-zero column (when B2 is finite). */
+static cxla_status make_args(const HloModule *m, bool nan, bool causal, Literal ***out) {
   const Computation *c = m->entry;
   Literal **a = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *a);
   if (!a) return cxla_oom();
@@ -33,7 +38,13 @@ static cxla_status make_args(const HloModule *m, bool nan, Literal ***out) {
     for (int64_t e = 0; e < a[i]->nelems; e++) {
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;
       double v = (double)(x >> 11) / 9007199254740992.0 * 4 - 2;
-      literal_set_f64(a[i], e, nan && e % 101 == 7 ? NAN : v);
+      if (causal && i == 3) {
+        int64_t n = c->params[i]->shape->dims[1];
+        v = e % n > e / n ? -1e9 : v;
+      } else if (nan && e % 101 == 7) {
+        v = NAN;
+      }
+      literal_set_f64(a[i], e, v);
     }
   }
   *out = a;
@@ -49,7 +60,7 @@ static const Step *step_named(const CpuExecutable *x, const char *name) {
 
 /* Runs text on both backends and compares; *chained: whether dot "c"
  * runs the chain of dot "s" and fusion "p". */
-static bool run_case(const char *name, const char *text, bool nan, bool *chained) {
+static bool run_case(const char *name, const char *text, bool nan, bool causal, bool *chained) {
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL, *got = NULL;
   CpuExecutable *x = NULL;
@@ -57,7 +68,7 @@ static bool run_case(const char *name, const char *text, bool nan, bool *chained
   *chained = false;
   cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
   if (!s) s = verify_module(m);
-  if (!s) s = make_args(m, nan, &args);
+  if (!s) s = make_args(m, nan, causal, &args);
   if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
   if (!s) s = cpu_compile(m, NULL, &x);
   if (!s) s = cpu_execute(x, args, m->entry->nparams, &got);
@@ -151,14 +162,15 @@ TEST(chains) {
   const int shapes[][5] = {{2, 203, 1100, 37, 29}, {64, 5, 1000, 9, 3}, {3, 256, 512, 64, 64}};
   for (int si = 0; si < 3; si++)
     for (int tb = 0; tb < 4; tb++)
-      for (int nan = 0; nan < 2; nan++) {
+      for (int mode = 0; mode < 4; mode++) {
+        bool nan = mode & 1, causal = mode >> 1;
         const int *d = shapes[si];
         char *t = module_text(d[0], d[1], d[2], d[3], d[4], tb & 1, tb >> 1, 0);
         char name[96];
-        snprintf(name, sizeof name, "B%d M%d N%d K%d N2 %d tb1=%d tb2=%d nan=%d", d[0], d[1], d[2], d[3], d[4], tb & 1,
-                 tb >> 1, nan);
+        snprintf(name, sizeof name, "B%d M%d N%d K%d N2 %d tb1=%d tb2=%d nan=%d causal=%d", d[0], d[1], d[2], d[3],
+                 d[4], tb & 1, tb >> 1, nan, causal);
         bool ch = false;
-        CHECK(t && run_case(name, t, nan, &ch));
+        CHECK(t && run_case(name, t, nan, causal, &ch));
         CHECK(ch);
         free(t);
       }
@@ -169,12 +181,12 @@ TEST(chains_must_not_form) {
   /* S read elsewhere too; P read elsewhere too; S under 1 MiB */
   for (int extra = 1; extra <= 2; extra++) {
     char *t = module_text(2, 203, 1100, 37, 29, false, false, extra);
-    CHECK(t && run_case(extra == 1 ? "S twice" : "P twice", t, false, &ch));
+    CHECK(t && run_case(extra == 1 ? "S twice" : "P twice", t, false, false, &ch));
     CHECK(!ch);
     free(t);
   }
   char *t = module_text(2, 64, 256, 16, 8, false, false, 0);
-  CHECK(t && run_case("small", t, false, &ch));
+  CHECK(t && run_case("small", t, false, false, &ch));
   CHECK(!ch);
   free(t);
 }
