@@ -550,13 +550,15 @@ static void plan_leaves(Program *p, const Instr *in, int *leaf) {
  * the same row kernel), so where the steps would run on that kernel too
  * the results are the same bits. */
 
-/* Whether step st is a GEMM the chain can slice by rows of its lhs: f32
- * on the kernel of fgemm.c, operands not swapped, lhs rows contiguous. */
-static bool chain_gemm(const Step *st) {
+/* Whether step st of p is a GEMM the chain can slice by rows of its lhs:
+ * f32 on the kernel of fgemm.c (no operand a skipped convert, whose value
+ * is bf16), operands not swapped, lhs rows contiguous. */
+static bool chain_gemm(const Program *p, const Step *st) {
   const Instr *in = st->in;
   return st->kind == ST_BLAS_DOT && !st->swap && in->shape->type == T_F32 &&
-         in->operands[0]->shape->type == T_F32 && in->operands[1]->shape->type == T_F32 && !st->gemm.trans_a &&
-         st->gemm.batch > 0 && st->gemm.m > 0 && st->gemm.n > 0 && st->gemm.k > 0;
+         in->operands[0]->shape->type == T_F32 && in->operands[1]->shape->type == T_F32 &&
+         p->steps[in->operands[0]->id].kind != ST_ALIAS && p->steps[in->operands[1]->id].kind != ST_ALIAS &&
+         !st->gemm.trans_a && st->gemm.batch > 0 && st->gemm.m > 0 && st->gemm.n > 0 && st->gemm.k > 0;
 }
 
 /* Below this many bytes of S, the steps' own buffers stay in the cache. */
@@ -567,7 +569,7 @@ static void plan_chains(Program *p, const Users *u) {
   const Computation *c = p->comp;
   for (int i = 0; i < c->ninstrs; i++) {
     Step *s2 = &p->steps[i];
-    if (!s2->in || !chain_gemm(s2)) continue;
+    if (!s2->in || !chain_gemm(p, s2)) continue;
     const Instr *d2 = s2->in, *f = d2->operands[0];
     Step *sf = &p->steps[f->id];
     if (f == c->root || d2->operands[1] == f || u->count[f->id] != 1 || sf->kind != ST_KERNEL || sf->nout != 1 ||
@@ -578,7 +580,7 @@ static void plan_chains(Program *p, const Users *u) {
     Step *s1 = &p->steps[d1->id];
     bool once = true;
     for (int k = 1; k < f->noperands; k++) once &= f->operands[k] != d1;
-    if (!once || d1 == c->root || u->count[d1->id] != 1 || !chain_gemm(s1) || s1->chain || s1->chained) continue;
+    if (!once || d1 == c->root || u->count[d1->id] != 1 || !chain_gemm(p, s1) || s1->chain || s1->chained) continue;
     const GemmPlan *g1 = &s1->gemm, *g2 = &s2->gemm;
     if (g2->batch != g1->batch || g2->m != g1->m || g2->k != g1->n) continue;
     int64_t rows = g1->batch * g1->m;
