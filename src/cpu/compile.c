@@ -545,10 +545,12 @@ static void plan_leaves(Program *p, const Instr *in, int *leaf) {
  * QK^T -> softmax -> PV. Run one step after another, S and P are written
  * whole to memory and read back (48 MiB each for 12 heads of 1024^2);
  * run as a chain, each block of rows of S is made, turned into P and
- * multiplied by B2 while it is in the cache (exec.c: run_chain). Every
- * element is computed as the steps compute it (the f32 kernel of fgemm.c,
- * the same row kernel), so where the steps would run on that kernel too
- * the results are the same bits. */
+ * multiplied by B2 while it is in the cache (exec.c: run_chain). Chains
+ * form only where both GEMMs would run on the f32 kernel of fgemm.c, and
+ * every element is computed as the steps compute it (that kernel sums
+ * each element in the same order however the rows are split; the same
+ * row kernel), so the results are the same bits (but for the sign of a
+ * zero where the second product skips zero columns: see run_chain). */
 
 /* Whether step st of p is a GEMM the chain can slice by rows of its lhs:
  * f32 on the kernel of fgemm.c (no operand a skipped convert, whose value
@@ -583,6 +585,11 @@ static void plan_chains(Program *p, const Users *u) {
     if (!once || d1 == c->root || u->count[d1->id] != 1 || !chain_gemm(p, s1) || s1->chain || s1->chained) continue;
     const GemmPlan *g1 = &s1->gemm, *g2 = &s2->gemm;
     if (g2->batch != g1->batch || g2->m != g1->m || g2->k != g1->n) continue;
+    /* only where the steps themselves would run on the kernel: the same
+     * bits, and never the kernel where BLAS is the faster */
+    F32Gemm f1 = {g1->batch, g1->m, g1->n, g1->k, g1->trans_a, g1->trans_b};
+    F32Gemm f2 = {g2->batch, g2->m, g2->n, g2->k, g2->trans_a, g2->trans_b};
+    if (!f32_gemm_kernel_fits(&f1) || !f32_gemm_kernel_fits(&f2)) continue;
     int64_t rows = g1->batch * g1->m;
     if ((double)rows * (double)g1->n * 4 < CHAIN_MIN_BYTES || sf->extent < 1 || rows % sf->extent) continue;
     int64_t per = rows / sf->extent; /* GEMM rows per kernel row */
