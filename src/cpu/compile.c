@@ -7,6 +7,7 @@
 
 #include "codegen/codegen.h"
 #include "cpu/cpu_internal.h"
+#include "cpu/fgemm.h"
 #include "ir/rewrite.h"
 #include "passes/fusion_util.h"
 
@@ -537,6 +538,87 @@ static void plan_leaves(Program *p, const Instr *in, int *leaf) {
   *leaf += array_leaves(s);
 }
 
+/* ---- GEMM chains ----
+ * S = A1 B1 (a batched f32 GEMM), P = F(S) (a row kernel: softmax, layer
+ * norm... reading S only at its own index), C = P B2 (a GEMM with P as
+ * its untransposed lhs), where S and P have no other use: attention's
+ * QK^T -> softmax -> PV. Run one step after another, S and P are written
+ * whole to memory and read back (48 MiB each for 12 heads of 1024^2);
+ * run as a chain, each block of rows of S is made, turned into P and
+ * multiplied by B2 while it is in the cache (exec.c: run_chain). Chains
+ * form only where both GEMMs would run on the f32 kernel of fgemm.c, and
+ * every element is computed as the steps compute it (that kernel sums
+ * each element in the same order however the rows are split; the same
+ * row kernel), so the results are the same bits (but for the sign of a
+ * zero where the second product skips zero columns: see run_chain). */
+
+/* Whether step st of p is a GEMM the chain can slice by rows of its lhs:
+ * f32 on the kernel of fgemm.c (no operand a skipped convert, whose value
+ * is bf16), operands not swapped, lhs rows contiguous. */
+static bool chain_gemm(const Program *p, const Step *st) {
+  const Instr *in = st->in;
+  return st->kind == ST_BLAS_DOT && !st->swap && in->shape->type == T_F32 &&
+         in->operands[0]->shape->type == T_F32 && in->operands[1]->shape->type == T_F32 &&
+         p->steps[in->operands[0]->id].kind != ST_ALIAS && p->steps[in->operands[1]->id].kind != ST_ALIAS &&
+         !st->gemm.trans_a && st->gemm.batch > 0 && st->gemm.m > 0 && st->gemm.n > 0 && st->gemm.k > 0;
+}
+
+/* CHAIN_MIN_BYTES: below this many bytes of S, the steps' own buffers
+ * stay in the cache (no chain); CHAIN_BLOCK_BYTES: about the bytes of S
+ * per block (rows of it), which stays in a core's L2 with P over it
+ * (512 KiB: 256 KiB and 1 MiB measured the same on gpt2_block_1024). */
+enum { CHAIN_MIN_BYTES = 1 << 20, CHAIN_BLOCK_BYTES = 1 << 19 };
+
+/* Marks the chains of p (the GEMM step that runs each, the two it runs
+ * instead of their own steps), their block size, and keeps the chained
+ * steps' operands until the chain's step (last_use). Before plan_inplace,
+ * so that no step between writes over such an operand. */
+static void plan_chains(Program *p, const Users *u) {
+  if (!f32_gemm_kernel_available()) return;
+  const Computation *c = p->comp;
+  for (int i = 0; i < c->ninstrs; i++) {
+    Step *s2 = &p->steps[i];
+    if (!s2->in || !chain_gemm(p, s2)) continue;
+    const Instr *d2 = s2->in, *f = d2->operands[0];
+    Step *sf = &p->steps[f->id];
+    if (f == c->root || d2->operands[1] == f || u->count[f->id] != 1 || sf->kind != ST_KERNEL || sf->nout != 1 ||
+        sf->npre || sf->chained || sf->chain || f->shape->type != T_F32 || f->noperands < 1 ||
+        !codegen_row_inplace(f))
+      continue;
+    const Instr *d1 = f->operands[0];
+    Step *s1 = &p->steps[d1->id];
+    bool once = true;
+    for (int k = 1; k < f->noperands; k++) once &= f->operands[k] != d1;
+    if (!once || d1 == c->root || u->count[d1->id] != 1 || !chain_gemm(p, s1) || s1->chain || s1->chained) continue;
+    const GemmPlan *g1 = &s1->gemm, *g2 = &s2->gemm;
+    if (g2->batch != g1->batch || g2->m != g1->m || g2->k != g1->n) continue;
+    /* only where the steps themselves would run on the kernel: the same
+     * bits, and never the kernel where BLAS is the faster */
+    F32Gemm f1 = {g1->batch, g1->m, g1->n, g1->k, g1->trans_a, g1->trans_b};
+    F32Gemm f2 = {g2->batch, g2->m, g2->n, g2->k, g2->trans_a, g2->trans_b};
+    if (!f32_gemm_kernel_fits(&f1) || !f32_gemm_kernel_fits(&f2)) continue;
+    int64_t rows = g1->batch * g1->m;
+    if ((double)rows * (double)g1->n * 4 < CHAIN_MIN_BYTES || sf->extent < 1 || rows % sf->extent) continue;
+    int64_t per = rows / sf->extent; /* GEMM rows per kernel row */
+    if (g1->m % per) continue;
+    int64_t r = CHAIN_BLOCK_BYTES / (g1->n * 4);
+    r = r < per ? per : r / per * per;
+    if (r > g1->m) r = g1->m;
+    s2->chain = true;
+    s2->chain_d1 = d1->id;
+    s2->chain_f = f->id;
+    s2->chain_rows = r;
+    s1->chained = sf->chained = true;
+    /* the operands of D1 and F live until the chain has run */
+    const Instr *parts[2] = {d1, f};
+    for (int k = 0; k < 2; k++)
+      for (int o = 0; o < parts[k]->noperands; o++) {
+        int j = parts[k]->operands[o]->id;
+        if (j != d1->id && p->last_use[j] >= 0 && p->last_use[j] < i) p->last_use[j] = i;
+      }
+  }
+}
+
 static cxla_status build_program(Builder *bd, const Computation *c, Program **out) {
   CpuExecutable *x = bd->x;
   for (int i = 0; i < x->nprogs; i++)
@@ -593,6 +675,7 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
     }
     s = plan_step(bd, &p->steps[i], in, index);
   }
+  if (!s) plan_chains(p, &u);
   users_free(&u);
   TRY(s);
   for (int i = 0; i < c->ninstrs; i++) plan_inplace(p, i);

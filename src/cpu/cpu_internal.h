@@ -135,6 +135,14 @@ typedef struct Step {
    * transposed (operands swapped: C^T = B^T A^T), for the bitcast that
    * is its only use and views it (compile.c: gemm_transposes) */
   bool swap;
+  /* gemm: a chain (compile.c: plan_chains) runs here: this GEMM, its lhs
+   * (row kernel step chain_f) and that kernel's operand 0 (GEMM step
+   * chain_d1), block of rows by block of rows (exec.c: run_chain), the
+   * two intermediates never stored whole; chained: this step is such a
+   * D1 or kernel, run by its chain (no value of its own) */
+  bool chain, chained;
+  int chain_d1, chain_f;
+  int64_t chain_rows; /* rows of D1's product per block */
   /* kernel: dots of the fused computation computed by BLAS first (their
    * operands are fusion parameters), passed after the operands */
   int npre;

@@ -11,6 +11,7 @@
 #endif
 
 #include "cpu/cpu_internal.h"
+#include "cpu/fgemm.h"
 #include "runtime/backend.h"
 
 /* ---- values ---- */
@@ -472,6 +473,111 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
 static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, int nargs, bool take,
                               RVal **out);
 
+/* ---- GEMM chains (compile.c: plan_chains) ----
+ * C = F(A1 B1) B2 by blocks of rows: for batch element b and rows
+ * [i0, i0 + R) of the product, S = rows of A1[b] times B1[b], P = the row
+ * kernel over those rows (its other operands read whole, at the global
+ * row index), C's rows = P times B2[b]. Blocks are independent: they are
+ * split over the threads, each with its own S and P (in the cache). */
+typedef struct ChainJob {
+  const ExecCtx *x;
+  KernelFn fn;
+  int64_t m, n, k1, n2, rows, nblk, per; /* per: product rows per kernel row */
+  bool tb1, tb2, alias;
+  bool skip_zeros; /* B2 finite and untransposed: see chain_slice */
+  const float *a1, *b1, *b2;
+  float *c2;
+  void *const *fbufs; /* the kernel's buffers but output 0 and operand 0 */
+  int nf;             /* 1 + its operands */
+} ChainJob;
+
+/* p shifted back by `rows` rows of n floats: the kernel indexes its
+ * buffers by the global row, so the block's own row g0 lands at p. */
+static void *rows_back(float *p, int64_t rows, int64_t n) {
+  return (void *)((uintptr_t)p - (uintptr_t)rows * (uintptr_t)n * sizeof(float));
+}
+
+/* The end of row[0, e) once its trailing zeros (+0 or -0) are cut,
+ * looking no lower than lo; 16 at a time (vectorized) where it can. */
+static int64_t nonzero_end(const float *row, int64_t lo, int64_t e) {
+  const uint32_t *u = (const uint32_t *)(const void *)row;
+  while (e - 16 >= lo) {
+    uint32_t any = 0;
+    for (int t = 0; t < 16; t++) any |= u[e - 16 + t] & 0x7fffffffu;
+    if (any) break;
+    e -= 16;
+  }
+  while (e > lo && (u[e - 1] & 0x7fffffffu) == 0) e--;
+  return e;
+}
+
+static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
+  const ChainJob *j = arg;
+  TRY(rt_check(j->x->control));
+  size_t blk = (size_t)(j->rows * j->n);
+  float *sb = cxla_malloc(blk * sizeof *sb), *pb = j->alias ? sb : cxla_malloc(blk * sizeof *pb);
+  void **bufs = cxla_malloc((size_t)j->nf * sizeof *bufs);
+  cxla_status s = !sb || !pb || !bufs ? cxla_oom() : NULL;
+  unsigned mode = cpu_fp_mode_enter();
+  for (int64_t u = lo; u < hi && !s; u++) {
+    int64_t b = u / j->nblk, i0 = u % j->nblk * j->rows;
+    int64_t r = j->m - i0 < j->rows ? j->m - i0 : j->rows, g0 = b * j->m + i0;
+    F32Gemm g1 = {.batch = 1, .m = r, .n = j->n, .k = j->k1, .trans_b = j->tb1};
+    s = f32_gemm_kernel(&g1, j->a1 + g0 * j->k1, j->b1 + b * j->k1 * j->n, sb, NULL, 1);
+    if (s) break;
+    for (int k = 2; k < j->nf; k++) bufs[k] = j->fbufs[k];
+    bufs[0] = rows_back(pb, g0, j->n);
+    bufs[1] = rows_back(sb, g0, j->n);
+    j->fn(bufs, g0 / j->per, (g0 + r) / j->per);
+    /* Columns of P that are zero in every row of the block (a causal
+     * mask's exp(-huge)) add fma(0, finite, acc) = acc: with B2 finite
+     * the contraction stops at the last column holding a non-zero, the
+     * block compacted to that width in place (the same values; only the
+     * sign of an all-zero sum may differ). */
+    int64_t kk = j->n;
+    if (j->skip_zeros) {
+      int64_t last = 0;
+      for (int64_t i = 0; i < r && last < j->n; i++) {
+        last = nonzero_end(pb + i * j->n, last, j->n);
+      }
+      kk = last > 0 ? last : 1;
+      if (kk < j->n)
+        for (int64_t i = 1; i < r; i++) memmove(pb + i * kk, pb + i * j->n, (size_t)kk * sizeof *pb);
+    }
+    F32Gemm g2 = {.batch = 1, .m = r, .n = j->n2, .k = kk, .trans_b = j->tb2};
+    s = f32_gemm_kernel(&g2, pb, j->b2 + b * j->n * j->n2, j->c2 + g0 * j->n2, NULL, 1);
+  }
+  cpu_fp_mode_leave(mode);
+  cxla_free(bufs);
+  if (pb != sb) cxla_free(pb);
+  cxla_free(sb);
+  return s;
+}
+
+static cxla_status run_chain(const ExecCtx *x, const Program *p, const Step *st, RVal *const *vals, RVal **out) {
+  const Step *s1 = &p->steps[st->chain_d1], *sf = &p->steps[st->chain_f];
+  const Instr *d1 = s1->in, *f = sf->in, *d2 = st->in;
+  void *small[16], **fb = small;
+  int nf = 1 + f->noperands;
+  if (nf > 16 && !(fb = cxla_malloc((size_t)nf * sizeof *fb))) return cxla_oom();
+  for (int k = 1; k < f->noperands; k++) fb[1 + k] = vals[f->operands[k]->id]->lit.data;
+  ChainJob j = {.x = x, .fn = sf->fn, .m = s1->gemm.m, .n = s1->gemm.n, .k1 = s1->gemm.k, .n2 = st->gemm.n,
+                .rows = st->chain_rows, .per = s1->gemm.batch * s1->gemm.m / sf->extent,
+                .tb1 = s1->gemm.trans_b, .tb2 = st->gemm.trans_b, .alias = sf->row_alias,
+                .a1 = vals[d1->operands[0]->id]->lit.data, .b1 = vals[d1->operands[1]->id]->lit.data,
+                .b2 = vals[d2->operands[1]->id]->lit.data, .fbufs = fb, .nf = nf};
+  j.nblk = (j.m + j.rows - 1) / j.rows;
+  j.skip_zeros = !j.tb2 && rval_all_finite_on(vals[d2->operands[1]->id], 1, x->pool, x->nthreads);
+  cxla_status s = step_output(x, st, 0, d2->shape, out);
+  if (!s) {
+    j.c2 = (*out)->lit.data;
+    s = rt_pool_parallel_for(x->pool, s1->gemm.batch * j.nblk, 1, x->nthreads, chain_slice, &j);
+  }
+  if (fb != small) cxla_free(fb);
+  return s;
+}
+
+
 /* The loop state goes to the body, which takes it (exec_steps' `take`):
  * once the body has read the elements it needs out of it, the tuple is
  * gone, and a carried array whose last use is an in-place kernel (a
@@ -601,7 +707,7 @@ static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, i
   cxla_status s = NULL;
   for (int i = 0; i < p->nsteps && !s; i++) {
     const Step *st = &p->steps[i];
-    if (!st->in) continue; /* dead instruction */
+    if (!st->in || st->chained) continue; /* dead instruction, or run by a chain */
     if (st->kind == ST_KERNEL || st->kind == ST_ROUTINE || st->kind == ST_BLAS_DOT || st->kind == ST_CONV ||
         st->kind == ST_SORT)
       if ((s = rt_check(x->control))) break;
@@ -623,12 +729,25 @@ static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, i
     bool timed = x->profile && ((st->kind == ST_ROUTINE && !st->nsub) || st->kind == ST_BLAS_DOT ||
                                 st->kind == ST_CONV || st->kind == ST_SORT);
     double t0 = timed ? clock_s() : 0;
-    s = run_step(x, st, args, nargs, vals, &vals[i]);
+    s = st->chain ? run_chain(x, p, st, vals, &vals[i]) : run_step(x, st, args, nargs, vals, &vals[i]);
     if (s) break;
+    if (st->chain) {
+      /* the chained steps' operands whose last use the chain was */
+      const Instr *parts[2] = {p->steps[st->chain_d1].in, p->steps[st->chain_f].in};
+      for (int q = 0; q < 2; q++)
+        for (int k = 0; k < parts[q]->noperands; k++) {
+          int j = parts[q]->operands[k]->id;
+          if (p->last_use[j] == i && vals[j]) {
+            rval_unref(vals[j]);
+            vals[j] = NULL;
+          }
+        }
+    }
     if (timed) {
       double fl = st->kind == ST_BLAS_DOT ? gemm_flops(&st->gemm) : st->kind == ST_CONV ? conv_flops(st->in) : 0;
+      if (st->chain) fl += gemm_flops(&p->steps[st->chain_d1].gemm);
       int th = st->kind == ST_BLAS_DOT || st->kind == ST_CONV ? x->nthreads : 1;
-      profile_step(x, st->in, step_kind_name(st->kind), clock_s() - t0, fl, th);
+      profile_step(x, st->in, st->chain ? "gemm-chain" : step_kind_name(st->kind), clock_s() - t0, fl, th);
     }
     /* release operands whose last use this was */
     for (int k = 0; k < in->noperands; k++) {

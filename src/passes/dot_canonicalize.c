@@ -257,6 +257,92 @@ static cxla_status canonicalize(Instr *in, void *arg, Instr **out) {
   return NULL;
 }
 
+/* ---- operand order for a transposed result ---- */
+
+/* Whether dot d's raw precision_config (if any) names the same precision
+ * for both operands, so that swapping the operands needs no change to it. */
+static bool precision_symmetric(const Instr *d) {
+  const char *p = instr_raw(d, "precision_config");
+  if (!p) return true;
+  const char *comma = strchr(p, ',');
+  if (!comma) return true;
+  size_t n1 = (size_t)(comma - p), n2 = strlen(comma + 1);
+  const char *a = p, *b = comma + 1;
+  if (n1 && a[0] == '{') a++, n1--;
+  if (n2 && b[n2 - 1] == '}') n2--;
+  return n1 == n2 && strncmp(a, b, n1) == 0;
+}
+
+/* Swaps the operands of dot d (read only by transpose t) when that makes
+ * t keep its minor dimension: a dot's result is [batch, lhs free, rhs
+ * free], so when t's last output dimension is the dot's last lhs free
+ * dimension, t moves single elements (a strided gather); dot(rhs, lhs)
+ * gives [batch, rhs free, lhs free] and the same t, renumbered, moves
+ * whole rows (the attention output's [B,D,S] -> [S,B,D] becomes [B,S,D]
+ * -> [S,B,D]). The canonical GEMM then also has the long dimension as M.
+ * Exact: the same products (x*y == y*x), summed in the same order (the
+ * contracting lists keep their order, only their sides change). */
+static cxla_status swap_for_transpose(HloModule *m, Instr *d, Instr *t, bool *changed) {
+  const DotDims *dd = &d->dot;
+  const Shape *ls = d->operands[0]->shape, *rs = d->operands[1]->shape;
+  int nb = dd->lhs_batch.n, r = d->shape->rank;
+  int nlf = ls->rank - nb - dd->lhs_contract.n, nrf = rs->rank - nb - dd->rhs_contract.n;
+  if (nlf < 1 || nrf < 1 || r != nb + nlf + nrf || t->dimensions.n != r) return NULL;
+  if (t->dimensions.v[r - 1] != nb + nlf - 1) return NULL;
+  int64_t perm[DC_MAX_RANK], dims[DC_MAX_RANK];
+  for (int p = 0; p < r; p++) {
+    int64_t o = t->dimensions.v[p];
+    perm[p] = o < nb ? o : o < nb + nlf ? o + nrf : o - nlf;
+  }
+  for (int i = 0; i < nb; i++) dims[i] = d->shape->dims[i];
+  for (int i = 0; i < nrf; i++) dims[nb + i] = d->shape->dims[nb + nlf + i];
+  for (int i = 0; i < nlf; i++) dims[nb + nrf + i] = d->shape->dims[nb + i];
+  Shape *s = shape_new(&m->arena, d->shape->type, r, dims);
+  if (!s || (d->shape->has_layout && shape_set_default_layout(&m->arena, s))) return cxla_oom();
+  int64_t *pv = arena_i64dup(&m->arena, perm, (size_t)r);
+  if (!pv) return cxla_oom();
+  Instr *x = d->operands[0];
+  d->operands[0] = d->operands[1];
+  d->operands[1] = x;
+  I64List b = dd->lhs_batch, c = dd->lhs_contract;
+  d->dot.lhs_batch = dd->rhs_batch;
+  d->dot.lhs_contract = dd->rhs_contract;
+  d->dot.rhs_batch = b;
+  d->dot.rhs_contract = c;
+  d->shape = s;
+  t->dimensions.v = pv;
+  *changed = true;
+  return NULL;
+}
+
+/* swap_for_transpose on every dot of c read only by one transpose. */
+static cxla_status swap_operands(HloModule *m, Computation *c, bool *changed) {
+  bool any = false;
+  for (int i = 0; i < c->ninstrs && !any; i++)
+    any = c->instrs[i]->op == OP_TRANSPOSE && c->instrs[i]->operands[0]->op == OP_DOT;
+  if (!any) return NULL;
+  Users u;
+  TRY(users_build(c, &u));
+  cxla_status st = NULL;
+  for (int i = 0; i < c->ninstrs && !st; i++) {
+    Instr *t = c->instrs[i];
+    if (t->op != OP_TRANSPOSE || t->noperands != 1) continue;
+    Instr *d = t->operands[0];
+    if (d->op != OP_DOT || d == c->root || u.count[d->id] != 1 || d->noperands != 2 || d->ncontrol_preds > 0 ||
+        t->ncontrol_preds > 0 || instr_raw(d, "sparsity") || has_dynamic(d->shape) || !type_is_array(d->shape->type) ||
+        !precision_symmetric(d))
+      continue;
+    const DotDims *dd = &d->dot;
+    if (dd->lhs_batch.n != dd->rhs_batch.n || dd->lhs_contract.n != dd->rhs_contract.n ||
+        !dims_ok(d->operands[0]->shape, &dd->lhs_batch, &dd->lhs_contract) ||
+        !dims_ok(d->operands[1]->shape, &dd->rhs_batch, &dd->rhs_contract))
+      continue;
+    st = swap_for_transpose(m, d, t, changed);
+  }
+  users_free(&u);
+  return st;
+}
+
 cxla_status pass_dot_canonicalize(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
@@ -264,6 +350,7 @@ cxla_status pass_dot_canonicalize(HloModule *m, const PassContext *ctx, bool *ch
   for (int i = 0; i < m->ncomps; i++) {
     Computation *c = m->comps[i];
     if (c->is_fusion) continue;
+    TRY(swap_operands(m, c, changed));
     bool any = false;
     for (int j = 0; j < c->ninstrs && !any; j++) any = wants_rewrite(c->instrs[j]);
     if (!any) continue;

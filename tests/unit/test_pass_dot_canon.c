@@ -263,6 +263,76 @@ TEST(in_default_pipeline) {
   module_destroy(m);
 }
 
+/* ---- operand order for a transposed result ---- */
+
+/* Attention's output product: dot(v [S,B,D], p [B,S,S]) gives [B,D,S],
+ * which a transpose turns into [S,B,D], moving its minor dim. The operands
+ * swap: dot(p, v') gives [B,S,D] and the transpose ({1,0,2}) keeps D
+ * minor; v is made [B,S,D] (contract, free: the GEMM's untransposed B). */
+TEST(swap_for_transposed_result) {
+  HloModule *m = pt_opt(M("  v = f32[6,2,3] parameter(0)\n  p = f32[2,5,6] parameter(1)\n"
+                          "  d = f32[2,3,5] dot(v, p), lhs_batch_dims={1}, lhs_contracting_dims={0},"
+                          " rhs_batch_dims={0}, rhs_contracting_dims={2}\n"
+                          "  ROOT t = f32[5,2,3] transpose(d), dimensions={2,0,1}\n"),
+                        kPass);
+  if (!m) return;
+  char *t = pt_print(m);
+  const Instr *d = the_dot(m);
+  bool ok = d && d->operands[0]->op == OP_PARAMETER && d->operands[0]->param_number == 1 &&
+            d->shape->rank == 3 && d->shape->dims[1] == 5 && d->shape->dims[2] == 3;
+  ok &= t && strstr(t, "f32[2,6,3] transpose(%v), dimensions={1,0,2}") &&
+        strstr(t, "f32[5,2,3] transpose(%dot");
+  const Instr *root = m->entry->root;
+  ok &= root->op == OP_TRANSPOSE && root->dimensions.n == 3 && root->dimensions.v[0] == 1 &&
+        root->dimensions.v[1] == 0 && root->dimensions.v[2] == 2;
+  ok &= pt_count(m, "transpose") == 2 && pt_count(m, "dot") == 1;
+  show_if(!ok, m);
+  CHECK(ok);
+  cxla_free_string(t);
+  module_destroy(m);
+}
+
+/* Several batch and free dims: dot [B1,B2,M1,M2] x [B1,B2,N] read by a
+ * transpose ending in M2 swaps; the values stay (pt_opt). */
+TEST(swap_several_free_dims) {
+  HloModule *m = pt_opt(M("  a = f32[2,3,4,5,7] parameter(0)\n  b = f32[2,3,7,6] parameter(1)\n"
+                          "  d = f32[2,3,4,5,6] dot(a, b), lhs_batch_dims={0,1}, lhs_contracting_dims={4},"
+                          " rhs_batch_dims={0,1}, rhs_contracting_dims={2}\n"
+                          "  ROOT t = f32[6,3,4,2,5] transpose(d), dimensions={4,1,2,0,3}\n"),
+                        kPass);
+  if (!m) return;
+  const Instr *d = the_dot(m);
+  const Instr *root = m->entry->root;
+  /* the new dot [2,3,6,4,5] (then reshaped from [2,3,6,20]); the
+   * transpose keeps its minor dim: 4 */
+  bool ok = d && d->operands[0]->op != OP_PARAMETER && root->op == OP_TRANSPOSE &&
+            root->dimensions.n == 5 && root->dimensions.v[4] == 4 && root->dimensions.v[0] == 2;
+  show_if(!ok, m);
+  CHECK(ok);
+  module_destroy(m);
+}
+
+/* No swap: the transpose's minor dim is the rhs free dim already, the dot
+ * has a second user, or the operands have different precisions. */
+TEST(no_swap) {
+  const char *texts[] = {
+      M("  a = f32[2,3,4] parameter(0)\n  b = f32[2,4,5] parameter(1)\n"
+        "  d = f32[2,3,5] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2},"
+        " rhs_batch_dims={0}, rhs_contracting_dims={1}\n"
+        "  ROOT t = f32[3,2,5] transpose(d), dimensions={1,0,2}\n"),
+      M("  a = f32[2,3,4] parameter(0)\n  b = f32[2,4,5] parameter(1)\n"
+        "  d = f32[2,3,5] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2},"
+        " rhs_batch_dims={0}, rhs_contracting_dims={1}\n"
+        "  t = f32[2,5,3] transpose(d), dimensions={0,2,1}\n"
+        "  ROOT r = (f32[2,5,3], f32[2,3,5]) tuple(t, d)\n"),
+      M("  a = f32[2,3,4] parameter(0)\n  b = f32[2,4,5] parameter(1)\n"
+        "  d = f32[2,3,5] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2},"
+        " rhs_batch_dims={0}, rhs_contracting_dims={1}, precision_config={HIGHEST,DEFAULT}\n"
+        "  ROOT t = f32[2,5,3] transpose(d), dimensions={0,2,1}\n"),
+  };
+  for (int i = 0; i < 3; i++) expect_untouched(texts[i]);
+}
+
 /* ---- random dots ---- */
 
 static int rnd_below(uint64_t *st, int n) { return (int)(pt_rand(st) % (uint64_t)n); }
@@ -443,6 +513,9 @@ int main(void) {
   RUN(in_called_computation);
   RUN(in_default_pipeline);
   RUN(canonical_dots_untouched);
+  RUN(swap_for_transposed_result);
+  RUN(swap_several_free_dims);
+  RUN(no_swap);
   RUN(random_dots_same_bits);
   return test_summary(__FILE__);
 }
