@@ -298,6 +298,9 @@ void conv_gemm_count(const Instr *in, CpuCompileStats *stats);
  * then single-threaded per block); NULL: the caller's thread. Sets the
  * BLAS's thread count itself. */
 cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
+/* As conv_gemm_run, into `out`, an array of the convolution's shape the
+ * caller allocated (a result array: written in place, never copied). */
+cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal *out);
 
 /* dconv.c: direct f32 convolution on AVX-512 over a channels-last input
  * (one feature group, 1 or 2 spatial dims as H x W; 1-D: H = KH = OH = 1),

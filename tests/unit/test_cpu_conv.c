@@ -415,6 +415,13 @@ TEST(direct_feature_counts) {
   CHECK(check_conv("d_c67", CONV_MODULE("f32", "[2,4,57,67]", "[3,3,67,48]", "[2,4,57,48]",
                                         "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
                    1, 1, 0));
+  /* one input feature (an image's first layer): a tap is one product */
+  CHECK(check_conv("d_c1", CONV_MODULE("f32", "[8,28,28,1]", "[3,3,1,16]", "[8,28,28,16]",
+                                       "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("d_c1_nchw_o20", CONV_MODULE("f32", "[3,1,12,13]", "[20,1,3,3]", "[3,20,12,13]",
+                                                "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"),
+                   1, 1, 0));
   CHECK(check_conv("d_w1", CONV_MODULE("f32", "[5,7,1,32]", "[3,1,32,32]", "[5,7,1,32]",
                                        "window={size=3x1 pad=1_1x0_0}, dim_labels=b01f_01io->b01f"),
                    1, 1, 0));
@@ -528,7 +535,7 @@ TEST(winograd) {
 }
 
 /* Where the direct kernel must not run: feature groups, batch groups,
- * f64, bf16, 3 spatial dims, under 16 output features, one input feature,
+ * f64, bf16, 3 spatial dims, under 16 output features,
  * lhs dilation with a stride, a window larger than the output. */
 TEST(direct_not_taken) {
   CHECK(check_conv("nd_groups", CONV_MODULE("f32", "[2,6,6,32]", "[3,3,16,32]", "[2,6,6,32]",
@@ -549,9 +556,6 @@ TEST(direct_not_taken) {
                                         "window={size=2x3x3 pad=0_0x1_1x1_1}, dim_labels=b012f_012io->b012f"),
                    1, 0, 0));
   CHECK(check_conv("nd_o8", CONV_MODULE("f32", "[2,6,6,32]", "[3,3,32,8]", "[2,6,6,8]",
-                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
-                   1, 0, 0));
-  CHECK(check_conv("nd_c1", CONV_MODULE("f32", "[8,28,28,1]", "[3,3,1,16]", "[8,28,28,16]",
                                         "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
                    1, 0, 0));
   CHECK(check_conv("nd_lhs_stride", CONV_MODULE("f32", "[2,9,9,16]", "[3,3,16,16]", "[2,9,9,16]",
