@@ -598,10 +598,12 @@ static bool direct_ok(const ConvGemm *p) {
          dconv_available();
 }
 
-/* The direct plan of p (features innermost, ls_f 1); false where a
- * window dim has lhs dilation. Reversal becomes a negative kernel stride. */
+/* The direct plan of p; false where a window dim has lhs dilation, or
+ * the input features are not innermost (ls_f 1) and Winograd does not
+ * apply (it stages input rows channels-last itself). Reversal becomes a
+ * negative kernel stride. */
 static bool direct_plan(const ConvGemm *p, DConvPlan *d) {
-  if (!direct_ok(p) || p->ls_f != 1) return false;
+  if (!direct_ok(p)) return false;
   int64_t ext[3][2] = {{1, 1}, {1, 1}, {1, 1}}; /* in, window, out; H then W */
   int64_t sd[3][2] = {{1, 1}, {0, 0}, {1, 1}};  /* stride, pad_lo, dilation */
   int64_t xs[2] = {0, 0}, ks[2] = {0, 0}, os[2] = {0, 0}, kbase = p->kbase;
@@ -625,8 +627,8 @@ static bool direct_plan(const ConvGemm *p, DConvPlan *d) {
                    .ph = sd[1][0], .pw = sd[1][1], .dh = sd[2][0], .dw = sd[2][1], .xs_b = p->ls_b,
                    .xs_h = xs[0], .xs_w = xs[1], .ks_i = p->ks_i, .ks_o = p->ks_o, .ks_h = ks[0],
                    .ks_w = ks[1], .kbase = kbase, .os_b = p->os_b, .os_f = p->os_f, .os_h = os[0],
-                   .os_w = os[1], .obase = p->obase};
-  return true;
+                   .os_w = os[1], .obase = p->obase, .xs_c = p->ls_f};
+  return p->ls_f == 1 || dconv_winograd(d);
 }
 
 /* im2col + GEMM over row blocks for a plan whose input has the features
@@ -864,6 +866,13 @@ cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RV
   conv_blas_threads(cx);
   if (shift_ok(&p)) {
     st = shift_run(cx, &p, x, ker, o);
+    goto done;
+  }
+  DConvPlan dp;
+  if (p.ls_f != 1 && !phases_ok(&p) && direct_plan(&p, &dp)) {
+    /* Winograd over features not innermost (NCHW): it stages the input
+     * rows each tile row reads channels-last, in cache */
+    st = dconv_run(cx, &dp, (const float *)x, (const float *)ker, (float *)o);
     goto done;
   }
   if (p.ls_f != 1) {

@@ -311,7 +311,9 @@ typedef struct DConvPlan {
   int64_t N, C, O;                        /* batch, input and output features */
   int64_t H, W, KH, KW, OH, OW;           /* input, window, output extents */
   int64_t sh, sw, ph, pw, dh, dw;         /* stride, low padding, window dilation */
-  int64_t xs_b, xs_h, xs_w;               /* input (features contiguous) */
+  int64_t xs_b, xs_h, xs_w;               /* input */
+  int64_t xs_c;                           /* input features' stride: 0 or 1 contiguous, else
+                                           * (Winograd only) rows are staged channels-last */
   int64_t ks_i, ks_o, ks_h, ks_w, kbase;  /* kernel */
   int64_t os_b, os_f, os_h, os_w, obase;  /* output */
 } DConvPlan;
@@ -322,7 +324,8 @@ bool dconv_available(void);
  * up to 16) at most 16384. */
 bool dconv_winograd(const DConvPlan *p);
 /* Writes every output element of p; cx: the threads the output rows split
- * over (NULL: the caller's thread). */
+ * over (NULL: the caller's thread). An input with strided features (xs_c
+ * above 1) only where dconv_winograd(p). */
 cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o);
 
 /* wgrad.c: f32 weight-gradient convolutions (conv.c's window-sum form) as

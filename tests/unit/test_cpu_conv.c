@@ -523,6 +523,19 @@ TEST(winograd) {
   WINO("w_negpad", "f32", "[2,12,15,16]", "[3,3,16,32]", "[2,8,14,32]", "window={size=3x3 pad=-1_-1x0_1}, " B01F, 1);
   WINO("w_nchw", "f32", "[2,24,10,9]", "[40,24,3,3]", "[2,40,10,9]",
        "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01", 1);
+  /* features outer (NCHW) in and out: input rows staged channels-last
+   * and outputs transposed in 16 x 16 blocks, partial in features (20),
+   * columns (19, 40) and tile rows (odd heights); one layout each way */
+  WINO("w_nchw_edges", "f32", "[3,20,11,19]", "[20,20,3,3]", "[3,20,11,19]",
+       "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01", 1);
+  WINO("w_nchw_wide", "f32", "[2,16,7,40]", "[33,16,3,3]", "[2,33,7,40]",
+       "window={size=3x3 pad=0_2x1_1}, dim_labels=bf01_oi01->bf01", 1);
+  WINO("w_nchw_negpad", "f32", "[2,17,12,21]", "[16,17,3,3]", "[2,16,9,22]",
+       "window={size=3x3 pad=-1_0x2_1}, dim_labels=bf01_oi01->bf01", 1);
+  WINO("w_nchw_to_nhwc", "f32", "[2,32,9,18]", "[3,3,32,24]", "[2,9,18,24]",
+       "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_01io->b01f", 1);
+  WINO("w_nhwc_to_nchw", "f32", "[2,9,18,32]", "[3,3,32,24]", "[2,24,9,18]",
+       "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->bf01", 1);
   WINO("w_dgrad", "f32", "[2,8,8,32]", "[3,3,16,32]", "[2,8,8,16]",
        "window={size=3x3 pad=1_1x1_1 rhs_reversal=1x1}, dim_labels=b01f_01oi->b01f", 1);
   /* not by Winograd: stride, dilation, fewer than 16 input features,
