@@ -173,20 +173,7 @@ static inline __mmask16 lanes(int64_t n) {
 }
 
 /* Copies a channels-last row buffer (row stride opad) to output row ob. */
-TGT static void put_row(const DConvPlan *p, float *ob, const float *rb, int64_t opad) {
-  if (p->os_f != 1 && p->os_w == 1) {
-    /* features outer, columns contiguous (NCHW): 16 x 16 blocks
-     * transposed in registers */
-    for (int64_t o0 = 0; o0 < p->O; o0 += 16)
-      for (int64_t w0 = 0; w0 < p->OW; w0 += 16) {
-        int64_t nw = p->OW - w0 < 16 ? p->OW - w0 : 16, no = p->O - o0 < 16 ? p->O - o0 : 16;
-        __m512 r[16];
-        for (int i = 0; i < 16; i++) r[i] = i < nw ? _mm512_loadu_ps(rb + (w0 + i) * opad + o0) : _mm512_setzero_ps();
-        tr16(r);
-        for (int i = 0; i < no; i++) _mm512_mask_storeu_ps(ob + (o0 + i) * p->os_f + w0, lanes(nw), r[i]);
-      }
-    return;
-  }
+static void put_row(const DConvPlan *p, float *ob, const float *rb, int64_t opad) {
   if (p->os_f == 1) {
     for (int64_t ow = 0; ow < p->OW; ow++) memcpy(ob + ow * p->os_w, rb + ow * opad, (size_t)p->O * sizeof(float));
   } else {
@@ -212,10 +199,12 @@ TGT static void put_rows(const DConvPlan *p, float *ob, const float *rb, int64_t
         int64_t nw = p->OW - w0 < 16 ? p->OW - w0 : 16;
         const float *src = rb + (k * p->OW + w0) * opad + o0;
         __m512 r[16];
-        for (int i = 0; i < 16; i++) r[i] = i < nw ? _mm512_loadu_ps(src + i * opad) : _mm512_setzero_ps();
+        _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+          r[i] = i < nw ? _mm512_loadu_ps(src + i * opad) : _mm512_setzero_ps();
         tr16(r);
         float *dst = ob + k * p->os_h + o0 * p->os_f + w0;
-        for (int i = 0; i < no; i++) _mm512_mask_storeu_ps(dst + i * p->os_f, lanes(nw), r[i]);
+        _Pragma("GCC unroll 16") for (int i = 0; i < no; i++)
+          _mm512_mask_storeu_ps(dst + i * p->os_f, lanes(nw), r[i]);
       }
   }
 }
@@ -277,7 +266,7 @@ static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
     }
     if (!in_place)
       for (int64_t r = g0; r < g1; r++)
-        put_row(p, j->o + p->obase + r / p->OH * p->os_b + r % p->OH * p->os_h, rb + (r - g0) * row, opad);
+        put_rows(p, j->o + p->obase + r / p->OH * p->os_b + r % p->OH * p->os_h, rb + (r - g0) * row, 1, opad);
   }
   cxla_free(rb);
   cxla_free(zero);
@@ -400,10 +389,11 @@ TGT static void stage_row(const DConvPlan *p, const float *xr, float *dst) {
     for (int64_t w0 = 0; w0 < W; w0 += 16) {
       int64_t nw = W - w0 < 16 ? W - w0 : 16, nc = C - c0 < 16 ? C - c0 : 16;
       __m512 r[16];
-      for (int i = 0; i < 16; i++)
+      _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
         r[i] = i < nc ? _mm512_maskz_loadu_ps(lanes(nw), xr + (c0 + i) * xc + w0) : _mm512_setzero_ps();
       tr16(r);
-      for (int i = 0; i < nw; i++) _mm512_mask_storeu_ps(dst + (w0 + i) * C + c0, lanes(nc), r[i]);
+      _Pragma("GCC unroll 16") for (int i = 0; i < nw; i++)
+        _mm512_mask_storeu_ps(dst + (w0 + i) * C + c0, lanes(nc), r[i]);
     }
 }
 
@@ -466,6 +456,15 @@ TGT static cxla_status wino_slice(void *arg, int64_t r0, int64_t r1) {
       }
       rows[i] = slot;
     }
+    if (staged && p->xs_w == 1)
+      /* the two rows the next tile row stages, into L2 ahead: one short
+       * run in each of C feature planes, which the prefetchers miss */
+      for (int64_t ih = 2 * th - p->ph + 4; ih < 2 * th - p->ph + 6; ih++) {
+        if (ih < 0 || ih >= p->H) continue;
+        for (int64_t c = 0; c < C; c++)
+          for (int64_t w = 0; w < p->W; w += 16)
+            _mm_prefetch((const char *)(xb + c * p->xs_c + ih * p->xs_h + w), _MM_HINT_T1);
+      }
     int64_t cs = staged ? C : p->xs_w;
     for (int64_t t0 = 0; t0 < j->TW; t0 += WT_MAX) {
       int64_t T = j->TW - t0 < WT_MAX ? j->TW - t0 : WT_MAX;
