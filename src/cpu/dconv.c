@@ -246,7 +246,18 @@ static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
             for (int64_t kh = 0; kh < p->KH; kh++) {
               int64_t ih = oh * p->sh - p->ph + kh * p->dh;
               if (ih < 0 || ih >= p->H) continue;
+              const float *xr = xb + ih * p->xs_h + c0;
               for (int64_t kw = 0; kw < p->KW; kw++) {
+                int64_t iw0 = ow0 * p->sw - p->pw + kw * p->dw, step = p->sw * p->xs_w;
+                if (iw0 >= 0 && iw0 + (wb - 1) * p->sw < p->W) {
+                  /* the whole strip inside the input row: no checks (with
+                   * few input features these pointers cost as much as the
+                   * products) */
+                  const float *x0 = xr + iw0 * p->xs_w;
+                  for (int64_t q = 0; q < wb; q++) px[nt * wb + q] = x0 + q * step;
+                  wt[nt++] = wb_blk + (c0 * taps + (kh * p->KW + kw) * cc) * vbw;
+                  continue;
+                }
                 bool any = false;
                 for (int64_t q = 0; q < wb; q++) {
                   int64_t iw = (ow0 + q) * p->sw - p->pw + kw * p->dw;
