@@ -851,7 +851,10 @@ cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RV
   const char *x = lhs->lit.data, *ker = rhs->lit.data;
   size_t es = p.es;
   if (p.N * p.OS == 0 || p.O == 0) return NULL;
-  if (!rval_all_finite(lhs, 1) || !rval_all_finite(rhs, 1)) {
+  /* the scan split over the execution's threads (an input of megabytes) */
+  RtPool *pool = cx ? cx->pool : NULL;
+  int nth = cx && cx->nthreads > 1 ? cx->nthreads : 1;
+  if (!rval_all_finite_on(lhs, 1, pool, nth) || !rval_all_finite_on(rhs, 1, pool, nth)) {
     conv_direct(&p, x, ker, o);
     return NULL;
   }
