@@ -331,6 +331,11 @@ TEST(weight_gradient_direct_kernel) {
   CHECK(check_conv_wgrad("wg_o20_b1", CONV_MODULE("f32", "[12,12,12,1]", "[12,12,12,20]", "[3,3,1,20]",
                                                   "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
                          1, 1, 0, WG(1), 0));
+  /* a batch of 2 and 16 output features: the window columns summed in 4
+   * sets (11 columns, clipped by the padding: sets left short) */
+  CHECK(check_conv_wgrad("wg_o16_b2", CONV_MODULE("f32", "[5,11,11,2]", "[5,11,11,16]", "[3,3,2,16]",
+                                                  "window={size=11x11 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
   CHECK(check_conv_wgrad("wg_o64_b64_no_pad", CONV_MODULE("f32", "[4,6,6,64]", "[4,5,5,64]", "[2,2,64,64]",
                                                           "window={size=5x5}, dim_labels=f01b_i01o->01bf"),
                          1, 1, 0, WG(1), 0));
