@@ -432,7 +432,7 @@ static void plan_inplace(Program *p, int i) {
 
 /* ---- results written in place ----
  * The runtime hands the executor the entry's result arrays, allocated: a
- * kernel whose output is one of them (through views, aliases and tuple
+ * kernel, GEMM or convolution whose output is one of them (through views, aliases and tuple
  * elements) writes it there directly instead of into a buffer of its own
  * that is copied afterwards. */
 
@@ -450,13 +450,13 @@ static const Instr *skip_aliases(const Program *p, const Instr *in) {
   return in;
 }
 
-/* The kernel output (step *step, output *k) or the GEMM's result (*k 0)
- * whose buffer holds array value `in` of p, if any. */
+/* The kernel output (step *step, output *k) or the GEMM's or
+ * convolution's result (*k 0) whose buffer holds array value `in` of p, if any. */
 static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *k) {
   for (int hops = 0; hops < p->nsteps; hops++) {
     in = skip_aliases(p, in);
     const Step *st = &p->steps[in->id];
-    if (st->kind == ST_BLAS_DOT) {
+    if (st->kind == ST_BLAS_DOT || st->kind == ST_CONV) {
       *step = in->id, *k = 0;
       return true;
     }

@@ -174,8 +174,15 @@ static void pack_kernel(const ConvGemm *p, const char *ker, int64_t g, char *B) 
 /* Copies the Ci features of group g at input offset off (-1: zeros). */
 static inline void copy_features(const ConvGemm *p, const char *x, int64_t g, int64_t off, char *dst) {
   size_t es = p->es, row = (size_t)p->Ci * es;
-  if (off < 0) {
+  if (off < 0 && es == 4 && p->Ci <= 16) {
+    for (int64_t i = 0; i < p->Ci; i++) ((float *)dst)[i] = 0.0f;
+  } else if (off < 0) {
     memset(dst, 0, row);
+  } else if (p->ls_f == 1 && es == 4 && p->Ci <= 16) {
+    /* a few features (an image's channels): inline copies, not a call
+     * per window position */
+    const float *s = (const float *)x + off + g * p->Ci;
+    for (int64_t i = 0; i < p->Ci; i++) ((float *)dst)[i] = s[i];
   } else if (p->ls_f == 1) {
     memcpy(dst, x + (size_t)(off + g * p->Ci) * es, row);
   } else {
@@ -579,20 +586,24 @@ static cxla_status block_slice(void *arg, int64_t b0, int64_t b1) {
 /* ---- the direct convolution (dconv.c) ----
  * f32, one feature group, 1 or 2 spatial dims, no lhs dilation (phases_run
  * undilates transposed convolutions first), at least 16 output features
- * (one vector), at least 2 input features (with one, setting up a strip
- * costs as much as its products), no more window positions than output
+ * (one vector), any number of input features (with one, a strip's
+ * pointers cost about as much as its products, yet it is 3x faster than
+ * im2col's per-position copies and a GEMM with 9 terms), no more window
+ * positions than output
  * positions (the weight-gradient form stays with the GEMMs), on a machine
  * with AVX-512. What the plan and its phases
  * share: conv_gemm_count counts by it. */
 static bool direct_ok(const ConvGemm *p) {
-  return p->es == 4 && p->G == 1 && p->nsp >= 1 && p->nsp <= 2 && p->O >= 16 && p->Ci >= 2 && p->KS <= p->OS &&
+  return p->es == 4 && p->G == 1 && p->nsp >= 1 && p->nsp <= 2 && p->O >= 16 && p->Ci >= 1 && p->KS <= p->OS &&
          dconv_available();
 }
 
-/* The direct plan of p (features innermost, ls_f 1); false where a
- * window dim has lhs dilation. Reversal becomes a negative kernel stride. */
+/* The direct plan of p; false where a window dim has lhs dilation, or
+ * the input features are not innermost (ls_f 1) and Winograd does not
+ * apply (it stages input rows channels-last itself). Reversal becomes a
+ * negative kernel stride. */
 static bool direct_plan(const ConvGemm *p, DConvPlan *d) {
-  if (!direct_ok(p) || p->ls_f != 1) return false;
+  if (!direct_ok(p)) return false;
   int64_t ext[3][2] = {{1, 1}, {1, 1}, {1, 1}}; /* in, window, out; H then W */
   int64_t sd[3][2] = {{1, 1}, {0, 0}, {1, 1}};  /* stride, pad_lo, dilation */
   int64_t xs[2] = {0, 0}, ks[2] = {0, 0}, os[2] = {0, 0}, kbase = p->kbase;
@@ -616,8 +627,8 @@ static bool direct_plan(const ConvGemm *p, DConvPlan *d) {
                    .ph = sd[1][0], .pw = sd[1][1], .dh = sd[2][0], .dw = sd[2][1], .xs_b = p->ls_b,
                    .xs_h = xs[0], .xs_w = xs[1], .ks_i = p->ks_i, .ks_o = p->ks_o, .ks_h = ks[0],
                    .ks_w = ks[1], .kbase = kbase, .os_b = p->os_b, .os_f = p->os_f, .os_h = os[0],
-                   .os_w = os[1], .obase = p->obase};
-  return true;
+                   .os_w = os[1], .obase = p->obase, .xs_c = p->ls_f};
+  return p->ls_f == 1 || dconv_winograd(d);
 }
 
 /* im2col + GEMM over row blocks for a plan whose input has the features
@@ -820,16 +831,30 @@ void conv_gemm_count(const Instr *in, CpuCompileStats *stats) {
 }
 
 cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out) {
-  ConvGemm p;
-  if (!plan(in, &p)) return ERR(INTERNAL, "cpu backend: convolution %%%s is not a GEMM convolution", in->name);
   const Shape *s = in->shape;
   TRY(cx ? rval_array_x(cx, s->type, s->rank, s->dims, out)
          : rval_array_in(NULL, s->type, s->rank, s->dims, out));
-  char *o = (*out)->lit.data;
+  cxla_status st = conv_gemm_run_into(cx, in, lhs, rhs, *out);
+  if (st) {
+    rval_unref(*out);
+    *out = NULL;
+  }
+  return st;
+}
+
+cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal *out) {
+  ConvGemm p;
+  if (!plan(in, &p)) return ERR(INTERNAL, "cpu backend: convolution %%%s is not a GEMM convolution", in->name);
+  if (out->lit.type != in->shape->type || out->lit.nelems != shape_elems(in->shape))
+    return ERR(INTERNAL, "cpu backend: convolution %%%s: output of the wrong shape", in->name);
+  char *o = out->lit.data;
   const char *x = lhs->lit.data, *ker = rhs->lit.data;
   size_t es = p.es;
   if (p.N * p.OS == 0 || p.O == 0) return NULL;
-  if (!rval_all_finite(lhs, 1) || !rval_all_finite(rhs, 1)) {
+  /* the scan split over the execution's threads (an input of megabytes) */
+  RtPool *pool = cx ? cx->pool : NULL;
+  int nth = cx && cx->nthreads > 1 ? cx->nthreads : 1;
+  if (!rval_all_finite_on(lhs, 1, pool, nth) || !rval_all_finite_on(rhs, 1, pool, nth)) {
     conv_direct(&p, x, ker, o);
     return NULL;
   }
@@ -844,6 +869,13 @@ cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *r
   conv_blas_threads(cx);
   if (shift_ok(&p)) {
     st = shift_run(cx, &p, x, ker, o);
+    goto done;
+  }
+  DConvPlan dp;
+  if (p.ls_f != 1 && !phases_ok(&p) && direct_plan(&p, &dp)) {
+    /* Winograd over features not innermost (NCHW): it stages the input
+     * rows each tile row reads channels-last, in cache */
+    st = dconv_run(cx, &dp, (const float *)x, (const float *)ker, (float *)o);
     goto done;
   }
   if (p.ls_f != 1) {
@@ -873,9 +905,5 @@ cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *r
   st = phases_ok(&p) ? phases_run(cx, &p, x, ker, o) : gemm_blocks(cx, &p, x, ker, o);
 done:
   cxla_free(xp);
-  if (st) {
-    rval_unref(*out);
-    *out = NULL;
-  }
   return st;
 }

@@ -306,6 +306,9 @@ void conv_gemm_count(const Instr *in, CpuCompileStats *stats);
  * then single-threaded per block); NULL: the caller's thread. Sets the
  * BLAS's thread count itself. */
 cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal **out);
+/* As conv_gemm_run, into `out`, an array of the convolution's shape the
+ * caller allocated (a result array: written in place, never copied). */
+cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal *out);
 
 /* dconv.c: direct f32 convolution on AVX-512 over a channels-last input
  * (one feature group, 1 or 2 spatial dims as H x W; 1-D: H = KH = OH = 1),
@@ -316,7 +319,9 @@ typedef struct DConvPlan {
   int64_t N, C, O;                        /* batch, input and output features */
   int64_t H, W, KH, KW, OH, OW;           /* input, window, output extents */
   int64_t sh, sw, ph, pw, dh, dw;         /* stride, low padding, window dilation */
-  int64_t xs_b, xs_h, xs_w;               /* input (features contiguous) */
+  int64_t xs_b, xs_h, xs_w;               /* input */
+  int64_t xs_c;                           /* input features' stride: 0 or 1 contiguous, else
+                                           * (Winograd only) rows are staged channels-last */
   int64_t ks_i, ks_o, ks_h, ks_w, kbase;  /* kernel */
   int64_t os_b, os_f, os_h, os_w, obase;  /* output */
 } DConvPlan;
@@ -327,7 +332,8 @@ bool dconv_available(void);
  * up to 16) at most 16384. */
 bool dconv_winograd(const DConvPlan *p);
 /* Writes every output element of p; cx: the threads the output rows split
- * over (NULL: the caller's thread). */
+ * over (NULL: the caller's thread). An input with strided features (xs_c
+ * above 1) only where dconv_winograd(p). */
 cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o);
 
 /* wgrad.c: f32 weight-gradient convolutions (conv.c's window-sum form) as

@@ -143,6 +143,35 @@ static void pack(const DConvPlan *p, const float *k, int64_t opad, int64_t cn, f
   }
 }
 
+/* Transposes the 16 x 16 block r: r[i] lane j becomes r[j] lane i. */
+TGT static inline __attribute__((always_inline)) void tr16(__m512 r[16]) {
+  __m512 t[16];
+  for (int i = 0; i < 16; i += 2) {
+    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
+    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
+  }
+  for (int i = 0; i < 16; i += 4) {
+    r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
+    r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xee);
+    r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
+    r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xee);
+  }
+  for (int h = 0; h < 16; h += 8)
+    for (int i = 0; i < 4; i++) {
+      t[h + i] = _mm512_shuffle_f32x4(r[h + i], r[h + i + 4], 0x88);
+      t[h + i + 4] = _mm512_shuffle_f32x4(r[h + i], r[h + i + 4], 0xdd);
+    }
+  for (int i = 0; i < 8; i++) {
+    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
+    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
+  }
+}
+
+/* The first n of 16 lanes. */
+static inline __mmask16 lanes(int64_t n) {
+  return (__mmask16)(n >= 16 ? 0xffff : (1u << n) - 1);
+}
+
 /* Copies a channels-last row buffer (row stride opad) to output row ob. */
 static void put_row(const DConvPlan *p, float *ob, const float *rb, int64_t opad) {
   if (p->os_f == 1) {
@@ -150,6 +179,33 @@ static void put_row(const DConvPlan *p, float *ob, const float *rb, int64_t opad
   } else {
     for (int64_t oc = 0; oc < p->O; oc++)
       for (int64_t ow = 0; ow < p->OW; ow++) ob[oc * p->os_f + ow * p->os_w] = rb[ow * opad + oc];
+  }
+}
+
+/* put_row for nrows consecutive output rows from ob on (row buffers OW *
+ * opad apart). Features outer, columns contiguous (NCHW): per block of 16
+ * features, row after row, so that each feature plane is written in
+ * order (16 streams the prefetchers follow, not one short run in each of
+ * O planes per row). */
+TGT static void put_rows(const DConvPlan *p, float *ob, const float *rb, int64_t nrows, int64_t opad) {
+  if (!(p->os_f != 1 && p->os_w == 1)) {
+    for (int64_t k = 0; k < nrows; k++) put_row(p, ob + k * p->os_h, rb + k * p->OW * opad, opad);
+    return;
+  }
+  for (int64_t o0 = 0; o0 < p->O; o0 += 16) {
+    int64_t no = p->O - o0 < 16 ? p->O - o0 : 16;
+    for (int64_t k = 0; k < nrows; k++)
+      for (int64_t w0 = 0; w0 < p->OW; w0 += 16) {
+        int64_t nw = p->OW - w0 < 16 ? p->OW - w0 : 16;
+        const float *src = rb + (k * p->OW + w0) * opad + o0;
+        __m512 r[16];
+        _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+          r[i] = i < nw ? _mm512_loadu_ps(src + i * opad) : _mm512_setzero_ps();
+        tr16(r);
+        float *dst = ob + k * p->os_h + o0 * p->os_f + w0;
+        _Pragma("GCC unroll 16") for (int i = 0; i < no; i++)
+          _mm512_mask_storeu_ps(dst + i * p->os_f, lanes(nw), r[i]);
+      }
   }
 }
 
@@ -190,7 +246,18 @@ static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
             for (int64_t kh = 0; kh < p->KH; kh++) {
               int64_t ih = oh * p->sh - p->ph + kh * p->dh;
               if (ih < 0 || ih >= p->H) continue;
+              const float *xr = xb + ih * p->xs_h + c0;
               for (int64_t kw = 0; kw < p->KW; kw++) {
+                int64_t iw0 = ow0 * p->sw - p->pw + kw * p->dw, step = p->sw * p->xs_w;
+                if (iw0 >= 0 && iw0 + (wb - 1) * p->sw < p->W) {
+                  /* the whole strip inside the input row: no checks (with
+                   * few input features these pointers cost as much as the
+                   * products) */
+                  const float *x0 = xr + iw0 * p->xs_w;
+                  for (int64_t q = 0; q < wb; q++) px[nt * wb + q] = x0 + q * step;
+                  wt[nt++] = wb_blk + (c0 * taps + (kh * p->KW + kw) * cc) * vbw;
+                  continue;
+                }
                 bool any = false;
                 for (int64_t q = 0; q < wb; q++) {
                   int64_t iw = (ow0 + q) * p->sw - p->pw + kw * p->dw;
@@ -210,7 +277,7 @@ static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
     }
     if (!in_place)
       for (int64_t r = g0; r < g1; r++)
-        put_row(p, j->o + p->obase + r / p->OH * p->os_b + r % p->OH * p->os_h, rb + (r - g0) * row, opad);
+        put_rows(p, j->o + p->obase + r / p->OH * p->os_b + r % p->OH * p->os_h, rb + (r - g0) * row, 1, opad);
   }
   cxla_free(rb);
   cxla_free(zero);
@@ -277,18 +344,17 @@ static cxla_status wino_pack(void *arg, int64_t c0, int64_t c1) {
   return NULL;
 }
 
-/* B^T d B of the 4x4 patch of 16 input features at input row ih0,
- * column iw0 (zeros outside the input), into V[e * vs]. */
-TGT static void wino_in(const DConvPlan *p, const float *xb, int64_t ih0, int64_t iw0, int64_t c0, __mmask16 m,
-                        float *V, int64_t vs) {
+/* B^T d B of the 4x4 patch of 16 input features at column iw0 of the
+ * input rows rows[0..3] (NULL: outside the input; columns cs apart), zeros
+ * outside the input, into V[e * vs]. */
+TGT static void wino_in(const DConvPlan *p, const float *const *rows, int64_t cs, int64_t iw0, int64_t c0,
+                        __mmask16 m, float *V, int64_t vs) {
   __m512 d[4][4], t[4][4];
   for (int i = 0; i < 4; i++) {
-    int64_t ih = ih0 + i;
     for (int c = 0; c < 4; c++) {
       int64_t iw = iw0 + c;
-      d[i][c] = ih >= 0 && ih < p->H && iw >= 0 && iw < p->W
-                    ? _mm512_maskz_loadu_ps(m, xb + ih * p->xs_h + iw * p->xs_w + c0)
-                    : _mm512_setzero_ps();
+      d[i][c] = rows[i] && iw >= 0 && iw < p->W ? _mm512_maskz_loadu_ps(m, rows[i] + iw * cs + c0)
+                                                 : _mm512_setzero_ps();
     }
   }
   for (int c = 0; c < 4; c++) {
@@ -320,6 +386,36 @@ TGT static void wino_out(const float *M, int64_t ms, __m512 y[2][2]) {
   }
 }
 
+/* Copies input row xr (features xs_c apart, columns xs_w apart)
+ * channels-last into dst[w * C + c]: 16 x 16 blocks transposed in
+ * registers where the columns are contiguous. */
+TGT static void stage_row(const DConvPlan *p, const float *xr, float *dst) {
+  int64_t C = p->C, W = p->W, xc = p->xs_c;
+  if (p->xs_w != 1) {
+    for (int64_t w = 0; w < W; w++)
+      for (int64_t c = 0; c < C; c++) dst[w * C + c] = xr[c * xc + w * p->xs_w];
+    return;
+  }
+  for (int64_t c0 = 0; c0 < C; c0 += 16)
+    for (int64_t w0 = 0; w0 < W; w0 += 16) {
+      int64_t nw = W - w0 < 16 ? W - w0 : 16, nc = C - c0 < 16 ? C - c0 : 16;
+      __m512 r[16];
+      _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
+        r[i] = i < nc ? _mm512_maskz_loadu_ps(lanes(nw), xr + (c0 + i) * xc + w0) : _mm512_setzero_ps();
+      tr16(r);
+      _Pragma("GCC unroll 16") for (int i = 0; i < nw; i++)
+        _mm512_mask_storeu_ps(dst + (w0 + i) * C + c0, lanes(nc), r[i]);
+    }
+}
+
+/* Writes the output rows of gcnt tile rows of image n from tile row th0
+ * on, gathered in rb. */
+TGT static void flush_rows(const WgJob *j, const float *rb, int64_t n, int64_t th0, int64_t gcnt) {
+  const DConvPlan *p = j->p;
+  int64_t end = 2 * (th0 + gcnt) < p->OH ? 2 * (th0 + gcnt) : p->OH;
+  put_rows(p, j->o + p->obase + n * p->os_b + 2 * th0 * p->os_h, rb, end - 2 * th0, j->opad);
+}
+
 /* Tile rows [r0, r1) of N * TH. */
 TGT static cxla_status wino_slice(void *arg, int64_t r0, int64_t r1) {
   const WgJob *j = arg;
@@ -331,20 +427,61 @@ TGT static cxla_status wino_slice(void *arg, int64_t r0, int64_t r1) {
   int64_t vs = WT_MAX * C + 16, ms = WT_MAX * opad + 16;
   float *V = cxla_malloc((size_t)(16 * vs) * sizeof(float));
   float *M = cxla_malloc((size_t)(16 * ms) * sizeof(float));
-  float *rb = in_place ? NULL : cxla_malloc((size_t)(2 * p->OW * opad) * sizeof(float));
+  /* not in place: the outputs of up to tg tile rows of one image gather
+   * in rb (near 256 KiB, in L2), then go out together (put_rows) */
+  int64_t trow = 2 * p->OW * opad, tg = (64 * 1024) / trow, gn = -1, gth0 = 0, gcnt = 0;
+  if (tg < 1) tg = 1;
+  if (tg > 8) tg = 8;
+  float *rb = in_place ? NULL : cxla_malloc((size_t)(tg * trow) * sizeof(float));
+  /* strided input features: the 4 input rows a tile row reads, staged
+   * channels-last in slots ih mod 4 (the next tile row reuses two);
+   * tag: the row (n * H + ih) a slot holds */
+  bool staged = p->xs_c > 1;
+  float *sg = staged ? cxla_malloc((size_t)(4 * p->W * C) * sizeof(float)) : NULL;
+  int64_t tag[4] = {-1, -1, -1, -1};
   const float *px[WB_MAX];
-  cxla_status st = !V || !M || (!in_place && !rb) ? cxla_oom() : NULL;
+  cxla_status st = !V || !M || (!in_place && !rb) || (staged && !sg) ? cxla_oom() : NULL;
   for (int64_t r = r0; r < r1 && !st; r++) {
     int64_t n = r / j->TH, th = r % j->TH;
     const float *xb = j->x + n * p->xs_b;
     float *ob = j->o + p->obase + n * p->os_b + 2 * th * p->os_h;
+    if (!in_place && gcnt && (gcnt == tg || n != gn)) {
+      flush_rows(j, rb, gn, gth0, gcnt);
+      gcnt = 0;
+    }
+    if (!gcnt) gn = n, gth0 = th;
+    float *tb = in_place ? NULL : rb + gcnt * trow; /* this tile row's two output rows */
+    const float *rows[4];
+    for (int i = 0; i < 4; i++) {
+      int64_t ih = 2 * th - p->ph + i;
+      rows[i] = NULL;
+      if (ih < 0 || ih >= p->H) continue;
+      if (!staged) {
+        rows[i] = xb + ih * p->xs_h;
+        continue;
+      }
+      float *slot = sg + (ih & 3) * p->W * C;
+      if (tag[ih & 3] != n * p->H + ih) {
+        stage_row(p, xb + ih * p->xs_h, slot);
+        tag[ih & 3] = n * p->H + ih;
+      }
+      rows[i] = slot;
+    }
+    if (staged && p->xs_w == 1)
+      /* the two rows the next tile row stages, into L2 ahead: one short
+       * run in each of C feature planes, which the prefetchers miss */
+      for (int64_t ih = 2 * th - p->ph + 4; ih < 2 * th - p->ph + 6; ih++) {
+        if (ih < 0 || ih >= p->H) continue;
+        for (int64_t c = 0; c < C; c++)
+          for (int64_t w = 0; w < p->W; w += 16)
+            _mm_prefetch((const char *)(xb + c * p->xs_c + ih * p->xs_h + w), _MM_HINT_T1);
+      }
+    int64_t cs = staged ? C : p->xs_w;
     for (int64_t t0 = 0; t0 < j->TW; t0 += WT_MAX) {
       int64_t T = j->TW - t0 < WT_MAX ? j->TW - t0 : WT_MAX;
       for (int64_t t = 0; t < T; t++)
-        for (int64_t c0 = 0; c0 < C; c0 += 16) {
-          __mmask16 m = C - c0 >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (C - c0)) - 1);
-          wino_in(p, xb, 2 * th - p->ph, 2 * (t0 + t) - p->pw, c0, m, V + t * C + c0, vs);
-        }
+        for (int64_t c0 = 0; c0 < C; c0 += 16)
+          wino_in(p, rows, cs, 2 * (t0 + t) - p->pw, c0, lanes(C - c0), V + t * C + c0, vs);
       for (int64_t e = 0; e < 16; e++)
         for (int64_t b = 0; b < j->nblk; b++) {
           int64_t vbw = blk_width(j->nblk, opad, b), nv = vbw / 16;
@@ -367,19 +504,21 @@ TGT static cxla_status wino_slice(void *arg, int64_t r0, int64_t r1) {
             for (int cc = 0; cc < 2; cc++) {
               int64_t ow = 2 * tw + cc;
               if (ow >= p->OW) continue;
-              float *dst = in_place ? ob + rr * p->os_h + ow * p->os_w + ov : rb + (rr * p->OW + ow) * opad + ov;
+              float *dst = in_place ? ob + rr * p->os_h + ow * p->os_w + ov : tb + (rr * p->OW + ow) * opad + ov;
               _mm512_storeu_ps(dst, y[rr][cc]);
             }
           }
         }
       }
     }
-    if (!in_place)
-      for (int rr = 0; rr < 2 && 2 * th + rr < p->OH; rr++) put_row(p, ob + rr * p->os_h, rb + rr * p->OW * opad, opad);
+    gcnt += !in_place;
   }
+  if (!st && gcnt)
+    flush_rows(j, rb, gn, gth0, gcnt);
   cxla_free(V);
   cxla_free(M);
   cxla_free(rb);
+  cxla_free(sg);
   return st;
 }
 
@@ -416,6 +555,7 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
     return NULL;
   }
   if (dconv_winograd(p)) return wino_run(cx, p, x, k, o);
+  if (p->xs_c > 1) return ERR(INTERNAL, "cpu backend: direct convolution over strided input features");
   DcJob j = {.p = p, .x = x, .o = o};
   j.opad = (p->O + 15) / 16 * 16;
   j.nblk = (j.opad + BLK - 1) / BLK;

@@ -663,7 +663,8 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_CONV: {
     /* sets the BLAS's threads itself (one per block when it splits) */
     unsigned mode = cpu_fp_mode_enter();
-    s = conv_gemm_run(x, in, ops[0], ops[1], out);
+    s = step_output(x, st, 0, in->shape, out);
+    if (!s) s = conv_gemm_run_into(x, in, ops[0], ops[1], *out);
     cpu_fp_mode_leave(mode);
     break;
   }

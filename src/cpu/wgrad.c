@@ -49,14 +49,22 @@ typedef struct Tile {
   __mmask16 mk[4];
 } Tile;
 
+/* Tiles of at most 2 accumulators (a batch of 1, few output features)
+ * would wait on each FMA's latency: they sum the window columns into
+ * WG_SPLIT sets in turn, added in order at the end (a function of the
+ * tile's shape, hence of the convolution's only). */
+#define WG_SPLIT(MB, NV) ((MB) * (NV) <= 2 ? 4 : 1)
+
 #define WG_TILE(MB, NV)                                                                         \
   TGT static void tile_##MB##_##NV(const Tile *t) {                                             \
+    enum { S = WG_SPLIT(MB, NV) };                                                              \
     const WgradConv *w = t->w;                                                                  \
-    __m512 acc[MB][NV];                                                                         \
+    __m512 acc[S][MB][NV];                                                                      \
     float *pp = t->part;                                                                        \
-    _Pragma("GCC unroll 16") for (int m = 0; m < MB; m++)                                       \
-      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[m][v] =                          \
-          _mm512_maskz_loadu_ps(t->mk[v], pp + m * w->O + 16 * v);                              \
+    _Pragma("GCC unroll 4") for (int s = 0; s < S; s++)                                         \
+      _Pragma("GCC unroll 16") for (int m = 0; m < MB; m++)                                     \
+        _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[s][m][v] =                     \
+            s ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(t->mk[v], pp + m * w->O + 16 * v);  \
     int64_t kw0 = w->pw - t->ow > 0 ? w->pw - t->ow : 0;                                        \
     int64_t kw1 = w->W + w->pw - t->ow < w->KW ? w->W + w->pw - t->ow : w->KW;                  \
     for (int64_t r = t->r0; r < t->r1; r++) {                                                   \
@@ -64,20 +72,27 @@ typedef struct Tile {
       if (ih < 0 || ih >= w->H || kw0 >= kw1) continue;                                         \
       const float *d = t->dy + f * w->ri + kh * w->rh + kw0 * w->rw + t->o;                     \
       const float *a = t->x + t->b * w->lb + f * w->lf + ih * w->lh + (kw0 + t->ow - w->pw) * w->lw; \
-      for (int64_t kw = kw0; kw < kw1; kw++, d += w->rw, a += w->lw) {                          \
-        __m512 dv[NV];                                                                          \
-        _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) dv[v] =                            \
-            _mm512_maskz_loadu_ps(t->mk[v], d + 16 * v);                                        \
-        _Pragma("GCC unroll 16") for (int m = 0; m < MB; m++) {                                 \
-          __m512 av = _mm512_set1_ps(a[m * w->lb]);                                             \
-          _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[m][v] =                      \
-              _mm512_fmadd_ps(av, dv[v], acc[m][v]);                                            \
+      for (int64_t kw = kw0; kw < kw1; kw += S, d += S * w->rw, a += S * w->lw) {               \
+        _Pragma("GCC unroll 4") for (int s = 0; s < S; s++) {                                   \
+          if (S > 1 && kw + s >= kw1) break;                                                    \
+          __m512 dv[NV];                                                                        \
+          _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) dv[v] =                          \
+              _mm512_maskz_loadu_ps(t->mk[v], d + s * w->rw + 16 * v);                          \
+          _Pragma("GCC unroll 16") for (int m = 0; m < MB; m++) {                               \
+            __m512 av = _mm512_set1_ps(a[s * w->lw + m * w->lb]);                               \
+            _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[s][m][v] =                 \
+                _mm512_fmadd_ps(av, dv[v], acc[s][m][v]);                                       \
+          }                                                                                     \
         }                                                                                       \
       }                                                                                         \
     }                                                                                           \
+    _Pragma("GCC unroll 4") for (int s = 1; s < S; s++)                                         \
+      _Pragma("GCC unroll 16") for (int m = 0; m < MB; m++)                                     \
+        _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[0][m][v] =                    \
+            _mm512_add_ps(acc[0][m][v], acc[s][m][v]);                                          \
     _Pragma("GCC unroll 16") for (int m = 0; m < MB; m++)                                       \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++)                                      \
-          _mm512_mask_storeu_ps(pp + m * w->O + 16 * v, t->mk[v], acc[m][v]);                   \
+          _mm512_mask_storeu_ps(pp + m * w->O + 16 * v, t->mk[v], acc[0][m][v]);                \
   }
 
 /* tiles of up to 24 accumulators: NV 4 x 6, 3 x 8, 2 x 12, 1 x 12, and

@@ -331,6 +331,11 @@ TEST(weight_gradient_direct_kernel) {
   CHECK(check_conv_wgrad("wg_o20_b1", CONV_MODULE("f32", "[12,12,12,1]", "[12,12,12,20]", "[3,3,1,20]",
                                                   "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
                          1, 1, 0, WG(1), 0));
+  /* a batch of 2 and 16 output features: the window columns summed in 4
+   * sets (11 columns, clipped by the padding: sets left short) */
+  CHECK(check_conv_wgrad("wg_o16_b2", CONV_MODULE("f32", "[5,11,11,2]", "[5,11,11,16]", "[3,3,2,16]",
+                                                  "window={size=11x11 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
   CHECK(check_conv_wgrad("wg_o64_b64_no_pad", CONV_MODULE("f32", "[4,6,6,64]", "[4,5,5,64]", "[2,2,64,64]",
                                                           "window={size=5x5}, dim_labels=f01b_i01o->01bf"),
                          1, 1, 0, WG(1), 0));
@@ -414,6 +419,13 @@ TEST(direct_feature_counts) {
    * output pixels */
   CHECK(check_conv("d_c67", CONV_MODULE("f32", "[2,4,57,67]", "[3,3,67,48]", "[2,4,57,48]",
                                         "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  /* one input feature (an image's first layer): a tap is one product */
+  CHECK(check_conv("d_c1", CONV_MODULE("f32", "[8,28,28,1]", "[3,3,1,16]", "[8,28,28,16]",
+                                       "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("d_c1_nchw_o20", CONV_MODULE("f32", "[3,1,12,13]", "[20,1,3,3]", "[3,20,12,13]",
+                                                "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01"),
                    1, 1, 0));
   CHECK(check_conv("d_w1", CONV_MODULE("f32", "[5,7,1,32]", "[3,1,32,32]", "[5,7,1,32]",
                                        "window={size=3x1 pad=1_1x0_0}, dim_labels=b01f_01io->b01f"),
@@ -516,6 +528,19 @@ TEST(winograd) {
   WINO("w_negpad", "f32", "[2,12,15,16]", "[3,3,16,32]", "[2,8,14,32]", "window={size=3x3 pad=-1_-1x0_1}, " B01F, 1);
   WINO("w_nchw", "f32", "[2,24,10,9]", "[40,24,3,3]", "[2,40,10,9]",
        "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01", 1);
+  /* features outer (NCHW) in and out: input rows staged channels-last
+   * and outputs transposed in 16 x 16 blocks, partial in features (20),
+   * columns (19, 40) and tile rows (odd heights); one layout each way */
+  WINO("w_nchw_edges", "f32", "[3,20,11,19]", "[20,20,3,3]", "[3,20,11,19]",
+       "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_oi01->bf01", 1);
+  WINO("w_nchw_wide", "f32", "[2,16,7,40]", "[33,16,3,3]", "[2,33,7,40]",
+       "window={size=3x3 pad=0_2x1_1}, dim_labels=bf01_oi01->bf01", 1);
+  WINO("w_nchw_negpad", "f32", "[2,17,12,21]", "[16,17,3,3]", "[2,16,9,22]",
+       "window={size=3x3 pad=-1_0x2_1}, dim_labels=bf01_oi01->bf01", 1);
+  WINO("w_nchw_to_nhwc", "f32", "[2,32,9,18]", "[3,3,32,24]", "[2,9,18,24]",
+       "window={size=3x3 pad=1_1x1_1}, dim_labels=bf01_01io->b01f", 1);
+  WINO("w_nhwc_to_nchw", "f32", "[2,9,18,32]", "[3,3,32,24]", "[2,24,9,18]",
+       "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->bf01", 1);
   WINO("w_dgrad", "f32", "[2,8,8,32]", "[3,3,16,32]", "[2,8,8,16]",
        "window={size=3x3 pad=1_1x1_1 rhs_reversal=1x1}, dim_labels=b01f_01oi->b01f", 1);
   /* not by Winograd: stride, dilation, fewer than 16 input features,
@@ -528,7 +553,7 @@ TEST(winograd) {
 }
 
 /* Where the direct kernel must not run: feature groups, batch groups,
- * f64, bf16, 3 spatial dims, under 16 output features, one input feature,
+ * f64, bf16, 3 spatial dims, under 16 output features,
  * lhs dilation with a stride, a window larger than the output. */
 TEST(direct_not_taken) {
   CHECK(check_conv("nd_groups", CONV_MODULE("f32", "[2,6,6,32]", "[3,3,16,32]", "[2,6,6,32]",
@@ -549,9 +574,6 @@ TEST(direct_not_taken) {
                                         "window={size=2x3x3 pad=0_0x1_1x1_1}, dim_labels=b012f_012io->b012f"),
                    1, 0, 0));
   CHECK(check_conv("nd_o8", CONV_MODULE("f32", "[2,6,6,32]", "[3,3,32,8]", "[2,6,6,8]",
-                                        "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
-                   1, 0, 0));
-  CHECK(check_conv("nd_c1", CONV_MODULE("f32", "[8,28,28,1]", "[3,3,1,16]", "[8,28,28,16]",
                                         "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
                    1, 0, 0));
   CHECK(check_conv("nd_lhs_stride", CONV_MODULE("f32", "[2,9,9,16]", "[3,3,16,16]", "[2,9,9,16]",

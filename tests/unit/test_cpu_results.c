@@ -8,8 +8,8 @@
  * planner follows (a scatter's operand written into the result it then
  * updates in place, too), and for roots it must leave to the copy (parameters,
  * constants, one kernel output in two leaves, a value also read by a later
- * kernel), on one thread and split over two. GEMM results (exec.c
- * step_output) likewise. */
+ * kernel), on one thread and split over two. GEMM and convolution
+ * results (exec.c step_output) likewise. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -248,6 +248,30 @@ static float w_dot_tuple(int k, int64_t i) { return k == 0 ? xy_dot(i) : -xy_dot
  * fusion that computes it first) that the kernel reads */
 static const char k_dot_inner[] = "HloModule m\n" DOT_HEAD "  ROOT r = f32[512,512] add(d, d)\n}\n";
 static float w_dot_inner(int k, int64_t i) { return (void)k, 2 * xy_dot(i); }
+/* Convolutions (ST_CONV): x as a 64x64 image of one feature, a 3x3
+ * window of 64 output features from y (SAME padding); sums of 9 multiples
+ * of 0.5 below 2^24, exact in any order */
+static float xy_conv(int64_t i) {
+  int64_t o = i % 64, w = i / 64 % 64, h = i / 4096;
+  float acc = 0;
+  for (int64_t kh = 0; kh < 3; kh++)
+    for (int64_t kw = 0; kw < 3; kw++) {
+      int64_t ih = h + kh - 1, iw = w + kw - 1;
+      if (ih >= 0 && ih < 64 && iw >= 0 && iw < 64) acc += xv(ih * 64 + iw) * yv((kh * 3 + kw) * 64 + o);
+    }
+  return acc;
+}
+#define CONV_HEAD                                                                                     \
+  "ENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"                           \
+  "  xm = f32[1,64,64,1] reshape(x)\n  ys = f32[576] slice(y), slice={[0:576]}\n"                     \
+  "  k = f32[3,3,1,64] reshape(ys)\n"                                                                 \
+  "  c = f32[1,64,64,64] convolution(xm, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f\n"
+static const char k_conv[] = "HloModule m\n" CONV_HEAD "  ROOT r = f32[262144] reshape(c)\n}\n";
+static float w_conv(int k, int64_t i) { return (void)k, xy_conv(i); }
+static const char k_conv_tuple[] =
+    "HloModule m\n" CONV_HEAD "  n = f32[1,64,64,64] negate(c)\n"
+    "  ROOT t = (f32[1,64,64,64], f32[1,64,64,64]) tuple(c, n)\n}\n";
+static float w_conv_tuple(int k, int64_t i) { return k == 0 ? xy_conv(i) : -xy_conv(i); }
 
 TEST(kernel_outputs_are_the_results) {
   for (int threads = 1; threads <= 2; threads++) {
@@ -257,6 +281,8 @@ TEST(kernel_outputs_are_the_results) {
     CHECK(run_case_n("scatter", k_scatter_big, threads, 1, w_scatter_big, ROWS * N) == 0);
     CHECK(run_case_n("dot", k_dot, threads, 1, w_dot, DOT_M * DOT_M) == 0);
     CHECK(run_case_n("dot tuple", k_dot_tuple, threads, 2, w_dot_tuple, DOT_M * DOT_M) == 0);
+    CHECK(run_case_n("conv", k_conv, threads, 1, w_conv, DOT_M * DOT_M) == 0);
+    CHECK(run_case_n("conv tuple", k_conv_tuple, threads, 2, w_conv_tuple, DOT_M * DOT_M) == 0);
   }
 }
 
