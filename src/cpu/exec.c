@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 #if defined(__x86_64__)
+#include <emmintrin.h>
 #include <xmmintrin.h>
 #endif
 
@@ -404,6 +405,55 @@ static cxla_status step_output(const ExecCtx *x, const Step *st, int k, const Sh
   return rval_array_x(x, sh->type, sh->rank, sh->dims, out);
 }
 
+/* Broadcasts of one scalar into an output this large are filled here, in
+ * 16-byte stores that bypass the caches (x86: no read of each line before
+ * it is written, half the memory traffic of the compiled kernel's stores;
+ * the output is larger than the caches, so its readers find it in memory
+ * either way). Bit for bit what the kernel writes. */
+enum { FILL_MIN_BYTES = 16 << 20, FILL_SLICE = 1 << 20 };
+
+typedef struct Fill {
+  unsigned char *dst; /* 16-byte aligned */
+  size_t bytes;
+  unsigned char pat[16]; /* the element's bytes repeated: 16 % element size == 0 */
+} Fill;
+
+/* Bytes [lo, hi) x FILL_SLICE (to f->bytes) of the fill. */
+static cxla_status fill_slice(void *arg, int64_t lo, int64_t hi) {
+  const Fill *f = arg;
+  size_t a = (size_t)lo * FILL_SLICE, e = (size_t)hi * FILL_SLICE;
+  if (e > f->bytes) e = f->bytes;
+  size_t e16 = e & ~(size_t)15;
+#if defined(__x86_64__)
+  __m128i v = _mm_loadu_si128((const __m128i *)f->pat);
+  for (size_t o = a; o < e16; o += 16) _mm_stream_si128((__m128i *)(f->dst + o), v);
+  _mm_sfence(); /* the streamed stores visible before the slice is done */
+#else
+  for (size_t o = a; o < e16; o += 16) memcpy(f->dst + o, f->pat, 16);
+#endif
+  for (size_t o = e16; o < e; o++) f->dst[o] = f->pat[o % 16];
+  return NULL;
+}
+
+/* A kernel step that broadcasts a scalar into one big output at out:
+ * filled by fill_slice over the threads (true), or left to the kernel. */
+static bool fill_broadcast(const ExecCtx *x, const Step *st, RVal *const *ops, void *out, cxla_status *s) {
+  const Instr *in = st->in;
+  if (in->op != OP_BROADCAST || st->nout != 1 || in->noperands != 1 || st->npre || st->row_alias ||
+      in->shape->type == T_TUPLE || ops[0]->lit.nelems != 1 || ops[0]->lit.type != in->shape->type)
+    return false;
+  ElemType t = in->shape->type;
+  size_t es = (size_t)type_bytes(t), bytes = (size_t)shape_elems(in->shape) * es;
+  if (es == 0 || 16 % es != 0 || type_bits(t) != 8 * (int)es || bytes < FILL_MIN_BYTES || ((uintptr_t)out & 15))
+    return false;
+  Fill f = {.dst = out, .bytes = bytes};
+  for (int i = 0; i < 16; i++) f.pat[i] = ((const unsigned char *)ops[0]->lit.data)[(size_t)i % es];
+  int64_t n = (int64_t)((bytes + FILL_SLICE - 1) / FILL_SLICE);
+  *s = x->pool && x->nthreads > 1 ? rt_pool_parallel_for(x->pool, n, 1, x->nthreads, fill_slice, &f)
+                                  : fill_slice(&f, 0, n);
+  return true;
+}
+
 static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {
   const Instr *in = st->in;
   RVal *outs[8] = {0}, *pre[4] = {0};
@@ -450,7 +500,7 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
      * output: a copy there when the output could not take its buffer */
     if (st->row_alias && b[0] != b[st->nout])
       memcpy(b[0], b[st->nout], (size_t)ops[0]->lit.nelems * (size_t)type_bytes(ops[0]->lit.type));
-    s = kernel_call(x, st, b);
+    if (!fill_broadcast(x, st, ops, b[0], &s)) s = kernel_call(x, st, b);
   }
   if (!s && x->profile)
     profile_step(x, in, "kernel", clock_s() - t0, 0,

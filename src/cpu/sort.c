@@ -466,9 +466,9 @@ enum { TOP_BITS = 16, TOP_BINS = 1 << TOP_BITS, MSD_MIN = 1 << 17, MSD_BYTES = 1
 static bool msd_fits(int bits, int64_t n) { return bits >= 32 && n >= MSD_MIN; }
 
 /* In u32 units: top and boff (nchunks x TOP_BINS each), the totals,
- * bucket starts and groups (TOP_BINS + 1 each), the lut and the buckets'
- * first bins (u16) and their low bit counts (u8). */
-static size_t msd_len(int nchunks) { return (size_t)(2 * nchunks + 6) * TOP_BINS; }
+ * bucket starts, groups and first bins (TOP_BINS + 1 each), the lut and
+ * the buckets' first bins (u16) and their low bit counts (u8). */
+static size_t msd_len(int nchunks) { return (size_t)(2 * nchunks + 8) * TOP_BINS; }
 
 static size_t radix_hist_len(int nchunks, int bits, int64_t n) {
   int rb = digit_bits(bits, n), npass = (bits + rb - 1) / rb;
@@ -585,6 +585,12 @@ static void bucket_sort(const SortPlan *p, const RadixFns *f, int low, uint64_t 
     f->scatter(p, MV_FROM_KEYS, A, B, iA, iB, 0, n, 0, 0, base, &off);
     return;
   }
+  /* B's lines fetched for writing first, in order (the hardware streams
+   * them): the last pass's scattered stores then find them in the cache
+   * rather than each waiting for its line from memory */
+#if defined(__GNUC__)
+  for (int64_t i = 0; i < n * es; i += 64) __builtin_prefetch((char *)B + i, 1);
+#endif
   /* A -> B -> A ... -> B (odd count) or A -> S -> B -> S ... -> B */
   void *cur = A;
   uint32_t *icur = iA;
@@ -690,7 +696,8 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
   *done = false;
   r->boff = r->top + (size_t)nc * TOP_BINS;
   uint32_t *tot = r->boff + (size_t)nc * TOP_BINS, *start = tot + TOP_BINS, *group = start + TOP_BINS + 1;
-  uint16_t *lut = (uint16_t *)(group + TOP_BINS + 1);
+  uint32_t *binlo = group + TOP_BINS + 1; /* bucket k: bins [binlo[k], binlo[k + 1]) */
+  uint16_t *lut = (uint16_t *)(binlo + TOP_BINS + 1);
   uint16_t *firsts = lut + TOP_BINS;
   uint8_t *low = (uint8_t *)(firsts + TOP_BINS);
   const void *src = r->src;
@@ -703,16 +710,26 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
     *done = true;
     return NULL;
   }
-  for (size_t b = 0; b < TOP_BINS; b++) {
-    uint32_t t = 0;
-    for (int c = 0; c < nc; c++) t += r->top[(size_t)c * TOP_BINS + b];
-    tot[b] = t;
-  }
+  /* chunk by chunk: these loops over all bins are the serial part */
+  memcpy(tot, r->top, TOP_BINS * sizeof *tot);
+  for (int c = 1; c < nc; c++)
+    for (size_t b = 0; b < TOP_BINS; b++) tot[b] += r->top[(size_t)c * TOP_BINS + b];
   /* buckets: consecutive bins, closed before one that would overfill them */
   int64_t target = MSD_BYTES / (es + (idst ? 4 : 0)), acc = 0, maxb = 0, first = -1, last = -1;
   int nb = 0;
   start[0] = 0;
+  binlo[0] = 0;
   for (int64_t b = 0; b <= TOP_BINS; b++) {
+    if (b % 16 == 0 && b < TOP_BINS) {
+      /* most bins are empty: 16 of them at once */
+      uint32_t any = 0;
+      for (int i = 0; i < 16; i++) any |= tot[b + i];
+      if (!any) {
+        for (int i = 0; i < 16; i++) lut[b + i] = (uint16_t)nb;
+        b += 15;
+        continue;
+      }
+    }
     uint32_t t = b < TOP_BINS ? tot[b] : 0;
     if (b == TOP_BINS || (t && acc && acc + t > target)) {
       /* the keys less the bucket's lowest top bits */
@@ -721,6 +738,7 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
       start[nb + 1] = start[nb] + (uint32_t)acc;
       if (acc > maxb) maxb = acc;
       nb++;
+      binlo[nb] = (uint32_t)b;
       acc = 0;
       first = -1;
       if (b == TOP_BINS) break;
@@ -737,9 +755,16 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
     return NULL;
   }
   r->nb = nb;
-  memset(r->boff, 0, (size_t)nc * (size_t)nb * sizeof *r->boff);
+  /* each chunk's count per bucket: the sum over the bucket's bins (a
+   * running sum, not an increment through lut per bin: those would wait
+   * on each other) */
   for (int c = 0; c < nc; c++)
-    for (size_t b = 0; b < TOP_BINS; b++) r->boff[(size_t)c * (size_t)nb + lut[b]] += r->top[(size_t)c * TOP_BINS + b];
+    for (int k = 0; k < nb; k++) {
+      const uint32_t *t = r->top + (size_t)c * TOP_BINS;
+      uint32_t sum = 0;
+      for (uint32_t b = binlo[k]; b < binlo[k + 1]; b++) sum += t[b];
+      r->boff[(size_t)c * (size_t)nb + (size_t)k] = sum;
+    }
   uint32_t run = 0;
   for (int b = 0; b < nb; b++)
     for (int c = 0; c < nc; c++) {

@@ -300,8 +300,83 @@ TEST(other_leaves_are_copied) {
   }
 }
 
+/* Broadcasts of one scalar into outputs of 16 MiB and more are filled by
+ * the executor (exec.c fill_broadcast: streaming stores over the threads)
+ * instead of their kernel. Runs text (argument: the f32 scalar p, when
+ * nargs) on `threads` threads and checks that each of the result's nelem
+ * elements of es bytes holds the bytes at elem, except rows [r0, r1) of
+ * row_elems elements each, which hold those at elem2. */
+static bool fill_case(const char *name, const char *text, int threads, int nargs, float p, const void *elem,
+                      const void *elem2, size_t es, size_t nelem, size_t r0, size_t r1, size_t row_elems) {
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = "cpu";
+  o.num_threads = threads;
+  cxla_client *c = NULL;
+  cxla_status s = cxla_client_create(&o, &c);
+  bool ok = !s;
+  cxla_executable *e = ok ? rt_compile(c, text) : NULL;
+  cxla_buffer *arg = nargs ? rt_f32(c, &p, 0, NULL) : NULL, *out = NULL;
+  unsigned char *got = malloc(nelem * es);
+  ok = ok && e && got && (!nargs || arg);
+  if (ok) s = cxla_executable_execute(e, &arg, nargs, NULL, &out, NULL);
+  if (ok && !s) s = cxla_buffer_to_host(out, got, nelem * es, NULL);
+  if (s) {
+    printf("%s: %s\n", name, cxla_status_message(s));
+    cxla_status_free(s);
+    ok = false;
+  }
+  for (size_t i = 0; ok && i < nelem; i++) {
+    bool in_rows = i / row_elems >= r0 && i / row_elems < r1;
+    if (memcmp(got + i * es, in_rows ? elem2 : elem, es) != 0) {
+      printf("%s (%d threads): element %zu differs\n", name, threads, i);
+      ok = false;
+    }
+  }
+  free(got);
+  cxla_buffer_destroy(out);
+  cxla_buffer_destroy(arg);
+  cxla_executable_destroy(e);
+  cxla_client_destroy(c);
+  return ok;
+}
+
+TEST(big_broadcasts_are_filled) {
+  /* f32 from a parameter, 16.8 MB, 12 bytes past a multiple of 16 */
+  static const char k_f32[] =
+      "HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n"
+      "  ROOT b = f32[4099,1025] broadcast(p), dimensions={}\n}\n";
+  /* s8, odd length; f64; a constant, as JAX's zeros are; pred (1-bit
+   * values: left to its kernel) */
+  static const char k_s8[] =
+      "HloModule m\nENTRY e {\n  c = s8[] constant(-3)\n  ROOT b = s8[16777233] broadcast(c), dimensions={}\n}\n";
+  static const char k_f64[] =
+      "HloModule m\nENTRY e {\n  c = f64[] constant(-0)\n  ROOT b = f64[2097153] broadcast(c), dimensions={}\n}\n";
+  static const char k_pred[] =
+      "HloModule m\nENTRY e {\n  c = pred[] constant(true)\n  ROOT b = pred[16777217] broadcast(c), dimensions={}\n}\n";
+  /* zeros, then a scatter-add updating row 3 (twice) of the filled buffer
+   * in place */
+  static const char k_scatter[] =
+      "HloModule m\n" SCATTER_ADD_CMP "ENTRY e {\n  z = f32[] constant(0)\n"
+      "  m = f32[8200,512] broadcast(z), dimensions={}\n  i = s32[2,1] constant({{3}, {3}})\n"
+      "  h = f32[] constant(2.5)\n  u = f32[2,512] broadcast(h), dimensions={}\n"
+      "  ROOT r = f32[8200,512] scatter(m, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n}\n";
+  float f = -1.5f, zero = 0, five = 5;
+  int8_t s8 = -3;
+  double nz = -0.0;
+  uint8_t t = 1;
+  for (int threads = 1; threads <= 2; threads++) {
+    CHECK(fill_case("f32", k_f32, threads, 1, f, &f, &f, 4, (size_t)4099 * 1025, 0, 0, 1));
+    CHECK(fill_case("s8", k_s8, threads, 0, 0, &s8, &s8, 1, 16777233, 0, 0, 1));
+    CHECK(fill_case("f64", k_f64, threads, 0, 0, &nz, &nz, 8, 2097153, 0, 0, 1));
+    CHECK(fill_case("pred", k_pred, threads, 0, 0, &t, &t, 1, 16777217, 0, 0, 1));
+    CHECK(fill_case("scatter", k_scatter, threads, 0, 0, &zero, &five, 4, (size_t)8200 * 512, 3, 4, 512));
+  }
+}
+
 int main(void) {
   RUN(kernel_outputs_are_the_results);
   RUN(other_leaves_are_copied);
+  RUN(big_broadcasts_are_filled);
   return test_summary(__FILE__);
 }
