@@ -935,38 +935,93 @@ static LLVMValueRef v_logistic_f32(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, r);
 }
 
-/* sin and cos of f32 values: the argument reduced in double (the fast
- * reduction when speculating, Payne-Hanek otherwise: r within 2^-59 of
- * |r|), r split into f32 rh + rl, then 16-lane f32 polynomials on
- * |r| <= pi/4 (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
+/* An f32 subnormal as a signed zero (DAZ). */
+static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
+  return sel(e, fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-126)), fcsign(e, F(e, 0), x), x);
+}
+
+/* pi/2 = PIO2F_1 + PIO2F_2 + PIO2F_3 + (2^-76.3): f32 parts (mpmath). */
+#define PIO2F_1 0x1.921fb6p+0
+#define PIO2F_2 -0x1.777a5cp-25
+#define PIO2F_3 -0x1.ee59dap-50
+/* The bound below which the f32 reduction is taken (speculation level 2). */
+#define CG_TRIG_F32_MAX 0x1p16
+
+/* The reduction in f32 arithmetic (Cody-Waite, sixteen lanes per AVX-512
+ * instruction) for ax = |x| < CG_TRIG_F32_MAX, a positive f32 value or
+ * zero: k = rint(ax 2/pi) (*q, i32) and r = ax - k pi/2 as rh + *rl:
+ *   r1 = ax - k PIO2F_1 is exact (fma; both are multiples of 2^-24 and
+ *        their difference is below 1);
+ *   p + pl = k PIO2F_2 exactly (pl by fma), s + e = r1 - p exactly
+ *        (Fast2Sum: e = -p - (s - r1); exact also where |r1| < |p|, r1
+ *        being a multiple of 2^-24: the same e as 2Sum's for every f32
+ *        ax below 2^16, compared exhaustively);
+ *   rh = s, rl = (e - pl) - k PIO2F_3.
+ * Only the last two roundings and PIO2F_3's truncation err (each growing
+ * with k): |rh + rl - r| < 2^-33.8 |r| for every f32 ax below 2^16, 2^-39
+ * below 2^14 (an exhaustive comparison with a quad-precision reduction;
+ * the least |r| is 2^-27.8), against 2^-59 for the reduction in double:
+ * at most 2^-9.8 ulp more in sin. |rl| can exceed half an ulp of rh (the
+ * kernels below only add it to small terms). */
+static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, LLVMValueRef *q) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef k = ffun1(e, "llvm.rint", LLVMBuildFMul(B, ax, F(e, 0x1.45f306p-1), "")); /* 2/pi */
+  LLVMValueRef nk = LLVMBuildFNeg(B, k, "");
+  LLVMValueRef r1 = f32fma(e, nk, F(e, PIO2F_1), ax);
+  LLVMValueRef np = LLVMBuildFMul(B, nk, F(e, PIO2F_2), "");      /* -p */
+  LLVMValueRef npl = f32fma(e, nk, F(e, PIO2F_2), LLVMBuildFNeg(B, np, "")); /* -pl */
+  LLVMValueRef s = LLVMBuildFAdd(B, r1, np, "");
+  LLVMValueRef err = LLVMBuildFSub(B, np, LLVMBuildFSub(B, s, r1, ""), ""); /* r1 + (-p) = s + err */
+  *rl = f32fma(e, nk, F(e, PIO2F_3), LLVMBuildFAdd(B, err, npl, ""));
+  *q = LLVMBuildFPToSI(B, k, e->cg->i32, "");
+  return s;
+}
+
+/* sin and cos of f32 values: the argument reduced to rh + rl with
+ * |r| <= pi/4 (slightly beyond) and its quadrant q, then 16-lane f32
+ * polynomials (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
  * < 2^-32) with rl carried through the first-order terms:
  *   sin(r) = rh + (rh z S(z) + rl),  z = rh^2 (its rounding: < 0.35 ulp);
  *   cos(r) = w + (tail - zl/2 - rh rl + z^2 C(z)), w = 1 - z/2 rounded,
  *            tail = the rounding error of w, zl = rh^2 - z (fma), exact;
  * so each result is within 0.5 ulp + the small term's error (< 0.35 ulp
- * for sin, < 0.1 for cos). tan stays in double (a quotient of the two
- * would not be within 1 ulp). */
+ * for sin, < 0.1 for cos). The reduction: when speculating at level 2
+ * (cg.c), in f32 (trig_reduce_f32f) for |x| below CG_TRIG_F32_MAX, other
+ * arguments (NaN and inf too) raising the flag; at level 1 in double
+ * (the fast reduction, flag raised from 2^20); otherwise Payne-Hanek.
+ * The double ones are within 2^-59 of r and split into f32 rh + rl. tan
+ * stays in double (a quotient of the two would not be within 1 ulp). */
 static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMTypeRef f32 = e->cg->f32, i32 = e->cg->i32;
-  LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
-  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, ax, F(e, 0x1p-126)); /* +-0 (DAZ) */
-  LLVMValueRef bad = fcmp(e, LLVMRealUGE, ax, F(e, INFINITY));  /* inf, NaN */
-  LLVMValueRef skip = LLVMBuildOr(B, tiny, bad, "");
-  LLVMValueRef axd = LLVMBuildFPExt(B, ax, e->cg->f64, ""), q, rd;
-  if (e->spec_flag) {
-    /* speculative (cg.c): see v_tan_f32 */
-    LLVMValueRef far = LLVMBuildAnd(B, fcmp(e, LLVMRealOGE, ax, F(e, CG_TRIG_FAST_MAX)), LLVMBuildNot(B, bad, ""), "");
-    em_spec_raise(e, far);
-    LLVMValueRef k;
-    rd = trig_reduce_fast_k(e, sel(e, LLVMBuildOr(B, skip, far, ""), K(e, 1), axd), &k);
-    q = LLVMBuildFPToSI(B, k, i32, "");
+  LLVMValueRef ax, tiny = NULL, bad = NULL, q, rh, rl;
+  if (e->spec_flag && e->spec_level >= 2) {
+    /* zero needs no special case (r = 0, k = 0), nor a subnormal x: the
+     * DAZ mode compiled code runs in (cpu/exec.c) reads it as zero */
+    ax = ffun1(e, "llvm.fabs", x);
+    em_spec_raise(e, fcmp(e, LLVMRealUGE, ax, F(e, CG_TRIG_F32_MAX)));
+    rh = trig_reduce_f32f(e, ax, &rl, &q);
   } else {
-    rd = trig_reduce_f32(e, sel(e, skip, K(e, 1), axd), &q);
-    q = LLVMBuildTrunc(B, q, i32, "");
+    x = dazf(e, x);
+    ax = ffun1(e, "llvm.fabs", x);
+    tiny = fcmp(e, LLVMRealOLT, ax, F(e, 0x1p-126)); /* +-0 (DAZ) */
+    bad = fcmp(e, LLVMRealUGE, ax, F(e, INFINITY));  /* inf, NaN */
+    LLVMValueRef skip = LLVMBuildOr(B, tiny, bad, "");
+    LLVMValueRef axd = LLVMBuildFPExt(B, ax, e->cg->f64, ""), rd;
+    if (e->spec_flag) {
+      /* speculative (cg.c): see v_tan_f32 */
+      LLVMValueRef far = LLVMBuildAnd(B, fcmp(e, LLVMRealOGE, ax, F(e, CG_TRIG_FAST_MAX)), LLVMBuildNot(B, bad, ""), "");
+      em_spec_raise(e, far);
+      LLVMValueRef k;
+      rd = trig_reduce_fast_k(e, sel(e, LLVMBuildOr(B, skip, far, ""), K(e, 1), axd), &k);
+      q = LLVMBuildFPToSI(B, k, i32, "");
+    } else {
+      rd = trig_reduce_f32(e, sel(e, skip, K(e, 1), axd), &q);
+      q = LLVMBuildTrunc(B, q, i32, "");
+    }
+    rh = LLVMBuildFPTrunc(B, rd, f32, "");
+    rl = LLVMBuildFPTrunc(B, vsub(e, rd, LLVMBuildFPExt(B, rh, e->cg->f64, "")), f32, "");
   }
-  LLVMValueRef rh = LLVMBuildFPTrunc(B, rd, f32, "");
-  LLVMValueRef rl = LLVMBuildFPTrunc(B, vsub(e, rd, LLVMBuildFPExt(B, rh, e->cg->f64, "")), f32, "");
   LLVMValueRef z = LLVMBuildFMul(B, rh, rh, "");
   static const double S[4] = {-0x1.5555555555555p-3, 0x1.1111111111111p-7, -0x1.a01a01a01a01ap-13,
                               0x1.71de3a556c734p-19}; /* -1/3!, 1/5!, -1/7!, 1/9! */
@@ -981,18 +1036,18 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 4), lo), "");
   if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
-  LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 2), ""), KI32(e, 0), "");
-  LLVMValueRef res = sel(e, odd, cp, sp);
-  res = sel(e, neg, LLVMBuildFNeg(B, res, ""), res);
-  if (which == TRIG_SIN) res = LLVMBuildFMul(B, res, fcsign(e, F(e, 1), x), ""); /* odd */
+  LLVMValueRef res = LLVMBuildBitCast(B, sel(e, odd, cp, sp), i32, "");
+  /* the sign: negative in quadrants 2 and 3 (q's bit 1, shifted to the
+   * sign bit), flipped for sin of negative x (sin is odd) */
+  LLVMValueRef sg = LLVMBuildShl(B, q, KI32(e, 30), "");
+  if (which == TRIG_SIN) sg = LLVMBuildXor(B, sg, LLVMBuildBitCast(B, x, i32, ""), "");
+  res = LLVMBuildXor(B, res, LLVMBuildAnd(B, sg, KI32(e, INT32_MIN), ""), "");
+  res = LLVMBuildBitCast(B, res, f32, "");
+  if (!tiny) return res;
   res = sel(e, tiny, which == TRIG_COS ? F(e, 1) : x, res);
   return sel(e, bad, LLVMBuildFSub(B, x, x, ""), res);
 }
 
-/* An f32 subnormal as a signed zero (DAZ). */
-static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
-  return sel(e, fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-126)), fcsign(e, F(e, 0), x), x);
-}
 
 LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   e->long_chain |= op == OP_EXP || op == OP_TANH || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS;
@@ -1000,8 +1055,8 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   case OP_EXP: return v_exp_f32(e, dazf(e, x));
   case OP_TANH: return v_tanh_f32(e, dazf(e, x));
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
-  case OP_SIN: return v_sincos_f32(e, TRIG_SIN, dazf(e, x));
-  case OP_COS: return v_sincos_f32(e, TRIG_COS, dazf(e, x));
+  case OP_SIN: return v_sincos_f32(e, TRIG_SIN, x); /* DAZ: v_sincos_f32 */
+  case OP_COS: return v_sincos_f32(e, TRIG_COS, x);
   default: return NULL;
   }
 }
