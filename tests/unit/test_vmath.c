@@ -119,7 +119,7 @@ static const Special kSpecials[] = {
     {"cos", -0.0, 1}, {"cos", 1e-40, 1}, {"cos", INFINITY, NAN}, {"cos", NAN, NAN},
     {"tan", -0.0, -0.0}, {"tan", INFINITY, NAN}, {"tan", NAN, NAN},
     {"tanh", -0.0, -0.0}, {"tanh", 0.0, 0.0}, {"tanh", INFINITY, 1}, {"tanh", -INFINITY, -1},
-    {"tanh", 1000, 1}, {"tanh", -1000, -1}, {"tanh", NAN, NAN},
+    {"tanh", 1000, 1}, {"tanh", -1000, -1}, {"tanh", NAN, NAN}, {"tanh", -1e-40, -0.0}, {"tanh", 1e-40, 0.0},
     {"logistic", INFINITY, 1}, {"logistic", -INFINITY, 0}, {"logistic", 0, 0.5}, {"logistic", NAN, NAN},
     {"sinh", -0.0, -0.0}, {"sinh", INFINITY, INFINITY}, {"sinh", -INFINITY, -INFINITY}, {"sinh", NAN, NAN},
     {"cosh", -0.0, 1}, {"cosh", -INFINITY, INFINITY}, {"cosh", NAN, NAN},
