@@ -461,18 +461,53 @@ static void spec_pass(Em *e, const Instr *what, const Shape *shape, Idx *idx, in
   em_if_end(e, &redo);
 }
 
+/* After a chunk fails at level 2, the next CG_SPEC_SKIP chunks start at
+ * level 1: arguments beyond level 2's range (f32 sin of values from 2^16)
+ * tend to come together, and each failed pass costs a pass. */
+#define CG_SPEC_SKIP 8
+
 /* The innermost loop of a nest, idx->v[d] over [l, h), speculating in
  * chunks (see above) from level `levels` down. */
 static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d,
                                    LLVMValueRef l, LLVMValueRef h, int first_out, int nout, int levels) {
   LLVMBuilderRef B = e->b;
-  LLVMValueRef flag = em_alloca(e, e->cg->i8), C = em_i64(e, CG_SPEC_CHUNK);
+  LLVMTypeRef i8 = e->cg->i8, i32 = e->cg->i32;
+  LLVMValueRef flag = em_alloca(e, i8), skip = em_alloca(e, i32), C = em_i64(e, CG_SPEC_CHUNK);
+  LLVMBuildStore(B, LLVMConstInt(i32, 0, 0), skip);
   LLVMValueRef nch = LLVMBuildSDiv(B, LLVMBuildAdd(B, LLVMBuildSub(B, h, l, ""), em_i64(e, CG_SPEC_CHUNK - 1), ""), C, "");
   Loop cl;
   LLVMValueRef ch = em_loop_begin(e, &cl, em_i64(e, 0), nch, "chunk");
   LLVMValueRef c0 = LLVMBuildAdd(B, l, LLVMBuildMul(B, ch, C, ""), "");
   LLVMValueRef c1 = smin(e, LLVMBuildAdd(B, c0, C, ""), h);
-  spec_pass(e, what, shape, idx, d, c0, c1, first_out, nout, flag, levels);
+  if (levels < 2) {
+    spec_pass(e, what, shape, idx, d, c0, c1, first_out, nout, flag, levels);
+  } else {
+    /* level 2 unless skipping (then as if it had failed); then below */
+    LLVMValueRef sk = LLVMBuildLoad2(B, i32, skip, "");
+    LLVMValueRef go = LLVMBuildICmp(B, LLVMIntEQ, sk, LLVMConstInt(i32, 0, 0), "");
+    LLVMValueRef zero8 = LLVMConstInt(i8, 0, 0);
+    IfBlk top, skipped, below;
+    em_if_begin(e, &top, go);
+    LLVMBuildStore(B, zero8, flag);
+    e->spec_flag = flag;
+    e->spec_level = 2;
+    Loop fl;
+    idx->v[d] = em_loop_begin(e, &fl, c0, c1, "fast");
+    store_outputs(e, what, idx, shape->dims, first_out, nout);
+    em_loop_end(e, &fl);
+    e->spec_flag = NULL;
+    e->spec_level = 0;
+    LLVMValueRef failed = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, flag, ""), zero8, "");
+    LLVMBuildStore(B, LLVMBuildSelect(B, failed, LLVMConstInt(i32, CG_SPEC_SKIP, 0), sk, ""), skip);
+    em_if_end(e, &top);
+    em_if_begin(e, &skipped, LLVMBuildNot(B, go, ""));
+    LLVMBuildStore(B, LLVMBuildSub(B, sk, LLVMConstInt(i32, 1, 0), ""), skip);
+    LLVMBuildStore(B, LLVMConstInt(i8, 1, 0), flag);
+    em_if_end(e, &skipped);
+    em_if_begin(e, &below, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, flag, ""), zero8, ""));
+    spec_pass(e, what, shape, idx, d, c0, c1, first_out, nout, flag, 1);
+    em_if_end(e, &below);
+  }
   em_loop_end(e, &cl);
 }
 

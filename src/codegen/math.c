@@ -1011,7 +1011,9 @@ static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, L
  * (cg.c), in f32 (trig_reduce_f32f) for |x| below CG_TRIG_F32_MAX, other
  * arguments (NaN and inf too) raising the flag; at level 1 in double
  * (the fast reduction, flag raised from 2^20); otherwise Payne-Hanek.
- * The double ones are within 2^-59 of r and split into f32 rh + rl. tan
+ * The double ones are within 2^-59 of r and split into f32 rh + rl, and
+ * taken only from 2^16 (below, every pass reduces in f32, so that the
+ * results do not depend on the pass). tan
  * stays in double (a quotient of the two would not be within 1 ulp). */
 static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
@@ -1043,6 +1045,14 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
     }
     rh = LLVMBuildFPTrunc(B, rd, f32, "");
     rl = LLVMBuildFPTrunc(B, vsub(e, rd, LLVMBuildFPExt(B, rh, e->cg->f64, "")), f32, "");
+    /* below 2^16 the f32 reduction's r and q, as level 2 computes them:
+     * an element's result does not depend on which pass computes it
+     * (which depends on its chunk's other elements) */
+    LLVMValueRef nearf = fcmp(e, LLVMRealOLT, ax, F(e, CG_TRIG_F32_MAX));
+    LLVMValueRef rl2, q2, rh2 = trig_reduce_f32f(e, sel(e, nearf, ax, F(e, 0)), &rl2, &q2);
+    rh = sel(e, nearf, rh2, rh);
+    rl = sel(e, nearf, rl2, rl);
+    q = sel(e, nearf, q2, q);
   }
   LLVMValueRef z = LLVMBuildFMul(B, rh, rh, "");
   static const double S[4] = {-0x1.5555555555555p-3, 0x1.1111111111111p-7, -0x1.a01a01a01a01ap-13,

@@ -458,6 +458,34 @@ TEST(f32_trig_f32_reduction) {
   free(got);
 }
 
+/* f32 sin and cos of an argument below 2^16 are the same bits whichever
+ * pass computes them: alone (the f32 reduction), in chunks with a NaN (the
+ * reduction in double for the others), with a value beyond 2^20 (the
+ * exact one), with 2^16 (cg.c skips the f32 pass for the chunks after). */
+TEST(f32_trig_same_any_pass) {
+  static const char *ops[] = {"sine", "cosine"};
+  enum { N = 8192 };
+  double *x = malloc(sizeof(double) * N), *y = malloc(sizeof(double) * N);
+  double *a = malloc(sizeof(double) * N), *b = malloc(sizeof(double) * N);
+  CHECK(x && y && a && b);
+  for (int k = 0; x && y && a && b && k < 2; k++) {
+    for (int i = 0; i < N; i++) {
+      float f = (float)(sin(i * 0.731) * (i % 3 == 0 ? 60000.0 : 30.0));
+      x[i] = y[i] = f;
+    }
+    for (int c = 0; c < N / 1024; c++) y[c * 1024 + 5] = c % 3 == 0 ? NAN : c % 3 == 1 ? 3e9 : 65536.0;
+    CHECK(run_cpu(ops[k], false, x, NULL, N, a));
+    CHECK(run_cpu(ops[k], false, y, NULL, N, b));
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+      if (i % 1024 != 5 && !same_value(a[i], b[i]) && bad++ < 5) {
+        printf("  f32 %s(%a): %a alone, %a beside a slow argument\n", ops[k], x[i], a[i], b[i]);
+        CHECK(same_value(a[i], b[i]));
+      }
+  }
+  free(x), free(y), free(a), free(b);
+}
+
 /* `test_vmath --sweep97` (not part of `make test`: minutes): f32 sin and
  * cos at every 97th f32 bit pattern of magnitude below 2^20 (the fast
  * reduction's range; both signs), in runs of 2^22 values, against long
@@ -520,5 +548,6 @@ int main(int argc, char **argv) {
   RUN(narrow_types);
   RUN(f32_dense);
   RUN(f32_trig_f32_reduction);
+  RUN(f32_trig_same_any_pass);
   return test_summary(__FILE__);
 }
