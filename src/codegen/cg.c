@@ -417,60 +417,111 @@ void em_spec_raise(Em *e, LLVMValueRef cond) {
   LLVMBuildStore(e->b, f, e->spec_flag);
 }
 
-/* Whether the kernel for `in` computes a function with a fast path. */
-static bool speculates(const Instr *in) {
+/* How many speculation levels the kernel for `in` has (0: it computes no
+ * function with a fast path): 2 with an f32 (or narrower) sin or cos, 1
+ * with only tan. */
+static int speculates(const Instr *in) {
   const Computation *c = in->op == OP_FUSION && in->ncalled == 1 ? in->called[0] : NULL;
-  int n = c ? c->ninstrs : 1;
+  int n = c ? c->ninstrs : 1, levels = 0;
   for (int i = 0; i < n; i++) {
     const Instr *x = c ? c->instrs[i] : in;
     if ((x->op == OP_SIN || x->op == OP_COS || x->op == OP_TAN) && type_kind(x->shape->type) == TK_FLOAT &&
-        x->shape->type != T_F64)
-      return true;
+        x->shape->type != T_F64) {
+      int l = x->op == OP_TAN ? 1 : 2;
+      if (l > levels) levels = l;
+    }
   }
-  return false;
+  return levels;
 }
 
 static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_t *dims,
                           int first_out, int nout);
 
-/* The innermost loop of a nest, idx->v[d] over [l, h), speculating in
- * chunks (see above). */
-static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d,
-                                   LLVMValueRef l, LLVMValueRef h, int first_out, int nout) {
+/* One pass over the chunk [c0, c1) at speculation level `level` (0: none)
+ * and, when it raises the flag, the passes below it. */
+static void spec_pass(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d, LLVMValueRef c0,
+                      LLVMValueRef c1, int first_out, int nout, LLVMValueRef flag, int level) {
   LLVMBuilderRef B = e->b;
-  LLVMValueRef flag = em_alloca(e, e->cg->i8), C = em_i64(e, CG_SPEC_CHUNK);
-  LLVMValueRef nch = LLVMBuildSDiv(B, LLVMBuildAdd(B, LLVMBuildSub(B, h, l, ""), em_i64(e, CG_SPEC_CHUNK - 1), ""), C, "");
-  Loop cl, fl, sl;
-  LLVMValueRef ch = em_loop_begin(e, &cl, em_i64(e, 0), nch, "chunk");
-  LLVMValueRef c0 = LLVMBuildAdd(B, l, LLVMBuildMul(B, ch, C, ""), "");
-  LLVMValueRef c1 = smin(e, LLVMBuildAdd(B, c0, C, ""), h);
-  LLVMBuildStore(B, LLVMConstInt(e->cg->i8, 0, 0), flag);
-  e->spec_flag = flag;
-  idx->v[d] = em_loop_begin(e, &fl, c0, c1, "fast");
+  Loop l;
+  if (level > 0) {
+    LLVMBuildStore(B, LLVMConstInt(e->cg->i8, 0, 0), flag);
+    e->spec_flag = flag;
+    e->spec_level = level;
+  }
+  idx->v[d] = em_loop_begin(e, &l, c0, c1, level > 0 ? "fast" : "exact");
   store_outputs(e, what, idx, shape->dims, first_out, nout);
-  em_loop_end(e, &fl);
+  em_loop_end(e, &l);
   e->spec_flag = NULL;
+  e->spec_level = 0;
+  if (level == 0) return;
   IfBlk redo;
   em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, e->cg->i8, flag, ""),
                                       LLVMConstInt(e->cg->i8, 0, 0), ""));
-  idx->v[d] = em_loop_begin(e, &sl, c0, c1, "exact");
-  store_outputs(e, what, idx, shape->dims, first_out, nout);
-  em_loop_end(e, &sl);
+  spec_pass(e, what, shape, idx, d, c0, c1, first_out, nout, flag, level - 1);
   em_if_end(e, &redo);
+}
+
+/* After a chunk fails at level 2, the next CG_SPEC_SKIP chunks start at
+ * level 1: arguments beyond level 2's range (f32 sin of values from 2^16)
+ * tend to come together, and each failed pass costs a pass. */
+#define CG_SPEC_SKIP 8
+
+/* The innermost loop of a nest, idx->v[d] over [l, h), speculating in
+ * chunks (see above) from level `levels` down. */
+static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d,
+                                   LLVMValueRef l, LLVMValueRef h, int first_out, int nout, int levels) {
+  LLVMBuilderRef B = e->b;
+  LLVMTypeRef i8 = e->cg->i8, i32 = e->cg->i32;
+  LLVMValueRef flag = em_alloca(e, i8), skip = em_alloca(e, i32), C = em_i64(e, CG_SPEC_CHUNK);
+  LLVMBuildStore(B, LLVMConstInt(i32, 0, 0), skip);
+  LLVMValueRef nch = LLVMBuildSDiv(B, LLVMBuildAdd(B, LLVMBuildSub(B, h, l, ""), em_i64(e, CG_SPEC_CHUNK - 1), ""), C, "");
+  Loop cl;
+  LLVMValueRef ch = em_loop_begin(e, &cl, em_i64(e, 0), nch, "chunk");
+  LLVMValueRef c0 = LLVMBuildAdd(B, l, LLVMBuildMul(B, ch, C, ""), "");
+  LLVMValueRef c1 = smin(e, LLVMBuildAdd(B, c0, C, ""), h);
+  if (levels < 2) {
+    spec_pass(e, what, shape, idx, d, c0, c1, first_out, nout, flag, levels);
+  } else {
+    /* level 2 unless skipping (then as if it had failed); then below */
+    LLVMValueRef sk = LLVMBuildLoad2(B, i32, skip, "");
+    LLVMValueRef go = LLVMBuildICmp(B, LLVMIntEQ, sk, LLVMConstInt(i32, 0, 0), "");
+    LLVMValueRef zero8 = LLVMConstInt(i8, 0, 0);
+    IfBlk top, skipped, below;
+    em_if_begin(e, &top, go);
+    LLVMBuildStore(B, zero8, flag);
+    e->spec_flag = flag;
+    e->spec_level = 2;
+    Loop fl;
+    idx->v[d] = em_loop_begin(e, &fl, c0, c1, "fast");
+    store_outputs(e, what, idx, shape->dims, first_out, nout);
+    em_loop_end(e, &fl);
+    e->spec_flag = NULL;
+    e->spec_level = 0;
+    LLVMValueRef failed = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, flag, ""), zero8, "");
+    LLVMBuildStore(B, LLVMBuildSelect(B, failed, LLVMConstInt(i32, CG_SPEC_SKIP, 0), sk, ""), skip);
+    em_if_end(e, &top);
+    em_if_begin(e, &skipped, LLVMBuildNot(B, go, ""));
+    LLVMBuildStore(B, LLVMBuildSub(B, sk, LLVMConstInt(i32, 1, 0), ""), skip);
+    LLVMBuildStore(B, LLVMConstInt(i8, 1, 0), flag);
+    em_if_end(e, &skipped);
+    em_if_begin(e, &below, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, flag, ""), zero8, ""));
+    spec_pass(e, what, shape, idx, d, c0, c1, first_out, nout, flag, 1);
+    em_if_end(e, &below);
+  }
   em_loop_end(e, &cl);
 }
 
 /* Loop nest over dims storing values of `what`: the outermost loop runs
  * over [lo, hi) of the first `split` dims flattened (row-major), the
- * others over their whole extent; the innermost speculates when `spec`
- * (never where the kernel reads its own output). */
+ * others over their whole extent; the innermost speculates from level `spec`
+ * down when `spec` > 0 (never where the kernel reads its own output). */
 static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
-                           LLVMValueRef lo, LLVMValueRef hi, int split, bool spec, int k,
+                           LLVMValueRef lo, LLVMValueRef hi, int split, int spec, int k,
                            const Instr *const *red, int nred);
 static cxla_status bind(Em *e, const Instr *in, int slot);
 
 static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
-                      LLVMValueRef lo, LLVMValueRef hi, int split, bool spec) {
+                      LLVMValueRef lo, LLVMValueRef hi, int split, int spec) {
   emit_nest_rows(e, what, shape, first_out, nout, lo, hi, split, spec, 0, NULL, 0);
 }
 
@@ -478,7 +529,7 @@ static void emit_nest(Em *e, const Instr *what, const Shape *shape, int first_ou
  * first k output dims) once per row: after the loops over dims 0 .. k-1
  * open, before the inner ones (split <= k). */
 static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int first_out, int nout,
-                           LLVMValueRef lo, LLVMValueRef hi, int split, bool spec, int k,
+                           LLVMValueRef lo, LLVMValueRef hi, int split, int spec, int k,
                            const Instr *const *red, int nred) {
   int rank = shape->rank;
   for (int i = 0; i < rank; i++)
@@ -509,7 +560,7 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
     bool ranged = i == 0;
     LLVMValueRef l = ranged ? lo : em_i64(e, 0), h = ranged ? hi : em_i64(e, shape->dims[i]);
     if (spec && i == rank - 1) {
-      emit_inner_speculative(e, what, shape, idx, i, l, h, first_out, nout);
+      emit_inner_speculative(e, what, shape, idx, i, l, h, first_out, nout, spec);
       for (int j = nloops - 1; j >= 0; j--) em_loop_end(e, &loops[j]);
       return;
     }
@@ -1118,7 +1169,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
       /* the epilogue reads the reduce's value from the output */
       s = bind(&e, colr[0], 0);
       if (s) em_fail(&e, s), s = NULL;
-      emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1, false); /* in place: never twice */
+      emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1, 0); /* in place: never twice */
     }
   } else if ((tsrc = transposed_operand(in, value)) != NULL) {
     int slot = -1;
@@ -1133,7 +1184,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     while (nred < CG_MAX_ROW_REDUCES && red[nred]) nred++;
     e.stash_red = row_stash(in, sh[0], red[nred - 1]);
     /* not a column reduction nor tiled (above): kernel_rows_dims is */
-    emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), false, rowk, red, nred);
+    emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), 0, rowk, red, nred);
   } else if (outputs_same_dims(in)) {
     emit_nest(&e, value, sh[0], 0, nout, lo, hi, split_dims(sh[0]), speculates(in));
   } else {

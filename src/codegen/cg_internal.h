@@ -73,8 +73,13 @@ typedef struct Em {
   /* Speculation (cg.c emit_nest): while set, an i8 slot that functions
    * with a fast path for the common case (math.c: f32 sin, cos, tan) raise
    * (em_spec_raise) for any element the fast path cannot compute; the
-   * nest then computes that chunk of elements again with it unset. */
+   * nest then computes that chunk of elements again with it unset.
+   * spec_level says how fast a path may be taken while it is set: 2 the
+   * fastest (f32 sin and cos reduce their argument in f32 arithmetic),
+   * 1 the next (the reduction in double); a chunk that raises the flag at
+   * level 2 is computed again at level 1, then without speculation. */
   LLVMValueRef spec_flag;
+  int spec_level;
   /* Set by math.c's functions (em_vmath*): the innermost loop being
    * emitted computes one, a long chain of dependent operations per
    * element (see em_loop_end). */

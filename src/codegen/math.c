@@ -883,30 +883,52 @@ static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, r);
 }
 
-/* tanh: |x| < 0.55 by its Taylor series to x^19 (truncation < 2^-30);
- * beyond, (1 - t) / (1 + t) with t = exp(-2|x|) <= 1/3, the roundings of
- * 1 - t, 1 + t and of the quotient corrected (two-sum, fma residual); |x|
- * clamped at 10 (tanh is 1 in f32 from 9.01). */
+/* tanh(a) for a = |x| (clamped at 10: tanh is 1 in f32 from 9.01) as
+ * -t / (2 + t) with t = expm1(-2a) in (-1, 0], one formula for every a:
+ *   -2a = k ln2 + r (r + rl as in expf_core, |r| <= ln2/2);
+ *   expm1(r) = sum + sum_lo: Taylor to r^8 (truncation < 2^-29 of r),
+ *     sum = r + q rounded, sum_lo its error (Fast2Sum: |r| > |q|);
+ *   t = (2^k - 1) + 2^k (sum + sum_lo) as th + tl: 2^k - 1 = a1 + a1l
+ *     (Fast2Sum of -1 and 2^k), 2^k sum exact, a1 + 2^k sum's error by
+ *     Fast2Sum (|a1| >= 1/2 > |2^k sum| or a1 = 0);
+ *   d + dl = 2 + t (Fast2Sum), and the quotient's rounding corrected (fma
+ *     residual of (-th - tl) - q (d + dl)).
+ * So t carries no rounding of its own: the result is within 0.5 ulp + the
+ * polynomial's and the residual's small errors (measured: 0.70 ulp). */
 static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
-  LLVMValueRef z = LLVMBuildFMul(B, ax, ax, "");
-  LLVMValueRef small = f32fma(e, LLVMBuildFMul(B, ax, z, ""), fhorner(e, z, kTanhTaylor, 9), ax);
-  LLVMValueRef a = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 10)), ax, F(e, 10)); /* NaN too */
-  LLVMValueRef k, p = expf_core(e, LLVMBuildFMul(B, a, F(e, -2), ""), &k, NULL);
-  LLVMValueRef t = ldexpf_(e, p, k);
-  LLVMValueRef one = F(e, 1);
-  LLVMValueRef n = LLVMBuildFSub(B, one, t, "");
-  LLVMValueRef nl = LLVMBuildFSub(B, LLVMBuildFSub(B, one, n, ""), t, ""); /* 1 - t = n + nl */
-  LLVMValueRef d = LLVMBuildFAdd(B, one, t, "");
-  LLVMValueRef dl = LLVMBuildFSub(B, t, LLVMBuildFSub(B, d, one, ""), ""); /* 1 + t = d + dl */
-  LLVMValueRef y = LLVMBuildFDiv(B, one, d, "");
-  LLVMValueRef q = LLVMBuildFMul(B, n, y, "");
-  LLVMValueRef nq = LLVMBuildFNeg(B, q, "");
+  LLVMValueRef a = sel(e, fcmp(e, LLVMRealOGT, ax, F(e, 10)), F(e, 10), ax); /* NaN stays NaN */
+  LLVMValueRef y = LLVMBuildFMul(B, a, F(e, -2), "");
+  LLVMValueRef kf = ffun1(e, "llvm.rint", LLVMBuildFMul(B, y, F(e, LOG2E), ""));
+  LLVMValueRef nk = LLVMBuildFNeg(B, kf, "");
+  LLVMValueRef c2 = F(e, (double)(float)(LN2_HI - EXPF_C1));
+  LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1), y); /* exact */
+  LLVMValueRef r = f32fma(e, nk, c2, r1);
+  LLVMValueRef rl = f32fma(e, nk, c2, LLVMBuildFSub(B, r1, r, "")); /* r1 - k c2 - r */
+  double c[7];
+  for (int i = 0; i < 7; i++) c[i] = inv_fact(i + 2);
+  LLVMValueRef q = f32fma(e, LLVMBuildFMul(B, r, r, ""), fhorner(e, r, c, 7), rl);
+  LLVMValueRef sum = LLVMBuildFAdd(B, r, q, "");
+  LLVMValueRef sum_lo = LLVMBuildFSub(B, q, LLVMBuildFSub(B, sum, r, ""), "");
+  LLVMValueRef ki = LLVMBuildFPToSI(B, kf, e->cg->i32, ""); /* -29 .. 0 */
+  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildAdd(B, ki, KI32(e, 127), ""), KI32(e, 23), ""),
+                                     e->cg->f32, ""); /* 2^k */
+  LLVMValueRef one = F(e, 1), two = F(e, 2);
+  LLVMValueRef a1 = LLVMBuildFSub(B, sc, one, "");
+  LLVMValueRef a1l = LLVMBuildFSub(B, sc, LLVMBuildFAdd(B, a1, one, ""), ""); /* sc - 1 = a1 + a1l */
+  LLVMValueRef pr = LLVMBuildFMul(B, sc, sum, "");
+  LLVMValueRef th = LLVMBuildFAdd(B, a1, pr, "");
+  LLVMValueRef tl = f32fma(e, sc, sum_lo, LLVMBuildFAdd(B, LLVMBuildFSub(B, pr, LLVMBuildFSub(B, th, a1, ""), ""), a1l, ""));
+  LLVMValueRef d = LLVMBuildFAdd(B, two, th, "");
+  LLVMValueRef dl = LLVMBuildFAdd(B, LLVMBuildFSub(B, th, LLVMBuildFSub(B, d, two, ""), ""), tl, "");
+  LLVMValueRef yv = LLVMBuildFDiv(B, one, d, "");
+  LLVMValueRef n = LLVMBuildFNeg(B, th, ""), nl = LLVMBuildFNeg(B, tl, "");
+  LLVMValueRef qq = LLVMBuildFMul(B, n, yv, "");
+  LLVMValueRef nq = LLVMBuildFNeg(B, qq, "");
   LLVMValueRef res = LLVMBuildFAdd(B, f32fma(e, nq, d, n), f32fma(e, nq, dl, nl), ""); /* (n + nl) - q (d + dl) */
-  LLVMValueRef big = f32fma(e, res, y, q);
-  LLVMValueRef r = fcsign(e, sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 0.55)), small, big), x);
-  return sel(e, isnan_(e, x), x, r);
+  LLVMValueRef big = f32fma(e, res, yv, qq);
+  return fcsign(e, big, x); /* NaN from NaN: every step above propagates it */
 }
 
 /* logistic: t = exp(-|x|) as th + tl (p's rounding kept), then 1 / (1 + t)
@@ -935,38 +957,103 @@ static LLVMValueRef v_logistic_f32(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, r);
 }
 
-/* sin and cos of f32 values: the argument reduced in double (the fast
- * reduction when speculating, Payne-Hanek otherwise: r within 2^-59 of
- * |r|), r split into f32 rh + rl, then 16-lane f32 polynomials on
- * |r| <= pi/4 (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
+/* An f32 subnormal as a signed zero (DAZ). */
+static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
+  return sel(e, fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-126)), fcsign(e, F(e, 0), x), x);
+}
+
+/* pi/2 = PIO2F_1 + PIO2F_2 + PIO2F_3 + (2^-76.3): f32 parts (mpmath). */
+#define PIO2F_1 0x1.921fb6p+0
+#define PIO2F_2 -0x1.777a5cp-25
+#define PIO2F_3 -0x1.ee59dap-50
+/* The bound below which the f32 reduction is taken (speculation level 2). */
+#define CG_TRIG_F32_MAX 0x1p16
+
+/* The reduction in f32 arithmetic (Cody-Waite, sixteen lanes per AVX-512
+ * instruction) for ax = |x| < CG_TRIG_F32_MAX, a positive f32 value or
+ * zero: k = rint(ax 2/pi) (*q, i32) and r = ax - k pi/2 as rh + *rl:
+ *   r1 = ax - k PIO2F_1 is exact (fma; both are multiples of 2^-24 and
+ *        their difference is below 1);
+ *   p + pl = k PIO2F_2 exactly (pl by fma), s + e = r1 - p exactly
+ *        (Fast2Sum: e = -p - (s - r1); exact also where |r1| < |p|, r1
+ *        being a multiple of 2^-24: the same e as 2Sum's for every f32
+ *        ax below 2^16, compared exhaustively);
+ *   rh = s, rl = (e - pl) - k PIO2F_3.
+ * Only the last two roundings and PIO2F_3's truncation err (each growing
+ * with k): |rh + rl - r| < 2^-33.8 |r| for every f32 ax below 2^16, 2^-39
+ * below 2^14 (an exhaustive comparison with a quad-precision reduction;
+ * the least |r| is 2^-27.8), against 2^-59 for the reduction in double:
+ * at most 2^-9.8 ulp more in sin. |rl| can exceed half an ulp of rh (the
+ * kernels below only add it to small terms). */
+static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, LLVMValueRef *q) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef k = ffun1(e, "llvm.rint", LLVMBuildFMul(B, ax, F(e, 0x1.45f306p-1), "")); /* 2/pi */
+  LLVMValueRef nk = LLVMBuildFNeg(B, k, "");
+  LLVMValueRef r1 = f32fma(e, nk, F(e, PIO2F_1), ax);
+  LLVMValueRef np = LLVMBuildFMul(B, nk, F(e, PIO2F_2), "");      /* -p */
+  LLVMValueRef npl = f32fma(e, nk, F(e, PIO2F_2), LLVMBuildFNeg(B, np, "")); /* -pl */
+  LLVMValueRef s = LLVMBuildFAdd(B, r1, np, "");
+  LLVMValueRef err = LLVMBuildFSub(B, np, LLVMBuildFSub(B, s, r1, ""), ""); /* r1 + (-p) = s + err */
+  *rl = f32fma(e, nk, F(e, PIO2F_3), LLVMBuildFAdd(B, err, npl, ""));
+  *q = LLVMBuildFPToSI(B, k, e->cg->i32, "");
+  return s;
+}
+
+/* sin and cos of f32 values: the argument reduced to rh + rl with
+ * |r| <= pi/4 (slightly beyond) and its quadrant q, then 16-lane f32
+ * polynomials (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
  * < 2^-32) with rl carried through the first-order terms:
  *   sin(r) = rh + (rh z S(z) + rl),  z = rh^2 (its rounding: < 0.35 ulp);
  *   cos(r) = w + (tail - zl/2 - rh rl + z^2 C(z)), w = 1 - z/2 rounded,
  *            tail = the rounding error of w, zl = rh^2 - z (fma), exact;
  * so each result is within 0.5 ulp + the small term's error (< 0.35 ulp
- * for sin, < 0.1 for cos). tan stays in double (a quotient of the two
- * would not be within 1 ulp). */
+ * for sin, < 0.1 for cos). The reduction: when speculating at level 2
+ * (cg.c), in f32 (trig_reduce_f32f) for |x| below CG_TRIG_F32_MAX, other
+ * arguments (NaN and inf too) raising the flag; at level 1 in double
+ * (the fast reduction, flag raised from 2^20); otherwise Payne-Hanek.
+ * The double ones are within 2^-59 of r and split into f32 rh + rl, and
+ * taken only from 2^16 (below, every pass reduces in f32, so that the
+ * results do not depend on the pass). tan
+ * stays in double (a quotient of the two would not be within 1 ulp). */
 static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMTypeRef f32 = e->cg->f32, i32 = e->cg->i32;
-  LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
-  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, ax, F(e, 0x1p-126)); /* +-0 (DAZ) */
-  LLVMValueRef bad = fcmp(e, LLVMRealUGE, ax, F(e, INFINITY));  /* inf, NaN */
-  LLVMValueRef skip = LLVMBuildOr(B, tiny, bad, "");
-  LLVMValueRef axd = LLVMBuildFPExt(B, ax, e->cg->f64, ""), q, rd;
-  if (e->spec_flag) {
-    /* speculative (cg.c): see v_tan_f32 */
-    LLVMValueRef far = LLVMBuildAnd(B, fcmp(e, LLVMRealOGE, ax, F(e, CG_TRIG_FAST_MAX)), LLVMBuildNot(B, bad, ""), "");
-    em_spec_raise(e, far);
-    LLVMValueRef k;
-    rd = trig_reduce_fast_k(e, sel(e, LLVMBuildOr(B, skip, far, ""), K(e, 1), axd), &k);
-    q = LLVMBuildFPToSI(B, k, i32, "");
+  LLVMValueRef ax, tiny = NULL, bad = NULL, q, rh, rl;
+  if (e->spec_flag && e->spec_level >= 2) {
+    /* zero needs no special case (r = 0, k = 0), nor a subnormal x: the
+     * DAZ mode compiled code runs in (cpu/exec.c) reads it as zero */
+    ax = ffun1(e, "llvm.fabs", x);
+    em_spec_raise(e, fcmp(e, LLVMRealUGE, ax, F(e, CG_TRIG_F32_MAX)));
+    rh = trig_reduce_f32f(e, ax, &rl, &q);
   } else {
-    rd = trig_reduce_f32(e, sel(e, skip, K(e, 1), axd), &q);
-    q = LLVMBuildTrunc(B, q, i32, "");
+    x = dazf(e, x);
+    ax = ffun1(e, "llvm.fabs", x);
+    tiny = fcmp(e, LLVMRealOLT, ax, F(e, 0x1p-126)); /* +-0 (DAZ) */
+    bad = fcmp(e, LLVMRealUGE, ax, F(e, INFINITY));  /* inf, NaN */
+    LLVMValueRef skip = LLVMBuildOr(B, tiny, bad, "");
+    LLVMValueRef axd = LLVMBuildFPExt(B, ax, e->cg->f64, ""), rd;
+    if (e->spec_flag) {
+      /* speculative (cg.c): see v_tan_f32 */
+      LLVMValueRef far = LLVMBuildAnd(B, fcmp(e, LLVMRealOGE, ax, F(e, CG_TRIG_FAST_MAX)), LLVMBuildNot(B, bad, ""), "");
+      em_spec_raise(e, far);
+      LLVMValueRef k;
+      rd = trig_reduce_fast_k(e, sel(e, LLVMBuildOr(B, skip, far, ""), K(e, 1), axd), &k);
+      q = LLVMBuildFPToSI(B, k, i32, "");
+    } else {
+      rd = trig_reduce_f32(e, sel(e, skip, K(e, 1), axd), &q);
+      q = LLVMBuildTrunc(B, q, i32, "");
+    }
+    rh = LLVMBuildFPTrunc(B, rd, f32, "");
+    rl = LLVMBuildFPTrunc(B, vsub(e, rd, LLVMBuildFPExt(B, rh, e->cg->f64, "")), f32, "");
+    /* below 2^16 the f32 reduction's r and q, as level 2 computes them:
+     * an element's result does not depend on which pass computes it
+     * (which depends on its chunk's other elements) */
+    LLVMValueRef nearf = fcmp(e, LLVMRealOLT, ax, F(e, CG_TRIG_F32_MAX));
+    LLVMValueRef rl2, q2, rh2 = trig_reduce_f32f(e, sel(e, nearf, ax, F(e, 0)), &rl2, &q2);
+    rh = sel(e, nearf, rh2, rh);
+    rl = sel(e, nearf, rl2, rl);
+    q = sel(e, nearf, q2, q);
   }
-  LLVMValueRef rh = LLVMBuildFPTrunc(B, rd, f32, "");
-  LLVMValueRef rl = LLVMBuildFPTrunc(B, vsub(e, rd, LLVMBuildFPExt(B, rh, e->cg->f64, "")), f32, "");
   LLVMValueRef z = LLVMBuildFMul(B, rh, rh, "");
   static const double S[4] = {-0x1.5555555555555p-3, 0x1.1111111111111p-7, -0x1.a01a01a01a01ap-13,
                               0x1.71de3a556c734p-19}; /* -1/3!, 1/5!, -1/7!, 1/9! */
@@ -981,18 +1068,18 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 4), lo), "");
   if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
-  LLVMValueRef neg = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 2), ""), KI32(e, 0), "");
-  LLVMValueRef res = sel(e, odd, cp, sp);
-  res = sel(e, neg, LLVMBuildFNeg(B, res, ""), res);
-  if (which == TRIG_SIN) res = LLVMBuildFMul(B, res, fcsign(e, F(e, 1), x), ""); /* odd */
+  LLVMValueRef res = LLVMBuildBitCast(B, sel(e, odd, cp, sp), i32, "");
+  /* the sign: negative in quadrants 2 and 3 (q's bit 1, shifted to the
+   * sign bit), flipped for sin of negative x (sin is odd) */
+  LLVMValueRef sg = LLVMBuildShl(B, q, KI32(e, 30), "");
+  if (which == TRIG_SIN) sg = LLVMBuildXor(B, sg, LLVMBuildBitCast(B, x, i32, ""), "");
+  res = LLVMBuildXor(B, res, LLVMBuildAnd(B, sg, KI32(e, INT32_MIN), ""), "");
+  res = LLVMBuildBitCast(B, res, f32, "");
+  if (!tiny) return res;
   res = sel(e, tiny, which == TRIG_COS ? F(e, 1) : x, res);
   return sel(e, bad, LLVMBuildFSub(B, x, x, ""), res);
 }
 
-/* An f32 subnormal as a signed zero (DAZ). */
-static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
-  return sel(e, fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-126)), fcsign(e, F(e, 0), x), x);
-}
 
 LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   e->long_chain |= op == OP_EXP || op == OP_TANH || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS;
@@ -1000,8 +1087,8 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   case OP_EXP: return v_exp_f32(e, dazf(e, x));
   case OP_TANH: return v_tanh_f32(e, dazf(e, x));
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
-  case OP_SIN: return v_sincos_f32(e, TRIG_SIN, dazf(e, x));
-  case OP_COS: return v_sincos_f32(e, TRIG_COS, dazf(e, x));
+  case OP_SIN: return v_sincos_f32(e, TRIG_SIN, x); /* DAZ: v_sincos_f32 */
+  case OP_COS: return v_sincos_f32(e, TRIG_COS, x);
   default: return NULL;
   }
 }

@@ -1,11 +1,14 @@
 /* Speculative chunks (src/codegen/cg.c emit_inner_speculative): kernels
- * with f32 / bf16 sin, cos or tan compute each chunk of 1024 elements with
- * the fast argument reduction (|x| < 2^20) and compute a chunk again the
- * exact way when one of its elements is beyond. Against the reference
- * interpreter (f32: see close_elem; bf16 within one bf16 unit), on
- * arguments that put huge values in some chunks and not others, at chunk
- * edges, in a partial last chunk, next to the 2^20 bound, beside
- * infinities and NaN (which need no exact reduction); in rank-1 and
+ * with f32 / bf16 sin or cos compute each chunk of 1024 elements with the
+ * argument reduced in f32 (|x| < 2^16), a chunk with an element beyond (or
+ * NaN or inf) again with the reduction in double (|x| < 2^20; tan starts
+ * there), and a chunk with an element beyond that again the exact way.
+ * Against the reference interpreter (f32: see close_elem; bf16 within one
+ * bf16 unit), on arguments that put huge values in some chunks and not
+ * others, at chunk edges, in a partial last chunk, next to the 2^16 and
+ * 2^20 bounds (a chunk that stops at the f32 reduction, one that stops at
+ * the double one), beside infinities and NaN (which need no exact
+ * reduction), signed zeros and subnormals; in rank-1 and
  * rank-2 nests, multi-output kernels, split over rows (CXLA_CPU_GRAIN 1);
  * and where a chunk must not be computed twice: a column reduction's
  * epilogue reads its own output. */
@@ -29,6 +32,18 @@ static double arg_value(int64_t i, int64_t n) {
   if (i == 101) v = NAN;
   if (i == 102) v = -0.0;
   if (i == 103) v = 1e-40;            /* subnormal: zero under DAZ */
+  /* chunk 4: reduced in f32 only, beside its bound, zeros, subnormals */
+  if (i == 4200) v = 65535.99609375;  /* the largest f32 below 2^16 */
+  if (i == 4201) v = -65535.99609375;
+  if (i == 4202) v = 0x1.f9cbe2p+7;   /* the f32 nearest a multiple of pi/2 */
+  if (i == 4203) v = -0x1.f9cbe2p+9;
+  if (i == 4204) v = -0.0;
+  if (i == 4205) v = -1e-40;
+  /* chunk 5: again with the reduction in double, not the exact one */
+  if (i == 5500) v = 65536.0;
+  if (i == 5501) v = -70000.5;
+  if (i == 5502) v = NAN;
+  if (i == 5503) v = -INFINITY;
   return v;
 }
 
@@ -39,6 +54,7 @@ static double arg_value(int64_t i, int64_t n) {
  * cancels (cos + tan) carries. */
 static bool close_elem(double w, double g, ElemType t) {
   if (isnan(w) || isnan(g)) return isnan(w) && isnan(g);
+  if (w == 0 && g == 0) return signbit(w) == signbit(g);
   double tol = t == T_BF16 ? 0x1p-7 * fabs(w) : 0x1p-22 * (fabs(w) + 1);
   return fabs(w - g) <= tol + 1e-30;
 }
@@ -86,8 +102,14 @@ static bool run(const char *name, const char *text) {
 }
 
 static const char k_sin_sq[] =
-    "HloModule m\nENTRY e {\n  x = f32[5000] parameter(0)\n  s = f32[5000] sine(x)\n"
-    "  ROOT r = f32[5000] multiply(s, s)\n}\n";
+    "HloModule m\nENTRY e {\n  x = f32[6200] parameter(0)\n  s = f32[6200] sine(x)\n"
+    "  ROOT r = f32[6200] multiply(s, s)\n}\n";
+
+/* sin and cos alone: signed zeros kept */
+static const char k_sin[] =
+    "HloModule m\nENTRY e {\n  x = f32[6200] parameter(0)\n  ROOT s = f32[6200] sine(x)\n}\n";
+static const char k_cos[] =
+    "HloModule m\nENTRY e {\n  x = f32[6200] parameter(0)\n  ROOT s = f32[6200] cosine(x)\n}\n";
 
 static const char k_rank2[] =
     "HloModule m\nENTRY e {\n  x = f32[3,1700] parameter(0)\n  c = f32[3,1700] cosine(x)\n"
@@ -119,6 +141,8 @@ static const char k_colsum[] =
 
 TEST(speculative_trig) {
   CHECK(run("sin_sq", k_sin_sq));
+  CHECK(run("sin", k_sin));
+  CHECK(run("cos", k_cos));
   CHECK(run("rank2", k_rank2));
   CHECK(run("split", k_split));
   CHECK(run("bf16", k_bf16));

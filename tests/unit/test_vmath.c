@@ -119,7 +119,7 @@ static const Special kSpecials[] = {
     {"cos", -0.0, 1}, {"cos", 1e-40, 1}, {"cos", INFINITY, NAN}, {"cos", NAN, NAN},
     {"tan", -0.0, -0.0}, {"tan", INFINITY, NAN}, {"tan", NAN, NAN},
     {"tanh", -0.0, -0.0}, {"tanh", 0.0, 0.0}, {"tanh", INFINITY, 1}, {"tanh", -INFINITY, -1},
-    {"tanh", 1000, 1}, {"tanh", -1000, -1}, {"tanh", NAN, NAN},
+    {"tanh", 1000, 1}, {"tanh", -1000, -1}, {"tanh", NAN, NAN}, {"tanh", -1e-40, -0.0}, {"tanh", 1e-40, 0.0},
     {"logistic", INFINITY, 1}, {"logistic", -INFINITY, 0}, {"logistic", 0, 0.5}, {"logistic", NAN, NAN},
     {"sinh", -0.0, -0.0}, {"sinh", INFINITY, INFINITY}, {"sinh", -INFINITY, -INFINITY}, {"sinh", NAN, NAN},
     {"cosh", -0.0, 1}, {"cosh", -INFINITY, INFINITY}, {"cosh", NAN, NAN},
@@ -393,6 +393,99 @@ out:
   free(got);
 }
 
+/* f32 sin and cos with the argument reduced in f32 (math.c
+ * trig_reduce_f32f: |x| < 2^16, when every element of a chunk of 1024 is):
+ * runs whose arguments are all below 2^16 (every 9973rd f32 bit pattern
+ * below it, the hardest arguments for the reduction and their neighbours,
+ * the largest f32 values below 2^16, signed zeros and subnormals), then
+ * runs at and beyond 2^16 (the reduction in double) and with NaN and
+ * infinities; within 1 ulp of long double, zeros' signs exact. */
+TEST(f32_trig_f32_reduction) {
+  static const struct { const char *fn, *op; } fns[] = {{"sin", "sine"}, {"cos", "cosine"}};
+  static const float hard[] = {0x1.f9cbe2p+7f, 0x1.f9cbe2p+8f, 0x1.2d97c8p+2f, 0x1.f9cbe2p+9f,
+                               0x1.2d97c8p+3f, 0x1.f9cbe2p+10f, 0x1.c463acp+3f, 0x1.921fb6p+0f,
+                               0x1.f9cbe2p+11f, 0x1.f9cbe2p+12f, 0x1.f9cbe2p+13f, 0x1.f9cbe2p+14f,
+                               0x1.f9cbe2p+15f};
+  enum { NHARD = sizeof hard / sizeof hard[0], CAP = 1 << 20 };
+  double *x = malloc(sizeof(double) * CAP), *got = malloc(sizeof(double) * CAP);
+  CHECK(x && got);
+  for (int run = 0; x && got && run < 2; run++) {
+    int64_t n = 0;
+    if (run == 0) {
+      for (uint32_t b = 0; b < 0x47800000u; b += 9973) { /* 2^16 */
+        float f;
+        memcpy(&f, &b, sizeof f);
+        x[n++] = f, x[n++] = -f;
+      }
+      for (int i = 0; i < NHARD; i++)
+        for (int d = -2; d <= 2; d++) {
+          float f = hard[i];
+          for (int j = 0; j < (d < 0 ? -d : d); j++) f = nextafterf(f, d < 0 ? 0 : INFINITY);
+          if (f < 0x1p16f) x[n++] = f, x[n++] = -f;
+        }
+      for (float f = 0x1p16f, j = 0; j < 64; j++) f = nextafterf(f, 0), x[n++] = f, x[n++] = -f;
+      x[n++] = 0.0, x[n++] = -0.0, x[n++] = 1e-40, x[n++] = -1e-40, x[n++] = 0x1p-126, x[n++] = -0x1p-149;
+    } else {
+      for (float f = 0x1p16f, j = 0; j < 64; j++) x[n++] = f, x[n++] = -f, f = nextafterf(f, INFINITY);
+      static const double more[] = {70000.5, 1048575.9, 1048576, 3e9, 1e30, FLT_MAX, INFINITY, NAN};
+      for (size_t i = 0; i < sizeof more / sizeof more[0]; i++) x[n++] = (float)more[i], x[n++] = -(float)more[i];
+    }
+    for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
+      if (!run_cpu(fns[k].op, false, x, NULL, n, got)) {
+        CHECK(!"compiles and runs");
+        continue;
+      }
+      LdFn ld = ld_fn(fns[k].fn);
+      double mx = 0;
+      int bad = 0;
+      for (int64_t i = 0; i < n; i++) {
+        double v = fabs(x[i]) < 0x1p-126 ? copysign(0.0, x[i]) : x[i]; /* DAZ */
+        long double r = ld(v);
+        double hi = (double)r, lo = isfinite(hi) ? (double)(r - hi) : 0;
+        double err = ulp_err(got[i], hi, lo, false);
+        if (v == 0 && !same_value(got[i], hi)) err = INFINITY; /* sin(-0) = -0 */
+        if (err > mx) mx = err;
+        if (err > kF32Bound && bad++ < 5) {
+          printf("  f32 %s(%a) = %a, long double %a (%.3g ulp)\n", fns[k].fn, x[i], got[i], hi, err);
+          CHECK(err <= kF32Bound);
+        }
+      }
+      if (g_verbose) printf("  f32 %-4s %s 2^16: max ulp %.3f over %lld values\n", fns[k].fn,
+                            run ? "from" : "below", mx, (long long)n);
+    }
+  }
+  free(x);
+  free(got);
+}
+
+/* f32 sin and cos of an argument below 2^16 are the same bits whichever
+ * pass computes them: alone (the f32 reduction), in chunks with a NaN (the
+ * reduction in double for the others), with a value beyond 2^20 (the
+ * exact one), with 2^16 (cg.c skips the f32 pass for the chunks after). */
+TEST(f32_trig_same_any_pass) {
+  static const char *ops[] = {"sine", "cosine"};
+  enum { N = 8192 };
+  double *x = malloc(sizeof(double) * N), *y = malloc(sizeof(double) * N);
+  double *a = malloc(sizeof(double) * N), *b = malloc(sizeof(double) * N);
+  CHECK(x && y && a && b);
+  for (int k = 0; x && y && a && b && k < 2; k++) {
+    for (int i = 0; i < N; i++) {
+      float f = (float)(sin(i * 0.731) * (i % 3 == 0 ? 60000.0 : 30.0));
+      x[i] = y[i] = f;
+    }
+    for (int c = 0; c < N / 1024; c++) y[c * 1024 + 5] = c % 3 == 0 ? NAN : c % 3 == 1 ? 3e9 : 65536.0;
+    CHECK(run_cpu(ops[k], false, x, NULL, N, a));
+    CHECK(run_cpu(ops[k], false, y, NULL, N, b));
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+      if (i % 1024 != 5 && !same_value(a[i], b[i]) && bad++ < 5) {
+        printf("  f32 %s(%a): %a alone, %a beside a slow argument\n", ops[k], x[i], a[i], b[i]);
+        CHECK(same_value(a[i], b[i]));
+      }
+  }
+  free(x), free(y), free(a), free(b);
+}
+
 /* `test_vmath --sweep97` (not part of `make test`: minutes): f32 sin and
  * cos at every 97th f32 bit pattern of magnitude below 2^20 (the fast
  * reduction's range; both signs), in runs of 2^22 values, against long
@@ -454,5 +547,7 @@ int main(int argc, char **argv) {
   RUN(f32_pow);
   RUN(narrow_types);
   RUN(f32_dense);
+  RUN(f32_trig_f32_reduction);
+  RUN(f32_trig_same_any_pass);
   return test_summary(__FILE__);
 }
