@@ -449,13 +449,13 @@ static const Instr *skip_aliases(const Program *p, const Instr *in) {
   return in;
 }
 
-/* The kernel output (step *step, output *k) or the GEMM's result (*k 0)
- * whose buffer holds array value `in` of p, if any. */
+/* The kernel output (step *step, output *k) or the GEMM's or window
+ * routine's result (*k 0) whose buffer holds array value `in` of p, if any. */
 static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *k) {
   for (int hops = 0; hops < p->nsteps; hops++) {
     in = skip_aliases(p, in);
     const Step *st = &p->steps[in->id];
-    if (st->kind == ST_BLAS_DOT) {
+    if (st->kind == ST_BLAS_DOT || (routine_writes_leaf(st) && in->shape->type != T_TUPLE)) {
       *step = in->id, *k = 0;
       return true;
     }

@@ -972,12 +972,12 @@ static cxla_status scan_run(const ExecCtx *cx, RwPlan *j, const Literal *x, cons
   return s;
 }
 
-cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, const void *plan, RVal *const *ops, RVal **out) {
-  RwPlan j = *(const RwPlan *)plan;
-  const Shape *os = in->shape;
+cxla_status rt_window_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out) {
+  RwPlan j = *(const RwPlan *)st->plan;
   const Literal *x = &ops[0]->lit;
   RVal *o = NULL;
-  TRY(rval_array_in(cx->host, os->type, os->rank, os->dims, &o));
+  /* the caller's result array when the output is one: no copy after */
+  TRY(step_output(cx, st, 0, st->in->shape, &o));
   cxla_status s = NULL;
   switch (j.kind) {
   case RW_SCAN: s = scan_run(cx, &j, x, ops[1]->lit.data, o); break;
