@@ -133,6 +133,11 @@ TEST(pooling) {
   CHECK(check("max_3x3_pad", pool("f32", "maximum", "-inf", "2,9,8,33", "2,5,4,33",
                                   "size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0"),
               true, true));
+  /* init -inf, which the routine starts from the first tap for: windows
+   * wholly in the padding (no tap: init), dilated ones */
+  CHECK(check("max_empty_windows", pool("f32", "maximum", "-inf", "1,4,5,16", "1,5,5,16",
+                                        "size=1x2x2x1 stride=1x2x2x1 pad=0_0x3_3x3_3x0_0 rhs_dilate=1x1x2x1"),
+              true, true));
   /* the init value is folded in (a relu'd max pool), window dilation */
   CHECK(check("max_init0_dil", pool("f32", "maximum", "0", "1,9,9,16", "1,4,4,16",
                                     "size=1x2x2x1 stride=1x2x2x1 rhs_dilate=1x2x2x1"),
