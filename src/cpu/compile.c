@@ -450,13 +450,13 @@ static const Instr *skip_aliases(const Program *p, const Instr *in) {
   return in;
 }
 
-/* The kernel output (step *step, output *k) or the GEMM's or
- * convolution's result (*k 0) whose buffer holds array value `in` of p, if any. */
+/* The kernel output (step *step, output *k) or the GEMM's, convolution's or
+ * window routine's result (*k 0) whose buffer holds array value `in` of p, if any. */
 static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *k) {
   for (int hops = 0; hops < p->nsteps; hops++) {
     in = skip_aliases(p, in);
     const Step *st = &p->steps[in->id];
-    if (st->kind == ST_BLAS_DOT || st->kind == ST_CONV) {
+    if (st->kind == ST_BLAS_DOT || st->kind == ST_CONV || (routine_writes_leaf(st) && in->shape->type != T_TUPLE)) {
       *step = in->id, *k = 0;
       return true;
     }

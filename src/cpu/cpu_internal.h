@@ -237,6 +237,10 @@ cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args,
 /* An array value for the execution: through its cache (cx->cache) when it
  * has one, else rval_array_in(cx->host, ...). */
 cxla_status rval_array_x(const ExecCtx *cx, ElemType t, int rank, const int64_t *dims, RVal **out);
+/* The buffer for output k (of shape sh) of a kernel, GEMM or window
+ * routine step: the caller's result array when the output is one
+ * (Step.leaf1: written in place, never copied), else a fresh array. */
+cxla_status step_output(const ExecCtx *x, const Step *st, int k, const Shape *sh, RVal **out);
 /* rval_borrow of an array literal with the struct from cx's cache. */
 cxla_status rval_borrow_x(const ExecCtx *cx, const Literal *l, RVal **out);
 
@@ -265,6 +269,9 @@ bool routine_supported(const Instr *in);
 /* Whether the routine a step runs may call OpenBLAS (or LAPACK). */
 bool routine_uses_blas(const Step *st);
 cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
+/* Whether the routine a step runs writes its one array output wherever
+ * step_output puts it (so into a result array, Step.leaf1), every element. */
+bool routine_writes_leaf(const Step *st);
 /* Whether BLAS-like GEMMs run dot `in`: f32/f64/c64/c128, s8/u8 -> s32,
  * bf16 x bf16 -> f32 or bf16 (the plan: batch, m, n, k, transposes). */
 bool gemm_plan(const Instr *dot, GemmPlan *p);
@@ -369,7 +376,7 @@ cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out);
  * variant, the geometry; free it with cxla_free); a run only loops. */
 bool rt_window_supported(const Instr *in);
 cxla_status rt_window_plan(const Instr *in, void **plan);
-cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, const void *plan, RVal *const *ops, RVal **out);
+cxla_status rt_window_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
 /* rt_topk.c: topk and the "TopK" custom-call */
 cxla_status rt_topk_check(const Instr *in, int64_t *k, bool *largest);
 cxla_status rt_topk_run(const Instr *in, RVal *const *ops, RVal **out);

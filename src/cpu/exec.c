@@ -395,7 +395,7 @@ static cxla_status kernel_call(const ExecCtx *x, const Step *st, void **bufs) {
 /* The buffer for output k (of shape sh) of a kernel or GEMM step: the
  * caller's result array when the output is one (Step.leaf1: written in
  * place, never copied), else a fresh array. */
-static cxla_status step_output(const ExecCtx *x, const Step *st, int k, const Shape *sh, RVal **out) {
+cxla_status step_output(const ExecCtx *x, const Step *st, int k, const Shape *sh, RVal **out) {
   int leaf = st->leaf1[k] - 1;
   if (leaf >= 0 && x->results && leaf < x->nresults && x->results[leaf].type == sh->type &&
       x->results[leaf].size == (size_t)shape_elems(sh) * (size_t)type_bytes(sh->type)) {

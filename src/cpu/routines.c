@@ -88,6 +88,8 @@ bool routine_supported(const Instr *in) { return kind_of(in) != RT_NONE; }
 
 bool routine_uses_blas(const Step *st) { return st->routine != RT_WINDOW; }
 
+bool routine_writes_leaf(const Step *st) { return st->kind == ST_ROUTINE && st->routine == RT_WINDOW; }
+
 cxla_status routine_prepare(Step *st, const Instr *in) {
   st->routine = kind_of(in);
   switch (st->routine) {
@@ -141,7 +143,7 @@ cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVa
   case RT_TOPK: return rt_topk_run(in, ops, out);
   case RT_RNG: return rt_rng_run(in, cx->rng_state, ops, out);
   case RT_CONTROL: return rt_control_run(cx, st, ops, out);
-  case RT_WINDOW: return rt_window_run(cx, in, st->plan, ops, out);
+  case RT_WINDOW: return rt_window_run(cx, st, ops, out);
   default: return ERR(INTERNAL, "cpu backend: no routine for %s", op_name(in->op));
   }
 }

@@ -314,19 +314,21 @@ static inline float fmax_interp(float a, float b) {
 #define ISEL(m, a, b) (((m) & (a)) | (~(m) & (b)))
 
 /* fmax_interp lane by lane: NaN first (acc's), equal values (zeros) as
- * the AND of their bits (+0 unless both are -0). */
+ * the AND of their bits (+0 unless both are -0). Where only b is NaN, no
+ * comparison holds: b. */
 #define vmax_interp(a, b)                                                                         \
   ({                                                                                              \
     f32v a_ = (a), b_ = (b);                                                                      \
-    i32v an_ = a_ != a_, bn_ = b_ != b_, eq_ = a_ == b_, gt_ = a_ > b_;                           \
+    i32v an_ = a_ != a_, eq_ = a_ == b_, gt_ = a_ > b_;                                           \
     f32v m_ = VSEL(gt_, a_, b_);                                                                  \
     m_ = VSEL(eq_, (f32v)((i32v)a_ & (i32v)b_), m_);                                              \
-    m_ = VSEL(bn_, b_, m_);                                                                       \
     VSEL(an_, a_, m_);                                                                            \
   })
 
 static inline __attribute__((always_inline)) void pool_rows_impl(const Pool *p, int64_t lo, int64_t hi) {
   const int64_t C = p->C;
+  /* init -inf (its bits) for max: the fold can start from the first tap */
+  const bool from_first = p->max && isinf(p->init) && signbit(p->init);
   for (int64_t r = lo; r < hi; r++) {
     int64_t n = r / p->OH, oy = r % p->OH, ky0, ky1;
     taps_in(p->wy, oy, p->H, &ky0, &ky1);
@@ -337,6 +339,19 @@ static inline __attribute__((always_inline)) void pool_rows_impl(const Pool *p, 
       int64_t ix0 = ox * p->wx->stride - p->wx->pad_lo;
       float *op = p->o + ((n * p->OH + oy) * p->OW + ox) * C;
       int64_t c = 0;
+      if (p->max && from_first && ky0 < ky1 && kx0 < kx1)
+        /* max(-inf, v) is v, NaN and -inf included: start from the first
+         * tap, then fold the others in the same order */
+        for (; c + VL <= C; c += VL) {
+          const float *x0 = p->x + ((n * p->H + iy0 + ky0 * p->wy->rhs_dilate) * p->W) * C + c;
+          f32v acc = *(const f32u *)(x0 + (ix0 + kx0 * p->wx->rhs_dilate) * C);
+          for (int64_t ky = ky0; ky < ky1; ky++) {
+            const float *xr = p->x + ((n * p->H + iy0 + ky * p->wy->rhs_dilate) * p->W) * C + c;
+            for (int64_t kx = ky == ky0 ? kx0 + 1 : kx0; kx < kx1; kx++)
+              acc = vmax_interp(acc, *(const f32u *)(xr + (ix0 + kx * p->wx->rhs_dilate) * C));
+          }
+          *(f32u *)(op + c) = acc;
+        }
       for (; c + VL <= C; c += VL) {
         f32v acc = (f32v){0} + p->init;
         for (int64_t ky = ky0; ky < ky1; ky++) {
@@ -557,7 +572,7 @@ static int64_t scan_need(int64_t m, int64_t inner) {
 #define TR_LO1 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
 #define TR_HI1 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
 #define TR_ROUND(v, h, LO, HI)                                                                         \
-  for (int p_ = 0; p_ < 8; p_++) {                                                                     \
+  _Pragma("GCC unroll 8") for (int p_ = 0; p_ < 8; p_++) {                                                                     \
     int i_ = (p_ / (h)) * 2 * (h) + p_ % (h);                                                          \
     __typeof__((v)[0]) a_ = (v)[i_], b_ = (v)[i_ + (h)];                                               \
     (v)[i_] = __builtin_shufflevector(a_, b_, LO);                                                     \
@@ -609,7 +624,7 @@ SCAN_VEC(s64, int64_t)
  *              levels above, serial).
  * A line is read twice (totals, final) and written once; with one lane
  * (inner = 1), 16 rows at a time are transposed into the vector lanes. */
-#define SCAN_DEFS(S, T, OP, V, U, VOP)                                                                   \
+#define SCAN_DEFS(S, T, OP, V, U, VOP, UNR)                                                                   \
   static inline __attribute__((always_inline)) void S##_direct(const T *x, int64_t xs, T *o, int64_t os,  \
                                                                int64_t n, int64_t lanes, bool fwd,       \
                                                                T init) {                                 \
@@ -632,10 +647,10 @@ SCAN_VEC(s64, int64_t)
     if (in == 1)                                                                                         \
       for (; r + kScanB <= r1 && (r + kScanB) * kScanB <= n; r += kScanB) {                              \
         V v[kScanB];                                                                                     \
-        for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
+        UNR for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
         TRANSPOSE16(v);                                                                                  \
         V acc = VAPPLY(V, VOP, (V){0} + init, v[0]);                                                            \
-        for (int k = 1; k < kScanB; k++) acc = VAPPLY(V, VOP, acc, v[k]);                                       \
+        UNR for (int k = 1; k < kScanB; k++) acc = VAPPLY(V, VOP, acc, v[k]);                                       \
         *(U *)(col + r) = acc;                                                                           \
       }                                                                                                  \
     for (; r < r1; r++) {                                                                                \
@@ -657,19 +672,19 @@ SCAN_VEC(s64, int64_t)
     if (in == 1)                                                                                         \
       for (; r + kScanB <= r1 && (r + kScanB) * kScanB <= n; r += kScanB) {                              \
         V v[kScanB], u[kScanB], iv = (V){0} + init, c = *(const U *)(carry + r);                         \
-        for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
+        UNR for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
         TRANSPOSE16(v);                                                                                  \
         if (fwd) {                                                                                       \
           u[0] = VAPPLY(V, VOP, iv, v[0]);                                                                      \
-          for (int k = 1; k < kScanB; k++) u[k] = VAPPLY(V, VOP, u[k - 1], v[k]);                               \
+          UNR for (int k = 1; k < kScanB; k++) u[k] = VAPPLY(V, VOP, u[k - 1], v[k]);                               \
         } else                                                                                           \
-          for (int i = 0; i < kScanB; i++) {                                                             \
+          UNR for (int i = 0; i < kScanB; i++) {                                                             \
             u[i] = VAPPLY(V, VOP, iv, v[i]);                                                                    \
-            for (int k = i + 1; k < kScanB; k++) u[i] = VAPPLY(V, VOP, u[i], v[k]);                             \
+            UNR for (int k = i + 1; k < kScanB; k++) u[i] = VAPPLY(V, VOP, u[i], v[k]);                             \
           }                                                                                              \
-        for (int k = 0; k < kScanB; k++) u[k] = VAPPLY(V, VOP, u[k], c);                                        \
+        UNR for (int k = 0; k < kScanB; k++) u[k] = VAPPLY(V, VOP, u[k], c);                                        \
         TRANSPOSE16(u);                                                                                  \
-        for (int k = 0; k < kScanB; k++) *(U *)(o + (r + k) * kScanB) = u[k];                            \
+        UNR for (int k = 0; k < kScanB; k++) *(U *)(o + (r + k) * kScanB) = u[k];                            \
       }                                                                                                  \
     for (; r < r1; r++) {                                                                                \
       int64_t i0 = r * kScanB, len = n - i0 < kScanB ? n - i0 : kScanB;                                  \
@@ -732,6 +747,11 @@ SCAN_VEC(s64, int64_t)
     S##_shift(s0, carry, m, in, fwd, init);                                                              \
   }
 
+/* The block loops of the reducers with vector operators, unrolled so that
+ * a block's 16 vectors stay in registers (an array indexed by a loop
+ * counter lives on the stack); the lane-by-lane ones stay loops. */
+#define SCAN_UNROLL _Pragma("GCC unroll 16")
+
 #define OP_SUM(a, b) ((a) + (b))
 #define OP_PROD(a, b) ((a) * (b))
 #define OP_USUM32(a, b) ((int32_t)((uint32_t)(a) + (uint32_t)(b)))
@@ -741,22 +761,22 @@ SCAN_VEC(s64, int64_t)
 #define OP_IMAX(a, b) ((a) > (b) ? (a) : (b))
 #define OP_IMIN(a, b) ((a) < (b) ? (a) : (b))
 
-SCAN_DEFS(f32_add, float, OP_SUM, f32x16, f32u16, a + b)
-SCAN_DEFS(f32_mul, float, OP_PROD, f32x16, f32u16, a * b)
-SCAN_DEFS(f32_max, float, fmax_interp, f32x16, f32u16, LANEWISE(fmax_interp))
-SCAN_DEFS(f32_min, float, fmin_interp, f32x16, f32u16, LANEWISE(fmin_interp))
-SCAN_DEFS(f64_add, double, OP_SUM, f64x16, f64u16, a + b)
-SCAN_DEFS(f64_mul, double, OP_PROD, f64x16, f64u16, a * b)
-SCAN_DEFS(f64_max, double, dmax_interp, f64x16, f64u16, LANEWISE(dmax_interp))
-SCAN_DEFS(f64_min, double, dmin_interp, f64x16, f64u16, LANEWISE(dmin_interp))
-SCAN_DEFS(s32_add, int32_t, OP_USUM32, s32x16, s32u16, LANEWISE(OP_USUM32))
-SCAN_DEFS(s32_mul, int32_t, OP_UPROD32, s32x16, s32u16, LANEWISE(OP_UPROD32))
-SCAN_DEFS(s32_max, int32_t, OP_IMAX, s32x16, s32u16, LANEWISE(OP_IMAX))
-SCAN_DEFS(s32_min, int32_t, OP_IMIN, s32x16, s32u16, LANEWISE(OP_IMIN))
-SCAN_DEFS(s64_add, int64_t, OP_USUM64, s64x16, s64u16, LANEWISE(OP_USUM64))
-SCAN_DEFS(s64_mul, int64_t, OP_UPROD64, s64x16, s64u16, LANEWISE(OP_UPROD64))
-SCAN_DEFS(s64_max, int64_t, OP_IMAX, s64x16, s64u16, LANEWISE(OP_IMAX))
-SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN))
+SCAN_DEFS(f32_add, float, OP_SUM, f32x16, f32u16, a + b, SCAN_UNROLL)
+SCAN_DEFS(f32_mul, float, OP_PROD, f32x16, f32u16, a * b, SCAN_UNROLL)
+SCAN_DEFS(f32_max, float, fmax_interp, f32x16, f32u16, LANEWISE(fmax_interp), )
+SCAN_DEFS(f32_min, float, fmin_interp, f32x16, f32u16, LANEWISE(fmin_interp), )
+SCAN_DEFS(f64_add, double, OP_SUM, f64x16, f64u16, a + b, SCAN_UNROLL)
+SCAN_DEFS(f64_mul, double, OP_PROD, f64x16, f64u16, a * b, SCAN_UNROLL)
+SCAN_DEFS(f64_max, double, dmax_interp, f64x16, f64u16, LANEWISE(dmax_interp), )
+SCAN_DEFS(f64_min, double, dmin_interp, f64x16, f64u16, LANEWISE(dmin_interp), )
+SCAN_DEFS(s32_add, int32_t, OP_USUM32, s32x16, s32u16, LANEWISE(OP_USUM32), )
+SCAN_DEFS(s32_mul, int32_t, OP_UPROD32, s32x16, s32u16, LANEWISE(OP_UPROD32), )
+SCAN_DEFS(s32_max, int32_t, OP_IMAX, s32x16, s32u16, LANEWISE(OP_IMAX), )
+SCAN_DEFS(s32_min, int32_t, OP_IMIN, s32x16, s32u16, LANEWISE(OP_IMIN), )
+SCAN_DEFS(s64_add, int64_t, OP_USUM64, s64x16, s64u16, LANEWISE(OP_USUM64), )
+SCAN_DEFS(s64_mul, int64_t, OP_UPROD64, s64x16, s64u16, LANEWISE(OP_UPROD64), )
+SCAN_DEFS(s64_max, int64_t, OP_IMAX, s64x16, s64u16, LANEWISE(OP_IMAX), )
+SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN), )
 
 /* The output line l's first scanned element. */
 #define SCAN_LINE_OUT(p, T, l) \
@@ -972,12 +992,12 @@ static cxla_status scan_run(const ExecCtx *cx, RwPlan *j, const Literal *x, cons
   return s;
 }
 
-cxla_status rt_window_run(const ExecCtx *cx, const Instr *in, const void *plan, RVal *const *ops, RVal **out) {
-  RwPlan j = *(const RwPlan *)plan;
-  const Shape *os = in->shape;
+cxla_status rt_window_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out) {
+  RwPlan j = *(const RwPlan *)st->plan;
   const Literal *x = &ops[0]->lit;
   RVal *o = NULL;
-  TRY(rval_array_in(cx->host, os->type, os->rank, os->dims, &o));
+  /* the caller's result array when the output is one: no copy after */
+  TRY(step_output(cx, st, 0, st->in->shape, &o));
   cxla_status s = NULL;
   switch (j.kind) {
   case RW_SCAN: s = scan_run(cx, &j, x, ops[1]->lit.data, o); break;

@@ -9,7 +9,9 @@
  * updates in place, too), and for roots it must leave to the copy (parameters,
  * constants, one kernel output in two leaves, a value also read by a later
  * kernel), on one thread and split over two. GEMM and convolution
- * results (exec.c step_output) likewise. */
+ * results (exec.c step_output) and window routines (rt_window.c: scans,
+ * pooling) likewise. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -273,6 +275,41 @@ static const char k_conv_tuple[] =
     "  ROOT t = (f32[1,64,64,64], f32[1,64,64,64]) tuple(c, n)\n}\n";
 static float w_conv_tuple(int k, int64_t i) { return k == 0 ? xy_conv(i) : -xy_conv(i); }
 
+/* window routines: a scan (cumulative sum of x, integers below 2^24:
+ * exact in any order) and a 2x2 max pool of x as 64x64 */
+#define SCAN_CMP "add { a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b) }\n"
+#define SCAN_HEAD                                                                                      \
+  "HloModule m\n" SCAN_CMP "ENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"   \
+  "  z = f32[] constant(0)\n"                                                                           \
+  "  c = f32[4096] reduce-window(x, z), window={size=4096 pad=4095_0}, to_apply=add\n"
+static const char k_scan[] = SCAN_HEAD "  ROOT r = f32[64,64] reshape(c)\n}\n";
+static float cumsum_x(int64_t i) {
+  float acc = 0;
+  for (int64_t j = 0; j <= i; j++) acc += xv(j);
+  return acc;
+}
+static float w_scan(int k, int64_t i) { return (void)k, cumsum_x(i); }
+/* the scan a leaf that a later kernel reads */
+static const char k_scan_tuple[] =
+    SCAN_HEAD "  n = f32[4096] negate(c)\n  ROOT t = (f32[4096], f32[4096]) tuple(c, n)\n}\n";
+static float w_scan_tuple(int k, int64_t i) { return k == 0 ? cumsum_x(i) : -cumsum_x(i); }
+#define MAX_CMP "mx { a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] maximum(a, b) }\n"
+static const char k_pool[] =
+    "HloModule m\n" MAX_CMP "ENTRY e {\n  x = f32[4096] parameter(0)\n  y = f32[4096] parameter(1)\n"
+    "  xi = f32[1,64,64,1] reshape(x)\n  z = f32[] constant(-inf)\n"
+    "  ROOT r = f32[1,32,32,1] reduce-window(xi, z), window={size=1x2x2x1 stride=1x2x2x1}, to_apply=mx\n}\n";
+static float w_pool(int k, int64_t i) {
+  (void)k;
+  int64_t oy = i / 32, ox = i % 32;
+  float m = -INFINITY;
+  for (int64_t dy = 0; dy < 2; dy++)
+    for (int64_t dx = 0; dx < 2; dx++) {
+      float v = xv((2 * oy + dy) * 64 + 2 * ox + dx);
+      if (v > m) m = v;
+    }
+  return m;
+}
+
 TEST(kernel_outputs_are_the_results) {
   for (int threads = 1; threads <= 2; threads++) {
     CHECK(run_case("array", k_array, threads, 1, w_array) == 0);
@@ -283,6 +320,9 @@ TEST(kernel_outputs_are_the_results) {
     CHECK(run_case_n("dot tuple", k_dot_tuple, threads, 2, w_dot_tuple, DOT_M * DOT_M) == 0);
     CHECK(run_case_n("conv", k_conv, threads, 1, w_conv, DOT_M * DOT_M) == 0);
     CHECK(run_case_n("conv tuple", k_conv_tuple, threads, 2, w_conv_tuple, DOT_M * DOT_M) == 0);
+    CHECK(run_case("scan", k_scan, threads, 1, w_scan) == 0);
+    CHECK(run_case("scan tuple", k_scan_tuple, threads, 2, w_scan_tuple) == 0);
+    CHECK(run_case_n("pool", k_pool, threads, 1, w_pool, 32 * 32) == 0);
   }
 }
 

@@ -100,6 +100,12 @@ static const char *dw(const char *xs, const char *ks, const char *os, const char
 TEST(depthwise) {
   const char *L = "b01f_01io->b01f";
   CHECK(check("dw_3x3_same", dw("2,9,10,32", "3,3,1,32", "2,9,10,32", "size=3x3 pad=1_1x1_1", 32, L), false, true));
+  /* 3x3 with AVX-512's pairs of channel vectors, then one vector, then
+   * single channels; with stride and dilation (the next row prefetched
+   * where it lies in the image) */
+  CHECK(check("dw_3x3_pairs_tail", dw("2,7,9,57", "3,3,1,57", "2,7,9,57", "size=3x3 pad=1_1x1_1", 57, L), false, true));
+  CHECK(check("dw_3x3_s2_d2", dw("1,13,12,40", "3,3,1,40", "1,7,6,40", "size=3x3 stride=2x2 pad=2_2x2_2 rhs_dilate=2x2", 40, L),
+              false, true));
   /* channels past the last full vector, stride, dilation, uneven padding */
   CHECK(check("dw_stride_dil", dw("2,11,12,20", "3,2,1,20", "2,5,6,20", "size=3x2 stride=2x2 pad=0_2x1_0 rhs_dilate=2x2", 20, L),
               false, true));
@@ -132,6 +138,11 @@ TEST(pooling) {
               true));
   CHECK(check("max_3x3_pad", pool("f32", "maximum", "-inf", "2,9,8,33", "2,5,4,33",
                                   "size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0"),
+              true, true));
+  /* init -inf, which the routine starts from the first tap for: windows
+   * wholly in the padding (no tap: init), dilated ones */
+  CHECK(check("max_empty_windows", pool("f32", "maximum", "-inf", "1,4,5,16", "1,5,5,16",
+                                        "size=1x2x2x1 stride=1x2x2x1 pad=0_0x3_3x3_3x0_0 rhs_dilate=1x1x2x1"),
               true, true));
   /* the init value is folded in (a relu'd max pool), window dilation */
   CHECK(check("max_init0_dil", pool("f32", "maximum", "0", "1,9,9,16", "1,4,4,16",
