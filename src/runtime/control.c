@@ -1,9 +1,7 @@
 /* Cancellation, deadlines and the host allocator: the small services the
  * runtime offers backends (backend.h) and the cancel handles of runtime.h. */
-#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 
 #include "runtime/runtime_internal.h"
 
@@ -66,25 +64,11 @@ cxla_status rt_check(const RtControl *c) {
 
 /* ---- memory ---- */
 
-/* Blocks of at least HUGE_MIN bytes are placed on 2 MiB boundaries and
- * offered transparent huge pages (madvise; a hint the kernel may ignore):
- * a BLAS packing a large operand walks it in strides of a row, one TLB
- * entry per row on 4 KiB pages (dgemm at n = 1024: about 3% faster). The
- * rounding to 2 MiB wastes at most a third of such a block. */
-#define HUGE_PAGE ((size_t)2 << 20)
-#define HUGE_MIN ((size_t)4 << 20)
-
 static void *default_alloc(void *self, size_t size, size_t alignment) {
-  bool huge = size >= HUGE_MIN && alignment <= HUGE_PAGE;
-  if (huge) alignment = HUGE_PAGE;
   /* aligned_alloc wants a multiple of the alignment */
   size_t n = (size + alignment - 1) / alignment * alignment;
   if (n < size) return NULL;
-  void *p = aligned_alloc(alignment, n ? n : alignment);
-#ifdef MADV_HUGEPAGE
-  if (p && huge) (void)madvise(p, n, MADV_HUGEPAGE);
-#endif
-  return p;
+  return aligned_alloc(alignment, n ? n : alignment);
 }
 
 static void default_free(void *self, void *p, size_t size) { free(p); }

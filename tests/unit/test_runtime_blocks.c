@@ -4,8 +4,7 @@
  * allocator, are never kept; the cache holds at most RT_HOST_BLOCKS blocks
  * and RT_HOST_CACHE_MAX bytes, dropping the oldest; threads share it
  * safely (this file also runs under ThreadSanitizer); teardown frees what
- * it holds (LeakSanitizer); blocks of 4 MiB or more start on a 2 MiB
- * boundary (offered huge pages), smaller ones need only 64 bytes. */
+ * it holds (LeakSanitizer). */
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -33,22 +32,6 @@ TEST(reuses_exact_sizes) {
   CHECK(h.blocks->n == 2);
   rt_host_destroy(&h);
   CHECK(h.blocks == NULL);
-}
-
-TEST(large_blocks_on_huge_page_boundaries) {
-  RtHost h;
-  rt_host_init(&h, NULL);
-  size_t sizes[] = {(size_t)4 << 20, ((size_t)4 << 20) + 8, ((size_t)9 << 20) + 4096};
-  for (int i = 0; i < 3; i++) {
-    char *p = rt_alloc(&h, sizes[i]);
-    CHECK(p != NULL && (uintptr_t)p % ((size_t)2 << 20) == 0);
-    if (p) p[0] = p[sizes[i] - 1] = 1; /* the whole size is usable */
-    rt_free(&h, p, sizes[i]);
-  }
-  void *q = rt_alloc(&h, ((size_t)4 << 20) - 64);
-  CHECK(q != NULL && (uintptr_t)q % CXLA_BUFFER_ALIGNMENT == 0);
-  rt_free(&h, q, ((size_t)4 << 20) - 64);
-  rt_host_destroy(&h);
 }
 
 TEST(small_blocks_are_not_kept) {
@@ -142,7 +125,6 @@ TEST(threads_share_it) {
 
 int main(void) {
   RUN(reuses_exact_sizes);
-  RUN(large_blocks_on_huge_page_boundaries);
   RUN(small_blocks_are_not_kept);
   RUN(bounded_oldest_first);
   RUN(callers_allocator_is_used_as_given);
