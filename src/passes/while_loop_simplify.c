@@ -300,6 +300,15 @@ static int users_of(const Uses *x, const Instr *v, Instr *const **out) {
   return -1;
 }
 
+/* The instructions to look at for v's users: its users when known, else
+ * every instruction of c (the callers check each one). Returns their count. */
+static int users_or_all(const Uses *x, const Computation *c, const Instr *v, Instr *const **out) {
+  int n = users_of(x, v, out);
+  if (n >= 0) return n;
+  *out = c->instrs;
+  return c->ninstrs;
+}
+
 /* Records the users of the loop w2 that replaced the current one. */
 static bool set_cur(Uses *x, Instr *w2, Instr *const *users, int n) {
   if (!x) return true;
@@ -591,11 +600,7 @@ static cxla_status live_elements(const Uses *x, const Computation *c, const Loop
   comp_renumber(l->cond);
   /* read after the loop */
   Instr *const *us;
-  int nu = users_of(x, l->w, &us);
-  if (nu < 0) {
-    us = c->instrs;
-    nu = c->ninstrs;
-  }
+  int nu = users_or_all(x, c, l->w, &us);
   for (int i = 0; i < nu; i++) {
     int64_t j;
     if (is_gte_of(us[i], l->w, &j) && j >= 0 && j < n && has_users(x, c, us[i])) live[j] = true;
@@ -685,11 +690,7 @@ static cxla_status remove_dead_state(Uses *x, HloModule *m, Computation *c, Inst
   if (!st && !(w2 = new_while(c, &l, init, nc, nb))) st = cxla_oom();
   if (!st) {
     Instr *const *us;
-    int nu = users_of(x, w, &us);
-    if (nu < 0) {
-      us = c->instrs;
-      nu = c->ninstrs;
-    }
+    int nu = users_or_all(x, c, w, &us);
     /* the users of w2, kept in the order of c (users_of's order) */
     Instr **moved = cxla_malloc(((size_t)nu + 1) * sizeof *moved);
     int nmoved = 0;
@@ -881,11 +882,7 @@ static cxla_status extend_finish(Uses *x, HloModule *m, Computation *c, const Lo
   /* Users of the old loop see its first l->n elements. */
   if (only_gte_users(x, c, w)) {
     Instr *const *us;
-    int nu = users_of(x, w, &us);
-    if (nu < 0) {
-      us = c->instrs;
-      nu = c->ninstrs;
-    }
+    int nu = users_or_all(x, c, w, &us);
     Instr **moved = cxla_malloc(((size_t)nu + 1) * sizeof *moved);
     int nmoved = 0;
     for (int i = 0; i < nu && moved; i++)

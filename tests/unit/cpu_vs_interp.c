@@ -12,11 +12,13 @@
 #include "interp/interp.h"
 #include "verify/verify.h"
 
-cxla_status cpu_vs_interp_args(const HloModule *m, Literal ***out) {
+cxla_status cpu_vs_interp_args_fn(const HloModule *m, uint64_t seed,
+                                  double (*value)(void *ctx, int param, int64_t e, double u), void *ctx,
+                                  Literal ***out) {
   const Computation *c = m->entry;
   Literal **a = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *a);
   if (!a) return cxla_oom();
-  uint64_t x = 88172645463325252ull;
+  uint64_t x = seed;
   for (int i = 0; i < c->nparams; i++) {
     cxla_status s = literal_create_for_shape(c->params[i]->shape, &a[i]);
     if (s) {
@@ -26,14 +28,23 @@ cxla_status cpu_vs_interp_args(const HloModule *m, Literal ***out) {
     }
     for (int64_t e = 0; e < a[i]->nelems; e++) {
       x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      double v = (double)(x >> 11) / 9007199254740992.0 * 200 - 100;
-      if (e % 17 == 16) v = NAN;
-      else if (e % 13 == 12) v = -0.0;
-      literal_set_f64(a[i], e, v);
+      literal_set_f64(a[i], e, value(ctx, i, e, (double)(x >> 11) / 9007199254740992.0));
     }
   }
   *out = a;
   return NULL;
+}
+
+/* cpu_vs_interp_args' values: [-100, 100), NaNs and -0 at fixed places. */
+static double default_value(void *ctx, int param, int64_t e, double u) {
+  (void)ctx, (void)param;
+  if (e % 17 == 16) return NAN;
+  if (e % 13 == 12) return -0.0;
+  return u * 200 - 100;
+}
+
+cxla_status cpu_vs_interp_args(const HloModule *m, Literal ***out) {
+  return cpu_vs_interp_args_fn(m, 88172645463325252ull, default_value, NULL, out);
 }
 
 void cpu_vs_interp_free_args(const HloModule *m, Literal **args) {

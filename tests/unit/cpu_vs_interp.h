@@ -15,6 +15,13 @@
  * literals, caller frees): floats in [-100, 100), every 17th element a
  * NaN, every 13th -0. */
 cxla_status cpu_vs_interp_args(const HloModule *m, Literal ***out);
+/* Arguments for m's entry parameters from a xorshift stream started at
+ * seed: element e of parameter `param` is value(ctx, param, e, u), u the
+ * stream's next number, uniform in [0, 1) (one per element, whatever value
+ * does with it). *out as for cpu_vs_interp_args. */
+cxla_status cpu_vs_interp_args_fn(const HloModule *m, uint64_t seed,
+                                  double (*value)(void *ctx, int param, int64_t e, double u), void *ctx,
+                                  Literal ***out);
 /* Frees cpu_vs_interp_args' arguments (NULL: nothing). */
 void cpu_vs_interp_free_args(const HloModule *m, Literal **args);
 

@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "cpu_vs_interp.h"
 #include "harness.h"
 #include "runtime/threadpool.h"
 #include "cpu/cpu_internal.h"
@@ -24,32 +25,23 @@
  * causal, the mask (parameter 3, [M,N]) -1e9 where column > row, so that
  * every row of P ends in zeros (exp underflows): the second product then
  * stops at each block's last non-zero column (when B2 is finite). */
-static cxla_status make_args(const HloModule *m, bool nan, bool causal, Literal ***out) {
-  const Computation *c = m->entry;
-  Literal **a = cxla_calloc((size_t)(c->nparams ? c->nparams : 1), sizeof *a);
-  if (!a) return cxla_oom();
-  uint64_t x = 0x9E3779B97F4A7C15ull;
-  for (int i = 0; i < c->nparams; i++) {
-    cxla_status s = literal_create_for_shape(c->params[i]->shape, &a[i]);
-    if (s) {
-      for (int k = 0; k < i; k++) literal_free(a[k]);
-      cxla_free(a);
-      return s;
-    }
-    for (int64_t e = 0; e < a[i]->nelems; e++) {
-      x ^= x << 13, x ^= x >> 7, x ^= x << 17;
-      double v = (double)(x >> 11) / 9007199254740992.0 * 4 - 2;
-      if (causal && i == 3) {
-        int64_t n = c->params[i]->shape->dims[1];
-        v = e % n > e / n ? -1e9 : v;
-      } else if (nan && e % 101 == 7) {
-        v = NAN;
-      }
-      literal_set_f64(a[i], e, v);
-    }
+typedef struct ArgsCtx {
+  const HloModule *m;
+  bool nan, causal;
+} ArgsCtx;
+
+static double arg_value(void *ctx, int param, int64_t e, double u) {
+  const ArgsCtx *a = ctx;
+  if (a->causal && param == 3) {
+    int64_t n = a->m->entry->params[param]->shape->dims[1];
+    return e % n > e / n ? -1e9 : u * 4 - 2;
   }
-  *out = a;
-  return NULL;
+  return a->nan && e % 101 == 7 ? NAN : u * 4 - 2;
+}
+
+static cxla_status make_args(const HloModule *m, bool nan, bool causal, Literal ***out) {
+  ArgsCtx a = {m, nan, causal};
+  return cpu_vs_interp_args_fn(m, 0x9E3779B97F4A7C15ull, arg_value, &a, out);
 }
 
 static const Step *step_named(const CpuExecutable *x, const char *name) {
