@@ -306,16 +306,8 @@ static bool splits(const ExecCtx *cx) {
   return cx && cx->pool && cx->nthreads > 1;
 }
 
-/* The BLAS's thread count for a convolution: 1 where the convolution
- * splits its GEMMs over the execution's threads, else the execution's
- * count. Set only when it differs (switching is slow) and left so: the
- * executor sets it again before other BLAS steps. */
-static void conv_blas_threads(const ExecCtx *cx) {
-  cpu_blas_threads(splits(cx) || !cx || cx->nthreads < 1 ? 1 : cx->nthreads);
-}
-
-/* Runs fn over [0, n) on the execution's threads (the BLAS single-threaded
- * in each: conv_blas_threads). */
+/* Runs fn over [0, n) on the execution's threads (OpenBLAS runs on one
+ * thread in each: blas_threads.c). */
 static cxla_status split_blas(const ExecCtx *cx, int64_t n, RtSliceFn fn, void *arg) {
   if (!splits(cx) || n <= 1) return fn(arg, 0, n);
   return rt_pool_parallel_for(cx->pool, n, 1, cx->nthreads, fn, arg);
@@ -862,11 +854,9 @@ cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RV
   char *xp = NULL;
   WgradConv w;
   if (shift_ok(&p) && wgrad_plan(&p, &w)) {
-    /* no BLAS: its thread count left as it is */
     st = wgrad_run(cx, &w, (const float *)x, (const float *)ker, (float *)o);
     goto done;
   }
-  conv_blas_threads(cx);
   if (shift_ok(&p)) {
     st = shift_run(cx, &p, x, ker, o);
     goto done;

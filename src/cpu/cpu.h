@@ -11,8 +11,9 @@
  *               names, target id; loading re-plans steps without LLVM IR
  *   dump.c      --dump-to: LLVM IR and assembly, whole and per kernel
  *   exec.c      the executor over programs, and runtime values
- *   blas_threads.c  OpenBLAS's process-wide thread count: changed only
- *               while executions run, the application's put back after
+ *   blas_threads.c  OpenBLAS on one thread while executions run (the
+ *               application's count put back after), and GEMMs split
+ *               over the execution's pool in single-threaded BLAS calls
  *   routines.c  runtime routines: BLAS dots, and the dispatch to the
  *               routines on raw buffers below (a few ops still run on the
  *               interpreter's evaluators: routines.c lists them)

@@ -4,6 +4,7 @@
 
 #include <llvm-c/Core.h>
 
+#include "cpu/blas.h"
 #include "cpu/cpu.h"
 #include "cxla/runtime.h"
 #include "runtime/threadpool.h"
@@ -249,16 +250,7 @@ cxla_status rval_borrow_x(const ExecCtx *cx, const Literal *l, RVal **out);
 unsigned cpu_fp_mode_enter(void);
 void cpu_fp_mode_leave(unsigned old);
 
-/* ---- OpenBLAS's thread count (blas_threads.c) ----
- * One process-wide setting: cxla changes it only between cpu_blas_enter
- * and cpu_blas_leave (every execution is inside a pair), and the last
- * execution to leave puts back what the application had set. Thread-safe:
- * every change cxla makes goes through cpu_blas_threads. */
-void cpu_blas_enter(void);
-void cpu_blas_leave(void);
-/* OpenBLAS's calls from now on run on n threads (set only when it differs:
- * switching is slow). */
-void cpu_blas_threads(int n);
+/* ---- OpenBLAS inside cxla's threads: cpu/blas.h ---- */
 
 /* ---- routines (routines.c dispatches; rt_*.c) ---- */
 /* Plans the routine that runs `in` (st->routine, st->plan), or the
@@ -266,8 +258,6 @@ void cpu_blas_threads(int n);
 cxla_status routine_prepare(Step *st, const Instr *in);
 /* Whether some routine runs `in`. */
 bool routine_supported(const Instr *in);
-/* Whether the routine a step runs may call OpenBLAS (or LAPACK). */
-bool routine_uses_blas(const Step *st);
 cxla_status routine_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal **out);
 /* Whether the routine a step runs writes its one array output wherever
  * step_output puts it (so into a result array, Step.leaf1), every element. */

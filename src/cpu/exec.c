@@ -304,13 +304,6 @@ void cpu_fp_mode_leave(unsigned old) {
 #endif
 }
 
-/* ---- BLAS threads ----
- * OpenBLAS runs each GEMM on its own threads, as many as its one
- * process-wide setting says (blas_threads.c keeps it). Steps run one at a
- * time, so while a GEMM runs no kernel slice does: the GEMM may use every
- * thread the execution has, and no more (a --threads 1 run stays on one
- * core). */
-static void blas_threads(const ExecCtx *x) { cpu_blas_threads(x->nthreads); }
 
 /* ---- the step profile (cxla_execute_options.profile) ---- */
 
@@ -469,7 +462,6 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
   for (int i = 0; i < st->npre && !s; i++) {
     const Instr *d = st->pre[i];
     double tp = x->profile ? clock_s() : 0;
-    if (d->op != OP_CONVOLUTION) blas_threads(x); /* convolutions set their own */
     unsigned mode = cpu_fp_mode_enter();
     RVal *a = ops[d->operands[0]->param_number], *bb = ops[d->operands[1]->param_number];
     s = d->op == OP_CONVOLUTION ? conv_gemm_run(x, d, a, bb, &pre[i]) : gemm_run(x, d, &st->pre_plan[i], a, bb, &pre[i]);
@@ -703,7 +695,6 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_ALIAS: *out = rval_ref(ops[0]); break;
   case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
   case ST_BLAS_DOT: {
-    blas_threads(x);
     unsigned mode = cpu_fp_mode_enter();
     s = step_output(x, st, 0, in->shape, out);
     if (!s) s = gemm_run_into(x, &st->gemm, ops[st->swap], ops[!st->swap], *out);
@@ -711,7 +702,6 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
     break;
   }
   case ST_CONV: {
-    /* sets the BLAS's threads itself (one per block when it splits) */
     unsigned mode = cpu_fp_mode_enter();
     s = step_output(x, st, 0, in->shape, out);
     if (!s) s = conv_gemm_run_into(x, in, ops[0], ops[1], *out);
@@ -723,10 +713,8 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
   case ST_CALL: s = exec_program(x, st->sub[0], ops, in->noperands, out); break;
   case ST_ROUTINE:
     /* LAPACK's blocked routines sum in an order that depends on OpenBLAS's
-     * thread count: on one thread, results do not depend on --threads
-     * (routines that never call OpenBLAS leave its threads as they are:
-     * switching them back and forth between steps is slow) */
-    if (routine_uses_blas(st)) cpu_blas_threads(1);
+     * thread count: it is 1 in every execution (blas_threads.c), so
+     * results do not depend on --threads */
     s = routine_run(x, st, ops, out);
     break;
   case ST_SORT: {

@@ -14,22 +14,24 @@
  * C is the fused multiply-add chain over k = 0, 1, ... from +0, whatever
  * the split, so results do not depend on the thread count, and every
  * product is taken (no zero is skipped: inf and NaN propagate). */
-#include <cblas.h>
 #include <string.h>
 
+#include "cpu/blas.h"
 #include "cpu/fgemm.h"
 
-void f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite) {
+cxla_status f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite, RtPool *pool,
+                          int nthreads) {
   int64_t M = g->m, N = g->n, K = g->k;
+  if (finite) {
+    CpuBlasGemm bg = {.type = T_F32, .trans_a = g->trans_a, .trans_b = g->trans_b, .batch = g->batch,
+                      .m = (int)M, .n = (int)N, .k = (int)K, .a = a, .b = b, .c = c,
+                      .lda = g->trans_a ? (int)M : (int)K, .ldb = g->trans_b ? (int)K : (int)N, .ldc = (int)N,
+                      .stride_a = M * K, .stride_b = K * N, .stride_c = M * N};
+    return cpu_blas_gemm(&bg, pool, nthreads);
+  }
   for (int64_t bi = 0; bi < g->batch; bi++) {
     const float *A = a + bi * M * K, *B = b + bi * K * N;
     float *C = c + bi * M * N;
-    if (finite) {
-      cblas_sgemm(CblasRowMajor, g->trans_a ? CblasTrans : CblasNoTrans, g->trans_b ? CblasTrans : CblasNoTrans,
-                  (int)M, (int)N, (int)K, 1.0f, A, g->trans_a ? (int)M : (int)K, B, g->trans_b ? (int)K : (int)N,
-                  0.0f, C, (int)N);
-      continue;
-    }
     for (int64_t i = 0; i < M; i++)
       for (int64_t j = 0; j < N; j++) {
         float acc = 0;
@@ -38,6 +40,7 @@ void f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, b
         C[i * N + j] = acc;
       }
   }
+  return NULL;
 }
 
 #if defined(__x86_64__) && defined(__GNUC__)

@@ -39,9 +39,11 @@ bool f32_gemm_kernel_fits(const F32Gemm *g);
 cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                             int nthreads);
 
-/* Runs g through BLAS sgemm, one call per batch element, where finite
- * says both operands hold no infinity or NaN (BLAS may skip a zero
- * factor); else in plain loops summing in order. Any CPU. */
-void f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite);
+/* Runs g through BLAS sgemm where finite says both operands hold no
+ * infinity or NaN (BLAS may skip a zero factor), split over at most
+ * nthreads of pool's threads (cpu_blas_gemm); else in plain loops summing
+ * in order on the caller. Any CPU. */
+cxla_status f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite, RtPool *pool,
+                          int nthreads);
 
 #endif

@@ -144,7 +144,7 @@ static cxla_status bf16_gemm_f32(const AmxGemm *g, const uint16_t *a, const uint
   finite &= widen_bf16(b, nb, B);
   F32Gemm f = {.batch = g->batch, .m = g->m, .n = g->n, .k = g->k, .trans_a = g->trans_a, .trans_b = g->trans_b};
   if (f32_gemm_kernel_fits(&f)) s = f32_gemm_kernel(&f, A, B, C, pool, nthreads);
-  else f32_gemm_blas(&f, A, B, C, finite);
+  else s = f32_gemm_blas(&f, A, B, C, finite, pool, nthreads);
   if (!s && g->out_bf16)
     for (int64_t i = 0; i < nc; i++) ((uint16_t *)c)[i] = f32_to_bf16(C[i]);
 done:

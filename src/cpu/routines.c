@@ -22,7 +22,6 @@
  * (src/codegen).
  * batch-norm-* are a compile error: the batchnorm-expander pass of the
  * default pipeline rewrites them before they reach a backend. */
-#include <cblas.h>
 #include <math.h>
 #include <string.h>
 
@@ -86,7 +85,6 @@ static int kind_of(const Instr *in) {
 
 bool routine_supported(const Instr *in) { return kind_of(in) != RT_NONE; }
 
-bool routine_uses_blas(const Step *st) { return st->routine != RT_WINDOW; }
 
 bool routine_writes_leaf(const Step *st) { return st->kind == ST_ROUTINE && st->routine == RT_WINDOW; }
 
@@ -342,7 +340,6 @@ cxla_status gemm_run_into(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b
  * operand scan needed); o is the allocated result. */
 static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
   ElemType t = o->lit.type;
-  size_t es = (size_t)type_bytes(t);
   if (t == T_F32) {
     F32Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b};
     if (f32_gemm_kernel_fits(&g)) return f32_gemm_kernel(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
@@ -365,9 +362,10 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
       }
       return NULL;
     }
-    f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data,
-                  rval_all_finite_on(a, 1, cx->pool, cx->nthreads) && rval_all_finite_on(b, 1, cx->pool, cx->nthreads));
-    return NULL;
+    return f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data,
+                         rval_all_finite_on(a, 1, cx->pool, cx->nthreads) &&
+                             rval_all_finite_on(b, 1, cx->pool, cx->nthreads),
+                         cx->pool, cx->nthreads);
   }
   int64_t n2 = type_is_complex(t) ? 2 : 1;
   if (!rval_all_finite_on(a, n2, cx->pool, cx->nthreads) || !rval_all_finite_on(b, n2, cx->pool, cx->nthreads)) {
@@ -380,26 +378,10 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
     }
     return NULL;
   }
-  int M = (int)p->m, N = (int)p->n, K = (int)p->k;
-  enum CBLAS_TRANSPOSE ta = p->trans_a ? CblasTrans : CblasNoTrans, tb = p->trans_b ? CblasTrans : CblasNoTrans;
-  int lda = p->trans_a ? M : K, ldb = p->trans_b ? K : N;
-  for (int64_t bi = 0; bi < p->batch; bi++) {
-    const char *A = (const char *)a->lit.data + (size_t)(bi * p->m * p->k) * es;
-    const char *B = (const char *)b->lit.data + (size_t)(bi * p->k * p->n) * es;
-    char *C = (char *)o->lit.data + (size_t)(bi * p->m * p->n) * es;
-    switch (t) {
-    case T_F64: cblas_dgemm(CblasRowMajor, ta, tb, M, N, K, 1.0, (const double *)A, lda, (const double *)B, ldb, 0.0, (double *)C, N); break;
-    case T_C64: {
-      float one[2] = {1, 0}, zero[2] = {0, 0};
-      cblas_cgemm(CblasRowMajor, ta, tb, M, N, K, one, A, lda, B, ldb, zero, C, N);
-      break;
-    }
-    default: {
-      double one[2] = {1, 0}, zero[2] = {0, 0};
-      cblas_zgemm(CblasRowMajor, ta, tb, M, N, K, one, A, lda, B, ldb, zero, C, N);
-      break;
-    }
-    }
-  }
-  return NULL;
+  CpuBlasGemm g = {.type = t, .trans_a = p->trans_a, .trans_b = p->trans_b, .batch = p->batch,
+                   .m = (int)p->m, .n = (int)p->n, .k = (int)p->k, .a = a->lit.data, .b = b->lit.data,
+                   .c = o->lit.data, .lda = p->trans_a ? (int)p->m : (int)p->k,
+                   .ldb = p->trans_b ? (int)p->k : (int)p->n, .ldc = (int)p->n, .stride_a = p->m * p->k,
+                   .stride_b = p->k * p->n, .stride_c = p->m * p->n};
+  return cpu_blas_gemm(&g, cx->pool, cx->nthreads);
 }

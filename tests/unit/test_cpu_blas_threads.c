@@ -1,13 +1,20 @@
-/* OpenBLAS's thread count is one process-wide setting that the
- * application may rely on for its own BLAS calls: the cpu backend changes
- * it while its executions run (GEMM steps at the execution's threads,
- * LAPACK routines at 1) and puts back the application's count when the
- * last running execution ends (src/cpu/blas_threads.c). Checked from one
- * thread in both directions (a GEMM raises it, a routine lowers it) and
- * from several threads running executions at once. */
+/* OpenBLAS inside the cpu backend's threads (src/cpu/blas_threads.c):
+ *   - OpenBLAS's thread count is one process-wide setting that the
+ *     application may rely on for its own BLAS calls: the backend runs it
+ *     at 1 while its executions run (seen from the step profile, on the
+ *     executing thread) and puts back the application's count when the
+ *     last running execution ends; checked from one thread and from
+ *     several threads running executions at once;
+ *   - cpu_blas_gemm, the GEMM split over the pool in single-threaded BLAS
+ *     calls: every type, transposition, batch and split shape (rows,
+ *     columns, uneven blocks, batch elements) against a plain loop in
+ *     double. */
 #include <cblas.h>
+#include <complex.h>
+#include <math.h>
 #include <pthread.h>
 
+#include "cpu/blas.h"
 #include "harness.h"
 #include "runtime_test.h"
 
@@ -26,6 +33,7 @@ typedef struct Prog {
   cxla_client *c;
   cxla_executable *e;
   cxla_buffer *args[2];
+  const cxla_execute_options *opts; /* NULL: the defaults */
 } Prog;
 
 /* 2 x the identity: positive definite, and an exact product */
@@ -54,7 +62,7 @@ static bool prog_make(Prog *p, const char *text, int threads) {
  * product, sqrt(2) for the factor). */
 static bool prog_run(Prog *p, float want) {
   cxla_buffer *out[1] = {0};
-  cxla_status s = cxla_executable_execute(p->e, p->args, 2, NULL, out, NULL);
+  cxla_status s = cxla_executable_execute(p->e, p->args, 2, p->opts, out, NULL);
   static _Thread_local float v[DN * DN];
   if (!s) s = cxla_buffer_to_host(out[0], v, sizeof v, NULL);
   cxla_buffer_destroy(out[0]);
@@ -76,12 +84,46 @@ static void prog_free(Prog *p) {
   cxla_client_destroy(p->c);
 }
 
+/* the profile's callback: OpenBLAS's count after each step, and the
+ * step's split */
+typedef struct Seen {
+  int steps, max_blas, max_split;
+} Seen;
+
+static void seen_step(void *arg, const cxla_profile_step *st) {
+  Seen *s = arg;
+  int n = openblas_get_num_threads();
+  s->steps++;
+  if (n > s->max_blas) s->max_blas = n;
+  if (st->threads > s->max_split) s->max_split = st->threads;
+}
+
+TEST(blas_runs_on_one_thread_inside_an_execution) {
+  Prog g;
+  CHECK(prog_make(&g, k_gemm, 2));
+  int before = openblas_get_num_threads();
+  Seen seen = {0};
+  cxla_execute_options o = CXLA_STRUCT_INIT(cxla_execute_options);
+  o.profile = seen_step;
+  o.profile_arg = &seen;
+  g.opts = &o;
+  for (int app = 1; app <= 4; app++) {
+    openblas_set_num_threads(app);
+    CHECK(prog_run(&g, 4));
+    CHECK(openblas_get_num_threads() == app);
+  }
+  CHECK(seen.steps >= 4);
+  CHECK(seen.max_blas == 1);
+  openblas_set_num_threads(before);
+  prog_free(&g);
+}
+
 TEST(the_application_count_is_restored) {
   Prog g, ch;
   CHECK(prog_make(&g, k_gemm, 2));
   CHECK(prog_make(&ch, k_chol, 2));
   int before = openblas_get_num_threads();
-  /* the GEMM runs on 2 threads; the application's 1 comes back */
+  /* the GEMM splits over the execution's 2 threads; the application's 1 comes back */
   openblas_set_num_threads(1);
   CHECK(prog_run(&g, 4));
   CHECK(openblas_get_num_threads() == 1);
@@ -129,8 +171,109 @@ TEST(concurrent_executions_restore_it) {
   prog_free(&ch);
 }
 
+/* ---- cpu_blas_gemm ---- */
+
+static uint64_t g_rng = 0x9e3779b97f4a7c15u;
+static double next_val(void) {
+  g_rng ^= g_rng << 13;
+  g_rng ^= g_rng >> 7;
+  g_rng ^= g_rng << 17;
+  return (double)(int)(g_rng % 2001 - 1000) / 500.0;
+}
+
+/* element (i, j) of op(X) for X stored rows x cols (leading dim ld), as
+ * complex double; cplx: pairs */
+static double complex elem(const void *x, ElemType t, bool trans, int64_t i, int64_t j, int ld) {
+  int64_t at = trans ? j * ld + i : i * ld + j;
+  switch (t) {
+  case T_F32: return ((const float *)x)[at];
+  case T_F64: return ((const double *)x)[at];
+  case T_C64: return ((const float *)x)[2 * at] + I * ((const float *)x)[2 * at + 1];
+  default: return ((const double *)x)[2 * at] + I * ((const double *)x)[2 * at + 1];
+  }
+}
+
+/* One case: batch b of m x k by k x n, with the given transpositions,
+ * over a pool of `threads` (1: no pool); checked to a relative 1e-5 (f32,
+ * c64) or 1e-12 of the sum of |products|. */
+static bool gemm_case(RtPool *pool, int threads, ElemType t, int64_t b, int m, int n, int k, bool ta, bool tb) {
+  int64_t es = type_bytes(t), nc = type_is_complex(t) ? 2 : 1;
+  int64_t sa = (int64_t)m * k, sb = (int64_t)k * n, sc = (int64_t)m * n;
+  char *A = malloc((size_t)(b * sa) * es), *B = malloc((size_t)(b * sb) * es), *C = malloc((size_t)(b * sc) * es);
+  bool f32 = t == T_F32 || t == T_C64;
+  for (int64_t i = 0; i < b * sa * nc; i++) {
+    if (f32) ((float *)A)[i] = (float)next_val();
+    else ((double *)A)[i] = next_val();
+  }
+  for (int64_t i = 0; i < b * sb * nc; i++) {
+    if (f32) ((float *)B)[i] = (float)next_val();
+    else ((double *)B)[i] = next_val();
+  }
+  memset(C, 0xff, (size_t)(b * sc) * es); /* NaNs: every element must be written */
+  CpuBlasGemm g = {.type = t, .trans_a = ta, .trans_b = tb, .batch = b, .m = m, .n = n, .k = k, .a = A, .b = B,
+                   .c = C, .lda = ta ? m : k, .ldb = tb ? k : n, .ldc = n, .stride_a = sa, .stride_b = sb,
+                   .stride_c = sc};
+  cxla_status s = cpu_blas_gemm(&g, pool, threads);
+  bool ok = s == NULL;
+  if (s) {
+    printf("cpu_blas_gemm: %s\n", cxla_status_message(s));
+    cxla_status_free(s);
+  }
+  double tol = f32 ? 1e-5 : 1e-12;
+  for (int64_t bi = 0; ok && bi < b; bi++)
+    for (int64_t i = 0; ok && i < m; i++)
+      for (int64_t j = 0; ok && j < n; j++) {
+        double complex want = 0;
+        double mag = 0;
+        for (int64_t kk = 0; kk < k; kk++) {
+          double complex p = elem(A + bi * sa * es, t, ta, i, kk, g.lda) * elem(B + bi * sb * es, t, tb, kk, j, g.ldb);
+          want += p;
+          mag += cabs(p);
+        }
+        double complex got = elem(C + bi * sc * es, t, false, i, j, n);
+        if (!(cabs(got - want) <= tol * (mag + 1))) {
+          printf("type %d b %lld %dx%dx%d ta %d tb %d threads %d: C[%lld][%lld][%lld] = %g%+gi, want %g%+gi\n",
+                 (int)t, (long long)b, m, n, k, ta, tb, threads, (long long)bi, (long long)i, (long long)j,
+                 creal(got), cimag(got), creal(want), cimag(want));
+          ok = false;
+        }
+      }
+  free(A);
+  free(B);
+  free(C);
+  return ok;
+}
+
+TEST(split_gemm_matches_the_plain_sums) {
+  RtPool *pool = NULL;
+  CHECK_OK(rt_pool_create(3, &pool));
+  const ElemType types[] = {T_F32, T_F64, T_C64, T_C128};
+  /* shapes: rows split (m >= n, uneven 3-way blocks and a remainder past
+   * the 16-row alignment), columns split (n > m), a batch spread over the
+   * threads, a product too small to split, k = 1 */
+  const int shapes[][4] = {{1, 203, 67, 71}, {1, 50, 301, 64}, {5, 64, 70, 61}, {1, 7, 5, 3}, {2, 130, 96, 1}};
+  for (size_t ti = 0; ti < 4; ti++)
+    for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
+      for (int tr = 0; tr < 4; tr++)
+        for (int th = 1; th <= 3; th += 2) {
+          const int *sh = shapes[si];
+          CHECK(gemm_case(th > 1 ? pool : NULL, th, types[ti], sh[0], sh[1], sh[2], sh[3], tr & 1, tr & 2));
+        }
+  /* empty products write nothing and succeed */
+  CpuBlasGemm e = {.type = T_F32, .batch = 1, .m = 0, .n = 4, .k = 4};
+  CHECK_OK(cpu_blas_gemm(&e, pool, 3));
+  /* a type BLAS has no GEMM for is an error, not a crash */
+  CpuBlasGemm bad = {.type = T_S32, .batch = 1, .m = 2, .n = 2, .k = 2};
+  cxla_status s = cpu_blas_gemm(&bad, pool, 3);
+  CHECK(s != NULL && cxla_status_code_of(s) == CXLA_INTERNAL);
+  cxla_status_free(s);
+  rt_pool_destroy(pool);
+}
+
 int main(void) {
+  RUN(blas_runs_on_one_thread_inside_an_execution);
   RUN(the_application_count_is_restored);
+  RUN(split_gemm_matches_the_plain_sums);
   RUN(concurrent_executions_restore_it);
   return test_summary(__FILE__);
 }

@@ -1,5 +1,6 @@
 /* cxla: the command-line tool. Dispatches to one subcommand per file
  * (cmd_*.c); see common.h for the exit-status conventions. */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -33,7 +34,28 @@ static void print_usage(FILE *f) {
   fprintf(f, "\nrun 'cxla COMMAND --help' for a command's options.\n");
 }
 
+/* OpenBLAS starts its worker threads when it loads, and they busy-wait
+ * for about 0.1 s before they sleep: in a short run's first executions
+ * they take cores from cxla's own threads (a 3x3 convolution measured
+ * 4 -> 8 ms). cxla runs OpenBLAS on one thread (src/cpu/blas_threads.c),
+ * so this process sets that count now and ends the workers at once,
+ * through OpenBLAS's own shutdown entry (what it runs before a fork;
+ * OpenBLAS starts them again if a later call wants them). In that order:
+ * setting a count restarts stopped workers. Found by name: a BLAS
+ * without these entries is left as it is. Called before any other thread
+ * exists, so no call is inside OpenBLAS. */
+static void stop_blas_workers(void) {
+  void (*set_threads)(int) = NULL;
+  int (*shutdown)(void) = NULL;
+  *(void **)&set_threads = dlsym(RTLD_DEFAULT, "openblas_set_num_threads");
+  *(void **)&shutdown = dlsym(RTLD_DEFAULT, "blas_thread_shutdown_");
+  if (!set_threads || !shutdown) return;
+  set_threads(1);
+  shutdown();
+}
+
 int main(int argc, char **argv) {
+  stop_blas_workers();
   if (argc < 2) {
     print_error("missing command");
     print_usage(stderr);
