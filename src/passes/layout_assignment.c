@@ -12,7 +12,8 @@
  *     dynamic-(update-)slice) follow their first operand whose layout is
  *     decided; reduce keeps its input's order of the dims it keeps;
  *     convolutions lay out their result batch-major, feature-minor (NHWC
- *     physically, whatever the logical dim_labels); a transpose takes the
+ *     physically, whatever the logical dim_labels; a filter gradient's,
+ *     kernel-shaped, row-major); a transpose takes the
  *     layout that keeps its operand's bytes where they are and becomes a
  *     bitcast (the transpose costs nothing; a copy appears only where a user
  *     needs another layout, as XLA turns transposes into copies and
@@ -28,7 +29,8 @@
  *     reshape wants row-major (then it is a bitcast); dot accepts row-major
  *     operands or matrices whose two non-batch dims are the minor ones in
  *     either order (a transposed GEMM operand), batch dims major; a
- *     convolution wants NHWC input and HWIO kernel physically; bitcasts and
+ *     convolution wants NHWC input and HWIO kernel physically (a filter
+ *     gradient: its lhs batch and rhs output features minor); bitcasts and
  *     custom-calls keep their operands' original layouts; while, call,
  *     conditional and fusion operands must match the callee's parameters;
  *     the entry result must match entry_computation_layout, a while body's
@@ -188,6 +190,50 @@ static void conv_output_m2m(const ConvDims *d, int64_t *m) {
   m[k] = d->out_batch;
 }
 
+/* Whether a convolution is a filter gradient (the form XLA gives a
+ * convolution's weight gradient: stride 1, no dilation, reversal or
+ * groups, the window covering most of the padded input, more than one
+ * output position; the CPU backend's weight-gradient kernel, src/cpu/
+ * wgrad.c, runs it). Its lhs "batch" is what the kernel broadcasts, one
+ * element per accumulator row, and its rhs output features are what it
+ * loads as vectors: it wants them minor (for the usual NHWC activations and
+ * gradients, their own layout: no copies). Mirrors the backend's test
+ * (conv.c, shift_ok). */
+static bool conv_is_filter_grad(const Instr *u) {
+  const ConvDims *d = &u->conv;
+  int ns = d->nspatial;
+  if (ns < 1 || u->nwindow != ns || u->feature_group_count != 1 || u->batch_group_count != 1) return false;
+  const Shape *x = u->operands[0]->shape, *k = u->operands[1]->shape;
+  double S = 1, KS = 1, OS = 1;
+  for (int i = 0; i < ns; i++) {
+    const WindowDim *w = &u->window[i];
+    int64_t in = x->dims[d->in_spatial[i]], kk = k->dims[d->k_spatial[i]], out = u->shape->dims[d->out_spatial[i]];
+    if (w->stride != 1 || w->lhs_dilate != 1 || w->rhs_dilate != 1 || w->reversal || w->pad_lo < 0 ||
+        w->pad_hi < 0 || out != in + w->pad_lo + w->pad_hi - kk + 1)
+      return false;
+    S *= (double)(in + w->pad_lo + w->pad_hi);
+    KS *= (double)kk;
+    OS *= (double)out;
+  }
+  return OS > 1 && 2 * S <= 3 * KS;
+}
+
+/* A filter gradient's operands, minor to major: the lhs batch, the
+ * spatial dims, its features; the rhs output features, the spatial dims,
+ * its input features. */
+static void wgrad_input_m2m(const ConvDims *d, int64_t *m) {
+  int ns = d->nspatial, k = 0;
+  m[k++] = d->in_batch;
+  for (int i = ns - 1; i >= 0; i--) m[k++] = d->in_spatial[i];
+  m[k] = d->in_feature;
+}
+static void wgrad_kernel_m2m(const ConvDims *d, int64_t *m) {
+  int ns = d->nspatial, k = 0;
+  m[k++] = d->k_out;
+  for (int i = ns - 1; i >= 0; i--) m[k++] = d->k_spatial[i];
+  m[k] = d->k_in;
+}
+
 /* Whether a dot can read operand k in layout s without a copy: row-major,
  * or a matrix (two non-batch dims) in either order with the batch dims
  * major, in order. */
@@ -214,8 +260,14 @@ static const Shape *need(Lay *st, const Instr *u, int k) {
     return dot_operand_ok(u, k, xs) ? NULL : lay_default(a, x->shape);
   case OP_CONVOLUTION:
     if (k > 1 || x->shape->rank != u->conv.nspatial + 2 || x->shape->rank > 64) return NULL;
-    if (k == 0) conv_input_m2m(&u->conv, m);
-    else conv_kernel_m2m(&u->conv, m);
+    if (conv_is_filter_grad(u)) {
+      if (k == 0) wgrad_input_m2m(&u->conv, m);
+      else wgrad_kernel_m2m(&u->conv, m);
+    } else if (k == 0) {
+      conv_input_m2m(&u->conv, m);
+    } else {
+      conv_kernel_m2m(&u->conv, m);
+    }
     return lay_with(a, x->shape, m);
   case OP_BITCAST:
     /* Transposes made bitcasts read their operand as laid out; original
@@ -315,6 +367,12 @@ static cxla_status choose(Lay *st, Instr *in) {
   case OP_CONVOLUTION: {
     int64_t m[64];
     if (in->shape->rank != in->conv.nspatial + 2 || in->shape->rank > 64) {
+      *L = lay_default(a, in->shape);
+      break;
+    }
+    if (conv_is_filter_grad(in)) {
+      /* a kernel-shaped result the kernel writes through any strides:
+       * row-major, as its users (the optimizer's update) read it */
       *L = lay_default(a, in->shape);
       break;
     }

@@ -185,6 +185,52 @@ TEST(conv_nchw_chain_keeps_layout) {
   module_destroy(m);
 }
 
+/* A ResNet block's weight gradient as JAX writes it (XLA's filter
+ * gradient: the images contracted, a 56x56 window over the 56x56
+ * activations padded by 1, a 3x3 output; here 10x10), reading the NHWC activations and
+ * the NHWC output gradient, which the forward convolution and the
+ * elementwise ops leave row-major: the filter gradient wants its lhs batch
+ * (the channels) and its rhs output features (the gradient's channels)
+ * minor, which is exactly that, so nothing is copied. A convolution that
+ * is not a filter gradient (stride 2) over the same operands still gets
+ * its NHWC copies. The values are checked on the interpreter. */
+TEST(filter_gradient_reads_nhwc_without_copies) {
+  const char *text =
+      "HloModule wg\n\n"
+      "ENTRY e {\n"
+      "  x = f32[2,10,10,3] parameter(0)\n"
+      "  k = f32[3,3,3,4] parameter(1)\n"
+      "  g = f32[2,10,10,4] parameter(2)\n"
+      "  y = f32[2,10,10,4] convolution(x, k), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f\n"
+      "  dy = f32[2,10,10,4] multiply(y, g)\n"
+      "  ROOT dk = f32[3,3,3,4] convolution(x, dy), window={size=10x10 pad=1_1x1_1}, "
+      "dim_labels=f01b_i01o->01bf\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "layout-assignment");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_COPY) == 0 && pc_count(e, OP_TRANSPOSE) == 0);
+  const Instr *dk = e->root;
+  CHECK(dk->op == OP_CONVOLUTION && dk->operands[0] == pc_named(e, "x") && dk->operands[1] == pc_named(e, "dy"));
+  CHECK(pc_layout_is(pc_named(e, "x")->shape, 4, RM4) && pc_layout_is(pc_named(e, "dy")->shape, 4, RM4));
+  module_destroy(m);
+
+  /* stride 2: an ordinary convolution in f01b / i01o labels, whose NHWC
+   * wants the images minor: copies of both operands */
+  const char *strided =
+      "HloModule wg2\n\n"
+      "ENTRY e {\n"
+      "  x = f32[2,6,6,3] parameter(0)\n"
+      "  dy = f32[2,6,6,4] parameter(1)\n"
+      "  ROOT dk = f32[2,2,3,4] convolution(x, dy), window={size=6x6 stride=2x2 pad=1_1x1_1}, "
+      "dim_labels=f01b_i01o->01bf\n"
+      "}\n";
+  m = pc_optimize_checked(strided, "layout-assignment");
+  if (!m) return;
+  CHECK(pc_count(m->entry, OP_COPY) >= 2);
+  module_destroy(m);
+}
+
 /* entry_computation_layout decides the parameters' and the result's
  * layouts: a column-major parameter flows through the elementwise op, and
  * the result is copied only when the layout asks for another one. */
@@ -298,6 +344,7 @@ int main(int argc, char **argv) {
   RUN(existing_bitcast_keeps_meaning);
   RUN(conv_nhwc_chain_no_copies);
   RUN(conv_nchw_chain_keeps_layout);
+  RUN(filter_gradient_reads_nhwc_without_copies);
   RUN(entry_layout_honoured);
   RUN(while_state_consistent);
   RUN(layout_then_fusion);
