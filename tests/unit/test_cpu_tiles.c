@@ -6,10 +6,14 @@
  * between layouts, and a copy that changes layout. Then the 2-D transposes
  * of 32-bit elements moved in 16 x 16 register blocks (cg.c
  * emit_transpose_2d): f32 and s32, rows past the last whole block, a
- * transposing bitcast, a fusion that only transposes, on one thread and
+ * transposing bitcast, a fusion that only transposes (or copies a
+ * transposing bitcast: layout assignment's form), on one thread and
  * split into slices of one row over a pool (slices that start inside a
  * block); and the kernels it must leave to the tiles: 64-bit elements,
- * columns not a multiple of 16, a transpose with arithmetic. */
+ * columns not a multiple of 16, a transpose with arithmetic. Outputs of
+ * 16 MiB and more are written by non-temporal stores (x86): a transpose,
+ * a transposing bitcast and a fused copy of one of that size, 5 rows
+ * past the last block. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -85,10 +89,16 @@ static const char k_blocks_fused[] =
     "HloModule m\n\nfused {\n  p0 = f32[16,35] parameter(0)\n  ROOT t = f32[35,16] transpose(p0), dimensions={1,0}\n}\n\n"
     "ENTRY e {\n  x = f32[16,35] parameter(0)\n  ROOT f = f32[35,16] fusion(x), kind=kLoop, calls=fused\n}\n";
 
+/* layout assignment's form of a transpose: a fused copy of a bitcast */
+static const char k_blocks_copy[] =
+    "HloModule m\n\nfused {\n  p0 = f32[48,35]{1,0} parameter(0)\n  t = f32[35,48]{0,1} bitcast(p0)\n"
+    "  ROOT c = f32[35,48]{1,0} copy(t)\n}\n\n"
+    "ENTRY e {\n  x = f32[48,35]{1,0} parameter(0)\n  ROOT f = f32[35,48]{1,0} fusion(x), kind=kLoop, calls=fused\n}\n";
+
 TEST(register_blocks) {
-  const char *texts[4] = {k_blocks_f32, k_blocks_s32, k_blocks_bitcast, k_blocks_fused};
-  const char *names[4] = {"blocks_f32", "blocks_s32", "blocks_bitcast", "blocks_fused"};
-  for (int i = 0; i < 4; i++) {
+  const char *texts[5] = {k_blocks_f32, k_blocks_s32, k_blocks_bitcast, k_blocks_fused, k_blocks_copy};
+  const char *names[5] = {"blocks_f32", "blocks_s32", "blocks_bitcast", "blocks_fused", "blocks_copy"};
+  for (int i = 0; i < 5; i++) {
     CHECK(check_same(names[i], texts[i]));
     CHECK(check_split(names[i], texts[i]));
   }
@@ -101,9 +111,28 @@ TEST(register_blocks) {
                                "  t = f32[32,48] transpose(x), dimensions={1,0}\n  ROOT n = f32[32,48] negate(t)\n}\n"));
 }
 
+/* Outputs of at least CG_TRANSPOSE_NT_BYTES (16 MiB): 2053 x 2048 f32
+ * is 16.04 MiB, rows 2048 .. 2052 after the last whole block. */
+TEST(streamed_blocks) {
+  static const char t[] = "HloModule m\n\nENTRY e {\n  x = f32[2048,2053] parameter(0)\n"
+                          "  ROOT t = f32[2053,2048] transpose(x), dimensions={1,0}\n}\n";
+  static const char b[] = "HloModule m\n\nENTRY e {\n  x = s32[2048,2053]{1,0} parameter(0)\n"
+                          "  ROOT b = s32[2053,2048]{0,1} bitcast(x)\n}\n";
+  CHECK(check_same("stream_f32", t));
+  CHECK(check_split("stream_f32", t));
+  static const char c[] =
+      "HloModule m\n\nfused {\n  p0 = f32[2048,2053]{1,0} parameter(0)\n  t = f32[2053,2048]{0,1} bitcast(p0)\n"
+      "  ROOT c = f32[2053,2048]{1,0} copy(t)\n}\n\n"
+      "ENTRY e {\n  x = f32[2048,2053]{1,0} parameter(0)\n"
+      "  ROOT f = f32[2053,2048]{1,0} fusion(x), kind=kLoop, calls=fused\n}\n";
+  CHECK(check_same("stream_bitcast", b));
+  CHECK(check_same("stream_copy", c));
+}
+
 int main(void) {
   RUN(transposes);
   RUN(fused_and_layouts);
   RUN(register_blocks);
+  RUN(streamed_blocks);
   return test_summary(__FILE__);
 }
