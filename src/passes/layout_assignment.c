@@ -170,12 +170,17 @@ static bool preserving(const Instr *in) {
   }
 }
 
+/* m = minor, the spatial dims (the last one first), major. */
+static void m2m_around_spatial(int64_t *m, int64_t minor, const int64_t *spatial, int ns, int64_t major) {
+  int k = 0;
+  m[k++] = minor;
+  for (int i = ns - 1; i >= 0; i--) m[k++] = spatial[i];
+  m[k] = major;
+}
+
 /* Convolution layouts, minor to major: NHWC input and result, HWIO kernel. */
 static void conv_input_m2m(const ConvDims *d, int64_t *m) {
-  int ns = d->nspatial, k = 0;
-  m[k++] = d->in_feature;
-  for (int i = ns - 1; i >= 0; i--) m[k++] = d->in_spatial[i];
-  m[k] = d->in_batch;
+  m2m_around_spatial(m, d->in_feature, d->in_spatial, d->nspatial, d->in_batch);
 }
 static void conv_kernel_m2m(const ConvDims *d, int64_t *m) {
   int ns = d->nspatial, k = 0;
@@ -184,10 +189,7 @@ static void conv_kernel_m2m(const ConvDims *d, int64_t *m) {
   for (int i = ns - 1; i >= 0; i--) m[k++] = d->k_spatial[i];
 }
 static void conv_output_m2m(const ConvDims *d, int64_t *m) {
-  int ns = d->nspatial, k = 0;
-  m[k++] = d->out_feature;
-  for (int i = ns - 1; i >= 0; i--) m[k++] = d->out_spatial[i];
-  m[k] = d->out_batch;
+  m2m_around_spatial(m, d->out_feature, d->out_spatial, d->nspatial, d->out_batch);
 }
 
 /* Whether a convolution is a filter gradient (the form XLA gives a
@@ -222,16 +224,10 @@ static bool conv_is_filter_grad(const Instr *u) {
  * spatial dims, its features; the rhs output features, the spatial dims,
  * its input features. */
 static void wgrad_input_m2m(const ConvDims *d, int64_t *m) {
-  int ns = d->nspatial, k = 0;
-  m[k++] = d->in_batch;
-  for (int i = ns - 1; i >= 0; i--) m[k++] = d->in_spatial[i];
-  m[k] = d->in_feature;
+  m2m_around_spatial(m, d->in_batch, d->in_spatial, d->nspatial, d->in_feature);
 }
 static void wgrad_kernel_m2m(const ConvDims *d, int64_t *m) {
-  int ns = d->nspatial, k = 0;
-  m[k++] = d->k_out;
-  for (int i = ns - 1; i >= 0; i--) m[k++] = d->k_spatial[i];
-  m[k] = d->k_in;
+  m2m_around_spatial(m, d->k_out, d->k_spatial, d->nspatial, d->k_in);
 }
 
 /* Whether a dot can read operand k in layout s without a copy: row-major,
