@@ -123,9 +123,10 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
       args[i]->finite = __atomic_load_n(r->finite, __ATOMIC_RELAXED);
   }
   RVal *result = NULL;
-  cpu_blas_enter();
+  bool blas = cpu_uses_blas(x);
+  if (blas) cpu_blas_enter();
   if (!s) s = exec_program(&cx, x->entry, args, a->nargs, &result);
-  cpu_blas_leave();
+  if (blas) cpu_blas_leave();
   if (!s) {
     int k = 0;
     s = copy_leaves(result, a->results, a->nresults, &k);

@@ -186,7 +186,16 @@ struct CpuExecutable {
   size_t refs_len;
   int nrefs;
   RvCache *spare;     /* a finished execution's value cache (exec.c), or NULL */
+  /* whether a step may call OpenBLAS: 0 not known yet, 1 no, 2 yes
+   * (cpu_uses_blas; set by the first execution, atomically) */
+  int blas_use;
 };
+
+/* Whether some step of x (any of its programs) may call OpenBLAS: GEMM,
+ * convolution and routine steps, kernels with GEMMs run first. An
+ * execution without such steps leaves OpenBLAS's thread count alone
+ * (cpu_blas_enter takes a lock: a small program's call is ~0.4 us). */
+bool cpu_uses_blas(CpuExecutable *x);
 
 /* The instruction a reference symbol names in m, or NULL when the name is
  * not one (cache.c checks stored names with it). */

@@ -126,6 +126,29 @@ cxla_status rval_borrow_x(const ExecCtx *x, const Literal *l, RVal **out) {
   return l->type == T_TUPLE ? rval_borrow(l, out) : borrow_array(l, x->cache, out);
 }
 
+bool cpu_uses_blas(CpuExecutable *x) {
+  int u = __atomic_load_n(&x->blas_use, __ATOMIC_RELAXED);
+  if (u) return u == 2;
+  bool any = false;
+  for (int p = 0; p < x->nprogs && !any; p++)
+    for (int i = 0; i < x->progs[p]->nsteps && !any; i++) {
+      const Step *st = &x->progs[p]->steps[i];
+      switch (st->kind) {
+      case ST_PARAM: case ST_CONST: case ST_TUPLE: case ST_GTE: case ST_VIEW: case ST_ALIAS: case ST_TOKEN:
+      case ST_WHILE: case ST_COND: case ST_CALL: case ST_SORT:
+        break; /* nested programs are in x->progs too */
+      case ST_KERNEL:
+        any = st->npre > 0;
+        break;
+      default:
+        any = true; /* GEMMs, convolutions, routines */
+        break;
+      }
+    }
+  __atomic_store_n(&x->blas_use, any ? 2 : 1, __ATOMIC_RELAXED);
+  return any;
+}
+
 void rv_cache_clear(RvCache *c) {
   while (c->vals) {
     RVal *v = c->vals;
@@ -845,9 +868,10 @@ cxla_status cpu_execute_opts(CpuExecutable *x, Literal *const *args, int nargs,
     s = rval_borrow_x(&cx, l, &a[i]);
   }
   RVal *r = NULL;
-  cpu_blas_enter();
+  bool blas = cpu_uses_blas(x);
+  if (blas) cpu_blas_enter();
   if (!s) s = exec_program(&cx, x->entry, a, nargs, &r);
-  cpu_blas_leave();
+  if (blas) cpu_blas_leave();
   if (!s) s = rval_to_literal(r, out);
   rval_unref(r);
   for (int i = 0; i < nargs; i++) rval_unref(a[i]);

@@ -27,13 +27,11 @@ static cxla_status check_array(ElemType t, int rank, const int64_t *dims, int64_
 cxla_status rt_buffer_wrap(cxla_client *c, ElemType t, int rank, const int64_t *dims,
                            void *data, size_t size, bool borrowed, cxla_buffer **out) {
   *out = NULL;
-  cxla_buffer *b = cxla_calloc(1, sizeof *b);
-  int64_t *d = cxla_calloc(2 * (size_t)rank + 1, sizeof(int64_t));
-  if (!b || !d) {
-    cxla_free(b);
-    cxla_free(d);
-    return cxla_oom();
-  }
+  /* one block: the struct, then its dims and minor_to_major (a small
+   * program's call makes one buffer per result) */
+  cxla_buffer *b = cxla_calloc(1, sizeof *b + (2 * (size_t)rank + 1) * sizeof(int64_t));
+  if (!b) return cxla_oom();
+  int64_t *d = (int64_t *)(b + 1);
   b->type = t;
   b->rank = rank;
   b->dims = d;
@@ -135,8 +133,7 @@ void cxla_buffer_destroy(cxla_buffer *b) {
     rt_free(&b->client->host, b->data, b->size);
   }
   cxla_client *c = b->client;
-  cxla_free(b->dims);
-  cxla_free(b);
+  cxla_free(b); /* and its dims, in the same block */
   rt_client_release(c);
 }
 

@@ -103,7 +103,7 @@ struct cxla_buffer {
   cxla_client *client;         /* a reference */
   ElemType type;
   int rank;
-  int64_t *dims, *minor_to_major; /* rank entries each (one allocation) */
+  int64_t *dims, *minor_to_major; /* rank entries each, in the struct's own block */
   int64_t nelems;
   void *data;
   size_t size;

@@ -192,15 +192,14 @@ static cxla_status optimize_timed(cxla_module *m, cxla_client *client, bool skip
   return cxla_module_verify(m);
 }
 
-/* Sorts a few doubles (insertion sort: n is the number of runs). */
-static void sort_doubles(double *v, int n) {
-  for (int i = 1; i < n; i++) {
-    double x = v[i];
-    int j = i;
-    for (; j > 0 && v[j - 1] > x; j--) v[j] = v[j - 1];
-    v[j] = x;
-  }
+static int cmp_double(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return (x > y) - (x < y);
 }
+
+/* Sorts the run times (qsort: --iters may ask for millions of a tiny
+ * program's runs). */
+static void sort_doubles(double *v, int n) { qsort(v, (size_t)n, sizeof *v, cmp_double); }
 
 static void summarize(double *t, int n, BenchReport *r) {
   sort_doubles(t, n);
