@@ -28,9 +28,25 @@ struct RVal {
    * a loop's weights are scanned once, not before every GEMM; reset when a
    * kernel writes the buffer in place */
   int finite;
+  /* The array packed as the B operand of f32 GEMMs on our kernel
+   * (fgemm.h: f32_gemm_pack_b), kept for the products that read it again
+   * (a loop's weights: packed once, not on every trip), or NULL; made on
+   * the second product in a row of the same geometry (packed_seen: the
+   * last geometry seen, packed_geometry's hash). Freed with the value, and
+   * dropped when a kernel writes the buffer in place. */
+  struct RvPacked *packed;
+  uint64_t packed_seen;
   struct RvCache *cache; /* the execution's cache this struct (and its data,
                           * when small) goes back to, or NULL */
 };
+
+typedef struct RvPacked {
+  int64_t batch, k, n; /* the geometry it is packed for (m does not matter) */
+  bool trans_b;
+  float *data;         /* f32_gemm_packed_floats floats, 64-byte aligned */
+} RvPacked;
+/* Frees v's packed form (v->packed) and forgets the geometry seen. */
+void rval_drop_packed(RVal *v);
 
 /* Per execution: freed values' structs and small buffers, kept for the
  * next allocation of the same size (a loop's steps allocate the same few

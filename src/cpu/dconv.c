@@ -543,6 +543,92 @@ static cxla_status wino_run(const ExecCtx *cx, const DConvPlan *p, const float *
   return st;
 }
 
+/* ---- one input feature (a network's first layer on one channel) ----
+ * The strips above spend as much on their per-tap pixel pointers as on
+ * the products when there is one input feature (one product per pixel and
+ * tap). Here, per output row and vector of 16 output features, blocks of
+ * C1_PB pixels keep their sums in registers; per window tap (row-major,
+ * taps whose input row is in padding left out, as above) one weight vector
+ * is loaded and each pixel's input value broadcast into it; a pixel whose
+ * input column is in padding skips the tap (the strips add 0 x w there:
+ * the same sum, up to the sign of a zero). Needs the output features
+ * contiguous (os_f 1). The sum is the strips' order: tap by tap from 0. */
+enum { C1_PB = 8 };
+
+typedef struct C1Job {
+  const DConvPlan *p;
+  const float *x, *w; /* input; weights [tap][opad] (zero past O) */
+  float *o;
+  int64_t opad;
+} C1Job;
+
+TGT static cxla_status c1_slice(void *arg, int64_t r0, int64_t r1) {
+  const C1Job *j = arg;
+  const DConvPlan *p = j->p;
+  for (int64_t r = r0; r < r1; r++) {
+    int64_t n = r / p->OH, oh = r % p->OH;
+    const float *xb = j->x + n * p->xs_b;
+    float *orow = j->o + p->obase + n * p->os_b + oh * p->os_h;
+    for (int64_t f0 = 0; f0 < p->O; f0 += 16) {
+      __mmask16 m = lanes(p->O - f0);
+      for (int64_t ow0 = 0; ow0 < p->OW; ow0 += C1_PB) {
+        int64_t nb = p->OW - ow0 < C1_PB ? p->OW - ow0 : C1_PB;
+        __m512 acc[C1_PB];
+        _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++) acc[q] = _mm512_setzero_ps();
+        for (int64_t kh = 0; kh < p->KH; kh++) {
+          int64_t ih = oh * p->sh - p->ph + kh * p->dh;
+          if (ih < 0 || ih >= p->H) continue;
+          const float *xr = xb + ih * p->xs_h;
+          for (int64_t kw = 0; kw < p->KW; kw++) {
+            __m512 wv = _mm512_loadu_ps(j->w + (kh * p->KW + kw) * j->opad + f0);
+            int64_t iw0 = ow0 * p->sw - p->pw + kw * p->dw, step = p->sw * p->xs_w;
+            if (nb == C1_PB && iw0 >= 0 && iw0 + (C1_PB - 1) * p->sw < p->W) {
+              const float *x0 = xr + iw0 * p->xs_w;
+              if (step == 1) { /* adjacent pixels (stride 1): constant offsets */
+                _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++)
+                  acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(x0[q]), wv, acc[q]);
+              } else {
+                _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++)
+                  acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(x0[q * step]), wv, acc[q]);
+              }
+              continue;
+            }
+            /* (constant bounds: the sums stay in registers) */
+            _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++) {
+              int64_t iw = iw0 + q * p->sw;
+              if (q < nb && iw >= 0 && iw < p->W)
+                acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(xr[iw * p->xs_w]), wv, acc[q]);
+            }
+          }
+        }
+        _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++) if (q < nb)
+          _mm512_mask_storeu_ps(orow + (ow0 + q) * p->os_w + f0, m, acc[q]);
+      }
+    }
+  }
+  return NULL;
+}
+
+static cxla_status c1_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o) {
+  int64_t taps = p->KH * p->KW, opad = (p->O + 15) / 16 * 16;
+  float *w = cxla_malloc((size_t)(taps * opad) * sizeof *w);
+  if (!w) return cxla_oom();
+  for (int64_t kh = 0; kh < p->KH; kh++)
+    for (int64_t kw = 0; kw < p->KW; kw++)
+      for (int64_t oc = 0; oc < opad; oc++)
+        w[(kh * p->KW + kw) * opad + oc] =
+            oc < p->O ? k[p->kbase + kh * p->ks_h + kw * p->ks_w + oc * p->ks_o] : 0.0f;
+  C1Job j = {.p = p, .x = x, .w = w, .o = o, .opad = opad};
+  int64_t rows = p->N * p->OH;
+  double per_row = (double)p->OW * (double)opad * (double)taps;
+  int64_t grain = per_row >= 65536.0 ? 1 : (int64_t)(65536.0 / per_row) + 1;
+  cxla_status st = cx && cx->pool && cx->nthreads > 1 && rows > grain
+                       ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, c1_slice, &j)
+                       : c1_slice(&j, 0, rows);
+  cxla_free(w);
+  return st;
+}
+
 cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o) {
   if (p->N * p->OH * p->OW == 0 || p->O == 0) return NULL;
   if (p->C == 0 || p->KH * p->KW == 0) {
@@ -555,6 +641,7 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
     return NULL;
   }
   if (dconv_winograd(p)) return wino_run(cx, p, x, k, o);
+  if (p->C == 1 && p->os_f == 1) return c1_run(cx, p, x, k, o);
   if (p->xs_c > 1) return ERR(INTERNAL, "cpu backend: direct convolution over strided input features");
   DcJob j = {.p = p, .x = x, .o = o};
   j.opad = (p->O + 15) / 16 * 16;

@@ -281,8 +281,18 @@ RVal *rval_ref(RVal *v) {
   return v;
 }
 
+void rval_drop_packed(RVal *v) {
+  if (v->packed) {
+    free(v->packed->data);
+    cxla_free(v->packed);
+  }
+  v->packed = NULL;
+  v->packed_seen = 0;
+}
+
 void rval_unref(RVal *v) {
   if (!v || __atomic_sub_fetch(&v->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
+  rval_drop_packed(v);
   for (int i = 0; i < v->lit.ntuple; i++) rval_unref(v->elems[i]);
   cxla_free(v->elems);
   cxla_free(v->lit.tuple);
@@ -502,6 +512,7 @@ static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops
     if (((st->inplace >> k) & 1) && reusable(ops[k])) {
       outs[k] = rval_ref(ops[k]);
       outs[k]->finite = 0; /* rewritten */
+      rval_drop_packed(outs[k]);
       if (x->ninplace) __atomic_add_fetch(x->ninplace, 1, __ATOMIC_RELAXED);
       b[k] = outs[k]->lit.data;
       continue;

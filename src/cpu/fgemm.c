@@ -6,7 +6,9 @@
  * small products runs one product per thread at a time instead of every
  * thread on each). A unit packs its panel of B (K x 64, zero-padded past
  * n; a transposed B is transposed there) unless B is read in place (not
- * transposed and at most MR rows of C: nothing would reuse the copy),
+ * transposed and at most MR rows of C: nothing would reuse the copy) or
+ * was packed once before (f32_gemm_pack_b: all its panels, back to back,
+ * for the products that read the same B again: a loop's weights),
  * then runs the MR x 64 micro-kernel down the rows of C: MR x 4 vector
  * accumulators over the whole contraction, one broadcast of A per row
  * and step (A is read where it is, any transposition: it is only
@@ -105,6 +107,7 @@ static const Kernel direct[MR + 1] = {NULL, direct_1, direct_2, direct_3, direct
 typedef struct Job {
   const F32Gemm *g;
   const float *a, *b;
+  const float *pb; /* B already packed (f32_gemm_pack_b), or NULL */
   float *c;
   int64_t npanels;
   int64_t mb, nrb; /* rows of C per unit (a multiple of MR), row blocks */
@@ -142,7 +145,7 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   const F32Gemm *g = j->g;
   int64_t M = g->m, N = g->n, K = g->k;
   float *panel = NULL;
-  if (j->pack && !(panel = cxla_malloc((size_t)(K * NR) * sizeof *panel))) return cxla_oom();
+  if (j->pack && !j->pb && !(panel = cxla_malloc((size_t)(K * NR) * sizeof *panel))) return cxla_oom();
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
   /* A: row i, step k at i * sai + k * sak */
@@ -151,7 +154,7 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     int64_t rb = t % j->nrb, pn = t / j->nrb;
     int64_t bi = pn / j->npanels, j0 = pn % j->npanels * NR, nc = N - j0 < NR ? N - j0 : NR;
     int64_t i0 = rb * j->mb, i1 = i0 + j->mb < M ? i0 + j->mb : M;
-    const float *A = j->a + bi * M * K, *B = j->b + bi * K * N;
+    const float *A = j->a + bi * M * K, *B = j->pb ? NULL : j->b + bi * K * N;
     float *C = j->c + bi * M * N + j0;
     __mmask16 st[NV];
     for (int v = 0; v < NV; v++) {
@@ -168,12 +171,14 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     /* KC steps of the panel at a time (32 KiB: stays in L1 while the
      * rows pass under it); C's tile accumulates in place over the blocks,
      * which keeps each element's chain of multiply-adds in step order */
-    pack_panel(B, K, N, g->trans_b, j0, nc, panel);
+    const float *pp = panel;
+    if (j->pb) pp = j->pb + pn * K * NR;
+    else pack_panel(B, K, N, g->trans_b, j0, nc, panel);
     for (int64_t k0 = 0; k0 < K; k0 += KC) {
       int64_t kc = K - k0 < KC ? K - k0 : KC;
       for (int64_t i = i0; i < i1; i += MR) {
         int64_t rows = i1 - i < MR ? i1 - i : MR;
-        packed[rows](kc, A + i * sai + k0 * sak, sai, sak, panel + k0 * NR, NR, C + i * N, N, st, k0 > 0);
+        packed[rows](kc, A + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, C + i * N, N, st, k0 > 0);
       }
     }
   }
@@ -186,16 +191,20 @@ bool f32_gemm_kernel_fits(const F32Gemm *g) {
   return f32_gemm_kernel_available() && g->m <= 1024 && g->k <= 1024 && g->m * g->n * g->k <= (int64_t)1 << 27;
 }
 
-cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
-                            int nthreads) {
+/* f32_gemm_kernel, with B's panels read from pb (f32_gemm_pack_b's
+ * layout) when pb is not NULL. */
+static cxla_status gemm_run(const F32Gemm *g, const float *a, const float *b, const float *pb, float *c,
+                            RtPool *pool, int nthreads) {
   if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
   if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
   if (g->k <= 0) {
     memset(c, 0, (size_t)(g->batch * g->m * g->n) * sizeof *c);
     return NULL;
   }
-  Job j = {.g = g, .a = a, .b = b, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr()};
-  j.pack = g->trans_b || g->m > MR;
+  Job j = {.g = g, .a = a, .b = b, .pb = pb, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr()};
+  /* a packed B is always read packed (no masked loads, no row stride of
+   * B's width) */
+  j.pack = pb || g->trans_b || g->m > MR;
   /* Too few panels for the threads (one product of a few panels): the
    * rows of C are split too, into blocks of at least 4 MR rows, so that
    * there are about 4 units per thread and a thread that starts late
@@ -220,6 +229,44 @@ cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, fl
   return rt_pool_parallel_for(pool, units * j.nrb, min_slice, nthreads, run_slice, &j);
 }
 
+cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
+                            int nthreads) {
+  return gemm_run(g, a, b, NULL, c, pool, nthreads);
+}
+
+int64_t f32_gemm_packed_floats(const F32Gemm *g) { return g->batch * ((g->n + NR - 1) / NR) * g->k * NR; }
+
+typedef struct PackJob {
+  const F32Gemm *g;
+  const float *b;
+  float *dst;
+} PackJob;
+
+TGT static cxla_status pack_slice(void *arg, int64_t lo, int64_t hi) {
+  const PackJob *p = arg;
+  const F32Gemm *g = p->g;
+  int64_t N = g->n, K = g->k, np = (N + NR - 1) / NR;
+  for (int64_t t = lo; t < hi; t++) {
+    int64_t bi = t / np, j0 = t % np * NR;
+    pack_panel(p->b + bi * K * N, K, N, g->trans_b, j0, N - j0 < NR ? N - j0 : NR, p->dst + t * K * NR);
+  }
+  return NULL;
+}
+
+cxla_status f32_gemm_pack_b(const F32Gemm *g, const float *b, float *dst, RtPool *pool, int nthreads) {
+  if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
+  if (g->batch <= 0 || g->n <= 0 || g->k <= 0) return NULL;
+  PackJob p = {.g = g, .b = b, .dst = dst};
+  /* panels of at least ~64K floats per slice */
+  int64_t min_slice = ((int64_t)1 << 16) / (g->k * NR) + 1;
+  return rt_pool_parallel_for(pool, g->batch * ((g->n + NR - 1) / NR), min_slice, nthreads, pack_slice, &p);
+}
+
+cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float *pb, float *c, RtPool *pool,
+                                   int nthreads) {
+  return gemm_run(g, a, NULL, pb, c, pool, nthreads);
+}
+
 #else
 
 bool f32_gemm_kernel_available(void) { return false; }
@@ -231,6 +278,17 @@ bool f32_gemm_kernel_fits(const F32Gemm *g) {
 
 cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                             int nthreads) {
+  return ERR(UNAVAILABLE, "the AVX-512 f32 GEMM kernel is built for x86-64 only");
+}
+
+int64_t f32_gemm_packed_floats(const F32Gemm *g) { return g->batch * ((g->n + 63) / 64) * g->k * 64; }
+
+cxla_status f32_gemm_pack_b(const F32Gemm *g, const float *b, float *dst, RtPool *pool, int nthreads) {
+  return ERR(UNAVAILABLE, "the AVX-512 f32 GEMM kernel is built for x86-64 only");
+}
+
+cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float *pb, float *c, RtPool *pool,
+                                   int nthreads) {
   return ERR(UNAVAILABLE, "the AVX-512 f32 GEMM kernel is built for x86-64 only");
 }
 

@@ -39,6 +39,19 @@ bool f32_gemm_kernel_fits(const F32Gemm *g);
 cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                             int nthreads);
 
+/* B packed once for many products with the same B (a loop's weights):
+ * f32_gemm_kernel packs each 64-column panel of B on every call, which
+ * for a product of few rows (an RNN step) costs a quarter of its time.
+ * f32_gemm_packed_floats is the size of the packed form of g's B (batch,
+ * k, n and trans_b matter, m does not), f32_gemm_pack_b writes it (split
+ * over at most nthreads of pool's threads), and f32_gemm_kernel_packed
+ * runs g as f32_gemm_kernel does, bit for bit, reading B from its packed
+ * form pb. UNAVAILABLE where f32_gemm_kernel_available is false. */
+int64_t f32_gemm_packed_floats(const F32Gemm *g);
+cxla_status f32_gemm_pack_b(const F32Gemm *g, const float *b, float *dst, RtPool *pool, int nthreads);
+cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float *pb, float *c, RtPool *pool,
+                                   int nthreads);
+
 /* Runs g through BLAS sgemm where finite says both operands hold no
  * infinity or NaN (BLAS may skip a zero factor), split over at most
  * nthreads of pool's threads (cpu_blas_gemm); else in plain loops summing

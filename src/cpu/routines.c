@@ -23,6 +23,7 @@
  * batch-norm-* are a compile error: the batchnorm-expander pass of the
  * default pipeline rewrites them before they reach a backend. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -335,6 +336,47 @@ cxla_status gemm_run_into(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b
   return st;
 }
 
+/* The largest B kept packed on its value (RVal.packed): 16 MiB. */
+enum { kMaxPackedFloats = 1 << 22 };
+
+static uint64_t packed_geometry(const F32Gemm *g) {
+  uint64_t h = 1469598103934665603ull;
+  int64_t v[4] = {g->batch, g->k, g->n, g->trans_b};
+  for (int i = 0; i < 4; i++) h = (h ^ (uint64_t)v[i]) * 1099511628211ull;
+  return h | 1; /* never 0, "none seen" */
+}
+
+/* b's packed form as the B of g (RVal.packed), or NULL (then the kernel
+ * packs its panels itself): made the second time in a row that a product
+ * of g's geometry reads b, so that a value read once costs no copy and a
+ * loop's weight is packed once for all its trips. Values may be shared by
+ * concurrent executions (constants): the form is published with a
+ * compare-and-swap, a loser frees its own; a form of another geometry
+ * stays (the product packs as usual). */
+static const float *packed_b(const ExecCtx *cx, const F32Gemm *g, RVal *b) {
+  RvPacked *p = __atomic_load_n(&b->packed, __ATOMIC_ACQUIRE);
+  if (p)
+    return p->batch == g->batch && p->k == g->k && p->n == g->n && p->trans_b == g->trans_b ? p->data : NULL;
+  int64_t nf = f32_gemm_packed_floats(g);
+  if (nf <= 0 || nf > kMaxPackedFloats) return NULL;
+  uint64_t key = packed_geometry(g);
+  if (__atomic_exchange_n(&b->packed_seen, key, __ATOMIC_RELAXED) != key) return NULL;
+  RvPacked *n = cxla_calloc(1, sizeof *n);
+  float *data = n ? aligned_alloc(64, ((size_t)nf * sizeof(float) + 63) & ~(size_t)63) : NULL;
+  if (!data || f32_gemm_pack_b(g, b->lit.data, data, cx->pool, cx->nthreads)) {
+    /* no memory (or no kernel): the product packs as it would anyway */
+    free(data);
+    cxla_free(n);
+    return NULL;
+  }
+  *n = (RvPacked){.batch = g->batch, .k = g->k, .n = g->n, .trans_b = g->trans_b, .data = data};
+  RvPacked *none = NULL;
+  if (__atomic_compare_exchange_n(&b->packed, &none, n, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) return data;
+  free(data);
+  cxla_free(n);
+  return packed_b(cx, g, b);
+}
+
 /* f32/f64/c64/c128 through BLAS (plain loops when an operand is not
  * finite), small and batched f32 products on our own kernel (fgemm.c: no
  * operand scan needed); o is the allocated result. */
@@ -342,7 +384,11 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
   ElemType t = o->lit.type;
   if (t == T_F32) {
     F32Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b};
-    if (f32_gemm_kernel_fits(&g)) return f32_gemm_kernel(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
+    if (f32_gemm_kernel_fits(&g)) {
+      const float *pb = packed_b(cx, &g, b);
+      if (pb) return f32_gemm_kernel_packed(&g, a->lit.data, pb, o->lit.data, cx->pool, cx->nthreads);
+      return f32_gemm_kernel(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
+    }
     /* A tall product (A not transposed, one batch element) whose blocks
      * of 1024 rows fit the kernel runs block after block on it: rows of C
      * depend only on the same rows of A, and each element's sum is the

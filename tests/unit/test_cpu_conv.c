@@ -432,6 +432,35 @@ TEST(direct_feature_counts) {
                    1, 1, 0));
 }
 
+/* One input feature with the output features contiguous (dconv.c:
+ * c1_run, blocks of 8 pixels x 16 features): features not a multiple of
+ * 16 (20: a partial vector; 40: three vectors), rows not a multiple of 8
+ * pixels, strides with dilation and reversal, padding wider than the
+ * window (pixels and whole rows in padding), negative padding, 1-D (a
+ * 9-tap window: im2col's 8 columns at least), and a 5x5 window. */
+TEST(direct_one_feature) {
+  CHECK(check_conv("c1_o20", CONV_MODULE("f32", "[3,13,19,1]", "[3,3,1,20]", "[3,13,19,20]",
+                                         "window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("c1_o40_s2", CONV_MODULE("f32", "[2,17,23,1]", "[3,3,1,40]", "[2,8,12,40]",
+                                            "window={size=3x3 stride=2x2 pad=0_1x1_1}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("c1_dilate_rev",
+                   CONV_MODULE("f32", "[8,17,29,1]", "[3,3,1,32]", "[8,5,12,32]",
+                               "window={size=3x3 stride=3x2 pad=1_0x0_1 rhs_dilate=2x3 rhs_reversal=1x1}, "
+                               "dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("c1_widepad", CONV_MODULE("f32", "[2,6,10,1]", "[3,3,1,32]", "[2,12,26,32]",
+                                             "window={size=3x3 pad=4_4x9_9}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("c1_negpad", CONV_MODULE("f32", "[2,12,20,1]", "[5,5,1,32]", "[2,6,16,32]",
+                                            "window={size=5x5 pad=-1_-1x0_0}, dim_labels=b01f_01io->b01f"),
+                   1, 1, 0));
+  CHECK(check_conv("c1_1d", CONV_MODULE("f32", "[8,200,1]", "[9,1,32]", "[8,100,32]",
+                                        "window={size=9 stride=2 pad=4_4}, dim_labels=b0f_0io->b0f"),
+                   1, 1, 0));
+}
+
 TEST(direct_windows) {
   /* a ResNet stem: 7x7 stride 2 pad 3, 3 input features */
   CHECK(check_conv("d_stem", CONV_MODULE("f32", "[2,23,23,3]", "[7,7,3,64]", "[2,12,12,64]",
@@ -622,6 +651,7 @@ int main(void) {
   RUN(transposed_by_phase);
   RUN(in_an_output_fusion);
   RUN(direct_feature_counts);
+  RUN(direct_one_feature);
   RUN(direct_windows);
   RUN(direct_layouts_and_gradients);
   RUN(direct_not_taken);

@@ -1,5 +1,6 @@
 /* The runtime's cache of freed large blocks (src/runtime/control.c,
- * RtBlockCache): a freed block of 1 MiB or more comes back for the next
+ * RtBlockCache): a freed block of RT_HOST_BLOCK_MIN (128 KiB) or more
+ * (a mid-sized 300 KiB one too) comes back for the next
  * allocation of its exact size; small blocks, and blocks from a caller's
  * allocator, are never kept; the cache holds at most RT_HOST_BLOCKS blocks
  * and RT_HOST_CACHE_MAX bytes, dropping the oldest; threads share it
@@ -32,6 +33,21 @@ TEST(reuses_exact_sizes) {
   CHECK(h.blocks->n == 2);
   rt_host_destroy(&h);
   CHECK(h.blocks == NULL);
+}
+
+/* a block between an execution's own cache (256 KiB) and 1 MiB: kept */
+TEST(mid_sized_blocks_are_kept) {
+  RtHost h;
+  rt_host_init(&h, NULL);
+  size_t n = (size_t)300 << 10;
+  void *p = rt_alloc(&h, n);
+  CHECK(p != NULL);
+  rt_free(&h, p, n);
+  CHECK(h.blocks->n == 1 && h.blocks->bytes == n);
+  void *q = rt_alloc(&h, n);
+  CHECK(q == p);
+  rt_free(&h, q, n);
+  rt_host_destroy(&h);
 }
 
 TEST(small_blocks_are_not_kept) {
@@ -125,6 +141,7 @@ TEST(threads_share_it) {
 
 int main(void) {
   RUN(reuses_exact_sizes);
+  RUN(mid_sized_blocks_are_kept);
   RUN(small_blocks_are_not_kept);
   RUN(bounded_oldest_first);
   RUN(callers_allocator_is_used_as_given);
