@@ -129,12 +129,31 @@ TGT static void pack_panel(const float *B, int64_t K, int64_t ldb, bool trans, i
     }
     return;
   }
-  /* the padding lanes are never stored; zeros keep garbage (subnormals:
-   * slow) out of the arithmetic */
-  if (nc < NR) memset(dst, 0, (size_t)(K * NR) * sizeof *dst);
-  for (int64_t jj = 0; jj < nc; jj++) {
-    const float *s = B + (j0 + jj) * K;
-    for (int64_t k = 0; k < K; k++) dst[k * NR + jj] = s[k];
+  /* B's rows j0.. are the panel's columns: step k of 16 of them at a
+   * time in one gather (16 rows, K apart), stored as 16 lanes of the
+   * panel's row k; the lanes past nc are zero (never stored to C; zeros
+   * keep garbage, subnormals: slow, out of the arithmetic). The 16 rows
+   * stay in L1 over the 16 steps that read each of their lines. */
+  if (K > (int64_t)1 << 24) { /* gather offsets (16 K floats) past int32: one element at a time */
+    if (nc < NR) memset(dst, 0, (size_t)(K * NR) * sizeof *dst);
+    for (int64_t jj = 0; jj < nc; jj++)
+      for (int64_t k = 0; k < K; k++) dst[k * NR + jj] = B[(j0 + jj) * K + k];
+    return;
+  }
+  __m512i idx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                   _mm512_set1_epi32((int)K));
+  __mmask16 m[NV];
+  for (int v = 0; v < NV; v++) {
+    int64_t left = nc - 16 * v;
+    m[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
+  }
+  for (int64_t k = 0; k < K; k++) {
+    float *d = dst + k * NR;
+    for (int v = 0; v < NV; v++) {
+      __m512 x = m[v] ? _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m[v], idx, B + (j0 + 16 * v) * K + k, 4)
+                      : _mm512_setzero_ps();
+      _mm512_storeu_ps(d + 16 * v, x);
+    }
   }
 }
 
