@@ -743,11 +743,15 @@ static void plan_chains(Program *p, const Users *u) {
     s2->chain = true;
     s2->chain_d1 = d1->id;
     s2->chain_f = f->id;
-    s2->chain_rows = r;
     /* S's last two dims are the product's rows and columns */
     const Shape *ss = d1->shape;
     s2->chain_band = ss->rank >= 2 && ss->dims[ss->rank - 2] == g1->m && ss->dims[ss->rank - 1] == g1->n &&
                      chain_band(f, &s2->chain_band_d);
+    /* with a band, at least 4 blocks per matrix: a block computes S up to
+     * its last row's band, so a whole-matrix block (256 x 256) would save
+     * nothing, 4 blocks save 3/8 of the first product */
+    if (s2->chain_band && r > g1->m / 4 && g1->m / 4 >= per) r = g1->m / 4 / per * per;
+    s2->chain_rows = r;
     s1->chained = sf->chained = true;
     /* the operands of D1 and F live until the chain has run */
     const Instr *parts[2] = {d1, f};
