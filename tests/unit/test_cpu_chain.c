@@ -7,9 +7,11 @@
  * the kernel's 6), transposed B1 and B2, a batch of 64 or more (one
  * kernel row spans a whole matrix), NaN arguments, and a causal mask
  * (P's rows end in zeros, which the second product skips unless B2 holds
- * an infinity or NaN: 0 * NaN must stay NaN); and where the
- * chain must not form: S or P read elsewhere, S too small to matter, a
- * product BLAS would run. */
+ * an infinity or NaN: 0 * NaN must stay NaN); a causal mask built in
+ * the kernel from iotas (the chain's band: S computed only up to each
+ * block's last row's band), in the forms that have one and those that
+ * must not; and where the chain must not form: S or P read elsewhere, S
+ * too small to matter, a product BLAS would run. */
 #include <math.h>
 #include <stdlib.h>
 

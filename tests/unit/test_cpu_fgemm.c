@@ -7,6 +7,8 @@
  *     (also a product of few panels, its rows split into blocks),
  *     with NaN, infinities and 0 x inf (which must give NaN: no zero
  *     factor is skipped); skipped where the CPU lacks AVX-512;
+ *   - strided B and C (F32Gemm.ldb, ldc: a column prefix of wider
+ *     matrices), other columns of C untouched;
  *   - f32_gemm_blas, BLAS and (non-finite operands) the plain loop;
  *   - the BLAS path's operand scan over threads (rval_all_finite_on);
  *   - which products it takes (f32_gemm_kernel_fits) and which it must
