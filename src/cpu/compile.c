@@ -569,6 +569,142 @@ static bool chain_gemm(const Program *p, const Step *st) {
  * (512 KiB: 256 KiB and 1 MiB measured the same on gpt2_block_1024). */
 enum { CHAIN_MIN_BYTES = 1 << 20, CHAIN_BLOCK_BYTES = 1 << 19 };
 
+/* ---- causal masks in a chain's kernel ----
+ * A chain's kernel F reads S = D1's product (its parameter 0). When every
+ * path from S to F's output goes through elementwise ops (value (i, j)
+ * from operands' (i, j)) into a data operand of a select whose predicate
+ * is true only where j <= i + d (i, j: S's last two dims; the predicate
+ * built from iotas, as jnp.tril's mask is), then F's output does not
+ * depend on S(i, j) for j > i + d: the chain leaves those columns out of
+ * D1's product (exec.c: chain_slice). */
+
+/* The S dim whose index x's value is, at each position of S (x's dim k
+ * is S's dim map[k]): an integer iota, broadcast any number of times. */
+static bool band_coord(const Instr *x, const int *map, int *sdim) {
+  if (x->op == OP_IOTA) {
+    if (!type_is_int(x->shape->type) || x->index < 0 || x->index >= x->shape->rank) return false;
+    *sdim = map[x->index];
+    return true;
+  }
+  if (x->op == OP_BROADCAST && x->noperands == 1 && x->dimensions.n == x->operands[0]->shape->rank &&
+      x->dimensions.n <= 8) {
+    int sub[8];
+    for (int k = 0; k < x->dimensions.n; k++) sub[k] = map[x->dimensions.v[k]];
+    return band_coord(x->operands[0], sub, sdim);
+  }
+  return false;
+}
+
+/* x is the pred constant v everywhere (a scalar constant, broadcast). */
+static bool pred_const(const Instr *x, bool v) {
+  while (x->op == OP_BROADCAST && x->noperands == 1) x = x->operands[0];
+  return x->op == OP_CONSTANT && x->shape->type == T_PRED && x->literal && x->literal->nelems == 1 &&
+         (literal_get_i64(x->literal, 0) != 0) == v;
+}
+
+/* Whether pred x (its dim k is S's dim map[k]; S's rows are dim row, its
+ * columns dim col) is true only where j <= i + *d, with *d found. */
+static bool band_pred(const Instr *x, const int *map, int row, int col, int64_t *d) {
+  if (x->shape->type != T_PRED) return false;
+  switch (x->op) {
+  case OP_BROADCAST: {
+    if (x->noperands != 1 || x->dimensions.n != x->operands[0]->shape->rank || x->dimensions.n > 8) return false;
+    int sub[8];
+    for (int k = 0; k < x->dimensions.n; k++) sub[k] = map[x->dimensions.v[k]];
+    return band_pred(x->operands[0], sub, row, col, d);
+  }
+  case OP_SELECT: /* c ? t : false implies c and t */
+    if (x->noperands != 3 || !pred_const(x->operands[2], false)) return false;
+    if (pred_const(x->operands[1], true)) return band_pred(x->operands[0], map, row, col, d);
+    return band_pred(x->operands[0], map, row, col, d) || band_pred(x->operands[1], map, row, col, d);
+  case OP_AND:
+    return x->noperands == 2 &&
+           (band_pred(x->operands[0], map, row, col, d) || band_pred(x->operands[1], map, row, col, d));
+  case OP_COMPARE: {
+    int a, b;
+    if (x->noperands != 2 || !band_coord(x->operands[0], map, &a) || !band_coord(x->operands[1], map, &b))
+      return false;
+    CmpDir dir = x->cmp_dir;
+    if (a == col && b == row) { /* j op i: as i op' j */
+      a = row;
+      b = col;
+      dir = dir == CMP_LE ? CMP_GE : dir == CMP_LT ? CMP_GT : dir == CMP_EQ ? CMP_EQ : CMP_NONE;
+    }
+    if (a != row || b != col) return false;
+    if (dir == CMP_GE || dir == CMP_EQ) *d = 0; /* i >= j, i == j */
+    else if (dir == CMP_GT) *d = -1;            /* i > j */
+    else return false;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+static bool same_dims(const Shape *a, const Shape *b) {
+  if (a->rank != b->rank) return false;
+  for (int k = 0; k < a->rank; k++)
+    if (a->dims[k] != b->dims[k]) return false;
+  return true;
+}
+
+/* Whether kernel f (a fusion) reads its operand 0 (S) only in a band
+ * j <= i + *d of its last two dims (see above). One pass over f's fused
+ * computation in post order, marking what carries S's values. */
+static bool chain_band(const Instr *f, int64_t *d) {
+  if (f->op != OP_FUSION || f->ncalled != 1) return false;
+  const Computation *fc = f->called[0];
+  const Shape *ss = f->operands[0]->shape;
+  int rank = ss->rank;
+  if (rank < 2 || rank > 8 || fc->nparams < 1 || !fc->params[0]) return false;
+  bool *carries = cxla_calloc((size_t)fc->ninstrs, sizeof *carries);
+  if (!carries) return false;
+  int map[8];
+  for (int k = 0; k < rank; k++) map[k] = k;
+  bool ok = true, found = false;
+  int64_t band = INT64_MAX;
+  for (int i = 0; i < fc->ninstrs && ok; i++) {
+    const Instr *x = fc->instrs[i];
+    if (x->id != i) {
+      ok = false;
+      break;
+    }
+    if (x == fc->params[0]) {
+      carries[i] = true;
+      continue;
+    }
+    int nc = 0;
+    for (int k = 0; k < x->noperands; k++) nc += carries[x->operands[k]->id];
+    if (!nc) continue;
+    if (x->op == OP_SELECT && x->noperands == 3 && !carries[x->operands[0]->id] && same_dims(x->shape, ss) &&
+        same_dims(x->operands[0]->shape, ss)) {
+      /* the S branch taken only in the band: the select's values outside
+       * it do not depend on S */
+      int64_t dd;
+      int sel = carries[x->operands[1]->id] ? 1 : 2;
+      if (carries[x->operands[1]->id] && carries[x->operands[2]->id]) ok = false;
+      else if (sel == 1 && band_pred(x->operands[0], map, rank - 2, rank - 1, &dd)) {
+        found = true;
+        if (dd < band) band = dd;
+      } else {
+        ok = false;
+      }
+      continue;
+    }
+    /* carried on, position by position */
+    bool ew = (op_info(x->op)->flags & OPF_EW) && same_dims(x->shape, ss);
+    for (int k = 0; k < x->noperands && ew; k++)
+      if (carries[x->operands[k]->id] && !same_dims(x->operands[k]->shape, ss)) ew = false;
+    if (!ew || x == fc->root) ok = false;
+    carries[i] = true;
+  }
+  if (ok && fc->root && carries[fc->root->id]) ok = false;
+  cxla_free(carries);
+  if (!ok || !found) return false;
+  *d = band;
+  return true;
+}
+
 /* Marks the chains of p (the GEMM step that runs each, the two it runs
  * instead of their own steps), their block size, and keeps the chained
  * steps' operands until the chain's step (last_use). Before plan_inplace,
@@ -594,8 +730,8 @@ static void plan_chains(Program *p, const Users *u) {
     if (g2->batch != g1->batch || g2->m != g1->m || g2->k != g1->n) continue;
     /* only where the steps themselves would run on the kernel: the same
      * bits, and never the kernel where BLAS is the faster */
-    F32Gemm f1 = {g1->batch, g1->m, g1->n, g1->k, g1->trans_a, g1->trans_b};
-    F32Gemm f2 = {g2->batch, g2->m, g2->n, g2->k, g2->trans_a, g2->trans_b};
+    F32Gemm f1 = {.batch = g1->batch, .m = g1->m, .n = g1->n, .k = g1->k, .trans_a = g1->trans_a, .trans_b = g1->trans_b};
+    F32Gemm f2 = {.batch = g2->batch, .m = g2->m, .n = g2->n, .k = g2->k, .trans_a = g2->trans_a, .trans_b = g2->trans_b};
     if (!f32_gemm_kernel_fits(&f1) || !f32_gemm_kernel_fits(&f2)) continue;
     int64_t rows = g1->batch * g1->m;
     if ((double)rows * (double)g1->n * 4 < CHAIN_MIN_BYTES || sf->extent < 1 || rows % sf->extent) continue;
@@ -607,6 +743,14 @@ static void plan_chains(Program *p, const Users *u) {
     s2->chain = true;
     s2->chain_d1 = d1->id;
     s2->chain_f = f->id;
+    /* S's last two dims are the product's rows and columns */
+    const Shape *ss = d1->shape;
+    s2->chain_band = ss->rank >= 2 && ss->dims[ss->rank - 2] == g1->m && ss->dims[ss->rank - 1] == g1->n &&
+                     chain_band(f, &s2->chain_band_d);
+    /* with a band, at least 4 blocks per matrix: a block computes S up to
+     * its last row's band, so a whole-matrix block (256 x 256) would save
+     * nothing, 4 blocks save 3/8 of the first product */
+    if (s2->chain_band && r > g1->m / 4 && g1->m / 4 >= per) r = g1->m / 4 / per * per;
     s2->chain_rows = r;
     s1->chained = sf->chained = true;
     /* the operands of D1 and F live until the chain has run */

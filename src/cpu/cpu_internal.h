@@ -160,6 +160,11 @@ typedef struct Step {
   bool chain, chained;
   int chain_d1, chain_f;
   int64_t chain_rows; /* rows of D1's product per block */
+  /* chain_band: the kernel reads D1's product S only at columns
+   * j <= i + chain_band_d of row i of each batch element (a causal mask:
+   * compile.c: chain_band), so the chain computes S no further than that */
+  bool chain_band;
+  int64_t chain_band_d;
   /* kernel: dots of the fused computation computed by BLAS first (their
    * operands are fusion parameters), passed after the operands */
   int npre;

@@ -561,6 +561,8 @@ typedef struct ChainJob {
   int64_t m, n, k1, n2, rows, nblk, per; /* per: product rows per kernel row */
   bool tb1, tb2, alias;
   bool skip_zeros; /* B2 finite and untransposed: see chain_slice */
+  bool band;       /* S needed only at columns j <= i + band_d (Step.chain_band) */
+  int64_t band_d;
   const float *a1, *b1, *b2;
   float *c2;
   void *const *fbufs; /* the kernel's buffers but output 0 and operand 0 */
@@ -598,9 +600,22 @@ static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
   for (int64_t u = lo; u < hi && !s; u++) {
     int64_t b = u / j->nblk, i0 = u % j->nblk * j->rows;
     int64_t r = j->m - i0 < j->rows ? j->m - i0 : j->rows, g0 = b * j->m + i0;
-    F32Gemm g1 = {.batch = 1, .m = r, .n = j->n, .k = j->k1, .trans_b = j->tb1};
-    s = f32_gemm_kernel(&g1, j->a1 + g0 * j->k1, j->b1 + b * j->k1 * j->n, sb, NULL, 1);
-    if (s) break;
+    /* With a band, the block's rows read S no further right than its
+     * last row's band: the columns past it are left out of the product
+     * and set to 0 (the kernel's select never takes them; finite, so no
+     * trap or slow path in what it computes there and discards) */
+    int64_t ncol = j->n;
+    if (j->band) {
+      int64_t e = i0 + r + j->band_d;
+      ncol = e < 0 ? 0 : e < j->n ? e : j->n;
+    }
+    if (ncol > 0) {
+      F32Gemm g1 = {.batch = 1, .m = r, .n = ncol, .k = j->k1, .trans_b = j->tb1, .ldb = j->n, .ldc = j->n};
+      s = f32_gemm_kernel(&g1, j->a1 + g0 * j->k1, j->b1 + b * j->k1 * j->n, sb, NULL, 1);
+      if (s) break;
+    }
+    if (ncol < j->n)
+      for (int64_t i = 0; i < r; i++) memset(sb + i * j->n + ncol, 0, (size_t)(j->n - ncol) * sizeof *sb);
     for (int k = 2; k < j->nf; k++) bufs[k] = j->fbufs[k];
     bufs[0] = rows_back(pb, g0, j->n);
     bufs[1] = rows_back(sb, g0, j->n);
@@ -641,7 +656,8 @@ static cxla_status run_chain(const ExecCtx *x, const Program *p, const Step *st,
                 .rows = st->chain_rows, .per = s1->gemm.batch * s1->gemm.m / sf->extent,
                 .tb1 = s1->gemm.trans_b, .tb2 = st->gemm.trans_b, .alias = sf->row_alias,
                 .a1 = vals[d1->operands[0]->id]->lit.data, .b1 = vals[d1->operands[1]->id]->lit.data,
-                .b2 = vals[d2->operands[1]->id]->lit.data, .fbufs = fb, .nf = nf};
+                .b2 = vals[d2->operands[1]->id]->lit.data, .fbufs = fb, .nf = nf,
+                .band = st->chain_band, .band_d = st->chain_band_d};
   j.nblk = (j.m + j.rows - 1) / j.rows;
   j.skip_zeros = !j.tb2 && rval_all_finite_on(vals[d2->operands[1]->id], 1, x->pool, x->nthreads);
   cxla_status s = step_output(x, st, 0, d2->shape, out);

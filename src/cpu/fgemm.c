@@ -24,6 +24,7 @@
 cxla_status f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite, RtPool *pool,
                           int nthreads) {
   int64_t M = g->m, N = g->n, K = g->k;
+  if (g->ldb || g->ldc) return ERR(INTERNAL, "f32_gemm_blas: dense operands only");
   if (finite) {
     CpuBlasGemm bg = {.type = T_F32, .trans_a = g->trans_a, .trans_b = g->trans_b, .batch = g->batch,
                       .m = (int)M, .n = (int)N, .k = (int)K, .a = a, .b = b, .c = c,
@@ -115,9 +116,9 @@ typedef struct Job {
   unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
 } Job;
 
-/* Columns [j0, j0 + nc) of B (k x n; stored n x k when trans) into the
- * K x 64 panel dst, zero past nc. */
-TGT static void pack_panel(const float *B, int64_t K, int64_t N, bool trans, int64_t j0, int64_t nc, float *dst) {
+/* Columns [j0, j0 + nc) of B (k x n, row stride ldb; stored n x k when
+ * trans) into the K x 64 panel dst, zero past nc. */
+TGT static void pack_panel(const float *B, int64_t K, int64_t ldb, bool trans, int64_t j0, int64_t nc, float *dst) {
   if (!trans) {
     __mmask16 m[NV];
     for (int v = 0; v < NV; v++) {
@@ -125,18 +126,37 @@ TGT static void pack_panel(const float *B, int64_t K, int64_t N, bool trans, int
       m[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
     }
     for (int64_t k = 0; k < K; k++) {
-      const float *s = B + k * N + j0;
+      const float *s = B + k * ldb + j0;
       float *d = dst + k * NR;
       for (int v = 0; v < NV; v++) _mm512_storeu_ps(d + 16 * v, _mm512_maskz_loadu_ps(m[v], s + 16 * v));
     }
     return;
   }
-  /* the padding lanes are never stored; zeros keep garbage (subnormals:
-   * slow) out of the arithmetic */
-  if (nc < NR) memset(dst, 0, (size_t)(K * NR) * sizeof *dst);
-  for (int64_t jj = 0; jj < nc; jj++) {
-    const float *s = B + (j0 + jj) * K;
-    for (int64_t k = 0; k < K; k++) dst[k * NR + jj] = s[k];
+  /* B's rows j0.. are the panel's columns: step k of 16 of them at a
+   * time in one gather (16 rows, K apart), stored as 16 lanes of the
+   * panel's row k; the lanes past nc are zero (never stored to C; zeros
+   * keep garbage, subnormals: slow, out of the arithmetic). The 16 rows
+   * stay in L1 over the 16 steps that read each of their lines. */
+  if (K > (int64_t)1 << 24) { /* gather offsets (16 K floats) past int32: one element at a time */
+    if (nc < NR) memset(dst, 0, (size_t)(K * NR) * sizeof *dst);
+    for (int64_t jj = 0; jj < nc; jj++)
+      for (int64_t k = 0; k < K; k++) dst[k * NR + jj] = B[(j0 + jj) * K + k];
+    return;
+  }
+  __m512i idx = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                   _mm512_set1_epi32((int)K));
+  __mmask16 m[NV];
+  for (int v = 0; v < NV; v++) {
+    int64_t left = nc - 16 * v;
+    m[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
+  }
+  for (int64_t k = 0; k < K; k++) {
+    float *d = dst + k * NR;
+    for (int v = 0; v < NV; v++) {
+      __m512 x = m[v] ? _mm512_mask_i32gather_ps(_mm512_setzero_ps(), m[v], idx, B + (j0 + 16 * v) * K + k, 4)
+                      : _mm512_setzero_ps();
+      _mm512_storeu_ps(d + 16 * v, x);
+    }
   }
 }
 
@@ -144,6 +164,7 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   const Job *j = arg;
   const F32Gemm *g = j->g;
   int64_t M = g->m, N = g->n, K = g->k;
+  int64_t ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N;
   float *panel = NULL;
   if (j->pack && !j->pb && !(panel = cxla_malloc((size_t)(K * NR) * sizeof *panel))) return cxla_oom();
   unsigned old = _mm_getcsr();
@@ -154,8 +175,8 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     int64_t rb = t % j->nrb, pn = t / j->nrb;
     int64_t bi = pn / j->npanels, j0 = pn % j->npanels * NR, nc = N - j0 < NR ? N - j0 : NR;
     int64_t i0 = rb * j->mb, i1 = i0 + j->mb < M ? i0 + j->mb : M;
-    const float *A = j->a + bi * M * K, *B = j->pb ? NULL : j->b + bi * K * N;
-    float *C = j->c + bi * M * N + j0;
+    const float *A = j->a + bi * M * K, *B = j->pb ? NULL : j->b + bi * K * ldb;
+    float *C = j->c + bi * M * ldc + j0;
     __mmask16 st[NV];
     for (int v = 0; v < NV; v++) {
       int64_t left = nc - 16 * v;
@@ -164,7 +185,7 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     if (!j->pack) {
       for (int64_t i = i0; i < i1; i += MR) {
         int64_t rows = i1 - i < MR ? i1 - i : MR;
-        direct[rows](K, A + i * sai, sai, sak, B + j0, N, C + i * N, N, st, false);
+        direct[rows](K, A + i * sai, sai, sak, B + j0, ldb, C + i * ldc, ldc, st, false);
       }
       continue;
     }
@@ -173,12 +194,12 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
      * which keeps each element's chain of multiply-adds in step order */
     const float *pp = panel;
     if (j->pb) pp = j->pb + pn * K * NR;
-    else pack_panel(B, K, N, g->trans_b, j0, nc, panel);
+    else pack_panel(B, K, ldb, g->trans_b, j0, nc, panel);
     for (int64_t k0 = 0; k0 < K; k0 += KC) {
       int64_t kc = K - k0 < KC ? K - k0 : KC;
       for (int64_t i = i0; i < i1; i += MR) {
         int64_t rows = i1 - i < MR ? i1 - i : MR;
-        packed[rows](kc, A + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, C + i * N, N, st, k0 > 0);
+        packed[rows](kc, A + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, C + i * ldc, ldc, st, k0 > 0);
       }
     }
   }
@@ -198,7 +219,8 @@ static cxla_status gemm_run(const F32Gemm *g, const float *a, const float *b, co
   if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
   if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
   if (g->k <= 0) {
-    memset(c, 0, (size_t)(g->batch * g->m * g->n) * sizeof *c);
+    int64_t ldc = g->ldc ? g->ldc : g->n;
+    for (int64_t r = 0; r < g->batch * g->m; r++) memset(c + r * ldc, 0, (size_t)g->n * sizeof *c);
     return NULL;
   }
   Job j = {.g = g, .a = a, .b = b, .pb = pb, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr()};
@@ -245,10 +267,10 @@ typedef struct PackJob {
 TGT static cxla_status pack_slice(void *arg, int64_t lo, int64_t hi) {
   const PackJob *p = arg;
   const F32Gemm *g = p->g;
-  int64_t N = g->n, K = g->k, np = (N + NR - 1) / NR;
+  int64_t N = g->n, K = g->k, np = (N + NR - 1) / NR, ldb = g->ldb && !g->trans_b ? g->ldb : N;
   for (int64_t t = lo; t < hi; t++) {
     int64_t bi = t / np, j0 = t % np * NR;
-    pack_panel(p->b + bi * K * N, K, N, g->trans_b, j0, N - j0 < NR ? N - j0 : NR, p->dst + t * K * NR);
+    pack_panel(p->b + bi * K * ldb, K, ldb, g->trans_b, j0, N - j0 < NR ? N - j0 : NR, p->dst + t * K * NR);
   }
   return NULL;
 }

@@ -16,10 +16,15 @@
 
 /* C[b] = A[b] x B[b] for b < batch: A is m x k (stored k x m when
  * trans_a), B is k x n (stored n x k when trans_b), C is m x n, all row
- * major and densely packed batch after batch. */
+ * major and densely packed batch after batch. ldb and ldc, when not 0,
+ * are the row strides of B (not transposed; ignored when trans_b) and of
+ * C instead of n: the product of the first n columns of a wider B into
+ * the first n columns of a wider C (batch elements k ldb and m ldc
+ * apart). */
 typedef struct F32Gemm {
   int64_t batch, m, n, k;
   bool trans_a, trans_b;
+  int64_t ldb, ldc;
 } F32Gemm;
 
 /* Whether this CPU runs the kernel (AVX-512F). */

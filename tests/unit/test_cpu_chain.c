@@ -7,9 +7,11 @@
  * the kernel's 6), transposed B1 and B2, a batch of 64 or more (one
  * kernel row spans a whole matrix), NaN arguments, and a causal mask
  * (P's rows end in zeros, which the second product skips unless B2 holds
- * an infinity or NaN: 0 * NaN must stay NaN); and where the
- * chain must not form: S or P read elsewhere, S too small to matter, a
- * product BLAS would run. */
+ * an infinity or NaN: 0 * NaN must stay NaN); a causal mask built in
+ * the kernel from iotas (the chain's band: S computed only up to each
+ * block's last row's band), in the forms that have one and those that
+ * must not; and where the chain must not form: S or P read elsewhere, S
+ * too small to matter, a product BLAS would run. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -52,13 +54,17 @@ static const Step *step_named(const CpuExecutable *x, const char *name) {
 }
 
 /* Runs text on both backends and compares; *chained: whether dot "c"
- * runs the chain of dot "s" and fusion "p". */
-static bool run_case(const char *name, const char *text, bool nan, bool causal, bool *chained) {
+ * runs the chain of dot "s" and fusion "p"; *band: whether that chain
+ * has a band (Step.chain_band; -1: no chain), its offset in *band_d. */
+static bool run_case_full(const char *name, const char *text, bool nan, bool causal, bool *chained, int *band,
+                          int64_t *band_d) {
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL, *got = NULL;
   CpuExecutable *x = NULL;
   bool ok = false;
   *chained = false;
+  *band = -1;
+  *band_d = 0;
   cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
   if (!s) s = verify_module(m);
   if (!s) s = make_args(m, nan, causal, &args);
@@ -84,6 +90,8 @@ static bool run_case(const char *name, const char *text, bool nan, bool causal, 
   } else {
     const Step *d = step_named(x, "s"), *f = step_named(x, "p");
     *chained = c && d && f && c->chain && d->chained && f->chained;
+    *band = c && c->chain ? c->chain_band : -1;
+    *band_d = c && c->chain ? c->chain_band_d : 0;
     ok = want->type == got->type && want->nelems == got->nelems;
     double mx = 0;
     for (int64_t i = 0; ok && i < want->nelems; i++) {
@@ -107,6 +115,12 @@ static bool run_case(const char *name, const char *text, bool nan, bool causal, 
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
   return ok;
+}
+
+static bool run_case(const char *name, const char *text, bool nan, bool causal, bool *chained) {
+  int band;
+  int64_t d;
+  return run_case_full(name, text, nan, causal, chained, &band, &d);
 }
 
 /* The module: batch B, S [B,M,N] = q [B,M,K] x k (B1: [B,K,N], or [B,N,K]
@@ -192,8 +206,102 @@ TEST(chains_must_not_form) {
   free(t);
 }
 
+/* A kernel with jnp.tril's mask built in (gpt2_block_1024's attention):
+ * y = select(cmp(iota a, iota b), S * 0.125, -1e9), then softmax; cmp is
+ * wrapped in select(cmp, true, false) when wrap. sfalse: S on the
+ * select's false side instead. */
+static char *masked_text(int B, int M, int N, int K, int N2, bool tb1, const char *cmp, int ia, int ib, bool wrap,
+                         bool sfalse) {
+  char *t = malloc(8192);
+  if (!t) return NULL;
+  char k_dims[64], pred[512];
+  snprintf(k_dims, sizeof k_dims, "%d,%d,%d", B, tb1 ? N : K, tb1 ? K : N);
+  if (wrap)
+    snprintf(pred, sizeof pred,
+             "  c0 = pred[%d,%d] compare(ia, ib), direction=%s\n  tt = pred[] constant(true)\n"
+             "  ttb = pred[%d,%d] broadcast(tt), dimensions={}\n  ff = pred[] constant(false)\n"
+             "  ffb = pred[%d,%d] broadcast(ff), dimensions={}\n  c = pred[%d,%d] select(c0, ttb, ffb)\n",
+             M, N, cmp, M, N, M, N, M, N);
+  else
+    snprintf(pred, sizeof pred, "  c = pred[%d,%d] compare(ia, ib), direction=%s\n", M, N, cmp);
+  snprintf(t, 8192,
+           "HloModule m\n\n"
+           "mx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] maximum(a, b)\n}\n\n"
+           "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] add(a, b)\n}\n\n"
+           "soft {\n  x = f32[%d,%d,%d] parameter(0)\n"
+           "  e8 = f32[] constant(0.125)\n  e8b = f32[%d,%d,%d] broadcast(e8), dimensions={}\n"
+           "  xs = f32[%d,%d,%d] multiply(x, e8b)\n"
+           "  ia = s32[%d,%d] iota(), iota_dimension=%d\n  ib = s32[%d,%d] iota(), iota_dimension=%d\n%s"
+           "  cb = pred[%d,%d,%d] broadcast(c), dimensions={1,2}\n"
+           "  big = f32[] constant(-1e9)\n  bigb = f32[%d,%d,%d] broadcast(big), dimensions={}\n"
+           "  y = f32[%d,%d,%d] select(cb, %s)\n  ninf = f32[] constant(-inf)\n"
+           "  m = f32[%d,%d] reduce(y, ninf), dimensions={2}, to_apply=mx\n"
+           "  mbb = f32[%d,%d,%d] broadcast(m), dimensions={0,1}\n  d = f32[%d,%d,%d] subtract(y, mbb)\n"
+           "  ex = f32[%d,%d,%d] exponential(d)\n  z = f32[] constant(0)\n"
+           "  sm = f32[%d,%d] reduce(ex, z), dimensions={2}, to_apply=add\n"
+           "  smb = f32[%d,%d,%d] broadcast(sm), dimensions={0,1}\n"
+           "  ROOT o = f32[%d,%d,%d] divide(ex, smb)\n}\n\n"
+           "ENTRY e {\n  q = f32[%d,%d,%d] parameter(0)\n  k = f32[%s] parameter(1)\n"
+           "  v = f32[%d,%d,%d] parameter(2)\n"
+           "  s = f32[%d,%d,%d] dot(q, k), lhs_batch_dims={0}, lhs_contracting_dims={2},"
+           " rhs_batch_dims={0}, rhs_contracting_dims={%d}\n"
+           "  p = f32[%d,%d,%d] fusion(s), kind=kInput, calls=soft\n"
+           "  ROOT c = f32[%d,%d,%d] dot(p, v), lhs_batch_dims={0}, lhs_contracting_dims={2},"
+           " rhs_batch_dims={0}, rhs_contracting_dims={1}\n}\n",
+           B, M, N, B, M, N, B, M, N, M, N, ia, M, N, ib, pred, B, M, N, B, M, N, B, M, N,
+           sfalse ? "bigb, xs" : "xs, bigb", B, M, B, M, N, B, M, N, B, M, N, B, M, B, M, N, B, M, N, B, M, K,
+           k_dims, B, N, N2, B, M, N, tb1 ? 2 : 1, B, M, N, B, M, N2);
+  return t;
+}
+
+/* The causal band (compile.c: chain_band): where the kernel's mask keeps
+ * only columns j <= i + d, the chain computes S's rows no further (the
+ * results the interpreter's, bit for bit on 1 and 3 threads); masks that
+ * keep other columns, or S on the select's false side, get no band. */
+TEST(chain_bands) {
+  if (!f32_gemm_kernel_available()) return;
+  typedef struct {
+    const char *cmp;
+    int ia, ib;
+    bool wrap, sfalse, band;
+    int d;
+  } Form;
+  const Form forms[] = {
+      {"GE", 0, 1, true, false, true, 0},   /* i >= j, as jnp.tril builds it */
+      {"GE", 0, 1, false, false, true, 0},  /* the compare itself */
+      {"GT", 0, 1, false, false, true, -1}, /* i > j: row 0 all masked */
+      {"LE", 1, 0, true, false, true, 0},   /* j <= i */
+      {"LT", 1, 0, false, false, true, -1}, /* j < i */
+      {"EQ", 0, 1, false, false, true, 0},  /* the diagonal only */
+      {"GE", 1, 0, false, false, false, 0}, /* j >= i: the upper triangle */
+      {"NE", 0, 1, false, false, false, 0}, /* all but the diagonal */
+      {"GE", 0, 1, true, true, false, 0},   /* S where the mask is false */
+  };
+  const int shapes[][5] = {{2, 203, 1000, 37, 29}, {3, 256, 512, 64, 64}};
+  for (int si = 0; si < 2; si++)
+    for (size_t fi = 0; fi < sizeof forms / sizeof forms[0]; fi++)
+      for (int mode = 0; mode < 4; mode++) {
+        bool tb1 = mode & 1, nan = mode >> 1;
+        const int *d = shapes[si];
+        const Form *f = &forms[fi];
+        char *t = masked_text(d[0], d[1], d[2], d[3], d[4], tb1, f->cmp, f->ia, f->ib, f->wrap, f->sfalse);
+        char name[128];
+        snprintf(name, sizeof name, "B%d M%d N%d %s(iota %d, iota %d)%s%s tb1=%d nan=%d", d[0], d[1], d[2], f->cmp,
+                 f->ia, f->ib, f->wrap ? " wrapped" : "", f->sfalse ? " S on false" : "", tb1, nan);
+        bool ch = false;
+        int band = -1;
+        int64_t bd = 0;
+        CHECK(t && run_case_full(name, t, nan, false, &ch, &band, &bd));
+        CHECK(ch);
+        CHECK(band == f->band);
+        if (f->band) CHECK(bd == f->d);
+        free(t);
+      }
+}
+
 int main(void) {
   RUN(chains);
+  RUN(chain_bands);
   RUN(chains_must_not_form);
   return test_summary(__FILE__);
 }

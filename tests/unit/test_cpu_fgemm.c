@@ -7,6 +7,8 @@
  *     (also a product of few panels, its rows split into blocks),
  *     with NaN, infinities and 0 x inf (which must give NaN: no zero
  *     factor is skipped); skipped where the CPU lacks AVX-512;
+ *   - strided B and C (F32Gemm.ldb, ldc: a column prefix of wider
+ *     matrices), other columns of C untouched;
  *   - f32_gemm_blas, BLAS and (non-finite operands) the plain loop;
  *   - the BLAS path's operand scan over threads (rval_all_finite_on);
  *   - which products it takes (f32_gemm_kernel_fits) and which it must
@@ -511,11 +513,74 @@ TEST(programs_vs_interpreter) {
                      false));
 }
 
+/* Strided B and C (F32Gemm.ldb, ldc): the first n of ldb columns of B
+ * times A into the first n of ldc columns of C, bit for bit the dense
+ * product of those columns, every other element of C untouched; batches
+ * k ldb and m ldc apart; transposed B (ldb ignored: its rows are the
+ * columns); m <= 6 (B read in place) and more (packed); k = 0. */
+static bool run_strided(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t ldb, int64_t ldc, bool ta, bool tb,
+                        RtPool *pool) {
+  F32Gemm g = {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb, .ldb = ldb, .ldc = ldc};
+  F32Gemm dense = {.batch = 1, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb};
+  int64_t bstride = tb ? n * k : k * ldb;
+  float *a = malloc((size_t)(batch * m * k + 1) * sizeof *a), *b = malloc((size_t)(batch * bstride + 1) * sizeof *b);
+  float *bd = malloc((size_t)(k * n + 1) * sizeof *bd), *want = malloc((size_t)(m * n + 1) * sizeof *want);
+  float *got = malloc((size_t)(batch * m * ldc) * sizeof *got);
+  for (int64_t i = 0; i < batch * m * k; i++) a[i] = next_value(0);
+  for (int64_t i = 0; i < batch * bstride; i++) b[i] = next_value(0);
+  for (int64_t i = 0; i < batch * m * ldc; i++) got[i] = 12345.0f;
+  cxla_status s = f32_gemm_kernel(&g, a, b, got, pool, pool ? 3 : 1);
+  bool ok = !s;
+  cxla_status_free(s);
+  int64_t bad = 0;
+  for (int64_t bi = 0; ok && bi < batch; bi++) {
+    /* this element's B as a dense k x n (or n x k) matrix */
+    for (int64_t r = 0; r < (tb ? n * k : k); r++)
+      if (tb) bd[r] = b[bi * bstride + r];
+      else
+        for (int64_t j = 0; j < n; j++) bd[r * n + j] = b[bi * bstride + r * ldb + j];
+    reference(&dense, a + bi * m * k, bd, want);
+    for (int64_t i = 0; i < m; i++)
+      for (int64_t j = 0; j < ldc; j++) {
+        float w = j < n ? want[i * n + j] : 12345.0f, v = got[(bi * m + i) * ldc + j];
+        if (!same_bits(w, v) && bad++ < 3)
+          fprintf(stderr, "strided b=%lld m=%lld n=%lld k=%lld ldb=%lld ldc=%lld: C[%lld][%lld] want %.9g got %.9g\n",
+                  (long long)batch, (long long)m, (long long)n, (long long)k, (long long)ldb, (long long)ldc,
+                  (long long)i, (long long)j, w, v);
+      }
+  }
+  free(a);
+  free(b);
+  free(bd);
+  free(want);
+  free(got);
+  return ok && bad == 0;
+}
+
+TEST(kernel_strided_b_and_c) {
+  if (!f32_gemm_kernel_available()) {
+    SKIP("this CPU lacks AVX-512F");
+    return;
+  }
+  RtPool *pool = NULL;
+  CHECK_OK(rt_pool_create(3, &pool));
+  for (int t = 0; t < 4; t++) {
+    bool ta = t & 1, tb = t >> 1;
+    CHECK(run_strided(1, 128, 300, 64, 1000, 1000, ta, tb, NULL)); /* a chain's band of S */
+    CHECK(run_strided(2, 37, 65, 129, 130, 70, ta, tb, pool));
+    CHECK(run_strided(3, 5, 17, 9, 40, 17, ta, tb, pool)); /* B in place */
+    CHECK(run_strided(1, 7, 1, 3, 64, 5, ta, tb, NULL));
+    CHECK(run_strided(2, 6, 20, 0, 30, 33, ta, tb, NULL)); /* k = 0: zeros in the first n columns only */
+  }
+  rt_pool_destroy(pool);
+}
+
 int main(void) {
   RUN(kernel_matches_plain_loop);
   RUN(packed_b_matches_plain_loop);
   RUN(packed_b_kept_on_the_value);
   RUN(loop_weights_packed_once);
+  RUN(kernel_strided_b_and_c);
   RUN(blas_and_plain_loop);
   RUN(finite_scan_over_threads);
   RUN(kernel_takes_small_products_only);
