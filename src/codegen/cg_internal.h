@@ -88,6 +88,9 @@ typedef struct Em {
    * into output 0 (of the input's dims and type), where the row's
    * elements read them back instead of computing them again; or NULL */
   const Instr *stash_red;
+  /* store_outputs writes with non-temporal (streaming) stores, to outputs
+   * whose addresses it may take as 64-byte aligned (cg.c emit_streamed) */
+  bool stream;
 } Em;
 
 /* ---- cg.c ---- */
