@@ -894,8 +894,7 @@ static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
  *   d + dl = 2 + t (Fast2Sum), and the quotient's rounding corrected (fma
  *     residual of (-th - tl) - q (d + dl)).
  * So t carries no rounding of its own: the result is within 0.5 ulp + the
- * polynomial's and the residual's small errors (measured: 0.70 ulp).
- * 1 / d comes from fmas (no division, a long one on x86). */
+ * polynomial's and the residual's small errors (measured: 0.70 ulp). */
 static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
@@ -923,21 +922,12 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef tl = f32fma(e, sc, sum_lo, LLVMBuildFAdd(B, LLVMBuildFSub(B, pr, LLVMBuildFSub(B, th, a1, ""), ""), a1l, ""));
   LLVMValueRef d = LLVMBuildFAdd(B, two, th, "");
   LLVMValueRef dl = LLVMBuildFAdd(B, LLVMBuildFSub(B, th, LLVMBuildFSub(B, d, two, ""), ""), tl, "");
-  /* yv ~ 1/d without a division (d is in [1, 2]): the linear minimax
-   * 24/17 - 8/17 d (relative error 1/17) and two Newton steps (2^-16.3);
-   * the residual correction below squares that error (2^-32). */
-  LLVMValueRef yv = f32fma(e, d, F(e, -8.0 / 17), F(e, 24.0 / 17));
-  for (int i = 0; i < 2; i++)
-    yv = f32fma(e, yv, f32fma(e, LLVMBuildFNeg(B, d, ""), yv, one), yv);
+  LLVMValueRef yv = LLVMBuildFDiv(B, one, d, "");
   LLVMValueRef n = LLVMBuildFNeg(B, th, ""), nl = LLVMBuildFNeg(B, tl, "");
   LLVMValueRef qq = LLVMBuildFMul(B, n, yv, "");
   LLVMValueRef nq = LLVMBuildFNeg(B, qq, "");
   LLVMValueRef res = LLVMBuildFAdd(B, f32fma(e, nq, d, n), f32fma(e, nq, dl, nl), ""); /* (n + nl) - q (d + dl) */
   LLVMValueRef big = f32fma(e, res, yv, qq);
-  /* below 2^-12, tanh(x) = x within x^2/3 < 2^-25.6 relative (1/3 ulp):
-   * there the correction res yv (about 2^-16 of the result) would be
-   * flushed to zero for results near the least normal */
-  big = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 0x1p-12)), ax, big);
   return fcsign(e, big, x); /* NaN from NaN: every step above propagates it */
 }
 
