@@ -1089,7 +1089,7 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   if (il > e->long_chain) e->long_chain = il;
   switch (op) {
   case OP_EXP: return v_exp_f32(e, dazf(e, x));
-  case OP_TANH: return v_tanh_f32(e, dazf(e, x));
+  case OP_TANH: return v_tanh_f32(e, x); /* DAZ: the mode compiled code runs in (a subnormal x: y = -2a is 0) */
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
   case OP_SIN: return v_sincos_f32(e, TRIG_SIN, x); /* DAZ: v_sincos_f32 */
   case OP_COS: return v_sincos_f32(e, TRIG_COS, x);
