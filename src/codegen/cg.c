@@ -627,7 +627,7 @@ static bool streamed(const Shape *const *sh, int nout, int split) {
  * aligned), the elements before it plain. The fence at the end makes the
  * streamed stores visible before the slice counts as done. */
 static void emit_streamed(Em *e, const Instr *what, const Shape *const *sh, int nout, LLVMValueRef lo,
-                          LLVMValueRef hi, int split) {
+                          LLVMValueRef hi, int split, int spec) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ok = NULL;
   int64_t g = 1;
@@ -648,11 +648,11 @@ static void emit_streamed(Em *e, const Instr *what, const Shape *const *sh, int 
   }
   LLVMValueRef e2 = LLVMBuildSelect(B, ok, hi, s2, "");
   em_scope_push(e);
-  emit_nest(e, what, sh[0], 0, nout, lo, e1, split, 0);
+  emit_nest(e, what, sh[0], 0, nout, lo, e1, split, spec);
   em_scope_pop(e);
   em_scope_push(e);
   e->stream = true;
-  emit_nest(e, what, sh[0], 0, nout, s2, e2, split, 0);
+  emit_nest(e, what, sh[0], 0, nout, s2, e2, split, spec);
   e->stream = false;
   em_scope_pop(e);
   LLVMBuildFence(e->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
@@ -1300,7 +1300,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), 0, rowk, red, nred);
   } else if (outputs_same_dims(in)) {
     int spec = speculates(in), split = split_dims(sh[0]);
-    if (!spec && streamed(sh, nout, split)) emit_streamed(&e, value, sh, nout, lo, hi, split);
+    if (streamed(sh, nout, split)) emit_streamed(&e, value, sh, nout, lo, hi, split, spec);
     else emit_nest(&e, value, sh[0], 0, nout, lo, hi, split, spec);
   } else {
     /* Outputs of different dims (a multi-output fusion of siblings): one
