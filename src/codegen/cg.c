@@ -597,18 +597,35 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
 }
 
 /* ---- streamed nests ----
- * An elementwise kernel whose outputs are far larger than the caches
- * writes them with non-temporal stores where they are 64-byte aligned:
- * a cache line written whole is not read from memory first (a third of
- * the traffic of a one-in, one-out kernel), and its readers find it in
- * memory either way. Values are those of emit_nest, bit for bit. */
+ * An elementwise kernel whose outputs are results of the module, larger
+ * than the middle-level caches, writes them with non-temporal stores where
+ * they are 64-byte aligned: a cache line written whole is not read from
+ * memory first (a third of the traffic of a one-in, one-out kernel), and
+ * the caller reads results later if at all. Values are those of
+ * emit_nest, bit for bit. */
 #define CG_STREAM_MIN_BYTES (16 << 20)
 
-/* Whether the nest over outputs sh[0 .. nout) (same dims, rows over the
- * first `split` dims) streams: every output CG_STREAM_MIN_BYTES or more,
- * and either one-dimensional (emit_streamed peels the unaligned start of
- * a slice) or with rows of whole 64-byte lines. */
-static bool streamed(const Shape *const *sh, int nout, int split) {
+/* Whether in's value is a result of its module's entry computation (its
+ * root or an operand of a root tuple): what the caller takes, not read
+ * again by the next kernel (which may find an intermediate still in the
+ * last-level cache: this host's is 480 MiB). Linear in the root's
+ * operands; asked only of kernels with outputs of CG_STREAM_MIN_BYTES. */
+static bool entry_result(const Instr *in) {
+  const Computation *c = in->parent;
+  if (!c || !c->is_entry || !c->root) return false;
+  if (c->root == in) return true;
+  if (c->root->op != OP_TUPLE) return false;
+  for (int i = 0; i < c->root->noperands; i++)
+    if (c->root->operands[i] == in) return true;
+  return false;
+}
+
+/* Whether the nest of kernel `in` over outputs sh[0 .. nout) (same dims,
+ * rows over the first `split` dims) streams: every output
+ * CG_STREAM_MIN_BYTES or more, and either one-dimensional (emit_streamed
+ * peels the unaligned start of a slice) or with rows of whole 64-byte
+ * lines; and in's value an entry result. */
+static bool streamed(const Instr *in, const Shape *const *sh, int nout, int split) {
   if (nout < 1 || nout > 8 || sh[0]->rank < 1) return false;
   for (int k = 0; k < nout; k++) {
     int64_t b = type_bits(sh[k]->type);
@@ -617,7 +634,7 @@ static bool streamed(const Shape *const *sh, int nout, int split) {
     for (int i = split; i < sh[k]->rank; i++) row *= sh[k]->dims[i];
     if (bytes < CG_STREAM_MIN_BYTES || (sh[k]->rank > 1 && row % 64)) return false;
   }
-  return true;
+  return entry_result(in);
 }
 
 /* emit_nest over [lo, hi) in two loops: plain stores first, then
@@ -1300,7 +1317,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), 0, rowk, red, nred);
   } else if (outputs_same_dims(in)) {
     int spec = speculates(in), split = split_dims(sh[0]);
-    if (streamed(sh, nout, split)) emit_streamed(&e, value, sh, nout, lo, hi, split, spec);
+    if (streamed(in, sh, nout, split)) emit_streamed(&e, value, sh, nout, lo, hi, split, spec);
     else emit_nest(&e, value, sh[0], 0, nout, lo, hi, split, spec);
   } else {
     /* Outputs of different dims (a multi-output fusion of siblings): one

@@ -1,5 +1,5 @@
 /* The CPU backend's streamed nests (src/codegen/cg.c emit_streamed:
- * elementwise kernels with outputs of 16 MiB and more write them with
+ * elementwise kernels computing module results of 16 MiB and more write them with
  * non-temporal stores from the first 64-byte boundary of each slice)
  * against the interpreter, bit for bit: one-dimensional outputs of odd
  * lengths (slices that start inside a cache line, the elements before the
