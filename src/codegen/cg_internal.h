@@ -82,12 +82,16 @@ typedef struct Em {
   int spec_level;
   /* Set by math.c's functions (em_vmath*): the innermost loop being
    * emitted computes one, a long chain of dependent operations per
-   * element (see em_loop_end). */
-  bool long_chain;
+   * element; the number of vectors its iterations are to compute side by
+   * side (see em_loop_end): 8 for f32 tanh, 2 for the others, 0 none. */
+  int long_chain;
   /* row kernels: the reduce whose loop also writes its input's elements
    * into output 0 (of the input's dims and type), where the row's
    * elements read them back instead of computing them again; or NULL */
   const Instr *stash_red;
+  /* store_outputs writes with non-temporal (streaming) stores, to outputs
+   * whose addresses it may take as 64-byte aligned (cg.c emit_streamed) */
+  bool stream;
 } Em;
 
 /* ---- cg.c ---- */
@@ -103,7 +107,7 @@ void em_memo_put(Em *e, const Instr *in, const Idx *idx, int n, const LLVMValueR
 typedef struct Loop {
   LLVMValueRef iv_slot;
   LLVMBasicBlockRef cond, body, exit;
-  bool outer_long_chain; /* Em.long_chain when the loop began */
+  int outer_long_chain; /* Em.long_chain when the loop began */
 } Loop;
 /* for (iv = lo; iv < hi; iv++): returns iv in the body block (scope pushed). */
 LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, const char *name);

@@ -101,6 +101,14 @@ bool codegen_row_inplace(const Instr *in);
  * JIT); the Codegen keeps nothing. */
 LLVMModuleRef codegen_take_module(Codegen *cg);
 
+/* After LLVM's optimization of mod: marks non-temporal the vector stores
+ * of the streamed nests (cg.c emit_streamed: addresses from llvm.ptrmask)
+ * that LLVM knows to be aligned to their size, which x86 then emits as
+ * streaming stores. (Marked before, the stores would not be vectorized:
+ * the element loop's scalar stores are not aligned as a vector's.) Linear
+ * in the module's size. */
+void codegen_mark_streams(LLVMModuleRef mod);
+
 /* The runtime helper the emitted code calls for scalar ops not emitted
  * inline: ew_scalar_eval(in, ops, out) (ops: one element per operand). The
  * JIT must resolve the symbol "cxla_cg_rt_scalar" to it. */

@@ -169,6 +169,7 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
     LLVMDisposePassBuilderOptions(po);
     if (err) s = llvm_err(err, "optimizing");
   }
+  if (!s) codegen_mark_streams(mod);
   if (!s && dump_dir) s = cpu_dump_ir(mod, dump_dir, true);
   if (!s && dump_dir) s = cpu_dump_asm(j->tm, mod, dump_dir);
   /* Machine code, as an object file in memory: what the JIT links and
