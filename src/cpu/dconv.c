@@ -609,6 +609,16 @@ TGT static cxla_status c1_slice(void *arg, int64_t r0, int64_t r1) {
   return NULL;
 }
 
+/* fn over the output rows (batch x output rows) on the execution's
+ * threads, slices of at least ~64K multiply-adds (per_row each). */
+static cxla_status over_rows(const ExecCtx *cx, const DConvPlan *p, double per_row, RtSliceFn fn, void *arg) {
+  int64_t rows = p->N * p->OH;
+  int64_t grain = per_row >= 65536.0 ? 1 : (int64_t)(65536.0 / per_row) + 1;
+  return cx && cx->pool && cx->nthreads > 1 && rows > grain
+             ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, fn, arg)
+             : fn(arg, 0, rows);
+}
+
 static cxla_status c1_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o) {
   int64_t taps = p->KH * p->KW, opad = (p->O + 15) / 16 * 16;
   float *w = cxla_malloc((size_t)(taps * opad) * sizeof *w);
@@ -619,12 +629,7 @@ static cxla_status c1_run(const ExecCtx *cx, const DConvPlan *p, const float *x,
         w[(kh * p->KW + kw) * opad + oc] =
             oc < p->O ? k[p->kbase + kh * p->ks_h + kw * p->ks_w + oc * p->ks_o] : 0.0f;
   C1Job j = {.p = p, .x = x, .w = w, .o = o, .opad = opad};
-  int64_t rows = p->N * p->OH;
-  double per_row = (double)p->OW * (double)opad * (double)taps;
-  int64_t grain = per_row >= 65536.0 ? 1 : (int64_t)(65536.0 / per_row) + 1;
-  cxla_status st = cx && cx->pool && cx->nthreads > 1 && rows > grain
-                       ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, c1_slice, &j)
-                       : c1_slice(&j, 0, rows);
+  cxla_status st = over_rows(cx, p, (double)p->OW * (double)opad * (double)taps, c1_slice, &j);
   cxla_free(w);
   return st;
 }
@@ -656,12 +661,7 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
   if (!wpk) return cxla_oom();
   pack(p, k, j.opad, j.cn, wpk);
   j.wpk = wpk;
-  int64_t rows = p->N * p->OH;
-  double per_row = (double)p->OW * (double)j.opad * (double)taps * (double)p->C;
-  int64_t grain = per_row >= 65536.0 ? 1 : (int64_t)(65536.0 / per_row) + 1;
-  cxla_status st = cx && cx->pool && cx->nthreads > 1 && rows > grain
-                       ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, rows_slice, &j)
-                       : rows_slice(&j, 0, rows);
+  cxla_status st = over_rows(cx, p, (double)p->OW * (double)j.opad * (double)taps * (double)p->C, rows_slice, &j);
   cxla_free(wpk);
   return st;
 }

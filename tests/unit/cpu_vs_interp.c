@@ -10,6 +10,7 @@
 
 #include "cxla/cxla.h"
 #include "interp/interp.h"
+#include "runtime/threadpool.h"
 #include "verify/verify.h"
 
 cxla_status cpu_vs_interp_args_fn(const HloModule *m, uint64_t seed,
@@ -97,5 +98,36 @@ bool cpu_vs_interp_inplace(const char *name, const char *text, bool exact, int64
   literal_free(got);
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
+  return ok;
+}
+
+bool cpu_vs_interp_split(const char *name, const char *text, bool split, const Literal *want_in) {
+  if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  RtPool *pool = NULL;
+  int64_t nsplit = 0;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = cpu_vs_interp_args(m, &args);
+  if (!s && !want_in) s = cxla_interp_run(m, args, m->entry->nparams, &want);
+  const Literal *w = want_in ? want_in : want;
+  if (!s) s = cpu_compile(m, NULL, &x);
+  if (!s && split) s = rt_pool_create(2, &pool);
+  CpuExecOptions o = {.pool = pool, .num_threads = split ? 2 : 1, .kernels_split = &nsplit};
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
+  bool ok = !s && (!split || nsplit > 0) && literal_equal(w, got);
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  else if (!ok)
+    fprintf(stderr, "%s: %s run differs (%lld splits)\n", name, split ? "split" : "1-thread", (long long)nsplit);
+  cxla_status_free(s);
+  cpu_vs_interp_free_args(m, args);
+  literal_free(want);
+  literal_free(got);
+  cpu_executable_destroy(x);
+  rt_pool_destroy(pool);
+  cxla_module_destroy(m);
+  if (split) unsetenv("CXLA_CPU_GRAIN");
   return ok;
 }

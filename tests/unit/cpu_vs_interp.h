@@ -1,5 +1,5 @@
 /* cpu_vs_interp.h: a differential check for the CPU backend's unit tests
- * (test_cpu_reduce, _rows, _scan, _seq, _tiles, _window; defined in
+ * (test_cpu_reduce, _rows, _scan, _seq, _stream, _tiles, _window; defined in
  * cpu_vs_interp.c, linked into every unit test): parses a module, runs it
  * on the interpreter and on the cpu backend with deterministic arguments
  * and compares. */
@@ -33,5 +33,11 @@ bool cpu_vs_interp(const char *name, const char *text, bool exact);
 /* cpu_vs_interp that also counts the kernel outputs the cpu run wrote over
  * an operand's buffer (CpuExecOptions.kernels_inplace) into *inplace. */
 bool cpu_vs_interp_inplace(const char *name, const char *text, bool exact, int64_t *inplace);
+/* Runs module text on the cpu backend with cpu_vs_interp_args, on one
+ * thread, or (split) on a pool of 2 with every kernel split into slices of
+ * one row ($CXLA_CPU_GRAIN=1, and some kernel must have split), and
+ * compares its result with want (the interpreter's when NULL) bit for bit.
+ * Prints what failed on stderr. */
+bool cpu_vs_interp_split(const char *name, const char *text, bool split, const Literal *want);
 
 #endif

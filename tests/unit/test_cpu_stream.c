@@ -17,37 +17,11 @@
 #include "verify/verify.h"
 #include "runtime/threadpool.h"
 
-/* Runs text on the cpu backend (on one thread, or on a pool of 2 with
- * every kernel split in 8 slices: $CXLA_CPU_GRAIN=1) and compares its
- * result with want (the interpreter's when NULL) bit for bit. */
-static bool check_run(const char *name, const char *text, bool split, const Literal *want_in) {
-  if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
-  cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL, *got = NULL;
-  CpuExecutable *x = NULL;
-  RtPool *pool = NULL;
-  int64_t nsplit = 0;
-  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
-  if (!s) s = verify_module(m);
-  if (!s) s = cpu_vs_interp_args(m, &args);
-  if (!s && !want_in) s = cxla_interp_run(m, args, m->entry->nparams, &want);
-  const Literal *w = want_in ? want_in : want;
-  if (!s) s = cpu_compile(m, NULL, &x);
-  if (!s && split) s = rt_pool_create(2, &pool);
-  CpuExecOptions o = {.pool = pool, .num_threads = split ? 2 : 1, .kernels_split = &nsplit};
-  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
-  bool ok = !s && (!split || nsplit > 0) && literal_equal(w, got);
-  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
-  else if (!ok) fprintf(stderr, "%s: %s run differs (%lld splits)\n", name, split ? "split" : "1-thread", (long long)nsplit);
-  cxla_status_free(s);
-  cpu_vs_interp_free_args(m, args);
-  literal_free(want);
-  literal_free(got);
-  cpu_executable_destroy(x);
-  rt_pool_destroy(pool);
-  cxla_module_destroy(m);
-  if (split) unsetenv("CXLA_CPU_GRAIN");
-  return ok;
+/* cpu_vs_interp_split: one thread, or a pool of 2 with every kernel
+ * split into one-row slices; bit for bit against want (the interpreter's
+ * when NULL). */
+static bool check_run(const char *name, const char *text, bool split, const Literal *want) {
+  return cpu_vs_interp_split(name, text, split, want);
 }
 
 static bool check_both(const char *name, const char *text) {

@@ -24,36 +24,8 @@
 #include "runtime/threadpool.h"
 
 /* cpu_vs_interp's check on a pool of 2 threads with every kernel split
- * into slices of one row ($CXLA_CPU_GRAIN=1). */
-static bool check_split(const char *name, const char *text) {
-  setenv("CXLA_CPU_GRAIN", "1", 1);
-  cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL, *got = NULL;
-  CpuExecutable *x = NULL;
-  RtPool *pool = NULL;
-  int64_t split = 0;
-  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
-  if (!s) s = verify_module(m);
-  if (!s) s = cpu_vs_interp_args(m, &args);
-  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
-  if (!s) s = cpu_compile(m, NULL, &x);
-  if (!s) s = rt_pool_create(2, &pool);
-  CpuExecOptions o = {.pool = pool, .num_threads = 2, .kernels_split = &split};
-  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
-  bool ok = !s && split > 0 && want->nelems == got->nelems && want->type == got->type &&
-            !memcmp(want->data, got->data, (size_t)want->nelems * (size_t)type_bytes(want->type));
-  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
-  else if (!ok) fprintf(stderr, "%s: split run differs (%lld splits)\n", name, (long long)split);
-  cxla_status_free(s);
-  cpu_vs_interp_free_args(m, args);
-  literal_free(want);
-  literal_free(got);
-  cpu_executable_destroy(x);
-  rt_pool_destroy(pool);
-  cxla_module_destroy(m);
-  unsetenv("CXLA_CPU_GRAIN");
-  return ok;
-}
+ * into slices of one row ($CXLA_CPU_GRAIN=1), bit for bit. */
+static bool check_split(const char *name, const char *text) { return cpu_vs_interp_split(name, text, true, NULL); }
 
 static bool check_same(const char *name, const char *text) { return cpu_vs_interp(name, text, true); }
 
