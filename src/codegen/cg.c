@@ -312,7 +312,6 @@ static int split_dims(const Shape *s) {
 static int column_reduces(const Instr *in, const Instr *value, const Instr **red);
 static bool should_tile(const Instr *in, const Shape *shape);
 static int row_reduces(const Instr *in, const Shape *s, const Instr **red, int max);
-static bool same_dims(const Shape *a, const Shape *b);
 static bool ew_readers(const Computation *c, const Instr *r, bool reduces_stop, bool *dep);
 
 /* The leading dims of s a nest's [lo, hi) rows range over: split_dims,
@@ -789,7 +788,7 @@ static const Instr *transposed_operand(const Instr *in, const Instr *value) {
   /* a fused copy (layout assignment's copy(bitcast(p)) of a transpose) is
    * its operand: the kernel writes the same logical elements */
   while (in->op == OP_FUSION && value->op == OP_COPY && value->noperands == 1 &&
-         same_dims(value->shape, value->operands[0]->shape))
+         shape_same_dims(value->shape, value->operands[0]->shape))
     value = value->operands[0];
   if (in->shape->type == T_TUPLE || value->noperands != 1) return NULL;
   const Instr *o = value->operands[0];
@@ -990,7 +989,7 @@ static int row_reduces(const Instr *in, const Shape *s, const Instr **red, int m
 static const Instr *row_stash(const Instr *in, const Shape *out, const Instr *last) {
   const Instr *v = last->operands[0];
   if (codegen_kernel_outputs(in) != 1 || v->op == OP_PARAMETER || v->shape->type != out->type ||
-      !same_dims(v->shape, out) || last->called[0]->root->op != OP_ADD)
+      !shape_same_dims(v->shape, out) || last->called[0]->root->op != OP_ADD)
     return NULL;
   /* v must depend on a reduce: comp_row_reductions then has every use of
    * it read it at the output's index (or in a reduce's loop) */
@@ -1036,7 +1035,7 @@ static bool row_inplace(const Instr *in) {
       row_reduces(in, in->shape, red, CG_MAX_ROW_REDUCES) <= 0)
     return false;
   const Instr *p0 = c->params[0];
-  if (p0->shape->type != in->shape->type || !same_dims(p0->shape, in->shape)) return false;
+  if (p0->shape->type != in->shape->type || !shape_same_dims(p0->shape, in->shape)) return false;
   int nred = 0;
   while (nred < CG_MAX_ROW_REDUCES && red[nred]) nred++;
   const Instr *stash = row_stash(in, in->shape, red[nred - 1]);
@@ -1078,10 +1077,6 @@ static bool row_inplace(const Instr *in) {
  * runtime's slices cover at least CG_SWEEP_BYTES of each input line
  * (codegen_kernel_min_rows), so that no two threads read the same line. */
 
-static bool same_dims(const Shape *a, const Shape *b) {
-  return a->rank == b->rank && (a->rank == 0 || !memcmp(a->dims, b->dims, (size_t)a->rank * sizeof(int64_t)));
-}
-
 /* Marks in dep (c->ninstrs entries) the instructions of c that read r,
  * directly or through others (not through a reduce when reduces_stop);
  * whether each of them is elementwise with r's dims (or such a reduce,
@@ -1103,7 +1098,7 @@ static bool ew_readers(const Computation *c, const Instr *r, bool reduces_stop, 
       if (x->noperands != 2 || dep[x->operands[1]->id]) return false;
       continue;
     }
-    if (!(op_info(x->op)->flags & OPF_EW) || !same_dims(x->shape, r->shape)) return false;
+    if (!(op_info(x->op)->flags & OPF_EW) || !shape_same_dims(x->shape, r->shape)) return false;
     dep[i] = true;
   }
   return true;
@@ -1123,7 +1118,7 @@ static bool elementwise_above(const Computation *c, const Instr *r) {
  * nr-1, kept dims nr .. rank-1, the innermost kept dim long enough to
  * vectorize) whose result is of output shape os. */
 static bool column_shaped(const Instr *r, const Shape *os) {
-  if (r->op != OP_REDUCE || r->noperands != 2 || r->shape->type != os->type || !same_dims(r->shape, os)) return false;
+  if (r->op != OP_REDUCE || r->noperands != 2 || r->shape->type != os->type || !shape_same_dims(r->shape, os)) return false;
   const Shape *is = r->operands[0]->shape;
   if (r->dimensions.n == 0 || r->dimensions.n >= is->rank) return false;
   for (int k = 0; k < r->dimensions.n; k++)
@@ -1145,7 +1140,7 @@ static int column_reduces(const Instr *in, const Instr *value, const Instr **red
     for (int k = 0; k < n; k++) {
       const Instr *r = value->operands[k];
       if (!column_shaped(r, in->shape->tuple[k]) || r->dimensions.n != r0->dimensions.n ||
-          !same_dims(r->operands[0]->shape, r0->operands[0]->shape) || !same_dims(r->shape, r0->shape))
+          !shape_same_dims(r->operands[0]->shape, r0->operands[0]->shape) || !shape_same_dims(r->shape, r0->shape))
         return 0;
       if (red) red[k] = r;
     }

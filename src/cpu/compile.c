@@ -641,13 +641,6 @@ static bool band_pred(const Instr *x, const int *map, int row, int col, int64_t 
   }
 }
 
-static bool same_dims(const Shape *a, const Shape *b) {
-  if (a->rank != b->rank) return false;
-  for (int k = 0; k < a->rank; k++)
-    if (a->dims[k] != b->dims[k]) return false;
-  return true;
-}
-
 /* Whether kernel f (a fusion) reads its operand 0 (S) only in a band
  * j <= i + *d of its last two dims (see above). One pass over f's fused
  * computation in post order, marking what carries S's values. */
@@ -676,8 +669,8 @@ static bool chain_band(const Instr *f, int64_t *d) {
     int nc = 0;
     for (int k = 0; k < x->noperands; k++) nc += carries[x->operands[k]->id];
     if (!nc) continue;
-    if (x->op == OP_SELECT && x->noperands == 3 && !carries[x->operands[0]->id] && same_dims(x->shape, ss) &&
-        same_dims(x->operands[0]->shape, ss)) {
+    if (x->op == OP_SELECT && x->noperands == 3 && !carries[x->operands[0]->id] && shape_same_dims(x->shape, ss) &&
+        shape_same_dims(x->operands[0]->shape, ss)) {
       /* the S branch taken only in the band: the select's values outside
        * it do not depend on S */
       int64_t dd;
@@ -692,9 +685,9 @@ static bool chain_band(const Instr *f, int64_t *d) {
       continue;
     }
     /* carried on, position by position */
-    bool ew = (op_info(x->op)->flags & OPF_EW) && same_dims(x->shape, ss);
+    bool ew = (op_info(x->op)->flags & OPF_EW) && shape_same_dims(x->shape, ss);
     for (int k = 0; k < x->noperands && ew; k++)
-      if (carries[x->operands[k]->id] && !same_dims(x->operands[k]->shape, ss)) ew = false;
+      if (carries[x->operands[k]->id] && !shape_same_dims(x->operands[k]->shape, ss)) ew = false;
     if (!ew || x == fc->root) ok = false;
     carries[i] = true;
   }

@@ -112,6 +112,8 @@ cxla_status shape_check_size(const Shape *s);
 bool shape_equal(const Shape *a, const Shape *b, bool compare_layout);
 /* Same type and dims (ignores layout and dynamic flags). */
 bool shape_compatible(const Shape *a, const Shape *b);
+/* Same rank and dims, whatever the types and layouts (arrays). */
+bool shape_same_dims(const Shape *a, const Shape *b);
 /* Whether the array's physical order is its logical row-major order: no
  * layout, or one that orders the dims of size > 1 row-major. */
 bool shape_physically_row_major(const Shape *s);

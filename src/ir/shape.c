@@ -65,6 +65,13 @@ bool shape_compatible(const Shape *a, const Shape *b) {
   return true;
 }
 
+bool shape_same_dims(const Shape *a, const Shape *b) {
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
 bool shape_equal(const Shape *a, const Shape *b, bool compare_layout) {
   if (!shape_compatible(a, b)) return false;
   if (a->type == T_TUPLE) {

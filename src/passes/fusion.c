@@ -304,13 +304,6 @@ static bool op_reuses_operand(const Instr *in, int k) {
   }
 }
 
-static bool same_dims(const Shape *a, const Shape *b) {
-  if (a->rank != b->rank) return false;
-  for (int d = 0; d < a->rank; d++)
-    if (a->dims[d] != b->dims[d]) return false;
-  return true;
-}
-
 /* minor_to_major[k] of s (row-major without a layout). */
 static int64_t m2m(const Shape *s, int k) {
   return s->has_layout && s->minor_to_major ? s->minor_to_major[k] : s->rank - 1 - k;
@@ -320,7 +313,7 @@ static int64_t m2m(const Shape *s, int k) {
  * or the same shape and layout, element type aside). */
 static bool keeps_index(const Instr *u, const Instr *v) {
   if (u->op == OP_TRANSPOSE) return true;
-  if (!same_dims(u->shape, v->shape)) return false;
+  if (!shape_same_dims(u->shape, v->shape)) return false;
   for (int k = 0; k < u->shape->rank; k++)
     if (m2m(u->shape, k) != m2m(v->shape, k)) return false;
   return true;
@@ -399,7 +392,7 @@ static cxla_status analyze(Analysis *an, const Computation *fc) {
       int v = o->id;
       if (v < 0 || v >= n || fc->instrs[v] != o) continue;
       if (an->reused[i] || op_reuses_operand(u, k)) an->reused[v] = true;
-      if (!ew_user || !same_dims(u->shape, o->shape)) an->ew[v] = false;
+      if (!ew_user || !shape_same_dims(u->shape, o->shape)) an->ew[v] = false;
       if (!keeps_index(u, o)) iset_add(an, v, i);
       else if (over) an->niset[v] = FUSION_INDEXING_CAP + 1;
       else
@@ -523,7 +516,7 @@ static cxla_status output_fusible(Fuser *fz, const Instr *C, int j, const Instr 
   *out = false;
   if (users != 1 || slots != 1 || type_is_complex(p->shape->type)) return NULL;
   if (!is_ours(C)) {
-    *out = fusion_is_elementwise(C) && same_dims(C->shape, p->shape);
+    *out = fusion_is_elementwise(C) && shape_same_dims(C->shape, p->shape);
     return NULL;
   }
   const Computation *fc = C->called[0];
@@ -604,7 +597,7 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   /* In a uniform fusion a value of the root's dims is read once per
    * element and evaluated once. */
   bool uniform = is_ours(C) && fz->uniform == C->called[0] &&
-                 same_dims(p->shape, C->called[0]->root->shape);
+                 shape_same_dims(p->shape, C->called[0]->root->shape);
   bool reuses = false;
   if (fusion_is_expensive(p) && !uniform) TRY(consumer_reuses(fz, C, j, &reuses));
   if (reuses) return NULL;
@@ -837,7 +830,7 @@ static cxla_status place_clone(Fuser *fz, Instr *f, Computation *fc, int j, Inst
 static bool keeps_uniform(const Instr *p, const Computation *fc) {
   if (p->op == OP_BROADCAST) return shape_elems(p->operands[0]->shape) == 1;
   if (p->op == OP_CONSTANT) return shape_elems(p->shape) == 1;
-  return fusion_is_elementwise(p) && same_dims(p->shape, fc->root->shape);
+  return fusion_is_elementwise(p) && shape_same_dims(p->shape, fc->root->shape);
 }
 
 /* Marks p dead once nothing live uses it, then its operands that p was

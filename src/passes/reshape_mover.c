@@ -32,13 +32,6 @@ static bool is_rearrange(const Instr *in) {
          type_is_array(in->shape->type);
 }
 
-static bool same_dims(const Shape *a, const Shape *b) {
-  if (a->rank != b->rank) return false;
-  for (int i = 0; i < a->rank; i++)
-    if (a->dims[i] != b->dims[i]) return false;
-  return true;
-}
-
 static bool same_list(const I64List *a, const I64List *b) {
   if (a->n != b->n) return false;
   for (int i = 0; i < a->n; i++)
@@ -53,9 +46,9 @@ static bool identity_perm(const I64List *p) {
 }
 
 static bool equivalent(const Instr *a, const Instr *b) {
-  if (a->op != b->op || !same_dims(a->shape, b->shape)) return false;
+  if (a->op != b->op || !shape_same_dims(a->shape, b->shape)) return false;
   if (a->op == OP_TRANSPOSE) return same_list(&a->dimensions, &b->dimensions);
-  return same_dims(a->operands[0]->shape, b->operands[0]->shape);
+  return shape_same_dims(a->operands[0]->shape, b->operands[0]->shape);
 }
 
 static bool sorted(const I64List *l) {
@@ -100,7 +93,7 @@ static bool candidate(const Instr *in) {
   for (int i = 0; i < in->noperands; i++) {
     const Instr *o = in->operands[i];
     /* clamp takes scalar bounds: only same-shaped operands move */
-    if (!same_dims(o->shape, in->shape)) return false;
+    if (!shape_same_dims(o->shape, in->shape)) return false;
     if (is_rearrange(o) ? !equivalent(o, r) : !trivially_rearranged(o, r)) return false;
   }
   return true;
