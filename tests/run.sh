@@ -3,7 +3,8 @@
 #
 # Suites, in order:
 #   1. unit tests: every BUILD_DIR/tests/test_* binary, given the corpus as
-#      argv[1] (the ones that read the corpus use it, the others ignore it);
+#      argv[1] (the ones that read the corpus use it, the others ignore it),
+#      $CXLA_TEST_JOBS of them at a time;
 #   2. conformance: cxla conform over tests/corpus, both module.hlo and
 #      optimized.hlo, on the reference interpreter (with
 #      tests/conform_expected_failures.txt) and on the compiled cpu backend
@@ -20,9 +21,10 @@
 #   7. JAX on cxla: python/tests (pytest) through BUILD/libcxla_pjrt.so, when
 #      a python with jax and pytest is found (else skipped, saying why).
 #
-# The corpus is tests/corpus, or $CXLA_CORPUS if set; -j for conform is
-# $CXLA_TEST_JOBS (default 2). The disk compile cache is a fresh directory
-# for the run ($CXLA_CACHE_DIR), removed at the end.
+# The corpus is tests/corpus, or $CXLA_CORPUS if set; -j for conform, and
+# how many unit tests run at once, is $CXLA_TEST_JOBS (default 2). The disk
+# compile cache is a fresh directory for the run ($CXLA_CACHE_DIR), removed
+# at the end.
 #
 # Each suite prints its own output and a PASS/FAIL line. The last line is the
 # total, counting individual tests (unit tests, conformance runs, CLI
@@ -49,17 +51,24 @@ CXLA_CACHE_DIR="$logdir/cache"
 export CXLA_CACHE_DIR
 nlog=0
 
-# run_suite NAME COMMAND...: runs COMMAND with its output shown and logged,
-# then adds its counts to the totals.
-run_suite() {
-  name=$1
+# run_logged LOG COMMAND...: runs COMMAND, its output to LOG, its exit
+# status to LOG.rc, its seconds to LOG.secs.
+run_logged() {
+  rl_log=$1
   shift
-  nlog=$((nlog + 1))
-  log="$logdir/$nlog.log"
-  start=$(date +%s)
-  { "$@" 2>&1; echo "$?" >"$log.rc"; } | tee "$log"
+  rl_start=$(date +%s)
+  "$@" >"$rl_log" 2>&1
+  echo "$?" >"$rl_log.rc"
+  echo $(( $(date +%s) - rl_start )) >"$rl_log.secs"
+}
+
+# account NAME LOG: adds the counts of a finished suite (LOG, LOG.rc,
+# LOG.secs) to the totals and prints its PASS/FAIL line.
+account() {
+  name=$1
+  log=$2
   rc=$(cat "$log.rc")
-  secs=$(( $(date +%s) - start ))
+  secs=$(cat "$log.secs")
   counts=$(grep -E '[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 |
     sed -E 's/^(.*[^0-9])?([0-9]+) passed, ([0-9]+) failed(, ([0-9]+) skipped)?.*$/\2 \3 \5/')
   if [ -n "$counts" ]; then
@@ -84,16 +93,45 @@ run_suite() {
   echo
 }
 
-# 1. unit tests
+# run_suite NAME COMMAND...: runs COMMAND with its output shown and logged,
+# then adds its counts to the totals.
+run_suite() {
+  name=$1
+  shift
+  nlog=$((nlog + 1))
+  log="$logdir/$nlog.log"
+  start=$(date +%s)
+  { "$@" 2>&1; echo "$?" >"$log.rc"; } | tee "$log"
+  echo $(( $(date +%s) - start )) >"$log.secs"
+  account "$name" "$log"
+}
+
+# 1. unit tests, $JOBS at a time (each is one process; most run on one
+#    thread), each one's output shown whole once it has finished, in order.
 found=0
+set --
 for t in "$BUILD"/tests/test_*; do
   [ -x "$t" ] || continue
   found=1
-  run_suite "unit $(basename "$t")" "$t" "$CORPUS"
+  nlog=$((nlog + 1))
+  # at most JOBS running: wait for the oldest before starting another
+  if [ "$#" -ge "$JOBS" ]; then
+    wait "$1"
+    shift
+  fi
+  run_logged "$logdir/$nlog.log" "$t" "$CORPUS" &
+  set -- "$@" $!
+  echo "$nlog $(basename "$t")" >>"$logdir/units"
 done
+wait
 if [ "$found" -eq 0 ]; then
   echo "FAIL  no unit test binaries in $BUILD/tests (run make first)"
   failed=$((failed + 1))
+else
+  while read -r n tname; do
+    cat "$logdir/$n.log"
+    account "unit $tname" "$logdir/$n.log"
+  done <"$logdir/units"
 fi
 
 # 2. conformance
