@@ -101,9 +101,9 @@ TEST(streamed_blocks) {
   CHECK(check_same("stream_copy", c));
 }
 
-/* Bitcasts that split and reorder dims (attention's heads: [S, H*D] as
- * [H, S, D], [H, D, S], and back), with odd sizes, a dim of size 1, and
- * one that does not group (a reshape's regrouping of digits: the
+/* Bitcasts that split, merge and reorder dims (attention's heads: [S, H*D]
+ * as [H, S, D], [H, D, S], and back), with odd sizes, a dim of size 1,
+ * and ones that do not group (a reshape's regrouping of digits: the
  * per-element division path); each with arithmetic on the way so that it
  * is computed element by element. */
 static void heads_text(char *buf, size_t n, int S, int H, int D, const char *to, const char *layout) {
@@ -157,6 +157,21 @@ TEST(grouped_bitcasts) {
       "  t = f32[4,3,35]{1,2,0} bitcast(n)\n  ROOT c = f32[4,3,35]{2,1,0} copy(t)\n}\n\n"
       "ENTRY e {\n  x = f32[12,35] parameter(0)\n  ROOT f = f32[4,3,35] fusion(x), kind=kLoop, calls=fused\n}\n";
   CHECK(check_same("regroup3", regroup3));
+  /* a result dim over a run of three operand dims (merged, the run in a
+   * transposed order), and one over only part of a run (the division
+   * path: [6, 5] read as [3, 10]) */
+  static const char merge3[] =
+      "HloModule m\n\nfused {\n  p0 = f32[2,3,4,5]{3,1,2,0} parameter(0)\n  n = f32[2,3,4,5]{3,1,2,0} negate(p0)\n"
+      "  t = f32[5,24]{0,1} bitcast(n)\n  ROOT c = f32[5,24]{1,0} copy(t)\n}\n\n"
+      "ENTRY e {\n  x = f32[2,3,4,5]{3,1,2,0} parameter(0)\n"
+      "  ROOT f = f32[5,24]{1,0} fusion(x), kind=kLoop, calls=fused\n}\n";
+  CHECK(check_same("merge3", merge3));
+  CHECK(check_split("merge3", merge3));
+  static const char part[] =
+      "HloModule m\n\nfused {\n  p0 = f32[6,5]{1,0} parameter(0)\n  n = f32[6,5]{1,0} negate(p0)\n"
+      "  ROOT b = f32[3,10]{1,0} bitcast(n)\n}\n\n"
+      "ENTRY e {\n  x = f32[6,5] parameter(0)\n  ROOT f = f32[3,10] fusion(x), kind=kLoop, calls=fused\n}\n";
+  CHECK(check_same("part_of_run", part));
 }
 
 int main(void) {
