@@ -144,7 +144,8 @@ static LLVMValueRef bitcast_elem(Em *e, const Instr *in, const Idx *idx) {
     for (int i = 0; i < rs->rank; i++)
       if (grp[i] >= 0) {
         int d = grp[i];
-        oi->v[d] = LLVMBuildNSWAdd(e->b, oi->v[d], LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, rst[i] / ost[d]), ""), "");
+        LLVMValueRef part = LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, rst[i] / ost[d]), "");
+        oi->v[d] = LLVMBuildNSWAdd(e->b, oi->v[d], part, "");
       } else if (grp[i] == -2) {
         /* digit k of the run: (index / the sizes below it) % its size;
          * the top one needs no remainder */
