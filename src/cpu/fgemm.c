@@ -24,7 +24,7 @@
 cxla_status f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite, RtPool *pool,
                           int nthreads) {
   int64_t M = g->m, N = g->n, K = g->k;
-  if (g->ldb || g->ldc) return ERR(INTERNAL, "f32_gemm_blas: dense operands only");
+  if (g->ldb || g->ldc || g->lda) return ERR(INTERNAL, "f32_gemm_blas: dense operands only");
   if (finite) {
     CpuBlasGemm bg = {.type = T_F32, .trans_a = g->trans_a, .trans_b = g->trans_b, .batch = g->batch,
                       .m = (int)M, .n = (int)N, .k = (int)K, .a = a, .b = b, .c = c,
@@ -169,13 +169,14 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   if (j->pack && !j->pb && !(panel = cxla_malloc((size_t)(K * NR) * sizeof *panel))) return cxla_oom();
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
-  /* A: row i, step k at i * sai + k * sak */
-  int64_t sai = g->trans_a ? 1 : K, sak = g->trans_a ? M : 1;
+  /* A: row i, step k at i * sai + k * sak; batch elements M * lda apart */
+  int64_t lda = g->lda && !g->trans_a ? g->lda : K;
+  int64_t sai = g->trans_a ? 1 : lda, sak = g->trans_a ? M : 1;
   for (int64_t t = lo; t < hi; t++) {
     int64_t rb = t % j->nrb, pn = t / j->nrb;
     int64_t bi = pn / j->npanels, j0 = pn % j->npanels * NR, nc = N - j0 < NR ? N - j0 : NR;
     int64_t i0 = rb * j->mb, i1 = i0 + j->mb < M ? i0 + j->mb : M;
-    const float *A = j->a + bi * M * K, *B = j->pb ? NULL : j->b + bi * K * ldb;
+    const float *A = j->a + bi * M * lda, *B = j->pb ? NULL : j->b + bi * K * ldb;
     float *C = j->c + bi * M * ldc + j0;
     __mmask16 st[NV];
     for (int v = 0; v < NV; v++) {

@@ -20,11 +20,14 @@
  * are the row strides of B (not transposed; ignored when trans_b) and of
  * C instead of n: the product of the first n columns of a wider B into
  * the first n columns of a wider C (batch elements k ldb and m ldc
- * apart). */
+ * apart). lda, when not 0, is the row stride of A instead of k (not
+ * transposed; ignored when trans_a): the first k columns of a wider A
+ * (batch elements m lda apart), such as a prefix of each row of a
+ * chain's block of P. */
 typedef struct F32Gemm {
   int64_t batch, m, n, k;
   bool trans_a, trans_b;
-  int64_t ldb, ldc;
+  int64_t ldb, ldc, lda;
 } F32Gemm;
 
 /* Whether this CPU runs the kernel (AVX-512F). */

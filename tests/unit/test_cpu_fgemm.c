@@ -7,8 +7,8 @@
  *     (also a product of few panels, its rows split into blocks),
  *     with NaN, infinities and 0 x inf (which must give NaN: no zero
  *     factor is skipped); skipped where the CPU lacks AVX-512;
- *   - strided B and C (F32Gemm.ldb, ldc: a column prefix of wider
- *     matrices), other columns of C untouched;
+ *   - strided A, B and C (F32Gemm.lda, ldb, ldc: a column prefix of
+ *     wider matrices), other columns of C untouched;
  *   - f32_gemm_blas, BLAS and (non-finite operands) the plain loop;
  *   - the BLAS path's operand scan over threads (rval_all_finite_on);
  *   - which products it takes (f32_gemm_kernel_fits) and which it must
@@ -513,20 +513,23 @@ TEST(programs_vs_interpreter) {
                      false));
 }
 
-/* Strided B and C (F32Gemm.ldb, ldc): the first n of ldb columns of B
- * times A into the first n of ldc columns of C, bit for bit the dense
- * product of those columns, every other element of C untouched; batches
- * k ldb and m ldc apart; transposed B (ldb ignored: its rows are the
+/* Strided A, B and C (F32Gemm.lda, ldb, ldc): the first k of lda
+ * columns of A (lda 0: dense) times the first n of ldb columns of B into
+ * the first n of ldc columns of C, bit for bit the dense product of those
+ * columns, every other element of C untouched; batches m lda, k ldb and
+ * m ldc apart; transposed A and B (lda, ldb ignored: their rows are the
  * columns); m <= 6 (B read in place) and more (packed); k = 0. */
-static bool run_strided(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t ldb, int64_t ldc, bool ta, bool tb,
-                        RtPool *pool) {
-  F32Gemm g = {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb, .ldb = ldb, .ldc = ldc};
+static bool run_strided_a(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
+                          bool ta, bool tb, RtPool *pool) {
+  F32Gemm g = {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb, .ldb = ldb, .ldc = ldc,
+               .lda = lda};
   F32Gemm dense = {.batch = 1, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb};
-  int64_t bstride = tb ? n * k : k * ldb;
-  float *a = malloc((size_t)(batch * m * k + 1) * sizeof *a), *b = malloc((size_t)(batch * bstride + 1) * sizeof *b);
+  int64_t bstride = tb ? n * k : k * ldb, arow = lda && !ta ? lda : k, astride = m * arow;
+  float *a = malloc((size_t)(batch * astride + 1) * sizeof *a), *b = malloc((size_t)(batch * bstride + 1) * sizeof *b);
+  float *ad = malloc((size_t)(m * k + 1) * sizeof *ad);
   float *bd = malloc((size_t)(k * n + 1) * sizeof *bd), *want = malloc((size_t)(m * n + 1) * sizeof *want);
   float *got = malloc((size_t)(batch * m * ldc) * sizeof *got);
-  for (int64_t i = 0; i < batch * m * k; i++) a[i] = next_value(0);
+  for (int64_t i = 0; i < batch * astride; i++) a[i] = next_value(0);
   for (int64_t i = 0; i < batch * bstride; i++) b[i] = next_value(0);
   for (int64_t i = 0; i < batch * m * ldc; i++) got[i] = 12345.0f;
   cxla_status s = f32_gemm_kernel(&g, a, b, got, pool, pool ? 3 : 1);
@@ -539,7 +542,10 @@ static bool run_strided(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t 
       if (tb) bd[r] = b[bi * bstride + r];
       else
         for (int64_t j = 0; j < n; j++) bd[r * n + j] = b[bi * bstride + r * ldb + j];
-    reference(&dense, a + bi * m * k, bd, want);
+    /* and its A as a dense m x k (or k x m) matrix */
+    for (int64_t r = 0; r < (ta ? k : m); r++)
+      for (int64_t c = 0; c < (ta ? m : k); c++) ad[r * (ta ? m : k) + c] = a[bi * astride + r * (ta ? m : arow) + c];
+    reference(&dense, ad, bd, want);
     for (int64_t i = 0; i < m; i++)
       for (int64_t j = 0; j < ldc; j++) {
         float w = j < n ? want[i * n + j] : 12345.0f, v = got[(bi * m + i) * ldc + j];
@@ -550,11 +556,17 @@ static bool run_strided(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t 
       }
   }
   free(a);
+  free(ad);
   free(b);
   free(bd);
   free(want);
   free(got);
   return ok && bad == 0;
+}
+
+static bool run_strided(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t ldb, int64_t ldc, bool ta, bool tb,
+                        RtPool *pool) {
+  return run_strided_a(batch, m, n, k, 0, ldb, ldc, ta, tb, pool);
 }
 
 TEST(kernel_strided_b_and_c) {
@@ -571,6 +583,11 @@ TEST(kernel_strided_b_and_c) {
     CHECK(run_strided(3, 5, 17, 9, 40, 17, ta, tb, pool)); /* B in place */
     CHECK(run_strided(1, 7, 1, 3, 64, 5, ta, tb, NULL));
     CHECK(run_strided(2, 6, 20, 0, 30, 33, ta, tb, NULL)); /* k = 0: zeros in the first n columns only */
+    /* strided A: a chain's block of P cut to its non-zero columns */
+    CHECK(run_strided_a(1, 128, 64, 300, 1024, 64, 64, ta, tb, NULL));
+    CHECK(run_strided_a(2, 37, 65, 129, 131, 130, 70, ta, tb, pool));
+    CHECK(run_strided_a(3, 5, 17, 9, 12, 40, 17, ta, tb, pool)); /* B in place */
+    CHECK(run_strided_a(2, 6, 20, 0, 7, 30, 33, ta, tb, NULL));
   }
   rt_pool_destroy(pool);
 }

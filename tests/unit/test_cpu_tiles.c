@@ -101,10 +101,84 @@ TEST(streamed_blocks) {
   CHECK(check_same("stream_copy", c));
 }
 
+/* Bitcasts that split, merge and reorder dims (attention's heads: [S, H*D]
+ * as [H, S, D], [H, D, S], and back), with odd sizes, a dim of size 1,
+ * and ones that do not group (a reshape's regrouping of digits: the
+ * per-element division path); each with arithmetic on the way so that it
+ * is computed element by element. */
+static void heads_text(char *buf, size_t n, int S, int H, int D, const char *to, const char *layout) {
+  int W = 3 * H * D;
+  snprintf(buf, n,
+           "HloModule m\n\nfused {\n  p0 = f32[%d,%d]{1,0} parameter(0)\n  p1 = f32[%d]{0} parameter(1)\n"
+           "  b = f32[%d,%d]{1,0} broadcast(p1), dimensions={1}\n  a = f32[%d,%d]{1,0} add(p0, b)\n"
+           "  s = f32[%d,%d]{1,0} slice(a), slice={[0:%d], [%d:%d]}\n  t = f32[%s]%s bitcast(s)\n"
+           "  ROOT c = f32[%s] copy(t)\n}\n\n"
+           "ENTRY e {\n  x = f32[%d,%d] parameter(0)\n  y = f32[%d] parameter(1)\n"
+           "  ROOT f = f32[%s] fusion(x, y), kind=kLoop, calls=fused\n}\n",
+           S, W, W, S, W, S, W, S, H * D, S, H * D, 2 * H * D, to, layout, to, S, W, W, to);
+}
+
+TEST(grouped_bitcasts) {
+  static const int sizes[3][3] = {{37, 3, 5}, {130, 3, 40}, {64, 2, 64}};
+  for (int i = 0; i < 3; i++) {
+    int S = sizes[i][0], H = sizes[i][1], D = sizes[i][2];
+    char to[64], text[2048];
+    snprintf(to, sizeof to, "%d,%d,%d", H, S, D);
+    heads_text(text, sizeof text, S, H, D, to, "{2,0,1}");
+    CHECK(check_same("heads_hsd", text));
+    CHECK(check_split("heads_hsd", text));
+    snprintf(to, sizeof to, "%d,%d,%d", H, D, S);
+    heads_text(text, sizeof text, S, H, D, to, "{1,0,2}");
+    CHECK(check_same("heads_hds", text));
+    CHECK(check_split("heads_hds", text));
+    snprintf(to, sizeof to, "%d,%d,1,%d", H, S, D);
+    heads_text(text, sizeof text, S, H, D, to, "{3,2,0,1}");
+    CHECK(check_same("heads_unit_dim", text));
+    /* back: [H, S, D] as [S, H, D], copied, as [S, H*D] */
+    snprintf(text, sizeof text,
+             "HloModule m\n\nfused {\n  p0 = f32[%d,%d,%d]{2,1,0} parameter(0)\n"
+             "  n = f32[%d,%d,%d]{2,1,0} negate(p0)\n  t = f32[%d,%d,%d]{2,0,1} bitcast(n)\n"
+             "  c = f32[%d,%d,%d]{2,1,0} copy(t)\n  ROOT r = f32[%d,%d]{1,0} bitcast(c)\n}\n\n"
+             "ENTRY e {\n  x = f32[%d,%d,%d] parameter(0)\n"
+             "  ROOT f = f32[%d,%d] fusion(x), kind=kLoop, calls=fused\n}\n",
+             H, S, D, H, S, D, S, H, D, S, H, D, S, H * D, H, S, D, S, H * D);
+    CHECK(check_same("heads_merge", text));
+    CHECK(check_split("heads_merge", text));
+  }
+  /* digits that regroup ([6, 10] read as [10, 6]: no result dim lies
+   * within one operand dim) */
+  static const char regroup[] =
+      "HloModule m\n\nfused {\n  p0 = f32[6,10]{1,0} parameter(0)\n  n = f32[6,10]{1,0} negate(p0)\n"
+      "  ROOT b = f32[10,6]{1,0} bitcast(n)\n}\n\n"
+      "ENTRY e {\n  x = f32[6,10] parameter(0)\n  ROOT f = f32[10,6] fusion(x), kind=kLoop, calls=fused\n}\n";
+  CHECK(check_same("regroup", regroup));
+  static const char regroup3[] =
+      "HloModule m\n\nfused {\n  p0 = f32[12,35]{1,0} parameter(0)\n  n = f32[12,35]{1,0} negate(p0)\n"
+      "  t = f32[4,3,35]{1,2,0} bitcast(n)\n  ROOT c = f32[4,3,35]{2,1,0} copy(t)\n}\n\n"
+      "ENTRY e {\n  x = f32[12,35] parameter(0)\n  ROOT f = f32[4,3,35] fusion(x), kind=kLoop, calls=fused\n}\n";
+  CHECK(check_same("regroup3", regroup3));
+  /* a result dim over a run of three operand dims (merged, the run in a
+   * transposed order), and one over only part of a run (the division
+   * path: [6, 5] read as [3, 10]) */
+  static const char merge3[] =
+      "HloModule m\n\nfused {\n  p0 = f32[2,3,4,5]{3,1,2,0} parameter(0)\n  n = f32[2,3,4,5]{3,1,2,0} negate(p0)\n"
+      "  t = f32[5,24]{0,1} bitcast(n)\n  ROOT c = f32[5,24]{1,0} copy(t)\n}\n\n"
+      "ENTRY e {\n  x = f32[2,3,4,5]{3,1,2,0} parameter(0)\n"
+      "  ROOT f = f32[5,24]{1,0} fusion(x), kind=kLoop, calls=fused\n}\n";
+  CHECK(check_same("merge3", merge3));
+  CHECK(check_split("merge3", merge3));
+  static const char part[] =
+      "HloModule m\n\nfused {\n  p0 = f32[6,5]{1,0} parameter(0)\n  n = f32[6,5]{1,0} negate(p0)\n"
+      "  ROOT b = f32[3,10]{1,0} bitcast(n)\n}\n\n"
+      "ENTRY e {\n  x = f32[6,5] parameter(0)\n  ROOT f = f32[3,10] fusion(x), kind=kLoop, calls=fused\n}\n";
+  CHECK(check_same("part_of_run", part));
+}
+
 int main(void) {
   RUN(transposes);
   RUN(fused_and_layouts);
   RUN(register_blocks);
   RUN(streamed_blocks);
+  RUN(grouped_bitcasts);
   return test_summary(__FILE__);
 }
