@@ -974,7 +974,8 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
 
 /* The reduction in f32 arithmetic (Cody-Waite, sixteen lanes per AVX-512
  * instruction) for ax = |x| < CG_TRIG_F32_MAX, a positive f32 value or
- * zero: k = rint(ax 2/pi) (*q, i32) and r = ax - k pi/2 as rh + *rl:
+ * zero: k = rint(ax 2/pi) (*q, i32: k mod 4 in its low bits) and
+ * r = ax - k pi/2 as rh + *rl:
  *   r1 = ax - k PIO2F_1 is exact (fma; both are multiples of 2^-24 and
  *        their difference is below 1);
  *   p + pl = k PIO2F_2 exactly (pl by fma), s + e = r1 - p exactly
@@ -990,15 +991,18 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
  * kernels below only add it to small terms). */
 static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, LLVMValueRef *q) {
   LLVMBuilderRef B = e->b;
-  LLVMValueRef k = ffun1(e, "llvm.rint", LLVMBuildFMul(B, ax, F(e, 0x1.45f306p-1), "")); /* 2/pi */
-  LLVMValueRef nk = LLVMBuildFNeg(B, k, "");
+  /* k by the 1.5 2^23 rounding trick: km = 1.5 2^23 + k, so km's low bits
+   * are k's (the kernels use k mod 4) and no float-to-int conversion is
+   * needed (nor meets a NaN) */
+  LLVMValueRef km = f32fma(e, ax, F(e, 0x1.45f306p-1), F(e, 0x1.8p23)); /* 2/pi */
+  LLVMValueRef nk = LLVMBuildFNeg(B, LLVMBuildFSub(B, km, F(e, 0x1.8p23), ""), "");
   LLVMValueRef r1 = f32fma(e, nk, F(e, PIO2F_1), ax);
   LLVMValueRef np = LLVMBuildFMul(B, nk, F(e, PIO2F_2), "");      /* -p */
   LLVMValueRef npl = f32fma(e, nk, F(e, PIO2F_2), LLVMBuildFNeg(B, np, "")); /* -pl */
   LLVMValueRef s = LLVMBuildFAdd(B, r1, np, "");
   LLVMValueRef err = LLVMBuildFSub(B, np, LLVMBuildFSub(B, s, r1, ""), ""); /* r1 + (-p) = s + err */
   *rl = f32fma(e, nk, F(e, PIO2F_3), LLVMBuildFAdd(B, err, npl, ""));
-  *q = LLVMBuildFPToSI(B, k, e->cg->i32, "");
+  *q = LLVMBuildBitCast(B, km, e->cg->i32, "");
   return s;
 }
 
@@ -1007,8 +1011,8 @@ static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, L
  * polynomials (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
  * < 2^-32) with rl carried through the first-order terms:
  *   sin(r) = rh + (rh z S(z) + rl),  z = rh^2 (its rounding: < 0.35 ulp);
- *   cos(r) = w + (tail - zl/2 - rh rl + z^2 C(z)), w = 1 - z/2 rounded,
- *            tail = the rounding error of w, zl = rh^2 - z (fma), exact;
+ *   cos(r) = w + (tail - rh rl + z^2 C(z)), w = 1 - rh^2/2 rounded once
+ *            (fma), tail = its rounding error (fma: 1 - w is exact);
  * so each result is within 0.5 ulp + the small term's error (< 0.35 ulp
  * for sin, < 0.1 for cos). The reduction: when speculating at level 2
  * (cg.c), in f32 (trig_reduce_f32f) for |x| below CG_TRIG_F32_MAX, other
@@ -1063,11 +1067,10 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   static const double C[4] = {0x1.5555555555555p-5, -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16,
                               -0x1.27e4fb7789f5cp-22}; /* 1/4!, -1/6!, 1/8!, -1/10! */
   LLVMValueRef sp = LLVMBuildFAdd(B, rh, f32fma(e, LLVMBuildFMul(B, rh, z, ""), fhorner(e, z, S, 4), rl), "");
-  LLVMValueRef hz = LLVMBuildFMul(B, z, F(e, 0.5), "");
-  LLVMValueRef zl = f32fma(e, rh, rh, LLVMBuildFNeg(B, z, ""));
-  LLVMValueRef w = LLVMBuildFSub(B, F(e, 1), hz, "");
-  LLVMValueRef tail = LLVMBuildFSub(B, LLVMBuildFSub(B, F(e, 1), w, ""), hz, "");
-  LLVMValueRef lo = f32fma(e, rh, LLVMBuildFNeg(B, rl, ""), f32fma(e, zl, F(e, -0.5), tail));
+  LLVMValueRef hr = LLVMBuildFMul(B, rh, F(e, -0.5), ""); /* exact */
+  LLVMValueRef w = f32fma(e, hr, rh, F(e, 1));                 /* 1 - rh^2/2 rounded once */
+  LLVMValueRef tail = f32fma(e, hr, rh, LLVMBuildFSub(B, F(e, 1), w, "")); /* its rounding error: 1 - w exact */
+  LLVMValueRef lo = f32fma(e, rh, LLVMBuildFNeg(B, rl, ""), tail);
   LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 4), lo), "");
   if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
