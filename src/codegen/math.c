@@ -813,7 +813,7 @@ static LLVMValueRef v_pow_f32(Em *e, LLVMValueRef x, LLVMValueRef y) {
  * Sixteen lanes per AVX-512 instruction instead of eight: the f32 functions
  * most programs spend their time in (softmax's exp, GELU's tanh) are
  * computed in float with fma, each within one ulp of the correctly rounded
- * result (measured: tests/unit/test_vmath.c). Results below the smallest
+ * result but tanh, within two (measured: tests/unit/test_vmath.c). Results below the smallest
  * normal are flushed to zero (FTZ), arguments below it read as zero. */
 static LLVMValueRef F(Em *e, double v) { return LLVMConstReal(e->cg->f32, v); }
 static LLVMValueRef KI32(Em *e, int64_t v) { return LLVMConstInt(e->cg->i32, (unsigned long long)v, 1); }
@@ -883,52 +883,55 @@ static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, r);
 }
 
-/* tanh(a) for a = |x| (clamped at 10: tanh is 1 in f32 from 9.01) as
- * -t / (2 + t) with t = expm1(-2a) in (-1, 0], one formula for every a:
- *   -2a = k ln2 + r (r + rl as in expf_core, |r| <= ln2/2);
- *   expm1(r) = sum + sum_lo: Taylor to r^8 (truncation < 2^-29 of r),
- *     sum = r + q rounded, sum_lo its error (Fast2Sum: |r| > |q|);
- *   t = (2^k - 1) + 2^k (sum + sum_lo) as th + tl: 2^k - 1 = a1 + a1l
- *     (Fast2Sum of -1 and 2^k), 2^k sum exact, a1 + 2^k sum's error by
- *     Fast2Sum (|a1| >= 1/2 > |2^k sum| or a1 = 0);
- *   d + dl = 2 + t (Fast2Sum), and the quotient's rounding corrected (fma
- *     residual of (-th - tl) - q (d + dl)).
- * So t carries no rounding of its own: the result is within 0.5 ulp + the
- * polynomial's and the residual's small errors (measured: 0.70 ulp). */
+/* tanh of an f32 value in f32 arithmetic, two formulas computed for every
+ * lane and one selected (no branch; about 30 vector operations, no
+ * division):
+ *   a = |x| < 0.75: tanh(a) = a + a z P(z), z = a^2, P a minimax fit of
+ *     degree 5 (relative error 2^-27 with its f32 coefficients);
+ *   beyond: tanh(a) = 1 - 2 y, y = 1 / d, d = 1 + exp(2a), a clamped at 10
+ *     (tanh rounds to 1 in f32 beyond 9.02): 2a = k ln2 + 2r (Cody-Waite,
+ *     |r| <= ln2/4; k from the 1.5 2^23 rounding trick, so no float-to-int
+ *     conversion meets a NaN), exp(2r) - 1 = s = r (2 + r Q(r)), Q a
+ *     minimax fit (exp's relative error 2^-28.3), d = (2^k + 1) + 2^k s
+ *     rounded once (fma); y from a division LLVM may lower to the target's
+ *     reciprocal estimate and a Newton step (arcp: AVX-512's vrcp14ps and
+ *     two fma, no division unit; elsewhere a division).
+ * On the second path the result is above 0.63 and 2y below 0.37, so d's
+ * and y's roundings move it by well under an ulp: the result is within 2
+ * ulp (measured: 1.35 ulp over every 997th f32, 1.40 over every f32 in
+ * [0.74, 0.76], tests/unit/test_vmath.c; the old double-word version was
+ * within 0.70 at twice the operations and a division), against XLA:CPU's
+ * 4.9 ulp (its clamped rational approximation, Eigen's ptanh_float, with
+ * fma; 6.9 without; both measured over every f32 against double tanh).
+ * The sign is copied from x last (-0 stays -0, NaN propagates through both
+ * paths; a subnormal x reads as zero under DAZ). */
 static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
+  LLVMTypeRef i32 = e->cg->i32, f32 = e->cg->f32;
+  LLVMValueRef one = F(e, 1);
   LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
+  static const double P[6] = {-0x1.55554ap-2, 0x1.110db8p-3,  -0x1.b97d3cp-5,
+                              0x1.5f7858p-6,  -0x1.f5d35cp-8, 0x1.c7539cp-10};
+  LLVMValueRef z = LLVMBuildFMul(B, ax, ax, "");
+  LLVMValueRef small = f32fma(e, LLVMBuildFMul(B, ax, z, ""), fhorner(e, z, P, 6), ax);
   LLVMValueRef a = sel(e, fcmp(e, LLVMRealOGT, ax, F(e, 10)), F(e, 10), ax); /* NaN stays NaN */
-  LLVMValueRef y = LLVMBuildFMul(B, a, F(e, -2), "");
-  LLVMValueRef kf = ffun1(e, "llvm.rint", LLVMBuildFMul(B, y, F(e, LOG2E), ""));
-  LLVMValueRef nk = LLVMBuildFNeg(B, kf, "");
-  LLVMValueRef c2 = F(e, (double)(float)(LN2_HI - EXPF_C1));
-  LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1), y); /* exact */
-  LLVMValueRef r = f32fma(e, nk, c2, r1);
-  LLVMValueRef rl = f32fma(e, nk, c2, LLVMBuildFSub(B, r1, r, "")); /* r1 - k c2 - r */
-  double c[7];
-  for (int i = 0; i < 7; i++) c[i] = inv_fact(i + 2);
-  LLVMValueRef q = f32fma(e, LLVMBuildFMul(B, r, r, ""), fhorner(e, r, c, 7), rl);
-  LLVMValueRef sum = LLVMBuildFAdd(B, r, q, "");
-  LLVMValueRef sum_lo = LLVMBuildFSub(B, q, LLVMBuildFSub(B, sum, r, ""), "");
-  LLVMValueRef ki = LLVMBuildFPToSI(B, kf, e->cg->i32, ""); /* -29 .. 0 */
-  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildAdd(B, ki, KI32(e, 127), ""), KI32(e, 23), ""),
-                                     e->cg->f32, ""); /* 2^k */
-  LLVMValueRef one = F(e, 1), two = F(e, 2);
-  LLVMValueRef a1 = LLVMBuildFSub(B, sc, one, "");
-  LLVMValueRef a1l = LLVMBuildFSub(B, sc, LLVMBuildFAdd(B, a1, one, ""), ""); /* sc - 1 = a1 + a1l */
-  LLVMValueRef pr = LLVMBuildFMul(B, sc, sum, "");
-  LLVMValueRef th = LLVMBuildFAdd(B, a1, pr, "");
-  LLVMValueRef tl = f32fma(e, sc, sum_lo, LLVMBuildFAdd(B, LLVMBuildFSub(B, pr, LLVMBuildFSub(B, th, a1, ""), ""), a1l, ""));
-  LLVMValueRef d = LLVMBuildFAdd(B, two, th, "");
-  LLVMValueRef dl = LLVMBuildFAdd(B, LLVMBuildFSub(B, th, LLVMBuildFSub(B, d, two, ""), ""), tl, "");
-  LLVMValueRef yv = LLVMBuildFDiv(B, one, d, "");
-  LLVMValueRef n = LLVMBuildFNeg(B, th, ""), nl = LLVMBuildFNeg(B, tl, "");
-  LLVMValueRef qq = LLVMBuildFMul(B, n, yv, "");
-  LLVMValueRef nq = LLVMBuildFNeg(B, qq, "");
-  LLVMValueRef res = LLVMBuildFAdd(B, f32fma(e, nq, d, n), f32fma(e, nq, dl, nl), ""); /* (n + nl) - q (d + dl) */
-  LLVMValueRef big = f32fma(e, res, yv, qq);
-  return fcsign(e, big, x); /* NaN from NaN: every step above propagates it */
+  LLVMValueRef km = f32fma(e, a, F(e, 2 * LOG2E), F(e, 0x1.8p23)); /* 1.5 2^23 + k */
+  LLVMValueRef nk = LLVMBuildFNeg(B, LLVMBuildFSub(B, km, F(e, 0x1.8p23), ""), "");
+  LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1 / 2), a); /* exact: k <= 29 */
+  LLVMValueRef r = f32fma(e, nk, F(e, (double)(float)(LN2_HI - EXPF_C1) / 2), r1);
+  /* Q(r) = 4 C(2r), C the fit of (exp(u) - 1 - u) / u^2 on |u| <= ln2/2 */
+  static const double C[5] = {0x1.fffffcp-2, 0x1.555492p-3, 0x1.5558f2p-5, 0x1.1239d4p-7, 0x1.6a244ap-10};
+  double Q[5];
+  for (int i = 0; i < 5; i++) Q[i] = ldexp(C[i], i + 2);
+  LLVMValueRef s = LLVMBuildFMul(B, r, f32fma(e, r, fhorner(e, r, Q, 5), F(e, 2)), "");
+  LLVMValueRef kb = LLVMBuildShl(B, LLVMBuildBitCast(B, km, i32, ""), KI32(e, 23), ""); /* k << 23 */
+  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildAdd(B, kb, KI32(e, 0x3f800000), ""), f32, ""); /* 2^k */
+  LLVMValueRef d = f32fma(e, sc, s, LLVMBuildFAdd(B, sc, one, ""));
+  LLVMValueRef y = LLVMBuildFDiv(B, one, d, "");
+  LLVMSetFastMathFlags(y, LLVMFastMathAllowReciprocal | LLVMFastMathNoInfs);
+  LLVMValueRef big = f32fma(e, F(e, -2), y, one);
+  LLVMValueRef res = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 0.75)), small, big);
+  return fcsign(e, res, x);
 }
 
 /* logistic: t = exp(-|x|) as th + tl (p's rounding kept), then 1 / (1 + t)
@@ -971,7 +974,8 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
 
 /* The reduction in f32 arithmetic (Cody-Waite, sixteen lanes per AVX-512
  * instruction) for ax = |x| < CG_TRIG_F32_MAX, a positive f32 value or
- * zero: k = rint(ax 2/pi) (*q, i32) and r = ax - k pi/2 as rh + *rl:
+ * zero: k = rint(ax 2/pi) (*q, i32: k mod 4 in its low bits) and
+ * r = ax - k pi/2 as rh + *rl:
  *   r1 = ax - k PIO2F_1 is exact (fma; both are multiples of 2^-24 and
  *        their difference is below 1);
  *   p + pl = k PIO2F_2 exactly (pl by fma), s + e = r1 - p exactly
@@ -987,15 +991,18 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
  * kernels below only add it to small terms). */
 static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, LLVMValueRef *q) {
   LLVMBuilderRef B = e->b;
-  LLVMValueRef k = ffun1(e, "llvm.rint", LLVMBuildFMul(B, ax, F(e, 0x1.45f306p-1), "")); /* 2/pi */
-  LLVMValueRef nk = LLVMBuildFNeg(B, k, "");
+  /* k by the 1.5 2^23 rounding trick: km = 1.5 2^23 + k, so km's low bits
+   * are k's (the kernels use k mod 4) and no float-to-int conversion is
+   * needed (nor meets a NaN) */
+  LLVMValueRef km = f32fma(e, ax, F(e, 0x1.45f306p-1), F(e, 0x1.8p23)); /* 2/pi */
+  LLVMValueRef nk = LLVMBuildFNeg(B, LLVMBuildFSub(B, km, F(e, 0x1.8p23), ""), "");
   LLVMValueRef r1 = f32fma(e, nk, F(e, PIO2F_1), ax);
   LLVMValueRef np = LLVMBuildFMul(B, nk, F(e, PIO2F_2), "");      /* -p */
   LLVMValueRef npl = f32fma(e, nk, F(e, PIO2F_2), LLVMBuildFNeg(B, np, "")); /* -pl */
   LLVMValueRef s = LLVMBuildFAdd(B, r1, np, "");
   LLVMValueRef err = LLVMBuildFSub(B, np, LLVMBuildFSub(B, s, r1, ""), ""); /* r1 + (-p) = s + err */
   *rl = f32fma(e, nk, F(e, PIO2F_3), LLVMBuildFAdd(B, err, npl, ""));
-  *q = LLVMBuildFPToSI(B, k, e->cg->i32, "");
+  *q = LLVMBuildBitCast(B, km, e->cg->i32, "");
   return s;
 }
 
@@ -1004,8 +1011,8 @@ static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, L
  * polynomials (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
  * < 2^-32) with rl carried through the first-order terms:
  *   sin(r) = rh + (rh z S(z) + rl),  z = rh^2 (its rounding: < 0.35 ulp);
- *   cos(r) = w + (tail - zl/2 - rh rl + z^2 C(z)), w = 1 - z/2 rounded,
- *            tail = the rounding error of w, zl = rh^2 - z (fma), exact;
+ *   cos(r) = w + (tail - rh rl + z^2 C(z)), w = 1 - rh^2/2 rounded once
+ *            (fma), tail = its rounding error (fma: 1 - w is exact);
  * so each result is within 0.5 ulp + the small term's error (< 0.35 ulp
  * for sin, < 0.1 for cos). The reduction: when speculating at level 2
  * (cg.c), in f32 (trig_reduce_f32f) for |x| below CG_TRIG_F32_MAX, other
@@ -1060,11 +1067,10 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   static const double C[4] = {0x1.5555555555555p-5, -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16,
                               -0x1.27e4fb7789f5cp-22}; /* 1/4!, -1/6!, 1/8!, -1/10! */
   LLVMValueRef sp = LLVMBuildFAdd(B, rh, f32fma(e, LLVMBuildFMul(B, rh, z, ""), fhorner(e, z, S, 4), rl), "");
-  LLVMValueRef hz = LLVMBuildFMul(B, z, F(e, 0.5), "");
-  LLVMValueRef zl = f32fma(e, rh, rh, LLVMBuildFNeg(B, z, ""));
-  LLVMValueRef w = LLVMBuildFSub(B, F(e, 1), hz, "");
-  LLVMValueRef tail = LLVMBuildFSub(B, LLVMBuildFSub(B, F(e, 1), w, ""), hz, "");
-  LLVMValueRef lo = f32fma(e, rh, LLVMBuildFNeg(B, rl, ""), f32fma(e, zl, F(e, -0.5), tail));
+  LLVMValueRef hr = LLVMBuildFMul(B, rh, F(e, -0.5), ""); /* exact */
+  LLVMValueRef w = f32fma(e, hr, rh, F(e, 1));                 /* 1 - rh^2/2 rounded once */
+  LLVMValueRef tail = f32fma(e, hr, rh, LLVMBuildFSub(B, F(e, 1), w, "")); /* its rounding error: 1 - w exact */
+  LLVMValueRef lo = f32fma(e, rh, LLVMBuildFNeg(B, rl, ""), tail);
   LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 4), lo), "");
   if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
@@ -1082,9 +1088,9 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
 
 
 LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
-  /* tanh: eight vectors side by side, each chain ending in a division and
-   * its correction (GELU over f32[256K] in cache, one thread: 0.160 ms
-   * against 0.177 with four, 0.198 with two; sin: two is best) */
+  /* tanh: eight vectors side by side, each a long chain ending in a
+   * reciprocal (GELU over f32[256K] in cache, one thread: 0.128 ms against
+   * 0.133 with four, 0.149 with two; sin: two is best) */
   int il = op == OP_TANH ? 8 : op == OP_EXP || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS ? 2 : 0;
   if (il > e->long_chain) e->long_chain = il;
   switch (op) {
