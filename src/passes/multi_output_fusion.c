@@ -75,6 +75,30 @@ static const Shape *index_space(const Instr *in, bool made) {
   return type_is_array(s->type) ? s : NULL;
 }
 
+/* The result dims of a candidate's reduces (its root, or the first reduce
+ * of its root tuple); NULL when it has none. */
+static const Shape *reduce_result(const Instr *in) {
+  const Instr *root = in->op == OP_FUSION ? in->called[0]->root : in;
+  if (root && root->op == OP_TUPLE) {
+    for (int i = 0; i < root->noperands; i++)
+      if (root->operands[i]->op == OP_REDUCE) return root->operands[i]->shape;
+    return NULL;
+  }
+  return root && root->op == OP_REDUCE ? root->shape : NULL;
+}
+
+/* Whether siblings a and b (of one index space) may share a kernel as far
+ * as their reduces go: both without reduces, or both with reduces of the
+ * same result dims. Reduces of different result dims (a column
+ * reduction's per-channel sums next to a reduce-splitter's per-row
+ * partials), or a reduce next to a value of its input's dims, have no
+ * common loop order: their kernel would compute each output separately
+ * on one thread (cg.c: outputs of different dims). */
+static bool reduces_agree(const Instr *a, const Instr *b) {
+  const Shape *ra = reduce_result(a), *rb = reduce_result(b);
+  return ra && rb ? same_space(ra, rb) : !ra && !rb;
+}
+
 /* The results a candidate contributes (1, or its root tuple's arity). */
 static int noutputs(const Instr *in) {
   if (in->op == OP_FUSION && in->called[0]->root->op == OP_TUPLE)
@@ -576,7 +600,7 @@ static cxla_status sweep(Sweep *w, bool *merged) {
       if (!candidate(w, a) || own_size(a) + 2 > FUSION_MAX_INSTRS) continue;
       for (int j = i + 1; j < w->u.count[x]; j++) {
         Instr *b = users[j];
-        if (!candidate(w, b) || !same_space(space_of(w, a), space_of(w, b))) continue;
+        if (!candidate(w, b) || !same_space(space_of(w, a), space_of(w, b)) || !reduces_agree(a, b)) continue;
         int ni, np;
         merged_size(a, b, &ni, &np);
         if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;
