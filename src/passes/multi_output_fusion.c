@@ -75,6 +75,40 @@ static const Shape *index_space(const Instr *in, bool made) {
   return type_is_array(s->type) ? s : NULL;
 }
 
+/* A candidate's reduce (its root, or the first reduce of its root
+ * tuple); NULL when it has none. */
+static const Instr *first_reduce(const Instr *in) {
+  const Instr *root = in->op == OP_FUSION ? in->called[0]->root : in;
+  if (root && root->op == OP_TUPLE) {
+    for (int i = 0; i < root->noperands; i++)
+      if (root->operands[i]->op == OP_REDUCE) return root->operands[i];
+    return NULL;
+  }
+  return root && root->op == OP_REDUCE ? root : NULL;
+}
+
+/* Index spaces from which on siblings must agree on their reduces
+ * (reduces_agree): 4 MiB of f32, where a kernel on one thread costs
+ * more than the second read of the shared input that two kernels make. */
+#define MOF_SPLIT_SPACE ((int64_t)1 << 20)
+
+/* Whether siblings a and b, of one index space `space`, may share a
+ * kernel as far as their reduces go: in a large space, both without
+ * reduces or both with reduces over the same dims to the same result
+ * dims. Reduces over different dims (a column reduction's per-channel sums next to a
+ * reduce-splitter's per-row partials), or a reduce next to a value of its
+ * input's dims, have no common loop order: their kernel computes each
+ * output separately, on one thread (cg.c: outputs of different dims). */
+static bool reduces_agree(const Instr *a, const Instr *b, const Shape *space) {
+  if (shape_elems(space) < MOF_SPLIT_SPACE) return true;
+  const Instr *ra = first_reduce(a), *rb = first_reduce(b);
+  if (!ra || !rb) return !ra && !rb;
+  if (!same_space(ra->shape, rb->shape) || ra->dimensions.n != rb->dimensions.n) return false;
+  for (int i = 0; i < ra->dimensions.n; i++)
+    if (ra->dimensions.v[i] != rb->dimensions.v[i]) return false;
+  return true;
+}
+
 /* The results a candidate contributes (1, or its root tuple's arity). */
 static int noutputs(const Instr *in) {
   if (in->op == OP_FUSION && in->called[0]->root->op == OP_TUPLE)
@@ -576,7 +610,9 @@ static cxla_status sweep(Sweep *w, bool *merged) {
       if (!candidate(w, a) || own_size(a) + 2 > FUSION_MAX_INSTRS) continue;
       for (int j = i + 1; j < w->u.count[x]; j++) {
         Instr *b = users[j];
-        if (!candidate(w, b) || !same_space(space_of(w, a), space_of(w, b))) continue;
+        if (!candidate(w, b) || !same_space(space_of(w, a), space_of(w, b)) ||
+            !reduces_agree(a, b, space_of(w, a)))
+          continue;
         int ni, np;
         merged_size(a, b, &ni, &np);
         if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;

@@ -36,6 +36,10 @@ typedef struct PassContext {
    * those it would take (one scanned dim, add / multiply / maximum /
    * minimum on f32, f64, s32, s64) as they are. */
   bool keep_scans;
+  /* The backend splits a reduce's output rows over threads (the CPU
+   * backend): the default pipeline runs reduce-splitter, which gives a
+   * large reduce to a scalar rows of partials. */
+  bool split_reduces;
 } PassContext;
 
 typedef cxla_status (*PassFn)(HloModule *m, const PassContext *ctx, bool *changed);
@@ -66,8 +70,10 @@ cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
 cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nnames,
                                const PipelineOptions *opts);
 
-/* The default pipeline with PassContext.keep_scans set: for a backend
- * that computes whole-prefix scans itself (Backend.keeps_scans). */
+/* The default pipeline with PassContext.keep_scans and split_reduces set:
+ * for a backend that computes whole-prefix scans itself
+ * (Backend.keeps_scans: the CPU backend, which also splits reduces' rows
+ * over its threads). */
 cxla_status pipeline_run_keep_scans(HloModule *m, const PipelineOptions *opts);
 
 #endif

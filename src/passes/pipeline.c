@@ -57,6 +57,8 @@ static const Pass kPasses[] = {
      "conditionals with a constant predicate or one branch -> the branch, inlined"},
     {"while-loop-constant-sinking", pass_while_loop_constant_sinking,
      "constant loop state passed through unchanged -> the constant inside body and condition"},
+    {"reduce-splitter", pass_reduce_splitter,
+     "large reduces to a scalar -> per-row partials reduced again (rows split over threads)"},
     {"optimization-barrier-expander", pass_opt_barrier_expander,
      "opt-barriers removed (their operand read instead), as XLA:CPU does before layout"},
 };
@@ -255,6 +257,8 @@ static cxla_status pipeline_default(Runner *r) {
   static const char *const kPostLayout[] = {"algsimp", "tuple-simplifier", "cse", "dce"};
   TRY(run_fixed_point(r, kPostLayout, (int)(sizeof kPostLayout / sizeof kPostLayout[0]), 8));
   TRY(run_pass(r, "reshape-to-bitcast"));
+  /* after the last algsimp (which would merge the two reduces back) */
+  if (r->ctx.split_reduces) TRY(run_pass(r, "reduce-splitter"));
   TRY(run_pass(r, "fusion"));
   TRY(run_pass(r, "cse"));
   static const char *const kMerge[] = {"multi-output-fusion", "tuple-simplifier", "cse", "dce"};
@@ -263,8 +267,8 @@ static cxla_status pipeline_default(Runner *r) {
   return NULL;
 }
 
-/* run_pipeline's flags: PassContext.exact, PassContext.keep_scans. */
-enum { kExact = 1, kKeepScans = 2 };
+/* run_pipeline's flags: PassContext.exact, keep_scans, split_reduces. */
+enum { kExact = 1, kKeepScans = 2, kSplitReduces = 4 };
 
 /* Shared by pipeline_run and pipeline_run_list: exactly one of `list`
  * (n passes) or the default pipeline (list == NULL). */
@@ -280,6 +284,7 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
   r.ctx.report = opts->dump_dir ? &r.report : NULL;
   r.ctx.exact = (flags & kExact) != 0;
   r.ctx.keep_scans = (flags & kKeepScans) != 0;
+  r.ctx.split_reduces = (flags & kSplitReduces) != 0;
   if (opts->verify) {
     cxla_status s = verify_module(m);
     if (s) return cxla_status_annotate(s, "the module does not verify before optimization");
@@ -334,7 +339,7 @@ cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nname
 }
 
 cxla_status pipeline_run_keep_scans(HloModule *m, const PipelineOptions *opts) {
-  return run_pipeline(m, NULL, 0, opts, kKeepScans);
+  return run_pipeline(m, NULL, 0, opts, kKeepScans | kSplitReduces);
 }
 
 cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,

@@ -237,6 +237,55 @@ TEST(max_min_vectorized_exact) {
                               "  ROOT g = s32[40] get-tuple-element(r), index=1\n}\n"));
 }
 
+/* The sweep combines each accumulator with 8 input lines per pass
+ * (cg.c: CG_SWEEP_UNROLL), then with the rest one at a time, in the
+ * order of the per-element loop: f64 sums (the interpreter sums f64 in
+ * order too), integer sums and NaN-propagating max/min equal the
+ * interpreter's bit for bit, with the innermost reduced dim a multiple of
+ * 8, not one, under 8, and several reduced dims; on one thread and split
+ * into one-row slices over 2 threads. */
+#define ADD_T(T) "add {\n  a = " T "[] parameter(0)\n  b = " T "[] parameter(1)\n  ROOT r = " T "[] add(a, b)\n}\n\n"
+TEST(unrolled_sweep_exact) {
+  static const char *const shapes[][4] = {
+      /* input, reduced dims, output, whether the kernel has rows enough
+       * to split (2 slices of at least 128 bytes of each input line) */
+      {"[37,80]", "{0}", "[80]", "y"},     {"[16,24]", "{0}", "[24]", ""},
+      {"[5,9]", "{0}", "[9]", ""},         {"[3,19,24]", "{0,1}", "[24]", ""},
+      {"[4,13,6,17]", "{0,1}", "[6,17]", "y"}, {"[5,2,13,4,40]", "{0,1,2}", "[4,40]", "y"},
+      {"[1,8]", "{0}", "[8]", ""},         {"[8,72]", "{0}", "[72]", "y"},
+  };
+  static const char *const types[][3] = {
+      /* type, computation, init */
+      {"f64", ADD_T("f64"), "0.25"},
+      {"s32", ADD_T("s32"), "7"},
+      {"f32", MINMAX("add", "f32", "maximum", "a", "b"), "-inf"},
+      {"f64", MINMAX("add", "f64", "minimum", "b", "a"), "inf"},
+  };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
+    for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+      char text[1024], name[64];
+      snprintf(text, sizeof text,
+               "HloModule m\n\n%s"
+               "ENTRY e {\n  x = %s%s parameter(0)\n  z = %s[] constant(%s)\n"
+               "  ROOT r = %s%s reduce(x, z), dimensions=%s, to_apply=add\n}\n",
+               types[t][1], types[t][0], shapes[i][0], types[t][0], types[t][2], types[t][0], shapes[i][2],
+               shapes[i][1]);
+      snprintf(name, sizeof name, "sweep_%s_%s", types[t][0], shapes[i][0]);
+      CHECK(check_exact(name, text));
+      CHECK(cpu_vs_interp_split(name, text, false, NULL));
+      if (shapes[i][3][0]) CHECK(cpu_vs_interp_split(name, text, true, NULL));
+    }
+  /* a tuple of f64 sums over one input (one sweep for both) */
+  CHECK(check_exact("sweep_tuple_f64", "HloModule m\n\n" ADD_T("f64")
+                                       "fused {\n  p0 = f64[21,3,40] parameter(0)\n  z = f64[] constant(0)\n"
+                                       "  sq = f64[21,3,40] multiply(p0, p0)\n"
+                                       "  r = f64[3,40] reduce(p0, z), dimensions={0}, to_apply=add\n"
+                                       "  s = f64[3,40] reduce(sq, z), dimensions={0}, to_apply=add\n"
+                                       "  ROOT t = (f64[3,40], f64[3,40]) tuple(r, s)\n}\n\n"
+                                       "ENTRY e {\n  x = f64[21,3,40] parameter(0)\n"
+                                       "  ROOT f = (f64[3,40], f64[3,40]) fusion(x), kind=kInput, calls=fused\n}\n"));
+}
+
 int main(void) {
   RUN(sum_over_leading_dims);
   RUN(max_with_nans_and_other_types);
@@ -244,5 +293,6 @@ int main(void) {
   RUN(shapes_left_to_the_per_element_loop);
   RUN(tuple_of_column_reduces);
   RUN(max_min_vectorized_exact);
+  RUN(unrolled_sweep_exact);
   return test_summary(__FILE__);
 }

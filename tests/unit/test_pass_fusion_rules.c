@@ -516,6 +516,47 @@ TEST(producer_consumer_not_merged_over_a_path) {
   module_destroy(m);
 }
 
+/* Siblings reading one large input (f32[1024,1024]: 4 MiB, at least
+ * multi-output fusion's MOF_SPLIT_SPACE) merge only when they agree on
+ * their reduces: the row sums stay a kernel of their own (merged with
+ * the column sums, each output would be computed on its own, on one
+ * thread), the two column sums merge. In a small space (64 x 64) all
+ * three merge, as before. */
+#define SIBLINGS(N)                                                                 \
+  "HloModule sib\n\n" ADD_COMP                                                     \
+  "ENTRY e {\n"                                                                     \
+  "  x = f32[" #N "," #N "] parameter(0)\n"                                         \
+  "  ex = f32[" #N "," #N "] exponential(x)\n"                                      \
+  "  sq = f32[" #N "," #N "] multiply(x, x)\n"                                      \
+  "  ab = f32[" #N "," #N "] abs(x)\n"                                              \
+  "  z = f32[] constant(0)\n"                                                       \
+  "  rs = f32[" #N "] reduce(ex, z), dimensions={1}, to_apply=add\n"                \
+  "  cs = f32[" #N "] reduce(sq, z), dimensions={0}, to_apply=add\n"                \
+  "  ca = f32[" #N "] reduce(ab, z), dimensions={0}, to_apply=add\n"                \
+  "  n = f32[" #N "," #N "] negate(x)\n"                                            \
+  "  ROOT t = (f32[" #N "], f32[" #N "], f32[" #N "], f32[" #N "," #N "]) tuple(rs, cs, ca, n)\n" \
+  "}\n"
+
+TEST(large_siblings_agree_on_reduces) {
+  HloModule *m = pc_optimize_checked(SIBLINGS(1024), "fusion,multi-output-fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(nfusions(e) == 2);
+  for (int i = 0; i < e->ninstrs; i++) {
+    const Instr *f = e->instrs[i];
+    if (f->op != OP_FUSION) continue;
+    int nred = pc_count(f->called[0], OP_REDUCE);
+    /* the column sums together (a tuple), the row sums */
+    if (f->shape->type == T_TUPLE) CHECK(nred == 2 && pc_count(f->called[0], OP_EXP) == 0);
+    else CHECK(nred == 1 && pc_count(f->called[0], OP_EXP) == 1);
+  }
+  module_destroy(m);
+  m = pc_optimize_checked(SIBLINGS(64), "fusion,multi-output-fusion");
+  if (!m) return;
+  CHECK(nfusions(m->entry) == 1 && pc_count_module(m, OP_REDUCE) == 3);
+  module_destroy(m);
+}
+
 int main(int argc, char **argv) {
   (void)argc;
   (void)argv;
@@ -534,5 +575,6 @@ int main(int argc, char **argv) {
   RUN(softmax_one_row_kernel);
   RUN(row_sums_summed_further_stay_a_row_kernel);
   RUN(producer_consumer_not_merged_over_a_path);
+  RUN(large_siblings_agree_on_reduces);
   return test_summary("test_pass_fusion_rules");
 }
