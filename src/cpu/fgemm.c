@@ -57,12 +57,13 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
 #define BIG_A_FLOATS ((int64_t)1 << 18)
 /* steps per block of A in f32_gemm_kernel_big */
 #define BIG_KB 1024
-/* f32_gemm_big_fits: every side at least BIG_MIN, n at most BIG_MAX_N
- * (the packed B: 16 MiB at k = 1024), k at most BIG_KB (past it the
- * blocks of steps cost more than they save: 2048^3 measured 10-20%
- * slower than OpenBLAS) */
+/* f32_gemm_big_fits: every side at least BIG_MIN, n at most BIG_MAX_N, k
+ * at most BIG_KB. Per core against OpenBLAS's sgemm on half the rows:
+ * 1024 x 1024 x 1024 0.93-1.0x, 1024 x 768 x 768 0.94x, but n = 2304
+ * and 3072 (k = 768) 1.02-1.08x (every block of rows streams all of the
+ * packed B from L3), and 2048^3 (blocks of steps) 1.03-1.2x. */
 #define BIG_MIN 256
-#define BIG_MAX_N 4096
+#define BIG_MAX_N 1024
 
 bool f32_gemm_kernel_available(void) { return __builtin_cpu_supports("avx512f"); }
 
@@ -312,9 +313,10 @@ cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float
  * stay in L2 while every panel of B passes under them; the next slice of
  * B is prefetched into L2 meanwhile. Same kernel, same chain of
  * multiply-adds per element (over blocks of steps in order): bit for bit
- * f32_gemm_kernel's results. Per core, 1024^3: 0.91-0.94x the time of
+ * f32_gemm_kernel's results. Per core, 1024^3: 0.93-1.0x the time of
  * OpenBLAS's sgemm on half the rows (what each thread of the BLAS split
- * runs), 0.95x OpenBLAS's full product on one thread. */
+ * runs; the two halves together run 3-5% slower than one alone),
+ * 0.97-1.02x OpenBLAS's full product on one thread. */
 
 typedef struct BigJob {
   const F32Gemm *g;

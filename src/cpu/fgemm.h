@@ -62,7 +62,7 @@ cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float
  * (scratch of k x n rounded up to 64 columns), rows of C in blocks whose
  * part of A is packed to stay in L2. */
 /* Whether f32_gemm_kernel_big is the faster way for a product that
- * f32_gemm_kernel_fits rejects: available, m, n, k >= 256. */
+ * f32_gemm_kernel_fits rejects: available, m, n, k >= 256, n, k <= 1024. */
 bool f32_gemm_big_fits(const F32Gemm *g);
 cxla_status f32_gemm_kernel_big(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                                 int nthreads);

@@ -215,8 +215,9 @@ TEST(big_matches_plain_loop) {
 }
 
 /* Which products gemm_float sends to f32_gemm_kernel_big: past the
- * small kernel, every side >= 256, k <= 1024, n <= 4096 (the bench's
- * 1024^3 and programs_vs_interpreter's "big" cases; 2048^3 stays on BLAS). */
+ * small kernel, every side >= 256, n and k <= 1024 (the bench's 1024^3
+ * and programs_vs_interpreter's "big" cases; 2048^3 and n = 2304 stay on
+ * BLAS). */
 TEST(big_takes_large_products) {
   bool av = f32_gemm_kernel_available();
   F32Gemm g = {.batch = 1, .m = 1024, .n = 1024, .k = 1024};
@@ -227,8 +228,10 @@ TEST(big_takes_large_products) {
   CHECK(!f32_gemm_big_fits(&g));
   g = (F32Gemm){.batch = 1, .m = 4096, .n = 255, .k = 1024};
   CHECK(!f32_gemm_big_fits(&g));
-  g = (F32Gemm){.batch = 1, .m = 1024, .n = 8192, .k = 1024};
+  g = (F32Gemm){.batch = 1, .m = 1024, .n = 2304, .k = 768};
   CHECK(!f32_gemm_big_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 4096, .n = 768, .k = 768};
+  CHECK(f32_gemm_big_fits(&g) == av);
 }
 
 /* B packed once (f32_gemm_pack_b) and read packed
