@@ -378,8 +378,9 @@ static const float *packed_b(const ExecCtx *cx, const F32Gemm *g, RVal *b) {
 }
 
 /* f32/f64/c64/c128 through BLAS (plain loops when an operand is not
- * finite), small and batched f32 products on our own kernel (fgemm.c: no
- * operand scan needed); o is the allocated result. */
+ * finite), small and batched f32 products on our own kernel, and large
+ * ones too where f32_gemm_big_fits (fgemm.c: no operand scan needed); o
+ * is the allocated result. */
 static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
   ElemType t = o->lit.type;
   if (t == T_F32) {
@@ -408,6 +409,7 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
       }
       return NULL;
     }
+    if (f32_gemm_big_fits(&g)) return f32_gemm_kernel_big(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
     return f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data,
                          rval_all_finite_on(a, 1, cx->pool, cx->nthreads) &&
                              rval_all_finite_on(b, 1, cx->pool, cx->nthreads),

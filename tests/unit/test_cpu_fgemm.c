@@ -57,8 +57,12 @@ static bool same_bits(float x, float y) { return isnan(x) ? isnan(y) : !memcmp(&
 
 /* Runs one shape; special: NaN and infinities among the operands;
  * inf_zero: a[0][0] = inf with row 0 of B (column 0 of op(B)) all zero. */
-static bool run_shape_as(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta, bool tb, bool special,
-                         bool inf_zero, RtPool *pool, bool prepacked) {
+/* How run_shape_as runs the product. */
+enum { VIA_KERNEL, VIA_PACKED, VIA_BIG };
+
+static bool run_shape_via(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta, bool tb, bool special,
+                          bool inf_zero, RtPool *pool, int via) {
+  bool prepacked = via == VIA_PACKED;
   F32Gemm g = {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb};
   int64_t na = batch * m * k, nb = batch * k * n, nc = batch * m * n;
   float *a = malloc((size_t)na * sizeof *a), *b = malloc((size_t)nb * sizeof *b);
@@ -82,18 +86,21 @@ static bool run_shape_as(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta
     /* B's own storage gone: the product reads only the packed form */
     for (int64_t i = 0; i < nb; i++) b[i] = -777.0f;
     if (!s) s = f32_gemm_kernel_packed(&g, a, pb, got, pool, pool ? 3 : 1);
+  } else if (via == VIA_BIG) {
+    s = f32_gemm_kernel_big(&g, a, b, got, pool, pool ? 3 : 1);
   } else {
     s = f32_gemm_kernel(&g, a, b, got, pool, pool ? 3 : 1);
   }
   free(pb);
   bool ok = !s;
-  if (s) fprintf(stderr, "%s: %s\n", prepacked ? "f32_gemm_kernel_packed" : "f32_gemm_kernel", cxla_status_message(s));
+  static const char *const names[] = {"f32_gemm_kernel", "f32_gemm_kernel_packed", "f32_gemm_kernel_big"};
+  if (s) fprintf(stderr, "%s: %s\n", names[via], cxla_status_message(s));
   cxla_status_free(s);
   int64_t bad = 0;
   for (int64_t i = 0; ok && i < nc; i++)
     if (!same_bits(want[i], got[i]) && bad++ < 3)
-      fprintf(stderr, "b=%lld m=%lld n=%lld k=%lld ta=%d tb=%d packed=%d: element %lld: want %.9g got %.9g\n",
-              (long long)batch, (long long)m, (long long)n, (long long)k, ta, tb, prepacked, (long long)i, want[i],
+      fprintf(stderr, "b=%lld m=%lld n=%lld k=%lld ta=%d tb=%d via %s: element %lld: want %.9g got %.9g\n",
+              (long long)batch, (long long)m, (long long)n, (long long)k, ta, tb, names[via], (long long)i, want[i],
               got[i]);
   if (ok && inf_zero && !isnan(got[0])) {
     fprintf(stderr, "inf x 0 gave %g, want NaN\n", got[0]);
@@ -104,6 +111,11 @@ static bool run_shape_as(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta
   free(want);
   free(got);
   return ok && bad == 0;
+}
+
+static bool run_shape_as(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta, bool tb, bool special,
+                         bool inf_zero, RtPool *pool, bool prepacked) {
+  return run_shape_via(batch, m, n, k, ta, tb, special, inf_zero, pool, prepacked ? VIA_PACKED : VIA_KERNEL);
 }
 
 static bool run_shape(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta, bool tb, bool special,
@@ -153,6 +165,73 @@ TEST(kernel_matches_plain_loop) {
   CHECK_OK(f32_gemm_kernel(&g0, NULL, NULL, c, pool, 3));
   for (int i = 0; i < 24; i++) CHECK(c[i] == 0 && !signbit(c[i]));
   rt_pool_destroy(pool);
+}
+
+/* f32_gemm_kernel_big (B packed once over the threads, rows of C in
+ * blocks with their part of A packed in 6-row tiles, steps in blocks of
+ * up to 1024): the same plain loop, bit for bit. Odd sizes: partial
+ * tiles (m not a multiple of 6, m < 6), panels cut at n (n < 16, n not a
+ * multiple of 16 or 64), K past the 128-step blocks and past a 1024-step
+ * block (1100: A packed twice per block of rows, C accumulated over both);
+ * every transposition (B transposed is packed panel by panel, else row by
+ * row); one thread and a pool of 3 (blocks of rows: 97 rows on 3 threads
+ * in blocks of 12, the last of one row); batches; NaN, infinities and
+ * 0 x inf; k = 0 (zeros); empty products (nothing written). */
+TEST(big_matches_plain_loop) {
+  if (!f32_gemm_kernel_available()) {
+    SKIP("this CPU lacks AVX-512F");
+    return;
+  }
+  RtPool *pool = NULL;
+  CHECK_OK(rt_pool_create(3, &pool));
+  static const int64_t ms[] = {1, 5, 6, 13, 97};
+  static const int64_t ns[] = {1, 15, 17, 64, 130};
+  static const int64_t ks[] = {1, 3, 129, 300};
+  int cases = 0;
+  for (size_t mi = 0; mi < sizeof ms / sizeof *ms; mi++)
+    for (size_t ni = 0; ni < sizeof ns / sizeof *ns; ni++)
+      for (size_t ki = 0; ki < sizeof ks / sizeof *ks; ki++) {
+        int t = cases++ % 4;
+        CHECK(run_shape_via(cases % 7 == 0 ? 2 : 1, ms[mi], ns[ni], ks[ki], t & 1, t >> 1 & 1, cases % 5 == 0,
+                            false, cases % 2 ? pool : NULL, VIA_BIG));
+      }
+  for (int t = 0; t < 4; t++) {
+    bool ta = t & 1, tb = t >> 1;
+    CHECK(run_shape_via(1, 37, 70, 1100, ta, tb, t == 1, false, pool, VIA_BIG));
+    CHECK(run_shape_via(2, 8, 33, 1030, ta, tb, false, false, NULL, VIA_BIG));
+    CHECK(run_shape_via(1, 200, 131, 260, ta, tb, t == 2, t == 3, pool, VIA_BIG));
+    CHECK(run_shape_via(1, 20, 20, 9, ta, tb, false, true, NULL, VIA_BIG));
+  }
+  F32Gemm g0 = {.batch = 2, .m = 3, .n = 4, .k = 0};
+  float c[24];
+  for (int i = 0; i < 24; i++) c[i] = 7;
+  CHECK_OK(f32_gemm_kernel_big(&g0, NULL, NULL, c, pool, 3));
+  for (int i = 0; i < 24; i++) CHECK(c[i] == 0 && !signbit(c[i]));
+  F32Gemm ge = {.batch = 1, .m = 0, .n = 4, .k = 5};
+  CHECK_OK(f32_gemm_kernel_big(&ge, NULL, NULL, c, pool, 3));
+  ge.m = 3, ge.n = 0;
+  CHECK_OK(f32_gemm_kernel_big(&ge, NULL, NULL, c, pool, 3));
+  rt_pool_destroy(pool);
+}
+
+/* Which products gemm_float sends to f32_gemm_kernel_big: past the
+ * small kernel, every side >= 256, n and k <= 1024 (the bench's 1024^3
+ * and programs_vs_interpreter's "big" cases; 2048^3 and n = 2304 stay on
+ * BLAS). */
+TEST(big_takes_large_products) {
+  bool av = f32_gemm_kernel_available();
+  F32Gemm g = {.batch = 1, .m = 1024, .n = 1024, .k = 1024};
+  CHECK(f32_gemm_big_fits(&g) == av && !f32_gemm_kernel_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 520, .n = 515, .k = 600};
+  CHECK(f32_gemm_big_fits(&g) == av && !f32_gemm_kernel_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 2048, .n = 2048, .k = 2048};
+  CHECK(!f32_gemm_big_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 4096, .n = 255, .k = 1024};
+  CHECK(!f32_gemm_big_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 1024, .n = 2304, .k = 768};
+  CHECK(!f32_gemm_big_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 4096, .n = 768, .k = 768};
+  CHECK(f32_gemm_big_fits(&g) == av);
 }
 
 /* B packed once (f32_gemm_pack_b) and read packed
@@ -502,6 +581,16 @@ TEST(programs_vs_interpreter) {
                      "HloModule m\nENTRY e {\n  a = f32[40,1]{1,0} parameter(0)\n  b = f32[1,50]{1,0} parameter(1)\n"
                      "  ROOT d = f32[40,50]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
                      true));
+  /* past the small kernel, on f32_gemm_kernel_big: B in rows and
+   * transposed (interpreter: plain f32 sums, within the tolerance) */
+  CHECK(program_case("big",
+                     "HloModule m\nENTRY e {\n  a = f32[520,600]{1,0} parameter(0)\n  b = f32[600,515]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[520,515]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+                     false));
+  CHECK(program_case("big tb",
+                     "HloModule m\nENTRY e {\n  a = f32[600,520]{1,0} parameter(0)\n  b = f32[515,600]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[520,515]{1,0} dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={1}\n}\n",
+                     false));
   /* must not run it: too many rows (BLAS), f64 */
   CHECK(program_case("tall",
                      "HloModule m\nENTRY e {\n  a = f32[1100,3]{1,0} parameter(0)\n  b = f32[3,5]{1,0} parameter(1)\n"
@@ -518,9 +607,11 @@ TEST(programs_vs_interpreter) {
  * the first n of ldc columns of C, bit for bit the dense product of those
  * columns, every other element of C untouched; batches m lda, k ldb and
  * m ldc apart; transposed A and B (lda, ldb ignored: their rows are the
- * columns); m <= 6 (B read in place) and more (packed); k = 0. */
-static bool run_strided_a(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
-                          bool ta, bool tb, RtPool *pool) {
+ * columns); m <= 6 (B read in place) and more (packed); k = 0. Through
+ * f32_gemm_kernel, or f32_gemm_kernel_big when big (which hands a strided
+ * A to f32_gemm_kernel). */
+static bool run_strided_via(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
+                            bool ta, bool tb, RtPool *pool, bool big) {
   F32Gemm g = {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb, .ldb = ldb, .ldc = ldc,
                .lda = lda};
   F32Gemm dense = {.batch = 1, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb};
@@ -532,7 +623,7 @@ static bool run_strided_a(int64_t batch, int64_t m, int64_t n, int64_t k, int64_
   for (int64_t i = 0; i < batch * astride; i++) a[i] = next_value(0);
   for (int64_t i = 0; i < batch * bstride; i++) b[i] = next_value(0);
   for (int64_t i = 0; i < batch * m * ldc; i++) got[i] = 12345.0f;
-  cxla_status s = f32_gemm_kernel(&g, a, b, got, pool, pool ? 3 : 1);
+  cxla_status s = big ? f32_gemm_kernel_big(&g, a, b, got, pool, pool ? 3 : 1) : f32_gemm_kernel(&g, a, b, got, pool, pool ? 3 : 1);
   bool ok = !s;
   cxla_status_free(s);
   int64_t bad = 0;
@@ -566,7 +657,14 @@ static bool run_strided_a(int64_t batch, int64_t m, int64_t n, int64_t k, int64_
 
 static bool run_strided(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t ldb, int64_t ldc, bool ta, bool tb,
                         RtPool *pool) {
-  return run_strided_a(batch, m, n, k, 0, ldb, ldc, ta, tb, pool);
+  return run_strided_via(batch, m, n, k, 0, ldb, ldc, ta, tb, pool, false) &&
+         run_strided_via(batch, m, n, k, 0, ldb, ldc, ta, tb, pool, true);
+}
+
+static bool run_strided_a(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
+                          bool ta, bool tb, RtPool *pool) {
+  return run_strided_via(batch, m, n, k, lda, ldb, ldc, ta, tb, pool, false) &&
+         run_strided_via(batch, m, n, k, lda, ldb, ldc, ta, tb, pool, true);
 }
 
 TEST(kernel_strided_b_and_c) {
@@ -594,6 +692,8 @@ TEST(kernel_strided_b_and_c) {
 
 int main(void) {
   RUN(kernel_matches_plain_loop);
+  RUN(big_matches_plain_loop);
+  RUN(big_takes_large_products);
   RUN(packed_b_matches_plain_loop);
   RUN(packed_b_kept_on_the_value);
   RUN(loop_weights_packed_once);
