@@ -450,13 +450,18 @@ static const Instr *skip_aliases(const Program *p, const Instr *in) {
   return in;
 }
 
-/* The kernel output (step *step, output *k) or the GEMM's, convolution's or
- * window routine's result (*k 0) whose buffer holds array value `in` of p, if any. */
+/* The kernel output (step *step, output *k), the sort's result (output k:
+ * its operand k's) or the GEMM's, convolution's or window routine's result
+ * (*k 0) whose buffer holds array value `in` of p, if any. */
 static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *k) {
   for (int hops = 0; hops < p->nsteps; hops++) {
     in = skip_aliases(p, in);
     const Step *st = &p->steps[in->id];
     if (st->kind == ST_BLAS_DOT || st->kind == ST_CONV || (routine_writes_leaf(st) && in->shape->type != T_TUPLE)) {
+      *step = in->id, *k = 0;
+      return true;
+    }
+    if (st->kind == ST_SORT && in->shape->type != T_TUPLE) {
       *step = in->id, *k = 0;
       return true;
     }
@@ -474,6 +479,10 @@ static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *
     if (p->steps[t->id].kind == ST_TUPLE && in->index >= 0 && in->index < t->noperands) {
       in = t->operands[in->index];
       continue;
+    }
+    if (p->steps[t->id].kind == ST_SORT && in->index >= 0 && in->index < t->noperands && in->index < 8) {
+      *step = t->id, *k = (int)in->index;
+      return true;
     }
     if (p->steps[t->id].kind != ST_KERNEL || in->index < 0 || in->index >= p->steps[t->id].nout ||
         in->index >= 8)
@@ -524,7 +533,8 @@ static void plan_leaves(Program *p, const Instr *in, int *leaf) {
     for (int i = 0; i < t->noperands; i++) plan_leaves(p, t->operands[i], leaf);
     return;
   }
-  if (ts->kind == ST_KERNEL && ts->nout == s->ntuple && s->ntuple <= 8) {
+  if (((ts->kind == ST_KERNEL && ts->nout == s->ntuple) || (ts->kind == ST_SORT && t->noperands == s->ntuple)) &&
+      s->ntuple <= 8) {
     for (int i = 0; i < s->ntuple; i++) {
       const Shape *e = s->tuple[i];
       if (e->type != T_TUPLE && type_is_array(e->type) && shape_elems(e) > 0 && !ts->leaf1[i]) {

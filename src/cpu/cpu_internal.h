@@ -142,7 +142,7 @@ typedef struct Step {
    * buffer (codegen_emit_kernel_alias; this step is operand 0's last
    * use): run in operand 0's buffer, or over a copy of it */
   bool row_alias;
-  /* kernel of the entry program: 1 + the index of the result array leaf
+  /* kernel (or sort, GEMM...) of the entry program: 1 + the index of the result array leaf
    * (depth-first) that output k is, or 0; the executor then writes output
    * k straight into the caller's result array (ExecCtx.results) */
   int leaf1[8];

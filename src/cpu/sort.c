@@ -1060,9 +1060,13 @@ cxla_status sort_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal *
   if (d < 0 || d >= l0->rank) return ERR(INVALID_ARGUMENT, "sort %%%s: dimension out of range", in->name);
   RVal *res[64] = {0};
   cxla_status s = NULL;
+  /* results that are result leaves (Step.leaf1) in the caller's result
+   * arrays (no copy afterwards) */
   for (int k = 0; k < n && !s; k++) {
     const Literal *l = &ops[k]->lit;
-    s = rval_array_in(cx->host, l->type, l->rank, l->dims, &res[k]);
+    s = k < 8 && st->leaf1[k] ? step_output(cx, st, k, in->shape->type == T_TUPLE ? in->shape->tuple[k] : in->shape,
+                                            &res[k])
+                              : rval_array_in(cx->host, l->type, l->rank, l->dims, &res[k]);
   }
   int64_t len = l0->dims[d], stride = 1, outer = 1;
   for (int i = (int)d + 1; i < l0->rank; i++) stride *= l0->dims[i];
