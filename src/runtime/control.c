@@ -2,6 +2,7 @@
  * runtime offers backends (backend.h) and the cancel handles of runtime.h. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 #include "runtime/runtime_internal.h"
 
@@ -64,11 +65,20 @@ cxla_status rt_check(const RtControl *c) {
 
 /* ---- memory ---- */
 
+/* Blocks of RT_HUGE_MIN bytes and more: 2 MiB aligned and advised as huge
+ * pages (runtime_internal.h; the advice is best effort: a kernel without
+ * THP refuses it and the block stays as it is). */
 static void *default_alloc(void *self, size_t size, size_t alignment) {
+  bool huge = size >= RT_HUGE_MIN;
+  if (huge && alignment < RT_HUGE_PAGE) alignment = RT_HUGE_PAGE;
   /* aligned_alloc wants a multiple of the alignment */
   size_t n = (size + alignment - 1) / alignment * alignment;
   if (n < size) return NULL;
-  return aligned_alloc(alignment, n ? n : alignment);
+  void *p = aligned_alloc(alignment, n ? n : alignment);
+#if defined(MADV_HUGEPAGE)
+  if (p && huge) (void)madvise(p, n, MADV_HUGEPAGE);
+#endif
+  return p;
 }
 
 static void default_free(void *self, void *p, size_t size) { free(p); }

@@ -5,10 +5,14 @@
  * allocator, are never kept; the cache holds at most RT_HOST_BLOCKS blocks
  * and RT_HOST_CACHE_MAX bytes, dropping the oldest; threads share it
  * safely (this file also runs under ThreadSanitizer); teardown frees what
- * it holds (LeakSanitizer). */
+ * it holds (LeakSanitizer). Blocks of RT_HUGE_MIN (4 MiB) or more start on
+ * a 2 MiB boundary and carry the kernel's huge-page advice. */
 #include <pthread.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
 
 #include "harness.h"
 #include "runtime/runtime_internal.h"
@@ -33,6 +37,50 @@ TEST(reuses_exact_sizes) {
   CHECK(h.blocks->n == 2);
   rt_host_destroy(&h);
   CHECK(h.blocks == NULL);
+}
+
+/* Whether the mapping holding p has MADV_HUGEPAGE's "hg" among its
+ * VmFlags in /proc/self/smaps (-1: no smaps, or p in no mapping). */
+static int advised_huge(const void *p) {
+  FILE *f = fopen("/proc/self/smaps", "r");
+  if (!f) return -1;
+  char line[512];
+  int in = 0, found = -1;
+  while (fgets(line, sizeof line, f)) {
+    unsigned long lo, hi;
+    if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2) { /* a mapping's first line */
+      in = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+      continue;
+    }
+    if (in && strncmp(line, "VmFlags:", 8) == 0) {
+      found = strstr(line, " hg") != NULL;
+      break;
+    }
+  }
+  fclose(f);
+  return found;
+}
+
+TEST(large_blocks_are_huge_page_advised) {
+  RtHost h;
+  rt_host_init(&h, NULL);
+  size_t big = RT_HUGE_MIN, small = RT_HUGE_MIN - 64;
+  void *p = rt_alloc(&h, big), *q = rt_alloc(&h, small);
+  CHECK(p != NULL && (uintptr_t)p % RT_HUGE_PAGE == 0);
+  CHECK(q != NULL && (uintptr_t)q % CXLA_BUFFER_ALIGNMENT == 0);
+  /* the advice itself, where this kernel takes it (probed on a mapping of
+   * our own: without THP, madvise refuses and nothing is advised) */
+  void *probe = mmap(NULL, RT_HUGE_PAGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  bool kernel_takes = probe != MAP_FAILED && madvise(probe, RT_HUGE_PAGE, MADV_HUGEPAGE) == 0;
+  if (probe != MAP_FAILED) munmap(probe, RT_HUGE_PAGE);
+  if (kernel_takes && advised_huge(p) >= 0) {
+    CHECK(advised_huge(p) == 1);
+    CHECK(advised_huge((char *)p + big - 1) == 1);
+  }
+  rt_free(&h, p, big);
+  rt_free(&h, q, small);
+  rt_host_destroy(&h);
+  if (!kernel_takes) SKIP("the kernel takes no MADV_HUGEPAGE advice: only the alignment was checked");
 }
 
 /* a block between an execution's own cache (256 KiB) and 1 MiB: kept */
@@ -142,6 +190,7 @@ TEST(threads_share_it) {
 int main(void) {
   RUN(reuses_exact_sizes);
   RUN(mid_sized_blocks_are_kept);
+  RUN(large_blocks_are_huge_page_advised);
   RUN(small_blocks_are_not_kept);
   RUN(bounded_oldest_first);
   RUN(callers_allocator_is_used_as_given);
