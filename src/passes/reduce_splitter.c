@@ -88,11 +88,10 @@ static cxla_status split_rule(Instr *in, void *arg, Instr **out) {
   if (xs->dynamic || !row_major(xs) || shape_elems(xs) < kMinElems) return NULL;
   if (!splittable(simp_reducer_op(in->called[0]), init, xs->type, sp->exact)) return NULL;
   int k = leading_dims(xs);
-  if (k < 1) return NULL;
+  if (k < 1 || xs->rank > 64) return NULL;
   Arena *a = &sp->m->arena;
   Shape *ps = shape_new(a, xs->type, k, xs->dims), *rs = shape_clone(a, in->shape);
   if (!ps || !rs || shape_set_default_layout(a, ps)) return cxla_oom();
-  if (xs->rank > 64) return NULL;
   int64_t inner[64], outer[64];
   for (int d = k; d < xs->rank; d++) inner[d - k] = d;
   for (int d = 0; d < k; d++) outer[d] = d;
