@@ -1121,7 +1121,8 @@ static bool elementwise_above(const Computation *c, const Instr *r) {
  * nr-1, kept dims nr .. rank-1, the innermost kept dim long enough to
  * vectorize) whose result is of output shape os. */
 static bool column_shaped(const Instr *r, const Shape *os) {
-  if (r->op != OP_REDUCE || r->noperands != 2 || r->shape->type != os->type || !shape_same_dims(r->shape, os)) return false;
+  if (r->op != OP_REDUCE || r->noperands != 2 || r->shape->type != os->type || !shape_same_dims(r->shape, os))
+    return false;
   const Shape *is = r->operands[0]->shape;
   if (r->dimensions.n == 0 || r->dimensions.n >= is->rank) return false;
   for (int k = 0; k < r->dimensions.n; k++)

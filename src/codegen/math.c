@@ -813,8 +813,9 @@ static LLVMValueRef v_pow_f32(Em *e, LLVMValueRef x, LLVMValueRef y) {
  * Sixteen lanes per AVX-512 instruction instead of eight: the f32 functions
  * most programs spend their time in (softmax's exp, GELU's tanh) are
  * computed in float with fma, each within one ulp of the correctly rounded
- * result but tanh, within two (measured: tests/unit/test_vmath.c). Results below the smallest
- * normal are flushed to zero (FTZ), arguments below it read as zero. */
+ * result (tanh: two) (measured: tests/unit/test_vmath.c). Results below
+ * the smallest normal are flushed to zero (FTZ), arguments below it read
+ * as zero. */
 static LLVMValueRef F(Em *e, double v) { return LLVMConstReal(e->cg->f32, v); }
 static LLVMValueRef KI32(Em *e, int64_t v) { return LLVMConstInt(e->cg->i32, (unsigned long long)v, 1); }
 static LLVMValueRef f32fma(Em *e, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
@@ -883,6 +884,16 @@ static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
   return sel(e, isnan_(e, x), x, r);
 }
 
+/* k = rint(x s) for 0 <= x s < 2^22 by the 1.5 2^23 rounding trick: the
+ * result km = x s + 1.5 2^23 rounded (one fma) holds k in its low
+ * mantissa bits (read them as an i32: its low bits are k's), and *nk =
+ * -k as a float. No float-to-int conversion, which a NaN would meet. */
+static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, LLVMValueRef *nk) {
+  LLVMValueRef km = f32fma(e, x, F(e, s), F(e, 0x1.8p23));
+  *nk = LLVMBuildFNeg(e->b, LLVMBuildFSub(e->b, km, F(e, 0x1.8p23), ""), "");
+  return km;
+}
+
 /* tanh of an f32 value in f32 arithmetic, two formulas computed for every
  * lane and one selected (no branch; about 30 vector operations, no
  * division):
@@ -915,8 +926,7 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef z = LLVMBuildFMul(B, ax, ax, "");
   LLVMValueRef small = f32fma(e, LLVMBuildFMul(B, ax, z, ""), fhorner(e, z, P, 6), ax);
   LLVMValueRef a = sel(e, fcmp(e, LLVMRealOGT, ax, F(e, 10)), F(e, 10), ax); /* NaN stays NaN */
-  LLVMValueRef km = f32fma(e, a, F(e, 2 * LOG2E), F(e, 0x1.8p23)); /* 1.5 2^23 + k */
-  LLVMValueRef nk = LLVMBuildFNeg(B, LLVMBuildFSub(B, km, F(e, 0x1.8p23), ""), "");
+  LLVMValueRef nk, km = round_magic(e, a, 2 * LOG2E, &nk); /* 1.5 2^23 + k */
   LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1 / 2), a); /* exact: k <= 29 */
   LLVMValueRef r = f32fma(e, nk, F(e, (double)(float)(LN2_HI - EXPF_C1) / 2), r1);
   /* Q(r) = 4 C(2r), C the fit of (exp(u) - 1 - u) / u^2 on |u| <= ln2/2 */
@@ -991,11 +1001,8 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
  * kernels below only add it to small terms). */
 static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, LLVMValueRef *q) {
   LLVMBuilderRef B = e->b;
-  /* k by the 1.5 2^23 rounding trick: km = 1.5 2^23 + k, so km's low bits
-   * are k's (the kernels use k mod 4) and no float-to-int conversion is
-   * needed (nor meets a NaN) */
-  LLVMValueRef km = f32fma(e, ax, F(e, 0x1.45f306p-1), F(e, 0x1.8p23)); /* 2/pi */
-  LLVMValueRef nk = LLVMBuildFNeg(B, LLVMBuildFSub(B, km, F(e, 0x1.8p23), ""), "");
+  /* k by the rounding trick: km's low bits are k's (the kernels use k mod 4) */
+  LLVMValueRef nk, km = round_magic(e, ax, 0x1.45f306p-1, &nk); /* 2/pi */
   LLVMValueRef r1 = f32fma(e, nk, F(e, PIO2F_1), ax);
   LLVMValueRef np = LLVMBuildFMul(B, nk, F(e, PIO2F_2), "");      /* -p */
   LLVMValueRef npl = f32fma(e, nk, F(e, PIO2F_2), LLVMBuildFNeg(B, np, "")); /* -pl */

@@ -142,8 +142,9 @@ typedef struct Step {
    * buffer (codegen_emit_kernel_alias; this step is operand 0's last
    * use): run in operand 0's buffer, or over a copy of it */
   bool row_alias;
-  /* kernel (or sort, GEMM...) of the entry program: 1 + the index of the result array leaf
-   * (depth-first) that output k is, or 0; the executor then writes output
+  /* kernel, GEMM, convolution, window routine or sort of the entry
+   * program: 1 + the index of the result array leaf (depth-first) that
+   * output k is, or 0; the executor then writes output
    * k straight into the caller's result array (ExecCtx.results) */
   int leaf1[8];
   RVal *constant;
@@ -268,8 +269,8 @@ cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args,
 /* An array value for the execution: through its cache (cx->cache) when it
  * has one, else rval_array_in(cx->host, ...). */
 cxla_status rval_array_x(const ExecCtx *cx, ElemType t, int rank, const int64_t *dims, RVal **out);
-/* The buffer for output k (of shape sh) of a kernel, GEMM or window
- * routine step: the caller's result array when the output is one
+/* The buffer for output k (of shape sh) of a kernel, GEMM, window
+ * routine or sort step: the caller's result array when the output is one
  * (Step.leaf1: written in place, never copied), else a fresh array. */
 cxla_status step_output(const ExecCtx *x, const Step *st, int k, const Shape *sh, RVal **out);
 /* rval_borrow of an array literal with the struct from cx's cache. */

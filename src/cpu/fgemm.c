@@ -172,6 +172,18 @@ TGT static void pack_panel(const float *B, int64_t K, int64_t ldb, bool trans, i
   }
 }
 
+/* The lanes of a panel's NV vectors that its nc columns fill. */
+static void panel_masks(int64_t nc, __mmask16 *st) {
+  for (int v = 0; v < NV; v++) {
+    int64_t left = nc - 16 * v;
+    st[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
+  }
+}
+
+/* A's row stride (not transposed: F32Gemm.lda, else k; transposed, its
+ * rows are the steps and lda is ignored): batch elements m of it apart. */
+static int64_t a_lda(const F32Gemm *g) { return g->lda && !g->trans_a ? g->lda : g->k; }
+
 TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   const Job *j = arg;
   const F32Gemm *g = j->g;
@@ -181,9 +193,8 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   if (j->pack && !j->pb && !(panel = cxla_malloc((size_t)(K * NR) * sizeof *panel))) return cxla_oom();
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
-  /* A: row i, step k at i * sai + k * sak; batch elements M * lda apart */
-  int64_t lda = g->lda && !g->trans_a ? g->lda : K;
-  int64_t sai = g->trans_a ? 1 : lda, sak = g->trans_a ? M : 1;
+  /* A: row i, step k at i * sai + k * sak */
+  int64_t lda = a_lda(g), sai = g->trans_a ? 1 : lda, sak = g->trans_a ? M : 1;
   for (int64_t t = lo; t < hi; t++) {
     int64_t rb = t % j->nrb, pn = t / j->nrb;
     int64_t bi = pn / j->npanels, j0 = pn % j->npanels * NR, nc = N - j0 < NR ? N - j0 : NR;
@@ -191,10 +202,7 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     const float *A = j->a + bi * M * lda, *B = j->pb ? NULL : j->b + bi * K * ldb;
     float *C = j->c + bi * M * ldc + j0;
     __mmask16 st[NV];
-    for (int v = 0; v < NV; v++) {
-      int64_t left = nc - 16 * v;
-      st[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
-    }
+    panel_masks(nc, st);
     if (!j->pack) {
       for (int64_t i = i0; i < i1; i += MR) {
         int64_t rows = i1 - i < MR ? i1 - i : MR;
@@ -321,7 +329,7 @@ cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float
 
 typedef struct BigJob {
   const F32Gemm *g;
-  const float *a; /* this batch element's A */
+  const float *a; /* this batch element's A (rows a_lda apart) */
   const float *pb; /* its B, packed (f32_gemm_pack_b's layout) */
   float *c;
   int64_t mb; /* rows per block, a multiple of MR */
@@ -352,7 +360,7 @@ TGT static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
   const BigJob *j = arg;
   const F32Gemm *g = j->g;
   int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + NR - 1) / NR;
-  int64_t sai = g->trans_a ? 1 : K, sak = g->trans_a ? M : 1, kb = K < BIG_KB ? K : BIG_KB;
+  int64_t sai = g->trans_a ? 1 : a_lda(g), sak = g->trans_a ? M : 1, kb = K < BIG_KB ? K : BIG_KB;
   float *pa = cxla_malloc((size_t)(j->mb * kb) * sizeof *pa);
   if (!pa) return cxla_oom();
   unsigned old = _mm_getcsr();
@@ -367,10 +375,7 @@ TGT static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
         const float *pp = j->pb + pn * K * NR + kb0 * NR;
         float *C = j->c + j0;
         __mmask16 st[NV];
-        for (int v = 0; v < NV; v++) {
-          int64_t left = nc - 16 * v;
-          st[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
-        }
+        panel_masks(nc, st);
         for (int64_t k0 = 0; k0 < kbl; k0 += KC) {
           int64_t kc = kbl - k0 < KC ? kbl - k0 : KC;
           /* the next slice of B (these steps' next KC, else the next
@@ -425,22 +430,18 @@ TGT static cxla_status pack_rows(void *arg, int64_t lo, int64_t hi) {
   return NULL;
 }
 
-/* A with a row stride of its own (F32Gemm.lda, not transposed): rows that
- * the big kernel's packing of A does not read; f32_gemm_kernel does. */
-static bool strided_a(const F32Gemm *g) { return g->lda && !g->trans_a && g->lda != g->k; }
-
 bool f32_gemm_big_fits(const F32Gemm *g) {
   return f32_gemm_kernel_available() && g->m >= BIG_MIN && g->n >= BIG_MIN && g->k >= BIG_MIN &&
-         g->k <= BIG_KB && g->n <= BIG_MAX_N && !strided_a(g);
+         g->k <= BIG_KB && g->n <= BIG_MAX_N;
 }
 
 cxla_status f32_gemm_kernel_big(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                                 int nthreads) {
   if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
   if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
-  if (strided_a(g)) return f32_gemm_kernel(g, a, b, c, pool, nthreads);
   if (g->k <= 0) return gemm_run(g, a, b, NULL, c, pool, nthreads);
   int64_t M = g->m, N = g->n, K = g->k, ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N;
+  int64_t lda = a_lda(g);
   F32Gemm one = *g;
   one.batch = 1;
   float *pb = cxla_malloc((size_t)f32_gemm_packed_floats(&one) * sizeof *pb);
@@ -459,7 +460,7 @@ cxla_status f32_gemm_kernel_big(const F32Gemm *g, const float *a, const float *b
       PackRows pr = {.b = b + bi * K * ldb, .ldb = ldb, .n = N, .k = K, .dst = pb};
       s = rt_pool_parallel_for(pool, K, 64, nthreads, pack_rows, &pr);
     }
-    j.a = a + bi * M * K;
+    j.a = a + bi * M * lda;
     j.c = c + bi * M * ldc;
     if (!s) s = rt_pool_parallel_for(pool, (M + mb - 1) / mb, 1, nthreads, big_slice, &j);
   }

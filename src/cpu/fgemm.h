@@ -60,15 +60,13 @@ cxla_status f32_gemm_pack_b(const F32Gemm *g, const float *b, float *dst, RtPool
 cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float *pb, float *c, RtPool *pool,
                                    int nthreads);
 
-/* Runs g as f32_gemm_kernel does, bit for bit, laid out for products
- * past the caches (m, k beyond f32_gemm_kernel_fits): B packed once
- * (scratch of k x n rounded up to 64 columns), rows of C in blocks whose
- * part of A is packed to stay in L2. */
 /* Whether f32_gemm_kernel_big is the faster way for a product that
- * f32_gemm_kernel_fits rejects: available, m, n, k >= 256, n, k <= 1024,
- * A dense (f32_gemm_kernel_big hands a product whose A has a row stride of
- * its own, lda, to f32_gemm_kernel). */
+ * f32_gemm_kernel_fits rejects: available, m, n, k >= 256, n, k <= 1024. */
 bool f32_gemm_big_fits(const F32Gemm *g);
+/* Runs g as f32_gemm_kernel does, bit for bit (every F32Gemm field),
+ * laid out for products past the caches (m, k beyond
+ * f32_gemm_kernel_fits): B packed once (scratch of k x n rounded up to 64
+ * columns), rows of C in blocks whose part of A is packed to stay in L2. */
 cxla_status f32_gemm_kernel_big(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                                 int nthreads);
 

@@ -409,7 +409,8 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
       }
       return NULL;
     }
-    if (f32_gemm_big_fits(&g)) return f32_gemm_kernel_big(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
+    if (f32_gemm_big_fits(&g))
+      return f32_gemm_kernel_big(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
     return f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data,
                          rval_all_finite_on(a, 1, cx->pool, cx->nthreads) &&
                              rval_all_finite_on(b, 1, cx->pool, cx->nthreads),

@@ -95,9 +95,9 @@ static const Instr *first_reduce(const Instr *in) {
 /* Whether siblings a and b, of one index space `space`, may share a
  * kernel as far as their reduces go: in a large space, both without
  * reduces or both with reduces over the same dims to the same result
- * dims. Reduces over different dims (a column reduction's per-channel sums next to a
- * reduce-splitter's per-row partials), or a reduce next to a value of its
- * input's dims, have no common loop order: their kernel computes each
+ * dims. Reduces over different dims (a column reduction's per-channel
+ * sums next to a reduce-splitter's per-row partials), or a reduce next to
+ * a value of its input's dims, have no common loop order: their kernel computes each
  * output separately, on one thread (cg.c: outputs of different dims). */
 static bool reduces_agree(const Instr *a, const Instr *b, const Shape *space) {
   if (shape_elems(space) < MOF_SPLIT_SPACE) return true;

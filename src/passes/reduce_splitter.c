@@ -14,7 +14,8 @@
  * The partition depends on the shape only, never on the thread count, so
  * every run gives the same bits.
  *
- * Which reduces: one input of at least kMinElems elements, row-major, a
+ * Which reduces: one input of at least kMinElems elements, physically
+ * row-major (shape_physically_row_major: partials over contiguous rows), a
  * reducer computation that is a bare add, maximum or minimum of its
  * parameters, and
  *   - maximum / minimum of floats or integers, any init: both are
@@ -40,15 +41,6 @@
 #define kParts 16
 #define kMaxParts 4096
 #define kMinPerPart 1024
-
-/* Whether s is laid out row-major (or has no layout yet). */
-static bool row_major(const Shape *s) {
-  if (s->layout_tail) return false;
-  if (!s->has_layout || !s->minor_to_major) return true;
-  for (int i = 0; i < s->rank; i++)
-    if (s->minor_to_major[i] != s->rank - 1 - i) return false;
-  return true;
-}
 
 /* Whether reducer f with init value `init` over elements of type t may be
  * split into partials (see the header). */
@@ -85,7 +77,8 @@ static cxla_status split_rule(Instr *in, void *arg, Instr **out) {
   Instr *x = in->operands[0], *init = in->operands[1];
   const Shape *xs = x->shape;
   if (!type_is_array(in->shape->type) || in->shape->rank != 0 || in->dimensions.n != xs->rank) return NULL;
-  if (xs->dynamic || !row_major(xs) || shape_elems(xs) < kMinElems) return NULL;
+  if (xs->dynamic || xs->layout_tail || !shape_physically_row_major(xs) || shape_elems(xs) < kMinElems)
+    return NULL;
   if (!splittable(simp_reducer_op(in->called[0]), init, xs->type, sp->exact)) return NULL;
   int k = leading_dims(xs);
   if (k < 1 || xs->rank > 64) return NULL;

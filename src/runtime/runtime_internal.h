@@ -44,8 +44,9 @@ void rt_control_init(RtControl *c, const cxla_cancel *cancel, double timeout_sec
  * mode is "madvise" (this machine kind's), a stream over such an array
  * crosses a page every 2 MiB instead of every 4 KiB, and the hardware
  * prefetcher, which stops at page boundaries, keeps running. Measured,
- * cold process, 5 runs (cxla bench, alternating): reduce_rows_4096 2.2 ->
- * 1.5 ms, maxpool 0.93 -> 0.75 ms, softmax_4096 11.5 -> 9.0 ms. */
+ * cold process, 5 runs (cxla bench, alternating, two rounds): maxpool
+ * 0.93 / 0.98 -> 0.75 / 0.81 ms, softmax_4096 11.5 / 9.9 -> 9.0 / 9.1 ms;
+ * reduce_rows_4096 mixed (2.2 -> 1.5 ms, 1.4 -> 2.1 ms). */
 #define RT_HUGE_MIN ((size_t)4 << 20)
 #define RT_HUGE_PAGE ((size_t)2 << 20)
 typedef struct RtBlockCache {

@@ -608,8 +608,7 @@ TEST(programs_vs_interpreter) {
  * columns, every other element of C untouched; batches m lda, k ldb and
  * m ldc apart; transposed A and B (lda, ldb ignored: their rows are the
  * columns); m <= 6 (B read in place) and more (packed); k = 0. Through
- * f32_gemm_kernel, or f32_gemm_kernel_big when big (which hands a strided
- * A to f32_gemm_kernel). */
+ * f32_gemm_kernel, or f32_gemm_kernel_big when big. */
 static bool run_strided_via(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
                             bool ta, bool tb, RtPool *pool, bool big) {
   F32Gemm g = {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb, .ldb = ldb, .ldc = ldc,
