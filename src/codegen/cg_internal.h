@@ -20,6 +20,8 @@
 #include "codegen/codegen.h"
 
 #define CG_MAX_RANK 64
+/* buffers a row kernel prefetches the rows ahead of (Em.rowpf) */
+#define CG_PF_MAX 8
 
 struct Codegen {
   LLVMContextRef ctx;
@@ -92,6 +94,20 @@ typedef struct Em {
   /* store_outputs writes with non-temporal (streaming) stores, to outputs
    * whose addresses it may take as 64-byte aligned (cg.c emit_streamed) */
   bool stream;
+  /* Row kernels (cg.c, "row kernels"): the rows ahead prefetched. While
+   * `on`, the innermost loop of a pass over a row (em_row_loop_begin)
+   * runs in chunks, each first prefetching the lines of the same elements
+   * of the row at element offset `next` (a row `dist` rows ahead) in
+   * every buffer buf[0 .. n). */
+  struct {
+    bool on;
+    int n, k, rank;
+    int64_t dist;
+    LLVMValueRef buf[CG_PF_MAX], next;
+    int esize[CG_PF_MAX];
+    bool write[CG_PF_MAX];
+    const int64_t *dims;
+  } rowpf;
 } Em;
 
 /* ---- cg.c ---- */
@@ -112,6 +128,15 @@ typedef struct Loop {
 /* for (iv = lo; iv < hi; iv++): returns iv in the body block (scope pushed). */
 LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, const char *name);
 void em_loop_end(Em *e, Loop *l);
+/* The innermost loop of a pass over a row of a row kernel, over dim d of
+ * idx (rank Em.rowpf.rank; idx->v[k .. d) set) from 0 to n: em_loop_begin,
+ * or, while Em.rowpf.on, that loop in chunks prefetching the row ahead. */
+typedef struct RowLoop {
+  Loop chunk, in;
+  bool chunked;
+} RowLoop;
+LLVMValueRef em_row_loop_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n, const char *name);
+void em_row_loop_end(Em *e, RowLoop *rl);
 /* if (cond) { ... }: the then block is current after em_if_begin (scope
  * pushed); em_if_end closes it. */
 typedef struct IfBlk { LLVMBasicBlockRef then, done; } IfBlk;

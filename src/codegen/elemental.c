@@ -416,6 +416,19 @@ static bool reduce_is_minmax(const Instr *in, bool *is_max) {
   return true;
 }
 
+/* The loop over a reduce's innermost dim d (reduced): a pass over a row
+ * of a row kernel (em_row_loop_begin) when `in` is one of its row
+ * reduces (of the row dims' rank, over the output's dims). */
+static LLVMValueRef row_loop_begin(Em *e, const Instr *in, RowLoop *rl, const Idx *oi, int d) {
+  const Shape *is = in->operands[0]->shape;
+  bool was = e->rowpf.on;
+  e->rowpf.on = was && in->shape->rank == e->rowpf.k && is->rank == e->rowpf.rank;
+  for (int i = 0; i < is->rank && e->rowpf.on; i++) e->rowpf.on = is->dims[i] == e->rowpf.dims[i];
+  LLVMValueRef v = em_row_loop_begin(e, rl, oi, d, is->dims[d], "r");
+  if (!rl->chunked) e->rowpf.on = was;
+  return v;
+}
+
 /* The generic reduction loops: acc[k] (allocas holding the init values)
  * combined with every reduced element of the inputs, in index order. */
 static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *reduced, LLVMValueRef *acc) {
@@ -424,9 +437,11 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
   Idx *oi = em_idx(e, is->rank);
   if (!oi) return;
   Loop loops[CG_MAX_RANK];
+  RowLoop rl;
   int nl = 0, j = 0;
   for (int d = 0; d < is->rank; d++) {
-    if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
+    if (reduced[d] && d == is->rank - 1) oi->v[d] = row_loop_begin(e, in, &rl, oi, d);
+    else if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
     else oi->v[d] = idx->v[j++];
   }
   LLVMValueRef args[16];
@@ -444,6 +459,7 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
   if (n == 1 && LLVMIsAInstruction(res[0]) && LLVMGetInstructionOpcode(res[0]) == LLVMFAdd)
     LLVMSetFastMathFlags(res[0], LLVMFastMathAllowReassoc);
   for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], acc[k]);
+  if (reduced[is->rank - 1]) em_row_loop_end(e, &rl);
   for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
 }
 
@@ -489,15 +505,18 @@ static void reduce_minmax(Em *e, const Instr *in, const Idx *idx, const bool *re
   Idx *oi = em_idx(e, is->rank);
   if (!oi) return;
   Loop loops[CG_MAX_RANK];
+  RowLoop rl;
   int nl = 0, j = 0;
   for (int d = 0; d < is->rank; d++) {
-    if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
+    if (reduced[d] && d == is->rank - 1) oi->v[d] = row_loop_begin(e, in, &rl, oi, d);
+    else if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
     else oi->v[d] = idx->v[j++];
   }
   LLVMValueRef x = em_elem1(e, in->operands[0], oi);
   if (e->err) return;
   LLVMValueRef args[2] = {LLVMBuildLoad2(B, it, kacc, ""), minmax_key(e, x, it, sentinel)};
   LLVMBuildStore(B, em_intrinsic(e, red, it, 2, args), kacc);
+  if (reduced[is->rank - 1]) em_row_loop_end(e, &rl);
   for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
   LLVMValueRef k = LLVMBuildLoad2(B, it, kacc, "");
   /* back to bits (the map is its own inverse), flushed when subnormal */

@@ -264,10 +264,102 @@ TEST(row_kernels_in_place) {
   CHECK(inplace_count("converted_output", converted) == 0);
 }
 
+/* ---- the rows ahead (cg.c: Em.rowpf) ----
+ * Row kernels whose rows are CG_PF_CHUNK (128) elements or more run their
+ * later passes in chunks that prefetch the row ahead: rows of whole
+ * chunks, of a chunk and a part, shorter than a chunk (not chunked), rows
+ * over two dims (the innermost dim chunked), short rows (prefetching
+ * several rows ahead), over their operand's buffer and over another; the
+ * results the interpreter's (to 1e-5, NaNs zeroed as above), and the same
+ * bits on 1 thread and on 2 (slices of one row: the last rows prefetch
+ * no row past the end). */
+#define SOFTMAX_ROWS(T, RT, PT, D, ROOT_ENTRY)                                                         \
+  "HloModule m\n\n" REGIONS                                                                           \
+  "fused {\n  p = " T " parameter(0)\n  ninf = f32[] constant(-inf)\n"                                \
+  "  m = " RT " reduce(p, ninf), dimensions={" D "}, to_apply=mx\n"                                   \
+  "  mb = " T " broadcast(m), dimensions={0}\n  s = " T " subtract(p, mb)\n"                         \
+  "  x = " T " exponential(s)\n  z = f32[] constant(0)\n"                                            \
+  "  sum = " RT " reduce(x, z), dimensions={" D "}, to_apply=add\n"                                   \
+  "  sb = " T " broadcast(sum), dimensions={0}\n  ROOT o = " T " divide(x, sb)\n}\n\n"                \
+  "ENTRY e {\n" TEMP(T, PT) "  f = " T " fusion(t), kind=kInput, calls=fused\n" ROOT_ENTRY "}\n"
+/* the fusion's last use of t is before an add that reads t again: not
+ * in place */
+#define KEPT(T) "  ROOT r = " T " add(f, t)\n"
+#define SM2(R, N, ROOT_ENTRY)                                                                         \
+  SOFTMAX_ROWS("f32[" R "," N "]", "f32[" R "]", "pred[" R "," N "]", "1", ROOT_ENTRY)
+
+/* text's result on one thread and on 2 in slices of one row: the same */
+static bool threads_agree(const char *name, const char *text) {
+  cxla_module *m = NULL;
+  Literal **args = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = cpu_vs_interp_args(m, &args);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  CpuExecOptions o = {0};
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
+  bool ok = !s && cpu_vs_interp_split(name, text, true, got);
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  cxla_status_free(s);
+  cpu_vs_interp_free_args(m, args);
+  literal_free(got);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return ok;
+}
+
+/* near and threads_agree */
+static bool rows_ok(const char *name, const char *text) {
+  bool a = near(name, text), b = threads_agree(name, text);
+  return a && b;
+}
+
+TEST(row_kernels_prefetch_rows_ahead) {
+  /* the root: the fusion, over its operand's buffer */
+  static const char whole[] = SM2("6", "1024", "  ROOT r = f32[6,1024] copy(f)\n");
+  CHECK(rows_ok("chunks_in_place", whole));
+  CHECK(inplace_count("chunks_in_place", whole) == 1);
+  static const char whole_kept[] = SM2("6", "1024", KEPT("f32[6,1024]"));
+  CHECK(rows_ok("chunks_kept", whole_kept));
+  static const char part[] = SM2("7", "1000", KEPT("f32[7,1000]"));
+  CHECK(rows_ok("chunk_and_part", part));
+  static const char one_more[] = SM2("9", "129", KEPT("f32[9,129]"));
+  CHECK(rows_ok("chunk_and_one", one_more));
+  static const char under[] = SM2("9", "127", KEPT("f32[9,127]"));
+  CHECK(rows_ok("under_a_chunk", under));
+  static const char tiny[] = SM2("40", "5", KEPT("f32[40,5]"));
+  CHECK(rows_ok("under_a_vector", tiny));
+  static const char many_short[] = SM2("300", "128", KEPT("f32[300,128]"));
+  CHECK(rows_ok("short_rows_far_ahead", many_short));
+  static const char long_rows[] = SM2("2", "4096", KEPT("f32[2,4096]"));
+  CHECK(rows_ok("two_long_rows", long_rows));
+  /* rows over two dims, the inner 200 long */
+  static const char two_dims[] =
+      SOFTMAX_ROWS("f32[5,3,200]", "f32[5]", "pred[5,3,200]", "1,2", KEPT("f32[5,3,200]"));
+  CHECK(rows_ok("rows_of_two_dims", two_dims));
+  /* layer norm, rows of 384 (three passes over each) */
+  static const char layernorm[] =
+      "HloModule m\n\n" REGIONS
+      "fused {\n  p = f32[50,384] parameter(0)\n  g = f32[384] parameter(1)\n  b = f32[384] parameter(2)\n"
+      "  z = f32[] constant(0)\n  n = f32[] constant(0.0026041667)\n  nb = f32[50] broadcast(n), dimensions={}\n"
+      "  s = f32[50] reduce(p, z), dimensions={1}, to_apply=add\n  mean = f32[50] multiply(s, nb)\n"
+      "  mb = f32[50,384] broadcast(mean), dimensions={0}\n  d = f32[50,384] subtract(p, mb)\n"
+      "  sq = f32[50,384] multiply(d, d)\n  v = f32[50] reduce(sq, z), dimensions={1}, to_apply=add\n"
+      "  vm = f32[50] multiply(v, nb)\n  eps = f32[] constant(1e-5)\n  eb = f32[50] broadcast(eps), dimensions={}\n"
+      "  ve = f32[50] add(vm, eb)\n  r = f32[50] rsqrt(ve)\n  rb = f32[50,384] broadcast(r), dimensions={0}\n"
+      "  y = f32[50,384] multiply(d, rb)\n  gb = f32[50,384] broadcast(g), dimensions={1}\n"
+      "  yg = f32[50,384] multiply(y, gb)\n  bb = f32[50,384] broadcast(b), dimensions={1}\n"
+      "  ROOT o = f32[50,384] add(yg, bb)\n}\n\n"
+      "ENTRY e {\n" TEMP("f32[50,384]", "pred[50,384]") "  g = f32[384] parameter(1)\n  b = f32[384] parameter(2)\n"
+      "  f = f32[50,384] fusion(t, g, b), kind=kInput, calls=fused\n  ROOT r = f32[50,384] add(f, t)\n}\n";
+  CHECK(rows_ok("layernorm_rows_ahead", layernorm));
+}
+
 int main(void) {
   RUN(which_fusions_are_row_kernels);
   RUN(row_kernels_in_place);
   RUN(row_kernels_match_the_interpreter);
   RUN(row_kernel_extent);
+  RUN(row_kernels_prefetch_rows_ahead);
   return test_summary(__FILE__);
 }
