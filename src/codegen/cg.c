@@ -431,20 +431,22 @@ static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
  * the output rows for writing too (prefetchw) no faster. */
 #define CG_PF_LOCALITY 2
 
-LLVMValueRef em_row_loop_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n, const char *name) {
+bool em_row_chunk_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n) {
+  rl->n = n;
   rl->chunked = e->rowpf.on && e->rowpf.n > 0 && n >= CG_PF_CHUNK;
-  if (!rl->chunked) return em_loop_begin(e, &rl->in, em_i64(e, 0), em_i64(e, n), name);
+  if (!rl->chunked) return false;
   LLVMBuilderRef B = e->b;
   LLVMValueRef C = em_i64(e, CG_PF_CHUNK);
   LLVMValueRef ch = em_loop_begin(e, &rl->chunk, em_i64(e, 0), em_i64(e, (n + CG_PF_CHUNK - 1) / CG_PF_CHUNK), "pf");
-  LLVMValueRef c0 = LLVMBuildNSWMul(B, ch, C, ""), c1 = LLVMBuildNSWAdd(B, c0, C, "");
-  if (n % CG_PF_CHUNK) c1 = smin(e, c1, em_i64(e, n));
+  rl->c0 = LLVMBuildNSWMul(B, ch, C, "");
+  rl->c1 = LLVMBuildNSWAdd(B, rl->c0, C, "");
+  if (n % CG_PF_CHUNK) rl->c1 = smin(e, rl->c1, em_i64(e, n));
   /* the chunk's first element in the row ahead: its offset in the row
    * (dims k .. d, row-major) after the row ahead's start */
   LLVMValueRef off = em_i64(e, 0);
   for (int i = e->rowpf.k; i < d; i++)
     off = LLVMBuildNSWAdd(B, LLVMBuildNSWMul(B, off, em_i64(e, e->rowpf.dims[i]), ""), idx->v[i], "");
-  off = LLVMBuildNSWAdd(B, LLVMBuildNSWMul(B, off, em_i64(e, e->rowpf.dims[d]), ""), c0, "");
+  off = LLVMBuildNSWAdd(B, LLVMBuildNSWMul(B, off, em_i64(e, e->rowpf.dims[d]), ""), rl->c0, "");
   off = LLVMBuildNSWAdd(B, off, e->rowpf.next, "");
   for (int b = 0; b < e->rowpf.n; b++) {
     int es = e->rowpf.esize[b];
@@ -457,14 +459,30 @@ LLVMValueRef em_row_loop_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_
     }
   }
   e->rowpf.on = false; /* the chunk's loop nests none */
-  return em_loop_begin(e, &rl->in, c0, c1, name);
+  return true;
 }
 
-void em_row_loop_end(Em *e, RowLoop *rl) {
-  em_loop_end(e, &rl->in);
+LLVMValueRef em_row_inner_begin(Em *e, RowLoop *rl, const char *name) {
+  if (!rl->chunked) return em_loop_begin(e, &rl->in, em_i64(e, 0), em_i64(e, rl->n), name);
+  return em_loop_begin(e, &rl->in, rl->c0, rl->c1, name);
+}
+
+void em_row_inner_end(Em *e, RowLoop *rl) { em_loop_end(e, &rl->in); }
+
+void em_row_chunk_end(Em *e, RowLoop *rl) {
   if (!rl->chunked) return;
   em_loop_end(e, &rl->chunk);
   e->rowpf.on = true;
+}
+
+LLVMValueRef em_row_loop_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n, const char *name) {
+  (void)em_row_chunk_begin(e, rl, idx, d, n);
+  return em_row_inner_begin(e, rl, name);
+}
+
+void em_row_loop_end(Em *e, RowLoop *rl) {
+  em_row_inner_end(e, rl);
+  em_row_chunk_end(e, rl);
 }
 
 /* ---- speculation ----

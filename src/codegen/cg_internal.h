@@ -130,13 +130,22 @@ LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, con
 void em_loop_end(Em *e, Loop *l);
 /* The innermost loop of a pass over a row of a row kernel, over dim d of
  * idx (rank Em.rowpf.rank; idx->v[k .. d) set) from 0 to n: em_loop_begin,
- * or, while Em.rowpf.on, that loop in chunks prefetching the row ahead. */
+ * or, while Em.rowpf.on, that loop in chunks prefetching the row ahead.
+ * em_row_loop_begin/_end; or in two steps, code at each chunk's start
+ * and end: em_row_chunk_begin (whether it chunks), em_row_inner_begin,
+ * em_row_inner_end, em_row_chunk_end. */
 typedef struct RowLoop {
   Loop chunk, in;
   bool chunked;
+  int64_t n;
+  LLVMValueRef c0, c1; /* the chunk's elements */
 } RowLoop;
 LLVMValueRef em_row_loop_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n, const char *name);
 void em_row_loop_end(Em *e, RowLoop *rl);
+bool em_row_chunk_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n);
+LLVMValueRef em_row_inner_begin(Em *e, RowLoop *rl, const char *name);
+void em_row_inner_end(Em *e, RowLoop *rl);
+void em_row_chunk_end(Em *e, RowLoop *rl);
 /* if (cond) { ... }: the then block is current after em_if_begin (scope
  * pushed); em_if_end closes it. */
 typedef struct IfBlk { LLVMBasicBlockRef then, done; } IfBlk;

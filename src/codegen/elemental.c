@@ -416,17 +416,33 @@ static bool reduce_is_minmax(const Instr *in, bool *is_max) {
   return true;
 }
 
-/* The loop over a reduce's innermost dim d (reduced): a pass over a row
- * of a row kernel (em_row_loop_begin) when `in` is one of its row
- * reduces (of the row dims' rank, over the output's dims). */
-static LLVMValueRef row_loop_begin(Em *e, const Instr *in, RowLoop *rl, const Idx *oi, int d) {
+/* The chunks of a reduce's innermost dim d (reduced) when it is a pass
+ * over a row of a row kernel (em_row_chunk_begin): `in` one of its row
+ * reduces (of the row dims' rank, over the output's dims). Whether it
+ * chunks; the loop itself follows (em_row_inner_begin). */
+static bool row_chunk_begin(Em *e, const Instr *in, RowLoop *rl, const Idx *oi, int d) {
   const Shape *is = in->operands[0]->shape;
   bool was = e->rowpf.on;
   e->rowpf.on = was && in->shape->rank == e->rowpf.k && is->rank == e->rowpf.rank;
   for (int i = 0; i < is->rank && e->rowpf.on; i++) e->rowpf.on = is->dims[i] == e->rowpf.dims[i];
-  LLVMValueRef v = em_row_loop_begin(e, rl, oi, d, is->dims[d], "r");
-  if (!rl->chunked) e->rowpf.on = was;
-  return v;
+  bool chunked = em_row_chunk_begin(e, rl, oi, d, is->dims[d]);
+  if (!chunked) e->rowpf.on = was;
+  return chunked;
+}
+
+static LLVMValueRef row_loop_begin(Em *e, const Instr *in, RowLoop *rl, const Idx *oi, int d) {
+  (void)row_chunk_begin(e, in, rl, oi, d);
+  return em_row_inner_begin(e, rl, "r");
+}
+
+/* Whether reduce `in` is a sum of one f32 or f64 input. */
+static bool reduce_is_fsum(const Instr *in) {
+  if (in->noperands != 2 || in->ncalled != 1) return false;
+  ElemType t = in->shape->type;
+  const Computation *c = in->called[0];
+  return (t == T_F32 || t == T_F64) && in->operands[0]->shape->type == t && c->nparams == 2 && c->root &&
+         c->root->op == OP_ADD && c->root->noperands == 2 && c->root->operands[0]->op == OP_PARAMETER &&
+         c->root->operands[1]->op == OP_PARAMETER && c->root->operands[0] != c->root->operands[1];
 }
 
 /* The generic reduction loops: acc[k] (allocas holding the init values)
@@ -439,13 +455,28 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
   Loop loops[CG_MAX_RANK];
   RowLoop rl;
   int nl = 0, j = 0;
+  /* A float sum over a row in chunks (row_chunk_begin) sums each chunk
+   * from -0 (the identity) into `part`, then adds that to the sum: the
+   * vectorized loop's lanes are added up at each chunk's end, and that
+   * chain is then not in the next chunk's way. */
+  LLVMValueRef part = NULL, sum = acc[0];
   for (int d = 0; d < is->rank; d++) {
-    if (reduced[d] && d == is->rank - 1) oi->v[d] = row_loop_begin(e, in, &rl, oi, d);
-    else if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
-    else oi->v[d] = idx->v[j++];
+    if (reduced[d] && d == is->rank - 1) {
+      if (row_chunk_begin(e, in, &rl, oi, d) && reduce_is_fsum(in)) {
+        LLVMTypeRef ft = cg_storage_type(e->cg, in->shape->type);
+        part = em_alloca(e, ft);
+        LLVMBuildStore(e->b, LLVMConstReal(ft, -0.0), part);
+        sum = part;
+      }
+      oi->v[d] = em_row_inner_begin(e, &rl, "r");
+    } else if (reduced[d]) {
+      oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
+    } else {
+      oi->v[d] = idx->v[j++];
+    }
   }
-  LLVMValueRef args[16];
-  for (int k = 0; k < n; k++) args[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");
+  LLVMValueRef args[16], *accs = part ? &sum : acc;
+  for (int k = 0; k < n; k++) args[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), accs[k], "");
   for (int k = 0; k < n; k++) args[n + k] = em_elem1(e, in->operands[k], oi);
   if (in == e->stash_red && n == 1 && !e->err) {
     const Shape *xs = in->operands[0]->shape;
@@ -458,8 +489,17 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
    * do: LLVM then keeps several partial sums in vector lanes. */
   if (n == 1 && LLVMIsAInstruction(res[0]) && LLVMGetInstructionOpcode(res[0]) == LLVMFAdd)
     LLVMSetFastMathFlags(res[0], LLVMFastMathAllowReassoc);
-  for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], acc[k]);
-  if (reduced[is->rank - 1]) em_row_loop_end(e, &rl);
+  for (int k = 0; k < n; k++) LLVMBuildStore(e->b, res[k], accs[k]);
+  if (reduced[is->rank - 1]) {
+    em_row_inner_end(e, &rl);
+    if (part) {
+      LLVMTypeRef ft = cg_storage_type(e->cg, in->shape->type);
+      LLVMValueRef t = LLVMBuildFAdd(e->b, LLVMBuildLoad2(e->b, ft, acc[0], ""), LLVMBuildLoad2(e->b, ft, part, ""), "");
+      LLVMSetFastMathFlags(t, LLVMFastMathAllowReassoc);
+      LLVMBuildStore(e->b, t, acc[0]);
+    }
+    em_row_chunk_end(e, &rl);
+  }
   for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
 }
 
