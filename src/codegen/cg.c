@@ -393,12 +393,9 @@ static LLVMValueRef ptr_align64(Em *e, LLVMValueRef p) {
   return LLVMBuildCall2(e->b, ft, f, (LLVMValueRef[]){p, em_i64(e, -64)}, 2, "");
 }
 
-/* Stores value(s) of `what` at idx into the outputs. */
-static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_t *dims,
-                          int first_out, int nout) {
-  LLVMValueRef vals[8];
-  int n = em_elem(e, what, idx, vals, 8);
-  if (e->err) return;
+/* Stores vals[0 .. n) (values of `what` at idx) into the outputs. */
+static void store_vals(Em *e, const Instr *what, const Idx *idx, const int64_t *dims, int first_out, int nout,
+                       const LLVMValueRef *vals, int n) {
   LLVMValueRef lin = em_linear(e, idx, dims);
   for (int k = 0; k < nout && k < n; k++) {
     const Shape *s = what->shape->type == T_TUPLE ? what->shape->tuple[k] : what->shape;
@@ -408,6 +405,15 @@ static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_
     LLVMValueRef p = LLVMBuildGEP2(e->b, st, base, &lin, 1, "");
     LLVMBuildStore(e->b, vals[k], p);
   }
+}
+
+/* Stores value(s) of `what` at idx into the outputs. */
+static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_t *dims,
+                          int first_out, int nout) {
+  LLVMValueRef vals[8];
+  int n = em_elem(e, what, idx, vals, 8);
+  if (e->err) return;
+  store_vals(e, what, idx, dims, first_out, nout, vals, n);
 }
 
 static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
@@ -598,6 +604,49 @@ static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape,
   em_loop_end(e, &cl);
 }
 
+/* The elements of a chunk of a row (rl, over dim d of idx) of a row
+ * kernel whose elements divide by a row's value (Em.row_fast_div): first
+ * with the fast division (scalar.c fast_row_div), each element stored
+ * unless its flag rose, the flags kept; then, when any rose, those
+ * elements again with true divisions. An element not stored the first
+ * time has its inputs as they were (a kernel over its operand's buffer,
+ * or reading its stash, reads them from the output), so the second pass
+ * computes it from them. */
+static void fast_div_chunk(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d, RowLoop *rl,
+                           int first_out, int nout) {
+  LLVMBuilderRef B = e->b;
+  LLVMTypeRef i8 = e->cg->i8, at = LLVMArrayType(i8, CG_PF_CHUNK);
+  LLVMValueRef flags = em_alloca(e, at), any = em_alloca(e, i8), lane = em_alloca(e, i8);
+  LLVMValueRef zero = LLVMConstInt(i8, 0, 0);
+  LLVMBuildStore(B, zero, any);
+  idx->v[d] = em_row_inner_begin(e, rl, "fast");
+  LLVMBuildStore(B, zero, lane);
+  e->div_bad = lane;
+  LLVMValueRef vals[8];
+  int n = em_elem(e, what, idx, vals, 8);
+  e->div_bad = NULL;
+  if (e->err) return;
+  LLVMValueRef bad = LLVMBuildLoad2(B, i8, lane, "");
+  LLVMValueRef at_j = LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
+  LLVMBuildStore(B, bad, at_j);
+  LLVMBuildStore(B, LLVMBuildOr(B, LLVMBuildLoad2(B, i8, any, ""), bad, ""), any);
+  IfBlk st;
+  em_if_begin(e, &st, LLVMBuildICmp(B, LLVMIntEQ, bad, zero, ""));
+  store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
+  em_if_end(e, &st);
+  em_row_inner_end(e, rl);
+  IfBlk again;
+  em_if_begin(e, &again, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, any, ""), zero, ""));
+  idx->v[d] = em_row_inner_begin(e, rl, "exact");
+  at_j = LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
+  IfBlk redo;
+  em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, at_j, ""), zero, ""));
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  em_if_end(e, &redo);
+  em_row_inner_end(e, rl);
+  em_if_end(e, &again);
+}
+
 /* Loop nest over dims storing values of `what`: the outermost loop runs
  * over [lo, hi) of the first `split` dims flattened (row-major), the
  * others over their whole extent; the innermost speculates from level `spec`
@@ -666,9 +715,14 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
     if (nred > 0 && i == rank - 1 && i >= k) {
       /* the innermost loop over the row's elements */
       RowLoop rl;
-      idx->v[i] = em_row_loop_begin(e, &rl, idx, i, shape->dims[i], "l");
-      store_outputs(e, what, idx, shape->dims, first_out, nout);
-      em_row_loop_end(e, &rl);
+      if (em_row_chunk_begin(e, &rl, idx, i, shape->dims[i]) && e->row_fast_div) {
+        fast_div_chunk(e, what, shape, idx, i, &rl, first_out, nout);
+      } else {
+        idx->v[i] = em_row_inner_begin(e, &rl, "l");
+        store_outputs(e, what, idx, shape->dims, first_out, nout);
+        em_row_inner_end(e, &rl);
+      }
+      em_row_chunk_end(e, &rl);
       e->rowpf.on = false;
       for (int j = nloops - 1; j >= 0; j--) em_loop_end(e, &loops[j]);
       return;
@@ -1525,6 +1579,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     while (nred < CG_MAX_ROW_REDUCES && red[nred]) nred++;
     e.stash_red = row_stash(in, sh[0], red[nred - 1]);
     row_prefetch_setup(&e, in, sh[0], rowk);
+    for (int i = 0; i < in->called[0]->ninstrs; i++) e.row_fast_div |= em_fast_div_applies(in->called[0]->instrs[i]);
     /* not a column reduction nor tiled (above): kernel_rows_dims is */
     emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), 0, rowk, red, nred);
   } else if (outputs_same_dims(in)) {

@@ -94,6 +94,12 @@ typedef struct Em {
   /* store_outputs writes with non-temporal (streaming) stores, to outputs
    * whose addresses it may take as 64-byte aligned (cg.c emit_streamed) */
   bool stream;
+  /* While set (an i8 slot), an f32 division by a row's value takes the
+   * fast path (scalar.c fast_row_div), raising it for any element that
+   * path cannot compute exactly */
+  LLVMValueRef div_bad;
+  /* a row kernel whose elements divide so (cg.c fast_div_chunk) */
+  bool row_fast_div;
   /* Row kernels (cg.c, "row kernels"): the rows ahead prefetched. While
    * `on`, the innermost loop of a pass over a row (em_row_loop_begin)
    * runs in chunks, each first prefetching the lines of the same elements
@@ -163,6 +169,9 @@ LLVMValueRef em_buf(Em *e, int slot);
 
 /* ---- scalar.c ---- */
 LLVMTypeRef cg_storage_type(Codegen *cg, ElemType t);
+/* Whether `in` is an f32 division that takes the fast path while
+ * Em.div_bad is set (by a value the same along the innermost dim). */
+bool em_fast_div_applies(const Instr *in);
 /* The value of an elementwise instruction `in` on operand values. */
 LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops);
 /* Helpers for reductions and contractions. */

@@ -526,12 +526,72 @@ LLVMValueRef em_mul(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b) {
 
 /* ---- the op ---- */
 
+/* ---- division by a row's value ----
+ * An f32 x / d whose divisor is the same along the innermost dim (a
+ * broadcast of a value of leading dims: a row kernel's row sum) is, while
+ * Em.div_bad is set, x * r with r = 1 / d (computed once per row where the
+ * loop hoists it) and one correction: q = x * r, e = fma(-q, d, x) (exact),
+ * q' = fma(e, r, q). With r the correctly rounded reciprocal, q within an
+ * ulp of x / d, e exact and nothing subnormal or overflowing, q' is the
+ * correctly rounded quotient (Markstein's theorem): x / d bit for bit.
+ * That holds when 2^-63 <= |d| < 2^64 and 2^-62 <= |x| < 2^63 (the
+ * quotient, the remainder and e * r then normal); for x = +-0, +-inf or
+ * NaN (and such a d) x * r is x / d itself. Any other element raises
+ * Em.div_bad (an i8 slot): the caller computes it again with a true
+ * division (cg.c fast_div_chunk: the row's element pass, a chunk at a
+ * time; rows too short to chunk divide as before). vdivps takes 5 cycles
+ * a vector; this, 3 operations and the checks: softmax_4096 on 1 thread
+ * 10% faster. */
+bool em_fast_div_applies(const Instr *in) {
+  if (in->op != OP_DIVIDE || in->shape->type != T_F32 || in->noperands != 2) return false;
+  const Instr *d = in->operands[1];
+  if (d->op != OP_BROADCAST || d->shape->rank != in->shape->rank || d->operands[0]->shape->rank >= d->shape->rank)
+    return false;
+  for (int i = 0; i < d->dimensions.n; i++)
+    if (d->dimensions.v[i] != i) return false;
+  return true;
+}
+
+/* bits of |v| (f32) in [lo, hi] */
+static LLVMValueRef abs_bits_in(Em *e, LLVMValueRef ab, uint32_t lo, uint32_t hi) {
+  LLVMTypeRef i32 = e->cg->i32;
+  return LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, ab, LLVMConstInt(i32, lo, 0), ""), LLVMConstInt(i32, hi - lo, 0), "");
+}
+
+static LLVMValueRef fast_row_div(Em *e, LLVMValueRef x, LLVMValueRef d) {
+  Codegen *cg = e->cg;
+  LLVMBuilderRef B = e->b;
+  LLVMTypeRef i32 = cg->i32, f32 = cg->f32;
+  LLVMValueRef absmask = LLVMConstInt(i32, 0x7fffffff, 0);
+  LLVMValueRef r = LLVMBuildFDiv(B, LLVMConstReal(f32, 1.0), d, "");
+  LLVMValueRef q = LLVMBuildFMul(B, x, r, "");
+  LLVMValueRef a1[3] = {LLVMBuildFNeg(B, q, ""), d, x};
+  LLVMValueRef rem = em_intrinsic(e, "llvm.fma", f32, 3, a1);
+  LLVMValueRef a2[3] = {rem, r, q};
+  LLVMValueRef q1 = em_intrinsic(e, "llvm.fma", f32, 3, a2);
+  LLVMValueRef ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, i32, ""), absmask, "");
+  LLVMValueRef ad = LLVMBuildAnd(B, LLVMBuildBitCast(B, d, i32, ""), absmask, "");
+  /* 2^-63 <= |d| < 2^64; 2^-62 <= |x| < 2^63; x zero, infinite or NaN */
+  LLVMValueRef d_ok = abs_bits_in(e, ad, (127u - 63) << 23, ((127u + 64) << 23) - 1);
+  LLVMValueRef x_mid = abs_bits_in(e, ax, (127u - 62) << 23, ((127u + 63) << 23) - 1);
+  LLVMValueRef x_special = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntEQ, ax, LLVMConstInt(i32, 0, 0), ""),
+                                       LLVMBuildICmp(B, LLVMIntUGE, ax, LLVMConstInt(i32, 0x7f800000, 0), ""), "");
+  LLVMValueRef ok = LLVMBuildAnd(B, d_ok, LLVMBuildOr(B, x_mid, x_special, ""), "");
+  LLVMValueRef bad = LLVMBuildZExt(B, LLVMBuildNot(B, ok, ""), cg->i8, "");
+  LLVMBuildStore(B, LLVMBuildOr(B, LLVMBuildLoad2(B, cg->i8, e->div_bad, ""), bad, ""), e->div_bad);
+  /* select the bits (see OP_SELECT below: no max/min pattern under DAZ) */
+  LLVMValueRef res = LLVMBuildSelect(B, x_special, LLVMBuildBitCast(B, q, i32, ""), LLVMBuildBitCast(B, q1, i32, ""), "");
+  return LLVMBuildBitCast(B, res, f32, "");
+}
+
 LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops) {
   Opcode op = in->op;
   ElemType rt = in->shape->type;
   ElemType t0 = in->noperands > 0 ? in->operands[0]->shape->type : rt;
   bool ok = false;
   LLVMValueRef r = NULL;
+  if (e->div_bad && em_fast_div_applies(in))
+    return fast_row_div(e, ops[0], ops[1]);
   switch (op) {
   case OP_SELECT: {
     LLVMValueRef p = LLVMBuildICmp(e->b, LLVMIntNE, ops[0], LLVMConstNull(e->cg->i8), "");

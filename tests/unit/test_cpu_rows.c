@@ -9,8 +9,11 @@
  * fusions that take the per-element path; the rows a row kernel's
  * calls range over (its row dims at most); and which row kernels write
  * their output over their operand's buffer (and which must not). */
+#include <float.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
@@ -355,11 +358,172 @@ TEST(row_kernels_prefetch_rows_ahead) {
   CHECK(rows_ok("layernorm_rows_ahead", layernorm));
 }
 
+/* ---- division by a row's value (scalar.c fast_row_div) ----
+ * The fast path (x * r, r = 1 / d, one correction) must give x / d bit
+ * for bit wherever it is taken; elsewhere the element is computed again
+ * with a true division. Checked two ways: the sequence itself in C
+ * (fmaf; the same conditions) against x / d, over every mantissa of x in
+ * the binades at the edges of its range, for divisors with all-ones and
+ * all-zeros mantissas at the edges of theirs, and over random bit
+ * patterns; and the kernels, against the interpreter bit for bit, on
+ * divisors and numerators at and past the edges (0, -0, inf, NaN,
+ * subnormals, the largest and smallest normals, all-ones mantissas),
+ * rows of numerators all in range (no second pass) and rows of random
+ * bit patterns (many elements computed twice). */
+static float f_of(uint32_t b) {
+  float f;
+  memcpy(&f, &b, 4);
+  return f;
+}
+static uint32_t bits_of(float f) {
+  uint32_t b;
+  memcpy(&b, &f, 4);
+  return b;
+}
+
+/* the fast path's value of x / d, or false where it is not taken */
+static bool fast_div_model(float x, float d, float *out) {
+  uint32_t ax = bits_of(x) & 0x7fffffffu, ad = bits_of(d) & 0x7fffffffu;
+  bool d_ok = ad - ((127u - 63) << 23) <= ((127u + 64) << 23) - 1 - ((127u - 63) << 23);
+  bool x_mid = ax - ((127u - 62) << 23) <= ((127u + 63) << 23) - 1 - ((127u - 62) << 23);
+  bool x_special = ax == 0 || ax >= 0x7f800000u;
+  if (!d_ok || !(x_mid || x_special)) return false;
+  volatile float one = 1.0f;
+  float r = one / d, q = x * r, e = fmaf(-q, d, x), q1 = fmaf(e, r, q);
+  *out = x_special ? q : q1;
+  return true;
+}
+
+static bool model_agrees(float x, float d) {
+  float got;
+  if (!fast_div_model(x, d, &got)) return true;
+  volatile float vx = x, vd = d;
+  float want = vx / vd;
+  if (bits_of(got) == bits_of(want) || (isnan(got) && isnan(want) && bits_of(got) == bits_of(want))) return true;
+  fprintf(stderr, "fast division: %a / %a: want %a got %a\n", (double)x, (double)d, (double)want, (double)got);
+  return false;
+}
+
+TEST(fast_row_division_is_exact) {
+  /* divisors: all-ones and all-zeros mantissas, both signs, at the ends
+   * of the fast path's range and inside */
+  const int dexp[] = {-63, -62, -1, 0, 1, 23, 62, 63};
+  int bad = 0;
+  for (size_t i = 0; i < sizeof dexp / sizeof dexp[0] && bad < 5; i++)
+    for (uint32_t mant = 0; mant <= 0x7fffffu && bad < 5; mant += 0x7fffffu) {
+      float d = f_of(((uint32_t)(127 + dexp[i]) << 23) | mant);
+      /* every mantissa of x in the lowest and the highest binade of its range */
+      for (int xe = -62; xe <= 62 && bad < 5; xe += 124)
+        for (uint32_t m = 0; m <= 0x7fffffu && bad < 5; m++) {
+          float x = f_of(((uint32_t)(127 + xe) << 23) | m);
+          bad += !model_agrees(i % 2 ? -x : x, mant ? d : -d);
+        }
+    }
+  /* random bit patterns */
+  uint64_t st = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 4000000 && bad < 5; i++) {
+    st ^= st << 13, st ^= st >> 7, st ^= st << 17;
+    float x = f_of((uint32_t)st), d = f_of((uint32_t)(st >> 32));
+    /* half the divisors in range, so that the fast path is taken */
+    if (i & 1) d = f_of(((uint32_t)(st >> 32) & 0x807fffffu) | (uint32_t)(127 - 63 + (int)((st >> 40) % 127)) << 23);
+    bad += !model_agrees(x, d);
+  }
+  /* special numerators */
+  const float sx[] = {0.0f, -0.0f, INFINITY, -INFINITY, NAN, -NAN, FLT_MIN, FLT_MAX, 0x1p-62f, 0x1.fffffep62f};
+  for (size_t i = 0; i < sizeof sx / sizeof sx[0]; i++)
+    for (int k = 0; k < 3; k++) bad += !model_agrees(sx[i], k == 0 ? 3.0f : k == 1 ? -0x1.fffffep-1f : 0x1p-63f);
+  CHECK(bad == 0);
+}
+
+#define DIV_ROWS 64
+#define DIV_N 1024
+/* x / (row max of q): q's rows hold their divisor in column 0 and -inf
+ * elsewhere */
+static const char kRowDivide[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[64,1024] parameter(0)\n  q = f32[64,1024] parameter(1)\n  ninf = f32[] constant(-inf)\n"
+    "  d = f32[64] reduce(q, ninf), dimensions={1}, to_apply=mx\n"
+    "  db = f32[64,1024] broadcast(d), dimensions={0}\n  ROOT o = f32[64,1024] divide(p, db)\n}\n\n"
+    "ENTRY e {\n  a = f32[64,1024] parameter(0)\n  b = f32[64,1024] parameter(1)\n"
+    "  ROOT f = f32[64,1024] fusion(a, b), kind=kInput, calls=fused\n}\n";
+
+static const float kEdgeDivisors[] = {
+    1.0f, -3.0f, 0x1.fffffep0f, -0x1.fffffep-1f, 0x1p-63f, 0x1.fffffep-64f, 0x1.fffffep63f, 0x1p64f,
+    0x1.fffffep62f, 0x1p-62f, FLT_MIN, -FLT_MIN, FLT_MAX, 0x1p-140f, 0.0f, -0.0f, INFINITY, -INFINITY, NAN,
+    4096.0f, 1e-30f, 1e30f, 0x1.000002p0f, 0x1.7ffffep5f};
+#define NEDGE (sizeof kEdgeDivisors / sizeof kEdgeDivisors[0])
+
+static double div_value(void *ctx, int param, int64_t e, double u) {
+  (void)ctx;
+  int64_t row = e / DIV_N, col = e % DIV_N;
+  uint32_t h = (uint32_t)(u * 4294967296.0);
+  if (param == 1) {
+    if (col) return -INFINITY;
+    if (row < (int64_t)NEDGE) return kEdgeDivisors[row];
+    /* divisors of random mantissas, all-ones mantissas every 4th row */
+    uint32_t m = row % 4 ? (h & 0x7fffffu) : 0x7fffffu;
+    return f_of(m | (uint32_t)(127 - 70 + (int)(h >> 24) % 140) << 23 | (row % 3 ? 0 : 0x80000000u));
+  }
+  if (row % 2 == 0) /* all in range: one pass */
+    return f_of((h & 0x807fffffu) | (uint32_t)(127 - 62 + (int)((h >> 23) & 0xff) % 125) << 23);
+  /* numerators at the edges, then random bit patterns */
+  static const float sx[] = {0.0f,      -0.0f,       INFINITY,    -INFINITY,     NAN,
+                             FLT_MIN,   -FLT_MAX,    0x1p-62f,    0x1.fffffep62f, 0x1.fffffcp-63f,
+                             0x1p63f,   0x1p-149f,   0x1.fffffep-1f, 3.0f,      FLT_MAX};
+  /* (not 0x1.fffffep-63 / 2^64: its quotient rounds up to the smallest
+   * normal, which the interpreter returns and x86's flush-to-zero, seeing
+   * a tiny result before rounding, flushes) */
+  if (col < (int64_t)(sizeof sx / sizeof sx[0])) return sx[col];
+  return f_of(h);
+}
+
+static bool div_exact(const char *name, const char *text) {
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = cpu_vs_interp_args_fn(m, 12345, div_value, NULL, &args);
+  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  CpuExecOptions o = {0};
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
+  bool ok = !s && want->nelems == got->nelems && want->type == T_F32 && got->type == T_F32;
+  int64_t nbad = 0;
+  for (int64_t i = 0; ok && i < want->nelems; i++) {
+    uint32_t w, g;
+    memcpy(&w, (const char *)want->data + 4 * i, 4);
+    memcpy(&g, (const char *)got->data + 4 * i, 4);
+    if (w != g && nbad++ < 5)
+      fprintf(stderr, "%s: element %lld: want %a (%08x) got %a (%08x)\n", name, (long long)i, (double)f_of(w), w,
+              (double)f_of(g), g);
+  }
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  cxla_status_free(s);
+  cpu_vs_interp_free_args(m, args);
+  literal_free(want);
+  literal_free(got);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return ok && nbad == 0;
+}
+
+TEST(row_division_matches_true_division) {
+  CHECK(div_exact("row_divide", kRowDivide));
+  CHECK(threads_agree("row_divide_threads", kRowDivide));
+  /* softmax divides by its row sum over the stash (in place and not) */
+  static const char odd[] = SM2("5", "1000", KEPT("f32[5,1000]"));
+  CHECK(rows_ok("softmax_div_odd_rows", odd));
+  static const char in_place[] = SM2("5", "1000", "  ROOT r = f32[5,1000] copy(f)\n");
+  CHECK(rows_ok("softmax_div_in_place", in_place));
+}
+
 int main(void) {
   RUN(which_fusions_are_row_kernels);
   RUN(row_kernels_in_place);
   RUN(row_kernels_match_the_interpreter);
   RUN(row_kernel_extent);
   RUN(row_kernels_prefetch_rows_ahead);
+  RUN(fast_row_division_is_exact);
+  RUN(row_division_matches_true_division);
   return test_summary(__FILE__);
 }
