@@ -158,6 +158,16 @@ TEST(kernel_matches_plain_loop) {
     CHECK(run_shape(1, 3, 20, 9, t & 1, t >> 1, false, true, NULL));
     CHECK(run_shape(1, 20, 20, 9, t & 1, t >> 1, false, true, pool));
   }
+  /* B transposed is packed 16 columns by 16 steps at a time (a register
+   * transpose): K at and around multiples of 16, panels of 16, 33 and 48
+   * columns (16-column groups full, partial, empty), packed once and not */
+  static const int64_t tks[] = {15, 16, 17, 32, 47};
+  static const int64_t tns[] = {16, 33, 48};
+  for (size_t ki = 0; ki < sizeof tks / sizeof *tks; ki++)
+    for (size_t ni = 0; ni < sizeof tns / sizeof *tns; ni++) {
+      CHECK(run_shape_via(1, 13, tns[ni], tks[ki], ki & 1, true, ni == 1, false, ki & 1 ? pool : NULL, VIA_KERNEL));
+      CHECK(run_shape_via(2, 7, tns[ni], tks[ki], false, true, false, ni == 2, pool, VIA_PACKED));
+    }
   /* the few-row, wide or deep products f32_gemm_kernel_fits takes past
    * m n k = 2^27 (odd sizes of them: 131 rows, panels cut at n, k past
    * 1024 and not a multiple of the 128-step blocks), one thread and 3 */
