@@ -398,6 +398,15 @@ TGT static void pack_a(const float *A, int64_t sai, int64_t sak, int64_t K, int6
         for (int r = 0; r < MR; r++) d[k * MR + r] = r0[r * sai + k];
       continue;
     }
+    if (sai == 1) {
+      /* A transposed: a step's rows are consecutive floats, one masked
+       * 6-lane copy per step (element by element, each row walked all of
+       * its steps one line apart, 6 times over the same lines) */
+      const __mmask16 mk = (__mmask16)((1u << rows) - 1);
+      const float *r0 = A + i;
+      for (int64_t k = 0; k < K; k++) _mm512_mask_storeu_ps(d + k * MR, mk, _mm512_maskz_loadu_ps(mk, r0 + k * sak));
+      continue;
+    }
     for (int64_t r = 0; r < rows; r++) {
       const float *src = A + (i + r) * sai;
       for (int64_t k = 0; k < K; k++) d[k * MR + r] = src[k * sak];
