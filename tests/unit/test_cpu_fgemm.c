@@ -624,11 +624,13 @@ TEST(programs_vs_interpreter) {
                      false));
   /* few rows, past m n k = 2^27: k 2047 (B transposed), n 2100 */
   CHECK(program_case("deep tb",
-                     "HloModule m\nENTRY e {\n  a = f32[139,2047]{1,0} parameter(0)\n  b = f32[500,2047]{1,0} parameter(1)\n"
+                     "HloModule m\nENTRY e {\n  a = f32[139,2047]{1,0} parameter(0)\n"
+                     "  b = f32[500,2047]{1,0} parameter(1)\n"
                      "  ROOT d = f32[139,500]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
                      true));
   CHECK(program_case("wide",
-                     "HloModule m\nENTRY e {\n  a = f32[256,520]{1,0} parameter(0)\n  b = f32[520,2100]{1,0} parameter(1)\n"
+                     "HloModule m\nENTRY e {\n  a = f32[256,520]{1,0} parameter(0)\n"
+                     "  b = f32[520,2100]{1,0} parameter(1)\n"
                      "  ROOT d = f32[256,2100]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
                      true));
   /* must not run it: too many rows (BLAS), f64 */
