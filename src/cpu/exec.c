@@ -621,10 +621,16 @@ static int64_t nonzero_end(const float *row, int64_t lo, int64_t e) {
 static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
   const ChainJob *j = arg;
   TRY(rt_check(j->x->control));
-  size_t blk = (size_t)(j->rows * j->n);
-  float *sb = cxla_malloc(blk * sizeof *sb), *pb = j->alias ? sb : cxla_malloc(blk * sizeof *pb);
+  /* S and P (one block when the kernel writes P over S) in one
+   * allocation, each starting on a 64-byte boundary (blk a multiple of
+   * 16 floats): S is the first product's C, whose 64-byte rows of a tile
+   * would straddle two lines each at malloc's 16-byte alignment */
+  size_t blk = ((size_t)(j->rows * j->n) + 15) & ~(size_t)15;
+  void *raw = cxla_malloc((j->alias ? 1 : 2) * blk * sizeof(float) + 64);
+  float *sb = raw ? (float *)(((uintptr_t)raw + 63) & ~(uintptr_t)63) : NULL;
+  float *pb = j->alias || !sb ? sb : sb + blk;
   void **bufs = cxla_malloc((size_t)j->nf * sizeof *bufs);
-  cxla_status s = !sb || !pb || !bufs ? cxla_oom() : NULL;
+  cxla_status s = !sb || !bufs ? cxla_oom() : NULL;
   unsigned mode = cpu_fp_mode_enter();
   for (int64_t u = lo; u < hi && !s; u++) {
     int64_t b = u / j->nblk, i0 = u % j->nblk * j->rows;
@@ -667,8 +673,7 @@ static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
   }
   cpu_fp_mode_leave(mode);
   cxla_free(bufs);
-  if (pb != sb) cxla_free(pb);
-  cxla_free(sb);
+  cxla_free(raw);
   return s;
 }
 

@@ -35,7 +35,7 @@ bool f32_gemm_kernel_available(void);
 
 /* Whether the kernel is the faster way for g on this CPU than BLAS:
  * available, and every product (one batch element) small (m, k <= 1024,
- * m n k <= 2^27). */
+ * m n k <= 2^27), or of 128 to 256 rows with k <= 2048 (any n). */
 bool f32_gemm_kernel_fits(const F32Gemm *g);
 
 /* Runs g on the kernel, split over at most nthreads of pool's threads

@@ -198,9 +198,9 @@ TEST(chains_must_not_form) {
   CHECK(t && run_case("small", t, false, false, &ch));
   CHECK(!ch);
   free(t);
-  /* the second product contracts 1100 > 1024: BLAS's shape, not the
+  /* the second product contracts 2100 > 2048: BLAS's shape, not the
    * kernel's (fgemm.h: f32_gemm_kernel_fits) */
-  t = module_text(2, 203, 1100, 37, 29, false, false, 0);
+  t = module_text(2, 203, 2100, 37, 29, false, false, 0);
   CHECK(t && run_case("BLAS shapes", t, false, false, &ch));
   CHECK(!ch);
   free(t);

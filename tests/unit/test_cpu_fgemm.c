@@ -158,6 +158,23 @@ TEST(kernel_matches_plain_loop) {
     CHECK(run_shape(1, 3, 20, 9, t & 1, t >> 1, false, true, NULL));
     CHECK(run_shape(1, 20, 20, 9, t & 1, t >> 1, false, true, pool));
   }
+  /* B transposed is packed 16 columns by 16 steps at a time (a register
+   * transpose): K at and around multiples of 16, panels of 16, 33 and 48
+   * columns (16-column groups full, partial, empty), packed once and not */
+  static const int64_t tks[] = {15, 16, 17, 32, 47};
+  static const int64_t tns[] = {16, 33, 48};
+  for (size_t ki = 0; ki < sizeof tks / sizeof *tks; ki++)
+    for (size_t ni = 0; ni < sizeof tns / sizeof *tns; ni++) {
+      CHECK(run_shape_via(1, 13, tns[ni], tks[ki], ki & 1, true, ni == 1, false, ki & 1 ? pool : NULL, VIA_KERNEL));
+      CHECK(run_shape_via(2, 7, tns[ni], tks[ki], false, true, false, ni == 2, pool, VIA_PACKED));
+    }
+  /* the few-row, wide or deep products f32_gemm_kernel_fits takes past
+   * m n k = 2^27 (odd sizes of them: 131 rows, panels cut at n, k past
+   * 1024 and not a multiple of the 128-step blocks), one thread and 3 */
+  for (int t = 0; t < 4; t++) {
+    CHECK(run_shape(1, 131, 1100, 37, t & 1, t >> 1, t == 1, false, t & 1 ? pool : NULL));
+    CHECK(run_shape(1, 133, 70, 1500, t & 1, t >> 1, t == 3, false, t & 1 ? NULL : pool));
+  }
   /* k = 0: zeros; empty products: nothing written */
   F32Gemm g0 = {.batch = 2, .m = 3, .n = 4, .k = 0};
   float c[24];
@@ -517,6 +534,20 @@ TEST(kernel_takes_small_products_only) {
   CHECK(!f32_gemm_kernel_fits(&big));
   CHECK(!f32_gemm_kernel_fits(&tall));
   CHECK(!f32_gemm_kernel_fits(&deep));
+  /* 128 to 256 rows, k <= 2048, any n: a transformer MLP's products at
+   * 256 tokens (m n k 2^28) and wider; not 257 rows, not k 2049, not 127
+   * rows past 2^27 */
+  F32Gemm mlp_up = {.batch = 1, .m = 256, .n = 2048, .k = 512}, mlp_down = {.batch = 1, .m = 256, .n = 512, .k = 2048};
+  F32Gemm wide = {.batch = 4, .m = 128, .n = 100000, .k = 2048, .trans_b = true};
+  CHECK(f32_gemm_kernel_fits(&mlp_up) == avail);
+  CHECK(f32_gemm_kernel_fits(&mlp_down) == avail);
+  CHECK(f32_gemm_kernel_fits(&wide) == avail);
+  mlp_up.m = 257;
+  mlp_down.k = 2049;
+  wide.m = 127;
+  CHECK(!f32_gemm_kernel_fits(&mlp_up));
+  CHECK(!f32_gemm_kernel_fits(&mlp_down));
+  CHECK(!f32_gemm_kernel_fits(&wide));
 }
 
 /* The plan of the dot named "d" in text, as the kernel would see it:
@@ -591,6 +622,17 @@ TEST(programs_vs_interpreter) {
                      "HloModule m\nENTRY e {\n  a = f32[600,520]{1,0} parameter(0)\n  b = f32[515,600]{1,0} parameter(1)\n"
                      "  ROOT d = f32[520,515]{1,0} dot(a, b), lhs_contracting_dims={0}, rhs_contracting_dims={1}\n}\n",
                      false));
+  /* few rows, past m n k = 2^27: k 2047 (B transposed), n 2100 */
+  CHECK(program_case("deep tb",
+                     "HloModule m\nENTRY e {\n  a = f32[139,2047]{1,0} parameter(0)\n"
+                     "  b = f32[500,2047]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[139,500]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
+                     true));
+  CHECK(program_case("wide",
+                     "HloModule m\nENTRY e {\n  a = f32[256,520]{1,0} parameter(0)\n"
+                     "  b = f32[520,2100]{1,0} parameter(1)\n"
+                     "  ROOT d = f32[256,2100]{1,0} dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+                     true));
   /* must not run it: too many rows (BLAS), f64 */
   CHECK(program_case("tall",
                      "HloModule m\nENTRY e {\n  a = f32[1100,3]{1,0} parameter(0)\n  b = f32[3,5]{1,0} parameter(1)\n"
