@@ -864,14 +864,14 @@ VIN void vkeys_init(const SortPlan *p, VKeys *k) {
   k->mz = p->merge_zero ? 0xffff : 0;
 }
 
-/* The keys of v; lanes holding a NaN the order cannot place or'ed into
- * *fn, lanes sort_key merges into *fm. */
-VIN __m512i vkey(const VKeys *k, __m512i v, __mmask16 *fn, __mmask16 *fm) {
+/* The keys of v; of the valid lanes, those holding a NaN the order
+ * cannot place or'ed into *fn, those sort_key merges into *fm. */
+VIN __m512i vkey(const VKeys *k, __m512i v, __mmask16 valid, __mmask16 *fn, __mmask16 *fm) {
   __m512i mag = _mm512_and_si512(v, k->nsign);
   __mmask16 isn = _mm512_cmpgt_epu32_mask(mag, k->inf) & k->mn;
   __mmask16 isz = _mm512_cmple_epu32_mask(mag, k->tiny) & k->mz & (__mmask16)~isn;
-  *fn |= _mm512_cmpgt_epu32_mask(_mm512_and_si512(v, k->nt), k->inf);
-  *fm |= isn | isz;
+  *fn |= _mm512_mask_cmpgt_epu32_mask(valid, _mm512_and_si512(v, k->nt), k->inf);
+  *fm |= (isn | isz) & valid;
   __m512i u = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(v, isn, k->nb), isz, k->zb);
   /* floats: negative ones all bits flipped, positive ones the sign bit */
   __m512i f = _mm512_and_si512(_mm512_or_si512(_mm512_srai_epi32(u, 31), k->sign), k->fl);
@@ -984,16 +984,17 @@ static V512 void vleaf(const VKeys *k, const uint32_t *s, uint32_t *out, int64_t
   else vleafn(k, s, out, n, 16);
 }
 
-/* The keys src[0, n) to dst: those below pv (le: not above) from dst's
- * start on, the others from its end down; returns how many went first.
- * Whole vectors: the first part stored whole (the lanes past its keys
- * fall in the gap not yet written, which is at least the 16 keys in
- * hand), the second compressed to memory. */
-VIN int64_t vpart_body(const uint32_t *src, uint32_t *dst, int64_t n, uint32_t pv, const bool le) {
-  __m512i P = _mm512_set1_epi32((int)pv);
-  int64_t l = 0, r = n, i = 0;
+/* The keys src[0, n) (keys: the elements, made keys) to dst between *l
+ * and *r: those below P (le: not above) at *l on, the others down from
+ * *r; both advanced. Whole vectors: the first part stored whole (the lanes
+ * past its keys fall in the gap not yet written, which holds at least the
+ * 16 keys in hand), the second compressed to memory. fn, fm: as vkey. */
+VIN void vpart_run(const VKeys *k, const bool keys, const uint32_t *src, int64_t n, uint32_t *dst, int64_t *pl,
+                   int64_t *pr, __m512i P, const bool le, __mmask16 *fn, __mmask16 *fm) {
+  int64_t l = *pl, r = *pr, i = 0;
   for (; i + 16 <= n; i += 16) {
     __m512i v = _mm512_loadu_si512(src + i);
+    if (keys) v = vkey(k, v, 0xffff, fn, fm);
     __mmask16 a = le ? _mm512_cmple_epu32_mask(v, P) : _mm512_cmplt_epu32_mask(v, P);
     int ca = __builtin_popcount(a);
     _mm512_storeu_si512(dst + l, _mm512_maskz_compress_epi32(a, v));
@@ -1004,17 +1005,27 @@ VIN int64_t vpart_body(const uint32_t *src, uint32_t *dst, int64_t n, uint32_t p
   if (i < n) {
     __mmask16 valid = vfirst(n - i);
     __m512i v = _mm512_maskz_loadu_epi32(valid, src + i);
+    if (keys) v = vkey(k, v, valid, fn, fm);
     __mmask16 a = (le ? _mm512_cmple_epu32_mask(v, P) : _mm512_cmplt_epu32_mask(v, P)) & valid;
     __mmask16 b = valid & (__mmask16)~a;
     _mm512_mask_compressstoreu_epi32(dst + l, a, v);
     l += __builtin_popcount(a);
-    _mm512_mask_compressstoreu_epi32(dst + l, b, v);
+    r -= __builtin_popcount(b);
+    _mm512_mask_compressstoreu_epi32(dst + r, b, v);
   }
-  return l;
+  *pl = l;
+  *pr = r;
 }
 
+/* The keys src[0, n) to dst: those below pv (le: not above) from dst's
+ * start on, the others from its end down; returns how many went first. */
 static V512 int64_t vpart(const uint32_t *src, uint32_t *dst, int64_t n, uint32_t pv, bool le) {
-  return le ? vpart_body(src, dst, n, pv, true) : vpart_body(src, dst, n, pv, false);
+  int64_t l = 0, r = n;
+  __mmask16 f = 0;
+  __m512i P = _mm512_set1_epi32((int)pv);
+  if (le) vpart_run(NULL, false, src, n, dst, &l, &r, P, true, &f, &f);
+  else vpart_run(NULL, false, src, n, dst, &l, &r, P, false, &f, &f);
+  return l;
 }
 
 /* The median of 16 keys spread over s[0, n). */
@@ -1089,47 +1100,126 @@ typedef struct VRow {
   uint32_t below[VMAX_BUCKETS][VMAX_BUCKETS]; /* chunk c: keys below split[b]; then its offset in bucket b */
   int64_t start[VMAX_BUCKETS + 1];
   int flags[VMAX_BUCKETS];                  /* CNT_* per chunk */
-  int phase;                                /* 0: count, 1: move, 2: sort */
+  int64_t part[2], mid[2];                  /* two buckets: see vsort_two */
+  int phase;                                /* 0: count, 1: move, 2: sort; vsort_two: 3, 4, 5 */
 } VRow;
+
+/* Chunk [lo, hi) of the row, nb buckets (a constant where inlined):
+ * phase 0 counts its keys below each splitter (to cnt), phase 1 moves
+ * them to their buckets in tmp (at off, advanced). Returns CNT_*. The
+ * counts and offsets are locals: in registers, not in memory the stores
+ * to tmp might alias. */
+VIN int vchunk(const VRow *r, const VKeys *k, int phase, int64_t lo, int64_t hi, const int nb, uint32_t *cnt,
+               uint32_t *off) {
+  __m512i S[VMAX_BUCKETS];
+  uint32_t c[VMAX_BUCKETS] = {0}, o[VMAX_BUCKETS];
+#pragma GCC unroll 8
+  for (int b = 0; b < nb; b++) {
+    if (b + 1 < nb) S[b] = _mm512_set1_epi32((int)r->split[b]);
+    o[b] = phase ? off[b] : 0;
+  }
+  __mmask16 fn = 0, fm = 0;
+  for (int64_t i = lo; i < hi; i += 16) {
+    __mmask16 valid = vfirst(hi - i);
+    __m512i v = vkey(k, _mm512_maskz_loadu_epi32(valid, r->src + i), valid, &fn, &fm);
+    __mmask16 rest = valid;
+#pragma GCC unroll 8
+    for (int b = 0; b < nb; b++) {
+      __mmask16 m = b + 1 < nb ? _mm512_mask_cmplt_epu32_mask(rest, v, S[b]) : rest;
+      rest &= (__mmask16)~m;
+      if (phase == 0) {
+        c[b] += (uint32_t)__builtin_popcount(m);
+      } else {
+        _mm512_mask_compressstoreu_epi32(r->tmp + o[b], m, v);
+        o[b] += (uint32_t)__builtin_popcount(m);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int b = 0; b < nb; b++) {
+    if (phase == 0) cnt[b] = c[b];
+    else off[b] = o[b];
+  }
+  return (fn ? CNT_NAN : 0) | (fm ? CNT_MERGED : 0);
+}
+
+/* Two buckets (vsort_two), chunk or bucket c of phase 3: the chunk's
+ * keys partitioned on split[0] into its own range of tmp (part[c] below);
+ * 4: the bucket's keys, in its two pieces of tmp, partitioned on a pivot
+ * of theirs into its range of dst (mid[c] below; -1: only copied); 5:
+ * its two parts sorted, through tmp. */
+static V512 void vtwo_phase(VRow *r, const VKeys *k, int64_t c) {
+  int64_t h = r->n / 2, lo[2] = {0, h}, len[2] = {h, r->n - h};
+  if (r->phase == 3) {
+    int64_t l = 0, e = len[c];
+    __mmask16 fn = 0, fm = 0;
+    vpart_run(k, true, r->src + lo[c], len[c], r->tmp + lo[c], &l, &e, _mm512_set1_epi32((int)r->split[0]), false,
+              &fn, &fm);
+    r->part[c] = l;
+    r->flags[c] = (fn ? CNT_NAN : 0) | (fm ? CNT_MERGED : 0);
+    return;
+  }
+  int64_t s = r->start[c], m = r->start[c + 1] - s;
+  if (r->phase == 5) {
+    int64_t a = r->mid[c] < 0 ? m : r->mid[c];
+    vquick(k, r->dst + s, r->tmp + s, r->dst + s, a, 2 * bit_length((uint64_t)m) + 8);
+    vquick(k, r->dst + s + a, r->tmp + s + a, r->dst + s + a, m - a, 2 * bit_length((uint64_t)m) + 8);
+    return;
+  }
+  /* the pieces: bucket 0 the chunks' first parts, bucket 1 their second */
+  const uint32_t *p0 = r->tmp + lo[0] + (c ? r->part[0] : 0), *p1 = r->tmp + lo[1] + (c ? r->part[1] : 0);
+  int64_t n0 = c ? len[0] - r->part[0] : r->part[0], n1 = c ? len[1] - r->part[1] : r->part[1];
+  if (m <= VLEAF) {
+    memcpy(r->dst + s, p0, (size_t)n0 * sizeof *p0);
+    memcpy(r->dst + s + n0, p1, (size_t)n1 * sizeof *p1);
+    r->mid[c] = -1;
+    return;
+  }
+  uint32_t smp[16];
+  for (int i = 0; i < 16; i++) {
+    int64_t j = (m - 1) * i / 15;
+    smp[i] = j < n0 ? p0[j] : p1[j - n0];
+  }
+  _mm512_storeu_si512(smp, vsort16(_mm512_loadu_si512(smp)));
+  __m512i P = _mm512_set1_epi32((int)smp[8]);
+  int64_t l = 0, e = m;
+  __mmask16 f = 0;
+  vpart_run(NULL, false, p0, n0, r->dst + s, &l, &e, P, false, &f, &f);
+  vpart_run(NULL, false, p1, n1, r->dst + s, &l, &e, P, false, &f, &f);
+  r->mid[c] = l;
+}
 
 static V512 cxla_status vrow_phase(void *arg, int64_t begin, int64_t end) {
   VRow *r = arg;
   VKeys k;
   vkeys_init(r->p, &k);
   int nb = r->nb;
-  __m512i S[VMAX_BUCKETS];
-  for (int b = 0; b + 1 < nb; b++) S[b] = _mm512_set1_epi32((int)r->split[b]);
   for (int64_t c = begin; c < end; c++) {
     int64_t lo = r->n * c / nb, hi = r->n * (c + 1) / nb;
-    __mmask16 fn = 0, fm = 0;
-    if (r->phase == 0) {
-      uint32_t *cnt = r->below[c];
-      for (int b = 0; b + 1 < nb; b++) cnt[b] = 0;
-      for (int64_t i = lo; i < hi; i += 16) {
-        __mmask16 valid = vfirst(hi - i);
-        __m512i v = vkey(&k, _mm512_maskz_loadu_epi32(valid, r->src + i), &fn, &fm);
-        for (int b = 0; b + 1 < nb; b++) cnt[b] += (uint32_t)__builtin_popcount(_mm512_mask_cmplt_epu32_mask(valid, v, S[b]));
-      }
-      r->flags[c] = (fn ? CNT_NAN : 0) | (fm ? CNT_MERGED : 0);
-    } else if (r->phase == 1) {
-      uint32_t *off = r->below[c];
-      for (int64_t i = lo; i < hi; i += 16) {
-        __mmask16 valid = vfirst(hi - i);
-        __m512i v = vkey(&k, _mm512_maskz_loadu_epi32(valid, r->src + i), &fn, &fm);
-        __mmask16 rest = valid;
-        for (int b = 0; b < nb; b++) {
-          __mmask16 m = b + 1 < nb ? _mm512_mask_cmplt_epu32_mask(rest, v, S[b]) : rest;
-          rest &= (__mmask16)~m;
-          int cm = __builtin_popcount(m);
-          _mm512_mask_storeu_epi32(r->tmp + off[b], vfirst(cm), _mm512_maskz_compress_epi32(m, v));
-          off[b] += (uint32_t)cm;
-        }
-      }
-      r->flags[c] = (fn ? CNT_NAN : 0) | (fm ? CNT_MERGED : 0);
-    } else {
+    if (r->phase >= 3) {
+      vtwo_phase(r, &k, c);
+      continue;
+    }
+    if (r->phase == 2) {
       int64_t s = r->start[c], m = r->start[c + 1] - s;
       vquick(&k, r->tmp + s, r->dst + s, r->dst + s, m, 2 * bit_length((uint64_t)m) + 8);
+      continue;
     }
+    /* phase 0: below[c][b] = keys below split[b] (cumulative), phase 1: from offsets */
+    uint32_t *cnt = r->below[c], cum[VMAX_BUCKETS];
+    int f;
+#define VCHUNK(NB)                                                                               \
+  case NB:                                                                                       \
+    f = r->phase ? vchunk(r, &k, 1, lo, hi, NB, cum, cnt) : vchunk(r, &k, 0, lo, hi, NB, cum, cnt); \
+    break;
+    switch (nb) {
+      VCHUNK(1) VCHUNK(2) VCHUNK(3) VCHUNK(4) VCHUNK(5) VCHUNK(6) VCHUNK(7)
+    default: f = r->phase ? vchunk(r, &k, 1, lo, hi, VMAX_BUCKETS, cum, cnt) : vchunk(r, &k, 0, lo, hi, VMAX_BUCKETS, cum, cnt);
+    }
+#undef VCHUNK
+    if (r->phase == 0)
+      for (int b = 0; b + 1 < nb; b++) cnt[b] = b ? cnt[b - 1] + cum[b] : cum[b];
+    r->flags[c] = f;
   }
   return NULL;
 }
@@ -1140,6 +1230,38 @@ static cxla_status vrow_run(const ExecCtx *cx, VRow *r, int phase) {
   return rt_pool_parallel_for(cx->pool, r->nb, 1, r->nb, vrow_phase, r);
 }
 
+/* r->split: keys of a sorted sample of the row, nb - 1 of them. */
+static V512 void vsplitters(VRow *r) {
+  uint32_t smp[VSAMPLE];
+  for (int i = 0; i < VSAMPLE; i++) smp[i] = (uint32_t)sort_key(r->p, r->src[(r->n - 1) * i / (VSAMPLE - 1)]);
+  VKeys id;
+  memset(&id, 0, sizeof id);
+  vleaf(&id, smp, smp, VSAMPLE);
+  for (int b = 0; b + 1 < r->nb; b++) r->split[b] = smp[(b + 1) * VSAMPLE / r->nb];
+}
+
+/* Two threads, two buckets, and the source read once: each thread
+ * partitions its half of the row's keys on the splitter into its half of
+ * tmp (phase 3); each bucket, in two pieces, is partitioned on its own
+ * pivot into its range of dst (4); then each sorts its two parts (5). */
+static cxla_status vsort_two(const ExecCtx *cx, VRow *r, bool *sorted) {
+  vsplitters(r);
+  TRY(vrow_run(cx, r, 3));
+  int flags = r->flags[0] | r->flags[1];
+  if (flags & CNT_NAN) {
+    *sorted = false;
+    return NULL;
+  }
+  *sorted = true;
+  r->start[0] = 0;
+  r->start[1] = r->part[0] + r->part[1];
+  r->start[2] = r->n;
+  TRY(vrow_run(cx, r, 4));
+  TRY(vrow_run(cx, r, 5));
+  if (flags & CNT_MERGED) unmerge(r->p, r->src, r->dst, r->n);
+  return NULL;
+}
+
 /* Sorts the 32-bit elements src[0, n) into dst through tmp on nchunks
  * threads; *sorted false: a NaN the order cannot place (dst untouched). */
 static V512 cxla_status vsort_row(const ExecCtx *cx, const SortPlan *p, int nchunks, const void *src, void *dst,
@@ -1147,14 +1269,9 @@ static V512 cxla_status vsort_row(const ExecCtx *cx, const SortPlan *p, int nchu
   VRow r = {.p = p, .src = src, .tmp = tmp, .dst = dst, .n = n, .nb = nchunks < VMAX_BUCKETS ? nchunks : VMAX_BUCKETS};
   int nb = r.nb, flags = 0;
   if (nb > 1 && n < 4 * VSAMPLE * nb) nb = r.nb = 1;
+  if (nb == 2) return vsort_two(cx, &r, sorted);
   if (nb > 1) {
-    /* splitters: keys of a sorted sample */
-    uint32_t smp[VSAMPLE];
-    for (int i = 0; i < VSAMPLE; i++) smp[i] = (uint32_t)sort_key(p, ((const uint32_t *)src)[(n - 1) * i / (VSAMPLE - 1)]);
-    VKeys id;
-    memset(&id, 0, sizeof id);
-    vleaf(&id, smp, smp, VSAMPLE);
-    for (int b = 0; b + 1 < nb; b++) r.split[b] = smp[(b + 1) * VSAMPLE / nb];
+    vsplitters(&r);
     TRY(vrow_run(cx, &r, 0));
     for (int c = 0; c < nb; c++) flags |= r.flags[c];
     if (flags & CNT_NAN) {
