@@ -816,7 +816,7 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
  * (SortPlan.vec): the keys split into one bucket per thread (at most
  * VMAX_BUCKETS) on splitters from a sample (a pass counting each chunk's
  * keys below each splitter, then one moving them, compressed, to their
- * buckets), each bucket sorted by a quicksort of the keys (partitions out
+ * buckets; two threads: vsort_two, one pass), each bucket sorted by a quicksort of the keys (partitions out
  * of place, compressed to their two ends; pivot: the median of 16 keys)
  * down to VLEAF keys, which a bitonic network in up to 16 registers sorts,
  * writing the elements back. A quicksort is not stable, but equal keys
