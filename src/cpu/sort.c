@@ -32,9 +32,13 @@
  * one bucket would hold more than half the row, the plain LSD passes sort
  * it.
  *
+ * Rows of 32-bit keys with no other operand take, where the CPU has
+ * AVX-512, a quicksort of the keys instead (vsort_row, below).
+ *
  * Otherwise a stable bottom-up merge sort of each row's positions calling
  * the compiled comparator (std::stable_sort's result, as the interpreter
  * gives), then every operand permuted alike. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -54,6 +58,7 @@ struct SortPlan {
   bool merge_nan, merge_zero;
   uint64_t nan_bits, zero_bits; /* what NaNs / zeros compare as */
   uint64_t tiny;       /* magnitudes up to this read as zero (DAZ) */
+  bool vec;            /* 32-bit keys, AVX-512: vsort_row sorts rows with no other operand */
 };
 
 static inline uint64_t sort_key(const SortPlan *p, uint64_t u) {
@@ -190,10 +195,17 @@ static bool plan_for(const Instr *in, SortPlan *p) {
   return true;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+static bool vsort_supported(void);
+#endif
+
 cxla_status sort_plan(const Instr *in, SortPlan **out) {
   *out = NULL;
   SortPlan p;
   if (!plan_for(in, &p)) return NULL;
+#if defined(__x86_64__) && defined(__GNUC__)
+  p.vec = p.bits == 32 && vsort_supported();
+#endif
   if (!(*out = cxla_malloc(sizeof p))) return cxla_oom();
   **out = p;
   return NULL;
@@ -798,6 +810,508 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
   return NULL;
 }
 
+/* ---- AVX-512 sort of 32-bit keys ---- */
+
+/* Rows of 32-bit keys and no other operand, where the CPU has AVX-512
+ * (SortPlan.vec): the keys split into one bucket per thread (at most
+ * VMAX_BUCKETS) on splitters from a sample (a pass counting each chunk's
+ * keys below each splitter, then one moving them, compressed, to their
+ * buckets; two threads: vsort_two, one pass), each bucket sorted by a quicksort of the keys (partitions out
+ * of place, compressed to their two ends; pivot: the median of 16 keys)
+ * down to VLEAF keys, which a bitonic network in up to 16 registers sorts,
+ * writing the elements back. A quicksort is not stable, but equal keys
+ * belong to elements equal bit for bit, except where sort_key merges
+ * elements (NaNs, zeros): unmerge then puts those back in their input
+ * order, as after the radix sort. */
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define V512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq")))
+#define VIN static inline __attribute__((always_inline, target("avx512f,avx512bw,avx512vl,avx512dq")))
+
+enum { VLEAF = 256, VMAX_BUCKETS = 8, VSAMPLE = 256 };
+
+/* $CXLA_CPU_SORT_ISA = "base" turns the vector sort off (tests run both). */
+static bool vsort_supported(void) {
+  const char *cap = getenv("CXLA_CPU_SORT_ISA");
+  if (cap && strcmp(cap, "base") == 0) return false;
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512bw");
+}
+
+/* sort_key and sort_unkey of 32-bit elements, 16 at a time: the plan's
+ * constants broadcast. All zeros: keys unchanged both ways. */
+typedef struct VKeys {
+  __m512i nsign, inf, tiny, nt, nb, zb, sign, fl, x; /* x: flip ^ out */
+  __m512i out, post;                                   /* unkey: out, then flip */
+  __mmask16 mn, mz;
+} VKeys;
+
+VIN void vkeys_init(const SortPlan *p, VKeys *k) {
+  k->nsign = _mm512_set1_epi32((int)(uint32_t)~p->sign);
+  k->inf = _mm512_set1_epi32((int)(uint32_t)p->inf);
+  k->tiny = _mm512_set1_epi32((int)(uint32_t)p->tiny);
+  k->nt = _mm512_set1_epi32((int)(uint32_t)p->nan_test);
+  k->nb = _mm512_set1_epi32((int)(uint32_t)p->nan_bits);
+  k->zb = _mm512_set1_epi32((int)(uint32_t)p->zero_bits);
+  k->sign = _mm512_set1_epi32((int)(uint32_t)p->sign);
+  k->fl = _mm512_set1_epi32(p->is_float ? -1 : 0);
+  k->x = _mm512_set1_epi32((int)(uint32_t)(p->flip ^ p->out));
+  k->out = _mm512_set1_epi32((int)(uint32_t)p->out);
+  k->post = _mm512_set1_epi32((int)(uint32_t)p->flip);
+  k->mn = p->merge_nan ? 0xffff : 0;
+  k->mz = p->merge_zero ? 0xffff : 0;
+}
+
+/* The keys of v; of the valid lanes, those holding a NaN the order
+ * cannot place or'ed into *fn, those sort_key merges into *fm. */
+VIN __m512i vkey(const VKeys *k, __m512i v, __mmask16 valid, __mmask16 *fn, __mmask16 *fm) {
+  __m512i mag = _mm512_and_si512(v, k->nsign);
+  __mmask16 isn = _mm512_cmpgt_epu32_mask(mag, k->inf) & k->mn;
+  __mmask16 isz = _mm512_cmple_epu32_mask(mag, k->tiny) & k->mz & (__mmask16)~isn;
+  *fn |= _mm512_mask_cmpgt_epu32_mask(valid, _mm512_and_si512(v, k->nt), k->inf);
+  *fm |= (isn | isz) & valid;
+  __m512i u = _mm512_mask_mov_epi32(_mm512_mask_mov_epi32(v, isn, k->nb), isz, k->zb);
+  /* floats: negative ones all bits flipped, positive ones the sign bit */
+  __m512i f = _mm512_and_si512(_mm512_or_si512(_mm512_srai_epi32(u, 31), k->sign), k->fl);
+  return _mm512_xor_si512(_mm512_xor_si512(u, f), k->x);
+}
+
+VIN __m512i vunkey(const VKeys *k, __m512i v) {
+  __m512i r = _mm512_xor_si512(v, k->out);
+  /* floats: top bit set (a positive element): the sign bit flipped; else all bits */
+  __m512i f = _mm512_and_si512(_mm512_or_si512(_mm512_andnot_si512(_mm512_srai_epi32(r, 31), _mm512_set1_epi32(-1)),
+                                               k->sign),
+                               k->fl);
+  return _mm512_xor_si512(_mm512_xor_si512(r, f), k->post);
+}
+
+/* The first n lanes (none for n <= 0). */
+VIN __mmask16 vfirst(int64_t n) { return (__mmask16)(n >= 16 ? 0xffffu : n <= 0 ? 0u : (1u << n) - 1); }
+
+/* v with each lane swapped with lane ^ j (j: 1, 2, 4, 8). */
+VIN __m512i vswap(__m512i v, int j) {
+  switch (j) {
+  case 1: return _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0xb1);
+  case 2: return _mm512_shuffle_epi32(v, (_MM_PERM_ENUM)0x4e);
+  case 4: return _mm512_shuffle_i32x4(v, v, 0xb1);
+  default: return _mm512_shuffle_i32x4(v, v, 0x4e);
+  }
+}
+
+/* One compare-exchange step: lanes in hi take the larger of lane and
+ * lane ^ j, the others the smaller. */
+VIN __m512i vstep(__m512i v, int j, __mmask16 hi) {
+  __m512i q = vswap(v, j);
+  return _mm512_mask_mov_epi32(_mm512_min_epu32(v, q), hi, _mm512_max_epu32(v, q));
+}
+
+/* A bitonic register sorted (the half-cleaners j = 8, 4, 2, 1). */
+VIN __m512i vclean16(__m512i v) {
+  v = vstep(v, 8, 0xff00);
+  v = vstep(v, 4, 0xf0f0);
+  v = vstep(v, 2, 0xcccc);
+  return vstep(v, 1, 0xaaaa);
+}
+
+/* A register sorted (bitonic network: k = 2, 4, 8, then the k = 16 merge). */
+VIN __m512i vsort16(__m512i v) {
+  v = vstep(v, 1, 0x6666);
+  v = vstep(v, 2, 0x3c3c);
+  v = vstep(v, 1, 0x5a5a);
+  v = vstep(v, 4, 0x0ff0);
+  v = vstep(v, 2, 0x33cc);
+  v = vstep(v, 1, 0x55aa);
+  return vclean16(v);
+}
+
+VIN __m512i vrev(__m512i v) {
+  return _mm512_permutexvar_epi32(_mm512_set_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15), v);
+}
+
+/* v[0, N) (N a power of two up to 16) sorted as one sequence of 16 N
+ * keys: each register sorted, then runs of w registers merged pairwise
+ * (the second run reversed against the first: lows and highs each
+ * bitonic, then cleaned across registers and within them). */
+VIN void vsortn(__m512i *v, const int N) {
+#pragma GCC unroll 16
+  for (int i = 0; i < N; i++) v[i] = vsort16(v[i]);
+  for (int w = 1; w < N; w *= 2) {
+#pragma GCC unroll 16
+    for (int g = 0; g < N; g += 2 * w) {
+      /* lows to the first run, highs to the second: pairs t, u = w-1-t */
+#pragma GCC unroll 8
+      for (int t = 0; 2 * t < w; t++) {
+        int u = w - 1 - t;
+        __m512i at = v[g + t], au = v[g + u], bt = vrev(v[g + w + t]), bu = vrev(v[g + w + u]);
+        v[g + t] = _mm512_min_epu32(at, bu);
+        v[g + w + t] = _mm512_max_epu32(at, bu);
+        v[g + u] = _mm512_min_epu32(au, bt);
+        v[g + w + u] = _mm512_max_epu32(au, bt);
+      }
+      for (int d = w / 2; d >= 1; d /= 2)
+#pragma GCC unroll 16
+        for (int x = g; x < g + 2 * w; x++)
+          if (((x - g) & d) == 0) {
+            __m512i a = v[x], b = v[x + d];
+            v[x] = _mm512_min_epu32(a, b);
+            v[x + d] = _mm512_max_epu32(a, b);
+          }
+#pragma GCC unroll 16
+      for (int x = g; x < g + 2 * w; x++) v[x] = vclean16(v[x]);
+    }
+  }
+}
+
+/* s[0, n) (n <= 16 N) sorted through N registers (padded with the
+ * largest key) to out as elements. */
+VIN void vleafn(const VKeys *k, const uint32_t *s, uint32_t *out, int64_t n, const int N) {
+  __m512i v[16];
+#pragma GCC unroll 16
+  for (int i = 0; i < N; i++) v[i] = _mm512_mask_loadu_epi32(_mm512_set1_epi32(-1), vfirst(n - 16 * i), s + 16 * i);
+  vsortn(v, N);
+#pragma GCC unroll 16
+  for (int i = 0; i < N; i++) _mm512_mask_storeu_epi32(out + 16 * i, vfirst(n - 16 * i), vunkey(k, v[i]));
+}
+
+/* s[0, n) (n <= VLEAF) sorted to out (which may be s) as elements. */
+static V512 void vleaf(const VKeys *k, const uint32_t *s, uint32_t *out, int64_t n) {
+  if (n <= 16) vleafn(k, s, out, n, 1);
+  else if (n <= 32) vleafn(k, s, out, n, 2);
+  else if (n <= 64) vleafn(k, s, out, n, 4);
+  else if (n <= 128) vleafn(k, s, out, n, 8);
+  else vleafn(k, s, out, n, 16);
+}
+
+/* The keys src[0, n) (keys: the elements, made keys) to dst between *l
+ * and *r: those below P (le: not above) at *l on, the others down from
+ * *r; both advanced. Whole vectors: the first part stored whole (the lanes
+ * past its keys fall in the gap not yet written, which holds at least the
+ * 16 keys in hand), the second compressed to memory. fn, fm: as vkey. */
+VIN void vpart_run(const VKeys *k, const bool keys, const uint32_t *src, int64_t n, uint32_t *dst, int64_t *pl,
+                   int64_t *pr, __m512i P, const bool le, __mmask16 *fn, __mmask16 *fm) {
+  int64_t l = *pl, r = *pr, i = 0;
+  for (; i + 16 <= n; i += 16) {
+    __m512i v = _mm512_loadu_si512(src + i);
+    if (keys) v = vkey(k, v, 0xffff, fn, fm);
+    __mmask16 a = le ? _mm512_cmple_epu32_mask(v, P) : _mm512_cmplt_epu32_mask(v, P);
+    int ca = __builtin_popcount(a);
+    _mm512_storeu_si512(dst + l, _mm512_maskz_compress_epi32(a, v));
+    l += ca;
+    r -= 16 - ca;
+    _mm512_mask_compressstoreu_epi32(dst + r, (__mmask16)~a, v);
+  }
+  if (i < n) {
+    __mmask16 valid = vfirst(n - i);
+    __m512i v = _mm512_maskz_loadu_epi32(valid, src + i);
+    if (keys) v = vkey(k, v, valid, fn, fm);
+    __mmask16 a = (le ? _mm512_cmple_epu32_mask(v, P) : _mm512_cmplt_epu32_mask(v, P)) & valid;
+    __mmask16 b = valid & (__mmask16)~a;
+    _mm512_mask_compressstoreu_epi32(dst + l, a, v);
+    l += __builtin_popcount(a);
+    r -= __builtin_popcount(b);
+    _mm512_mask_compressstoreu_epi32(dst + r, b, v);
+  }
+  *pl = l;
+  *pr = r;
+}
+
+/* The keys src[0, n) to dst: those below pv (le: not above) from dst's
+ * start on, the others from its end down; returns how many went first. */
+static V512 int64_t vpart(const uint32_t *src, uint32_t *dst, int64_t n, uint32_t pv, bool le) {
+  int64_t l = 0, r = n;
+  __mmask16 f = 0;
+  __m512i P = _mm512_set1_epi32((int)pv);
+  if (le) vpart_run(NULL, false, src, n, dst, &l, &r, P, true, &f, &f);
+  else vpart_run(NULL, false, src, n, dst, &l, &r, P, false, &f, &f);
+  return l;
+}
+
+/* The median of 16 keys spread over s[0, n). */
+static V512 uint32_t vpivot(const uint32_t *s, int64_t n) {
+  uint32_t a[16];
+  for (int i = 0; i < 16; i++) a[i] = s[(n - 1) * i / 15];
+  _mm512_storeu_si512(a, vsort16(_mm512_loadu_si512(a)));
+  return a[8];
+}
+
+/* Where the quicksort goes too deep: an LSD radix sort of s[0, n) (8-bit
+ * digits, through a), to out as elements. */
+static V512 void vradix(const VKeys *k, uint32_t *s, uint32_t *a, uint32_t *out, int64_t n) {
+  for (int d = 0; d < 4; d++) {
+    uint32_t h[256] = {0}, run = 0;
+    for (int64_t i = 0; i < n; i++) h[(s[i] >> (8 * d)) & 255]++;
+    for (int b = 0; b < 256; b++) {
+      uint32_t c = h[b];
+      h[b] = run;
+      run += c;
+    }
+    for (int64_t i = 0; i < n; i++) a[h[(s[i] >> (8 * d)) & 255]++] = s[i];
+    uint32_t *t = s;
+    s = a;
+    a = t;
+  }
+  for (int64_t i = 0; i < n; i += 16) {
+    __mmask16 m = vfirst(n - i);
+    _mm512_mask_storeu_epi32(out + i, m, vunkey(k, _mm512_maskz_loadu_epi32(m, s + i)));
+  }
+}
+
+/* The keys s[0, n) sorted to out (s or a, both as long) as elements;
+ * a: scratch. depth: partitions left before vradix takes over. */
+static V512 void vquick(const VKeys *k, uint32_t *s, uint32_t *a, uint32_t *out, int64_t n, int depth) {
+  while (n > VLEAF) {
+    if (depth-- == 0) {
+      vradix(k, s, a, out, n);
+      return;
+    }
+    uint32_t pv = vpivot(s, n);
+    int64_t l = vpart(s, a, n, pv, false);
+    if (l == 0) {
+      /* pv is the least key: its copies are done */
+      int64_t e = vpart(a, s, n, pv, true);
+      __m512i x = vunkey(k, _mm512_set1_epi32((int)pv));
+      for (int64_t i = 0; i < e; i += 16) _mm512_mask_storeu_epi32(out + i, vfirst(e - i), x);
+      s += e, a += e, out += e, n -= e;
+      continue;
+    }
+    /* the smaller side first, the larger one in this loop; the keys are now in a */
+    uint32_t *t = s;
+    if (l < n - l) {
+      vquick(k, a, t, out, l, depth);
+      s = a + l, a = t + l, out += l, n -= l;
+    } else {
+      vquick(k, a + l, t + l, out + l, n - l, depth);
+      s = a, a = t, n = l;
+    }
+  }
+  vleaf(k, s, out, n);
+}
+
+/* One row: src (n elements) in buckets of keys in tmp, sorted to dst. */
+typedef struct VRow {
+  const SortPlan *p;
+  const uint32_t *src;
+  uint32_t *tmp, *dst;
+  int64_t n;
+  int nb;                                   /* buckets = chunks */
+  uint32_t split[VMAX_BUCKETS];             /* bucket b: keys from split[b - 1] to below split[b] */
+  uint32_t below[VMAX_BUCKETS][VMAX_BUCKETS]; /* chunk c: keys below split[b]; then its offset in bucket b */
+  int64_t start[VMAX_BUCKETS + 1];
+  int flags[VMAX_BUCKETS];                  /* CNT_* per chunk */
+  int64_t part[2], mid[2];                  /* two buckets: see vsort_two */
+  int phase;                                /* 0: count, 1: move, 2: sort; vsort_two: 3, 4, 5 */
+} VRow;
+
+/* Chunk [lo, hi) of the row, nb buckets (a constant where inlined):
+ * phase 0 counts its keys below each splitter (to cnt), phase 1 moves
+ * them to their buckets in tmp (at off, advanced). Returns CNT_*. The
+ * counts and offsets are locals: in registers, not in memory the stores
+ * to tmp might alias. */
+VIN int vchunk(const VRow *r, const VKeys *k, int phase, int64_t lo, int64_t hi, const int nb, uint32_t *cnt,
+               uint32_t *off) {
+  __m512i S[VMAX_BUCKETS];
+  uint32_t c[VMAX_BUCKETS] = {0}, o[VMAX_BUCKETS];
+#pragma GCC unroll 8
+  for (int b = 0; b < nb; b++) {
+    if (b + 1 < nb) S[b] = _mm512_set1_epi32((int)r->split[b]);
+    o[b] = phase ? off[b] : 0;
+  }
+  __mmask16 fn = 0, fm = 0;
+  for (int64_t i = lo; i < hi; i += 16) {
+    __mmask16 valid = vfirst(hi - i);
+    __m512i v = vkey(k, _mm512_maskz_loadu_epi32(valid, r->src + i), valid, &fn, &fm);
+    __mmask16 rest = valid;
+#pragma GCC unroll 8
+    for (int b = 0; b < nb; b++) {
+      __mmask16 m = b + 1 < nb ? _mm512_mask_cmplt_epu32_mask(rest, v, S[b]) : rest;
+      rest &= (__mmask16)~m;
+      if (phase == 0) {
+        c[b] += (uint32_t)__builtin_popcount(m);
+      } else {
+        _mm512_mask_compressstoreu_epi32(r->tmp + o[b], m, v);
+        o[b] += (uint32_t)__builtin_popcount(m);
+      }
+    }
+  }
+#pragma GCC unroll 8
+  for (int b = 0; b < nb; b++) {
+    if (phase == 0) cnt[b] = c[b];
+    else off[b] = o[b];
+  }
+  return (fn ? CNT_NAN : 0) | (fm ? CNT_MERGED : 0);
+}
+
+/* Two buckets (vsort_two), chunk or bucket c of phase 3: the chunk's
+ * keys partitioned on split[0] into its own range of tmp (part[c] below);
+ * 4: the bucket's keys, in its two pieces of tmp, partitioned on a pivot
+ * of theirs into its range of dst (mid[c] below; -1: only copied); 5:
+ * its two parts sorted, through tmp. */
+static V512 void vtwo_phase(VRow *r, const VKeys *k, int64_t c) {
+  int64_t h = r->n / 2, lo[2] = {0, h}, len[2] = {h, r->n - h};
+  if (r->phase == 3) {
+    int64_t l = 0, e = len[c];
+    __mmask16 fn = 0, fm = 0;
+    vpart_run(k, true, r->src + lo[c], len[c], r->tmp + lo[c], &l, &e, _mm512_set1_epi32((int)r->split[0]), false,
+              &fn, &fm);
+    r->part[c] = l;
+    r->flags[c] = (fn ? CNT_NAN : 0) | (fm ? CNT_MERGED : 0);
+    return;
+  }
+  int64_t s = r->start[c], m = r->start[c + 1] - s;
+  if (r->phase == 5) {
+    int64_t a = r->mid[c] < 0 ? m : r->mid[c];
+    vquick(k, r->dst + s, r->tmp + s, r->dst + s, a, 2 * bit_length((uint64_t)m) + 8);
+    vquick(k, r->dst + s + a, r->tmp + s + a, r->dst + s + a, m - a, 2 * bit_length((uint64_t)m) + 8);
+    return;
+  }
+  /* the pieces: bucket 0 the chunks' first parts, bucket 1 their second */
+  const uint32_t *p0 = r->tmp + lo[0] + (c ? r->part[0] : 0), *p1 = r->tmp + lo[1] + (c ? r->part[1] : 0);
+  int64_t n0 = c ? len[0] - r->part[0] : r->part[0], n1 = c ? len[1] - r->part[1] : r->part[1];
+  if (m <= VLEAF) {
+    memcpy(r->dst + s, p0, (size_t)n0 * sizeof *p0);
+    memcpy(r->dst + s + n0, p1, (size_t)n1 * sizeof *p1);
+    r->mid[c] = -1;
+    return;
+  }
+  uint32_t smp[16];
+  for (int i = 0; i < 16; i++) {
+    int64_t j = (m - 1) * i / 15;
+    smp[i] = j < n0 ? p0[j] : p1[j - n0];
+  }
+  _mm512_storeu_si512(smp, vsort16(_mm512_loadu_si512(smp)));
+  __m512i P = _mm512_set1_epi32((int)smp[8]);
+  int64_t l = 0, e = m;
+  __mmask16 f = 0;
+  vpart_run(NULL, false, p0, n0, r->dst + s, &l, &e, P, false, &f, &f);
+  vpart_run(NULL, false, p1, n1, r->dst + s, &l, &e, P, false, &f, &f);
+  r->mid[c] = l;
+}
+
+static V512 cxla_status vrow_phase(void *arg, int64_t begin, int64_t end) {
+  VRow *r = arg;
+  VKeys k;
+  vkeys_init(r->p, &k);
+  int nb = r->nb;
+  for (int64_t c = begin; c < end; c++) {
+    int64_t lo = r->n * c / nb, hi = r->n * (c + 1) / nb;
+    if (r->phase >= 3) {
+      vtwo_phase(r, &k, c);
+      continue;
+    }
+    if (r->phase == 2) {
+      int64_t s = r->start[c], m = r->start[c + 1] - s;
+      vquick(&k, r->tmp + s, r->dst + s, r->dst + s, m, 2 * bit_length((uint64_t)m) + 8);
+      continue;
+    }
+    /* phase 0: below[c][b] = keys below split[b] (cumulative), phase 1: from offsets */
+    uint32_t *cnt = r->below[c], cum[VMAX_BUCKETS];
+    int f;
+#define VCHUNK(NB)                                                                               \
+  case NB:                                                                                       \
+    f = r->phase ? vchunk(r, &k, 1, lo, hi, NB, cum, cnt) : vchunk(r, &k, 0, lo, hi, NB, cum, cnt); \
+    break;
+    switch (nb) {
+      VCHUNK(1) VCHUNK(2) VCHUNK(3) VCHUNK(4) VCHUNK(5) VCHUNK(6) VCHUNK(7)
+    default: f = r->phase ? vchunk(r, &k, 1, lo, hi, VMAX_BUCKETS, cum, cnt) : vchunk(r, &k, 0, lo, hi, VMAX_BUCKETS, cum, cnt);
+    }
+#undef VCHUNK
+    if (r->phase == 0)
+      for (int b = 0; b + 1 < nb; b++) cnt[b] = b ? cnt[b - 1] + cum[b] : cum[b];
+    r->flags[c] = f;
+  }
+  return NULL;
+}
+
+static cxla_status vrow_run(const ExecCtx *cx, VRow *r, int phase) {
+  r->phase = phase;
+  if (r->nb == 1) return vrow_phase(r, 0, 1);
+  return rt_pool_parallel_for(cx->pool, r->nb, 1, r->nb, vrow_phase, r);
+}
+
+/* r->split: keys of a sorted sample of the row, nb - 1 of them. */
+static V512 void vsplitters(VRow *r) {
+  uint32_t smp[VSAMPLE];
+  for (int i = 0; i < VSAMPLE; i++) smp[i] = (uint32_t)sort_key(r->p, r->src[(r->n - 1) * i / (VSAMPLE - 1)]);
+  VKeys id;
+  memset(&id, 0, sizeof id);
+  vleaf(&id, smp, smp, VSAMPLE);
+  for (int b = 0; b + 1 < r->nb; b++) r->split[b] = smp[(b + 1) * VSAMPLE / r->nb];
+}
+
+/* Two threads, two buckets, and the source read once: each thread
+ * partitions its half of the row's keys on the splitter into its half of
+ * tmp (phase 3); each bucket, in two pieces, is partitioned on its own
+ * pivot into its range of dst (4); then each sorts its two parts (5). */
+static cxla_status vsort_two(const ExecCtx *cx, VRow *r, bool *sorted) {
+  vsplitters(r);
+  TRY(vrow_run(cx, r, 3));
+  int flags = r->flags[0] | r->flags[1];
+  if (flags & CNT_NAN) {
+    *sorted = false;
+    return NULL;
+  }
+  *sorted = true;
+  r->start[0] = 0;
+  r->start[1] = r->part[0] + r->part[1];
+  r->start[2] = r->n;
+  TRY(vrow_run(cx, r, 4));
+  TRY(vrow_run(cx, r, 5));
+  if (flags & CNT_MERGED) unmerge(r->p, r->src, r->dst, r->n);
+  return NULL;
+}
+
+/* Sorts the 32-bit elements src[0, n) into dst through tmp on nchunks
+ * threads; *sorted false: a NaN the order cannot place (dst untouched). */
+static V512 cxla_status vsort_row(const ExecCtx *cx, const SortPlan *p, int nchunks, const void *src, void *dst,
+                                  void *tmp, int64_t n, bool *sorted) {
+  VRow r = {.p = p, .src = src, .tmp = tmp, .dst = dst, .n = n, .nb = nchunks < VMAX_BUCKETS ? nchunks : VMAX_BUCKETS};
+  int nb = r.nb, flags = 0;
+  if (nb > 1 && n < 4 * VSAMPLE * nb) nb = r.nb = 1;
+  if (nb == 2) return vsort_two(cx, &r, sorted);
+  if (nb > 1) {
+    vsplitters(&r);
+    TRY(vrow_run(cx, &r, 0));
+    for (int c = 0; c < nb; c++) flags |= r.flags[c];
+    if (flags & CNT_NAN) {
+      *sorted = false;
+      return NULL;
+    }
+    /* below[c][b] -> chunk c's count in bucket b -> its offset there */
+    uint32_t cnt[VMAX_BUCKETS][VMAX_BUCKETS];
+    for (int c = 0; c < nb; c++)
+      for (int b = 0; b < nb; b++) {
+        uint32_t hi = b + 1 < nb ? r.below[c][b] : (uint32_t)(n * (c + 1) / nb - n * c / nb);
+        cnt[c][b] = hi - (b > 0 ? r.below[c][b - 1] : 0);
+      }
+    int64_t run = 0;
+    for (int b = 0; b < nb; b++) {
+      r.start[b] = run;
+      for (int c = 0; c < nb; c++) {
+        r.below[c][b] = (uint32_t)run;
+        run += cnt[c][b];
+      }
+    }
+    r.start[nb] = run;
+  } else {
+    r.below[0][0] = 0;
+    r.start[0] = 0;
+    r.start[1] = n;
+  }
+  TRY(vrow_run(cx, &r, 1));
+  for (int c = 0; c < nb; c++) flags |= r.flags[c];
+  if (flags & CNT_NAN) {
+    *sorted = false;
+    return NULL;
+  }
+  *sorted = true;
+  TRY(vrow_run(cx, &r, 2));
+  if (flags & CNT_MERGED) unmerge(p, src, dst, n);
+  return NULL;
+}
+#endif
+
 /* Sorts src[0, n) into dst (indices into idst when not NULL), using tmp /
  * itmp and h. *sorted false: the row holds a NaN the order cannot place
  * (nothing written). */
@@ -808,6 +1322,9 @@ static cxla_status radix_row(const ExecCtx *cx, const SortPlan *p, int nchunks, 
     *sorted = small_sort(p, src, dst, idst, n);
     return NULL;
   }
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (p->vec && !idst) return vsort_row(cx, p, nchunks, src, dst, tmp, n, sorted);
+#endif
   Radix r = {.p = p, .f = radix_fns(p->bits), .n = n, .nchunks = nchunks, .h = h, .src = src};
   r.rb = digit_bits(p->bits, n);
   r.npass = (p->bits + r.rb - 1) / r.rb;

@@ -39,6 +39,11 @@ typedef enum {
   D_SPREAD, /* floats: values over many binades; integers: random bits */
   D_NARROW, /* every key with the same top 16 bits */
   D_HEAVY,  /* three values 30% each, the rest spread */
+  D_EQUAL,  /* one value throughout */
+  D_ZEROS,  /* floats: +0, -0, subnormals of both signs, NaNs (when nans), a few +-1 */
+  D_UP,     /* ascending (floats from -inf to +inf, NaNs at the end when nans) */
+  D_DOWN,   /* descending */
+  D_FEW,    /* four values */
 } Dist;
 
 /* Deterministic data of distribution d; in D_DUPS, NaNs only when nans,
@@ -52,7 +57,28 @@ static void fill(Literal *l, uint64_t seed, bool nans, Dist d) {
   for (int64_t i = 0; i < l->nelems; i++) {
     x ^= x << 13, x ^= x >> 7, x ^= x << 17;
     uint64_t r = x >> 16;
-    if (l->type == T_PRED) {
+    int64_t rank = d == D_DOWN ? l->nelems - 1 - i : i;
+    if (d == D_EQUAL) {
+      if (fl) literal_set_f64(l, i, -3.75);
+      else literal_set_i64(l, i, 5);
+    } else if (d == D_ZEROS && fl) {
+      /* +0, -0, subnormals of both signs; NaNs of several payloads */
+      const uint64_t sp[] = {0, s, 1, s | 1, s | (mt >> 1), mt >> 3, e | mt, s | e | 1};
+      if (r % 16 == 0) literal_set_f64(l, i, r & 32 ? 1.0 : -1.0);
+      else memcpy((char *)l->data + i * es, &sp[r % (nans ? 8 : 6)], (size_t)es);
+    } else if ((d == D_UP || d == D_DOWN) && fl) {
+      int64_t m = l->nelems;
+      if (rank == 0) literal_set_f64(l, i, -INFINITY);
+      else if (rank == m - 1 && nans) memcpy((char *)l->data + i * es, &(uint64_t){e | mt}, (size_t)es);
+      else if (rank == m - 1 || (rank == m - 2 && nans)) literal_set_f64(l, i, INFINITY);
+      else literal_set_f64(l, i, (double)(rank - m / 2) * 0.5);
+    } else if (d == D_UP || d == D_DOWN) {
+      literal_set_i64(l, i, rank - 100);
+    } else if (d == D_FEW) {
+      const double v[] = {2.5, -1.0, 0.0, 7.0};
+      if (fl) literal_set_f64(l, i, v[r % 4]);
+      else literal_set_i64(l, i, (int64_t)(r % 4) * 3 - 4);
+    } else if (l->type == T_PRED) {
       ((uint8_t *)l->data)[i] = r & 1;
     } else if (d == D_NARROW) {
       /* f32 / f64: 1 + k ulp; integers: small non-negative */
@@ -104,17 +130,19 @@ static cxla_status parse(const char *text, cxla_module **m) {
   return s ? s : verify_module(*m);
 }
 
-/* Runs a compiled module on 1 and on 3 threads; both results must be
+/* Runs a compiled module on 1, 2 and 3 threads (radix -1: a reference,
+ * no radix sort, on one thread); all results must be
  * `want` (or the first becomes it when want is NULL). */
 static bool run_cpu(const char *name, const cxla_module *m, Literal **args, int radix, Literal **want) {
   CpuExecutable *x = NULL;
   cxla_status s = cpu_compile(m, NULL, &x);
-  bool ok = !s;
+  bool ok = !s, ref = false;
+  if (radix < 0) radix = 0, ref = true;
   if (ok && cpu_executable_stats(x)->nradix != radix) {
     fprintf(stderr, "%s: %d radix sorts, expected %d\n", name, cpu_executable_stats(x)->nradix, radix);
     ok = false;
   }
-  for (int threads = 1; ok && threads <= 3; threads += 2) {
+  for (int threads = 1; ok && threads <= (ref ? 1 : 3); threads++) {
     Literal *got = NULL;
     CpuExecOptions o = {.pool = pool, .num_threads = threads};
     s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
@@ -155,12 +183,12 @@ static void free_args(const cxla_module *m, Literal **a) {
 
 /* The cpu backend against the interpreter; radix: sorts expected to take
  * the radix sort. */
-static bool check_seed(const char *name, const char *text, int radix, bool nans, uint64_t seed) {
+static bool check_dist(const char *name, const char *text, int radix, bool nans, uint64_t seed, Dist d) {
   cxla_module *m = NULL;
   Literal *want = NULL;
   Literal **args = NULL;
   cxla_status s = parse(text, &m);
-  if (!s) s = make_args(m, seed, nans, D_DUPS, &args);
+  if (!s) s = make_args(m, seed, nans, d, &args);
   if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
   bool ok = !s && run_cpu(name, m, args, radix, &want);
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
@@ -169,6 +197,10 @@ static bool check_seed(const char *name, const char *text, int radix, bool nans,
   if (m) free_args(m, args);
   cxla_module_destroy(m);
   return ok;
+}
+
+static bool check_seed(const char *name, const char *text, int radix, bool nans, uint64_t seed) {
+  return check_dist(name, text, radix, nans, seed, D_DUPS);
 }
 
 static bool check(const char *name, const char *text, int radix, bool nans) {
@@ -183,7 +215,7 @@ static bool check_long_seed(const char *name, const char *text, const char *ref_
   cxla_status s = parse(text, &m);
   if (!s) s = parse(ref_text, &r);
   if (!s) s = make_args(m, seed, true, d, &args);
-  bool ok = !s && run_cpu(name, r, args, 0, &want) && run_cpu(name, m, args, 1, &want);
+  bool ok = !s && run_cpu(name, r, args, -1, &want) && run_cpu(name, m, args, 1, &want);
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
   cxla_status_free(s);
   literal_free(want);
@@ -383,6 +415,53 @@ TEST(long_rows) {
   CHECK(check_long("u16_rows", a, b));
 }
 
+/* The AVX-512 sort of 32-bit keys (and, with CXLA_CPU_SORT_ISA=base, the
+ * radix sort it replaces) against the interpreter: row lengths around the
+ * vector widths and the network sizes up to 2000, rows of one value, of
+ * zeros of both signs, subnormals and NaNs, sorted and reversed rows, few
+ * values; ascending and descending; f32 (JAX's comparator), s32, u32. */
+TEST(vector_sort) {
+  const int lens[] = {0, 1, 2, 3, 15, 16, 17, 31, 33, 47, 63, 64, 65, 127, 129, 200, 255, 256, 257, 300,
+                      511, 513, 777, 1023, 1025, 1500, 1999, 2000};
+  const Dist dists[] = {D_DUPS, D_EQUAL, D_ZEROS, D_UP, D_DOWN, D_FEW, D_SPREAD};
+  const char *caps[] = {NULL, "base"};
+  char shape[32], name[96];
+  for (int c = 0; c < 2; c++) {
+    if (caps[c]) setenv("CXLA_CPU_SORT_ISA", caps[c], 1);
+    for (size_t i = 0; i < sizeof lens / sizeof *lens; i++) {
+      snprintf(shape, sizeof shape, "[%d]", lens[i]);
+      /* three distributions a length, in turn */
+      for (size_t j = 0; j < 3; j++) {
+        size_t k = (3 * i + j) % (sizeof dists / sizeof *dists);
+        snprintf(name, sizeof name, "f32 len %d dist %d%s", lens[i], (int)dists[k], caps[c] ? " base" : "");
+        bool nans = (i + j) % 2 == 0;
+        CHECK(check_dist(name, canon_module("f32", shape, 0, i % 3 ? "LT" : "GT", false, "0", "nan", "TOTALORDER", false),
+                         1, nans, 7 + i, dists[k]));
+      }
+      if (i % 4 == 1) {
+        snprintf(name, sizeof name, "s32/u32 len %d%s", lens[i], caps[c] ? " base" : "");
+        CHECK(check_dist(name, plain_module("s32", shape, 0, "LT", "", false), 1, false, 3 + i, D_SPREAD));
+        CHECK(check_dist(name, plain_module("u32", shape, 0, "GT", "", false), 1, false, 5 + i, D_DUPS));
+        CHECK(check_dist(name, plain_module("s32", shape, 0, "GT", "", false), 1, false, 9 + i, D_FEW));
+        /* IEEE order: rows with NaNs take the comparator */
+        CHECK(check_dist(name, plain_module("f32", shape, 0, "LT", "", false), 1, i % 8 == 1, 11 + i, D_ZEROS));
+      }
+    }
+    /* rows of several lengths over the threads */
+    snprintf(name, sizeof name, "f32 rows%s", caps[c] ? " base" : "");
+    CHECK(check_dist(name, canon_module("f32", "[37,301]", 1, "LT", false, "0", "nan", "TOTALORDER", false), 1, true, 3,
+                     D_ZEROS));
+    /* long rows split over the threads: zeros, one value, sorted */
+    const Dist ld[] = {D_ZEROS, D_EQUAL, D_DOWN};
+    for (int k = 0; k < 3; k++) {
+      snprintf(name, sizeof name, "f32 long dist %d%s", (int)ld[k], caps[c] ? " base" : "");
+      CHECK(check_dist(name, canon_module("f32", "[200003]", 0, k % 2 ? "GT" : "LT", false, "0", "nan", "TOTALORDER", false),
+                       1, true, 21, ld[k]));
+    }
+    unsetenv("CXLA_CPU_SORT_ISA");
+  }
+}
+
 int main(void) {
   if (rt_pool_create(3, &pool)) return 1;
   RUN(jax_float_comparator);
@@ -390,6 +469,11 @@ int main(void) {
   RUN(several_operands);
   RUN(not_recognized);
   RUN(long_rows);
+  RUN(vector_sort);
+  /* the radix sorts the vector sort replaces */
+  setenv("CXLA_CPU_SORT_ISA", "base", 1);
+  RUN(long_rows);
+  unsetenv("CXLA_CPU_SORT_ISA");
   rt_pool_destroy(pool);
   return test_summary(__FILE__);
 }
