@@ -857,31 +857,46 @@ static LLVMValueRef expf_core(Em *e, LLVMValueRef x, LLVMValueRef *k, LLVMValueR
   return p;
 }
 
-/* p 2^k by adding k to p's exponent field: exact where the result is a
- * normal number (callers select overflow and underflow). */
-static LLVMValueRef ldexpf_(Em *e, LLVMValueRef p, LLVMValueRef k) {
-  LLVMBuilderRef B = e->b;
-  LLVMValueRef pb = LLVMBuildBitCast(B, p, e->cg->i32, "");
-  LLVMValueRef rb = LLVMBuildAdd(B, pb, LLVMBuildShl(B, k, KI32(e, 23), ""), "");
-  return LLVMBuildBitCast(B, rb, e->cg->f32, "");
-}
-
 /* The largest f32 whose exp is finite, and the least whose exp is normal. */
 #define EXPF_MAX_ARG 0x1.62e42ep+6
 #define EXPF_MIN_ARG -0x1.5d589ep+6
 
-static LLVMValueRef fsel_clamp(Em *e, LLVMValueRef x, double lo, double hi) {
-  LLVMValueRef c = sel(e, fcmp(e, LLVMRealOLT, x, F(e, lo)), F(e, lo), x);
-  c = sel(e, fcmp(e, LLVMRealOGT, c, F(e, hi)), F(e, hi), c);
-  return sel(e, isnan_(e, x), F(e, 0), c);
-}
-
+/* exp of an f32 value in f32 arithmetic, 22 vector operations and
+ * no selects: x clamped to [-88, 88.8] (NaN kept: both compares are false
+ * for it); k = rint(x log2e) by the 1.5 2^23 rounding trick (km, whose
+ * low mantissa bits are k's), then capped at 127 so that 2^k is a normal
+ * f32 made from k's bits (k = -127 makes the bits of +0); r = x - k ln2
+ * as r + rl (Cody-Waite, rl the reduction's rounding error) lies in
+ * [-ln2/2, ln2/2], or up to ln2 (0.77 at the clamp) where k was capped;
+ * p = 1 + expm1(r), Taylor to r^9 (truncation below 2^-27 of p on
+ * [-ln2/2, ln2]); the result is p 2^k, one multiplication, which
+ *   - overflows to inf exactly where p 2^127 reaches 2^128 (x beyond
+ *     EXPF_MAX_ARG, and x = inf by the clamp);
+ *   - is below the smallest normal where exp(x) is (k = -126 and p < 1):
+ *     flushed to zero by the FTZ mode compiled code runs in (elsewhere a
+ *     subnormal within the same ulp), and 0 for x <= -88 (2^k = +0);
+ *   - is NaN for a NaN x (p is).
+ * A subnormal x: exp is 1 whether or not it reads as zero (DAZ). */
 static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
-  LLVMValueRef k, p = expf_core(e, fsel_clamp(e, x, -89, 89), &k, NULL);
-  LLVMValueRef r = ldexpf_(e, p, k);
-  r = sel(e, fcmp(e, LLVMRealOGT, x, F(e, EXPF_MAX_ARG)), F(e, INFINITY), r);
-  r = sel(e, fcmp(e, LLVMRealOLT, x, F(e, EXPF_MIN_ARG)), F(e, 0), r); /* flushed */
-  return sel(e, isnan_(e, x), x, r);
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef xc = sel(e, fcmp(e, LLVMRealOLT, x, F(e, -88)), F(e, -88), x);
+  xc = sel(e, fcmp(e, LLVMRealOGT, xc, F(e, 88.8)), F(e, 88.8), xc);
+  /* km = 1.5 2^23 + 127 + k: its low bits are k + 127, 2^k's exponent field */
+  const double magic = 0x1.8p23 + 127;
+  LLVMValueRef km = f32fma(e, xc, F(e, LOG2E), F(e, magic));
+  km = sel(e, fcmp(e, LLVMRealOGT, km, F(e, magic + 127)), F(e, magic + 127), km);
+  LLVMValueRef nk = LLVMBuildFSub(B, F(e, magic), km, ""); /* -k, exact */
+  LLVMValueRef c2 = F(e, (double)(float)(LN2_HI - EXPF_C1));
+  LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1), xc); /* exact */
+  LLVMValueRef r = f32fma(e, nk, c2, r1);
+  LLVMValueRef rl = f32fma(e, nk, c2, LLVMBuildFSub(B, r1, r, "")); /* r1 - k c2 - r */
+  double c[8];
+  for (int i = 0; i < 8; i++) c[i] = inv_fact(i + 2);
+  LLVMValueRef q = f32fma(e, LLVMBuildFMul(B, r, r, ""), fhorner(e, r, c, 8), rl);
+  LLVMValueRef p = LLVMBuildFAdd(B, F(e, 1), LLVMBuildFAdd(B, r, q, ""), "");
+  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildBitCast(B, km, e->cg->i32, ""), KI32(e, 23), ""),
+                                     e->cg->f32, ""); /* 2^k: (k + 127) << 23 */
+  return LLVMBuildFMul(B, p, sc, "");
 }
 
 /* k = rint(x s) for 0 <= x s < 2^22 by the 1.5 2^23 rounding trick: the
@@ -1101,7 +1116,7 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   int il = op == OP_TANH ? 8 : op == OP_EXP || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS ? 2 : 0;
   if (il > e->long_chain) e->long_chain = il;
   switch (op) {
-  case OP_EXP: return v_exp_f32(e, dazf(e, x));
+  case OP_EXP: return v_exp_f32(e, x); /* DAZ: v_exp_f32 */
   case OP_TANH: return v_tanh_f32(e, x); /* DAZ: the mode compiled code runs in (a subnormal x: y = -2a is 0) */
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
   case OP_SIN: return v_sincos_f32(e, TRIG_SIN, x); /* DAZ: v_sincos_f32 */
