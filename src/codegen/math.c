@@ -900,12 +900,13 @@ static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
 }
 
 /* k = rint(x s) for 0 <= x s < 2^22 by the 1.5 2^23 rounding trick: the
- * result km = x s + 1.5 2^23 rounded (one fma) holds k in its low
- * mantissa bits (read them as an i32: its low bits are k's), and *nk =
- * -k as a float. No float-to-int conversion, which a NaN would meet. */
-static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, LLVMValueRef *nk) {
-  LLVMValueRef km = f32fma(e, x, F(e, s), F(e, 0x1.8p23));
-  *nk = LLVMBuildFNeg(e->b, LLVMBuildFSub(e->b, km, F(e, 0x1.8p23), ""), "");
+ * result km = x s + 1.5 2^23 + bias rounded (one fma) holds k + bias in
+ * its low mantissa bits (read them as an i32: its low bits are k +
+ * bias's; bias 127 makes km << 23 the bits of 2^k), and *nk = -k as a
+ * float. No float-to-int conversion, which a NaN would meet. */
+static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, int bias, LLVMValueRef *nk) {
+  LLVMValueRef km = f32fma(e, x, F(e, s), F(e, 0x1.8p23 + bias));
+  *nk = LLVMBuildFSub(e->b, F(e, 0x1.8p23 + bias), km, "");
   return km;
 }
 
@@ -941,7 +942,7 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef z = LLVMBuildFMul(B, ax, ax, "");
   LLVMValueRef small = f32fma(e, LLVMBuildFMul(B, ax, z, ""), fhorner(e, z, P, 6), ax);
   LLVMValueRef a = sel(e, fcmp(e, LLVMRealOGT, ax, F(e, 10)), F(e, 10), ax); /* NaN stays NaN */
-  LLVMValueRef nk, km = round_magic(e, a, 2 * LOG2E, &nk); /* 1.5 2^23 + k */
+  LLVMValueRef nk, km = round_magic(e, a, 2 * LOG2E, 127, &nk); /* 1.5 2^23 + 127 + k */
   LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1 / 2), a); /* exact: k <= 29 */
   LLVMValueRef r = f32fma(e, nk, F(e, (double)(float)(LN2_HI - EXPF_C1) / 2), r1);
   /* Q(r) = 4 C(2r), C the fit of (exp(u) - 1 - u) / u^2 on |u| <= ln2/2 */
@@ -949,8 +950,8 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   double Q[5];
   for (int i = 0; i < 5; i++) Q[i] = ldexp(C[i], i + 2);
   LLVMValueRef s = LLVMBuildFMul(B, r, f32fma(e, r, fhorner(e, r, Q, 5), F(e, 2)), "");
-  LLVMValueRef kb = LLVMBuildShl(B, LLVMBuildBitCast(B, km, i32, ""), KI32(e, 23), ""); /* k << 23 */
-  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildAdd(B, kb, KI32(e, 0x3f800000), ""), f32, ""); /* 2^k */
+  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildBitCast(B, km, i32, ""), KI32(e, 23), ""), f32,
+                                     ""); /* 2^k: (k + 127) << 23 */
   LLVMValueRef d = f32fma(e, sc, s, LLVMBuildFAdd(B, sc, one, ""));
   LLVMValueRef y = LLVMBuildFDiv(B, one, d, "");
   LLVMSetFastMathFlags(y, LLVMFastMathAllowReciprocal | LLVMFastMathNoInfs);
@@ -1017,7 +1018,7 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
 static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, LLVMValueRef *q) {
   LLVMBuilderRef B = e->b;
   /* k by the rounding trick: km's low bits are k's (the kernels use k mod 4) */
-  LLVMValueRef nk, km = round_magic(e, ax, 0x1.45f306p-1, &nk); /* 2/pi */
+  LLVMValueRef nk, km = round_magic(e, ax, 0x1.45f306p-1, 0, &nk); /* 2/pi */
   LLVMValueRef r1 = f32fma(e, nk, F(e, PIO2F_1), ax);
   LLVMValueRef np = LLVMBuildFMul(B, nk, F(e, PIO2F_2), "");      /* -p */
   LLVMValueRef npl = f32fma(e, nk, F(e, PIO2F_2), LLVMBuildFNeg(B, np, "")); /* -pl */
