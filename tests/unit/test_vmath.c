@@ -149,7 +149,7 @@ static const Bound kF64Bounds[] = {{"exp", 1}, {"log", 1}, {"expm1", 1}, {"log1p
                                    {"cbrt", 1}, {"atan", 1}};
 static const double kF32Bound = 1;
 /* f32 tanh, computed in f32 without a division (math.c v_tanh_f32), is
- * within 2 ulp (measured 1.35 over every 997th f32): still well inside
+ * within 2 ulp (measured 1.014 over every 997th f32): still well inside
  * XLA:CPU's own f32 tanh, a clamped rational approximation, at 4.9 ulp
  * (measured over every f32 against double tanh; 6.9 evaluated without fma). */
 static double f32_bound(const char *fn) { return !strcmp(fn, "tanh") ? 2 : kF32Bound; }
