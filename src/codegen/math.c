@@ -1040,8 +1040,9 @@ static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, L
 
 /* sin and cos of f32 values: the argument reduced to rh + rl with
  * |r| <= pi/4 (slightly beyond) and its quadrant q, then 16-lane f32
- * polynomials (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
- * < 2^-32) with rl carried through the first-order terms:
+ * polynomials (sin: Taylor to r^9, truncation < 2^-28 of r; cos: to r^8,
+ * fitted, < 2^-31.4 of cos; Taylor to r^10 took one more fma) with rl
+ * carried through the first-order terms:
  *   sin(r) = rh + (rh z S(z) + rl),  z = rh^2 (its rounding: < 0.35 ulp);
  *   cos(r) = w + (tail - rh rl + z^2 C(z)), w = 1 - rh^2/2 rounded once
  *            (fma), tail = its rounding error (fma: 1 - w is exact);
@@ -1096,14 +1097,15 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   LLVMValueRef z = LLVMBuildFMul(B, rh, rh, "");
   static const double S[4] = {-0x1.5555555555555p-3, 0x1.1111111111111p-7, -0x1.a01a01a01a01ap-13,
                               0x1.71de3a556c734p-19}; /* -1/3!, 1/5!, -1/7!, 1/9! */
-  static const double C[4] = {0x1.5555555555555p-5, -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16,
-                              -0x1.27e4fb7789f5cp-22}; /* 1/4!, -1/6!, 1/8!, -1/10! */
+  /* 1/4! (f32), then a fit in f32 of (cos(r) - 1 + z/2) / z^2 on |r| <= pi/4
+   * for cos's relative error (2^-31.4) */
+  static const double C[3] = {0x1.555556p-5, -0x1.6c1262p-10, 0x1.9b77b6p-16};
   LLVMValueRef sp = LLVMBuildFAdd(B, rh, f32fma(e, LLVMBuildFMul(B, rh, z, ""), fhorner(e, z, S, 4), rl), "");
   LLVMValueRef hr = LLVMBuildFMul(B, rh, F(e, -0.5), ""); /* exact */
   LLVMValueRef w = f32fma(e, hr, rh, F(e, 1));                 /* 1 - rh^2/2 rounded once */
   LLVMValueRef tail = f32fma(e, hr, rh, LLVMBuildFSub(B, F(e, 1), w, "")); /* its rounding error: 1 - w exact */
   LLVMValueRef lo = f32fma(e, rh, LLVMBuildFNeg(B, rl, ""), tail);
-  LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 4), lo), "");
+  LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 3), lo), "");
   if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
   LLVMValueRef res = LLVMBuildBitCast(B, sel(e, odd, cp, sp), i32, "");
