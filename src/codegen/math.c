@@ -857,40 +857,59 @@ static LLVMValueRef expf_core(Em *e, LLVMValueRef x, LLVMValueRef *k, LLVMValueR
   return p;
 }
 
-/* p 2^k by adding k to p's exponent field: exact where the result is a
- * normal number (callers select overflow and underflow). */
-static LLVMValueRef ldexpf_(Em *e, LLVMValueRef p, LLVMValueRef k) {
-  LLVMBuilderRef B = e->b;
-  LLVMValueRef pb = LLVMBuildBitCast(B, p, e->cg->i32, "");
-  LLVMValueRef rb = LLVMBuildAdd(B, pb, LLVMBuildShl(B, k, KI32(e, 23), ""), "");
-  return LLVMBuildBitCast(B, rb, e->cg->f32, "");
-}
-
 /* The largest f32 whose exp is finite, and the least whose exp is normal. */
 #define EXPF_MAX_ARG 0x1.62e42ep+6
 #define EXPF_MIN_ARG -0x1.5d589ep+6
 
-static LLVMValueRef fsel_clamp(Em *e, LLVMValueRef x, double lo, double hi) {
-  LLVMValueRef c = sel(e, fcmp(e, LLVMRealOLT, x, F(e, lo)), F(e, lo), x);
-  c = sel(e, fcmp(e, LLVMRealOGT, c, F(e, hi)), F(e, hi), c);
-  return sel(e, isnan_(e, x), F(e, 0), c);
-}
-
+/* exp of an f32 value in f32 arithmetic, 20 vector operations and
+ * no selects: x clamped to [-88, 88.8] (NaN kept: both compares are false
+ * for it); k = rint(x log2e) by the 1.5 2^23 rounding trick (km, whose
+ * low mantissa bits are k's), then capped at 127 so that 2^k is a normal
+ * f32 made from k's bits (k = -127 makes the bits of +0); r = x - k ln2
+ * as r + rl (Cody-Waite, rl the reduction's rounding error) lies in
+ * [-ln2/2, ln2/2], or up to ln2 (0.77 at the clamp) where k was capped;
+ * p = 1 + expm1(r), a polynomial to r^7 fitted on [-ln2/2, ln2] (2^-27.9
+ * of p); max error 0.878 ulp over every f32 in [-88, 89] (an emulation
+ * against double exp; Taylor to r^9: 0.85 over every 7th); the result is p 2^k,
+ * one multiplication, which
+ *   - overflows to inf exactly where p 2^127 reaches 2^128 (x beyond
+ *     EXPF_MAX_ARG, and x = inf by the clamp);
+ *   - is below the smallest normal where exp(x) is (k = -126 and p < 1):
+ *     flushed to zero by the FTZ mode compiled code runs in (elsewhere a
+ *     subnormal within the same ulp), and 0 for x <= -88 (2^k = +0);
+ *   - is NaN for a NaN x (p is).
+ * A subnormal x: exp is 1 whether or not it reads as zero (DAZ). */
 static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
-  LLVMValueRef k, p = expf_core(e, fsel_clamp(e, x, -89, 89), &k, NULL);
-  LLVMValueRef r = ldexpf_(e, p, k);
-  r = sel(e, fcmp(e, LLVMRealOGT, x, F(e, EXPF_MAX_ARG)), F(e, INFINITY), r);
-  r = sel(e, fcmp(e, LLVMRealOLT, x, F(e, EXPF_MIN_ARG)), F(e, 0), r); /* flushed */
-  return sel(e, isnan_(e, x), x, r);
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef xc = sel(e, fcmp(e, LLVMRealOLT, x, F(e, -88)), F(e, -88), x);
+  xc = sel(e, fcmp(e, LLVMRealOGT, xc, F(e, 88.8)), F(e, 88.8), xc);
+  /* km = 1.5 2^23 + 127 + k: its low bits are k + 127, 2^k's exponent field */
+  const double magic = 0x1.8p23 + 127;
+  LLVMValueRef km = f32fma(e, xc, F(e, LOG2E), F(e, magic));
+  km = sel(e, fcmp(e, LLVMRealOGT, km, F(e, magic + 127)), F(e, magic + 127), km);
+  LLVMValueRef nk = LLVMBuildFSub(B, F(e, magic), km, ""); /* -k, exact */
+  LLVMValueRef c2 = F(e, (double)(float)(LN2_HI - EXPF_C1));
+  LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1), xc); /* exact */
+  LLVMValueRef r = f32fma(e, nk, c2, r1);
+  LLVMValueRef rl = f32fma(e, nk, c2, LLVMBuildFSub(B, r1, r, "")); /* r1 - k c2 - r */
+  /* (exp(r) - 1 - r) / r^2 on [-0.3466, 0.6935]: 1/2 and 1/6 (f32), the
+   * rest a fit in f32 of exp's relative error (2^-27.9) */
+  static const double c[6] = {0x1p-1, 0x1.555556p-3, 0x1.555692p-5, 0x1.10f2b4p-7, 0x1.6b1c1ap-10, 0x1.de42fcp-13};
+  LLVMValueRef q = f32fma(e, LLVMBuildFMul(B, r, r, ""), fhorner(e, r, c, 6), rl);
+  LLVMValueRef p = LLVMBuildFAdd(B, F(e, 1), LLVMBuildFAdd(B, r, q, ""), "");
+  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildBitCast(B, km, e->cg->i32, ""), KI32(e, 23), ""),
+                                     e->cg->f32, ""); /* 2^k: (k + 127) << 23 */
+  return LLVMBuildFMul(B, p, sc, "");
 }
 
 /* k = rint(x s) for 0 <= x s < 2^22 by the 1.5 2^23 rounding trick: the
- * result km = x s + 1.5 2^23 rounded (one fma) holds k in its low
- * mantissa bits (read them as an i32: its low bits are k's), and *nk =
- * -k as a float. No float-to-int conversion, which a NaN would meet. */
-static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, LLVMValueRef *nk) {
-  LLVMValueRef km = f32fma(e, x, F(e, s), F(e, 0x1.8p23));
-  *nk = LLVMBuildFNeg(e->b, LLVMBuildFSub(e->b, km, F(e, 0x1.8p23), ""), "");
+ * result km = x s + 1.5 2^23 + bias rounded (one fma) holds k + bias in
+ * its low mantissa bits (read them as an i32: its low bits are k +
+ * bias's; bias 127 makes km << 23 the bits of 2^k), and *nk = -k as a
+ * float. No float-to-int conversion, which a NaN would meet. */
+static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, int bias, LLVMValueRef *nk) {
+  LLVMValueRef km = f32fma(e, x, F(e, s), F(e, 0x1.8p23 + bias));
+  *nk = LLVMBuildFSub(e->b, F(e, 0x1.8p23 + bias), km, "");
   return km;
 }
 
@@ -900,16 +919,23 @@ static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, LLVMValueRef *n
  *   a = |x| < 0.75: tanh(a) = a + a z P(z), z = a^2, P a minimax fit of
  *     degree 5 (relative error 2^-27 with its f32 coefficients);
  *   beyond: tanh(a) = 1 - 2 y, y = 1 / d, d = 1 + exp(2a), a clamped at 10
- *     (tanh rounds to 1 in f32 beyond 9.02): 2a = k ln2 + 2r (Cody-Waite,
- *     |r| <= ln2/4; k from the 1.5 2^23 rounding trick, so no float-to-int
- *     conversion meets a NaN), exp(2r) - 1 = s = r (2 + r Q(r)), Q a
+ *     (tanh rounds to 1 in f32 beyond 9.02): 2a = k ln2 + 2r, |r| <= ln2/4,
+ *     r = a - k (ln2/2 rounded to f32) in one fma (k <= 29: r is off by
+ *     at most 29 2^-26 ln2, whose effect on the result, a relative error
+ *     of 2|r - r*| in exp(2a) scaled by 2 exp(2a) / (1 + exp(2a))^2 < 0.3,
+ *     is below 0.02 ulp from k = 3 and leaves the max error where it was:
+ *     1.089 ulp over every f32 in [0.75, 9.2] either way, an emulation
+ *     against tanhl; k from the 1.5 2^23 rounding trick, so no
+ *     float-to-int conversion meets a NaN), exp(2r) - 1 = s = r (2 + r Q(r)), Q a
  *     minimax fit (exp's relative error 2^-28.3), d = (2^k + 1) + 2^k s
  *     rounded once (fma); y from a division LLVM may lower to the target's
  *     reciprocal estimate and a Newton step (arcp: AVX-512's vrcp14ps and
- *     two fma, no division unit; elsewhere a division).
+ *     two fma, no division unit; contract lets the step be fma, without
+ *     which it is four operations and 0.3 ulp less accurate; elsewhere a
+ *     division).
  * On the second path the result is above 0.63 and 2y below 0.37, so d's
  * and y's roundings move it by well under an ulp: the result is within 2
- * ulp (measured: 1.35 ulp over every 997th f32, 1.40 over every f32 in
+ * ulp (measured: 1.014 ulp over every 997th f32, 1.089 over every f32 in
  * [0.74, 0.76], tests/unit/test_vmath.c; the old double-word version was
  * within 0.70 at twice the operations and a division), against XLA:CPU's
  * 4.9 ulp (its clamped rational approximation, Eigen's ptanh_float, with
@@ -926,19 +952,18 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef z = LLVMBuildFMul(B, ax, ax, "");
   LLVMValueRef small = f32fma(e, LLVMBuildFMul(B, ax, z, ""), fhorner(e, z, P, 6), ax);
   LLVMValueRef a = sel(e, fcmp(e, LLVMRealOGT, ax, F(e, 10)), F(e, 10), ax); /* NaN stays NaN */
-  LLVMValueRef nk, km = round_magic(e, a, 2 * LOG2E, &nk); /* 1.5 2^23 + k */
-  LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1 / 2), a); /* exact: k <= 29 */
-  LLVMValueRef r = f32fma(e, nk, F(e, (double)(float)(LN2_HI - EXPF_C1) / 2), r1);
+  LLVMValueRef nk, km = round_magic(e, a, 2 * LOG2E, 127, &nk); /* 1.5 2^23 + 127 + k */
+  LLVMValueRef r = f32fma(e, nk, F(e, LN2_HI / 2), a); /* one step: see above */
   /* Q(r) = 4 C(2r), C the fit of (exp(u) - 1 - u) / u^2 on |u| <= ln2/2 */
   static const double C[5] = {0x1.fffffcp-2, 0x1.555492p-3, 0x1.5558f2p-5, 0x1.1239d4p-7, 0x1.6a244ap-10};
   double Q[5];
   for (int i = 0; i < 5; i++) Q[i] = ldexp(C[i], i + 2);
   LLVMValueRef s = LLVMBuildFMul(B, r, f32fma(e, r, fhorner(e, r, Q, 5), F(e, 2)), "");
-  LLVMValueRef kb = LLVMBuildShl(B, LLVMBuildBitCast(B, km, i32, ""), KI32(e, 23), ""); /* k << 23 */
-  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildAdd(B, kb, KI32(e, 0x3f800000), ""), f32, ""); /* 2^k */
+  LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildBitCast(B, km, i32, ""), KI32(e, 23), ""), f32,
+                                     ""); /* 2^k: (k + 127) << 23 */
   LLVMValueRef d = f32fma(e, sc, s, LLVMBuildFAdd(B, sc, one, ""));
   LLVMValueRef y = LLVMBuildFDiv(B, one, d, "");
-  LLVMSetFastMathFlags(y, LLVMFastMathAllowReciprocal | LLVMFastMathNoInfs);
+  LLVMSetFastMathFlags(y, LLVMFastMathAllowReciprocal | LLVMFastMathAllowContract | LLVMFastMathNoInfs);
   LLVMValueRef big = f32fma(e, F(e, -2), y, one);
   LLVMValueRef res = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 0.75)), small, big);
   return fcsign(e, res, x);
@@ -1002,7 +1027,7 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
 static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, LLVMValueRef *q) {
   LLVMBuilderRef B = e->b;
   /* k by the rounding trick: km's low bits are k's (the kernels use k mod 4) */
-  LLVMValueRef nk, km = round_magic(e, ax, 0x1.45f306p-1, &nk); /* 2/pi */
+  LLVMValueRef nk, km = round_magic(e, ax, 0x1.45f306p-1, 0, &nk); /* 2/pi */
   LLVMValueRef r1 = f32fma(e, nk, F(e, PIO2F_1), ax);
   LLVMValueRef np = LLVMBuildFMul(B, nk, F(e, PIO2F_2), "");      /* -p */
   LLVMValueRef npl = f32fma(e, nk, F(e, PIO2F_2), LLVMBuildFNeg(B, np, "")); /* -pl */
@@ -1015,8 +1040,9 @@ static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, L
 
 /* sin and cos of f32 values: the argument reduced to rh + rl with
  * |r| <= pi/4 (slightly beyond) and its quadrant q, then 16-lane f32
- * polynomials (Taylor: sin to r^9, truncation < 2^-28 of r; cos to r^10,
- * < 2^-32) with rl carried through the first-order terms:
+ * polynomials (sin: Taylor to r^9, truncation < 2^-28 of r; cos: to r^8,
+ * fitted, < 2^-31.4 of cos; Taylor to r^10 took one more fma) with rl
+ * carried through the first-order terms:
  *   sin(r) = rh + (rh z S(z) + rl),  z = rh^2 (its rounding: < 0.35 ulp);
  *   cos(r) = w + (tail - rh rl + z^2 C(z)), w = 1 - rh^2/2 rounded once
  *            (fma), tail = its rounding error (fma: 1 - w is exact);
@@ -1071,14 +1097,15 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
   LLVMValueRef z = LLVMBuildFMul(B, rh, rh, "");
   static const double S[4] = {-0x1.5555555555555p-3, 0x1.1111111111111p-7, -0x1.a01a01a01a01ap-13,
                               0x1.71de3a556c734p-19}; /* -1/3!, 1/5!, -1/7!, 1/9! */
-  static const double C[4] = {0x1.5555555555555p-5, -0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-16,
-                              -0x1.27e4fb7789f5cp-22}; /* 1/4!, -1/6!, 1/8!, -1/10! */
+  /* 1/4! (f32), then a fit in f32 of (cos(r) - 1 + z/2) / z^2 on |r| <= pi/4
+   * for cos's relative error (2^-31.4) */
+  static const double C[3] = {0x1.555556p-5, -0x1.6c1262p-10, 0x1.9b77b6p-16};
   LLVMValueRef sp = LLVMBuildFAdd(B, rh, f32fma(e, LLVMBuildFMul(B, rh, z, ""), fhorner(e, z, S, 4), rl), "");
   LLVMValueRef hr = LLVMBuildFMul(B, rh, F(e, -0.5), ""); /* exact */
   LLVMValueRef w = f32fma(e, hr, rh, F(e, 1));                 /* 1 - rh^2/2 rounded once */
   LLVMValueRef tail = f32fma(e, hr, rh, LLVMBuildFSub(B, F(e, 1), w, "")); /* its rounding error: 1 - w exact */
   LLVMValueRef lo = f32fma(e, rh, LLVMBuildFNeg(B, rl, ""), tail);
-  LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 4), lo), "");
+  LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 3), lo), "");
   if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
   LLVMValueRef res = LLVMBuildBitCast(B, sel(e, odd, cp, sp), i32, "");
@@ -1101,7 +1128,7 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   int il = op == OP_TANH ? 8 : op == OP_EXP || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS ? 2 : 0;
   if (il > e->long_chain) e->long_chain = il;
   switch (op) {
-  case OP_EXP: return v_exp_f32(e, dazf(e, x));
+  case OP_EXP: return v_exp_f32(e, x); /* DAZ: v_exp_f32 */
   case OP_TANH: return v_tanh_f32(e, x); /* DAZ: the mode compiled code runs in (a subnormal x: y = -2a is 0) */
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
   case OP_SIN: return v_sincos_f32(e, TRIG_SIN, x); /* DAZ: v_sincos_f32 */
