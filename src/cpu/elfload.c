@@ -222,9 +222,10 @@ static cxla_status count_slots(Loader *L) {
 
 static uint64_t align_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); }
 
-/* Places the sections (offsets within the image, in L->at as offsets
- * from NULL until mapped) and maps the image. parts[]: the three parts'
- * starts and the end. */
+/* Places the allocated sections, the stubs and the GOT in the three
+ * parts, maps the image read-write and copies the sections' bytes in
+ * (L->at: each section's address). parts[]: the three parts' starts and
+ * the end, page-aligned. */
 static cxla_status place(Loader *L, ElfImage *img, uint64_t parts[4], uint64_t *got_off,
                          uint64_t *stub_off) {
   uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
