@@ -119,15 +119,24 @@ void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
 
 void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
 
+/* Formats straight into the free space when it fits (one vsnprintf: the
+ * printer's common case, most pieces being short), else reserves what the
+ * first attempt measured and formats again. */
 void sb_printf(StrBuf *b, const char *fmt, ...) {
+  if (b->oom) return;
   va_list ap, ap2;
   va_start(ap, fmt);
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  size_t room = b->cap > b->len ? b->cap - b->len : 0;
+  int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap);
   va_end(ap);
-  if (n >= 0 && sb_reserve(b, (size_t)n)) {
+  if (n >= 0 && (size_t)n < room) {
+    b->len += (size_t)n;
+  } else if (n >= 0 && sb_reserve(b, (size_t)n)) {
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
     b->len += (size_t)n;
+  } else if (room) {
+    b->data[b->len] = 0; /* what a failed attempt wrote is not kept */
   }
   va_end(ap2);
 }

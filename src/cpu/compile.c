@@ -1,5 +1,6 @@
 /* Compiling an optimized module for the CPU: programs of steps, one LLVM
  * module of kernels, the JIT. */
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "codegen/codegen.h"
 #include "cpu/cpu_internal.h"
+#include "cpu/elfload.h"
 #include "cpu/fgemm.h"
 #include "ir/rewrite.h"
 #include "passes/fusion_util.h"
@@ -51,6 +53,7 @@ void cpu_executable_destroy(CpuExecutable *x) {
     cxla_free(x->spare);
   }
   jit_destroy(x->jit);
+  elf_unload(x->image);
   cxla_free(x);
 }
 
@@ -834,15 +837,25 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
   return NULL;
 }
 
+/* A kernel's address: from the ELF image when the loader linked the
+ * code, else from the JIT. */
+static cxla_status lookup(CpuExecutable *x, const char *name, KernelFn *out) {
+  if (!x->image) return jit_lookup(x->jit, name, out);
+  void *a = elf_symbol(x->image, name);
+  if (!a) return ERR(DATA_LOSS, "cpu backend: the cached code has no symbol %s", name);
+  *out = (KernelFn)a;
+  return NULL;
+}
+
 static cxla_status lookup_kernels(CpuExecutable *x) {
   for (int i = 0; i < x->nprogs; i++) {
     Program *p = x->progs[i];
     for (int k = 0; k < p->nsteps; k++)
       if (p->steps[k].kind == ST_KERNEL) {
-        TRY(jit_lookup(x->jit, p->steps[k].kname, &p->steps[k].fn));
+        TRY(lookup(x, p->steps[k].kname, &p->steps[k].fn));
       } else if (p->steps[k].kind == ST_SORT) {
         KernelFn f;
-        TRY(jit_lookup(x->jit, p->steps[k].kname, &f));
+        TRY(lookup(x, p->steps[k].kname, &f));
         p->steps[k].pred = (uint8_t(*)(const void *const *))(void *)f;
       }
   }
@@ -987,6 +1000,36 @@ cxla_status cpu_symbols_each(const CpuExecutable *x, cxla_status (*fn)(void *arg
   return NULL;
 }
 
+/* An external symbol of loaded code, resolved as the JIT resolves it: an
+ * instruction reference (define_refs), a runtime function (the JIT's
+ * absolute symbols), else the process's symbol (the JIT's process
+ * search: memcpy, memset, ...). */
+static void *resolve_symbol(void *arg, const char *name) {
+  const CpuExecutable *x = arg;
+  const Instr *in = x->nrefs ? cpu_ref_instr(x->module, name) : NULL;
+  if (in) return (void *)(uintptr_t)in;
+  void *a = jit_runtime_symbol(name);
+  return a ? a : dlsym(RTLD_DEFAULT, name);
+}
+
+/* Links a cached object: with the ELF loader (no LLVM: creating an LLJIT
+ * and linking costs milliseconds, the loader tens of microseconds), or
+ * with the JIT when the loader does not handle something in the object
+ * (UNIMPLEMENTED) or $CXLA_CPU_LINKER is "jit". A malformed object fails
+ * either way. */
+static cxla_status link_object(CpuExecutable *x, const void *object, size_t object_len) {
+  const char *linker = getenv("CXLA_CPU_LINKER");
+  if (!linker || strcmp(linker, "jit") != 0) {
+    cxla_status s = elf_load(object, object_len, resolve_symbol, x, &x->image);
+    if (cxla_status_code_of(s) != CXLA_UNIMPLEMENTED) return s;
+    cxla_status_free(s);
+  }
+  x->stats.jit_linked = true;
+  TRY(jit_create(&x->jit));
+  TRY(define_refs(x));
+  return jit_add_object(x->jit, object, object_len);
+}
+
 cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
                      const char *refs, size_t refs_len, int nrefs,
                      bool (*has_symbol)(void *arg, const char *name),
@@ -1012,9 +1055,7 @@ cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
   cxla_status s = build_program(&bd, m->entry, &x->entry);
   if (!s) s = check(arg, x);
   double t1 = now_s();
-  if (!s) s = jit_create(&x->jit);
-  if (!s) s = define_refs(x);
-  if (!s) s = jit_add_object(x->jit, object, object_len);
+  if (!s) s = link_object(x, object, object_len);
   if (!s) s = lookup_kernels(x);
   x->stats.codegen_s = 0; /* nothing emitted, nothing compiled */
   x->stats.llvm_s = 0;

@@ -9,6 +9,8 @@
  *               for the host CPU
  *   cache.c     programs in the runtime's disk cache: object file + kernel
  *               names, target id; loading re-plans steps without LLVM IR
+ *   elfload.c   links a cached object file without LLVM (the JIT takes
+ *               what it does not handle)
  *   dump.c      --dump-to: LLVM IR and assembly, whole and per kernel
  *   exec.c      the executor over programs, and runtime values
  *   blas_threads.c  OpenBLAS on one thread while executions run (the
@@ -65,6 +67,9 @@ typedef struct CpuCompileStats {
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
   double plan_s, load_s;
   bool loaded;
+  /* loaded, and linked by LLVM's JIT: the object had something the ELF
+   * loader (elfload.c) does not handle, or $CXLA_CPU_LINKER is "jit" */
+  bool jit_linked;
 } CpuCompileStats;
 
 /* Compiles an optimized module (the default pipeline has run on it). An op

@@ -104,6 +104,10 @@ typedef struct JitSymbol {
 cxla_status jit_define(CpuJit *j, const JitSymbol *syms, int n);
 cxla_status jit_lookup(CpuJit *j, const char *name, KernelFn *out);
 void jit_destroy(CpuJit *j);
+/* The address of a runtime function emitted code calls by name (the
+ * JIT's absolute symbols: cxla_cg_rt_scalar, the libm functions), or
+ * NULL; the ELF loader (elfload.h) resolves with it too. */
+void *jit_runtime_symbol(const char *name);
 
 /* ---- dumps (dump.c) ---- */
 #include <llvm-c/TargetMachine.h>
@@ -192,7 +196,8 @@ struct CpuExecutable {
   Program *entry;
   Program **progs;    /* every program, for destruction */
   int nprogs, capprogs;
-  CpuJit *jit;
+  CpuJit *jit;        /* compiled, or loaded by the JIT; or NULL when: */
+  struct ElfImage *image; /* loaded from the disk cache by elfload.c */
   CpuCompileStats stats;
   int64_t grain;      /* kernel slices: least estimated work (0: CPU_KERNEL_GRAIN) */
   /* For the disk cache (cache.c): the object file the kernels came from

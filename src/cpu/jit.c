@@ -66,6 +66,25 @@ typedef struct SymDef {
 
 static double pow_fn(double a, double b) { return pow(a, b); }
 
+/* The functions emitted code calls, by address (the executable need not
+ * export them). */
+static const SymDef syms[] = {
+    {"cxla_cg_rt_scalar", (void *)cxla_cg_rt_scalar},
+    {"cxla_cg_rt_f8_encode", (void *)cxla_cg_rt_f8_encode},
+    {"exp", (void *)exp}, {"expm1", (void *)expm1}, {"log", (void *)log}, {"log1p", (void *)log1p},
+    {"sin", (void *)sin}, {"cos", (void *)cos}, {"tan", (void *)tan}, {"tanh", (void *)tanh},
+    {"sinh", (void *)sinh}, {"cosh", (void *)cosh}, {"asin", (void *)asin}, {"acos", (void *)acos},
+    {"atan", (void *)atan}, {"asinh", (void *)asinh}, {"acosh", (void *)acosh}, {"atanh", (void *)atanh},
+    {"erf", (void *)erf}, {"cbrt", (void *)cbrt}, {"pow", (void *)pow_fn}, {"atan2", (void *)atan2},
+    {"fmod", (void *)fmod}, {"fmodf", (void *)fmodf},
+};
+
+void *jit_runtime_symbol(const char *name) {
+  for (size_t i = 0; i < sizeof syms / sizeof syms[0]; i++)
+    if (strcmp(syms[i].name, name) == 0) return syms[i].addr;
+  return NULL;
+}
+
 static void swallow_error(void *ctx, LLVMErrorRef err) {
   (void)ctx;
   LLVMConsumeError(err);
@@ -98,18 +117,6 @@ cxla_status jit_create(CpuJit **out) {
                                           NULL);
   j->tsc = LLVMOrcCreateNewThreadSafeContext();
   LLVMOrcJITDylibRef dylib = LLVMOrcLLJITGetMainJITDylib(j->jit);
-  /* The functions emitted code calls, by address (the executable need not
-   * export them). */
-  static const SymDef syms[] = {
-      {"cxla_cg_rt_scalar", (void *)cxla_cg_rt_scalar},
-      {"cxla_cg_rt_f8_encode", (void *)cxla_cg_rt_f8_encode},
-      {"exp", (void *)exp}, {"expm1", (void *)expm1}, {"log", (void *)log}, {"log1p", (void *)log1p},
-      {"sin", (void *)sin}, {"cos", (void *)cos}, {"tan", (void *)tan}, {"tanh", (void *)tanh},
-      {"sinh", (void *)sinh}, {"cosh", (void *)cosh}, {"asin", (void *)asin}, {"acos", (void *)acos},
-      {"atan", (void *)atan}, {"asinh", (void *)asinh}, {"acosh", (void *)acosh}, {"atanh", (void *)atanh},
-      {"erf", (void *)erf}, {"cbrt", (void *)cbrt}, {"pow", (void *)pow_fn}, {"atan2", (void *)atan2},
-      {"fmod", (void *)fmod}, {"fmodf", (void *)fmodf},
-  };
   int n = (int)(sizeof syms / sizeof syms[0]);
   LLVMOrcCSymbolMapPair pairs[sizeof syms / sizeof syms[0]];
   for (int i = 0; i < n; i++) {

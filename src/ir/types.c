@@ -29,7 +29,8 @@ TypeKind type_kind(ElemType t) {
 bool type_from_name(const char *s, size_t n, ElemType *out) {
   for (int i = 0; i < T_COUNT; i++) {
     if (i == T_TUPLE) continue; /* tuples are written (...), never by name */
-    if (strlen(type_table[i].name) == n && memcmp(type_table[i].name, s, n) == 0) {
+    const char *m = type_table[i].name;
+    if (n && m[0] == s[0] && strlen(m) == n && memcmp(m, s, n) == 0) {
       *out = (ElemType)i;
       return true;
     }
@@ -53,10 +54,12 @@ const OpInfo *op_info(Opcode op) {
   return (unsigned)op < OP_COUNT ? &op_table[op] : &bad;
 }
 
+/* Linear in the table, but a name's first character is compared before
+ * any call: the parser asks once per instruction. */
 bool op_from_name(const char *s, size_t n, Opcode *out) {
   for (int i = 0; i < OP_COUNT; i++) {
     const char *m = op_table[i].name;
-    if (strncmp(m, s, n) == 0 && m[n] == 0) {
+    if (n && m[0] == s[0] && strncmp(m, s, n) == 0 && m[n] == 0) {
       *out = (Opcode)i;
       return true;
     }

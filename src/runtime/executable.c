@@ -169,9 +169,11 @@ static void fingerprint(const char *backend, const cxla_compile_options *o, cons
 }
 
 /* Optimizes the executable's private module and plans it: everything up
- * to the backend. */
-static cxla_status prepare(cxla_executable *e, const char *source_text, const char *name) {
-  TRY(cxla_module_parse(source_text, strlen(source_text), name, &e->c->module));
+ * to the backend. Without optimization the module's text is the source
+ * text, which is taken (*source_text set to NULL) rather than printed
+ * again: the module is parsed from it, so it names the module as well. */
+static cxla_status prepare(cxla_executable *e, char **source_text, const char *name) {
+  TRY(cxla_module_parse(*source_text, strlen(*source_text), name, &e->c->module));
   TRY(cxla_module_verify(e->c->module));
   if (!e->options.no_optimize) {
     double t0 = now_s();
@@ -182,7 +184,12 @@ static cxla_status prepare(cxla_executable *e, const char *source_text, const ch
   if (!e->c->module->entry) return ERR(INVALID_ARGUMENT, "the module has no entry computation");
   for (int i = 0; i < e->c->module->ncomps; i++) comp_renumber(e->c->module->comps[i]);
   TRY(describe_io(e));
-  TRY(cxla_module_print(e->c->module, &e->c->hlo_text));
+  if (e->options.no_optimize) {
+    e->c->hlo_text = *source_text;
+    *source_text = NULL;
+  } else {
+    TRY(cxla_module_print(e->c->module, &e->c->hlo_text));
+  }
   fingerprint(e->client->backend->name, &e->options, "optimized", e->c->hlo_text,
               e->c->fingerprint);
   return NULL;
@@ -272,7 +279,7 @@ static cxla_status compile(cxla_executable *e, const cxla_module *module) {
   }
   atomic_init(&e->c->refs, 1);
   e->c->client = cl;
-  cxla_status s = prepare(e, text, module->name);
+  cxla_status s = prepare(e, &text, module->name);
   cxla_free(text);
   TRY(s);
   RtCompiled *hit = lookup ? rt_cache_find(cl, e->c->fingerprint) : NULL;

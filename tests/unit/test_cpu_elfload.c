@@ -1,0 +1,327 @@
+/* The cpu backend's ELF loader (src/cpu/elfload.c), which links a disk
+ * cache hit's object file without LLVM.
+ *
+ * Programs: each module is compiled (keeping its object), serialized as
+ * the disk cache stores it, then loaded twice -- by the loader and, with
+ * $CXLA_CPU_LINKER=jit, by LLVM's JIT -- and all three executables must
+ * compute the same bits; the fresh compile is checked against the
+ * interpreter (cpu_vs_interp). The same for corpus cases (argv[1]),
+ * optimized as the runtime optimizes them, on their own arguments. The
+ * modules make the code call libm
+ * (fmodf, pow: PLT32 calls), name instructions (the generic scalar path:
+ * GOT-relative references to cxla_in.* and calls to cxla_cg_rt_scalar),
+ * sort with a compiled comparator, and read vector constants.
+ *
+ * Damage: every truncation of an object, every single-byte flip of it and
+ * thousands of random multi-byte mutations must give an error status or
+ * a loadable image, never a crash (nothing damaged is run). A relocation
+ * type the loader does not know is UNIMPLEMENTED, and a cached program
+ * holding one is handed to the JIT instead (or fails): never loaded
+ * wrong. */
+#include <elf.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "harness.h"
+#include "cpu/cache.h"
+#include "cpu/cpu.h"
+#include "cpu/elfload.h"
+#include "cpu_vs_interp.h"
+#include "passes/pass.h"
+#include "testing/case.h"
+#include "verify/verify.h"
+
+static const char *corpus; /* argv[1] */
+
+static const char *const programs[][2] = {
+    {"libm_calls",
+     "HloModule libm_calls\nENTRY main {\n"
+     "  x = f32[37] parameter(0)\n  y = f32[37] parameter(1)\n"
+     "  r = f32[37] remainder(x, y)\n"
+     "  a = f64[37] convert(x)\n  b = f64[37] convert(y)\n"
+     "  one = f64[] constant(1)\n  ones = f64[37] broadcast(one), dimensions={}\n"
+     "  k = f64[] constant(0.03)\n  ks = f64[37] broadcast(k), dimensions={}\n"
+     "  c = f64[37] abs(a)\n  c1 = f64[37] add(c, ones)\n  e = f64[37] multiply(b, ks)\n"
+     "  p = f64[37] power(c1, e)\n"
+     "  q = f64[37] atan2(a, b)\n  s = f64[37] add(p, q)\n"
+     "  t = f32[37] convert(s)\n  ROOT o = f32[37] add(r, t)\n}\n"},
+    {"instruction_refs",
+     "HloModule instruction_refs\nENTRY main {\n  x = f32[19] parameter(0)\n"
+     "  c = c64[19] complex(x, x)\n  m = c64[19] multiply(c, c)\n"
+     "  d = c64[19] divide(m, c)\n  ROOT r = f32[19] imag(d)\n}\n"},
+    {"sort_comparator",
+     "HloModule sort_comparator\n"
+     "cmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+     "  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n"
+     "  aa = f32[] abs(a)\n  bb = f32[] abs(b)\n"
+     "  ROOT lt = pred[] compare(aa, bb), direction=LT\n}\n"
+     "ENTRY main {\n  x = f32[5,41] parameter(0)\n  k = s32[5,41] iota(), iota_dimension=1\n"
+     "  s = (f32[5,41], s32[5,41]) sort(x, k), dimensions={1}, to_apply=cmp\n"
+     "  ROOT r = s32[5,41] get-tuple-element(s), index=1\n}\n"},
+    {"constants_reduce",
+     "HloModule constants_reduce\n"
+     "add {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n"
+     "ENTRY main {\n  x = f32[64,33] parameter(0)\n  t = f32[64,33] tanh(x)\n"
+     "  e = f32[64,33] exponential(t)\n  z = f32[] constant(0)\n"
+     "  ROOT r = f32[64] reduce(e, z), dimensions={1}, to_apply=add\n}\n"},
+};
+enum { NPROGRAMS = sizeof programs / sizeof programs[0] };
+
+/* The optimized-for-nothing module of text, verified (cpu_compile takes
+ * any verified module). */
+static cxla_status parse(const char *name, const char *text, cxla_module **out) {
+  TRY(cxla_module_parse(text, strlen(text), name, out));
+  return verify_module(*out);
+}
+
+/* x's program as the disk cache stores it. */
+static cxla_status compile_keep(const cxla_module *m, CpuExecutable **x, void **blob, size_t *len) {
+  CpuCompileOptions o = {.struct_size = sizeof o, .keep_object = true};
+  TRY(cpu_compile(m, &o, x));
+  return cpu_program_serialize(*x, blob, len);
+}
+
+/* The object file inside a serialized program (cache.c's format: a
+ * 48-byte header whose third u64 is the object's length, at the end). */
+static unsigned char *object_of(void *blob, size_t len, size_t *obj_len) {
+  unsigned char *p = blob;
+  uint64_t n = 0;
+  for (int i = 0; i < 8; i++) n |= (uint64_t)p[16 + i] << (8 * i);
+  *obj_len = (size_t)n;
+  return n <= len ? p + len - n : NULL;
+}
+
+static cxla_status load(const cxla_module *m, const void *blob, size_t len, bool jit,
+                        CpuExecutable **out) {
+  if (jit) setenv("CXLA_CPU_LINKER", "jit", 1);
+  cxla_status s = cpu_program_deserialize(m, blob, len, out);
+  if (jit) unsetenv("CXLA_CPU_LINKER");
+  return s;
+}
+
+/* Compiles m, loads it with the loader and with the JIT, runs all three
+ * on args and checks that they agree bit for bit. */
+static void check_loaded(const char *name, const cxla_module *m, Literal *const *args) {
+  CpuExecutable *fresh = NULL, *loaded = NULL, *jitted = NULL;
+  Literal *a = NULL, *b = NULL, *c = NULL;
+  void *blob = NULL;
+  size_t len = 0;
+  cxla_status s = compile_keep(m, &fresh, &blob, &len);
+  if (!s) s = load(m, blob, len, false, &loaded);
+  if (!s) s = load(m, blob, len, true, &jitted);
+  if (!s) s = cpu_execute(fresh, args, m->entry->nparams, &a);
+  if (!s) s = cpu_execute(loaded, args, m->entry->nparams, &b);
+  if (!s) s = cpu_execute(jitted, args, m->entry->nparams, &c);
+  CHECK_OK(s);
+  if (!s) {
+    const CpuCompileStats *ls = cpu_executable_stats(loaded), *js = cpu_executable_stats(jitted);
+    CHECK(ls->loaded && !ls->jit_linked); /* the loader took it */
+    CHECK(js->loaded && js->jit_linked);
+    bool same = literal_equal(a, b) && literal_equal(a, c);
+    CHECK(same);
+    if (!same) fprintf(stderr, "  %s: loaded results differ\n", name);
+  }
+  literal_free(a);
+  literal_free(b);
+  literal_free(c);
+  cxla_free(blob);
+  cpu_executable_destroy(fresh);
+  cpu_executable_destroy(loaded);
+  cpu_executable_destroy(jitted);
+}
+
+TEST(loaded_programs_compute_what_the_jit_does) {
+  for (int i = 0; i < NPROGRAMS; i++) {
+    const char *name = programs[i][0], *text = programs[i][1];
+    CHECK(cpu_vs_interp(name, text, false));
+    cxla_module *m = NULL;
+    Literal **args = NULL;
+    cxla_status s = parse(name, text, &m);
+    if (!s) s = cpu_vs_interp_args(m, &args);
+    CHECK_OK(s);
+    if (!s) check_loaded(name, m, args);
+    if (m) cpu_vs_interp_free_args(m, args);
+    cxla_module_destroy(m);
+  }
+}
+
+/* Corpus cases, optimized by the default pipeline, on their arguments. */
+TEST(corpus_cases_loaded) {
+  if (!corpus) {
+    SKIP("no corpus given (argv[1])");
+    return;
+  }
+  const char *names[] = {"control_while_loop", "conv2d_nhwc", "dot_batch", "gather_embedding",
+                         "sort_by_key", "nn_softmax", "model_mlp_train_step", "scatter_add",
+                         "reduce_int_types", "random_normal_uniform", "elementwise_c64_ops",
+                         "elementwise_c128_ops", "fft_fft_ifft", "elementwise_f32_special"};
+  for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+    char *dir = cxla_format("%s/%s", corpus, names[i]);
+    Case *c = NULL;
+    cxla_status s = case_load(dir, &c);
+    cxla_free(dir);
+    Literal **args = s ? NULL : calloc((size_t)c->nargs + 1, sizeof *args);
+    for (int k = 0; !s && k < c->nargs; k++) s = case_load_tensor(&c->args[k], &args[k]);
+    size_t tlen = 0;
+    char *text = NULL;
+    cxla_module *m = NULL;
+    if (!s) s = cxla_read_file(case_hlo_path(c, "module"), 1 << 26, &text, &tlen);
+    if (!s) s = parse(names[i], text, &m);
+    PipelineOptions po = {.module_number = 1};
+    if (!s) s = pipeline_run(m, NULL, 0, &po);
+    CHECK_OK(s);
+    if (!s) check_loaded(names[i], m, args);
+    cxla_free(text);
+    for (int k = 0; c && args && k < c->nargs; k++) literal_free(args[k]);
+    free(args);
+    cxla_module_destroy(m);
+    case_free(c);
+  }
+}
+
+/* A resolver for loads that are never run. */
+static char dummy_target[16];
+static void *resolve_any(void *arg, const char *name) {
+  (void)arg, (void)name;
+  return dummy_target;
+}
+
+/* Loads a (damaged) object; OK or not, it must come back. */
+static bool loads(const unsigned char *obj, size_t len) {
+  ElfImage *img = NULL;
+  cxla_status s = elf_load(obj, len, resolve_any, NULL, &img);
+  bool ok = !s;
+  CHECK(ok == (img != NULL));
+  cxla_status_free(s);
+  elf_unload(img);
+  return ok;
+}
+
+static uint64_t xorshift(uint64_t *x) {
+  *x ^= *x << 13;
+  *x ^= *x >> 7;
+  *x ^= *x << 17;
+  return *x;
+}
+
+TEST(damaged_objects_never_crash) {
+  for (int i = 0; i < NPROGRAMS; i++) {
+    cxla_module *m = NULL;
+    CpuExecutable *x = NULL;
+    void *blob = NULL;
+    size_t len = 0, olen = 0;
+    cxla_status s = parse(programs[i][0], programs[i][1], &m);
+    if (!s) s = compile_keep(m, &x, &blob, &len);
+    CHECK_OK(s);
+    unsigned char *obj = s ? NULL : object_of(blob, len, &olen);
+    CHECK(obj != NULL);
+    if (!obj) goto next;
+    CHECK(loads(obj, olen));
+    unsigned char *copy = malloc(olen);
+    /* every truncation: the section headers come last, so none loads */
+    int truncated_loaded = 0;
+    for (size_t n = 0; n < olen; n++) {
+      memcpy(copy, obj, n);
+      truncated_loaded += loads(copy, n);
+    }
+    CHECK(truncated_loaded == 0);
+    /* every byte flipped */
+    for (size_t k = 0; k < olen; k++) {
+      memcpy(copy, obj, olen);
+      copy[k] ^= 0xff;
+      loads(copy, olen);
+    }
+    /* random mutations of 1 to 8 bytes, half of them in the headers */
+    uint64_t seed = 0x9e3779b97f4a7c15ull + (uint64_t)i;
+    Elf64_Ehdr eh;
+    memcpy(&eh, obj, sizeof eh);
+    for (int t = 0; t < 3000; t++) {
+      memcpy(copy, obj, olen);
+      int nbytes = 1 + (int)(xorshift(&seed) % 8);
+      for (int b = 0; b < nbytes; b++) {
+        uint64_t r = xorshift(&seed);
+        size_t at = (t & 1) && eh.e_shoff < olen ? (size_t)eh.e_shoff + (size_t)(r % (olen - eh.e_shoff))
+                                                  : (size_t)(r % olen);
+        copy[at] = (unsigned char)(r >> 32);
+      }
+      loads(copy, olen);
+    }
+    /* a damaged program through the cache's own path: an error or an
+     * executable, never a crash (not run) */
+    unsigned char *b2 = malloc(len);
+    for (size_t k = 0; k < len; k += 7) {
+      memcpy(b2, blob, len);
+      b2[k] ^= 0x5a;
+      CpuExecutable *y = NULL;
+      cxla_status_free(cpu_program_deserialize(m, b2, len, &y));
+      cpu_executable_destroy(y);
+      CpuExecutable *z = NULL;
+      cxla_status_free(cpu_program_deserialize(m, blob, k, &z)); /* truncated */
+      CHECK(z == NULL);
+      cpu_executable_destroy(z);
+    }
+    free(b2);
+    free(copy);
+  next:
+    cxla_free(blob);
+    cpu_executable_destroy(x);
+    cxla_module_destroy(m);
+  }
+}
+
+/* The first relocation of the object's first RELA section (its offset in
+ * obj), or 0 when there is none. */
+static size_t first_rela(const unsigned char *obj, size_t len) {
+  Elf64_Ehdr eh;
+  memcpy(&eh, obj, sizeof eh);
+  for (int i = 0; i < eh.e_shnum; i++) {
+    Elf64_Shdr sh;
+    if (eh.e_shoff + (size_t)(i + 1) * sizeof sh > len) return 0;
+    memcpy(&sh, obj + eh.e_shoff + (size_t)i * sizeof sh, sizeof sh);
+    if (sh.sh_type == SHT_RELA && sh.sh_size >= sizeof(Elf64_Rela)) return (size_t)sh.sh_offset;
+  }
+  return 0;
+}
+
+TEST(unknown_relocations_are_not_loaded) {
+  cxla_module *m = NULL;
+  CpuExecutable *x = NULL;
+  void *blob = NULL;
+  size_t len = 0, olen = 0;
+  CHECK_OK(parse(programs[1][0], programs[1][1], &m));
+  CHECK_OK(compile_keep(m, &x, &blob, &len));
+  unsigned char *obj = blob ? object_of(blob, len, &olen) : NULL;
+  size_t at = obj ? first_rela(obj, olen) : 0;
+  CHECK(at != 0);
+  if (at) {
+    Elf64_Rela r;
+    memcpy(&r, obj + at, sizeof r);
+    r.r_info = ELF64_R_INFO(ELF64_R_SYM(r.r_info), R_X86_64_GOTTPOFF); /* a TLS model */
+    memcpy(obj + at, &r, sizeof r);
+    ElfImage *img = NULL;
+    cxla_status s = elf_load(obj, olen, resolve_any, NULL, &img);
+    CHECK(cxla_status_code_of(s) == CXLA_UNIMPLEMENTED && img == NULL);
+    cxla_status_free(s);
+    /* the cache's path hands it to the JIT, which refuses it or links it
+     * as it understands it: never the loader */
+    CpuExecutable *y = NULL;
+    s = cpu_program_deserialize(m, blob, len, &y);
+    CHECK(s || cpu_executable_stats(y)->jit_linked);
+    cxla_status_free(s);
+    cpu_executable_destroy(y);
+  }
+  cxla_free(blob);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+}
+
+int main(int argc, char **argv) {
+  corpus = argc > 1 ? argv[1] : NULL;
+  RUN(loaded_programs_compute_what_the_jit_does);
+  RUN(corpus_cases_loaded);
+  RUN(damaged_objects_never_crash);
+  RUN(unknown_relocations_are_not_loaded);
+  return test_summary(__FILE__);
+}
