@@ -30,7 +30,17 @@ void rt_control_init(RtControl *c, const cxla_cancel *cancel, double timeout_sec
  * gets its arrays' memory back without mapping fresh pages and faulting
  * each one in. Exact sizes only (a program's sizes repeat); at most
  * RT_HOST_BLOCKS blocks of RT_HOST_BLOCK_MIN bytes or more, RT_HOST_CACHE_MAX
- * bytes in all; the most recently freed are kept. */
+ * bytes in all; the most recently freed are kept.
+ * With it, a program's runs after the first allocate nothing new: `cxla
+ * bench` of maxpool or reduce_rows_4096 makes no mmap, brk or madvise
+ * call and takes no page fault after run 1 (strace; perf page-faults are
+ * the same for 5 and 105 runs), and their arrays are in huge pages from
+ * run 1 (smaps AnonHugePages). That such cases still get faster over
+ * their first 5-15 runs is the host's last-level cache (480 MiB, shared
+ * with other tenants) taking in an array over several passes: a plain C
+ * loop summing a fresh 16 MiB array goes 18 -> 30 GB/s in 4 passes, a
+ * 64 MiB one 4.2 -> 2.6 ms in about 20, a 1 GiB one stays at 17 GB/s, and
+ * the speed-up is lost after 100 ms without use (2026-12-03). */
 #define RT_HOST_BLOCKS 64
 /* 128 KiB: an execution's own cache (cpu RvCache) takes blocks up to 256
  * KiB; below 1 MiB glibc's heap would trim and map such blocks again on
