@@ -462,6 +462,8 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
   LLVMValueRef part = NULL, sum = acc[0];
   for (int d = 0; d < is->rank; d++) {
     if (reduced[d] && d == is->rank - 1) {
+      /* under a band, a sum may stop at the band's chunks (cg.c) */
+      e->chunk_lim = reduce_is_fsum(in) ? em_band_sum_lim(e, in, oi, d) : NULL;
       if (row_chunk_begin(e, in, &rl, oi, d) && reduce_is_fsum(in)) {
         LLVMTypeRef ft = cg_storage_type(e->cg, in->shape->type);
         part = em_alloca(e, ft);
