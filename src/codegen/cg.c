@@ -441,6 +441,8 @@ static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
 bool em_row_chunk_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n) {
   LLVMValueRef lim = e->chunk_lim;
   e->chunk_lim = NULL;
+  rl->end = e->row_end;
+  e->row_end = NULL;
   rl->n = n;
   rl->chunked = e->rowpf.on && e->rowpf.n > 0 && n >= CG_PF_CHUNK;
   if (!rl->chunked) return false;
@@ -473,7 +475,7 @@ bool em_row_chunk_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n) {
 }
 
 LLVMValueRef em_row_inner_begin(Em *e, RowLoop *rl, const char *name) {
-  if (!rl->chunked) return em_loop_begin(e, &rl->in, em_i64(e, 0), em_i64(e, rl->n), name);
+  if (!rl->chunked) return em_loop_begin(e, &rl->in, em_i64(e, 0), rl->end ? rl->end : em_i64(e, rl->n), name);
   return em_loop_begin(e, &rl->in, rl->c0, rl->c1, name);
 }
 
@@ -508,9 +510,12 @@ void em_row_loop_end(Em *e, RowLoop *rl) {
  *    accumulator that started at a constant other than -0 and so is
  *    never -0 (round to nearest: a + b is -0 only when both are -0), and
  *    x + 0 is x for such x; the chunks it keeps are summed as before;
+ *  - a float max or min covers the band's elements and that value once
+ *    (exact in any order; the row's last element may count twice);
  *  - the elements' pass stores that one value past the chunks it keeps.
- * The first pass over a row (not in chunks) reads the whole row, as do
- * the kernels without prefetched rows (Em.rowpf). */
+ * Only kernels whose later passes run in chunks (prefetched rows, Em.rowpf,
+ * rows of CG_PF_CHUNK or more) have bands: the elements' pass must skip
+ * whatever a stashing sum skips. */
 
 /* The S dim whose index x's value is, at each position of S (x's dim k
  * is S's dim map[k]): an integer iota, broadcast any number of times. */
@@ -646,12 +651,38 @@ static Idx *band_tail_idx(Em *e, const Idx *idx, int rank, int64_t n) {
   return t;
 }
 
+/* Whether reduce `red` of one input reduces a row kernel's last dim d
+ * alone under a band, its input the same past the band (Em.band.inv). */
+static bool band_reduce(const Em *e, const Instr *red, int d) {
+  const Instr *v = red->noperands == 2 ? red->operands[0] : NULL;
+  return e->band.lim && v && red->parent == e->band.comp && v->parent == e->band.comp && v->id >= 0 &&
+         v->id < e->band.comp->ninstrs && e->band.comp->instrs[v->id] == v && e->band.inv[v->id] &&
+         d == v->shape->rank - 1 && red->dimensions.n == 1 && red->dimensions.v[0] == d;
+}
+
+LLVMValueRef em_band_minmax_tail(Em *e, const Instr *red, const Idx *oi, int d) {
+  if (!band_reduce(e, red, d)) return NULL;
+  const Instr *v = red->operands[0];
+  int rank = v->shape->rank;
+  int64_t n = v->shape->dims[d];
+  Idx *t = band_tail_idx(e, oi, rank, n);
+  if (!t) return NULL;
+  em_scope_push(e);
+  LLVMValueRef x = em_elem1(e, v, t);
+  em_scope_pop(e);
+  if (e->err) return NULL;
+  /* the band's end (j < end): past it, every element is x */
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef end = LLVMBuildNSWAdd(B, oi->v[rank - 2], em_i64(e, e->band.d + 1), "");
+  end = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, end, em_i64(e, 0), ""), em_i64(e, 0), end, "");
+  e->row_end = smin(e, end, em_i64(e, n));
+  e->chunk_lim = e->band.lim;
+  return x;
+}
+
 LLVMValueRef em_band_sum_lim(Em *e, const Instr *red, const Idx *oi, int d) {
-  const Instr *v = red->noperands == 2 ? red->operands[0] : NULL, *init = red->noperands == 2 ? red->operands[1] : NULL;
-  if (!e->band.lim || !v || red->parent != e->band.comp || v->parent != e->band.comp || v->id < 0 ||
-      v->id >= e->band.comp->ninstrs || e->band.comp->instrs[v->id] != v || !e->band.inv[v->id] ||
-      d != v->shape->rank - 1 || red->dimensions.n != 1 || red->dimensions.v[0] != d)
-    return NULL;
+  if (!band_reduce(e, red, d)) return NULL;
+  const Instr *v = red->operands[0], *init = red->operands[1];
   /* the accumulator starts at a constant other than -0 */
   if (init->op != OP_CONSTANT || !init->literal || init->literal->nelems != 1) return NULL;
   double z = literal_get_f64(init->literal, 0);
