@@ -1,5 +1,6 @@
 /* The Codegen object, a kernel's loop nest over its outputs, loops and the
  * memo table of the elemental emitter (see cg_internal.h). */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -438,12 +439,17 @@ static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
 #define CG_PF_LOCALITY 2
 
 bool em_row_chunk_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n) {
+  LLVMValueRef lim = e->chunk_lim;
+  e->chunk_lim = NULL;
+  rl->end = e->row_end;
+  e->row_end = NULL;
   rl->n = n;
   rl->chunked = e->rowpf.on && e->rowpf.n > 0 && n >= CG_PF_CHUNK;
   if (!rl->chunked) return false;
   LLVMBuilderRef B = e->b;
   LLVMValueRef C = em_i64(e, CG_PF_CHUNK);
-  LLVMValueRef ch = em_loop_begin(e, &rl->chunk, em_i64(e, 0), em_i64(e, (n + CG_PF_CHUNK - 1) / CG_PF_CHUNK), "pf");
+  if (!lim) lim = em_i64(e, (n + CG_PF_CHUNK - 1) / CG_PF_CHUNK);
+  LLVMValueRef ch = em_loop_begin(e, &rl->chunk, em_i64(e, 0), lim, "pf");
   rl->c0 = LLVMBuildNSWMul(B, ch, C, "");
   rl->c1 = LLVMBuildNSWAdd(B, rl->c0, C, "");
   if (n % CG_PF_CHUNK) rl->c1 = smin(e, rl->c1, em_i64(e, n));
@@ -469,7 +475,7 @@ bool em_row_chunk_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n) {
 }
 
 LLVMValueRef em_row_inner_begin(Em *e, RowLoop *rl, const char *name) {
-  if (!rl->chunked) return em_loop_begin(e, &rl->in, em_i64(e, 0), em_i64(e, rl->n), name);
+  if (!rl->chunked) return em_loop_begin(e, &rl->in, em_i64(e, 0), rl->end ? rl->end : em_i64(e, rl->n), name);
   return em_loop_begin(e, &rl->in, rl->c0, rl->c1, name);
 }
 
@@ -489,6 +495,207 @@ LLVMValueRef em_row_loop_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_
 void em_row_loop_end(Em *e, RowLoop *rl) {
   em_row_inner_end(e, rl);
   em_row_chunk_end(e, rl);
+}
+
+/* ---- causal bands in row kernels ----
+ * A row kernel over the last dim whose values past a row's band come
+ * from the other side of a band select (codegen_band_pred: a causal
+ * mask), through elementwise ops on values that do not vary along the
+ * row (per-row reduces, constants), has the same value at every column
+ * j > i + d of row i (row_band). Its later passes over the row (those run
+ * in chunks, em_row_chunk_begin) then stop after the chunks that hold
+ * the band, and the row's skipped elements are computed once:
+ *  - a float sum whose input there is 0 (+0 or -0; tested per row) skips
+ *    those chunks: each would add a partial sum of zeros, a zero, to an
+ *    accumulator that started at a constant other than -0 and so is
+ *    never -0 (round to nearest: a + b is -0 only when both are -0), and
+ *    x + 0 is x for such x; the chunks it keeps are summed as before;
+ *  - a float max or min covers the band's elements and that value once
+ *    (exact in any order; the row's last element may count twice);
+ *  - the elements' pass stores that one value past the chunks it keeps.
+ * Only kernels whose later passes run in chunks (prefetched rows, Em.rowpf,
+ * rows of CG_PF_CHUNK or more) have bands: the elements' pass must skip
+ * whatever a stashing sum skips. */
+
+/* The S dim whose index x's value is, at each position of S (x's dim k
+ * is S's dim map[k]): an integer iota, broadcast any number of times. */
+static bool band_coord(const Instr *x, const int *map, int *sdim) {
+  if (x->op == OP_IOTA) {
+    if (!type_is_int(x->shape->type) || x->index < 0 || x->index >= x->shape->rank) return false;
+    *sdim = map[x->index];
+    return true;
+  }
+  if (x->op == OP_BROADCAST && x->noperands == 1 && x->dimensions.n == x->operands[0]->shape->rank &&
+      x->dimensions.n <= 8) {
+    int sub[8];
+    for (int k = 0; k < x->dimensions.n; k++) sub[k] = map[x->dimensions.v[k]];
+    return band_coord(x->operands[0], sub, sdim);
+  }
+  return false;
+}
+
+/* x is the pred constant v everywhere (a scalar constant, broadcast). */
+static bool pred_const(const Instr *x, bool v) {
+  while (x->op == OP_BROADCAST && x->noperands == 1) x = x->operands[0];
+  return x->op == OP_CONSTANT && x->shape->type == T_PRED && x->literal && x->literal->nelems == 1 &&
+         (literal_get_i64(x->literal, 0) != 0) == v;
+}
+
+/* Whether pred x (its dim k is S's dim map[k]; S's rows are dim row, its
+ * columns dim col) is true only where j <= i + *d, with *d found. */
+bool codegen_band_pred(const Instr *x, const int *map, int row, int col, int64_t *d) {
+  if (x->shape->type != T_PRED) return false;
+  switch (x->op) {
+  case OP_BROADCAST: {
+    if (x->noperands != 1 || x->dimensions.n != x->operands[0]->shape->rank || x->dimensions.n > 8) return false;
+    int sub[8];
+    for (int k = 0; k < x->dimensions.n; k++) sub[k] = map[x->dimensions.v[k]];
+    return codegen_band_pred(x->operands[0], sub, row, col, d);
+  }
+  case OP_SELECT: /* c ? t : false implies c and t */
+    if (x->noperands != 3 || !pred_const(x->operands[2], false)) return false;
+    if (pred_const(x->operands[1], true)) return codegen_band_pred(x->operands[0], map, row, col, d);
+    return codegen_band_pred(x->operands[0], map, row, col, d) || codegen_band_pred(x->operands[1], map, row, col, d);
+  case OP_AND:
+    return x->noperands == 2 &&
+           (codegen_band_pred(x->operands[0], map, row, col, d) || codegen_band_pred(x->operands[1], map, row, col, d));
+  case OP_COMPARE: {
+    int a, b;
+    if (x->noperands != 2 || !band_coord(x->operands[0], map, &a) || !band_coord(x->operands[1], map, &b))
+      return false;
+    CmpDir dir = x->cmp_dir;
+    if (a == col && b == row) { /* j op i: as i op' j */
+      a = row;
+      b = col;
+      dir = dir == CMP_LE ? CMP_GE : dir == CMP_LT ? CMP_GT : dir == CMP_EQ ? CMP_EQ : CMP_NONE;
+    }
+    if (a != row || b != col) return false;
+    if (dir == CMP_GE || dir == CMP_EQ) *d = 0; /* i >= j, i == j */
+    else if (dir == CMP_GT) *d = -1;            /* i > j */
+    else return false;
+    return true;
+  }
+  default:
+    return false;
+  }
+}
+
+/* Whether row kernel `in` (output dims s, reduces over its last dim:
+ * rowk == rank - 1) has a band (see above): inv[i] set for the fused
+ * computation's instructions whose value past the band is the same at
+ * every column, its root among them; *d the band's offset. Linear in the
+ * fused computation's size. */
+static bool row_band(const Instr *in, const Shape *s, int rowk, bool *inv, int64_t *d) {
+  if (in->op != OP_FUSION || in->ncalled != 1 || s->rank < 2 || s->rank > 8 || rowk != s->rank - 1) return false;
+  const Computation *c = in->called[0];
+  int rank = s->rank, map[8];
+  for (int k = 0; k < rank; k++) map[k] = k;
+  bool found = false;
+  for (int i = 0; i < c->ninstrs; i++) {
+    const Instr *x = c->instrs[i];
+    inv[i] = false;
+    if (x->id != i) return false;
+    if (!shape_same_dims(x->shape, s)) continue; /* read through broadcasts */
+    bool ops = true; /* every operand of these dims, marked */
+    for (int k = 0; k < x->noperands && ops; k++) {
+      const Instr *o = x->operands[k];
+      ops = o->id >= 0 && o->id < i && c->instrs[o->id] == o && shape_same_dims(o->shape, s) && inv[o->id];
+    }
+    int64_t dd;
+    switch (x->op) {
+    case OP_BROADCAST:
+      inv[i] = x->noperands == 1;
+      for (int k = 0; k < x->dimensions.n; k++) inv[i] &= x->dimensions.v[k] != rank - 1;
+      break;
+    case OP_IOTA:
+      inv[i] = x->index != rank - 1;
+      break;
+    case OP_SELECT:
+      if (x->noperands == 3 && codegen_band_pred(x->operands[0], map, rank - 2, rank - 1, &dd)) {
+        /* past the band: operand 2 */
+        const Instr *o = x->operands[2];
+        if (found && dd != *d) return false;
+        found = true;
+        *d = dd;
+        inv[i] = o->id >= 0 && o->id < i && c->instrs[o->id] == o && shape_same_dims(o->shape, s) && inv[o->id];
+        break;
+      }
+      inv[i] = ops;
+      break;
+    default:
+      inv[i] = (op_info(x->op)->flags & OPF_EW) && x->noperands > 0 && ops;
+      break;
+    }
+  }
+  return found && c->root && c->root->id >= 0 && c->root->id < c->ninstrs && c->instrs[c->root->id] == c->root &&
+         inv[c->root->id];
+}
+
+/* The row's chunks that hold its band (Em.band.lim) for the row whose
+ * index idx->v[rank - 2] is, n columns: at most all of them. */
+static LLVMValueRef band_chunks(Em *e, const Idx *idx, int rank, int64_t n) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef end = LLVMBuildNSWAdd(B, idx->v[rank - 2], em_i64(e, e->band.d + 1), ""); /* j < end */
+  end = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, end, em_i64(e, 0), ""), em_i64(e, 0), end, "");
+  end = smin(e, end, em_i64(e, n));
+  return LLVMBuildUDiv(B, LLVMBuildNSWAdd(B, end, em_i64(e, CG_PF_CHUNK - 1), ""), em_i64(e, CG_PF_CHUNK), "");
+}
+
+/* oi: idx at the columns' dim d set to the row's last column (past the
+ * band wherever chunks are skipped). */
+static Idx *band_tail_idx(Em *e, const Idx *idx, int rank, int64_t n) {
+  Idx *t = em_idx(e, rank);
+  if (!t) return NULL;
+  for (int k = 0; k < rank - 1; k++) t->v[k] = idx->v[k];
+  t->v[rank - 1] = em_i64(e, n - 1);
+  return t;
+}
+
+/* Whether reduce `red` of one input reduces a row kernel's last dim d
+ * alone under a band, its input the same past the band (Em.band.inv). */
+static bool band_reduce(const Em *e, const Instr *red, int d) {
+  const Instr *v = red->noperands == 2 ? red->operands[0] : NULL;
+  return e->band.lim && v && red->parent == e->band.comp && v->parent == e->band.comp && v->id >= 0 &&
+         v->id < e->band.comp->ninstrs && e->band.comp->instrs[v->id] == v && e->band.inv[v->id] &&
+         d == v->shape->rank - 1 && red->dimensions.n == 1 && red->dimensions.v[0] == d;
+}
+
+LLVMValueRef em_band_minmax_tail(Em *e, const Instr *red, const Idx *oi, int d) {
+  if (!band_reduce(e, red, d)) return NULL;
+  const Instr *v = red->operands[0];
+  int rank = v->shape->rank;
+  int64_t n = v->shape->dims[d];
+  Idx *t = band_tail_idx(e, oi, rank, n);
+  if (!t) return NULL;
+  em_scope_push(e);
+  LLVMValueRef x = em_elem1(e, v, t);
+  em_scope_pop(e);
+  if (e->err) return NULL;
+  /* the band's end (j < end): past it, every element is x */
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef end = LLVMBuildNSWAdd(B, oi->v[rank - 2], em_i64(e, e->band.d + 1), "");
+  end = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, end, em_i64(e, 0), ""), em_i64(e, 0), end, "");
+  e->row_end = smin(e, end, em_i64(e, n));
+  e->chunk_lim = e->band.lim;
+  return x;
+}
+
+LLVMValueRef em_band_sum_lim(Em *e, const Instr *red, const Idx *oi, int d) {
+  if (!band_reduce(e, red, d)) return NULL;
+  const Instr *v = red->operands[0], *init = red->operands[1];
+  /* the accumulator starts at a constant other than -0 */
+  if (init->op != OP_CONSTANT || !init->literal || init->literal->nelems != 1) return NULL;
+  double z = literal_get_f64(init->literal, 0);
+  if (z == 0 && signbit(z)) return NULL;
+  int64_t n = v->shape->dims[d];
+  Idx *t = band_tail_idx(e, oi, v->shape->rank, n);
+  if (!t) return NULL;
+  em_scope_push(e);
+  LLVMValueRef x = em_elem1(e, v, t);
+  em_scope_pop(e);
+  if (e->err) return NULL;
+  LLVMValueRef zero = LLVMBuildFCmp(e->b, LLVMRealOEQ, x, LLVMConstNull(LLVMTypeOf(x)), "");
+  return LLVMBuildSelect(e->b, zero, e->band.lim, em_i64(e, (n + CG_PF_CHUNK - 1) / CG_PF_CHUNK), "");
 }
 
 /* ---- speculation ----
@@ -674,6 +881,8 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
   if (!idx) return;
   Loop loops[CG_MAX_RANK];
   int nloops = 0;
+  LLVMValueRef tail[8]; /* the row's value past its band (Em.band) */
+  int ntail = 0;
   if (split > 1) {
     LLVMValueRef f = em_loop_begin(e, &loops[nloops++], lo, hi, "l");
     for (int i = split - 1; i > 0; i--) {
@@ -696,9 +905,20 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
         r = smin(e, LLVMBuildNSWAdd(e->b, r, em_i64(e, e->rowpf.dist), ""), em_i64(e, rows - 1));
         e->rowpf.next = LLVMBuildNSWMul(e->b, r, em_i64(e, len), "");
       }
+      /* a band (Em.band): the chunks that hold it, and the value past it */
+      e->band.lim = NULL;
+      if (e->band.inv && k == rank - 1) e->band.lim = band_chunks(e, idx, rank, shape->dims[rank - 1]);
       for (int q = 0; q < nred; q++) {
         e->rowpf.on = e->rowpf.n > 0 && q > 0; /* not the first pass */
         (void)em_elem1(e, red[q], ri);
+      }
+      if (e->band.lim) {
+        /* before the stash is bound: the value computed, not read back */
+        Idx *t = band_tail_idx(e, idx, rank, shape->dims[rank - 1]);
+        em_scope_push(e);
+        ntail = t ? em_elem(e, what, t, tail, 8) : 0;
+        em_scope_pop(e);
+        if (!ntail) e->band.lim = NULL;
       }
       e->rowpf.on = e->rowpf.n > 0;
       /* the row's elements read the stashed values from the output */
@@ -715,6 +935,8 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
     if (nred > 0 && i == rank - 1 && i >= k) {
       /* the innermost loop over the row's elements */
       RowLoop rl;
+      LLVMValueRef lim = e->band.lim;
+      e->chunk_lim = lim;
       if (em_row_chunk_begin(e, &rl, idx, i, shape->dims[i]) && e->row_fast_div) {
         fast_div_chunk(e, what, shape, idx, i, &rl, first_out, nout);
       } else {
@@ -723,6 +945,15 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
         em_row_inner_end(e, &rl);
       }
       em_row_chunk_end(e, &rl);
+      if (lim && rl.chunked) {
+        /* the chunks past the band: the one value */
+        Loop f;
+        LLVMValueRef j0 = LLVMBuildNSWMul(e->b, lim, em_i64(e, CG_PF_CHUNK), "");
+        idx->v[i] = em_loop_begin(e, &f, j0, em_i64(e, shape->dims[i]), "tail");
+        store_vals(e, what, idx, shape->dims, first_out, nout, tail, ntail);
+        em_loop_end(e, &f);
+      }
+      e->band.lim = NULL;
       e->rowpf.on = false;
       for (int j = nloops - 1; j >= 0; j--) em_loop_end(e, &loops[j]);
       return;
@@ -1455,6 +1686,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
   char why[256];
   if (!codegen_supports(in, why, sizeof why)) return ERR(UNIMPLEMENTED, "cpu backend: %s", why);
   Em e = {0};
+  bool *band_inv = NULL; /* Em.band.inv */
   e.cg = cg;
   e.root = in;
   arena_init(&e.arena);
@@ -1580,6 +1812,15 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     e.stash_red = row_stash(in, sh[0], red[nred - 1]);
     row_prefetch_setup(&e, in, sh[0], rowk);
     for (int i = 0; i < in->called[0]->ninstrs; i++) e.row_fast_div |= em_fast_div_applies(in->called[0]->instrs[i]);
+    /* a band only where every later pass runs in chunks: the elements'
+     * pass skips whatever a sum's pass skips (its stash there unwritten) */
+    if (e.rowpf.n > 0 && sh[0]->rank >= 1 && sh[0]->dims[sh[0]->rank - 1] >= CG_PF_CHUNK) {
+      band_inv = cxla_calloc((size_t)in->called[0]->ninstrs + 1, sizeof *band_inv);
+      if (band_inv && row_band(in, sh[0], rowk, band_inv, &e.band.d)) {
+        e.band.inv = band_inv;
+        e.band.comp = in->called[0];
+      }
+    }
     /* not a column reduction nor tiled (above): kernel_rows_dims is */
     emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), 0, rowk, red, nred);
   } else if (outputs_same_dims(in)) {
@@ -1615,6 +1856,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     LLVMDeleteFunction(kernel);
   }
 done:
+  cxla_free(band_inv);
   cxla_free(e.buckets);
   cxla_free(e.bound);
   cxla_free(e.bound_slot);

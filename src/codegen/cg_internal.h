@@ -114,6 +114,23 @@ typedef struct Em {
     bool write[CG_PF_MAX];
     const int64_t *dims;
   } rowpf;
+  /* Row kernels under a causal band (cg.c row_band): `inv` marks the
+   * fused computation's instructions whose value at the columns past a
+   * row's band is the same at every such column; `lim`, while a row's
+   * passes are emitted, the chunks of CG_PF_CHUNK columns that hold the
+   * row's band (the later ones hold none of it); NULL when none. */
+  struct {
+    const bool *inv;
+    const Computation *comp;
+    int64_t d;
+    LLVMValueRef lim;
+  } band;
+  /* read (and cleared) by the next em_row_chunk_begin: the number of
+   * chunks its loop runs (an i64 value), instead of all of them */
+  LLVMValueRef chunk_lim;
+  /* read (and cleared) by the next em_row_chunk_begin: where its loop
+   * ends when it does not run in chunks (an i64 value), instead of n */
+  LLVMValueRef row_end;
 } Em;
 
 /* ---- cg.c ---- */
@@ -145,6 +162,7 @@ typedef struct RowLoop {
   bool chunked;
   int64_t n;
   LLVMValueRef c0, c1; /* the chunk's elements */
+  LLVMValueRef end;    /* not chunked: the loop's end (Em.row_end), or NULL for n */
 } RowLoop;
 LLVMValueRef em_row_loop_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n, const char *name);
 void em_row_loop_end(Em *e, RowLoop *rl);
@@ -152,6 +170,16 @@ bool em_row_chunk_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n);
 LLVMValueRef em_row_inner_begin(Em *e, RowLoop *rl, const char *name);
 void em_row_inner_end(Em *e, RowLoop *rl);
 void em_row_chunk_end(Em *e, RowLoop *rl);
+/* For a float sum reduce `red` over a row kernel's last dim d (oi: the
+ * row's index), the chunks its pass over the row need run (cg.c, "causal
+ * bands in row kernels"), or NULL for all: to be set as Em.chunk_lim. */
+LLVMValueRef em_band_sum_lim(Em *e, const Instr *red, const Idx *oi, int d);
+/* For a float max or min reduce `red` over a row kernel's last dim d (oi:
+ * the row's index, its dims before d set): its input's value past the
+ * row's band, with the band's chunks set as Em.chunk_lim and its end as
+ * Em.row_end (the loop then covers the band, that value the rest); or
+ * NULL for the whole row. */
+LLVMValueRef em_band_minmax_tail(Em *e, const Instr *red, const Idx *oi, int d);
 /* if (cond) { ... }: the then block is current after em_if_begin (scope
  * pushed); em_if_end closes it. */
 typedef struct IfBlk { LLVMBasicBlockRef then, done; } IfBlk;

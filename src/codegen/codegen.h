@@ -97,6 +97,13 @@ int codegen_kernel_inplace(const Instr *in);
  * computation reads it only at the output's index (cg.c: row_inplace). */
 bool codegen_row_inplace(const Instr *in);
 
+/* Whether pred x (of a fused computation; its dim k is dim map[k] of an
+ * array whose rows are dim `row` and columns dim `col`) is true only where
+ * column j <= row i + *d, with *d found: a mask built from iotas (a
+ * compare of the row and column iotas, broadcast, selected or and-ed
+ * with other preds), as jnp.tril's is. */
+bool codegen_band_pred(const Instr *x, const int *map, int row, int col, int64_t *d);
+
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a
  * JIT); the Codegen keeps nothing. */
 LLVMModuleRef codegen_take_module(Codegen *cg);

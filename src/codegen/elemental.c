@@ -462,6 +462,8 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
   LLVMValueRef part = NULL, sum = acc[0];
   for (int d = 0; d < is->rank; d++) {
     if (reduced[d] && d == is->rank - 1) {
+      /* under a band, a sum may stop at the band's chunks (cg.c) */
+      e->chunk_lim = reduce_is_fsum(in) ? em_band_sum_lim(e, in, oi, d) : NULL;
       if (row_chunk_begin(e, in, &rl, oi, d) && reduce_is_fsum(in)) {
         LLVMTypeRef ft = cg_storage_type(e->cg, in->shape->type);
         part = em_alloca(e, ft);
@@ -548,8 +550,17 @@ static void reduce_minmax(Em *e, const Instr *in, const Idx *idx, const bool *re
   RowLoop rl;
   int nl = 0, j = 0;
   for (int d = 0; d < is->rank; d++) {
-    if (reduced[d] && d == is->rank - 1) oi->v[d] = row_loop_begin(e, in, &rl, oi, d);
-    else if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
+    if (reduced[d] && d == is->rank - 1) {
+      /* under a band (cg.c), the band's elements and the one value past
+       * it: the same extremum (max and min are exact in any order, and
+       * the last element is counted twice at most) */
+      LLVMValueRef tail = em_band_minmax_tail(e, in, oi, d);
+      if (tail) {
+        LLVMValueRef a[2] = {LLVMBuildLoad2(B, it, kacc, ""), minmax_key(e, tail, it, sentinel)};
+        LLVMBuildStore(B, em_intrinsic(e, red, it, 2, a), kacc);
+      }
+      oi->v[d] = row_loop_begin(e, in, &rl, oi, d);
+    } else if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
     else oi->v[d] = idx->v[j++];
   }
   LLVMValueRef x = em_elem1(e, in->operands[0], oi);

@@ -591,69 +591,6 @@ enum { CHAIN_MIN_BYTES = 1 << 20, CHAIN_BLOCK_BYTES = 1 << 19 };
  * depend on S(i, j) for j > i + d: the chain leaves those columns out of
  * D1's product (exec.c: chain_slice). */
 
-/* The S dim whose index x's value is, at each position of S (x's dim k
- * is S's dim map[k]): an integer iota, broadcast any number of times. */
-static bool band_coord(const Instr *x, const int *map, int *sdim) {
-  if (x->op == OP_IOTA) {
-    if (!type_is_int(x->shape->type) || x->index < 0 || x->index >= x->shape->rank) return false;
-    *sdim = map[x->index];
-    return true;
-  }
-  if (x->op == OP_BROADCAST && x->noperands == 1 && x->dimensions.n == x->operands[0]->shape->rank &&
-      x->dimensions.n <= 8) {
-    int sub[8];
-    for (int k = 0; k < x->dimensions.n; k++) sub[k] = map[x->dimensions.v[k]];
-    return band_coord(x->operands[0], sub, sdim);
-  }
-  return false;
-}
-
-/* x is the pred constant v everywhere (a scalar constant, broadcast). */
-static bool pred_const(const Instr *x, bool v) {
-  while (x->op == OP_BROADCAST && x->noperands == 1) x = x->operands[0];
-  return x->op == OP_CONSTANT && x->shape->type == T_PRED && x->literal && x->literal->nelems == 1 &&
-         (literal_get_i64(x->literal, 0) != 0) == v;
-}
-
-/* Whether pred x (its dim k is S's dim map[k]; S's rows are dim row, its
- * columns dim col) is true only where j <= i + *d, with *d found. */
-static bool band_pred(const Instr *x, const int *map, int row, int col, int64_t *d) {
-  if (x->shape->type != T_PRED) return false;
-  switch (x->op) {
-  case OP_BROADCAST: {
-    if (x->noperands != 1 || x->dimensions.n != x->operands[0]->shape->rank || x->dimensions.n > 8) return false;
-    int sub[8];
-    for (int k = 0; k < x->dimensions.n; k++) sub[k] = map[x->dimensions.v[k]];
-    return band_pred(x->operands[0], sub, row, col, d);
-  }
-  case OP_SELECT: /* c ? t : false implies c and t */
-    if (x->noperands != 3 || !pred_const(x->operands[2], false)) return false;
-    if (pred_const(x->operands[1], true)) return band_pred(x->operands[0], map, row, col, d);
-    return band_pred(x->operands[0], map, row, col, d) || band_pred(x->operands[1], map, row, col, d);
-  case OP_AND:
-    return x->noperands == 2 &&
-           (band_pred(x->operands[0], map, row, col, d) || band_pred(x->operands[1], map, row, col, d));
-  case OP_COMPARE: {
-    int a, b;
-    if (x->noperands != 2 || !band_coord(x->operands[0], map, &a) || !band_coord(x->operands[1], map, &b))
-      return false;
-    CmpDir dir = x->cmp_dir;
-    if (a == col && b == row) { /* j op i: as i op' j */
-      a = row;
-      b = col;
-      dir = dir == CMP_LE ? CMP_GE : dir == CMP_LT ? CMP_GT : dir == CMP_EQ ? CMP_EQ : CMP_NONE;
-    }
-    if (a != row || b != col) return false;
-    if (dir == CMP_GE || dir == CMP_EQ) *d = 0; /* i >= j, i == j */
-    else if (dir == CMP_GT) *d = -1;            /* i > j */
-    else return false;
-    return true;
-  }
-  default:
-    return false;
-  }
-}
-
 /* Whether kernel f (a fusion) reads its operand 0 (S) only in a band
  * j <= i + *d of its last two dims (see above). One pass over f's fused
  * computation in post order, marking what carries S's values. */
@@ -689,7 +626,7 @@ static bool chain_band(const Instr *f, int64_t *d) {
       int64_t dd;
       int sel = carries[x->operands[1]->id] ? 1 : 2;
       if (carries[x->operands[1]->id] && carries[x->operands[2]->id]) ok = false;
-      else if (sel == 1 && band_pred(x->operands[0], map, rank - 2, rank - 1, &dd)) {
+      else if (sel == 1 && codegen_band_pred(x->operands[0], map, rank - 2, rank - 1, &dd)) {
         found = true;
         if (dd < band) band = dd;
       } else {

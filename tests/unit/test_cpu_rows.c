@@ -358,6 +358,84 @@ TEST(row_kernels_prefetch_rows_ahead) {
   CHECK(rows_ok("layernorm_rows_ahead", layernorm));
 }
 
+
+/* ---- causal bands (cg.c: "causal bands in row kernels") ----
+ * A softmax whose input is masked by a select on an iota compare (j <= i,
+ * j < i, i >= j) stops its later passes at the chunks holding a row's
+ * band and stores the one value past it. Checked: against the
+ * interpreter (to 1e-5, NaN where NaN: a row masked whole by -inf is
+ * NaN, by -1e9 uniform), the same bits on 1 thread and on 2 (slices of a
+ * row), and the same bits as the same softmax with the mask's select
+ * written the other way round (its complement compare, the masked value
+ * on the true side: no band found, every chunk run); rows of whole
+ * chunks, of chunks and a part, of a chunk and one, under a chunk (not
+ * chunked), fewer rows than columns (most chunks skipped) and more; the
+ * fused input with NaNs and -0s (the entry's temp `t` or its parameter). */
+#define CAUSAL(R, N, CMP, A, B, SEL, FILL, IN)                                                        \
+  "HloModule m\n\n" REGIONS                                                                           \
+  "fused {\n  p = f32[" R "," N "] parameter(0)\n  ninf = f32[] constant(-inf)\n"                    \
+  "  ir = s32[" R "," N "] iota(), iota_dimension=0\n  ic = s32[" R "," N "] iota(), iota_dimension=1\n" \
+  "  k = pred[" R "," N "] compare(" A ", " B "), direction=" CMP "\n"                               \
+  "  c = f32[] constant(" FILL ")\n  cb = f32[" R "," N "] broadcast(c), dimensions={}\n"            \
+  "  ms = f32[" R "," N "] select(k, " SEL ")\n"                                                      \
+  "  m = f32[" R "] reduce(ms, ninf), dimensions={1}, to_apply=mx\n"                                  \
+  "  mb = f32[" R "," N "] broadcast(m), dimensions={0}\n  s = f32[" R "," N "] subtract(ms, mb)\n"  \
+  "  x = f32[" R "," N "] exponential(s)\n  z = f32[] constant(0)\n"                                 \
+  "  sum = f32[" R "] reduce(x, z), dimensions={1}, to_apply=add\n"                                   \
+  "  sb = f32[" R "," N "] broadcast(sum), dimensions={0}\n  ROOT o = f32[" R "," N "] divide(x, sb)\n}\n\n" \
+  "ENTRY e {\n" TEMP("f32[" R "," N "]", "pred[" R "," N "]")                                        \
+  "  ROOT f = f32[" R "," N "] fusion(" IN "), kind=kInput, calls=fused\n}\n"
+
+/* text's cpu result on the calling thread (NULL on failure) */
+static Literal *cpu_result(const char *name, const char *text) {
+  cxla_module *m = NULL;
+  Literal **args = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = cpu_vs_interp_args(m, &args);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  CpuExecOptions o = {0};
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  cxla_status_free(s);
+  cpu_vs_interp_free_args(m, args);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return got;
+}
+
+static bool same_bits(const char *name, const char *a, const char *b) {
+  Literal *x = cpu_result(name, a), *y = cpu_result(name, b);
+  bool ok = x && y && x->nelems == y->nelems && memcmp(x->data, y->data, (size_t)x->nelems * 4) == 0;
+  if (!ok) fprintf(stderr, "%s: band and no band differ\n", name);
+  literal_free(x);
+  literal_free(y);
+  return ok;
+}
+
+TEST(row_kernels_causal_band) {
+  static const struct {
+    const char *name, *band, *none;
+  } cases[] = {
+#define PAIR(NAME, R, N, FILL, IN)                                                                   \
+  {NAME "_ge", CAUSAL(R, N, "GE", "ir", "ic", "p, cb", FILL, IN), CAUSAL(R, N, "LT", "ir", "ic", "cb, p", FILL, IN)}, \
+  {NAME "_gt", CAUSAL(R, N, "GT", "ir", "ic", "p, cb", FILL, IN), CAUSAL(R, N, "LE", "ir", "ic", "cb, p", FILL, IN)}, \
+  {NAME "_le", CAUSAL(R, N, "LE", "ic", "ir", "p, cb", FILL, IN), CAUSAL(R, N, "GT", "ic", "ir", "cb, p", FILL, IN)}
+      PAIR("whole_chunks", "260", "256", "-1e9", "t"),
+      PAIR("chunks_and_part", "300", "300", "-inf", "t"),
+      PAIR("chunk_and_one", "140", "129", "-1e9", "t"),
+      PAIR("under_a_chunk", "40", "127", "-inf", "t"),
+      PAIR("few_rows", "5", "1000", "-1e9", "t"),
+      PAIR("nan_inputs", "150", "400", "-1e9", "a"),
+      PAIR("nan_inputs_ninf", "150", "400", "-inf", "a"),
+#undef PAIR
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    CHECK(rows_ok(cases[i].name, cases[i].band));
+    CHECK(same_bits(cases[i].name, cases[i].band, cases[i].none));
+  }
+}
+
 /* ---- division by a row's value (scalar.c fast_row_div) ----
  * The fast path (x * r, r = 1 / d, one correction) must give x / d bit
  * for bit wherever it is taken; elsewhere the element is computed again
@@ -523,6 +601,7 @@ int main(void) {
   RUN(row_kernels_match_the_interpreter);
   RUN(row_kernel_extent);
   RUN(row_kernels_prefetch_rows_ahead);
+  RUN(row_kernels_causal_band);
   RUN(fast_row_division_is_exact);
   RUN(row_division_matches_true_division);
   return test_summary(__FILE__);
