@@ -176,6 +176,13 @@ static cxla_status read_symbols(Loader *L) {
   return NULL;
 }
 
+/* Relocation k of section sh (check_rela has bounded the section). */
+static Elf64_Rela rela_at(const Loader *L, const Elf64_Shdr *sh, size_t k) {
+  Elf64_Rela r;
+  memcpy(&r, L->obj + sh->sh_offset + k * sizeof r, sizeof r);
+  return r;
+}
+
 /* The relocation sections that apply to loaded sections, checked. */
 static cxla_status check_rela(const Loader *L, const Elf64_Shdr *r, bool *applies) {
   *applies = false;
@@ -207,8 +214,7 @@ static cxla_status count_slots(Loader *L) {
     if (!applies) continue;
     size_t n = (size_t)(L->sh[i].sh_size / sizeof(Elf64_Rela));
     for (size_t k = 0; k < n; k++) {
-      Elf64_Rela r;
-      memcpy(&r, L->obj + L->sh[i].sh_offset + k * sizeof r, sizeof r);
+      Elf64_Rela r = rela_at(L, &L->sh[i], k);
       uint64_t si = ELF64_R_SYM(r.r_info);
       uint32_t type = (uint32_t)ELF64_R_TYPE(r.r_info);
       if (si >= L->nsym) return ERR(DATA_LOSS, "object: relocation against symbol %llu",
@@ -341,8 +347,7 @@ static cxla_status relocate(Loader *L) {
     unsigned char *base = L->at[L->sh[i].sh_info];
     size_t n = (size_t)(L->sh[i].sh_size / sizeof(Elf64_Rela));
     for (size_t k = 0; k < n; k++) {
-      Elf64_Rela r;
-      memcpy(&r, L->obj + L->sh[i].sh_offset + k * sizeof r, sizeof r);
+      Elf64_Rela r = rela_at(L, &L->sh[i], k);
       uint64_t si = ELF64_R_SYM(r.r_info);
       uint32_t type = (uint32_t)ELF64_R_TYPE(r.r_info);
       if (type == R_X86_64_NONE) continue;

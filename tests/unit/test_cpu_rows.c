@@ -291,8 +291,8 @@ TEST(row_kernels_in_place) {
 #define SM2(R, N, ROOT_ENTRY)                                                                         \
   SOFTMAX_ROWS("f32[" R "," N "]", "f32[" R "]", "pred[" R "," N "]", "1", ROOT_ENTRY)
 
-/* text's result on one thread and on 2 in slices of one row: the same */
-static bool threads_agree(const char *name, const char *text) {
+/* text's cpu result on the calling thread (NULL on failure) */
+static Literal *cpu_result(const char *name, const char *text) {
   cxla_module *m = NULL;
   Literal **args = NULL, *got = NULL;
   CpuExecutable *x = NULL;
@@ -301,13 +301,19 @@ static bool threads_agree(const char *name, const char *text) {
   if (!s) s = cpu_compile(m, NULL, &x);
   CpuExecOptions o = {0};
   if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
-  bool ok = !s && cpu_vs_interp_split(name, text, true, got);
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
   cxla_status_free(s);
   cpu_vs_interp_free_args(m, args);
-  literal_free(got);
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
+  return got;
+}
+
+/* text's result on one thread and on 2 in slices of one row: the same */
+static bool threads_agree(const char *name, const char *text) {
+  Literal *got = cpu_result(name, text);
+  bool ok = got && cpu_vs_interp_split(name, text, true, got);
+  literal_free(got);
   return ok;
 }
 
@@ -385,24 +391,6 @@ TEST(row_kernels_prefetch_rows_ahead) {
   "  sb = f32[" R "," N "] broadcast(sum), dimensions={0}\n  ROOT o = f32[" R "," N "] divide(x, sb)\n}\n\n" \
   "ENTRY e {\n" TEMP("f32[" R "," N "]", "pred[" R "," N "]")                                        \
   "  ROOT f = f32[" R "," N "] fusion(" IN "), kind=kInput, calls=fused\n}\n"
-
-/* text's cpu result on the calling thread (NULL on failure) */
-static Literal *cpu_result(const char *name, const char *text) {
-  cxla_module *m = NULL;
-  Literal **args = NULL, *got = NULL;
-  CpuExecutable *x = NULL;
-  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
-  if (!s) s = cpu_vs_interp_args(m, &args);
-  if (!s) s = cpu_compile(m, NULL, &x);
-  CpuExecOptions o = {0};
-  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &got);
-  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
-  cxla_status_free(s);
-  cpu_vs_interp_free_args(m, args);
-  cpu_executable_destroy(x);
-  cxla_module_destroy(m);
-  return got;
-}
 
 static bool same_bits(const char *name, const char *a, const char *b) {
   Literal *x = cpu_result(name, a), *y = cpu_result(name, b);

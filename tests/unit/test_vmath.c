@@ -400,6 +400,39 @@ out:
   free(got);
 }
 
+/* Appends x and -x for every step-th f32 bit pattern x in [b0, b1] to
+ * v from v[n]; returns the new count. */
+static int64_t add_both_signs(double *v, int64_t n, uint32_t b0, uint32_t b1, uint32_t step) {
+  for (uint32_t b = b0; b <= b1; b += step) {
+    float f;
+    memcpy(&f, &b, 4);
+    v[n++] = f, v[n++] = -f;
+  }
+  return n;
+}
+
+/* f32 results got[0, n) of fn at x[0, n) against the long double ref,
+ * each within bound ulp (a true value at or past FLT_MAX's rounding
+ * boundary is infinity); the first 5 misses printed. Returns the largest
+ * error. */
+static double f32_sweep_check(const char *fn, const double *x, const double *got, int64_t n,
+                              long double (*ref)(long double), double bound) {
+  double mx = 0;
+  int bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    long double r = ref(x[i]);
+    double h = (double)r, l = (double)(r - h);
+    if (fabsl(r) >= (long double)FLT_MAX + ldexpl(1, 103)) h = INFINITY, l = 0;
+    double err = ulp_err(got[i], h, l, false);
+    if (err > mx) mx = err;
+    if (err > bound && bad++ < 5) {
+      printf("  f32 %s(%a) = %a, long double %a (%.3g ulp)\n", fn, x[i], got[i], h, err);
+      CHECK(err <= bound);
+    }
+  }
+  return mx;
+}
+
 /* f32 tanh's two paths (math.c v_tanh_f32: a polynomial below 0.75, 1 -
  * 2/(1 + exp(2|x|)) from there, |x| clamped at 10): every f32 in [0.74,
  * 0.76] and every 5th in [8.9, 10.5] (both signs) against long double,
@@ -417,16 +450,8 @@ TEST(f32_tanh_paths) {
   double *x = malloc(sizeof(double) * (size_t)cap), *got = malloc(sizeof(double) * (size_t)cap);
   CHECK(x && got);
   if (!x || !got) goto out;
-  for (uint32_t b = b0; b <= b1; b++) {
-    float f;
-    memcpy(&f, &b, 4);
-    x[n++] = f, x[n++] = -f;
-  }
-  for (uint32_t b = b2; b <= b3; b += 5) {
-    float f;
-    memcpy(&f, &b, 4);
-    x[n++] = f, x[n++] = -f;
-  }
+  n = add_both_signs(x, n, b0, b1, 1);
+  n = add_both_signs(x, n, b2, b3, 5);
   int64_t e0 = n;
   for (int i = 0; i < NE; i++) x[n++] = edge_x[i];
   x[n++] = NAN;
@@ -434,18 +459,7 @@ TEST(f32_tanh_paths) {
     CHECK(!"compiles and runs");
     goto out;
   }
-  double mx = 0;
-  int bad = 0;
-  for (int64_t i = 0; i < e0; i++) {
-    long double r = tanhl(x[i]);
-    double hi = (double)r, lo = (double)(r - hi);
-    double err = ulp_err(got[i], hi, lo, false);
-    if (err > mx) mx = err;
-    if (err > f32_bound("tanh") && bad++ < 5) {
-      printf("  f32 tanh(%a) = %a, long double %a (%.3g ulp)\n", x[i], got[i], hi, err);
-      CHECK(err <= f32_bound("tanh"));
-    }
-  }
+  double mx = f32_sweep_check("tanh", x, got, e0, tanhl, f32_bound("tanh"));
   for (int i = 0; i < NE; i++)
     if (!same_value(got[e0 + i], edge_want[i])) {
       printf("  f32 tanh(%a) = %a, want %a\n", x[e0 + i], got[e0 + i], (double)edge_want[i]);
@@ -476,11 +490,7 @@ TEST(f32_exp_thresholds) {
   double *x = malloc(sizeof(double) * (size_t)cap), *got = malloc(sizeof(double) * (size_t)cap);
   CHECK(x && got);
   if (!x || !got) goto out;
-  for (uint32_t b = b0; b <= b1; b++) {
-    float f;
-    memcpy(&f, &b, 4);
-    x[n++] = f, x[n++] = -f;
-  }
+  n = add_both_signs(x, n, b0, b1, 1);
   int64_t e0 = n;
   for (int i = 0; i < NE; i++) x[n++] = edge_x[i];
   x[n++] = NAN;
@@ -488,19 +498,7 @@ TEST(f32_exp_thresholds) {
     CHECK(!"compiles and runs");
     goto out;
   }
-  double mx = 0;
-  int bad = 0;
-  for (int64_t i = 0; i < e0; i++) {
-    long double r = expl(x[i]);
-    double h = (double)r, l = (double)(r - h);
-    if (fabsl(r) >= (long double)FLT_MAX + ldexpl(1, 103)) h = INFINITY, l = 0;
-    double err = ulp_err(got[i], h, l, false);
-    if (err > mx) mx = err;
-    if (err > 1 && bad++ < 5) {
-      printf("  f32 exp(%a) = %a, long double %a (%.3g ulp)\n", x[i], got[i], h, err);
-      CHECK(err <= 1);
-    }
-  }
+  double mx = f32_sweep_check("exp", x, got, e0, expl, 1);
   const double *g = got + e0;
   CHECK(g[0] == 0 && g[1] == 0 && g[2] == 0);
   CHECK(g[3] == INFINITY && g[4] == INFINITY && g[5] == INFINITY);
