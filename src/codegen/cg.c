@@ -465,7 +465,7 @@ bool em_row_chunk_begin(Em *e, RowLoop *rl, const Idx *idx, int d, int64_t n) {
     LLVMValueRef p = LLVMBuildGEP2(B, e->cg->i8, e->rowpf.buf[b], (LLVMValueRef[]){LLVMBuildNSWMul(B, off, em_i64(e, es), "")}, 1, "");
     for (int l = 0; l < (CG_PF_CHUNK * es + 63) / 64; l++) {
       LLVMValueRef args[4] = {LLVMBuildGEP2(B, e->cg->i8, p, (LLVMValueRef[]){em_i64(e, 64 * l)}, 1, ""),
-                              LLVMConstInt(e->cg->i32, e->rowpf.write[b], 0),
+                              LLVMConstInt(e->cg->i32, 0, 0) /* read */,
                               LLVMConstInt(e->cg->i32, CG_PF_LOCALITY, 0), LLVMConstInt(e->cg->i32, 1, 0)};
       (void)em_intrinsic(e, "llvm.prefetch", e->cg->ptr, 4, args);
     }
@@ -633,12 +633,18 @@ static bool row_band(const Instr *in, const Shape *s, int rowk, bool *inv, int64
 
 /* The row's chunks that hold its band (Em.band.lim) for the row whose
  * index idx->v[rank - 2] is, n columns: at most all of them. */
-static LLVMValueRef band_chunks(Em *e, const Idx *idx, int rank, int64_t n) {
+/* The band's end in the row whose index idx->v[rank - 2] is (its band's
+ * columns j < end), clamped to [0, n]. */
+static LLVMValueRef band_end(Em *e, const Idx *idx, int rank, int64_t n) {
   LLVMBuilderRef B = e->b;
-  LLVMValueRef end = LLVMBuildNSWAdd(B, idx->v[rank - 2], em_i64(e, e->band.d + 1), ""); /* j < end */
+  LLVMValueRef end = LLVMBuildNSWAdd(B, idx->v[rank - 2], em_i64(e, e->band.d + 1), "");
   end = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, end, em_i64(e, 0), ""), em_i64(e, 0), end, "");
-  end = smin(e, end, em_i64(e, n));
-  return LLVMBuildUDiv(B, LLVMBuildNSWAdd(B, end, em_i64(e, CG_PF_CHUNK - 1), ""), em_i64(e, CG_PF_CHUNK), "");
+  return smin(e, end, em_i64(e, n));
+}
+
+static LLVMValueRef band_chunks(Em *e, const Idx *idx, int rank, int64_t n) {
+  LLVMValueRef end = band_end(e, idx, rank, n);
+  return LLVMBuildUDiv(e->b, LLVMBuildNSWAdd(e->b, end, em_i64(e, CG_PF_CHUNK - 1), ""), em_i64(e, CG_PF_CHUNK), "");
 }
 
 /* oi: idx at the columns' dim d set to the row's last column (past the
@@ -660,22 +666,24 @@ static bool band_reduce(const Em *e, const Instr *red, int d) {
          d == v->shape->rank - 1 && red->dimensions.n == 1 && red->dimensions.v[0] == d;
 }
 
-LLVMValueRef em_band_minmax_tail(Em *e, const Instr *red, const Idx *oi, int d) {
-  if (!band_reduce(e, red, d)) return NULL;
-  const Instr *v = red->operands[0];
+/* The value of v (of the row kernel's dims) past the row's band: at the
+ * row's last column (oi: the row's index); NULL on failure. */
+static LLVMValueRef band_tail_value(Em *e, const Instr *v, const Idx *oi) {
   int rank = v->shape->rank;
-  int64_t n = v->shape->dims[d];
-  Idx *t = band_tail_idx(e, oi, rank, n);
+  Idx *t = band_tail_idx(e, oi, rank, v->shape->dims[rank - 1]);
   if (!t) return NULL;
   em_scope_push(e);
   LLVMValueRef x = em_elem1(e, v, t);
   em_scope_pop(e);
-  if (e->err) return NULL;
-  /* the band's end (j < end): past it, every element is x */
-  LLVMBuilderRef B = e->b;
-  LLVMValueRef end = LLVMBuildNSWAdd(B, oi->v[rank - 2], em_i64(e, e->band.d + 1), "");
-  end = LLVMBuildSelect(B, LLVMBuildICmp(B, LLVMIntSLT, end, em_i64(e, 0), ""), em_i64(e, 0), end, "");
-  e->row_end = smin(e, end, em_i64(e, n));
+  return e->err ? NULL : x;
+}
+
+LLVMValueRef em_band_minmax_tail(Em *e, const Instr *red, const Idx *oi, int d) {
+  if (!band_reduce(e, red, d)) return NULL;
+  const Instr *v = red->operands[0];
+  LLVMValueRef x = band_tail_value(e, v, oi);
+  if (!x) return NULL;
+  e->row_end = band_end(e, oi, v->shape->rank, v->shape->dims[d]); /* past it, every element is x */
   e->chunk_lim = e->band.lim;
   return x;
 }
@@ -688,12 +696,8 @@ LLVMValueRef em_band_sum_lim(Em *e, const Instr *red, const Idx *oi, int d) {
   double z = literal_get_f64(init->literal, 0);
   if (z == 0 && signbit(z)) return NULL;
   int64_t n = v->shape->dims[d];
-  Idx *t = band_tail_idx(e, oi, v->shape->rank, n);
-  if (!t) return NULL;
-  em_scope_push(e);
-  LLVMValueRef x = em_elem1(e, v, t);
-  em_scope_pop(e);
-  if (e->err) return NULL;
+  LLVMValueRef x = band_tail_value(e, v, oi);
+  if (!x) return NULL;
   LLVMValueRef zero = LLVMBuildFCmp(e->b, LLVMRealOEQ, x, LLVMConstNull(LLVMTypeOf(x)), "");
   return LLVMBuildSelect(e->b, zero, e->band.lim, em_i64(e, (n + CG_PF_CHUNK - 1) / CG_PF_CHUNK), "");
 }
@@ -1414,7 +1418,6 @@ static void row_prefetch_setup(Em *e, const Instr *in, const Shape *out, int row
     int b = e->rowpf.n++;
     e->rowpf.buf[b] = em_buf(e, e->nout + i);
     e->rowpf.esize[b] = es;
-    e->rowpf.write[b] = false;
     bytes += len * es;
   }
   if (bytes == 0 || bytes > CG_PF_MAX_ROW) {

@@ -111,7 +111,6 @@ typedef struct Em {
     int64_t dist;
     LLVMValueRef buf[CG_PF_MAX], next;
     int esize[CG_PF_MAX];
-    bool write[CG_PF_MAX];
     const int64_t *dims;
   } rowpf;
   /* Row kernels under a causal band (cg.c row_band): `inv` marks the
