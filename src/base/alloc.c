@@ -28,6 +28,11 @@ void *cxla_malloc(size_t n) {
   return malloc(n ? n : 1);
 }
 
+void *cxla_malloc_lines(size_t n, void **raw) {
+  *raw = cxla_malloc(n + 64);
+  return *raw ? (void *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63) : NULL;
+}
+
 void *cxla_calloc(size_t n, size_t size) {
   if (should_fail()) return NULL;
   return calloc(n ? n : 1, size ? size : 1);

@@ -38,6 +38,9 @@ void *cxla_malloc(size_t n);
 void *cxla_calloc(size_t n, size_t size);
 void *cxla_realloc(void *p, size_t n);
 void cxla_free(void *p);
+/* n bytes starting on a 64-byte (cache line) boundary, from cxla_malloc;
+ * *raw is what to cxla_free. NULL (and *raw NULL) if out of memory. */
+void *cxla_malloc_lines(size_t n, void **raw);
 char *cxla_strdup(const char *s);
 char *cxla_strndup(const char *s, size_t n);
 /* Test hook: the n-th allocation from now (1 = the next) returns NULL;

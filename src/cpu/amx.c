@@ -247,11 +247,7 @@ AMX_TGT static void round_bf16(const float *s, uint16_t *d, int64_t n) {
 /* Tile rows must not straddle cache lines (a straddling tile load costs
  * several times as much): packed buffers start on a 64-byte boundary.
  * *base is what to free. */
-static uint8_t *alloc64(size_t n, void **base) {
-  *base = cxla_malloc(n + 64);
-  if (!*base) return NULL;
-  return (uint8_t *)(((uintptr_t)*base + 63) & ~(uintptr_t)63);
-}
+static uint8_t *alloc64(size_t n, void **base) { return cxla_malloc_lines(n, base); }
 
 /* Whether the rhs is row-major bf16 of whole 32-column panel pairs:
  * then it packs by contraction blocks (pack_b_rows_slice). */

@@ -626,8 +626,8 @@ static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
    * 16 floats): S is the first product's C, whose 64-byte rows of a tile
    * would straddle two lines each at malloc's 16-byte alignment */
   size_t blk = ((size_t)(j->rows * j->n) + 15) & ~(size_t)15;
-  void *raw = cxla_malloc((j->alias ? 1 : 2) * blk * sizeof(float) + 64);
-  float *sb = raw ? (float *)(((uintptr_t)raw + 63) & ~(uintptr_t)63) : NULL;
+  void *raw;
+  float *sb = cxla_malloc_lines((j->alias ? 1 : 2) * blk * sizeof(float), &raw);
   float *pb = j->alias || !sb ? sb : sb + blk;
   void **bufs = cxla_malloc((size_t)j->nf * sizeof *bufs);
   cxla_status s = !sb || !bufs ? cxla_oom() : NULL;

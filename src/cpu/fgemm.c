@@ -214,10 +214,7 @@ static void panel_masks(int64_t nc, __mmask16 *st) {
  * its large blocks 16 bytes into a page): every 64-byte load of a packed
  * panel row would then straddle two cache lines, which costs the kernel
  * an L1 access per load more. */
-static float *alloc_lines(int64_t n, void **raw) {
-  *raw = cxla_malloc((size_t)n * sizeof(float) + 64);
-  return *raw ? (float *)(((uintptr_t)*raw + 63) & ~(uintptr_t)63) : NULL;
-}
+static float *alloc_lines(int64_t n, void **raw) { return cxla_malloc_lines((size_t)n * sizeof(float), raw); }
 
 /* A's row stride (not transposed: F32Gemm.lda, else k; transposed, its
  * rows are the steps and lda is ignored): batch elements m of it apart. */
