@@ -715,10 +715,27 @@ LLVMValueRef em_band_sum_lim(Em *e, const Instr *red, const Idx *oi, int d) {
  * changes nothing but time. */
 #define CG_SPEC_CHUNK 1024
 
-void em_spec_raise(Em *e, LLVMValueRef cond) {
-  LLVMValueRef f = LLVMBuildLoad2(e->b, e->cg->i8, e->spec_flag, "");
-  f = LLVMBuildOr(e->b, f, LLVMBuildZExt(e->b, cond, e->cg->i8, ""), "");
-  LLVMBuildStore(e->b, f, e->spec_flag);
+/* The flag is an i32 slot holding the largest value (unsigned) raised
+ * into it since the pass began (0); it is up from CG_SPEC_F32_UP_BITS:
+ * em_spec_raise_f32 raises an f32 |x|'s bits (up from CG_SPEC_F32_UP and
+ * for inf and NaN), em_spec_raise all ones for a condition that holds. An
+ * unsigned max per vector (vpmaxud) accumulates it; an i1 or of compares
+ * took three instructions (compare, or, masked move of i8 lanes). */
+#define CG_SPEC_F32_UP_BITS 0x47800000u /* 2^16 */
+_Static_assert(CG_SPEC_F32_UP == 0x1p16, "CG_SPEC_F32_UP_BITS holds CG_SPEC_F32_UP's bits");
+
+static void spec_umax(Em *e, LLVMValueRef v) {
+  LLVMValueRef f = LLVMBuildLoad2(e->b, e->cg->i32, e->spec_flag, "");
+  LLVMBuildStore(e->b, em_intrinsic(e, "llvm.umax", e->cg->i32, 2, (LLVMValueRef[]){f, v}), e->spec_flag);
+}
+
+void em_spec_raise(Em *e, LLVMValueRef cond) { spec_umax(e, LLVMBuildSExt(e->b, cond, e->cg->i32, "")); }
+
+void em_spec_raise_f32(Em *e, LLVMValueRef ax) { spec_umax(e, LLVMBuildBitCast(e->b, ax, e->cg->i32, "")); }
+
+static LLVMValueRef spec_up(Em *e, LLVMValueRef flag) {
+  return LLVMBuildICmp(e->b, LLVMIntUGE, LLVMBuildLoad2(e->b, e->cg->i32, flag, ""),
+                       LLVMConstInt(e->cg->i32, CG_SPEC_F32_UP_BITS, 0), "");
 }
 
 /* How many speculation levels the kernel for `in` has (0: it computes no
@@ -748,7 +765,7 @@ static void spec_pass(Em *e, const Instr *what, const Shape *shape, Idx *idx, in
   LLVMBuilderRef B = e->b;
   Loop l;
   if (level > 0) {
-    LLVMBuildStore(B, LLVMConstInt(e->cg->i8, 0, 0), flag);
+    LLVMBuildStore(B, LLVMConstInt(e->cg->i32, 0, 0), flag);
     e->spec_flag = flag;
     e->spec_level = level;
   }
@@ -759,8 +776,7 @@ static void spec_pass(Em *e, const Instr *what, const Shape *shape, Idx *idx, in
   e->spec_level = 0;
   if (level == 0) return;
   IfBlk redo;
-  em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, e->cg->i8, flag, ""),
-                                      LLVMConstInt(e->cg->i8, 0, 0), ""));
+  em_if_begin(e, &redo, spec_up(e, flag));
   spec_pass(e, what, shape, idx, d, c0, c1, first_out, nout, flag, level - 1);
   em_if_end(e, &redo);
 }
@@ -775,8 +791,8 @@ static void spec_pass(Em *e, const Instr *what, const Shape *shape, Idx *idx, in
 static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d,
                                    LLVMValueRef l, LLVMValueRef h, int first_out, int nout, int levels) {
   LLVMBuilderRef B = e->b;
-  LLVMTypeRef i8 = e->cg->i8, i32 = e->cg->i32;
-  LLVMValueRef flag = em_alloca(e, i8), skip = em_alloca(e, i32), C = em_i64(e, CG_SPEC_CHUNK);
+  LLVMTypeRef i32 = e->cg->i32;
+  LLVMValueRef flag = em_alloca(e, i32), skip = em_alloca(e, i32), C = em_i64(e, CG_SPEC_CHUNK);
   LLVMBuildStore(B, LLVMConstInt(i32, 0, 0), skip);
   LLVMValueRef nch = LLVMBuildSDiv(B, LLVMBuildAdd(B, LLVMBuildSub(B, h, l, ""), em_i64(e, CG_SPEC_CHUNK - 1), ""), C, "");
   Loop cl;
@@ -789,10 +805,9 @@ static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape,
     /* level 2 unless skipping (then as if it had failed); then below */
     LLVMValueRef sk = LLVMBuildLoad2(B, i32, skip, "");
     LLVMValueRef go = LLVMBuildICmp(B, LLVMIntEQ, sk, LLVMConstInt(i32, 0, 0), "");
-    LLVMValueRef zero8 = LLVMConstInt(i8, 0, 0);
     IfBlk top, skipped, below;
     em_if_begin(e, &top, go);
-    LLVMBuildStore(B, zero8, flag);
+    LLVMBuildStore(B, LLVMConstInt(i32, 0, 0), flag);
     e->spec_flag = flag;
     e->spec_level = 2;
     Loop fl;
@@ -801,14 +816,13 @@ static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape,
     em_loop_end(e, &fl);
     e->spec_flag = NULL;
     e->spec_level = 0;
-    LLVMValueRef failed = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, flag, ""), zero8, "");
-    LLVMBuildStore(B, LLVMBuildSelect(B, failed, LLVMConstInt(i32, CG_SPEC_SKIP, 0), sk, ""), skip);
+    LLVMBuildStore(B, LLVMBuildSelect(B, spec_up(e, flag), LLVMConstInt(i32, CG_SPEC_SKIP, 0), sk, ""), skip);
     em_if_end(e, &top);
     em_if_begin(e, &skipped, LLVMBuildNot(B, go, ""));
     LLVMBuildStore(B, LLVMBuildSub(B, sk, LLVMConstInt(i32, 1, 0), ""), skip);
-    LLVMBuildStore(B, LLVMConstInt(i8, 1, 0), flag);
+    LLVMBuildStore(B, LLVMConstInt(i32, UINT32_MAX, 0), flag);
     em_if_end(e, &skipped);
-    em_if_begin(e, &below, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, flag, ""), zero8, ""));
+    em_if_begin(e, &below, spec_up(e, flag));
     spec_pass(e, what, shape, idx, d, c0, c1, first_out, nout, flag, 1);
     em_if_end(e, &below);
   }

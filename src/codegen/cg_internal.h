@@ -72,9 +72,9 @@ typedef struct Em {
   unsigned next_gen;
   int next_idx;
   cxla_status err;             /* first error; emission continues harmlessly */
-  /* Speculation (cg.c emit_nest): while set, an i8 slot that functions
+  /* Speculation (cg.c emit_nest): while set, an i32 slot that functions
    * with a fast path for the common case (math.c: f32 sin, cos, tan) raise
-   * (em_spec_raise) for any element the fast path cannot compute; the
+   * (em_spec_raise*) for any element the fast path cannot compute; the
    * nest then computes that chunk of elements again with it unset.
    * spec_level says how fast a path may be taken while it is set: 2 the
    * fastest (f32 sin and cos reduce their argument in f32 arithmetic),
@@ -187,6 +187,11 @@ void em_if_end(Em *e, IfBlk *f);
 /* Raises the speculation flag (Em.spec_flag, which must be set) when the
  * i1 `cond` holds. */
 void em_spec_raise(Em *e, LLVMValueRef cond);
+/* Raises it when the f32 ax, |x| for some x, is at least CG_SPEC_F32_UP,
+ * infinite or NaN: one instruction per vector (an unsigned max of ax's
+ * bits; em_spec_raise of the compare takes three). */
+#define CG_SPEC_F32_UP 0x1p16
+void em_spec_raise_f32(Em *e, LLVMValueRef ax);
 /* Pointer to element `lin` of a buffer holding elements of type t. */
 LLVMValueRef em_elem_ptr(Em *e, LLVMValueRef base, ElemType t, LLVMValueRef lin);
 /* Linear row-major offset of idx in dims. */

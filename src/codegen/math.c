@@ -1004,8 +1004,9 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
 #define PIO2F_1 0x1.921fb6p+0
 #define PIO2F_2 -0x1.777a5cp-25
 #define PIO2F_3 -0x1.ee59dap-50
-/* The bound below which the f32 reduction is taken (speculation level 2). */
-#define CG_TRIG_F32_MAX 0x1p16
+/* The bound below which the f32 reduction is taken (speculation level 2:
+ * the bound em_spec_raise_f32 raises the flag from). */
+#define CG_TRIG_F32_MAX CG_SPEC_F32_UP
 
 /* The reduction in f32 arithmetic (Cody-Waite, sixteen lanes per AVX-512
  * instruction) for ax = |x| < CG_TRIG_F32_MAX, a positive f32 value or
@@ -1013,11 +1014,14 @@ static LLVMValueRef dazf(Em *e, LLVMValueRef x) {
  * r = ax - k pi/2 as rh + *rl:
  *   r1 = ax - k PIO2F_1 is exact (fma; both are multiples of 2^-24 and
  *        their difference is below 1);
- *   p + pl = k PIO2F_2 exactly (pl by fma), s + e = r1 - p exactly
- *        (Fast2Sum: e = -p - (s - r1); exact also where |r1| < |p|, r1
- *        being a multiple of 2^-24: the same e as 2Sum's for every f32
- *        ax below 2^16, compared exhaustively);
- *   rh = s, rl = (e - pl) - k PIO2F_3.
+ *   p = k PIO2F_2 rounded, s = r1 - p rounded, t = r1 - s, exact (as in
+ *        Fast2Sum; exact also where |r1| < |p|, r1 being a multiple of
+ *        2^-24: compared with 2Sum for every f32 ax below 2^16), so that
+ *        r1 - k PIO2F_2 = s + (t - k PIO2F_2) exactly;
+ *   rh = s, rl = (t - k PIO2F_2) rounded once (fma) - k PIO2F_3.
+ * (t - k PIO2F_2 is e - pl for Fast2Sum's error e of s and the product's
+ * pl = k PIO2F_2 - p: the same value rounded once, so the same rl as
+ * computing e and pl, in two operations instead of four.)
  * Only the last two roundings and PIO2F_3's truncation err (each growing
  * with k): |rh + rl - r| < 2^-33.8 |r| for every f32 ax below 2^16, 2^-39
  * below 2^14 (an exhaustive comparison with a quad-precision reduction;
@@ -1029,11 +1033,9 @@ static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, L
   /* k by the rounding trick: km's low bits are k's (the kernels use k mod 4) */
   LLVMValueRef nk, km = round_magic(e, ax, 0x1.45f306p-1, 0, &nk); /* 2/pi */
   LLVMValueRef r1 = f32fma(e, nk, F(e, PIO2F_1), ax);
-  LLVMValueRef np = LLVMBuildFMul(B, nk, F(e, PIO2F_2), "");      /* -p */
-  LLVMValueRef npl = f32fma(e, nk, F(e, PIO2F_2), LLVMBuildFNeg(B, np, "")); /* -pl */
-  LLVMValueRef s = LLVMBuildFAdd(B, r1, np, "");
-  LLVMValueRef err = LLVMBuildFSub(B, np, LLVMBuildFSub(B, s, r1, ""), ""); /* r1 + (-p) = s + err */
-  *rl = f32fma(e, nk, F(e, PIO2F_3), LLVMBuildFAdd(B, err, npl, ""));
+  LLVMValueRef s = LLVMBuildFAdd(B, r1, LLVMBuildFMul(B, nk, F(e, PIO2F_2), ""), ""); /* r1 - p */
+  LLVMValueRef t = LLVMBuildFSub(B, r1, s, "");
+  *rl = f32fma(e, nk, F(e, PIO2F_3), f32fma(e, nk, F(e, PIO2F_2), t));
   *q = LLVMBuildBitCast(B, km, e->cg->i32, "");
   return s;
 }
@@ -1063,7 +1065,7 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
     /* zero needs no special case (r = 0, k = 0), nor a subnormal x: the
      * DAZ mode compiled code runs in (cpu/exec.c) reads it as zero */
     ax = ffun1(e, "llvm.fabs", x);
-    em_spec_raise(e, fcmp(e, LLVMRealUGE, ax, F(e, CG_TRIG_F32_MAX)));
+    em_spec_raise_f32(e, ax); /* from CG_TRIG_F32_MAX, inf and NaN */
     rh = trig_reduce_f32f(e, ax, &rl, &q);
   } else {
     x = dazf(e, x);
