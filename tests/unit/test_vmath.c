@@ -604,6 +604,64 @@ TEST(f32_trig_same_any_pass) {
   free(x), free(y), free(a), free(b);
 }
 
+/* f32 sin and cos near the f32 reduction's bound (math.c trig_reduce_f32f,
+ * cg.c em_spec_raise_f32): the f32 values nearest to each multiple
+ * k pi/2 from 2^16 - 200 pi/2 up to 2^16 and their neighbours (the
+ * reduction's largest k: a reduction without its tail rl is off by
+ * hundreds of ulp there), all in chunks below the bound; then, in a chunk
+ * of small arguments, one value at the bound or beyond (2^16, inf, NaN,
+ * either sign: the flag is raised from |x|'s bits, so -NaN too) or just
+ * below it (not raised). Every result within 1 ulp of long double (NaN
+ * for NaN and inf). */
+TEST(f32_trig_near_bound) {
+  static const struct { const char *fn, *op; } fns[] = {{"sin", "sine"}, {"cos", "cosine"}};
+  enum { N = 4096 };
+  double *x = malloc(sizeof(double) * N), *got = malloc(sizeof(double) * N);
+  CHECK(x && got);
+  const float below = nextafterf(0x1p16f, 0);
+  const double specials[] = {0x1p16, -0x1p16, below, -below, INFINITY, -INFINITY, NAN, -NAN, FLT_MAX, -FLT_MAX};
+  enum { NSPEC = sizeof specials / sizeof specials[0] };
+  for (int run = 0; x && got && run <= NSPEC; run++) {
+    int64_t n = 0;
+    if (run == 0) {
+      const long double pio2 = 1.5707963267948966192313216916397514L;
+      for (int k = 41722; k > 41722 - 200 && n + 6 <= N; k--) {
+        float f = (float)(k * pio2);
+        if (f >= 0x1p16f) continue;
+        float lo = nextafterf(f, 0), hi = nextafterf(f, INFINITY);
+        x[n++] = f, x[n++] = -f, x[n++] = lo, x[n++] = -lo;
+        if (hi < 0x1p16f) x[n++] = hi, x[n++] = -hi;
+      }
+    } else {
+      for (; n < 2048; n++) x[n] = (float)(sin(n * 0.37) * 100);
+      x[700] = specials[run - 1];
+    }
+    for (size_t k = 0; k < sizeof fns / sizeof fns[0]; k++) {
+      if (!run_cpu(fns[k].op, false, x, NULL, n, got)) {
+        CHECK(!"compiles and runs");
+        continue;
+      }
+      LdFn ld = ld_fn(fns[k].fn);
+      double mx = 0;
+      int bad = 0;
+      for (int64_t i = 0; i < n; i++) {
+        long double r = ld(x[i]);
+        double hi = (double)r, lo = isfinite(hi) ? (double)(r - hi) : 0;
+        double err = ulp_err(got[i], hi, lo, false);
+        if (err > mx) mx = err;
+        if (err > f32_bound(fns[k].fn) && bad++ < 5) {
+          printf("  f32 %s(%a) = %a, long double %a (%.3g ulp; run %d)\n", fns[k].fn, x[i], got[i], hi, err, run);
+          CHECK(err <= f32_bound(fns[k].fn));
+        }
+      }
+      if (g_verbose && run == 0)
+        printf("  f32 %-4s nearest to k pi/2 below 2^16: max ulp %.3f over %lld values\n", fns[k].fn, mx, (long long)n);
+    }
+  }
+  free(x);
+  free(got);
+}
+
 /* `test_vmath --sweep97` (not part of `make test`: minutes): f32 sin and
  * cos at every 97th f32 bit pattern of magnitude below 2^20 (the fast
  * reduction's range; both signs), in runs of 2^22 values, against long
@@ -669,5 +727,6 @@ int main(int argc, char **argv) {
   RUN(f32_exp_thresholds);
   RUN(f32_trig_f32_reduction);
   RUN(f32_trig_same_any_pass);
+  RUN(f32_trig_near_bound);
   return test_summary(__FILE__);
 }
