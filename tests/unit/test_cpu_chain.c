@@ -297,6 +297,22 @@ TEST(chain_bands) {
         if (f->band) CHECK(bd == f->d);
         free(t);
       }
+  /* 7 matrices of 4 blocks each: on 3 threads, slices of 3 blocks that
+   * cross from one matrix to the next (each slice packs B1 once per
+   * matrix it reaches and keeps S's columns past the band from block to
+   * block); B2 of 64 columns, its own packed panel */
+  for (int mode = 0; mode < 4; mode++) {
+    bool tb1 = mode & 1, nan = mode >> 1;
+    char *t = masked_text(7, 256, 256, 64, 64, tb1, "GE", 0, 1, true, false);
+    char name[128];
+    snprintf(name, sizeof name, "B7 M256 N256 tril tb1=%d nan=%d", tb1, nan);
+    bool ch = false;
+    int band = -1;
+    int64_t bd = 0;
+    CHECK(t && run_case_full(name, t, nan, false, &ch, &band, &bd));
+    CHECK(ch && band == 1 && bd == 0);
+    free(t);
+  }
 }
 
 int main(void) {
