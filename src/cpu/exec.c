@@ -630,27 +630,40 @@ static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
   float *sb = cxla_malloc_lines((j->alias ? 1 : 2) * blk * sizeof(float), &raw);
   float *pb = j->alias || !sb ? sb : sb + blk;
   void **bufs = cxla_malloc((size_t)j->nf * sizeof *bufs);
-  cxla_status s = !sb || !bufs ? cxla_oom() : NULL;
+  /* B1[b] packed once per batch element the slice reaches (its blocks
+   * are consecutive: one or two elements), where each block's product
+   * would pack the panels it reads again: 1 + 2 + ... + nblk panels'
+   * worth per element against nblk */
+  F32Gemm whole = {.batch = 1, .m = j->rows, .n = j->n, .k = j->k1, .trans_b = j->tb1};
+  void *pk_raw = NULL;
+  float *pk = cxla_malloc_lines((size_t)f32_gemm_packed_floats(&whole) * sizeof(float), &pk_raw);
+  int64_t packed_b = -1;
+  cxla_status s = !sb || !bufs || !pk ? cxla_oom() : NULL;
+  if (!s && j->band) memset(sb, 0, (size_t)(j->rows * j->n) * sizeof *sb);
   unsigned mode = cpu_fp_mode_enter();
   for (int64_t u = lo; u < hi && !s; u++) {
     int64_t b = u / j->nblk, i0 = u % j->nblk * j->rows;
     int64_t r = j->m - i0 < j->rows ? j->m - i0 : j->rows, g0 = b * j->m + i0;
     /* With a band, the block's rows read S no further right than its
      * last row's band: the columns past it are left out of the product
-     * and set to 0 (the kernel's select never takes them; finite, so no
-     * trap or slow path in what it computes there and discards) */
+     * (the kernel's select never takes them). They hold what the slice's
+     * earlier blocks put there, else the zeros the slice started with:
+     * values of the product as the kernel would read them unchained, so
+     * no trap or slow path in what it computes there and discards, and
+     * no pass over them per block */
     int64_t ncol = j->n;
     if (j->band) {
       int64_t e = i0 + r + j->band_d;
       ncol = e < 0 ? 0 : e < j->n ? e : j->n;
     }
     if (ncol > 0) {
+      if (b != packed_b && (s = f32_gemm_pack_b(&whole, j->b1 + b * j->k1 * j->n, pk, NULL, 1))) break;
+      packed_b = b;
+      /* the first ncol columns' panels lead the packed B1 */
       F32Gemm g1 = {.batch = 1, .m = r, .n = ncol, .k = j->k1, .trans_b = j->tb1, .ldb = j->n, .ldc = j->n};
-      s = f32_gemm_kernel(&g1, j->a1 + g0 * j->k1, j->b1 + b * j->k1 * j->n, sb, NULL, 1);
+      s = f32_gemm_kernel_packed(&g1, j->a1 + g0 * j->k1, pk, sb, NULL, 1);
       if (s) break;
     }
-    if (ncol < j->n)
-      for (int64_t i = 0; i < r; i++) memset(sb + i * j->n + ncol, 0, (size_t)(j->n - ncol) * sizeof *sb);
     for (int k = 2; k < j->nf; k++) bufs[k] = j->fbufs[k];
     bufs[0] = rows_back(pb, g0, j->n);
     bufs[1] = rows_back(sb, g0, j->n);
@@ -674,6 +687,7 @@ static cxla_status chain_slice(void *arg, int64_t lo, int64_t hi) {
   cpu_fp_mode_leave(mode);
   cxla_free(bufs);
   cxla_free(raw);
+  cxla_free(pk_raw);
   return s;
 }
 

@@ -254,6 +254,22 @@ static char *masked_text(int B, int M, int N, int K, int N2, bool tb1, const cha
   return t;
 }
 
+/* The rows per block of the chain that dot "c" of text runs (0: none). */
+static int64_t chain_rows_of(const char *text) {
+  cxla_module *m = NULL;
+  CpuExecutable *x = NULL;
+  int64_t rows = 0;
+  cxla_status s = cxla_module_parse(text, strlen(text), "rows", &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  const Step *c = !s ? step_named(x, "c") : NULL;
+  if (c && c->chain) rows = c->chain_rows;
+  cxla_status_free(s);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return rows;
+}
+
 /* The causal band (compile.c: chain_band): where the kernel's mask keeps
  * only columns j <= i + d, the chain computes S's rows no further (the
  * results the interpreter's, bit for bit on 1 and 3 threads); masks that
@@ -297,6 +313,26 @@ TEST(chain_bands) {
         if (f->band) CHECK(bd == f->d);
         free(t);
       }
+  /* 7 matrices of 4 blocks each: on 3 threads, slices of 3 blocks that
+   * cross from one matrix to the next (each slice packs B1 once per
+   * matrix it reaches and keeps S's columns past the band from block to
+   * block); B2 of 64 columns, its own packed panel. And 520 rows, in
+   * blocks of at most 64 under a band (9, the last of 8 rows). */
+  const int more[][5] = {{7, 256, 256, 64, 64}, {2, 520, 520, 40, 24}};
+  for (int mode = 0; mode < 8; mode++) {
+    bool tb1 = mode & 1, nan = mode >> 1 & 1;
+    const int *d = more[mode >> 2];
+    char *t = masked_text(d[0], d[1], d[2], d[3], d[4], tb1, "GE", 0, 1, true, false);
+    char name[128];
+    snprintf(name, sizeof name, "B%d M%d N%d tril tb1=%d nan=%d", d[0], d[1], d[2], tb1, nan);
+    bool ch = false;
+    int band = -1;
+    int64_t bd = 0;
+    CHECK(t && run_case_full(name, t, nan, false, &ch, &band, &bd));
+    CHECK(ch && band == 1 && bd == 0);
+    if (mode >> 2) CHECK(chain_rows_of(t) == 64);
+    free(t);
+  }
 }
 
 int main(void) {

@@ -7,6 +7,8 @@
  *     (also a product of few panels, its rows split into blocks),
  *     with NaN, infinities and 0 x inf (which must give NaN: no zero
  *     factor is skipped); skipped where the CPU lacks AVX-512;
+ *   - products whose A outgrows L2, run in units of several panels, and
+ *     B that is its own packed panel (64 columns), bit for bit too;
  *   - strided A, B and C (F32Gemm.lda, ldb, ldc: a column prefix of
  *     wider matrices), other columns of C untouched;
  *   - f32_gemm_blas, BLAS and (non-finite operands) the plain loop;
@@ -181,6 +183,32 @@ TEST(kernel_matches_plain_loop) {
   for (int i = 0; i < 24; i++) c[i] = 7;
   CHECK_OK(f32_gemm_kernel(&g0, NULL, NULL, c, pool, 3));
   for (int i = 0; i < 24; i++) CHECK(c[i] == 0 && !signbit(c[i]));
+  rt_pool_destroy(pool);
+}
+
+/* Products whose A is past 1 MiB run in units of several panels (each
+ * unit packs its panels, then runs every panel per 128-step block):
+ * the same plain loop, bit for bit. One thread (2 units wanted: 5
+ * panels in units of 3 and 2, the last panel 44 columns) and a pool of
+ * 3 (6 units wanted: 13 panels in units of 3, the last of one panel of
+ * 12 columns); K not a multiple of 128; every transposition; NaN,
+ * infinities and 0 x inf. Also B that is its own panel (64 columns,
+ * not transposed: read in place, never packed) over many rows. */
+TEST(panel_groups_match_plain_loop) {
+  if (!f32_gemm_kernel_available()) {
+    SKIP("this CPU lacks AVX-512F");
+    return;
+  }
+  RtPool *pool = NULL;
+  CHECK_OK(rt_pool_create(3, &pool));
+  for (int t = 0; t < 4; t++) {
+    CHECK(run_shape(1, 250, 300, 1100, t & 1, t >> 1, t == 1, t == 2, NULL));
+    CHECK(run_shape(1, 200, 780, 1401, t & 1, t >> 1, t == 3, t == 0, pool));
+  }
+  for (int t = 0; t < 2; t++) {
+    CHECK(run_shape(1, 131, 64, 700, t, false, t == 1, t == 0, t ? pool : NULL));
+    CHECK(run_shape(3, 40, 64, 129, t, false, false, false, t ? NULL : pool));
+  }
   rt_pool_destroy(pool);
 }
 
@@ -733,6 +761,7 @@ TEST(kernel_strided_b_and_c) {
 
 int main(void) {
   RUN(kernel_matches_plain_loop);
+  RUN(panel_groups_match_plain_loop);
   RUN(big_matches_plain_loop);
   RUN(big_takes_large_products);
   RUN(packed_b_matches_plain_loop);
