@@ -26,7 +26,10 @@
 
 #define TGT __attribute__((target("avx512f")))
 
-enum { MR = 6, NV = 4, NR = 8 * NV, KC = 128 };
+#ifndef DG_KC
+#define DG_KC 128
+#endif
+enum { MR = 6, NV = 4, NR = 8 * NV, KC = DG_KC };
 /* packed A per block of rows: 1 MiB, half the L2 */
 #define BIG_A_DOUBLES ((int64_t)1 << 17)
 /* steps per block of A */
@@ -164,6 +167,9 @@ TGT static cxla_status run_blocks(void *arg, int64_t lo, int64_t hi) {
 /* B (k x n, row stride ldb; stored n x k when trans) packed into panels,
  * steps [lo, hi) each: row k of B read along once across all panels (not
  * transposed), or column k of B^T gathered (transposed). */
+#ifndef PACK_ROWS
+#define PACK_ROWS 32
+#endif
 typedef struct PackB {
   const double *b;
   int64_t ldb, n, k;
@@ -175,22 +181,26 @@ TGT static cxla_status pack_b(void *arg, int64_t lo, int64_t hi) {
   const PackB *p = arg;
   int64_t np = (p->n + NR - 1) / NR, full = p->n / 8;
   __mmask8 tail = (__mmask8)((1u << (p->n % 8)) - 1);
-  for (int64_t k = lo; k < hi; k++) {
-    const double *s = p->b + k * p->ldb;
-    for (int64_t pn = 0; pn < np; pn++) {
-      double *d = p->dst + (pn * p->k + k) * NR;
-      if (p->trans) {
-        for (int64_t jj = 0; jj < NR; jj++) d[jj] = pn * NR + jj < p->n ? p->b[(pn * NR + jj) * p->k + k] : 0.0;
-        continue;
+  /* PACK_ROWS rows at a time, panel after panel: each panel's rows are
+   * written as one contiguous run (row after row across all panels
+   * writes to np places 8 KiB and more apart: 2.2 ms for 1024 x 1024 on
+   * one thread) while the rows read stay in L1 */
+  for (int64_t k0 = lo; k0 < hi; k0 += PACK_ROWS)
+    for (int64_t pn = 0; pn < np; pn++)
+      for (int64_t k = k0; k < hi && k < k0 + PACK_ROWS; k++) {
+        const double *s = p->b + k * p->ldb;
+        double *d = p->dst + (pn * p->k + k) * NR;
+        if (p->trans) {
+          for (int64_t jj = 0; jj < NR; jj++) d[jj] = pn * NR + jj < p->n ? p->b[(pn * NR + jj) * p->k + k] : 0.0;
+          continue;
+        }
+        for (int v = 0; v < NV; v++) {
+          int64_t q = pn * NV + v;
+          __m512d x = q < full ? _mm512_loadu_pd(s + 8 * q)
+                               : q == full ? _mm512_maskz_loadu_pd(tail, s + 8 * q) : _mm512_setzero_pd();
+          _mm512_store_pd(d + 8 * v, x);
+        }
       }
-      for (int v = 0; v < NV; v++) {
-        int64_t q = pn * NV + v;
-        __m512d x = q < full ? _mm512_loadu_pd(s + 8 * q)
-                             : q == full ? _mm512_maskz_loadu_pd(tail, s + 8 * q) : _mm512_setzero_pd();
-        _mm512_store_pd(d + 8 * v, x);
-      }
-    }
-  }
   return NULL;
 }
 
