@@ -26,12 +26,10 @@
 
 #define TGT __attribute__((target("avx512f")))
 
-#ifndef DG_KC
-#define DG_KC 128
-#endif
-enum { MR = 6, NV = 4, NR = 8 * NV, KC = DG_KC };
+enum { MR = 6, NV = 4, NR = 8 * NV, KC = 128 };
 /* packed A per block of rows: 1 MiB, half the L2 */
 #define BIG_A_DOUBLES ((int64_t)1 << 17)
+
 /* steps per block of A */
 #define BIG_KB 1024
 #define BIG_MIN 256
@@ -48,7 +46,7 @@ enum { MR = 6, NV = 4, NR = 8 * NV, KC = DG_KC };
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] =                                        \
           accum ? _mm512_maskz_loadu_pd(st[v], c + r * ldc + 8 * v) : _mm512_setzero_pd();                    \
     }                                                                                                         \
-    for (int64_t k = 0; k < K; k++) {                                                                         \
+    _Pragma("GCC unroll 4") for (int64_t k = 0; k < K; k++) {                                                 \
       const double *bk = b + k * NR, *ak = a + k * MR;                                                        \
       __m512d bv[NV] = {_mm512_load_pd(bk), _mm512_load_pd(bk + 8), _mm512_load_pd(bk + 16),                  \
                         _mm512_load_pd(bk + 24)};                                                             \
@@ -167,9 +165,8 @@ TGT static cxla_status run_blocks(void *arg, int64_t lo, int64_t hi) {
 /* B (k x n, row stride ldb; stored n x k when trans) packed into panels,
  * steps [lo, hi) each: row k of B read along once across all panels (not
  * transposed), or column k of B^T gathered (transposed). */
-#ifndef PACK_ROWS
+/* rows of B per pass over the panels in pack_b */
 #define PACK_ROWS 32
-#endif
 typedef struct PackB {
   const double *b;
   int64_t ldb, n, k;
