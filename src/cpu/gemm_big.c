@@ -15,7 +15,7 @@ typedef struct BigJob {
   const char *a; /* this batch element's A (rows a_lda apart) */
   const char *pb; /* its B, packed */
   char *c;
-  int64_t mb; /* rows per block, a multiple of mr */
+  int64_t mb; /* rows per block (its last tile may be partial) */
   unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
 } BigJob;
 
@@ -29,7 +29,7 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
   int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + nr - 1) / nr;
   int64_t sai = g->trans_a ? 1 : a_lda(g), sak = g->trans_a ? M : 1, kb = K < t->kb ? K : t->kb;
   void *pa_raw;
-  char *pa = cxla_malloc_lines((size_t)(j->mb * kb * es), &pa_raw);
+  char *pa = cxla_malloc_lines((size_t)((j->mb + mr - 1) / mr * mr * kb * es), &pa_raw);
   if (!pa) return cxla_oom();
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
@@ -113,11 +113,18 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
   void *pb_raw;
   char *pb = cxla_malloc_lines((size_t)(np * K * t->nr * es), &pb_raw);
   if (!pb) return cxla_oom();
-  /* blocks of rows whose packed A is at most a_bytes, at least two per
-   * thread when there are rows enough */
-  int64_t mb = t->a_bytes / es / (K < t->kb ? K : t->kb), th = pool && nthreads > 1 ? nthreads : 1;
-  if (mb > (M + 2 * th - 1) / (2 * th)) mb = (M + 2 * th - 1) / (2 * th);
-  mb = mb < t->mr ? t->mr : mb / t->mr * t->mr;
+  /* Equal blocks of rows whose packed A is at most about a_bytes, at
+   * least two per thread and a multiple of the threads in number, so
+   * that the threads finish together: f64 1024 rows on 2 threads, 8
+   * blocks of 128 rows (each with a 2-row tile) where multiples of MR,
+   * 8 x 126 + 16, left one thread a 16-row block streaming all of B. */
+  int64_t th = pool && nthreads > 1 ? nthreads : 1, mb_max = t->a_bytes / es / (K < t->kb ? K : t->kb);
+  if (mb_max < t->mr) mb_max = t->mr;
+  int64_t nblocks = (M + mb_max - 1) / mb_max;
+  if (nblocks < 2 * th) nblocks = 2 * th;
+  nblocks = (nblocks + th - 1) / th * th;
+  int64_t mb = (M + nblocks - 1) / nblocks;
+  if (mb < t->mr) mb = t->mr;
   BigJob j = {.t = t, .g = g, .pb = pb, .mb = mb, .csr = _mm_getcsr()};
   cxla_status s = NULL;
   for (int64_t bi = 0; bi < g->batch && !s; bi++) {
