@@ -20,6 +20,7 @@
 
 #include "cpu/blas.h"
 #include "cpu/fgemm.h"
+#include "cpu/gemm_big.h"
 
 cxla_status f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite, RtPool *pool,
                           int nthreads) {
@@ -56,18 +57,13 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
  * of several panels (run_group), GROUP_UNITS units per thread */
 #define GROUP_A_BYTES (1 << 20)
 #define GROUP_UNITS 2
-/* packed A per block of rows in f32_gemm_kernel_big: 1 MiB, half the L2
- * (512 KiB measured the same, 256 KiB 3% slower at 1024^3) */
-#define BIG_A_FLOATS ((int64_t)1 << 18)
 /* steps per block of A in f32_gemm_kernel_big */
 #define BIG_KB 1024
-/* f32_gemm_big_fits: every side at least BIG_MIN, n at most BIG_MAX_N, k
- * at most BIG_KB. Per core against OpenBLAS's sgemm on half the rows:
+/* f32_gemm_big_fits: every side at least GEMM_BIG_MIN, n at most
+ * GEMM_BIG_MAX_N, k at most BIG_KB. Per core against OpenBLAS's sgemm on half the rows:
  * 1024 x 1024 x 1024 0.93-1.0x, 1024 x 768 x 768 0.94x, but n = 2304
  * and 3072 (k = 768) 1.02-1.08x (every block of rows streams all of the
  * packed B from L3), and 2048^3 (blocks of steps) 1.03-1.2x. */
-#define BIG_MIN 256
-#define BIG_MAX_N 1024
 
 bool f32_gemm_kernel_available(void) { return __builtin_cpu_supports("avx512f"); }
 
@@ -429,168 +425,52 @@ cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float
  * f32_gemm_kernel walks all of A under each panel of B: past the L2
  * (1024 x 1024: 4 MiB of A against 2 MiB of L2) A streams from L3 for
  * every panel (1024^3: 124 GFLOP/s per core where 512^3 runs at 160).
- * Here B is packed once, over the threads (no thread packs what another
- * did: the row blocks of the BLAS split each pack all of B), and the rows
- * of C are split into blocks whose rows of A, packed into MR-row tiles
- * step after step (the kernel's broadcasts then read consecutive floats),
- * stay in L2 while every panel of B passes under them; the next slice of
- * B is prefetched into L2 meanwhile. Same kernel, same chain of
- * multiply-adds per element (over blocks of steps in order): bit for bit
- * f32_gemm_kernel's results. Per core, 1024^3: 0.93-1.0x the time of
- * OpenBLAS's sgemm on half the rows (what each thread of the BLAS split
- * runs; the two halves together run 3-5% slower than one alone),
- * 0.97-1.02x OpenBLAS's full product on one thread. */
+ * gemm_big_run (gemm_big.c) packs B once, over the threads (no thread
+ * packs what another did: the row blocks of the BLAS split each pack all
+ * of B), and keeps blocks of A in L2, on this file's packed kernel: the
+ * same chain of multiply-adds per element (over blocks of steps in
+ * order), bit for bit f32_gemm_kernel's results. Per core, 1024^3:
+ * 0.93-1.0x the time of OpenBLAS's sgemm on half the rows (what each
+ * thread of the BLAS split runs; the two halves together run 3-5% slower
+ * than one alone), 0.97-1.02x OpenBLAS's full product on one thread. */
 
-typedef struct BigJob {
-  const F32Gemm *g;
-  const float *a; /* this batch element's A (rows a_lda apart) */
-  const float *pb; /* its B, packed (f32_gemm_pack_b's layout) */
-  float *c;
-  int64_t mb; /* rows per block, a multiple of MR */
-  unsigned csr;
-} BigJob;
-
-/* Rows [i0, i1) of A (row i, step k at i * sai + k * sak) as tiles of MR
- * rows: tile t's step k at dst + (t * K + k) * MR; the rows past i1 in
- * the last tile are not written (the kernel reads only its rows). */
-TGT static void pack_a(const float *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, float *dst) {
-  for (int64_t i = i0; i < i1; i += MR) {
-    int64_t rows = i1 - i < MR ? i1 - i : MR;
-    float *d = dst + (i - i0) * K;
-    if (sak == 1 && rows == MR) {
-      const float *r0 = A + i * sai;
-      for (int64_t k = 0; k < K; k++)
-        for (int r = 0; r < MR; r++) d[k * MR + r] = r0[r * sai + k];
-      continue;
-    }
-    if (sai == 1) {
-      /* A transposed: a step's rows are consecutive floats, one masked
-       * 6-lane copy per step (element by element, each row walked all of
-       * its steps one line apart, 6 times over the same lines) */
-      const __mmask16 mk = (__mmask16)((1u << rows) - 1);
-      const float *r0 = A + i;
-      for (int64_t k = 0; k < K; k++) _mm512_mask_storeu_ps(d + k * MR, mk, _mm512_maskz_loadu_ps(mk, r0 + k * sak));
-      continue;
-    }
-    for (int64_t r = 0; r < rows; r++) {
-      const float *src = A + (i + r) * sai;
-      for (int64_t k = 0; k < K; k++) d[k * MR + r] = src[k * sak];
-    }
-  }
+TGT static void big_tile(int64_t rows, int64_t k, const void *a, const void *b, void *c, int64_t ldc, uint64_t cols,
+                         bool accum) {
+  const __mmask16 st[NV] = {(__mmask16)cols, (__mmask16)(cols >> 16), (__mmask16)(cols >> 32),
+                            (__mmask16)(cols >> 48)};
+  packed[rows](k, a, 1, MR, b, NR, c, ldc, st, accum);
 }
 
-TGT static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
-  const BigJob *j = arg;
-  const F32Gemm *g = j->g;
-  int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + NR - 1) / NR;
-  int64_t sai = g->trans_a ? 1 : a_lda(g), sak = g->trans_a ? M : 1, kb = K < BIG_KB ? K : BIG_KB;
-  void *pa_raw;
-  float *pa = alloc_lines(j->mb * kb, &pa_raw);
-  if (!pa) return cxla_oom();
-  unsigned old = _mm_getcsr();
-  _mm_setcsr(j->csr);
-  for (int64_t rb = lo; rb < hi; rb++) {
-    int64_t i0 = rb * j->mb, i1 = i0 + j->mb < M ? i0 + j->mb : M, ntiles = (i1 - i0 + MR - 1) / MR;
-    for (int64_t kb0 = 0; kb0 < K; kb0 += kb) {
-      int64_t kbl = K - kb0 < kb ? K - kb0 : kb;
-      pack_a(j->a + kb0 * sak, sai, sak, kbl, i0, i1, pa);
-      for (int64_t pn = 0; pn < npanels; pn++) {
-        int64_t j0 = pn * NR, nc = N - j0 < NR ? N - j0 : NR;
-        const float *pp = j->pb + pn * K * NR + kb0 * NR;
-        float *C = j->c + j0;
-        __mmask16 st[NV];
-        panel_masks(nc, st);
-        for (int64_t k0 = 0; k0 < kbl; k0 += KC) {
-          int64_t kc = kbl - k0 < KC ? kbl - k0 : KC;
-          /* the next slice of B (these steps' next KC, else the next
-           * panel's first), fetched into L2 a share per tile of rows:
-           * without it each slice's first pass waits on L3 (1024^3: 10%
-           * slower) */
-          const float *nx = k0 + KC < kbl ? pp + (k0 + KC) * NR : pn + 1 < npanels ? pp + K * NR : NULL;
-          int64_t nk = k0 + KC < kbl ? kbl - k0 - KC : kbl;
-          int64_t nlines = nx ? (nk < KC ? nk : KC) * NR / 16 : 0, per = (nlines + ntiles - 1) / ntiles, done = 0;
-          for (int64_t i = i0; i < i1; i += MR) {
-            int64_t rows = i1 - i < MR ? i1 - i : MR;
-            for (int64_t q = 0; q < per && done < nlines; q++, done++)
-              _mm_prefetch((const char *)nx + done * 64, _MM_HINT_T1);
-            packed[rows](kc, pa + (i - i0) * kbl + k0 * MR, 1, MR, pp + k0 * NR, NR, C + i * ldc, ldc, st,
-                         kb0 + k0 > 0);
-          }
-        }
-      }
-    }
-  }
-  _mm_setcsr(old);
-  cxla_free(pa_raw);
-  return NULL;
+TGT static void big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst) {
+  gemm_big_pack_a(sizeof(float), MR, A, sai, sak, K, i0, i1, dst);
 }
 
-/* B not transposed, packed a row of B at a time across all panels: the
- * reads run along B's rows (f32_gemm_pack_b's panel at a time reads 256
- * bytes per row, one row stride apart: 4 KiB and more, which defeats the
- * prefetchers; measured 0.8 ms for 1024 x 1024). */
-typedef struct PackRows {
-  const float *b;
-  int64_t ldb, n, k;
-  float *dst;
-} PackRows;
-
-TGT static cxla_status pack_rows(void *arg, int64_t lo, int64_t hi) {
-  const PackRows *p = arg;
-  int64_t np = (p->n + NR - 1) / NR, full = p->n / 16;
-  __mmask16 tail = (__mmask16)((1u << (p->n % 16)) - 1);
-  for (int64_t k = lo; k < hi; k++) {
-    const float *s = p->b + k * p->ldb;
-    for (int64_t pn = 0; pn < np; pn++) {
-      float *d = p->dst + (pn * p->k + k) * NR;
-      for (int v = 0; v < NV; v++) {
-        int64_t q = pn * NV + v;
-        __m512 x = q < full ? _mm512_loadu_ps(s + 16 * q)
-                            : q == full ? _mm512_maskz_loadu_ps(tail, s + 16 * q) : _mm512_setzero_ps();
-        _mm512_storeu_ps(d + 16 * v, x);
-      }
-    }
-  }
-  return NULL;
+TGT static void big_pack_b(const void *b, int64_t ldb, int64_t n, int64_t k, int64_t lo, int64_t hi, void *dst) {
+  gemm_big_pack_b(sizeof(float), NR, b, ldb, n, k, lo, hi, dst);
 }
+
+/* B transposed: f32_gemm_pack_b's panels (transposed 16 x 16 in
+ * registers) are the same layout. */
+static cxla_status big_pack_bt(const void *b, int64_t n, int64_t k, void *dst, RtPool *pool, int nthreads) {
+  F32Gemm one = {.batch = 1, .n = n, .k = k, .trans_b = true};
+  return f32_gemm_pack_b(&one, b, dst, pool, nthreads);
+}
+
+/* packed A per block of rows: 1 MiB, half the L2 (512 KiB measured the
+ * same, 256 KiB 3% slower at 1024^3) */
+static const GemmBigType big_f32 = {.esize = sizeof(float), .mr = MR, .nr = NR, .kc = KC, .kb = BIG_KB,
+                                    .a_bytes = (int64_t)1 << 20, .tile = big_tile, .pack_a = big_pack_a,
+                                    .pack_b = big_pack_b, .pack_bt = big_pack_bt};
 
 bool f32_gemm_big_fits(const F32Gemm *g) {
-  return f32_gemm_kernel_available() && g->m >= BIG_MIN && g->n >= BIG_MIN && g->k >= BIG_MIN &&
-         g->k <= BIG_KB && g->n <= BIG_MAX_N;
+  return f32_gemm_kernel_available() && g->m >= GEMM_BIG_MIN && g->n >= GEMM_BIG_MIN && g->k >= GEMM_BIG_MIN &&
+         g->k <= BIG_KB && g->n <= GEMM_BIG_MAX_N;
 }
 
 cxla_status f32_gemm_kernel_big(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                                 int nthreads) {
   if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
-  if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
-  if (g->k <= 0) return gemm_run(g, a, b, NULL, c, pool, nthreads);
-  int64_t M = g->m, N = g->n, K = g->k, ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N;
-  int64_t lda = a_lda(g);
-  F32Gemm one = *g;
-  one.batch = 1;
-  void *pb_raw;
-  float *pb = alloc_lines(f32_gemm_packed_floats(&one), &pb_raw);
-  if (!pb) return cxla_oom();
-  /* blocks of rows whose packed A is at most BIG_A_FLOATS, at least two
-   * per thread when there are rows enough */
-  int64_t mb = BIG_A_FLOATS / (g->k < BIG_KB ? g->k : BIG_KB), th = pool && nthreads > 1 ? nthreads : 1;
-  if (mb > (M + 2 * th - 1) / (2 * th)) mb = (M + 2 * th - 1) / (2 * th);
-  mb = mb < MR ? MR : mb / MR * MR;
-  BigJob j = {.g = g, .pb = pb, .mb = mb, .csr = _mm_getcsr()};
-  cxla_status s = NULL;
-  for (int64_t bi = 0; bi < g->batch && !s; bi++) {
-    if (g->trans_b) {
-      s = f32_gemm_pack_b(&one, b + bi * K * ldb, pb, pool, nthreads);
-    } else {
-      PackRows pr = {.b = b + bi * K * ldb, .ldb = ldb, .n = N, .k = K, .dst = pb};
-      s = rt_pool_parallel_for(pool, K, 64, nthreads, pack_rows, &pr);
-    }
-    j.a = a + bi * M * lda;
-    j.c = c + bi * M * ldc;
-    if (!s) s = rt_pool_parallel_for(pool, (M + mb - 1) / mb, 1, nthreads, big_slice, &j);
-  }
-  cxla_free(pb_raw);
-  return s;
+  return gemm_big_run(&big_f32, g, a, b, c, pool, nthreads);
 }
 
 #else

@@ -70,6 +70,17 @@ bool f32_gemm_big_fits(const F32Gemm *g);
 cxla_status f32_gemm_kernel_big(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                                 int nthreads);
 
+/* f64 (dgemm.c): the same layout on doubles (F32Gemm describes the
+ * shape; every field honoured), B packed once, rows of C in L2-sized
+ * blocks, an element's sum the fused multiply-add chain in step order
+ * from +0 whatever the thread count; every product taken (inf and NaN
+ * propagate, no operand scan needed). f64_gemm_big_fits: available, no
+ * transposed or strided operand, m, n, k >= 256, n, k <= 1024.
+ * UNAVAILABLE where f32_gemm_kernel_available is false. */
+bool f64_gemm_big_fits(const F32Gemm *g);
+cxla_status f64_gemm_kernel_big(const F32Gemm *g, const double *a, const double *b, double *c, RtPool *pool,
+                                int nthreads);
+
 /* Runs g through BLAS sgemm where finite says both operands hold no
  * infinity or NaN (BLAS may skip a zero factor), split over at most
  * nthreads of pool's threads (cpu_blas_gemm); else in plain loops summing

@@ -379,7 +379,8 @@ static const float *packed_b(const ExecCtx *cx, const F32Gemm *g, RVal *b) {
 
 /* f32/f64/c64/c128 through BLAS (plain loops when an operand is not
  * finite), small and batched f32 products on our own kernel, and large
- * ones too where f32_gemm_big_fits (fgemm.c: no operand scan needed); o
+ * ones too where f32_gemm_big_fits (fgemm.c: no operand scan needed), and
+ * large f64 ones where f64_gemm_big_fits (dgemm.c); o
  * is the allocated result. */
 static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
   ElemType t = o->lit.type;
@@ -415,6 +416,11 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
                          rval_all_finite_on(a, 1, cx->pool, cx->nthreads) &&
                              rval_all_finite_on(b, 1, cx->pool, cx->nthreads),
                          cx->pool, cx->nthreads);
+  }
+  if (t == T_F64) {
+    F32Gemm g = {.batch = p->batch, .m = p->m, .n = p->n, .k = p->k, .trans_a = p->trans_a, .trans_b = p->trans_b};
+    if (f64_gemm_big_fits(&g))
+      return f64_gemm_kernel_big(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
   }
   int64_t n2 = type_is_complex(t) ? 2 : 1;
   if (!rval_all_finite_on(a, n2, cx->pool, cx->nthreads) || !rval_all_finite_on(b, n2, cx->pool, cx->nthreads)) {

@@ -1,0 +1,102 @@
+/* f64 GEMMs of large products: gemm_big.c's driver (B packed once, A in
+ * L2-sized blocks of rows; see gemm_big.h) on an AVX-512 micro-kernel of
+ * doubles, where OpenBLAS's dgemm split over the threads packs all of B
+ * in every thread and needs the operand scan (BLAS may skip a zero
+ * factor). Every element of C is the fused multiply-add chain over
+ * k = 0, 1, ... from +0 whatever the split, so results do not depend on
+ * the thread count, and every product is taken (inf and NaN propagate). */
+
+#include "cpu/gemm_big.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define TGT __attribute__((target("avx512f")))
+
+enum { MR = 6, NV = 4, NR = 8 * NV, KC = 128 };
+/* steps per block of A */
+#define BIG_KB 1024
+
+/* The rows x NR tile of C at c (row stride ldc; columns masked by st) =
+ * (when accum, the tile itself +) the packed tile of A at a (step k's
+ * rows at a + k * MR) times K rows of the packed panel at b. */
+#define DEFINE_KERNEL(ROWS)                                                                                  \
+  TGT static void kernel_##ROWS(int64_t K, const double *a, const double *b, double *c, int64_t ldc,         \
+                                const __mmask8 *st, bool accum) {                                             \
+    __m512d acc[ROWS][NV];                                                                                    \
+    _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                  \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] =                                        \
+          accum ? _mm512_maskz_loadu_pd(st[v], c + r * ldc + 8 * v) : _mm512_setzero_pd();                    \
+    }                                                                                                         \
+    _Pragma("GCC unroll 4") for (int64_t k = 0; k < K; k++) {                                                 \
+      const double *bk = b + k * NR, *ak = a + k * MR;                                                        \
+      __m512d bv[NV] = {_mm512_load_pd(bk), _mm512_load_pd(bk + 8), _mm512_load_pd(bk + 16),                  \
+                        _mm512_load_pd(bk + 24)};                                                             \
+      _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                \
+        __m512d av = _mm512_set1_pd(ak[r]);                                                                   \
+        _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] = _mm512_fmadd_pd(av, bv[v], acc[r][v]); \
+      }                                                                                                       \
+    }                                                                                                         \
+    _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                  \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++)                                                    \
+          _mm512_mask_storeu_pd(c + r * ldc + 8 * v, st[v], acc[r][v]);                                       \
+    }                                                                                                         \
+  }
+DEFINE_KERNEL(1)
+DEFINE_KERNEL(2)
+DEFINE_KERNEL(3)
+DEFINE_KERNEL(4)
+DEFINE_KERNEL(5)
+DEFINE_KERNEL(6)
+
+typedef void (*Kernel)(int64_t, const double *, const double *, double *, int64_t, const __mmask8 *, bool);
+static const Kernel kernels[MR + 1] = {NULL, kernel_1, kernel_2, kernel_3, kernel_4, kernel_5, kernel_6};
+
+TGT static void big_tile(int64_t rows, int64_t k, const void *a, const void *b, void *c, int64_t ldc, uint64_t cols,
+                         bool accum) {
+  const __mmask8 st[NV] = {(__mmask8)cols, (__mmask8)(cols >> 8), (__mmask8)(cols >> 16), (__mmask8)(cols >> 24)};
+  kernels[rows](k, a, b, c, ldc, st, accum);
+}
+
+TGT static void big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst) {
+  gemm_big_pack_a(sizeof(double), MR, A, sai, sak, K, i0, i1, dst);
+}
+
+TGT static void big_pack_b(const void *b, int64_t ldb, int64_t n, int64_t k, int64_t lo, int64_t hi, void *dst) {
+  gemm_big_pack_b(sizeof(double), NR, b, ldb, n, k, lo, hi, dst);
+}
+
+/* packed A per block of rows: 1 MiB, half the L2; B transposed gathered
+ * by the driver (not tuned: f64_gemm_big_fits leaves it to BLAS) */
+static const GemmBigType big_f64 = {.esize = sizeof(double), .mr = MR, .nr = NR, .kc = KC, .kb = BIG_KB,
+                                    .a_bytes = (int64_t)1 << 20, .tile = big_tile, .pack_a = big_pack_a,
+                                    .pack_b = big_pack_b, .pack_bt = NULL};
+
+/* Per core, 1024^3 against OpenBLAS's dgemm: see f64_gemm_big_fits in
+ * fgemm.h. Transposed operands run (pack_a / pack_b gather them) but are
+ * left to BLAS: the gathers are not tuned. */
+bool f64_gemm_big_fits(const F32Gemm *g) {
+  return f32_gemm_kernel_available() && !g->trans_a && !g->trans_b && !g->lda && !g->ldb && !g->ldc &&
+         g->m >= GEMM_BIG_MIN && g->n >= GEMM_BIG_MIN && g->k >= GEMM_BIG_MIN && g->k <= BIG_KB &&
+         g->n <= GEMM_BIG_MAX_N;
+}
+
+cxla_status f64_gemm_kernel_big(const F32Gemm *g, const double *a, const double *b, double *c, RtPool *pool,
+                                int nthreads) {
+  if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
+  return gemm_big_run(&big_f64, g, a, b, c, pool, nthreads);
+}
+
+#else
+
+bool f64_gemm_big_fits(const F32Gemm *g) {
+  (void)g;
+  return false;
+}
+
+cxla_status f64_gemm_kernel_big(const F32Gemm *g, const double *a, const double *b, double *c, RtPool *pool,
+                                int nthreads) {
+  return ERR(UNAVAILABLE, "the AVX-512 f64 GEMM kernel is built for x86-64 only");
+}
+
+#endif

@@ -1,0 +1,150 @@
+/* The driver of the GEMMs of large products, for every element type
+ * (gemm_big.h: the layout and why). */
+#include "cpu/gemm_big.h"
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+/* A's row stride (not transposed: F32Gemm.lda, else k; transposed, its
+ * rows are the steps and lda is ignored): batch elements m of it apart. */
+static int64_t a_lda(const F32Gemm *g) { return g->lda && !g->trans_a ? g->lda : g->k; }
+
+typedef struct BigJob {
+  const GemmBigType *t;
+  const F32Gemm *g;
+  const char *a; /* this batch element's A (rows a_lda apart) */
+  const char *pb; /* its B, packed */
+  char *c;
+  int64_t mb; /* rows per block (its last tile may be partial) */
+  unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
+} BigJob;
+
+/* Blocks of rows [lo, hi): each block's A packed kb steps at a time, and
+ * every panel of B passed under it kc steps at a time. */
+static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
+  const BigJob *j = arg;
+  const GemmBigType *t = j->t;
+  const F32Gemm *g = j->g;
+  int64_t es = t->esize, mr = t->mr, nr = t->nr, kc = t->kc;
+  int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + nr - 1) / nr;
+  int64_t sai = g->trans_a ? 1 : a_lda(g), sak = g->trans_a ? M : 1, kb = K < t->kb ? K : t->kb;
+  void *pa_raw;
+  char *pa = cxla_malloc_lines((size_t)((j->mb + mr - 1) / mr * mr * kb * es), &pa_raw);
+  if (!pa) return cxla_oom();
+  unsigned old = _mm_getcsr();
+  _mm_setcsr(j->csr);
+  for (int64_t rb = lo; rb < hi; rb++) {
+    int64_t i0 = rb * j->mb, i1 = i0 + j->mb < M ? i0 + j->mb : M, ntiles = (i1 - i0 + mr - 1) / mr;
+    for (int64_t kb0 = 0; kb0 < K; kb0 += kb) {
+      int64_t kbl = K - kb0 < kb ? K - kb0 : kb;
+      t->pack_a(j->a + kb0 * sak * es, sai, sak, kbl, i0, i1, pa);
+      for (int64_t pn = 0; pn < npanels; pn++) {
+        int64_t j0 = pn * nr, nc = N - j0 < nr ? N - j0 : nr;
+        const char *pp = j->pb + (pn * K + kb0) * nr * es;
+        char *C = j->c + j0 * es;
+        uint64_t cols = nc == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nc) - 1;
+        for (int64_t k0 = 0; k0 < kbl; k0 += kc) {
+          int64_t kcl = kbl - k0 < kc ? kbl - k0 : kc;
+          /* the next slice of B (these steps' next kc, else the next
+           * panel's first), fetched into L2 a share per tile of rows:
+           * without it each slice's first pass waits on L3 (f32 1024^3:
+           * 10% slower) */
+          const char *nx = k0 + kc < kbl ? pp + (k0 + kc) * nr * es : pn + 1 < npanels ? pp + K * nr * es : NULL;
+          int64_t nk = k0 + kc < kbl ? kbl - k0 - kc : kbl;
+          int64_t nlines = nx ? (nk < kc ? nk : kc) * nr * es / 64 : 0, per = (nlines + ntiles - 1) / ntiles;
+          int64_t done = 0;
+          for (int64_t i = i0; i < i1; i += mr) {
+            int64_t rows = i1 - i < mr ? i1 - i : mr;
+            for (int64_t q = 0; q < per && done < nlines; q++, done++)
+              _mm_prefetch(nx + done * 64, _MM_HINT_T1);
+            t->tile(rows, kcl, pa + ((i - i0) * kbl + k0 * mr) * es, pp + k0 * nr * es, C + i * ldc * es, ldc, cols,
+                    kb0 + k0 > 0);
+          }
+        }
+      }
+    }
+  }
+  _mm_setcsr(old);
+  cxla_free(pa_raw);
+  return NULL;
+}
+
+typedef struct PackJob {
+  const GemmBigType *t;
+  const char *b;
+  int64_t ldb, n, k;
+  char *dst;
+} PackJob;
+
+static cxla_status pack_rows(void *arg, int64_t lo, int64_t hi) {
+  const PackJob *p = arg;
+  p->t->pack_b(p->b, p->ldb, p->n, p->k, lo, hi, p->dst);
+  return NULL;
+}
+
+/* B stored n x k: step q of the panels gathered from column q of B^T
+ * (for the types without a pack_bt of their own). */
+static cxla_status gather_rows(void *arg, int64_t lo, int64_t hi) {
+  const PackJob *p = arg;
+  int64_t es = p->t->esize, nr = p->t->nr, np = (p->n + nr - 1) / nr;
+  for (int64_t q = lo; q < hi; q++)
+    for (int64_t pn = 0; pn < np; pn++) {
+      char *d = p->dst + (pn * p->k + q) * nr * es;
+      for (int64_t jj = 0; jj < nr; jj++) {
+        int64_t col = pn * nr + jj;
+        if (col < p->n) memcpy(d + jj * es, p->b + (col * p->k + q) * es, (size_t)es);
+        else memset(d + jj * es, 0, (size_t)es);
+      }
+    }
+  return NULL;
+}
+
+cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, void *c,
+                         RtPool *pool, int nthreads) {
+  if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
+  int64_t es = t->esize, M = g->m, N = g->n, K = g->k;
+  int64_t ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N, lda = a_lda(g);
+  if (K <= 0) {
+    /* empty sums: +0 */
+    for (int64_t r = 0; r < g->batch * M; r++) memset((char *)c + r * ldc * es, 0, (size_t)(N * es));
+    return NULL;
+  }
+  int64_t np = (N + t->nr - 1) / t->nr;
+  void *pb_raw;
+  char *pb = cxla_malloc_lines((size_t)(np * K * t->nr * es), &pb_raw);
+  if (!pb) return cxla_oom();
+  /* Equal blocks of rows whose packed A is at most about a_bytes, at
+   * least two per thread and a multiple of the threads in number, so
+   * that the threads finish together: f64 1024 rows on 2 threads, 8
+   * blocks of 128 rows (each with a 2-row tile) where multiples of MR,
+   * 8 x 126 + 16, left one thread a 16-row block streaming all of B. */
+  int64_t th = pool && nthreads > 1 ? nthreads : 1, mb_max = t->a_bytes / es / (K < t->kb ? K : t->kb);
+  if (mb_max < t->mr) mb_max = t->mr;
+  int64_t nblocks = (M + mb_max - 1) / mb_max;
+  if (nblocks < 2 * th) nblocks = 2 * th;
+  nblocks = (nblocks + th - 1) / th * th;
+  int64_t mb = (M + nblocks - 1) / nblocks;
+  if (mb < t->mr) mb = t->mr;
+  BigJob j = {.t = t, .g = g, .pb = pb, .mb = mb, .csr = _mm_getcsr()};
+  cxla_status s = NULL;
+  for (int64_t bi = 0; bi < g->batch && !s; bi++) {
+    PackJob pk = {.t = t, .b = (const char *)b + bi * K * ldb * es, .ldb = ldb, .n = N, .k = K, .dst = pb};
+    if (!g->trans_b) s = rt_pool_parallel_for(pool, K, 64, nthreads, pack_rows, &pk);
+    else if (t->pack_bt) s = t->pack_bt(pk.b, N, K, pb, pool, nthreads);
+    else s = rt_pool_parallel_for(pool, K, 64, nthreads, gather_rows, &pk);
+    j.a = (const char *)a + bi * M * lda * es;
+    j.c = (char *)c + bi * M * ldc * es;
+    if (!s) s = rt_pool_parallel_for(pool, (M + mb - 1) / mb, 1, nthreads, big_slice, &j);
+  }
+  cxla_free(pb_raw);
+  return s;
+}
+
+#else
+
+cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, void *c,
+                         RtPool *pool, int nthreads) {
+  return ERR(UNAVAILABLE, "the large-product GEMM kernels are built for x86-64 only");
+}
+
+#endif

@@ -1,0 +1,111 @@
+/* gemm_big.h: the driver of the GEMMs of large products (gemm_big.c),
+ * shared by the element types: f32 (fgemm.c's f32_gemm_kernel_big) and
+ * f64 (dgemm.c's f64_gemm_kernel_big). Internal to src/cpu.
+ *
+ * B is packed once, over the threads, into panels of nr columns
+ * (zero-padded past n): panel p's step k at pb + (p * K + k) * nr. The
+ * rows of C are split into blocks whose rows of A, packed into mr-row
+ * tiles step after step (the micro-kernel's broadcasts then read
+ * consecutive elements), stay in L2 while every panel of B passes under
+ * them, kc steps at a time (kc x nr elements, in L1); the next slice of
+ * B is prefetched into L2 meanwhile. C accumulates in place over the
+ * slices, so every element of C is the chain of fused multiply-adds over
+ * k = 0, 1, ... from +0 whatever the blocking and the thread count (the
+ * micro-kernels take every product: inf and NaN propagate).
+ *
+ * A type is a GemmBigType: its sizes and its routines, the packing ones
+ * instantiated from the inline generics below with its constants. */
+#ifndef CXLA_CPU_GEMM_BIG_H
+#define CXLA_CPU_GEMM_BIG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "cpu/fgemm.h"
+
+/* Products the big path takes (f32_gemm_big_fits, f64_gemm_big_fits):
+ * every side at least GEMM_BIG_MIN, n at most GEMM_BIG_MAX_N (past it
+ * every block of rows streams all of the packed B from L3). */
+#define GEMM_BIG_MIN 256
+#define GEMM_BIG_MAX_N 1024
+
+typedef struct GemmBigType {
+  int64_t esize; /* bytes per element */
+  int64_t mr, nr; /* rows per micro-tile; columns per panel of B (at most 64) */
+  int64_t kc; /* steps per slice of a panel (kc x nr elements: L1) */
+  int64_t kb; /* steps per block of A (the rest in further blocks) */
+  int64_t a_bytes; /* packed A per block of rows at most (L2) */
+  /* The rows x nr tile of C at c (row stride ldc elements; the columns
+   * whose bit is set in cols stored, the others untouched) = (when
+   * accum, the tile itself +) the packed tile of A at a (step k's rows at
+   * a + k * mr) times k rows of the packed panel at b. */
+  void (*tile)(int64_t rows, int64_t k, const void *a, const void *b, void *c, int64_t ldc, uint64_t cols,
+               bool accum);
+  /* gemm_big_pack_a of the type */
+  void (*pack_a)(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst);
+  /* rows [lo, hi) of B (k x n, row stride ldb) into the panels at dst:
+   * gemm_big_pack_b of the type */
+  void (*pack_b)(const void *b, int64_t ldb, int64_t n, int64_t k, int64_t lo, int64_t hi, void *dst);
+  /* B stored n x k (transposed) into all the panels at dst, over at most
+   * nthreads of pool's threads */
+  cxla_status (*pack_bt)(const void *b, int64_t n, int64_t k, void *dst, RtPool *pool, int nthreads);
+} GemmBigType;
+
+/* Runs g (every F32Gemm field honoured) with elements of type t. */
+cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, void *c,
+                         RtPool *pool, int nthreads);
+
+/* Rows [i0, i1) of A (row i, step k at element i * sai + k * sak), K
+ * steps, as tiles of mr rows: tile t's step k at dst + (t * K + k) * mr;
+ * the rows past i1 in the last tile are not written (the kernel reads
+ * only its rows). Step after step, a step's rows at once: A's lines are
+ * walked once whichever of sai and sak is 1. es and mr are the type's
+ * constants (the copies become moves, the row loop unrolls). */
+static inline __attribute__((always_inline)) void gemm_big_pack_a(int64_t es, int64_t mr, const void *A,
+                                                                  int64_t sai, int64_t sak, int64_t K,
+                                                                  int64_t i0, int64_t i1, void *dst) {
+  for (int64_t i = i0; i < i1; i += mr) {
+    int64_t rows = i1 - i < mr ? i1 - i : mr;
+    char *d = (char *)dst + (i - i0) * K * es;
+    const char *s = (const char *)A + i * sai * es;
+    if (rows == mr) {
+      for (int64_t k = 0; k < K; k++)
+        for (int64_t r = 0; r < mr; r++) memcpy(d + (k * mr + r) * es, s + (r * sai + k * sak) * es, (size_t)es);
+      continue;
+    }
+    for (int64_t k = 0; k < K; k++)
+      for (int64_t r = 0; r < rows; r++) memcpy(d + (k * mr + r) * es, s + (r * sai + k * sak) * es, (size_t)es);
+  }
+}
+
+/* Rows of B packed per pass over the panels in gemm_big_pack_b. */
+#define GEMM_BIG_PACK_ROWS 32
+
+/* Rows [lo, hi) of B (k x n, row stride ldb) into panels of nr columns
+ * (step k of panel p at dst + (p * k + k) * nr; zero past n).
+ * GEMM_BIG_PACK_ROWS rows at a time, panel after panel: each panel's
+ * rows are written as one contiguous run (row after row across all
+ * panels writes to as many places 8 KiB and more apart: f64, 1024 x 1024
+ * on one thread, 2.2 ms) while the rows read stay in L1. */
+static inline __attribute__((always_inline)) void gemm_big_pack_b(int64_t es, int64_t nr, const void *b,
+                                                                  int64_t ldb, int64_t n, int64_t k, int64_t lo,
+                                                                  int64_t hi, void *dst) {
+  int64_t np = (n + nr - 1) / nr;
+  for (int64_t k0 = lo; k0 < hi; k0 += GEMM_BIG_PACK_ROWS)
+    for (int64_t pn = 0; pn < np; pn++) {
+      int64_t j0 = pn * nr, nc = n - j0 < nr ? n - j0 : nr;
+      for (int64_t q = k0; q < hi && q < k0 + GEMM_BIG_PACK_ROWS; q++) {
+        const char *s = (const char *)b + (q * ldb + j0) * es;
+        char *d = (char *)dst + (pn * k + q) * nr * es;
+        if (nc == nr) {
+          memcpy(d, s, (size_t)(nr * es));
+        } else {
+          memcpy(d, s, (size_t)(nc * es));
+          memset(d + nc * es, 0, (size_t)((nr - nc) * es));
+        }
+      }
+    }
+}
+
+#endif
