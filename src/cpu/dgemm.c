@@ -17,16 +17,16 @@ enum { MR = 6, NV = 4, NR = 8 * NV, KC = 128 };
 /* steps per block of A */
 #define BIG_KB 1024
 
-/* The rows x NR tile of C at c (row stride ldc; columns masked by st) =
- * (when accum, the tile itself +) the packed tile of A at a (step k's
- * rows at a + k * MR) times K rows of the packed panel at b. */
+/* The rows x NR tile at c (row stride ldc; columns masked by st) =
+ * (when accum, the tile at ci, row stride ldi, +) the packed tile of A at
+ * a (step k's rows at a + k * MR) times K rows of the packed panel at b. */
 #define DEFINE_KERNEL(ROWS)                                                                                  \
-  TGT static void kernel_##ROWS(int64_t K, const double *a, const double *b, double *c, int64_t ldc,         \
-                                const __mmask8 *st, bool accum) {                                             \
+  TGT static void kernel_##ROWS(int64_t K, const double *a, const double *b, const double *ci, int64_t ldi,    \
+                                double *c, int64_t ldc, const __mmask8 *st, bool accum) {                     \
     __m512d acc[ROWS][NV];                                                                                    \
     _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                  \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] =                                        \
-          accum ? _mm512_maskz_loadu_pd(st[v], c + r * ldc + 8 * v) : _mm512_setzero_pd();                    \
+          accum ? _mm512_maskz_loadu_pd(st[v], ci + r * ldi + 8 * v) : _mm512_setzero_pd();                    \
     }                                                                                                         \
     _Pragma("GCC unroll 4") for (int64_t k = 0; k < K; k++) {                                                 \
       const double *bk = b + k * NR, *ak = a + k * MR;                                                        \
@@ -49,13 +49,14 @@ DEFINE_KERNEL(4)
 DEFINE_KERNEL(5)
 DEFINE_KERNEL(6)
 
-typedef void (*Kernel)(int64_t, const double *, const double *, double *, int64_t, const __mmask8 *, bool);
+typedef void (*Kernel)(int64_t, const double *, const double *, const double *, int64_t, double *, int64_t,
+                       const __mmask8 *, bool);
 static const Kernel kernels[MR + 1] = {NULL, kernel_1, kernel_2, kernel_3, kernel_4, kernel_5, kernel_6};
 
-TGT static void big_tile(int64_t rows, int64_t k, const void *a, const void *b, void *c, int64_t ldc, uint64_t cols,
-                         bool accum) {
+TGT static void big_tile(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
+                         int64_t ldc, uint64_t cols, bool accum) {
   const __mmask8 st[NV] = {(__mmask8)cols, (__mmask8)(cols >> 8), (__mmask8)(cols >> 16), (__mmask8)(cols >> 24)};
-  kernels[rows](k, a, b, c, ldc, st, accum);
+  kernels[rows](k, a, b, ci, ldi, c, ldc, st, accum);
 }
 
 TGT static void big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst) {
@@ -69,7 +70,7 @@ TGT static void big_pack_b(const void *b, int64_t ldb, int64_t n, int64_t k, int
 /* packed A per block of rows: 1 MiB, half the L2; B transposed gathered
  * by the driver (not tuned: f64_gemm_big_fits leaves it to BLAS) */
 static const GemmBigType big_f64 = {.esize = sizeof(double), .mr = MR, .nr = NR, .kc = KC, .kb = BIG_KB,
-                                    .a_bytes = (int64_t)1 << 20, .tile = big_tile, .pack_a = big_pack_a,
+                                    .a_bytes = (int64_t)1 << 20, .scratch = true, .tile = big_tile, .pack_a = big_pack_a,
                                     .pack_b = big_pack_b, .pack_bt = NULL};
 
 /* Per core, 1024^3 against OpenBLAS's dgemm: see f64_gemm_big_fits in

@@ -15,7 +15,7 @@ typedef struct BigJob {
   const char *a; /* this batch element's A (rows a_lda apart) */
   const char *pb; /* its B, packed */
   char *c;
-  int64_t mb; /* rows per block (its last tile may be partial) */
+  int64_t nb, tiles, mb; /* blocks of rows; mr-row tiles in all; most rows in a block */
   unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
 } BigJob;
 
@@ -28,13 +28,21 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
   int64_t es = t->esize, mr = t->mr, nr = t->nr, kc = t->kc;
   int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + nr - 1) / nr;
   int64_t sai = g->trans_a ? 1 : a_lda(g), sak = g->trans_a ? M : 1, kb = K < t->kb ? K : t->kb;
-  void *pa_raw;
-  char *pa = cxla_malloc_lines((size_t)((j->mb + mr - 1) / mr * mr * kb * es), &pa_raw);
-  if (!pa) return cxla_oom();
+  void *pa_raw, *cb_raw = NULL;
+  char *pa = cxla_malloc_lines((size_t)(j->mb * kb * es), &pa_raw);
+  char *cb = t->scratch ? cxla_malloc_lines((size_t)(j->mb * nr * es), &cb_raw) : NULL;
+  if (!pa || (t->scratch && !cb)) {
+    cxla_free(pa_raw);
+    cxla_free(cb_raw);
+    return cxla_oom();
+  }
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
   for (int64_t rb = lo; rb < hi; rb++) {
-    int64_t i0 = rb * j->mb, i1 = i0 + j->mb < M ? i0 + j->mb : M, ntiles = (i1 - i0 + mr - 1) / mr;
+    /* block rb: tiles [rb tiles / nb, (rb + 1) tiles / nb) */
+    int64_t i0 = rb * j->tiles / j->nb * mr, i1 = (rb + 1) * j->tiles / j->nb * mr;
+    if (i1 > M) i1 = M;
+    int64_t ntiles = (i1 - i0 + mr - 1) / mr;
     for (int64_t kb0 = 0; kb0 < K; kb0 += kb) {
       int64_t kbl = K - kb0 < kb ? K - kb0 : kb;
       t->pack_a(j->a + kb0 * sak * es, sai, sak, kbl, i0, i1, pa);
@@ -57,7 +65,18 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
             int64_t rows = i1 - i < mr ? i1 - i : mr;
             for (int64_t q = 0; q < per && done < nlines; q++, done++)
               _mm_prefetch(nx + done * 64, _MM_HINT_T1);
-            t->tile(rows, kcl, pa + ((i - i0) * kbl + k0 * mr) * es, pp + k0 * nr * es, C + i * ldc * es, ldc, cols,
+            const char *ta = pa + ((i - i0) * kbl + k0 * mr) * es, *tb = pp + k0 * nr * es;
+            char *tc = C + i * ldc * es;
+            if (!cb || rows < mr) {
+              t->tile(rows, kcl, ta, tb, tc, ldc, tc, ldc, cols, kb0 + k0 > 0);
+              continue;
+            }
+            /* the tile's partial sums in cb between the passes over the
+             * slices: read from C on the first (when accumulating), C
+             * written on the last */
+            bool first = k0 == 0, last = k0 + kc >= kbl;
+            char *ts = cb + (i - i0) * nr * es;
+            t->tile(rows, kcl, ta, tb, first ? tc : ts, first ? ldc : nr, last ? tc : ts, last ? ldc : nr, cols,
                     kb0 + k0 > 0);
           }
         }
@@ -66,6 +85,7 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
   }
   _mm_setcsr(old);
   cxla_free(pa_raw);
+  cxla_free(cb_raw);
   return NULL;
 }
 
@@ -113,19 +133,23 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
   void *pb_raw;
   char *pb = cxla_malloc_lines((size_t)(np * K * t->nr * es), &pb_raw);
   if (!pb) return cxla_oom();
-  /* Equal blocks of rows whose packed A is at most about a_bytes, at
-   * least two per thread and a multiple of the threads in number, so
-   * that the threads finish together: f64 1024 rows on 2 threads, 8
-   * blocks of 128 rows (each with a 2-row tile) where multiples of MR,
-   * 8 x 126 + 16, left one thread a 16-row block streaming all of B. */
+  /* Blocks of rows whose packed A is about a_bytes, at least two per
+   * thread and a multiple of the threads in number (the threads finish
+   * together), the mr-row tiles dealt out evenly over them (only the
+   * last block's last tile partial): f32 1024 rows in 4 blocks of 42 or
+   * 43 tiles rather than 4 of 252 rows and one of 16 (one more pass over
+   * all of the packed B for 16 rows, and on two threads a third block
+   * for one of them) or 4 of 256 (each with a 4-row tile); f64 1024 rows
+   * in 8 blocks of 21 or 22 tiles rather than 8 of 128 rows (each with a
+   * 2-row tile); f32 2048 rows (k 2048) in 16 of 21 or 22 tiles. */
   int64_t th = pool && nthreads > 1 ? nthreads : 1, mb_max = t->a_bytes / es / (K < t->kb ? K : t->kb);
   if (mb_max < t->mr) mb_max = t->mr;
-  int64_t nblocks = (M + mb_max - 1) / mb_max;
-  if (nblocks < 2 * th) nblocks = 2 * th;
-  nblocks = (nblocks + th - 1) / th * th;
-  int64_t mb = (M + nblocks - 1) / nblocks;
-  if (mb < t->mr) mb = t->mr;
-  BigJob j = {.t = t, .g = g, .pb = pb, .mb = mb, .csr = _mm_getcsr()};
+  int64_t tiles = (M + t->mr - 1) / t->mr, nb = (M + mb_max - 1) / mb_max;
+  if (nb < 2 * th) nb = 2 * th;
+  nb = (nb + th - 1) / th * th;
+  if (nb > tiles) nb = tiles;
+  BigJob j = {.t = t, .g = g, .pb = pb, .nb = nb, .tiles = tiles, .mb = (tiles + nb - 1) / nb * t->mr,
+              .csr = _mm_getcsr()};
   cxla_status s = NULL;
   for (int64_t bi = 0; bi < g->batch && !s; bi++) {
     PackJob pk = {.t = t, .b = (const char *)b + bi * K * ldb * es, .ldb = ldb, .n = N, .k = K, .dst = pb};
@@ -134,7 +158,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
     else s = rt_pool_parallel_for(pool, K, 64, nthreads, gather_rows, &pk);
     j.a = (const char *)a + bi * M * lda * es;
     j.c = (char *)c + bi * M * ldc * es;
-    if (!s) s = rt_pool_parallel_for(pool, (M + mb - 1) / mb, 1, nthreads, big_slice, &j);
+    if (!s) s = rt_pool_parallel_for(pool, nb, 1, nthreads, big_slice, &j);
   }
   cxla_free(pb_raw);
   return s;

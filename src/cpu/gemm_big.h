@@ -8,8 +8,9 @@
  * tiles step after step (the micro-kernel's broadcasts then read
  * consecutive elements), stay in L2 while every panel of B passes under
  * them, kc steps at a time (kc x nr elements, in L1); the next slice of
- * B is prefetched into L2 meanwhile. C accumulates in place over the
- * slices, so every element of C is the chain of fused multiply-adds over
+ * B is prefetched into L2 meanwhile. A tile accumulates over the slices
+ * (in C, or in a scratch: GemmBigType.scratch), and over the blocks of
+ * steps in C, so every element of C is the chain of fused multiply-adds over
  * k = 0, 1, ... from +0 whatever the blocking and the thread count (the
  * micro-kernels take every product: inf and NaN propagate).
  *
@@ -35,13 +36,22 @@ typedef struct GemmBigType {
   int64_t mr, nr; /* rows per micro-tile; columns per panel of B (at most 64) */
   int64_t kc; /* steps per slice of a panel (kc x nr elements: L1) */
   int64_t kb; /* steps per block of A (the rest in further blocks) */
-  int64_t a_bytes; /* packed A per block of rows at most (L2) */
-  /* The rows x nr tile of C at c (row stride ldc elements; the columns
-   * whose bit is set in cols stored, the others untouched) = (when
-   * accum, the tile itself +) the packed tile of A at a (step k's rows at
-   * a + k * mr) times k rows of the packed panel at b. */
-  void (*tile)(int64_t rows, int64_t k, const void *a, const void *b, void *c, int64_t ldc, uint64_t cols,
-               bool accum);
+  int64_t a_bytes; /* packed A per block of rows about (L2) */
+  /* Whether full tiles keep their partial sums between the passes over
+   * a block's kc-step slices in a contiguous per-thread scratch (mr x nr
+   * per tile) rather than in C, whose rows ldc apart (4 KiB and more)
+   * all fall on a few cache sets and push one another and B's slice out
+   * of L1 and L2: C read on the first pass (blocks of steps after the
+   * first), written on the last. */
+  bool scratch;
+  /* The rows x nr tile at c (row stride ldc elements; the columns whose
+   * bit is set in cols stored, the others untouched) = (when accum, the
+   * tile at ci, row stride ldi, +) the packed tile of A at a (step k's
+   * rows at a + k * mr) times k rows of the packed panel at b. ci != c
+   * only for full tiles (rows == mr) of a type with scratch set; partial
+   * tiles get ci == c, ldi == ldc (read and written in place). */
+  void (*tile)(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
+               int64_t ldc, uint64_t cols, bool accum);
   /* gemm_big_pack_a of the type */
   void (*pack_a)(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst);
   /* rows [lo, hi) of B (k x n, row stride ldb) into the panels at dst:
