@@ -57,13 +57,22 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
  * of several panels (run_group), GROUP_UNITS units per thread */
 #define GROUP_A_BYTES (1 << 20)
 #define GROUP_UNITS 2
-/* steps per block of A in f32_gemm_kernel_big */
-#define BIG_KB 1024
-/* f32_gemm_big_fits: every side at least GEMM_BIG_MIN, n at most
- * GEMM_BIG_MAX_N, k at most BIG_KB. Per core against OpenBLAS's sgemm on half the rows:
- * 1024 x 1024 x 1024 0.93-1.0x, 1024 x 768 x 768 0.94x, but n = 2304
- * and 3072 (k = 768) 1.02-1.08x (every block of rows streams all of the
- * packed B from L3), and 2048^3 (blocks of steps) 1.03-1.2x. */
+/* steps per block of A in f32_gemm_kernel_big: each block of steps
+ * after the first reads back all of C and writes it again (2048^3 in
+ * blocks of 512 steps: 10% slower than of 1024); all 2048 steps of
+ * 2048^3 at once, in blocks of 21-22 tiles (1 MiB of A) instead of
+ * 2 x 1024 steps: 1-4% less CPU time, one thread */
+#define BIG_KB 2048
+/* f32_gemm_big_fits: every side at least GEMM_BIG_MIN, n and k at most
+ * BIG_MAX_N and BIG_MAX_K. Per core against OpenBLAS's sgemm on half the
+ * rows: 1024 x 1024 x 1024 0.93-1.0x, 1024 x 768 x 768 0.94x, but
+ * n = 2304 and 3072 (k = 768) 1.02-1.08x (every block of rows streams
+ * all of the packed B from L3). 2048^3: 0.96-1.0x the CPU time of
+ * OpenBLAS's own sgemm on one thread, and on two 0.89-0.94x the CPU time
+ * of f32_gemm_blas's split (each half a BLAS call that packs all of B),
+ * which also scans both operands for infinities first. */
+#define BIG_MAX_N 2048
+#define BIG_MAX_K 2048
 
 bool f32_gemm_kernel_available(void) { return __builtin_cpu_supports("avx512f"); }
 
@@ -558,7 +567,7 @@ static const GemmBigType big_f32 = {.esize = sizeof(float), .mr = MR, .nr = NR, 
 
 bool f32_gemm_big_fits(const F32Gemm *g) {
   return f32_gemm_kernel_available() && g->m >= GEMM_BIG_MIN && g->n >= GEMM_BIG_MIN && g->k >= GEMM_BIG_MIN &&
-         g->k <= BIG_KB && g->n <= GEMM_BIG_MAX_N;
+         g->k <= BIG_MAX_K && g->n <= BIG_MAX_N;
 }
 
 cxla_status f32_gemm_kernel_big(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,

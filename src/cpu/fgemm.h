@@ -61,7 +61,7 @@ cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float
                                    int nthreads);
 
 /* Whether f32_gemm_kernel_big is the faster way for a product that
- * f32_gemm_kernel_fits rejects: available, m, n, k >= 256, n, k <= 1024. */
+ * f32_gemm_kernel_fits rejects: available, m, n, k >= 256, n, k <= 2048. */
 bool f32_gemm_big_fits(const F32Gemm *g);
 /* Runs g as f32_gemm_kernel does, bit for bit (every F32Gemm field),
  * laid out for products past the caches (m, k beyond

@@ -26,8 +26,9 @@
 #include "cpu/fgemm.h"
 
 /* Products the big path takes (f32_gemm_big_fits, f64_gemm_big_fits):
- * every side at least GEMM_BIG_MIN, n at most GEMM_BIG_MAX_N (past it
- * every block of rows streams all of the packed B from L3). */
+ * every side at least GEMM_BIG_MIN; f64 n at most GEMM_BIG_MAX_N (past it
+ * every block of rows streams all of the packed B from L3; f32 has its
+ * own bounds, fgemm.c). */
 #define GEMM_BIG_MIN 256
 #define GEMM_BIG_MAX_N 1024
 

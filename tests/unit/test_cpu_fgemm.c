@@ -214,13 +214,13 @@ TEST(panel_groups_match_plain_loop) {
 
 /* f32_gemm_kernel_big (B packed once over the threads, rows of C in
  * blocks with their part of A packed in 6-row tiles, steps in blocks of
- * up to 1024): the same plain loop, bit for bit. Odd sizes: partial
+ * up to 2048): the same plain loop, bit for bit. Odd sizes: partial
  * tiles (m not a multiple of 6, m < 6), panels cut at n (n < 16, n not a
- * multiple of 16 or 64), K past the 128-step blocks and past a 1024-step
- * block (1100: A packed twice per block of rows, C accumulated over both);
+ * multiple of 16 or 64), K past the 128-step blocks and past a 2048-step
+ * block (2100: A packed twice per block of rows, C accumulated over both);
  * every transposition (B transposed is packed panel by panel, else row by
  * row); one thread and a pool of 3 (blocks of rows: 97 rows on 3 threads
- * in blocks of 12, the last of one row); batches; NaN, infinities and
+ * in 6 blocks of 2 or 3 tiles, the last of 13 rows); batches; NaN, infinities and
  * 0 x inf; k = 0 (zeros); empty products (nothing written). */
 TEST(big_matches_plain_loop) {
   if (!f32_gemm_kernel_available()) {
@@ -242,8 +242,8 @@ TEST(big_matches_plain_loop) {
       }
   for (int t = 0; t < 4; t++) {
     bool ta = t & 1, tb = t >> 1;
-    CHECK(run_shape_via(1, 37, 70, 1100, ta, tb, t == 1, false, pool, VIA_BIG));
-    CHECK(run_shape_via(2, 8, 33, 1030, ta, tb, false, false, NULL, VIA_BIG));
+    CHECK(run_shape_via(1, 37, 70, 2100, ta, tb, t == 1, false, pool, VIA_BIG));
+    CHECK(run_shape_via(2, 8, 33, 2060, ta, tb, false, false, NULL, VIA_BIG));
     CHECK(run_shape_via(1, 200, 131, 260, ta, tb, t == 2, t == 3, pool, VIA_BIG));
     CHECK(run_shape_via(1, 20, 20, 9, ta, tb, false, true, NULL, VIA_BIG));
   }
@@ -260,9 +260,9 @@ TEST(big_matches_plain_loop) {
 }
 
 /* Which products gemm_float sends to f32_gemm_kernel_big: past the
- * small kernel, every side >= 256, n and k <= 1024 (the bench's 1024^3
- * and programs_vs_interpreter's "big" cases; 2048^3 and n = 2304 stay on
- * BLAS). */
+ * small kernel, every side >= 256, n and k <= 2048 (the bench's 1024^3
+ * and 2048^3, programs_vs_interpreter's "big" cases; n = 2304, k = 4096
+ * stay on BLAS). */
 TEST(big_takes_large_products) {
   bool av = f32_gemm_kernel_available();
   F32Gemm g = {.batch = 1, .m = 1024, .n = 1024, .k = 1024};
@@ -270,6 +270,8 @@ TEST(big_takes_large_products) {
   g = (F32Gemm){.batch = 1, .m = 520, .n = 515, .k = 600};
   CHECK(f32_gemm_big_fits(&g) == av && !f32_gemm_kernel_fits(&g));
   g = (F32Gemm){.batch = 1, .m = 2048, .n = 2048, .k = 2048};
+  CHECK(f32_gemm_big_fits(&g) == av && !f32_gemm_kernel_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 2048, .n = 2048, .k = 4096};
   CHECK(!f32_gemm_big_fits(&g));
   g = (F32Gemm){.batch = 1, .m = 4096, .n = 255, .k = 1024};
   CHECK(!f32_gemm_big_fits(&g));
