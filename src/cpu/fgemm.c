@@ -70,7 +70,9 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
  * all of the packed B from L3). 2048^3: 0.96-1.0x the CPU time of
  * OpenBLAS's own sgemm on one thread, and on two 0.89-0.94x the CPU time
  * of f32_gemm_blas's split (each half a BLAS call that packs all of B),
- * which also scans both operands for infinities first. */
+ * which also scans both operands for infinities first; whole cxla bench
+ * processes on two threads sharing the machine: median 0.99-1.03x the
+ * BLAS split's wall time (noise about as large). */
 #define BIG_MAX_N 2048
 #define BIG_MAX_K 2048
 
