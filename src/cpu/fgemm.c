@@ -65,16 +65,20 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
 #define BIG_KB 2048
 /* f32_gemm_big_fits: every side at least GEMM_BIG_MIN, n and k at most
  * BIG_MAX_N and BIG_MAX_K. Per core against OpenBLAS's sgemm on half the
- * rows: 1024 x 1024 x 1024 0.93-1.0x, 1024 x 768 x 768 0.94x, but
- * n = 2304 and 3072 (k = 768) 1.02-1.08x (every block of rows streams
+ * rows: 1024 x 1024 x 1024 0.93-1.0x, 1024 x 768 x 768 0.94x, and (before
+ * session 10's changes) n = 2304 and 3072 (k = 768) 1.02-1.08x (every block of rows streams
  * all of the packed B from L3). 2048^3: 0.96-1.0x the CPU time of
  * OpenBLAS's own sgemm on one thread, and on two 0.89-0.94x the CPU time
  * of f32_gemm_blas's split (each half a BLAS call that packs all of B),
  * which also scans both operands for infinities first; whole cxla bench
  * processes on two threads sharing the machine: median 0.99-1.03x the
- * BLAS split's wall time (noise about as large). */
-#define BIG_MAX_N 2048
-#define BIG_MAX_K 2048
+ * BLAS split's wall time (noise about as large). With the packing,
+ * scratch and block changes of session 10, n = 2304 and 3072 (gpt2's
+ * 1024 x 768 x 3072, 1024 x 3072 x 768, 1024 x 768 x 2304; k = 3072 in
+ * two blocks of steps) take 0.94-0.97x the BLAS split's wall time, two
+ * threads, whole processes alternated (gpt2_block_1024 0.92-0.95x). */
+#define BIG_MAX_N 4096
+#define BIG_MAX_K 4096
 
 bool f32_gemm_kernel_available(void) { return __builtin_cpu_supports("avx512f"); }
 

@@ -260,9 +260,9 @@ TEST(big_matches_plain_loop) {
 }
 
 /* Which products gemm_float sends to f32_gemm_kernel_big: past the
- * small kernel, every side >= 256, n and k <= 2048 (the bench's 1024^3
- * and 2048^3, programs_vs_interpreter's "big" cases; n = 2304, k = 4096
- * stay on BLAS). */
+ * small kernel, every side >= 256, n and k <= 4096 (the bench's 1024^3
+ * and 2048^3, gpt2's 1024 x 768 x 3072 and 1024 x 3072 x 768,
+ * programs_vs_interpreter's "big" cases; n or k = 4097 stay on BLAS). */
 TEST(big_takes_large_products) {
   bool av = f32_gemm_kernel_available();
   F32Gemm g = {.batch = 1, .m = 1024, .n = 1024, .k = 1024};
@@ -272,11 +272,15 @@ TEST(big_takes_large_products) {
   g = (F32Gemm){.batch = 1, .m = 2048, .n = 2048, .k = 2048};
   CHECK(f32_gemm_big_fits(&g) == av && !f32_gemm_kernel_fits(&g));
   g = (F32Gemm){.batch = 1, .m = 2048, .n = 2048, .k = 4096};
+  CHECK(f32_gemm_big_fits(&g) == av);
+  g = (F32Gemm){.batch = 1, .m = 2048, .n = 2048, .k = 4097};
+  CHECK(!f32_gemm_big_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 1024, .n = 4097, .k = 768};
   CHECK(!f32_gemm_big_fits(&g));
   g = (F32Gemm){.batch = 1, .m = 4096, .n = 255, .k = 1024};
   CHECK(!f32_gemm_big_fits(&g));
-  g = (F32Gemm){.batch = 1, .m = 1024, .n = 2304, .k = 768};
-  CHECK(!f32_gemm_big_fits(&g));
+  g = (F32Gemm){.batch = 1, .m = 1024, .n = 3072, .k = 768};
+  CHECK(f32_gemm_big_fits(&g) == av);
   g = (F32Gemm){.batch = 1, .m = 4096, .n = 768, .k = 768};
   CHECK(f32_gemm_big_fits(&g) == av);
 }
