@@ -31,6 +31,9 @@ LLVM_CONFIG ?= /usr/lib/llvm-19/bin/llvm-config
 LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs core orcjit native passes 2>/dev/null)
 LDLIBS  = $(LLVM_LIBS) -lopenblas -lm -lpthread
+# LDFLAGS go to every link (CI: -fuse-ld=gold, which links a test binary
+# with its debug information in a fifth of the default linker's time).
+LDFLAGS ?=
 
 # src/pjrt is the PJRT plugin (build/libcxla_pjrt.so, `make pjrt`), not libcxla.
 LIB_SRC   := $(sort $(filter-out src/pjrt/%,$(wildcard src/*/*.c)))
@@ -79,7 +82,7 @@ $(BUILD)/libcxla.map:
 	echo '{ global: cxla_*; local: *; };' > $@
 $(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list $(BUILD)/libcxla.map
 	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so \
-	  -Wl,--version-script,$(BUILD)/libcxla.map $(LIB_OBJ) $(SO_LDLIBS) $(LDLIBS) -o $@
+	  -Wl,--version-script,$(BUILD)/libcxla.map $(LIB_OBJ) $(SO_LDLIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 # The PJRT plugin: src/pjrt over the public API, with libcxla linked in
 # statically (hidden), so the .so stands alone; it exports GetPjrtApi only.
@@ -89,7 +92,7 @@ $(PJRT_OBJ): CFLAGS += -fPIC -fvisibility=hidden -Ithird_party/pjrt
 $(BUILD)/libcxla_pjrt.so: $(PJRT_OBJ) $(BUILD)/libcxla.a src/pjrt/export.map
 	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla_pjrt.so -Wl,--exclude-libs,ALL \
 	  -Wl,--version-script,src/pjrt/export.map $(PJRT_OBJ) \
-	  $(BUILD)/libcxla.a $(SO_LDLIBS) $(LDLIBS) -o $@
+	  $(BUILD)/libcxla.a $(SO_LDLIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 	@rm -f $@
@@ -98,7 +101,7 @@ $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 FORCE:
 
 $(BUILD)/cxla: $(TOOL_OBJ) $(LINK_LIBS)
-	$(CC) $(CFLAGS) $(TOOL_OBJ) $(LINK_LIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(TOOL_OBJ) $(LINK_LIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 # Test-only headers and the random module generator (tests/gen) that tests
 # #include are prerequisites too. Helpers several unit tests share
@@ -116,12 +119,12 @@ $(UNIT_SUPPORT): $(UNIT_SUPPORT_OBJ)
 	ar rcs $@ $(UNIT_SUPPORT_OBJ)
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(UNIT_SUPPORT) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_SUPPORT) $(LINK_LIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_SUPPORT) $(LINK_LIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 # The plugin's test drives it through GetPjrtApi (linked in, no dlopen).
 $(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 # Only the backend's objects see LLVM's headers (and the tests that ask the
 # emitter how it splits kernels, or the backend whether it has AVX-512).
@@ -132,7 +135,7 @@ $(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o $(BUILD)/tests/test_cpu_threads $(
 $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -Wall -Wextra -Werror -Iinclude $(OPT) $(SANFLAGS) $< -L$(BUILD) -lcxla \
-	  -Wl,-rpath,'$$ORIGIN/..' -o $@
+	  -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) -o $@
 
 -include $(DEPS)
 
