@@ -3,11 +3,19 @@
 # for the tools and tests; not part of libcxla); `make test` runs
 # every test; `make run` installs what is missing, builds and runs the
 # bundled example. Variables: CC (gcc or clang), SAN=1 (ASan+UBSan build in
-# build-san/), OPT (optimisation flags).
+# build-san/), OPT (optimisation flags: -O2 -g, -O1 -g1 with SAN=1).
 
 CC      ?= cc
-OPT     ?= -O2 -g
 SAN     ?=
+# The sanitizer build is optimised less by default: gcc instruments the
+# runtime's vector kernels (src/cpu/rt_window.c) at -O2 -g in several
+# minutes, at -O1 -g1 (line tables: reports keep file:line) in about a
+# minute, and the suite runs about as fast.
+ifeq ($(SAN),1)
+  OPT   ?= -O1 -g1
+else
+  OPT   ?= -O2 -g
+endif
 CFLAGS_BASE = -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -Wno-unused-parameter \
               -Iinclude -Isrc -I. $(OPT)
 ifeq ($(SAN),1)
@@ -23,6 +31,9 @@ LLVM_CONFIG ?= /usr/lib/llvm-19/bin/llvm-config
 LLVM_CFLAGS := $(shell $(LLVM_CONFIG) --cflags 2>/dev/null)
 LLVM_LIBS   := $(shell $(LLVM_CONFIG) --ldflags --libs core orcjit native passes 2>/dev/null)
 LDLIBS  = $(LLVM_LIBS) -lopenblas -lm -lpthread
+# LDFLAGS go to every link (CI: -fuse-ld=gold, which links a test binary
+# with its debug information in a fifth of the default linker's time).
+LDFLAGS ?=
 
 # src/pjrt is the PJRT plugin (build/libcxla_pjrt.so, `make pjrt`), not libcxla.
 LIB_SRC   := $(sort $(filter-out src/pjrt/%,$(wildcard src/*/*.c)))
@@ -71,7 +82,7 @@ $(BUILD)/libcxla.map:
 	echo '{ global: cxla_*; local: *; };' > $@
 $(BUILD)/libcxla.so: $(LIB_OBJ) $(BUILD)/objs.list $(BUILD)/libcxla.map
 	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla.so \
-	  -Wl,--version-script,$(BUILD)/libcxla.map $(LIB_OBJ) $(SO_LDLIBS) $(LDLIBS) -o $@
+	  -Wl,--version-script,$(BUILD)/libcxla.map $(LIB_OBJ) $(SO_LDLIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 # The PJRT plugin: src/pjrt over the public API, with libcxla linked in
 # statically (hidden), so the .so stands alone; it exports GetPjrtApi only.
@@ -81,7 +92,7 @@ $(PJRT_OBJ): CFLAGS += -fPIC -fvisibility=hidden -Ithird_party/pjrt
 $(BUILD)/libcxla_pjrt.so: $(PJRT_OBJ) $(BUILD)/libcxla.a src/pjrt/export.map
 	$(CC) $(CFLAGS) -shared -Wl,--no-undefined -Wl,-soname,libcxla_pjrt.so -Wl,--exclude-libs,ALL \
 	  -Wl,--version-script,src/pjrt/export.map $(PJRT_OBJ) \
-	  $(BUILD)/libcxla.a $(SO_LDLIBS) $(LDLIBS) -o $@
+	  $(BUILD)/libcxla.a $(SO_LDLIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 	@rm -f $@
@@ -90,7 +101,7 @@ $(BUILD)/libcxla_testing.a: $(TESTING_OBJ)
 FORCE:
 
 $(BUILD)/cxla: $(TOOL_OBJ) $(LINK_LIBS)
-	$(CC) $(CFLAGS) $(TOOL_OBJ) $(LINK_LIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) $(TOOL_OBJ) $(LINK_LIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 # Test-only headers and the random module generator (tests/gen) that tests
 # #include are prerequisites too. Helpers several unit tests share
@@ -108,12 +119,12 @@ $(UNIT_SUPPORT): $(UNIT_SUPPORT_OBJ)
 	ar rcs $@ $(UNIT_SUPPORT_OBJ)
 $(BUILD)/tests/%: tests/unit/%.c tests/unit/harness.h $(wildcard tests/unit/*.h tests/gen/*) $(UNIT_SUPPORT) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_SUPPORT) $(LINK_LIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Itests/unit $< $(UNIT_SUPPORT) $(LINK_LIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 # The plugin's test drives it through GetPjrtApi (linked in, no dlopen).
 $(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ) $(LINK_LIBS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) -o $@
+	$(CC) $(CFLAGS) -Itests/unit -Ithird_party/pjrt $< $(PJRT_OBJ) $(LINK_LIBS) $(SO_LDLIBS) $(LDLIBS) $(LDFLAGS) -o $@
 
 # Only the backend's objects see LLVM's headers (and the tests that ask the
 # emitter how it splits kernels, or the backend whether it has AVX-512).
@@ -124,7 +135,7 @@ $(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o $(BUILD)/tests/test_cpu_threads $(
 $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)
 	@mkdir -p $(dir $@)
 	$(CC) -std=c11 -Wall -Wextra -Werror -Iinclude $(OPT) $(SANFLAGS) $< -L$(BUILD) -lcxla \
-	  -Wl,-rpath,'$$ORIGIN/..' -o $@
+	  -Wl,-rpath,'$$ORIGIN/..' $(LDFLAGS) -o $@
 
 -include $(DEPS)
 
@@ -142,11 +153,14 @@ test-san:
 # The runtime's tests (tests/unit/test_runtime*.c) under ThreadSanitizer,
 # in build-tsan-<compiler>/. TSAN_CC picks the compiler (gcc or clang).
 TSAN_CC ?= $(CC)
+# -O1: clang instruments rt_window.c for TSan at -O2 -g in four times the
+# time; TSan sees the same accesses.
+TSAN_OPT ?= -O1 -g1
 TSAN_BUILD := build-tsan-$(notdir $(TSAN_CC))
 TSAN_TESTS := $(patsubst tests/unit/%.c,$(TSAN_BUILD)/tests/%,$(wildcard tests/unit/test_runtime*.c))
 .PHONY: test-tsan
 test-tsan:
-	$(MAKE) CC=$(TSAN_CC) BUILD=$(TSAN_BUILD) \
+	$(MAKE) CC=$(TSAN_CC) BUILD=$(TSAN_BUILD) OPT="$(TSAN_OPT)" \
 	  EXTRA_CFLAGS="-fsanitize=thread -fno-omit-frame-pointer" $(TSAN_TESTS)
 	@set -e; for t in $(TSAN_TESTS); do \
 	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan_suppressions.txt" $$t; done

@@ -4,7 +4,8 @@
 # Suites, in order:
 #   1. unit tests: every BUILD_DIR/tests/test_* binary, given the corpus as
 #      argv[1] (the ones that read the corpus use it, the others ignore it),
-#      $CXLA_TEST_JOBS of them at a time;
+#      $CXLA_TEST_JOBS of them at a time (the CLI tests of step 3 run with
+#      them; their output is shown in step 3's place);
 #   2. conformance: cxla conform over tests/corpus, both module.hlo and
 #      optimized.hlo, on the reference interpreter (with
 #      tests/conform_expected_failures.txt) and on the compiled cpu backend
@@ -51,17 +52,6 @@ CXLA_CACHE_DIR="$logdir/cache"
 export CXLA_CACHE_DIR
 nlog=0
 
-# run_logged LOG COMMAND...: runs COMMAND, its output to LOG, its exit
-# status to LOG.rc, its seconds to LOG.secs.
-run_logged() {
-  rl_log=$1
-  shift
-  rl_start=$(date +%s)
-  "$@" >"$rl_log" 2>&1
-  echo "$?" >"$rl_log.rc"
-  echo $(( $(date +%s) - rl_start )) >"$rl_log.secs"
-}
-
 # account NAME LOG: adds the counts of a finished suite (LOG, LOG.rc,
 # LOG.secs) to the totals and prints its PASS/FAIL line.
 account() {
@@ -106,24 +96,53 @@ run_suite() {
   account "$name" "$log"
 }
 
-# 1. unit tests, $JOBS at a time (each is one process; most run on one
-#    thread), each one's output shown whole once it has finished, in order.
+# 1. unit tests, and the command-line tests of step 3 (shown after step 2),
+#    $JOBS at a time (each is one process; most run on one thread), each
+#    one's output shown whole once all have finished, in order. xargs -P
+#    starts the next as soon as a slot is free; the tests known to take
+#    longest start first (test_cpu_sort is a third of the unit tests' time
+#    under ASan), so that the slots finish together.
+SLOW_FIRST="test_cpu_sort test_cpu_diff test_cpu_chain test_cpu_rows test_cpu_stream test_pass_while test_cpu_threads"
+# $logdir/job.sh DIR N: runs job N (DIR/N.cmd: "unit PATH" or "cli PATH"),
+# its output to DIR/N.log, exit status to DIR/N.log.rc, seconds to
+# DIR/N.log.secs (what account reads).
+cat >"$logdir/job.sh" <<'EOF2'
+d=$1 n=$2
+read -r kind path <"$d/$n.cmd"
+start=$(date +%s)
+if [ "$kind" = unit ]; then
+  "$path" "$CORPUS" >"$d/$n.log" 2>&1
+else
+  sh "$path" "$BUILD/cxla" >"$d/$n.log" 2>&1
+fi
+echo "$?" >"$d/$n.log.rc"
+echo $(( $(date +%s) - start )) >"$d/$n.log.secs"
+EOF2
 found=0
-set --
+: >"$logdir/units"
+: >"$logdir/clis"
+: >"$logdir/order"
 for t in "$BUILD"/tests/test_*; do
   [ -x "$t" ] || continue
   found=1
   nlog=$((nlog + 1))
-  # at most JOBS running: wait for the oldest before starting another
-  if [ "$#" -ge "$JOBS" ]; then
-    wait "$1"
-    shift
-  fi
-  run_logged "$logdir/$nlog.log" "$t" "$CORPUS" &
-  set -- "$@" $!
+  echo "unit $t" >"$logdir/$nlog.cmd"
   echo "$nlog $(basename "$t")" >>"$logdir/units"
 done
-wait
+if [ -x "$BUILD/cxla" ]; then
+  for t in tests/cli/*.sh; do
+    [ -f "$t" ] || continue
+    nlog=$((nlog + 1))
+    echo "cli $t" >"$logdir/$nlog.cmd"
+    echo "$nlog $(basename "$t")" >>"$logdir/clis"
+  done
+fi
+for s in $SLOW_FIRST; do
+  grep " $s\$" "$logdir/units" | cut -d' ' -f1 >>"$logdir/order"
+done
+cat "$logdir/units" "$logdir/clis" | cut -d' ' -f1 | grep -vxF -f "$logdir/order" >"$logdir/order.rest"
+cat "$logdir/order.rest" >>"$logdir/order"
+CORPUS=$CORPUS BUILD=$BUILD xargs -P "$JOBS" -n 1 sh "$logdir/job.sh" "$logdir" <"$logdir/order"
 if [ "$found" -eq 0 ]; then
   echo "FAIL  no unit test binaries in $BUILD/tests (run make first)"
   failed=$((failed + 1))
@@ -164,11 +183,11 @@ else
   skipped=$((skipped + 1))
 fi
 
-# 3. command-line tests
-for t in tests/cli/*.sh; do
-  [ -f "$t" ] || continue
-  [ -x "$BUILD/cxla" ] && run_suite "cli $(basename "$t")" sh "$t" "$BUILD/cxla"
-done
+# 3. command-line tests (run in step 1)
+while read -r n tname; do
+  cat "$logdir/$n.log"
+  account "cli $tname" "$logdir/$n.log"
+done <"$logdir/clis"
 
 # 4. the corpus checker
 if [ ! -f tools/corpus/check.py ]; then

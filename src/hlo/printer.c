@@ -79,8 +79,10 @@ typedef bool (*SameFn)(double parsed, const void *ctx);
 static void print_shortest(StrBuf *b, double v, SameFn same, const void *ctx) {
   /* If p digits read back exactly, so do p+1 (the p-digit text is also a
    * (p+1)-digit candidate), so the shortest precision can be bisected; 17
-   * always works for a double. */
-  char buf[40];
+   * always works for a double. %.17g takes at most 24 bytes; the buffer
+   * has room for the 310 that gcc -O1 (the sanitizer build) assumes, as it
+   * cannot see that the precision stays at most 17. */
+  char buf[320];
   int lo = 1, hi = 17;
   while (lo < hi) {
     int mid = (lo + hi) / 2;

@@ -131,7 +131,7 @@ TEST(conditional_index_out_of_range_takes_last) {
   Shape *s = tm_scalar(m, T_S32);
   Computation *br[3];
   for (int i = 0; i < 3; i++) {
-    char name[16];
+    char name[24]; /* "branch" and any int: gcc -O1 cannot bound i */
     snprintf(name, sizeof name, "branch%d", i);
     br[i] = tm_comp(m, name);
     tm_param(br[i], 0, s);
