@@ -433,6 +433,34 @@ static double f32_sweep_check(const char *fn, const double *x, const double *got
   return mx;
 }
 
+/* f32 sin or cos results got[0, n) at x[0, n) against long double, as
+ * the compiled code computes them: a subnormal x read as a signed zero
+ * (DAZ), the zero's sign kept (sin(-0) = -0), every result within
+ * f32_bound ulp; the first 5 misses printed (with tag). Returns the
+ * largest error, its argument in *at if at is not NULL. */
+static double f32_trig_check(const char *fn, const double *x, const double *got, int64_t n, const char *tag,
+                             double *at) {
+  LdFn ld = ld_fn(fn);
+  double mx = 0, bound = f32_bound(fn);
+  int bad = 0;
+  for (int64_t i = 0; i < n; i++) {
+    double v = fabs(x[i]) < 0x1p-126 ? copysign(0.0, x[i]) : x[i]; /* DAZ */
+    long double r = ld(v);
+    double hi = (double)r, lo = isfinite(hi) ? (double)(r - hi) : 0;
+    double err = ulp_err(got[i], hi, lo, false);
+    if (v == 0 && !same_value(got[i], hi)) err = INFINITY;
+    if (err > mx) {
+      mx = err;
+      if (at) *at = x[i];
+    }
+    if (err > bound && bad++ < 5) {
+      printf("  f32 %s(%a) = %a, long double %a (%.3g ulp; %s)\n", fn, x[i], got[i], hi, err, tag);
+      CHECK(err <= bound);
+    }
+  }
+  return mx;
+}
+
 /* f32 tanh's two paths (math.c v_tanh_f32: a polynomial below 0.75, 1 -
  * 2/(1 + exp(2|x|)) from there, |x| clamped at 10): every f32 in [0.74,
  * 0.76] and every 5th in [8.9, 10.5] (both signs) against long double,
@@ -553,21 +581,7 @@ TEST(f32_trig_f32_reduction) {
         CHECK(!"compiles and runs");
         continue;
       }
-      LdFn ld = ld_fn(fns[k].fn);
-      double mx = 0;
-      int bad = 0;
-      for (int64_t i = 0; i < n; i++) {
-        double v = fabs(x[i]) < 0x1p-126 ? copysign(0.0, x[i]) : x[i]; /* DAZ */
-        long double r = ld(v);
-        double hi = (double)r, lo = isfinite(hi) ? (double)(r - hi) : 0;
-        double err = ulp_err(got[i], hi, lo, false);
-        if (v == 0 && !same_value(got[i], hi)) err = INFINITY; /* sin(-0) = -0 */
-        if (err > mx) mx = err;
-        if (err > f32_bound(fns[k].fn) && bad++ < 5) {
-          printf("  f32 %s(%a) = %a, long double %a (%.3g ulp)\n", fns[k].fn, x[i], got[i], hi, err);
-          CHECK(err <= f32_bound(fns[k].fn));
-        }
-      }
+      double mx = f32_trig_check(fns[k].fn, x, got, n, run ? "from 2^16" : "below 2^16", NULL);
       if (g_verbose) printf("  f32 %-4s %s 2^16: max ulp %.3f over %lld values\n", fns[k].fn,
                             run ? "from" : "below", mx, (long long)n);
     }
@@ -641,19 +655,7 @@ TEST(f32_trig_near_bound) {
         CHECK(!"compiles and runs");
         continue;
       }
-      LdFn ld = ld_fn(fns[k].fn);
-      double mx = 0;
-      int bad = 0;
-      for (int64_t i = 0; i < n; i++) {
-        long double r = ld(x[i]);
-        double hi = (double)r, lo = isfinite(hi) ? (double)(r - hi) : 0;
-        double err = ulp_err(got[i], hi, lo, false);
-        if (err > mx) mx = err;
-        if (err > f32_bound(fns[k].fn) && bad++ < 5) {
-          printf("  f32 %s(%a) = %a, long double %a (%.3g ulp; run %d)\n", fns[k].fn, x[i], got[i], hi, err, run);
-          CHECK(err <= f32_bound(fns[k].fn));
-        }
-      }
+      double mx = f32_trig_check(fns[k].fn, x, got, n, run ? "a special in the chunk" : "near k pi/2", NULL);
       if (g_verbose && run == 0)
         printf("  f32 %-4s nearest to k pi/2 below 2^16: max ulp %.3f over %lld values\n", fns[k].fn, mx, (long long)n);
     }
@@ -673,10 +675,8 @@ static void sweep97(void) {
   double *x = malloc(sizeof(double) * RUN), *got = malloc(sizeof(double) * RUN);
   CHECK(x && got);
   for (size_t k = 0; x && got && k < sizeof fns / sizeof fns[0]; k++) {
-    LdFn ld = ld_fn(fns[k].fn);
     double mx = 0, at = 0;
     int64_t checked = 0;
-    int bad = 0;
     for (uint64_t b = 0; b < 2ull * lim;) {
       int64_t n = 0;
       for (; n < RUN && b < 2ull * lim; b += STEP) {
@@ -689,18 +689,9 @@ static void sweep97(void) {
         CHECK(!"compiles and runs");
         break;
       }
-      for (int64_t i = 0; i < n; i++) {
-        double v = fabs(x[i]) < 0x1p-126 ? copysign(0.0, x[i]) : x[i]; /* DAZ */
-        long double r = ld(v);
-        double hi = (double)r, lo = (double)(r - hi);
-        double err = ulp_err(got[i], hi, lo, false);
-        checked++;
-        if (err > mx) mx = err, at = x[i];
-        if (err > f32_bound(fns[k].fn) && bad++ < 5) {
-          printf("  f32 %s(%a) = %a, long double %a (%.3g ulp)\n", fns[k].fn, x[i], got[i], hi, err);
-          CHECK(err <= f32_bound(fns[k].fn));
-        }
-      }
+      double a = 0, e = f32_trig_check(fns[k].fn, x, got, n, "every 97th", &a);
+      checked += n;
+      if (e > mx) mx = e, at = a;
     }
     CHECK(checked > 0);
     printf("  f32 %-4s every %dth f32 below 2^20: max ulp %.3f at %a over %lld values\n", fns[k].fn, STEP, mx, at,
