@@ -85,7 +85,7 @@ bool f64_gemm_big_fits(const F32Gemm *g) {
 cxla_status f64_gemm_kernel_big(const F32Gemm *g, const double *a, const double *b, double *c, RtPool *pool,
                                 int nthreads) {
   if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
-  return gemm_big_run(&big_f64, g, a, b, c, pool, nthreads);
+  return gemm_big_run(&big_f64, g, a, b, NULL, c, pool, nthreads);
 }
 
 #else

@@ -69,6 +69,10 @@ bool f32_gemm_big_fits(const F32Gemm *g);
  * columns), rows of C in blocks whose part of A is packed to stay in L2. */
 cxla_status f32_gemm_kernel_big(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                                 int nthreads);
+/* f32_gemm_kernel_big with B already packed at pb (f32_gemm_pack_b's
+ * form: the same panels), bit for bit the same result. */
+cxla_status f32_gemm_kernel_big_packed(const F32Gemm *g, const float *a, const float *pb, float *c, RtPool *pool,
+                                       int nthreads);
 
 /* f64 (dgemm.c): the same layout on doubles (F32Gemm describes the
  * shape; every field honoured), B packed once, rows of C in L2-sized

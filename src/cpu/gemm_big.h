@@ -63,9 +63,12 @@ typedef struct GemmBigType {
   cxla_status (*pack_bt)(const void *b, int64_t n, int64_t k, void *dst, RtPool *pool, int nthreads);
 } GemmBigType;
 
-/* Runs g (every F32Gemm field honoured) with elements of type t. */
-cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, void *c,
-                         RtPool *pool, int nthreads);
+/* Runs g (every F32Gemm field honoured) with elements of type t; B read
+ * from its panels at pb (batch element after batch element, each its
+ * ceil(n / nr) panels of k x nr elements: pack_b's layout) when pb is not
+ * NULL, else packed here from b. */
+cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, const void *pb,
+                         void *c, RtPool *pool, int nthreads);
 
 /* Rows [i0, i1) of A (row i, step k at element i * sai + k * sak), K
  * steps, as tiles of mr rows: tile t's step k at dst + (t * K + k) * mr;

@@ -379,7 +379,8 @@ static const float *packed_b(const ExecCtx *cx, const F32Gemm *g, RVal *b) {
 
 /* f32/f64/c64/c128 through BLAS (plain loops when an operand is not
  * finite), small and batched f32 products on our own kernel, and large
- * ones too where f32_gemm_big_fits (fgemm.c: no operand scan needed), and
+ * ones too where f32_gemm_big_fits (fgemm.c: no operand scan needed; B's
+ * cached packed form, packed_b, read there too), and
  * large f64 ones where f64_gemm_big_fits (dgemm.c); o
  * is the allocated result. */
 static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVal *b, RVal *o) {
@@ -410,8 +411,11 @@ static cxla_status gemm_float(const ExecCtx *cx, const GemmPlan *p, RVal *a, RVa
       }
       return NULL;
     }
-    if (f32_gemm_big_fits(&g))
+    if (f32_gemm_big_fits(&g)) {
+      const float *pb = packed_b(cx, &g, b);
+      if (pb) return f32_gemm_kernel_big_packed(&g, a->lit.data, pb, o->lit.data, cx->pool, cx->nthreads);
       return f32_gemm_kernel_big(&g, a->lit.data, b->lit.data, o->lit.data, cx->pool, cx->nthreads);
+    }
     return f32_gemm_blas(&g, a->lit.data, b->lit.data, o->lit.data,
                          rval_all_finite_on(a, 1, cx->pool, cx->nthreads) &&
                              rval_all_finite_on(b, 1, cx->pool, cx->nthreads),

@@ -60,11 +60,11 @@ static bool same_bits(float x, float y) { return isnan(x) ? isnan(y) : !memcmp(&
 /* Runs one shape; special: NaN and infinities among the operands;
  * inf_zero: a[0][0] = inf with row 0 of B (column 0 of op(B)) all zero. */
 /* How run_shape_as runs the product. */
-enum { VIA_KERNEL, VIA_PACKED, VIA_BIG };
+enum { VIA_KERNEL, VIA_PACKED, VIA_BIG, VIA_BIG_PACKED };
 
 static bool run_shape_via(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta, bool tb, bool special,
                           bool inf_zero, RtPool *pool, int via) {
-  bool prepacked = via == VIA_PACKED;
+  bool prepacked = via == VIA_PACKED || via == VIA_BIG_PACKED;
   F32Gemm g = {.batch = batch, .m = m, .n = n, .k = k, .trans_a = ta, .trans_b = tb};
   int64_t na = batch * m * k, nb = batch * k * n, nc = batch * m * n;
   float *a = malloc((size_t)na * sizeof *a), *b = malloc((size_t)nb * sizeof *b);
@@ -87,7 +87,8 @@ static bool run_shape_via(int64_t batch, int64_t m, int64_t n, int64_t k, bool t
     s = f32_gemm_pack_b(&g, b, pb, pool, pool ? 3 : 1);
     /* B's own storage gone: the product reads only the packed form */
     for (int64_t i = 0; i < nb; i++) b[i] = -777.0f;
-    if (!s) s = f32_gemm_kernel_packed(&g, a, pb, got, pool, pool ? 3 : 1);
+    if (!s && via == VIA_PACKED) s = f32_gemm_kernel_packed(&g, a, pb, got, pool, pool ? 3 : 1);
+    if (!s && via == VIA_BIG_PACKED) s = f32_gemm_kernel_big_packed(&g, a, pb, got, pool, pool ? 3 : 1);
   } else if (via == VIA_BIG) {
     s = f32_gemm_kernel_big(&g, a, b, got, pool, pool ? 3 : 1);
   } else {
@@ -95,7 +96,8 @@ static bool run_shape_via(int64_t batch, int64_t m, int64_t n, int64_t k, bool t
   }
   free(pb);
   bool ok = !s;
-  static const char *const names[] = {"f32_gemm_kernel", "f32_gemm_kernel_packed", "f32_gemm_kernel_big"};
+  static const char *const names[] = {"f32_gemm_kernel", "f32_gemm_kernel_packed", "f32_gemm_kernel_big",
+                                      "f32_gemm_kernel_big_packed"};
   if (s) fprintf(stderr, "%s: %s\n", names[via], cxla_status_message(s));
   cxla_status_free(s);
   int64_t bad = 0;
@@ -220,7 +222,7 @@ TEST(panel_groups_match_plain_loop) {
  * block (2100: A packed twice per block of rows, C accumulated over both);
  * every transposition (B transposed is packed panel by panel, else row by
  * row); one thread and a pool of 3 (blocks of rows: 97 rows on 3 threads
- * in 6 blocks of 2 or 3 tiles, the last of 13 rows); batches; NaN, infinities and
+ * in 3 blocks of 5 or 6 tiles, the last of 31 rows); batches; NaN, infinities and
  * 0 x inf; k = 0 (zeros); empty products (nothing written). */
 TEST(big_matches_plain_loop) {
   if (!f32_gemm_kernel_available()) {
@@ -246,6 +248,15 @@ TEST(big_matches_plain_loop) {
     CHECK(run_shape_via(2, 8, 33, 2060, ta, tb, false, false, NULL, VIA_BIG));
     CHECK(run_shape_via(1, 200, 131, 260, ta, tb, t == 2, t == 3, pool, VIA_BIG));
     CHECK(run_shape_via(1, 20, 20, 9, ta, tb, false, true, NULL, VIA_BIG));
+  }
+  /* B packed beforehand (f32_gemm_pack_b, B's storage then overwritten):
+   * the same panels, bit for bit the same; batches (each element's
+   * panels after the last's), K past a 2048-step block, partial panels */
+  for (int t = 0; t < 4; t++) {
+    bool ta = t & 1, tb = t >> 1;
+    CHECK(run_shape_via(t == 2 ? 2 : 1, 97, 130, 300, ta, tb, t == 1, t == 3, t & 1 ? pool : NULL, VIA_BIG_PACKED));
+    CHECK(run_shape_via(1, 37, 70, 2100, ta, tb, t == 0, false, pool, VIA_BIG_PACKED));
+    CHECK(run_shape_via(1, 13, 17, 129, ta, tb, false, t == 2, NULL, VIA_BIG_PACKED));
   }
   F32Gemm g0 = {.batch = 2, .m = 3, .n = 4, .k = 0};
   float c[24];
@@ -573,9 +584,19 @@ TEST(kernel_takes_small_products_only) {
    * rows past 2^27 */
   F32Gemm mlp_up = {.batch = 1, .m = 256, .n = 2048, .k = 512}, mlp_down = {.batch = 1, .m = 256, .n = 512, .k = 2048};
   F32Gemm wide = {.batch = 4, .m = 128, .n = 100000, .k = 2048, .trans_b = true};
+  F32Gemm deep_few = {.batch = 1, .m = 200, .n = 512, .k = 2048};
   CHECK(f32_gemm_kernel_fits(&mlp_up) == avail);
-  CHECK(f32_gemm_kernel_fits(&mlp_down) == avail);
   CHECK(f32_gemm_kernel_fits(&wide) == avail);
+  CHECK(f32_gemm_kernel_fits(&deep_few) == avail);
+  /* ... except those of k >= 1024 that the big path takes (256 rows,
+   * n <= 4096): the MLP's down projection 256 x 512 x 2048 (its A, the
+   * 2 MiB of activations, packed once per block of rows there), and
+   * 256 x 1024 x 1024; k 1023 stays */
+  CHECK(!f32_gemm_kernel_fits(&mlp_down));
+  CHECK(f32_gemm_big_fits(&mlp_down) == avail);
+  F32Gemm k1024 = {.batch = 1, .m = 256, .n = 1024, .k = 1024}, k1023 = {.batch = 1, .m = 256, .n = 1024, .k = 1023};
+  CHECK(!f32_gemm_kernel_fits(&k1024));
+  CHECK(f32_gemm_kernel_fits(&k1023) == avail);
   mlp_up.m = 257;
   mlp_down.k = 2049;
   wide.m = 127;
