@@ -716,13 +716,16 @@ LLVMValueRef em_band_sum_lim(Em *e, const Instr *red, const Idx *oi, int d) {
 #define CG_SPEC_CHUNK 1024
 
 /* The flag is an i32 slot holding the largest value (unsigned) raised
- * into it since the pass began (0); it is up from CG_SPEC_F32_UP_BITS:
+ * into it since the pass began (0); it is up from CG_SPEC_F32_UP's bits:
  * em_spec_raise_f32 raises an f32 |x|'s bits (up from CG_SPEC_F32_UP and
  * for inf and NaN), em_spec_raise all ones for a condition that holds. An
  * unsigned max per vector (vpmaxud) accumulates it; an i1 or of compares
  * took three instructions (compare, or, masked move of i8 lanes). */
-#define CG_SPEC_F32_UP_BITS 0x47800000u /* 2^16 */
-_Static_assert(CG_SPEC_F32_UP == 0x1p16, "CG_SPEC_F32_UP_BITS holds CG_SPEC_F32_UP's bits");
+static uint32_t f32_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, sizeof u);
+  return u;
+}
 
 static void spec_umax(Em *e, LLVMValueRef v) {
   LLVMValueRef f = LLVMBuildLoad2(e->b, e->cg->i32, e->spec_flag, "");
@@ -735,7 +738,7 @@ void em_spec_raise_f32(Em *e, LLVMValueRef ax) { spec_umax(e, LLVMBuildBitCast(e
 
 static LLVMValueRef spec_up(Em *e, LLVMValueRef flag) {
   return LLVMBuildICmp(e->b, LLVMIntUGE, LLVMBuildLoad2(e->b, e->cg->i32, flag, ""),
-                       LLVMConstInt(e->cg->i32, CG_SPEC_F32_UP_BITS, 0), "");
+                       LLVMConstInt(e->cg->i32, f32_bits((float)CG_SPEC_F32_UP), 0), "");
 }
 
 /* How many speculation levels the kernel for `in` has (0: it computes no
