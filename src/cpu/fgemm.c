@@ -66,15 +66,16 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
 /* f32_gemm_big_fits: every side at least GEMM_BIG_MIN, n and k at most
  * BIG_MAX_N and BIG_MAX_K. Per core against OpenBLAS's sgemm on half the
  * rows: 1024 x 1024 x 1024 0.93-1.0x, 1024 x 768 x 768 0.94x, and (before
- * session 10's changes) n = 2304 and 3072 (k = 768) 1.02-1.08x (every block of rows streams
- * all of the packed B from L3). 2048^3: 0.96-1.0x the CPU time of
+ * the A packing, scratch and block changes below) n = 2304 and 3072
+ * (k = 768) 1.02-1.08x (every block of rows streams all of the packed B
+ * from L3). 2048^3: 0.96-1.0x the CPU time of
  * OpenBLAS's own sgemm on one thread, and on two 0.89-0.94x the CPU time
  * of f32_gemm_blas's split (each half a BLAS call that packs all of B),
  * which also scans both operands for infinities first; whole cxla bench
  * processes on two threads sharing the machine: median 0.99-1.03x the
- * BLAS split's wall time (noise about as large). With the packing,
- * scratch and block changes of session 10, n = 2304 and 3072 (gpt2's
- * 1024 x 768 x 3072, 1024 x 3072 x 768, 1024 x 768 x 2304; k = 3072 in
+ * BLAS split's wall time (noise about as large). With A packed by
+ * pack_a_rows6, the scratch and tiles dealt out evenly, n = 2304 and
+ * 3072 (gpt2's 1024 x 768 x 3072, 1024 x 3072 x 768, 1024 x 768 x 2304; k = 3072 in
  * two blocks of steps) take 0.94-0.97x the BLAS split's wall time, two
  * threads, whole processes alternated (gpt2_block_1024 0.92-0.95x). */
 #define BIG_MAX_N 4096
@@ -232,10 +233,6 @@ static void panel_masks(int64_t nc, __mmask16 *st) {
  * an L1 access per load more. */
 static float *alloc_lines(int64_t n, void **raw) { return cxla_malloc_lines((size_t)n * sizeof(float), raw); }
 
-/* A's row stride (not transposed: F32Gemm.lda, else k; transposed, its
- * rows are the steps and lda is ignored): batch elements m of it apart. */
-static int64_t a_lda(const F32Gemm *g) { return g->lda && !g->trans_a ? g->lda : g->k; }
-
 /* Units of j->group panels each (one product, all of its rows, B
  * packed here): the unit's panels packed first, then for each block of
  * KC steps every panel in turn runs down the rows. The block of A those
@@ -253,7 +250,7 @@ TGT static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
   if (!panels) return cxla_oom();
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
-  int64_t lda = a_lda(g), sai = g->trans_a ? 1 : lda, sak = g->trans_a ? M : 1;
+  int64_t lda = f32_gemm_a_lda(g), sai = g->trans_a ? 1 : lda, sak = g->trans_a ? M : 1;
   for (int64_t t = lo; t < hi; t++) {
     int64_t p0 = t * j->group, p1 = p0 + j->group < j->npanels ? p0 + j->group : j->npanels;
     for (int64_t pn = p0; pn < p1; pn++) {
@@ -297,7 +294,7 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
   /* A: row i, step k at i * sai + k * sak */
-  int64_t lda = a_lda(g), sai = g->trans_a ? 1 : lda, sak = g->trans_a ? M : 1;
+  int64_t lda = f32_gemm_a_lda(g), sai = g->trans_a ? 1 : lda, sak = g->trans_a ? M : 1;
   for (int64_t t = lo; t < hi; t++) {
     int64_t rb = t % j->nrb, pn = t / j->nrb;
     int64_t bi = pn / j->npanels, j0 = pn % j->npanels * NR, nc = N - j0 < NR ? N - j0 : NR;
@@ -574,8 +571,7 @@ static cxla_status big_pack_bt(const void *b, int64_t n, int64_t k, void *dst, R
  * same, 256 KiB 3% slower at 1024^3) */
 static const GemmBigType big_f32 = {.esize = sizeof(float), .mr = MR, .nr = NR, .kc = KC, .kb = BIG_KB,
                                     .a_bytes = (int64_t)1 << 20, .scratch = true, .tile = big_tile,
-                                    .pack_a = big_pack_a,
-                                    .pack_b = big_pack_b, .pack_bt = big_pack_bt};
+                                    .pack_a = big_pack_a, .pack_b = big_pack_b, .pack_bt = big_pack_bt};
 
 bool f32_gemm_big_fits(const F32Gemm *g) {
   return f32_gemm_kernel_available() && g->m >= GEMM_BIG_MIN && g->n >= GEMM_BIG_MIN && g->k >= GEMM_BIG_MIN &&

@@ -30,6 +30,11 @@ typedef struct F32Gemm {
   int64_t ldb, ldc, lda;
 } F32Gemm;
 
+/* A's row stride in elements: not transposed, lda (when not 0) else k;
+ * transposed, its rows are the steps (k), lda ignored. Batch elements
+ * are m of it apart. */
+static inline int64_t f32_gemm_a_lda(const F32Gemm *g) { return g->lda && !g->trans_a ? g->lda : g->k; }
+
 /* Whether this CPU runs the kernel (AVX-512F). */
 bool f32_gemm_kernel_available(void);
 
@@ -61,7 +66,7 @@ cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float
                                    int nthreads);
 
 /* Whether f32_gemm_kernel_big is the faster way for a product that
- * f32_gemm_kernel_fits rejects: available, m, n, k >= 256, n, k <= 2048. */
+ * f32_gemm_kernel_fits rejects: available, m, n, k >= 256, n, k <= 4096. */
 bool f32_gemm_big_fits(const F32Gemm *g);
 /* Runs g as f32_gemm_kernel does, bit for bit (every F32Gemm field),
  * laid out for products past the caches (m, k beyond

@@ -5,14 +5,10 @@
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
-/* A's row stride (not transposed: F32Gemm.lda, else k; transposed, its
- * rows are the steps and lda is ignored): batch elements m of it apart. */
-static int64_t a_lda(const F32Gemm *g) { return g->lda && !g->trans_a ? g->lda : g->k; }
-
 typedef struct BigJob {
   const GemmBigType *t;
   const F32Gemm *g;
-  const char *a; /* this batch element's A (rows a_lda apart) */
+  const char *a; /* this batch element's A (rows f32_gemm_a_lda apart) */
   const char *pb; /* its B, packed */
   char *c;
   int64_t nb, tiles, mb; /* blocks of rows; mr-row tiles in all; most rows in a block */
@@ -27,7 +23,7 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
   const F32Gemm *g = j->g;
   int64_t es = t->esize, mr = t->mr, nr = t->nr, kc = t->kc;
   int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + nr - 1) / nr;
-  int64_t sai = g->trans_a ? 1 : a_lda(g), sak = g->trans_a ? M : 1, kb = K < t->kb ? K : t->kb;
+  int64_t sai = g->trans_a ? 1 : f32_gemm_a_lda(g), sak = g->trans_a ? M : 1, kb = K < t->kb ? K : t->kb;
   void *pa_raw, *cb_raw = NULL;
   char *pa = cxla_malloc_lines((size_t)(j->mb * kb * es), &pa_raw);
   char *cb = t->scratch ? cxla_malloc_lines((size_t)(j->mb * nr * es), &cb_raw) : NULL;
@@ -123,7 +119,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
                          void *c, RtPool *pool, int nthreads) {
   if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
   int64_t es = t->esize, M = g->m, N = g->n, K = g->k;
-  int64_t ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N, lda = a_lda(g);
+  int64_t ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N, lda = f32_gemm_a_lda(g);
   if (K <= 0) {
     /* empty sums: +0 */
     for (int64_t r = 0; r < g->batch * M; r++) memset((char *)c + r * ldc * es, 0, (size_t)(N * es));
