@@ -59,12 +59,13 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
           int64_t done = 0;
           for (int64_t i = i0; i < i1; i += mr) {
             int64_t rows = i1 - i < mr ? i1 - i : mr;
-            for (int64_t q = 0; q < per && done < nlines; q++, done++)
-              _mm_prefetch(nx + done * 64, _MM_HINT_T1);
+            int64_t npf = nlines - done < per ? nlines - done : per;
+            const char *pf = nx ? nx + done * 64 : NULL;
+            done += npf;
             const char *ta = pa + ((i - i0) * kbl + k0 * mr) * es, *tb = pp + k0 * nr * es;
             char *tc = C + i * ldc * es;
             if (!cb || rows < mr) {
-              t->tile(rows, kcl, ta, tb, tc, ldc, tc, ldc, cols, kb0 + k0 > 0);
+              t->tile(rows, kcl, ta, tb, tc, ldc, tc, ldc, cols, kb0 + k0 > 0, pf, npf);
               continue;
             }
             /* the tile's partial sums in cb between the passes over the
@@ -73,7 +74,7 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
             bool first = k0 == 0, last = k0 + kc >= kbl;
             char *ts = cb + (i - i0) * nr * es;
             t->tile(rows, kcl, ta, tb, first ? tc : ts, first ? ldc : nr, last ? tc : ts, last ? ldc : nr, cols,
-                    kb0 + k0 > 0);
+                    kb0 + k0 > 0, pf, npf);
           }
         }
       }

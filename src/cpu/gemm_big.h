@@ -52,7 +52,7 @@ typedef struct GemmBigType {
    * only for full tiles (rows == mr) of a type with scratch set; partial
    * tiles get ci == c, ldi == ldc (read and written in place). */
   void (*tile)(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
-               int64_t ldc, uint64_t cols, bool accum);
+               int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf);
   /* gemm_big_pack_a of the type */
   void (*pack_a)(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst);
   /* rows [lo, hi) of B (k x n, row stride ldb) into the panels at dst:
