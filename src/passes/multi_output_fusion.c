@@ -88,9 +88,16 @@ static const Instr *first_reduce(const Instr *in) {
 }
 
 /* Index spaces from which on siblings must agree on their reduces
- * (reduces_agree): 4 MiB of f32, where a kernel on one thread costs
- * more than the second read of the shared input that two kernels make. */
-#define MOF_SPLIT_SPACE ((int64_t)1 << 20)
+ * (reduces_agree), and from which a loop fusion does not go into its
+ * reduce consumer (merge_producer_consumer): 64 KiB of f32. A kernel of
+ * outputs of different dims computes them on one thread, one after
+ * another (cg.c), each reduce reading its input with a stride; past
+ * this size that costs more than the second read of the shared input
+ * that two kernels make. transformer_fwd_bwd's bias gradients (a 256 x
+ * 512 space: a row sum beside two column sums, and a value beside its
+ * column sum) took 0.35 and 0.27 ms on one thread, 0.1 ms as four
+ * kernels (a limit of 1M elements before). */
+#define MOF_SPLIT_SPACE ((int64_t)1 << 14)
 
 /* Whether siblings a and b, of one index space `space`, may share a
  * kernel as far as their reduces go: in a large space, both without
@@ -496,9 +503,9 @@ static bool loop_producer(const Instr *in) {
  *
  * P's elements are read back by R once instead of written and read again.
  * Conditions: P and R are candidates with one index space (R's input
- * dims), P is not the root, and nothing else R reads depends on P (the
- * merged fusion would need its own result), as far as this sweep can
- * tell. */
+ * dims) of fewer than MOF_SPLIT_SPACE elements, P is not the root, and
+ * nothing else R reads depends on P (the merged fusion would need its
+ * own result), as far as this sweep can tell. */
 static cxla_status merge_producer_consumer(Sweep *w, Instr *R, bool *merged) {
   Computation *c = w->c;
   if (!reduce_rooted(R) || !candidate(w, R)) return NULL;
@@ -506,6 +513,7 @@ static cxla_status merge_producer_consumer(Sweep *w, Instr *R, bool *merged) {
     Instr *P = R->operands[k];
     if (!is_old(w, P) || !loop_producer(P) || c->root == P || !candidate(w, P)) continue;
     if (w->u.count[P->id] < 2 || !same_space(space_of(w, P), space_of(w, R))) continue;
+    if (shape_elems(space_of(w, R)) >= MOF_SPLIT_SPACE) continue;
     int ni, np;
     merged_size(P, R, &ni, &np);
     if (ni > FUSION_MAX_INSTRS || np > FUSION_MAX_PARAMS) continue;

@@ -415,6 +415,30 @@ TEST(producer_consumer_multi_output) {
   module_destroy(m);
 }
 
+/* Must not: the same in a space of MOF_SPLIT_SPACE elements and more
+ * (f32[128,128]): the kernel of outputs of different dims would compute
+ * them one after the other on one thread; exp stays a kernel of its own
+ * and the row sum (a reduce) reads it. */
+TEST(large_producer_consumer_not_merged) {
+  const char *text =
+      "HloModule pc\n\n" ADD_COMP
+      "ENTRY e {\n"
+      "  x = f32[128,128] parameter(0)\n"
+      "  n = f32[128,128] negate(x)\n"
+      "  ex = f32[128,128] exponential(n)\n"
+      "  z = f32[] constant(0)\n"
+      "  sm = f32[128] reduce(ex, z), dimensions={1}, to_apply=add\n"
+      "  ROOT t = (f32[128,128], f32[128]) tuple(ex, sm)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  if (!m) return;
+  const Computation *e = m->entry;
+  CHECK(nfusions(e) == 1 && pc_count(e, OP_REDUCE) == 1 && pc_count_module(m, OP_EXP) == 1);
+  for (int i = 0; i < e->ninstrs; i++)
+    if (e->instrs[i]->op == OP_FUSION) CHECK(e->instrs[i]->shape->type != T_TUPLE);
+  module_destroy(m);
+}
+
 /* Softmax: the row max, exp(x - max), its row sum and the divide become
  * one row kernel (the row merges of multi-output-fusion), exp computed in
  * it. */
@@ -516,7 +540,7 @@ TEST(producer_consumer_not_merged_over_a_path) {
   module_destroy(m);
 }
 
-/* Siblings reading one large input (f32[1024,1024]: 4 MiB, at least
+/* Siblings reading one large input (f32[256,256]: 256 KiB, at least
  * multi-output fusion's MOF_SPLIT_SPACE) merge only when they agree on
  * their reduces: the row sums stay a kernel of their own (merged with
  * the column sums, each output would be computed on its own, on one
@@ -538,7 +562,7 @@ TEST(producer_consumer_not_merged_over_a_path) {
   "}\n"
 
 TEST(large_siblings_agree_on_reduces) {
-  HloModule *m = pc_optimize_checked(SIBLINGS(1024), "fusion,multi-output-fusion");
+  HloModule *m = pc_optimize_checked(SIBLINGS(256), "fusion,multi-output-fusion");
   if (!m) return;
   const Computation *e = m->entry;
   CHECK(nfusions(e) == 2);
@@ -572,6 +596,7 @@ int main(int argc, char **argv) {
   RUN(variadic_reduce_takes_iota);
   RUN(layout_copy_fuses_with_producer);
   RUN(producer_consumer_multi_output);
+  RUN(large_producer_consumer_not_merged);
   RUN(softmax_one_row_kernel);
   RUN(row_sums_summed_further_stay_a_row_kernel);
   RUN(producer_consumer_not_merged_over_a_path);
