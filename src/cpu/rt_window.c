@@ -233,7 +233,9 @@ static void taps_in(const WindowDim *w, int64_t o, int64_t n, int64_t *k0, int64
  * DW_PIXEL's scalar loop, a vector's nine weights held in registers, the
  * taps summed in DW_PIXEL's order. */
 static inline __attribute__((always_inline)) void dw_3x3_interior(const Dw *p, int64_t n, int64_t iy0, int64_t oy,
-                                                                  int64_t ox0, int64_t ox1) {
+                                                                  int64_t ox0, int64_t ox1, const char *pf,
+                                                                  int64_t npf) {
+  int64_t pfi = 0;
   const int64_t C = p->C, sx = p->wx->stride * C, dx = p->wx->rhs_dilate * C,
                 dy = p->wy->rhs_dilate * p->W * C;
   const float *xrow = p->x + ((n * p->H + iy0) * p->W) * C;
@@ -258,6 +260,7 @@ static inline __attribute__((always_inline)) void dw_3x3_interior(const Dw *p, i
       acc += *(const f32u *)(d + dx) * w7;
       acc += *(const f32u *)(d + 2 * dx) * w8;
       *(f32u *)(orow + ox * C + c) = acc;
+      if (pfi < npf) __builtin_prefetch(pf + 64 * pfi++, 0, 3);
     }
   }
   if (c < C)
@@ -282,7 +285,16 @@ static inline __attribute__((always_inline)) void dw_rows_impl(const Dw *p, int6
     int64_t ox = 0;
     for (; ox < p->ox_lo && ox < p->OW; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, false);
     if (p->KH == 3 && p->KW == 3 && ky0 == 0 && ky1 == 3 && p->C >= VL) {
-      dw_3x3_interior(p, n, iy0, oy, ox, p->ox_hi);
+      /* the input row the next output row adds (stride 1, no dilation),
+       * fetched a line per output vector: walked a vector of channels at
+       * a time, each pass over a new row meets new lines C floats apart,
+       * which the hardware fetches late (conv_depthwise, 8 x 56 x 56 x
+       * 128, one thread: 1.41 -> 1.27 ms; two rows ahead, 1.49) */
+      int64_t ny = iy0 + 3;
+      const char *pf = p->wy->stride == 1 && p->wy->rhs_dilate == 1 && ny < p->H
+                           ? (const char *)(p->x + (n * p->H + ny) * p->W * p->C)
+                           : NULL;
+      dw_3x3_interior(p, n, iy0, oy, ox, p->ox_hi, pf, pf ? p->W * p->C * 4 / 64 : 0);
       ox = p->ox_hi;
     }
     for (; ox < p->ox_hi; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, true);
