@@ -66,15 +66,18 @@ def _dist_version(name):
         return "unknown"
 
 
-def time_calls(fn, warmup, iters, max_s):
+def time_calls(fn, warmup, iters, max_s, warmup_s=0.0):
     """(median seconds, first result): one call first (its result kept), then
-    warmup - 1 more, then up to iters timed calls within max_s seconds."""
+    warmup - 1 more and more still until the warm-up has taken warmup_s
+    seconds, then up to iters timed calls within max_s seconds."""
     start = time.perf_counter()
     first = fn()
-    for _ in range(max(0, warmup - 1)):
+    w = 1
+    while w < warmup or (warmup > 0 and time.perf_counter() - start < warmup_s):
         if time.perf_counter() - start > max_s:
             break
         fn()
+        w += 1
     samples = []
     while len(samples) < max(1, iters):
         t0 = time.perf_counter()
@@ -126,7 +129,8 @@ def run_iree(ctx):
         # (not np.ascontiguousarray: it turns a 0-d array into a 1-d one)
         args.append(rt.asdevicearray(config.device, np.array(a, order="C", copy=True)))
     o = ctx["o"]
-    med, first = time_calls(lambda: fn(*args), o.warmup, o.iters, o.xla_max_seconds)
+    med, first = time_calls(lambda: fn(*args), o.warmup, o.iters, o.xla_max_seconds,
+                             getattr(o, "warmup_s", 0.0))
     outs = first if isinstance(first, (list, tuple)) else [first]
     got = [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in outs]
     return entry("ok", run_s=med, compile_s=compile_s, rel_err=ctx["compare"](got))
@@ -581,7 +585,8 @@ def run_torch(ctx, compiled):
             fn()  # tracing, Inductor's compile and one run
             compile_s = time.perf_counter() - t0
         with torch.inference_mode(False):
-            med, first = time_calls(fn, o.warmup, o.iters, o.xla_max_seconds)
+            med, first = time_calls(fn, o.warmup, o.iters, o.xla_max_seconds,
+                             getattr(o, "warmup_s", 0.0))
         got = [np.asarray(r) for r in post(first)]
         e = entry("ok", run_s=med, compile_s=compile_s, rel_err=ctx["compare"](got),
                   variant=layout)
@@ -678,7 +683,8 @@ def run_numpy(ctx):
     f = NUMPY[name]
     args = [a[()] if a.ndim == 0 else a for a in ctx["arrays"]]
     o = ctx["o"]
-    med, first = time_calls(lambda: f(np, *args), o.warmup, o.iters, o.xla_max_seconds)
+    med, first = time_calls(lambda: f(np, *args), o.warmup, o.iters, o.xla_max_seconds,
+                             getattr(o, "warmup_s", 0.0))
     got = [np.asarray(r) for r in (first if isinstance(first, tuple) else [first])]
     return entry("ok", run_s=med, rel_err=ctx["compare"](got))
 

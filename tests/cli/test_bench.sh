@@ -42,6 +42,8 @@ check "unknown option" 2 "unknown option '--bogus'" "$CXLA" bench add.hlo --bogu
 check "--iters 0" 2 "--iters needs" "$CXLA" bench add.hlo --random --iters 0
 check "--iters junk" 2 "--iters needs" "$CXLA" bench add.hlo --random --iters 3x
 check "--warmup junk" 2 "--warmup needs" "$CXLA" bench add.hlo --random --warmup -1
+check "--warmup-seconds negative" 2 "--warmup-seconds needs" "$CXLA" bench add.hlo --random --warmup-seconds -1
+check "--warmup-seconds missing" 2 "--warmup-seconds needs" "$CXLA" bench add.hlo --random --warmup-seconds
 check "--max-seconds negative" 2 "--max-seconds needs" "$CXLA" bench add.hlo --random --max-seconds -1
 check "--max-seconds junk" 2 "--max-seconds needs" "$CXLA" bench add.hlo --random --max-seconds nan
 check "--out without dir" 2 "--out needs" "$CXLA" bench add.hlo --random --out
@@ -90,6 +92,17 @@ has "budget in warm-up" '"stopped_early": true, "from_warmup": true,'
 check "budget in timed runs" 0 "" "$CXLA" bench "$SMOKE" --random --json --iters 5 --warmup 0 --max-seconds 0.00001
 has "budget in timed runs" '"runs": 1, "warmup_runs": 0,'
 has "budget in timed runs" '"stopped_early": true, "from_warmup": false,'
+
+# A warm-up of 0.05 s: more runs than --warmup's one (a 64x64 dot takes
+# well under 0.01 s); none at all without --warmup.
+check "warm-up by time" 0 "" "$CXLA" bench "$SMOKE" --random --json --iters 2 --warmup 1 --warmup-seconds 0.05
+if python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(not (d["warmup_runs"] > 5 and d["runs"] == 2))' 2>/dev/null; then
+  ok
+else
+  bad "warm-up by time: want more than 5 warm-up runs and 2 timed ones"
+fi
+check "no warm-up whatever the time" 0 "" "$CXLA" bench "$SMOKE" --random --json --iters 2 --warmup 0 --warmup-seconds 1
+has "no warm-up whatever the time" '"runs": 2, "warmup_runs": 0,'
 
 check "progress" 0 "" "$CXLA" bench add.hlo --random --json --iters 3 --warmup 1 --progress
 if [ "$(grep -c '^progress: run [1-4] start [0-9.]*$' err)" -eq 4 ] &&

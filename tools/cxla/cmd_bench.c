@@ -40,6 +40,10 @@ static const char usage[] =
     "  --seed N          seed for --random (default 0)\n"
     "  --iters N         timed runs (default 10, at least 1)\n"
     "  --warmup N        untimed runs first (default 1)\n"
+    "  --warmup-seconds S  after the --warmup runs (when there are any), more\n"
+    "                    untimed runs until the warm-up has taken S seconds\n"
+    "                    (default 0): a program's first runs over freshly\n"
+    "                    allocated memory can be slower for several runs\n"
     "  --max-seconds S   stop starting runs once S seconds of running (warm-up\n"
     "                    included) have passed; at least one run is always\n"
     "                    timed. If the warm-up alone used up S, its last run is\n"
@@ -86,6 +90,7 @@ typedef struct BenchOptions {
   int profile_top;        /* --profile: steps listed (0: no profile) */
   StepProfile *profile;
   double max_seconds;
+  double warmup_seconds; /* --warmup-seconds */
   BackendChoice backend;
 } BenchOptions;
 
@@ -249,7 +254,8 @@ static cxla_status run_timed(cxla_executable *m, cxla_buffer *const *args, int n
   double start = now_s(), secs = 0.0;
   bool limited = o->max_seconds > 0;
   cxla_status s = NULL;
-  for (unsigned long long w = 0; w < o->warmup && !s; w++) {
+  for (unsigned long long w = 0;
+       !s && (w < o->warmup || (o->warmup > 0 && now_s() - start < o->warmup_seconds)); w++) {
     s = run_once(m, args, nargs, o, r->warmup_runs + 1, last, &secs);
     if (!s) r->warmup_runs++;
     if (limited && now_s() - start > o->max_seconds) break;
@@ -476,6 +482,9 @@ static int take_option(int argc, char **argv, int *i, BenchOptions *o) {
   } else if (take_value(argc, argv, i, "warmup", &v, &missing)) {
     if (missing || !parse_u64(v, &o->warmup) || o->warmup > 1000000)
       return usage_error("bench", "--warmup needs an integer from 0 to 1000000");
+  } else if (take_value(argc, argv, i, "warmup-seconds", &v, &missing)) {
+    if (missing || !parse_seconds(v, &o->warmup_seconds))
+      return usage_error("bench", "--warmup-seconds needs a non-negative number of seconds");
   } else if (take_value(argc, argv, i, "max-seconds", &v, &missing)) {
     if (missing || !parse_seconds(v, &o->max_seconds))
       return usage_error("bench", "--max-seconds needs a non-negative number of seconds");
