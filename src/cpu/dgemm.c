@@ -26,28 +26,31 @@ enum { MR = 6, NV = 4, NR = 8 * NV, KC = 128 };
 /* The rows x NR tile at c (row stride ldc; columns masked by st) =
  * (when accum, the tile at ci, row stride ldi, +) the packed tile of A at
  * a (step k's rows at a + k * MR) times K rows of the packed panel at b. */
-#define DEFINE_KERNEL(ROWS)                                                                                  \
-  TGT static void kernel_##ROWS(int64_t K, const double *a, const double *b, const double *ci, int64_t ldi,    \
+#define DEFINE_KERNEL(ROWS)                                                                                   \
+  TGT static void kernel_##ROWS(int64_t K, const double *a, const double *b, const double *ci, int64_t ldi,   \
                                 double *c, int64_t ldc, const __mmask8 *st, bool accum, const char *pf,       \
                                 int64_t npf) {                                                                \
     __m512d acc[ROWS][NV];                                                                                    \
     _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                  \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] =                                        \
-          accum ? _mm512_maskz_loadu_pd(st[v], ci + r * ldi + 8 * v) : _mm512_setzero_pd();                    \
+          accum ? _mm512_maskz_loadu_pd(st[v], ci + r * ldi + 8 * v) : _mm512_setzero_pd();                   \
     }                                                                                                         \
+    /* the lines at pf, one per step; then A's lines A_AHEAD steps ahead,                                     \
+     * three per four steps (the address as an integer: past the tile's end                                   \
+     * it points nowhere) */                                                                                  \
     int64_t k = 0;                                                                                            \
     for (; k < npf && k < K; k++) {                                                                           \
       _mm_prefetch(pf + 64 * k, _MM_HINT_T1);                                                                 \
-      STEP_D(k, ROWS);                                                                                              \
+      STEP_D(k, ROWS);                                                                                        \
     }                                                                                                         \
     for (int64_t q = k; q < npf; q++) _mm_prefetch(pf + 64 * q, _MM_HINT_T1);                                 \
     for (; k + 4 <= K; k += 4) {                                                                              \
-      const char *pa = (const char *)(a + (k + A_AHEAD) * MR);                                                    \
-      _mm_prefetch(pa, _MM_HINT_T0);                                                                          \
+      uintptr_t pa = (uintptr_t)(a + k * MR) + A_AHEAD * MR * sizeof(double);                                 \
+      _mm_prefetch((const char *)pa, _MM_HINT_T0);                                                            \
       STEP_D(k, ROWS);                                                                                        \
-      _mm_prefetch(pa + 64, _MM_HINT_T0);                                                                     \
+      _mm_prefetch((const char *)(pa + 64), _MM_HINT_T0);                                                     \
       STEP_D(k + 1, ROWS);                                                                                    \
-      _mm_prefetch(pa + 128, _MM_HINT_T0);                                                                    \
+      _mm_prefetch((const char *)(pa + 128), _MM_HINT_T0);                                                    \
       STEP_D(k + 2, ROWS);                                                                                    \
       STEP_D(k + 3, ROWS);                                                                                    \
     }                                                                                                         \
@@ -57,16 +60,17 @@ enum { MR = 6, NV = 4, NR = 8 * NV, KC = 128 };
           _mm512_mask_storeu_pd(c + r * ldc + 8 * v, st[v], acc[r][v]);                                       \
     }                                                                                                         \
   }
-#define STEP_D(k, ROWS)                                                                                             \
-    do {                                                                                                      \
-      const double *bk = b + (k) * NR, *ak = a + (k) * MR;                                                    \
-      __m512d bv[NV] = {_mm512_load_pd(bk), _mm512_load_pd(bk + 8), _mm512_load_pd(bk + 16),                  \
-                        _mm512_load_pd(bk + 24)};                                                             \
-      _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                \
-        __m512d av = _mm512_set1_pd(ak[r]);                                                                   \
-        _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] = _mm512_fmadd_pd(av, bv[v], acc[r][v]); \
-      }                                                                                                       \
-    } while (0)
+/* step k of a kernel of ROWS rows: acc += A's step-k column times B's row */
+#define STEP_D(k, ROWS)                                                                                       \
+  do {                                                                                                        \
+    const double *bk = b + (k) * NR, *ak = a + (k) * MR;                                                      \
+    __m512d bv[NV] = {_mm512_load_pd(bk), _mm512_load_pd(bk + 8), _mm512_load_pd(bk + 16),                    \
+                      _mm512_load_pd(bk + 24)};                                                               \
+    _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                  \
+      __m512d av = _mm512_set1_pd(ak[r]);                                                                     \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] = _mm512_fmadd_pd(av, bv[v], acc[r][v]); \
+    }                                                                                                         \
+  } while (0)
 DEFINE_KERNEL(1)
 DEFINE_KERNEL(2)
 DEFINE_KERNEL(3)

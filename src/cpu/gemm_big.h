@@ -50,7 +50,10 @@ typedef struct GemmBigType {
    * tile at ci, row stride ldi, +) the packed tile of A at a (step k's
    * rows at a + k * mr) times k rows of the packed panel at b. ci != c
    * only for full tiles (rows == mr) of a type with scratch set; partial
-   * tiles get ci == c, ldi == ldc (read and written in place). */
+   * tiles get ci == c, ldi == ldc (read and written in place). The npf
+   * lines from pf on (part of the next slice of B) are to be fetched
+   * into L2 meanwhile, spread over the steps: issued all at once before
+   * the tile, they stall on the line fill buffers. */
   void (*tile)(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
                int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf);
   /* gemm_big_pack_a of the type */
