@@ -18,10 +18,10 @@
  * blocks of rows (WG_SWEEP_PIXELS window positions, two rows at least)
  * are swept once per tile (output position, block of b, block of o) while
  * they stay in L1/L2, while the next sweep's lines are fetched into L2;
- * blocks of all 64 output features run on unmasked tiles. Sums are in f32, in that
- * order: not the interpreter's (double, in window order), within the
- * differential tests' tolerance. Operands with infinities or NaNs never
- * get here (conv.c takes its direct loop for them). */
+ * blocks of all 64 output features run on unmasked tiles. Sums are in
+ * f32, in that order: not the interpreter's (double, in window order),
+ * within the differential tests' tolerance. Operands with infinities or
+ * NaNs never get here (conv.c takes its direct loop for them). */
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -59,9 +59,10 @@ typedef struct Tile {
 #define WG_TILE(MB, NV) WG_TILE_AS(tile_##MB##_##NV, MB, NV, WG_LOAD_MASKED, WG_STORE_MASKED)
 #define WG_LOAD_MASKED(v, p) _mm512_maskz_loadu_ps(t->mk[v], p)
 #define WG_STORE_MASKED(v, p, x) _mm512_mask_storeu_ps(p, t->mk[v], x)
-/* all 64 output features of the block present: no masks (the masked
- * loads keep their four masks in registers the loop needs; 32 x 56 x 56
- * x 64 by 3 x 3: 159 -> 200 GFLOP/s, one thread) */
+/* all 64 output features of the block present: no masks (with them gcc
+ * reloads the four masks from the stack at every step, one of them
+ * through the port of an FMA unit; 32 x 56 x 56 x 64 by 3 x 3: 159 -> 200
+ * GFLOP/s, one thread) */
 #define WG_TILE_FULL(MB) WG_TILE_AS(full_##MB, MB, 4, WG_LOAD_FULL, WG_STORE_FULL)
 #define WG_LOAD_FULL(v, p) _mm512_loadu_ps(p)
 #define WG_STORE_FULL(v, p, x) _mm512_storeu_ps(p, x)
