@@ -294,7 +294,7 @@ static inline __attribute__((always_inline)) void dw_rows_impl(const Dw *p, int6
       const char *pf = p->wy->stride == 1 && p->wy->rhs_dilate == 1 && ny < p->H
                            ? (const char *)(p->x + (n * p->H + ny) * p->W * p->C)
                            : NULL;
-      dw_3x3_interior(p, n, iy0, oy, ox, p->ox_hi, pf, pf ? p->W * p->C * 4 / 64 : 0);
+      dw_3x3_interior(p, n, iy0, oy, ox, p->ox_hi, pf, pf ? p->W * p->C * (int64_t)sizeof(float) / 64 : 0);
       ox = p->ox_hi;
     }
     for (; ox < p->ox_hi; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, true);

@@ -21,8 +21,8 @@
  *
  * A loop fusion is also merged into the reduce that consumes it while
  * other users read it too (producer-consumer multi-output fusion, see
- * merge_producer_consumer): exp is computed in its row-sum kernel, which
- * writes both.
+ * merge_producer_consumer), in index spaces below MOF_SPLIT_SPACE: exp
+ * is computed in its row-sum kernel, which writes both.
  *
  * Row merges come first (merge_rows): a row reduction read back along its
  * rows by its only user, a fusion, goes into it, and so does a producer
