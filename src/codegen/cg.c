@@ -248,7 +248,7 @@ void em_whole_kernel(Em *e, const Instr *in, LLVMValueRef lo, LLVMValueRef hi) {
   IfBlk f;
   em_if_begin(e, &f, LLVMBuildICmp(e->b, LLVMIntSLT, lo, hi, ""));
   switch (in->op) {
-  case OP_SCATTER: em_scatter(e, in); break;
+  case OP_SCATTER: em_scatter(e, in, lo, hi); break;
   case OP_SELECT_AND_SCATTER: em_select_scatter(e, in); break;
   case OP_RNG_BIT_GENERATOR: em_rng_bits(e, in); break;
   default: em_fail(e, em_unsupported(in, "not a whole-op kernel")); break;
@@ -333,6 +333,8 @@ static int kernel_rows_dims(const Instr *in, const Shape *s) {
 }
 
 int64_t codegen_kernel_extent(const Instr *in) {
+  int64_t cols;
+  if (in->op == OP_SCATTER && em_scatter_split(in, &cols)) return cols;
   if (cg_whole_op(in->op) || !outputs_same_dims(in) || cg_dus_inplace(in)) return 1;
   const Shape *sh[8] = {0};
   out_shapes(in, sh, 8);
@@ -349,6 +351,12 @@ int64_t codegen_kernel_extent(const Instr *in) {
 
 int64_t codegen_kernel_min_rows(const Instr *in) {
   const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in, *red[8];
+  int64_t cols;
+  /* a split scatter: a cache line of columns per call at least */
+  if (in->op == OP_SCATTER && em_scatter_split(in, &cols)) {
+    int64_t es = type_bytes(in->operands[0]->shape->type);
+    return es > 0 && es < 64 ? 64 / es : 1;
+  }
   if (cg_whole_op(in->op) || !column_reduces(in, value, red)) return 1;
   const Instr *r = red[0];
   const Shape *is = r->operands[0]->shape;

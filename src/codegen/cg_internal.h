@@ -277,7 +277,8 @@ bool em_whole_supported(const Instr *in, char *why, size_t n);
 void em_whole_kernel(Em *e, const Instr *in, LLVMValueRef lo, LLVMValueRef hi);
 /* scatter.c */
 bool em_scatter_supported(const Instr *in, char *why, size_t n);
-void em_scatter(Em *e, const Instr *in);
+void em_scatter(Em *e, const Instr *in, LLVMValueRef lo, LLVMValueRef hi);
+bool em_scatter_split(const Instr *in, int64_t *cols);
 bool em_select_scatter_supported(const Instr *in, char *why, size_t n);
 void em_select_scatter(Em *e, const Instr *in);
 /* The dynamic-update-slice a kernel computes in place (its buffer 0

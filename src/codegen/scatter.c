@@ -145,6 +145,21 @@ bool em_scatter_supported(const Instr *in, char *why, size_t n) {
   return scatter_geom(in, &g, why, n);
 }
 
+/* Whether the kernel of scatter `in` splits over its operands' last dim
+ * (*cols of them): a window dim that every window covers whole, so that
+ * each column's elements are combined in the same order whichever
+ * columns a call takes (every window starts at column 0). An embedding
+ * gradient's rows split so over the threads instead of running on one. */
+bool em_scatter_split(const Instr *in, int64_t *cols) {
+  ScGeom g;
+  char why[8];
+  if (!scatter_geom(in, &g, why, sizeof why) || g.nw == 0 || g.rank < 1) return false;
+  int64_t last = g.rank - 1, w = in->operands[0]->shape->dims[last];
+  if (g.wdim[g.nw - 1] != last || g.opwin[last] != w || w < 2) return false;
+  *cols = w;
+  return true;
+}
+
 /* Copies operand buffer `src_slot` into output `dst_slot` (bytes), unless
  * they are one buffer. */
 static void copy_in(Em *e, int dst_slot, int src_slot, int64_t bytes) {
@@ -221,7 +236,29 @@ void em_dus_inplace(Em *e, const Instr *dus) {
   for (int d = rank - 1; d >= 0; d--) em_loop_end(e, &l[d]);
 }
 
-void em_scatter(Em *e, const Instr *in) {
+/* Columns [lo, hi) of every row (cols elements of es bytes each) of
+ * operand buffer `src_slot` into output `dst_slot`, unless they are one
+ * buffer (copy_in for a call that takes those columns). */
+static void copy_in_cols(Em *e, int dst_slot, int src_slot, int64_t rows, int64_t cols, int64_t es,
+                         LLVMValueRef lo, LLVMValueRef hi) {
+  if (rows <= 0) return;
+  LLVMValueRef d = em_buf(e, dst_slot), s = em_buf(e, src_slot);
+  IfBlk f;
+  em_if_begin(e, &f, LLVMBuildICmp(e->b, LLVMIntNE, d, s, ""));
+  LLVMValueRef len = LLVMBuildMul(e->b, LLVMBuildSub(e->b, hi, lo, ""), em_i64(e, es), "");
+  Loop l;
+  LLVMValueRef r = em_loop_begin(e, &l, em_i64(e, 0), em_i64(e, rows), "cr");
+  LLVMValueRef off = LLVMBuildMul(e->b, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, r, em_i64(e, cols), ""), lo, ""),
+                                  em_i64(e, es), "");
+  LLVMValueRef dp = LLVMBuildGEP2(e->b, e->cg->i8, d, &off, 1, ""), sp = LLVMBuildGEP2(e->b, e->cg->i8, s, &off, 1, "");
+  LLVMBuildMemCpy(e->b, dp, 1, sp, 1, len);
+  em_loop_end(e, &l);
+  em_if_end(e, &f);
+}
+
+/* The scatter's kernel: all of it, or (em_scatter_split) the columns
+ * [lo, hi) of its operands' last dim. */
+void em_scatter(Em *e, const Instr *in, LLVMValueRef lo, LLVMValueRef hi) {
   ScGeom g;
   char why[256];
   if (!scatter_geom(in, &g, why, sizeof why)) {
@@ -232,9 +269,12 @@ void em_scatter(Em *e, const Instr *in) {
   const Instr *ix = in->operands[n];
   const Shape *xs = in->operands[0]->shape, *is = ix->shape;
   const ScatterDims *sd = &in->scatter;
+  int64_t cols = 0;
+  bool split = em_scatter_split(in, &cols);
   for (int i = 0; i < n; i++) {
     const Shape *x = in->operands[i]->shape;
-    copy_in(e, i, n + i, shape_elems(x) * type_bytes(x->type));
+    if (split) copy_in_cols(e, i, n + i, shape_elems(x) / cols, cols, type_bytes(x->type), lo, hi);
+    else copy_in(e, i, n + i, shape_elems(x) * type_bytes(x->type));
   }
   if (shape_elems(in->operands[n + 1]->shape) == 0) return;
   for (int d = 0; d < g.rank; d++)
@@ -264,7 +304,8 @@ void em_scatter(Em *e, const Instr *in) {
   em_if_begin(e, &f, fits);
   LLVMValueRef W[CG_MAX_RANK];
   for (int k = 0; k < g.nw; k++)
-    W[k] = em_loop_begin(e, &wl[k], em_i64(e, 0), em_i64(e, g.opwin[g.wdim[k]]), "sw");
+    W[k] = split && k == g.nw - 1 ? em_loop_begin(e, &wl[k], lo, hi, "sw")
+                                  : em_loop_begin(e, &wl[k], em_i64(e, 0), em_i64(e, g.opwin[g.wdim[k]]), "sw");
   Idx *oi = em_idx(e, g.rank), *ui = em_idx(e, g.urank);
   if (!oi || !ui) return;
   for (int d = 0; d < g.rank; d++) oi->v[d] = start[d];

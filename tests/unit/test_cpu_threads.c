@@ -9,7 +9,9 @@
  * 3. FTZ/DAZ hold on every thread that runs a slice.
  * 4. With the default grain, tiny kernels and kernels with one row are
  *    never split; a large one is; $CXLA_CPU_GRAIN other than a positive
- *    integer is ignored. */
+ *    integer is ignored.
+ * 5. A scatter whose windows cover its operand's rows splits over the
+ *    columns. */
 #include <dirent.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -279,12 +281,99 @@ TEST(kernel_rows) {
   }
 }
 
+/* A scatter whose windows cover its operand's last dim whole (an
+ * embedding gradient: rows added at indices, some indices repeated)
+ * splits over that dim's columns: each call copies its columns of the
+ * operand and combines its columns of every update, in update order.
+ * On 1 and 4 threads (split) the results are the same bits and the exact
+ * sums (small integers); a window narrower than the row is not split. */
+static const char scatter_rows[] =
+    "HloModule sc\n"
+    "add {\n"
+    "  a = f32[] parameter(0)\n"
+    "  b = f32[] parameter(1)\n"
+    "  ROOT s = f32[] add(a, b)\n"
+    "}\n"
+    "ENTRY main {\n"
+    "  x = f32[64,48] parameter(0)\n"
+    "  i = s32[40,1] parameter(1)\n"
+    "  u = f32[40,48] parameter(2)\n"
+    "  ROOT s = f32[64,48] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+    "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n"
+    "}\n";
+
+TEST(scatter_split_over_columns) {
+  HloModule *m = NULL;
+  CpuExecutable *x = NULL;
+  Literal *args[3] = {0}, *one = NULL, *four = NULL;
+  RtPool *pool = NULL;
+  cxla_status s = compile_module(scatter_rows, NULL, &m, &x);
+  CHECK(!s && codegen_kernel_extent(m->entry->root) == 48);
+  for (int a = 0; a < 3 && !s; a++) {
+    const Shape *p = m->entry->params[a]->shape;
+    s = literal_create(p->type, p->rank, p->dims, &args[a]);
+  }
+  if (!s) {
+    float *xv = args[0]->data, *uv = args[2]->data;
+    int32_t *iv = args[1]->data;
+    for (int r = 0; r < 64; r++)
+      for (int c = 0; c < 48; c++) xv[r * 48 + c] = (float)r + 0.5f * (float)c;
+    for (int k = 0; k < 40; k++) {
+      iv[k] = k % 13; /* rows 0..12, each three or four times */
+      for (int c = 0; c < 48; c++) uv[k * 48 + c] = (float)(3 * k + c);
+    }
+    s = rt_pool_create(4, &pool);
+  }
+  int64_t split = 0;
+  if (!s) s = run_threads(x, pool, 1, args, 3, NULL, &one);
+  if (!s) s = run_threads(x, pool, 4, args, 3, &split, &four);
+  CHECK_OK(s);
+  if (one && four) {
+    CHECK(split > 0 && same_bytes(one, four));
+    bool good = true;
+    for (int r = 0; r < 64; r++)
+      for (int c = 0; c < 48; c++) {
+        float want = (float)r + 0.5f * (float)c;
+        for (int k = 0; k < 40; k++)
+          if (k % 13 == r) want += (float)(3 * k + c);
+        good &= ((const float *)four->data)[r * 48 + c] == want;
+      }
+    CHECK(good);
+  }
+  literal_free(one);
+  literal_free(four);
+  for (int a = 0; a < 3; a++) literal_free(args[a]);
+  rt_pool_destroy(pool);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  /* windows of 20 of the 48 columns: one call */
+  static const char narrow[] =
+      "HloModule sc\n"
+      "add {\n"
+      "  a = f32[] parameter(0)\n"
+      "  b = f32[] parameter(1)\n"
+      "  ROOT s = f32[] add(a, b)\n"
+      "}\n"
+      "ENTRY main {\n"
+      "  x = f32[64,48] parameter(0)\n"
+      "  i = s32[40,2] parameter(1)\n"
+      "  u = f32[40,20] parameter(2)\n"
+      "  ROOT s = f32[64,48] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, "
+      "scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=add\n"
+      "}\n";
+  cxla_module *n = NULL;
+  CHECK_OK(cxla_module_parse(narrow, strlen(narrow), "narrow", &n));
+  if (n) CHECK(codegen_kernel_extent(n->entry->root) == 1);
+  cxla_module_destroy(n);
+}
+
 int main(int argc, char **argv) {
   corpus = argc > 1 ? argv[1] : NULL;
   RUN(kernel_rows);
   RUN(default_grain);
   setenv("CXLA_CPU_GRAIN", "1", 1); /* split every kernel as finely as it goes */
   RUN(ftz_daz_on_every_thread);
+  RUN(scatter_split_over_columns);
   RUN(corpus_bit_identical_across_thread_counts);
   return test_summary("test_cpu_threads");
 }
