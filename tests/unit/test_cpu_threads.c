@@ -281,26 +281,21 @@ TEST(kernel_rows) {
   }
 }
 
+/* scatter-add into x = f32[64,48] of u at the indices i (IDX, UPD: their
+ * shapes; SD: scatter_dims_to_operand_dims) */
+#define SCATTER_ADD(IDX, UPD, SD)                                                              \
+  "HloModule sc\nadd {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"                \
+  "  ROOT s = f32[] add(a, b)\n}\nENTRY main {\n  x = f32[64,48] parameter(0)\n"              \
+  "  i = s32[" IDX "] parameter(1)\n  u = f32[" UPD "] parameter(2)\n"                       \
+  "  ROOT s = f32[64,48] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, " \
+  "scatter_dims_to_operand_dims={" SD "}, index_vector_dim=1, to_apply=add\n}\n"
 /* A scatter whose windows cover its operand's last dim whole (an
  * embedding gradient: rows added at indices, some indices repeated)
  * splits over that dim's columns: each call copies its columns of the
  * operand and combines its columns of every update, in update order.
  * On 1 and 4 threads (split) the results are the same bits and the exact
  * sums (small integers); a window narrower than the row is not split. */
-static const char scatter_rows[] =
-    "HloModule sc\n"
-    "add {\n"
-    "  a = f32[] parameter(0)\n"
-    "  b = f32[] parameter(1)\n"
-    "  ROOT s = f32[] add(a, b)\n"
-    "}\n"
-    "ENTRY main {\n"
-    "  x = f32[64,48] parameter(0)\n"
-    "  i = s32[40,1] parameter(1)\n"
-    "  u = f32[40,48] parameter(2)\n"
-    "  ROOT s = f32[64,48] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, "
-    "scatter_dims_to_operand_dims={0}, index_vector_dim=1, to_apply=add\n"
-    "}\n";
+static const char scatter_rows[] = SCATTER_ADD("40,1", "40,48", "0");
 
 TEST(scatter_split_over_columns) {
   HloModule *m = NULL;
@@ -347,20 +342,7 @@ TEST(scatter_split_over_columns) {
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
   /* windows of 20 of the 48 columns: one call */
-  static const char narrow[] =
-      "HloModule sc\n"
-      "add {\n"
-      "  a = f32[] parameter(0)\n"
-      "  b = f32[] parameter(1)\n"
-      "  ROOT s = f32[] add(a, b)\n"
-      "}\n"
-      "ENTRY main {\n"
-      "  x = f32[64,48] parameter(0)\n"
-      "  i = s32[40,2] parameter(1)\n"
-      "  u = f32[40,20] parameter(2)\n"
-      "  ROOT s = f32[64,48] scatter(x, i, u), update_window_dims={1}, inserted_window_dims={0}, "
-      "scatter_dims_to_operand_dims={0,1}, index_vector_dim=1, to_apply=add\n"
-      "}\n";
+  static const char narrow[] = SCATTER_ADD("40,2", "40,20", "0,1");
   cxla_module *n = NULL;
   CHECK_OK(cxla_module_parse(narrow, strlen(narrow), "narrow", &n));
   if (n) CHECK(codegen_kernel_extent(n->entry->root) == 1);
