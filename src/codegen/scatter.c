@@ -150,14 +150,18 @@ bool em_scatter_supported(const Instr *in, char *why, size_t n) {
  * each column's elements are combined in the same order whichever
  * columns a call takes (every window starts at column 0). An embedding
  * gradient's rows split so over the threads instead of running on one. */
+static int64_t split_cols(const Instr *in, const ScGeom *g) {
+  if (g->nw == 0 || g->rank < 1) return 0;
+  int64_t last = g->rank - 1, w = in->operands[0]->shape->dims[last];
+  return g->wdim[g->nw - 1] == last && g->opwin[last] == w && w >= 2 ? w : 0;
+}
+
 bool em_scatter_split(const Instr *in, int64_t *cols) {
   ScGeom g;
   char why[8];
-  if (!scatter_geom(in, &g, why, sizeof why) || g.nw == 0 || g.rank < 1) return false;
-  int64_t last = g.rank - 1, w = in->operands[0]->shape->dims[last];
-  if (g.wdim[g.nw - 1] != last || g.opwin[last] != w || w < 2) return false;
-  *cols = w;
-  return true;
+  if (!scatter_geom(in, &g, why, sizeof why)) return false;
+  *cols = split_cols(in, &g);
+  return *cols > 0;
 }
 
 /* Copies operand buffer `src_slot` into output `dst_slot` (bytes), unless
@@ -269,8 +273,9 @@ void em_scatter(Em *e, const Instr *in, LLVMValueRef lo, LLVMValueRef hi) {
   const Instr *ix = in->operands[n];
   const Shape *xs = in->operands[0]->shape, *is = ix->shape;
   const ScatterDims *sd = &in->scatter;
-  int64_t cols = 0;
-  bool split = em_scatter_split(in, &cols);
+  /* em_scatter_split, on the geometry already made */
+  int64_t cols = split_cols(in, &g);
+  bool split = cols > 0;
   for (int i = 0; i < n; i++) {
     const Shape *x = in->operands[i]->shape;
     if (split) copy_in_cols(e, i, n + i, shape_elems(x) / cols, cols, type_bytes(x->type), lo, hi);

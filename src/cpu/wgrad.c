@@ -188,6 +188,8 @@ static cxla_status wg_chunks(void *arg, int64_t c0, int64_t c1) {
   const WgJob *j = arg;
   const WgradConv *w = j->w;
   int64_t rend = c1 * j->rows / j->nch; /* this range's rows end */
+  /* tiles per sweep, as blocks of 64 features count them (the prefetch's
+   * share per tile only: an estimate for narrower blocks) */
   int64_t ntiles = w->OH * w->OW * ((w->O + 63) / 64) * ((w->B + max_mb[4] - 1) / max_mb[4]);
   Prefetch pf;
   for (int64_t c = c0; c < c1; c++) {
