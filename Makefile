@@ -168,7 +168,10 @@ test-tsan:
 deps:
 	@sh tools/deps.sh
 
-run: deps all
+# deps first, then a second make for the build: this make read llvm-config's
+# flags when it started, before deps could install LLVM on a fresh machine.
+run: deps
+	@$(MAKE) --no-print-directory all
 	@sh tools/example.sh $(BUILD)
 
 # libFuzzer targets (need clang): build-fuzz/fuzz_parse (HLO text reader),
