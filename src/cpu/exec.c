@@ -852,9 +852,10 @@ static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, i
                               RVal **out) {
   *out = NULL;
   /* the values of small programs (while bodies, conditions) on the stack */
-  RVal *small[32] = {0};
+  RVal *small[32];
   RVal **vals = p->nsteps <= 32 ? small : cxla_calloc((size_t)p->nsteps, sizeof *vals);
   if (!vals) return cxla_oom();
+  if (vals == small) memset(small, 0, (size_t)p->nsteps * sizeof *small); /* only the steps' */
   cxla_status s = NULL;
   for (int i = 0; i < p->nsteps && !s; i++) {
     const Step *st = &p->steps[i];

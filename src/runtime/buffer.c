@@ -24,12 +24,12 @@ static cxla_status check_array(ElemType t, int rank, const int64_t *dims, int64_
   return NULL;
 }
 
-cxla_status rt_buffer_wrap(cxla_client *c, ElemType t, int rank, const int64_t *dims,
-                           void *data, size_t size, bool borrowed, cxla_buffer **out) {
+/* A buffer struct with its dims and minor_to_major after it in one block,
+ * and `extra` bytes more (zeroed). */
+static cxla_status buffer_new(cxla_client *c, ElemType t, int rank, const int64_t *dims, void *data,
+                              size_t size, bool borrowed, size_t extra, cxla_buffer **out) {
   *out = NULL;
-  /* one block: the struct, then its dims and minor_to_major (a small
-   * program's call makes one buffer per result) */
-  cxla_buffer *b = cxla_calloc(1, sizeof *b + (2 * (size_t)rank + 1) * sizeof(int64_t));
+  cxla_buffer *b = cxla_calloc(1, sizeof *b + (2 * (size_t)rank + 1) * sizeof(int64_t) + extra);
   if (!b) return cxla_oom();
   int64_t *d = (int64_t *)(b + 1);
   b->type = t;
@@ -48,6 +48,24 @@ cxla_status rt_buffer_wrap(cxla_client *c, ElemType t, int rank, const int64_t *
   rt_client_retain(c);
   b->client = c;
   *out = b;
+  return NULL;
+}
+
+cxla_status rt_buffer_wrap(cxla_client *c, ElemType t, int rank, const int64_t *dims,
+                           void *data, size_t size, bool borrowed, cxla_buffer **out) {
+  return buffer_new(c, t, rank, dims, data, size, borrowed, 0, out);
+}
+
+cxla_status rt_buffer_new_small(cxla_client *c, ElemType t, int rank, const int64_t *dims,
+                                size_t size, cxla_buffer **out) {
+  *out = NULL;
+  if (size > RT_SMALL_BYTES) return ERR(INTERNAL, "rt_buffer_new_small: %zu bytes", size);
+  /* the data at the first aligned address after the dims */
+  TRY(buffer_new(c, t, rank, dims, NULL, size, false, RT_SMALL_BYTES + CXLA_BUFFER_ALIGNMENT, out));
+  cxla_buffer *b = *out;
+  uintptr_t end = (uintptr_t)(b->minor_to_major + rank + 1);
+  b->data = (void *)((end + CXLA_BUFFER_ALIGNMENT - 1) & ~(uintptr_t)(CXLA_BUFFER_ALIGNMENT - 1));
+  b->inline_data = true;
   return NULL;
 }
 
@@ -129,7 +147,7 @@ void cxla_buffer_destroy(cxla_buffer *b) {
   if (!b) return;
   if (b->borrowed) {
     if (b->release) b->release(b->release_arg);
-  } else {
+  } else if (!b->inline_data) {
     rt_free(&b->client->host, b->data, b->size);
   }
   cxla_client *c = b->client;

@@ -85,9 +85,11 @@ static void default_free(void *self, void *p, size_t size) { free(p); }
 
 void rt_host_init(RtHost *h, const cxla_allocator *user) {
   h->blocks = NULL;
+  h->small_inline = false;
   if (user && user->alloc && user->free) {
     h->a = *user;
   } else {
+    h->small_inline = true;
     h->a = (cxla_allocator){sizeof(cxla_allocator), NULL, default_alloc, default_free};
     /* without memory for the cache, blocks are simply not kept */
     h->blocks = cxla_calloc(1, sizeof *h->blocks);

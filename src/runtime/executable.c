@@ -435,10 +435,18 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
     in[i] = (RtArray){args[i]->type, args[i]->rank, args[i]->dims, args[i]->data, args[i]->size,
                       __atomic_load_n(&args[i]->exposed, __ATOMIC_RELAXED) ? NULL : &args[i]->finite};
   cxla_status s = NULL;
+  /* a small result's buffer made now, its data in the struct's block (the
+   * default allocator only); other results' data from the host's
+   * allocator, wrapped afterwards */
   for (int i = 0; i < e->c->nresults && !s; i++) {
     const RtShape *r = &e->c->results[i];
-    void *p = rt_alloc(host, r->bytes);
-    if (!p) s = ERR(RESOURCE_EXHAUSTED, "cannot allocate result %d (%zu bytes)", i, r->bytes);
+    void *p = NULL;
+    if (host->small_inline && r->bytes <= RT_SMALL_BYTES) {
+      s = rt_buffer_new_small(c, r->type, r->rank, r->dims, r->bytes, &out_results[i]);
+      if (!s) p = out_results[i]->data;
+    } else if (!(p = rt_alloc(host, r->bytes))) {
+      s = ERR(RESOURCE_EXHAUSTED, "cannot allocate result %d (%zu bytes)", i, r->bytes);
+    }
     res[i] = (RtArray){r->type, r->rank, r->dims, p, r->bytes, NULL};
   }
   void *arena = NULL;
@@ -472,11 +480,13 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
   }
   rt_free(host, arena, arena_bytes);
   for (int i = 0; i < e->c->nresults; i++) {
-    if (!s) s = rt_buffer_wrap(c, res[i].type, res[i].rank, res[i].dims, res[i].data,
-                               res[i].size, false, &out_results[i]);
+    if (!s && !out_results[i])
+      s = rt_buffer_wrap(c, res[i].type, res[i].rank, res[i].dims, res[i].data, res[i].size, false,
+                         &out_results[i]);
     if (s) {
-      cxla_buffer_destroy(out_results[i]); /* wrapped earlier: frees its data */
+      /* a buffer made already frees its data; else the data alone */
       if (!out_results[i]) rt_free(host, res[i].data, res[i].size);
+      cxla_buffer_destroy(out_results[i]);
       out_results[i] = NULL;
     }
   }

@@ -70,6 +70,9 @@ typedef struct RtBlockCache {
 struct RtHost {
   cxla_allocator a;            /* always complete (defaults filled in) */
   RtBlockCache *blocks;        /* NULL: none (a caller's allocator) */
+  /* the default allocator: small results' data may lie in their buffer's
+   * own block (rt_buffer_new_small); a caller's allocator gets all data */
+  bool small_inline;
 };
 
 /* A caller's allocator is used as given; the default one caches blocks. */
@@ -133,6 +136,7 @@ struct cxla_buffer {
   void *data;
   size_t size;
   bool borrowed;
+  bool inline_data; /* data lies in the struct's own block (rt_buffer_new_small) */
   void (*release)(void *arg);
   void *release_arg;
   /* Whether every value is finite, kept for the backends (RtArray.finite;
@@ -183,5 +187,16 @@ cxla_status rt_read_options(const void *user, size_t full, size_t min_size, void
  * takes a client reference. Frees nothing on error. */
 cxla_status rt_buffer_wrap(cxla_client *c, ElemType t, int rank, const int64_t *dims,
                            void *data, size_t size, bool borrowed, cxla_buffer **out);
+
+/* Results of at most RT_SMALL_BYTES get their data in the buffer's own
+ * block (with the default allocator: RtHost.small_inline): a small
+ * program's call (a few hundred nanoseconds) makes one allocation per
+ * result rather than two, and the aligned one was the slower. */
+#define RT_SMALL_BYTES 64
+/* An owned buffer of size <= RT_SMALL_BYTES bytes (contents undefined)
+ * whose data, CXLA_BUFFER_ALIGNMENT-aligned, is in the same block as the
+ * struct; takes a client reference. */
+cxla_status rt_buffer_new_small(cxla_client *c, ElemType t, int rank, const int64_t *dims,
+                                size_t size, cxla_buffer **out);
 
 #endif
