@@ -574,6 +574,10 @@ TGT static void big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, i
   if (i < i1) gemm_big_pack_a(sizeof(float), MR, A, sai, sak, K, i, i1, (float *)dst + (i - i0) * K);
 }
 
+void f32_gemm_big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst) {
+  big_pack_a(A, sai, sak, K, i0, i1, dst);
+}
+
 TGT static void big_pack_b(const void *b, int64_t ldb, int64_t n, int64_t k, int64_t lo, int64_t hi, void *dst) {
   gemm_big_pack_b(sizeof(float), NR, b, ldb, n, k, lo, hi, dst);
 }

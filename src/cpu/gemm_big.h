@@ -1,6 +1,7 @@
 /* gemm_big.h: the driver of the GEMMs of large products (gemm_big.c),
- * shared by the element types: f32 (fgemm.c's f32_gemm_kernel_big) and
- * f64 (dgemm.c's f64_gemm_kernel_big). Internal to src/cpu.
+ * shared by the element types: f32 (fgemm.c's f32_gemm_kernel_big), f64
+ * (dgemm.c's f64_gemm_kernel_big) and pairs of bf16 (bgemm.c). Internal
+ * to src/cpu.
  *
  * B is packed once, over the threads, into panels of nr columns
  * (zero-padded past n): panel p's step k at pb + (p * K + k) * nr. The
@@ -72,6 +73,10 @@ typedef struct GemmBigType {
  * NULL, else packed here from b. */
 cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, const void *pb,
                          void *c, RtPool *pool, int nthreads);
+
+/* The f32 type's pack_a (fgemm.c; the caller checked for AVX-512): any
+ * 32-bit elements, moved bit for bit (bgemm.c's pairs of bf16). */
+void f32_gemm_big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst);
 
 /* Rows [i0, i1) of A (row i, step k at element i * sai + k * sak), K
  * steps, as tiles of mr rows: tile t's step k at dst + (t * K + k) * mr;

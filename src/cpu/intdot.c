@@ -14,8 +14,9 @@
  *
  * bf16 x bf16 dots accumulated in f32 (XLA:CPU's semantics: the operands
  * widened exactly, the f32 result rounded once when the dot's type is
- * bf16): AMX tiles where the CPU has them, else widened to f32 and
- * multiplied as an f32 dot (fgemm.c). */
+ * bf16): AMX tiles where the CPU has them, else AVX512-BF16's pair dot
+ * products (bgemm.c), else widened to f32 and multiplied as an f32 dot
+ * (fgemm.c). */
 #include <cblas.h>
 #include <string.h>
 
@@ -104,7 +105,7 @@ cxla_status int8_gemm(const Int8Gemm *g, const void *a, const void *b, int32_t *
   }
   if (kernel == INT8_VNNI) {
     if (!int8_gemm_vnni_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX512-VNNI");
-    return int8_gemm_vnni(g, a, b, c);
+    return int8_gemm_vnni(g, a, b, c, pool, nthreads);
   }
   return int8_gemm_sgemm(g, a, b, c);
 }
@@ -162,7 +163,9 @@ cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, vo
     memset(c, 0, (size_t)(g->batch * g->m * g->n) * (g->out_bf16 ? 2 : 4));
     return NULL;
   }
-  if (kernel == BF16_AUTO) kernel = amx_available(false) ? BF16_AMX : BF16_SGEMM;
+  if (kernel == BF16_AUTO)
+    kernel = amx_available(false) ? BF16_AMX : bf16_gemm_avx512_available() ? BF16_AVX512 : BF16_SGEMM;
   if (kernel == BF16_AMX) return amx_gemm(g, a, b, c, pool, nthreads);
+  if (kernel == BF16_AVX512) return bf16_gemm_avx512(g, a, b, c, pool, nthreads);
   return bf16_gemm_f32(g, a, b, c, pool, nthreads);
 }

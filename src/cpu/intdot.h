@@ -38,14 +38,24 @@ typedef enum Bf16Kernel {
   BF16_AUTO,  /* the fastest this CPU runs */
   BF16_SGEMM, /* operands widened to f32, the f32 GEMM (fgemm.c; any CPU) */
   BF16_AMX,   /* AMX tiles (UNAVAILABLE where the CPU lacks them) */
+  BF16_AVX512, /* AVX512-BF16 vdpbf16ps on gemm_big.c's driver (bgemm.c; likewise) */
 } Bf16Kernel;
 cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c, Bf16Kernel kernel,
                       RtPool *pool, int nthreads);
 
+/* Whether this CPU runs BF16_AVX512 (AVX512F, BW and BF16). */
+bool bf16_gemm_avx512_available(void);
+/* bgemm.c: the AVX512-BF16 kernel, any layout and k (UNAVAILABLE where
+ * the CPU lacks it), over at most nthreads of pool's threads. */
+cxla_status bf16_gemm_avx512(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c, RtPool *pool,
+                             int nthreads);
+
 /* Whether this CPU runs INT8_VNNI. */
 bool int8_gemm_vnni_available(void);
 
-/* intdot_vnni.c: the VNNI kernel; the caller checked availability. */
-cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b, int32_t *c);
+/* intdot_vnni.c: the VNNI kernel, its blocks of rows over at most
+ * nthreads of pool's threads; the caller checked availability. */
+cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b, int32_t *c, RtPool *pool,
+                           int nthreads);
 
 #endif

@@ -152,12 +152,13 @@ static bool check(const char *name, const char *text, int special, const AmxGemm
     fprintf(stderr, "%s: %d converts skipped, want %d\n", name, cpu_executable_stats(x)->nbf16_direct, nbf16_direct);
     ok = false;
   }
-  for (int kern = BF16_SGEMM; g && kern <= BF16_AMX; kern++) {
+  for (int kern = BF16_SGEMM; g && kern <= BF16_AVX512; kern++) {
     if (kern == BF16_AMX && !amx_available(false)) continue;
+    if (kern == BF16_AVX512 && !bf16_gemm_avx512_available()) continue;
     void *c = malloc((size_t)want->nelems * 4 + 4);
     cxla_status ks = c ? bf16_gemm(g, args[0]->data, args[1]->data, c, (Bf16Kernel)kern, pool, 0) : NULL;
     char what[160];
-    snprintf(what, sizeof what, "%s (%s kernel)", name, kern == BF16_AMX ? "amx" : "sgemm");
+    snprintf(what, sizeof what, "%s (%s kernel)", name, kern == BF16_AMX ? "amx" : kern == BF16_AVX512 ? "avx512-bf16" : "sgemm");
     if (!c || ks) {
       fprintf(stderr, "%s: %s\n", what, ks ? cxla_status_message(ks) : "out of memory");
       ok = false;
