@@ -139,6 +139,13 @@ TEST(pooling) {
   CHECK(check("max_3x3_pad", pool("f32", "maximum", "-inf", "2,9,8,33", "2,5,4,33",
                                   "size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0"),
               true, true));
+  /* channels in blocks of 4 vectors (64 floats with AVX-512) where every
+   * tap is inside, then the rest: the padded border, the last channels */
+  CHECK(check("max_2x2_wide", pool("f32", "maximum", "-inf", "2,8,8,80", "2,4,4,80", "size=1x2x2x1 stride=1x2x2x1"),
+              true, true));
+  CHECK(check("max_3x3_pad_wide", pool("f32", "maximum", "-inf", "1,9,8,136", "1,5,4,136",
+                                       "size=1x3x3x1 stride=1x2x2x1 pad=0_0x1_1x1_1x0_0"),
+              true, true));
   /* init -inf, which the routine starts from the first tap for: windows
    * wholly in the padding (no tap: init), dilated ones */
   CHECK(check("max_empty_windows", pool("f32", "maximum", "-inf", "1,4,5,16", "1,5,5,16",
