@@ -226,6 +226,10 @@ TEST(kernels_edge_sizes) {
     CHECK(check_gen("bf16", 1, sizes[i][0], sizes[i][1], sizes[i][2], i % 2, i % 3 == 0, 0));
   }
   CHECK(check_gen("f32", 4, 40, 50, 60, true, true, 0));
+  /* past the AVX512-BF16 kernel's block of 2 x 2048 steps: two blocks,
+   * the second accumulating onto the first (odd: a zero step padded) */
+  CHECK(check_gen("f32", 1, 13, 70, 4099, false, false, 0));
+  CHECK(check_gen("bf16", 2, 7, 65, 4200, false, true, 0));
   /* a row-major lhs of whole contraction blocks: whole 32-row pairs read
    * in place, the rows past them packed; several items; batches */
   CHECK(check_gen("bf16", 1, 70, 40, 96, false, false, 0));
