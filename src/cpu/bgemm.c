@@ -16,7 +16,6 @@
  * (f32_to_bf16). */
 #include <string.h>
 
-#include "cpu/cpu_internal.h"
 #include "cpu/gemm_big.h"
 #include "cpu/intdot.h"
 #include "ir/numeric.h"
@@ -69,12 +68,7 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128, KB = 2048 };
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] =                                      \
           accum ? _mm512_maskz_loadu_ps(st[v], ci + r * ldi + 16 * v) : _mm512_setzero_ps();                \
     }                                                                                                       \
-    int64_t k = 0;                                                                                          \
-    for (; k < npf && k < K; k++) {                                                                         \
-      _mm_prefetch(pf + 64 * k, _MM_HINT_T1);                                                               \
-      STEP_BF(k, ROWS);                                                                                     \
-    }                                                                                                       \
-    for (int64_t q = k; q < npf; q++) _mm_prefetch(pf + 64 * q, _MM_HINT_T1);                               \
+    GEMM_BIG_PREFETCH_STEPS(k, K, pf, npf, STEP_##ROWS);                                                    \
     for (; k + 2 <= K; k += 2) {                                                                            \
       _mm_prefetch((const char *)((uintptr_t)(a + k * MR) + A_AHEAD * MR * 4), _MM_HINT_T0);                \
       STEP_BF(k, ROWS);                                                                                     \
@@ -86,6 +80,12 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128, KB = 2048 };
           _mm512_mask_storeu_ps(c + r * ldc + 16 * v, st[v], acc[r][v]);                                   \
     }                                                                                                       \
   }
+#define STEP_1(k) STEP_BF(k, 1)
+#define STEP_2(k) STEP_BF(k, 2)
+#define STEP_3(k) STEP_BF(k, 3)
+#define STEP_4(k) STEP_BF(k, 4)
+#define STEP_5(k) STEP_BF(k, 5)
+#define STEP_6(k) STEP_BF(k, 6)
 DEFINE_KERNEL(1)
 DEFINE_KERNEL(2)
 DEFINE_KERNEL(3)

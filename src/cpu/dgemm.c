@@ -38,12 +38,7 @@ enum { MR = 6, NV = 4, NR = 8 * NV, KC = 128 };
     /* the lines at pf, one per step; then A's lines A_AHEAD steps ahead,                                     \
      * three per four steps (the address as an integer: past the tile's end                                   \
      * it points nowhere) */                                                                                  \
-    int64_t k = 0;                                                                                            \
-    for (; k < npf && k < K; k++) {                                                                           \
-      _mm_prefetch(pf + 64 * k, _MM_HINT_T1);                                                                 \
-      STEP_D(k, ROWS);                                                                                        \
-    }                                                                                                         \
-    for (int64_t q = k; q < npf; q++) _mm_prefetch(pf + 64 * q, _MM_HINT_T1);                                 \
+    GEMM_BIG_PREFETCH_STEPS(k, K, pf, npf, STEP_##ROWS);                                                      \
     for (; k + 4 <= K; k += 4) {                                                                              \
       uintptr_t pa = (uintptr_t)(a + k * MR) + A_AHEAD * MR * sizeof(double);                                 \
       _mm_prefetch((const char *)pa, _MM_HINT_T0);                                                            \
@@ -71,6 +66,12 @@ enum { MR = 6, NV = 4, NR = 8 * NV, KC = 128 };
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] = _mm512_fmadd_pd(av, bv[v], acc[r][v]); \
     }                                                                                                         \
   } while (0)
+#define STEP_1(k) STEP_D(k, 1)
+#define STEP_2(k) STEP_D(k, 2)
+#define STEP_3(k) STEP_D(k, 3)
+#define STEP_4(k) STEP_D(k, 4)
+#define STEP_5(k) STEP_D(k, 5)
+#define STEP_6(k) STEP_D(k, 6)
 DEFINE_KERNEL(1)
 DEFINE_KERNEL(2)
 DEFINE_KERNEL(3)

@@ -101,6 +101,18 @@ static inline __attribute__((always_inline)) void gemm_big_pack_a(int64_t es, in
   }
 }
 
+/* A micro-kernel's first steps, while it fetches the npf lines at pf into
+ * L2 (GemmBigType.tile), one line per step: STEP(k) runs step k of K;
+ * the lines left past the last step go at once. Leaves k after the steps
+ * run (at most K), for the kernel's own loop over the rest. */
+#define GEMM_BIG_PREFETCH_STEPS(k, K, pf, npf, STEP)            \
+  int64_t k = 0;                                                \
+  for (; k < (npf) && k < (K); k++) {                           \
+    _mm_prefetch((pf) + 64 * k, _MM_HINT_T1);                   \
+    STEP(k);                                                    \
+  }                                                             \
+  for (int64_t q_ = k; q_ < (npf); q_++) _mm_prefetch((pf) + 64 * q_, _MM_HINT_T1)
+
 /* Rows of B packed per pass over the panels in gemm_big_pack_b. */
 #define GEMM_BIG_PACK_ROWS 32
 

@@ -359,8 +359,8 @@ static inline __attribute__((always_inline)) void pool_rows_impl(const Pool *p, 
       if (full_y && kx0 == 0 && kx1 == KX) {
         /* every tap inside, undilated: 4 vectors of channels at a time
          * folded over the taps (the same order per lane), the loads of a
-         * tap independent of the others' maxima (3x the throughput of a
-         * vector at a time on maxpool's 2x2 windows) */
+         * tap independent of the others' maxima (2 x 112 x 112 x 64, 2x2
+         * windows, in cache: 1.6x the throughput of a vector at a time) */
         const float *x0 = p->x + ((n * p->H + iy0) * p->W + ix0) * C;
         for (; c + 4 * VL <= C; c += 4 * VL) {
           f32v a0 = *(const f32u *)(x0 + c), a1 = *(const f32u *)(x0 + c + VL);
