@@ -32,6 +32,7 @@
 
 #include "ir/numeric.h"
 #include "cpu/amx.h"
+#include "cpu/intdot.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
 #include <cpuid.h>
@@ -228,22 +229,6 @@ static void pack_a(const Job *j, int64_t bi, int64_t i0, int64_t npan, uint8_t *
   }
 }
 
-/* Rounds n f32 values to bf16, to nearest even (NaN stays NaN). */
-AMX_TGT static void round_bf16(const float *s, uint16_t *d, int64_t n) {
-  int64_t i = 0;
-  const __m512i one = _mm512_set1_epi32(1), half = _mm512_set1_epi32(0x7fff);
-  const __m512i abs = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000),
-                quiet = _mm512_set1_epi32(0x00400000);
-  for (; i + 16 <= n; i += 16) {
-    __m512i u = _mm512_loadu_si512(s + i);
-    __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(half, _mm512_and_si512(_mm512_srli_epi32(u, 16), one)));
-    __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, abs), inf);
-    r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(u, quiet));
-    _mm256_storeu_si256((__m256i *)(d + i), _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16)));
-  }
-  for (; i < n; i++) d[i] = f32_to_bf16(s[i]);
-}
-
 /* Tile rows must not straddle cache lines (a straddling tile load costs
  * several times as much): packed buffers start on a 64-byte boundary.
  * *base is what to free. */
@@ -355,7 +340,7 @@ AMX_TGT static cxla_status compute_slice(void *arg, int64_t lo, int64_t hi) {
         const float *blk = acc + pp * 16 * 32;
         for (int64_t r = 0; r < nrows; r++) {
           uint8_t *crow = C + ((ir + r) * N + jc) * cs;
-          if (g->out_bf16) round_bf16(blk + r * 32, (uint16_t *)crow, ncols);
+          if (g->out_bf16) bf16_round_avx512(blk + r * 32, (uint16_t *)crow, ncols);
           else memcpy(crow, blk + r * 32, (size_t)(ncols * 4));
         }
       }

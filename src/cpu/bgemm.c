@@ -18,7 +18,6 @@
 
 #include "cpu/gemm_big.h"
 #include "cpu/intdot.h"
-#include "ir/numeric.h"
 
 bool bf16_gemm_avx512_available(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -154,28 +153,10 @@ typedef struct RoundJob {
   uint16_t *dst;
 } RoundJob;
 
-/* f32_to_bf16 on 16 lanes: to nearest even; NaN keeps its high half,
- * quiet bit set */
-TGT static cxla_status round_slice(void *arg, int64_t lo, int64_t hi) {
+static cxla_status round_slice(void *arg, int64_t lo, int64_t hi) {
   const RoundJob *j = arg;
-  const __m512i one = _mm512_set1_epi32(1), bias = _mm512_set1_epi32(0x7fff), quiet = _mm512_set1_epi32(0x40);
-  const __m512i mag = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000);
-  int64_t i = lo * 16;
-  for (; i + 16 <= hi * 16; i += 16) {
-    __m512i u = _mm512_loadu_si512(j->src + i);
-    __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, mag), inf);
-    __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(bias, _mm512_and_si512(_mm512_srli_epi32(u, 16), one)));
-    r = _mm512_mask_blend_epi32(nan, r, _mm512_or_si512(u, _mm512_slli_epi32(quiet, 16)));
-    _mm256_storeu_si256((__m256i *)(j->dst + i), _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16)));
-  }
+  bf16_round_avx512(j->src + lo, j->dst + lo, hi - lo);
   return NULL;
-}
-
-static cxla_status round_to_bf16(const float *src, uint16_t *dst, int64_t n, RtPool *pool, int nthreads) {
-  RoundJob j = {src, dst};
-  cxla_status s = rt_pool_parallel_for(pool, n / 16, 4096, nthreads, round_slice, &j);
-  for (int64_t i = n / 16 * 16; i < n; i++) dst[i] = f32_to_bf16(src[i]);
-  return s;
 }
 
 /* ---- operands the driver does not read as they are ---- */
@@ -228,7 +209,10 @@ cxla_status bf16_gemm_avx512(const AmxGemm *g, const uint16_t *a, const uint16_t
     F32Gemm f = {.batch = g->batch, .m = g->m, .n = g->n, .k = p};
     s = gemm_big_run(&big_bf16, &f, A, B, NULL, C, pool, nthreads);
   }
-  if (!s && g->out_bf16) s = round_to_bf16(C, c, nc, pool, nthreads);
+  if (!s && g->out_bf16) {
+    RoundJob j = {C, c};
+    s = rt_pool_parallel_for(pool, nc, 1 << 16, nthreads, round_slice, &j);
+  }
   cxla_free(ca_raw);
   cxla_free(cb_raw);
   cxla_free(cc_raw);

@@ -43,6 +43,13 @@ typedef enum Bf16Kernel {
 cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, void *c, Bf16Kernel kernel,
                       RtPool *pool, int nthreads);
 
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Rounds n f32 values to bf16 as f32_to_bf16 does (to nearest even; NaN
+ * stays NaN, quiet), 16 at a time: the bf16 results of amx.c and
+ * bgemm.c. Needs AVX512F and BW (the caller checked). */
+void bf16_round_avx512(const float *s, uint16_t *d, int64_t n);
+#endif
+
 /* Whether this CPU runs BF16_AVX512 (AVX512F, BW and BF16). */
 bool bf16_gemm_avx512_available(void);
 /* bgemm.c: the AVX512-BF16 kernel, any layout and k (UNAVAILABLE where

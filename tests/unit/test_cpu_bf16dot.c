@@ -1,5 +1,6 @@
 /* The CPU backend's bf16 x bf16 dots accumulated in f32 (intdot.h's
- * bf16_gemm: the AMX tile kernels of amx.c, skipped where the CPU lacks
+ * bf16_gemm: the AMX tile kernels of amx.c and the AVX512-BF16 kernel
+ * of bgemm.c, each skipped where the CPU lacks
  * them, and the widen + sgemm fallback) against the interpreter: through
  * the compiled program (the dot's GEMM step), through each kernel
  * directly (forced), and through the optimized program, where the
@@ -293,6 +294,7 @@ int main(void) {
   RUN(kernels_non_finite);
   RUN(optimized_converts);
   if (!amx_available(false)) printf("  AMX kernel: skipped: this CPU lacks AMX\n");
+  if (!bf16_gemm_avx512_available()) printf("  AVX512-BF16 kernel: skipped: this CPU lacks AVX512-BF16\n");
   rt_pool_destroy(pool);
   return test_summary(__FILE__);
 }
