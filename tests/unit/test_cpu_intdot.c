@@ -172,6 +172,19 @@ TEST(kernels_extremes_and_wraparound) {
   CHECK(check_gen("s8", "s8", 1, 2, 2, 140000, true, false, 1));
 }
 
+/* products with an even number of 64-column panels, eight or more: the
+ * VNNI kernel splits them over the threads by panels (each thread packing
+ * its own rhs panels, for every block of contraction steps) instead of by
+ * rows; a partial last panel, partial row tiles, several blocks of steps,
+ * every type pair and storage order, batches and extremes */
+TEST(kernels_split_by_panels) {
+  for (int t = 0; t < 4; t++)
+    for (int l = 0; l < 4; l++) CHECK(check_gen(types[t][0], types[t][1], 1, 13, 512, 600, l & 1, l & 2, 0));
+  CHECK(check_gen("s8", "s8", 1, 70, 500, 1030, false, false, 0));
+  CHECK(check_gen("u8", "u8", 2, 9, 1024, 70, true, false, 0));
+  for (int t = 0; t < 4; t++) CHECK(check_gen(types[t][0], types[t][1], 1, 7, 512, 1029, t & 1, t & 2, 1));
+}
+
 int main(void) {
   if (rt_pool_create(2, &pool)) return 1;
   RUN(s8_and_u8);
@@ -180,6 +193,7 @@ int main(void) {
   RUN(kernels_types_and_layouts);
   RUN(kernels_edge_sizes);
   RUN(kernels_extremes_and_wraparound);
+  RUN(kernels_split_by_panels);
   if (!int8_gemm_vnni_available()) printf("  AVX512-VNNI kernel: skipped: this CPU lacks AVX512-VNNI\n");
   if (!amx_available(true)) printf("  AMX kernel: skipped: this CPU lacks AMX\n");
   rt_pool_destroy(pool);
