@@ -70,6 +70,14 @@ static bool check(const char *name, const char *text, bool exact, bool routine) 
     }
   }
   if (!cpu_vs_interp(name, text, exact)) return false;
+  /* outputs stored around the caches (only large ops choose it) */
+  setenv("CXLA_CPU_WINDOW_NT", "1", 1);
+  bool nt_ok = cpu_vs_interp(name, text, exact);
+  unsetenv("CXLA_CPU_WINDOW_NT");
+  if (!nt_ok) {
+    fprintf(stderr, "%s: with CXLA_CPU_WINDOW_NT=1\n", name);
+    return false;
+  }
   if (!routine_and_threads(name, text, &fired)) return false;
   if (fired != routine) fprintf(stderr, "%s: routine %s, expected %s\n", name, fired ? "ran" : "did not run",
                                 routine ? "to run" : "not to");
@@ -100,6 +108,10 @@ static const char *dw(const char *xs, const char *ks, const char *os, const char
 TEST(depthwise) {
   const char *L = "b01f_01io->b01f";
   CHECK(check("dw_3x3_same", dw("2,9,10,32", "3,3,1,32", "2,9,10,32", "size=3x3 pad=1_1x1_1", 32, L), false, true));
+  /* stride 1: blocks of 8 outputs across the row's interior (two, then
+   * three single ones; then one block and channels past the vectors) */
+  CHECK(check("dw_3x3_blocks", dw("2,5,21,48", "3,3,1,48", "2,5,21,48", "size=3x3 pad=1_1x1_1", 48, L), false, true));
+  CHECK(check("dw_3x3_block_tail", dw("1,4,11,21", "3,3,1,21", "1,4,11,21", "size=3x3 pad=1_1x1_1", 21, L), false, true));
   /* 3x3 with AVX-512's pairs of channel vectors, then one vector, then
    * single channels; with stride and dilation (the next row prefetched
    * where it lies in the image) */
