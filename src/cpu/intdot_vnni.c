@@ -146,10 +146,12 @@ TGT static void pack_a(const uint8_t *a, int64_t M, int64_t K, bool trans, int64
 }
 
 /* Packs steps [k0, k0+kc) of panels [p0, p1) of the rhs (k x n, stored
- * n x k when trans), each byte xor x, into the ceil(n/NR) panels of G
- * groups at dst. */
+ * n x k when trans), each byte xor x, into the ceil(n/NR) panels at dst,
+ * G groups each, panel p at group p * gs (gs >= G, the same for every
+ * block of steps: a thread packing its panels of the next block cannot
+ * write over panels another thread still reads). */
 TGT static void pack_b(const uint8_t *b, int64_t K, int64_t N, bool trans, int64_t k0, int64_t kc, uint8_t x,
-                       int64_t p0, int64_t p1, uint8_t *dst) {
+                       int64_t p0, int64_t p1, int64_t gs, uint8_t *dst) {
   int64_t G = (kc + 3) / 4;
   if (!trans) {
     __m128i xv = _mm_set1_epi8((char)x);
@@ -159,7 +161,7 @@ TGT static void pack_b(const uint8_t *b, int64_t K, int64_t N, bool trans, int64
       bool fullg = 4 * g + 4 <= kc;
       for (int q = 0; q < 4; q++) row[q] = 4 * g + q < kc ? b + (k0 + 4 * g + q) * N : b;
       for (int64_t p = p0; p < p1; p++) {
-        uint8_t *d = dst + (p * G + g) * NR * 4;
+        uint8_t *d = dst + (p * gs + g) * NR * 4;
         if (NR == 64 && fullg && (p + 1) * NR <= N) {
           __m512i q[4];
           quads64(row[0] + p * NR, N, xz, q);
@@ -188,7 +190,7 @@ TGT static void pack_b(const uint8_t *b, int64_t K, int64_t N, bool trans, int64
       int64_t j = p * NR + t;
       const uint8_t *s = b + j * K + k0;
       for (int64_t g = 0; g < G; g++) {
-        uint8_t *d = dst + (p * G + g) * NR * 4 + 4 * t;
+        uint8_t *d = dst + (p * gs + g) * NR * 4 + 4 * t;
         if (j >= N) {
           memset(d, 0, 4);
         } else if (4 * g + 4 <= kc) {
@@ -251,7 +253,7 @@ typedef struct VnniJob {
 /* panels [lo, hi) of the job's rhs block */
 TGT static cxla_status vnni_pack(void *arg, int64_t lo, int64_t hi) {
   const VnniJob *j = arg;
-  pack_b(j->B, j->K, j->N, j->trans_b, j->k0, j->kc, j->xb, lo, hi, j->bpk);
+  pack_b(j->B, j->K, j->N, j->trans_b, j->k0, j->kc, j->xb, lo, hi, j->Gmax, j->bpk);
   return NULL;
 }
 
@@ -280,7 +282,7 @@ TGT static void vnni_block(const VnniJob *j, int64_t rlo, int64_t rend, int64_t 
     else if (mfull < mc) pack_a(j->A, M, K, false, i0 + mfull, mc - mfull, k0, kc, apk);
     for (int64_t p = plo; p < phi; p++) {
       int64_t j0 = p * NR, nr = N - j0 < NR ? N - j0 : NR;
-      const uint8_t *bp = j->bpk + p * G * NR * 4;
+      const uint8_t *bp = j->bpk + p * j->Gmax * NR * 4;
       for (int64_t r0 = 0; r0 < mc; r0 += MR) {
         int64_t mr = mc - r0 < MR ? mc - r0 : MR;
         const int32_t *rinit = k0 == 0 && j->fix ? j->fix + i0 + r0 : NULL;
@@ -326,7 +328,7 @@ TGT static cxla_status vnni_cols(void *arg, int64_t lo, int64_t hi) {
   if (!apk) return cxla_oom();
   for (int64_t k0 = 0; k0 < j->K; k0 += KC) {
     int64_t kc = j->K - k0 < KC ? j->K - k0 : KC;
-    pack_b(j->B, j->K, j->N, j->trans_b, k0, kc, j->xb, lo, hi, j->bpk);
+    pack_b(j->B, j->K, j->N, j->trans_b, k0, kc, j->xb, lo, hi, j->Gmax, j->bpk);
     vnni_block(j, 0, j->M, lo, hi, k0, kc, apk);
   }
   cxla_free(apk);
