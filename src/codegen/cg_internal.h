@@ -87,6 +87,10 @@ typedef struct Em {
    * element; the number of vectors its iterations are to compute side by
    * side (see em_loop_end): 8 for f32 tanh, 2 for the others, 0 none. */
   int long_chain;
+  /* Set for the loop being emitted (em_loop_end reads and clears it): LLVM
+   * is to leave it as it is, neither vectorized nor unrolled (the exact
+   * pass of a speculating kernel, cg.c spec_pass). */
+  bool plain_loop;
   /* row kernels: the reduce whose loop also writes its input's elements
    * into output 0 (of the input's dims and type), where the row's
    * elements read them back instead of computing them again; or NULL */
