@@ -104,6 +104,12 @@ bool codegen_row_inplace(const Instr *in);
  * with other preds), as jnp.tril's is. */
 bool codegen_band_pred(const Instr *x, const int *map, int row, int col, int64_t *d);
 
+/* Makes each kernel whose IR equals an earlier kernel's (but for their
+ * names) an alias of that kernel, so that LLVM compiles one copy
+ * (share.c); *nshared: how many became aliases. Call after emitting every
+ * kernel, before codegen_take_module. */
+cxla_status codegen_share_kernels(Codegen *cg, int *nshared);
+
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a
  * JIT); the Codegen keeps nothing. */
 LLVMModuleRef codegen_take_module(Codegen *cg);

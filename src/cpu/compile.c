@@ -916,6 +916,7 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   Builder bd = {x, NULL, NULL, NULL};
   if (!s) s = codegen_create(jit_context(x->jit), m->name ? m->name : "cxla", &bd.cg);
   if (!s) s = build_program(&bd, m->entry, &x->entry);
+  if (!s && !getenv("CXLA_CPU_NO_SHARE")) s = codegen_share_kernels(bd.cg, &x->stats.nshared);
   double t1 = now_s();
   if (!s) {
     LLVMModuleRef mod = codegen_take_module(bd.cg);

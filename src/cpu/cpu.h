@@ -55,6 +55,7 @@ typedef struct CpuCompileOptions {
 typedef struct CpuCompileStats {
   double codegen_s, llvm_s; /* emitting IR; optimizing + JIT compiling */
   int nkernels, nroutines;
+  int nshared;              /* of the kernels: aliases of an identical one (codegen_share_kernels) */
   int nconvs;               /* convolutions run as GEMMs (conv.c), of them: */
   int nconvs_shift;         /* window-sum form, one GEMM per output position */
   int nconvs_phased;        /* lhs-dilated (transposed), per output phase */

@@ -66,6 +66,17 @@ static const char *const programs[][2] = {
      "ENTRY main {\n  x = f32[64,33] parameter(0)\n  t = f32[64,33] tanh(x)\n"
      "  e = f32[64,33] exponential(t)\n  z = f32[] constant(0)\n"
      "  ROOT r = f32[64] reduce(e, z), dimensions={1}, to_apply=add\n}\n"},
+    /* two pairs of identical kernels (tanh, multiply), one of each pair
+     * an alias of the other (codegen_share_kernels), and a tanh of
+     * another shape that is not */
+    {"shared_kernels",
+     "HloModule shared_kernels\nENTRY main {\n"
+     "  a = f32[33,17] parameter(0)\n  b = f32[33,17] parameter(1)\n"
+     "  c = f32[33,17] parameter(2)\n  d = f32[33,17] parameter(3)\n  e = f32[33,18] parameter(4)\n"
+     "  x = f32[33,17] tanh(a)\n  y = f32[33,17] tanh(b)\n"
+     "  p = f32[33,17] multiply(x, c)\n  q = f32[33,17] multiply(y, d)\n"
+     "  t = f32[33,18] tanh(e)\n  r = f32[33,17] add(p, q)\n"
+     "  ROOT o = (f32[33,17], f32[33,18]) tuple(r, t)\n}\n"},
 };
 enum { NPROGRAMS = sizeof programs / sizeof programs[0] };
 
@@ -145,6 +156,24 @@ TEST(loaded_programs_compute_what_the_jit_does) {
     if (m) cpu_vs_interp_free_args(m, args);
     cxla_module_destroy(m);
   }
+}
+
+/* Identical kernels are compiled once: the second of each pair an alias
+ * (the loaded programs above run them through the aliases' names). */
+TEST(identical_kernels_shared) {
+  const char *text = programs[NPROGRAMS - 1][1];
+  cxla_module *m = NULL;
+  CpuExecutable *x = NULL;
+  cxla_status s = parse("shared_kernels", text, &m);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  CHECK_OK(s);
+  if (!s) {
+    const CpuCompileStats *st = cpu_executable_stats(x);
+    CHECK(st->nshared == 2);
+    if (st->nshared != 2) fprintf(stderr, "  %d of %d kernels shared, 2 expected\n", st->nshared, st->nkernels);
+  }
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
 }
 
 /* Corpus cases, optimized by the default pipeline, on their arguments. */
@@ -320,6 +349,7 @@ TEST(unknown_relocations_are_not_loaded) {
 int main(int argc, char **argv) {
   corpus = argc > 1 ? argv[1] : NULL;
   RUN(loaded_programs_compute_what_the_jit_does);
+  RUN(identical_kernels_shared);
   RUN(corpus_cases_loaded);
   RUN(damaged_objects_never_crash);
   RUN(unknown_relocations_are_not_loaded);
