@@ -182,6 +182,7 @@ TEST(kernels_split_by_panels) {
     for (int l = 0; l < 4; l++) CHECK(check_gen(types[t][0], types[t][1], 1, 13, 512, 600, l & 1, l & 2, 0));
   CHECK(check_gen("s8", "s8", 1, 70, 500, 1030, false, false, 0));
   CHECK(check_gen("u8", "u8", 2, 9, 1024, 70, true, false, 0));
+  CHECK(check_gen("s8", "u8", 2, 5, 512, 1100, true, true, 0));
   for (int t = 0; t < 4; t++) CHECK(check_gen(types[t][0], types[t][1], 1, 7, 512, 1029, t & 1, t & 2, 1));
 }
 
