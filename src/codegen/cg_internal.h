@@ -89,7 +89,8 @@ typedef struct Em {
   int long_chain;
   /* Set for the loop being emitted (em_loop_end reads and clears it): LLVM
    * is to leave it as it is, neither vectorized nor unrolled (the exact
-   * pass of a speculating kernel, cg.c spec_pass). */
+   * pass of a speculating kernel, cg.c spec_pass; the row loop of a tiled
+   * nest, emit_nest_tiled). */
   bool plain_loop;
   /* row kernels: the reduce whose loop also writes its input's elements
    * into output 0 (of the input's dims and type), where the row's

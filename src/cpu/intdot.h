@@ -60,8 +60,8 @@ cxla_status bf16_gemm_avx512(const AmxGemm *g, const uint16_t *a, const uint16_t
 /* Whether this CPU runs INT8_VNNI. */
 bool int8_gemm_vnni_available(void);
 
-/* intdot_vnni.c: the VNNI kernel, its blocks of rows over at most
- * nthreads of pool's threads; the caller checked availability. */
+/* intdot_vnni.c: the VNNI kernel, split by column panels or by rows over
+ * at most nthreads of pool's threads; the caller checked availability. */
 cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b, int32_t *c, RtPool *pool,
                            int nthreads);
 

@@ -1064,7 +1064,7 @@ static void plan_depthwise(RwPlan *j, const Instr *in) {
   if (p->ox_hi < p->ox_lo) p->ox_hi = p->ox_lo;
   j->rows = os->dims[0] * p->OH;
   j->per_row = (double)(p->OW * p->C * p->KH * p->KW);
-  p->nt = stream_output(shape_elems(xs) * 4, shape_elems(os) * 4);
+  p->nt = p->C % VL == 0 && stream_output(shape_elems(xs) * 4, shape_elems(os) * 4);
 }
 
 static void plan_selscat(RwPlan *j, const Instr *in) {
@@ -1087,7 +1087,7 @@ static void plan_pool(RwPlan *j, const Instr *in) {
               .wx = &in->window[2]};
   j->rows = os->dims[0] * p->OH;
   j->per_row = (double)(p->OW * p->C * in->window[1].size * in->window[2].size);
-  p->nt = stream_output(shape_elems(xs) * 4, shape_elems(os) * 4);
+  p->nt = p->C % VL == 0 && stream_output(shape_elems(xs) * 4, shape_elems(os) * 4);
 }
 
 cxla_status rt_window_plan(const Instr *in, void **out) {
@@ -1154,7 +1154,7 @@ cxla_status rt_window_run(const ExecCtx *cx, const Step *st, RVal *const *ops, R
   case RW_SCAN: s = scan_run(cx, &j, x, ops[1]->lit.data, o); break;
   case RW_DEPTHWISE:
     j.dw.x = x->data, j.dw.w = ops[1]->lit.data, j.dw.o = o->lit.data;
-    j.dw.nt = j.dw.nt && j.dw.C % VL == 0 && (uintptr_t)j.dw.o % 64 == 0;
+    j.dw.nt = j.dw.nt && (uintptr_t)j.dw.o % 64 == 0;
     s = run_rows(cx, &j, j.rows, j.per_row);
     break;
   case RW_SELSCAT:
@@ -1168,7 +1168,7 @@ cxla_status rt_window_run(const ExecCtx *cx, const Step *st, RVal *const *ops, R
     break;
   default:
     j.pool.x = x->data, j.pool.o = o->lit.data, j.pool.init = *(const float *)ops[1]->lit.data;
-    j.pool.nt = j.pool.nt && j.pool.C % VL == 0 && (uintptr_t)j.pool.o % 64 == 0;
+    j.pool.nt = j.pool.nt && (uintptr_t)j.pool.o % 64 == 0;
     s = run_rows(cx, &j, j.rows, j.per_row);
     break;
   }
