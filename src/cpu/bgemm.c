@@ -53,15 +53,16 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128, KB = 2048 };
     }                                                                                                     \
   } while (0)
 
-/* The ROWS x 64 tile at c (row stride ldc; columns masked by st) = (when
- * accum, the tile at ci, row stride ldi, +) K pair steps of the packed
- * tile of A at a (step k's rows at a + k * MR) times the packed panel at
- * b (step k at b + k * NR); the npf lines at pf fetched into L2 meanwhile
+/* The ROWS x 64 tile at c (row stride ldc; columns masked by st; f32, or
+ * bf16 rounded from the f32 sums when out16) = (when accum, the f32 tile
+ * at ci, row stride ldi, +) K pair steps of the packed tile of A at a
+ * (step k's rows at a + k * MR) times the packed panel at b (step k at
+ * b + k * NR); the npf lines at pf fetched into L2 meanwhile
  * (gemm_big.h). */
 #define DEFINE_KERNEL(ROWS)                                                                                 \
   TGT static void kernel_##ROWS(int64_t K, const uint32_t *a, const uint32_t *b, const float *ci,           \
-                                int64_t ldi, float *c, int64_t ldc, const __mmask16 *st, bool accum,        \
-                                const char *pf, int64_t npf) {                                              \
+                                int64_t ldi, void *c, int64_t ldc, const __mmask16 *st, bool accum,         \
+                                const char *pf, int64_t npf, bool out16) {                                  \
     __m512 acc[ROWS][NV];                                                                                   \
     _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[r][v] =                                      \
@@ -74,9 +75,16 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128, KB = 2048 };
       STEP_BF(k + 1, ROWS);                                                                                 \
     }                                                                                                       \
     for (; k < K; k++) STEP_BF(k, ROWS);                                                                    \
+    if (out16) {                                                                                            \
+      _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                              \
+        _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) _mm512_mask_cvtepi32_storeu_epi16(             \
+            (uint16_t *)c + r * ldc + 16 * v, st[v], bf16_round16(_mm512_castps_si512(acc[r][v])));         \
+      }                                                                                                     \
+      return;                                                                                               \
+    }                                                                                                       \
     _Pragma("GCC unroll 8") for (int r = 0; r < ROWS; r++) {                                                \
       _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++)                                                  \
-          _mm512_mask_storeu_ps(c + r * ldc + 16 * v, st[v], acc[r][v]);                                   \
+          _mm512_mask_storeu_ps((float *)c + r * ldc + 16 * v, st[v], acc[r][v]);                          \
     }                                                                                                       \
   }
 #define STEP_1(k) STEP_BF(k, 1)
@@ -93,15 +101,24 @@ DEFINE_KERNEL(5)
 DEFINE_KERNEL(6)
 #undef DEFINE_KERNEL
 
-typedef void (*Kernel)(int64_t, const uint32_t *, const uint32_t *, const float *, int64_t, float *, int64_t,
-                       const __mmask16 *, bool, const char *, int64_t);
+typedef void (*Kernel)(int64_t, const uint32_t *, const uint32_t *, const float *, int64_t, void *, int64_t,
+                       const __mmask16 *, bool, const char *, int64_t, bool);
 static const Kernel kernels[MR + 1] = {NULL, kernel_1, kernel_2, kernel_3, kernel_4, kernel_5, kernel_6};
 
 TGT static void big_tile(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
                          int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf) {
   const __mmask16 st[NV] = {(__mmask16)cols, (__mmask16)(cols >> 16), (__mmask16)(cols >> 32),
                             (__mmask16)(cols >> 48)};
-  kernels[rows](k, a, b, ci, ldi, c, ldc, st, accum, pf, npf);
+  kernels[rows](k, a, b, ci, ldi, c, ldc, st, accum, pf, npf, false);
+}
+
+/* big_tile storing bf16 (c, ldc in bf16 elements): the last pass of the
+ * bf16-result type */
+TGT static void big_tile_out(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi,
+                             void *c, int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf) {
+  const __mmask16 st[NV] = {(__mmask16)cols, (__mmask16)(cols >> 16), (__mmask16)(cols >> 32),
+                            (__mmask16)(cols >> 48)};
+  kernels[rows](k, a, b, ci, ldi, c, ldc, st, accum, pf, npf, true);
 }
 
 /* Pair rows [lo, hi) of B (2 k x n bf16, row stride ldb) into panels of
@@ -145,6 +162,13 @@ static void big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, int64
 static const GemmBigType big_bf16 = {.esize = 4, .mr = MR, .nr = NR, .kc = KC, .kb = KB,
                                      .a_bytes = (int64_t)1 << 19, .scratch = true, .tile = big_tile,
                                      .pack_a = big_pack_a, .pack_b = big_pack_b, .pack_bt = NULL};
+/* the same with bf16 results, each tile's f32 sums rounded in its last
+ * store (k up to KB pair steps): no f32 C written, read and rounded in a
+ * pass of its own (1024^3: 4 MiB each way) */
+static const GemmBigType big_bf16_out = {.esize = 4, .mr = MR, .nr = NR, .kc = KC, .kb = KB,
+                                         .a_bytes = (int64_t)1 << 19, .scratch = true, .tile = big_tile,
+                                         .tile_out = big_tile_out, .out_esize = 2, .pack_a = big_pack_a,
+                                         .pack_b = big_pack_b, .pack_bt = NULL};
 
 /* ---- the f32 result rounded to bf16 ---- */
 
@@ -201,15 +225,18 @@ cxla_status bf16_gemm_avx512(const AmxGemm *g, const uint16_t *a, const uint16_t
     if (!(A = cxla_malloc_lines((size_t)(g->batch * g->m * 2 * p) * 2, &ca_raw))) s = cxla_oom();
   if (!s && (g->trans_b || (g->k & 1)))
     if (!(B = cxla_malloc_lines((size_t)(g->batch * 2 * p * g->n) * 2, &cb_raw))) s = cxla_oom();
-  if (!s && g->out_bf16)
+  /* bf16 results rounded by the tiles where k is one block of steps,
+   * else summed into an f32 C and rounded after */
+  bool round_after = g->out_bf16 && p > KB;
+  if (!s && round_after)
     if (!(C = cxla_malloc_lines((size_t)nc * sizeof *C, &cc_raw))) s = cxla_oom();
   if (!s) {
     if (ca_raw) canon_a(g, a, p, A);
     if (cb_raw) canon_b(g, b, p, B);
     F32Gemm f = {.batch = g->batch, .m = g->m, .n = g->n, .k = p};
-    s = gemm_big_run(&big_bf16, &f, A, B, NULL, C, pool, nthreads);
+    s = gemm_big_run(g->out_bf16 && !round_after ? &big_bf16_out : &big_bf16, &f, A, B, NULL, C, pool, nthreads);
   }
-  if (!s && g->out_bf16) {
+  if (!s && round_after) {
     RoundJob j = {C, c};
     s = rt_pool_parallel_for(pool, nc, 1 << 16, nthreads, round_slice, &j);
   }

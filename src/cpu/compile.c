@@ -144,6 +144,32 @@ static bool convert_skippable(const Computation *c, const Instr *cv, const Users
   return true;
 }
 
+/* A fusion that only rounds a product of two bf16 values to bf16,
+ * convert(dot(p0, p1)) (float normalization's form of a bf16 dot) whose
+ * operands are skipped converts (convert_skippable: bf16 values at run
+ * time): one GEMM step with a bf16 result (gemm_run_into: the f32 sums
+ * rounded once, to nearest even, as the convert rounds them) rather than
+ * a GEMM into a temporary and a kernel that rounds it. Its plan in plan;
+ * swap when the dot's lhs is parameter 1. */
+static bool rounded_bf16_dot(const Program *p, const Instr *in, GemmPlan *plan, bool *swap) {
+  if (in->op != OP_FUSION || in->ncalled != 1 || in->noperands != 2 || in->shape->type != T_BF16) return false;
+  const Computation *f = in->called[0];
+  const Instr *r = f->root;
+  if (f->ninstrs != 4 || !r || r->op != OP_CONVERT || r->noperands != 1) return false;
+  const Instr *d = r->operands[0];
+  if (d->op != OP_DOT || d->shape->type != T_F32 || d->operands[0]->op != OP_PARAMETER ||
+      d->operands[1]->op != OP_PARAMETER || d->operands[0] == d->operands[1])
+    return false;
+  for (int k = 0; k < 2; k++) {
+    const Instr *o = in->operands[k];
+    if (o->op != OP_CONVERT || o->operands[0]->shape->type != T_BF16 || p->steps[o->id].kind != ST_ALIAS)
+      return false;
+  }
+  if (!gemm_plan(d, plan)) return false;
+  *swap = d->operands[0]->param_number == 1;
+  return true;
+}
+
 /* ---- what a kernel costs, to decide how finely to split it ---- */
 
 /* Elements of a shape (array leaves of a tuple summed). */
@@ -387,6 +413,13 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     bd->x->stats.nroutines++;
     TRY(routine_prepare(st, in));
     return sub_programs(bd, st, 1, in->called);
+  case OP_FUSION:
+    if (rounded_bf16_dot(bd->x->progs[prog], in, &st->gemm, &st->swap)) {
+      st->kind = ST_BLAS_DOT;
+      bd->x->stats.nbf16_rounded++;
+      return NULL;
+    }
+    break;
   case OP_DOT:
     if (gemm_plan(in, &st->gemm)) {
       st->kind = ST_BLAS_DOT;

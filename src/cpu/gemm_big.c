@@ -21,7 +21,7 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
   const BigJob *j = arg;
   const GemmBigType *t = j->t;
   const F32Gemm *g = j->g;
-  int64_t es = t->esize, mr = t->mr, nr = t->nr, kc = t->kc;
+  int64_t es = t->esize, oes = t->tile_out ? t->out_esize : es, mr = t->mr, nr = t->nr, kc = t->kc;
   int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + nr - 1) / nr;
   int64_t sai = g->trans_a ? 1 : f32_gemm_a_lda(g), sak = g->trans_a ? M : 1, kb = K < t->kb ? K : t->kb;
   void *pa_raw, *cb_raw = NULL;
@@ -45,7 +45,7 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
       for (int64_t pn = 0; pn < npanels; pn++) {
         int64_t j0 = pn * nr, nc = N - j0 < nr ? N - j0 : nr;
         const char *pp = j->pb + (pn * K + kb0) * nr * es;
-        char *C = j->c + j0 * es;
+        char *C = j->c + j0 * oes;
         uint64_t cols = nc == 64 ? ~(uint64_t)0 : ((uint64_t)1 << nc) - 1;
         for (int64_t k0 = 0; k0 < kbl; k0 += kc) {
           int64_t kcl = kbl - k0 < kc ? kbl - k0 : kc;
@@ -63,17 +63,17 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
             const char *pf = nx ? nx + done * 64 : NULL;
             done += npf;
             const char *ta = pa + ((i - i0) * kbl + k0 * mr) * es, *tb = pp + k0 * nr * es;
-            char *tc = C + i * ldc * es;
-            if (!cb || rows < mr) {
+            char *tc = C + i * ldc * oes;
+            if (!cb || (rows < mr && !t->tile_out)) {
               t->tile(rows, kcl, ta, tb, tc, ldc, tc, ldc, cols, kb0 + k0 > 0, pf, npf);
               continue;
             }
             /* the tile's partial sums in cb between the passes over the
              * slices: read from C on the first (when accumulating), C
-             * written on the last */
+             * written on the last (narrowed, with tile_out) */
             bool first = k0 == 0, last = k0 + kc >= kbl;
             char *ts = cb + (i - i0) * nr * es;
-            t->tile(rows, kcl, ta, tb, first ? tc : ts, first ? ldc : nr, last ? tc : ts, last ? ldc : nr, cols,
+            (last && t->tile_out ? t->tile_out : t->tile)(rows, kcl, ta, tb, first ? tc : ts, first ? ldc : nr, last ? tc : ts, last ? ldc : nr, cols,
                     kb0 + k0 > 0, pf, npf);
           }
         }
@@ -119,11 +119,13 @@ static cxla_status gather_rows(void *arg, int64_t lo, int64_t hi) {
 cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, const void *given,
                          void *c, RtPool *pool, int nthreads) {
   if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
-  int64_t es = t->esize, M = g->m, N = g->n, K = g->k;
+  int64_t es = t->esize, oes = t->tile_out ? t->out_esize : es, M = g->m, N = g->n, K = g->k;
+  if (t->tile_out && K > t->kb) return ERR(INVALID_ARGUMENT, "gemm_big_run: %lld steps for a narrowing type of %lld",
+                                           (long long)K, (long long)t->kb);
   int64_t ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N, lda = f32_gemm_a_lda(g);
   if (K <= 0) {
     /* empty sums: +0 */
-    for (int64_t r = 0; r < g->batch * M; r++) memset((char *)c + r * ldc * es, 0, (size_t)(N * es));
+    for (int64_t r = 0; r < g->batch * M; r++) memset((char *)c + r * ldc * oes, 0, (size_t)(N * oes));
     return NULL;
   }
   int64_t np = (N + t->nr - 1) / t->nr;
@@ -160,7 +162,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
     else if (t->pack_bt) s = t->pack_bt(pk.b, N, K, pb, pool, nthreads);
     else s = rt_pool_parallel_for(pool, K, 64, nthreads, gather_rows, &pk);
     j.a = (const char *)a + bi * M * lda * es;
-    j.c = (char *)c + bi * M * ldc * es;
+    j.c = (char *)c + bi * M * ldc * oes;
     if (!s) s = rt_pool_parallel_for(pool, nb, 1, nthreads, big_slice, &j);
   }
   cxla_free(pb_raw);

@@ -57,6 +57,15 @@ typedef struct GemmBigType {
    * the tile, they stall on the line fill buffers. */
   void (*tile)(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
                int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf);
+  /* NULL, or a tile whose store (the rest as tile's) writes C in elements
+   * of out_esize bytes, c and ldc counted in them: the type's results in
+   * a narrower type (bgemm.c: f32 sums rounded to bf16). A type with one
+   * has scratch set and k of at most kb steps (one block of steps: C
+   * written once, by the last pass over the slices); every tile then
+   * keeps its partial sums in the scratch, partial ones too. */
+  void (*tile_out)(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
+                   int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf);
+  int64_t out_esize;
   /* gemm_big_pack_a of the type */
   void (*pack_a)(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst);
   /* rows [lo, hi) of B (k x n, row stride ldb) into the panels at dst:
@@ -67,7 +76,9 @@ typedef struct GemmBigType {
   cxla_status (*pack_bt)(const void *b, int64_t n, int64_t k, void *dst, RtPool *pool, int nthreads);
 } GemmBigType;
 
-/* Runs g (every F32Gemm field honoured) with elements of type t; B read
+/* Runs g (every F32Gemm field honoured; C of out_esize elements when
+ * t->tile_out, INVALID_ARGUMENT if g->k is past t->kb then) with
+ * elements of type t; B read
  * from its panels at pb (batch element after batch element, each its
  * ceil(n / nr) panels of k x nr elements: pack_b's layout) when pb is not
  * NULL, else packed here from b. */

@@ -123,16 +123,8 @@ cxla_status gemm_int8(const GemmPlan *p, RVal *a, RVal *b, RVal *o, RtPool *pool
 
 __attribute__((target("avx512f,avx512bw"))) void bf16_round_avx512(const float *s, uint16_t *d, int64_t n) {
   int64_t i = 0;
-  const __m512i one = _mm512_set1_epi32(1), half = _mm512_set1_epi32(0x7fff);
-  const __m512i abs = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000),
-                quiet = _mm512_set1_epi32(0x00400000);
-  for (; i + 16 <= n; i += 16) {
-    __m512i u = _mm512_loadu_si512(s + i);
-    __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(half, _mm512_and_si512(_mm512_srli_epi32(u, 16), one)));
-    __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, abs), inf);
-    r = _mm512_mask_mov_epi32(r, nan, _mm512_or_si512(u, quiet));
-    _mm256_storeu_si256((__m256i *)(d + i), _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16)));
-  }
+  for (; i + 16 <= n; i += 16)
+    _mm256_storeu_si256((__m256i *)(d + i), _mm512_cvtepi32_epi16(bf16_round16(_mm512_loadu_si512(s + i))));
   for (; i < n; i++) d[i] = f32_to_bf16(s[i]);
 }
 #endif

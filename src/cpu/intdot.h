@@ -48,6 +48,19 @@ cxla_status bf16_gemm(const AmxGemm *g, const uint16_t *a, const uint16_t *b, vo
  * stays NaN, quiet), 16 at a time: the bf16 results of amx.c and
  * bgemm.c. Needs AVX512F and BW (the caller checked). */
 void bf16_round_avx512(const float *s, uint16_t *d, int64_t n);
+
+#include <immintrin.h>
+
+/* 16 f32 values (their bits u) rounded to bf16 as f32_to_bf16 does: the
+ * bf16 bits in each lane's low 16 (the high 16 zero). AVX512F. */
+__attribute__((target("avx512f"))) static inline __m512i bf16_round16(__m512i u) {
+  const __m512i one = _mm512_set1_epi32(1), half = _mm512_set1_epi32(0x7fff);
+  const __m512i abs = _mm512_set1_epi32(0x7fffffff), inf = _mm512_set1_epi32(0x7f800000),
+                quiet = _mm512_set1_epi32(0x00400000);
+  __m512i r = _mm512_add_epi32(u, _mm512_add_epi32(half, _mm512_and_si512(_mm512_srli_epi32(u, 16), one)));
+  __mmask16 nan = _mm512_cmpgt_epu32_mask(_mm512_and_si512(u, abs), inf);
+  return _mm512_srli_epi32(_mm512_mask_mov_epi32(r, nan, _mm512_or_si512(u, quiet)), 16);
+}
 #endif
 
 /* Whether this CPU runs BF16_AVX512 (AVX512F, BW and BF16). */

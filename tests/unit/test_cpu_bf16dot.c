@@ -114,9 +114,10 @@ static Literal *abs_copy(const Literal *l) {
 /* Runs `text` (optimized by the default pipeline when optimize) on the
  * interpreter and the cpu backend, and each forced kernel on g (NULL:
  * none); whether all agree. nbf16_direct >= 0: the converts the program
- * must skip. */
-static bool check(const char *name, const char *text, int special, const AmxGemm *g, bool optimize,
-                  int nbf16_direct) {
+ * must skip; nrounded >= 0: the rounded products it must run as GEMM
+ * steps of bf16 results (then with no kernel at all when 1). */
+static bool check_n(const char *name, const char *text, int special, const AmxGemm *g, bool optimize,
+                    int nbf16_direct, int nrounded) {
   cxla_module *m = NULL;
   Literal *args[2] = {0}, *abs_args[2] = {0}, *want = NULL, *sumabs = NULL, *got = NULL;
   CpuExecutable *x = NULL;
@@ -153,6 +154,12 @@ static bool check(const char *name, const char *text, int special, const AmxGemm
     fprintf(stderr, "%s: %d converts skipped, want %d\n", name, cpu_executable_stats(x)->nbf16_direct, nbf16_direct);
     ok = false;
   }
+  const CpuCompileStats *cs = cpu_executable_stats(x);
+  if (nrounded >= 0 && (cs->nbf16_rounded != nrounded || (nrounded == 1 && cs->nkernels != 0))) {
+    fprintf(stderr, "%s: %d rounded products and %d kernels, want %d and no kernel\n", name, cs->nbf16_rounded,
+            cs->nkernels, nrounded);
+    ok = false;
+  }
   for (int kern = BF16_SGEMM; g && kern <= BF16_AVX512; kern++) {
     if (kern == BF16_AMX && !amx_available(false)) continue;
     if (kern == BF16_AVX512 && !bf16_gemm_avx512_available()) continue;
@@ -182,6 +189,11 @@ out:
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
   return ok;
+}
+
+static bool check(const char *name, const char *text, int special, const AmxGemm *g, bool optimize,
+                  int nbf16_direct) {
+  return check_n(name, text, special, g, optimize, nbf16_direct, -1);
 }
 
 /* bf16[batch.., m, k] (k x m when trans_a) x bf16[batch.., k, n] (n x k
@@ -263,6 +275,31 @@ TEST(optimized_converts) {
                                  "  d = bf16[64,80] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
                                  "  ROOT r = bf16[64,80] tanh(d)\n"),
               0, NULL, true, 2));
+  /* bf16 result of the dot itself: fusion(convert(dot)) is one GEMM step
+   * rounding its sums (no kernel); lhs and rhs as the fusion's second
+   * and first parameters too; a row count that leaves a partial tile;
+   * NaN */
+  CHECK(check_n("bf16_dot", MOD("  a = bf16[300,96] parameter(0)\n  b = bf16[96,80] parameter(1)\n"
+                                "  ROOT d = bf16[300,80] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"),
+                1, NULL, true, 2, 1));
+  CHECK(check_n("bf16_dot_batched_t", MOD("  a = bf16[2,64,96] parameter(0)\n  b = bf16[2,80,96] parameter(1)\n"
+                                          "  ROOT d = bf16[2,80,64] dot(b, a), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
+                                          "rhs_batch_dims={0}, rhs_contracting_dims={2}\n"),
+                0, NULL, true, 2, 1));
+  /* as a fusion whose dot reads its parameters swapped (an XLA dump's
+   * optimized module), not optimized again */
+  CHECK(check_n("bf16_dot_fusion_swapped",
+                "HloModule m\n\nfc {\n  p0 = f32[96,80] parameter(0)\n  p1 = f32[70,96] parameter(1)\n"
+                "  d = f32[70,80] dot(p1, p0), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+                "  ROOT r = bf16[70,80] convert(d)\n}\n\nENTRY e {\n  a = bf16[70,96] parameter(0)\n"
+                "  b = bf16[96,80] parameter(1)\n  ca = f32[70,96] convert(a)\n  cb = f32[96,80] convert(b)\n"
+                "  ROOT f = bf16[70,80] fusion(cb, ca), kind=kOutput, calls=fc\n}\n",
+                0, NULL, false, 2, 1));
+  /* the rounded product one of the results: still the GEMM step */
+  CHECK(check_n("bf16_dot_then_add", MOD("  a = bf16[64,96] parameter(0)\n  b = bf16[96,80] parameter(1)\n"
+                                         "  d = bf16[64,80] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+                                         "  ROOT s = (bf16[64,80], bf16[64,96]) tuple(d, a)\n"),
+                0, NULL, true, 2, 1));
   /* f32 result: a plain GEMM step */
   CHECK(check("f32_result", MOD("  a = bf16[2,64,96] parameter(0)\n  b = bf16[2,80,96] parameter(1)\n"
                                 "  ROOT d = f32[2,64,80] dot(a, b), lhs_batch_dims={0}, lhs_contracting_dims={2}, "
