@@ -846,13 +846,29 @@ cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RV
   /* the scan split over the execution's threads (an input of megabytes) */
   RtPool *pool = cx ? cx->pool : NULL;
   int nth = cx && cx->nthreads > 1 ? cx->nthreads : 1;
+  WgradConv w;
+  if (shift_ok(&p) && wgrad_plan(&p, &w) && wgrad_all_taps(&w)) {
+    /* No scan of the operands (megabytes, for an output of a few hundred
+     * values): the kernel takes every product, the padding's zeros too,
+     * so infinities and NaNs propagate; only where a non-finite rhs value
+     * meets the padding does it give NaN (0 x inf) where the interpreter
+     * skips the tap. A NaN anywhere in the result: run again on the
+     * direct loop. */
+    TRY(wgrad_run(cx, &w, (const float *)x, (const float *)ker, (float *)o));
+    const float *r = (const float *)o;
+    for (int64_t i = 0; i < out->lit.nelems; i++)
+      if (r[i] != r[i]) {
+        conv_direct(&p, x, ker, o);
+        break;
+      }
+    return NULL;
+  }
   if (!rval_all_finite_on(lhs, 1, pool, nth) || !rval_all_finite_on(rhs, 1, pool, nth)) {
     conv_direct(&p, x, ker, o);
     return NULL;
   }
   cxla_status st = NULL;
   char *xp = NULL;
-  WgradConv w;
   if (shift_ok(&p) && wgrad_plan(&p, &w)) {
     st = wgrad_run(cx, &w, (const float *)x, (const float *)ker, (float *)o);
     goto done;

@@ -384,6 +384,13 @@ typedef struct WgradConv {
   int64_t os_h, os_w, os_b, os_o; /* output strides */
 } WgradConv;
 bool wgrad_available(void);
+/* Whether wgrad_run takes every product of w (its position tiles, over a
+ * zero-padded lhs): then operands with infinities or NaNs may run on it
+ * too, and give the interpreter's results except for NaN where a
+ * non-finite rhs value meets the padding (0 x inf: the interpreter skips
+ * those taps). The other tiles skip them too: they must not see such
+ * operands. */
+bool wgrad_all_taps(const WgradConv *w);
 cxla_status wgrad_run(const ExecCtx *cx, const WgradConv *w, const float *x, const float *dy, float *out);
 
 /* rt_fft.c */

@@ -21,7 +21,9 @@
  * blocks of all 64 output features run on unmasked tiles. Sums are in
  * f32, in that order: not the interpreter's (double, in window order),
  * within the differential tests' tolerance. Operands with infinities or
- * NaNs never get here (conv.c takes its direct loop for them). */
+ * NaNs never get here (conv.c takes its direct loop for them), except on
+ * the position tiles (below), which take every product (conv.c reruns a
+ * result with a NaN). */
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -223,35 +225,202 @@ static cxla_status wg_chunks(void *arg, int64_t c0, int64_t c1) {
   return NULL;
 }
 
+/* ---- few accumulators per position: tiles over output positions ----
+ * Where a position's tile would hold few accumulators (B x ceil(O / 16)
+ * small: the first layer's gradient, 1 or 3 input channels), a tile
+ * instead spans up to WP_MAX_POS output positions of one b and block of
+ * o: each rhs vector dy[f, kh, kw, o:o+16] is loaded once for all of
+ * them, and each position's lhs value is read from a zero-padded copy of
+ * x, Xp[b][f][Hp][Wp] (Hp = OH + KH - 1: the range of oh + kh; Wp
+ * likewise), so that no tap needs a bounds test. The sums run over the
+ * same rows (f, kh) in the same chunks; within a row, kw in order. */
+#define WP_MAX_POS 12
+
+typedef struct PTile {
+  const float *xp, *dy; /* the padded lhs at (b, f = 0, 0, 0); the rhs at o */
+  int64_t r0, r1, KH, KW, ri, rh, rw, fst, Wp; /* rows; strides of the rhs and of Xp's f and rows */
+  const int64_t *xoff; /* the tile's positions: offsets in Xp (oh Wp + ow) */
+  float *part;          /* the first position's partial outputs */
+  int64_t pst;          /* positions' partial outputs apart (B O) */
+  __mmask16 mk[4];
+} PTile;
+typedef void (*TileFnP)(const PTile *);
+
+#define WP_TILE(P, NV)                                                                             \
+  TGT static void ptile_##P##_##NV(const PTile *t) {                                               \
+    __m512 acc[P][NV];                                                                             \
+    int64_t off[P];                                                                                \
+    _Pragma("GCC unroll 12") for (int p = 0; p < P; p++) {                                         \
+      off[p] = t->xoff[p];                                                                         \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[p][v] =                             \
+          _mm512_maskz_loadu_ps(t->mk[v], t->part + p * t->pst + 16 * v);                          \
+    }                                                                                              \
+    for (int64_t r = t->r0; r < t->r1; r++) {                                                      \
+      int64_t f = r / t->KH, kh = r % t->KH;                                                       \
+      const float *d = t->dy + f * t->ri + kh * t->rh;                                             \
+      const float *a = t->xp + f * t->fst + kh * t->Wp;                                            \
+      for (int64_t kw = 0; kw < t->KW; kw++, d += t->rw, a++) {                                    \
+        __m512 dv[NV];                                                                             \
+        _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) dv[v] =                               \
+            _mm512_maskz_loadu_ps(t->mk[v], d + 16 * v);                                           \
+        _Pragma("GCC unroll 12") for (int p = 0; p < P; p++) {                                     \
+          __m512 av = _mm512_set1_ps(a[off[p]]);                                                   \
+          _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++) acc[p][v] =                         \
+              _mm512_fmadd_ps(av, dv[v], acc[p][v]);                                               \
+        }                                                                                          \
+      }                                                                                            \
+    }                                                                                              \
+    _Pragma("GCC unroll 12") for (int p = 0; p < P; p++)                                           \
+      _Pragma("GCC unroll 4") for (int v = 0; v < NV; v++)                                         \
+          _mm512_mask_storeu_ps(t->part + p * t->pst + 16 * v, t->mk[v], acc[p][v]);               \
+  }
+/* up to 12 accumulators (and the NV rhs vectors): 12 positions of one
+ * vector, 6 of two */
+#define WP_ROW(NV, A, B, C, D, E, F) WP_TILE(A, NV) WP_TILE(B, NV) WP_TILE(C, NV) WP_TILE(D, NV) WP_TILE(E, NV) WP_TILE(F, NV)
+WP_ROW(1, 1, 2, 3, 4, 5, 6)
+WP_ROW(1, 7, 8, 9, 10, 11, 12)
+WP_ROW(2, 1, 2, 3, 4, 5, 6)
+static const TileFnP ptiles1[12] = {ptile_1_1, ptile_2_1, ptile_3_1, ptile_4_1,  ptile_5_1,  ptile_6_1,
+                                    ptile_7_1, ptile_8_1, ptile_9_1, ptile_10_1, ptile_11_1, ptile_12_1};
+static const TileFnP ptiles2[6] = {ptile_1_2, ptile_2_2, ptile_3_2, ptile_4_2, ptile_5_2, ptile_6_2};
+
+/* Whether w takes the position tiles (cpu_internal.h): at most 2
+ * accumulators per position's tile (B ceil(O / 16), O up to 32), more
+ * than one position, and a padded lhs of at most WG_PART_BYTES. */
+bool wgrad_all_taps(const WgradConv *w) {
+  int64_t nv = (w->O + 15) / 16, Hp = w->OH + w->KH - 1, Wp = w->OW + w->KW - 1;
+  return nv <= 2 && w->B * nv <= 2 && w->OH * w->OW > 1 &&
+         (double)w->B * (double)w->F * (double)Hp * (double)Wp * 4 <= WG_PART_BYTES;
+}
+
+typedef struct WpJob {
+  const WgradConv *w;
+  const float *x, *dy;
+  float *xp, *parts;
+  int64_t rows, nch, plen, Hp, Wp, nv;
+  int64_t xoff[]; /* every output position's offset in Xp */
+} WpJob;
+
+/* Chunks [c0, c1) on the position tiles. */
+static cxla_status wp_chunks(void *arg, int64_t c0, int64_t c1) {
+  const WpJob *j = arg;
+  const WgradConv *w = j->w;
+  int64_t npos = w->OH * w->OW, maxp = j->nv == 1 ? 12 : 6;
+  PTile t = {.KH = w->KH, .KW = w->KW, .ri = w->ri, .rh = w->rh, .rw = w->rw, .fst = j->Hp * j->Wp, .Wp = j->Wp,
+             .pst = w->B * w->O};
+  for (int v = 0; v < 4; v++) {
+    int64_t lanes = w->O - 16 * v;
+    t.mk[v] = lanes >= 16 ? (__mmask16)0xffff : lanes <= 0 ? (__mmask16)0 : (__mmask16)((1u << lanes) - 1);
+  }
+  for (int64_t c = c0; c < c1; c++) {
+    float *part = j->parts + c * j->plen;
+    memset(part, 0, (size_t)j->plen * sizeof *part);
+    t.r0 = c * j->rows / j->nch, t.r1 = (c + 1) * j->rows / j->nch;
+    t.dy = j->dy;
+    for (int64_t b = 0; b < w->B; b++) {
+      t.xp = j->xp + b * w->F * t.fst;
+      for (int64_t p0 = 0; p0 < npos; p0 += maxp) {
+        int64_t np = npos - p0 < maxp ? npos - p0 : maxp;
+        t.xoff = j->xoff + p0;
+        t.part = part + (p0 * w->B + b) * w->O;
+        (j->nv == 1 ? ptiles1[np - 1] : ptiles2[np - 1])(&t);
+      }
+    }
+  }
+  return NULL;
+}
+
+/* Lhs features [f0, f1) of every b into the padded copy (rows whose w
+ * is contiguous copied whole). */
+static cxla_status wp_pad(void *arg, int64_t f0, int64_t f1) {
+  const WpJob *j = arg;
+  const WgradConv *w = j->w;
+  int64_t Wp = j->Wp;
+  for (int64_t b = 0; b < w->B; b++)
+    for (int64_t f = f0; f < f1; f++) {
+      float *d = j->xp + (b * w->F + f) * j->Hp * Wp;
+      memset(d, 0, (size_t)(j->Hp * Wp) * sizeof *d);
+      /* (shift_ok: no negative padding, Hp = H + ph + ph_hi: every row
+       * of x lands inside) */
+      for (int64_t h = 0; h < w->H; h++) {
+        const float *src = j->x + b * w->lb + f * w->lf + h * w->lh;
+        float *row = d + (h + w->ph) * Wp + w->pw;
+        if (w->lw == 1) memcpy(row, src, (size_t)w->W * sizeof *row);
+        else
+          for (int64_t x0 = 0; x0 < w->W; x0++) row[x0] = src[x0 * w->lw];
+      }
+    }
+  return NULL;
+}
+
+/* out = the nch partial outputs at parts (plen apart) summed in chunk
+ * order (a row of O at a time where out's o is contiguous) */
+static void sum_parts(const WgradConv *w, const float *parts, int64_t nch, int64_t plen, float *out) {
+  for (int64_t oh = 0; oh < w->OH; oh++)
+    for (int64_t ow = 0; ow < w->OW; ow++)
+      for (int64_t b = 0; b < w->B; b++) {
+        int64_t pi = ((oh * w->OW + ow) * w->B + b) * w->O;
+        float *o = out + oh * w->os_h + ow * w->os_w + b * w->os_b;
+        if (w->os_o == 1) {
+          memcpy(o, parts + pi, (size_t)w->O * sizeof *o);
+          for (int64_t c = 1; c < nch; c++) {
+            const float *q = parts + c * plen + pi;
+            for (int64_t k = 0; k < w->O; k++) o[k] += q[k];
+          }
+          continue;
+        }
+        for (int64_t k = 0; k < w->O; k++) {
+          float s = parts[pi + k];
+          for (int64_t c = 1; c < nch; c++) s += parts[c * plen + pi + k];
+          o[k * w->os_o] = s;
+        }
+      }
+}
+
+/* Chunks of rhs rows, as many as w's shape gives (results do not depend
+ * on the thread count) */
+static int64_t chunks_of(const WgradConv *w, int64_t rows, int64_t plen) {
+  int64_t fit = WG_PART_BYTES / (plen * (int64_t)sizeof(float) + 1), nch = rows < WG_CHUNKS ? rows : WG_CHUNKS;
+  if (nch > fit) nch = fit;
+  return nch < 1 ? 1 : nch;
+}
+
+static bool parallel(const ExecCtx *cx, int64_t n) { return cx && cx->pool && cx->nthreads > 1 && n > 1; }
+
+static cxla_status wp_run(const ExecCtx *cx, const WgradConv *w, const float *x, const float *dy, float *out) {
+  int64_t npos = w->OH * w->OW;
+  WpJob *j = cxla_malloc(sizeof *j + (size_t)npos * sizeof(int64_t));
+  if (!j) return cxla_oom();
+  *j = (WpJob){.w = w, .x = x, .dy = dy, .rows = w->F * w->KH, .plen = npos * w->B * w->O,
+               .Hp = w->OH + w->KH - 1, .Wp = w->OW + w->KW - 1, .nv = (w->O + 15) / 16};
+  for (int64_t oh = 0; oh < w->OH; oh++)
+    for (int64_t ow = 0; ow < w->OW; ow++) j->xoff[oh * w->OW + ow] = oh * j->Wp + ow;
+  j->nch = chunks_of(w, j->rows, j->plen);
+  j->xp = cxla_malloc((size_t)(w->B * w->F * j->Hp * j->Wp) * sizeof(float));
+  j->parts = cxla_malloc((size_t)(j->nch * j->plen) * sizeof(float));
+  cxla_status st = !j->xp || !j->parts ? cxla_oom() : NULL;
+  if (!st) st = parallel(cx, w->F) ? rt_pool_parallel_for(cx->pool, w->F, 1, cx->nthreads, wp_pad, j)
+                                   : wp_pad(j, 0, w->F);
+  if (!st) st = parallel(cx, j->nch) ? rt_pool_parallel_for(cx->pool, j->nch, 1, cx->nthreads, wp_chunks, j)
+                                     : wp_chunks(j, 0, j->nch);
+  if (!st) sum_parts(w, j->parts, j->nch, j->plen, out);
+  cxla_free(j->xp);
+  cxla_free(j->parts);
+  cxla_free(j);
+  return st;
+}
+
 cxla_status wgrad_run(const ExecCtx *cx, const WgradConv *w, const float *x, const float *dy, float *out) {
+  if (wgrad_all_taps(w)) return wp_run(cx, w, x, dy, out);
   WgJob j = {.w = w, .x = x, .dy = dy, .rows = w->F * w->KH, .plen = w->OH * w->OW * w->B * w->O};
   /* chunks and sweeps: functions of the shape only */
-  int64_t fit = WG_PART_BYTES / (j.plen * (int64_t)sizeof(float) + 1);
-  j.nch = j.rows < WG_CHUNKS ? j.rows : WG_CHUNKS;
-  if (j.nch > fit) j.nch = fit;
-  if (j.nch < 1) j.nch = 1;
+  j.nch = chunks_of(w, j.rows, j.plen);
   j.rb = (WG_SWEEP_PIXELS + w->KW - 1) / w->KW;
   if (j.rb < 2) j.rb = 2;
   if (!(j.parts = cxla_malloc((size_t)(j.nch * j.plen) * sizeof(float)))) return cxla_oom();
-  cxla_status st;
-  if (cx && cx->pool && cx->nthreads > 1 && j.nch > 1)
-    st = rt_pool_parallel_for(cx->pool, j.nch, 1, cx->nthreads, wg_chunks, &j);
-  else
-    st = wg_chunks(&j, 0, j.nch);
-  if (!st) {
-    /* out = the partials' sum, in chunk order */
-    for (int64_t oh = 0; oh < w->OH; oh++)
-      for (int64_t ow = 0; ow < w->OW; ow++)
-        for (int64_t b = 0; b < w->B; b++) {
-          int64_t pi = ((oh * w->OW + ow) * w->B + b) * w->O;
-          float *o = out + oh * w->os_h + ow * w->os_w + b * w->os_b;
-          for (int64_t k = 0; k < w->O; k++) {
-            float s = j.parts[pi + k];
-            for (int64_t c = 1; c < j.nch; c++) s += j.parts[c * j.plen + pi + k];
-            o[k * w->os_o] = s;
-          }
-        }
-  }
+  cxla_status st = parallel(cx, j.nch) ? rt_pool_parallel_for(cx->pool, j.nch, 1, cx->nthreads, wg_chunks, &j)
+                                       : wg_chunks(&j, 0, j.nch);
+  if (!st) sum_parts(w, j.parts, j.nch, j.plen, out);
   cxla_free(j.parts);
   return st;
 }
@@ -259,6 +428,11 @@ cxla_status wgrad_run(const ExecCtx *cx, const WgradConv *w, const float *x, con
 #else
 
 bool wgrad_available(void) {
+  return false;
+}
+
+bool wgrad_all_taps(const WgradConv *w) {
+  (void)w;
   return false;
 }
 

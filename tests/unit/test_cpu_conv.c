@@ -352,6 +352,30 @@ TEST(weight_gradient_direct_kernel) {
                                                                 "window={size=12x12 pad=1_1x1_1}, "
                                                                 "dim_labels=b01f_i01o->bf01"),
                          1, 1, 0, WG(1), 0));
+  /* few accumulators per position (lhs batch x output vectors <= 2): the
+   * position tiles, over a zero-padded lhs: 12 positions per tile and a
+   * partial last one (4 x 4 outputs), two vectors of features with
+   * masked lanes, 1-D, padding on one side only; and non-finite values
+   * in the rhs (no scan first): where they meet the padding the
+   * interpreter skips the tap, the kernel's 0 x inf gives NaN, and the
+   * result is computed again on the direct loop */
+  CHECK(check_conv_wgrad("wp_o16_b1_4x4", CONV_MODULE("f32", "[2,20,20,1]", "[2,20,20,16]", "[4,4,1,16]",
+                                                      "window={size=20x20 pad=1_2x1_2}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wp_o24_b1_pad_lo", CONV_MODULE("f32", "[8,10,9,1]", "[8,10,9,24]", "[3,2,1,24]",
+                                                         "window={size=10x9 pad=2_0x0_1}, dim_labels=f01b_i01o->01bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wp_1d", CONV_MODULE("f32", "[20,40,1]", "[20,36,30]", "[5,1,30]",
+                                              "window={size=36}, dim_labels=f0b_i0o->0bf"),
+                         1, 1, 0, WG(1), 0));
+  CHECK(check_conv_wgrad("wp_rhs_inf", "HloModule m\n\nENTRY e {\n  k = f32[8,10,9,16] parameter(0)\n"
+                                       "  x = f32[8,10,9,1] parameter(1)\n  ROOT c = f32[3,3,1,16] convolution(x, k), "
+                                       "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf\n}\n",
+                         1, 1, 0, WG(1), INFINITY));
+  CHECK(check_conv_wgrad("wp_rhs_nan", "HloModule m\n\nENTRY e {\n  k = f32[8,10,9,16] parameter(0)\n"
+                                       "  x = f32[8,10,9,1] parameter(1)\n  ROOT c = f32[3,3,1,16] convolution(x, k), "
+                                       "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf\n}\n",
+                         1, 1, 0, WG(1), NAN));
   /* the shifted GEMMs: f64, rhs output features not innermost */
   CHECK(check_conv_wgrad("wg_f64", CONV_MODULE("f64", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
                                                "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
