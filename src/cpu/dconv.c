@@ -549,59 +549,74 @@ static cxla_status wino_run(const ExecCtx *cx, const DConvPlan *p, const float *
  * tap). Here, per output row and vector of 16 output features, blocks of
  * C1_PB pixels keep their sums in registers; per window tap (row-major,
  * taps whose input row is in padding left out, as above) one weight vector
- * is loaded and each pixel's input value broadcast into it; a pixel whose
- * input column is in padding skips the tap (the strips add 0 x w there:
- * the same sum, up to the sign of a zero). Needs the output features
- * contiguous (os_f 1). The sum is the strips' order: tap by tap from 0. */
-enum { C1_PB = 8 };
+ * is loaded and each pixel's input value broadcast into it. The input's
+ * rows are read from a copy padded with zeros left and right (as far as
+ * the last block of pixels reaches): every block takes every tap of its
+ * row with no bounds tests (0 x w where the strips skip the tap: the same
+ * sum, up to the sign of a zero; operands here are finite). Needs the
+ * output features contiguous (os_f 1). The sum is the strips' order: tap
+ * by tap from 0. */
+enum { C1_PB = 16 };
 
 typedef struct C1Job {
   const DConvPlan *p;
   const float *x, *w; /* input; weights [tap][opad] (zero past O) */
+  float *xp;          /* the padded rows: [N][H][Wp], column c is input column c - pw */
   float *o;
-  int64_t opad;
+  int64_t opad, Wp;
 } C1Job;
+
+/* Images [n0, n1) into the padded copy. */
+static cxla_status c1_pad(void *arg, int64_t n0, int64_t n1) {
+  const C1Job *j = arg;
+  const DConvPlan *p = j->p;
+  for (int64_t n = n0; n < n1; n++)
+    for (int64_t h = 0; h < p->H; h++) {
+      const float *src = j->x + n * p->xs_b + h * p->xs_h;
+      float *d = j->xp + (n * p->H + h) * j->Wp;
+      /* columns [c0, c1) from the input, zeros around them */
+      int64_t c0 = p->pw > 0 ? p->pw : 0, c1 = p->pw + p->W < j->Wp ? p->pw + p->W : j->Wp;
+      if (c1 < c0) c1 = c0;
+      memset(d, 0, (size_t)c0 * sizeof *d);
+      if (p->xs_w == 1) memcpy(d + c0, src + c0 - p->pw, (size_t)(c1 - c0) * sizeof *d);
+      else
+        for (int64_t c = c0; c < c1; c++) d[c] = src[(c - p->pw) * p->xs_w];
+      memset(d + c1, 0, (size_t)(j->Wp - c1) * sizeof *d);
+    }
+  return NULL;
+}
 
 TGT static cxla_status c1_slice(void *arg, int64_t r0, int64_t r1) {
   const C1Job *j = arg;
   const DConvPlan *p = j->p;
+  int64_t sw = p->sw;
   for (int64_t r = r0; r < r1; r++) {
     int64_t n = r / p->OH, oh = r % p->OH;
-    const float *xb = j->x + n * p->xs_b;
     float *orow = j->o + p->obase + n * p->os_b + oh * p->os_h;
     for (int64_t f0 = 0; f0 < p->O; f0 += 16) {
       __mmask16 m = lanes(p->O - f0);
       for (int64_t ow0 = 0; ow0 < p->OW; ow0 += C1_PB) {
         int64_t nb = p->OW - ow0 < C1_PB ? p->OW - ow0 : C1_PB;
         __m512 acc[C1_PB];
-        _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++) acc[q] = _mm512_setzero_ps();
+        _Pragma("GCC unroll 16") for (int q = 0; q < C1_PB; q++) acc[q] = _mm512_setzero_ps();
         for (int64_t kh = 0; kh < p->KH; kh++) {
           int64_t ih = oh * p->sh - p->ph + kh * p->dh;
           if (ih < 0 || ih >= p->H) continue;
-          const float *xr = xb + ih * p->xs_h;
+          const float *xr = j->xp + (n * p->H + ih) * j->Wp + ow0 * sw;
+          const float *wk = j->w + kh * p->KW * j->opad + f0;
           for (int64_t kw = 0; kw < p->KW; kw++) {
-            __m512 wv = _mm512_loadu_ps(j->w + (kh * p->KW + kw) * j->opad + f0);
-            int64_t iw0 = ow0 * p->sw - p->pw + kw * p->dw, step = p->sw * p->xs_w;
-            if (nb == C1_PB && iw0 >= 0 && iw0 + (C1_PB - 1) * p->sw < p->W) {
-              const float *x0 = xr + iw0 * p->xs_w;
-              if (step == 1) { /* adjacent pixels (stride 1): constant offsets */
-                _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++)
-                  acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(x0[q]), wv, acc[q]);
-              } else {
-                _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++)
-                  acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(x0[q * step]), wv, acc[q]);
-              }
-              continue;
-            }
-            /* (constant bounds: the sums stay in registers) */
-            _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++) {
-              int64_t iw = iw0 + q * p->sw;
-              if (q < nb && iw >= 0 && iw < p->W)
-                acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(xr[iw * p->xs_w]), wv, acc[q]);
+            __m512 wv = _mm512_loadu_ps(wk + kw * j->opad);
+            const float *x0 = xr + kw * p->dw;
+            if (sw == 1) { /* adjacent pixels: constant offsets */
+              _Pragma("GCC unroll 16") for (int q = 0; q < C1_PB; q++)
+                acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(x0[q]), wv, acc[q]);
+            } else {
+              _Pragma("GCC unroll 16") for (int q = 0; q < C1_PB; q++)
+                acc[q] = _mm512_fmadd_ps(_mm512_set1_ps(x0[q * sw]), wv, acc[q]);
             }
           }
         }
-        _Pragma("GCC unroll 8") for (int q = 0; q < C1_PB; q++) if (q < nb)
+        _Pragma("GCC unroll 16") for (int q = 0; q < C1_PB; q++) if (q < nb)
           _mm512_mask_storeu_ps(orow + (ow0 + q) * p->os_w + f0, m, acc[q]);
       }
     }
@@ -628,8 +643,17 @@ static cxla_status c1_run(const ExecCtx *cx, const DConvPlan *p, const float *x,
       for (int64_t oc = 0; oc < opad; oc++)
         w[(kh * p->KW + kw) * opad + oc] =
             oc < p->O ? k[p->kbase + kh * p->ks_h + kw * p->ks_w + oc * p->ks_o] : 0.0f;
-  C1Job j = {.p = p, .x = x, .w = w, .o = o, .opad = opad};
-  cxla_status st = over_rows(cx, p, (double)p->OW * (double)opad * (double)taps, c1_slice, &j);
+  /* the padded rows reach the last block's last pixel's last tap */
+  int64_t nblk = (p->OW + C1_PB - 1) / C1_PB, Wp = (nblk * C1_PB - 1) * p->sw + (p->KW - 1) * p->dw + 1;
+  C1Job j = {.p = p, .x = x, .w = w, .o = o, .opad = opad, .Wp = Wp};
+  cxla_status st = NULL;
+  if (!(j.xp = cxla_malloc((size_t)(p->N * p->H * Wp) * sizeof(float)))) st = cxla_oom();
+  if (!st)
+    st = cx && cx->pool && cx->nthreads > 1 && p->N > 1
+             ? rt_pool_parallel_for(cx->pool, p->N, 1, cx->nthreads, c1_pad, &j)
+             : c1_pad(&j, 0, p->N);
+  if (!st) st = over_rows(cx, p, (double)p->OW * (double)opad * (double)taps, c1_slice, &j);
+  cxla_free(j.xp);
   cxla_free(w);
   return st;
 }
