@@ -350,6 +350,11 @@ static cxla_status wino_pack(void *arg, int64_t c0, int64_t c1) {
 TGT static void wino_in(const DConvPlan *p, const float *const *rows, int64_t cs, int64_t iw0, int64_t c0,
                         __mmask16 m, float *V, int64_t vs) {
   __m512 d[4][4], t[4][4];
+  if (m == 0xffff && rows[0] && rows[1] && rows[2] && rows[3] && iw0 >= 0 && iw0 + 3 < p->W) {
+    /* inside the input, 16 whole features: plain loads */
+    for (int i = 0; i < 4; i++)
+      for (int c = 0; c < 4; c++) d[i][c] = _mm512_loadu_ps(rows[i] + (iw0 + c) * cs + c0);
+  } else
   for (int i = 0; i < 4; i++) {
     for (int c = 0; c < 4; c++) {
       int64_t iw = iw0 + c;
@@ -496,6 +501,20 @@ TGT static cxla_status wino_slice(void *arg, int64_t r0, int64_t r1) {
         }
       for (int64_t t = 0; t < T; t++) {
         int64_t tw = t0 + t;
+        if (2 * th + 1 < p->OH && 2 * tw + 1 < p->OW) {
+          /* a whole 2 x 2 tile: four stores per vector, no tests */
+          float *d00 = in_place ? ob + 2 * tw * p->os_w : tb + 2 * tw * opad;
+          int64_t dr = in_place ? p->os_h : p->OW * opad, dc = in_place ? p->os_w : opad;
+          for (int64_t ov = 0; ov < opad; ov += 16) {
+            __m512 y[2][2];
+            wino_out(M + t * opad + ov, ms, y);
+            _mm512_storeu_ps(d00 + ov, y[0][0]);
+            _mm512_storeu_ps(d00 + dc + ov, y[0][1]);
+            _mm512_storeu_ps(d00 + dr + ov, y[1][0]);
+            _mm512_storeu_ps(d00 + dr + dc + ov, y[1][1]);
+          }
+          continue;
+        }
         for (int64_t ov = 0; ov < opad; ov += 16) {
           __m512 y[2][2];
           wino_out(M + t * opad + ov, ms, y);
