@@ -368,14 +368,12 @@ TEST(weight_gradient_direct_kernel) {
   CHECK(check_conv_wgrad("wp_1d", CONV_MODULE("f32", "[20,40,1]", "[20,36,30]", "[5,1,30]",
                                               "window={size=36}, dim_labels=f0b_i0o->0bf"),
                          1, 1, 0, WG(1), 0));
-  CHECK(check_conv_wgrad("wp_rhs_inf", "HloModule m\n\nENTRY e {\n  k = f32[8,10,9,16] parameter(0)\n"
-                                       "  x = f32[8,10,9,1] parameter(1)\n  ROOT c = f32[3,3,1,16] convolution(x, k), "
-                                       "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf\n}\n",
-                         1, 1, 0, WG(1), INFINITY));
-  CHECK(check_conv_wgrad("wp_rhs_nan", "HloModule m\n\nENTRY e {\n  k = f32[8,10,9,16] parameter(0)\n"
-                                       "  x = f32[8,10,9,1] parameter(1)\n  ROOT c = f32[3,3,1,16] convolution(x, k), "
-                                       "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf\n}\n",
-                         1, 1, 0, WG(1), NAN));
+  /* (the rhs the first parameter: the one poisoned) */
+  static const char rhs_first[] = "HloModule m\n\nENTRY e {\n  k = f32[8,10,9,16] parameter(0)\n"
+                                  "  x = f32[8,10,9,1] parameter(1)\n  ROOT c = f32[3,3,1,16] convolution(x, k), "
+                                  "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf\n}\n";
+  CHECK(check_conv_wgrad("wp_rhs_inf", rhs_first, 1, 1, 0, WG(1), INFINITY));
+  CHECK(check_conv_wgrad("wp_rhs_nan", rhs_first, 1, 1, 0, WG(1), NAN));
   /* the shifted GEMMs: f64, rhs output features not innermost */
   CHECK(check_conv_wgrad("wg_f64", CONV_MODULE("f64", "[3,12,12,5]", "[3,12,12,8]", "[3,3,5,8]",
                                                "window={size=12x12 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
