@@ -422,15 +422,31 @@ static cxla_status consumer_reuses(Fuser *fz, const Instr *C, int j, bool *out) 
 /* A producer with other users may be copied into this consumer when that
  * costs no extra memory traffic: cheap, and its distinct operands hold no
  * more elements than its result. */
-static bool duplicable(const Instr *p) {
-  if (fusion_is_expensive(p) || fusion_is_output_head(p)) return false;
+static int64_t distinct_operand_elems(const Instr *p) {
   int64_t in = 0;
   for (int k = 0; k < p->noperands; k++) {
     bool seen = false;
     for (int q = 0; q < k; q++) seen |= p->operands[q] == p->operands[k];
     if (!seen) in += shape_elems(p->operands[k]->shape);
   }
-  return in <= shape_elems(p->shape);
+  return in;
+}
+
+static bool duplicable(const Instr *p) {
+  if (fusion_is_expensive(p) || fusion_is_output_head(p)) return false;
+  return distinct_operand_elems(p) <= shape_elems(p->shape);
+}
+
+/* Whether copies of duplicable p are unbounded: it expands its operands
+ * (a broadcast, an iota, a constant). One of as many elements as it reads
+ * (x * x, a sine) is copied into at most FUSION_MAX_COPIES fusions like
+ * any cheap producer: each copy makes p's operand an operand of one more
+ * fusion, free to copy in turn, and a chain whose every value a reduction
+ * also reads (x_i+1 = sin(x_i * x_i), r_i = sum(x_i * x_i)) was copied
+ * whole into every reduction's fusion, O(N^2) instructions (gen_scale's
+ * `comps`, 800 instructions: 12 MB of LLVM IR, 10 s of LLVM). */
+static bool copies_unbounded(const Instr *p) {
+  return duplicable(p) && distinct_operand_elems(p) < shape_elems(p->shape);
 }
 
 /* May instruction C take producers at all? */
@@ -590,7 +606,9 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
    * no memory traffic (duplicable) or when it fuses into every one of its
    * users (XLA's ComputeGloballyUnfusible, marked per round in no_dup),
    * and then into at most FUSION_MAX_COPIES fusions in all. */
-  if (users > 1 && !duplicable(p) &&
+  bool free_copy = duplicable(p) && (copies_unbounded(p) || (tracked(fz, p) && p->id < fz->nctrl &&
+                                                             fz->copies[p->id] < FUSION_MAX_COPIES));
+  if (users > 1 && !free_copy &&
       (fusion_is_expensive(p) || !tracked(fz, p) || p->id >= fz->nctrl || fz->no_dup[p->id] ||
        fz->copies[p->id] >= FUSION_MAX_COPIES))
     return NULL;

@@ -48,8 +48,15 @@ bool fusion_is_expensive(const Instr *in) {
   case OP_TUPLE: case OP_XOR:
     return false;
   /* Cheap for real numbers only. */
-  case OP_ABS: case OP_SIGN: case OP_COS: case OP_SIN: case OP_TAN:
+  case OP_ABS: case OP_SIGN:
     return type_is_complex(in->shape->type);
+  /* XLA calls these cheap for real numbers too; cxla's emitter evaluates
+   * each with a range reduction and a polynomial (and, for large f32
+   * arguments, an exact pass): tens of instructions per element. Copied
+   * into every fusion that read them, a chain of sines a reduction reads
+   * at each step compiled in O(N^2) (gen_scale `comps`). */
+  case OP_COS: case OP_SIN: case OP_TAN:
+    return true;
   /* f32 -> bf16 rounds with NaN checks; other conversions are cheap. */
   case OP_CONVERT:
     return in->shape->type == T_BF16 && in->noperands == 1 &&

@@ -209,19 +209,20 @@ TEST(code_duplication_limit) {
 }
 
 /* add(x, y) (cheap, not free to copy) read by n users, each its own
- * fusion: directly (n users of a), or through a free copy (a sine with n
- * users, whose every copy makes a an operand of one more fusion). */
-static HloModule *fanout(int n, bool through_sine) {
+ * fusion: directly (n users of a), or through a negate with n users
+ * (copied at no memory cost, each copy making a an operand of one more
+ * fusion). */
+static HloModule *fanout(int n, bool through_neg) {
   size_t cap = 8192, len = 0;
   char *t = malloc(cap);
   len += (size_t)snprintf(t + len, cap - len,
                           "HloModule fan\n\nENTRY e {\n  x = f32[8] parameter(0)\n"
                           "  y = f32[8] parameter(1)\n  a = f32[8] add(x, y)\n%s",
-                          through_sine ? "  s = f32[8] sine(a)\n" : "");
+                          through_neg ? "  s = f32[8] negate(a)\n" : "");
   for (int i = 0; i < n; i++)
     len += (size_t)snprintf(t + len, cap - len,
                             "  q%d = f32[8] parameter(%d)\n  u%d = f32[8] multiply(%s, q%d)\n", i,
-                            i + 2, i, through_sine ? "s" : "a", i);
+                            i + 2, i, through_neg ? "s" : "a", i);
   len += (size_t)snprintf(t + len, cap - len, "  ROOT t = (");
   for (int i = 0; i < n; i++) len += (size_t)snprintf(t + len, cap - len, "%sf32[8]", i ? "," : "");
   len += (size_t)snprintf(t + len, cap - len, ") tuple(");
@@ -234,9 +235,10 @@ static HloModule *fanout(int n, bool through_sine) {
 
 /* Copies are bounded (FUSION_MAX_COPIES = 12 fusions per instruction):
  * 12 users each take a copy of a, 13 users read it from memory, computed
- * once. Through the sine (free to copy: all 14 fusions take one), a
- * reaches the fusions one copy at a time: 12 take a copy, the other two
- * read a, computed once outside. */
+ * once. Through the negate (free to copy, yet bounded like a: each copy
+ * makes a an operand of one more fusion), 12 users take a copy of both;
+ * the other two read the negate, computed once, with a, in a fusion of
+ * its own. */
 TEST(copies_bounded) {
   HloModule *m = fanout(12, false);
   if (m) {
@@ -252,13 +254,63 @@ TEST(copies_bounded) {
   m = fanout(12, true);
   if (m) {
     CHECK(pc_count(m->entry, OP_ADD) == 0 && pc_count_module(m, OP_ADD) == 12);
-    CHECK(pc_count(m->entry, OP_SIN) == 0 && pc_count_module(m, OP_SIN) == 12);
+    CHECK(pc_count(m->entry, OP_NEGATE) == 0 && pc_count_module(m, OP_NEGATE) == 12);
     module_destroy(m);
   }
   m = fanout(14, true);
   if (m) {
-    CHECK(pc_count(m->entry, OP_ADD) == 1 && pc_count_module(m, OP_ADD) == 13);
-    CHECK(pc_count(m->entry, OP_SIN) == 0 && pc_count_module(m, OP_SIN) == 14);
+    CHECK(pc_count(m->entry, OP_ADD) == 0 && pc_count_module(m, OP_ADD) == 13);
+    CHECK(pc_count(m->entry, OP_NEGATE) == 0 && pc_count_module(m, OP_NEGATE) == 13);
+    module_destroy(m);
+  }
+}
+
+/* A chain whose every value a reduction also reads, x' = f(-(x * x)),
+ * r = sum(-(x * x)), every r a result (gen_scale's `comps` after its
+ * loops are unrolled): copies of the chain into each reduction's fusion
+ * are bounded. A sine (expensive in cxla: tens of instructions) is never
+ * copied; the multiply and negate (free to copy) into at most
+ * FUSION_MAX_COPIES fusions: not the whole prefix into every reduction's
+ * fusion (40 groups: 820 of each). */
+static HloModule *chain_of_reductions(int groups, const char *f) {
+  size_t cap = 16384, len = 0;
+  char *t = malloc(cap);
+  len += (size_t)snprintf(t + len, cap - len,
+                          "HloModule chain\n\nsum {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+                          "  ROOT s = f32[] add(a, b)\n}\n\nENTRY e {\n  x0 = f32[16] parameter(0)\n"
+                          "  z = f32[] constant(0)\n");
+  for (int g = 0; g < groups; g++)
+    len += (size_t)snprintf(t + len, cap - len,
+                            "  m%d = f32[16] multiply(x%d, x%d)\n  n%d = f32[16] negate(m%d)\n"
+                            "  r%d = f32[] reduce(n%d, z), dimensions={0}, to_apply=sum\n  x%d = f32[16] %s(n%d)\n",
+                            g, g, g, g, g, g, g, g + 1, f, g);
+  len += (size_t)snprintf(t + len, cap - len, "  ROOT out = (f32[16]");
+  for (int g = 0; g < groups; g++) len += (size_t)snprintf(t + len, cap - len, ", f32[]");
+  len += (size_t)snprintf(t + len, cap - len, ") tuple(x%d", groups);
+  for (int g = 0; g < groups; g++) len += (size_t)snprintf(t + len, cap - len, ", r%d", g);
+  snprintf(t + len, cap - len, ")\n}\n");
+  HloModule *m = pc_optimize_checked(t, "fusion");
+  free(t);
+  return m;
+}
+
+TEST(chain_of_reductions_bounded) {
+  HloModule *m = chain_of_reductions(40, "sine");
+  if (m) {
+    CHECK(pc_count_module(m, OP_SIN) == 40);
+    CHECK(pc_count_module(m, OP_MULTIPLY) <= 40 * (FUSION_MAX_COPIES + 1));
+    module_destroy(m);
+  }
+  m = chain_of_reductions(40, "exponential");
+  if (m) {
+    CHECK(pc_count_module(m, OP_EXP) == 40);
+    CHECK(pc_count_module(m, OP_MULTIPLY) <= 40 * (FUSION_MAX_COPIES + 1));
+    module_destroy(m);
+  }
+  m = chain_of_reductions(40, "negate");
+  if (m) {
+    CHECK(pc_count_module(m, OP_MULTIPLY) <= 40 * (FUSION_MAX_COPIES + 1));
+    CHECK(pc_count_module(m, OP_NEGATE) <= 2 * 40 * (FUSION_MAX_COPIES + 1));
     module_destroy(m);
   }
 }
@@ -591,6 +643,7 @@ int main(int argc, char **argv) {
   RUN(producer_with_unfusible_user_not_copied);
   RUN(code_duplication_limit);
   RUN(copies_bounded);
+  RUN(chain_of_reductions_bounded);
   RUN(gather_index_clamp_fused);
   RUN(no_dead_fusions);
   RUN(variadic_reduce_takes_iota);
