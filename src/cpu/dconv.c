@@ -354,13 +354,13 @@ TGT static void wino_in(const DConvPlan *p, const float *const *rows, int64_t cs
     /* inside the input, 16 whole features: plain loads */
     for (int i = 0; i < 4; i++)
       for (int c = 0; c < 4; c++) d[i][c] = _mm512_loadu_ps(rows[i] + (iw0 + c) * cs + c0);
-  } else
-  for (int i = 0; i < 4; i++) {
-    for (int c = 0; c < 4; c++) {
-      int64_t iw = iw0 + c;
-      d[i][c] = rows[i] && iw >= 0 && iw < p->W ? _mm512_maskz_loadu_ps(m, rows[i] + iw * cs + c0)
-                                                 : _mm512_setzero_ps();
-    }
+  } else {
+    for (int i = 0; i < 4; i++)
+      for (int c = 0; c < 4; c++) {
+        int64_t iw = iw0 + c;
+        d[i][c] = rows[i] && iw >= 0 && iw < p->W ? _mm512_maskz_loadu_ps(m, rows[i] + iw * cs + c0)
+                                                   : _mm512_setzero_ps();
+      }
   }
   for (int c = 0; c < 4; c++) {
     t[0][c] = _mm512_sub_ps(d[0][c], d[2][c]);

@@ -226,16 +226,15 @@ static cxla_status wg_chunks(void *arg, int64_t c0, int64_t c1) {
 }
 
 /* ---- few accumulators per position: tiles over output positions ----
- * Where a position's tile would hold few accumulators (B x ceil(O / 16)
- * small: the first layer's gradient, 1 or 3 input channels), a tile
- * instead spans up to WP_MAX_POS output positions of one b and block of
- * o: each rhs vector dy[f, kh, kw, o:o+16] is loaded once for all of
- * them, and each position's lhs value is read from a zero-padded copy of
- * x, Xp[b][f][Hp][Wp] (Hp = OH + KH - 1: the range of oh + kh; Wp
- * likewise), so that no tap needs a bounds test. The sums run over the
- * same rows (f, kh) in the same chunks; within a row, kw in order. */
-#define WP_MAX_POS 12
-
+ * Where a position's tile would hold at most 2 accumulators (B x
+ * ceil(O / 16): a first layer's filter gradient on one or two input
+ * channels), a tile instead spans up to 12 output positions (6 with two
+ * vectors of o) of one b and block of o: each rhs vector
+ * dy[f, kh, kw, o:o+16] is loaded once for all of them, and each
+ * position's lhs value is read from a zero-padded copy of x,
+ * Xp[b][f][Hp][Wp] (Hp = OH + KH - 1: the range of oh + kh; Wp likewise),
+ * so that no tap needs a bounds test. The sums run over the same rows
+ * (f, kh) in the same chunks; within a row, kw in order. */
 typedef struct PTile {
   const float *xp, *dy; /* the padded lhs at (b, f = 0, 0, 0); the rhs at o */
   int64_t r0, r1, KH, KW, ri, rh, rw, fst, Wp; /* rows; strides of the rhs and of Xp's f and rows */
