@@ -105,20 +105,23 @@ typedef void (*Kernel)(int64_t, const uint32_t *, const uint32_t *, const float 
                        const __mmask16 *, bool, const char *, int64_t, bool);
 static const Kernel kernels[MR + 1] = {NULL, kernel_1, kernel_2, kernel_3, kernel_4, kernel_5, kernel_6};
 
-TGT static void big_tile(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
-                         int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf) {
+static inline void tile_as(bool out16, int64_t rows, int64_t k, const void *a, const void *b, const void *ci,
+                           int64_t ldi, void *c, int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf) {
   const __mmask16 st[NV] = {(__mmask16)cols, (__mmask16)(cols >> 16), (__mmask16)(cols >> 32),
                             (__mmask16)(cols >> 48)};
-  kernels[rows](k, a, b, ci, ldi, c, ldc, st, accum, pf, npf, false);
+  kernels[rows](k, a, b, ci, ldi, c, ldc, st, accum, pf, npf, out16);
+}
+
+static void big_tile(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi, void *c,
+                     int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf) {
+  tile_as(false, rows, k, a, b, ci, ldi, c, ldc, cols, accum, pf, npf);
 }
 
 /* big_tile storing bf16 (c, ldc in bf16 elements): the last pass of the
  * bf16-result type */
-TGT static void big_tile_out(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi,
-                             void *c, int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf) {
-  const __mmask16 st[NV] = {(__mmask16)cols, (__mmask16)(cols >> 16), (__mmask16)(cols >> 32),
-                            (__mmask16)(cols >> 48)};
-  kernels[rows](k, a, b, ci, ldi, c, ldc, st, accum, pf, npf, true);
+static void big_tile_out(int64_t rows, int64_t k, const void *a, const void *b, const void *ci, int64_t ldi,
+                         void *c, int64_t ldc, uint64_t cols, bool accum, const char *pf, int64_t npf) {
+  tile_as(true, rows, k, a, b, ci, ldi, c, ldc, cols, accum, pf, npf);
 }
 
 /* Pair rows [lo, hi) of B (2 k x n bf16, row stride ldb) into panels of

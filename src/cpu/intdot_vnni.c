@@ -342,7 +342,9 @@ cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b
   bool row_fix = au == bu;
   uint8_t xb = row_fix ? 0x80 : 0;
   int64_t Gmax = ((K < KC ? K : KC) + 3) / 4, NP = (N + NR - 1) / NR;
-  int64_t tiles = (M + MR - 1) / MR, nt = nthreads > 0 ? nthreads : pool ? rt_pool_size(pool) : 1;
+  /* the threads rt_pool_parallel_for will use: the pool's, at most nthreads */
+  int64_t tiles = (M + MR - 1) / MR, nt = pool ? rt_pool_size(pool) : 1;
+  if (nthreads > 0 && nthreads < nt) nt = nthreads;
   uint8_t *bpk = cxla_malloc((size_t)(NP * Gmax * NR * 4));
   int32_t *fix = row_fix ? cxla_calloc((size_t)(M + MR), sizeof *fix) : NULL;
   if (!bpk || (row_fix && !fix)) {

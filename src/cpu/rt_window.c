@@ -11,10 +11,6 @@
  *                          as in the interpreter; the sum is in f32 in
  *                          window order (the interpreter sums in double:
  *                          equal within rounding).
- *
- * Depthwise and pooling outputs are written around the caches
- * (non-temporal stores) where the op's input and output together fill
- * most of the L3 (stream_output).
  *   pooling                reduce-window f32 max / add of a rank-4 array
  *                          whose window covers dims 1 and 2 only (any
  *                          size, stride, padding, window dilation): the
@@ -40,6 +36,10 @@
  *                          carries' levels serial, rows and combining split
  *                          over the threads. The cpu backend's optimizer
  *                          keeps these scans (PassContext.keep_scans).
+ *
+ * Depthwise and pooling outputs are written around the caches
+ * (non-temporal stores) where the op's input and output together fill
+ * most of the L3 (stream_output).
  *
  * Vector code uses the compilers' vector extensions, built for AVX-512 and
  * AVX2 and chosen at run time by what the CPU supports (plain SSE2
