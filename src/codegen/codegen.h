@@ -104,9 +104,9 @@ bool codegen_row_inplace(const Instr *in);
  * with other preds), as jnp.tril's is. */
 bool codegen_band_pred(const Instr *x, const int *map, int row, int col, int64_t *d);
 
-/* Makes each kernel whose IR equals an earlier kernel's (but for their
- * names) an alias of that kernel, so that LLVM compiles one copy
- * (share.c); *nshared: how many became aliases. Call after emitting every
+/* Makes each kernel whose IR equals another kernel's (but for their
+ * names; LLVM's MergeFunctions decides) an alias of that kernel, so that
+ * LLVM compiles one copy (share.c); *nshared: how many became aliases. Call after emitting every
  * kernel, before codegen_take_module. */
 cxla_status codegen_share_kernels(Codegen *cg, int *nshared);
 
