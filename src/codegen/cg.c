@@ -1057,6 +1057,16 @@ static bool entry_result(const Instr *in) {
   return false;
 }
 
+bool codegen_kernel_context_free(const Instr *in) {
+  const Shape *s = in->shape;
+  int n = s->type == T_TUPLE ? s->ntuple : 1;
+  for (int k = 0; k < n; k++) {
+    const Shape *o = s->type == T_TUPLE ? s->tuple[k] : s;
+    if (o->type != T_TUPLE && shape_elems(o) * type_bits(o->type) / 8 >= CG_STREAM_MIN_BYTES) return false;
+  }
+  return true;
+}
+
 /* Whether the nest of kernel `in` over outputs sh[0 .. nout) (same dims,
  * rows over the first `split` dims) streams: every output
  * CG_STREAM_MIN_BYTES or more, and either one-dimensional (emit_streamed

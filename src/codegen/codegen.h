@@ -80,6 +80,13 @@ int64_t codegen_kernel_extent(const Instr *in);
  * others read too. */
 int64_t codegen_kernel_min_rows(const Instr *in);
 
+/* Whether the kernel of `in` is made from `in` alone: its opcode,
+ * attributes, shapes and fused computation, its operands' shapes. False
+ * where it may also depend on where `in` sits (an output large enough to
+ * be stored around the caches when it is an entry result: cg.c
+ * streamed). */
+bool codegen_kernel_context_free(const Instr *in);
+
 /* Number of output buffers of the kernel for `in`. */
 int codegen_kernel_outputs(const Instr *in);
 
@@ -109,6 +116,10 @@ bool codegen_band_pred(const Instr *x, const int *map, int row, int col, int64_t
  * LLVM compiles one copy (share.c); *nshared: how many became aliases. Call after emitting every
  * kernel, before codegen_take_module. */
 cxla_status codegen_share_kernels(Codegen *cg, int *nshared);
+
+/* Names kernel `name` an alias of kernel `existing`, emitted before
+ * (the caller knows the two compute the same: share.c). */
+cxla_status codegen_alias_kernel(Codegen *cg, const char *name, const char *existing);
 
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a
  * JIT); the Codegen keeps nothing. */

@@ -48,6 +48,14 @@ static LLVMValueRef thunk_target(LLVMValueRef fn) {
   return callee;
 }
 
+cxla_status codegen_alias_kernel(Codegen *cg, const char *name, const char *existing) {
+  LLVMValueRef keep = LLVMGetNamedFunction(cg->mod, existing);
+  if (!keep || LLVMGetNamedFunction(cg->mod, name))
+    return ERR(INTERNAL, "codegen: kernel %s cannot alias %s", name, existing);
+  LLVMAddAlias2(cg->mod, LLVMGlobalGetValueType(keep), 0, keep, name);
+  return NULL;
+}
+
 cxla_status codegen_share_kernels(Codegen *cg, int *nshared) {
   *nshared = 0;
   LLVMModuleRef mod = cg->mod;
@@ -74,10 +82,10 @@ cxla_status codegen_share_kernels(Codegen *cg, int *nshared) {
     const char *nm = LLVMGetValueName2(f, &nlen);
     char *name = cxla_format("%.*s", (int)nlen, nm);
     if (!name) return cxla_oom();
-    LLVMValueRef alias = LLVMAddAlias2(mod, LLVMGlobalGetValueType(keep), 0, keep, "");
-    LLVMReplaceAllUsesWith(f, alias);
+    /* aliases of f (codegen_alias_kernel's) alias keep */
+    LLVMReplaceAllUsesWith(f, keep);
     LLVMDeleteFunction(f);
-    LLVMSetValueName2(alias, name, strlen(name));
+    LLVMAddAlias2(mod, LLVMGlobalGetValueType(keep), 0, keep, name);
     cxla_free(name);
     ++*nshared;
   }

@@ -22,11 +22,23 @@ static double now_s(void) {
 /* Plans the programs and, with cg, emits their kernels; without cg (a
  * program loaded from the disk cache) it only plans, and has_symbol says
  * which comparators the loaded code has. */
+/* A kernel step emitted, by the hash of what its kernel is made from
+ * (Builder.seen). */
+typedef struct SeenKernel {
+  const Step *st; /* NULL: an empty slot */
+  uint64_t hash;
+} SeenKernel;
+
 typedef struct Builder {
   CpuExecutable *x;
   Codegen *cg;
   bool (*has_symbol)(void *arg, const char *name);
   void *arg;
+  /* kernels emitted so far (open addressing, a power of two of slots, at
+   * most half full); share: identical kernels become aliases */
+  SeenKernel *seen;
+  size_t nseen, capseen;
+  bool share;
 } Builder;
 
 static void program_free(Program *p) {
@@ -257,6 +269,84 @@ static bool row_alias_possible(const Program *p, const Instr *in) {
          p->steps[o->id].kind != ST_ALIAS;
 }
 
+/* ---- identical kernels ----
+ * A kernel is made from its step's instruction alone: the opcode, shapes
+ * with layouts and attributes of the instruction and of the computation
+ * it fuses, its operands' shapes, which operands are the same value (the
+ * emitter binds a repeated operand once: cg.c bind), the fused dots
+ * computed first (by position) and whether it runs in place (but for
+ * large outputs: codegen_kernel_context_free). A kernel
+ * step equal to an earlier one in all of these is not emitted again: its
+ * name becomes an alias of the earlier kernel, which computes the same
+ * on the buffers it is given (transformer layers, a gradient's repeated
+ * pieces, unrolled loops). Steps are hashed; each is compared with the
+ * earlier ones of its hash only (ir.h's structural comparisons, linear in
+ * the computations' sizes). codegen_share_kernels then merges what is
+ * identical only in LLVM IR. */
+
+static uint64_t kernel_hash(const Step *st, const Instr *in) {
+  uint64_t h = ir_hash_mix(instr_attrs_hash(in), (uint64_t)st->npre * 2 + st->row_alias);
+  for (int k = 0; k < in->noperands; k++) {
+    const Shape *sh = in->operands[k]->shape;
+    h = ir_hash_mix(ir_hash_mix(h, (uint64_t)sh->type), (uint64_t)sh->rank);
+    for (int d = 0; d < sh->rank; d++) h = ir_hash_mix(h, (uint64_t)sh->dims[d]);
+  }
+  for (int i = 0; i < st->npre; i++) h = ir_hash_mix(h, (uint64_t)st->pre[i]->id);
+  return h;
+}
+
+/* The first operand of in that is the same value as operand k. */
+static int first_same_operand(const Instr *in, int k) {
+  int j = 0;
+  while (in->operands[j] != in->operands[k]) j++;
+  return j;
+}
+
+static bool kernels_same(const Step *a, const Step *b) {
+  const Instr *x = a->in, *y = b->in;
+  if (a->npre != b->npre || a->row_alias != b->row_alias || !instr_attrs_identical(x, y) ||
+      !instr_called_identical(x, y))
+    return false;
+  for (int k = 0; k < x->noperands; k++)
+    if (!shape_equal(x->operands[k]->shape, y->operands[k]->shape, true) ||
+        first_same_operand(x, k) != first_same_operand(y, k))
+      return false;
+  for (int i = 0; i < a->npre; i++)
+    if (a->pre[i]->id != b->pre[i]->id || a->pre[i]->parent != x->called[0] || b->pre[i]->parent != y->called[0])
+      return false;
+  return true;
+}
+
+/* The earlier kernel step identical to st (whose instr is set), or NULL
+ * after recording st as emitted. */
+static cxla_status seen_kernel(Builder *bd, const Step *st, const Step **same) {
+  *same = NULL;
+  if (2 * (bd->nseen + 1) > bd->capseen) {
+    size_t cap = bd->capseen ? 2 * bd->capseen : 256;
+    SeenKernel *v = cxla_calloc(cap, sizeof *v);
+    if (!v) return cxla_oom();
+    for (size_t i = 0; i < bd->capseen; i++) {
+      if (!bd->seen[i].st) continue;
+      size_t h = (size_t)bd->seen[i].hash & (cap - 1);
+      while (v[h].st) h = (h + 1) & (cap - 1);
+      v[h] = bd->seen[i];
+    }
+    cxla_free(bd->seen);
+    bd->seen = v;
+    bd->capseen = cap;
+  }
+  uint64_t hash = kernel_hash(st, st->in);
+  size_t h = (size_t)hash & (bd->capseen - 1);
+  for (; bd->seen[h].st; h = (h + 1) & (bd->capseen - 1))
+    if (bd->seen[h].hash == hash && kernels_same(bd->seen[h].st, st)) {
+      *same = bd->seen[h].st;
+      return NULL;
+    }
+  bd->seen[h] = (SeenKernel){st, hash};
+  bd->nseen++;
+  return NULL;
+}
+
 static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog) {
   st->kind = ST_KERNEL;
   st->kname = cxla_format("k%d_%d", prog, in->id);
@@ -270,6 +360,15 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   plan_pre_dots(bd->x, st, in);
   st->row_alias = row_alias_possible(bd->x->progs[prog], in);
   if (!bd->cg) return NULL;
+  if (bd->share && codegen_kernel_context_free(in)) {
+    const Step *same;
+    st->in = in;
+    TRY(seen_kernel(bd, st, &same));
+    if (same) {
+      bd->x->stats.nshared++;
+      return codegen_alias_kernel(bd->cg, st->kname, same->kname);
+    }
+  }
   return codegen_emit_kernel_alias(bd->cg, in, st->kname, st->pre, st->npre, st->row_alias);
 }
 
@@ -946,10 +1045,13 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   }
   double t0 = now_s();
   cxla_status s = jit_create(&x->jit);
-  Builder bd = {x, NULL, NULL, NULL};
+  Builder bd = {.x = x, .share = !getenv("CXLA_CPU_NO_SHARE")};
   if (!s) s = codegen_create(jit_context(x->jit), m->name ? m->name : "cxla", &bd.cg);
   if (!s) s = build_program(&bd, m->entry, &x->entry);
-  if (!s && !getenv("CXLA_CPU_NO_SHARE")) s = codegen_share_kernels(bd.cg, &x->stats.nshared);
+  cxla_free(bd.seen);
+  int nmerged = 0;
+  if (!s && bd.share) s = codegen_share_kernels(bd.cg, &nmerged);
+  x->stats.nshared += nmerged;
   double t1 = now_s();
   if (!s) {
     LLVMModuleRef mod = codegen_take_module(bd.cg);
@@ -1031,7 +1133,7 @@ cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
     x->nrefs = nrefs;
   }
   double t0 = now_s();
-  Builder bd = {x, NULL, has_symbol, arg};
+  Builder bd = {.x = x, .has_symbol = has_symbol, .arg = arg};
   cxla_status s = build_program(&bd, m->entry, &x->entry);
   if (!s) s = check(arg, x);
   double t1 = now_s();

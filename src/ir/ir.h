@@ -448,6 +448,24 @@ const char *instr_raw(const Instr *in, const char *name);
  * attributes), or dflt. */
 int instr_config_char(const Instr *in, const char *key, int dflt);
 
+/* Structural identity (identical.c). instr_attrs_identical: everything
+ * but operands and called computations (opcode, shape with layout, typed
+ * attributes, raw ones but `metadata`, constants by value; an elided
+ * constant equals nothing). instr_called_identical: each called
+ * computation the same one or comp_identical. comp_identical: the same
+ * instructions in the same order with identical attributes and calls,
+ * operands at the same positions; ids must be current (comp_renumber),
+ * else false. Hashes consistent with them (equal values, equal hashes):
+ * instr_attrs_hash (opcode, shape, dimensions, index, constant, called
+ * structure), comp_structure_hash; ir_hash_mix combines hash values.
+ * Linear in the sizes compared. */
+bool instr_attrs_identical(const Instr *a, const Instr *b);
+bool instr_called_identical(const Instr *a, const Instr *b);
+bool comp_identical(const Computation *a, const Computation *b);
+uint64_t instr_attrs_hash(const Instr *in);
+uint64_t comp_structure_hash(const Computation *c);
+uint64_t ir_hash_mix(uint64_t h, uint64_t v);
+
 /* Row reductions: whether computation c, computing an array of shape out
  * (rank >= 2), reduces rows of arrays of out's dims over their trailing
  * dims k .. rank-1 and reads the results only at the row's index: every

@@ -6,8 +6,9 @@
  * Called computations are equal when they are the same computation or
  * structurally identical (JAX gives every reduce its own copy of the same
  * reducer); such duplicates, when only applied by reduce-like
- * instructions, are first merged into one computation. The raw attribute `metadata` is ignored, as XLA's Identical()
- * ignores it: it names the source line, not the value.
+ * instructions, are first merged into one computation. The comparisons
+ * are ir.h's (identical.c): the raw attribute `metadata` is ignored, as
+ * XLA's Identical() ignores it: it names the source line, not the value.
  *
  * Never merged: parameters, side-effecting instructions, rng, collectives
  * and async ops, anything producing or consuming tokens, instructions with
@@ -18,166 +19,11 @@
 #include "ir/rewrite.h"
 #include "passes/passes.h"
 
-/* How deep structural comparison of called computations may recurse. */
-enum { CSE_MAX_COMP_DEPTH = 8 };
-
-static bool list_eq(const I64List *a, const I64List *b) {
-  if (a->n != b->n) return false;
-  for (int i = 0; i < a->n; i++)
-    if (a->v[i] != b->v[i]) return false;
-  return true;
-}
-
-static bool str_eq(const char *a, const char *b) {
-  if (!a || !b) return a == b;
-  return strcmp(a, b) == 0;
-}
-
-static bool window_eq(const Instr *a, const Instr *b) {
-  if (a->nwindow != b->nwindow) return false;
-  for (int i = 0; i < a->nwindow; i++) {
-    const WindowDim *x = &a->window[i], *y = &b->window[i];
-    if (x->size != y->size || x->stride != y->stride || x->pad_lo != y->pad_lo ||
-        x->pad_hi != y->pad_hi || x->lhs_dilate != y->lhs_dilate ||
-        x->rhs_dilate != y->rhs_dilate || x->reversal != y->reversal)
-      return false;
-  }
-  return true;
-}
-
-static bool conv_eq(const ConvDims *a, const ConvDims *b) {
-  if (a->nspatial != b->nspatial || a->in_batch != b->in_batch ||
-      a->in_feature != b->in_feature || a->k_in != b->k_in || a->k_out != b->k_out ||
-      a->out_batch != b->out_batch || a->out_feature != b->out_feature)
-    return false;
-  for (int i = 0; i < a->nspatial; i++)
-    if (a->in_spatial[i] != b->in_spatial[i] || a->k_spatial[i] != b->k_spatial[i] ||
-        a->out_spatial[i] != b->out_spatial[i])
-      return false;
-  return true;
-}
-
-static bool dot_eq(const DotDims *a, const DotDims *b) {
-  return list_eq(&a->lhs_batch, &b->lhs_batch) && list_eq(&a->rhs_batch, &b->rhs_batch) &&
-         list_eq(&a->lhs_contract, &b->lhs_contract) &&
-         list_eq(&a->rhs_contract, &b->rhs_contract);
-}
-
-static bool gather_eq(const GatherDims *a, const GatherDims *b) {
-  return list_eq(&a->offset_dims, &b->offset_dims) &&
-         list_eq(&a->collapsed_slice_dims, &b->collapsed_slice_dims) &&
-         list_eq(&a->start_index_map, &b->start_index_map) &&
-         list_eq(&a->operand_batching_dims, &b->operand_batching_dims) &&
-         list_eq(&a->start_indices_batching_dims, &b->start_indices_batching_dims) &&
-         a->index_vector_dim == b->index_vector_dim;
-}
-
-static bool scatter_eq(const ScatterDims *a, const ScatterDims *b) {
-  return list_eq(&a->update_window_dims, &b->update_window_dims) &&
-         list_eq(&a->inserted_window_dims, &b->inserted_window_dims) &&
-         list_eq(&a->scatter_dims_to_operand_dims, &b->scatter_dims_to_operand_dims) &&
-         list_eq(&a->input_batching_dims, &b->input_batching_dims) &&
-         list_eq(&a->scatter_indices_batching_dims, &b->scatter_indices_batching_dims) &&
-         a->index_vector_dim == b->index_vector_dim;
-}
-
-/* Per-dimension arrays (slice, padding) have one entry per dimension of the
- * result (equal shapes are checked first). */
-static bool slices_eq(const Instr *a, const Instr *b) {
-  if (!a->slice || !b->slice) return a->slice == b->slice;
-  for (int i = 0; i < a->shape->rank; i++)
-    if (a->slice[i].start != b->slice[i].start || a->slice[i].limit != b->slice[i].limit ||
-        a->slice[i].stride != b->slice[i].stride)
-      return false;
-  return true;
-}
-
-static bool padding_eq(const Instr *a, const Instr *b) {
-  if (!a->padding || !b->padding) return a->padding == b->padding;
-  for (int i = 0; i < a->shape->rank; i++)
-    if (a->padding[i].lo != b->padding[i].lo || a->padding[i].hi != b->padding[i].hi ||
-        a->padding[i].interior != b->padding[i].interior)
-      return false;
-  return true;
-}
-
-/* Raw attributes in order, `metadata` skipped. */
-static bool raw_eq(const Instr *a, const Instr *b) {
-  int i = 0, j = 0;
-  for (;;) {
-    while (i < a->nraw && strcmp(a->raw[i].name, "metadata") == 0) i++;
-    while (j < b->nraw && strcmp(b->raw[j].name, "metadata") == 0) j++;
-    if (i == a->nraw || j == b->nraw) return i == a->nraw && j == b->nraw;
-    if (strcmp(a->raw[i].name, b->raw[j].name) != 0 || strcmp(a->raw[i].value, b->raw[j].value) != 0)
-      return false;
-    i++;
-    j++;
-  }
-}
-
-static bool literal_same(const Literal *a, const Literal *b) {
-  if (!a || !b) return a == b;
-  if (a->unknown || b->unknown) return false;
-  return literal_equal(a, b);
-}
-
-/* Everything but operands and called computations. */
-static bool attrs_eq(const Instr *a, const Instr *b) {
-  if (a->op != b->op || a->noperands != b->noperands || a->ncalled != b->ncalled ||
-      a->attrs != b->attrs || !shape_equal(a->shape, b->shape, true))
-    return false;
-  if (a->op == OP_PARAMETER && a->param_number != b->param_number) return false;
-  if (!literal_same(a->literal, b->literal)) return false;
-  return list_eq(&a->dimensions, &b->dimensions) && a->index == b->index && slices_eq(a, b) &&
-         padding_eq(a, b) && window_eq(a, b) && conv_eq(&a->conv, &b->conv) &&
-         dot_eq(&a->dot, &b->dot) && gather_eq(&a->gather, &b->gather) &&
-         scatter_eq(&a->scatter, &b->scatter) && list_eq(&a->slice_sizes, &b->slice_sizes) &&
-         a->cmp_dir == b->cmp_dir && a->cmp_type == b->cmp_type &&
-         a->feature_group_count == b->feature_group_count &&
-         a->batch_group_count == b->batch_group_count && a->exponent_bits == b->exponent_bits &&
-         a->mantissa_bits == b->mantissa_bits && a->fft_type == b->fft_type &&
-         list_eq(&a->fft_length, &b->fft_length) && a->rng_dist == b->rng_dist &&
-         a->rng_alg == b->rng_alg && str_eq(a->custom_call_target, b->custom_call_target) &&
-         a->is_stable == b->is_stable && a->tri_left_side == b->tri_left_side &&
-         a->tri_lower == b->tri_lower && a->tri_unit_diagonal == b->tri_unit_diagonal &&
-         a->tri_transpose == b->tri_transpose && a->chol_lower == b->chol_lower &&
-         a->fusion_kind == b->fusion_kind && a->topk_k == b->topk_k &&
-         a->topk_largest == b->topk_largest && a->indices_are_sorted == b->indices_are_sorted &&
-         a->unique_indices == b->unique_indices &&
-         a->ncontrol_preds == 0 && b->ncontrol_preds == 0 && raw_eq(a, b);
-}
-
-static bool comp_identical(const Computation *a, const Computation *b, int depth);
-
-static bool called_eq(const Instr *a, const Instr *b, int depth) {
-  for (int i = 0; i < a->ncalled; i++)
-    if (!comp_identical(a->called[i], b->called[i], depth + 1)) return false;
-  return true;
-}
-
-/* Structural equality: the same instructions in the same order, operands
- * at the same positions. Ids must be current (the pass renumbers first). */
-static bool comp_identical(const Computation *a, const Computation *b, int depth) {
-  if (a == b) return true;
-  if (!a || !b || depth > CSE_MAX_COMP_DEPTH) return false;
-  if (a->ninstrs != b->ninstrs || a->nparams != b->nparams || !a->root || !b->root ||
-      a->root->id != b->root->id)
-    return false;
-  for (int i = 0; i < a->ninstrs; i++) {
-    const Instr *x = a->instrs[i], *y = b->instrs[i];
-    if (x->id != i || y->id != i) return false;
-    if (!attrs_eq(x, y) || !called_eq(x, y, depth)) return false;
-    for (int k = 0; k < x->noperands; k++)
-      if (x->operands[k]->id != y->operands[k]->id) return false;
-  }
-  return true;
-}
-
 static bool instr_identical(const Instr *a, const Instr *b) {
-  if (!attrs_eq(a, b)) return false;
+  if (!instr_attrs_identical(a, b)) return false;
   for (int k = 0; k < a->noperands; k++)
     if (a->operands[k] != b->operands[k]) return false;
-  return called_eq(a, b, 0);
+  return instr_called_identical(a, b);
 }
 
 static bool shape_has_token(const Shape *s) {
@@ -199,48 +45,10 @@ static bool can_merge(const Instr *in) {
   return true;
 }
 
-static uint64_t mix(uint64_t h, uint64_t v) {
-  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
-  return h;
-}
-
-/* The first bytes of a constant's value. */
-static uint64_t mix_literal(uint64_t h, const Literal *l) {
-  if (l && l->data) {
-    size_t n = (size_t)l->nelems * (size_t)type_bytes(l->type);
-    const unsigned char *p = l->data;
-    for (size_t i = 0; i < n && i < 64; i++) h = mix(h, p[i]);
-  }
-  return h;
-}
-
-/* A hash consistent with comp_identical (it looks at less): sizes, and per
- * instruction its opcode, shape and operand positions. */
-static uint64_t comp_hash(const Computation *c) {
-  uint64_t h = mix(mix(1469598103934665603ull, (uint64_t)c->ninstrs), (uint64_t)c->nparams);
-  if (c->root) h = mix(h, (uint64_t)c->root->id);
-  for (int i = 0; i < c->ninstrs; i++) {
-    const Instr *x = c->instrs[i];
-    h = mix(mix(h, (uint64_t)x->op), (uint64_t)x->shape->type);
-    for (int d = 0; d < x->shape->rank; d++) h = mix(h, (uint64_t)x->shape->dims[d]);
-    for (int k = 0; k < x->noperands; k++) h = mix(h, (uint64_t)x->operands[k]->id);
-    h = mix_literal(h, x->literal);
-  }
-  return h;
-}
-
-/* A hash consistent with instr_identical: only fields it compares. */
+/* A hash consistent with instr_identical. */
 static uint64_t instr_hash(const Instr *in) {
-  uint64_t h = mix(1469598103934665603ull, (uint64_t)in->op);
-  h = mix(h, (uint64_t)in->shape->type);
-  for (int i = 0; i < in->shape->rank; i++) h = mix(h, (uint64_t)in->shape->dims[i]);
-  for (int k = 0; k < in->noperands; k++) h = mix(h, (uint64_t)(uintptr_t)in->operands[k]);
-  for (int i = 0; i < in->dimensions.n; i++) h = mix(h, (uint64_t)in->dimensions.v[i]);
-  h = mix(h, (uint64_t)in->index);
-  h = mix_literal(h, in->literal);
-  /* Called computations by structure (fusions that differ only inside
-   * must not all land in one bucket). */
-  for (int i = 0; i < in->ncalled; i++) h = mix(h, in->called[i] ? comp_hash(in->called[i]) : 0);
+  uint64_t h = instr_attrs_hash(in);
+  for (int k = 0; k < in->noperands; k++) h = ir_hash_mix(h, (uint64_t)(uintptr_t)in->operands[k]);
   return h;
 }
 
@@ -362,14 +170,14 @@ static cxla_status dedup_computations(HloModule *m, bool *changed) {
   bool any = false;
   for (int i = 0; i < n; i++) {
     if (!ok[i]) continue;
-    hash[i] = comp_hash(m->comps[i]);
+    hash[i] = comp_structure_hash(m->comps[i]);
     size_t mask = cap - 1, at = (size_t)hash[i] & mask;
     /* Open addressing over hash values; each slot chains the kept
      * computations with that hash in index order. */
     while (slot[at] >= 0 && hash[slot[at]] != hash[i]) at = (at + 1) & mask;
     int last = -1;
     for (int j = slot[at]; j >= 0 && !to[i]; last = j, j = chain[j])
-      if (comp_identical(m->comps[i], m->comps[j], 0)) to[i] = m->comps[j];
+      if (comp_identical(m->comps[i], m->comps[j])) to[i] = m->comps[j];
     if (to[i]) {
       any = true;
       continue;
