@@ -246,7 +246,7 @@ bench-quick: $(BUILD)/cxla $(BUILD)/bench/peak bench/.venv/.installed
 	$(BENCH_PY) bench/gen.py --quick
 	$(BENCH_PY) bench/run.py --quick --cxla $(BUILD)/cxla --peak $(BUILD)/bench/peak $(BENCH_ARGS)
 
-# Compile time of check and opt on generated modules of 1k, 10k and 100k
+# Compile time of check, opt and a cold cpu build on generated modules of 1k, 10k and 100k
 # instructions (bench/compile/run.py); prints a table, never fails on time.
 bench-compile: $(BUILD)/cxla
 	$(PYTHON) bench/compile/run.py --cxla $(BUILD)/cxla --out $(BUILD)/bench-compile $(BENCH_ARGS)

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""make bench-compile: compile time of `cxla check` and `cxla opt` on
-generated modules (gen_scale.py) of 1k, 10k and 100k instructions, with the
-growth factor from 10k to 100k (10x the instructions: linear is ~10x).
+"""make bench-compile: compile time of `cxla check`, `cxla opt` and a cold
+compile and one run on the default backend (`cxla bench --iters 1
+--warmup 0` with an empty disk cache: "build") on generated modules
+(gen_scale.py) of 1k, 10k and 100k instructions, with the growth factors
+from 10k to 100k (10x the instructions: linear is ~10x).
 
 Prints a table; never fails on time (a run over --timeout seconds shows as
 ">T"). Targets (issue 8, on a 2-core machine): every shape at 100k
@@ -13,6 +15,7 @@ import argparse
 import os
 import subprocess
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -21,11 +24,11 @@ import gen_scale  # noqa: E402
 SHAPES = ["chain", "wide", "comps", "twice"]
 
 
-def timed(cmd, timeout):
+def timed(cmd, timeout, env=None):
     t0 = time.monotonic()
     try:
         r = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                           timeout=timeout)
+                           timeout=timeout, env=env)
     except subprocess.TimeoutExpired:
         return None, "timeout"
     dt = time.monotonic() - t0
@@ -59,33 +62,46 @@ def main():
             gen_scale.generate(shape, n, path)
         tc, ec = timed([args.cxla, "check", path], args.timeout)
         to, eo = timed([args.cxla, "opt", path], args.timeout)
-        for e in (ec, eo):
+        with tempfile.TemporaryDirectory() as cache:
+            env = dict(os.environ, CXLA_CACHE_DIR=cache)
+            tb, eb = timed([args.cxla, "bench", path, "--random", "--iters", "1", "--warmup", "0"],
+                           args.timeout, env)
+        for e in (ec, eo, eb):
             if e and e != "timeout":
                 errors.append("%s_%d: %s" % (shape, n, e))
-        res[(shape, n)] = (tc, to)
-        print("  %-6s %7d  check %-8s opt %s" % (shape, n, fmt(tc, args.timeout),
-                                                fmt(to, args.timeout)), flush=True)
+        res[(shape, n)] = (tc, to, tb)
+        print("  %-6s %7d  check %-8s opt %-8s build %s" % (shape, n, fmt(tc, args.timeout),
+                                                          fmt(to, args.timeout), fmt(tb, args.timeout)),
+              flush=True)
     print()
-    head = "| shape | " + " | ".join("check %dk | opt %dk" % (n // 1000, n // 1000) for n in sizes)
-    head += " | opt growth %dk->%dk |" % (sizes[-2] // 1000, sizes[-1] // 1000) if len(sizes) > 1 else " |"
+
+    def growth(shape, k):
+        a, b = res[(shape, sizes[-2])][k], res[(shape, sizes[-1])][k]
+        if a and b:
+            return "%.1fx" % (b / max(a, 1e-3))
+        if a and b is None:
+            return ">%.0fx" % (args.timeout / max(a, 1e-3))
+        return "-"
+
+    head = "| shape | " + " | ".join("check %dk | opt %dk | build %dk" % (n // 1000, n // 1000, n // 1000)
+                                    for n in sizes)
+    if len(sizes) > 1:
+        head += " | opt growth %dk->%dk | build growth |" % (sizes[-2] // 1000, sizes[-1] // 1000)
+    else:
+        head += " |"
     print(head)
-    print("|" + "---|" * (2 + 2 * len(sizes)))
+    print("|" + "---|" * (1 + 3 * len(sizes) + (2 if len(sizes) > 1 else 0)))
     for shape in args.shapes.split(","):
         cells = []
         for n in sizes:
-            tc, to = res[(shape, n)]
-            cells += [fmt(tc, args.timeout), fmt(to, args.timeout)]
-        g = "-"
+            cells += [fmt(t, args.timeout) for t in res[(shape, n)]]
         if len(sizes) > 1:
-            a, b = res[(shape, sizes[-2])][1], res[(shape, sizes[-1])][1]
-            if a and b:
-                g = "%.1fx" % (b / max(a, 1e-3))
-            elif a and b is None:
-                g = ">%.0fx" % (args.timeout / max(a, 1e-3))
-        print("| %s | %s | %s |" % (shape, " | ".join(cells), g))
+            cells += [growth(shape, 1), growth(shape, 2)]
+        print("| %s | %s |" % (shape, " | ".join(cells)))
     for shape, n in [("twice", 40), ("adds", 282000)]:
-        tc, to = res[(shape, n)]
-        print("| %s %d | check %s | opt %s |" % (shape, n, fmt(tc, args.timeout), fmt(to, args.timeout)))
+        tc, to, tb = res[(shape, n)]
+        print("| %s %d | check %s | opt %s | build %s |" % (shape, n, fmt(tc, args.timeout),
+                                                            fmt(to, args.timeout), fmt(tb, args.timeout)))
     for e in errors:
         print("error: " + e)
     return 1 if errors else 0
