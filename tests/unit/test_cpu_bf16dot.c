@@ -56,6 +56,17 @@ static bool close_to(const char *what, const Literal *want, const Literal *sumab
   return true;
 }
 
+/* close_to over results (tuples element by element). */
+static bool close_results(const char *what, const Literal *want, const Literal *sumabs, const Literal *got, int64_t k) {
+  if (want->type == T_TUPLE || got->type == T_TUPLE) {
+    bool ok = want->type == got->type && want->ntuple == got->ntuple && sumabs->ntuple == want->ntuple;
+    for (int i = 0; ok && i < want->ntuple; i++) ok = close_results(what, want->tuple[i], sumabs->tuple[i], got->tuple[i], k);
+    if (!ok) fprintf(stderr, "%s: tuple results differ\n", what);
+    return ok;
+  }
+  return want->type == got->type && want->nelems == got->nelems && close_to(what, want, sumabs, got->data, k);
+}
+
 /* f32 to bf16, to nearest even (NaN: any NaN). */
 static uint16_t round_bf16(float f) {
   uint32_t u;
@@ -149,7 +160,7 @@ static bool check_n(const char *name, const char *text, int special, const AmxGe
   int64_t k = m->entry->params[0]->shape->dims[m->entry->params[0]->shape->rank - 1];
   if (g) k = g->k;
   if (optimize) k = 4096; /* a bound on every contraction of these modules */
-  ok = want->type == got->type && want->nelems == got->nelems && close_to(name, want, sumabs, got->data, k);
+  ok = close_results(name, want, sumabs, got, k);
   if (nbf16_direct >= 0 && cpu_executable_stats(x)->nbf16_direct != nbf16_direct) {
     fprintf(stderr, "%s: %d converts skipped, want %d\n", name, cpu_executable_stats(x)->nbf16_direct, nbf16_direct);
     ok = false;
