@@ -1403,6 +1403,33 @@ static void prefer_wide_vectors(Codegen *cg, LLVMValueRef fn) {
                           LLVMCreateStringAttribute(cg->ctx, k, sizeof k - 1, v, sizeof v - 1));
 }
 
+/* Kernels of fewer element operations than this are optimized for size
+ * (optsize, minsize): their run time is the call's, not the loop's. */
+#define CG_SMALL_WORK 2048
+
+static bool has_fn_attr(LLVMValueRef fn, unsigned kind) {
+  return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind) != NULL;
+}
+
+cxla_status codegen_light_small_kernels(Codegen *cg, int min_kernels, int *nlight) {
+  *nlight = 0;
+  int n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(cg->mod); f; f = LLVMGetNextFunction(f))
+    n += LLVMGetLinkage(f) == LLVMExternalLinkage && LLVMCountBasicBlocks(f) > 0;
+  if (min_kernels <= 0 || n < min_kernels) return NULL;
+  unsigned os = LLVMGetEnumAttributeKindForName("optsize", 7), ms = LLVMGetEnumAttributeKindForName("minsize", 7);
+  unsigned on = LLVMGetEnumAttributeKindForName("optnone", 7), ni = LLVMGetEnumAttributeKindForName("noinline", 8);
+  for (LLVMValueRef f = LLVMGetFirstFunction(cg->mod); f; f = LLVMGetNextFunction(f)) {
+    if (LLVMGetLinkage(f) != LLVMExternalLinkage || LLVMCountBasicBlocks(f) == 0 || !has_fn_attr(f, ms)) continue;
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, os);
+    LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ms);
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, on, 0));
+    LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, ni, 0));
+    ++*nlight;
+  }
+  return NULL;
+}
+
 static int64_t kernel_work(const Instr *in) {
   int64_t out = 0, inner = inner_trip(in);
   if (in->shape->type == T_TUPLE) {
@@ -1784,7 +1811,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
   LLVMAddAttributeAtIndex(e.fn, 1, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
   LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, LLVMGetEnumAttributeKindForName("nounwind", 8), 0));
   prefer_wide_vectors(cg, e.fn);
-  if (kernel_work(in) < 2048) {
+  if (kernel_work(in) < CG_SMALL_WORK) {
     unsigned kinds[2] = {LLVMGetEnumAttributeKindForName("optsize", 7), LLVMGetEnumAttributeKindForName("minsize", 7)};
     for (int k = 0; k < 2; k++)
       LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, kinds[k], 0));

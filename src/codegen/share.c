@@ -1,19 +1,23 @@
 /* share.c: one machine-code kernel for identical kernels.
  *
  * Identical fusions (a transformer's layers, a gradient's repeated
- * pieces, the unrolled iterations of a loop) are emitted as kernels whose
- * LLVM IR is the same but for their names; LLVM would optimize and
- * compile each copy again. LLVM's MergeFunctions pass ("mergefunc") finds
- * them: it orders every function by a structural comparison (opcodes,
- * types, operands, attributes, the globals each reads; no printing) in a
- * tree, N log N comparisons. Of two equal internal functions (kernels'
- * bodies, NAME.body) it keeps one and points the other's callers at it;
- * an equal external one (a kernel: the executor looks it up by name)
- * becomes a thunk, a tail call of the kernel kept. Each such thunk is
- * then replaced here by an alias of the kernel it calls, so that every
- * name the executor looks up (and the disk cache's object exports) still
- * exists and names the one compiled copy. transformer_fwd_bwd: 8 of 34
- * kernels shared.
+ * pieces, the unrolled iterations of a loop) would be emitted as kernels
+ * whose LLVM IR is the same but for their names, and LLVM would optimize
+ * and compile each copy again. The cpu backend finds most of them before
+ * emitting anything (compile.c: identical kernels) and names each copy
+ * here, an alias of the kernel emitted first (codegen_alias_kernel).
+ *
+ * What is identical only in LLVM IR (HLO that differs where the emitter
+ * does not look) is merged after emitting (codegen_share_kernels): LLVM's
+ * MergeFunctions pass ("mergefunc") orders every function by a structural
+ * comparison (opcodes, types, operands, attributes, the globals each
+ * reads; no printing) in a tree, N log N comparisons. Of two equal
+ * internal functions (kernels' bodies, NAME.body) it keeps one and points
+ * the other's callers at it; an equal external one (a kernel: the
+ * executor looks it up by name) becomes a thunk, a tail call of the
+ * kernel kept. Each such thunk is then replaced by an alias of the kernel
+ * it calls, so that every name the executor looks up (and the disk
+ * cache's object exports) still exists and names the one compiled copy.
  *
  * (An earlier version printed the module and compared the kernels' texts:
  * at 10^5 instructions the printing took 16 of 25 s of codegen.) */

@@ -19,9 +19,6 @@ static double now_s(void) {
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Plans the programs and, with cg, emits their kernels; without cg (a
- * program loaded from the disk cache) it only plans, and has_symbol says
- * which comparators the loaded code has. */
 /* A kernel step emitted, by the hash of what its kernel is made from
  * (Builder.seen). */
 typedef struct SeenKernel {
@@ -29,6 +26,9 @@ typedef struct SeenKernel {
   uint64_t hash;
 } SeenKernel;
 
+/* Plans the programs and, with cg, emits their kernels; without cg (a
+ * program loaded from the disk cache) it only plans, and has_symbol says
+ * which comparators the loaded code has. */
 typedef struct Builder {
   CpuExecutable *x;
   Codegen *cg;
@@ -275,11 +275,11 @@ static bool row_alias_possible(const Program *p, const Instr *in) {
  * it fuses, its operands' shapes, which operands are the same value (the
  * emitter binds a repeated operand once: cg.c bind), the fused dots
  * computed first (by position) and whether it runs in place (but for
- * large outputs: codegen_kernel_context_free). A kernel
- * step equal to an earlier one in all of these is not emitted again: its
- * name becomes an alias of the earlier kernel, which computes the same
- * on the buffers it is given (transformer layers, a gradient's repeated
- * pieces, unrolled loops). Steps are hashed; each is compared with the
+ * large outputs: codegen_kernel_context_free). A kernel step equal to an
+ * earlier one in all of these is not emitted again: its name becomes an
+ * alias of the earlier kernel, which computes the same on the buffers it
+ * is given (transformer layers, a gradient's repeated pieces, unrolled
+ * loops). Steps are hashed; each is compared with the
  * earlier ones of its hash only (ir.h's structural comparisons, linear in
  * the computations' sizes). codegen_share_kernels then merges what is
  * identical only in LLVM IR. */
@@ -1025,6 +1025,22 @@ static cxla_status define_refs(CpuExecutable *x) {
   return s;
 }
 
+/* From this many distinct kernels on, the small ones are compiled without
+ * LLVM's optimizations (codegen_light_small_kernels): a program of
+ * thousands of tiny kernels (a loop unrolled over slices at different
+ * offsets) spends seconds in LLVM per thousand, more than such kernels
+ * could ever win back per call; no bench case has more than 40.
+ * $CXLA_CPU_LIGHT_MIN overrides it (0: never). */
+#define CPU_LIGHT_MIN_KERNELS 2048
+
+static int light_min_kernels(void) {
+  const char *e = getenv("CXLA_CPU_LIGHT_MIN");
+  if (!e || !*e) return CPU_LIGHT_MIN_KERNELS;
+  char *end = NULL;
+  long v = strtol(e, &end, 10);
+  return *end == '\0' && v >= 0 && v <= 1 << 30 ? (int)v : CPU_LIGHT_MIN_KERNELS;
+}
+
 cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuExecutable **out) {
   *out = NULL;
   if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "cpu backend: no entry computation");
@@ -1052,6 +1068,7 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   int nmerged = 0;
   if (!s && bd.share) s = codegen_share_kernels(bd.cg, &nmerged);
   x->stats.nshared += nmerged;
+  if (!s) s = codegen_light_small_kernels(bd.cg, light_min_kernels(), &x->stats.nlight);
   double t1 = now_s();
   if (!s) {
     LLVMModuleRef mod = codegen_take_module(bd.cg);

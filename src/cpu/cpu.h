@@ -65,6 +65,7 @@ typedef struct CpuCompileStats {
   int nradix;               /* sorts whose comparator is a plain order: radix sorted */
   int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */
   int nbf16_rounded;        /* fusions convert(dot) to bf16 run as one GEMM step (bf16 result) */
+  int nlight;               /* small kernels compiled unoptimized (codegen_light_small_kernels) */
   /* loaded from the disk cache: planning the steps, linking the object
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
   double plan_s, load_s;

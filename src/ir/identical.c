@@ -163,7 +163,6 @@ static bool comp_same(const Computation *a, const Computation *b, int depth) {
   return true;
 }
 
-
 bool instr_called_identical(const Instr *a, const Instr *b) {
   return a->ncalled == b->ncalled && called_same(a, b, 0);
 }
@@ -175,14 +174,55 @@ uint64_t ir_hash_mix(uint64_t h, uint64_t v) {
   return h;
 }
 
-/* The first bytes of a constant's value. */
+/* A constant's value: its size, first 1 KiB and last 64 bytes. */
 static uint64_t mix_literal(uint64_t h, const Literal *l) {
-  if (l && l->data) {
-    size_t n = (size_t)l->nelems * (size_t)type_bytes(l->type);
-    const unsigned char *p = l->data;
-    for (size_t i = 0; i < n && i < 64; i++) h = ir_hash_mix(h, p[i]);
-  }
+  if (!l || !l->data) return h;
+  size_t n = (size_t)l->nelems * (size_t)type_bytes(l->type);
+  const unsigned char *p = l->data;
+  h = ir_hash_mix(h, (uint64_t)n);
+  for (size_t i = 0; i < n && i < 1024; i++) h = ir_hash_mix(h, p[i]);
+  for (size_t i = n > 1024 + 64 ? n - 64 : n; i < n; i++) h = ir_hash_mix(h, p[i]);
   return h;
+}
+
+static uint64_t mix_list(uint64_t h, const I64List *l) {
+  h = ir_hash_mix(h, (uint64_t)l->n);
+  for (int i = 0; i < l->n; i++) h = ir_hash_mix(h, (uint64_t)l->v[i]);
+  return h;
+}
+
+/* What instr_attrs_identical compares that tells instructions of one
+ * opcode and shape apart most often (slices at different offsets, dots
+ * of different dims, constants): equal hashes are then rare but for
+ * identical instructions, and a table of them stays linear. */
+static uint64_t mix_attrs(uint64_t h, const Instr *in) {
+  const Shape *s = in->shape;
+  h = ir_hash_mix(ir_hash_mix(h, (uint64_t)in->op), (uint64_t)s->type);
+  for (int d = 0; d < s->rank; d++) h = ir_hash_mix(h, (uint64_t)s->dims[d]);
+  if (s->has_layout)
+    for (int d = 0; d < s->rank; d++) h = ir_hash_mix(h, (uint64_t)s->minor_to_major[d] + 64);
+  h = mix_list(h, &in->dimensions);
+  h = ir_hash_mix(ir_hash_mix(h, (uint64_t)in->index), in->op == OP_PARAMETER ? (uint64_t)in->param_number : 0);
+  h = mix_literal(h, in->literal);
+  int rank = type_is_array(s->type) ? s->rank : 0;
+  if (in->slice)
+    for (int d = 0; d < rank; d++)
+      h = ir_hash_mix(ir_hash_mix(ir_hash_mix(h, (uint64_t)in->slice[d].start), (uint64_t)in->slice[d].limit),
+                      (uint64_t)in->slice[d].stride);
+  if (in->padding)
+    for (int d = 0; d < rank; d++)
+      h = ir_hash_mix(ir_hash_mix(ir_hash_mix(h, (uint64_t)in->padding[d].lo), (uint64_t)in->padding[d].hi),
+                      (uint64_t)in->padding[d].interior);
+  for (int d = 0; d < in->nwindow; d++) {
+    const WindowDim *w = &in->window[d];
+    h = ir_hash_mix(ir_hash_mix(ir_hash_mix(h, (uint64_t)w->size), (uint64_t)w->stride), (uint64_t)w->pad_lo);
+    h = ir_hash_mix(ir_hash_mix(ir_hash_mix(h, (uint64_t)w->pad_hi), (uint64_t)w->lhs_dilate),
+                    (uint64_t)w->rhs_dilate);
+  }
+  h = mix_list(mix_list(h, &in->dot.lhs_contract), &in->dot.rhs_contract);
+  h = mix_list(mix_list(h, &in->dot.lhs_batch), &in->dot.rhs_batch);
+  h = mix_list(h, &in->slice_sizes);
+  return ir_hash_mix(ir_hash_mix(h, (uint64_t)in->cmp_dir), (uint64_t)in->fusion_kind);
 }
 
 uint64_t comp_structure_hash(const Computation *c) {
@@ -190,22 +230,14 @@ uint64_t comp_structure_hash(const Computation *c) {
   if (c->root) h = ir_hash_mix(h, (uint64_t)c->root->id);
   for (int i = 0; i < c->ninstrs; i++) {
     const Instr *x = c->instrs[i];
-    h = ir_hash_mix(ir_hash_mix(h, (uint64_t)x->op), (uint64_t)x->shape->type);
-    for (int d = 0; d < x->shape->rank; d++) h = ir_hash_mix(h, (uint64_t)x->shape->dims[d]);
+    h = mix_attrs(h, x);
     for (int k = 0; k < x->noperands; k++) h = ir_hash_mix(h, (uint64_t)x->operands[k]->id);
-    h = mix_literal(h, x->literal);
   }
   return h;
 }
 
-
 uint64_t instr_attrs_hash(const Instr *in) {
-  uint64_t h = ir_hash_mix(1469598103934665603ull, (uint64_t)in->op);
-  h = ir_hash_mix(h, (uint64_t)in->shape->type);
-  for (int i = 0; i < in->shape->rank; i++) h = ir_hash_mix(h, (uint64_t)in->shape->dims[i]);
-  for (int i = 0; i < in->dimensions.n; i++) h = ir_hash_mix(h, (uint64_t)in->dimensions.v[i]);
-  h = ir_hash_mix(h, (uint64_t)in->index);
-  h = mix_literal(h, in->literal);
+  uint64_t h = mix_attrs(1469598103934665603ull, in);
   /* called computations by structure (fusions that differ only inside
    * must not all land in one bucket) */
   for (int i = 0; i < in->ncalled; i++) h = ir_hash_mix(h, in->called[i] ? comp_structure_hash(in->called[i]) : 0);

@@ -82,7 +82,7 @@ static bool same_values(const char *name, const Literal *want, const Literal *go
     double w = literal_get_f64(want, i), g = literal_get_f64(got, i);
     bool same = isnan(w) ? isnan(g)
                 : exact ? !isnan(g) && !memcmp(&w, &g, sizeof w)
-                : is_float ? !isnan(g) && fabs(w - g) <= tol * mx : w == g;
+                : is_float ? w == g || (!isnan(g) && fabs(w - g) <= tol * mx) : w == g;
     if (!same) {
       fprintf(stderr, "%s: element %lld: want %.17g got %.17g\n", name, (long long)i, w, g);
       ok = false;

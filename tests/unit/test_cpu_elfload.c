@@ -190,6 +190,38 @@ TEST(identical_kernels_shared) {
   cxla_module_destroy(m);
 }
 
+/* Past $CXLA_CPU_LIGHT_MIN distinct kernels, the small ones (x, y, z:
+ * 561 elements each) are compiled unoptimized (optnone) and the large one
+ * (w) is not; the results are still the interpreter's. Under the bound,
+ * or with 0 (never), none is. */
+TEST(small_kernels_light_past_a_bound) {
+  const char *text =
+      "HloModule light\nENTRY main {\n  a = f32[33,17] parameter(0)\n  b = f32[512,64] parameter(1)\n"
+      "  x = f32[33,17] tanh(a)\n  y = f32[33,17] exponential(a)\n  z = f32[33,17] add(x, y)\n"
+      "  w = f32[512,64] tanh(b)\n  ROOT o = (f32[33,17], f32[512,64]) tuple(z, w)\n}\n";
+  const char *mins[] = {"2", "5", "0"};
+  const int want[] = {3, 0, 0};
+  for (int i = 0; i < 3; i++) {
+    setenv("CXLA_CPU_LIGHT_MIN", mins[i], 1);
+    CHECK(cpu_vs_interp("light", text, false));
+    cxla_module *m = NULL;
+    CpuExecutable *x = NULL;
+    cxla_status s = parse("light", text, &m);
+    if (!s) s = cpu_compile(m, NULL, &x);
+    CHECK_OK(s);
+    if (!s) {
+      const CpuCompileStats *st = cpu_executable_stats(x);
+      CHECK(st->nkernels == 4 && st->nlight == want[i]);
+      if (st->nlight != want[i])
+        fprintf(stderr, "  bound %s: %d of %d kernels light, %d expected\n", mins[i], st->nlight, st->nkernels,
+                want[i]);
+    }
+    cpu_executable_destroy(x);
+    cxla_module_destroy(m);
+  }
+  unsetenv("CXLA_CPU_LIGHT_MIN");
+}
+
 /* Corpus cases, optimized by the default pipeline, on their arguments. */
 TEST(corpus_cases_loaded) {
   if (!corpus) {
@@ -364,6 +396,7 @@ int main(int argc, char **argv) {
   corpus = argc > 1 ? argv[1] : NULL;
   RUN(loaded_programs_compute_what_the_jit_does);
   RUN(identical_kernels_shared);
+  RUN(small_kernels_light_past_a_bound);
   RUN(corpus_cases_loaded);
   RUN(damaged_objects_never_crash);
   RUN(unknown_relocations_are_not_loaded);
