@@ -7,6 +7,9 @@ time (bench/compile/README.md):
   comps    many small computations: per group a call, a reduce with its own
            reducer, and a counted while loop with its own condition and body
   twice    every value used twice: z0 = exp(p); z_i = add(z_{i-1}, z_{i-1})
+  slices   a loop unrolled over the rows of a parameter: per row a slice at
+           its own offset, exp and multiply (kernels that differ only in the
+           offset), the rows summed by a chain of adds
 
 Usage: gen_scale.py SHAPE N OUT.hlo   (N: about N instructions; for `twice`
 N is the exact number of steps)."""
@@ -106,7 +109,27 @@ def adds(n):
     return out
 
 
-SHAPES = {"chain": chain, "wide": wide, "comps": comps, "twice": twice, "adds": adds}
+def slices(n):
+    rows = max(1, n // 4)
+    row = "f32[1,%d]{1,0}" % W
+    out = ["HloModule slices_%d" % n, "", "ENTRY main {", "  x = f32[%d,%d]{1,0} parameter(0)" % (rows, W)]
+    for i in range(rows):
+        out += ["  s.%d = %s slice(x), slice={[%d:%d], [0:%d]}" % (i, row, i, i + 1, W),
+                "  e.%d = %s exponential(s.%d)" % (i, row, i),
+                "  m.%d = %s multiply(e.%d, s.%d)" % (i, row, i, i)]
+    prev = "m.0"
+    for i in range(1, rows):
+        out.append("  a.%d = %s add(%s, m.%d)" % (i, row, prev, i))
+        prev = "a.%d" % i
+    if rows > 1:
+        out[-1] = out[-1].replace("  a", "  ROOT a", 1)
+    else:
+        out[-1] = out[-1].replace("  m", "  ROOT m", 1)
+    out.append("}")
+    return out
+
+
+SHAPES = {"chain": chain, "wide": wide, "comps": comps, "twice": twice, "adds": adds, "slices": slices}
 
 
 def generate(shape, n, path):
