@@ -25,6 +25,12 @@ cxla_status cpu_vs_interp_args_fn(const HloModule *m, uint64_t seed,
 /* Frees cpu_vs_interp_args' arguments (NULL: nothing). */
 void cpu_vs_interp_free_args(const HloModule *m, Literal **args);
 
+/* Whether got matches want, tuples element by element: exactly (bits,
+ * NaN where NaN) when `exact`, else floats (complex: each part) to a
+ * relative 1e-5 of the largest |want| (f16: 1e-2), equal infinities
+ * equal, integers exactly. Prints the first differences on stderr. */
+bool cpu_vs_interp_close(const char *name, const Literal *want, const Literal *got, bool exact);
+
 /* Runs module text on the interpreter and on the cpu backend with
  * cpu_vs_interp_args and compares: exactly (bits, NaN where NaN) when
  * `exact`, else floats to a relative 1e-5 of the largest result (f16:

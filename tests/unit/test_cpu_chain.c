@@ -56,30 +56,6 @@ static const Step *step_named(const CpuExecutable *x, const char *name) {
 /* Runs text on both backends and compares; *chained: whether dot "c"
  * runs the chain of dot "s" and fusion "p"; *band: whether that chain
  * has a band (Step.chain_band; -1: no chain), its offset in *band_d. */
-/* got against want (tuples element by element): floats to 1e-5 of the
- * largest |want|, NaN where NaN; prints the first differences. */
-static bool close_results(const char *name, const Literal *want, const Literal *got) {
-  if (want->type == T_TUPLE || got->type == T_TUPLE) {
-    bool ok = want->type == got->type && want->ntuple == got->ntuple;
-    for (int i = 0; ok && i < want->ntuple; i++) ok = close_results(name, want->tuple[i], got->tuple[i]);
-    if (!ok) fprintf(stderr, "%s: tuple results differ\n", name);
-    return ok;
-  }
-  if (want->type != got->type || want->nelems != got->nelems) return false;
-  double mx = 0;
-  for (int64_t i = 0; i < want->nelems; i++) {
-    double w = literal_get_f64(want, i);
-    if (isfinite(w) && fabs(w) > mx) mx = fabs(w);
-  }
-  int64_t bad = 0;
-  for (int64_t i = 0; i < want->nelems; i++) {
-    double w = literal_get_f64(want, i), g = literal_get_f64(got, i);
-    bool same = isnan(w) ? isnan(g) : !isnan(g) && fabs(w - g) <= 1e-5 * mx;
-    if (!same && bad++ < 5) fprintf(stderr, "%s: element %lld: want %.9g got %.9g\n", name, (long long)i, w, g);
-  }
-  return bad == 0;
-}
-
 static bool run_case_full(const char *name, const char *text, bool nan, bool causal, bool *chained, int *band,
                           int64_t *band_d) {
   cxla_module *m = NULL;
@@ -116,7 +92,7 @@ static bool run_case_full(const char *name, const char *text, bool nan, bool cau
     *chained = c && d && f && c->chain && d->chained && f->chained;
     *band = c && c->chain ? c->chain_band : -1;
     *band_d = c && c->chain ? c->chain_band_d : 0;
-    ok = close_results(name, want, got);
+    ok = cpu_vs_interp_close(name, want, got, false);
   }
   cxla_status_free(s);
   if (args)

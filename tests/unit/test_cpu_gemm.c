@@ -13,6 +13,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "cpu_vs_interp.h"
 #include "harness.h"
 #include "cpu/cpu_internal.h"
 #include "cxla/runtime.h"
@@ -60,34 +61,6 @@ static const Step *step_named(const CpuExecutable *x, const char *name) {
 /* Runs text on both backends (no pipeline: the shapes as written) and
  * compares; *swapped receives whether dot `d` was planned transposed with
  * bitcast `t` a view of it. */
-/* got against want (tuples element by element; c64 as pairs of floats):
- * to 1e-5 of the largest |want|, NaN where NaN. */
-static bool close_results(const char *name, const Literal *want, const Literal *got) {
-  if (want->type == T_TUPLE || got->type == T_TUPLE) {
-    bool ok = want->type == got->type && want->ntuple == got->ntuple;
-    for (int i = 0; ok && i < want->ntuple; i++) ok = close_results(name, want->tuple[i], got->tuple[i]);
-    if (!ok) fprintf(stderr, "%s: tuple results differ\n", name);
-    return ok;
-  }
-  bool ok = want->type == got->type && want->nelems == got->nelems;
-  int64_t n = want->nelems * (type_is_complex(want->type) ? 2 : 1);
-  double mx = 0;
-  for (int64_t i = 0; ok && i < n; i++) {
-    double w = type_is_complex(want->type) ? ((float *)want->data)[i] : literal_get_f64(want, i);
-    if (isfinite(w) && fabs(w) > mx) mx = fabs(w);
-  }
-  for (int64_t i = 0; ok && i < n; i++) {
-    double w = type_is_complex(want->type) ? ((float *)want->data)[i] : literal_get_f64(want, i);
-    double g = type_is_complex(got->type) ? ((float *)got->data)[i] : literal_get_f64(got, i);
-    bool same = isnan(w) ? isnan(g) : !isnan(g) && fabs(w - g) <= 1e-5 * mx;
-    if (!same) {
-      fprintf(stderr, "%s: element %lld: want %.9g got %.9g\n", name, (long long)i, w, g);
-      ok = false;
-    }
-  }
-  return ok;
-}
-
 static bool run_case(const char *name, const char *text, bool nan, bool *swapped) {
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL, *got = NULL;
@@ -105,7 +78,7 @@ static bool run_case(const char *name, const char *text, bool nan, bool *swapped
   } else {
     const Step *d = step_named(x, "d"), *t = step_named(x, "t");
     *swapped = d && t && d->kind == ST_BLAS_DOT && d->swap && t->kind == ST_VIEW;
-    ok = close_results(name, want, got);
+    ok = cpu_vs_interp_close(name, want, got, false);
   }
   cxla_status_free(s);
   if (args)
