@@ -1411,12 +1411,8 @@ static bool has_fn_attr(LLVMValueRef fn, unsigned kind) {
   return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind) != NULL;
 }
 
-cxla_status codegen_light_small_kernels(Codegen *cg, int min_kernels, int *nlight) {
+cxla_status codegen_light_small_kernels(Codegen *cg, int *nlight) {
   *nlight = 0;
-  int n = 0;
-  for (LLVMValueRef f = LLVMGetFirstFunction(cg->mod); f; f = LLVMGetNextFunction(f))
-    n += LLVMGetLinkage(f) == LLVMExternalLinkage && LLVMCountBasicBlocks(f) > 0;
-  if (min_kernels <= 0 || n < min_kernels) return NULL;
   unsigned os = LLVMGetEnumAttributeKindForName("optsize", 7), ms = LLVMGetEnumAttributeKindForName("minsize", 7);
   unsigned on = LLVMGetEnumAttributeKindForName("optnone", 7), ni = LLVMGetEnumAttributeKindForName("noinline", 8);
   for (LLVMValueRef f = LLVMGetFirstFunction(cg->mod); f; f = LLVMGetNextFunction(f)) {

@@ -121,13 +121,13 @@ cxla_status codegen_share_kernels(Codegen *cg, int *nshared);
  * (the caller knows the two compute the same: share.c). */
 cxla_status codegen_alias_kernel(Codegen *cg, const char *name, const char *existing);
 
-/* Where the module has min_kernels kernels or more (min_kernels > 0),
- * the small ones (optimized for size: under 2048 element operations) are
- * marked optnone: LLVM then compiles them without optimizing, about 4x
- * faster (3333 slice-exp-multiply kernels of 16 elements: 7.8 -> 1.9 s)
- * for code slower by a fraction of a microsecond per call. *nlight: how
- * many. Call after codegen_share_kernels. */
-cxla_status codegen_light_small_kernels(Codegen *cg, int min_kernels, int *nlight);
+/* Marks the module's small kernels (optimized for size: under 2048
+ * element operations) optnone: LLVM then compiles them without
+ * optimizing, about 4x faster (3333 slice-exp-multiply kernels of 16
+ * elements: 7.8 -> 1.9 s) for code slower by a fraction of a microsecond
+ * per call; the caller decides when that pays (compile.c: thousands of
+ * distinct kernels). *nlight: how many. Call after codegen_share_kernels. */
+cxla_status codegen_light_small_kernels(Codegen *cg, int *nlight);
 
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a
  * JIT); the Codegen keeps nothing. */

@@ -279,12 +279,13 @@ static bool row_alias_possible(const Program *p, const Instr *in) {
  * earlier one in all of these is not emitted again: its name becomes an
  * alias of the earlier kernel, which computes the same on the buffers it
  * is given (transformer layers, a gradient's repeated pieces, unrolled
- * loops). Steps are hashed; each is compared with the
- * earlier ones of its hash only (ir.h's structural comparisons, linear in
- * the computations' sizes). codegen_share_kernels then merges what is
- * identical only in LLVM IR. */
+ * loops). Steps are hashed; each is compared with the earlier ones of its
+ * hash only (ir.h's structural comparisons, linear in the computations'
+ * sizes). codegen_share_kernels then merges what is identical only in
+ * LLVM IR. */
 
-static uint64_t kernel_hash(const Step *st, const Instr *in) {
+static uint64_t kernel_hash(const Step *st) {
+  const Instr *in = st->in;
   uint64_t h = ir_hash_mix(instr_attrs_hash(in), (uint64_t)st->npre * 2 + st->row_alias);
   for (int k = 0; k < in->noperands; k++) {
     const Shape *sh = in->operands[k]->shape;
@@ -317,8 +318,8 @@ static bool kernels_same(const Step *a, const Step *b) {
   return true;
 }
 
-/* The earlier kernel step identical to st (whose instr is set), or NULL
- * after recording st as emitted. */
+/* The earlier kernel step identical to st, or NULL after recording st as
+ * emitted. */
 static cxla_status seen_kernel(Builder *bd, const Step *st, const Step **same) {
   *same = NULL;
   if (2 * (bd->nseen + 1) > bd->capseen) {
@@ -335,7 +336,7 @@ static cxla_status seen_kernel(Builder *bd, const Step *st, const Step **same) {
     bd->seen = v;
     bd->capseen = cap;
   }
-  uint64_t hash = kernel_hash(st, st->in);
+  uint64_t hash = kernel_hash(st);
   size_t h = (size_t)hash & (bd->capseen - 1);
   for (; bd->seen[h].st; h = (h + 1) & (bd->capseen - 1))
     if (bd->seen[h].hash == hash && kernels_same(bd->seen[h].st, st)) {
@@ -362,7 +363,6 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   if (!bd->cg) return NULL;
   if (bd->share && codegen_kernel_context_free(in)) {
     const Step *same;
-    st->in = in;
     TRY(seen_kernel(bd, st, &same));
     if (same) {
       bd->x->stats.nshared++;
@@ -1068,7 +1068,9 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   int nmerged = 0;
   if (!s && bd.share) s = codegen_share_kernels(bd.cg, &nmerged);
   x->stats.nshared += nmerged;
-  if (!s) s = codegen_light_small_kernels(bd.cg, light_min_kernels(), &x->stats.nlight);
+  int light_min = light_min_kernels();
+  if (!s && light_min > 0 && x->stats.nkernels - x->stats.nshared >= light_min)
+    s = codegen_light_small_kernels(bd.cg, &x->stats.nlight);
   double t1 = now_s();
   if (!s) {
     LLVMModuleRef mod = codegen_take_module(bd.cg);

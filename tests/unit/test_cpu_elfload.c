@@ -174,20 +174,28 @@ TEST(loaded_programs_compute_what_the_jit_does) {
 /* Identical kernels are compiled once: the second of each pair an alias
  * (the loaded programs above run them through the aliases' names, against
  * the interpreter); kernels that differ are not. */
-TEST(identical_kernels_shared) {
-  const char *text = programs[NPROGRAMS - 1][1];
+/* The compile statistics of module text (no pipeline) in *st (zeros if
+ * it does not compile: false). */
+static bool compile_stats(const char *name, const char *text, CpuCompileStats *st) {
+  memset(st, 0, sizeof *st);
   cxla_module *m = NULL;
   CpuExecutable *x = NULL;
-  cxla_status s = parse("shared_kernels", text, &m);
+  cxla_status s = parse(name, text, &m);
   if (!s) s = cpu_compile(m, NULL, &x);
-  CHECK_OK(s);
-  if (!s) {
-    const CpuCompileStats *st = cpu_executable_stats(x);
-    CHECK(st->nshared == 3);
-    if (st->nshared != 3) fprintf(stderr, "  %d of %d kernels shared, 3 expected\n", st->nshared, st->nkernels);
-  }
+  bool ok = !s;
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  else *st = *cpu_executable_stats(x);
+  cxla_status_free(s);
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
+  return ok;
+}
+
+TEST(identical_kernels_shared) {
+  CpuCompileStats st;
+  CHECK(compile_stats("shared_kernels", programs[NPROGRAMS - 1][1], &st));
+  CHECK(st.nshared == 3);
+  if (st.nshared != 3) fprintf(stderr, "  %d of %d kernels shared, 3 expected\n", st.nshared, st.nkernels);
 }
 
 /* Past $CXLA_CPU_LIGHT_MIN distinct kernels, the small ones (x, y, z:
@@ -204,20 +212,11 @@ TEST(small_kernels_light_past_a_bound) {
   for (int i = 0; i < 3; i++) {
     setenv("CXLA_CPU_LIGHT_MIN", mins[i], 1);
     CHECK(cpu_vs_interp("light", text, false));
-    cxla_module *m = NULL;
-    CpuExecutable *x = NULL;
-    cxla_status s = parse("light", text, &m);
-    if (!s) s = cpu_compile(m, NULL, &x);
-    CHECK_OK(s);
-    if (!s) {
-      const CpuCompileStats *st = cpu_executable_stats(x);
-      CHECK(st->nkernels == 4 && st->nlight == want[i]);
-      if (st->nlight != want[i])
-        fprintf(stderr, "  bound %s: %d of %d kernels light, %d expected\n", mins[i], st->nlight, st->nkernels,
-                want[i]);
-    }
-    cpu_executable_destroy(x);
-    cxla_module_destroy(m);
+    CpuCompileStats st;
+    CHECK(compile_stats("light", text, &st));
+    CHECK(st.nkernels == 4 && st.nlight == want[i]);
+    if (st.nlight != want[i])
+      fprintf(stderr, "  bound %s: %d of %d kernels light, %d expected\n", mins[i], st.nlight, st.nkernels, want[i]);
   }
   unsetenv("CXLA_CPU_LIGHT_MIN");
 }
