@@ -992,7 +992,11 @@ static LLVMValueRef v_logistic_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef res = LLVMBuildFAdd(B, f32fma(e, nq, d, n), f32fma(e, nq, dl, nl), ""); /* (n + nl) - q (d + dl) */
   LLVMValueRef r = f32fma(e, res, y, q);
   r = sel(e, fcmp(e, LLVMRealOLT, x, F(e, EXPF_MIN_ARG)), F(e, 0), r); /* flushed */
-  return sel(e, isnan_(e, x), x, r);
+  /* NaN: -x, quieted, as 1 / (1 + exp(-x)) propagates it (XLA:CPU, and the
+   * interpreter) */
+  LLVMValueRef nx = LLVMBuildXor(B, LLVMBuildBitCast(B, x, e->cg->i32, ""), KI32(e, INT32_MIN), "");
+  nx = LLVMBuildBitCast(B, LLVMBuildOr(B, nx, KI32(e, 0x00400000), ""), e->cg->f32, "");
+  return sel(e, isnan_(e, x), nx, r);
 }
 
 /* An f32 subnormal as a signed zero (DAZ). */

@@ -195,6 +195,19 @@ static LLVMValueRef dazw(Em *e, LLVMValueRef x) {
   return LLVMBuildSelect(e->b, tiny, z, x, "");
 }
 
+/* A constant subnormal as the signed zero DAZ and FTZ make it. The
+ * builder folds constant operands at once, by IEEE rules (-inf * 1e-45 is
+ * -inf there, NaN in the kernel); the function's denormal mode (jit.c)
+ * covers LLVM's later folds, not the builder's. */
+static LLVMValueRef daz_const(Em *e, LLVMValueRef v) {
+  if (!LLVMIsAConstantFP(v)) return v;
+  LLVMBool loses = 0;
+  double d = LLVMConstRealGetDouble(v, &loses);
+  bool dbl = LLVMTypeOf(v) == e->cg->f64;
+  if (d == 0 || isnan(d) || fabs(d) >= (dbl ? 0x1p-1022 : 0x1p-126)) return v;
+  return fconst(e, LLVMTypeOf(v), signbit(d) ? -0.0 : 0.0);
+}
+
 static LLVMValueRef via_double1(Em *e, ElemType t, Opcode op, const char *fname, LLVMValueRef sa) {
   LLVMValueRef x = dec(e, t, sa);
   if (t != T_F64) {
@@ -255,16 +268,150 @@ static LLVMValueRef float_unary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, b
   return NULL;
 }
 
-static LLVMValueRef float_binary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, LLVMValueRef sb, bool *ok) {
+/* ---- pow and atan2: XLA:CPU's C library calls under FTZ/DAZ ----
+ * XLA:CPU calls powf/pow and atan2f/atan2 (src/interp/elementwise.c) from
+ * code running with FTZ and DAZ set. The library tests its arguments' bits
+ * before it does arithmetic, so a subnormal argument is neither its value
+ * nor zero there. Measured against XLA:CPU (glibc 2.36), and emitted here
+ * with integer tests on the bits, which the modes do not touch:
+ *   pow, f32 (and bf16 through it): a subnormal x acts as +-2^-150 (the
+ *     library's normalization multiplies it by 2^23, which DAZ makes 0, and
+ *     subtracts 23 from the exponent of 0); a subnormal y is nonzero in the
+ *     library's special cases (pow(0, y) is 0 or inf, negative x gives NaN)
+ *     and 0 in its arithmetic (positive x gives 1): +-2^-200 in double does
+ *     both. The vector pow works in double, where both are normal.
+ *   pow, f64: the library itself, on the raw arguments (kernels run in the
+ *     same mode), and its result as it returns it.
+ *   atan2f (fdlibm's): with y subnormal, x = 1 returns y itself, x = +-0
+ *     gives +-pi/2 by y's sign, a subnormal x gives NaN (0/0; negative when
+ *     y < 0 < x, from its final negation); everything else is atan2 of y
+ *     and x read as zero.
+ *   atan2 (IBM's): x == 0 is a float compare, true for subnormal x, so a
+ *     subnormal or zero x with y nonzero and not NaN gives +-pi/2 by y's
+ *     sign; with y subnormal and x negative and finite, |x| >= 2^-966 takes
+ *     the quotient-underflow path, which tests y > 0 (false under DAZ) and
+ *     gives -pi whatever y's sign; the rest is atan2 of DAZ'd arguments. */
+
+/* x is nonzero with a zero exponent field (x: float or double working value) */
+static LLVMValueRef is_subnormal(Em *e, LLVMValueRef x) {
+  bool d = LLVMTypeOf(x) == e->cg->f64;
+  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
+  LLVMValueRef ab = LLVMBuildAnd(e->b, LLVMBuildBitCast(e->b, x, it, ""),
+                                 LLVMConstInt(it, d ? 0x7fffffffffffffffull : 0x7fffffffu, 0), "");
+  /* ab - 1 < min normal - 1 (unsigned): 0 < ab < min normal */
+  return LLVMBuildICmp(e->b, LLVMIntULT, LLVMBuildSub(e->b, ab, LLVMConstInt(it, 1, 0), ""),
+                       LLVMConstInt(it, (d ? 0x0010000000000000ull : 0x00800000u) - 1, 0), "");
+}
+
+/* the bits of x (working value) equal those of c */
+static LLVMValueRef bits_eq(Em *e, LLVMValueRef x, double c) {
+  bool d = LLVMTypeOf(x) == e->cg->f64;
+  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
+  LLVMValueRef k = LLVMConstBitCast(fconst(e, LLVMTypeOf(x), c), it);
+  return LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, x, it, ""), k, "");
+}
+
+static LLVMValueRef abs_bits_is_zero(Em *e, LLVMValueRef x) {
+  bool d = LLVMTypeOf(x) == e->cg->f64;
+  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
+  LLVMValueRef ab = LLVMBuildAnd(e->b, LLVMBuildBitCast(e->b, x, it, ""),
+                                 LLVMConstInt(it, d ? 0x7fffffffffffffffull : 0x7fffffffu, 0), "");
+  return LLVMBuildICmp(e->b, LLVMIntEQ, ab, LLVMConstNull(it), "");
+}
+
+static LLVMValueRef csign_w(Em *e, double mag, LLVMValueRef s) {
+  LLVMTypeRef t = LLVMTypeOf(s);
+  return em_intrinsic(e, "llvm.copysign", t, 2, (LLVMValueRef[]){fconst(e, t, mag), s});
+}
+
+static LLVMValueRef sign_set(Em *e, LLVMValueRef x) {
+  bool d = LLVMTypeOf(x) == e->cg->f64;
+  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
+  return LLVMBuildICmp(e->b, LLVMIntSLT, LLVMBuildBitCast(e->b, x, it, ""), LLVMConstNull(it), "");
+}
+
+/* r, or the first of n, m that is NaN, quieted: the library returns
+ * n + m there, which keeps the NaN operand's sign and payload */
+static LLVMValueRef nan_through(Em *e, LLVMValueRef n, LLVMValueRef m, LLVMValueRef r) {
+  bool d = LLVMTypeOf(n) == e->cg->f64;
+  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
+  LLVMValueRef q = LLVMConstInt(it, d ? 0x0008000000000000ull : 0x00400000u, 0);
+  LLVMValueRef vs[2] = {m, n};
+  for (int i = 0; i < 2; i++) {
+    LLVMValueRef v = vs[i];
+    LLVMValueRef qv = LLVMBuildBitCast(e->b, LLVMBuildOr(e->b, LLVMBuildBitCast(e->b, v, it, ""), q, ""), LLVMTypeOf(v), "");
+    if (LLVMTypeOf(r) != LLVMTypeOf(qv)) qv = LLVMBuildFPExt(e->b, qv, LLVMTypeOf(r), "");
+    r = LLVMBuildSelect(e->b, LLVMBuildFCmp(e->b, LLVMRealUNO, v, v, ""), qv, r, "");
+  }
+  return r;
+}
+
+static LLVMValueRef libm_binary(Em *e, Opcode op, ElemType t, LLVMValueRef a, LLVMValueRef b) {
   Codegen *cg = e->cg;
+  LLVMBuilderRef B = e->b;
+  if (op == OP_POWER && t == T_F64) return em_math_call2(e, "pow", a, b);
+  if (op == OP_POWER) {
+    LLVMValueRef xs = is_subnormal(e, a), ys = is_subnormal(e, b);
+    LLVMValueRef x = LLVMBuildFPExt(B, a, cg->f64, ""), y = LLVMBuildFPExt(B, b, cg->f64, "");
+    x = LLVMBuildSelect(B, xs, csign_w(e, 0x1p-150, x), x, "");
+    y = LLVMBuildSelect(B, ys, csign_w(e, 0x1p-200, y), y, "");
+    LLVMValueRef p = em_vmath2(e, op, true, x, y);
+    if (!p) p = em_math_call2(e, "pow", x, y);
+    p = nan_through(e, a, b, p);
+    /* powf returns x * x for a NaN x, negated when x is negative and y an odd integer */
+    LLVMValueRef half = LLVMBuildFMul(B, y, fconst(e, cg->f64, 0.5), "");
+    LLVMValueRef fl = em_intrinsic(e, "llvm.floor", cg->f64, 1, &y), flh = em_intrinsic(e, "llvm.floor", cg->f64, 1, &half);
+    LLVMValueRef yodd = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, fl, y, ""), LLVMBuildFCmp(B, LLVMRealONE, flh, half, ""), "");
+    LLVMValueRef flip = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealUNO, x, x, ""), LLVMBuildAnd(B, sign_set(e, x), yodd, ""), "");
+    p = LLVMBuildSelect(B, flip, LLVMBuildFNeg(B, p, ""), p, "");
+    LLVMValueRef one = fconst(e, cg->f64, 1.0);
+    LLVMValueRef triv = LLVMBuildOr(B, LLVMBuildFCmp(B, LLVMRealOEQ, x, one, ""),
+                                    LLVMBuildFCmp(B, LLVMRealOEQ, y, fconst(e, cg->f64, 0.0), ""), "");
+    return enc(e, t, LLVMBuildSelect(B, triv, one, p, ""));
+  }
+  /* atan2(y, x): y is the first operand */
+  LLVMValueRef y = a, x = b, ys = is_subnormal(e, y);
+  if (t == T_F64) {
+    LLVMValueRef yd = daz64(e, y), xd = daz64(e, x);
+    LLVMValueRef r = em_vmath2(e, op, false, yd, xd);
+    if (!r) r = em_math_call2(e, "atan2", yd, xd);
+    r = nan_through(e, x, y, daz64(e, r));
+    LLVMValueRef x0 = LLVMBuildOr(B, is_subnormal(e, x), abs_bits_is_zero(e, x), "");
+    r = LLVMBuildSelect(B, LLVMBuildAnd(B, ys, x0, ""), csign_w(e, 0x1.921fb54442d18p+0, y), r, "");
+    LLVMValueRef xb = LLVMBuildBitCast(B, x, cg->i64, "");
+    LLVMValueRef ab = LLVMBuildAnd(B, xb, LLVMConstInt(cg->i64, 0x7fffffffffffffffull, 0), "");
+    LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, ab, LLVMConstInt(cg->i64, 57ull << 52, 0), ""); /* 2^-966 */
+    LLVMValueRef fin = LLVMBuildICmp(B, LLVMIntULT, ab, LLVMConstInt(cg->i64, 0x7ff0000000000000ull, 0), "");
+    LLVMValueRef negpi = LLVMBuildAnd(B, LLVMBuildAnd(B, ys, sign_set(e, x), ""), LLVMBuildAnd(B, big, fin, ""), "");
+    return LLVMBuildSelect(B, negpi, fconst(e, cg->f64, -0x1.921fb54442d18p+1), r, "");
+  }
+  LLVMValueRef xs = is_subnormal(e, x);
+  LLVMValueRef yw = LLVMBuildFPExt(B, y, cg->f64, ""), xw = LLVMBuildFPExt(B, x, cg->f64, "");
+  LLVMValueRef r = em_vmath2(e, op, true, yw, xw);
+  if (!r) r = em_math_call2(e, "atan2", yw, xw);
+  r = nan_through(e, x, y, LLVMBuildFPTrunc(B, r, cg->f32, ""));
+  r = LLVMBuildSelect(B, LLVMBuildAnd(B, ys, bits_eq(e, x, 1.0), ""), y, r, "");
+  r = LLVMBuildSelect(B, LLVMBuildAnd(B, ys, abs_bits_is_zero(e, x), ""), csign_w(e, 0x1.921fb6p+0, y), r, "");
+  LLVMValueRef negnan = LLVMBuildAnd(B, sign_set(e, y), LLVMBuildNot(B, sign_set(e, x), ""), "");
+  LLVMValueRef nan = LLVMBuildSelect(B, negnan, LLVMConstBitCast(LLVMConstInt(cg->i32, 0xffc00000u, 0), cg->f32),
+                                     LLVMConstBitCast(LLVMConstInt(cg->i32, 0x7fc00000u, 0), cg->f32), "");
+  r = LLVMBuildSelect(B, LLVMBuildAnd(B, ys, xs, ""), nan, r, "");
+  return enc(e, t, r);
+}
+
+static LLVMValueRef float_binary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, LLVMValueRef sb, bool *ok) {
   *ok = true;
   if (op == OP_MAXIMUM || op == OP_MINIMUM) return fmaxmin(e, op == OP_MAXIMUM, t, sa, sb);
   LLVMValueRef a = dec(e, t, sa), b = dec(e, t, sb);
+  if (t != T_F16 && (op == OP_ADD || op == OP_SUBTRACT || op == OP_MULTIPLY || op == OP_DIVIDE)) {
+    a = daz_const(e, a);
+    b = daz_const(e, b);
+  }
   switch (op) {
-  case OP_ADD: return enc(e, t, LLVMBuildFAdd(e->b, a, b, ""));
-  case OP_SUBTRACT: return enc(e, t, LLVMBuildFSub(e->b, a, b, ""));
-  case OP_MULTIPLY: return enc(e, t, LLVMBuildFMul(e->b, a, b, ""));
-  case OP_DIVIDE: return enc(e, t, LLVMBuildFDiv(e->b, a, b, ""));
+  case OP_ADD: return enc(e, t, daz_const(e, LLVMBuildFAdd(e->b, a, b, "")));
+  case OP_SUBTRACT: return enc(e, t, daz_const(e, LLVMBuildFSub(e->b, a, b, "")));
+  case OP_MULTIPLY: return enc(e, t, daz_const(e, LLVMBuildFMul(e->b, a, b, "")));
+  case OP_DIVIDE: return enc(e, t, daz_const(e, LLVMBuildFDiv(e->b, a, b, "")));
   case OP_REMAINDER:
     /* frem is a C library call, which the FTZ/DAZ modes do not reach */
     if (t != T_F16) {
@@ -273,27 +420,7 @@ static LLVMValueRef float_binary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, 
       return enc(e, t, dazw(e, LLVMBuildFRem(e->b, a, b, "")));
     }
     return enc(e, t, LLVMBuildFRem(e->b, a, b, ""));
-  case OP_POWER: case OP_ATAN2: {
-    if (t != T_F64) {
-      a = LLVMBuildFPExt(e->b, a, cg->f64, "");
-      b = LLVMBuildFPExt(e->b, b, cg->f64, "");
-    } else {
-      a = daz64(e, a);
-      b = daz64(e, b);
-    }
-    if (op == OP_ATAN2) {
-      LLVMValueRef r = em_vmath2(e, op, t != T_F64, a, b);
-      if (!r) r = em_math_call2(e, "atan2", a, b);
-      return enc(e, t, t == T_F64 ? daz64(e, r) : r);
-    }
-    LLVMValueRef p = em_vmath2(e, op, t != T_F64, a, b);
-    if (!p) p = em_math_call2(e, "pow", a, b);
-    if (t == T_F64) p = daz64(e, p);
-    LLVMValueRef one = fconst(e, cg->f64, 1.0);
-    LLVMValueRef triv = LLVMBuildOr(e->b, LLVMBuildFCmp(e->b, LLVMRealOEQ, a, one, ""),
-                                    LLVMBuildFCmp(e->b, LLVMRealOEQ, b, fconst(e, cg->f64, 0.0), ""), "");
-    return enc(e, t, LLVMBuildSelect(e->b, triv, one, p, ""));
-  }
+  case OP_POWER: case OP_ATAN2: return libm_binary(e, op, t, a, b);
   default: break;
   }
   *ok = false;

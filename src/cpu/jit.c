@@ -169,6 +169,15 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
     s = ERR(INTERNAL, "cpu backend: the emitted LLVM IR does not verify: %.2000s", msg ? msg : "");
   LLVMDisposeMessage(msg);
   if (!s) {
+    /* Kernels run with FTZ and DAZ set (cpu_fp_mode_enter): said to LLVM,
+     * its constant folding flushes subnormals as the hardware will, and
+     * does not decide 0 < 1e-45 or -inf * 1e-45 by IEEE rules. */
+    static const char k[] = "denormal-fp-math", v[] = "preserve-sign,preserve-sign";
+    LLVMContextRef ctx = LLVMGetModuleContext(mod);
+    for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+      if (!LLVMIsDeclaration(f))
+        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                LLVMCreateStringAttribute(ctx, k, sizeof k - 1, v, sizeof v - 1));
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     char pipeline[32];
     snprintf(pipeline, sizeof pipeline, "default<O%d>", opt_level < 0 ? 0 : opt_level > 3 ? 3 : opt_level);
