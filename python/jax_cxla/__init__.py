@@ -30,6 +30,32 @@ def _copy_cpu_lowerings() -> None:
             mine[prim] = entry
 
 
+def _cpu_branches_for_cxla() -> None:
+    """lax.platform_dependent(x, cpu=f, default=g) runs f on cxla, as on
+    XLA:CPU: the branch lists that its platform_index and the cond it
+    builds carry get cxla wherever they name cpu (without this, cxla took
+    the default branch, or failed a lowering without one)."""
+    from jax._src.interpreters import mlir
+    from jax._src.lax.control_flow import conditionals as cond
+
+    def with_cxla(branches_platforms):
+        return tuple(ps if ps is None or "cpu" not in ps or PLATFORM in ps else tuple(ps) + (PLATFORM,)
+                     for ps in branches_platforms)
+
+    index_rule, cond_rule = cond._platform_index_lowering, cond._cond_lowering
+
+    def platform_index_lowering(ctx, *, platforms):
+        return index_rule(ctx, platforms=with_cxla(platforms))
+
+    def cond_lowering(ctx, index, *args, branches, **params):
+        if params.get("branches_platforms") is not None:
+            params = dict(params, branches_platforms=with_cxla(params["branches_platforms"]))
+        return cond_rule(ctx, index, *args, branches=branches, **params)
+
+    mlir.register_lowering(cond.platform_index_p, platform_index_lowering)
+    mlir.register_lowering(cond.cond_p, cond_lowering)
+
+
 def _enable_donation() -> None:
     """cxla honours input_output_alias (the plugin deletes a donated
     argument's buffer), so JAX may emit donation for it."""
@@ -47,4 +73,5 @@ def initialize() -> None:
         raise RuntimeError(f"jax-cxla: the PJRT plugin library {path} is missing")
     xla_bridge.register_plugin(PLATFORM, priority=400, library_path=path)
     _copy_cpu_lowerings()
+    _cpu_branches_for_cxla()
     _enable_donation()

@@ -136,6 +136,19 @@ def test_cond(cxla, cpu):
     both(cxla, cpu, f, np.float32(-1), np.arange(3, dtype=np.float32))
 
 
+def test_platform_dependent(cxla, cpu):
+    # cxla runs the cpu branch, as XLA:CPU does; with a default branch and
+    # without one (which needs a branch for the lowering platform)
+    f = lambda x: lax.platform_dependent(x, cpu=jnp.sin, default=jnp.cos)
+    g = lambda x: lax.platform_dependent(x, cpu=jnp.sin, cuda=jnp.cos)
+    x = np.arange(3, dtype=np.float32)
+    for fn in (f, g):
+        got = both(cxla, cpu, fn, x)
+        np.testing.assert_allclose(np.asarray(got), np.sin(x), rtol=1e-6)
+        got = both(cxla, cpu, jax.grad(lambda v: fn(v).sum()), x)
+        np.testing.assert_allclose(np.asarray(got), np.cos(x), rtol=1e-6)
+
+
 def test_random(cxla, cpu):
     def f(seed):
         k = jax.random.key(seed)
