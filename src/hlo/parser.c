@@ -21,6 +21,7 @@
 
 #include "hlo/hlo.h"
 #include "stablehlo/stablehlo.h"
+#include "base/fpenv.h"
 
 /* ---- errors and tokens ------------------------------------------------------ */
 
@@ -713,8 +714,7 @@ static bool parse_module(Parser *p) {
 
 /* ---- public API --------------------------------------------------------------------- */
 
-cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
-                              cxla_module **out) {
+static cxla_status module_parse(const char *text, size_t len, const char *filename, cxla_module **out) {
   *out = NULL;
   if (!text) return ERR(INVALID_ARGUMENT, "cxla_module_parse: no text");
   /* StableHLO text and portable artifacts go to their own reader. */
@@ -743,6 +743,14 @@ cxla_status cxla_module_parse(const char *text, size_t len, const char *filename
   }
   *out = p.m;
   return NULL;
+}
+
+cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
+                              cxla_module **out) {
+  unsigned fp = fpenv_default_enter();
+  cxla_status s = module_parse(text, len, filename, out);
+  fpenv_leave(fp);
+  return s;
 }
 
 cxla_status cxla_module_parse_file(const char *path, cxla_module **out) {

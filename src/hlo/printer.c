@@ -26,6 +26,7 @@
 
 #include "hlo/hlo.h"
 #include "ir/numeric.h"
+#include "base/fpenv.h"
 
 /* ---- shapes and strings ------------------------------------------------------- */
 
@@ -514,7 +515,7 @@ static void print_computation(StrBuf *b, const Computation *c) {
   sb_puts(b, "}\n");
 }
 
-cxla_status cxla_module_print(const cxla_module *m, char **out_text) {
+static cxla_status module_print(const cxla_module *m, char **out_text) {
   *out_text = NULL;
   StrBuf b;
   sb_init(&b);
@@ -533,4 +534,11 @@ cxla_status cxla_module_print(const cxla_module *m, char **out_text) {
   if (!s) return cxla_oom();
   *out_text = s;
   return NULL;
+}
+
+cxla_status cxla_module_print(const cxla_module *m, char **out_text) {
+  unsigned fp = fpenv_default_enter();
+  cxla_status s = module_print(m, out_text);
+  fpenv_leave(fp);
+  return s;
 }

@@ -9,6 +9,7 @@
 #include "passes/pass.h"
 #include "runtime/disk_cache.h"
 #include "runtime/runtime_internal.h"
+#include "base/fpenv.h"
 
 typedef struct RtShape {
   ElemType type;
@@ -57,14 +58,28 @@ static cxla_status optimize_for(const Backend *b, cxla_module *m, const cxla_com
   return b && b->keeps_scans ? pipeline_run_keep_scans(m, &po) : pipeline_run(m, NULL, 0, &po);
 }
 
-cxla_status cxla_module_optimize(cxla_module *m, const cxla_compile_options *options) {
+static cxla_status module_optimize(cxla_module *m, const cxla_compile_options *options) {
   if (!m) return ERR(INVALID_ARGUMENT, "cxla_module_optimize: module is NULL");
   return optimize_for(NULL, m, options);
 }
 
-cxla_status cxla_client_optimize(cxla_client *c, cxla_module *m, const cxla_compile_options *options) {
+cxla_status cxla_module_optimize(cxla_module *m, const cxla_compile_options *options) {
+  unsigned fp = fpenv_default_enter();
+  cxla_status s = module_optimize(m, options);
+  fpenv_leave(fp);
+  return s;
+}
+
+static cxla_status client_optimize(cxla_client *c, cxla_module *m, const cxla_compile_options *options) {
   if (!c || !m) return ERR(INVALID_ARGUMENT, "cxla_client_optimize: client or module is NULL");
   return optimize_for(c->backend, m, options);
+}
+
+cxla_status cxla_client_optimize(cxla_client *c, cxla_module *m, const cxla_compile_options *options) {
+  unsigned fp = fpenv_default_enter();
+  cxla_status s = client_optimize(c, m, options);
+  fpenv_leave(fp);
+  return s;
 }
 
 /* ---- fingerprints: two 64-bit FNV-1a hashes (different offsets) ---- */
@@ -295,9 +310,8 @@ static cxla_status compile(cxla_executable *e, const cxla_module *module) {
   return NULL;
 }
 
-cxla_status cxla_client_compile(cxla_client *client, const cxla_module *module,
-                                const cxla_compile_options *options,
-                                cxla_executable **out_executable) {
+static cxla_status client_compile(cxla_client *client, const cxla_module *module,
+                                  const cxla_compile_options *options, cxla_executable **out_executable) {
   if (!out_executable) return ERR(INVALID_ARGUMENT, "cxla_client_compile: out_executable is NULL");
   *out_executable = NULL;
   if (!client || !module) return ERR(INVALID_ARGUMENT, "cxla_client_compile: client or module is NULL");
@@ -319,6 +333,15 @@ cxla_status cxla_client_compile(cxla_client *client, const cxla_module *module,
   }
   *out_executable = e;
   return NULL;
+}
+
+cxla_status cxla_client_compile(cxla_client *client, const cxla_module *module,
+                                const cxla_compile_options *options,
+                                cxla_executable **out_executable) {
+  unsigned fp = fpenv_default_enter();
+  cxla_status s = client_compile(client, module, options, out_executable);
+  fpenv_leave(fp);
+  return s;
 }
 
 const char *cxla_executable_name(const cxla_executable *e) {
@@ -494,9 +517,9 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
   return s;
 }
 
-cxla_status cxla_executable_execute(cxla_executable *e, cxla_buffer *const *args, int nargs,
-                                    const cxla_execute_options *options,
-                                    cxla_buffer **out_results, cxla_event **out_done) {
+static cxla_status executable_execute(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                                      const cxla_execute_options *options, cxla_buffer **out_results,
+                                      cxla_event **out_done) {
   if (out_done) *out_done = NULL;
   if (!e) return ERR(INVALID_ARGUMENT, "cxla_executable_execute: executable is NULL");
   if (e->c->nresults && !out_results)
@@ -515,5 +538,14 @@ cxla_status cxla_executable_execute(cxla_executable *e, cxla_buffer *const *args
     return es;
   }
   cxla_status_free(es);
+  return s;
+}
+
+cxla_status cxla_executable_execute(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                                    const cxla_execute_options *options,
+                                    cxla_buffer **out_results, cxla_event **out_done) {
+  unsigned fp = fpenv_default_enter();
+  cxla_status s = executable_execute(e, args, nargs, options, out_results, out_done);
+  fpenv_leave(fp);
   return s;
 }

@@ -33,6 +33,7 @@ enum {
 };
 
 #include "base/base.h"
+#include "base/fpenv.h"
 
 typedef struct Job {
   RtSliceFn fn;
@@ -153,6 +154,9 @@ static void spin_count(_Atomic int64_t *v, int64_t target) {
 
 static void *worker(void *arg) {
   RtPool *p = arg;
+  /* a new thread inherits its creator's floating-point mode: start from the
+   * default one (base/fpenv.h) */
+  (void)fpenv_default_enter();
   pthread_mutex_lock(&p->mu);
   bool spun = false;
   for (;;) {
