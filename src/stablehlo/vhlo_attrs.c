@@ -134,11 +134,12 @@ cxla_status bc_vhlo_read_attr(BcReader *r, const BcAttr **out) {
     a->len = len;
     if (a->type->elem->kind != BCT_BOOL) return NULL;
     /* Booleans: one byte 0x00/0xFF for a splat, else bits packed 8 a byte
-     * (unless already one byte per element). */
+     * (unless already one byte per element). Up to 8 elements pack into
+     * one byte too: only all zeros or all ones there is a splat. */
     int64_t n = 1;
     for (size_t i = 0; i < a->type->rank; i++)
       if (a->type->shape[i] < 0 || !mul_i64(n, a->type->shape[i], &n)) return bc_error(r, "bad boolean tensor shape");
-    if (len == 1 && n > 1) {
+    if (len == 1 && n > 1 && (blob[0] == 0 || blob[0] == 0xff)) {
       uint8_t *one = bc_alloc(r, 1, 1);
       if (!one) return cxla_oom();
       one[0] = blob[0] ? 1 : 0;

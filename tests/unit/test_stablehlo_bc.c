@@ -321,6 +321,41 @@ TEST(fuzz_replay_and_corpus) {
   CHECK(ncorpus > 0);
 }
 
+/* tests/stablehlo/bool_constants.mlirbc (tests/gen/bool_constants.py):
+ * boolean constants, which MLIR bytecode packs eight to a byte, an all-false
+ * or all-true one as the single byte 0x00/0xFF. A mixed constant of up to 8
+ * elements is one byte too: cxla read it as a splat (a jnp.where mask of 8
+ * elements became all true). The results are the constants, in order. */
+TEST(bool_constants) {
+  static const char *want[] = {"1", "101", "11000111", "11111111", "011010011", "0110110110110110"};
+  char *buf;
+  size_t len;
+  CHECK_OK(cxla_read_file("tests/stablehlo/bool_constants.mlirbc", 1 << 20, &buf, &len));
+  if (!buf) return;
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(buf, len, "bool_constants.mlirbc", &m));
+  cxla_free(buf);
+  if (!m) return;
+  cxla_literal *arg = NULL, *out = NULL;
+  int64_t one = 1;
+  CHECK_OK(cxla_literal_create(CXLA_F32, 1, &one, &arg));
+  if (arg) CHECK_OK(cxla_interp_run(m, &arg, 1, &out));
+  CHECK(out && cxla_literal_tuple_size(out) == 7);
+  for (int k = 0; out && k < 6 && k < cxla_literal_tuple_size(out); k++) {
+    cxla_literal *l = cxla_literal_tuple_get(out, k);
+    const uint8_t *d = cxla_literal_data(l);
+    size_t n = strlen(want[k]);
+    CHECK(cxla_literal_type(l) == CXLA_PRED && cxla_literal_elements(l) == (int64_t)n);
+    for (size_t i = 0; d && i < n && (int64_t)i < cxla_literal_elements(l); i++) {
+      if (d[i] != (want[k][i] == '1')) fprintf(stderr, "  constant %d element %zu: %u\n", k, i, d[i]);
+      CHECK(d[i] == (want[k][i] == '1'));
+    }
+  }
+  cxla_literal_destroy(arg);
+  cxla_literal_destroy(out);
+  cxla_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) corpus = argv[1];
   RUN(sin_squared_tree);
@@ -331,5 +366,6 @@ int main(int argc, char **argv) {
   RUN(unknown_op_and_dialect);
   RUN(truncations_and_corruptions);
   RUN(fuzz_replay_and_corpus);
+  RUN(bool_constants);
   return test_summary(__FILE__);
 }
