@@ -549,7 +549,11 @@ static cxla_status cc_svd(const Instr *in, RVal *const *ops, int p, bool gesvd, 
       shape_elems(vs) != m.batch * vr * m.cols || (job == 'A' && (uc != m.rows || vr != m.cols)) ||
       (job == 'S' && (uc != k || vr != k)))
     return bad(in, "u/vt shapes do not fit the operand and mode");
-  if (big > 46340) return ERR(RESOURCE_EXHAUSTED, "%%%s: matrix too large for the svd", in->name);
+  /* LAPACK indexes with 32-bit integers: U (rows x uc) and V^T (vr x cols)
+   * must fit as A does (mats_of); job 'A' makes them square, (2, 400000)
+   * in 'S' is 2 x 2 and 2 x 400000 */
+  if ((vecs && (m.rows * uc > INT_MAX / 4 || vr * m.cols > INT_MAX / 4)) || big > INT_MAX / 8)
+    return ERR(RESOURCE_EXHAUSTED, "%%%s: matrix too large for the svd", in->name);
   if (!ops) return NULL; /* checked only */
   RVal *el[5];
   TRY(make_results(in, el, 5));

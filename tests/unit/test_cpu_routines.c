@@ -475,6 +475,51 @@ TEST(syevd_heevd_eigh) {
   CHECK(checked == 48);
 }
 
+/* A wide matrix (2 x 400000, jnp.linalg.pinv's shape in JAX's tests) in
+ * mode 'S': U is 2 x 2 and V^T 2 x 400000, well within LAPACK's 32-bit
+ * indices; the backend refused any side past 46340 (as if U were the
+ * square of it). Rows 3 e_0 and 2 e_1 + e_2: singular values 3 and
+ * sqrt(5), and U S V^T gives the matrix back. Only the cpu backend: the
+ * interpreter's svd works on the square of the long side. */
+TEST(gesdd_wide) {
+  const int64_t n = 400000;
+  char text[512];
+  snprintf(text, sizeof text,
+           "HloModule m\nENTRY e {\n  a = f32[2,%lld] parameter(0)\n  ROOT c = (f32[2,%lld], f32[2], f32[2,2], "
+           "f32[2,%lld], s32[]) custom-call(a), custom_call_target=\"lapack_sgesdd_ffi\", backend_config={mode = 83 "
+           ": ui8}\n}\n",
+           (long long)n, (long long)n, (long long)n);
+  Literal *a = NULL, *got = NULL;
+  CHECK_OK(literal_create(T_F32, 2, (int64_t[]){2, n}, &a));
+  if (!a) return;
+  float *x = a->data;
+  x[0] = 3;
+  x[n + 1] = 2;
+  x[n + 2] = 1;
+  cxla_module *m = NULL;
+  CpuExecutable *e = NULL;
+  CHECK_OK(cxla_module_parse(text, strlen(text), "wide", &m));
+  if (m) CHECK_OK(cpu_compile(m, NULL, &e));
+  if (e) CHECK_OK(cpu_execute(e, &a, 1, &got));
+  if (got) {
+    const float *s = got->tuple[1]->data, *u = got->tuple[2]->data, *vt = got->tuple[3]->data;
+    CHECK(fabs(s[0] - 3) < 1e-5 && fabs(s[1] - sqrt(5.0)) < 1e-5);
+    CHECK(*(const int32_t *)got->tuple[4]->data == 0);
+    double err = 0;
+    for (int i = 0; i < 2; i++)
+      for (int64_t j = 0; j < 4; j++) {
+        double r = u[i * 2] * s[0] * vt[j] + u[i * 2 + 1] * s[1] * vt[n + j];
+        err = fmax(err, fabs(r - x[i * n + j]));
+      }
+    if (err > 1e-5) printf("  wide svd: reconstruction error %g\n", err);
+    CHECK(err <= 1e-5);
+  }
+  literal_free(a);
+  literal_free(got);
+  cpu_executable_destroy(e);
+  cxla_module_destroy(m);
+}
+
 TEST(gesdd_gesvd) {
   int checked = 0;
   static const int64_t shapes[][2] = {{6, 4}, {3, 5}, {4, 4}, {1, 1}};
@@ -796,6 +841,7 @@ int main(void) {
   RUN(geqrf_orgqr);
   RUN(syevd_heevd_eigh);
   RUN(gesdd_gesvd);
+  RUN(gesdd_wide);
   RUN(gtsv);
   RUN(fft_all_kinds);
   RUN(topk);
