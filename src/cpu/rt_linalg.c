@@ -17,6 +17,7 @@
  *   lapack_?gesdd_ffi / ?gesvd (x; mode) -> (x, s, u, vt, info)
  *   lapack_?trsm_ffi    (a, b; side, uplo, trans_x, diag) -> x
  *   lapack_?gtsv_ffi    (dl, d, du, b) -> (dl, d, du, x, info)
+ *   lapack_?gees_ffi    (x; mode, sort 'N') -> (t, vs, wr, wi | w, sdim, info)
  *
  * Buffers are logical row-major; LAPACK is column-major. Cholesky runs on
  * the row-major buffer as is (it holds the transpose, which for a
@@ -72,6 +73,12 @@ typedef void CGesvdFn(const char *, const char *, const lint *, const lint *, vo
                       size_t, size_t);
 GesvdFn sgesvd_, dgesvd_;
 CGesvdFn cgesvd_, zgesvd_;
+typedef void GeesFn(const char *, const char *, void *, const lint *, void *, const lint *, lint *, void *, void *,
+                    void *, const lint *, void *, const lint *, lint *, lint *, size_t, size_t);
+typedef void CGeesFn(const char *, const char *, void *, const lint *, void *, const lint *, lint *, void *, void *,
+                     const lint *, void *, const lint *, void *, lint *, lint *, size_t, size_t);
+GeesFn sgees_, dgees_;
+CGeesFn cgees_, zgees_;
 
 typedef void PotrfFn(const char *, const lint *, void *, const lint *, lint *, size_t);
 typedef void GetrfFn(const lint *, const lint *, void *, const lint *, lint *, lint *);
@@ -674,8 +681,81 @@ static cxla_status cc_gtsv(const Instr *in, RVal *const *ops, int p, RVal **out)
 
 /* ---- dispatch ---- */
 
+/* ---- Schur decomposition ---- */
+
+/* lapack_?gees_ffi (x; mode, sort 'N'): real x -> (t, vs, wr, wi, sdim,
+ * info), complex x -> (t, vs, w, sdim, info), LAPACK's own ?gees as
+ * XLA:CPU calls it (a Schur form is not unique: the order of the
+ * eigenvalues and the signs of the vectors are the routine's, which
+ * scipy.linalg.schur shares). */
+static cxla_status cc_gees(const Instr *in, RVal *const *ops, int p, RVal **out) {
+  Mats m;
+  const Shape *xs = in->operands[0]->shape;
+  TRY(mats_of(in, xs, &m));
+  if (m.rows != m.cols) return bad(in, "gees needs square matrices");
+  if (instr_config_char(in, "sort", 'N') != 'N')
+    return ERR(UNIMPLEMENTED, "%%%s: gees with eigenvalue sorting is not supported", in->name);
+  bool cx = prec_complex(p);
+  int r = xs->rank, nres = cx ? 5 : 6;
+  int64_t n = m.rows, nn = n * n;
+  TRY(want(in, 0, xs->type, r, m.batch * nn));
+  TRY(want(in, 1, xs->type, r, m.batch * nn));
+  TRY(want(in, 2, xs->type, r - 1, m.batch * n));
+  if (!cx) TRY(want(in, 3, xs->type, r - 1, m.batch * n));
+  TRY(want(in, nres - 2, T_S32, r - 2, m.batch));
+  TRY(want(in, nres - 1, T_S32, r - 2, m.batch));
+  if (!ops) return NULL; /* checked only */
+  RVal *el[6];
+  TRY(make_results(in, el, nres));
+  size_t es = prec_bytes(p), rs = prec_double(p) ? 8 : 4;
+  char jobvs = instr_config_char(in, "mode", 'V') == 'V' ? 'V' : 'N', sort = 'N';
+  lint N = (lint)n, lda = N > 0 ? N : 1, ldvs = lda, sdim = 0, info = 0;
+  char *a = work_alloc((size_t)nn, es), *vs = work_alloc((size_t)nn, es);
+  void *rwork = work_alloc((size_t)n, rs);
+  lint *bwork = work_alloc((size_t)n, sizeof(lint));
+  cxla_status st = a && vs && rwork && bwork ? NULL : cxla_oom();
+  double q[2] = {0, 0};
+  char *wr = NULL, *wi = NULL, *w = NULL;
+  lint lwork = -1;
+  if (!st && n > 0) {
+    if (cx)
+      (p == 2 ? cgees_ : zgees_)(&jobvs, &sort, NULL, &N, a, &lda, &sdim, el[2]->lit.data, vs, &ldvs, q, &lwork,
+                                 rwork, bwork, &info, 1, 1);
+    else
+      (p == 0 ? sgees_ : dgees_)(&jobvs, &sort, NULL, &N, a, &lda, &sdim, el[2]->lit.data, el[3]->lit.data, vs,
+                                 &ldvs, q, &lwork, bwork, &info, 1, 1);
+  }
+  lwork = work_count(p, q);
+  void *work = st ? NULL : work_alloc((size_t)lwork, es);
+  if (!st && !work) st = cxla_oom();
+  for (int64_t b = 0; b < m.batch && !st; b++) {
+    transpose(a, (const char *)ops[0]->lit.data + (size_t)(b * nn) * es, n, n, es);
+    info = 0;
+    sdim = 0;
+    if (cx) w = (char *)el[2]->lit.data + (size_t)(b * n) * es;
+    else wr = (char *)el[2]->lit.data + (size_t)(b * n) * es, wi = (char *)el[3]->lit.data + (size_t)(b * n) * es;
+    if (n > 0 && cx)
+      (p == 2 ? cgees_ : zgees_)(&jobvs, &sort, NULL, &N, a, &lda, &sdim, w, vs, &ldvs, work, &lwork, rwork, bwork,
+                                 &info, 1, 1);
+    else if (n > 0)
+      (p == 0 ? sgees_ : dgees_)(&jobvs, &sort, NULL, &N, a, &lda, &sdim, wr, wi, vs, &ldvs, work, &lwork, bwork,
+                                 &info, 1, 1);
+    transpose((char *)el[0]->lit.data + (size_t)(b * nn) * es, a, n, n, es);
+    if (jobvs == 'V') transpose((char *)el[1]->lit.data + (size_t)(b * nn) * es, vs, n, n, es);
+    else memset((char *)el[1]->lit.data + (size_t)(b * nn) * es, 0, (size_t)nn * es);
+    set_s32(el[nres - 2], b, sdim);
+    set_s32(el[nres - 1], b, info);
+  }
+  cxla_free(work);
+  cxla_free(a);
+  cxla_free(vs);
+  cxla_free(rwork);
+  cxla_free(bwork);
+  return finish(in, el, nres, st, out);
+}
+
 typedef enum Target {
-  TG_NONE, TG_POTRF, TG_GETRF, TG_GEQRF, TG_ORGQR, TG_EIGH, TG_EIGH_TF, TG_GESDD, TG_GESVD, TG_TRSM, TG_GTSV
+  TG_NONE, TG_POTRF, TG_GETRF, TG_GEQRF, TG_ORGQR, TG_EIGH, TG_EIGH_TF, TG_GESDD, TG_GESVD, TG_TRSM, TG_GTSV, TG_GEES
 } Target;
 
 static bool routine_is(const char *r, const char *name) {
@@ -707,6 +787,7 @@ static Target target_of(const Instr *in, int *p) {
   if (routine_is(r, "gesvd")) return TG_GESVD;
   if (routine_is(r, "trsm")) return TG_TRSM;
   if (routine_is(r, "gtsv")) return TG_GTSV;
+  if (routine_is(r, "gees")) return TG_GEES;
   return TG_NONE;
 }
 
@@ -741,6 +822,7 @@ cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out) {
   case TG_GESDD: return cc_svd(in, ops, p, false, out);
   case TG_GESVD: return cc_svd(in, ops, p, true, out);
   case TG_TRSM: return cc_trsm(in, ops, out);
+  case TG_GEES: return cc_gees(in, ops, p, out);
   default: return cc_gtsv(in, ops, p, out);
   }
 }

@@ -805,6 +805,98 @@ TEST(unsupported_are_compile_errors) {
             "several replicas");
 }
 
+/* lapack_?gees_ffi on LAPACK's ?gees, as XLA:CPU (whose Schur form, not
+ * unique, scipy.linalg.schur shares): for each type a 6x6 with complex
+ * pairs, in mode 'V' and 'N'. T is (quasi-)upper triangular (real: 2x2
+ * blocks on the diagonal for the pairs, wi of opposite signs on them),
+ * VS orthonormal, VS T VS^H gives A back, w (wr + i wi) the diagonal,
+ * sdim and info 0; in mode 'N' T is the same and VS zeros. */
+TEST(gees_lapack) {
+  enum { N = 6 };
+  int checked = 0;
+  for (int ti = 0; ti < 4; ti++)
+    for (int mi = 0; mi < 2; mi++) {
+      ElemType t = kTypes[ti];
+      bool cx = type_is_complex(t);
+      char text[1024], name[64];
+      snprintf(name, sizeof name, "gees %s %c", tname(t), mi ? 'N' : 'V');
+      snprintf(text, sizeof text,
+               "HloModule m\nENTRY e {\n  a = %s[%d,%d] parameter(0)\n  ROOT c = (%s[%d,%d], %s[%d,%d], %s[%d]%s, "
+               "s32[], s32[]) custom-call(a), custom_call_target=\"lapack_%cgees_ffi\", "
+               "backend_config={mode = %d : ui8, sort = 78 : ui8}\n}\n",
+               tname(t), N, N, tname(t), N, N, tname(t), N, N, tname(t), N, cx ? "" : (t == T_F32 ? ", f32[6]" : ", f64[6]"),
+               "sdcz"[ti], mi ? 'N' : 'V');
+      Literal *a = NULL, *got = NULL;
+      CHECK_OK(literal_create(t, 2, (int64_t[]){N, N}, &a));
+      if (!a) return;
+      for (int i = 0; i < N * N; i++) put(a, i, sin(1.7 * i + ti) * 3, cx ? cos(0.9 * i) : 0);
+      cxla_module *m = NULL;
+      CpuExecutable *e = NULL;
+      CHECK_OK(cxla_module_parse(text, strlen(text), name, &m));
+      if (m) CHECK_OK(cpu_compile(m, NULL, &e));
+      if (e) CHECK_OK(cpu_execute(e, &a, 1, &got));
+      if (got) {
+        const Literal *T = got->tuple[0], *V = got->tuple[1];
+        int nr = cx ? 5 : 6;
+        CHECK(*(const int32_t *)got->tuple[nr - 2]->data == 0 && *(const int32_t *)got->tuple[nr - 1]->data == 0);
+        double tol = t == T_F64 || t == T_C128 ? 1e-12 : 1e-5, lower = 0, werr = 0, rec = 0;
+        int blocks = 0;
+        for (int i = 0; i < N; i++)
+          for (int j = 0; j < i; j++) {
+            double re, im;
+            get(T, i * N + j, &re, &im);
+            if (j == i - 1 && !cx && re != 0) blocks++;
+            else lower = fmax(lower, hypot(re, im));
+          }
+        for (int i = 0; i < N; i++) {
+          double tr, ti_, wr, wi;
+          get(T, i * N + i, &tr, &ti_);
+          get(got->tuple[2], i, &wr, &wi);
+          if (!cx) get(got->tuple[3], i, &wi, &ti_), ti_ = 0;
+          werr = fmax(werr, cx ? hypot(wr - tr, wi - ti_) : fabs(wr - tr));
+        }
+        if (mi == 0) {
+          /* (V T V^H)[i][j] against a */
+          for (int i = 0; i < N; i++)
+            for (int j = 0; j < N; j++) {
+              double sr = 0, si = 0;
+              for (int k = 0; k < N; k++)
+                for (int l = 0; l < N; l++) {
+                  double vr, vi, tr, ti2, ur, ui;
+                  get(V, i * N + k, &vr, &vi);
+                  get(T, k * N + l, &tr, &ti2);
+                  get(V, j * N + l, &ur, &ui);
+                  ui = -ui; /* conj */
+                  double pr = vr * tr - vi * ti2, pi = vr * ti2 + vi * tr;
+                  sr += pr * ur - pi * ui, si += pr * ui + pi * ur;
+                }
+              double ar, ai;
+              get(a, i * N + j, &ar, &ai);
+              rec = fmax(rec, hypot(sr - ar, si - ai));
+            }
+        } else {
+          for (int i = 0; i < N * N; i++) {
+            double vr, vi;
+            get(V, i, &vr, &vi);
+            rec = fmax(rec, hypot(vr, vi));
+          }
+        }
+        double o = mi == 0 ? orth_err(V, 0, N, N, false) : 0;
+        bool ok = lower == 0 && werr <= tol * 10 && rec <= tol * 50 && o <= tol * 10 && (cx || blocks >= 1);
+        if (!ok)
+          printf("  %s: below %g, w %g, reconstruction %g, orthonormality %g, 2x2 blocks %d\n", name, lower, werr,
+                 rec, o, blocks);
+        CHECK(ok);
+        checked++;
+      }
+      literal_free(a);
+      literal_free(got);
+      cpu_executable_destroy(e);
+      cxla_module_destroy(m);
+    }
+  CHECK(checked == 8);
+}
+
 /* The LAPACK custom-calls rt_linalg.c does not have run the interpreter's
  * routines on the executor's buffers (named in routines.c): the cpu
  * backend compiles them and gives the interpreter's results. */
@@ -842,6 +934,7 @@ int main(void) {
   RUN(syevd_heevd_eigh);
   RUN(gesdd_gesvd);
   RUN(gesdd_wide);
+  RUN(gees_lapack);
   RUN(gtsv);
   RUN(fft_all_kinds);
   RUN(topk);
