@@ -149,6 +149,9 @@ typedef struct Sweep {
   int *xhead, *xnext;    /* new users of old instructions: linked lists */
   Instr **xuser;
   int nx, xcap;
+  int nmerges;           /* made in this sweep so far */
+  const Instr **walk;    /* reaches_after_merges' stack */
+  int walkcap;
   NameMap names;         /* c's instruction names (gone ones removed) */
 } Sweep;
 
@@ -217,8 +220,53 @@ static int own_size(const Instr *in) {
  * `from`). Old instructions are in post order, so one backward sweep from
  * `to` suffices; *unknown when the path could run through a touched or new
  * instruction. */
+/* Ancestors of `to` a walk visits at most before it answers unknown. */
+enum { REACH_WALK_MAX = 4096 };
+
+/* reaches once this sweep has merged: a merge gives the users of each
+ * merged candidate the other's operands as ancestors, so the post order of
+ * the sweep's start no longer bounds a path (a path from a later
+ * instruction to an earlier one can now exist). Any such path runs through
+ * a touched or new instruction, so a backward walk from `to` that meets
+ * none (nor `from`) proves there is no path; meeting one, or walking past
+ * REACH_WALK_MAX ancestors, leaves the question to the next sweep. */
+static void reaches_after_merges(Sweep *w, const Instr *from, const Instr *to, bool *out, bool *unknown) {
+  if (!is_old(w, to) || w->state[to->id]) {
+    *unknown = true;
+    return;
+  }
+  int now = ++w->now, sp = 0, seen = 0;
+  w->stamp[to->id] = now;
+  w->walk[sp++] = to;
+  while (sp > 0) {
+    const Instr *in = w->walk[--sp];
+    for (int k = 0; k < in->noperands + in->ncontrol_preds; k++) {
+      const Instr *o = k < in->noperands ? in->operands[k] : in->control_preds[k - in->noperands];
+      if (o == from) {
+        *out = true;
+        return;
+      }
+      if (!is_old(w, o) || w->state[o->id] || ++seen > REACH_WALK_MAX) {
+        *unknown = true;
+        return;
+      }
+      if (w->stamp[o->id] == now) continue;
+      w->stamp[o->id] = now;
+      if (sp == w->walkcap) {
+        *unknown = true; /* cannot happen: the stack holds at most REACH_WALK_MAX + 1 */
+        return;
+      }
+      w->walk[sp++] = o;
+    }
+  }
+}
+
 static void reaches(Sweep *w, const Instr *from, const Instr *to, bool *out, bool *unknown) {
   *out = *unknown = false;
+  if (w->nmerges > 0) {
+    reaches_after_merges(w, from, to, out, unknown);
+    return;
+  }
   if (from->id >= to->id) return;
   int now = ++w->now;
   w->stamp[to->id] = now;
@@ -415,6 +463,7 @@ static cxla_status merge(Sweep *w, Instr *a, Instr *b, enum MergeMode mode) {
   Computation *c = w->c;
   HloModule *m = x->m;
   Arena *ar = &m->arena;
+  w->nmerges++;
   int tag = fusion_fresh_tag(x, &w->names, x->free_tag);
   x->free_tag = tag + 1;
   char fname[64], cname[64], tagstr[32];
@@ -652,6 +701,7 @@ static void sweep_free(Sweep *w) {
   cxla_free(w->xhead);
   cxla_free(w->xnext);
   cxla_free(w->xuser);
+  cxla_free(w->walk);
   namemap_free(&w->names);
 }
 
@@ -674,7 +724,9 @@ static cxla_status fuse_siblings(FusionCtx *x, Computation *c, bool *changed) {
     if (w.cand) memset(w.cand, -1, n1);
     w.stamp = cxla_calloc(n1, sizeof(int));
     w.xhead = cxla_malloc(n1 * sizeof(int));
-    if (!s && (!w.state || !w.space || !w.space_done || !w.cand || !w.stamp || !w.xhead))
+    w.walkcap = REACH_WALK_MAX + 2;
+    w.walk = cxla_malloc((size_t)w.walkcap * sizeof *w.walk);
+    if (!s && (!w.state || !w.space || !w.space_done || !w.cand || !w.stamp || !w.xhead || !w.walk))
       s = cxla_oom();
     if (!s) {
       for (int i = 0; i < w.n; i++) w.xhead[i] = -1;

@@ -306,6 +306,43 @@ TEST(multi_output_fusion_siblings) {
   module_destroy(m);
 }
 
+/* A merge makes new paths: after a and b (siblings over s1) become one
+ * fusion, u (a's user) reads it, so c (which reads u) depends on x (b's
+ * operand). c and x, siblings over s2 in the same sweep, must then stay
+ * apart: x comes after c in the order the sweep started with, which made
+ * the pass answer "no path" at once and merge them into a cycle (JAX's
+ * hyp2f1 derivative: "cycle through instruction"). */
+TEST(multi_output_fusion_path_made_by_a_merge) {
+  const char *text =
+      "HloModule cyc\n\n"
+      "%fa (p0: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  ROOT %r = f32[8]{0} sine(%p0)\n}\n\n"
+      "%fu (p0: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  ROOT %r = f32[8]{0} multiply(%p0, %p0)\n}\n\n"
+      "%fc (p0: f32[8], p1: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  %p1 = f32[8]{0} parameter(1)\n"
+      "  ROOT %r = f32[8]{0} add(%p0, %p1)\n}\n\n"
+      "%fx (p0: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  ROOT %r = f32[8]{0} cosine(%p0)\n}\n\n"
+      "%fb (p0: f32[8], p1: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  %p1 = f32[8]{0} parameter(1)\n"
+      "  ROOT %r = f32[8]{0} subtract(%p0, %p1)\n}\n\n"
+      "ENTRY %main (p: f32[8]) -> (f32[8], f32[8], f32[8], f32[8]) {\n"
+      "  %p = f32[8]{0} parameter(0)\n"
+      "  %s1 = f32[8]{0} exponential(%p)\n"
+      "  %s2 = f32[8]{0} log(%p)\n"
+      "  %a = f32[8]{0} fusion(%s1), kind=kLoop, calls=%fa\n"
+      "  %u = f32[8]{0} fusion(%a), kind=kLoop, calls=%fu\n"
+      "  %c = f32[8]{0} fusion(%u, %s2), kind=kLoop, calls=%fc\n"
+      "  %x = f32[8]{0} fusion(%s2), kind=kLoop, calls=%fx\n"
+      "  %b = f32[8]{0} fusion(%s1, %x), kind=kLoop, calls=%fb\n"
+      "  ROOT %t = (f32[8]{0}, f32[8]{0}, f32[8]{0}, f32[8]{0}) tuple(%u, %c, %x, %b)\n"
+      "}\n";
+  HloModule *m = pc_optimize_checked(text, "multi-output-fusion");
+  if (!m) return;
+  /* a and b merged (the first sweep); c and x merged only after a later
+   * sweep could see the path, or not at all: no cycle either way */
+  const Computation *e = m->entry;
+  CHECK(pc_count(e, OP_FUSION) < 5);
+  check_invariants(m, 1);
+  module_destroy(m);
+}
+
 /* Siblings that must stay apart: r2 reads r1 (merging would make a cycle),
  * and r3 iterates over a different index space. */
 TEST(multi_output_fusion_negative) {
@@ -538,6 +575,7 @@ int main(int argc, char **argv) {
   RUN(never_fused_ops);
   RUN(fusion_size_limit);
   RUN(multi_output_fusion_siblings);
+  RUN(multi_output_fusion_path_made_by_a_merge);
   RUN(multi_output_fusion_negative);
   RUN(existing_fusions_kept);
   RUN(fusion_in_while_body);
