@@ -406,15 +406,10 @@ static cxla_status check_no_elided_constants(const HloModule *m) {
   return NULL;
 }
 
-static cxla_status interp_run_default(const cxla_module *m, cxla_literal *const *args, int nargs,
-                                      cxla_literal **out_result) {
-  return interp_run_budget(m, args, nargs, 0, out_result);
-}
-
 cxla_status cxla_interp_run(const cxla_module *m, cxla_literal *const *args, int nargs,
                             cxla_literal **out_result) {
-  unsigned fp = fpenv_default_enter();
-  cxla_status s = interp_run_default(m, args, nargs, out_result);
+  unsigned fp = fpenv_default_enter(); /* the caller's mode is not ours (base/fpenv.h) */
+  cxla_status s = interp_run_budget(m, args, nargs, 0, out_result);
   fpenv_leave(fp);
   return s;
 }
