@@ -716,7 +716,15 @@ static LLVMValueRef sign_bit(Em *e, LLVMValueRef x) {
   return LLVMBuildICmp(e->b, LLVMIntSLT, bits(e, x), KI(e, 0), "");
 }
 
-/* atan2(y, x) from atan(|y|/|x|): both zero gives ratio 0, both infinite 1. */
+/* r, or the first of n, m that is NaN: the C library returns n + m there
+ * (XLA:CPU calls it for pow and atan2), which keeps that operand's sign and
+ * payload */
+static LLVMValueRef nan_first(Em *e, LLVMValueRef n, LLVMValueRef m, LLVMValueRef r) {
+  return sel(e, isnan_(e, n), n, sel(e, isnan_(e, m), m, r));
+}
+
+/* atan2(y, x) from atan(|y|/|x|): both zero gives ratio 0, both infinite 1;
+ * a NaN operand comes through (x's first). */
 static LLVMValueRef v_atan2_f32(Em *e, LLVMValueRef y, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ay = fabs_(e, y), ax = fabs_(e, x);
@@ -726,7 +734,7 @@ static LLVMValueRef v_atan2_f32(Em *e, LLVMValueRef y, LLVMValueRef x) {
   ratio = sel(e, zz, K(e, 0), sel(e, ii, K(e, 1), ratio));
   LLVMValueRef a = atan_pos(e, ratio);
   a = sel(e, sign_bit(e, x), vsub(e, K(e, PI_HI), a), a);
-  return csign(e, a, y);
+  return nan_first(e, x, y, csign(e, a, y));
 }
 
 /* f64: the quotient |y|/|x| as a double-double, pi - a with pi's tail. */
@@ -744,7 +752,7 @@ static LLVMValueRef v_atan2_f64(Em *e, LLVMValueRef y, LLVMValueRef x) {
   LLVMValueRef al, a = atan_pos64(e, q, ql, &al);
   LLVMValueRef pa = vadd(e, vsub(e, K(e, PI_HI), a), vsub(e, K(e, 0x1.1a62633145c07p-53), al));
   a = sel(e, sign_bit(e, x), pa, a);
-  return csign(e, a, y);
+  return nan_first(e, x, y, csign(e, a, y));
 }
 
 static LLVMValueRef v_asin_f32(Em *e, LLVMValueRef x) {
@@ -792,19 +800,22 @@ static LLVMValueRef v_erf_f32(Em *e, LLVMValueRef x) {
 
 /* pow(x, y) = exp(y log|x|) with the sign of x^y for negative x and odd
  * integer y; NaN for negative finite x and non-integer y; pow(-1, +-inf) is
- * 1. (x == 1 or y == 0 giving 1 is the caller's.) */
+ * 1; a NaN operand comes through (x's first), as x * x for a NaN x: negated
+ * when x is negative and y an odd integer. (x == 1 or y == 0 giving 1 is
+ * the caller's.) */
 static LLVMValueRef v_pow_f32(Em *e, LLVMValueRef x, LLVMValueRef y) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ax = fabs_(e, x);
   LLVMValueRef l = v_log(e, ax, false);
-  LLVMValueRef r = v_exp(e, vmul(e, y, l), true);
+  LLVMValueRef r = nan_first(e, x, y, v_exp(e, vmul(e, y, l), true));
   LLVMValueRef yint = fcmp(e, LLVMRealOEQ, fun1(e, "llvm.floor", y), y); /* false for NaN, true for inf */
   LLVMValueRef half = vmul(e, y, K(e, 0.5));
   LLVMValueRef yodd = LLVMBuildAnd(B, yint, fcmp(e, LLVMRealONE, fun1(e, "llvm.floor", half), half), "");
   LLVMValueRef neg = sign_bit(e, x);
   r = sel(e, LLVMBuildAnd(B, neg, yodd, ""), fneg(e, r), r);
   LLVMValueRef negfin = LLVMBuildAnd(B, fcmp(e, LLVMRealOLT, x, K(e, 0)), fcmp(e, LLVMRealOGT, x, K(e, -INFINITY)), "");
-  r = sel(e, LLVMBuildAnd(B, negfin, LLVMBuildNot(B, yint, ""), ""), K(e, CG_INVALID_NAN), r);
+  LLVMValueRef ynum = fcmp(e, LLVMRealORD, y, y); /* a NaN y stays the result */
+  r = sel(e, LLVMBuildAnd(B, LLVMBuildAnd(B, negfin, ynum, ""), LLVMBuildNot(B, yint, ""), ""), K(e, CG_INVALID_NAN), r);
   LLVMValueRef one_inf = LLVMBuildAnd(B, fcmp(e, LLVMRealOEQ, ax, K(e, 1)), fcmp(e, LLVMRealOEQ, fabs_(e, y), K(e, INFINITY)), "");
   return sel(e, one_inf, K(e, 1), r);
 }

@@ -292,31 +292,34 @@ static LLVMValueRef float_unary(Em *e, Opcode op, ElemType t, LLVMValueRef sa, b
  *     the quotient-underflow path, which tests y > 0 (false under DAZ) and
  *     gives -pi whatever y's sign; the rest is atan2 of DAZ'd arguments. */
 
-/* x is nonzero with a zero exponent field (x: float or double working value) */
-static LLVMValueRef is_subnormal(Em *e, LLVMValueRef x) {
+/* The bits of a working value x (float or double) as an integer; with
+ * `abs`, without the sign. */
+static LLVMValueRef wbits(Em *e, LLVMValueRef x, bool abs) {
   bool d = LLVMTypeOf(x) == e->cg->f64;
   LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
-  LLVMValueRef ab = LLVMBuildAnd(e->b, LLVMBuildBitCast(e->b, x, it, ""),
-                                 LLVMConstInt(it, d ? 0x7fffffffffffffffull : 0x7fffffffu, 0), "");
+  LLVMValueRef v = LLVMBuildBitCast(e->b, x, it, "");
+  return abs ? LLVMBuildAnd(e->b, v, LLVMConstInt(it, d ? 0x7fffffffffffffffull : 0x7fffffffu, 0), "") : v;
+}
+
+/* x is nonzero with a zero exponent field */
+static LLVMValueRef is_subnormal(Em *e, LLVMValueRef x) {
+  LLVMValueRef ab = wbits(e, x, true);
+  LLVMTypeRef it = LLVMTypeOf(ab);
+  bool d = it == e->cg->i64;
   /* ab - 1 < min normal - 1 (unsigned): 0 < ab < min normal */
   return LLVMBuildICmp(e->b, LLVMIntULT, LLVMBuildSub(e->b, ab, LLVMConstInt(it, 1, 0), ""),
                        LLVMConstInt(it, (d ? 0x0010000000000000ull : 0x00800000u) - 1, 0), "");
 }
 
-/* the bits of x (working value) equal those of c */
+/* the bits of x equal those of c */
 static LLVMValueRef bits_eq(Em *e, LLVMValueRef x, double c) {
-  bool d = LLVMTypeOf(x) == e->cg->f64;
-  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
-  LLVMValueRef k = LLVMConstBitCast(fconst(e, LLVMTypeOf(x), c), it);
-  return LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, x, it, ""), k, "");
+  LLVMValueRef v = wbits(e, x, false);
+  return LLVMBuildICmp(e->b, LLVMIntEQ, v, LLVMConstBitCast(fconst(e, LLVMTypeOf(x), c), LLVMTypeOf(v)), "");
 }
 
 static LLVMValueRef abs_bits_is_zero(Em *e, LLVMValueRef x) {
-  bool d = LLVMTypeOf(x) == e->cg->f64;
-  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
-  LLVMValueRef ab = LLVMBuildAnd(e->b, LLVMBuildBitCast(e->b, x, it, ""),
-                                 LLVMConstInt(it, d ? 0x7fffffffffffffffull : 0x7fffffffu, 0), "");
-  return LLVMBuildICmp(e->b, LLVMIntEQ, ab, LLVMConstNull(it), "");
+  LLVMValueRef ab = wbits(e, x, true);
+  return LLVMBuildICmp(e->b, LLVMIntEQ, ab, LLVMConstNull(LLVMTypeOf(ab)), "");
 }
 
 static LLVMValueRef csign_w(Em *e, double mag, LLVMValueRef s) {
@@ -325,25 +328,8 @@ static LLVMValueRef csign_w(Em *e, double mag, LLVMValueRef s) {
 }
 
 static LLVMValueRef sign_set(Em *e, LLVMValueRef x) {
-  bool d = LLVMTypeOf(x) == e->cg->f64;
-  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
-  return LLVMBuildICmp(e->b, LLVMIntSLT, LLVMBuildBitCast(e->b, x, it, ""), LLVMConstNull(it), "");
-}
-
-/* r, or the first of n, m that is NaN, quieted: the library returns
- * n + m there, which keeps the NaN operand's sign and payload */
-static LLVMValueRef nan_through(Em *e, LLVMValueRef n, LLVMValueRef m, LLVMValueRef r) {
-  bool d = LLVMTypeOf(n) == e->cg->f64;
-  LLVMTypeRef it = d ? e->cg->i64 : e->cg->i32;
-  LLVMValueRef q = LLVMConstInt(it, d ? 0x0008000000000000ull : 0x00400000u, 0);
-  LLVMValueRef vs[2] = {m, n};
-  for (int i = 0; i < 2; i++) {
-    LLVMValueRef v = vs[i];
-    LLVMValueRef qv = LLVMBuildBitCast(e->b, LLVMBuildOr(e->b, LLVMBuildBitCast(e->b, v, it, ""), q, ""), LLVMTypeOf(v), "");
-    if (LLVMTypeOf(r) != LLVMTypeOf(qv)) qv = LLVMBuildFPExt(e->b, qv, LLVMTypeOf(r), "");
-    r = LLVMBuildSelect(e->b, LLVMBuildFCmp(e->b, LLVMRealUNO, v, v, ""), qv, r, "");
-  }
-  return r;
+  LLVMValueRef v = wbits(e, x, false);
+  return LLVMBuildICmp(e->b, LLVMIntSLT, v, LLVMConstNull(LLVMTypeOf(v)), "");
 }
 
 static LLVMValueRef libm_binary(Em *e, Opcode op, ElemType t, LLVMValueRef a, LLVMValueRef b) {
@@ -355,15 +341,7 @@ static LLVMValueRef libm_binary(Em *e, Opcode op, ElemType t, LLVMValueRef a, LL
     LLVMValueRef x = LLVMBuildFPExt(B, a, cg->f64, ""), y = LLVMBuildFPExt(B, b, cg->f64, "");
     x = LLVMBuildSelect(B, xs, csign_w(e, 0x1p-150, x), x, "");
     y = LLVMBuildSelect(B, ys, csign_w(e, 0x1p-200, y), y, "");
-    LLVMValueRef p = em_vmath2(e, op, true, x, y);
-    if (!p) p = em_math_call2(e, "pow", x, y);
-    p = nan_through(e, a, b, p);
-    /* powf returns x * x for a NaN x, negated when x is negative and y an odd integer */
-    LLVMValueRef half = LLVMBuildFMul(B, y, fconst(e, cg->f64, 0.5), "");
-    LLVMValueRef fl = em_intrinsic(e, "llvm.floor", cg->f64, 1, &y), flh = em_intrinsic(e, "llvm.floor", cg->f64, 1, &half);
-    LLVMValueRef yodd = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealOEQ, fl, y, ""), LLVMBuildFCmp(B, LLVMRealONE, flh, half, ""), "");
-    LLVMValueRef flip = LLVMBuildAnd(B, LLVMBuildFCmp(B, LLVMRealUNO, x, x, ""), LLVMBuildAnd(B, sign_set(e, x), yodd, ""), "");
-    p = LLVMBuildSelect(B, flip, LLVMBuildFNeg(B, p, ""), p, "");
+    LLVMValueRef p = em_vmath2(e, op, true, x, y); /* NaN operands: v_pow_f32 */
     LLVMValueRef one = fconst(e, cg->f64, 1.0);
     LLVMValueRef triv = LLVMBuildOr(B, LLVMBuildFCmp(B, LLVMRealOEQ, x, one, ""),
                                     LLVMBuildFCmp(B, LLVMRealOEQ, y, fconst(e, cg->f64, 0.0), ""), "");
@@ -373,13 +351,10 @@ static LLVMValueRef libm_binary(Em *e, Opcode op, ElemType t, LLVMValueRef a, LL
   LLVMValueRef y = a, x = b, ys = is_subnormal(e, y);
   if (t == T_F64) {
     LLVMValueRef yd = daz64(e, y), xd = daz64(e, x);
-    LLVMValueRef r = em_vmath2(e, op, false, yd, xd);
-    if (!r) r = em_math_call2(e, "atan2", yd, xd);
-    r = nan_through(e, x, y, daz64(e, r));
+    LLVMValueRef r = daz64(e, em_vmath2(e, op, false, yd, xd)); /* NaN operands: v_atan2_f64 */
     LLVMValueRef x0 = LLVMBuildOr(B, is_subnormal(e, x), abs_bits_is_zero(e, x), "");
     r = LLVMBuildSelect(B, LLVMBuildAnd(B, ys, x0, ""), csign_w(e, 0x1.921fb54442d18p+0, y), r, "");
-    LLVMValueRef xb = LLVMBuildBitCast(B, x, cg->i64, "");
-    LLVMValueRef ab = LLVMBuildAnd(B, xb, LLVMConstInt(cg->i64, 0x7fffffffffffffffull, 0), "");
+    LLVMValueRef ab = wbits(e, x, true);
     LLVMValueRef big = LLVMBuildICmp(B, LLVMIntUGE, ab, LLVMConstInt(cg->i64, 57ull << 52, 0), ""); /* 2^-966 */
     LLVMValueRef fin = LLVMBuildICmp(B, LLVMIntULT, ab, LLVMConstInt(cg->i64, 0x7ff0000000000000ull, 0), "");
     LLVMValueRef negpi = LLVMBuildAnd(B, LLVMBuildAnd(B, ys, sign_set(e, x), ""), LLVMBuildAnd(B, big, fin, ""), "");
@@ -387,9 +362,7 @@ static LLVMValueRef libm_binary(Em *e, Opcode op, ElemType t, LLVMValueRef a, LL
   }
   LLVMValueRef xs = is_subnormal(e, x);
   LLVMValueRef yw = LLVMBuildFPExt(B, y, cg->f64, ""), xw = LLVMBuildFPExt(B, x, cg->f64, "");
-  LLVMValueRef r = em_vmath2(e, op, true, yw, xw);
-  if (!r) r = em_math_call2(e, "atan2", yw, xw);
-  r = nan_through(e, x, y, LLVMBuildFPTrunc(B, r, cg->f32, ""));
+  LLVMValueRef r = LLVMBuildFPTrunc(B, em_vmath2(e, op, true, yw, xw), cg->f32, ""); /* NaN: v_atan2_f32 */
   r = LLVMBuildSelect(B, LLVMBuildAnd(B, ys, bits_eq(e, x, 1.0), ""), y, r, "");
   r = LLVMBuildSelect(B, LLVMBuildAnd(B, ys, abs_bits_is_zero(e, x), ""), csign_w(e, 0x1.921fb6p+0, y), r, "");
   LLVMValueRef negnan = LLVMBuildAnd(B, sign_set(e, y), LLVMBuildNot(B, sign_set(e, x), ""), "");

@@ -688,6 +688,18 @@ static cxla_status cc_gtsv(const Instr *in, RVal *const *ops, int p, RVal **out)
  * XLA:CPU calls it (a Schur form is not unique: the order of the
  * eigenvalues and the signs of the vectors are the routine's, which
  * scipy.linalg.schur shares). */
+/* One ?gees call (lwork -1: the workspace query into work); w is wr and
+ * wi the imaginary parts for real p, the complex eigenvalues (wi unused)
+ * for complex p. */
+static void gees_call(int p, const char *jobvs, const lint *n, void *a, lint *sdim, void *w, void *wi, void *vs,
+                      void *work, const lint *lwork, void *rwork, lint *bwork, lint *info) {
+  const char sort = 'N';
+  if (prec_complex(p))
+    (p == 2 ? cgees_ : zgees_)(jobvs, &sort, NULL, n, a, n, sdim, w, vs, n, work, lwork, rwork, bwork, info, 1, 1);
+  else
+    (p == 0 ? sgees_ : dgees_)(jobvs, &sort, NULL, n, a, n, sdim, w, wi, vs, n, work, lwork, bwork, info, 1, 1);
+}
+
 static cxla_status cc_gees(const Instr *in, RVal *const *ops, int p, RVal **out) {
   Mats m;
   const Shape *xs = in->operands[0]->shape;
@@ -708,23 +720,17 @@ static cxla_status cc_gees(const Instr *in, RVal *const *ops, int p, RVal **out)
   RVal *el[6];
   TRY(make_results(in, el, nres));
   size_t es = prec_bytes(p), rs = prec_double(p) ? 8 : 4;
-  char jobvs = instr_config_char(in, "mode", 'V') == 'V' ? 'V' : 'N', sort = 'N';
-  lint N = (lint)n, lda = N > 0 ? N : 1, ldvs = lda, sdim = 0, info = 0;
+  char jobvs = instr_config_char(in, "mode", 'V') == 'V' ? 'V' : 'N';
+  lint N = (lint)n, sdim = 0, info = 0; /* n > 0 whenever LAPACK is called: N is also lda and ldvs */
   char *a = work_alloc((size_t)nn, es), *vs = work_alloc((size_t)nn, es);
   void *rwork = work_alloc((size_t)n, rs);
   lint *bwork = work_alloc((size_t)n, sizeof(lint));
   cxla_status st = a && vs && rwork && bwork ? NULL : cxla_oom();
   double q[2] = {0, 0};
-  char *wr = NULL, *wi = NULL, *w = NULL;
   lint lwork = -1;
-  if (!st && n > 0) {
-    if (cx)
-      (p == 2 ? cgees_ : zgees_)(&jobvs, &sort, NULL, &N, a, &lda, &sdim, el[2]->lit.data, vs, &ldvs, q, &lwork,
-                                 rwork, bwork, &info, 1, 1);
-    else
-      (p == 0 ? sgees_ : dgees_)(&jobvs, &sort, NULL, &N, a, &lda, &sdim, el[2]->lit.data, el[3]->lit.data, vs,
-                                 &ldvs, q, &lwork, bwork, &info, 1, 1);
-  }
+  if (!st && n > 0)
+    gees_call(p, &jobvs, &N, a, &sdim, el[2]->lit.data, cx ? NULL : el[3]->lit.data, vs, q, &lwork, rwork, bwork,
+              &info);
   lwork = work_count(p, q);
   void *work = st ? NULL : work_alloc((size_t)lwork, es);
   if (!st && !work) st = cxla_oom();
@@ -732,14 +738,9 @@ static cxla_status cc_gees(const Instr *in, RVal *const *ops, int p, RVal **out)
     transpose(a, (const char *)ops[0]->lit.data + (size_t)(b * nn) * es, n, n, es);
     info = 0;
     sdim = 0;
-    if (cx) w = (char *)el[2]->lit.data + (size_t)(b * n) * es;
-    else wr = (char *)el[2]->lit.data + (size_t)(b * n) * es, wi = (char *)el[3]->lit.data + (size_t)(b * n) * es;
-    if (n > 0 && cx)
-      (p == 2 ? cgees_ : zgees_)(&jobvs, &sort, NULL, &N, a, &lda, &sdim, w, vs, &ldvs, work, &lwork, rwork, bwork,
-                                 &info, 1, 1);
-    else if (n > 0)
-      (p == 0 ? sgees_ : dgees_)(&jobvs, &sort, NULL, &N, a, &lda, &sdim, wr, wi, vs, &ldvs, work, &lwork, bwork,
-                                 &info, 1, 1);
+    char *w = (char *)el[2]->lit.data + (size_t)(b * n) * es;
+    char *wi = cx ? NULL : (char *)el[3]->lit.data + (size_t)(b * n) * es;
+    if (n > 0) gees_call(p, &jobvs, &N, a, &sdim, w, wi, vs, work, &lwork, rwork, bwork, &info);
     transpose((char *)el[0]->lit.data + (size_t)(b * nn) * es, a, n, n, es);
     if (jobvs == 'V') transpose((char *)el[1]->lit.data + (size_t)(b * nn) * es, vs, n, n, es);
     else memset((char *)el[1]->lit.data + (size_t)(b * nn) * es, 0, (size_t)nn * es);

@@ -150,8 +150,7 @@ typedef struct Sweep {
   Instr **xuser;
   int nx, xcap;
   int nmerges;           /* made in this sweep so far */
-  const Instr **walk;    /* reaches_after_merges' stack */
-  int walkcap;
+  const Instr **walk;    /* reaches_after_merges' stack: REACH_WALK_MAX + 1 entries */
   NameMap names;         /* c's instruction names (gone ones removed) */
 } Sweep;
 
@@ -252,11 +251,7 @@ static void reaches_after_merges(Sweep *w, const Instr *from, const Instr *to, b
       }
       if (w->stamp[o->id] == now) continue;
       w->stamp[o->id] = now;
-      if (sp == w->walkcap) {
-        *unknown = true; /* cannot happen: the stack holds at most REACH_WALK_MAX + 1 */
-        return;
-      }
-      w->walk[sp++] = o;
+      w->walk[sp++] = o; /* at most REACH_WALK_MAX + 1 entries: one per counted visit, and `to` */
     }
   }
 }
@@ -724,8 +719,7 @@ static cxla_status fuse_siblings(FusionCtx *x, Computation *c, bool *changed) {
     if (w.cand) memset(w.cand, -1, n1);
     w.stamp = cxla_calloc(n1, sizeof(int));
     w.xhead = cxla_malloc(n1 * sizeof(int));
-    w.walkcap = REACH_WALK_MAX + 2;
-    w.walk = cxla_malloc((size_t)w.walkcap * sizeof *w.walk);
+    w.walk = cxla_malloc((REACH_WALK_MAX + 1) * sizeof *w.walk);
     if (!s && (!w.state || !w.space || !w.space_done || !w.cand || !w.stamp || !w.xhead || !w.walk))
       s = cxla_oom();
     if (!s) {
