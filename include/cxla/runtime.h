@@ -284,10 +284,14 @@ CXLA_API const char *cxla_executable_name(const cxla_executable *executable);
  * (PJRT_Executable_Fingerprint). */
 CXLA_API const char *cxla_executable_fingerprint(const cxla_executable *executable);
 CXLA_API cxla_client *cxla_executable_client(const cxla_executable *executable);
-/* Array parameters of the entry computation, in order. */
+/* Parameters of the entry computation, in order: arrays and tokens
+ * (CXLA_TOKEN, rank 0). A token parameter takes a token result of an
+ * earlier execution, or any buffer of zero bytes (as JAX passes pred[0]
+ * for an effect's first token). */
 CXLA_API int cxla_executable_num_parameters(const cxla_executable *executable);
-/* Results: the array leaves of the entry's result, depth-first (a tuple
- * result is flattened, as PJRT untuples results). */
+/* Results: the array and token leaves of the entry's result, depth-first
+ * (a tuple result is flattened, as PJRT untuples results); a token
+ * result is a buffer of type CXLA_TOKEN, rank 0 and no bytes. */
 CXLA_API int cxla_executable_num_results(const cxla_executable *executable);
 /* Type, rank and dims (owned by the executable) of parameter/result i;
  * INVALID_ARGUMENT when i is out of range. Any out pointer may be NULL. */

@@ -4,6 +4,7 @@ JAX finds this module through the `jax_plugins` entry point and calls
 initialize(); then JAX_PLATFORMS=cxla (or cxla,cpu) runs programs on cxla.
 $CXLA_PJRT_LIBRARY overrides the bundled library's path;
 $CXLA_PJRT_BACKEND picks the cxla backend ("cpu", "interp")."""
+import dataclasses
 import os
 import pathlib
 
@@ -65,6 +66,38 @@ def _enable_donation() -> None:
         mlir._platforms_with_donation.append(PLATFORM)
 
 
+def _export_as_cpu() -> None:
+    """jax.export treats cxla as the CPU it is: exporting with cxla the
+    default backend makes a 'cpu' artifact (lowered by the cpu rules, which
+    cxla runs; XLA:CPU can run it too), and an artifact exported for 'cpu'
+    runs on cxla, taking the cpu branch of a multi-platform export."""
+    from jax._src.export import _export
+    from jax._src.interpreters import mlir
+    import jax.export as public
+
+    default = _export.default_export_platform
+
+    def default_export_platform() -> str:
+        p = default()
+        return "cpu" if p == PLATFORM else p
+
+    default_export_platform.__doc__ = default.__doc__
+    _export.default_export_platform = default_export_platform
+    _export.default_lowering_platform = default_export_platform
+    public.default_export_platform = default_export_platform
+
+    rule = _export._call_exported_lowering
+
+    def call_exported_lowering(ctx, *args, exported, **params):
+        ps = exported.platforms
+        if PLATFORM not in ps and "cpu" in ps:
+            exported = dataclasses.replace(
+                exported, platforms=tuple(PLATFORM if p == "cpu" else p for p in ps))
+        return rule(ctx, *args, exported=exported, **params)
+
+    mlir.register_lowering(_export.call_exported_p, call_exported_lowering, platform=PLATFORM)
+
+
 def initialize() -> None:
     from jax._src import xla_bridge
 
@@ -75,3 +108,4 @@ def initialize() -> None:
     _copy_cpu_lowerings()
     _cpu_branches_for_cxla()
     _enable_donation()
+    _export_as_cpu()

@@ -39,6 +39,7 @@ static const struct {
     {PJRT_Buffer_Type_F8E3M4, CXLA_F8E3M4},
     {PJRT_Buffer_Type_F8E8M0FNU, CXLA_F8E8M0FNU},
     {PJRT_Buffer_Type_F4E2M1FN, CXLA_F4E2M1FN},
+    {PJRT_Buffer_Type_TOKEN, CXLA_TOKEN}, /* results only: from host is refused */
 };
 #define NTYPES (sizeof type_map / sizeof type_map[0])
 

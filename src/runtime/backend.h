@@ -132,10 +132,14 @@ typedef struct BackendExecuteArgs {
   const HloModule *module;    /* as given to compile */
   const BufferPlan *plan;     /* as given to compile */
   int nargs;
-  const RtArray *args;        /* one per entry parameter, in order */
+  const RtArray *args;        /* one per entry parameter, in order; a token
+                                 parameter's is {T_TOKEN, rank 0, data NULL,
+                                 size 0} */
   int nresults;
   const RtArray *results;     /* the array leaves of the entry's result,
-                                 depth-first; allocated, to be filled */
+                                 depth-first (token leaves are not among
+                                 them: the runtime makes those); allocated,
+                                 to be filled */
   void *arena;                /* arena_bytes bytes (uninitialised), or NULL */
   int64_t arena_bytes;
   const RtControl *control;   /* pass to rt_check */

@@ -29,7 +29,8 @@ struct RtCompiled {
   char *hlo_text;
   char fingerprint[33];
   int nparams, nresults;
-  RtShape *params, *results;
+  RtShape *params, *results;  /* token leaves included (type T_TOKEN, no bytes) */
+  int narrays;                /* the results that are arrays: the backend's */
   double plan_s, backend_s;
 };
 
@@ -100,18 +101,25 @@ static void fnv_str(Fnv *h, const char *s) { fnv_bytes(h, s, strlen(s) + 1); }
 
 /* ---- shapes ---- */
 
-static cxla_status count_array_leaves(const Shape *s, int *n) {
+/* The leaves of a parameter or result: arrays and tokens (JAX's ordered
+ * effects pass tokens in and out of the entry computation); a token leaf
+ * has rank 0 and no bytes. */
+static bool is_leaf(const Shape *s) { return type_is_array(s->type) || s->type == T_TOKEN; }
+
+static void count_leaves(const Shape *s, int *n, int *narrays) {
   if (s->type == T_TUPLE) {
-    for (int i = 0; i < s->ntuple; i++) TRY(count_array_leaves(s->tuple[i], n));
-  } else if (type_is_array(s->type)) {
+    for (int i = 0; i < s->ntuple; i++) count_leaves(s->tuple[i], n, narrays);
+  } else if (is_leaf(s)) {
     (*n)++;
+    *narrays += s->type != T_TOKEN;
   }
-  return NULL;
 }
 
 static void collect_leaves(const Shape *s, RtShape *out, int *k) {
   if (s->type == T_TUPLE) {
     for (int i = 0; i < s->ntuple; i++) collect_leaves(s->tuple[i], out, k);
+  } else if (s->type == T_TOKEN) {
+    out[(*k)++] = (RtShape){T_TOKEN, 0, NULL, 0};
   } else if (type_is_array(s->type)) {
     out[(*k)++] = (RtShape){s->type, s->rank, s->dims,
                             (size_t)shape_elems(s) * (size_t)type_bytes(s->type)};
@@ -126,16 +134,16 @@ static cxla_status describe_io(cxla_executable *e) {
   for (int i = 0; i < c->nparams; i++) {
     const Instr *p = c->params ? c->params[i] : NULL;
     if (!p) return ERR(INVALID_ARGUMENT, "entry computation %%%s has no parameter %d", c->name, i);
-    if (p->shape->type == T_TUPLE || !type_is_array(p->shape->type))
+    if (!is_leaf(p->shape))
       return ERR(UNIMPLEMENTED,
-                 "entry parameter %d (%%%s) is not an array; the runtime takes array "
-                 "parameters only", i, p->name);
+                 "entry parameter %d (%%%s) is not an array or a token; the runtime takes "
+                 "array and token parameters only", i, p->name);
     TRY(shape_check_size(p->shape));
     int k = 0;
     collect_leaves(p->shape, &e->c->params[i], &k);
   }
   int n = 0;
-  TRY(count_array_leaves(c->root->shape, &n));
+  count_leaves(c->root->shape, &n, &e->c->narrays);
   e->c->nresults = n;
   e->c->results = cxla_calloc((size_t)n + 1, sizeof(RtShape));
   if (!e->c->results) return cxla_oom();
@@ -418,6 +426,9 @@ static cxla_status check_args(const cxla_executable *e, cxla_buffer *const *args
     if (!a) return ERR(INVALID_ARGUMENT, "argument %d is NULL", i);
     if (a->client != e->client)
       return ERR(INVALID_ARGUMENT, "argument %d belongs to another client", i);
+    /* a token parameter takes a token, or any buffer without data (JAX's
+     * first token of an effect is a pred[0]) */
+    if (p->type == T_TOKEN && a->size == 0) continue;
     bool same = a->type == p->type && a->rank == p->rank;
     for (int d = 0; same && d < p->rank; d++) same = a->dims[d] == p->dims[d];
     if (!same) {
@@ -449,28 +460,37 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
    * small program's call is a few hundred nanoseconds; an allocation is
    * tens of them) */
   RtArray small[16];
-  size_t nio = (size_t)nargs + (size_t)e->c->nresults;
+  size_t nio = (size_t)nargs + (size_t)e->c->narrays;
   RtArray *io = nio <= sizeof small / sizeof small[0] ? small : cxla_calloc(nio + 1, sizeof(RtArray));
   if (!io) return cxla_oom();
   if (io == small) memset(small, 0, nio * sizeof *small); /* results not allocated: data NULL */
   RtArray *in = io, *res = io + nargs;
   for (int i = 0; i < nargs; i++)
-    in[i] = (RtArray){args[i]->type, args[i]->rank, args[i]->dims, args[i]->data, args[i]->size,
-                      __atomic_load_n(&args[i]->exposed, __ATOMIC_RELAXED) ? NULL : &args[i]->finite};
+    in[i] = e->c->params[i].type == T_TOKEN
+                ? (RtArray){T_TOKEN, 0, NULL, NULL, 0, NULL}
+                : (RtArray){args[i]->type, args[i]->rank, args[i]->dims, args[i]->data,
+                            args[i]->size,
+                            __atomic_load_n(&args[i]->exposed, __ATOMIC_RELAXED) ? NULL
+                                                                                 : &args[i]->finite};
   cxla_status s = NULL;
-  /* a small result's buffer made now, its data in the struct's block (the
-   * default allocator only); other results' data from the host's
-   * allocator, wrapped afterwards */
-  for (int i = 0; i < e->c->nresults && !s; i++) {
+  /* a token result's buffer, and a small result's, made now (a small
+   * one's data in the struct's block, the default allocator only); other
+   * results' data from the host's allocator, wrapped afterwards. res[]
+   * holds the array results only: the backend's. */
+  for (int i = 0, j = 0; i < e->c->nresults && !s; i++) {
     const RtShape *r = &e->c->results[i];
     void *p = NULL;
+    if (r->type == T_TOKEN) {
+      s = rt_buffer_wrap(c, T_TOKEN, 0, NULL, NULL, 0, false, &out_results[i]);
+      continue;
+    }
     if (host->small_inline && r->bytes <= RT_SMALL_BYTES) {
       s = rt_buffer_new_small(c, r->type, r->rank, r->dims, r->bytes, &out_results[i]);
       if (!s) p = out_results[i]->data;
     } else if (!(p = rt_alloc(host, r->bytes))) {
       s = ERR(RESOURCE_EXHAUSTED, "cannot allocate result %d (%zu bytes)", i, r->bytes);
     }
-    res[i] = (RtArray){r->type, r->rank, r->dims, p, r->bytes, NULL};
+    res[j++] = (RtArray){r->type, r->rank, r->dims, p, r->bytes, NULL};
   }
   void *arena = NULL;
   size_t arena_bytes = (size_t)e->c->program.arena_bytes;
@@ -489,7 +509,7 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
                             .plan = &e->c->plan,
                             .nargs = nargs,
                             .args = in,
-                            .nresults = e->c->nresults,
+                            .nresults = e->c->narrays,
                             .results = res,
                             .arena = arena,
                             .arena_bytes = (int64_t)arena_bytes,
@@ -502,13 +522,20 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
     s = c->backend->execute(&a);
   }
   rt_free(host, arena, arena_bytes);
-  for (int i = 0; i < e->c->nresults; i++) {
+  for (int i = 0, j = 0; i < e->c->nresults; i++) {
+    if (e->c->results[i].type == T_TOKEN) {
+      if (s) {
+        cxla_buffer_destroy(out_results[i]);
+        out_results[i] = NULL;
+      }
+      continue;
+    }
+    RtArray *r = &res[j++];
     if (!s && !out_results[i])
-      s = rt_buffer_wrap(c, res[i].type, res[i].rank, res[i].dims, res[i].data, res[i].size, false,
-                         &out_results[i]);
+      s = rt_buffer_wrap(c, r->type, r->rank, r->dims, r->data, r->size, false, &out_results[i]);
     if (s) {
       /* a buffer made already frees its data; else the data alone */
-      if (!out_results[i]) rt_free(host, res[i].data, res[i].size);
+      if (!out_results[i]) rt_free(host, r->data, r->size);
       cxla_buffer_destroy(out_results[i]);
       out_results[i] = NULL;
     }

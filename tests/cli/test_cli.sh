@@ -122,6 +122,23 @@ check "bad npy" 1 "garbage\.npy: .*not a \.npy file" "$CXLA" run add.hlo garbage
 check "missing npy" 1 "missing\.npy: No such file" "$CXLA" run add.hlo outs/0.npy missing.npy
 check "--out onto a file" 1 "garbage\.npy exists and is not a directory" \
   "$CXLA" run add.hlo --random --out garbage.npy
+# A token parameter (JAX's ordered effects) takes a fresh token, not a file;
+# token results are not printed or written.
+cat >token.hlo <<'EOF'
+HloModule tokens
+ENTRY main {
+  t = token[] parameter(0)
+  x = f32[2,3] parameter(1)
+  a = token[] after-all(t)
+  n = f32[2,3] negate(x)
+  ROOT r = (token[], f32[2,3]) tuple(a, n)
+}
+EOF
+check "run token parameter" 0 "^result 0: f32\[2,3\]" "$CXLA" run token.hlo outs/0.npy --out outt
+if [ -f outt/0.npy ] && [ ! -f outt/1.npy ]; then ok; else bad "token result: written as a file"; fi
+check "run token parameter --random" 0 "^result 0: f32\[2,3\]" "$CXLA" run token.hlo --random
+check "token parameter takes no file" 1 "takes 1 argument \(f32\[2,3\]\) but 2 were given" \
+  "$CXLA" run token.hlo outs/0.npy outs/0.npy
 
 # ---- conform on a hand-made case --------------------------------------------------------------
 mkdir -p cases/addcase/args cases/addcase/results cases/nested/deeper/addcase2

@@ -387,6 +387,76 @@ TEST(compile_and_execute) {
   }
 }
 
+/* Token parameters and results (JAX's ordered effects thread a token
+ * through the entry computation), on every backend: a token parameter
+ * takes a token result or any buffer of zero bytes (JAX's first token is a
+ * pred[0]) and refuses one with data; a token result is a CXLA_TOKEN
+ * buffer of rank 0 and no bytes, in its place among the results. */
+TEST(token_parameters_and_results) {
+  static const char tokens[] =
+      "HloModule tokens\n"
+      "ENTRY main {\n"
+      "  t = token[] parameter(0)\n"
+      "  x = f32[2] parameter(1)\n"
+      "  a = token[] after-all(t)\n"
+      "  n = f32[2] negate(x)\n"
+      "  ROOT r = (token[], f32[2]) tuple(a, n)\n"
+      "}\n";
+  for (int k = 0; k < cxla_backend_count(); k++) {
+    cxla_client *c = rt_client(cxla_backend_name(k));
+    if (!c) continue;
+    cxla_executable *e = rt_compile(c, tokens);
+    CHECK(e != NULL);
+    if (!e) {
+      cxla_client_destroy(c);
+      continue;
+    }
+    cxla_type t = CXLA_TYPE_COUNT;
+    int rank = -1;
+    CHECK(cxla_executable_num_parameters(e) == 2 && cxla_executable_num_results(e) == 2);
+    CHECK_OK(cxla_executable_parameter(e, 0, &t, &rank, NULL));
+    CHECK(t == CXLA_TOKEN && rank == 0);
+    CHECK_OK(cxla_executable_result(e, 0, &t, &rank, NULL));
+    CHECK(t == CXLA_TOKEN && rank == 0);
+    CHECK_OK(cxla_executable_result(e, 1, &t, &rank, NULL));
+    CHECK(t == CXLA_F32 && rank == 1);
+    float x[2] = {1.5f, -2}, r[2] = {0};
+    int64_t d2[1] = {2}, d0[1] = {0};
+    cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
+    h.type = CXLA_PRED;
+    h.rank = 1;
+    h.dims = d0;
+    cxla_buffer *empty = NULL;
+    CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &empty, NULL));
+    cxla_buffer *args[2] = {empty, rt_f32(c, x, 1, d2)};
+    cxla_buffer *out[2] = {NULL, NULL}, *out2[2] = {NULL, NULL};
+    CHECK_OK(cxla_executable_execute(e, args, 2, NULL, out, NULL));
+    if (out[0] && out[1]) {
+      CHECK(cxla_buffer_type(out[0]) == CXLA_TOKEN && cxla_buffer_rank(out[0]) == 0 &&
+            cxla_buffer_size(out[0]) == 0);
+      CHECK_OK(cxla_buffer_to_host(out[0], NULL, 0, NULL));
+      CHECK_OK(cxla_buffer_to_host(out[1], r, sizeof r, NULL));
+      CHECK(r[0] == -1.5f && r[1] == 2);
+      /* the token result goes back in */
+      cxla_buffer *again[2] = {out[0], args[1]};
+      CHECK_OK(cxla_executable_execute(e, again, 2, NULL, out2, NULL));
+      CHECK(out2[0] && cxla_buffer_type(out2[0]) == CXLA_TOKEN);
+    }
+    /* a buffer with data is no token */
+    cxla_buffer *bad[2] = {args[1], args[1]};
+    cxla_buffer *out3[2] = {NULL, NULL};
+    CHECK_ERR(cxla_executable_execute(e, bad, 2, NULL, out3, NULL), "argument 0");
+    CHECK(out3[0] == NULL && out3[1] == NULL);
+    for (int i = 0; i < 2; i++) {
+      cxla_buffer_destroy(args[i]);
+      cxla_buffer_destroy(out[i]);
+      cxla_buffer_destroy(out2[i]);
+    }
+    cxla_executable_destroy(e);
+    cxla_client_destroy(c);
+  }
+}
+
 /* Results on both sides of the small-result size (64 bytes: data in the
  * buffer's own block with the default allocator), on every backend:
  * aligned, the right values, independent of each other and of the
@@ -993,6 +1063,7 @@ int main(void) {
   RUN(num_threads_env);
   RUN(buffers);
   RUN(compile_and_execute);
+  RUN(token_parameters_and_results);
   RUN(small_and_large_results);
   RUN(execute_errors);
   RUN(compile_errors);

@@ -45,7 +45,17 @@ cxla_status buffers_from_literals(cxla_client *c, cxla_literal *const *args, int
   *out = cxla_calloc((size_t)nargs + 1, sizeof(cxla_buffer *));
   if (!*out) return cxla_oom();
   for (int i = 0; i < nargs; i++) {
-    cxla_status s = cxla_buffer_from_literal(c, NULL, args[i], &(*out)[i]);
+    cxla_status s;
+    if (cxla_literal_type(args[i]) == CXLA_TOKEN) { /* a token parameter takes any empty buffer */
+      static const int64_t zero[1] = {0};
+      cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
+      h.type = CXLA_PRED;
+      h.rank = 1;
+      h.dims = zero;
+      s = cxla_buffer_from_host(c, NULL, &h, &(*out)[i], NULL);
+    } else {
+      s = cxla_buffer_from_literal(c, NULL, args[i], &(*out)[i]);
+    }
     if (s) {
       free_buffers(*out, nargs);
       *out = NULL;
@@ -78,14 +88,17 @@ cxla_status execute_to_literals(cxla_executable *e, cxla_buffer *const *args, in
   cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
   xo.timeout_seconds = timeout_s;
   if (!s) s = cxla_executable_execute(e, args, nargs, &xo, res, NULL);
-  for (int i = 0; i < n && !s; i++) s = cxla_buffer_to_literal(res[i], &leaves[i]);
+  /* the array results (token results, of ordered effects, are dropped) */
+  int k = 0;
+  for (int i = 0; i < n && !s; i++)
+    if (cxla_buffer_type(res[i]) != CXLA_TOKEN) s = cxla_buffer_to_literal(res[i], &leaves[k++]);
   if (res) free_buffers(res, n);
   if (s) {
     if (leaves) free_leaves(leaves, n);
     return s;
   }
   *out_leaves = leaves;
-  *out_n = n;
+  *out_n = k;
   return NULL;
 }
 

@@ -14,8 +14,8 @@ void free_args(cxla_literal **args, int n) {
   cxla_free(args);
 }
 
-/* The entry parameter i as an array type + dims, or an error for tuples and
- * tokens (which neither a .npy file nor --random can supply). */
+/* The entry parameter i as an array type + dims, or an error for tuples
+ * (which neither a .npy file nor --random can supply). */
 static cxla_status array_parameter(const cxla_module *m, int i, cxla_type *t, int *rank,
                                    const int64_t **dims) {
   TRY(cxla_module_parameter(m, i, t, rank, dims));
@@ -47,29 +47,43 @@ static cxla_status load_one(const cxla_module *m, int i, const char *path, cxla_
   return NULL;
 }
 
+static bool token_parameter(const cxla_module *m, int i) {
+  cxla_type t = CXLA_TYPE_COUNT;
+  int rank;
+  const int64_t *dims;
+  cxla_status s = cxla_module_parameter(m, i, &t, &rank, &dims);
+  cxla_status_free(s);
+  return !s && t == CXLA_TOKEN;
+}
+
+/* A token parameter takes a fresh token, not a file: the files are for the
+ * others, in order. */
 cxla_status load_npy_args(const cxla_module *m, char *const *paths, int n,
                           cxla_literal ***out_args) {
   *out_args = NULL;
-  int np = cxla_module_num_parameters(m);
+  int nall = cxla_module_num_parameters(m), np = 0;
+  for (int i = 0; i < nall; i++) np += !token_parameter(m, i);
   if (n != np) {
     StrBuf b;
     sb_init(&b);
-    for (int i = 0; i < np; i++) {
+    for (int i = 0, k = 0; i < nall; i++) {
+      if (token_parameter(m, i)) continue;
       char d[200];
       describe_parameter(m, i, d, sizeof d);
-      sb_printf(&b, "%s%s", i ? ", " : "", d);
+      sb_printf(&b, "%s%s", k++ ? ", " : "", d);
     }
     cxla_status s = ERR(INVALID_ARGUMENT, "the module takes %d argument%s (%s) but %d %s given",
                         np, np == 1 ? "" : "s", b.data ? b.data : "", n, n == 1 ? "was" : "were");
     sb_free(&b);
     return s;
   }
-  cxla_literal **args = cxla_calloc((size_t)(n ? n : 1), sizeof *args);
+  cxla_literal **args = cxla_calloc((size_t)nall + 1, sizeof *args);
   if (!args) return cxla_oom();
-  for (int i = 0; i < n; i++) {
-    cxla_status s = load_one(m, i, paths[i], &args[i]);
+  for (int i = 0, k = 0; i < nall; i++) {
+    cxla_status s = token_parameter(m, i) ? cxla_literal_create(CXLA_TOKEN, 0, NULL, &args[i])
+                                          : load_one(m, i, paths[k++], &args[i]);
     if (s) {
-      free_args(args, n);
+      free_args(args, nall);
       return s;
     }
   }
@@ -131,8 +145,9 @@ cxla_status make_random_args(const cxla_module *m, uint64_t seed, cxla_literal *
     cxla_type t;
     int rank;
     const int64_t *dims;
-    cxla_status s = array_parameter(m, i, &t, &rank, &dims);
-    if (!s) s = cxla_literal_create(t, rank, dims, &args[i]);
+    cxla_status s = token_parameter(m, i) ? cxla_literal_create(CXLA_TOKEN, 0, NULL, &args[i])
+                                          : array_parameter(m, i, &t, &rank, &dims);
+    if (!s && !args[i]) s = cxla_literal_create(t, rank, dims, &args[i]);
     if (s) {
       free_args(args, n);
       return cxla_status_annotate(s, "making random argument %d", i);
