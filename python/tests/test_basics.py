@@ -149,6 +149,29 @@ def test_platform_dependent(cxla, cpu):
         np.testing.assert_allclose(np.asarray(got), np.cos(x), rtol=1e-6)
 
 
+def test_export_as_cpu(cxla, cpu):
+    # jax.export with cxla the default backend makes a 'cpu' artifact; one
+    # exported for 'cpu' (alone, serialized, or among other platforms) runs
+    # on cxla, the multi-platform one taking its cpu branch
+    from jax import export
+    x = np.arange(4, dtype=np.float32)
+    exp = export.export(jax.jit(jnp.sin))(x)
+    assert exp.platforms == ("cpu",)
+    multi = export.export(jax.jit(lambda v: lax.platform_dependent(v, cpu=jnp.sin, default=jnp.cos)),
+                          platforms=("tpu", "cpu"))(x)
+    arts = [exp, multi]
+    try:
+        import flatbuffers  # noqa: F401  (jax's serialization needs it)
+        arts.append(export.deserialize(exp.serialize()))
+    except ImportError:
+        pass
+    for e in arts:
+        got = e.call(jax.device_put(x, cxla))
+        assert got.devices() == {cxla}
+        np.testing.assert_allclose(np.asarray(got), np.sin(x), rtol=1e-6)
+        np.testing.assert_allclose(np.asarray(e.call(jax.device_put(x, cpu))), np.sin(x), rtol=1e-6)
+
+
 def test_random(cxla, cpu):
     def f(seed):
         k = jax.random.key(seed)
