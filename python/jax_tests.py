@@ -67,10 +67,13 @@ def run_file(src, name, args, tmp):
     dut = os.environ.get("JAX_TEST_DUT", "cpu")
     plugin_dir = tmp / "plugin"
     plugin_dir.mkdir(exist_ok=True)
+    # The flag goes on the command line, where each test file's
+    # parse_flags_with_absl reads it; the plugin only lets pytest accept it.
+    # (Importing jax._src.test_util from the plugin to set it would bind its
+    # capture_stdout to the sys.stdout of that moment, not pytest's.)
     (plugin_dir / "cxla_dut.py").write_text(
-        "import jax\n"
-        "import jax._src.test_util  # defines jax_test_dut\n"
-        f"jax.config.update('jax_test_dut', {dut!r})\n")
+        "def pytest_addoption(parser):\n"
+        "    parser.addoption('--jax_test_dut', default='', help=\"JAX's device under test\")\n")
     # Without an installed jax-cxla, JAX finds the package of this checkout
     # (with its build/libcxla_pjrt.so) as a module of the jax_plugins
     # namespace package on PYTHONPATH; subprocesses the tests start find it
@@ -90,7 +93,7 @@ def run_file(src, name, args, tmp):
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(plugin_dir), env.get("PYTHONPATH")]))
     env.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
     cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "cxla_dut",
-           "--junitxml", str(xml),
+           f"--jax_test_dut={dut}", "--junitxml", str(xml),
            str(src / "tests" / name)]
     for s in skips():
         if s.startswith(name + "::"):

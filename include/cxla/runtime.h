@@ -94,6 +94,22 @@ CXLA_API const char *cxla_backend_default(void);
 
 /* ---- client ---------------------------------------------------------------------- */
 
+/* A host callback: what a custom-call with target "cxla_host_callback"
+ * runs (JAX's jax.debug.print, jax.pure_callback and io_callback on cxla,
+ * through the PJRT plugin). The custom call names which function of the
+ * embedder's by an id, its backend_config {id = N : ui64}; its operands
+ * are arrays and tokens, its result an array, a token, or a tuple of them.
+ * The callback gets the id, the array operands' data (dense, row-major,
+ * read only; tokens are not passed) and the array results' memory (dense,
+ * row-major, to be filled), during the execution and on one of its
+ * threads (calls without a token between them may come from several
+ * threads at once). It returns 0 on success; otherwise it writes a
+ * NUL-terminated message of at most error_size bytes into error, and the
+ * execution fails with UNKNOWN, naming the id and the message. */
+typedef int (*cxla_host_callback_fn)(void *arg, uint64_t id, int nargs, const void *const *args,
+                                     int nresults, void *const *results, char *error,
+                                     size_t error_size);
+
 typedef struct cxla_client_options {
   size_t struct_size;
   /* "cpu", "interp", or NULL for cxla_backend_default(). An unknown name is
@@ -107,6 +123,10 @@ typedef struct cxla_client_options {
   /* Memory for buffers and temporaries; NULL = the C library's
    * aligned_alloc/free. Copied; the pointed-to allocator is not. */
   const cxla_allocator *allocator;
+  /* What custom-calls "cxla_host_callback" call, and its first argument;
+   * NULL: such a call fails with FAILED_PRECONDITION. */
+  cxla_host_callback_fn host_callback;
+  void *host_callback_arg;
 } cxla_client_options;
 
 CXLA_API cxla_status cxla_client_create(const cxla_client_options *options,

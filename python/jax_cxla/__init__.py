@@ -4,9 +4,11 @@ JAX finds this module through the `jax_plugins` entry point and calls
 initialize(); then JAX_PLATFORMS=cxla (or cxla,cpu) runs programs on cxla.
 $CXLA_PJRT_LIBRARY overrides the bundled library's path;
 $CXLA_PJRT_BACKEND picks the cxla backend ("cpu", "interp")."""
+import ctypes
 import dataclasses
 import os
 import pathlib
+import threading
 
 PLATFORM = "cxla"
 
@@ -97,6 +99,117 @@ def _export_as_cpu() -> None:
 
     mlir.register_lowering(_export.call_exported_p, call_exported_lowering, platform=PLATFORM)
 
+# ---- host callbacks --------------------------------------------------------
+# jax.debug.print, jax.pure_callback and io_callback lower (on cxla) to a
+# custom-call "cxla_host_callback" whose id indexes _callbacks; the plugin
+# calls _trampoline (its address is the client option "host_callback") with
+# the id, the array operands' data and the array results' memory. Ids are
+# never reused: an executable may outlive the lowering that made it.
+_callbacks = []
+_callbacks_lock = threading.Lock()
+
+_CallbackType = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint64, ctypes.c_int,
+                                 ctypes.POINTER(ctypes.c_void_p), ctypes.c_int,
+                                 ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_size_t)
+
+
+def _array_at(address, aval):
+    import numpy as np
+
+    dtype = np.dtype(aval.dtype)
+    n = int(np.prod(aval.shape, dtype=np.int64)) * dtype.itemsize
+    if n == 0:
+        return np.zeros(aval.shape, dtype)
+    raw = (ctypes.c_char * n).from_address(address)
+    return np.frombuffer(raw, dtype=dtype).reshape(aval.shape).copy()
+
+
+def _trampoline(_arg, cid, nargs, args, nresults, results, error, error_size):
+    try:
+        import numpy as np
+
+        fn, in_avals, out_avals = _callbacks[cid]
+        if nargs != len(in_avals) or nresults != len(out_avals):
+            raise RuntimeError(f"host callback {cid}: called with {nargs} arguments and {nresults} "
+                               f"results, made for {len(in_avals)} and {len(out_avals)}")
+        outs = fn(*[_array_at(args[i], a) for i, a in enumerate(in_avals)])
+        for i, (o, aval) in enumerate(zip(outs, out_avals)):
+            o = np.ascontiguousarray(o)
+            if o.nbytes:
+                ctypes.memmove(results[i], o.ctypes.data, o.nbytes)
+        return 0
+    except BaseException as e:  # noqa: BLE001 (reported as the execution's error)
+        msg = f"{type(e).__name__}: {e}".encode("utf-8", "replace")[:max(int(error_size) - 1, 0)]
+        if error_size:
+            ctypes.memmove(error, msg + b"\0", len(msg) + 1)
+        return 1
+
+
+_trampoline_c = _CallbackType(_trampoline)
+
+
+def _host_callbacks() -> None:
+    """Lowers JAX's host callbacks for cxla to custom-calls
+    "cxla_host_callback" (JAX's own lowering knows only XLA's platforms)."""
+    import numpy as np
+    from jax._src import callback as cb
+    from jax._src import core, dtypes, ffi, sharding_impls
+    from jax._src.interpreters import mlir
+
+    emit = cb.emit_python_callback
+
+    def emit_python_callback(ctx, callback, token, operands, operand_avals, result_avals, *,
+                             has_side_effect, returns_token=True, partitioned=False, sharding=None):
+        platforms = ctx.module_context.platforms
+        if PLATFORM not in platforms:
+            return emit(ctx, callback, token, operands, operand_avals, result_avals,
+                        has_side_effect=has_side_effect, returns_token=returns_token,
+                        partitioned=partitioned, sharding=sharding)
+        if len(platforms) > 1:
+            raise NotImplementedError("multi-platform lowering for python_callback")
+
+        def checked(*args):  # the checks JAX's own lowering wraps a callback in
+            out_vals = callback(*args)
+            if len(out_vals) != len(result_avals):
+                raise RuntimeError("Mismatched number of outputs from callback. "
+                                   f"Expected: {len(result_avals)}, Actual: {len(out_vals)}")
+            out_vals = tuple(dtypes.canonicalize_value(np.asarray(a)) for a in out_vals)
+            for i, (v, aval) in enumerate(zip(out_vals, result_avals)):
+                if v.shape != aval.shape:
+                    raise RuntimeError(f"Incorrect output shape for return value #{i}: "
+                                       f"Expected: {aval.shape}, Actual: {v.shape}")
+                if v.dtype != aval.dtype:
+                    raise RuntimeError(f"Incorrect output dtype for return value #{i}: "
+                                       f"Expected: {aval.dtype}, Actual: {v.dtype}")
+            return out_vals
+
+        with _callbacks_lock:
+            _callbacks.append((checked, tuple(operand_avals), tuple(result_avals)))
+            cid = len(_callbacks) - 1
+        operands = list(operands)
+        if token:
+            if (sharding is not None and len(ctx.avals_out) > 0
+                    and isinstance(sharding, sharding_impls.SdyArrayList)):
+                # the token's annotation, as JAX's own lowering adds it
+                sharding = sharding_impls.SdyArrayList((
+                    sharding_impls.SdyArray(
+                        mesh_shape=(), dim_shardings=(),
+                        logical_device_ids=sharding.shardings[0].logical_device_ids),
+                    *sharding.shardings))
+            operands = [token, *operands]
+            ctx = dataclasses.replace(ctx, avals_in=[core.abstract_token, *ctx.avals_in],
+                                      avals_out=[core.abstract_token, *ctx.avals_out])
+        op = ffi.build_ffi_lowering_function("cxla_host_callback", has_side_effect=has_side_effect)(
+            ctx, *operands, id=np.uint64(cid))
+        if sharding is not None:
+            mlir.set_sharding(ctx.module_context, op, sharding)
+        results = list(op.results)
+        if token:
+            token, *results = results
+        return results, token, None
+
+    cb.emit_python_callback = emit_python_callback
+
 
 def initialize() -> None:
     from jax._src import xla_bridge
@@ -104,8 +217,11 @@ def initialize() -> None:
     path = library_path()
     if not os.path.exists(path):
         raise RuntimeError(f"jax-cxla: the PJRT plugin library {path} is missing")
-    xla_bridge.register_plugin(PLATFORM, priority=400, library_path=path)
+    address = ctypes.cast(_trampoline_c, ctypes.c_void_p).value
+    xla_bridge.register_plugin(PLATFORM, priority=400, library_path=path,
+                               options={"host_callback": address})
     _copy_cpu_lowerings()
     _cpu_branches_for_cxla()
     _enable_donation()
     _export_as_cpu()
+    _host_callbacks()

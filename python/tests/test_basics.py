@@ -172,6 +172,45 @@ def test_export_as_cpu(cxla, cpu):
         np.testing.assert_allclose(np.asarray(e.call(jax.device_put(x, cpu))), np.sin(x), rtol=1e-6)
 
 
+def test_host_callbacks(cxla, capsys):
+    # jax.debug.print (ordered and not), pure_callback with results,
+    # io_callback, a print in a loop whose result nothing reads: each runs
+    # exactly as often as on XLA:CPU, with the values of that moment
+    from jax.experimental import io_callback
+
+    seen = []
+
+    @jax.jit
+    def f(x):
+        jax.debug.print("x={x}", x=x)
+        y = jax.pure_callback(lambda a: np.sin(a), jax.ShapeDtypeStruct(x.shape, x.dtype), x)
+        jax.debug.print("y0={y}", y=y[0], ordered=True)
+        io_callback(lambda a: seen.append(float(a)), None, y[1], ordered=True)
+        lax.fori_loop(0, 3, lambda i, c: (jax.debug.print("i={i}", i=i), c)[1], 0)
+        return y * 2
+
+    x = jax.device_put(np.arange(3, dtype=np.float32), cxla)
+    got = f(x)
+    jax.effects_barrier()
+    np.testing.assert_allclose(np.asarray(got), 2 * np.sin(np.arange(3, dtype=np.float32)), rtol=1e-6)
+    out = capsys.readouterr().out.splitlines()
+    assert out.count("x=[0. 1. 2.]") == 1 and out.count("y0=0.0") == 1
+    assert [ln for ln in out if ln.startswith("i=")] == ["i=0", "i=1", "i=2"]
+    assert seen == [pytest.approx(np.sin(1.0))]
+    f(x)
+    jax.effects_barrier()
+    assert len(seen) == 2 and capsys.readouterr().out.count("x=") == 1
+
+
+def test_host_callback_error_is_an_exception(cxla):
+    def boom(a):
+        raise ValueError("no thanks")
+
+    f = jax.jit(lambda v: jax.pure_callback(boom, jax.ShapeDtypeStruct((), np.float32), v))
+    with pytest.raises(Exception, match="no thanks"):
+        np.asarray(f(jax.device_put(np.float32(1), cxla)))
+
+
 def test_random(cxla, cpu):
     def f(seed):
         k = jax.random.key(seed)

@@ -112,7 +112,8 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state, .pool = a->pool,
                 .nthreads = threads, .nsplit = NULL, .cache = rv_cache_take(x),
                 .results = a->results, .nresults = a->nresults,
-                .profile = a->profile, .profile_arg = a->profile_arg};
+                .profile = a->profile, .profile_arg = a->profile_arg,
+                .host_callback = a->host_callback, .host_callback_arg = a->host_callback_arg};
   cxla_status s = NULL;
   for (int i = 0; i < a->nargs && !s; i++) {
     const RtArray *r = &a->args[i];

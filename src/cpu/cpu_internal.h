@@ -268,6 +268,9 @@ typedef struct ExecCtx {
   /* the step profile (cxla_execute_options.profile), or NULL */
   void (*profile)(void *arg, const cxla_profile_step *step);
   void *profile_arg;
+  /* the client's host callback (custom-call "cxla_host_callback"), or NULL */
+  cxla_host_callback_fn host_callback;
+  void *host_callback_arg;
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);

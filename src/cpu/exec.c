@@ -267,8 +267,13 @@ cxla_status rval_from_literal(Literal *l, RVal **out) {
     cxla_free(el);
     return s;
   }
+  if (l->type == T_TOKEN) { /* a token is an empty tuple here (after-all's) */
+    literal_free(l);
+    return rval_tuple(0, NULL, out);
+  }
   cxla_status s = rval_array(l->type, l->rank, l->dims, out);
-  if (!s) memcpy((*out)->lit.data, l->data, (size_t)l->nelems * (size_t)type_bytes(l->type));
+  size_t bytes = (size_t)l->nelems * (size_t)type_bytes(l->type);
+  if (!s && bytes) memcpy((*out)->lit.data, l->data, bytes);
   literal_free(l);
   return s;
 }

@@ -13,7 +13,8 @@
  *                 custom-calls
  * These still run on the interpreter's evaluators over the executor's
  * buffers (Literal views, no copies in), named here so none is a silent
- * fallback: sort with a comparator the emitter cannot compile (sort
+ * fallback: host callbacks (custom-call "cxla_host_callback", a call out
+ * to the embedder: interp/host_callback.c), sort with a comparator the emitter cannot compile (sort
  * otherwise runs sort.c with the compiled comparator), and the LAPACK
  * custom-calls that rt_linalg.c does not have yet (interp_linalg_target:
  * geev, gehrd, sytrd/hetrd, ormqr/unmqr, geqp3 and jaxlib's
@@ -57,6 +58,7 @@ static bool interp_linalg_target(const char *t) {
 
 static Family family_for(const Instr *in) {
   if (in->op == OP_CUSTOM_CALL && interp_linalg_target(in->custom_call_target)) return interp_linalg;
+  if (interp_is_host_callback(in)) return interp_host_callback;
   return family_of(in->op);
 }
 
@@ -72,7 +74,8 @@ static int kind_of(const Instr *in) {
     if (in->custom_call_target && strcmp(in->custom_call_target, "TopK") == 0) return RT_TOPK;
     if (rt_identity_target(in->custom_call_target)) return RT_CONTROL;
     if (rt_linalg_supported(in)) return RT_LINALG;
-    return interp_linalg_target(in->custom_call_target) ? RT_INTERP : RT_NONE;
+    return interp_linalg_target(in->custom_call_target) || interp_is_host_callback(in) ? RT_INTERP
+                                                                                       : RT_NONE;
   case OP_ALL_REDUCE: case OP_ALL_GATHER: case OP_ALL_TO_ALL: case OP_COLLECTIVE_PERMUTE:
   case OP_COLLECTIVE_BROADCAST: case OP_REDUCE_SCATTER: case OP_REPLICA_ID: case OP_PARTITION_ID:
   case OP_ALL_REDUCE_START: case OP_ALL_REDUCE_DONE: case OP_ALL_GATHER_START: case OP_ALL_GATHER_DONE:
@@ -106,7 +109,7 @@ cxla_status routine_prepare(Step *st, const Instr *in) {
   case RT_WINDOW:
     st->plan_free = cxla_free;
     return rt_window_plan(in, &st->plan);
-  case RT_INTERP: return NULL;
+  case RT_INTERP: return interp_is_host_callback(in) ? interp_host_callback_check(in) : NULL;
   default:
     if (in->op == OP_BATCH_NORM_TRAINING || in->op == OP_BATCH_NORM_INFERENCE || in->op == OP_BATCH_NORM_GRAD)
       return ERR(UNIMPLEMENTED,
@@ -125,7 +128,8 @@ static cxla_status run_interp(const ExecCtx *cx, const Instr *in, RVal *const *o
   Literal *small[16] = {0}, **lits = small;
   if (in->noperands > 16 && !(lits = cxla_calloc((size_t)in->noperands, sizeof *lits))) return cxla_oom();
   for (int k = 0; k < in->noperands; k++) lits[k] = &ops[k]->lit;
-  Interp ip = {.module = cx->x->module, .rng_state = 0x853c49e6748fea9bull, .control = cx->control};
+  Interp ip = {.module = cx->x->module, .rng_state = 0x853c49e6748fea9bull, .control = cx->control,
+               .host_callback = cx->host_callback, .host_callback_arg = cx->host_callback_arg};
   Literal *r = NULL;
   cxla_status s = f(&ip, in, lits, &r);
   if (lits != small) cxla_free(lits);

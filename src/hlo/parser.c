@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "hlo/hlo.h"
+#include "ir/rewrite.h"
 #include "stablehlo/stablehlo.h"
 #include "base/fpenv.h"
 
@@ -740,6 +741,11 @@ static cxla_status module_parse(const char *text, size_t len, const char *filena
   if (p.err) {
     module_destroy(p.m);
     return p.err;
+  }
+  cxla_status s = module_mark_side_effects(p.m);
+  if (s) {
+    module_destroy(p.m);
+    return s;
   }
   *out = p.m;
   return NULL;

@@ -49,7 +49,8 @@ static cxla_status interp_execute(const BackendExecuteArgs *a) {
                          .nelems = n, .data = x->data};
     args[i] = &views[i];
   }
-  Interp ip = {.module = m, .rng_state = 0x853c49e6748fea9bull, .control = a->control};
+  Interp ip = {.module = m, .rng_state = 0x853c49e6748fea9bull, .control = a->control,
+               .host_callback = a->host_callback, .host_callback_arg = a->host_callback_arg};
   Literal *result = NULL;
   s = interp_check_and_call(&ip, args, a->nargs, &result);
   if (!s) {

@@ -166,6 +166,7 @@ static cxla_status eval_custom_call(Interp *ip, const Instr *in, Literal *const 
   if (is_identity_target(t) && in->noperands == 1 && dims_equal(ops[0], in->shape))
     return literal_clone(ops[0], out);
   if (strcmp(t, "TopK") == 0) return eval_topk_call(ip, in, ops, out);
+  if (interp_is_host_callback(in)) return interp_host_callback(ip, in, ops, out);
   /* Everything else (the LAPACK targets) belongs to linalg.c, which answers
    * "unsupported custom-call target '...'" for targets nobody handles. */
   return interp_linalg(ip, in, ops, out);

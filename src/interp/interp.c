@@ -213,7 +213,8 @@ static void frame_free(Frame *f) {
 /* Checks the computation's structure the walk relies on (ids match
  * positions, operands come earlier) and counts, for every live value, how
  * many operand slots read it. Dead instructions (not reachable from the
- * root) are never evaluated. */
+ * root, and without side effects: Computation.side_effects) are never
+ * evaluated. */
 static cxla_status frame_init(Frame *f, const Computation *c) {
   int n = c->ninstrs;
   f->n = n;
@@ -233,8 +234,13 @@ static cxla_status frame_init(Frame *f, const Computation *c) {
   f->live[root->id] = 1;
   f->uses[root->id] = 1; /* the result outlives the walk */
   for (int i = n - 1; i >= 0; i--) {
-    if (!f->live[i]) continue;
     const Instr *in = c->instrs[i];
+    /* a custom-call with a side effect runs even when nothing reads it, and
+     * so does what calls a computation with one (Computation.side_effects) */
+    if (in->op == OP_CUSTOM_CALL && in->has_side_effect) f->live[i] = 1;
+    for (int k = 0; k < in->ncalled && !f->live[i] && !in->retired; k++)
+      if (in->called[k]->side_effects) f->live[i] = 1;
+    if (!f->live[i]) continue;
     for (int k = 0; k < in->noperands; k++) {
       const Instr *op = in->operands[k];
       if (!op || op->id < 0 || op->id >= i || c->instrs[op->id] != op)

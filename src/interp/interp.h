@@ -27,10 +27,13 @@
  *   rng.c          rng-bit-generator (threefry, philox), rng
  *   fft.c          fft
  *   linalg.c       cholesky, triangular-solve, and the LAPACK custom-call
- *                  targets XLA:CPU emits (lapack_*), batch-norm ops */
+ *                  targets XLA:CPU emits (lapack_*), batch-norm ops
+ *   host_callback.c  custom-call "cxla_host_callback": a call out to the
+ *                  embedding program (cxla_client_options.host_callback) */
 #ifndef CXLA_INTERP_H
 #define CXLA_INTERP_H
 
+#include "cxla/runtime.h" /* cxla_host_callback_fn */
 #include "ir/ir.h"
 
 typedef struct Interp {
@@ -53,6 +56,10 @@ typedef struct Interp {
    * (CANCELLED, DEADLINE_EXCEEDED). NULL: never stops. */
   const struct RtControl *control;
   uint32_t since_check; /* instructions since the last clock check */
+  /* What custom-calls "cxla_host_callback" call (host_callback.c), and its
+   * argument; NULL: such a call is FAILED_PRECONDITION. */
+  cxla_host_callback_fn host_callback;
+  void *host_callback_arg;
 } Interp;
 
 /* Evaluates computation c on args (borrowed; nargs must equal c->nparams)
@@ -87,6 +94,10 @@ cxla_status interp_control(Interp *, const Instr *, Literal *const *, Literal **
 cxla_status interp_rng(Interp *, const Instr *, Literal *const *, Literal **);
 cxla_status interp_fft(Interp *, const Instr *, Literal *const *, Literal **);
 cxla_status interp_linalg(Interp *, const Instr *, Literal *const *, Literal **);
+/* custom-call "cxla_host_callback" (host_callback.c) */
+bool interp_is_host_callback(const Instr *in);
+cxla_status interp_host_callback_check(const Instr *in);
+cxla_status interp_host_callback(Interp *, const Instr *, Literal *const *, Literal **);
 
 /* Makes the error for an instruction: "<op> %name: message". */
 cxla_status interp_error(const Instr *in, cxla_status_code code, const char *fmt, ...)

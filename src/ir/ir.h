@@ -337,6 +337,7 @@ struct Instr {
   RngAlg rng_alg;
   const char *custom_call_target;
   bool has_side_effect;  /* custom-call declared custom_call_has_side_effect=true */
+  bool retired;          /* replaced by a pass, dead: see instr_retire (rewrite.h) */
   bool is_stable;
   bool tri_left_side, tri_lower, tri_unit_diagonal;
   TriTranspose tri_transpose;
@@ -363,6 +364,13 @@ struct Computation {
   int nparams;
   Instr **params;        /* by parameter number */
   void *scratch;         /* free for a pass's own use; not preserved */
+  /* Whether running it can have an effect beyond its result: a
+   * side-effecting instruction in it or in a computation it calls. Set for
+   * every computation by module_mark_side_effects (rewrite.h), which the
+   * parsers run on what they read and the pass pipeline before every pass;
+   * comp_clone copies it; a computation a pass builds from scratch (fused
+   * computations, reducers) has none. */
+  bool side_effects;
 };
 
 /* ---- module header attributes ------------------------------------------------ */

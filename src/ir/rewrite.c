@@ -146,10 +146,55 @@ done:
   return st;
 }
 
-static bool has_side_effect(const Instr *in) {
+static bool own_side_effect(const Instr *in) {
   if (op_info(in->op)->flags & OPF_SIDE) return true;
   return in->op == OP_CUSTOM_CALL && in->has_side_effect;
 }
+
+static bool has_side_effect(const Instr *in) {
+  if (own_side_effect(in)) return true;
+  for (int k = 0; k < in->ncalled && !in->retired; k++)
+    if (in->called[k]->side_effects) return true;
+  return false;
+}
+
+/* state[i] of computation i of m (its index + 1 is in scratch during the
+ * walk): 0 not seen, 1 on the walk's path, 2 done. A computation on the
+ * path again (a call cycle, which the verifier refuses), past the depth
+ * bound, or not among m's counts as having side effects. */
+static bool mark_side_effects(HloModule *m, Computation *c, unsigned char *state, int depth) {
+  size_t i = (size_t)(uintptr_t)c->scratch - 1;
+  if (i >= (size_t)m->ncomps || m->comps[i] != c) return true;
+  if (state[i] == 2) return c->side_effects;
+  if (state[i] == 1 || depth > 512) return true;
+  state[i] = 1;
+  bool any = false;
+  for (int j = 0; j < c->ninstrs; j++) {
+    const Instr *in = c->instrs[j];
+    if (own_side_effect(in)) any = true;
+    for (int k = 0; k < in->ncalled && !in->retired; k++)
+      if (mark_side_effects(m, in->called[k], state, depth + 1)) any = true;
+  }
+  c->side_effects = any;
+  state[i] = 2;
+  return any;
+}
+
+cxla_status module_mark_side_effects(HloModule *m) {
+  int n = m->ncomps;
+  unsigned char *state = cxla_calloc((size_t)n + 1, 1);
+  if (!state) {
+    for (int i = 0; i < n; i++) m->comps[i]->side_effects = true;
+    return cxla_oom();
+  }
+  for (int i = 0; i < n; i++) m->comps[i]->scratch = (void *)(uintptr_t)(i + 1);
+  for (int i = 0; i < n; i++) mark_side_effects(m, m->comps[i], state, 0);
+  for (int i = 0; i < n; i++) m->comps[i]->scratch = NULL;
+  cxla_free(state);
+  return NULL;
+}
+
+void instr_retire(Instr *in) { in->retired = true; }
 
 int comp_prune(Computation *c) {
   int n = c->ninstrs;
@@ -344,6 +389,7 @@ Computation *comp_clone(HloModule *m, const Computation *src, const char *name) 
   Computation *c = module_add_computation(m, uniq);
   if (!c) return NULL;
   c->is_fusion = src->is_fusion;
+  c->side_effects = src->side_effects;
   Instr **map = cxla_calloc((size_t)src->ninstrs + 1, sizeof(Instr *));
   Instr **ops = NULL;
   if (!map) return NULL;

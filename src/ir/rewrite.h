@@ -36,8 +36,22 @@ cxla_status comp_sort(Computation *c);
 
 /* Removes instructions that the root does not reach, keeping parameters
  * and instructions with side effects (OPF_SIDE, custom-calls that declare
- * custom_call_has_side_effect). Returns how many were removed. */
+ * custom_call_has_side_effect, and whatever calls a computation with
+ * side_effects: a loop or branch that prints). Returns how many were
+ * removed. */
 int comp_prune(Computation *c);
+
+/* Marks an instruction that was replaced (its uses redirected) as gone,
+ * even if it calls a computation with side effects (a call just inlined,
+ * whose copy now has them): its calls no longer count as side effects, so
+ * the next comp_prune removes it. */
+void instr_retire(Instr *in);
+
+/* Sets Computation.side_effects of every computation of m: one walk of the
+ * call graph, each computation visited once (the parsers run it on what
+ * they read, the pass pipeline before every pass). Out of memory: every
+ * flag set (which is safe) and the status says so. */
+cxla_status module_mark_side_effects(HloModule *m);
 
 /* Removes computations the entry does not reach through called computations
  * (what no remaining instruction calls; the entry always stays). One walk.

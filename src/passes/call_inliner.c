@@ -92,7 +92,10 @@ cxla_status pass_inline_call(Computation *c, Instr *call) {
   call->scratch = NULL;
   cxla_status s = inline_call(c, &names, call);
   namemap_free(&names);
-  if (!s && call->scratch) comp_replace_uses(c, call, call->scratch);
+  if (!s && call->scratch) {
+    comp_replace_uses(c, call, call->scratch);
+    instr_retire(call); /* its copy has the callee's side effects now */
+  }
   call->scratch = NULL;
   return s;
 }
@@ -133,7 +136,11 @@ static cxla_status inline_computation(Computation *c, bool *any) {
   namemap_free(&names);
   if (*any) {
     redirect_uses(c);
-    for (int k = 0; k < c->ninstrs; k++) c->instrs[k]->scratch = NULL;
+    for (int k = 0; k < c->ninstrs; k++) {
+      Instr *in = c->instrs[k];
+      if (in->op == OP_CALL && in->scratch) instr_retire(in); /* inlined: its copy has its effects */
+      in->scratch = NULL;
+    }
   }
   return s;
 }

@@ -55,6 +55,7 @@ cxla_status pass_conditional_simplifier(HloModule *m, const PassContext *ctx, bo
       call->control_preds = in->control_preds;
       call->ncontrol_preds = in->ncontrol_preds;
       comp_replace_uses(c, in, call);
+      instr_retire(in); /* the call (inlined next) has the branch's effects */
       TRY(pass_inline_call(c, call));
       any = true;
     }

@@ -24,7 +24,10 @@ void pass_reserve_names(HloModule *m) {
 
 bool pass_has_side_effect(const Instr *in) {
   if (op_info(in->op)->flags & OPF_SIDE) return true;
-  return in->op == OP_CUSTOM_CALL && in->has_side_effect;
+  if (in->op == OP_CUSTOM_CALL && in->has_side_effect) return true;
+  for (int k = 0; k < in->ncalled && !in->retired; k++)
+    if (in->called[k]->side_effects) return true; /* a loop or branch that prints */
+  return false;
 }
 
 /* The replacement of op after this walk's earlier rewrites (new

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "ir/rewrite.h"
 #include "passes/passes.h"
 #include "verify/verify.h"
 
@@ -145,7 +146,8 @@ static cxla_status dump_module(Runner *r, const char *suffix) {
 static cxla_status run_one(Runner *r, const Pass *p, bool *changed) {
   *changed = false;
   r->counter++;
-  cxla_status s = p->run(r->m, &r->ctx, changed);
+  cxla_status s = module_mark_side_effects(r->m); /* what comp_prune must keep */
+  if (!s) s = p->run(r->m, &r->ctx, changed);
   if (s) return cxla_status_annotate(s, "pass %s", p->name);
   if (*changed) r->changed = true;
   /* As XLA's pass pipeline runs its invariant checkers: after a pass that
@@ -302,6 +304,7 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
       s = pipeline_default(&r);
     }
   }
+  if (!s) s = module_mark_side_effects(m); /* current for the backends (the interpreter's liveness) */
   if (!s) s = dump_module(&r, "after_optimizations");
   cxla_free(r.report);
   return s;

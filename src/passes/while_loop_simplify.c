@@ -106,6 +106,8 @@ static bool has_side_effect(const Instr *in) {
   if (fl & (OPF_SIDE | OPF_COLL | OPF_ASYNC)) return true;
   if (in->op == OP_CUSTOM_CALL || in->op == OP_RNG || in->op == OP_RNG_GET_AND_UPDATE_STATE)
     return true;
+  for (int k = 0; k < in->ncalled && !in->retired; k++)
+    if (in->called[k]->side_effects) return true; /* an inner loop that prints */
   return false;
 }
 
@@ -439,6 +441,7 @@ static cxla_status unroll(const Uses *x, Computation *c, Instr *w, int64_t trips
   cxla_free(ops);
   if (st) return st;
   replace_uses(x, c, w, state); /* the driver sorts and prunes c */
+  instr_retire(w);              /* the copies have its effects */
   return NULL;
 }
 
@@ -705,6 +708,7 @@ static cxla_status remove_dead_state(Uses *x, HloModule *m, Computation *c, Inst
     }
     if (!moved || !set_cur(x, w2, moved, nmoved)) st = cxla_oom();
     cxla_free(moved);
+    if (!st) instr_retire(w); /* w2 has its effects */
   }
   if (!st) {
     st = finish(m, c, nc, nb);
@@ -899,6 +903,7 @@ static cxla_status extend_finish(Uses *x, HloModule *m, Computation *c, const Lo
     Instr *t = add_tuple(c, l->n, els);
     if (!t) return cxla_oom();
     replace_uses(x, c, w, t);
+    instr_retire(w); /* the new loop has its effects */
     if (x) x->valid = false; /* w2's users are new: scan from here on */
   }
   TRY(finish(m, c, nc, nb));

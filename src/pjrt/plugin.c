@@ -210,6 +210,17 @@ PJRT_Error *pj_Client_Create(PJRT_Client_Create_Args *a) {
    * library's default (the first compiled backend, else interp). */
   o.backend = getenv("CXLA_PJRT_BACKEND");
   if (o.backend && !*o.backend) o.backend = NULL;
+  /* "host_callback" (int64): the address of a cxla_host_callback_fn,
+   * which custom-calls "cxla_host_callback" call (python/jax_cxla passes
+   * its trampoline to JAX's host callbacks); its argument is NULL. */
+  for (size_t i = 0; i < a->num_options; i++) {
+    const PJRT_NamedValue *v = &a->create_options[i];
+    if (v->name_size == 13 && memcmp(v->name, "host_callback", 13) == 0) {
+      if (v->type != PJRT_NamedValue_kInt64)
+        return pj_err(PJRT_Error_Code_INVALID_ARGUMENT, "option host_callback must be an int64 (an address)");
+      o.host_callback = (cxla_host_callback_fn)(uintptr_t)v->int64_value;
+    }
+  }
   PJRT_Client *c = calloc(1, sizeof *c);
   if (!c) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
   cxla_status s = cxla_client_create(&o, &c->c);

@@ -151,6 +151,10 @@ typedef struct BackendExecuteArgs {
   /* cxla_execute_options.profile and its argument (NULL: no profile). */
   void (*profile)(void *profile_arg, const cxla_profile_step *step);
   void *profile_arg;
+  /* The client's host callback (cxla_client_options.host_callback) and its
+   * argument, for custom-calls "cxla_host_callback"; NULL: none. */
+  cxla_host_callback_fn host_callback;
+  void *host_callback_arg;
 } BackendExecuteArgs;
 
 typedef struct Backend {

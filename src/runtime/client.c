@@ -75,6 +75,8 @@ cxla_status cxla_client_create(const cxla_client_options *options, cxla_client *
   c->backend = b;
   rt_host_init(&c->host, o.allocator);
   c->num_threads = threads;
+  c->host_callback = o.host_callback;
+  c->host_callback_arg = o.host_callback_arg;
   if (b->max_threads > 0 && c->num_threads > b->max_threads) c->num_threads = b->max_threads;
   c->device = (cxla_device){c, 0};
   const char *cache = getenv("CXLA_CACHE");

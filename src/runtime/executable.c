@@ -518,7 +518,9 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
                             .host = host,
                             .pool = c->pool,
                             .profile = o->profile,
-                            .profile_arg = o->profile_arg};
+                            .profile_arg = o->profile_arg,
+                            .host_callback = c->host_callback,
+                            .host_callback_arg = c->host_callback_arg};
     s = c->backend->execute(&a);
   }
   rt_free(host, arena, arena_bytes);

@@ -108,6 +108,8 @@ struct cxla_client {
   RtHost host;
   int num_threads;
   RtPool *pool;                /* see BackendClientOptions.pool */
+  cxla_host_callback_fn host_callback; /* cxla_client_options'; may be NULL */
+  void *host_callback_arg;
   cxla_device device;
   bool cache_on;               /* $CXLA_CACHE is not "0" */
   char *disk_dir;              /* the disk cache's directory, or NULL */

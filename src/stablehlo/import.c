@@ -14,6 +14,7 @@
 #include <ctype.h>
 #include <string.h>
 
+#include "ir/rewrite.h"
 #include "stablehlo/import_internal.h"
 
 /* ---- pointer map ------------------------------------------------------------ */
@@ -936,6 +937,7 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
     }
   }
   if (!st) st = import_donation(&im, hm, entry->op, ec);
+  if (!st) st = module_mark_side_effects(hm);
   cxla_free(im.funcs);
   if (st) {
     module_destroy(hm);

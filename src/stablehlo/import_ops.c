@@ -664,6 +664,9 @@ static cxla_status h_custom_call(Scope *s, const MlirOp *op, Instr **ops, Instr 
   in->custom_call_target = arena_strdup(&s->imp->hm->arena, t->str);
   IMP_NN(in->custom_call_target);
   in->attrs |= A_CUSTOM_CALL;
+  const MlirAttr *se = attr_of(op, "has_side_effect", MA_BOOL);
+  in->has_side_effect = se && se->i;
+  if (in->has_side_effect) in->attrs |= A_SIDE_EFFECT;
   const MlirAttr *bc = mlir_op_attr(op, "mhlo.backend_config");
   if (!bc || bc->kind != MA_DICT) bc = mlir_op_attr(op, "backend_config");
   if (bc && (bc->kind == MA_DICT || (bc->kind == MA_STRING && bc->len))) {

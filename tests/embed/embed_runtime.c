@@ -57,7 +57,8 @@ static const char module_text[] =
 static void run_backend(const char *name, const cxla_module *m) {
   Counter counter = {0};
   cxla_allocator alloc = {sizeof alloc, &counter, count_alloc, count_free};
-  cxla_client_options co = {sizeof co, name, 1, &alloc};
+  cxla_client_options co = {.struct_size = sizeof co, .backend = name, .num_threads = 1,
+                            .allocator = &alloc};
   cxla_client *c = NULL;
   if (!ok(cxla_client_create(&co, &c))) {
     failed++;

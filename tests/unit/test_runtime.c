@@ -3,8 +3,10 @@
  * events, cancellation and deadlines, status codes, the host allocator,
  * lifetimes, and allocation failures on every path. */
 #include <pthread.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -453,6 +455,139 @@ TEST(token_parameters_and_results) {
       cxla_buffer_destroy(out2[i]);
     }
     cxla_executable_destroy(e);
+    cxla_client_destroy(c);
+  }
+}
+
+/* Host callbacks (custom-call "cxla_host_callback"), on every backend:
+ * the client's callback gets each call's id and array operands (tokens
+ * not passed) and fills its array results; calls threaded by a token come
+ * in order; a failing callback fails the execution with UNKNOWN and its
+ * message; without a callback the call is FAILED_PRECONDITION; a call
+ * without an id does not run. */
+typedef struct CallLog {
+  int n;
+  uint64_t ids[8];
+  float seen[8][3];
+} CallLog;
+
+static int log_callback(void *arg, uint64_t id, int nargs, const void *const *args, int nresults,
+                        void *const *results, char *error, size_t error_size) {
+  CallLog *l = arg;
+  if (id == 99) {
+    snprintf(error, error_size, "the callback says no");
+    return 1;
+  }
+  if (l->n < 8) {
+    l->ids[l->n] = id;
+    if (nargs == 1) memcpy(l->seen[l->n], args[0], 3 * sizeof(float));
+  }
+  l->n++;
+  if (id == 7 && nargs == 1 && nresults == 2) { /* y = 2x + 1, n = 42 */
+    const float *x = args[0];
+    float *y = results[0];
+    for (int i = 0; i < 3; i++) y[i] = 2 * x[i] + 1;
+    *(int32_t *)results[1] = 42;
+  }
+  return nresults == (id == 7 ? 2 : 0) ? 0 : 2;
+}
+
+TEST(host_callbacks) {
+  static const char module[] =
+      "HloModule cb\n"
+      "ENTRY main {\n"
+      "  t = token[] parameter(0)\n"
+      "  x = f32[3] parameter(1)\n"
+      "  c = (token[], f32[3], s32[]) custom-call(t, x), custom_call_target=\"cxla_host_callback\","
+      " backend_config={id = 7 : ui64}, custom_call_has_side_effect=true\n"
+      "  t2 = token[] get-tuple-element(c), index=0\n"
+      "  y = f32[3] get-tuple-element(c), index=1\n"
+      "  n = s32[] get-tuple-element(c), index=2\n"
+      "  c2 = (token[]) custom-call(t2, y), custom_call_target=\"cxla_host_callback\","
+      " backend_config={id = 8 : ui64}, custom_call_has_side_effect=true\n"
+      "  t3 = token[] get-tuple-element(c2), index=0\n"
+      "  c3 = () custom-call(x), custom_call_target=\"cxla_host_callback\","
+      " backend_config={id = 9 : ui64}, custom_call_has_side_effect=true\n"
+      "  ROOT r = (token[], f32[3], s32[]) tuple(t3, y, n)\n"
+      "}\n";
+  for (int k = 0; k < cxla_backend_count(); k++) {
+    for (int variant = 0; variant < 3; variant++) { /* 0: works, 1: fails, 2: no callback */
+      CallLog log = {0};
+      cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+      o.backend = cxla_backend_name(k);
+      o.host_callback = variant == 2 ? NULL : log_callback;
+      o.host_callback_arg = &log;
+      cxla_client *c = NULL;
+      CHECK_OK(cxla_client_create(&o, &c));
+      if (!c) continue;
+      char text[sizeof module + 8];
+      snprintf(text, sizeof text, "%s", module);
+      if (variant == 1) memcpy(strstr(text, "id = 8"), "id = 99", 7); /* the second call fails */
+      cxla_executable *e = rt_compile(c, text);
+      CHECK(e != NULL);
+      float x[3] = {1, 2, 3}, y[3] = {0};
+      int64_t d3[1] = {3}, d0[1] = {0};
+      cxla_host_buffer h = CXLA_STRUCT_INIT(cxla_host_buffer);
+      h.type = CXLA_PRED;
+      h.rank = 1;
+      h.dims = d0;
+      cxla_buffer *args[2] = {NULL, rt_f32(c, x, 1, d3)};
+      CHECK_OK(cxla_buffer_from_host(c, NULL, &h, &args[0], NULL));
+      cxla_buffer *out[3] = {NULL, NULL, NULL};
+      cxla_status s = e ? cxla_executable_execute(e, args, 2, NULL, out, NULL) : NULL;
+      if (variant == 0) {
+        CHECK_OK(s);
+        s = NULL;
+        int32_t n = 0;
+        if (out[1] && out[2]) {
+          CHECK_OK(cxla_buffer_to_host(out[1], y, sizeof y, NULL));
+          CHECK_OK(cxla_buffer_to_host(out[2], &n, sizeof n, NULL));
+        }
+        CHECK(y[0] == 3 && y[1] == 5 && y[2] == 7 && n == 42);
+        /* 7 before 8 (the token orders them); 9, which nothing reads, runs too */
+        int at[10] = {-1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+        for (int i = 0; i < log.n && i < 8; i++)
+          if (log.ids[i] < 10) at[log.ids[i]] = i;
+        CHECK(log.n == 3 && at[7] >= 0 && at[8] > at[7] && at[9] >= 0);
+        if (at[7] >= 0 && at[8] >= 0)
+          CHECK(log.seen[at[7]][2] == 3 && log.seen[at[8]][0] == 3 && log.seen[at[8]][2] == 7);
+      } else if (variant == 1) {
+        CHECK(cxla_status_code_of(s) == CXLA_UNKNOWN);
+        CHECK(s && strstr(cxla_status_message(s), "host callback 99 failed: the callback says no"));
+        CHECK(out[0] == NULL && out[1] == NULL && out[2] == NULL);
+      } else {
+        CHECK(cxla_status_code_of(s) == CXLA_FAILED_PRECONDITION);
+        CHECK(log.n == 0);
+      }
+      cxla_status_free(s);
+      for (int i = 0; i < 3; i++) cxla_buffer_destroy(out[i]);
+      for (int i = 0; i < 2; i++) cxla_buffer_destroy(args[i]);
+      cxla_executable_destroy(e);
+      cxla_client_destroy(c);
+    }
+    /* without an id: refused by the compiled backend, by the interpreter when it runs */
+    cxla_client *c = rt_client(cxla_backend_name(k));
+    if (!c) continue;
+    static const char noid[] =
+        "HloModule cb\nENTRY main {\n  x = f32[3] parameter(0)\n"
+        "  ROOT c = f32[3] custom-call(x), custom_call_target=\"cxla_host_callback\"\n}\n";
+    cxla_module *m = NULL;
+    CHECK_OK(cxla_module_parse(noid, strlen(noid), "noid", &m));
+    cxla_executable *e = NULL;
+    cxla_status s = cxla_client_compile(c, m, NULL, &e);
+    if (!s) {
+      float x[3] = {1, 2, 3};
+      int64_t d3[1] = {3};
+      cxla_buffer *a = rt_f32(c, x, 1, d3), *out[1] = {NULL};
+      s = cxla_executable_execute(e, &a, 1, NULL, out, NULL);
+      cxla_buffer_destroy(a);
+      cxla_buffer_destroy(out[0]);
+    }
+    CHECK(cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT);
+    CHECK(s && strstr(cxla_status_message(s), "backend_config={id = N : ui64}"));
+    cxla_status_free(s);
+    cxla_executable_destroy(e);
+    cxla_module_destroy(m);
     cxla_client_destroy(c);
   }
 }
@@ -1064,6 +1199,7 @@ int main(void) {
   RUN(buffers);
   RUN(compile_and_execute);
   RUN(token_parameters_and_results);
+  RUN(host_callbacks);
   RUN(small_and_large_results);
   RUN(execute_errors);
   RUN(compile_errors);

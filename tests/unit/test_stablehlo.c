@@ -472,6 +472,34 @@ TEST(run_reduce_body_outer_constant) {
 }
 
 /* Bounded dynamic dimensions import as HLO's "<=N" dimensions. */
+/* custom_call's has_side_effect comes through (the optimizer keeps such a
+ * call though nothing reads it: JAX's unordered jax.debug.print), and
+ * without it the call is pure. */
+TEST(custom_call_side_effect) {
+  static const char text[] =
+      "func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {\n"
+      "  stablehlo.custom_call @print(%x) {has_side_effect = true} : (tensor<3xf32>) -> ()\n"
+      "  %p = stablehlo.custom_call @pure(%x) : (tensor<3xf32>) -> tensor<3xf32>\n"
+      "  return %x : tensor<3xf32>\n"
+      "}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, strlen(text), "t.mlir", &m));
+  if (!m) return;
+  int seen = 0;
+  for (int i = 0; i < m->entry->ninstrs; i++) {
+    const Instr *in = m->entry->instrs[i];
+    if (in->op != OP_CUSTOM_CALL) continue;
+    seen++;
+    CHECK(in->has_side_effect == (strcmp(in->custom_call_target, "print") == 0));
+  }
+  CHECK(seen == 2);
+  char *t = NULL;
+  CHECK_OK(cxla_module_print(m, &t));
+  CHECK(t && strstr(t, "custom_call_target=\"print\", custom_call_has_side_effect=true"));
+  cxla_free_string(t);
+  cxla_module_destroy(m);
+}
+
 TEST(bounded_dimensions) {
   const char *text =
       "module { func.func public @main(%a: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> "
@@ -550,6 +578,7 @@ int main(int argc, char **argv) {
   RUN(run_chlo_next_after_and_erf_inv);
   RUN(run_chlo_complex_cosh_sinh);
   RUN(run_reduce_body_outer_constant);
+  RUN(custom_call_side_effect);
   RUN(bounded_dimensions);
   RUN(fuzz_regressions);
   return test_summary(__FILE__);
