@@ -649,9 +649,87 @@ static void config_text(StrBuf *b, const MlirAttr *d) {
   sb_putc(b, '}');
 }
 
+/* custom_call @ApproxTopK (lax.approx_max_k / approx_min_k): operands
+ * are N arrays and their N init values, called_computations the sort
+ * comparator, mhlo.backend_config {reduction_dim, top_k, ...}. On a CPU it
+ * is exact, as XLA's translation makes it: the N arrays sorted together
+ * along reduction_dim by the comparator, each sliced to its result's size
+ * there (top_k, or the approximate-reduction size JAX computed). */
+static cxla_status approx_top_k(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  Imp *im = s->imp;
+  int n = op->noperands / 2;
+  if (n < 1 || op->noperands != 2 * n || op->nresults != n)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT,
+                   "ApproxTopK takes N arrays and N init values and has N results");
+  const MlirAttr *cc = attr_of(op, "called_computations", MA_ARRAY);
+  if (!cc || cc->n != 1 || cc->elems[0]->kind != MA_SYMBOL_REF)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "ApproxTopK needs one called computation (the comparator)");
+  const MlirAttr *bc = attr_of(op, "mhlo.backend_config", MA_DICT);
+  const MlirAttr *rd = NULL;
+  for (int k = 0; bc && k < bc->n; k++)
+    if (!strcmp(bc->entries[k].name, "reduction_dim") && bc->entries[k].value->kind == MA_INT)
+      rd = bc->entries[k].value;
+  if (!rd) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "ApproxTopK needs reduction_dim in mhlo.backend_config");
+  const Shape *in0 = ops[0]->shape;
+  int64_t dim = rd->i < 0 ? rd->i + in0->rank : rd->i;
+  if (dim < 0 || dim >= in0->rank)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "ApproxTopK reduction_dim %lld out of range",
+                   (long long)rd->i);
+  Computation *cmp;
+  TRY(imp_func(im, op, cc->elems[0]->str, &cmp));
+  Arena *a = &im->hm->arena;
+  Shape *rs;
+  TRY(result_shape(s, op, &rs));
+  Shape *ss;
+  if (n == 1) {
+    ss = ops[0]->shape;
+  } else {
+    Shape **el = arena_array(a, (size_t)n, sizeof(Shape *));
+    IMP_NN(el);
+    for (int k = 0; k < n; k++) el[k] = ops[k]->shape;
+    ss = shape_new_tuple(a, n, el);
+    IMP_NN(ss);
+  }
+  Instr *sorted = ib(s, OP_SORT, ss, n, ops);
+  IMP_NN(sorted);
+  sorted->dimensions.n = 1;
+  sorted->dimensions.v = arena_i64dup(a, &dim, 1);
+  IMP_NN(sorted->dimensions.v);
+  sorted->attrs |= A_DIMENSIONS;
+  if (!set_called(s, sorted, 1, &cmp)) return cxla_oom();
+  Instr **parts = arena_array(a, (size_t)n, sizeof(Instr *));
+  IMP_NN(parts);
+  for (int k = 0; k < n; k++) {
+    const Shape *want = n == 1 ? rs : rs->tuple[k];
+    const Shape *have = ops[k]->shape;
+    if (want->rank != have->rank)
+      return imp_err(im, op, CXLA_INVALID_ARGUMENT, "ApproxTopK result %d has rank %d, its operand %d",
+                     k, want->rank, have->rank);
+    Instr *v = n == 1 ? sorted : ib_gte(s, sorted, k);
+    IMP_NN(v);
+    SliceDim *d = arena_array(a, (size_t)(have->rank ? have->rank : 1), sizeof *d);
+    IMP_NN(d);
+    for (int j = 0; j < have->rank; j++) {
+      if (want->dims[j] > have->dims[j] || (j != dim && want->dims[j] != have->dims[j]))
+        return imp_err(im, op, CXLA_INVALID_ARGUMENT, "ApproxTopK result %d does not fit its operand", k);
+      d[j] = (SliceDim){0, want->dims[j], 1};
+    }
+    Shape *sh = shape_clone(a, want);
+    IMP_NN(sh);
+    parts[k] = ib(s, OP_SLICE, sh, 1, &v);
+    IMP_NN(parts[k]);
+    parts[k]->slice = d;
+    parts[k]->attrs |= A_SLICE;
+  }
+  *out = n == 1 ? parts[0] : ib_tuple(s, n, parts);
+  IMP_NN(*out);
+  return NULL;
+}
+
 static cxla_status h_custom_call(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   const MlirAttr *t = attr_of(op, "call_target_name", MA_STRING);
   if (!t) return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "missing call_target_name");
+  if (!strcmp(t->str, "ApproxTopK")) return approx_top_k(s, op, ops, out);
   /* Sharding annotations are identities on one device. */
   if ((!strcmp(t->str, "Sharding") || !strcmp(t->str, "SPMDFullToShardShape") ||
        !strcmp(t->str, "SPMDShardToFullShape")) &&

@@ -51,6 +51,10 @@ cases = {
                  (np.float32(1), f32(3))),
   "sharding_constraint": (lambda x: lax.with_sharding_constraint(
       x * 2, jax.sharding.SingleDeviceSharding(jax.devices()[0])), (f32(4),)),
+  "approx_topk": (lambda x, y: (lax.approx_max_k(x, 3, reduction_dimension=1, aggregate_to_topk=True),
+                                lax.approx_min_k(y, 2, reduction_dimension=0, recall_target=0.9,
+                                                 aggregate_to_topk=False)),
+                  (f32(2, 50), f32(300, 3))),
 }
 out = sys.argv[1]
 for name, (f, args) in cases.items():
