@@ -20,17 +20,36 @@ def library_path() -> str:
     return str(pathlib.Path(__file__).resolve().parent / "libcxla_pjrt.so")
 
 
-def _copy_cpu_lowerings() -> None:
+class _WithCpuRules(dict):
+    """cxla's platform-specific lowering rules: its own, else cpu's -- also
+    those registered after initialization (jax.experimental.sparse and the
+    like register theirs when first imported)."""
+
+    def __init__(self, own, cpu):
+        super().__init__(own)
+        self._cpu = cpu
+
+    def __contains__(self, prim):
+        return dict.__contains__(self, prim) or prim in self._cpu
+
+    def __getitem__(self, prim):
+        if dict.__contains__(self, prim):
+            return dict.__getitem__(self, prim)
+        return self._cpu[prim]
+
+    def get(self, prim, default=None):
+        return self[prim] if prim in self else default
+
+
+def _cpu_lowerings() -> None:
     """Primitives JAX lowers only for cpu/gpu (the LAPACK-backed linalg ops
     and others with a cpu-specific rule) get the cpu rule for cxla too: cxla
     runs the same custom calls XLA:CPU does."""
     from jax._src.interpreters import mlir
 
-    cpu = mlir._platform_specific_lowerings.get("cpu", {})
-    mine = mlir._platform_specific_lowerings[PLATFORM]
-    for prim, entry in list(cpu.items()):
-        if prim not in mine:
-            mine[prim] = entry
+    table = mlir._platform_specific_lowerings
+    if not isinstance(table.get(PLATFORM), _WithCpuRules):
+        table[PLATFORM] = _WithCpuRules(table.get(PLATFORM, {}), table["cpu"])
 
 
 def _cpu_branches_for_cxla() -> None:
@@ -209,6 +228,10 @@ def _host_callbacks() -> None:
         return results, token, None
 
     cb.emit_python_callback = emit_python_callback
+    import jax.interpreters.mlir as public_mlir  # re-exports it (jax.experimental.sparse uses that)
+
+    if getattr(public_mlir, "emit_python_callback", None) is emit:
+        public_mlir.emit_python_callback = emit_python_callback
 
 
 def initialize() -> None:
@@ -220,7 +243,7 @@ def initialize() -> None:
     address = ctypes.cast(_trampoline_c, ctypes.c_void_p).value
     xla_bridge.register_plugin(PLATFORM, priority=400, library_path=path,
                                options={"host_callback": address})
-    _copy_cpu_lowerings()
+    _cpu_lowerings()
     _cpu_branches_for_cxla()
     _enable_donation()
     _export_as_cpu()

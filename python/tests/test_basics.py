@@ -211,6 +211,18 @@ def test_host_callback_error_is_an_exception(cxla):
         np.asarray(f(jax.device_put(np.float32(1), cxla)))
 
 
+def test_cpu_rules_registered_late(cxla):
+    # jax.experimental.sparse registers its cpu lowering (a host callback
+    # into scipy) when first imported, after the plugin initialized
+    from jax.experimental import sparse
+    from jax.experimental.sparse import linalg as sl
+    a = np.array([[4, 1, 0], [1, 3, 0], [0, 0, 2]], np.float32)
+    m = sparse.BCSR.fromdense(a)
+    b = np.array([1, 2, 3], np.float32)
+    x = sl.spsolve(*(jax.device_put(v, cxla) for v in (m.data, m.indices, m.indptr, b)))
+    np.testing.assert_allclose(np.asarray(x), np.linalg.solve(a, b), rtol=1e-5)
+
+
 def test_random(cxla, cpu):
     def f(seed):
         k = jax.random.key(seed)
