@@ -119,6 +119,7 @@ typedef struct Runner {
   char *report;   /* where passes leave their report (ctx.report points here) */
   int counter;    /* passes run so far */
   bool changed;   /* any pass changed the module */
+  bool marked;    /* Computation.side_effects current: no pass changed m since */
 } Runner;
 
 /* Writes module_NNNN.NAME.<suffix>.txt with the module's current text. */
@@ -146,8 +147,11 @@ static cxla_status dump_module(Runner *r, const char *suffix) {
 static cxla_status run_one(Runner *r, const Pass *p, bool *changed) {
   *changed = false;
   r->counter++;
-  cxla_status s = module_mark_side_effects(r->m); /* what comp_prune must keep */
+  cxla_status s = NULL;
+  if (!r->marked) s = module_mark_side_effects(r->m); /* what comp_prune must keep */
+  r->marked = !s;
   if (!s) s = p->run(r->m, &r->ctx, changed);
+  if (*changed) r->marked = false;
   if (s) return cxla_status_annotate(s, "pass %s", p->name);
   if (*changed) r->changed = true;
   /* As XLA's pass pipeline runs its invariant checkers: after a pass that
@@ -304,7 +308,7 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
       s = pipeline_default(&r);
     }
   }
-  if (!s) s = module_mark_side_effects(m); /* current for the backends (the interpreter's liveness) */
+  if (!s && !r.marked) s = module_mark_side_effects(m); /* current for the backends (the interpreter's liveness) */
   if (!s) s = dump_module(&r, "after_optimizations");
   cxla_free(r.report);
   return s;
