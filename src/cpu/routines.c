@@ -14,8 +14,9 @@
  * These still run on the interpreter's evaluators over the executor's
  * buffers (Literal views, no copies in), named here so none is a silent
  * fallback: host callbacks (custom-call "cxla_host_callback", a call out
- * to the embedder: interp/host_callback.c), sort with a comparator the emitter cannot compile (sort
- * otherwise runs sort.c with the compiled comparator), and the LAPACK
+ * to the embedder: interp/host_callback.c), sort with a comparator the
+ * emitter cannot compile (sort otherwise runs sort.c with the compiled
+ * comparator), and the LAPACK
  * custom-calls that rt_linalg.c does not have yet (interp_linalg_target:
  * geev, gehrd, sytrd/hetrd, ormqr/unmqr, geqp3 and jaxlib's
  * tridiagonal_solve_perturbed). Scatter,
