@@ -151,7 +151,7 @@ static bool own_side_effect(const Instr *in) {
   return in->op == OP_CUSTOM_CALL && in->has_side_effect;
 }
 
-static bool has_side_effect(const Instr *in) {
+bool instr_has_side_effect(const Instr *in) {
   if (own_side_effect(in)) return true;
   for (int k = 0; k < in->ncalled && !in->retired; k++)
     if (in->called[k]->side_effects) return true;
@@ -207,7 +207,7 @@ int comp_prune(Computation *c) {
   live[c->root->id] = 1;
   for (int i = n - 1; i >= 0; i--) {
     Instr *in = c->instrs[i];
-    if (in->op == OP_PARAMETER || has_side_effect(in)) live[i] = 1;
+    if (in->op == OP_PARAMETER || instr_has_side_effect(in)) live[i] = 1;
     if (!live[i]) continue;
     for (int k = 0; k < in->noperands; k++)
       if (in->operands[k]->parent == c) live[in->operands[k]->id] = 1;

@@ -47,6 +47,11 @@ int comp_prune(Computation *c);
  * the next comp_prune removes it. */
 void instr_retire(Instr *in);
 
+/* Whether in must run though nothing reads it: a side-effecting opcode,
+ * a custom-call declaring custom_call_has_side_effect, or a call of a
+ * computation with side_effects (unless retired). */
+bool instr_has_side_effect(const Instr *in);
+
 /* Sets Computation.side_effects of every computation of m: one walk of the
  * call graph, each computation visited once (the parsers run it on what
  * they read, the pass pipeline before every pass). Out of memory: every

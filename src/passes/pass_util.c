@@ -22,13 +22,7 @@ void pass_reserve_names(HloModule *m) {
   m->next_id = top < ((int64_t)1 << 30) ? (int)top : (1 << 30);
 }
 
-bool pass_has_side_effect(const Instr *in) {
-  if (op_info(in->op)->flags & OPF_SIDE) return true;
-  if (in->op == OP_CUSTOM_CALL && in->has_side_effect) return true;
-  for (int k = 0; k < in->ncalled && !in->retired; k++)
-    if (in->called[k]->side_effects) return true; /* a loop or branch that prints */
-  return false;
-}
+bool pass_has_side_effect(const Instr *in) { return instr_has_side_effect(in); }
 
 /* The replacement of op after this walk's earlier rewrites (new
  * instructions, id >= n, are never replaced). */

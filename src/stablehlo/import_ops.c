@@ -665,11 +665,8 @@ static cxla_status approx_top_k(Scope *s, const MlirOp *op, Instr **ops, Instr *
   if (!cc || cc->n != 1 || cc->elems[0]->kind != MA_SYMBOL_REF)
     return imp_err(im, op, CXLA_INVALID_ARGUMENT, "ApproxTopK needs one called computation (the comparator)");
   const MlirAttr *bc = attr_of(op, "mhlo.backend_config", MA_DICT);
-  const MlirAttr *rd = NULL;
-  for (int k = 0; bc && k < bc->n; k++)
-    if (!strcmp(bc->entries[k].name, "reduction_dim") && bc->entries[k].value->kind == MA_INT)
-      rd = bc->entries[k].value;
-  if (!rd) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "ApproxTopK needs reduction_dim in mhlo.backend_config");
+  const MlirAttr *rd = bc ? mlir_dict_get(bc, "reduction_dim") : NULL;
+  if (!rd || rd->kind != MA_INT) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "ApproxTopK needs reduction_dim in mhlo.backend_config");
   const Shape *in0 = ops[0]->shape;
   int64_t dim = rd->i < 0 ? rd->i + in0->rank : rd->i;
   if (dim < 0 || dim >= in0->rank)
