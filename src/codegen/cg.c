@@ -89,6 +89,7 @@ LLVMValueRef em_alloca(Em *e, LLVMTypeRef t) {
 }
 
 LLVMValueRef em_buf(Em *e, int slot) {
+  if (slot == CG_SLOT_STASH) return e->stash_base;
   if (!e->bufs) return LLVMGetParam(e->fn, (unsigned)slot); /* the kernel body's noalias arguments */
   LLVMValueRef gep = LLVMBuildGEP2(e->b, e->cg->ptr, e->bufs, (LLVMValueRef[]){em_i64(e, slot)}, 1, "");
   LLVMValueRef p = LLVMBuildLoad2(e->b, e->cg->ptr, gep, "buf");
@@ -875,7 +876,9 @@ static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape,
  * elements again with true divisions. An element not stored the first
  * time has its inputs as they were (a kernel over its operand's buffer,
  * or reading its stash, reads them from the output), so the second pass
- * computes it from them. */
+ * computes it from them. Where the elements never read the output
+ * (Em.out_unread) every element is stored the first time (whole vectors,
+ * which can stream) and those flagged stored again. */
 static void fast_div_chunk(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d, RowLoop *rl,
                            int first_out, int nout) {
   LLVMBuilderRef B = e->b;
@@ -894,10 +897,14 @@ static void fast_div_chunk(Em *e, const Instr *what, const Shape *shape, Idx *id
   LLVMValueRef at_j = LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
   LLVMBuildStore(B, bad, at_j);
   LLVMBuildStore(B, LLVMBuildOr(B, LLVMBuildLoad2(B, i8, any, ""), bad, ""), any);
-  IfBlk st;
-  em_if_begin(e, &st, LLVMBuildICmp(B, LLVMIntEQ, bad, zero, ""));
-  store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
-  em_if_end(e, &st);
+  if (e->out_unread) {
+    store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
+  } else {
+    IfBlk st;
+    em_if_begin(e, &st, LLVMBuildICmp(B, LLVMIntEQ, bad, zero, ""));
+    store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
+    em_if_end(e, &st);
+  }
   em_row_inner_end(e, rl);
   IfBlk again;
   em_if_begin(e, &again, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, any, ""), zero, ""));
@@ -954,6 +961,15 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
       Idx *ri = em_idx(e, k);
       if (!ri) return;
       for (int d = 0; d < k; d++) ri->v[d] = idx->v[d];
+      if (e->stash_row) {
+        /* the stash row, addressed by the output's linear index */
+        int64_t len = 1;
+        for (int d = k; d < rank; d++) len *= shape->dims[d];
+        LLVMValueRef first = LLVMBuildNSWMul(e->b, em_linear(e, ri, shape->dims), em_i64(e, len), "");
+        LLVMTypeRef st = cg_storage_type(e->cg, e->stash_red->operands[0]->shape->type);
+        LLVMValueRef neg = LLVMBuildNeg(e->b, first, "");
+        e->stash_base = LLVMBuildGEP2(e->b, st, e->stash_row, &neg, 1, "");
+      }
       if (e->rowpf.n) {
         /* the row ahead: `dist` rows on, the last row past the end */
         int64_t rows = 1, len = 1;
@@ -979,7 +995,8 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
       }
       e->rowpf.on = e->rowpf.n > 0;
       /* the row's elements read the stashed values from the output */
-      if (e->stash_red && bind(e, e->stash_red->operands[0], 0)) em_fail(e, cxla_oom());
+      if (e->stash_red && bind(e, e->stash_red->operands[0], e->stash_row ? CG_SLOT_STASH : 0))
+        em_fail(e, cxla_oom());
     }
     if (i == rank) break;
     bool ranged = i == 0;
@@ -1117,6 +1134,57 @@ static void emit_streamed(Em *e, const Instr *what, const Shape *const *sh, int 
   em_scope_push(e);
   e->stream = true;
   emit_nest(e, what, sh[0], 0, nout, s2, e2, split, spec);
+  e->stream = false;
+  em_scope_pop(e);
+  LLVMBuildFence(e->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
+}
+
+/* ---- streamed row kernels ----
+ * A row kernel (reduces per row, then the row's elements) whose output is
+ * streamed (as `streamed` says) writes the row's elements with
+ * non-temporal stores. A stash (Em.stash_red) written into the output row
+ * would bring each line of it into the cache first, so it goes to a row
+ * of scratch on the stack instead, which the elements read back: the
+ * kernel reads its input once and writes its output once. Rows of a
+ * stash longer than CG_STASH_MAX bytes do not stream. */
+#define CG_STASH_MAX (32 << 10)
+
+static bool streamed_rows(Em *e, const Instr *in, const Shape *const *sh, int nout, int split, int rowk) {
+  if (sh[0]->rank < 2 || split < 1 || !streamed(in, sh, nout, split)) return false;
+  if (!e->stash_red) return true;
+  const Shape *vs = e->stash_red->operands[0]->shape;
+  int64_t len = 1;
+  for (int d = rowk; d < vs->rank; d++) len *= vs->dims[d];
+  int64_t bytes = len * type_bits(vs->type) / 8;
+  if (bytes > CG_STASH_MAX) return false;
+  LLVMTypeRef at = LLVMArrayType(cg_storage_type(e->cg, vs->type), (unsigned)len);
+  e->stash_row = em_alloca(e, at);
+  LLVMSetAlignment(e->stash_row, 64);
+  return true;
+}
+
+/* emit_nest_rows over [lo, hi) as emit_streamed emits a nest: streamed
+ * when output 0 is 64-byte aligned, plain otherwise (rows of whole lines:
+ * streamed_rows). */
+static void emit_rows_streamed(Em *e, const Instr *what, const Shape *const *sh, int nout, LLVMValueRef lo,
+                               LLVMValueRef hi, int split, int rowk, const Instr *const *red, int nred) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ok = NULL;
+  for (int k = 0; k < nout; k++) {
+    LLVMValueRef a = LLVMBuildAnd(B, LLVMBuildPtrToInt(B, em_buf(e, k), e->cg->i64, ""), em_i64(e, 63), "");
+    LLVMValueRef c = LLVMBuildICmp(B, LLVMIntEQ, a, em_i64(e, 0), "");
+    ok = ok ? LLVMBuildAnd(B, ok, c, "") : c;
+  }
+  LLVMValueRef e1 = LLVMBuildSelect(B, ok, lo, hi, ""), e2 = LLVMBuildSelect(B, ok, hi, lo, "");
+  e->out_unread = true;
+  int nbound = e->nbound;
+  em_scope_push(e);
+  emit_nest_rows(e, what, sh[0], 0, nout, lo, e1, split, 0, rowk, red, nred);
+  em_scope_pop(e);
+  e->nbound = nbound; /* the second nest computes the stash again */
+  em_scope_push(e);
+  e->stream = true;
+  emit_nest_rows(e, what, sh[0], 0, nout, lo, e2, split, 0, rowk, red, nred);
   e->stream = false;
   em_scope_pop(e);
   LLVMBuildFence(e->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
@@ -1918,7 +1986,13 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
       }
     }
     /* not a column reduction nor tiled (above): kernel_rows_dims is */
-    emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, nest_rows_dims(sh[0], rowk), 0, rowk, red, nred);
+    int split = nest_rows_dims(sh[0], rowk);
+    if (!row_alias && streamed_rows(&e, in, sh, nout, split, rowk)) {
+      emit_rows_streamed(&e, value, sh, nout, lo, hi, split, rowk, red, nred);
+    } else {
+      e.out_unread = !row_alias && !e.stash_red;
+      emit_nest_rows(&e, value, sh[0], 0, nout, lo, hi, split, 0, rowk, red, nred);
+    }
   } else if (outputs_same_dims(in)) {
     int spec = speculates(in), split = split_dims(sh[0]);
     if (streamed(in, sh, nout, split)) emit_streamed(&e, value, sh, nout, lo, hi, split, spec);

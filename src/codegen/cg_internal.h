@@ -22,6 +22,8 @@
 #define CG_MAX_RANK 64
 /* buffers a row kernel prefetches the rows ahead of (Em.rowpf) */
 #define CG_PF_MAX 8
+/* em_buf's slot for the stash row of a streamed row kernel (Em.stash_row) */
+#define CG_SLOT_STASH (-2)
 
 struct Codegen {
   LLVMContextRef ctx;
@@ -96,6 +98,16 @@ typedef struct Em {
    * into output 0 (of the input's dims and type), where the row's
    * elements read them back instead of computing them again; or NULL */
   const Instr *stash_red;
+  /* a row kernel that streams its output (cg.c "streamed row kernels"):
+   * the stash is a row of scratch on the stack instead (stash_row, an
+   * alloca), read and written through the pointer stash_base, set for
+   * each row (stash_row less the row's first linear index), which em_buf
+   * gives for CG_SLOT_STASH; NULL otherwise */
+  LLVMValueRef stash_row, stash_base;
+  /* the row's elements never read output 0 (a row kernel neither over its
+   * operand's buffer nor stashing there): fast_div_chunk stores every
+   * element and then the exact values of those whose flag rose */
+  bool out_unread;
   /* store_outputs writes with non-temporal (streaming) stores, to outputs
    * whose addresses it may take as 64-byte aligned (cg.c emit_streamed) */
   bool stream;

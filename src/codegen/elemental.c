@@ -482,7 +482,8 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
   for (int k = 0; k < n; k++) args[n + k] = em_elem1(e, in->operands[k], oi);
   if (in == e->stash_red && n == 1 && !e->err) {
     const Shape *xs = in->operands[0]->shape;
-    LLVMBuildStore(e->b, args[1], em_elem_ptr(e, em_buf(e, 0), xs->type, em_linear(e, oi, xs->dims)));
+    LLVMValueRef base = em_buf(e, e->stash_row ? CG_SLOT_STASH : 0);
+    LLVMBuildStore(e->b, args[1], em_elem_ptr(e, base, xs->type, em_linear(e, oi, xs->dims)));
   }
   LLVMValueRef res[8];
   em_call_scalar_comp(e, in->called[0], args, res, n);
@@ -814,7 +815,7 @@ static LLVMValueRef gather_elem(Em *e, const Instr *in, const Idx *idx) {
 
 static int elem_uncached(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out, int max_out) {
   int slot = bound_slot(e, in);
-  if (slot >= 0) {
+  if (slot >= 0 || slot == CG_SLOT_STASH) {
     out[0] = load_at(e, em_buf(e, slot), in->shape->type, idx, in->shape->dims);
     return 1;
   }

@@ -7,9 +7,17 @@
  * fusion, rows of whole cache lines and rows that are not (the plain
  * nest); on one thread and split over a pool of 2 into 8 slices. Then a
  * tanh and a sine (a speculating nest): within tolerance of the
- * interpreter, and split bit for bit as on one thread. */
+ * interpreter, and split bit for bit as on one thread. Then row kernels
+ * (cg.c streamed_rows: softmax, its stash in a scratch row, and layer
+ * norm): their first rows bit for bit as a module of those rows alone
+ * computes them (too small to stream), the whole within tolerance of the
+ * interpreter, and their LLVM IR holding non-temporal stores or not. */
+#include <ftw.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
@@ -92,9 +100,172 @@ TEST(transcendental) {
                              "  ROOT r = f32[4194319] multiply(s, s)\n}\n"));
 }
 
+/* ---- streamed row kernels ---- */
+
+/* the entry of a module whose computation `fused` maps f32[R,C] to f32[R,C] */
+#define ENTRY_OF(R, C)                                                       \
+  "\nENTRY e {\n  p = f32[" R "," C "] parameter(0)\n"                       \
+  "  ROOT f = f32[" R "," C "] fusion(p), kind=kInput, calls=fused\n}\n"
+
+/* softmax over the rows of f32[R,C] */
+#define SOFTMAX(R, C)                                                            \
+  "HloModule m\n\nmx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"    \
+  "  ROOT m = f32[] maximum(a, b)\n}\n\nsum {\n  a = f32[] parameter(0)\n"       \
+  "  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nfused {\n"         \
+  "  x = f32[" R "," C "] parameter(0)\n"                                        \
+  "  ninf = f32[] constant(-inf)\n"                                              \
+  "  m = f32[" R "] reduce(x, ninf), dimensions={1}, to_apply=mx\n"              \
+  "  mb = f32[" R "," C "] broadcast(m), dimensions={0}\n"                       \
+  "  d = f32[" R "," C "] subtract(x, mb)\n"                                     \
+  "  ex = f32[" R "," C "] exponential(d)\n"                                     \
+  "  z = f32[] constant(0)\n"                                                    \
+  "  s = f32[" R "] reduce(ex, z), dimensions={1}, to_apply=sum\n"               \
+  "  sb = f32[" R "," C "] broadcast(s), dimensions={0}\n"                       \
+  "  ROOT y = f32[" R "," C "] divide(ex, sb)\n}\n" ENTRY_OF(R, C)
+
+/* columns past row + 2 masked to -inf first (a causal mask) */
+#define CAUSAL_SOFTMAX(R, C)                                                     \
+  "HloModule m\n\nmx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"    \
+  "  ROOT m = f32[] maximum(a, b)\n}\n\nsum {\n  a = f32[] parameter(0)\n"       \
+  "  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nfused {\n"         \
+  "  x0 = f32[" R "," C "] parameter(0)\n"                                       \
+  "  r = s32[" R "," C "] iota(), iota_dimension=0\n"                            \
+  "  c = s32[" R "," C "] iota(), iota_dimension=1\n"                            \
+  "  two = s32[] constant(2)\n"                                                  \
+  "  twob = s32[" R "," C "] broadcast(two), dimensions={}\n"                    \
+  "  r2 = s32[" R "," C "] add(r, twob)\n"                                       \
+  "  keep = pred[" R "," C "] compare(c, r2), direction=LE\n"                    \
+  "  ninf = f32[] constant(-inf)\n"                                              \
+  "  nb = f32[" R "," C "] broadcast(ninf), dimensions={}\n"                     \
+  "  x = f32[" R "," C "] select(keep, x0, nb)\n"                                \
+  "  m = f32[" R "] reduce(x, ninf), dimensions={1}, to_apply=mx\n"              \
+  "  mb = f32[" R "," C "] broadcast(m), dimensions={0}\n"                       \
+  "  d = f32[" R "," C "] subtract(x, mb)\n"                                     \
+  "  ex = f32[" R "," C "] exponential(d)\n"                                     \
+  "  z = f32[] constant(0)\n"                                                    \
+  "  s = f32[" R "] reduce(ex, z), dimensions={1}, to_apply=sum\n"               \
+  "  sb = f32[" R "," C "] broadcast(s), dimensions={0}\n"                       \
+  "  ROOT y = f32[" R "," C "] divide(ex, sb)\n}\n" ENTRY_OF(R, C)
+
+/* (x - mean) / sqrt(variance + 1e-5) over rows (NC: C as a float) */
+#define LAYERNORM(R, C, NC)                                                       \
+  "HloModule m\n\nsum {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"    \
+  "  ROOT s = f32[] add(a, b)\n}\n\nfused {\n"                                    \
+  "  x = f32[" R "," C "] parameter(0)\n"                                         \
+  "  z = f32[] constant(0)\n"                                                     \
+  "  n = f32[] constant(" NC ")\n"                                                \
+  "  nb = f32[" R "] broadcast(n), dimensions={}\n"                               \
+  "  s = f32[" R "] reduce(x, z), dimensions={1}, to_apply=sum\n"                 \
+  "  mean = f32[" R "] divide(s, nb)\n"                                           \
+  "  mb = f32[" R "," C "] broadcast(mean), dimensions={0}\n"                     \
+  "  d = f32[" R "," C "] subtract(x, mb)\n"                                      \
+  "  dd = f32[" R "," C "] multiply(d, d)\n"                                      \
+  "  v = f32[" R "] reduce(dd, z), dimensions={1}, to_apply=sum\n"                \
+  "  var = f32[" R "] divide(v, nb)\n"                                            \
+  "  eps = f32[] constant(1e-05)\n"                                               \
+  "  eb = f32[" R "] broadcast(eps), dimensions={}\n"                             \
+  "  ve = f32[" R "] add(var, eb)\n"                                              \
+  "  rs = f32[" R "] rsqrt(ve)\n"                                                 \
+  "  rb = f32[" R "," C "] broadcast(rs), dimensions={0}\n"                       \
+  "  ROOT y = f32[" R "," C "] multiply(d, rb)\n}\n" ENTRY_OF(R, C)
+
+/* Element e of the argument: a hash of e spread over [-100, 100), the
+ * same for the module of the first rows: exponentials of a row's
+ * differences down to e^-200, among them the small ones the fast row
+ * division leaves to the exact one (cg.c fast_div_chunk). */
+static double spread(void *ctx, int param, int64_t e, double u) {
+  (void)ctx, (void)param, (void)u;
+  uint64_t h = (uint64_t)e * 0x9E3779B97F4A7C15ull;
+  h ^= h >> 29;
+  return ((double)(h >> 11) / 9007199254740992.0 - 0.5) * 200.0;
+}
+
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f) {
+  (void)st, (void)flag, (void)f;
+  return remove(path);
+}
+
+/* Runs text on the cpu backend with spread arguments (split: a pool of 2,
+ * slices of one row), into *out; *nt: the non-temporal stores in its
+ * optimized LLVM IR (NULL: not asked). want: the interpreter's result
+ * wanted within tolerance, or not (NULL). */
+static bool run_spread(const char *name, const char *text, bool split, Literal **out, int *nt, bool interp) {
+  if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL;
+  CpuExecutable *x = NULL;
+  RtPool *pool = NULL;
+  char dir[] = "/tmp/cxla_stream_XXXXXX";
+  bool dumped = nt && mkdtemp(dir);
+  CpuCompileOptions co = {.struct_size = sizeof co, .dump_dir = dumped ? dir : NULL};
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = cpu_vs_interp_args_fn(m, 1, spread, NULL, &args);
+  if (!s && interp) s = cxla_interp_run(m, args, m->entry->nparams, &want);
+  if (!s) s = cpu_compile(m, &co, &x);
+  if (!s && split) s = rt_pool_create(2, &pool);
+  CpuExecOptions o = {.pool = pool, .num_threads = split ? 2 : 1};
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, out);
+  bool ok = !s && (!nt || dumped) && (!want || cpu_vs_interp_close(name, want, *out, false));
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  if (dumped) {
+    char path[256];
+    snprintf(path, sizeof path, "%s/llvm_after_opt.ll", dir);
+    FILE *f = fopen(path, "r");
+    char line[4096];
+    *nt = 0;
+    while (f && fgets(line, sizeof line, f))
+      if (strstr(line, "store <") && strstr(line, "!nontemporal")) (*nt)++;
+    ok = ok && f;
+    if (f) fclose(f);
+    nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+  }
+  cxla_status_free(s);
+  cpu_vs_interp_free_args(m, args);
+  literal_free(want);
+  cpu_executable_destroy(x);
+  rt_pool_destroy(pool);
+  cxla_module_destroy(m);
+  if (split) unsetenv("CXLA_CPU_GRAIN");
+  return ok;
+}
+
+/* big (rows of cols f32, streamed when `streams`) on one thread and split:
+ * within tolerance of the interpreter (on one thread), the same bits
+ * split, and its first `rows` rows those of `small` (the same module over
+ * them, too small to stream: the plain row kernel, its stash in the
+ * output) */
+static bool check_rows(const char *name, const char *big, const char *small, int64_t rows, int64_t cols,
+                       bool streams) {
+  Literal *one = NULL, *two = NULL, *part = NULL;
+  int nt = 0, nt_small = 0;
+  bool ok = run_spread(name, big, false, &one, &nt, true) && run_spread(name, big, true, &two, NULL, false) &&
+            run_spread(name, small, false, &part, &nt_small, false);
+  if (ok && !literal_equal(one, two)) ok = false, fprintf(stderr, "%s: split run differs\n", name);
+  if (ok && memcmp(one->data, part->data, (size_t)(rows * cols) * sizeof(float)))
+    ok = false, fprintf(stderr, "%s: first %lld rows differ from the small module's\n", name, (long long)rows);
+  if (ok && ((nt > 0) != streams || nt_small != 0))
+    ok = false, fprintf(stderr, "%s: %d non-temporal stores (small: %d)\n", name, nt, nt_small);
+  literal_free(one);
+  literal_free(two);
+  literal_free(part);
+  return ok;
+}
+
+TEST(row_kernels) {
+  /* 16 MiB outputs; a softmax's stash row of 16 KiB and 32 KiB (scratch
+   * on the stack), then of 64 KiB (not streamed: its stash in the output) */
+  CHECK(check_rows("softmax", SOFTMAX("1024", "4096"), SOFTMAX("4", "4096"), 4, 4096, true));
+  CHECK(check_rows("softmax_32k", SOFTMAX("512", "8192"), SOFTMAX("3", "8192"), 3, 8192, true));
+  CHECK(check_rows("softmax_64k", SOFTMAX("256", "16384"), SOFTMAX("2", "16384"), 2, 16384, false));
+  CHECK(check_rows("causal_softmax", CAUSAL_SOFTMAX("1024", "4096"), CAUSAL_SOFTMAX("5", "4096"), 5, 4096, true));
+  CHECK(check_rows("layernorm", LAYERNORM("1024", "4096", "4096"), LAYERNORM("4", "4096", "4096"), 4, 4096, true));
+}
+
 int main(void) {
   RUN(one_dimensional);
   RUN(rows);
   RUN(transcendental);
+  RUN(row_kernels);
   return test_summary(__FILE__);
 }
