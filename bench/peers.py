@@ -66,10 +66,15 @@ def _dist_version(name):
         return "unknown"
 
 
-def time_calls(fn, warmup, iters, max_s, warmup_s=0.0):
+# most timed calls min_s adds up to (cxla bench --min-seconds's bound)
+MAX_RUNS = 1000000
+
+
+def time_calls(fn, warmup, iters, max_s, warmup_s=0.0, min_s=0.0):
     """(median seconds, first result): one call first (its result kept), then
     warmup - 1 more and more still until the warm-up has taken warmup_s
-    seconds, then up to iters timed calls within max_s seconds."""
+    seconds, then iters timed calls and more until they have taken min_s
+    seconds together, within max_s seconds."""
     start = time.perf_counter()
     first = fn()
     w = 1
@@ -78,11 +83,12 @@ def time_calls(fn, warmup, iters, max_s, warmup_s=0.0):
             break
         fn()
         w += 1
-    samples = []
-    while len(samples) < max(1, iters):
+    samples, timed = [], 0.0
+    while len(samples) < max(1, iters) or (timed < min_s and len(samples) < MAX_RUNS):
         t0 = time.perf_counter()
         fn()
         samples.append(time.perf_counter() - t0)
+        timed += samples[-1]
         if time.perf_counter() - start > max_s:
             break
     s = sorted(samples)
@@ -130,7 +136,7 @@ def run_iree(ctx):
         args.append(rt.asdevicearray(config.device, np.array(a, order="C", copy=True)))
     o = ctx["o"]
     med, first = time_calls(lambda: fn(*args), o.warmup, o.iters, o.xla_max_seconds,
-                             getattr(o, "warmup_s", 0.0))
+                             getattr(o, "warmup_s", 0.0), getattr(o, "min_s", 0.0))
     outs = first if isinstance(first, (list, tuple)) else [first]
     got = [np.asarray(r.to_host() if hasattr(r, "to_host") else r) for r in outs]
     return entry("ok", run_s=med, compile_s=compile_s, rel_err=ctx["compare"](got))
@@ -586,7 +592,7 @@ def run_torch(ctx, compiled):
             compile_s = time.perf_counter() - t0
         with torch.inference_mode(False):
             med, first = time_calls(fn, o.warmup, o.iters, o.xla_max_seconds,
-                             getattr(o, "warmup_s", 0.0))
+                             getattr(o, "warmup_s", 0.0), getattr(o, "min_s", 0.0))
         got = [np.asarray(r) for r in post(first)]
         e = entry("ok", run_s=med, compile_s=compile_s, rel_err=ctx["compare"](got),
                   variant=layout)
@@ -684,7 +690,7 @@ def run_numpy(ctx):
     args = [a[()] if a.ndim == 0 else a for a in ctx["arrays"]]
     o = ctx["o"]
     med, first = time_calls(lambda: f(np, *args), o.warmup, o.iters, o.xla_max_seconds,
-                             getattr(o, "warmup_s", 0.0))
+                             getattr(o, "warmup_s", 0.0), getattr(o, "min_s", 0.0))
     got = [np.asarray(r) for r in (first if isinstance(first, tuple) else [first])]
     return entry("ok", run_s=med, rel_err=ctx["compare"](got))
 

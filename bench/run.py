@@ -160,7 +160,8 @@ def run_cxla(o, module, npy, out_dir, case_timeout):
     """Runs cxla bench; returns a dict: status, report (or None), detail."""
     cmd = [o.cxla, "bench", module] + npy + [
         "--json", "--progress", "--iters", str(o.iters), "--warmup", str(o.warmup),
-        "--warmup-seconds", str(o.warmup_s), "--max-seconds", str(o.cxla_max_seconds)]
+        "--warmup-seconds", str(o.warmup_s), "--min-seconds", str(o.min_s),
+        "--max-seconds", str(o.cxla_max_seconds)]
     if not npy:
         cmd += ["--random", "--seed", str(o.seed)]
     if out_dir:
@@ -290,10 +291,11 @@ def reset_peak_rss():
         return False
 
 
-def time_xla(jax, compiled, args, warmup, iters, max_s, warmup_s=0.0):
+def time_xla(jax, compiled, args, warmup, iters, max_s, warmup_s=0.0, min_s=0.0):
     """(median, min, max, runs, first result leaves); the first call is a
     warm-up, then warmup - 1 more and more still until the warm-up has
-    taken warmup_s seconds (peers.time_calls)."""
+    taken warmup_s seconds, then iters timed calls and more until they
+    have taken min_s seconds together (peers.time_calls)."""
     start = time.perf_counter()
     first = jax.block_until_ready(compiled(*args))
     w = 1
@@ -302,11 +304,12 @@ def time_xla(jax, compiled, args, warmup, iters, max_s, warmup_s=0.0):
             break
         jax.block_until_ready(compiled(*args))
         w += 1
-    samples = []
-    while len(samples) < max(1, iters):
+    samples, timed = [], 0.0
+    while len(samples) < max(1, iters) or (timed < min_s and len(samples) < pm.MAX_RUNS):
         t0 = time.perf_counter()
         jax.block_until_ready(compiled(*args))
         samples.append(time.perf_counter() - t0)
+        timed += samples[-1]
         if time.perf_counter() - start > max_s:
             break
     s = sorted(samples)
@@ -415,7 +418,7 @@ def bench_case(o, env, name, case_dir, tmp):
     e["bytes"] = float(ca.get("bytes accessed", 0.0)) if ca else None
     dev = treedef.unflatten([jax.device_put(a) for a in arrays])
     med, mn, mx, runs, want = time_xla(jax, compiled, dev, o.warmup, o.iters, o.xla_max_seconds,
-                                       o.warmup_s)
+                                       o.warmup_s, o.min_s)
     e.update(xla_run_s=med, xla_run_min_s=mn, xla_run_max_s=mx, xla_runs=runs)
     # XLA's process delta: what lowering, compiling, the device copies of the
     # arguments and the runs added to this process's peak.
@@ -885,7 +888,7 @@ def machine_info(o, versions, peaks):
         "loadavg_before": list(os.getloadavg()),
         "versions": versions,
         "peaks": peaks,
-        "settings": {"seed": o.seed, "iters": o.iters, "warmup": o.warmup, "warmup_s": o.warmup_s,
+        "settings": {"seed": o.seed, "iters": o.iters, "warmup": o.warmup, "warmup_s": o.warmup_s, "min_s": o.min_s,
                      "cxla_max_seconds": o.cxla_max_seconds, "xla_max_seconds": o.xla_max_seconds,
                      "case_timeout": o.case_timeout},
     }
@@ -1166,6 +1169,12 @@ def main(argv=None):
                          "kind a program's first runs over freshly allocated memory run "
                          "slower for several runs (a 64 MB stream: 4.9 ms falling to 3.0 ms "
                          "over ten runs, in plain C too): the medians are of the steady state")
+    ap.add_argument("--min-s", type=float, default=0.5,
+                    help="after its --iters timed runs, each side runs more until they "
+                         "have taken this many seconds together (default 0.5; 0: --iters "
+                         "runs only; cxla bench --min-seconds): the median of a short "
+                         "case then stands on hundreds of runs, not ten, and a moment's "
+                         "load from other processes on this shared machine moves it less")
     ap.add_argument("--cxla-max-seconds", type=float, default=30.0,
                     help="cxla bench --max-seconds: stop starting runs after this (default 30)")
     ap.add_argument("--xla-max-seconds", type=float, default=30.0,
@@ -1201,8 +1210,8 @@ def main(argv=None):
                          "(written beside FILE)")
     o = ap.parse_args(argv)
     sys.stdout.reconfigure(line_buffering=True)  # keep stdout and stderr in order
-    if o.iters < 1 or o.warmup < 0 or o.warmup_s < 0:
-        ap.error("--iters must be >= 1, --warmup >= 0 and --warmup-s >= 0")
+    if o.iters < 1 or o.warmup < 0 or o.warmup_s < 0 or o.min_s < 0:
+        ap.error("--iters must be >= 1, --warmup >= 0, --warmup-s >= 0 and --min-s >= 0")
     known = pm.PEERS
     if o.peers == "all":
         o.peer_list = None

@@ -44,6 +44,8 @@ check "--iters junk" 2 "--iters needs" "$CXLA" bench add.hlo --random --iters 3x
 check "--warmup junk" 2 "--warmup needs" "$CXLA" bench add.hlo --random --warmup -1
 check "--warmup-seconds negative" 2 "--warmup-seconds needs" "$CXLA" bench add.hlo --random --warmup-seconds -1
 check "--warmup-seconds missing" 2 "--warmup-seconds needs" "$CXLA" bench add.hlo --random --warmup-seconds
+check "--min-seconds negative" 2 "--min-seconds needs" "$CXLA" bench add.hlo --random --min-seconds -1
+check "--min-seconds missing" 2 "--min-seconds needs" "$CXLA" bench add.hlo --random --min-seconds
 check "--max-seconds negative" 2 "--max-seconds needs" "$CXLA" bench add.hlo --random --max-seconds -1
 check "--max-seconds junk" 2 "--max-seconds needs" "$CXLA" bench add.hlo --random --max-seconds nan
 check "--out without dir" 2 "--out needs" "$CXLA" bench add.hlo --random --out
@@ -103,6 +105,22 @@ else
 fi
 check "no warm-up whatever the time" 0 "" "$CXLA" bench "$SMOKE" --random --json --iters 2 --warmup 0 --warmup-seconds 1
 has "no warm-up whatever the time" '"runs": 2, "warmup_runs": 0,'
+
+# Timed runs by time: past --iters until 0.05 s of them (a 64x64 dot takes
+# well under 0.01 s), within --max-seconds (then not "stopped early": the
+# --iters runs were all timed).
+check "timed runs by time" 0 "" "$CXLA" bench "$SMOKE" --random --json --iters 2 --min-seconds 0.05
+if python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(not (d["runs"] > 5 and d["total_run_s"] >= 0.05))' 2>/dev/null; then
+  ok
+else
+  bad "timed runs by time: want more than 5 timed runs over 0.05 s"
+fi
+check "min-seconds within max-seconds" 0 "" "$CXLA" bench "$SMOKE" --random --json --iters 2 --min-seconds 100 --max-seconds 0.05
+if python3 -c 'import json,sys; d=json.load(open("out")); sys.exit(not (d["runs"] > 2 and d["total_run_s"] < 5 and not d["stopped_early"]))' 2>/dev/null; then
+  ok
+else
+  bad "min-seconds within max-seconds: want the runs stopped by --max-seconds, not early"
+fi
 
 check "progress" 0 "" "$CXLA" bench add.hlo --random --json --iters 3 --warmup 1 --progress
 if [ "$(grep -c '^progress: run [1-4] start [0-9.]*$' err)" -eq 4 ] &&

@@ -44,6 +44,11 @@ static const char usage[] =
     "                    untimed runs until the warm-up has taken S seconds\n"
     "                    (default 0): a program's first runs over freshly\n"
     "                    allocated memory can be slower for several runs\n"
+    "  --min-seconds S   after the --iters timed runs, more timed runs until the\n"
+    "                    timed runs together have taken S seconds (default 0;\n"
+    "                    at most 1000000 runs): a short program's median then\n"
+    "                    stands on enough samples that a moment's noise from\n"
+    "                    other processes does not move it\n"
     "  --max-seconds S   stop starting runs once S seconds of running (warm-up\n"
     "                    included) have passed; at least one run is always\n"
     "                    timed. If the warm-up alone used up S, its last run is\n"
@@ -91,6 +96,7 @@ typedef struct BenchOptions {
   StepProfile *profile;
   double max_seconds;
   double warmup_seconds; /* --warmup-seconds */
+  double min_seconds;    /* --min-seconds */
   BackendChoice backend;
 } BenchOptions;
 
@@ -245,6 +251,9 @@ static cxla_status run_once(cxla_executable *e, cxla_buffer *const *args, int na
   return NULL;
 }
 
+/* most timed runs --min-seconds adds up to */
+enum { kMaxRuns = 1000000 };
+
 /* The warm-up and timed runs, under the --max-seconds budget (see usage). */
 static cxla_status run_timed(cxla_executable *m, cxla_buffer *const *args, int nargs,
                              const BenchOptions *o, cxla_buffer **last, BenchReport *r) {
@@ -260,19 +269,31 @@ static cxla_status run_timed(cxla_executable *m, cxla_buffer *const *args, int n
     if (!s) r->warmup_runs++;
     if (limited && now_s() - start > o->max_seconds) break;
   }
-  int n = 0;
+  int n = 0, cap = iters;
+  double timed = 0.0;
   if (!s && r->warmup_runs > 0 && limited && now_s() - start > o->max_seconds) {
     t[n++] = secs; /* the warm-up used up the budget: its last run is the sample */
     r->from_warmup = true;
     r->stopped_early = true;
   }
   if (o->profile) step_profile_enable(o->profile, true);
-  while (!s && n < iters && !r->from_warmup) {
+  while (!s && (n < iters || (timed < o->min_seconds && n < kMaxRuns)) && !r->from_warmup) {
+    if (n == cap) {
+      /* --min-seconds: more samples than --iters */
+      int grown = cap < kMaxRuns / 2 ? 2 * cap : kMaxRuns;
+      double *g = cxla_realloc(t, (size_t)grown * sizeof *g);
+      if (!g) {
+        s = cxla_oom();
+        break;
+      }
+      t = g;
+      cap = grown;
+    }
     s = run_once(m, args, nargs, o, r->warmup_runs + n + 1, last, &t[n]);
     if (s) break;
-    n++;
-    if (n < iters && limited && now_s() - start > o->max_seconds) {
-      r->stopped_early = true;
+    timed += t[n++];
+    if ((n < iters || timed < o->min_seconds) && limited && now_s() - start > o->max_seconds) {
+      r->stopped_early = n < iters;
       break;
     }
   }
@@ -485,6 +506,9 @@ static int take_option(int argc, char **argv, int *i, BenchOptions *o) {
   } else if (take_value(argc, argv, i, "warmup-seconds", &v, &missing)) {
     if (missing || !parse_seconds(v, &o->warmup_seconds))
       return usage_error("bench", "--warmup-seconds needs a non-negative number of seconds");
+  } else if (take_value(argc, argv, i, "min-seconds", &v, &missing)) {
+    if (missing || !parse_seconds(v, &o->min_seconds))
+      return usage_error("bench", "--min-seconds needs a non-negative number of seconds");
   } else if (take_value(argc, argv, i, "max-seconds", &v, &missing)) {
     if (missing || !parse_seconds(v, &o->max_seconds))
       return usage_error("bench", "--max-seconds needs a non-negative number of seconds");
