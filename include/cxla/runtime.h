@@ -321,6 +321,21 @@ CXLA_API cxla_status cxla_executable_parameter(const cxla_executable *executable
 CXLA_API cxla_status cxla_executable_result(const cxla_executable *executable, int i,
                                             cxla_type *out_type, int *out_rank,
                                             const int64_t **out_dims);
+/* Memory spaces of entry parameters and results: where the caller keeps
+ * them, as the module's entry_computation_layout says (XLA's layout memory
+ * space, "{0:S(5)}"; from StableHLO, a function argument's or result's
+ * mhlo.memory_kind). Every space is host memory to the cpu and interp
+ * backends: the space only labels a buffer for the caller (JAX's memory
+ * kinds "device", "pinned_host" and "unpinned_host"). */
+typedef enum cxla_memory_space {
+  CXLA_MEMORY_DEVICE = 0,        /* the default */
+  CXLA_MEMORY_PINNED_HOST = 5,   /* S(5) */
+  CXLA_MEMORY_UNPINNED_HOST = 6, /* S(6) */
+} cxla_memory_space;
+/* The memory space (cxla_memory_space) of parameter/result i; -1 when i
+ * is out of range or the executable is NULL. */
+CXLA_API int cxla_executable_parameter_memory_space(const cxla_executable *executable, int i);
+CXLA_API int cxla_executable_result_memory_space(const cxla_executable *executable, int i);
 /* The optimized module's HLO text (owned by the executable). */
 CXLA_API const char *cxla_executable_hlo_text(const cxla_executable *executable);
 /* Bytes of the one arena of temporaries each execution allocates

@@ -30,11 +30,17 @@ class _WithCpuRules(dict):
         self._cpu = cpu
 
     def __contains__(self, prim):
-        return dict.__contains__(self, prim) or prim in self._cpu
+        return dict.__contains__(self, prim) or prim in self._cpu or getattr(prim, "name", None) == "mpmd_map"
 
     def __getitem__(self, prim):
         if dict.__contains__(self, prim):
             return dict.__getitem__(self, prim)
+        if getattr(prim, "name", None) == "mpmd_map" and prim not in self._cpu:
+            # Pallas's core_map / mpmd_map names the platforms it lowers
+            # for (cpu's is the fallback that runs the kernel's jaxpr,
+            # Pallas's interpret mode): cxla takes cpu's
+            from jax._src.pallas import mpmd
+            return mpmd._mpmd_map_fallback_lowering
         return self._cpu[prim]
 
     def get(self, prim, default=None):

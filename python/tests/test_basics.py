@@ -172,6 +172,35 @@ def test_export_as_cpu(cxla, cpu):
         np.testing.assert_allclose(np.asarray(e.call(jax.device_put(x, cpu))), np.sin(x), rtol=1e-6)
 
 
+def test_memory_kinds(cxla, cpu):
+    # the device's memories are XLA:CPU's (device, pinned_host,
+    # unpinned_host): arrays put in a host memory are there, a jit whose
+    # out_shardings name one puts its result there, one that takes a host
+    # array computes with it, and jax.device_put to host memory inside a
+    # jit runs (all of them host memory to cxla)
+    from jax.sharding import SingleDeviceSharding
+    kinds = [m.kind for m in cxla.addressable_memories()]
+    assert kinds == [m.kind for m in cpu.addressable_memories()] == ["device", "pinned_host", "unpinned_host"]
+    assert cxla.default_memory().kind == "device"
+    x = np.arange(6, dtype=np.float32).reshape(2, 3)
+    for kind in ("pinned_host", "unpinned_host"):
+        s = SingleDeviceSharding(cxla, memory_kind=kind)
+        h = jax.device_put(x, s)
+        assert h.sharding.memory_kind == kind
+        np.testing.assert_array_equal(np.asarray(h), x)
+        f = jax.jit(lambda v: v * 2, out_shardings=s)
+        y = f(jax.device_put(x, cxla))
+        assert y.sharding.memory_kind == kind
+        np.testing.assert_array_equal(np.asarray(y), x * 2)
+        z = jax.jit(lambda v: v + 1)(h)
+        np.testing.assert_array_equal(np.asarray(z), x + 1)
+        back = jax.device_put(h, SingleDeviceSharding(cxla, memory_kind="device"))
+        assert back.sharding.memory_kind == "device"
+        np.testing.assert_array_equal(np.asarray(back), x)
+    g = jax.jit(lambda v: jax.device_put(v * 2, jax.memory.Space.Host) + 1)
+    np.testing.assert_array_equal(np.asarray(g(jax.device_put(x, cxla))), x * 2 + 1)
+
+
 def test_host_callbacks(cxla, capsys):
     # jax.debug.print (ordered and not), pure_callback with results,
     # io_callback, a print in a loop whose result nothing reads: each runs

@@ -92,10 +92,15 @@ static void subbyte_to_pjrt(unsigned char *p, size_t n, cxla_type t) {
 /* ---- buffer objects ---- */
 
 PJRT_Buffer *pj_buffer_wrap(PJRT_Client *client, cxla_buffer *b) {
+  return pj_buffer_wrap_in(client, b, &client->mems[PJ_MEM_DEVICE]);
+}
+
+PJRT_Buffer *pj_buffer_wrap_in(PJRT_Client *client, cxla_buffer *b, pj_memory *mem) {
   int rank = cxla_buffer_rank(b);
   PJRT_Buffer *pb = malloc(sizeof *pb + (size_t)rank * sizeof(int64_t));
   if (!pb) return NULL;
   pb->client = client;
+  pb->mem = mem;
   atomic_init(&pb->b, b);
   pb->type = pj_type_from_cxla(cxla_buffer_type(b));
   pb->rank = rank;
@@ -145,6 +150,10 @@ PJRT_Error *pj_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args
     return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "cxla buffers cannot hold PJRT element type %d",
                   (int)a->type);
   if (a->num_dims > 64) return pj_err(PJRT_Error_Code_INVALID_ARGUMENT, "rank %zu is too large", a->num_dims);
+  /* a->memory: the memory a sharding's memory kind names */
+  pj_memory *mem = a->memory ? (pj_memory *)a->memory : &a->client->mems[PJ_MEM_DEVICE];
+  if (mem->client != a->client)
+    return pj_err(PJRT_Error_Code_INVALID_ARGUMENT, "PJRT_Client_BufferFromHostBuffer: a memory of another client");
   if (a->device_layout) {
     const PJRT_Buffer_MemoryLayout *l = a->device_layout;
     if (l->type != PJRT_Buffer_MemoryLayout_Type_Tiled ||
@@ -199,7 +208,7 @@ PJRT_Error *pj_Client_BufferFromHostBuffer(PJRT_Client_BufferFromHostBuffer_Args
   cxla_status s = cxla_buffer_from_host(c->c, dev, &h, &b, NULL);
   free(dense);
   if (s) return pj_status(s);
-  PJRT_Buffer *pb = pj_buffer_wrap(c, b);
+  PJRT_Buffer *pb = pj_buffer_wrap_in(c, b, mem);
   PJRT_Event *ev = pj_event_ready();
   if (!pb || !ev) {
     free(pb);
@@ -296,11 +305,12 @@ PJRT_Error *pj_Buffer_Device(PJRT_Buffer_Device_Args *a) {
 
 PJRT_Error *pj_Buffer_Memory(PJRT_Buffer_Memory_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_Memory_Args, a);
-  a->memory = &a->buffer->client->memory.base;
+  a->memory = &a->buffer->mem->base;
   return NULL;
 }
 
-static PJRT_Error *copy_buffer(PJRT_Buffer *src, PJRT_Buffer **out) {
+/* A copy of src's data in a new buffer in memory mem. */
+static PJRT_Error *copy_buffer(PJRT_Buffer *src, pj_memory *mem, PJRT_Buffer **out) {
   *out = NULL;
   cxla_buffer *b = atomic_load(&src->b);
   if (!b) return deleted_error("copying a buffer");
@@ -319,7 +329,7 @@ static PJRT_Error *copy_buffer(PJRT_Buffer *src, PJRT_Buffer **out) {
   cxla_buffer *nb = NULL;
   s = cxla_buffer_from_host(src->client->c, src->client->device.dev, &h, &nb, NULL);
   if (s) return pj_status(s);
-  *out = pj_buffer_wrap(src->client, nb);
+  *out = pj_buffer_wrap_in(src->client, nb, mem);
   if (!*out) {
     cxla_buffer_destroy(nb);
     return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
@@ -331,14 +341,15 @@ PJRT_Error *pj_Buffer_CopyToDevice(PJRT_Buffer_CopyToDevice_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_CopyToDevice_Args, a);
   if (a->dst_device && a->dst_device->client != a->buffer->client)
     return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "copies between cxla clients");
-  return copy_buffer(a->buffer, &a->dst_buffer);
+  return copy_buffer(a->buffer, &a->buffer->client->mems[PJ_MEM_DEVICE], &a->dst_buffer);
 }
 
 PJRT_Error *pj_Buffer_CopyToMemory(PJRT_Buffer_CopyToMemory_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_CopyToMemory_Args, a);
   if (a->dst_memory && ((pj_memory *)a->dst_memory)->client != a->buffer->client)
     return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "copies between cxla clients");
-  return copy_buffer(a->buffer, &a->dst_buffer);
+  pj_memory *mem = a->dst_memory ? (pj_memory *)a->dst_memory : &a->buffer->client->mems[PJ_MEM_DEVICE];
+  return copy_buffer(a->buffer, mem, &a->dst_buffer);
 }
 
 PJRT_Error *pj_Buffer_ToHostBuffer(PJRT_Buffer_ToHostBuffer_Args *a) {

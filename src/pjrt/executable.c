@@ -18,8 +18,11 @@ void pj_exec_unref(pj_exec *d) {
   free(d->result_types);
   free(d->result_ranks);
   free(d->result_dims);
-  free(d->kinds);
-  free(d->kind_sizes);
+  free(d->param_kinds);
+  free(d->result_kinds);
+  free(d->param_kind_sizes);
+  free(d->result_kind_sizes);
+  free(d->result_spaces);
   free(d->donated);
   free(d->param_layouts);
   free(d->result_layouts);
@@ -49,12 +52,16 @@ static void find_donated(const char *text, int nparams, int *donated) {
   }
 }
 
+/* The memory kind of a cxla_memory_space (pj_memory.kind). */
+static const char *space_kind(int space) {
+  return space == CXLA_MEMORY_PINNED_HOST ? "pinned_host" : space == CXLA_MEMORY_UNPINNED_HOST ? "unpinned_host" : "device";
+}
+
 static PJRT_Error *exec_init(pj_exec *d) {
   cxla_executable *x = d->x;
   d->nparams = cxla_executable_num_parameters(x);
   d->nresults = cxla_executable_num_results(x);
   int nr = d->nresults, np = d->nparams;
-  int nk = nr > np ? nr : np;
   size_t total = 0;
   for (int i = 0; i < nr; i++) {
     int rank = 0;
@@ -65,12 +72,16 @@ static PJRT_Error *exec_init(pj_exec *d) {
   d->result_types = calloc((size_t)nr + 1, sizeof *d->result_types);
   d->result_ranks = calloc((size_t)nr + 1, sizeof *d->result_ranks);
   d->result_dims = calloc(total + 1, sizeof *d->result_dims);
-  d->kinds = calloc((size_t)nk + 1, sizeof *d->kinds);
-  d->kind_sizes = calloc((size_t)nk + 1, sizeof *d->kind_sizes);
+  d->param_kinds = calloc((size_t)np + 1, sizeof *d->param_kinds);
+  d->result_kinds = calloc((size_t)nr + 1, sizeof *d->result_kinds);
+  d->param_kind_sizes = calloc((size_t)np + 1, sizeof *d->param_kind_sizes);
+  d->result_kind_sizes = calloc((size_t)nr + 1, sizeof *d->result_kind_sizes);
+  d->result_spaces = calloc((size_t)nr + 1, sizeof *d->result_spaces);
   d->donated = calloc((size_t)np + 1, sizeof *d->donated);
   d->param_layouts = calloc((size_t)np + 1, sizeof *d->param_layouts);
   d->result_layouts = calloc((size_t)nr + 1, sizeof *d->result_layouts);
-  if (!d->result_types || !d->result_ranks || !d->result_dims || !d->kinds || !d->kind_sizes ||
+  if (!d->result_types || !d->result_ranks || !d->result_dims || !d->param_kinds || !d->result_kinds ||
+      !d->param_kind_sizes || !d->result_kind_sizes || !d->result_spaces ||
       !d->donated || !d->param_layouts || !d->result_layouts)
     return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
   size_t at = 0;
@@ -92,9 +103,14 @@ static PJRT_Error *exec_init(pj_exec *d) {
     if (s) return pj_status(s);
     d->param_layouts[i] = layout_for_rank(rank);
   }
-  for (int i = 0; i < nk; i++) {
-    d->kinds[i] = "device";
-    d->kind_sizes[i] = 6;
+  for (int i = 0; i < np; i++) {
+    d->param_kinds[i] = space_kind(cxla_executable_parameter_memory_space(x, i));
+    d->param_kind_sizes[i] = strlen(d->param_kinds[i]);
+  }
+  for (int i = 0; i < nr; i++) {
+    d->result_spaces[i] = cxla_executable_result_memory_space(x, i);
+    d->result_kinds[i] = space_kind(d->result_spaces[i]);
+    d->result_kind_sizes[i] = strlen(d->result_kinds[i]);
   }
   find_donated(cxla_executable_hlo_text(x), np, d->donated);
   return NULL;
@@ -220,8 +236,8 @@ PJRT_Error *pj_Executable_OutputMemoryKinds(PJRT_Executable_OutputMemoryKinds_Ar
   PJ_CHECK_ARGS(PJRT_Executable_OutputMemoryKinds_Args, a);
   pj_exec *d = a->executable->d;
   a->num_outputs = (size_t)d->nresults;
-  a->memory_kinds = d->kinds;
-  a->memory_kind_sizes = d->kind_sizes;
+  a->memory_kinds = d->result_kinds;
+  a->memory_kind_sizes = d->result_kind_sizes;
   return NULL;
 }
 
@@ -229,8 +245,8 @@ PJRT_Error *pj_Executable_ParameterMemoryKinds(PJRT_Executable_ParameterMemoryKi
   PJ_CHECK_ARGS(PJRT_Executable_ParameterMemoryKinds_Args, a);
   pj_exec *d = a->executable->d;
   a->num_parameters = (size_t)d->nparams;
-  a->memory_kinds = d->kinds;
-  a->memory_kind_sizes = d->kind_sizes;
+  a->memory_kinds = d->param_kinds;
+  a->memory_kind_sizes = d->param_kind_sizes;
   return NULL;
 }
 
@@ -407,7 +423,7 @@ PJRT_Error *pj_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args *a) {
     goto done;
   }
   for (size_t i = 0; i < nr; i++) {
-    outs[i] = pj_buffer_wrap(le->client, res[i]);
+    outs[i] = pj_buffer_wrap_in(le->client, res[i], pj_memory_of_space(le->client, d->result_spaces[i]));
     if (!outs[i]) {
       for (size_t j = 0; j < i; j++) free(outs[j]);
       for (size_t j = 0; j < nr; j++) cxla_buffer_destroy(res[j]);

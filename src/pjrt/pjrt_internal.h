@@ -50,10 +50,20 @@ PJRT_Event *pj_event_ready(void);
 PJRT_Event *pj_event_wrap(cxla_event *ev); /* takes ev; NULL -> ready event */
 
 /* ---- client, device, memory ---- */
+/* The client's memories, one per memory kind JAX knows for a CPU: all of
+ * them host memory to cxla, the kind only a buffer's label (where a
+ * sharding's memory_kind puts it, and what an executable's parameter and
+ * result memory spaces say: cxla_executable_result_memory_space). */
+enum { PJ_MEM_DEVICE, PJ_MEM_PINNED_HOST, PJ_MEM_UNPINNED_HOST, PJ_NMEM };
 typedef struct pj_memory {
   PJRT_Memory base;
   PJRT_Client *client;
+  int id;            /* PJ_MEM_*: PJRT_Memory_Id and _Kind_Id */
+  const char *kind;  /* "device", "pinned_host", "unpinned_host" */
+  const char *debug; /* CxlaMemory(id=N, kind=K) */
 } pj_memory;
+/* The memory of a cxla_memory_space (the device's for any other value). */
+pj_memory *pj_memory_of_space(PJRT_Client *c, int space);
 
 struct PJRT_DeviceDescription {
   PJRT_Client *client;
@@ -72,10 +82,10 @@ struct PJRT_Client {
   cxla_client *c;
   PJRT_Device device;
   PJRT_DeviceDescription desc;
-  pj_memory memory;
+  pj_memory mems[PJ_NMEM];
   PJRT_TopologyDescription topo;
   PJRT_Device *devices[1];
-  PJRT_Memory *memories[1];
+  PJRT_Memory *memories[PJ_NMEM];
   PJRT_DeviceDescription *descs[1];
   char version[96];
   char debug[64];
@@ -84,12 +94,15 @@ struct PJRT_Client {
 /* ---- buffers ---- */
 struct PJRT_Buffer {
   PJRT_Client *client;
+  pj_memory *mem; /* the memory it is labelled with (pj_memory) */
   _Atomic(cxla_buffer *) b; /* NULL once deleted (or donated) */
   PJRT_Buffer_Type type;
   int rank;
   int64_t dims[]; /* rank entries */
 };
+/* A PJRT buffer owning b, in the device memory (_in: in mem). */
 PJRT_Buffer *pj_buffer_wrap(PJRT_Client *client, cxla_buffer *b);
+PJRT_Buffer *pj_buffer_wrap_in(PJRT_Client *client, cxla_buffer *b, pj_memory *mem);
 
 int pj_type_to_cxla(PJRT_Buffer_Type t, cxla_type *out);
 PJRT_Buffer_Type pj_type_from_cxla(cxla_type t);
@@ -106,8 +119,9 @@ typedef struct pj_exec {
   PJRT_Buffer_Type *result_types;
   size_t *result_ranks;
   int64_t *result_dims; /* concatenated */
-  const char **kinds;   /* "device", max(nparams, nresults) entries */
-  size_t *kind_sizes;
+  const char **param_kinds, **result_kinds; /* memory kinds (pj_memory.kind) */
+  size_t *param_kind_sizes, *result_kind_sizes;
+  int *result_spaces; /* nresults cxla_memory_space values */
   int *donated; /* nparams flags: parameters the module aliases to results */
   PJRT_Layouts_MemoryLayout **param_layouts, **result_layouts; /* static layouts */
 } pj_exec;

@@ -236,11 +236,15 @@ PJRT_Error *pj_Client_Create(PJRT_Client_Create_Args *a) {
   c->device.client = c;
   c->device.dev = cxla_client_device(c->c, 0);
   c->desc.client = c;
-  c->memory.base.vtable = NULL;
-  c->memory.client = c;
+  static const char *const kinds[PJ_NMEM] = {"device", "pinned_host", "unpinned_host"};
+  static const char *const debug[PJ_NMEM] = {"CxlaMemory(id=0, kind=device)", "CxlaMemory(id=1, kind=pinned_host)",
+                                              "CxlaMemory(id=2, kind=unpinned_host)"};
+  for (int k = 0; k < PJ_NMEM; k++) {
+    c->mems[k] = (pj_memory){.client = c, .id = k, .kind = kinds[k], .debug = debug[k]};
+    c->memories[k] = &c->mems[k].base;
+  }
   c->topo.client = c;
   c->devices[0] = &c->device;
-  c->memories[0] = &c->memory.base;
   c->descs[0] = &c->desc;
   snprintf(c->version, sizeof c->version, "cxla %s (%s backend)", cxla_client_version(c->c),
            cxla_client_backend(c->c));
@@ -314,7 +318,7 @@ PJRT_Error *pj_Client_LookupAddressableDevice(PJRT_Client_LookupAddressableDevic
 PJRT_Error *pj_Client_AddressableMemories(PJRT_Client_AddressableMemories_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_AddressableMemories_Args, a);
   a->addressable_memories = a->client->memories;
-  a->num_addressable_memories = 1;
+  a->num_addressable_memories = PJ_NMEM;
   return NULL;
 }
 
@@ -400,45 +404,51 @@ PJRT_Error *pj_Device_LocalHardwareId(PJRT_Device_LocalHardwareId_Args *a) {
 PJRT_Error *pj_Device_AddressableMemories(PJRT_Device_AddressableMemories_Args *a) {
   PJ_CHECK_ARGS(PJRT_Device_AddressableMemories_Args, a);
   a->memories = a->device->client->memories;
-  a->num_memories = 1;
+  a->num_memories = PJ_NMEM;
   return NULL;
 }
 
 PJRT_Error *pj_Device_DefaultMemory(PJRT_Device_DefaultMemory_Args *a) {
   PJ_CHECK_ARGS(PJRT_Device_DefaultMemory_Args, a);
-  a->memory = &a->device->client->memory.base;
+  a->memory = &a->device->client->mems[PJ_MEM_DEVICE].base;
   return NULL;
+}
+
+pj_memory *pj_memory_of_space(PJRT_Client *c, int space) {
+  return &c->mems[space == CXLA_MEMORY_PINNED_HOST     ? PJ_MEM_PINNED_HOST
+                  : space == CXLA_MEMORY_UNPINNED_HOST ? PJ_MEM_UNPINNED_HOST
+                                                       : PJ_MEM_DEVICE];
 }
 
 PJRT_Error *pj_Memory_Id(PJRT_Memory_Id_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_Id_Args, a);
-  a->id = 0;
+  a->id = ((pj_memory *)a->memory)->id;
   return NULL;
 }
 
 PJRT_Error *pj_Memory_Kind(PJRT_Memory_Kind_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_Kind_Args, a);
-  a->kind = "device";
-  a->kind_size = 6;
+  a->kind = ((pj_memory *)a->memory)->kind;
+  a->kind_size = strlen(a->kind);
   return NULL;
 }
 
 PJRT_Error *pj_Memory_Kind_Id(PJRT_Memory_Kind_Id_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_Kind_Id_Args, a);
-  a->kind_id = 0;
+  a->kind_id = ((pj_memory *)a->memory)->id;
   return NULL;
 }
 
 PJRT_Error *pj_Memory_DebugString(PJRT_Memory_DebugString_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_DebugString_Args, a);
-  a->debug_string = "CxlaMemory(id=0, kind=device)";
+  a->debug_string = ((pj_memory *)a->memory)->debug;
   a->debug_string_size = strlen(a->debug_string);
   return NULL;
 }
 
 PJRT_Error *pj_Memory_ToString(PJRT_Memory_ToString_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_ToString_Args, a);
-  a->to_string = "CxlaMemory(id=0, kind=device)";
+  a->to_string = ((pj_memory *)a->memory)->debug;
   a->to_string_size = strlen(a->to_string);
   return NULL;
 }

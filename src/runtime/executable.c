@@ -16,6 +16,7 @@ typedef struct RtShape {
   int rank;
   const int64_t *dims;   /* borrowed from the module */
   size_t bytes;
+  int memory_space;      /* cxla_memory_space: the entry layout's S(n) */
 } RtShape;
 
 /* What compiling produced, shared by every executable of the same program
@@ -119,10 +120,30 @@ static void collect_leaves(const Shape *s, RtShape *out, int *k) {
   if (s->type == T_TUPLE) {
     for (int i = 0; i < s->ntuple; i++) collect_leaves(s->tuple[i], out, k);
   } else if (s->type == T_TOKEN) {
-    out[(*k)++] = (RtShape){T_TOKEN, 0, NULL, 0};
+    out[(*k)++] = (RtShape){T_TOKEN, 0, NULL, 0, CXLA_MEMORY_DEVICE};
   } else if (type_is_array(s->type)) {
     out[(*k)++] = (RtShape){s->type, s->rank, s->dims,
-                            (size_t)shape_elems(s) * (size_t)type_bytes(s->type)};
+                            (size_t)shape_elems(s) * (size_t)type_bytes(s->type), CXLA_MEMORY_DEVICE};
+  }
+}
+
+/* The memory space of a leaf's layout: S(n) in its layout's tail (XLA's
+ * "{0:S(5)}"), else the default, 0. */
+static int layout_memory_space(const Shape *s) {
+  const char *t = s && s->has_layout && s->layout_tail ? strstr(s->layout_tail, "S(") : NULL;
+  if (!t) return CXLA_MEMORY_DEVICE;
+  long v = strtol(t + 2, NULL, 10);
+  return v == CXLA_MEMORY_PINNED_HOST || v == CXLA_MEMORY_UNPINNED_HOST ? (int)v : CXLA_MEMORY_DEVICE;
+}
+
+/* Memory spaces of the leaves of s from its shape in the entry layout (l,
+ * the same tree; NULL: none), depth-first as collect_leaves. */
+static void collect_spaces(const Shape *s, const Shape *l, RtShape *out, int *k) {
+  if (s->type == T_TUPLE) {
+    bool same = l && l->type == T_TUPLE && l->ntuple == s->ntuple;
+    for (int i = 0; i < s->ntuple; i++) collect_spaces(s->tuple[i], same ? l->tuple[i] : NULL, out, k);
+  } else if (is_leaf(s)) {
+    out[(*k)++].memory_space = l && l->type == s->type ? layout_memory_space(l) : CXLA_MEMORY_DEVICE;
   }
 }
 
@@ -149,6 +170,13 @@ static cxla_status describe_io(cxla_executable *e) {
   if (!e->c->results) return cxla_oom();
   int k = 0;
   collect_leaves(c->root->shape, e->c->results, &k);
+  const EntryLayout *el = e->c->module->entry_layout;
+  k = 0;
+  collect_spaces(c->root->shape, el ? el->result : NULL, e->c->results, &k);
+  for (int i = 0; i < c->nparams; i++) {
+    k = 0;
+    collect_spaces(c->params[i]->shape, el && i < el->nparams ? el->params[i] : NULL, &e->c->params[i], &k);
+  }
   for (int i = 0; i < n; i++)
     if (e->c->results[i].bytes > (size_t)CXLA_MAX_ARRAY_BYTES)
       return ERR(RESOURCE_EXHAUSTED, "result %d is too large", i);
@@ -406,6 +434,14 @@ cxla_status cxla_executable_result(const cxla_executable *e, int i, cxla_type *o
                                    int *out_rank, const int64_t **out_dims) {
   if (!e) return ERR(INVALID_ARGUMENT, "executable is NULL");
   return shape_out(e->c->results, e->c->nresults, i, "result", out_type, out_rank, out_dims);
+}
+
+int cxla_executable_parameter_memory_space(const cxla_executable *e, int i) {
+  return e && i >= 0 && i < e->c->nparams ? e->c->params[i].memory_space : -1;
+}
+
+int cxla_executable_result_memory_space(const cxla_executable *e, int i) {
+  return e && i >= 0 && i < e->c->nresults ? e->c->results[i].memory_space : -1;
 }
 
 /* ---- execution ---- */

@@ -874,6 +874,35 @@ static cxla_status import_donation(Imp *im, cxla_module *hm, const MlirOp *fn, c
   return NULL;
 }
 
+/* Memory kinds: JAX marks an entry argument or result that lives in host
+ * memory with mhlo.memory_kind = "pinned_host" or "unpinned_host" (from a
+ * sharding's memory_kind); XLA keeps that as the memory space of its
+ * layout in entry_computation_layout, S(5) and S(6) (PJRT's
+ * ParameterMemoryKinds / OutputMemoryKinds read it back). "device" and
+ * no attribute: the default space. */
+static cxla_status memory_kind_tail(Imp *im, const MlirOp *fn, const MlirAttr *dict, Shape *s) {
+  const MlirAttr *v = dict && dict->kind == MA_DICT ? mlir_dict_get(dict, "mhlo.memory_kind") : NULL;
+  if (!v) return NULL;
+  if (v->kind != MA_STRING) return imp_err(im, fn, CXLA_INVALID_ARGUMENT, "mhlo.memory_kind is not a string");
+  const char *tail = !strcmp(v->str, "pinned_host") ? "S(5)" : !strcmp(v->str, "unpinned_host") ? "S(6)" : NULL;
+  if (!tail && strcmp(v->str, "device"))
+    return imp_err(im, fn, CXLA_UNIMPLEMENTED, "memory kind \"%s\" (cxla has device, pinned_host and unpinned_host)",
+                   v->str);
+  if (!tail || !type_is_array(s->type)) return NULL;
+  TRY(shape_set_default_layout(&im->hm->arena, s));
+  return (s->layout_tail = arena_strdup(&im->hm->arena, tail)) ? NULL : cxla_oom();
+}
+
+static cxla_status import_memory_kinds(Imp *im, const MlirOp *fn, EntryLayout *el) {
+  const MlirAttr *aa = attr_of(fn, "arg_attrs", MA_ARRAY), *ra = attr_of(fn, "res_attrs", MA_ARRAY);
+  for (int k = 0; aa && k < aa->n && k < el->nparams; k++) TRY(memory_kind_tail(im, fn, aa->elems[k], el->params[k]));
+  /* one result: the root itself; several: the root tuple's elements */
+  bool tuple = ra && ra->n > 1 && el->result->type == T_TUPLE;
+  for (int k = 0; ra && k < ra->n && (tuple ? k < el->result->ntuple : k < 1); k++)
+    TRY(memory_kind_tail(im, fn, ra->elems[k], tuple ? el->result->tuple[k] : el->result));
+  return NULL;
+}
+
 /* ---- the module ----------------------------------------------------------------------- */
 
 cxla_status shlo_import(MlirModule *mm, HloModule **out) {
@@ -936,6 +965,7 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
       hm->entry_layout = el;
     }
   }
+  if (!st) st = import_memory_kinds(&im, entry->op, hm->entry_layout);
   if (!st) st = import_donation(&im, hm, entry->op, ec);
   if (!st) st = module_mark_side_effects(hm);
   cxla_free(im.funcs);

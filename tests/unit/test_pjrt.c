@@ -333,6 +333,129 @@ TEST(test_layout_text) {
   destroy_client(c);
 }
 
+/* ---- memories ---- */
+
+static const char *memory_kind(PJRT_Memory *m, int *id) {
+  PJRT_Memory_Kind_Args k = {.struct_size = PJRT_Memory_Kind_Args_STRUCT_SIZE, .memory = m};
+  CHECK_PJ(api->PJRT_Memory_Kind(&k));
+  PJRT_Memory_Id_Args i = {.struct_size = PJRT_Memory_Id_Args_STRUCT_SIZE, .memory = m};
+  CHECK_PJ(api->PJRT_Memory_Id(&i));
+  *id = i.id;
+  static char buf[32];
+  snprintf(buf, sizeof buf, "%.*s", (int)k.kind_size, k.kind);
+  return buf;
+}
+
+static PJRT_Memory *buffer_memory(PJRT_Buffer *b) {
+  PJRT_Buffer_Memory_Args a = {.struct_size = PJRT_Buffer_Memory_Args_STRUCT_SIZE, .buffer = b};
+  CHECK_PJ(api->PJRT_Buffer_Memory(&a));
+  return a.memory;
+}
+
+/* A pinned_host argument to an unpinned_host result and a device one, as
+ * JAX lowers shardings with memory kinds (entry_computation_layout S(5),
+ * S(6)) */
+static const char host_hlo[] =
+    "HloModule host, entry_computation_layout={(f32[3]{0:S(5)}, f32[3]{0})->(f32[3]{0:S(6)}, f32[3]{0})}\n"
+    "ENTRY main {\n"
+    "  x = f32[3] parameter(0)\n"
+    "  y = f32[3] parameter(1)\n"
+    "  s = f32[3] add(x, y)\n"
+    "  ROOT t = (f32[3], f32[3]) tuple(s, y)\n"
+    "}\n";
+
+/* The device's memories: device (its default), pinned_host and
+ * unpinned_host, as XLA:CPU's; a buffer made in one is in it, and copied
+ * to another is there; an executable's parameter and output memory kinds
+ * are its entry layout's, and its outputs are in those memories. */
+TEST(test_memories) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  PJRT_Client_Devices_Args dv = {.struct_size = PJRT_Client_Devices_Args_STRUCT_SIZE, .client = c};
+  CHECK_PJ(api->PJRT_Client_Devices(&dv));
+  PJRT_Device_AddressableMemories_Args am = {.struct_size = PJRT_Device_AddressableMemories_Args_STRUCT_SIZE,
+                                             .device = dv.devices[0]};
+  CHECK_PJ(api->PJRT_Device_AddressableMemories(&am));
+  CHECK(am.num_memories == 3);
+  if (am.num_memories != 3) return;
+  static const char *const want[3] = {"device", "pinned_host", "unpinned_host"};
+  for (int k = 0; k < 3; k++) {
+    int id = -1;
+    const char *kind = memory_kind(am.memories[k], &id);
+    CHECK(!strcmp(kind, want[k]) && id == k);
+  }
+  PJRT_Client_AddressableMemories_Args cm = {.struct_size = PJRT_Client_AddressableMemories_Args_STRUCT_SIZE,
+                                             .client = c};
+  CHECK_PJ(api->PJRT_Client_AddressableMemories(&cm));
+  CHECK(cm.num_addressable_memories == 3);
+  /* a buffer made in pinned_host is there; its copy to unpinned_host there */
+  const float xs[3] = {1, 2, 3}, ys[3] = {10, 20, 30};
+  const int64_t d[1] = {3};
+  PJRT_Client_BufferFromHostBuffer_Args fh = {
+      .struct_size = PJRT_Client_BufferFromHostBuffer_Args_STRUCT_SIZE, .client = c, .data = xs,
+      .type = PJRT_Buffer_Type_F32, .dims = d, .num_dims = 1, .memory = am.memories[1],
+      .host_buffer_semantics = PJRT_HostBufferSemantics_kImmutableOnlyDuringCall};
+  CHECK_PJ(api->PJRT_Client_BufferFromHostBuffer(&fh));
+  PJRT_Event_Destroy_Args ed = {.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE, .event = fh.done_with_host_buffer};
+  CHECK_PJ(api->PJRT_Event_Destroy(&ed));
+  PJRT_Buffer *x = fh.buffer;
+  CHECK(x && buffer_memory(x) == am.memories[1]);
+  PJRT_Buffer_CopyToMemory_Args cp = {.struct_size = PJRT_Buffer_CopyToMemory_Args_STRUCT_SIZE, .buffer = x,
+                                      .dst_memory = am.memories[2]};
+  CHECK_PJ(api->PJRT_Buffer_CopyToMemory(&cp));
+  CHECK(cp.dst_buffer && buffer_memory(cp.dst_buffer) == am.memories[2]);
+  float got[3] = {0};
+  if (cp.dst_buffer) to_host(cp.dst_buffer, got, sizeof got);
+  CHECK(got[0] == 1 && got[1] == 2 && got[2] == 3);
+  PJRT_Buffer *y = from_host(c, PJRT_Buffer_Type_F32, ys, 1, d, NULL);
+  CHECK(buffer_memory(y) == am.memories[0]);
+  /* the executable's memory kinds and its outputs' memories */
+  PJRT_Error *e;
+  PJRT_LoadedExecutable *le = compile(c, "hlo", host_hlo, &e);
+  CHECK_PJ(e);
+  if (le) {
+    PJRT_LoadedExecutable_GetExecutable_Args ge = {
+        .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le};
+    CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge));
+    PJRT_Executable_OutputMemoryKinds_Args ok = {
+        .struct_size = PJRT_Executable_OutputMemoryKinds_Args_STRUCT_SIZE, .executable = ge.executable};
+    CHECK_PJ(api->PJRT_Executable_OutputMemoryKinds(&ok));
+    CHECK(ok.num_outputs == 2 && ok.memory_kind_sizes[0] == 13 && !memcmp(ok.memory_kinds[0], "unpinned_host", 13) &&
+          ok.memory_kind_sizes[1] == 6 && !memcmp(ok.memory_kinds[1], "device", 6));
+    PJRT_Executable_ParameterMemoryKinds_Args pk = {
+        .struct_size = PJRT_Executable_ParameterMemoryKinds_Args_STRUCT_SIZE, .executable = ge.executable};
+    CHECK_PJ(api->PJRT_Executable_ParameterMemoryKinds(&pk));
+    CHECK(pk.num_parameters == 2 && pk.memory_kind_sizes[0] == 11 && !memcmp(pk.memory_kinds[0], "pinned_host", 11) &&
+          pk.memory_kind_sizes[1] == 6 && !memcmp(pk.memory_kinds[1], "device", 6));
+    PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
+                                       .executable = ge.executable};
+    CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
+    PJRT_Buffer *args[2] = {x, y};
+    PJRT_Buffer *const *arg_lists[1] = {args};
+    PJRT_Buffer *outs[2] = {NULL, NULL};
+    PJRT_Buffer **out_lists[1] = {outs};
+    PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
+    PJRT_LoadedExecutable_Execute_Args ex = {
+        .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le,
+        .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 2,
+        .output_lists = out_lists};
+    CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+    CHECK(outs[0] && buffer_memory(outs[0]) == am.memories[2]);
+    CHECK(outs[1] && buffer_memory(outs[1]) == am.memories[0]);
+    if (outs[0]) to_host(outs[0], got, sizeof got);
+    CHECK(got[0] == 11 && got[1] == 22 && got[2] == 33);
+    for (int k = 0; k < 2; k++)
+      if (outs[k]) destroy_buffer(outs[k]);
+    PJRT_LoadedExecutable_Destroy_Args ld = {
+        .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
+    CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  }
+  destroy_buffer(x);
+  destroy_buffer(y);
+  if (cp.dst_buffer) destroy_buffer(cp.dst_buffer);
+  destroy_client(c);
+}
+
 int main(void) {
   api = GetPjrtApi();
   RUN(test_api_table);
@@ -342,5 +465,6 @@ int main(void) {
   RUN(test_sub_byte_transfer);
   RUN(test_compile_errors);
   RUN(test_layout_text);
+  RUN(test_memories);
   return test_summary("test_pjrt");
 }

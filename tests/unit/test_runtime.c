@@ -394,6 +394,41 @@ TEST(compile_and_execute) {
  * takes a token result or any buffer of zero bytes (JAX's first token is a
  * pred[0]) and refuses one with data; a token result is a CXLA_TOKEN
  * buffer of rank 0 and no bytes, in its place among the results. */
+/* The memory spaces of the entry's parameters and results: the entry
+ * layout's S(n), on every backend; the default without one (and without
+ * an entry layout); -1 out of range. */
+TEST(memory_spaces) {
+  static const char spaces[] =
+      "HloModule spaces, entry_computation_layout={(f32[2]{0:S(5)}, f32[2]{0})->(f32[2]{0:S(6)}, f32[2]{0}, f32[2]{0:S(5)})}\n"
+      "ENTRY main {\n"
+      "  x = f32[2] parameter(0)\n"
+      "  y = f32[2] parameter(1)\n"
+      "  n = f32[2] negate(x)\n"
+      "  ROOT r = (f32[2], f32[2], f32[2]) tuple(n, y, x)\n"
+      "}\n";
+  static const char plain[] = "HloModule plain\nENTRY main {\n  x = f32[2] parameter(0)\n  ROOT n = f32[2] negate(x)\n}\n";
+  for (int k = 0; k < cxla_backend_count(); k++) {
+    cxla_client *c = rt_client(cxla_backend_name(k));
+    if (!c) continue;
+    cxla_executable *e = rt_compile(c, spaces), *p = rt_compile(c, plain);
+    CHECK(e && p);
+    if (e) {
+      CHECK(cxla_executable_parameter_memory_space(e, 0) == CXLA_MEMORY_PINNED_HOST);
+      CHECK(cxla_executable_parameter_memory_space(e, 1) == CXLA_MEMORY_DEVICE);
+      CHECK(cxla_executable_result_memory_space(e, 0) == CXLA_MEMORY_UNPINNED_HOST);
+      CHECK(cxla_executable_result_memory_space(e, 1) == CXLA_MEMORY_DEVICE);
+      CHECK(cxla_executable_result_memory_space(e, 2) == CXLA_MEMORY_PINNED_HOST);
+      CHECK(cxla_executable_result_memory_space(e, 3) == -1 && cxla_executable_parameter_memory_space(e, -1) == -1);
+    }
+    if (p) CHECK(cxla_executable_parameter_memory_space(p, 0) == CXLA_MEMORY_DEVICE &&
+                 cxla_executable_result_memory_space(p, 0) == CXLA_MEMORY_DEVICE);
+    CHECK(cxla_executable_result_memory_space(NULL, 0) == -1);
+    cxla_executable_destroy(e);
+    cxla_executable_destroy(p);
+    cxla_client_destroy(c);
+  }
+}
+
 TEST(token_parameters_and_results) {
   static const char tokens[] =
       "HloModule tokens\n"
@@ -1199,6 +1234,7 @@ int main(void) {
   RUN(buffers);
   RUN(compile_and_execute);
   RUN(token_parameters_and_results);
+  RUN(memory_spaces);
   RUN(host_callbacks);
   RUN(small_and_large_results);
   RUN(execute_errors);

@@ -500,6 +500,48 @@ TEST(custom_call_side_effect) {
   cxla_module_destroy(m);
 }
 
+/* mhlo.memory_kind on the entry's arguments and results (JAX's shardings
+ * with memory kinds): the entry layout's memory spaces, S(5) for
+ * pinned_host and S(6) for unpinned_host, none for device; a kind cxla
+ * does not have is an error. */
+TEST(memory_kinds) {
+  static const char text[] =
+      "func.func @main(%x: tensor<3xf32> {mhlo.memory_kind = \"pinned_host\"}, %y: tensor<f32>)"
+      " -> (tensor<3xf32> {mhlo.memory_kind = \"unpinned_host\"}, tensor<3xf32> {mhlo.memory_kind = \"device\"}) {\n"
+      "  return %x, %x : tensor<3xf32>, tensor<3xf32>\n"
+      "}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, strlen(text), "t.mlir", &m));
+  if (!m) return;
+  char *t = NULL;
+  CHECK_OK(cxla_module_print(m, &t));
+  CHECK(t && strstr(t, "entry_computation_layout={(f32[3]{0:S(5)}, f32[])->(f32[3]{0:S(6)}, f32[3]{0})}"));
+  if (t && !strstr(t, "S(6)")) fprintf(stderr, "%s\n", t);
+  cxla_free_string(t);
+  cxla_module_destroy(m);
+  /* one result: the root's own layout */
+  static const char one[] =
+      "func.func @main(%x: tensor<2x3xf32>) -> (tensor<2x3xf32> {mhlo.memory_kind = \"pinned_host\"}) {\n"
+      "  return %x : tensor<2x3xf32>\n"
+      "}\n";
+  m = NULL;
+  CHECK_OK(cxla_module_parse(one, strlen(one), "t.mlir", &m));
+  t = NULL;
+  if (m) CHECK_OK(cxla_module_print(m, &t));
+  CHECK(t && strstr(t, "->f32[2,3]{1,0:S(5)}}"));
+  cxla_free_string(t);
+  cxla_module_destroy(m);
+  static const char bad[] =
+      "func.func @main(%x: tensor<3xf32> {mhlo.memory_kind = \"tpu_hbm\"}) -> tensor<3xf32> {\n"
+      "  return %x : tensor<3xf32>\n"
+      "}\n";
+  m = NULL;
+  cxla_status s = cxla_module_parse(bad, strlen(bad), "t.mlir", &m);
+  CHECK(s && cxla_status_code_of(s) == CXLA_UNIMPLEMENTED && strstr(cxla_status_message(s), "tpu_hbm"));
+  cxla_status_free(s);
+  cxla_module_destroy(m);
+}
+
 TEST(bounded_dimensions) {
   const char *text =
       "module { func.func public @main(%a: tensor<?x4xf32, #stablehlo.bounds<8, ?>>) -> "
@@ -579,6 +621,7 @@ int main(int argc, char **argv) {
   RUN(run_chlo_complex_cosh_sinh);
   RUN(run_reduce_body_outer_constant);
   RUN(custom_call_side_effect);
+  RUN(memory_kinds);
   RUN(bounded_dimensions);
   RUN(fuzz_regressions);
   return test_summary(__FILE__);
