@@ -201,6 +201,23 @@ def test_memory_kinds(cxla, cpu):
     np.testing.assert_array_equal(np.asarray(g(jax.device_put(x, cxla))), x * 2 + 1)
 
 
+def test_collectives_on_one_device(cxla, cpu):
+    # pmap's collectives over cxla's one device give XLA:CPU's results: the
+    # operand (all_gather, psum_scatter, all_to_all, a ppermute to itself)
+    # or zeros (a ppermute that sends nothing)
+    x = np.arange(12, dtype=np.float32).reshape(1, 3, 4)
+    fs = [lambda v: jax.lax.all_gather(v, "i", tiled=True),
+          lambda v: jax.lax.psum_scatter(v, "i", scatter_dimension=0, tiled=True),
+          lambda v: jax.lax.all_to_all(v, "i", 0, 0, tiled=True),
+          lambda v: jax.lax.ppermute(v, "i", [(0, 0)]),
+          lambda v: jax.lax.ppermute(v, "i", []),
+          lambda v: jax.lax.psum(v, "i") + jax.lax.axis_index("i")]
+    for f in fs:
+        got = jax.pmap(f, axis_name="i", devices=[cxla])(x)
+        want = jax.pmap(f, axis_name="i", devices=[cpu])(x)
+        np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
+
+
 def test_host_callbacks(cxla, capsys):
     # jax.debug.print (ordered and not), pure_callback with results,
     # io_callback, a print in a loop whose result nothing reads: each runs

@@ -769,6 +769,37 @@ static cxla_status h_identity(Scope *s, const MlirOp *op, Instr **ops, Instr **o
   return NULL;
 }
 
+/* all_gather, reduce_scatter, all_to_all, collective_broadcast on one
+ * device: each result is its operand (a group of one gathers, scatters and
+ * exchanges nothing). A result of another type than its operand's means
+ * a group of several devices, which cxla does not have. */
+static cxla_status h_collective_identity(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  if (op->nresults != op->noperands)
+    return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "%d results of %d operands", op->nresults, op->noperands);
+  for (int k = 0; k < op->noperands; k++) {
+    Shape *r;
+    TRY(imp_shape(s->imp, op, op->results[k].type, &r));
+    if (!shape_same_dims(r, ops[k]->shape) || r->type != ops[k]->shape->type)
+      return imp_err(s->imp, op, CXLA_UNIMPLEMENTED,
+                     "a collective over a group of several devices (cxla runs on one)");
+  }
+  return h_identity(s, op, ops, out);
+}
+
+/* collective_permute on one device: the operand where a pair sends device
+ * 0 to itself; else zeros, as XLA gives a device that receives nothing. */
+static cxla_status h_collective_permute(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+  I64List pairs;
+  TRY(attr_i64s(s->imp, op, "source_target_pairs", true, &pairs));
+  for (int k = 0; k + 1 < pairs.n; k += 2)
+    if (pairs.v[k] == 0 && pairs.v[k + 1] == 0) return h_collective_identity(s, op, ops, out);
+  if (op->noperands != 1 || op->nresults != 1)
+    return imp_err(s->imp, op, CXLA_UNIMPLEMENTED, "collective_permute of %d operands", op->noperands);
+  *out = ib_const_i(s, ops[0]->shape->type, 0, ops[0]->shape);
+  IMP_NN(*out);
+  return NULL;
+}
+
 static cxla_status h_get_dimension_size(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   TRY(simple(s, op, ops, OP_GET_DIMENSION_SIZE, out));
   return one_dim(s, op, *out, "dimension");
@@ -804,7 +835,10 @@ static const struct {
     {"rng", h_rng}, {"cholesky", h_cholesky}, {"triangular_solve", h_triangular_solve},
     {"batch_norm_inference", h_bn_inference}, {"batch_norm_training", h_bn_training},
     {"batch_norm_grad", h_bn_grad}, {"custom_call", h_custom_call},
-    {"all_reduce", h_identity}, {"get_dimension_size", h_get_dimension_size},
+    {"all_reduce", h_identity}, {"all_gather", h_collective_identity},
+    {"reduce_scatter", h_collective_identity}, {"all_to_all", h_collective_identity},
+    {"collective_broadcast", h_collective_identity}, {"collective_permute", h_collective_permute},
+    {"get_dimension_size", h_get_dimension_size},
 };
 
 ImpFn imp_ops_lookup(const char *name) {

@@ -500,6 +500,57 @@ TEST(custom_call_side_effect) {
   cxla_module_destroy(m);
 }
 
+/* Collectives on one device, as JAX's pmap over one device lowers them:
+ * all_gather, reduce_scatter, all_to_all and a collective_permute that
+ * sends device 0 to itself are the operand, one that sends nothing gives
+ * zeros (XLA:CPU's results); a gather over a group of two is refused. */
+TEST(run_collectives_on_one_device) {
+  const char *text =
+      "module @m {\n"
+      "  func.func public @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {\n"
+      "    %1 = \"stablehlo.all_gather\"(%x) <{all_gather_dim = 0 : i64, channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,"
+      " replica_groups = dense<0> : tensor<1x1xi64>, use_global_device_ids}> : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "    %2 = \"stablehlo.reduce_scatter\"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,"
+      " replica_groups = dense<0> : tensor<1x1xi64>, scatter_dimension = 0 : i64, use_global_device_ids}> ({\n"
+      "    ^bb0(%a: tensor<f32>, %b: tensor<f32>):\n"
+      "      %s = stablehlo.add %a, %b : tensor<f32>\n"
+      "      stablehlo.return %s : tensor<f32>\n"
+      "    }) : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "    %3 = \"stablehlo.all_to_all\"(%x) <{concat_dimension = 0 : i64, split_count = 1 : i64, split_dimension = 0 : i64,"
+      " replica_groups = dense<0> : tensor<1x1xi64>}> : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "    %4 = \"stablehlo.collective_permute\"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,"
+      " source_target_pairs = dense<0> : tensor<1x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "    %5 = \"stablehlo.collective_permute\"(%x) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>,"
+      " source_target_pairs = dense<> : tensor<0x2xi64>}> : (tensor<4xf32>) -> tensor<4xf32>\n"
+      "    return %1, %2, %3, %4, %5 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>\n"
+      "  }\n"
+      "}\n";
+  float x[4] = {1, 2, 3, 4};
+  Literal *a = f32_vec(4, x);
+  Literal *r = run_text(text, &a, 1);
+  CHECK(r && r->type == T_TUPLE && r->ntuple == 5);
+  for (int k = 0; r && r->type == T_TUPLE && k < r->ntuple; k++) {
+    const Literal *e = r->tuple[k];
+    CHECK(e->type == T_F32 && e->nelems == 4);
+    if (e->nelems != 4) continue;
+    const float *o = e->data;
+    for (int i = 0; i < 4; i++) CHECK(o[i] == (k < 4 ? x[i] : 0.0f));
+  }
+  literal_free(r);
+  literal_free(a);
+  const char *two =
+      "func.func @main(%x: tensor<4xf32>) -> tensor<8xf32> {\n"
+      "  %1 = \"stablehlo.all_gather\"(%x) <{all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>}>"
+      " : (tensor<4xf32>) -> tensor<8xf32>\n"
+      "  return %1 : tensor<8xf32>\n"
+      "}\n";
+  cxla_module *m = NULL;
+  cxla_status s = cxla_module_parse(two, strlen(two), "t.mlir", &m);
+  CHECK(s && cxla_status_code_of(s) == CXLA_UNIMPLEMENTED && strstr(cxla_status_message(s), "several devices"));
+  cxla_status_free(s);
+  cxla_module_destroy(m);
+}
+
 /* mhlo.memory_kind on the entry's arguments and results (JAX's shardings
  * with memory kinds): the entry layout's memory spaces, S(5) for
  * pinned_host and S(6) for unpinned_host, none for device; a kind cxla
@@ -622,6 +673,7 @@ int main(int argc, char **argv) {
   RUN(run_reduce_body_outer_constant);
   RUN(custom_call_side_effect);
   RUN(memory_kinds);
+  RUN(run_collectives_on_one_device);
   RUN(bounded_dimensions);
   RUN(fuzz_regressions);
   return test_summary(__FILE__);
