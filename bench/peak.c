@@ -6,6 +6,11 @@
  *                     cache); counted as STREAM does, 24 bytes per element
  *                     (write-allocate traffic is not counted). Best of 10
  *                     passes, on every online core and on one core.
+ *                     Then, on every core, the two patterns most kernels
+ *                     have, over the same arrays: a copy a[i] = b[i] with
+ *                     non-temporal stores (16 bytes per element, all of
+ *                     them moved: no line is read before it is written)
+ *                     and a read, the sum of b (8 bytes per element).
  *   compute           OpenBLAS sgemm and dgemm (through CBLAS), square,
  *                     n = 1024, 1536, 2048, 2n^3 flops each; best of 3
  *                     runs after a warm-up, with all of OpenBLAS's threads
@@ -16,6 +21,8 @@
  * BUILD/bench/peak, linked with -lopenblas. */
 #include <pthread.h>
 #include <sched.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,10 +52,13 @@ static int online_cores(void) {
 
 enum { TRIAD_PASSES = 10 };
 
+enum { K_TRIAD, K_COPY_NT, K_READ };
+
 typedef struct Triad {
   double *a, *b, *c;
   size_t n;
-  int nthreads;
+  int nthreads, kind;
+  double sums[64]; /* K_READ: each thread's sum (kept: the loop is not dead) */
   pthread_barrier_t barrier;
   double best; /* seconds for the fastest pass */
 } Triad;
@@ -57,6 +67,44 @@ typedef struct Worker {
   Triad *t;
   int id;
 } Worker;
+
+#if defined(__x86_64__)
+#include <emmintrin.h>
+/* a[lo, hi) = b[lo, hi) by non-temporal stores (from the first 16-byte
+ * boundary; malloc's arrays are 16-byte aligned) */
+static void copy_nt(double *a, const double *b, size_t lo, size_t hi) {
+  size_t i = lo;
+  if (i < hi && ((uintptr_t)(a + i) & 15)) a[i] = b[i], i++;
+  for (; i + 2 <= hi; i += 2) _mm_stream_pd(a + i, _mm_loadu_pd(b + i));
+  for (; i < hi; i++) a[i] = b[i];
+  _mm_sfence();
+}
+static double sum(const double *b, size_t lo, size_t hi) {
+  __m128d s0 = _mm_setzero_pd(), s1 = s0, s2 = s0, s3 = s0;
+  size_t i = lo;
+  for (; i + 8 <= hi; i += 8) {
+    s0 = _mm_add_pd(s0, _mm_loadu_pd(b + i));
+    s1 = _mm_add_pd(s1, _mm_loadu_pd(b + i + 2));
+    s2 = _mm_add_pd(s2, _mm_loadu_pd(b + i + 4));
+    s3 = _mm_add_pd(s3, _mm_loadu_pd(b + i + 6));
+  }
+  double r[2];
+  _mm_storeu_pd(r, _mm_add_pd(_mm_add_pd(s0, s1), _mm_add_pd(s2, s3)));
+  double t = r[0] + r[1];
+  for (; i < hi; i++) t += b[i];
+  return t;
+}
+#else
+static void copy_nt(double *a, const double *b, size_t lo, size_t hi) { memcpy(a + lo, b + lo, (hi - lo) * sizeof *a); }
+static double sum(const double *b, size_t lo, size_t hi) {
+  double s[4] = {0};
+  size_t i = lo;
+  for (; i + 4 <= hi; i += 4)
+    for (int k = 0; k < 4; k++) s[k] += b[i + k];
+  for (; i < hi; i++) s[0] += b[i];
+  return s[0] + s[1] + s[2] + s[3];
+}
+#endif
 
 /* Each thread touches its own slice first, so that its pages are local to
  * it, then runs the passes; thread 0 times them between two barriers. */
@@ -71,7 +119,13 @@ static void *triad_worker(void *arg) {
   for (int pass = 0; pass < TRIAD_PASSES; pass++) {
     pthread_barrier_wait(&t->barrier);
     double t0 = now();
-    for (size_t i = lo; i < hi; i++) a[i] = b[i] + s * c[i];
+    if (t->kind == K_TRIAD) {
+      for (size_t i = lo; i < hi; i++) a[i] = b[i] + s * c[i];
+    } else if (t->kind == K_COPY_NT) {
+      copy_nt(a, b, lo, hi);
+    } else if (w->id < 64) {
+      t->sums[w->id] += sum(b, lo, hi);
+    }
     pthread_barrier_wait(&t->barrier);
     double dt = now() - t0;
     if (w->id == 0 && dt < t->best) t->best = dt;
@@ -79,9 +133,10 @@ static void *triad_worker(void *arg) {
   return NULL;
 }
 
-/* Returns GB/s (1e9 bytes), or a negative number on failure. */
-static double triad(size_t n, int nthreads) {
-  Triad t = {.n = n, .nthreads = nthreads, .best = 1e30};
+/* Returns GB/s (1e9 bytes) of pattern `kind`, or a negative number on
+ * failure. */
+static double triad(size_t n, int nthreads, int kind) {
+  Triad t = {.n = n, .nthreads = nthreads, .kind = kind, .best = 1e30};
   t.a = malloc(n * sizeof(double));
   t.b = malloc(n * sizeof(double));
   t.c = malloc(n * sizeof(double));
@@ -100,7 +155,11 @@ static double triad(size_t n, int nthreads) {
   for (int i = 1; i < started; i++) pthread_join(th[i], NULL);
   pthread_barrier_destroy(&t.barrier);
   /* A check that the loop ran and was not optimised away. */
-  if (started == nthreads && t.a[n / 2] == 7.0) gbs = 3.0 * sizeof(double) * (double)n / t.best / 1e9;
+  double sum_all = 0;
+  for (int i = 0; i < nthreads && i < 64; i++) sum_all += t.sums[i];
+  bool ran = kind == K_TRIAD ? t.a[n / 2] == 7.0 : kind == K_COPY_NT ? t.a[n / 2] == 1.0 : sum_all == TRIAD_PASSES * (double)n;
+  double bytes = (kind == K_TRIAD ? 3.0 : kind == K_COPY_NT ? 2.0 : 1.0) * sizeof(double) * (double)n;
+  if (started == nthreads && ran) gbs = bytes / t.best / 1e9;
 done:
   free(t.a), free(t.b), free(t.c), free(w), free(th);
   return gbs;
@@ -161,8 +220,9 @@ int main(int argc, char **argv) {
   const int *sizes = quick ? sizes_quick : sizes_full;
   int nsizes = quick ? 1 : 3;
 
-  double triad_all = triad(n, cores), triad_one = triad(n, 1);
-  if (triad_all < 0 || triad_one < 0) {
+  double triad_all = triad(n, cores, K_TRIAD), triad_one = triad(n, 1, K_TRIAD);
+  double copy_all = triad(n, cores, K_COPY_NT), read_all = triad(n, cores, K_READ);
+  if (triad_all < 0 || triad_one < 0 || copy_all < 0 || read_all < 0) {
     fprintf(stderr, "error: triad failed (out of memory or threads)\n");
     return 1;
   }
@@ -171,6 +231,7 @@ int main(int argc, char **argv) {
   printf("{\n  \"cores\": %d,\n  \"quick\": %s,\n", cores, quick ? "true" : "false");
   printf("  \"triad_array_bytes\": %zu,\n", n * sizeof(double));
   printf("  \"triad_gbs\": {\"all\": %.3f, \"one\": %.3f},\n", triad_all, triad_one);
+  printf("  \"copy_nt_gbs\": {\"all\": %.3f},\n  \"read_gbs\": {\"all\": %.3f},\n", copy_all, read_all);
   printf("  \"gemm\": [");
   for (int one = 0; one < 2; one++) {
     openblas_set_num_threads(one ? 1 : blas_threads);
