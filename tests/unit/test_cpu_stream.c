@@ -107,13 +107,15 @@ TEST(transcendental) {
   "\nENTRY e {\n  p = f32[" R "," C "] parameter(0)\n"                       \
   "  ROOT f = f32[" R "," C "] fusion(p), kind=kInput, calls=fused\n}\n"
 
-/* softmax over the rows of f32[R,C] */
-#define SOFTMAX(R, C)                                                            \
+/* a module's reducers mx and sum, then the head of computation `fused` */
+#define REDUCERS                                                                 \
   "HloModule m\n\nmx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"    \
   "  ROOT m = f32[] maximum(a, b)\n}\n\nsum {\n  a = f32[] parameter(0)\n"       \
-  "  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nfused {\n"         \
-  "  x = f32[" R "," C "] parameter(0)\n"                                        \
-  "  ninf = f32[] constant(-inf)\n"                                              \
+  "  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nfused {\n"
+
+/* the rest of `fused`: softmax over the rows of x (f32[R,C]), the module's
+ * entry after it */
+#define SOFTMAX_OF_X(R, C)                                                       \
   "  m = f32[" R "] reduce(x, ninf), dimensions={1}, to_apply=mx\n"              \
   "  mb = f32[" R "," C "] broadcast(m), dimensions={0}\n"                       \
   "  d = f32[" R "," C "] subtract(x, mb)\n"                                     \
@@ -123,12 +125,14 @@ TEST(transcendental) {
   "  sb = f32[" R "," C "] broadcast(s), dimensions={0}\n"                       \
   "  ROOT y = f32[" R "," C "] divide(ex, sb)\n}\n" ENTRY_OF(R, C)
 
+/* softmax over the rows of f32[R,C] */
+#define SOFTMAX(R, C)                                                            \
+  REDUCERS "  x = f32[" R "," C "] parameter(0)\n"                               \
+  "  ninf = f32[] constant(-inf)\n" SOFTMAX_OF_X(R, C)
+
 /* columns past row + 2 masked to -inf first (a causal mask) */
 #define CAUSAL_SOFTMAX(R, C)                                                     \
-  "HloModule m\n\nmx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"    \
-  "  ROOT m = f32[] maximum(a, b)\n}\n\nsum {\n  a = f32[] parameter(0)\n"       \
-  "  b = f32[] parameter(1)\n  ROOT s = f32[] add(a, b)\n}\n\nfused {\n"         \
-  "  x0 = f32[" R "," C "] parameter(0)\n"                                       \
+  REDUCERS "  x0 = f32[" R "," C "] parameter(0)\n"                              \
   "  r = s32[" R "," C "] iota(), iota_dimension=0\n"                            \
   "  c = s32[" R "," C "] iota(), iota_dimension=1\n"                            \
   "  two = s32[] constant(2)\n"                                                  \
@@ -137,15 +141,7 @@ TEST(transcendental) {
   "  keep = pred[" R "," C "] compare(c, r2), direction=LE\n"                    \
   "  ninf = f32[] constant(-inf)\n"                                              \
   "  nb = f32[" R "," C "] broadcast(ninf), dimensions={}\n"                     \
-  "  x = f32[" R "," C "] select(keep, x0, nb)\n"                                \
-  "  m = f32[" R "] reduce(x, ninf), dimensions={1}, to_apply=mx\n"              \
-  "  mb = f32[" R "," C "] broadcast(m), dimensions={0}\n"                       \
-  "  d = f32[" R "," C "] subtract(x, mb)\n"                                     \
-  "  ex = f32[" R "," C "] exponential(d)\n"                                     \
-  "  z = f32[] constant(0)\n"                                                    \
-  "  s = f32[" R "] reduce(ex, z), dimensions={1}, to_apply=sum\n"               \
-  "  sb = f32[" R "," C "] broadcast(s), dimensions={0}\n"                       \
-  "  ROOT y = f32[" R "," C "] divide(ex, sb)\n}\n" ENTRY_OF(R, C)
+  "  x = f32[" R "," C "] select(keep, x0, nb)\n" SOFTMAX_OF_X(R, C)
 
 /* (x - mean) / sqrt(variance + 1e-5) over rows (NC: C as a float) */
 #define LAYERNORM(R, C, NC)                                                       \
