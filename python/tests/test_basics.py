@@ -218,6 +218,23 @@ def test_collectives_on_one_device(cxla, cpu):
         np.testing.assert_array_equal(np.asarray(got), np.asarray(want))
 
 
+def test_views_outlive_deletion(cxla):
+    # a NumPy view of a cxla array (the buffer protocol: an external
+    # reference) keeps its memory after delete(); donating an array that
+    # has one leaves it in place and runs, as on XLA:CPU
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    y = jax.device_put(x, cxla)
+    view = memoryview(y)
+    y.delete()
+    assert view.tobytes() == x.tobytes()
+    z = jax.device_put(x, cxla)
+    a = np.asarray(z)
+    out = jax.jit(lambda t: t + 1, donate_argnums=0)(z)
+    assert not z.is_deleted()
+    np.testing.assert_array_equal(np.asarray(out), x + 1)
+    np.testing.assert_array_equal(a, x)
+
+
 def test_host_callbacks(cxla, capsys):
     # jax.debug.print (ordered and not), pure_callback with results,
     # io_callback, a print in a loop whose result nothing reads: each runs

@@ -101,6 +101,8 @@ PJRT_Buffer *pj_buffer_wrap_in(PJRT_Client *client, cxla_buffer *b, pj_memory *m
   if (!pb) return NULL;
   pb->client = client;
   pb->mem = mem;
+  atomic_init(&pb->ext_refs, 0);
+  atomic_init(&pb->held, NULL);
   atomic_init(&pb->b, b);
   pb->type = pj_type_from_cxla(cxla_buffer_type(b));
   pb->rank = rank;
@@ -225,14 +227,28 @@ PJRT_Error *pj_Buffer_Destroy(PJRT_Buffer_Destroy_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_Destroy_Args, a);
   if (a->buffer) {
     cxla_buffer_destroy(atomic_exchange(&a->buffer->b, NULL));
+    cxla_buffer_destroy(atomic_exchange(&a->buffer->held, NULL));
     free(a->buffer);
   }
   return NULL;
 }
 
+void pj_buffer_release(PJRT_Buffer *pb) {
+  cxla_buffer *b = atomic_exchange(&pb->b, NULL);
+  if (!b) return;
+  if (atomic_load(&pb->ext_refs) == 0) {
+    cxla_buffer_destroy(b);
+    return;
+  }
+  /* an external reference reads it: freed with the last one, which may
+   * have been dropped meanwhile */
+  atomic_store(&pb->held, b);
+  if (atomic_load(&pb->ext_refs) == 0) cxla_buffer_destroy(atomic_exchange(&pb->held, NULL));
+}
+
 PJRT_Error *pj_Buffer_Delete(PJRT_Buffer_Delete_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_Delete_Args, a);
-  cxla_buffer_destroy(atomic_exchange(&a->buffer->b, NULL));
+  pj_buffer_release(a->buffer);
   return NULL;
 }
 
@@ -444,11 +460,20 @@ PJRT_Error *pj_Buffer_OpaqueDeviceMemoryDataPointer(PJRT_Buffer_OpaqueDeviceMemo
  * until the buffer is destroyed; cxla never moves buffer data. */
 PJRT_Error *pj_Buffer_IncreaseExternalReferenceCount(PJRT_Buffer_IncreaseExternalReferenceCount_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_IncreaseExternalReferenceCount_Args, a);
+  if (!atomic_load(&a->buffer->b)) return deleted_error("PJRT_Buffer_IncreaseExternalReferenceCount");
+  atomic_fetch_add(&a->buffer->ext_refs, 1);
   return NULL;
 }
 
 PJRT_Error *pj_Buffer_DecreaseExternalReferenceCount(PJRT_Buffer_DecreaseExternalReferenceCount_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_DecreaseExternalReferenceCount_Args, a);
+  int n = atomic_load(&a->buffer->ext_refs);
+  do {
+    if (n <= 0)
+      return pj_err(PJRT_Error_Code_FAILED_PRECONDITION,
+                    "PJRT_Buffer_DecreaseExternalReferenceCount: the buffer has no external reference");
+  } while (!atomic_compare_exchange_weak(&a->buffer->ext_refs, &n, n - 1));
+  if (n == 1) cxla_buffer_destroy(atomic_exchange(&a->buffer->held, NULL));
   return NULL;
 }
 

@@ -433,10 +433,11 @@ PJRT_Error *pj_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args *a) {
     }
   }
   /* Donation: a parameter the module aliases to a result is consumed, as
-   * on XLA; the caller sees its buffer deleted. */
+   * on XLA; the caller sees its buffer deleted. One with an external
+   * reference (a NumPy view of it) is not, as on XLA:CPU: it stays. */
   for (size_t i = 0; i < na; i++)
-    if (d->donated[i] && !is_non_donatable(a->options, (int)i))
-      cxla_buffer_destroy(atomic_exchange(&pargs[i]->b, NULL));
+    if (d->donated[i] && !is_non_donatable(a->options, (int)i) && atomic_load(&pargs[i]->ext_refs) == 0)
+      pj_buffer_release(pargs[i]);
   for (size_t i = 0; i < nr; i++) a->output_lists[0][i] = outs[i];
   if (a->device_complete_events) {
     a->device_complete_events[0] = pj_event_wrap(ev);

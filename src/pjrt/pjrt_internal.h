@@ -96,6 +96,12 @@ struct PJRT_Buffer {
   PJRT_Client *client;
   pj_memory *mem; /* the memory it is labelled with (pj_memory) */
   _Atomic(cxla_buffer *) b; /* NULL once deleted (or donated) */
+  /* External references (a NumPy view of the data, DLPack): while any is
+   * held, a deleted buffer's memory stays in `held`, freed when the last
+   * is dropped (or the handle destroyed); a buffer with one is not
+   * consumed by donation (XLA:CPU's behaviour). */
+  atomic_int ext_refs;
+  _Atomic(cxla_buffer *) held;
   PJRT_Buffer_Type type;
   int rank;
   int64_t dims[]; /* rank entries */
@@ -103,6 +109,9 @@ struct PJRT_Buffer {
 /* A PJRT buffer owning b, in the device memory (_in: in mem). */
 PJRT_Buffer *pj_buffer_wrap(PJRT_Client *client, cxla_buffer *b);
 PJRT_Buffer *pj_buffer_wrap_in(PJRT_Client *client, cxla_buffer *b, pj_memory *mem);
+/* Deletes pb's buffer (donated or deleted): freed now, or when its last
+ * external reference is dropped. */
+void pj_buffer_release(PJRT_Buffer *pb);
 
 int pj_type_to_cxla(PJRT_Buffer_Type t, cxla_type *out);
 PJRT_Buffer_Type pj_type_from_cxla(cxla_type t);

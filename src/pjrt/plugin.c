@@ -541,7 +541,16 @@ UNIMPL(PJRT_CopyToDeviceStream_AddChunk)
 UNIMPL(PJRT_CopyToDeviceStream_TotalBytes)
 UNIMPL(PJRT_CopyToDeviceStream_GranuleSize)
 UNIMPL(PJRT_CopyToDeviceStream_CurrentBytes)
-UNIMPL(PJRT_TopologyDescription_Create)
+/* A topology without a client (ahead-of-time compilation for a machine
+ * described by name): the words JAX looks for in the error of a plugin
+ * without one ("topology not implemented"), which its AOT helpers then
+ * report as unsupported. */
+static PJRT_Error *unimpl_PJRT_TopologyDescription_Create(PJRT_TopologyDescription_Create_Args *a) {
+  (void)a;
+  return pj_err(PJRT_Error_Code_UNIMPLEMENTED,
+                "PJRT_TopologyDescription_Create: topology not implemented by cxla (a client's own topology "
+                "is PJRT_Client_TopologyDescription)");
+}
 UNIMPL(PJRT_TopologyDescription_Deserialize)
 UNIMPL(PJRT_Compile)
 UNIMPL(PJRT_Client_CreateViewOfDeviceBuffer)
