@@ -30,21 +30,38 @@ class _WithCpuRules(dict):
         self._cpu = cpu
 
     def __contains__(self, prim):
-        return dict.__contains__(self, prim) or prim in self._cpu or getattr(prim, "name", None) == "mpmd_map"
+        return (dict.__contains__(self, prim) or prim in self._cpu
+                or getattr(prim, "name", None) in _LAZY_RULES)
 
     def __getitem__(self, prim):
         if dict.__contains__(self, prim):
             return dict.__getitem__(self, prim)
-        if getattr(prim, "name", None) == "mpmd_map" and prim not in self._cpu:
-            # Pallas's core_map / mpmd_map names the platforms it lowers
-            # for (cpu's is the fallback that runs the kernel's jaxpr,
-            # Pallas's interpret mode): cxla takes cpu's
-            from jax._src.pallas import mpmd
-            return mpmd._mpmd_map_fallback_lowering
+        name = getattr(prim, "name", None)
+        if name in _LAZY_RULES and prim not in self._cpu:
+            from jax._src.interpreters import mlir
+            return mlir.LoweringRuleEntry(_LAZY_RULES[name](), True)
         return self._cpu[prim]
 
     def get(self, prim, default=None):
         return self[prim] if prim in self else default
+
+
+def _mpmd_map_rule():
+    # Pallas's core_map / mpmd_map names the platforms it lowers for (cpu's
+    # is the fallback that runs the kernel's jaxpr, Pallas's interpret
+    # mode): cxla takes cpu's
+    from jax._src.pallas import mpmd
+    return mpmd._mpmd_map_fallback_lowering
+
+
+def _buffer_callback_rule():
+    return _buffer_callback_lowering
+
+
+# Rules for primitives of modules JAX imports on demand (Pallas,
+# jax.experimental.buffer_callback), by the primitive's name: each made
+# when a lowering first asks, so that initialization imports none of them.
+_LAZY_RULES = {"mpmd_map": _mpmd_map_rule, "buffer_callback": _buffer_callback_rule}
 
 
 def _cpu_lowerings() -> None:
@@ -157,6 +174,9 @@ def _trampoline(_arg, cid, nargs, args, nresults, results, error, error_size):
         if nargs != len(in_avals) or nresults != len(out_avals):
             raise RuntimeError(f"host callback {cid}: called with {nargs} arguments and {nresults} "
                                f"results, made for {len(in_avals)} and {len(out_avals)}")
+        if isinstance(fn, _RawCallback):
+            fn([args[i] for i in range(nargs)], [results[i] for i in range(nresults)])
+            return 0
         outs = fn(*[_array_at(args[i], a) for i, a in enumerate(in_avals)])
         for i, (o, aval) in enumerate(zip(outs, out_avals)):
             o = np.ascontiguousarray(o)
@@ -171,6 +191,110 @@ def _trampoline(_arg, cid, nargs, args, nresults, results, error, error_size):
 
 
 _trampoline_c = _CallbackType(_trampoline)
+
+
+class _RawCallback:
+    """A host callback that takes the operands' and results' addresses
+    itself (buffer_callback): fn(args, results), two lists of ints."""
+
+    def __init__(self, fn):
+        self.fn = fn
+
+    def __call__(self, args, results):
+        self.fn(args, results)
+        return ()
+
+
+def _register_callback(fn, in_avals, out_avals) -> int:
+    with _callbacks_lock:
+        _callbacks.append((fn, tuple(in_avals), tuple(out_avals)))
+        return len(_callbacks) - 1
+
+
+# ---- buffer_callback ---------------------------------------------------------
+# jax.experimental.buffer_callback hands its callback the operands and
+# results as buffers in device memory, the results to be written in place
+# (XLA's FFI "xla_buffer_python_cpu_callback"). On cxla it is a
+# cxla_host_callback whose Python side wraps the addresses in _Buffer
+# objects: NumPy views of the memory (read-only for operands), with the
+# attributes and protocols (__array__, DLPack) of jaxlib's Buffer. An
+# operand aliased to a result (input_output_aliases) is copied into the
+# result's memory first, and both buffers view that memory, as they share
+# one buffer on XLA.
+
+class _Buffer:
+    def __init__(self, address, aval, writeable):
+        import numpy as np
+
+        dtype = np.dtype(aval.dtype)
+        n = int(np.prod(aval.shape, dtype=np.int64)) * dtype.itemsize
+        if n:
+            raw = (ctypes.c_char * n).from_address(address)
+            self._a = np.frombuffer(raw, dtype=dtype).reshape(aval.shape)
+        else:
+            self._a = np.zeros(aval.shape, dtype)
+        self._a.flags.writeable = bool(writeable) and n > 0
+        self.writeable = bool(writeable)
+
+    shape = property(lambda self: self._a.shape)
+    dtype = property(lambda self: self._a.dtype)
+    ndim = property(lambda self: self._a.ndim)
+
+    def __array__(self, dtype=None, copy=None):
+        import numpy as np
+
+        if copy:
+            return np.array(self._a, dtype=dtype, copy=True)
+        return self._a if dtype is None else self._a.astype(dtype, copy=False)
+
+    def __dlpack__(self, *args, **kwargs):
+        return self._a.__dlpack__(*args, **kwargs)
+
+    def __dlpack_device__(self):
+        return self._a.__dlpack_device__()
+
+
+class _ExecutionContext:
+    @property
+    def stage(self):
+        from jax.experimental.buffer_callback import ExecutionStage
+        return ExecutionStage.EXECUTE
+
+    @property
+    def stream(self):
+        import jax
+        raise jax.errors.JaxRuntimeError("INVALID_ARGUMENT: XLA FFI GPU context is not available "
+                                         "(cxla runs callbacks on the host)")
+
+
+def _buffer_callback_lowering(ctx, *args, callback, in_tree, out_tree, has_side_effect,
+                              input_output_aliases, command_buffer_compatible, **_):
+    import numpy as np
+    from jax._src import ffi, tree_util
+
+    del command_buffer_compatible  # a GPU notion
+    platforms = ctx.module_context.platforms
+    if len(platforms) > 1:
+        raise NotImplementedError("multi-platform lowering for buffer_callback")
+    in_avals, out_avals = list(ctx.avals_in), list(ctx.avals_out)
+    alias = dict(input_output_aliases)  # operand -> result
+
+    def raw(arg_addrs, res_addrs):
+        for i, o in alias.items():
+            n = int(np.prod(in_avals[i].shape, dtype=np.int64)) * np.dtype(in_avals[i].dtype).itemsize
+            if n:
+                ctypes.memmove(res_addrs[o], arg_addrs[i], n)
+        ins = [_Buffer(res_addrs[alias[i]] if i in alias else a, in_avals[i], False)
+               for i, a in enumerate(arg_addrs)]
+        outs = [_Buffer(a, out_avals[k], True) for k, a in enumerate(res_addrs)]
+        py_args, py_kwargs = tree_util.tree_unflatten(in_tree, ins)
+        py_outs = tree_util.tree_unflatten(out_tree, outs)
+        if callback(_ExecutionContext(), py_outs, *py_args, **py_kwargs) is not None:
+            raise ValueError("buffer_callback callback must not return any values.")
+
+    cid = _register_callback(_RawCallback(raw), in_avals, out_avals)
+    rule = ffi.ffi_lowering("cxla_host_callback", has_side_effect=has_side_effect)
+    return rule(ctx, *args, id=np.uint64(cid))
 
 
 def _host_callbacks() -> None:
@@ -208,9 +332,7 @@ def _host_callbacks() -> None:
                                        f"Expected: {aval.dtype}, Actual: {v.dtype}")
             return out_vals
 
-        with _callbacks_lock:
-            _callbacks.append((checked, tuple(operand_avals), tuple(result_avals)))
-            cid = len(_callbacks) - 1
+        cid = _register_callback(checked, operand_avals, result_avals)
         operands = list(operands)
         if token:
             if (sharding is not None and len(ctx.avals_out) > 0

@@ -235,6 +235,74 @@ def test_views_outlive_deletion(cxla):
     np.testing.assert_array_equal(a, x)
 
 
+def test_buffer_callback(cxla):
+    # jax.experimental.buffer_callback: the callback gets the operands
+    # (read-only) and the results (written in place) as buffers of the
+    # execution, readable through NumPy and DLPack; an aliased operand and
+    # result share memory; one with a side effect runs unread
+    from jax.experimental import buffer_callback as bc
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+
+    def double(ctx, out, arg):
+        assert ctx.stage == bc.ExecutionStage.EXECUTE
+        assert arg.shape == out.shape == x.shape and arg.dtype == out.dtype == x.dtype
+        assert not arg.writeable and out.writeable
+        np.asarray(out)[...] = np.from_dlpack(arg) * 2
+
+    f = bc.buffer_callback(double, jax.ShapeDtypeStruct(x.shape, x.dtype))
+    np.testing.assert_array_equal(np.asarray(jax.jit(lambda v: f(v) + 1)(jax.device_put(x, cxla))), x * 2 + 1)
+    seen = []
+
+    def aliased(ctx, out, arg):
+        seen.append(np.asarray(arg).ctypes.data == np.asarray(out).ctypes.data)
+        np.asarray(out)[...] += 1
+
+    g = bc.buffer_callback(aliased, jax.ShapeDtypeStruct(x.shape, x.dtype), input_output_aliases={0: 0})
+    np.testing.assert_array_equal(np.asarray(jax.jit(g)(jax.device_put(x, cxla))), x + 1)
+    assert seen == [True]
+    called = []
+    h = bc.buffer_callback(lambda *_: called.append(1), jax.ShapeDtypeStruct((), jnp.float32), has_side_effect=True)
+    with jax.default_device(cxla):
+        jax.block_until_ready(jax.jit(h)())
+    assert called == [1]
+
+
+def test_pallas_core_map_interpret(cxla):
+    # Pallas's core_map in interpret mode (two cores as two threads, each
+    # running its program on cxla, meeting at a semaphore barrier): cpu's
+    # lowering, as on XLA:CPU
+    pl = pytest.importorskip("jax.experimental.pallas")
+    pltpu = pytest.importorskip("jax.experimental.pallas.tpu")
+    mesh = pltpu.create_tensorcore_mesh("x", num_cores=2)
+
+    def f(x):
+        def inner(refs):
+            x_ref, y_ref = refs
+
+            @pl.core_map(mesh, interpret=pltpu.InterpretParams())
+            def _():
+                def alloc(xv, yv, dma_sem, sem):
+                    for i in range(2):
+                        pl.semaphore_signal(sem, 1, core_index=i)
+                    pl.semaphore_wait(sem, 2)
+                    slc = pl.ds(jax.lax.axis_index("x") * 8, 8)
+                    pltpu.async_copy(x_ref.at[slc], xv, dma_sem).wait()
+                    yv[...] = xv[...] + jax.lax.axis_index("x") + 1
+                    pltpu.async_copy(yv, y_ref.at[slc], dma_sem).wait()
+
+                pl.run_scoped(alloc, pltpu.VMEM((8, 128), x_ref.dtype), pltpu.VMEM((8, 128), x_ref.dtype),
+                              pltpu.SemaphoreType.DMA, pltpu.SemaphoreType.REGULAR)
+
+        return pl.run_state(inner)((x, jnp.zeros_like(x)))[1]
+
+    x = np.arange(16 * 128, dtype=np.int32).reshape(16, 128)
+    with jax.default_device(cxla):
+        y = jax.jit(f)(x)
+    assert y.devices() == {cxla}
+    want = (x.reshape(2, 8, 128) + 1 + np.arange(2, dtype=np.int32)[:, None, None]).reshape(x.shape)
+    np.testing.assert_array_equal(np.asarray(y), want)
+
+
 def test_host_callbacks(cxla, capsys):
     # jax.debug.print (ordered and not), pure_callback with results,
     # io_callback, a print in a loop whose result nothing reads: each runs
