@@ -897,6 +897,7 @@ static cxla_status extend_finish(Uses *x, HloModule *m, Computation *c, const Lo
     bool ok = moved && set_cur(x, w2, moved, nmoved);
     cxla_free(moved);
     if (!ok) return cxla_oom();
+    instr_retire(w); /* the new loop has its effects */
   } else {
     for (int j = 0; j < l->n; j++)
       if (!(els[j] = add_gte(c, w2, j))) return cxla_oom();

@@ -128,6 +128,32 @@ TEST(loop_state_removal_keeps_what_a_print_reads) {
   module_destroy(m);
 }
 
+/* Loop-invariant code motion out of a loop that prints, read only through
+ * get-tuple-elements: the extended loop replaces the old one (before, the
+ * old one stayed for its print, and each of the 64 rewrites in a row left
+ * one more: a Pallas interpret kernel ran its callbacks 65 times). */
+TEST(hoisting_from_a_loop_that_prints_keeps_one_loop) {
+  HloModule *m = pc_parse(
+      "HloModule m\n"
+      "cond {\n  p = (s32[], f32[4], f32[4]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+      "  n = s32[] constant(3)\n  ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+      "body {\n  p = (s32[], f32[4], f32[4]) parameter(0)\n  i = s32[] get-tuple-element(p), index=0\n"
+      "  k = f32[4] get-tuple-element(p), index=1\n  a = f32[4] get-tuple-element(p), index=2\n" PRINT("i")
+      "  e = f32[4] exponential(k)\n  s = f32[4] add(a, e)\n"
+      "  one = s32[] constant(1)\n  j = s32[] add(i, one)\n"
+      "  ROOT t = (s32[], f32[4], f32[4]) tuple(j, k, s)\n}\n"
+      "ENTRY e {\n  x = f32[4] parameter(0)\n  z = s32[] constant(0)\n"
+      "  t = (s32[], f32[4], f32[4]) tuple(z, x, x)\n"
+      "  w = (s32[], f32[4], f32[4]) while(t), condition=cond, body=body\n"
+      "  ROOT r = f32[4] get-tuple-element(w), index=2\n}\n");
+  if (!m) return;
+  CHECK(pc_run(m, "while-loop-simplify,dce"));
+  CHECK(prints(m) == 1 && pc_count(m->entry, OP_WHILE) == 1);
+  /* the exponential left the loop */
+  CHECK(pc_count(m->entry, OP_EXP) == 1);
+  module_destroy(m);
+}
+
 /* The default pipeline: the loop and the branch keep their prints, once. */
 TEST(default_pipeline_keeps_each_print_once) {
   HloModule *m = pc_parse(loop_unused);
@@ -149,6 +175,7 @@ int main(void) {
   RUN(inlined_call_prints_once_per_call);
   RUN(taken_branch_prints_once);
   RUN(loop_state_removal_keeps_what_a_print_reads);
+  RUN(hoisting_from_a_loop_that_prints_keeps_one_loop);
   RUN(default_pipeline_keeps_each_print_once);
   return test_summary("test_pass_side_effects");
 }
