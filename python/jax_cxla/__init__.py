@@ -362,6 +362,59 @@ def _host_callbacks() -> None:
         public_mlir.emit_python_callback = emit_python_callback
 
 
+def _dlpack() -> None:
+    """DLPack with cxla as the CPU it is: jaxlib exchanges DLPack tensors
+    with XLA's own CPU and GPU clients only. A cxla array exports a
+    NumPy view of its buffer (kDLCPU, read-only; the view holds an external
+    reference, so the memory outlives a delete()), and a CPU tensor
+    imported while cxla is the default backend (or onto a cxla device)
+    lands on cxla, copied in, where XLA:CPU would have taken it."""
+    import numpy as np
+    from jax._src import array
+    from jax._src import dlpack as dl
+    from jax._src import xla_bridge
+    import jax.dlpack as public_dlpack
+
+    impl = array.ArrayImpl
+    export, export_device, import_ = impl.__dlpack__, impl.__dlpack_device__, dl.from_dlpack
+
+    def on_cxla(x):
+        return len(x._arrays) == 1 and x.platform() == PLATFORM
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        if not on_cxla(self):
+            return export(self, stream=stream, max_version=max_version, dl_device=dl_device, copy=copy)
+        return np.asarray(self).__dlpack__(max_version=max_version, dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        if not on_cxla(self):
+            return export_device(self)
+        return dl.DLDeviceType.kDLCPU, 0
+
+    def from_dlpack(external_array, device=None, copy=None):
+        from jax.sharding import Sharding
+
+        target = device
+        if isinstance(device, Sharding) and len(device.device_set) == 1:
+            target = next(iter(device.device_set))
+        cpu_tensor = (hasattr(external_array, "__dlpack_device__")
+                      and external_array.__dlpack_device__()[0] == dl.DLDeviceType.kDLCPU)
+        to_cxla = (target.platform == PLATFORM if target is not None and hasattr(target, "platform")
+                   else xla_bridge.default_backend() == PLATFORM)
+        if not (cpu_tensor and to_cxla):
+            return import_(external_array, device=device, copy=copy)
+        if copy is False:
+            raise ValueError("from_dlpack onto cxla copies the tensor in; copy=False asks not to")
+        import jax
+        host = np.from_dlpack(external_array)
+        return jax.device_put(host, target if target is not None else jax.devices(PLATFORM)[0])
+
+    impl.__dlpack__ = __dlpack__
+    impl.__dlpack_device__ = __dlpack_device__
+    dl.from_dlpack = from_dlpack
+    public_dlpack.from_dlpack = from_dlpack
+
+
 def initialize() -> None:
     from jax._src import xla_bridge
 
@@ -376,3 +429,4 @@ def initialize() -> None:
     _enable_donation()
     _export_as_cpu()
     _host_callbacks()
+    _dlpack()
