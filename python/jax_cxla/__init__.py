@@ -333,6 +333,7 @@ def _host_callbacks() -> None:
             return out_vals
 
         cid = _register_callback(checked, operand_avals, result_avals)
+        ctx.module_context.add_host_callback(checked)
         operands = list(operands)
         if token:
             if (sharding is not None and len(ctx.avals_out) > 0
@@ -415,6 +416,46 @@ def _dlpack() -> None:
     public_dlpack.from_dlpack = from_dlpack
 
 
+def _persistent_cache() -> None:
+    """JAX's persistent compilation cache for cxla too: JAX keeps a fixed
+    list of platforms that may use it; cxla serializes its executables
+    (PJRT_Executable_Serialize: the optimized module, which loading
+    compiles without the optimizer), so it is asked as cpu would be."""
+    from jax._src import compilation_cache as cc
+
+    used = cc.is_cache_used
+
+    class _AsCpu:
+        platform = "cpu"
+        supports_executable_serialization = True
+
+    def is_cache_used(backend):
+        return used(_AsCpu() if getattr(backend, "platform", None) == PLATFORM else backend)
+
+    cc.is_cache_used = is_cache_used
+
+
+def _cpu_devices_for_callbacks() -> None:
+    """Host callbacks (pure_callback, io_callback, debug.callback) hand
+    their Python function JAX arrays on a CPU device, and fail without
+    one ("failed to find a local CPU device") when JAX_PLATFORMS names
+    cxla alone. There cxla's device serves: asked for the local devices
+    of a cpu backend that is not there, JAX gets cxla's."""
+    from jax._src import xla_bridge
+
+    local_devices = xla_bridge.local_devices
+
+    def local_devices_or_cxla(process_index=None, backend=None, host_id=None):
+        try:
+            return local_devices(process_index, backend, host_id)
+        except RuntimeError:
+            if backend != "cpu" or PLATFORM not in xla_bridge.backends():
+                raise
+            return local_devices(process_index, PLATFORM, host_id)
+
+    xla_bridge.local_devices = local_devices_or_cxla
+
+
 def initialize() -> None:
     from jax._src import xla_bridge
 
@@ -430,3 +471,5 @@ def initialize() -> None:
     _export_as_cpu()
     _host_callbacks()
     _dlpack()
+    _persistent_cache()
+    _cpu_devices_for_callbacks()

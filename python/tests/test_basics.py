@@ -1,6 +1,8 @@
 """JAX on cxla: devices, transfers of every dtype, eager ops, jit, grad,
 vmap, control flow, random numbers, donation, errors, threads. Expected
 values come from numpy or from XLA:CPU in the same process."""
+import os
+import pathlib
 import threading
 
 import ml_dtypes
@@ -315,6 +317,48 @@ def test_dlpack(cxla):
     y = jax.dlpack.from_dlpack(np.arange(4, dtype=np.int32), device=cxla)
     assert y.devices() == {cxla}
     np.testing.assert_array_equal(np.asarray(jnp.from_dlpack(y) + 1), np.arange(4) + 1)
+
+
+_CXLA_ALONE = """
+import sys, tempfile, os
+sys.path.insert(0, sys.argv[1])
+import numpy as np, jax, jax.numpy as jnp
+from importlib.metadata import entry_points
+if not any(ep.name == "cxla" for ep in entry_points(group="jax_plugins")):
+    import jax_cxla
+    jax_cxla.initialize()
+from jax.experimental import io_callback
+assert [d.platform for d in jax.devices()] == ["cxla"]
+f = jax.jit(lambda x: jax.pure_callback(lambda v: np.asarray(jnp.sin(v) * 2),
+                                        jax.ShapeDtypeStruct((3,), jnp.float32), x) + 1)
+np.testing.assert_allclose(np.asarray(f(jnp.arange(3.0))), np.sin(np.arange(3.0)) * 2 + 1, rtol=1e-6)
+g = jax.jit(lambda x: io_callback(lambda v: np.asarray(v) + 5, jax.ShapeDtypeStruct((3,), jnp.float32), x))
+np.testing.assert_array_equal(np.asarray(g(jnp.arange(3.0))), np.arange(3.0) + 5)
+d = tempfile.mkdtemp()
+jax.config.update("jax_compilation_cache_dir", d)
+jax.config.update("jax_persistent_cache_min_compile_time_secs", 0)
+jax.config.update("jax_persistent_cache_min_entry_size_bytes", 0)
+h = lambda v: jnp.cos(v) * 3
+want = np.asarray(jax.jit(h)(jnp.arange(4.0)))
+assert len(os.listdir(d)) >= 1, os.listdir(d)
+jax.clear_caches()
+np.testing.assert_array_equal(np.asarray(jax.jit(h)(jnp.arange(4.0))), want)
+print("ok")
+"""
+
+
+def test_cxla_alone():
+    # JAX_PLATFORMS=cxla alone: host callbacks get cxla's device for their
+    # arrays (JAX asks for a cpu one), and JAX's persistent compilation
+    # cache writes cxla executables and reads them back
+    import subprocess
+    import sys as _sys
+    env = dict(os.environ, JAX_PLATFORMS="cxla")
+    env.setdefault("CXLA_PJRT_LIBRARY", str(pathlib.Path(__file__).resolve().parents[2] / "build" / "libcxla_pjrt.so"))
+    here = str(pathlib.Path(__file__).resolve().parents[1])
+    r = subprocess.run([_sys.executable, "-c", _CXLA_ALONE, here], env=env, capture_output=True, text=True,
+                       timeout=300)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-2000:]
 
 
 def test_host_callbacks(cxla, capsys):

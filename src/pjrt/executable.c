@@ -124,6 +124,45 @@ static int text_starts(const char *p, size_t n, const char *word) {
   return n >= w && !memcmp(p, word, w);
 }
 
+/* A loaded executable of module m (taken) compiled by client (as given
+ * when no_optimize), keeping a copy of the serialized compile options. */
+static PJRT_Error *load(PJRT_Client *client, cxla_module *m, int no_optimize, const char *options,
+                        size_t options_size, PJRT_LoadedExecutable **out) {
+  *out = NULL;
+  pj_exec *d = calloc(1, sizeof *d);
+  PJRT_LoadedExecutable *le = calloc(1, sizeof *le);
+  if (!d || !le) {
+    cxla_module_destroy(m);
+    free(d);
+    free(le);
+    return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
+  }
+  atomic_init(&d->refs, 1);
+  cxla_compile_options co = {.struct_size = sizeof co, .no_optimize = no_optimize};
+  cxla_status s = cxla_client_compile(client->c, m, &co, &d->x);
+  cxla_module_destroy(m);
+  PJRT_Error *e = pj_status(s);
+  if (!e && options_size) {
+    d->compile_options = malloc(options_size);
+    if (!d->compile_options) e = pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
+    else {
+      memcpy(d->compile_options, options, options_size);
+      d->compile_options_size = options_size;
+    }
+  }
+  if (!e) e = exec_init(d);
+  if (e) {
+    pj_exec_unref(d);
+    free(le);
+    return e;
+  }
+  le->client = client;
+  le->d = d;
+  atomic_init(&le->deleted, 0);
+  *out = le;
+  return NULL;
+}
+
 PJRT_Error *pj_Client_Compile(PJRT_Client_Compile_Args *a) {
   PJ_CHECK_ARGS(PJRT_Client_Compile_Args, a);
   a->executable = NULL;
@@ -145,42 +184,78 @@ PJRT_Error *pj_Client_Compile(PJRT_Client_Compile_Args *a) {
   cxla_module *m = NULL;
   cxla_status s = cxla_module_parse(prog->code, prog->code_size, is_mlir ? "program.mlir" : "program.hlo", &m);
   if (s) return pj_status(s);
-  pj_exec *d = calloc(1, sizeof *d);
-  PJRT_LoadedExecutable *le = calloc(1, sizeof *le);
-  if (!d || !le) {
-    cxla_module_destroy(m);
-    free(d);
-    free(le);
-    return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
-  }
-  atomic_init(&d->refs, 1);
-  s = cxla_client_compile(a->client->c, m, NULL, &d->x);
-  cxla_module_destroy(m);
-  PJRT_Error *e = pj_status(s);
-  if (!e && a->compile_options_size) {
-    d->compile_options = malloc(a->compile_options_size);
-    if (!d->compile_options) e = pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
-    else {
-      memcpy(d->compile_options, a->compile_options, a->compile_options_size);
-      d->compile_options_size = a->compile_options_size;
-    }
-  }
-  if (!e) e = exec_init(d);
-  if (e) {
-    pj_exec_unref(d);
-    free(le);
-    return e;
-  }
-  le->client = a->client;
-  le->d = d;
-  atomic_init(&le->deleted, 0);
-  a->executable = le;
+  return load(a->client, m, 0, a->compile_options, a->compile_options_size, &a->executable);
+}
+
+/* ---- serialized executables ----
+ * What PJRT_Executable_Serialize writes (JAX's persistent compilation
+ * cache and its AOT serialize keep it): the optimized module's HLO text
+ * and the compile options given, after a magic line:
+ *   "cxla-executable 1\n", u64 text bytes, the text, u64 option bytes,
+ *   the options (u64 little-endian).
+ * Loading compiles the text without the optimizer (it has run), to the
+ * same program: the compile skips what the serialized executable already
+ * did, and the backend's own compile cache may hold its code. */
+static const char kSerialMagic[] = "cxla-executable 1\n";
+
+struct PJRT_SerializedExecutable {
+  size_t size;
+  char bytes[];
+};
+
+static void serialized_free(PJRT_SerializedExecutable *s) { free(s); }
+
+static void put_u64(char *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v |= (uint64_t)(unsigned char)p[i] << (8 * i);
+  return v;
+}
+
+PJRT_Error *pj_Executable_Serialize(PJRT_Executable_Serialize_Args *a) {
+  PJ_CHECK_ARGS(PJRT_Executable_Serialize_Args, a);
+  const pj_exec *d = a->executable->d;
+  const char *text = cxla_executable_hlo_text(d->x);
+  size_t m = sizeof kSerialMagic - 1, t = text ? strlen(text) : 0, o = d->compile_options_size;
+  size_t n = m + 8 + t + 8 + o;
+  PJRT_SerializedExecutable *se = malloc(sizeof *se + n);
+  if (!se) return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
+  se->size = n;
+  char *p = se->bytes;
+  memcpy(p, kSerialMagic, m);
+  put_u64(p + m, t);
+  if (t) memcpy(p + m + 8, text, t);
+  put_u64(p + m + 8 + t, o);
+  if (o) memcpy(p + m + 16 + t, d->compile_options, o);
+  a->serialized_bytes = se->bytes;
+  a->serialized_bytes_size = n;
+  a->serialized_executable = se;
+  a->serialized_executable_deleter = serialized_free;
   return NULL;
 }
 
 PJRT_Error *pj_Executable_DeserializeAndLoad(PJRT_Executable_DeserializeAndLoad_Args *a) {
   PJ_CHECK_ARGS(PJRT_Executable_DeserializeAndLoad_Args, a);
-  return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "cxla executables cannot be serialized");
+  a->loaded_executable = NULL;
+  const char *p = a->serialized_executable;
+  size_t n = a->serialized_executable_size, m = sizeof kSerialMagic - 1;
+  if (!p || n < m + 16 || memcmp(p, kSerialMagic, m))
+    return pj_err(PJRT_Error_Code_INVALID_ARGUMENT, "not a serialized cxla executable (%zu bytes)", n);
+  uint64_t t = get_u64(p + m);
+  if (t > n - m - 16) return pj_err(PJRT_Error_Code_INVALID_ARGUMENT, "a serialized cxla executable cut short");
+  uint64_t o = get_u64(p + m + 8 + t);
+  if (o != n - m - 16 - t)
+    return pj_err(PJRT_Error_Code_INVALID_ARGUMENT, "a serialized cxla executable of the wrong size");
+  const char *opts = a->overridden_serialized_compile_options;
+  size_t opts_size = a->overridden_serialized_compile_options_size;
+  if (!opts || !opts_size) opts = p + m + 16 + t, opts_size = (size_t)o;
+  cxla_module *mod = NULL;
+  cxla_status s = cxla_module_parse(p + m + 8, (size_t)t, "serialized.hlo", &mod);
+  if (s) return pj_status(s);
+  return load(a->client, mod, 1, opts, opts_size, &a->loaded_executable);
 }
 
 /* ---- PJRT_Executable ---- */
@@ -254,11 +329,6 @@ PJRT_Error *pj_Executable_OptimizedProgram(PJRT_Executable_OptimizedProgram_Args
   PJ_CHECK_ARGS(PJRT_Executable_OptimizedProgram_Args, a);
   return pj_err(PJRT_Error_Code_UNIMPLEMENTED,
                 "cxla cannot give its optimized program as an HloModuleProto");
-}
-
-PJRT_Error *pj_Executable_Serialize(PJRT_Executable_Serialize_Args *a) {
-  PJ_CHECK_ARGS(PJRT_Executable_Serialize_Args, a);
-  return pj_err(PJRT_Error_Code_UNIMPLEMENTED, "cxla executables cannot be serialized");
 }
 
 PJRT_Error *pj_Executable_OutputElementTypes(PJRT_Executable_OutputElementTypes_Args *a) {

@@ -206,15 +206,19 @@ void cxla_executable_destroy(cxla_executable *e) {
 
 /* The fingerprint of a module's text under this backend and options: the
  * key of the compile caches. Every compile option that changes the
- * generated code must be hashed here (today: no_optimize; dump_dir and
- * verify_passes do not change the program). */
+ * generated code must be hashed here (today: no_optimize, for a source
+ * text; dump_dir and verify_passes do not change the program). The
+ * "optimized" text is what the backend compiles, however it was reached:
+ * a module optimized here and its printed text compiled without the
+ * optimizer (a serialized executable loaded) are one program, with one
+ * fingerprint. */
 static void fingerprint(const char *backend, const cxla_compile_options *o, const char *kind,
                         const char *text, char out[33]) {
   Fnv h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
   fnv_str(&h, CXLA_VERSION);
   fnv_str(&h, backend);
   fnv_str(&h, kind);
-  fnv_bytes(&h, &o->no_optimize, sizeof o->no_optimize);
+  if (strcmp(kind, "optimized") != 0) fnv_bytes(&h, &o->no_optimize, sizeof o->no_optimize);
   fnv_str(&h, text);
   snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
 }

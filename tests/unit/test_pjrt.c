@@ -522,6 +522,99 @@ TEST(test_external_references) {
   destroy_client(c);
 }
 
+/* A serialized executable (JAX's persistent cache, AOT serialize) loads
+ * back as the same program: same fingerprint and results; bytes that are
+ * not one, or are cut short, are INVALID_ARGUMENT. */
+TEST(test_serialize_executable) {
+  PJRT_Client *c = make_client();
+  if (!c) return;
+  PJRT_Error *e;
+  PJRT_LoadedExecutable *le = compile(c, "hlo", host_hlo, &e);
+  CHECK_PJ(e);
+  if (!le) {
+    destroy_client(c);
+    return;
+  }
+  PJRT_LoadedExecutable_GetExecutable_Args ge = {
+      .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le};
+  CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge));
+  PJRT_Executable_Serialize_Args sa = {.struct_size = PJRT_Executable_Serialize_Args_STRUCT_SIZE,
+                                       .executable = ge.executable};
+  CHECK_PJ(api->PJRT_Executable_Serialize(&sa));
+  PJRT_Executable_DeserializeAndLoad_Args da = {
+      .struct_size = PJRT_Executable_DeserializeAndLoad_Args_STRUCT_SIZE, .client = c,
+      .serialized_executable = sa.serialized_bytes, .serialized_executable_size = sa.serialized_bytes_size};
+  CHECK_PJ(api->PJRT_Executable_DeserializeAndLoad(&da));
+  PJRT_LoadedExecutable *le2 = da.loaded_executable;
+  if (le2) {
+    PJRT_LoadedExecutable_GetExecutable_Args ge2 = {
+        .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le2};
+    CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge2));
+    PJRT_Executable_Fingerprint_Args f1 = {.struct_size = PJRT_Executable_Fingerprint_Args_STRUCT_SIZE,
+                                           .executable = ge.executable};
+    PJRT_Executable_Fingerprint_Args f2 = {.struct_size = PJRT_Executable_Fingerprint_Args_STRUCT_SIZE,
+                                           .executable = ge2.executable};
+    CHECK_PJ(api->PJRT_Executable_Fingerprint(&f1));
+    CHECK_PJ(api->PJRT_Executable_Fingerprint(&f2));
+    CHECK(f1.executable_fingerprint_size == f2.executable_fingerprint_size &&
+          !memcmp(f1.executable_fingerprint, f2.executable_fingerprint, f1.executable_fingerprint_size));
+    /* its output memory kinds came back too */
+    PJRT_Executable_OutputMemoryKinds_Args ok = {
+        .struct_size = PJRT_Executable_OutputMemoryKinds_Args_STRUCT_SIZE, .executable = ge2.executable};
+    CHECK_PJ(api->PJRT_Executable_OutputMemoryKinds(&ok));
+    CHECK(ok.num_outputs == 2 && ok.memory_kind_sizes[0] == 13 && !memcmp(ok.memory_kinds[0], "unpinned_host", 13));
+    PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
+                                       .executable = ge2.executable};
+    CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
+    const float xs[3] = {1, 2, 3}, ys[3] = {10, 20, 30};
+    const int64_t d[1] = {3};
+    PJRT_Buffer *x = from_host(c, PJRT_Buffer_Type_F32, xs, 1, d, NULL);
+    PJRT_Buffer *y = from_host(c, PJRT_Buffer_Type_F32, ys, 1, d, NULL);
+    PJRT_Buffer *args[2] = {x, y};
+    PJRT_Buffer *const *arg_lists[1] = {args};
+    PJRT_Buffer *outs[2] = {NULL, NULL};
+    PJRT_Buffer **out_lists[1] = {outs};
+    PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
+    PJRT_LoadedExecutable_Execute_Args ex = {
+        .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le2,
+        .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 2,
+        .output_lists = out_lists};
+    CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+    float got[3] = {0};
+    if (outs[0]) to_host(outs[0], got, sizeof got);
+    CHECK(got[0] == 11 && got[1] == 22 && got[2] == 33);
+    for (int k = 0; k < 2; k++)
+      if (outs[k]) destroy_buffer(outs[k]);
+    destroy_buffer(x);
+    destroy_buffer(y);
+    PJRT_LoadedExecutable_Destroy_Args ld = {
+        .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le2};
+    CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  }
+  /* not a serialized executable; one cut short */
+  const size_t cuts[3] = {5, sa.serialized_bytes_size / 2, sa.serialized_bytes_size - 1};
+  for (int k = 0; k < 3; k++) {
+    da.serialized_executable_size = cuts[k];
+    da.loaded_executable = NULL;
+    e = api->PJRT_Executable_DeserializeAndLoad(&da);
+    CHECK(e && code_of(e) == PJRT_Error_Code_INVALID_ARGUMENT && !da.loaded_executable);
+    if (e) destroy_error(e);
+  }
+  da.serialized_executable = "HloModule x\n";
+  da.serialized_executable_size = 12;
+  e = api->PJRT_Executable_DeserializeAndLoad(&da);
+  CHECK(e && code_of(e) == PJRT_Error_Code_INVALID_ARGUMENT);
+  if (e) destroy_error(e);
+  sa.serialized_executable_deleter(sa.serialized_executable);
+  PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
+                                     .executable = ge.executable};
+  CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
+  PJRT_LoadedExecutable_Destroy_Args ld = {
+      .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
+  CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  destroy_client(c);
+}
+
 int main(void) {
   api = GetPjrtApi();
   RUN(test_api_table);
@@ -533,5 +626,6 @@ int main(void) {
   RUN(test_layout_text);
   RUN(test_memories);
   RUN(test_external_references);
+  RUN(test_serialize_executable);
   return test_summary("test_pjrt");
 }

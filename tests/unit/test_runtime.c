@@ -372,6 +372,16 @@ TEST(compile_and_execute) {
     CHECK(e2 && strcmp(cxla_executable_fingerprint(e2), fp) != 0);
     cxla_executable_destroy(e2);
     cxla_module_destroy(m);
+    /* its optimized text compiled as given (a serialized executable
+     * loaded): the same program, the same fingerprint */
+    const char *opt = cxla_executable_hlo_text(e);
+    m = NULL;
+    CHECK_OK(cxla_module_parse(opt, strlen(opt), "axpy.opt", &m));
+    e2 = NULL;
+    if (m) CHECK_OK(cxla_client_compile(c, m, &co, &e2));
+    CHECK(e2 && strcmp(cxla_executable_fingerprint(e2), fp) == 0);
+    cxla_executable_destroy(e2);
+    cxla_module_destroy(m);
     /* compile stats: optimized (not no_optimize), a plan made */
     cxla_compile_stats st = CXLA_STRUCT_INIT(cxla_compile_stats);
     CHECK_OK(cxla_executable_compile_stats(e, &st));
