@@ -202,7 +202,6 @@ class _RawCallback:
 
     def __call__(self, args, results):
         self.fn(args, results)
-        return ()
 
 
 def _register_callback(fn, in_avals, out_avals) -> int:
@@ -293,6 +292,9 @@ def _buffer_callback_lowering(ctx, *args, callback, in_tree, out_tree, has_side_
             raise ValueError("buffer_callback callback must not return any values.")
 
     cid = _register_callback(_RawCallback(raw), in_avals, out_avals)
+    # JAX keeps it alive, and never caches the module on disk (the id names
+    # a callable of this process only)
+    ctx.module_context.add_host_callback(raw)
     rule = ffi.ffi_lowering("cxla_host_callback", has_side_effect=has_side_effect)
     return rule(ctx, *args, id=np.uint64(cid))
 
@@ -333,6 +335,8 @@ def _host_callbacks() -> None:
             return out_vals
 
         cid = _register_callback(checked, operand_avals, result_avals)
+        # JAX keeps it alive, and never caches the module on disk (the id
+        # names a callable of this process only)
         ctx.module_context.add_host_callback(checked)
         operands = list(operands)
         if token:
