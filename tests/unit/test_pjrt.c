@@ -333,6 +333,19 @@ TEST(test_layout_text) {
   destroy_client(c);
 }
 
+/* Runs le on (x, y) into outs[0 .. nouts) (NULL first; filled on success). */
+static PJRT_Error *execute2(PJRT_LoadedExecutable *le, PJRT_Buffer *x, PJRT_Buffer *y, PJRT_Buffer **outs) {
+  PJRT_Buffer *args[2] = {x, y};
+  PJRT_Buffer *const *arg_lists[1] = {args};
+  PJRT_Buffer **out_lists[1] = {outs};
+  PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
+  PJRT_LoadedExecutable_Execute_Args ex = {
+      .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le,
+      .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 2,
+      .output_lists = out_lists};
+  return api->PJRT_LoadedExecutable_Execute(&ex);
+}
+
 /* ---- memories ---- */
 
 static const char *memory_kind(PJRT_Memory *m, int *id) {
@@ -430,16 +443,8 @@ TEST(test_memories) {
     PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
                                        .executable = ge.executable};
     CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
-    PJRT_Buffer *args[2] = {x, y};
-    PJRT_Buffer *const *arg_lists[1] = {args};
     PJRT_Buffer *outs[2] = {NULL, NULL};
-    PJRT_Buffer **out_lists[1] = {outs};
-    PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
-    PJRT_LoadedExecutable_Execute_Args ex = {
-        .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le,
-        .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 2,
-        .output_lists = out_lists};
-    CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+    CHECK_PJ(execute2(le, x, y, outs));
     CHECK(outs[0] && buffer_memory(outs[0]) == am.memories[2]);
     CHECK(outs[1] && buffer_memory(outs[1]) == am.memories[0]);
     if (outs[0]) to_host(outs[0], got, sizeof got);
@@ -491,16 +496,8 @@ TEST(test_external_references) {
   inc.buffer = x;
   CHECK_PJ(api->PJRT_Buffer_IncreaseExternalReferenceCount(&inc));
   if (le) {
-    PJRT_Buffer *args[2] = {x, y};
-    PJRT_Buffer *const *arg_lists[1] = {args};
     PJRT_Buffer *outs[1] = {NULL};
-    PJRT_Buffer **out_lists[1] = {outs};
-    PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
-    PJRT_LoadedExecutable_Execute_Args ex = {
-        .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le,
-        .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 2,
-        .output_lists = out_lists};
-    CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+    CHECK_PJ(execute2(le, x, y, outs));
     CHECK(!is_deleted(x) && outs[0]);
     float got[3] = {0};
     if (outs[0]) to_host(outs[0], got, sizeof got);
@@ -510,7 +507,7 @@ TEST(test_external_references) {
     /* once it is dropped, donation consumes x */
     dec.buffer = x;
     CHECK_PJ(api->PJRT_Buffer_DecreaseExternalReferenceCount(&dec));
-    CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+    CHECK_PJ(execute2(le, x, y, outs));
     CHECK(is_deleted(x) && outs[0]);
     if (outs[0]) destroy_buffer(outs[0]);
     PJRT_LoadedExecutable_Destroy_Args ld = {
@@ -570,16 +567,8 @@ TEST(test_serialize_executable) {
     const int64_t d[1] = {3};
     PJRT_Buffer *x = from_host(c, PJRT_Buffer_Type_F32, xs, 1, d, NULL);
     PJRT_Buffer *y = from_host(c, PJRT_Buffer_Type_F32, ys, 1, d, NULL);
-    PJRT_Buffer *args[2] = {x, y};
-    PJRT_Buffer *const *arg_lists[1] = {args};
     PJRT_Buffer *outs[2] = {NULL, NULL};
-    PJRT_Buffer **out_lists[1] = {outs};
-    PJRT_ExecuteOptions opts = {.struct_size = PJRT_ExecuteOptions_STRUCT_SIZE};
-    PJRT_LoadedExecutable_Execute_Args ex = {
-        .struct_size = PJRT_LoadedExecutable_Execute_Args_STRUCT_SIZE, .executable = le2,
-        .options = &opts, .argument_lists = arg_lists, .num_devices = 1, .num_args = 2,
-        .output_lists = out_lists};
-    CHECK_PJ(api->PJRT_LoadedExecutable_Execute(&ex));
+    CHECK_PJ(execute2(le2, x, y, outs));
     float got[3] = {0};
     if (outs[0]) to_host(outs[0], got, sizeof got);
     CHECK(got[0] == 11 && got[1] == 22 && got[2] == 33);
