@@ -456,8 +456,9 @@ PJRT_Error *pj_Buffer_OpaqueDeviceMemoryDataPointer(PJRT_Buffer_OpaqueDeviceMemo
   return NULL;
 }
 
-/* External references (DLPack, numpy views): the data stays where it is
- * until the buffer is destroyed; cxla never moves buffer data. */
+/* External references (DLPack, numpy views): cxla never moves buffer
+ * data, and while one is held a deleted (or donated) buffer's memory
+ * stays (pj_buffer_release), freed when the last is dropped. */
 PJRT_Error *pj_Buffer_IncreaseExternalReferenceCount(PJRT_Buffer_IncreaseExternalReferenceCount_Args *a) {
   PJ_CHECK_ARGS(PJRT_Buffer_IncreaseExternalReferenceCount_Args, a);
   if (!atomic_load(&a->buffer->b)) return deleted_error("PJRT_Buffer_IncreaseExternalReferenceCount");
