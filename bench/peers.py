@@ -70,11 +70,12 @@ def _dist_version(name):
 MAX_RUNS = 1000000
 
 
-def time_calls(fn, warmup, iters, max_s, warmup_s=0.0, min_s=0.0):
-    """(median seconds, first result): one call first (its result kept), then
-    warmup - 1 more and more still until the warm-up has taken warmup_s
-    seconds, then iters timed calls and more until they have taken min_s
-    seconds together, within max_s seconds."""
+def timed_runs(fn, warmup, iters, max_s, warmup_s=0.0, min_s=0.0):
+    """(sorted run times, first result): one call first (its result kept),
+    then warmup - 1 more and more still until the warm-up has taken
+    warmup_s seconds, then iters timed calls and more until they have taken
+    min_s seconds together, within max_s seconds. Every side's timing
+    (XLA's in run.py, each peer's here)."""
     start = time.perf_counter()
     first = fn()
     w = 1
@@ -91,9 +92,18 @@ def time_calls(fn, warmup, iters, max_s, warmup_s=0.0, min_s=0.0):
         timed += samples[-1]
         if time.perf_counter() - start > max_s:
             break
-    s = sorted(samples)
+    return sorted(samples), first
+
+
+def median(s):
     n = len(s)
-    return (s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])), first
+    return s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
+
+
+def time_calls(fn, warmup, iters, max_s, warmup_s=0.0, min_s=0.0):
+    """(median seconds, first result) of timed_runs."""
+    s, first = timed_runs(fn, warmup, iters, max_s, warmup_s, min_s)
+    return median(s), first
 
 
 def entry(status, note="", **kw):

@@ -292,30 +292,11 @@ def reset_peak_rss():
 
 
 def time_xla(jax, compiled, args, warmup, iters, max_s, warmup_s=0.0, min_s=0.0):
-    """(median, min, max, runs, first result leaves); the first call is a
-    warm-up, then warmup - 1 more and more still until the warm-up has
-    taken warmup_s seconds, then iters timed calls and more until they
-    have taken min_s seconds together (peers.time_calls)."""
-    start = time.perf_counter()
-    first = jax.block_until_ready(compiled(*args))
-    w = 1
-    while w < warmup or (warmup > 0 and time.perf_counter() - start < warmup_s):
-        if time.perf_counter() - start > max_s:
-            break
-        jax.block_until_ready(compiled(*args))
-        w += 1
-    samples, timed = [], 0.0
-    while len(samples) < max(1, iters) or (timed < min_s and len(samples) < pm.MAX_RUNS):
-        t0 = time.perf_counter()
-        jax.block_until_ready(compiled(*args))
-        samples.append(time.perf_counter() - t0)
-        timed += samples[-1]
-        if time.perf_counter() - start > max_s:
-            break
-    s = sorted(samples)
-    n = len(s)
-    med = s[n // 2] if n % 2 else 0.5 * (s[n // 2 - 1] + s[n // 2])
-    return med, s[0], s[-1], n, jax.tree_util.tree_leaves(first)
+    """(median, min, max, runs, first result leaves), timed as every side
+    is (peers.timed_runs), each call ending in block_until_ready."""
+    s, first = pm.timed_runs(lambda: jax.block_until_ready(compiled(*args)), warmup, iters, max_s,
+                             warmup_s, min_s)
+    return pm.median(s), s[0], s[-1], len(s), jax.tree_util.tree_leaves(first)
 
 
 def xla_mem_child(o):

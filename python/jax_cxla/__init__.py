@@ -155,11 +155,17 @@ _CallbackType = ctypes.CFUNCTYPE(ctypes.c_int, ctypes.c_void_p, ctypes.c_uint64,
                                  ctypes.POINTER(ctypes.c_void_p), ctypes.c_void_p, ctypes.c_size_t)
 
 
+def _nbytes(aval) -> int:
+    import numpy as np
+
+    return int(np.prod(aval.shape, dtype=np.int64)) * np.dtype(aval.dtype).itemsize
+
+
 def _array_at(address, aval):
     import numpy as np
 
     dtype = np.dtype(aval.dtype)
-    n = int(np.prod(aval.shape, dtype=np.int64)) * dtype.itemsize
+    n = _nbytes(aval)
     if n == 0:
         return np.zeros(aval.shape, dtype)
     raw = (ctypes.c_char * n).from_address(address)
@@ -226,7 +232,7 @@ class _Buffer:
         import numpy as np
 
         dtype = np.dtype(aval.dtype)
-        n = int(np.prod(aval.shape, dtype=np.int64)) * dtype.itemsize
+        n = _nbytes(aval)
         if n:
             raw = (ctypes.c_char * n).from_address(address)
             self._a = np.frombuffer(raw, dtype=dtype).reshape(aval.shape)
@@ -280,9 +286,8 @@ def _buffer_callback_lowering(ctx, *args, callback, in_tree, out_tree, has_side_
 
     def raw(arg_addrs, res_addrs):
         for i, o in alias.items():
-            n = int(np.prod(in_avals[i].shape, dtype=np.int64)) * np.dtype(in_avals[i].dtype).itemsize
-            if n:
-                ctypes.memmove(res_addrs[o], arg_addrs[i], n)
+            if _nbytes(in_avals[i]):
+                ctypes.memmove(res_addrs[o], arg_addrs[i], _nbytes(in_avals[i]))
         ins = [_Buffer(res_addrs[alias[i]] if i in alias else a, in_avals[i], False)
                for i, a in enumerate(arg_addrs)]
         outs = [_Buffer(a, out_avals[k], True) for k, a in enumerate(res_addrs)]

@@ -1107,15 +1107,24 @@ static bool streamed(const Instr *in, const Shape *const *sh, int nout, int spli
  * a multiple of g elements, so that LLVM knows the vector stores are
  * aligned), the elements before it plain. The fence at the end makes the
  * streamed stores visible before the slice counts as done. */
-static void emit_streamed(Em *e, const Instr *what, const Shape *const *sh, int nout, LLVMValueRef lo,
-                          LLVMValueRef hi, int split, int spec) {
+/* Whether outputs 0 .. nout-1 are all 64-byte aligned (an i1 value). */
+static LLVMValueRef outputs_aligned64(Em *e, int nout) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef ok = NULL;
-  int64_t g = 1;
   for (int k = 0; k < nout; k++) {
     LLVMValueRef a = LLVMBuildAnd(B, LLVMBuildPtrToInt(B, em_buf(e, k), e->cg->i64, ""), em_i64(e, 63), "");
     LLVMValueRef c = LLVMBuildICmp(B, LLVMIntEQ, a, em_i64(e, 0), "");
     ok = ok ? LLVMBuildAnd(B, ok, c, "") : c;
+  }
+  return ok;
+}
+
+static void emit_streamed(Em *e, const Instr *what, const Shape *const *sh, int nout, LLVMValueRef lo,
+                          LLVMValueRef hi, int split, int spec) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef ok = outputs_aligned64(e, nout);
+  int64_t g = 1;
+  for (int k = 0; k < nout; k++) {
     int64_t gk = 512 / type_bits(sh[k]->type);
     if (gk > g) g = gk;
   }
@@ -1169,12 +1178,7 @@ static bool streamed_rows(Em *e, const Instr *in, const Shape *const *sh, int no
 static void emit_rows_streamed(Em *e, const Instr *what, const Shape *const *sh, int nout, LLVMValueRef lo,
                                LLVMValueRef hi, int split, int rowk, const Instr *const *red, int nred) {
   LLVMBuilderRef B = e->b;
-  LLVMValueRef ok = NULL;
-  for (int k = 0; k < nout; k++) {
-    LLVMValueRef a = LLVMBuildAnd(B, LLVMBuildPtrToInt(B, em_buf(e, k), e->cg->i64, ""), em_i64(e, 63), "");
-    LLVMValueRef c = LLVMBuildICmp(B, LLVMIntEQ, a, em_i64(e, 0), "");
-    ok = ok ? LLVMBuildAnd(B, ok, c, "") : c;
-  }
+  LLVMValueRef ok = outputs_aligned64(e, nout);
   LLVMValueRef e1 = LLVMBuildSelect(B, ok, lo, hi, ""), e2 = LLVMBuildSelect(B, ok, hi, lo, "");
   e->out_unread = true;
   int nbound = e->nbound;

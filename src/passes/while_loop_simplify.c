@@ -897,16 +897,15 @@ static cxla_status extend_finish(Uses *x, HloModule *m, Computation *c, const Lo
     bool ok = moved && set_cur(x, w2, moved, nmoved);
     cxla_free(moved);
     if (!ok) return cxla_oom();
-    instr_retire(w); /* the new loop has its effects */
   } else {
     for (int j = 0; j < l->n; j++)
       if (!(els[j] = add_gte(c, w2, j))) return cxla_oom();
     Instr *t = add_tuple(c, l->n, els);
     if (!t) return cxla_oom();
     replace_uses(x, c, w, t);
-    instr_retire(w); /* the new loop has its effects */
     if (x) x->valid = false; /* w2's users are new: scan from here on */
   }
+  instr_retire(w); /* the new loop has its effects, either way */
   TRY(finish(m, c, nc, nb));
   *changed = true;
   *next = w2;

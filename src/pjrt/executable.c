@@ -52,11 +52,6 @@ static void find_donated(const char *text, int nparams, int *donated) {
   }
 }
 
-/* The memory kind of a cxla_memory_space (pj_memory.kind). */
-static const char *space_kind(int space) {
-  return space == CXLA_MEMORY_PINNED_HOST ? "pinned_host" : space == CXLA_MEMORY_UNPINNED_HOST ? "unpinned_host" : "device";
-}
-
 static PJRT_Error *exec_init(pj_exec *d) {
   cxla_executable *x = d->x;
   d->nparams = cxla_executable_num_parameters(x);
@@ -104,12 +99,12 @@ static PJRT_Error *exec_init(pj_exec *d) {
     d->param_layouts[i] = layout_for_rank(rank);
   }
   for (int i = 0; i < np; i++) {
-    d->param_kinds[i] = space_kind(cxla_executable_parameter_memory_space(x, i));
+    d->param_kinds[i] = pj_memory_kinds[pj_memory_index(cxla_executable_parameter_memory_space(x, i))];
     d->param_kind_sizes[i] = strlen(d->param_kinds[i]);
   }
   for (int i = 0; i < nr; i++) {
     d->result_spaces[i] = cxla_executable_result_memory_space(x, i);
-    d->result_kinds[i] = space_kind(d->result_spaces[i]);
+    d->result_kinds[i] = pj_memory_kinds[pj_memory_index(d->result_spaces[i])];
     d->result_kind_sizes[i] = strlen(d->result_kinds[i]);
   }
   find_donated(cxla_executable_hlo_text(x), np, d->donated);

@@ -62,7 +62,11 @@ typedef struct pj_memory {
   const char *kind;  /* "device", "pinned_host", "unpinned_host" */
   const char *debug; /* CxlaMemory(id=N, kind=K) */
 } pj_memory;
-/* The memory of a cxla_memory_space (the device's for any other value). */
+/* The PJ_MEM_* index of a cxla_memory_space (the device's for any other
+ * value), and each memory's kind by index. */
+int pj_memory_index(int space);
+extern const char *const pj_memory_kinds[PJ_NMEM];
+/* The client's memory of a cxla_memory_space. */
 pj_memory *pj_memory_of_space(PJRT_Client *c, int space);
 
 struct PJRT_DeviceDescription {

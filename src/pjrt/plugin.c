@@ -236,11 +236,10 @@ PJRT_Error *pj_Client_Create(PJRT_Client_Create_Args *a) {
   c->device.client = c;
   c->device.dev = cxla_client_device(c->c, 0);
   c->desc.client = c;
-  static const char *const kinds[PJ_NMEM] = {"device", "pinned_host", "unpinned_host"};
   static const char *const debug[PJ_NMEM] = {"CxlaMemory(id=0, kind=device)", "CxlaMemory(id=1, kind=pinned_host)",
                                               "CxlaMemory(id=2, kind=unpinned_host)"};
   for (int k = 0; k < PJ_NMEM; k++) {
-    c->mems[k] = (pj_memory){.client = c, .id = k, .kind = kinds[k], .debug = debug[k]};
+    c->mems[k] = (pj_memory){.client = c, .id = k, .kind = pj_memory_kinds[k], .debug = debug[k]};
     c->memories[k] = &c->mems[k].base;
   }
   c->topo.client = c;
@@ -414,11 +413,15 @@ PJRT_Error *pj_Device_DefaultMemory(PJRT_Device_DefaultMemory_Args *a) {
   return NULL;
 }
 
-pj_memory *pj_memory_of_space(PJRT_Client *c, int space) {
-  return &c->mems[space == CXLA_MEMORY_PINNED_HOST     ? PJ_MEM_PINNED_HOST
-                  : space == CXLA_MEMORY_UNPINNED_HOST ? PJ_MEM_UNPINNED_HOST
-                                                       : PJ_MEM_DEVICE];
+const char *const pj_memory_kinds[PJ_NMEM] = {"device", "pinned_host", "unpinned_host"};
+
+int pj_memory_index(int space) {
+  return space == CXLA_MEMORY_PINNED_HOST     ? PJ_MEM_PINNED_HOST
+         : space == CXLA_MEMORY_UNPINNED_HOST ? PJ_MEM_UNPINNED_HOST
+                                              : PJ_MEM_DEVICE;
 }
+
+pj_memory *pj_memory_of_space(PJRT_Client *c, int space) { return &c->mems[pj_memory_index(space)]; }
 
 PJRT_Error *pj_Memory_Id(PJRT_Memory_Id_Args *a) {
   PJ_CHECK_ARGS(PJRT_Memory_Id_Args, a);

@@ -116,17 +116,6 @@ static void count_leaves(const Shape *s, int *n, int *narrays) {
   }
 }
 
-static void collect_leaves(const Shape *s, RtShape *out, int *k) {
-  if (s->type == T_TUPLE) {
-    for (int i = 0; i < s->ntuple; i++) collect_leaves(s->tuple[i], out, k);
-  } else if (s->type == T_TOKEN) {
-    out[(*k)++] = (RtShape){T_TOKEN, 0, NULL, 0, CXLA_MEMORY_DEVICE};
-  } else if (type_is_array(s->type)) {
-    out[(*k)++] = (RtShape){s->type, s->rank, s->dims,
-                            (size_t)shape_elems(s) * (size_t)type_bytes(s->type), CXLA_MEMORY_DEVICE};
-  }
-}
-
 /* The memory space of a leaf's layout: S(n) in its layout's tail (XLA's
  * "{0:S(5)}"), else the default, 0. */
 static int layout_memory_space(const Shape *s) {
@@ -136,19 +125,25 @@ static int layout_memory_space(const Shape *s) {
   return v == CXLA_MEMORY_PINNED_HOST || v == CXLA_MEMORY_UNPINNED_HOST ? (int)v : CXLA_MEMORY_DEVICE;
 }
 
-/* Memory spaces of the leaves of s from its shape in the entry layout (l,
- * the same tree; NULL: none), depth-first as collect_leaves. */
-static void collect_spaces(const Shape *s, const Shape *l, RtShape *out, int *k) {
+/* The leaves of s into out[*k ..], depth-first; each leaf's memory space
+ * from its shape in l, s's shape in the entry layout (the same tree;
+ * NULL: none, the default space). */
+static void collect_leaves(const Shape *s, const Shape *l, RtShape *out, int *k) {
   if (s->type == T_TUPLE) {
     bool same = l && l->type == T_TUPLE && l->ntuple == s->ntuple;
-    for (int i = 0; i < s->ntuple; i++) collect_spaces(s->tuple[i], same ? l->tuple[i] : NULL, out, k);
-  } else if (is_leaf(s)) {
-    out[(*k)++].memory_space = l && l->type == s->type ? layout_memory_space(l) : CXLA_MEMORY_DEVICE;
+    for (int i = 0; i < s->ntuple; i++) collect_leaves(s->tuple[i], same ? l->tuple[i] : NULL, out, k);
+  } else if (s->type == T_TOKEN) {
+    out[(*k)++] = (RtShape){T_TOKEN, 0, NULL, 0, CXLA_MEMORY_DEVICE};
+  } else if (type_is_array(s->type)) {
+    int space = l && l->type == s->type ? layout_memory_space(l) : CXLA_MEMORY_DEVICE;
+    out[(*k)++] = (RtShape){s->type, s->rank, s->dims,
+                            (size_t)shape_elems(s) * (size_t)type_bytes(s->type), space};
   }
 }
 
 static cxla_status describe_io(cxla_executable *e) {
   const Computation *c = e->c->module->entry;
+  const EntryLayout *el = e->c->module->entry_layout;
   e->c->nparams = c->nparams;
   e->c->params = cxla_calloc((size_t)c->nparams + 1, sizeof(RtShape));
   if (!e->c->params) return cxla_oom();
@@ -161,7 +156,7 @@ static cxla_status describe_io(cxla_executable *e) {
                  "array and token parameters only", i, p->name);
     TRY(shape_check_size(p->shape));
     int k = 0;
-    collect_leaves(p->shape, &e->c->params[i], &k);
+    collect_leaves(p->shape, el && i < el->nparams ? el->params[i] : NULL, &e->c->params[i], &k);
   }
   int n = 0;
   count_leaves(c->root->shape, &n, &e->c->narrays);
@@ -169,14 +164,7 @@ static cxla_status describe_io(cxla_executable *e) {
   e->c->results = cxla_calloc((size_t)n + 1, sizeof(RtShape));
   if (!e->c->results) return cxla_oom();
   int k = 0;
-  collect_leaves(c->root->shape, e->c->results, &k);
-  const EntryLayout *el = e->c->module->entry_layout;
-  k = 0;
-  collect_spaces(c->root->shape, el ? el->result : NULL, e->c->results, &k);
-  for (int i = 0; i < c->nparams; i++) {
-    k = 0;
-    collect_spaces(c->params[i]->shape, el && i < el->nparams ? el->params[i] : NULL, &e->c->params[i], &k);
-  }
+  collect_leaves(c->root->shape, el ? el->result : NULL, e->c->results, &k);
   for (int i = 0; i < n; i++)
     if (e->c->results[i].bytes > (size_t)CXLA_MAX_ARRAY_BYTES)
       return ERR(RESOURCE_EXHAUSTED, "result %d is too large", i);
@@ -204,21 +192,19 @@ void cxla_executable_destroy(cxla_executable *e) {
   rt_client_release(c);
 }
 
-/* The fingerprint of a module's text under this backend and options: the
- * key of the compile caches. Every compile option that changes the
- * generated code must be hashed here (today: no_optimize, for a source
- * text; dump_dir and verify_passes do not change the program). The
- * "optimized" text is what the backend compiles, however it was reached:
- * a module optimized here and its printed text compiled without the
- * optimizer (a serialized executable loaded) are one program, with one
- * fingerprint. */
-static void fingerprint(const char *backend, const cxla_compile_options *o, const char *kind,
-                        const char *text, char out[33]) {
+/* The fingerprint of a text of kind `kind` under this backend: the key
+ * of the compile caches. The compile options that change the program made
+ * from a source text go into its kind (today: no_optimize; dump_dir and
+ * verify_passes do not change the program). An "optimized" text is what
+ * the backend compiles, however it was reached: a module optimized here
+ * and its printed text compiled without the optimizer (a serialized
+ * executable loaded) are one program, with one fingerprint (and one disk
+ * cache entry). */
+static void fingerprint(const char *backend, const char *kind, const char *text, char out[33]) {
   Fnv h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
   fnv_str(&h, CXLA_VERSION);
   fnv_str(&h, backend);
   fnv_str(&h, kind);
-  if (strcmp(kind, "optimized") != 0) fnv_bytes(&h, &o->no_optimize, sizeof o->no_optimize);
   fnv_str(&h, text);
   snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
 }
@@ -245,7 +231,7 @@ static cxla_status prepare(cxla_executable *e, char **source_text, const char *n
   } else {
     TRY(cxla_module_print(e->c->module, &e->c->hlo_text));
   }
-  fingerprint(e->client->backend->name, &e->options, "optimized", e->c->hlo_text,
+  fingerprint(e->client->backend->name, "optimized", e->c->hlo_text,
               e->c->fingerprint);
   return NULL;
 }
@@ -261,7 +247,7 @@ static cxla_status disk_compile(cxla_executable *e, const Backend *b,
   const char *dir = e->client->disk_dir;
   if (!dir || !e->client->cache_on || e->options.dump_dir) return b->compile(in, out);
   char key[33];
-  fingerprint(b->target_id(e->client->state), &e->options, "disk", e->c->fingerprint, key);
+  fingerprint(b->target_id(e->client->state), "disk", e->c->fingerprint, key);
   void *data = NULL;
   size_t len = 0;
   cxla_status s = rt_disk_cache_get(dir, key, &data, &len);
@@ -321,7 +307,7 @@ static cxla_status compile(cxla_executable *e, const cxla_module *module) {
   char *text = NULL;
   TRY(cxla_module_print(module, &text));
   char source_key[33];
-  fingerprint(cl->backend->name, &e->options, "source", text, source_key);
+  fingerprint(cl->backend->name, e->options.no_optimize ? "source, not optimized" : "source", text, source_key);
   bool lookup = e->options.dump_dir == NULL;
   if (lookup && (e->c = rt_cache_find(cl, source_key))) {
     cxla_free(text);
