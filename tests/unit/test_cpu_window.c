@@ -108,9 +108,12 @@ static const char *dw(const char *xs, const char *ks, const char *os, const char
 TEST(depthwise) {
   const char *L = "b01f_01io->b01f";
   CHECK(check("dw_3x3_same", dw("2,9,10,32", "3,3,1,32", "2,9,10,32", "size=3x3 pad=1_1x1_1", 32, L), false, true));
-  /* stride 1: blocks of 8 outputs across the row's interior (two, then
-   * three single ones; then one block and channels past the vectors) */
+  /* stride 1: blocks of 6 outputs across the row's interior (three, then
+   * one single one; then one block and channels past the vectors) */
   CHECK(check("dw_3x3_blocks", dw("2,5,21,48", "3,3,1,48", "2,5,21,48", "size=3x3 pad=1_1x1_1", 48, L), false, true));
+  /* rows with one or two rows of taps inside (padding 2 above and
+   * below): the blocks take the taps from the right weight rows */
+  CHECK(check("dw_3x3_edge_rows", dw("1,2,14,32", "3,3,1,32", "1,4,14,32", "size=3x3 pad=2_2x1_1", 32, L), false, true));
   CHECK(check("dw_3x3_block_tail", dw("1,4,11,21", "3,3,1,21", "1,4,11,21", "size=3x3 pad=1_1x1_1", 21, L), false, true));
   /* 3x3 with AVX-512's pairs of channel vectors, then one vector, then
    * single channels; with stride and dilation (the next row prefetched
