@@ -249,86 +249,100 @@ static inline __attribute__((target("avx512f"))) void nt_store_avx512(float *dst
 static inline void nt_store_avx512(float *dst, const f32v *v) { *(f32u *)dst = *v; }
 #endif
 
-/* The 3x3 window over a row, its rows of taps [ky0, ky0 + NR) inside the
- * input (all three but at the top and bottom edges) and its columns of
- * taps inside for outputs [ox0, ox1); the channels past the last full
- * vector in a scalar loop, the taps summed in DW_PIXEL's order; npf lines
- * from pf fetched meanwhile. */
-static inline __attribute__((always_inline)) void dw_3x3_interior(const Dw *p, int64_t n, int64_t iy0, int64_t oy,
-                                                                  const int ky0, const int NR, int64_t ox0,
-                                                                  int64_t ox1, const char *pf, int64_t npf,
-                                                                  bool nts) {
+/* DW_T adjacent outputs from ox of a vector of channels c (stride 1,
+ * undilated across): each input vector loaded once for the (up to) KW
+ * outputs that take it and each weight vector once for all DW_T, the
+ * taps of every output fused multiply-added in window order; `checked`
+ * (a constant of each instance): input columns outside the row skipped
+ * (the tiles at the row's edges), else all inside. The input columns are
+ * reached by bumping a pointer C floats at a time (the asm keeps the
+ * compiler from turning the bumps back into KH x (DW_T + KW - 1) pointers
+ * live across the channel loop, which it spilled to the stack and
+ * reloaded for every vector: 3x3 over one 12 x 56 x 128 image on one Zen
+ * 5 core, in L2, 3.7 -> 6-6.9 G vector FMAs/s). */
+enum { DW_T = 6 };
+static inline __attribute__((always_inline)) void dw_tile(const Dw *p, const float *xrow, float *orow, int64_t ox,
+                                                          int64_t c, const int64_t ky0, const int64_t NR,
+                                                          const int KW, const bool checked, bool nts) {
+  const int64_t C = p->C, dy = p->wy->rhs_dilate * p->W * C, ix0 = ox - p->wx->pad_lo;
+  const float *x0 = xrow + ix0 * C;
+  f32v acc[DW_T];
+  _Pragma("GCC unroll 8") for (int i = 0; i < DW_T; i++) acc[i] = (f32v){0};
+  _Pragma("GCC unroll 3") for (int64_t r = 0; r < NR; r++) {
+    const int64_t ky = ky0 + r;
+    const float *q = x0 + ky * dy + c, *wr = p->w + ky * KW * C + c;
+    f32v w[7];
+    _Pragma("GCC unroll 7") for (int k = 0; k < KW; k++) w[k] = *(const f32u *)(wr + k * C);
+    _Pragma("GCC unroll 12") for (int j = 0; j < DW_T + KW - 1; j++) {
+      if (!checked || (ix0 + j >= 0 && ix0 + j < p->W)) {
+        f32v xv = *(const f32u *)q;
+        _Pragma("GCC unroll 7") for (int k = 0; k < KW; k++) {
+          if (j - k >= 0 && j - k < DW_T) acc[j - k] += xv * w[k];
+        }
+      }
+      q += C;
+      __asm__("" : "+r"(q));
+    }
+  }
+  if (nts) _Pragma("GCC unroll 8") for (int i = 0; i < DW_T; i++) nt_store_avx512(orow + (ox + i) * C + c, &acc[i]);
+  else _Pragma("GCC unroll 8") for (int i = 0; i < DW_T; i++) *(f32u *)(orow + (ox + i) * C + c) = acc[i];
+}
+
+/* One output row of a window KW wide (3, 5 or 7: a constant of each
+ * instance), its rows of taps [ky0, ky0 + NR) inside the input (all KH
+ * but at the top and bottom edges): stride 1 and undilated across, in
+ * tiles of DW_T outputs (checked at the edges); else, and after the last
+ * whole tile, an output at a time over the taps inside the row; the
+ * channels past the last full vector in a scalar loop. Every output's
+ * taps summed in DW_PIXEL's order; npf lines from pf fetched meanwhile. */
+static inline __attribute__((always_inline)) void dw_row(const Dw *p, int64_t n, int64_t iy0, int64_t oy,
+                                                         const int64_t ky0, const int64_t NR, const int KW,
+                                                         const char *pf, int64_t npf, bool nts) {
   int64_t pfi = 0;
-  const int64_t C = p->C, sx = p->wx->stride * C, dx = p->wx->rhs_dilate * C,
+  const int64_t C = p->C, OW = p->OW, sx = p->wx->stride * C, dx = p->wx->rhs_dilate * C,
                 dy = p->wy->rhs_dilate * p->W * C;
   const float *xrow = p->x + ((n * p->H + iy0) * p->W) * C;
-  float *orow = p->o + (n * p->OH + oy) * p->OW * C;
+  float *orow = p->o + (n * p->OH + oy) * OW * C;
   /* pixel after pixel, each pixel's channel vectors in turn: the output
    * row is written in order (a vector of channels at a time across the
    * row, one line per pixel 4 C bytes apart, wrote it C / 16 times over:
-   * conv_depthwise, 8 x 56 x 56 x 128, 0.64 -> 0.46 ms), the nine weight
+   * conv_depthwise, 8 x 56 x 56 x 128, 0.64 -> 0.46 ms), the weight
    * vectors read from L1 */
   const int64_t cv = C / VL * VL;
-  int64_t ox = ox0;
-  if (sx == C && dx == C) {
-    /* stride 1, undilated: DW_T adjacent outputs of a vector of channels
-     * at once, each input vector loaded once for the (up to) three
-     * outputs that take it and each weight vector once for all DW_T, the
-     * taps of every output fused multiply-added in window order. The
-     * input columns are reached by bumping a pointer C floats at a time
-     * (the asm keeps the compiler from turning the bumps back into 3 x
-     * (DW_T + 2) pointers live across the channel loop, which it spilled
-     * to the stack and reloaded for every vector: one 12 x 56 x 128 image
-     * on one Zen 5 core, in L2, 3.7 -> 6-6.9 G vector FMAs/s). */
-    enum { DW_T = 6 };
-    for (; ox + DW_T <= ox1; ox += DW_T) {
-      const float *x0 = xrow + (ox - p->wx->pad_lo) * C;
+  int64_t ox = 0;
+  if (sx == C && dx == C)
+    for (; ox + DW_T <= OW; ox += DW_T) {
+      const bool inside = ox >= p->ox_lo && ox + DW_T <= p->ox_hi;
       for (int64_t c = 0; c < cv; c += VL) {
-        f32v acc[DW_T];
-        _Pragma("GCC unroll 8") for (int i = 0; i < DW_T; i++) acc[i] = (f32v){0};
-        _Pragma("GCC unroll 3") for (int r = 0; r < NR; r++) {
-          const int ky = ky0 + r;
-          const float *q = x0 + ky * dy + c, *wr = p->w + ky * 3 * C + c;
-          f32v w0 = *(const f32u *)wr, w1 = *(const f32u *)(wr + C), w2 = *(const f32u *)(wr + 2 * C);
-          _Pragma("GCC unroll 8") for (int i = 0; i < DW_T + 2; i++) {
-            f32v xv = *(const f32u *)q;
-            q += C;
-            __asm__("" : "+r"(q));
-            if (i < DW_T) acc[i] += xv * w0;
-            if (i >= 1 && i - 1 < DW_T) acc[i - 1] += xv * w1;
-            if (i >= 2) acc[i - 2] += xv * w2;
-          }
-        }
-        if (nts) _Pragma("GCC unroll 8") for (int i = 0; i < DW_T; i++) nt_store_avx512(orow + (ox + i) * C + c, &acc[i]);
-        else _Pragma("GCC unroll 8") for (int i = 0; i < DW_T; i++) *(f32u *)(orow + (ox + i) * C + c) = acc[i];
+        if (inside) dw_tile(p, xrow, orow, ox, c, ky0, NR, KW, false, nts);
+        else dw_tile(p, xrow, orow, ox, c, ky0, NR, KW, true, nts);
         for (int i = 0; i < DW_T && pfi < npf; i++) __builtin_prefetch(pf + 64 * pfi++, 0, 3);
       }
     }
-  }
-  for (; ox < ox1; ox++) {
+  for (; ox < OW; ox++) {
+    int64_t kx0, kx1;
+    taps_in(p->wx, ox, p->W, &kx0, &kx1);
     const float *x0 = xrow + ox * sx - p->wx->pad_lo * C;
     for (int64_t c = 0; c < cv; c += VL) {
       f32v acc = (f32v){0};
-      _Pragma("GCC unroll 3") for (int r = 0; r < NR; r++) {
-        const float *a = x0 + (ky0 + r) * dy + c, *w = p->w + (ky0 + r) * 3 * C + c;
-        acc += *(const f32u *)a * *(const f32u *)w;
-        acc += *(const f32u *)(a + dx) * *(const f32u *)(w + C);
-        acc += *(const f32u *)(a + 2 * dx) * *(const f32u *)(w + 2 * C);
+      _Pragma("GCC unroll 3") for (int64_t r = 0; r < NR; r++) {
+        const float *a = x0 + (ky0 + r) * dy + c, *w = p->w + (ky0 + r) * KW * C + c;
+        for (int64_t k = kx0; k < kx1; k++) acc += *(const f32u *)(a + k * dx) * *(const f32u *)(w + k * C);
       }
       *(f32u *)(orow + ox * C + c) = acc;
       if (pfi < npf) __builtin_prefetch(pf + 64 * pfi++, 0, 3);
     }
   }
-  const int64_t c = cv;
-  if (c < C)
-    for (int64_t ox = ox0; ox < ox1; ox++) {
+  if (cv < C)
+    for (int64_t ox = 0; ox < OW; ox++) {
       /* the channels past the last full vector */
-      int64_t ix0 = ox * p->wx->stride - p->wx->pad_lo;
-      for (int64_t cc = c; cc < C; cc++) {
+      int64_t kx0, kx1, ix0 = ox * p->wx->stride - p->wx->pad_lo;
+      taps_in(p->wx, ox, p->W, &kx0, &kx1);
+      for (int64_t cc = cv; cc < C; cc++) {
         float acc = 0;
         for (int64_t ky = ky0; ky < ky0 + NR; ky++)
-          for (int64_t kx = 0; kx < 3; kx++)
-            acc += xrow[ky * dy + (ix0 + kx * p->wx->rhs_dilate) * C + cc] * p->w[(ky * 3 + kx) * C + cc];
+          for (int64_t kx = kx0; kx < kx1; kx++)
+            acc += xrow[ky * dy + (ix0 + kx * p->wx->rhs_dilate) * C + cc] * p->w[(ky * KW + kx) * C + cc];
         orow[ox * C + cc] = acc;
       }
     }
@@ -339,26 +353,28 @@ static inline __attribute__((always_inline)) void dw_rows_impl(const Dw *p, int6
     int64_t n = r / p->OH, oy = r % p->OH, ky0, ky1;
     taps_in(p->wy, oy, p->H, &ky0, &ky1);
     int64_t iy0 = oy * p->wy->stride - p->wy->pad_lo;
-    int64_t ox = 0;
-    for (; ox < p->ox_lo && ox < p->OW; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, false);
-    if (p->KH == 3 && p->KW == 3 && ky1 > ky0 && p->C >= VL) {
+    if ((p->KW == 3 || p->KW == 5 || p->KW == 7) && ky1 > ky0 && p->C >= VL) {
       /* the input row the next output row adds (stride 1, no dilation),
        * fetched a line per output vector (conv_depthwise, 8 x 56 x 56 x
        * 128: 2% faster; 10% when the row was walked a vector of channels
        * at a time; two rows ahead, slower) */
-      int64_t ny = iy0 + 3;
+      int64_t ny = iy0 + p->KH;
       const char *pf = p->wy->stride == 1 && p->wy->rhs_dilate == 1 && ny < p->H
                            ? (const char *)(p->x + (n * p->H + ny) * p->W * p->C)
                            : NULL;
       int64_t npf = pf ? p->W * p->C * (int64_t)sizeof(float) / 64 : 0;
       bool s = nts && p->nt;
-      /* the rows of taps inside the input: all three but at the top and
-       * bottom edges (each count its own instance, the loops unrolled) */
-      if (ky1 - ky0 == 3) dw_3x3_interior(p, n, iy0, oy, 0, 3, ox, p->ox_hi, pf, npf, s);
-      else if (ky1 - ky0 == 2) dw_3x3_interior(p, n, iy0, oy, (int)ky0, 2, ox, p->ox_hi, pf, npf, s);
-      else dw_3x3_interior(p, n, iy0, oy, (int)ky0, 1, ox, p->ox_hi, pf, npf, s);
-      ox = p->ox_hi;
+      /* an instance per width, the 3x3 window's full rows of taps (all
+       * but the top and bottom edges') one of their own, its loops
+       * unrolled */
+      if (p->KW == 3 && ky0 == 0 && ky1 == 3) dw_row(p, n, iy0, oy, 0, 3, 3, pf, npf, s);
+      else if (p->KW == 3) dw_row(p, n, iy0, oy, ky0, ky1 - ky0, 3, pf, npf, s);
+      else if (p->KW == 5) dw_row(p, n, iy0, oy, ky0, ky1 - ky0, 5, pf, npf, s);
+      else dw_row(p, n, iy0, oy, ky0, ky1 - ky0, 7, pf, npf, s);
+      continue;
     }
+    int64_t ox = 0;
+    for (; ox < p->ox_lo && ox < p->OW; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, false);
     for (; ox < p->ox_hi; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, true);
     for (; ox < p->OW; ox++) DW_PIXEL(p, n, iy0, ox, ky0, ky1, false);
   }

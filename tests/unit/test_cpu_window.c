@@ -114,6 +114,17 @@ TEST(depthwise) {
   /* rows with one or two rows of taps inside (padding 2 above and
    * below): the blocks take the taps from the right weight rows */
   CHECK(check("dw_3x3_edge_rows", dw("1,2,14,32", "3,3,1,32", "1,4,14,32", "size=3x3 pad=2_2x1_1", 32, L), false, true));
+  /* windows 5 and 7 wide: blocks at the row's edges skip the columns
+   * outside it, single outputs after the last block; 7 high over fewer
+   * rows than the window, channels past the vectors; rows narrower than
+   * a block; stride 2 (an output at a time over the taps inside) */
+  CHECK(check("dw_5x5_edges", dw("1,9,20,32", "5,5,1,32", "1,9,20,32", "size=5x5 pad=2_2x2_2", 32, L), false, true));
+  CHECK(check("dw_7x7_edges", dw("2,8,15,48", "7,7,1,48", "2,8,15,48", "size=7x7 pad=3_3x3_3", 48, L), false, true));
+  CHECK(check("dw_7x7_right", dw("1,3,12,16", "7,7,1,16", "1,3,12,16", "size=7x7 pad=3_3x3_3", 16, L), false, true));
+  CHECK(check("dw_7x7_tail", dw("1,5,13,40", "7,7,1,40", "1,5,13,40", "size=7x7 pad=3_3x3_3", 40, L), false, true));
+  CHECK(check("dw_5x3_uneven", dw("1,6,17,16", "3,5,1,16", "1,6,18,16", "size=3x5 pad=1_1x1_4", 16, L), false, true));
+  CHECK(check("dw_3x3_narrow", dw("1,5,4,16", "3,3,1,16", "1,5,4,16", "size=3x3 pad=1_1x1_1", 16, L), false, true));
+  CHECK(check("dw_5x5_s2", dw("1,11,23,32", "5,5,1,32", "1,6,12,32", "size=5x5 stride=2x2 pad=2_2x2_2", 32, L), false, true));
   CHECK(check("dw_3x3_block_tail", dw("1,4,11,21", "3,3,1,21", "1,4,11,21", "size=3x3 pad=1_1x1_1", 21, L), false, true));
   /* 3x3 with AVX-512's pairs of channel vectors, then one vector, then
    * single channels; with stride and dilation (the next row prefetched
