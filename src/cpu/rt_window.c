@@ -249,9 +249,9 @@ static inline __attribute__((target("avx512f"))) void nt_store_avx512(float *dst
 static inline void nt_store_avx512(float *dst, const f32v *v) { *(f32u *)dst = *v; }
 #endif
 
-/* DW_T adjacent outputs from ox of a vector of channels c (stride 1,
- * undilated across): each input vector loaded once for the (up to) KW
- * outputs that take it and each weight vector once for all DW_T, the
+/* DW_T adjacent outputs from ox of a vector of channels c (stride S, 1
+ * or 2, undilated across): each input vector loaded once for the (up to)
+ * KW / S outputs that take it and each weight vector once for all DW_T, the
  * taps of every output fused multiply-added in window order; `checked`
  * (a constant of each instance): input columns outside the row skipped
  * (the tiles at the row's edges), else all inside. The input columns are
@@ -263,8 +263,8 @@ static inline void nt_store_avx512(float *dst, const f32v *v) { *(f32u *)dst = *
 enum { DW_T = 6 };
 static inline __attribute__((always_inline)) void dw_tile(const Dw *p, const float *xrow, float *orow, int64_t ox,
                                                           int64_t c, const int64_t ky0, const int64_t NR,
-                                                          const int KW, const bool checked, bool nts) {
-  const int64_t C = p->C, dy = p->wy->rhs_dilate * p->W * C, ix0 = ox - p->wx->pad_lo;
+                                                          const int KW, const int S, const bool checked, bool nts) {
+  const int64_t C = p->C, dy = p->wy->rhs_dilate * p->W * C, ix0 = ox * S - p->wx->pad_lo;
   const float *x0 = xrow + ix0 * C;
   f32v acc[DW_T];
   _Pragma("GCC unroll 8") for (int i = 0; i < DW_T; i++) acc[i] = (f32v){0};
@@ -273,11 +273,12 @@ static inline __attribute__((always_inline)) void dw_tile(const Dw *p, const flo
     const float *q = x0 + ky * dy + c, *wr = p->w + ky * KW * C + c;
     f32v w[7];
     _Pragma("GCC unroll 7") for (int k = 0; k < KW; k++) w[k] = *(const f32u *)(wr + k * C);
-    _Pragma("GCC unroll 12") for (int j = 0; j < DW_T + KW - 1; j++) {
+    /* input column j is tap k = j - S i of output i */
+    _Pragma("GCC unroll 17") for (int j = 0; j < S * (DW_T - 1) + KW; j++) {
       if (!checked || (ix0 + j >= 0 && ix0 + j < p->W)) {
         f32v xv = *(const f32u *)q;
         _Pragma("GCC unroll 7") for (int k = 0; k < KW; k++) {
-          if (j - k >= 0 && j - k < DW_T) acc[j - k] += xv * w[k];
+          if (j - k >= 0 && (j - k) % S == 0 && (j - k) / S < DW_T) acc[(j - k) / S] += xv * w[k];
         }
       }
       q += C;
@@ -290,7 +291,7 @@ static inline __attribute__((always_inline)) void dw_tile(const Dw *p, const flo
 
 /* One output row of a window KW wide (3, 5 or 7: a constant of each
  * instance), its rows of taps [ky0, ky0 + NR) inside the input (all KH
- * but at the top and bottom edges): stride 1 and undilated across, in
+ * but at the top and bottom edges): stride 1 or 2 and undilated across, in
  * tiles of DW_T outputs (checked at the edges); else, and after the last
  * whole tile, an output at a time over the taps inside the row; the
  * channels past the last full vector in a scalar loop. Every output's
@@ -312,15 +313,21 @@ static inline __attribute__((always_inline)) void dw_row(const Dw *p, int64_t n,
   /* the lines to fetch an output vector: all by the end of the row */
   const int64_t per = cv ? (npf + OW * (cv / VL) - 1) / (OW * (cv / VL)) : 0;
   int64_t ox = 0;
-  if (sx == C && dx == C)
+  /* each instance's channel loop of its own */
+#define DW_TILES(S, checked)                                                                       \
+  for (int64_t c = 0; c < cv; c += VL) {                                                           \
+    dw_tile(p, xrow, orow, ox, c, ky0, NR, KW, S, checked, nts);                                    \
+    for (int64_t i = 0; i < DW_T * per && pfi < npf; i++) __builtin_prefetch(pf + 64 * pfi++, 0, 3); \
+  }
+  if (dx == C && (sx == C || sx == 2 * C))
     for (; ox + DW_T <= OW; ox += DW_T) {
       const bool inside = ox >= p->ox_lo && ox + DW_T <= p->ox_hi;
-      for (int64_t c = 0; c < cv; c += VL) {
-        if (inside) dw_tile(p, xrow, orow, ox, c, ky0, NR, KW, false, nts);
-        else dw_tile(p, xrow, orow, ox, c, ky0, NR, KW, true, nts);
-        for (int64_t i = 0; i < DW_T * per && pfi < npf; i++) __builtin_prefetch(pf + 64 * pfi++, 0, 3);
-      }
+      if (sx == C && inside) DW_TILES(1, false)
+      else if (sx == C) DW_TILES(1, true)
+      else if (inside) DW_TILES(2, false)
+      else DW_TILES(2, true)
     }
+#undef DW_TILES
   for (; ox < OW; ox++) {
     int64_t kx0, kx1;
     taps_in(p->wx, ox, p->W, &kx0, &kx1);
