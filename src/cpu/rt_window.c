@@ -311,7 +311,7 @@ static inline __attribute__((always_inline)) void dw_row(const Dw *p, int64_t n,
    * vectors read from L1 */
   const int64_t cv = C / VL * VL;
   /* the lines to fetch an output vector: all by the end of the row */
-  const int64_t per = cv ? (npf + OW * (cv / VL) - 1) / (OW * (cv / VL)) : 0;
+  const int64_t per = cv && OW ? (npf + OW * (cv / VL) - 1) / (OW * (cv / VL)) : 0;
   int64_t ox = 0;
   /* each instance's channel loop of its own */
 #define DW_TILES(S, checked)                                                                       \
@@ -370,8 +370,9 @@ static inline __attribute__((always_inline)) void dw_rows_impl(const Dw *p, int6
        * 112 x 112 x 64: 0.47 -> 0.31 ms, where only stride 1 fetched) */
       int64_t ny = iy0 + p->KH, nrows = p->wy->stride;
       if (ny + nrows > p->H) nrows = p->H - ny;
-      const char *pf = p->wy->rhs_dilate == 1 && ny >= 0 && nrows > 0 ? (const char *)(p->x + (n * p->H + ny) * p->W * p->C)
-                                                           : NULL;
+      const char *pf = p->wy->rhs_dilate == 1 && ny >= 0 && nrows > 0
+                           ? (const char *)(p->x + (n * p->H + ny) * p->W * p->C)
+                           : NULL;
       int64_t npf = pf ? nrows * p->W * p->C * (int64_t)sizeof(float) / 64 : 0;
       bool s = nts && p->nt;
       /* an instance per width, the 3x3 window's full rows of taps (all
