@@ -440,7 +440,18 @@ static inline __attribute__((always_inline)) void pool_rows_impl(const Pool *p, 
     const int64_t KY = p->wy->size, KX = p->wx->size;
     const bool full_y = p->max && from_first && ky0 == 0 && ky1 == KY && p->wy->rhs_dilate == 1 &&
                         p->wx->rhs_dilate == 1;
+    /* the input rows the next output row adds (as for depthwise rows),
+     * fetched a share an output pixel (the bench's 2x2 max pooling over 8
+     * x 112 x 112 x 64: 0.29 -> 0.22 ms) */
+    int64_t ny = iy0 + KY, nrows = p->wy->stride, pfi = 0;
+    if (ny + nrows > p->H) nrows = p->H - ny;
+    const char *pf = p->wy->rhs_dilate == 1 && ny >= 0 && nrows > 0
+                         ? (const char *)(p->x + (n * p->H + ny) * p->W * C)
+                         : NULL;
+    const int64_t npf = pf ? nrows * p->W * C * (int64_t)sizeof(float) / 64 : 0;
+    const int64_t per = p->OW ? (npf + p->OW - 1) / p->OW : 0;
     for (int64_t ox = 0; ox < p->OW; ox++) {
+      for (int64_t i = 0; i < per && pfi < npf; i++) __builtin_prefetch(pf + 64 * pfi++, 0, 3);
       int64_t kx0, kx1;
       taps_in(p->wx, ox, p->W, &kx0, &kx1);
       int64_t ix0 = ox * p->wx->stride - p->wx->pad_lo;
