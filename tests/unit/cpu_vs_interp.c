@@ -96,14 +96,17 @@ bool cpu_vs_interp_close(const char *name, const Literal *want, const Literal *g
   return bad == 0;
 }
 
-bool cpu_vs_interp_inplace(const char *name, const char *text, bool exact, int64_t *inplace) {
+/* cpu_vs_interp_inplace on the arguments of `value` (default_value when
+ * NULL). */
+static bool vs_interp(const char *name, const char *text, bool exact, int64_t *inplace,
+                      double (*value)(void *ctx, int param, int64_t e, double u), void *ctx) {
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL, *got = NULL;
   CpuExecutable *x = NULL;
   bool ok = false;
   cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
   if (!s) s = verify_module(m);
-  if (!s) s = cpu_vs_interp_args(m, &args);
+  if (!s) s = value ? cpu_vs_interp_args_fn(m, 7, value, ctx, &args) : cpu_vs_interp_args(m, &args);
   if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
   if (!s) s = cpu_compile(m, NULL, &x);
   CpuExecOptions o = {.kernels_inplace = inplace};
@@ -121,6 +124,15 @@ bool cpu_vs_interp_inplace(const char *name, const char *text, bool exact, int64
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
   return ok;
+}
+
+bool cpu_vs_interp_inplace(const char *name, const char *text, bool exact, int64_t *inplace) {
+  return vs_interp(name, text, exact, inplace, NULL, NULL);
+}
+
+bool cpu_vs_interp_fn(const char *name, const char *text, bool exact,
+                      double (*value)(void *ctx, int param, int64_t e, double u), void *ctx) {
+  return vs_interp(name, text, exact, NULL, value, ctx);
 }
 
 bool cpu_vs_interp_split(const char *name, const char *text, bool split, const Literal *want_in) {

@@ -36,6 +36,10 @@ bool cpu_vs_interp_close(const char *name, const Literal *want, const Literal *g
  * `exact`, else floats to a relative 1e-5 of the largest result (f16:
  * 1e-2) and integers exactly. Prints what differs on stderr. */
 bool cpu_vs_interp(const char *name, const char *text, bool exact);
+/* cpu_vs_interp on the arguments of cpu_vs_interp_args_fn(value, ctx)
+ * (its own seed). */
+bool cpu_vs_interp_fn(const char *name, const char *text, bool exact,
+                      double (*value)(void *ctx, int param, int64_t e, double u), void *ctx);
 /* cpu_vs_interp that also counts the kernel outputs the cpu run wrote over
  * an operand's buffer (CpuExecOptions.kernels_inplace) into *inplace. */
 bool cpu_vs_interp_inplace(const char *name, const char *text, bool exact, int64_t *inplace);

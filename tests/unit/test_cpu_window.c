@@ -14,7 +14,6 @@
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
-#include "interp/interp.h"
 #include "verify/verify.h"
 #include "runtime/threadpool.h"
 
@@ -66,24 +65,7 @@ static double finite_value(void *ctx, int param, int64_t e, double u) {
 /* Agrees with the interpreter within rounding on finite_value's
  * arguments. */
 static bool check_finite(const char *name, const char *text) {
-  cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL, *got = NULL;
-  CpuExecutable *x = NULL;
-  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
-  if (!s) s = verify_module(m);
-  if (!s) s = cpu_vs_interp_args_fn(m, 7, finite_value, NULL, &args);
-  if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
-  if (!s) s = cpu_compile(m, NULL, &x);
-  if (!s) s = cpu_execute(x, args, m->entry->nparams, &got);
-  bool ok = !s && cpu_vs_interp_close(name, want, got, false);
-  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
-  cxla_status_free(s);
-  cpu_vs_interp_free_args(m, args);
-  literal_free(want);
-  literal_free(got);
-  cpu_executable_destroy(x);
-  cxla_module_destroy(m);
-  return ok;
+  return cpu_vs_interp_fn(name, text, false, finite_value, NULL);
 }
 
 /* Agrees with the interpreter (exactly when `exact`), and a routine runs
