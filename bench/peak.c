@@ -135,7 +135,7 @@ static void *triad_worker(void *arg) {
 
 /* Returns GB/s (1e9 bytes) of pattern `kind`, or a negative number on
  * failure. */
-static double triad(size_t n, int nthreads, int kind) {
+static double bandwidth(size_t n, int nthreads, int kind) {
   Triad t = {.n = n, .nthreads = nthreads, .kind = kind, .best = 1e30};
   t.a = malloc(n * sizeof(double));
   t.b = malloc(n * sizeof(double));
@@ -220,8 +220,8 @@ int main(int argc, char **argv) {
   const int *sizes = quick ? sizes_quick : sizes_full;
   int nsizes = quick ? 1 : 3;
 
-  double triad_all = triad(n, cores, K_TRIAD), triad_one = triad(n, 1, K_TRIAD);
-  double copy_all = triad(n, cores, K_COPY_NT), read_all = triad(n, cores, K_READ);
+  double triad_all = bandwidth(n, cores, K_TRIAD), triad_one = bandwidth(n, 1, K_TRIAD);
+  double copy_all = bandwidth(n, cores, K_COPY_NT), read_all = bandwidth(n, cores, K_READ);
   if (triad_all < 0 || triad_one < 0 || copy_all < 0 || read_all < 0) {
     fprintf(stderr, "error: triad failed (out of memory or threads)\n");
     return 1;

@@ -161,7 +161,8 @@ def _nbytes(aval) -> int:
     return int(np.prod(aval.shape, dtype=np.int64)) * np.dtype(aval.dtype).itemsize
 
 
-def _array_at(address, aval):
+def _view_at(address, aval):
+    """A NumPy view of aval's bytes at address (an empty array: zeros)."""
     import numpy as np
 
     dtype = np.dtype(aval.dtype)
@@ -169,7 +170,11 @@ def _array_at(address, aval):
     if n == 0:
         return np.zeros(aval.shape, dtype)
     raw = (ctypes.c_char * n).from_address(address)
-    return np.frombuffer(raw, dtype=dtype).reshape(aval.shape).copy()
+    return np.frombuffer(raw, dtype=dtype).reshape(aval.shape)
+
+
+def _array_at(address, aval):
+    return _view_at(address, aval).copy()
 
 
 def _trampoline(_arg, cid, nargs, args, nresults, results, error, error_size):
@@ -229,16 +234,8 @@ def _register_callback(fn, in_avals, out_avals) -> int:
 
 class _Buffer:
     def __init__(self, address, aval, writeable):
-        import numpy as np
-
-        dtype = np.dtype(aval.dtype)
-        n = _nbytes(aval)
-        if n:
-            raw = (ctypes.c_char * n).from_address(address)
-            self._a = np.frombuffer(raw, dtype=dtype).reshape(aval.shape)
-        else:
-            self._a = np.zeros(aval.shape, dtype)
-        self._a.flags.writeable = bool(writeable) and n > 0
+        self._a = _view_at(address, aval)
+        self._a.flags.writeable = bool(writeable) and _nbytes(aval) > 0
         self.writeable = bool(writeable)
 
     shape = property(lambda self: self._a.shape)

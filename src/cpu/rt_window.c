@@ -236,6 +236,20 @@ static void taps_in(const WindowDim *w, int64_t o, int64_t n, int64_t *k0, int64
   *k1 = k;
 }
 
+/* The input rows (image n of x, H x W x C floats) the next output row
+ * of a window wy adds to those of the row whose first input row is iy0
+ * (stride rows after the window's last; undilated windows only): the
+ * first of their *npf lines, or NULL (none inside the image). */
+static const char *next_rows(const float *x, int64_t n, int64_t H, int64_t W, int64_t C, int64_t iy0,
+                             const WindowDim *wy, int64_t *npf) {
+  int64_t ny = iy0 + wy->size, nrows = wy->stride;
+  if (ny + nrows > H) nrows = H - ny;
+  *npf = 0;
+  if (wy->rhs_dilate != 1 || ny < 0 || nrows <= 0) return NULL;
+  *npf = nrows * W * C * (int64_t)sizeof(float) / 64;
+  return (const char *)(x + (n * H + ny) * W * C);
+}
+
 /* A non-temporal store of *v to a 64-byte aligned address, where the
  * AVX-512 variant is running (see RW_VARIANT; the vector by address: the
  * other variants, which never call it, cannot pass 64-byte vectors in
@@ -368,12 +382,8 @@ static inline __attribute__((always_inline)) void dw_rows_impl(const Dw *p, int6
        * 56 x 128: 2% faster; 10% when the row was walked a vector of
        * channels at a time; two rows ahead, slower; 3x3 stride 2 over 8 x
        * 112 x 112 x 64: 0.47 -> 0.31 ms, where only stride 1 fetched) */
-      int64_t ny = iy0 + p->KH, nrows = p->wy->stride;
-      if (ny + nrows > p->H) nrows = p->H - ny;
-      const char *pf = p->wy->rhs_dilate == 1 && ny >= 0 && nrows > 0
-                           ? (const char *)(p->x + (n * p->H + ny) * p->W * p->C)
-                           : NULL;
-      int64_t npf = pf ? nrows * p->W * p->C * (int64_t)sizeof(float) / 64 : 0;
+      int64_t npf;
+      const char *pf = next_rows(p->x, n, p->H, p->W, p->C, iy0, p->wy, &npf);
       bool s = nts && p->nt;
       /* an instance per width, the 3x3 window's full rows of taps (all
        * but the top and bottom edges') one of their own, its loops
@@ -443,12 +453,8 @@ static inline __attribute__((always_inline)) void pool_rows_impl(const Pool *p, 
     /* the input rows the next output row adds (as for depthwise rows),
      * fetched a share an output pixel (the bench's 2x2 max pooling over 8
      * x 112 x 112 x 64: 0.29 -> 0.22 ms) */
-    int64_t ny = iy0 + KY, nrows = p->wy->stride, pfi = 0;
-    if (ny + nrows > p->H) nrows = p->H - ny;
-    const char *pf = p->wy->rhs_dilate == 1 && ny >= 0 && nrows > 0
-                         ? (const char *)(p->x + (n * p->H + ny) * p->W * C)
-                         : NULL;
-    const int64_t npf = pf ? nrows * p->W * C * (int64_t)sizeof(float) / 64 : 0;
+    int64_t npf, pfi = 0;
+    const char *pf = next_rows(p->x, n, p->H, p->W, C, iy0, p->wy, &npf);
     const int64_t per = p->OW ? (npf + p->OW - 1) / p->OW : 0;
     for (int64_t ox = 0; ox < p->OW; ox++) {
       for (int64_t i = 0; i < per && pfi < npf; i++) __builtin_prefetch(pf + 64 * pfi++, 0, 3);

@@ -22,7 +22,6 @@ void pj_exec_unref(pj_exec *d) {
   free(d->result_kinds);
   free(d->param_kind_sizes);
   free(d->result_kind_sizes);
-  free(d->result_spaces);
   free(d->donated);
   free(d->param_layouts);
   free(d->result_layouts);
@@ -71,12 +70,11 @@ static PJRT_Error *exec_init(pj_exec *d) {
   d->result_kinds = calloc((size_t)nr + 1, sizeof *d->result_kinds);
   d->param_kind_sizes = calloc((size_t)np + 1, sizeof *d->param_kind_sizes);
   d->result_kind_sizes = calloc((size_t)nr + 1, sizeof *d->result_kind_sizes);
-  d->result_spaces = calloc((size_t)nr + 1, sizeof *d->result_spaces);
   d->donated = calloc((size_t)np + 1, sizeof *d->donated);
   d->param_layouts = calloc((size_t)np + 1, sizeof *d->param_layouts);
   d->result_layouts = calloc((size_t)nr + 1, sizeof *d->result_layouts);
   if (!d->result_types || !d->result_ranks || !d->result_dims || !d->param_kinds || !d->result_kinds ||
-      !d->param_kind_sizes || !d->result_kind_sizes || !d->result_spaces ||
+      !d->param_kind_sizes || !d->result_kind_sizes ||
       !d->donated || !d->param_layouts || !d->result_layouts)
     return pj_err(PJRT_Error_Code_RESOURCE_EXHAUSTED, "out of memory");
   size_t at = 0;
@@ -103,8 +101,7 @@ static PJRT_Error *exec_init(pj_exec *d) {
     d->param_kind_sizes[i] = strlen(d->param_kinds[i]);
   }
   for (int i = 0; i < nr; i++) {
-    d->result_spaces[i] = cxla_executable_result_memory_space(x, i);
-    d->result_kinds[i] = pj_memory_kinds[pj_memory_index(d->result_spaces[i])];
+    d->result_kinds[i] = pj_memory_kinds[pj_memory_index(cxla_executable_result_memory_space(x, i))];
     d->result_kind_sizes[i] = strlen(d->result_kinds[i]);
   }
   find_donated(cxla_executable_hlo_text(x), np, d->donated);
@@ -488,7 +485,8 @@ PJRT_Error *pj_LoadedExecutable_Execute(PJRT_LoadedExecutable_Execute_Args *a) {
     goto done;
   }
   for (size_t i = 0; i < nr; i++) {
-    outs[i] = pj_buffer_wrap_in(le->client, res[i], pj_memory_of_space(le->client, d->result_spaces[i]));
+    pj_memory *mem = pj_memory_of_space(le->client, cxla_executable_result_memory_space(d->x, (int)i));
+    outs[i] = pj_buffer_wrap_in(le->client, res[i], mem);
     if (!outs[i]) {
       for (size_t j = 0; j < i; j++) free(outs[j]);
       for (size_t j = 0; j < nr; j++) cxla_buffer_destroy(res[j]);

@@ -134,7 +134,6 @@ typedef struct pj_exec {
   int64_t *result_dims; /* concatenated */
   const char **param_kinds, **result_kinds; /* memory kinds (pj_memory.kind) */
   size_t *param_kind_sizes, *result_kind_sizes;
-  int *result_spaces; /* nresults cxla_memory_space values */
   int *donated; /* nparams flags: parameters the module aliases to results */
   PJRT_Layouts_MemoryLayout **param_layouts, **result_layouts; /* static layouts */
 } pj_exec;

@@ -164,6 +164,25 @@ static PJRT_LoadedExecutable *compile(PJRT_Client *c, const char *fmt, const cha
   return a.executable;
 }
 
+/* The executable of le (the caller destroys it), and the destroyers. */
+static PJRT_Executable *get_executable(PJRT_LoadedExecutable *le) {
+  PJRT_LoadedExecutable_GetExecutable_Args ge = {
+      .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le};
+  CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge));
+  return ge.executable;
+}
+
+static void destroy_executable(PJRT_Executable *x) {
+  PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE, .executable = x};
+  CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
+}
+
+static void destroy_loaded(PJRT_LoadedExecutable *le) {
+  PJRT_LoadedExecutable_Destroy_Args ld = {.struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE,
+                                           .executable = le};
+  CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+}
+
 static const char donate_hlo[] =
     "HloModule donate, input_output_alias={ {}: (0, {}, may-alias) }\n"
     "ENTRY main {\n"
@@ -213,22 +232,16 @@ TEST(test_compile_execute_donate) {
   if (e) destroy_error(e);
   CHECK(!is_deleted(y));
   /* Output description. */
-  PJRT_LoadedExecutable_GetExecutable_Args ge = {
-      .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le};
-  CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge));
+  PJRT_Executable *exe = get_executable(le);
   PJRT_Executable_OutputDimensions_Args od = {
-      .struct_size = PJRT_Executable_OutputDimensions_Args_STRUCT_SIZE, .executable = ge.executable};
+      .struct_size = PJRT_Executable_OutputDimensions_Args_STRUCT_SIZE, .executable = exe};
   CHECK_PJ(api->PJRT_Executable_OutputDimensions(&od));
   CHECK(od.num_outputs == 1 && od.dim_sizes[0] == 1 && od.dims[0] == 3);
-  PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
-                                     .executable = ge.executable};
-  CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
+  destroy_executable(exe);
   destroy_buffer(x);
   destroy_buffer(y);
   destroy_buffer(outs[0]);
-  PJRT_LoadedExecutable_Destroy_Args ld = {
-      .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
-  CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  destroy_loaded(le);
   destroy_client(c);
 }
 
@@ -254,9 +267,7 @@ static PJRT_Buffer *run1(PJRT_Client *c, const char *hlo, PJRT_Buffer *arg) {
     PJRT_Event_Destroy_Args ed = {.struct_size = PJRT_Event_Destroy_Args_STRUCT_SIZE, .event = done[0]};
     CHECK_PJ(api->PJRT_Event_Destroy(&ed));
   }
-  PJRT_LoadedExecutable_Destroy_Args ld = {
-      .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
-  CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  destroy_loaded(le);
   return outs[0];
 }
 
@@ -427,22 +438,18 @@ TEST(test_memories) {
   PJRT_LoadedExecutable *le = compile(c, "hlo", host_hlo, &e);
   CHECK_PJ(e);
   if (le) {
-    PJRT_LoadedExecutable_GetExecutable_Args ge = {
-        .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le};
-    CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge));
+    PJRT_Executable *exe = get_executable(le);
     PJRT_Executable_OutputMemoryKinds_Args ok = {
-        .struct_size = PJRT_Executable_OutputMemoryKinds_Args_STRUCT_SIZE, .executable = ge.executable};
+        .struct_size = PJRT_Executable_OutputMemoryKinds_Args_STRUCT_SIZE, .executable = exe};
     CHECK_PJ(api->PJRT_Executable_OutputMemoryKinds(&ok));
     CHECK(ok.num_outputs == 2 && ok.memory_kind_sizes[0] == 13 && !memcmp(ok.memory_kinds[0], "unpinned_host", 13) &&
           ok.memory_kind_sizes[1] == 6 && !memcmp(ok.memory_kinds[1], "device", 6));
     PJRT_Executable_ParameterMemoryKinds_Args pk = {
-        .struct_size = PJRT_Executable_ParameterMemoryKinds_Args_STRUCT_SIZE, .executable = ge.executable};
+        .struct_size = PJRT_Executable_ParameterMemoryKinds_Args_STRUCT_SIZE, .executable = exe};
     CHECK_PJ(api->PJRT_Executable_ParameterMemoryKinds(&pk));
     CHECK(pk.num_parameters == 2 && pk.memory_kind_sizes[0] == 11 && !memcmp(pk.memory_kinds[0], "pinned_host", 11) &&
           pk.memory_kind_sizes[1] == 6 && !memcmp(pk.memory_kinds[1], "device", 6));
-    PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
-                                       .executable = ge.executable};
-    CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
+    destroy_executable(exe);
     PJRT_Buffer *outs[2] = {NULL, NULL};
     CHECK_PJ(execute2(le, x, y, outs));
     CHECK(outs[0] && buffer_memory(outs[0]) == am.memories[2]);
@@ -451,9 +458,7 @@ TEST(test_memories) {
     CHECK(got[0] == 11 && got[1] == 22 && got[2] == 33);
     for (int k = 0; k < 2; k++)
       if (outs[k]) destroy_buffer(outs[k]);
-    PJRT_LoadedExecutable_Destroy_Args ld = {
-        .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
-    CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+    destroy_loaded(le);
   }
   destroy_buffer(x);
   destroy_buffer(y);
@@ -510,9 +515,7 @@ TEST(test_external_references) {
     CHECK_PJ(execute2(le, x, y, outs));
     CHECK(is_deleted(x) && outs[0]);
     if (outs[0]) destroy_buffer(outs[0]);
-    PJRT_LoadedExecutable_Destroy_Args ld = {
-        .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
-    CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+    destroy_loaded(le);
   }
   destroy_buffer(x);
   destroy_buffer(y);
@@ -532,11 +535,9 @@ TEST(test_serialize_executable) {
     destroy_client(c);
     return;
   }
-  PJRT_LoadedExecutable_GetExecutable_Args ge = {
-      .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le};
-  CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge));
+  PJRT_Executable *exe = get_executable(le);
   PJRT_Executable_Serialize_Args sa = {.struct_size = PJRT_Executable_Serialize_Args_STRUCT_SIZE,
-                                       .executable = ge.executable};
+                                       .executable = exe};
   CHECK_PJ(api->PJRT_Executable_Serialize(&sa));
   PJRT_Executable_DeserializeAndLoad_Args da = {
       .struct_size = PJRT_Executable_DeserializeAndLoad_Args_STRUCT_SIZE, .client = c,
@@ -544,25 +545,21 @@ TEST(test_serialize_executable) {
   CHECK_PJ(api->PJRT_Executable_DeserializeAndLoad(&da));
   PJRT_LoadedExecutable *le2 = da.loaded_executable;
   if (le2) {
-    PJRT_LoadedExecutable_GetExecutable_Args ge2 = {
-        .struct_size = PJRT_LoadedExecutable_GetExecutable_Args_STRUCT_SIZE, .loaded_executable = le2};
-    CHECK_PJ(api->PJRT_LoadedExecutable_GetExecutable(&ge2));
+    PJRT_Executable *exe2 = get_executable(le2);
     PJRT_Executable_Fingerprint_Args f1 = {.struct_size = PJRT_Executable_Fingerprint_Args_STRUCT_SIZE,
-                                           .executable = ge.executable};
+                                           .executable = exe};
     PJRT_Executable_Fingerprint_Args f2 = {.struct_size = PJRT_Executable_Fingerprint_Args_STRUCT_SIZE,
-                                           .executable = ge2.executable};
+                                           .executable = exe2};
     CHECK_PJ(api->PJRT_Executable_Fingerprint(&f1));
     CHECK_PJ(api->PJRT_Executable_Fingerprint(&f2));
     CHECK(f1.executable_fingerprint_size == f2.executable_fingerprint_size &&
           !memcmp(f1.executable_fingerprint, f2.executable_fingerprint, f1.executable_fingerprint_size));
     /* its output memory kinds came back too */
     PJRT_Executable_OutputMemoryKinds_Args ok = {
-        .struct_size = PJRT_Executable_OutputMemoryKinds_Args_STRUCT_SIZE, .executable = ge2.executable};
+        .struct_size = PJRT_Executable_OutputMemoryKinds_Args_STRUCT_SIZE, .executable = exe2};
     CHECK_PJ(api->PJRT_Executable_OutputMemoryKinds(&ok));
     CHECK(ok.num_outputs == 2 && ok.memory_kind_sizes[0] == 13 && !memcmp(ok.memory_kinds[0], "unpinned_host", 13));
-    PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
-                                       .executable = ge2.executable};
-    CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
+    destroy_executable(exe2);
     const float xs[3] = {1, 2, 3}, ys[3] = {10, 20, 30};
     const int64_t d[1] = {3};
     PJRT_Buffer *x = from_host(c, PJRT_Buffer_Type_F32, xs, 1, d, NULL);
@@ -576,9 +573,7 @@ TEST(test_serialize_executable) {
       if (outs[k]) destroy_buffer(outs[k]);
     destroy_buffer(x);
     destroy_buffer(y);
-    PJRT_LoadedExecutable_Destroy_Args ld = {
-        .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le2};
-    CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+    destroy_loaded(le2);
   }
   /* not a serialized executable; one cut short */
   const size_t cuts[3] = {5, sa.serialized_bytes_size / 2, sa.serialized_bytes_size - 1};
@@ -595,12 +590,8 @@ TEST(test_serialize_executable) {
   CHECK(e && code_of(e) == PJRT_Error_Code_INVALID_ARGUMENT);
   if (e) destroy_error(e);
   sa.serialized_executable_deleter(sa.serialized_executable);
-  PJRT_Executable_Destroy_Args xd = {.struct_size = PJRT_Executable_Destroy_Args_STRUCT_SIZE,
-                                     .executable = ge.executable};
-  CHECK_PJ(api->PJRT_Executable_Destroy(&xd));
-  PJRT_LoadedExecutable_Destroy_Args ld = {
-      .struct_size = PJRT_LoadedExecutable_Destroy_Args_STRUCT_SIZE, .executable = le};
-  CHECK_PJ(api->PJRT_LoadedExecutable_Destroy(&ld));
+  destroy_executable(exe);
+  destroy_loaded(le);
   destroy_client(c);
 }
 

@@ -399,11 +399,6 @@ TEST(compile_and_execute) {
   }
 }
 
-/* Token parameters and results (JAX's ordered effects thread a token
- * through the entry computation), on every backend: a token parameter
- * takes a token result or any buffer of zero bytes (JAX's first token is a
- * pred[0]) and refuses one with data; a token result is a CXLA_TOKEN
- * buffer of rank 0 and no bytes, in its place among the results. */
 /* The memory spaces of the entry's parameters and results: the entry
  * layout's S(n), on every backend; the default without one (and without
  * an entry layout); -1 out of range. */
@@ -439,6 +434,11 @@ TEST(memory_spaces) {
   }
 }
 
+/* Token parameters and results (JAX's ordered effects thread a token
+ * through the entry computation), on every backend: a token parameter
+ * takes a token result or any buffer of zero bytes (JAX's first token is a
+ * pred[0]) and refuses one with data; a token result is a CXLA_TOKEN
+ * buffer of rank 0 and no bytes, in its place among the results. */
 TEST(token_parameters_and_results) {
   static const char tokens[] =
       "HloModule tokens\n"
