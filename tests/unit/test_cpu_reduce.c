@@ -53,6 +53,16 @@ TEST(fusion_with_epilogue) {
                                "  ROOT s = f32[6,64] sqrt(a)\n}\n\n"
                                "ENTRY e {\n  x = f32[8,6,64] parameter(0)\n  y = f32[6,64] parameter(1)\n"
                                "  ROOT f = f32[6,64] fusion(x, y), kind=kInput, calls=fused\n}\n"));
+  /* kept dims before the reduced one (an average over a sequence) */
+  CHECK(check_same("outer_epilogue", "HloModule m\n\n" ADD_F32
+                                     "fused {\n  p0 = f32[5,9,40] parameter(0)\n  p1 = f32[5,40] parameter(1)\n"
+                                     "  sq = f32[5,9,40] multiply(p0, p0)\n  z = f32[] constant(0)\n"
+                                     "  r = f32[5,40] reduce(sq, z), dimensions={1}, to_apply=add\n"
+                                     "  c = f32[] constant(0.25)\n  cb = f32[5,40] broadcast(c), dimensions={}\n"
+                                     "  m = f32[5,40] multiply(r, cb)\n  a = f32[5,40] add(m, p1)\n"
+                                     "  ROOT s = f32[5,40] sqrt(a)\n}\n\n"
+                                     "ENTRY e {\n  x = f32[5,9,40] parameter(0)\n  y = f32[5,40] parameter(1)\n"
+                                     "  ROOT f = f32[5,40] fusion(x, y), kind=kInput, calls=fused\n}\n"));
 }
 
 TEST(shapes_left_to_the_per_element_loop) {
@@ -121,6 +131,20 @@ TEST(tuple_of_column_reduces) {
                                     "  g0 = f32[4,16] get-tuple-element(f), index=0\n"
                                     "  g1 = f32[4,16] get-tuple-element(f), index=1\n"
                                     "  ROOT r = f32[8,16] concatenate(g0, g1), dimensions={0}\n}\n"));
+  /* kept dims before the reduced ones: per-image statistics */
+  CHECK(check_same("outer_stats", "HloModule m\n\n" ADD_F32
+                                  "fused {\n  p0 = f32[3,5,7,24] parameter(0)\n  z = f32[] constant(0)\n"
+                                  "  zb = f32[3,5,7,24] broadcast(z), dimensions={}\n"
+                                  "  ok = pred[3,5,7,24] compare(p0, p0), direction=EQ\n"
+                                  "  cl = f32[3,5,7,24] select(ok, p0, zb)\n  pr = f32[3,5,7,24] multiply(cl, cl)\n"
+                                  "  a = f32[3,24] reduce(cl, z), dimensions={1,2}, to_apply=add\n"
+                                  "  b = f32[3,24] reduce(pr, z), dimensions={1,2}, to_apply=add\n"
+                                  "  ROOT t = (f32[3,24], f32[3,24]) tuple(a, b)\n}\n\n"
+                                  "ENTRY e {\n  x = f32[3,5,7,24] parameter(0)\n"
+                                  "  f = (f32[3,24], f32[3,24]) fusion(x), kind=kInput, calls=fused\n"
+                                  "  g0 = f32[3,24] get-tuple-element(f), index=0\n"
+                                  "  g1 = f32[3,24] get-tuple-element(f), index=1\n"
+                                  "  ROOT r = f32[6,24] concatenate(g0, g1), dimensions={0}\n}\n"));
   /* left to the per-element loop */
   CHECK(check_same("column_and_row", "HloModule m\n\n" ADD_F32
                                      "fused {\n  p0 = f32[40,40] parameter(0)\n  z = f32[] constant(0)\n"
@@ -154,6 +178,17 @@ TEST(tuple_of_column_reduces) {
                                        "  g0 = f32[40] get-tuple-element(f), index=0\n"
                                        "  g1 = f32[40] get-tuple-element(f), index=1\n"
                                        "  ROOT r = f32[80] concatenate(g0, g1), dimensions={0}\n}\n"));
+  CHECK(check_same("different_outer_dims", "HloModule m\n\n" ADD_F32
+                                           "fused {\n  p0 = f32[6,5,40] parameter(0)\n  z = f32[] constant(0)\n"
+                                           "  a = f32[6,40] reduce(p0, z), dimensions={1}, to_apply=add\n"
+                                           "  b = f32[40] reduce(p0, z), dimensions={0,1}, to_apply=add\n"
+                                           "  ROOT t = (f32[6,40], f32[40]) tuple(a, b)\n}\n\n"
+                                           "ENTRY e {\n  x = f32[6,5,40] parameter(0)\n"
+                                           "  f = (f32[6,40], f32[40]) fusion(x), kind=kInput, calls=fused\n"
+                                           "  g0 = f32[6,40] get-tuple-element(f), index=0\n"
+                                           "  g1 = f32[40] get-tuple-element(f), index=1\n"
+                                           "  g1r = f32[1,40] reshape(g1)\n"
+                                           "  ROOT r = f32[7,40] concatenate(g0, g1r), dimensions={0}\n}\n"));
 }
 
 /* Float max/min reductions (elemental.c's reduce_minmax: integer keys in
@@ -242,8 +277,9 @@ TEST(max_min_vectorized_exact) {
  * order of the per-element loop: f64 sums (the interpreter sums f64 in
  * order too), integer sums and NaN-propagating max/min equal the
  * interpreter's bit for bit, with the innermost reduced dim a multiple of
- * 8, not one, under 8, and several reduced dims; on one thread and split
- * into one-row slices over 2 threads. */
+ * 8, not one, under 8, several reduced dims, kept dims before the reduced
+ * ones (one or two; one outer position; none to reduce); on one thread and
+ * split into one-row slices over 2 threads. */
 #define ADD_T(T) "add {\n  a = " T "[] parameter(0)\n  b = " T "[] parameter(1)\n  ROOT r = " T "[] add(a, b)\n}\n\n"
 TEST(unrolled_sweep_exact) {
   static const char *const shapes[][4] = {
@@ -253,6 +289,10 @@ TEST(unrolled_sweep_exact) {
       {"[5,9]", "{0}", "[9]", ""},         {"[3,19,24]", "{0,1}", "[24]", ""},
       {"[4,13,6,17]", "{0,1}", "[6,17]", "y"}, {"[5,2,13,4,40]", "{0,1,2}", "[4,40]", "y"},
       {"[1,8]", "{0}", "[8]", ""},         {"[8,72]", "{0}", "[72]", "y"},
+      /* outer kept dims before the reduced ones: each outer position a
+       * sweep of its own, the rows the outer positions */
+      {"[3,37,80]", "{1}", "[3,80]", "y"}, {"[2,3,5,9,24]", "{2,3}", "[2,3,24]", "y"},
+      {"[1,13,40]", "{1}", "[1,40]", ""},  {"[4,0,16]", "{1}", "[4,16]", ""},
   };
   static const char *const types[][3] = {
       /* type, computation, init */
