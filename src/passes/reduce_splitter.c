@@ -30,6 +30,29 @@
  * when the shape has no such prefix below its last dim), at most kMaxParts
  * partials and at least kMinPerPart elements each.
  *
+ * Column reductions (the reduced dims a leading run 0 .. nr-1, kept dims
+ * after it: sums over the batch, batch-norm statistics over N, H, W) split
+ * the same way, over the first reduced dim:
+ *
+ *   %r = f32[4096] reduce(f32[4096,4096] %x, %zero), dimensions={0}
+ *     -> %b = f32[16,256,4096] bitcast(%x)
+ *        %p = f32[16,4096] reduce(%b, %zero), dimensions={1}
+ *        %r = f32[4096] reduce(%p, %zero), dimensions={0}
+ *
+ * (no bitcast where the partials are the first dim whole: [N, H, W, C]
+ * over N, H, W -> [N, C] over H and W). The sweep of one column reduce
+ * (cg.c's emit_column_reduce) splits its threads over the kept columns:
+ * each reads a strip of every input row, short runs of memory far apart
+ * (with few columns, as batch-norm's 64 channels, only one or two
+ * strips); a partial is a contiguous block of whole rows, streamed by one
+ * thread into accumulators that stay in its cache. Measured (two threads,
+ * the same moment): f32[4096,4096] over dim 0 1.09 -> 0.88 ms (a sum
+ * over dim 1, contiguous rows: 0.90); f32[32,56,56,64] over N, H, W 0.23
+ * -> 0.155 ms. Split where the kept row's accumulators take at most
+ * kColMaxRowBytes and each partial covers kColMinRows rows or more: P
+ * partials, P the first reduced dim when it is at most kMaxColParts (and
+ * other dims are reduced too), else its largest divisor up to kParts.
+ *
  * One walk over every non-fusion computation, linear in its size. */
 #include "ir/rewrite.h"
 #include "passes/algsimp.h"
@@ -41,6 +64,11 @@
 #define kParts 16
 #define kMaxParts 4096
 #define kMinPerPart 1024
+/* column reductions: the kept elements' bytes at most, the rows a
+ * partial reduces at least, and the most partials without a bitcast */
+#define kColMaxRowBytes ((int64_t)64 << 10)
+#define kColMinRows 64
+#define kMaxColParts 64
 
 /* Whether reducer f with init value `init` over elements of type t may be
  * split into partials (see the header). */
@@ -70,43 +98,94 @@ typedef struct Split {
   bool exact;
 } Split;
 
+/* The partials of column reduce `in` of x (reduced dims 0 .. nr-1):
+ * *parts of them over x's dim 0, or 0 where it stays whole. */
+static int64_t column_parts(const Instr *in, const Shape *xs) {
+  int nr = in->dimensions.n;
+  if (nr < 1 || nr >= xs->rank) return 0;
+  for (int k = 0; k < nr; k++)
+    if (in->dimensions.v[k] != k) return 0;
+  int64_t rows = 1, row_bytes = type_bits(xs->type) / 8;
+  for (int d = 0; d < xs->rank; d++) {
+    if (d < nr) rows *= xs->dims[d];
+    else row_bytes *= xs->dims[d];
+  }
+  if (row_bytes < 1 || row_bytes > kColMaxRowBytes) return 0;
+  int64_t d0 = xs->dims[0];
+  if (nr >= 2 && d0 >= 2 && d0 <= kMaxColParts && rows / d0 >= kColMinRows) return d0;
+  for (int64_t p = kParts; p >= 2; p--)
+    if (d0 % p == 0 && d0 / p >= 2 && rows / p >= kColMinRows) return p;
+  return 0;
+}
+
+/* A new reduce of x by in's reducer over dims[0 .. n) with init `init`,
+ * of shape s. */
+static Instr *add_reduce(Arena *a, Instr *in, Shape *s, Instr *x, Instr *init, const int64_t *dims, int n) {
+  Instr *ops[2] = {x, init};
+  Instr *q = comp_add_instr(in->parent, OP_REDUCE, s, 2, ops, NULL);
+  if (!q) return NULL;
+  q->dimensions.n = n;
+  q->dimensions.v = arena_i64dup(a, dims, (size_t)n);
+  q->called = arena_array(a, 1, sizeof(Computation *));
+  if (!q->dimensions.v || !q->called) return NULL;
+  q->called[0] = in->called[0];
+  q->ncalled = 1;
+  q->attrs |= A_DIMENSIONS;
+  return q;
+}
+
 static cxla_status split_rule(Instr *in, void *arg, Instr **out) {
   Split *sp = arg;
   *out = NULL;
   if (in->op != OP_REDUCE || in->noperands != 2 || in->ncalled != 1 || in->ncontrol_preds) return NULL;
   Instr *x = in->operands[0], *init = in->operands[1];
   const Shape *xs = x->shape;
-  if (!type_is_array(in->shape->type) || in->shape->rank != 0 || in->dimensions.n != xs->rank) return NULL;
+  if (!type_is_array(in->shape->type) || xs->rank > 64) return NULL;
   if (xs->dynamic || xs->layout_tail || !shape_physically_row_major(xs) || shape_elems(xs) < kMinElems)
     return NULL;
+  bool scalar = in->shape->rank == 0 && in->dimensions.n == xs->rank;
+  int64_t parts = scalar ? 0 : column_parts(in, xs);
+  if (!scalar && parts == 0) return NULL;
   if (!splittable(simp_reducer_op(in->called[0]), init, xs->type, sp->exact)) return NULL;
-  int k = leading_dims(xs);
-  if (k < 1 || xs->rank > 64) return NULL;
   Arena *a = &sp->m->arena;
-  Shape *ps = shape_new(a, xs->type, k, xs->dims), *rs = shape_clone(a, in->shape);
-  if (!ps || !rs || shape_set_default_layout(a, ps)) return cxla_oom();
   int64_t inner[64], outer[64];
-  for (int d = k; d < xs->rank; d++) inner[d - k] = d;
-  for (int d = 0; d < k; d++) outer[d] = d;
-  Instr *ops[2] = {x, init};
-  Instr *p = comp_add_instr(in->parent, OP_REDUCE, ps, 2, ops, NULL);
-  if (!p) return cxla_oom();
-  ops[0] = p;
-  Instr *r = comp_add_instr(in->parent, OP_REDUCE, rs, 2, ops, NULL);
-  if (!r) return cxla_oom();
-  Instr *both[2] = {p, r};
-  for (int i = 0; i < 2; i++) {
-    Instr *q = both[i];
-    int n = i == 0 ? xs->rank - k : k;
-    q->dimensions.n = n;
-    q->dimensions.v = arena_i64dup(a, i == 0 ? inner : outer, (size_t)n);
-    q->called = arena_array(a, 1, sizeof(Computation *));
-    if (!q->dimensions.v || !q->called) return cxla_oom();
-    q->called[0] = in->called[0];
-    q->ncalled = 1;
-    q->attrs |= A_DIMENSIONS;
+  Instr *p;
+  if (scalar) {
+    int k = leading_dims(xs);
+    if (k < 1) return NULL;
+    Shape *ps = shape_new(a, xs->type, k, xs->dims);
+    if (!ps || shape_set_default_layout(a, ps)) return cxla_oom();
+    for (int d = k; d < xs->rank; d++) inner[d - k] = d;
+    for (int d = 0; d < k; d++) outer[d] = d;
+    if (!(p = add_reduce(a, in, ps, x, init, inner, xs->rank - k))) return cxla_oom();
+    Shape *rs = shape_clone(a, in->shape);
+    if (!rs || !(*out = add_reduce(a, in, rs, p, init, outer, k))) return cxla_oom();
+    return NULL;
   }
-  *out = r;
+  /* column: x as [parts, dims[0] / parts, dims 1 ...] unless parts is
+   * dims[0]; partials [parts, kept dims] */
+  int nr = in->dimensions.n, rank = xs->rank;
+  Instr *y = x;
+  int64_t dims[65];
+  if (parts != xs->dims[0]) {
+    dims[0] = parts;
+    dims[1] = xs->dims[0] / parts;
+    for (int d = 1; d < rank; d++) dims[d + 1] = xs->dims[d];
+    Shape *bs = shape_new(a, xs->type, rank + 1, dims);
+    if (!bs || shape_set_default_layout(a, bs) || !(y = comp_add_instr(in->parent, OP_BITCAST, bs, 1, &x, NULL)))
+      return cxla_oom();
+    nr++;
+  }
+  /* y's dim 0 is the partials', dims 1 .. nr-1 reduced, the rest kept */
+  const Shape *ys = y->shape;
+  dims[0] = parts;
+  for (int d = nr; d < ys->rank; d++) dims[d - nr + 1] = ys->dims[d];
+  Shape *ps = shape_new(a, xs->type, ys->rank - nr + 1, dims), *rs = shape_clone(a, in->shape);
+  if (!ps || !rs || shape_set_default_layout(a, ps)) return cxla_oom();
+  for (int d = 1; d < nr; d++) inner[d - 1] = d;
+  outer[0] = 0;
+  if (!(p = add_reduce(a, in, ps, y, init, inner, nr - 1)) || !(*out = add_reduce(a, in, rs, p, init, outer, 1)))
+    return cxla_oom();
   return NULL;
 }
 

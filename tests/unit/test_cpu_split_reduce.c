@@ -10,8 +10,11 @@
  * relative 1e-5 for float sums (cpu_vs_interp's tolerance; the values are
  * in [0, 1), no cancellation). Shapes: partial counts that do not divide
  * the threads' slices, odd row lengths, several leading dims kept, a
- * fused producer and epilogue; and reduces the pass must leave alone
- * (small, a multiply, integer sum with a non-zero init, rank 1, exact mode). */
+ * fused producer and epilogue; column reductions split over their first
+ * reduced dim (through a bitcast, or that dim whole), batch-norm
+ * statistics; and reduces the pass must leave alone (small, a multiply,
+ * integer sum with a non-zero init, rank 1, columns too wide or too few
+ * rows, exact mode). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -91,15 +94,7 @@ static bool check(const char *name, const char *text, Vals vals, bool exact, boo
     fprintf(stderr, "%s: 1 and 2 threads differ\n", name);
     ok = false;
   }
-  if (ok && !literal_equal(want, one)) {
-    double w = literal_get_f64(want, 0), g = literal_get_f64(one, 0);
-    double tol = want->type == T_F16 ? 1e-2 : 1e-5;
-    bool close = !exact && want->nelems == 1 && one->nelems == 1 && isfinite(w) && fabs(w - g) <= tol * fabs(w);
-    if (!close) {
-      fprintf(stderr, "%s: want %.17g got %.17g\n", name, w, g);
-      ok = false;
-    }
-  }
+  if (ok && !literal_equal(want, one)) ok = cpu_vs_interp_close(name, want, one, exact);
   cxla_status_free(s);
   cpu_vs_interp_free_args(m, args);
   literal_free(want);
@@ -142,6 +137,37 @@ TEST(float_sums) {
               u, false, true));
 }
 
+/* reduce of x[dims] over `red`, kept dims `kept` */
+static const char *cols(const char *t, const char *op, const char *init, const char *dims, const char *red,
+                        const char *kept) {
+  return fmt("HloModule m\n\nr {\n  a = %s[] parameter(0)\n  b = %s[] parameter(1)\n  ROOT c = %s[] %s(a, b)\n}\n\n"
+             "ENTRY e {\n  x = %s[%s] parameter(0)\n  i = %s[] constant(%s)\n"
+             "  ROOT s = %s[%s] reduce(x, i), dimensions={%s}, to_apply=r\n}\n",
+             t, t, t, op, t, dims, t, init, t, kept, red);
+}
+
+TEST(column_sums) {
+  Vals u = {0, -1};
+  /* 16 partials of 125 rows (a bitcast to [16,125,37]) */
+  CHECK(check("col_2000x37", cols("f32", "add", "0", "2000,37", "0", "37"), u, false, true));
+  /* 8 partials, the batch dim whole (no bitcast) */
+  CHECK(check("col_nhwc", cols("f32", "add", "0", "8,29,31,24", "0,1,2", "24"), u, false, true));
+  CHECK(check("col_f64_15", cols("f64", "add", "0", "3000,33", "0", "33"), u, false, true));
+  CHECK(check("col_two_kept", cols("f32", "add", "-0", "4096,4,5", "0", "4,5"), u, false, true));
+  /* batch-norm statistics: the two sums' partials in one sweep, the
+   * mean and variance after the second reduces */
+  CHECK(check("bn_stats",
+              "HloModule m\n\nr {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] add(a, b)\n}\n\n"
+              "ENTRY e {\n  x = f32[8,20,20,24] parameter(0)\n  z = f32[] constant(0)\n"
+              "  s = f32[24] reduce(x, z), dimensions={0,1,2}, to_apply=r\n"
+              "  sq = f32[8,20,20,24] multiply(x, x)\n  q = f32[24] reduce(sq, z), dimensions={0,1,2}, to_apply=r\n"
+              "  k = f32[] constant(0.0003125)\n  kb = f32[24] broadcast(k), dimensions={}\n"
+              "  mean = f32[24] multiply(s, kb)\n  ex2 = f32[24] multiply(q, kb)\n"
+              "  m2 = f32[24] multiply(mean, mean)\n  var = f32[24] subtract(ex2, m2)\n"
+              "  ROOT out = f32[48] concatenate(mean, var), dimensions={0}\n}\n",
+              u, false, true));
+}
+
 TEST(exact_reductions) {
   Vals ints = {1, -1};
   CHECK(check("s32_sum", full("s32", "add", "0", "33,2049", "0,1"), ints, true, true));
@@ -157,6 +183,13 @@ TEST(exact_reductions) {
   }
   Vals nan_init = {1, -1};
   CHECK(check("f32_max_nan_init", full("f32", "maximum", "nan", "41,1601", "0,1"), nan_init, true, true));
+  /* columns: integer sums, max with NaNs (in a middle partial, the last) */
+  CHECK(check("col_s32", cols("s32", "add", "0", "4000,20", "0", "20"), ints, true, true));
+  for (int i = 0; i < 3; i++) {
+    Vals v = {2, at[i] + 11};
+    CHECK(check("col_f32_max", cols("f32", "maximum", "-inf", "2000,40", "0", "40"), v, true, true));
+    CHECK(check("col_f32_min", cols("f32", "minimum", "5", "4,70,9,33", "0,1,2", "33"), v, true, true));
+  }
 }
 
 TEST(left_alone) {
@@ -165,6 +198,10 @@ TEST(left_alone) {
   CHECK(check("s32_multiply", full("s32", "multiply", "1", "40,2000", "0,1"), ints, true, false));
   CHECK(check("s32_init7", full("s32", "add", "7", "33,2049", "0,1"), ints, true, false));
   CHECK(check("rank1", full("f32", "add", "0", "100000", "0"), u, false, false));
+  /* rows of 80 KB (the partials' accumulators would leave the cache);
+   * 64 rows (no partial of 64 rows and more than one of them) */
+  CHECK(check("col_wide", cols("f32", "add", "0", "100,20000", "0", "20000"), u, false, false));
+  CHECK(check("col_few_rows", cols("f32", "add", "0", "64,2048", "0", "2048"), u, false, false));
 }
 
 /* The pass itself in exact mode (PassContext.exact): float sums stay one
@@ -185,11 +222,14 @@ TEST(exact_mode) {
   CHECK(split_exact(full("f32", "add", "0", "37,3001", "0,1")) == 0);
   CHECK(split_exact(full("s32", "add", "0", "37,3001", "0,1")) == 1);
   CHECK(split_exact(full("f32", "maximum", "-inf", "37,3001", "0,1")) == 1);
+  CHECK(split_exact(cols("f32", "add", "0", "2000,37", "0", "37")) == 1); /* the reduce itself */
+  CHECK(split_exact(cols("s32", "add", "0", "2000,37", "0", "37")) == 2);
 }
 
 int main(void) {
   RUN(exact_mode);
   RUN(float_sums);
+  RUN(column_sums);
   RUN(exact_reductions);
   RUN(left_alone);
   return test_summary(__FILE__);
