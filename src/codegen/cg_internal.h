@@ -84,6 +84,12 @@ typedef struct Em {
    * level 2 is computed again at level 1, then without speculation. */
   LLVMValueRef spec_flag;
   int spec_level;
+  /* The innermost loop being emitted as one of its pieces (cg.c
+   * emit_pieces): its variable, whose values lie in [piece_lo, piece_hi),
+   * a range in which each concatenate and pad over that dim reads one
+   * operand (elemental.c concat_elem, pad_elem); NULL otherwise. */
+  LLVMValueRef piece_var;
+  int64_t piece_lo, piece_hi;
   /* Set by math.c's functions (em_vmath*): the innermost loop being
    * emitted computes one, a long chain of dependent operations per
    * element; the number of vectors its iterations are to compute side by

@@ -231,6 +231,9 @@ static LLVMValueRef concat_elem(Em *e, const Instr *in, const Idx *idx) {
   int d = (int)in->dimensions.v[0];
   LLVMValueRef res = NULL;
   int64_t off = 0;
+  /* within a piece of the innermost loop (cg.c emit_pieces): the one
+   * operand whose range holds the piece's */
+  bool piece = e->piece_var && idx->v[d] == e->piece_var;
   for (int k = 0; k < in->noperands; k++) {
     const Instr *o = in->operands[k];
     int64_t n = o->shape->dims[d];
@@ -239,6 +242,10 @@ static LLVMValueRef concat_elem(Em *e, const Instr *in, const Idx *idx) {
     Idx *oi = em_idx(e, idx->rank);
     if (!oi) return NULL;
     for (int i = 0; i < idx->rank; i++) oi->v[i] = idx->v[i];
+    if (piece && off <= e->piece_lo && e->piece_hi <= off + n) {
+      oi->v[d] = LLVMBuildNSWSub(e->b, idx->v[d], em_i64(e, off), "");
+      return em_elem1(e, o, oi);
+    }
     LLVMValueRef rel = LLVMBuildSub(e->b, idx->v[d], em_i64(e, off), "");
     oi->v[d] = clampi(e, rel, 0, n - 1);
     LLVMValueRef v = em_elem1(e, o, oi);
@@ -265,6 +272,15 @@ static LLVMValueRef pad_elem(Em *e, const Instr *in, const Idx *idx) {
     int64_t n = op->shape->dims[i];
     int64_t step = n <= 1 ? 1 : p->interior + 1;
     LLVMValueRef u = LLVMBuildSub(e->b, idx->v[i], em_i64(e, p->lo), "");
+    if (step == 1 && e->piece_var && idx->v[i] == e->piece_var) {
+      /* a piece of the innermost loop (cg.c emit_pieces): all of it
+       * inside the operand's range, or all of it padding */
+      if (p->lo <= e->piece_lo && e->piece_hi <= p->lo + n) {
+        oi->v[i] = u;
+        continue;
+      }
+      if (e->piece_hi <= p->lo || p->lo + n <= e->piece_lo) return pv;
+    }
     LLVMValueRef q = step == 1 ? u : LLVMBuildSDiv(e->b, u, em_i64(e, step), "");
     LLVMValueRef ok = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntSGE, u, em_i64(e, 0), ""),
                                    LLVMBuildICmp(e->b, LLVMIntSLT, q, em_i64(e, n), ""), "");

@@ -397,6 +397,46 @@ TEST(data_ops) {
 }
 
 
+/* Concatenates and pads along the innermost dim, whose loop is split
+ * into pieces where they change operand (cg.c emit_pieces): bit for bit,
+ * with odd widths, an empty operand, pads that crop (negative edges),
+ * a pad and a concatenate fused together (their points merged), a pad
+ * with interior padding there (no pieces), too many operands for pieces,
+ * a concatenate reached through a broadcast (another index), rank 1 (the
+ * rows' range cuts the pieces), non-default layouts. */
+TEST(innermost_pieces) {
+  static const char *const mods[] = {
+      "HloModule m\nENTRY e {\n  a = f32[5,3] parameter(0)\n  b = f32[5,17] parameter(1)\n  c = f32[5,1] parameter(2)\n"
+      "  ROOT r = f32[5,21] concatenate(a, b, c), dimensions={1}\n}\n",
+      "HloModule m\nENTRY e {\n  a = s16[4,2,9] parameter(0)\n  b = s16[4,2,0] parameter(1)\n  c = s16[4,2,40] parameter(2)\n"
+      "  ROOT r = s16[4,2,49] concatenate(a, b, c), dimensions={2}\n}\n",
+      "HloModule m\nENTRY e {\n  a = f32[6,20] parameter(0)\n  p = f32[] constant(-3)\n"
+      "  ROOT r = f32[7,21] pad(a, p), padding=1_0x3_-2\n}\n",
+      "HloModule m\nENTRY e {\n  a = f64[3,33] parameter(0)\n  p = f64[] parameter(1)\n"
+      "  ROOT r = f64[3,36] pad(a, p), padding=0_0x-2_5\n}\n",
+      "HloModule m\nENTRY e {\n  a = u8[3,5] parameter(0)\n  p = u8[] constant(7)\n"
+      "  ROOT r = u8[3,13] pad(a, p), padding=0_0x2_2_1\n}\n",
+      "HloModule m\nENTRY e {\n  x = f32[8,7] parameter(0)\n  y = f32[8,13] parameter(1)\n  w = f32[8,13] parameter(2)\n"
+      "  c = f32[8,20] concatenate(x, y), dimensions={1}\n  z = f32[] constant(0.5)\n"
+      "  q = f32[8,20] pad(w, z), padding=0_0x2_5\n  m = f32[8,20] multiply(c, q)\n"
+      "  ROOT r = f32[8,20] add(m, c)\n}\n",
+      "HloModule m\nENTRY e {\n  a = s32[3,2] parameter(0)\n  b = s32[3,3] parameter(1)\n"
+      "  ROOT r = s32[3,25] concatenate(a, b, a, b, a, b, a, b, a, b), dimensions={1}\n}\n",
+      "HloModule m\nENTRY e {\n  a = f32[3] parameter(0)\n  b = f32[6] parameter(1)\n"
+      "  c = f32[9] concatenate(a, b), dimensions={0}\n  t = f32[9,9] broadcast(c), dimensions={0}\n"
+      "  u = f32[9,9] parameter(2)\n  ROOT r = f32[9,9] add(t, u)\n}\n",
+      "HloModule m\nENTRY e {\n  a = f32[100] parameter(0)\n  b = f32[37] parameter(1)\n  p = f32[] constant(1)\n"
+      "  c = f32[137] concatenate(a, b), dimensions={0}\n  ROOT r = f32[150] pad(c, p), padding=9_4\n}\n",
+      "HloModule m\nENTRY e {\n  a = f32[4,6]{0,1} parameter(0)\n  b = f32[4,10] parameter(1)\n"
+      "  ROOT r = f32[4,16]{0,1} concatenate(a, b), dimensions={1}\n}\n",
+  };
+  for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
+    char name[32];
+    snprintf(name, sizeof name, "pieces %zu", i);
+    CHECK(check_bits(name, mods[i], 900 + i));
+  }
+}
+
 /* ---- whole-op kernels: scatter, select-and-scatter, rng-bit-generator ---- */
 
 /* The combiner computation `name` on scalars of type t: add (or for pred),
@@ -752,6 +792,7 @@ int main(int argc, char **argv) {
   RUN(rng_bit_generator_by_type_and_shape);
   RUN(f8_contractions);
   RUN(data_ops);
+  RUN(innermost_pieces);
   RUN(sub_byte_and_f8);
   RUN(convert_compare_select);
   RUN(elementwise_by_type_and_shape);
