@@ -194,11 +194,14 @@ static double complex elem(const void *x, ElemType t, bool trans, int64_t i, int
 }
 
 /* One case: batch b of m x k by k x n, with the given transpositions,
- * over a pool of `threads` (1: no pool); checked to a relative 1e-5 (f32,
- * c64) or 1e-12 of the sum of |products|. */
-static bool gemm_case(RtPool *pool, int threads, ElemType t, int64_t b, int m, int n, int k, bool ta, bool tb) {
+ * every leading dim `pad` elements longer than the rows it holds, over a
+ * pool of `threads` (1: no pool); checked to a relative 1e-5 (f32, c64)
+ * or 1e-12 of the sum of |products|. */
+static bool gemm_case(RtPool *pool, int threads, ElemType t, int64_t b, int m, int n, int k, bool ta, bool tb,
+                      int pad) {
   int64_t es = type_bytes(t), nc = type_is_complex(t) ? 2 : 1;
-  int64_t sa = (int64_t)m * k, sb = (int64_t)k * n, sc = (int64_t)m * n;
+  int lda = (ta ? m : k) + pad, ldb = (tb ? k : n) + pad, ldc = n + pad;
+  int64_t sa = (int64_t)(ta ? k : m) * lda, sb = (int64_t)(tb ? n : k) * ldb, sc = (int64_t)m * ldc;
   char *A = malloc((size_t)(b * sa) * es), *B = malloc((size_t)(b * sb) * es), *C = malloc((size_t)(b * sc) * es);
   bool f32 = t == T_F32 || t == T_C64;
   for (int64_t i = 0; i < b * sa * nc; i++) {
@@ -211,7 +214,7 @@ static bool gemm_case(RtPool *pool, int threads, ElemType t, int64_t b, int m, i
   }
   memset(C, 0xff, (size_t)(b * sc) * es); /* NaNs: every element must be written */
   CpuBlasGemm g = {.type = t, .trans_a = ta, .trans_b = tb, .batch = b, .m = m, .n = n, .k = k, .a = A, .b = B,
-                   .c = C, .lda = ta ? m : k, .ldb = tb ? k : n, .ldc = n, .stride_a = sa, .stride_b = sb,
+                   .c = C, .lda = lda, .ldb = ldb, .ldc = ldc, .stride_a = sa, .stride_b = sb,
                    .stride_c = sc};
   cxla_status s = cpu_blas_gemm(&g, pool, threads);
   bool ok = s == NULL;
@@ -230,10 +233,10 @@ static bool gemm_case(RtPool *pool, int threads, ElemType t, int64_t b, int m, i
           want += p;
           mag += cabs(p);
         }
-        double complex got = elem(C + bi * sc * es, t, false, i, j, n);
+        double complex got = elem(C + bi * sc * es, t, false, i, j, ldc);
         if (!(cabs(got - want) <= tol * (mag + 1))) {
-          printf("type %d b %lld %dx%dx%d ta %d tb %d threads %d: C[%lld][%lld][%lld] = %g%+gi, want %g%+gi\n",
-                 (int)t, (long long)b, m, n, k, ta, tb, threads, (long long)bi, (long long)i, (long long)j,
+          printf("type %d b %lld %dx%dx%d ta %d tb %d pad %d threads %d: C[%lld][%lld][%lld] = %g%+gi, want %g%+gi\n",
+                 (int)t, (long long)b, m, n, k, ta, tb, pad, threads, (long long)bi, (long long)i, (long long)j,
                  creal(got), cimag(got), creal(want), cimag(want));
           ok = false;
         }
@@ -250,14 +253,18 @@ TEST(split_gemm_matches_the_plain_sums) {
   const ElemType types[] = {T_F32, T_F64, T_C64, T_C128};
   /* shapes: rows split (m >= n, uneven 3-way blocks and a remainder past
    * the 16-row alignment), columns split (n > m), a batch spread over the
-   * threads, a product too small to split, k = 1 */
-  const int shapes[][4] = {{1, 203, 67, 71}, {1, 50, 301, 64}, {5, 64, 70, 61}, {1, 7, 5, 3}, {2, 130, 96, 1}};
+   * threads, a product too small to split, k = 1; matrix times vector
+   * (GEMVs: n = 1 split by rows, m = 1 by columns, both 1, a batch) */
+  const int shapes[][4] = {{1, 203, 67, 71}, {1, 50, 301, 64}, {5, 64, 70, 61}, {1, 7, 5, 3}, {2, 130, 96, 1},
+                           {1, 611, 1, 437}, {1, 1, 555, 300}, {1, 1, 1, 77}, {3, 90, 1, 130}, {2, 1, 70, 1}};
   for (size_t ti = 0; ti < 4; ti++)
     for (size_t si = 0; si < sizeof shapes / sizeof shapes[0]; si++)
       for (int tr = 0; tr < 4; tr++)
         for (int th = 1; th <= 3; th += 2) {
           const int *sh = shapes[si];
-          CHECK(gemm_case(th > 1 ? pool : NULL, th, types[ti], sh[0], sh[1], sh[2], sh[3], tr & 1, tr & 2));
+          /* leading dims past the rows: vectors whose elements lie apart */
+          for (int pad = 0; pad <= (si >= 5 ? 3 : 0); pad += 3)
+            CHECK(gemm_case(th > 1 ? pool : NULL, th, types[ti], sh[0], sh[1], sh[2], sh[3], tr & 1, tr & 2, pad));
         }
   /* empty products write nothing and succeed */
   CpuBlasGemm e = {.type = T_F32, .batch = 1, .m = 0, .n = 4, .k = 4};
