@@ -356,9 +356,18 @@ static int kernel_rows_dims(const Instr *in, const Shape *s) {
   return nest_rows_dims(s, row_reduces(in, s, NULL, 0));
 }
 
+/* How a transposing kernel is split (transpose_plan) */
+typedef struct TPlan {
+  int64_t batch, rows, cols, units;
+  bool by_cols;
+} TPlan;
+static bool transpose_plan(const Instr *in, TPlan *p);
+
 int64_t codegen_kernel_extent(const Instr *in) {
   int64_t cols;
   if (in->op == OP_SCATTER && em_scatter_split(in, &cols)) return cols;
+  TPlan tp;
+  if (transpose_plan(in, &tp)) return tp.units;
   if (cg_whole_op(in->op) || !outputs_same_dims(in) || cg_dus_inplace(in)) return 1;
   const Shape *sh[8] = {0};
   out_shapes(in, sh, 8);
@@ -1405,6 +1414,27 @@ static const Instr *transposed_operand(const Instr *in, const Instr *value) {
   if (in->shape->type == T_TUPLE || value->noperands != 1) return NULL;
   const Instr *o = value->operands[0];
   const Shape *s = value->shape, *os = o->shape;
+  if (s->rank == 3) {
+    /* a batch of them, each of whole blocks, into a row-major output: a
+     * transpose {0,2,1}, or (from layout assignment) a bitcast to the
+     * layout {1,2,0} of the operand's two last dims swapped */
+    if (os->rank != 3 || s->type != os->type || type_bytes(s->type) != 4 || !type_is_array(s->type) ||
+        s->dims[1] % CG_TBLOCK || s->dims[2] % CG_TBLOCK || s->dims[0] != os->dims[0] || s->dims[1] != os->dims[2] ||
+        s->dims[2] != os->dims[1] || !shape_physically_row_major(os) || !shape_physically_row_major(in->shape))
+      return NULL;
+    if (value->op == OP_TRANSPOSE) {
+      if (value->dimensions.n != 3 || value->dimensions.v[0] != 0 || value->dimensions.v[1] != 2 ||
+          value->dimensions.v[2] != 1)
+        return NULL;
+    } else if (value->op == OP_BITCAST) {
+      if (!s->has_layout || !s->minor_to_major || s->minor_to_major[0] != 1 || s->minor_to_major[1] != 2 ||
+          s->minor_to_major[2] != 0)
+        return NULL;
+    } else {
+      return NULL;
+    }
+    return (in->op == OP_FUSION ? o->op == OP_PARAMETER : value == in) ? o : NULL;
+  }
   if (s->rank != 2 || os->rank != 2 || s->type != os->type || type_bytes(s->type) != 4 || s->type == T_TUPLE ||
       !type_is_array(s->type))
     return NULL;
@@ -1434,23 +1464,59 @@ static const Instr *transposed_operand(const Instr *in, const Instr *value) {
  * are mostly read back from the caches soon: plain stores. */
 #define CG_TRANSPOSE_NT_BYTES ((int64_t)16 << 20)
 
-/* The whole blocks of rows [lo, lo + nb * 16) of out (rows x cols) = the
- * transpose of src (cols x rows); nt: non-temporal stores (out 64-byte
+/* How a transposing kernel (transposed_operand) is split: `batch`
+ * matrices of `rows` x `cols` output elements (batch 1: 2-D), in `units`
+ * of the kernel's range: 16-row blocks of the batch's rows (the last one
+ * of a 2-D output maybe short), or, where a 2-D output has fewer than
+ * CG_TCOL_ROWS rows, 16-column blocks of all rows (f32[1048576,16]
+ * transposed: 16 output rows; as row blocks one unit, one thread, and
+ * as rows the threads' slices had no whole block and moved every element
+ * alone: 28 ms, against 2.4 ms on one thread in blocks). */
+#define CG_TCOL_ROWS 128
+
+static bool transpose_plan(const Instr *in, TPlan *p) {
+  const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in;
+  if (cg_whole_op(in->op) || !transposed_operand(in, value)) return false;
+  const Shape *s = in->shape; /* the dims of the value transposed */
+  int r = s->rank;
+  p->batch = r == 3 ? s->dims[0] : 1;
+  p->rows = s->dims[r - 2];
+  p->cols = s->dims[r - 1];
+  p->by_cols = r == 2 && p->rows < CG_TCOL_ROWS;
+  p->units = p->by_cols ? p->cols / CG_TBLOCK : (p->batch * p->rows + CG_TBLOCK - 1) / CG_TBLOCK;
+  return true;
+}
+
+/* The element offset in src (batch x cols x rows) of output row i
+ * (counted over the batch) and column j. */
+static LLVMValueRef tsrc_off(Em *e, const TPlan *p, LLVMValueRef i, LLVMValueRef j) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef R = em_i64(e, p->rows);
+  if (p->batch == 1) return LLVMBuildAdd(B, LLVMBuildMul(B, j, R, ""), i, "");
+  LLVMValueRef b = LLVMBuildUDiv(B, i, R, ""), ii = LLVMBuildSub(B, i, LLVMBuildMul(B, b, R, ""), "");
+  LLVMValueRef base = LLVMBuildMul(B, b, em_i64(e, p->rows * p->cols), "");
+  return LLVMBuildAdd(B, base, LLVMBuildAdd(B, LLVMBuildMul(B, j, R, ""), ii, ""), "");
+}
+
+/* Output rows [i_lo, i_lo + nb * 16) by columns [j_lo, j_lo + nj * 16)
+ * (i_lo, j_lo multiples of 16: blocks never straddle matrices of a
+ * batch) = their transpose in src; nt: non-temporal stores (out 64-byte
  * aligned), then an sfence so that they are visible when the slice
  * returns. */
-static void emit_tblocks(Em *e, LLVMValueRef src, LLVMValueRef out, int64_t rows, int64_t cols, LLVMValueRef lo,
-                         LLVMValueRef nb, bool nt) {
+static void emit_tblocks(Em *e, const TPlan *p, LLVMValueRef src, LLVMValueRef out, LLVMValueRef i_lo,
+                         LLVMValueRef nb, LLVMValueRef j_lo, LLVMValueRef nj, bool nt) {
   Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
   LLVMTypeRef vt = LLVMVectorType(cg->i32, CG_TBLOCK);
   LLVMValueRef T = em_i64(e, CG_TBLOCK);
   /* blocks: input rows outer (read in order), output rows inner */
   Loop jl, il;
-  LLVMValueRef j0 = LLVMBuildMul(B, em_loop_begin(e, &jl, em_i64(e, 0), em_i64(e, cols / CG_TBLOCK), "tj"), T, "");
-  LLVMValueRef i0 = LLVMBuildAdd(B, lo, LLVMBuildMul(B, em_loop_begin(e, &il, em_i64(e, 0), nb, "ti"), T, ""), "");
+  LLVMValueRef j0 = LLVMBuildAdd(B, j_lo, LLVMBuildMul(B, em_loop_begin(e, &jl, em_i64(e, 0), nj, "tj"), T, ""), "");
+  LLVMValueRef i0 = LLVMBuildAdd(B, i_lo, LLVMBuildMul(B, em_loop_begin(e, &il, em_i64(e, 0), nb, "ti"), T, ""), "");
   LLVMValueRef r[CG_TBLOCK];
+  LLVMValueRef s0 = tsrc_off(e, p, i0, j0);
   for (int k = 0; k < CG_TBLOCK; k++) {
-    LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildAdd(B, j0, em_i64(e, k), ""), em_i64(e, rows), ""), i0, "");
+    LLVMValueRef off = LLVMBuildAdd(B, s0, em_i64(e, k * p->rows), "");
     r[k] = LLVMBuildLoad2(B, vt, LLVMBuildGEP2(B, cg->i32, src, &off, 1, ""), "");
     LLVMSetAlignment(r[k], 4);
   }
@@ -1475,7 +1541,7 @@ static void emit_tblocks(Em *e, LLVMValueRef src, LLVMValueRef out, int64_t rows
   LLVMMetadataRef one = LLVMValueAsMetadata(LLVMConstInt(cg->i32, 1, 0));
   LLVMValueRef ntnode = LLVMMetadataAsValue(cg->ctx, LLVMMDNodeInContext2(cg->ctx, &one, 1));
   for (int k = 0; k < CG_TBLOCK; k++) {
-    LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildAdd(B, i0, em_i64(e, k), ""), em_i64(e, cols), ""), j0, "");
+    LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildAdd(B, i0, em_i64(e, k), ""), em_i64(e, p->cols), ""), j0, "");
     LLVMValueRef st = LLVMBuildStore(B, r[k], LLVMBuildGEP2(B, cg->i32, out, &off, 1, ""));
     LLVMSetAlignment(st, nt ? CG_TBLOCK * 4 : 4);
     if (nt) LLVMSetMetadata(st, ntkind, ntnode);
@@ -1490,16 +1556,39 @@ static void emit_tblocks(Em *e, LLVMValueRef src, LLVMValueRef out, int64_t rows
   }
 }
 
-/* Rows [lo, hi) of out (rows x cols) = the transpose of operand buffer
- * `src` (cols x rows), 32-bit elements. */
-static void emit_transpose_2d(Em *e, int src_slot, int64_t rows, int64_t cols, LLVMValueRef lo, LLVMValueRef hi) {
+/* Units [lo, hi) of a transposing kernel (transpose_plan) from operand
+ * buffer `src`, 32-bit elements. */
+static void emit_transpose(Em *e, int src_slot, const TPlan *p, LLVMValueRef lo, LLVMValueRef hi) {
   Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
   LLVMValueRef out = em_buf(e, 0), src = em_buf(e, src_slot), T = em_i64(e, CG_TBLOCK);
-  LLVMValueRef nb = LLVMBuildSDiv(B, LLVMBuildSub(B, hi, lo, ""), T, "");
+  int64_t nrows = p->batch * p->rows;
+  /* the unit's blocks, and the rows after them (moved one by one) over
+   * columns [c0, c1) */
+  LLVMValueRef i_lo, nb, j_lo, nj, r0, r1, c0, c1;
+  if (p->by_cols) {
+    i_lo = em_i64(e, 0);
+    nb = em_i64(e, p->rows / CG_TBLOCK);
+    j_lo = LLVMBuildMul(B, lo, T, "");
+    nj = LLVMBuildSub(B, hi, lo, "");
+    r0 = em_i64(e, p->rows / CG_TBLOCK * CG_TBLOCK);
+    r1 = em_i64(e, p->rows);
+    c0 = j_lo;
+    c1 = LLVMBuildMul(B, hi, T, "");
+  } else {
+    i_lo = LLVMBuildMul(B, lo, T, "");
+    LLVMValueRef i_hi = smin(e, LLVMBuildMul(B, hi, T, ""), em_i64(e, nrows));
+    nb = LLVMBuildSDiv(B, LLVMBuildSub(B, i_hi, i_lo, ""), T, "");
+    j_lo = em_i64(e, 0);
+    nj = em_i64(e, p->cols / CG_TBLOCK);
+    r0 = LLVMBuildAdd(B, i_lo, LLVMBuildMul(B, nb, T, ""), "");
+    r1 = i_hi;
+    c0 = em_i64(e, 0);
+    c1 = em_i64(e, p->cols);
+  }
   bool nt = false;
 #if defined(__x86_64__)
-  nt = rows * cols * 4 >= CG_TRANSPOSE_NT_BYTES;
+  nt = nrows * p->cols * 4 >= CG_TRANSPOSE_NT_BYTES;
 #endif
   if (nt) {
     /* the streaming stores want 64-byte aligned rows: cols % 16 == 0, so
@@ -1507,20 +1596,19 @@ static void emit_transpose_2d(Em *e, int src_slot, int64_t rows, int64_t cols, L
     LLVMValueRef mis = LLVMBuildAnd(B, LLVMBuildPtrToInt(B, out, cg->i64, ""), em_i64(e, CG_TBLOCK * 4 - 1), "");
     IfBlk a, u;
     em_if_begin(e, &a, LLVMBuildICmp(B, LLVMIntEQ, mis, em_i64(e, 0), ""));
-    emit_tblocks(e, src, out, rows, cols, lo, nb, true);
+    emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, true);
     em_if_end(e, &a);
     em_if_begin(e, &u, LLVMBuildICmp(B, LLVMIntNE, mis, em_i64(e, 0), ""));
-    emit_tblocks(e, src, out, rows, cols, lo, nb, false);
+    emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, false);
     em_if_end(e, &u);
   } else {
-    emit_tblocks(e, src, out, rows, cols, lo, nb, false);
+    emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, false);
   }
-  /* the rows after the last whole block */
   Loop rl, cl;
-  LLVMValueRef i = em_loop_begin(e, &rl, LLVMBuildAdd(B, lo, LLVMBuildMul(B, nb, T, ""), ""), hi, "tr");
-  LLVMValueRef j = em_loop_begin(e, &cl, em_i64(e, 0), em_i64(e, cols), "tc");
-  LLVMValueRef so = LLVMBuildAdd(B, LLVMBuildMul(B, j, em_i64(e, rows), ""), i, "");
-  LLVMValueRef oo = LLVMBuildAdd(B, LLVMBuildMul(B, i, em_i64(e, cols), ""), j, "");
+  LLVMValueRef i = em_loop_begin(e, &rl, r0, r1, "tr");
+  LLVMValueRef j = em_loop_begin(e, &cl, c0, c1, "tc");
+  LLVMValueRef so = tsrc_off(e, p, i, j);
+  LLVMValueRef oo = LLVMBuildAdd(B, LLVMBuildMul(B, i, em_i64(e, p->cols), ""), j, "");
   LLVMValueRef v = LLVMBuildLoad2(B, cg->i32, LLVMBuildGEP2(B, cg->i32, src, &so, 1, ""), "");
   LLVMBuildStore(B, v, LLVMBuildGEP2(B, cg->i32, out, &oo, 1, ""));
   em_loop_end(e, &cl);
@@ -2069,10 +2157,11 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     }
   } else if ((tsrc = transposed_operand(in, value)) != NULL) {
     int slot = -1;
+    TPlan tp;
     for (int i = 0; i < e.nbound; i++)
       if (e.bound[i] == tsrc) slot = e.bound_slot[i];
-    if (slot < 0) em_fail(&e, em_unsupported(in, "transposed operand not bound"));
-    else emit_transpose_2d(&e, slot, sh[0]->dims[0], sh[0]->dims[1], lo, hi);
+    if (slot < 0 || !transpose_plan(in, &tp)) em_fail(&e, em_unsupported(in, "transposed operand not bound"));
+    else emit_transpose(&e, slot, &tp, lo, hi);
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in) && (rowk = row_reduces(in, sh[0], red, CG_MAX_ROW_REDUCES)) > 0) {

@@ -3,17 +3,19 @@
  * tiles) against the interpreter, exactly (data movement and elementwise
  * ops, so bit for bit): sizes that are not multiples of the tile, rank 3
  * with the outer dim kept, a fused transpose with arithmetic, a bitcast
- * between layouts, and a copy that changes layout. Then the 2-D transposes
+ * between layouts, and a copy that changes layout. Then the transposes
  * of 32-bit elements moved in 16 x 16 register blocks (cg.c
- * emit_transpose_2d): f32 and s32, rows past the last whole block, a
+ * emit_transpose): f32 and s32, rows past the last whole block, a
  * transposing bitcast, a fusion that only transposes (or copies a
  * transposing bitcast: layout assignment's form), on one thread and
- * split into slices of one row over a pool (slices that start inside a
- * block); and the kernels it must leave to the tiles: 64-bit elements,
- * columns not a multiple of 16, a transpose with arithmetic. Outputs of
- * 16 MiB and more are written by non-temporal stores (x86): a transpose,
- * a transposing bitcast and a fused copy of one of that size, 5 rows
- * past the last block. */
+ * split into slices of one unit over a pool; units of 16 rows, or of 16
+ * columns of all rows where there are few rows; batches of 2-D
+ * transposes (rank 3, {0,2,1}, and layout assignment's form of it); and
+ * the kernels it must leave to the tiles: 64-bit elements, columns not a
+ * multiple of 16, a transpose with arithmetic. Outputs of 16 MiB and
+ * more are written by non-temporal stores (x86): a transpose, a
+ * transposing bitcast and a fused copy of one of that size, 5 rows past
+ * the last block, and a batch. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -58,8 +60,8 @@ static const char k_blocks_s32[] = "HloModule m\n\nENTRY e {\n  x = s32[64,32] p
 static const char k_blocks_bitcast[] = "HloModule m\n\nENTRY e {\n  x = f32[32,37]{1,0} parameter(0)\n"
                                        "  ROOT b = f32[37,32]{0,1} bitcast(x)\n}\n";
 static const char k_blocks_fused[] =
-    "HloModule m\n\nfused {\n  p0 = f32[16,35] parameter(0)\n  ROOT t = f32[35,16] transpose(p0), dimensions={1,0}\n}\n\n"
-    "ENTRY e {\n  x = f32[16,35] parameter(0)\n  ROOT f = f32[35,16] fusion(x), kind=kLoop, calls=fused\n}\n";
+    "HloModule m\n\nfused {\n  p0 = f32[32,35] parameter(0)\n  ROOT t = f32[35,32] transpose(p0), dimensions={1,0}\n}\n\n"
+    "ENTRY e {\n  x = f32[32,35] parameter(0)\n  ROOT f = f32[35,32] fusion(x), kind=kLoop, calls=fused\n}\n";
 
 /* layout assignment's form of a transpose: a fused copy of a bitcast */
 static const char k_blocks_copy[] =
@@ -83,6 +85,32 @@ TEST(register_blocks) {
                                "  t = f32[32,48] transpose(x), dimensions={1,0}\n  ROOT n = f32[32,48] negate(t)\n}\n"));
 }
 
+/* Units of 16 rows (128 rows and more: 133 rows, the last unit 5) and of
+ * 16 columns (fewer rows: 20, one block and 4 rows moved alone per
+ * unit); batches, whole blocks only (rows and columns multiples of 16),
+ * as a transpose and as layout assignment's bitcast and copy. */
+TEST(units_and_batches) {
+  static const char *const mods[][2] = {
+      {"rows_133", "HloModule m\n\nENTRY e {\n  x = f32[32,133] parameter(0)\n"
+                   "  ROOT t = f32[133,32] transpose(x), dimensions={1,0}\n}\n"},
+      {"cols_4096", "HloModule m\n\nENTRY e {\n  x = s32[4096,20] parameter(0)\n"
+                    "  ROOT t = s32[20,4096] transpose(x), dimensions={1,0}\n}\n"},
+      {"batch_3", "HloModule m\n\nENTRY e {\n  x = f32[3,48,32] parameter(0)\n"
+                  "  ROOT t = f32[3,32,48] transpose(x), dimensions={0,2,1}\n}\n"},
+      {"batch_copy", "HloModule m\n\nfused {\n  p0 = s32[5,32,16]{2,1,0} parameter(0)\n"
+                     "  t = s32[5,16,32]{1,2,0} bitcast(p0)\n  ROOT c = s32[5,16,32]{2,1,0} copy(t)\n}\n\n"
+                     "ENTRY e {\n  x = s32[5,32,16]{2,1,0} parameter(0)\n"
+                     "  ROOT f = s32[5,16,32]{2,1,0} fusion(x), kind=kLoop, calls=fused\n}\n"},
+  };
+  for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
+    CHECK(check_same(mods[i][0], mods[i][1]));
+    CHECK(check_split(mods[i][0], mods[i][1]));
+  }
+  /* a batch whose matrices are not whole blocks: the tiles */
+  CHECK(check_split("batch_40", "HloModule m\n\nENTRY e {\n  x = f32[2,40,48] parameter(0)\n"
+                                "  ROOT t = f32[2,48,40] transpose(x), dimensions={0,2,1}\n}\n"));
+}
+
 /* Outputs of at least CG_TRANSPOSE_NT_BYTES (16 MiB): 2053 x 2048 f32
  * is 16.04 MiB, rows 2048 .. 2052 after the last whole block. */
 TEST(streamed_blocks) {
@@ -99,6 +127,9 @@ TEST(streamed_blocks) {
       "  ROOT f = f32[2053,2048]{1,0} fusion(x), kind=kLoop, calls=fused\n}\n";
   CHECK(check_same("stream_bitcast", b));
   CHECK(check_same("stream_copy", c));
+  static const char bt[] = "HloModule m\n\nENTRY e {\n  x = f32[64,256,256] parameter(0)\n"
+                           "  ROOT t = f32[64,256,256] transpose(x), dimensions={0,2,1}\n}\n";
+  CHECK(check_split("stream_batch", bt));
 }
 
 /* Bitcasts that split, merge and reorder dims (attention's heads: [S, H*D]
@@ -178,6 +209,7 @@ int main(void) {
   RUN(transposes);
   RUN(fused_and_layouts);
   RUN(register_blocks);
+  RUN(units_and_batches);
   RUN(streamed_blocks);
   RUN(grouped_bitcasts);
   return test_summary(__FILE__);
