@@ -604,6 +604,166 @@ static void reduce_minmax(Em *e, const Instr *in, const Idx *idx, const bool *re
   em_if_end(e, &f);
 }
 
+/* ---- argmax / argmin ----
+ * jnp.argmax's reduce: (value, index) pairs from the input and an iota
+ * along the one reduced dim, folded by
+ *   keep = a > b || a != a          (a, i the pair so far; b, j the next)
+ *   value = keep ? a : b
+ *   index = keep || (a == b && i < j) ? i : j
+ * (argmin: <; integers: no NaN test). Folded in index order it gives the
+ * first NaN, else the first position p of the largest value m (==: -0
+ * and +0 tie) with x[p]; and the init pair only where no element is
+ * greater than its value. That is computed in two vectorized passes over
+ * the reduced dim: m (with a NaN test), then the least p with x[p] == m;
+ * where a NaN turned up or m is not past the init value, the fold itself
+ * runs (reduce_loops). Over the innermost dim only (rows, contiguous).
+ * f32[4096,4096] along rows: 33.3 -> 0.79 ms. */
+
+/* Whether x is compare(a, b) in direction dir (default or float type). */
+static bool is_cmp(const Instr *x, const Instr *a, const Instr *b, CmpDir dir) {
+  return x->op == OP_COMPARE && x->noperands == 2 && x->operands[0] == a && x->operands[1] == b &&
+         x->cmp_dir == dir && x->cmp_type != CMPT_TOTALORDER;
+}
+
+/* Whether x is op(p, q) for op a binary or/and, in either order. */
+static bool is_pair(const Instr *x, Opcode op, const Instr **p, const Instr **q) {
+  if (x->op != op || x->noperands != 2) return false;
+  *p = x->operands[0];
+  *q = x->operands[1];
+  return true;
+}
+
+/* Whether keep is the value's test: a > b (a < b for min) or, for
+ * floats, that or a != a. */
+static bool keep_test(const Instr *keep, const Instr *a, const Instr *b, bool fl, CmpDir dir) {
+  if (!fl) return is_cmp(keep, a, b, dir);
+  const Instr *p, *q;
+  if (!is_pair(keep, OP_OR, &p, &q)) return false;
+  return (is_cmp(p, a, b, dir) && is_cmp(q, a, a, CMP_NE)) || (is_cmp(q, a, b, dir) && is_cmp(p, a, a, CMP_NE));
+}
+
+/* Whether reduce `in` is an argmax (*is_max) or argmin of a float or
+ * integer input with an iota along its one reduced dim *r. */
+static bool reduce_is_argminmax(const Instr *in, bool *is_max, int *r) {
+  if (in->noperands != 4 || in->ncalled != 1 || in->dimensions.n != 1 || in->shape->type != T_TUPLE) return false;
+  const Instr *x = in->operands[0], *ix = in->operands[1];
+  ElemType vt = x->shape->type, kt = ix->shape->type;
+  bool fl = vt == T_F32 || vt == T_F64;
+  if (!fl && !(type_is_int(vt) && type_bits(vt) >= 8)) return false;
+  if (kt != T_S32 && kt != T_S64 && kt != T_U32 && kt != T_U64) return false;
+  *r = (int)in->dimensions.v[0];
+  /* the innermost dim, contiguous: two passes over another (a column)
+   * would each read a line per element */
+  if (*r != x->shape->rank - 1 || !shape_physically_row_major(x->shape) || x->shape->dims[*r] >= ((int64_t)1 << 31))
+    return false;
+  /* the index: an iota along r, maybe broadcast */
+  bool along = ix->op == OP_IOTA && ix->index == *r;
+  if (ix->op == OP_BROADCAST && ix->noperands == 1 && ix->operands[0]->op == OP_IOTA) {
+    const Instr *io = ix->operands[0];
+    along = io->index >= 0 && io->index < ix->dimensions.n && ix->dimensions.v[io->index] == *r;
+  }
+  if (!along) return false;
+  const Computation *c = in->called[0];
+  const Instr *t = c->root;
+  if (c->nparams != 4 || !t || t->op != OP_TUPLE || t->noperands != 2) return false;
+  const Instr *a = c->params[0], *i = c->params[1], *b = c->params[2], *j = c->params[3];
+  const Instr *v = t->operands[0], *k = t->operands[1];
+  if (v->op != OP_SELECT || v->noperands != 3 || v->operands[1] != a || v->operands[2] != b) return false;
+  if (k->op != OP_SELECT || k->noperands != 3 || k->operands[1] != i || k->operands[2] != j) return false;
+  const Instr *keep = v->operands[0];
+  CmpDir dir;
+  if (keep_test(keep, a, b, fl, CMP_GT)) dir = CMP_GT;
+  else if (keep_test(keep, a, b, fl, CMP_LT)) dir = CMP_LT;
+  else return false;
+  /* the index's test: keep || (a == b && i < j) */
+  const Instr *p, *q, *e1, *e2;
+  if (!is_pair(k->operands[0], OP_OR, &p, &q)) return false;
+  if (p != keep) {
+    const Instr *tmp = p;
+    p = q;
+    q = tmp;
+  }
+  if (p != keep || !is_pair(q, OP_AND, &e1, &e2)) return false;
+  if (!((is_cmp(e1, a, b, CMP_EQ) && is_cmp(e2, i, j, CMP_LT)) || (is_cmp(e2, a, b, CMP_EQ) && is_cmp(e1, i, j, CMP_LT))))
+    return false;
+  /* integer compares in the type's own signedness */
+  for (int n = 0; n < c->ninstrs; n++) {
+    const Instr *y = c->instrs[n];
+    if (y->op == OP_COMPARE && (y->cmp_type == CMPT_SIGNED || y->cmp_type == CMPT_UNSIGNED) &&
+        (y->cmp_type == CMPT_UNSIGNED) != (type_kind(y->operands[0]->shape->type) == TK_UINT))
+      return false;
+  }
+  *is_max = dir == CMP_GT;
+  return true;
+}
+
+static void reduce_argminmax(Em *e, const Instr *in, const Idx *idx, const bool *reduced, bool is_max, int r,
+                             LLVMValueRef *acc) {
+  Codegen *cg = e->cg;
+  LLVMBuilderRef B = e->b;
+  const Instr *x = in->operands[0];
+  const Shape *is = x->shape;
+  ElemType vt = x->shape->type, kt = in->operands[1]->shape->type;
+  bool fl = vt == T_F32 || vt == T_F64, uns = type_kind(vt) == TK_UINT;
+  LLVMTypeRef vty = cg_storage_type(cg, vt), i8 = cg->i8;
+  Idx *oi = em_idx(e, is->rank);
+  if (!oi) return;
+  for (int d = 0, j = 0; d < is->rank; d++)
+    if (d != r) oi->v[d] = idx->v[j++];
+  /* pass 1: the extreme m and whether a NaN is among the elements */
+  LLVMValueRef init = LLVMBuildLoad2(B, vty, acc[0], "");
+  LLVMValueRef ms = em_alloca(e, vty), ns = em_alloca(e, i8);
+  LLVMBuildStore(B, init, ms);
+  LLVMBuildStore(B, LLVMConstInt(i8, 0, 0), ns);
+  Loop l;
+  oi->v[r] = em_loop_begin(e, &l, em_i64(e, 0), em_i64(e, is->dims[r]), "am");
+  LLVMValueRef v = em_elem1(e, x, oi), m = LLVMBuildLoad2(B, vty, ms, "");
+  if (e->err) return;
+  LLVMValueRef past;
+  if (fl) {
+    past = LLVMBuildFCmp(B, is_max ? LLVMRealOGT : LLVMRealOLT, v, m, "");
+    LLVMValueRef nan = LLVMBuildZExt(B, LLVMBuildFCmp(B, LLVMRealUNO, v, v, ""), i8, "");
+    LLVMBuildStore(B, LLVMBuildOr(B, LLVMBuildLoad2(B, i8, ns, ""), nan, ""), ns);
+  } else {
+    past = LLVMBuildICmp(B, is_max ? (uns ? LLVMIntUGT : LLVMIntSGT) : (uns ? LLVMIntULT : LLVMIntSLT), v, m, "");
+  }
+  LLVMValueRef nm = LLVMBuildSelect(B, past, v, m, "");
+  if (fl) { /* NaNs are tested apart, and -0 and +0 tie: a reduction LLVM vectorizes */
+    LLVMSetFastMathFlags(past, LLVMFastMathNoNaNs | LLVMFastMathNoSignedZeros);
+    LLVMSetFastMathFlags(nm, LLVMFastMathNoNaNs | LLVMFastMathNoSignedZeros);
+  }
+  LLVMBuildStore(B, nm, ms);
+  em_loop_end(e, &l);
+  m = LLVMBuildLoad2(B, vty, ms, "");
+  LLVMValueRef ok = fl ? LLVMBuildFCmp(B, is_max ? LLVMRealOGT : LLVMRealOLT, m, init, "")
+                       : LLVMBuildICmp(B, is_max ? (uns ? LLVMIntUGT : LLVMIntSGT) : (uns ? LLVMIntULT : LLVMIntSLT),
+                                       m, init, "");
+  if (fl) ok = LLVMBuildAnd(B, ok, LLVMBuildICmp(B, LLVMIntEQ, LLVMBuildLoad2(B, i8, ns, ""), LLVMConstInt(i8, 0, 0), ""), "");
+  IfBlk f;
+  em_if_begin(e, &f, ok);
+  /* pass 2: the first position of m */
+  LLVMValueRef ps = em_alloca(e, cg->i64), none = em_i64(e, INT64_MAX);
+  LLVMBuildStore(B, none, ps);
+  oi->v[r] = em_loop_begin(e, &l, em_i64(e, 0), em_i64(e, is->dims[r]), "am");
+  v = em_elem1(e, x, oi);
+  if (e->err) return;
+  LLVMValueRef eq = fl ? LLVMBuildFCmp(B, LLVMRealOEQ, v, m, "") : LLVMBuildICmp(B, LLVMIntEQ, v, m, "");
+  LLVMValueRef a2[2] = {LLVMBuildLoad2(B, cg->i64, ps, ""), LLVMBuildSelect(B, eq, oi->v[r], none, "")};
+  LLVMBuildStore(B, em_intrinsic(e, "llvm.smin", cg->i64, 2, a2), ps);
+  em_loop_end(e, &l);
+  Idx *pi = em_idx(e, is->rank);
+  if (!pi) return;
+  for (int d = 0; d < is->rank; d++) pi->v[d] = oi->v[d];
+  pi->v[r] = LLVMBuildLoad2(B, cg->i64, ps, "");
+  LLVMBuildStore(B, em_elem1(e, x, pi), acc[0]);
+  LLVMValueRef k = type_bits(kt) == 64 ? pi->v[r] : LLVMBuildTrunc(B, pi->v[r], cg_storage_type(cg, kt), "");
+  LLVMBuildStore(B, k, acc[1]);
+  em_if_end(e, &f);
+  em_if_begin(e, &f, LLVMBuildNot(B, ok, ""));
+  reduce_loops(e, in, idx, reduced, acc);
+  em_if_end(e, &f);
+}
+
 static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out) {
   int n = in->noperands / 2;
   const Shape *is = in->operands[0]->shape;
@@ -617,7 +777,10 @@ static int reduce_elem(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *out
   bool empty = false;
   for (int d = 0; d < is->rank; d++) empty |= reduced[d] && is->dims[d] == 0;
   bool is_max;
+  int r;
   if (!empty && in != e->stash_red && reduce_is_minmax(in, &is_max)) reduce_minmax(e, in, idx, reduced, is_max, acc[0]);
+  else if (!empty && in != e->stash_red && reduce_is_argminmax(in, &is_max, &r))
+    reduce_argminmax(e, in, idx, reduced, is_max, r, acc);
   else if (!empty) reduce_loops(e, in, idx, reduced, acc);
   if (e->err) return 0;
   for (int k = 0; k < n; k++) out[k] = LLVMBuildLoad2(e->b, cg_storage_type(e->cg, in->operands[k]->shape->type), acc[k], "");

@@ -6,8 +6,10 @@
  * NaNs in the same places; integers exactly. Covers several reduced and kept dims, non-identity
  * init values, max with NaNs, integer and f16 types, an elementwise
  * epilogue in a fusion, and shapes the sweep must leave alone. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
@@ -272,6 +274,91 @@ TEST(max_min_vectorized_exact) {
                               "  ROOT g = s32[40] get-tuple-element(r), index=1\n}\n"));
 }
 
+/* jnp.argmax / argmin's reduce over rows (elemental.c reduce_argminmax:
+ * the extreme, then its first position, both vectorized; the fold itself
+ * where a NaN or nothing past the init turns up) against the
+ * interpreter's fold, bit for bit: ties (small integers, -0 next to +0:
+ * the first of equal values wins, its own bits), NaNs in some rows (the
+ * first NaN), rows of nothing but the init value, a NaN init, f64, s32
+ * and u32 values (signed and unsigned order), s64 indices, an iota not
+ * broadcast, the reducer's or / and operands swapped; and reduces it must
+ * leave to the fold (a >= reducer, a column argmax) agreeing too. */
+static double arg_value(void *ctx, int param, int64_t e, double u) {
+  int kind = *(const int *)ctx;
+  (void)param;
+  if (kind == 2) return -INFINITY;
+  if (kind == 1 && e % 97 == 5 && (e / 97) % 3 == 0) return NAN;
+  double v = floor(u * 9) - 4;
+  return v == 0 && e % 2 ? -0.0 : v;
+}
+
+static const char *argred(const char *vt, const char *kt, const char *dir, bool nan_test, bool swap,
+                          const char *init, const char *shape, const char *rows, int nested_iota) {
+  static char buf[2048];
+  char keep[256], iota[256];
+  if (nan_test)
+    snprintf(keep, sizeof keep,
+             "  c = pred[] compare(a, b), direction=%s\n  ne = pred[] compare(a, a), direction=NE\n"
+             "  k = pred[] or(%s)\n", dir, swap ? "ne, c" : "c, ne");
+  else
+    snprintf(keep, sizeof keep, "  k = pred[] compare(a, b), direction=%s\n", dir);
+  if (nested_iota)
+    snprintf(iota, sizeof iota, "  io = %s[%d] iota(), iota_dimension=0\n  ix = %s%s broadcast(io), dimensions={1}\n",
+             kt, nested_iota, kt, shape);
+  else
+    snprintf(iota, sizeof iota, "  ix = %s%s iota(), iota_dimension=1\n", kt, shape);
+  snprintf(buf, sizeof buf,
+           "HloModule m\n\nam {\n  a = %s[] parameter(0)\n  i = %s[] parameter(1)\n  b = %s[] parameter(2)\n"
+           "  j = %s[] parameter(3)\n%s  v = %s[] select(k, a, b)\n  eq = pred[] compare(a, b), direction=EQ\n"
+           "  lt = pred[] compare(i, j), direction=LT\n  an = pred[] and(%s)\n  o = pred[] or(%s)\n"
+           "  x = %s[] select(o, i, j)\n  ROOT t = (%s[], %s[]) tuple(v, x)\n}\n\n"
+           "ENTRY e {\n  p = %s%s parameter(0)\n%s  z = %s[] constant(%s)\n  zi = %s[] constant(0)\n"
+           "  ROOT r = (%s%s, %s%s) reduce(p, ix, z, zi), dimensions={1}, to_apply=am\n}\n",
+           vt, kt, vt, kt, keep, vt, swap ? "lt, eq" : "eq, lt", swap ? "an, k" : "k, an", kt, vt, kt, vt, shape, iota,
+           vt, init, kt, vt, rows, kt, rows);
+  return buf;
+}
+
+TEST(argmax_argmin_exact) {
+  int kinds[] = {0, 1, 2};
+  for (int ki = 0; ki < 3; ki++) {
+    int *k = &kinds[ki];
+    CHECK(cpu_vs_interp_fn("argmax_f32", argred("f32", "s32", "GT", true, false, "-inf", "[7,33]", "[7]", 0), true,
+                           arg_value, k));
+    CHECK(cpu_vs_interp_fn("argmin_f32", argred("f32", "s32", "LT", true, true, "inf", "[5,100]", "[5]", 100), true,
+                           arg_value, k));
+    CHECK(cpu_vs_interp_fn("argmax_f64_s64", argred("f64", "s64", "GT", true, false, "-inf", "[3,64]", "[3]", 64), true,
+                           arg_value, k));
+    CHECK(cpu_vs_interp_fn("argmax_nan_init", argred("f32", "s32", "GT", true, false, "nan", "[4,20]", "[4]", 0),
+                           true, arg_value, k));
+    CHECK(cpu_vs_interp_fn("argmax_s32", argred("s32", "s32", "GT", false, false, "-2147483648", "[6,40]", "[6]", 0),
+                           true, arg_value, k));
+    CHECK(cpu_vs_interp_fn("argmin_u32", argred("u32", "u32", "LT", false, true, "4294967295", "[4,50]", "[4]", 50),
+                           true, arg_value, k));
+  }
+  /* left to the fold: a >= reducer; a column argmax */
+  CHECK(check_exact("argmax_ge", "HloModule m\n\n"
+                                 "am {\n  a = f32[] parameter(0)\n  i = s32[] parameter(1)\n  b = f32[] parameter(2)\n"
+                                 "  j = s32[] parameter(3)\n  g = pred[] compare(a, b), direction=GE\n"
+                                 "  v = f32[] select(g, a, b)\n  k = s32[] select(g, i, j)\n"
+                                 "  ROOT t = (f32[], s32[]) tuple(v, k)\n}\n\n"
+                                 "ENTRY e {\n  a = f32[6,40] parameter(0)\n  ix = s32[6,40] iota(), iota_dimension=1\n"
+                                 "  z = f32[] constant(-inf)\n  zi = s32[] constant(0)\n"
+                                 "  ROOT r = (f32[6], s32[6]) reduce(a, ix, z, zi), dimensions={1}, to_apply=am\n}\n"));
+  int zero = 0;
+  const char *col = argred("f32", "s32", "GT", true, false, "-inf", "[33,7]", "[7]", 0);
+  char text[2048];
+  snprintf(text, sizeof text, "%s", col);
+  /* the same reducer over dim 0 with an iota along it */
+  char *p = strstr(text, "iota_dimension=1");
+  if (p) p[15] = '0';
+  p = strstr(text, "dimensions={1}, to_apply");
+  if (p) p[12] = '0';
+  p = strstr(text, "(f32[7], s32[7]) reduce");
+  CHECK(p != NULL);
+  CHECK(cpu_vs_interp_fn("argmax_column", text, true, arg_value, &zero));
+}
+
 /* The sweep combines each accumulator with 8 input lines per pass
  * (cg.c: CG_SWEEP_UNROLL), then with the rest one at a time, in the
  * order of the per-element loop: f64 sums (the interpreter sums f64 in
@@ -333,6 +420,7 @@ int main(void) {
   RUN(shapes_left_to_the_per_element_loop);
   RUN(tuple_of_column_reduces);
   RUN(max_min_vectorized_exact);
+  RUN(argmax_argmin_exact);
   RUN(unrolled_sweep_exact);
   return test_summary(__FILE__);
 }
