@@ -16,6 +16,7 @@
 #include <stdlib.h>
 
 #include "harness.h"
+#include "cpu_vs_interp.h"
 #include "../gen/random_hlo.c"
 #include "cpu/cpu.h"
 #include "passes/pass.h"
@@ -330,6 +331,35 @@ TEST(convert_compare_select) {
       checked++;
     }
   CHECK(checked > 200);
+}
+
+/* Floats to integers saturate, NaN to 0 (scalar.c sat_to_int), bit for
+ * bit with the interpreter, vectorized (48 elements): every bound and
+ * just past it for each width and signedness, halves that truncate
+ * toward zero, infinities, NaN, -0. */
+static const double k_edges[] = {
+    NAN, INFINITY, -INFINITY, -0.0, 0.0, 0.5, -0.5, 0.99, -0.99, 1, -1, 127, 127.5, 128, -128, -128.5, -129,
+    255, 255.9, 256, 32767, 32768, -32768, -32769, 65535, 65536, 2147483520.0, 2147483648.0, -2147483648.0,
+    -2147483904.0, 4294967040.0, 4294967296.0, 9223371487098961920.0, 9223372036854775808.0,
+    -9223372036854775808.0, -9223373136366403584.0, 18446742974197923840.0, 18446744073709551616.0, 1e30, -1e30,
+    3.7, -3.7, 1e-40, -200.25, 70000.5, 5e9, -5e9, 42};
+static double edge_value(void *ctx, int param, int64_t e, double u) {
+  (void)ctx, (void)param, (void)u;
+  return k_edges[e % (int64_t)(sizeof k_edges / sizeof k_edges[0])];
+}
+
+TEST(float_to_int_saturates) {
+  static const char *const from[] = {"f32", "f64", "bf16", "f16"};
+  static const char *const to[] = {"s8", "s16", "s32", "s64", "u8", "u16", "u32", "u64"};
+  for (size_t i = 0; i < 4; i++)
+    for (size_t j = 0; j < 8; j++) {
+      char text[512], name[64];
+      snprintf(name, sizeof name, "saturate %s->%s", from[i], to[j]);
+      snprintf(text, sizeof text,
+               "HloModule m\nENTRY e {\n  a = %s[48] parameter(0)\n  ROOT r = %s[48] convert(a)\n}\n", from[i],
+               to[j]);
+      CHECK(cpu_vs_interp_fn(name, text, true, edge_value, NULL));
+    }
 }
 
 /* Shape ops, reductions, windows, contractions, on odd sizes and
@@ -795,6 +825,7 @@ int main(int argc, char **argv) {
   RUN(innermost_pieces);
   RUN(sub_byte_and_f8);
   RUN(convert_compare_select);
+  RUN(float_to_int_saturates);
   RUN(elementwise_by_type_and_shape);
   RUN(random_modules);
   return test_summary(__FILE__);
