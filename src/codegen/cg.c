@@ -1400,58 +1400,85 @@ static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int fi
  * two (one cache set) per output row. */
 #define CG_TBLOCK 16
 
-/* The operand `in`'s kernel transposes whole, if it is one: the value is
- * a transpose {1,0}, or a bitcast that swaps both the dims and the layout
- * (the same bytes read the other way), of a 32-bit array the kernel
- * reads, maybe under fused copies; its output's columns a multiple of
- * CG_TBLOCK (rows after the last whole block of 16 are moved one by one). */
-static const Instr *transposed_operand(const Instr *in, const Instr *value) {
+/* The operand `in`'s kernel transposes whole, if it is one, with the
+ * batch, rows and columns of the transpose into *bt, *br, *bc: its value
+ * (under fused copies) is a transpose or a bitcast of a 32-bit array the
+ * kernel reads, its output row-major, and each output element (b, i, j)
+ * over the output's dims grouped into batch, rows and columns is element
+ * b R C + j R + i of the operand's memory (out[b][i][j] = src[b][j][i]):
+ * 2-D transposes {1,0} and the bitcasts that swap both dims and layout,
+ * [N, C, H*W] <-> [N, H*W, C] (NCHW to NHWC and back, {0,2,3,1} and
+ * {0,3,1,2}), batches of matrices {0,2,1}, and layout assignment's
+ * bitcasts of any of them. Columns a multiple of CG_TBLOCK, and rows too
+ * in a batch (a block never straddles two matrices; rows after the last
+ * whole block of a single matrix are moved one by one). */
+static const Instr *transposed_operand_dims(const Instr *in, const Instr *value, int64_t *bt, int64_t *br,
+                                            int64_t *bc) {
   /* a fused copy (layout assignment's copy(bitcast(p)) of a transpose) is
    * its operand: the kernel writes the same logical elements */
   while (in->op == OP_FUSION && value->op == OP_COPY && value->noperands == 1 &&
          shape_same_dims(value->shape, value->operands[0]->shape))
     value = value->operands[0];
   if (in->shape->type == T_TUPLE || value->noperands != 1) return NULL;
+  if (value->op != OP_TRANSPOSE && value->op != OP_BITCAST) return NULL;
   const Instr *o = value->operands[0];
   const Shape *s = value->shape, *os = o->shape;
-  if (s->rank == 3) {
-    /* a batch of them, each of whole blocks, into a row-major output: a
-     * transpose {0,2,1}, or (from layout assignment) a bitcast to the
-     * layout {1,2,0} of the operand's two last dims swapped */
-    if (os->rank != 3 || s->type != os->type || type_bytes(s->type) != 4 || !type_is_array(s->type) ||
-        s->dims[1] % CG_TBLOCK || s->dims[2] % CG_TBLOCK || s->dims[0] != os->dims[0] || s->dims[1] != os->dims[2] ||
-        s->dims[2] != os->dims[1] || !shape_physically_row_major(os) || !shape_physically_row_major(in->shape))
-      return NULL;
-    if (value->op == OP_TRANSPOSE) {
-      if (value->dimensions.n != 3 || value->dimensions.v[0] != 0 || value->dimensions.v[1] != 2 ||
-          value->dimensions.v[2] != 1)
-        return NULL;
-    } else if (value->op == OP_BITCAST) {
-      if (!s->has_layout || !s->minor_to_major || s->minor_to_major[0] != 1 || s->minor_to_major[1] != 2 ||
-          s->minor_to_major[2] != 0)
-        return NULL;
-    } else {
-      return NULL;
-    }
-    return (in->op == OP_FUSION ? o->op == OP_PARAMETER : value == in) ? o : NULL;
-  }
-  if (s->rank != 2 || os->rank != 2 || s->type != os->type || type_bytes(s->type) != 4 || s->type == T_TUPLE ||
-      !type_is_array(s->type))
+  int r = s->rank;
+  if (r < 2 || r > CG_MAX_RANK || s->type != os->type || type_bytes(s->type) != 4 || !type_is_array(s->type) ||
+      !shape_same_dims(in->shape, s) || !shape_physically_row_major(in->shape) || shape_elems(s) == 0)
     return NULL;
-  if (s->dims[1] % CG_TBLOCK || s->dims[0] != os->dims[1] || s->dims[1] != os->dims[0]) return NULL;
+  /* what it transposes is the kernel's own operand or fused parameter */
+  if (in->op == OP_FUSION ? o->op != OP_PARAMETER : value != in) return NULL;
+  /* each output dim's stride in the operand's memory */
+  int64_t st[CG_MAX_RANK];
   if (value->op == OP_TRANSPOSE) {
-    if (value->dimensions.n != 2 || value->dimensions.v[0] != 1 || value->dimensions.v[1] != 0) return NULL;
-  } else if (value->op == OP_BITCAST) {
-    if (!s->has_layout || !os->has_layout) return NULL;
-    bool swap = (s->minor_to_major[0] == 0 && os->minor_to_major[0] == 1) ||
-                (s->minor_to_major[0] == 1 && os->minor_to_major[0] == 0);
-    if (!swap) return NULL;
+    if (value->dimensions.n != r || os->rank != r || os->layout_tail) return NULL;
+    int64_t ost[CG_MAX_RANK], cur = 1;
+    for (int k = 0; k < r; k++) {
+      int d = os->has_layout && os->minor_to_major ? (int)os->minor_to_major[k] : r - 1 - k;
+      ost[d] = cur;
+      cur *= os->dims[d];
+    }
+    for (int d = 0; d < r; d++) st[d] = ost[value->dimensions.v[d]];
+  } else {
+    if (!s->has_layout || !s->minor_to_major || s->layout_tail) return NULL;
+    int64_t cur = 1;
+    for (int k = 0; k < r; k++) {
+      int d = (int)s->minor_to_major[k];
+      st[d] = cur;
+      cur *= s->dims[d];
+    }
+  }
+  /* groups of consecutive output dims contiguous in the operand (dims of
+   * one left out) */
+  int64_t ge[CG_MAX_RANK], gs[CG_MAX_RANK];
+  int ng = 0;
+  for (int d = 0; d < r; d++) {
+    if (s->dims[d] == 1) continue;
+    if (ng > 0 && gs[ng - 1] == st[d] * s->dims[d]) {
+      ge[ng - 1] *= s->dims[d];
+      gs[ng - 1] = st[d];
+    } else {
+      ge[ng] = s->dims[d];
+      gs[ng++] = st[d];
+    }
+  }
+  int64_t B = 1, R, C;
+  if (ng == 2 && gs[0] == 1 && gs[1] == ge[0]) {
+    R = ge[0], C = ge[1];
+  } else if (ng == 3 && gs[1] == 1 && gs[2] == ge[1] && gs[0] == ge[1] * ge[2]) {
+    B = ge[0], R = ge[1], C = ge[2];
+    if (R % CG_TBLOCK) return NULL;
   } else {
     return NULL;
   }
-  /* what it transposes is the kernel's own operand or fused parameter */
-  if (in->op == OP_FUSION ? o->op != OP_PARAMETER : value != in) return NULL;
+  if (C % CG_TBLOCK) return NULL;
+  if (bt) *bt = B, *br = R, *bc = C;
   return o;
+}
+
+static const Instr *transposed_operand(const Instr *in, const Instr *value) {
+  return transposed_operand_dims(in, value, NULL, NULL, NULL);
 }
 
 /* Outputs of at least this many bytes are written by non-temporal
@@ -1476,13 +1503,8 @@ static const Instr *transposed_operand(const Instr *in, const Instr *value) {
 
 static bool transpose_plan(const Instr *in, TPlan *p) {
   const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in;
-  if (cg_whole_op(in->op) || !transposed_operand(in, value)) return false;
-  const Shape *s = in->shape; /* the dims of the value transposed */
-  int r = s->rank;
-  p->batch = r == 3 ? s->dims[0] : 1;
-  p->rows = s->dims[r - 2];
-  p->cols = s->dims[r - 1];
-  p->by_cols = r == 2 && p->rows < CG_TCOL_ROWS;
+  if (cg_whole_op(in->op) || !transposed_operand_dims(in, value, &p->batch, &p->rows, &p->cols)) return false;
+  p->by_cols = p->batch == 1 && p->rows < CG_TCOL_ROWS;
   p->units = p->by_cols ? p->cols / CG_TBLOCK : (p->batch * p->rows + CG_TBLOCK - 1) / CG_TBLOCK;
   return true;
 }

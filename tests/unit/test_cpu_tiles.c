@@ -10,7 +10,8 @@
  * transposing bitcast: layout assignment's form), on one thread and
  * split into slices of one unit over a pool; units of 16 rows, or of 16
  * columns of all rows where there are few rows; batches of 2-D
- * transposes (rank 3, {0,2,1}, and layout assignment's form of it); and
+ * transposes (rank 3, {0,2,1}, and layout assignment's form of it), and
+ * of rank 4 (NCHW <-> NHWC); and
  * the kernels it must leave to the tiles: 64-bit elements, columns not a
  * multiple of 16, a transpose with arithmetic. Outputs of 16 MiB and
  * more are written by non-temporal stores (x86): a transpose, a
@@ -88,7 +89,8 @@ TEST(register_blocks) {
 /* Units of 16 rows (128 rows and more: 133 rows, the last unit 5) and of
  * 16 columns (fewer rows: 20, one block and 4 rows moved alone per
  * unit); batches, whole blocks only (rows and columns multiples of 16),
- * as a transpose and as layout assignment's bitcast and copy. */
+ * as a transpose and as layout assignment's bitcast and copy; NCHW to
+ * NHWC and back (the H and W dims one group), a dim of size 1. */
 TEST(units_and_batches) {
   static const char *const mods[][2] = {
       {"rows_133", "HloModule m\n\nENTRY e {\n  x = f32[32,133] parameter(0)\n"
@@ -97,6 +99,16 @@ TEST(units_and_batches) {
                     "  ROOT t = s32[20,4096] transpose(x), dimensions={1,0}\n}\n"},
       {"batch_3", "HloModule m\n\nENTRY e {\n  x = f32[3,48,32] parameter(0)\n"
                   "  ROOT t = f32[3,32,48] transpose(x), dimensions={0,2,1}\n}\n"},
+      {"nchw_to_nhwc", "HloModule m\n\nENTRY e {\n  x = f32[2,32,4,8] parameter(0)\n"
+                       "  ROOT t = f32[2,4,8,32] transpose(x), dimensions={0,2,3,1}\n}\n"},
+      {"nhwc_to_nchw", "HloModule m\n\nENTRY e {\n  x = f32[2,4,8,32] parameter(0)\n"
+                       "  ROOT t = f32[2,32,4,8] transpose(x), dimensions={0,3,1,2}\n}\n"},
+      {"unit_dim", "HloModule m\n\nENTRY e {\n  x = s32[3,1,32,16] parameter(0)\n"
+                   "  ROOT t = s32[3,1,16,32] transpose(x), dimensions={0,1,3,2}\n}\n"},
+      {"nhwc_bitcast", "HloModule m\n\nfused {\n  p0 = f32[2,4,8,32]{3,2,1,0} parameter(0)\n"
+                       "  t = f32[2,32,4,8]{1,3,2,0} bitcast(p0)\n  ROOT c = f32[2,32,4,8]{3,2,1,0} copy(t)\n}\n\n"
+                       "ENTRY e {\n  x = f32[2,4,8,32]{3,2,1,0} parameter(0)\n"
+                       "  ROOT f = f32[2,32,4,8]{3,2,1,0} fusion(x), kind=kLoop, calls=fused\n}\n"},
       {"batch_copy", "HloModule m\n\nfused {\n  p0 = s32[5,32,16]{2,1,0} parameter(0)\n"
                      "  t = s32[5,16,32]{1,2,0} bitcast(p0)\n  ROOT c = s32[5,16,32]{2,1,0} copy(t)\n}\n\n"
                      "ENTRY e {\n  x = s32[5,32,16]{2,1,0} parameter(0)\n"
