@@ -133,7 +133,8 @@ $(BUILD)/tests/test_pjrt: tests/unit/test_pjrt.c tests/unit/harness.h $(PJRT_OBJ
 # Only the backend's objects see LLVM's headers (and the tests that ask the
 # emitter how it splits kernels, or the backend whether it has AVX-512).
 $(BUILD)/src/codegen/%.o $(BUILD)/src/cpu/%.o $(BUILD)/tests/test_cpu_threads $(BUILD)/tests/test_cpu_seq \
-  $(BUILD)/tests/test_cpu_rows $(BUILD)/tests/test_cpu_gemm $(BUILD)/tests/test_cpu_chain $(BUILD)/tests/test_cpu_conv $(BUILD)/tests/test_cpu_fgemm: CFLAGS += $(LLVM_CFLAGS)
+  $(BUILD)/tests/test_cpu_rows $(BUILD)/tests/test_cpu_gemm $(BUILD)/tests/test_cpu_chain $(BUILD)/tests/test_cpu_conv $(BUILD)/tests/test_cpu_fgemm \
+  $(BUILD)/tests/test_cpu_tiles: CFLAGS += $(LLVM_CFLAGS)
 
 # A host program that sees only the public headers and the shared library.
 $(BUILD)/tests/embed_runtime: tests/embed/embed_runtime.c $(BUILD)/libcxla.so $(wildcard include/cxla/*)

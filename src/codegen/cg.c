@@ -1402,8 +1402,8 @@ static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int fi
 
 /* The operand `in`'s kernel transposes whole, if it is one, with the
  * batch, rows and columns of the transpose into *bt, *br, *bc: its value
- * (under fused copies) is a transpose or a bitcast of a 32-bit array the
- * kernel reads, its output row-major, and each output element (b, i, j)
+ * (under fused copies) is a transpose (of a row-major array) or a bitcast
+ * of a 32-bit array the kernel reads, and each output element (b, i, j)
  * over the output's dims grouped into batch, rows and columns is element
  * b R C + j R + i of the operand's memory (out[b][i][j] = src[b][j][i]):
  * 2-D transposes {1,0} and the bitcasts that swap both dims and layout,
@@ -1425,17 +1425,16 @@ static const Instr *transposed_operand_dims(const Instr *in, const Instr *value,
   const Shape *s = value->shape, *os = o->shape;
   int r = s->rank;
   if (r < 2 || r > CG_MAX_RANK || s->type != os->type || type_bytes(s->type) != 4 || !type_is_array(s->type) ||
-      !shape_same_dims(in->shape, s) || !shape_physically_row_major(in->shape) || shape_elems(s) == 0)
+      !shape_same_dims(in->shape, s) || shape_elems(s) == 0)
     return NULL;
   /* what it transposes is the kernel's own operand or fused parameter */
   if (in->op == OP_FUSION ? o->op != OP_PARAMETER : value != in) return NULL;
   /* each output dim's stride in the operand's memory */
   int64_t st[CG_MAX_RANK];
   if (value->op == OP_TRANSPOSE) {
-    if (value->dimensions.n != r || os->rank != r || os->layout_tail) return NULL;
+    if (value->dimensions.n != r || os->rank != r || !shape_physically_row_major(os)) return NULL;
     int64_t ost[CG_MAX_RANK], cur = 1;
-    for (int k = 0; k < r; k++) {
-      int d = os->has_layout && os->minor_to_major ? (int)os->minor_to_major[k] : r - 1 - k;
+    for (int d = r - 1; d >= 0; d--) {
       ost[d] = cur;
       cur *= os->dims[d];
     }

@@ -19,12 +19,14 @@
  * the last block, and a batch. */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
 #include "interp/interp.h"
 #include "verify/verify.h"
 #include "runtime/threadpool.h"
+#include "codegen/codegen.h"
 
 /* cpu_vs_interp's check on a pool of 2 threads with every kernel split
  * into slices of one row ($CXLA_CPU_GRAIN=1), bit for bit. */
@@ -121,6 +123,31 @@ TEST(units_and_batches) {
   /* a batch whose matrices are not whole blocks: the tiles */
   CHECK(check_split("batch_40", "HloModule m\n\nENTRY e {\n  x = f32[2,40,48] parameter(0)\n"
                                 "  ROOT t = f32[2,48,40] transpose(x), dimensions={0,2,1}\n}\n"));
+}
+
+/* The kernel's range in units of the register blocks (its path, seen
+ * from outside): 16-column units for a root bitcast whose layout is
+ * {0,1} (transpose_4096's form: it once fell to the tiles, 6x slower),
+ * 16-row units for 256 rows, a batch's rows for NHWC -> NCHW. */
+static int64_t root_extent(const char *text) {
+  cxla_module *m = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), "extent", &m);
+  int64_t n = s ? -1 : codegen_kernel_extent(m->entry->root);
+  cxla_status_free(s);
+  cxla_module_destroy(m);
+  return n;
+}
+
+TEST(block_units) {
+  CHECK(root_extent("HloModule m\n\nENTRY e {\n  x = f32[160,48]{1,0} parameter(0)\n"
+                    "  ROOT b = f32[48,160]{0,1} bitcast(x)\n}\n") == 10);
+  CHECK(root_extent("HloModule m\n\nENTRY e {\n  x = f32[64,256] parameter(0)\n"
+                    "  ROOT t = f32[256,64] transpose(x), dimensions={1,0}\n}\n") == 16);
+  CHECK(root_extent("HloModule m\n\nENTRY e {\n  x = f32[2,4,8,32] parameter(0)\n"
+                    "  ROOT t = f32[2,32,4,8] transpose(x), dimensions={0,3,1,2}\n}\n") == 4);
+  /* not blocks: 40 columns (the tiles' rows) */
+  CHECK(root_extent("HloModule m\n\nENTRY e {\n  x = f32[40,48] parameter(0)\n"
+                    "  ROOT t = f32[48,40] transpose(x), dimensions={1,0}\n}\n") == 48);
 }
 
 /* Outputs of at least CG_TRANSPOSE_NT_BYTES (16 MiB): 2053 x 2048 f32
@@ -222,6 +249,7 @@ int main(void) {
   RUN(fused_and_layouts);
   RUN(register_blocks);
   RUN(units_and_batches);
+  RUN(block_units);
   RUN(streamed_blocks);
   RUN(grouped_bitcasts);
   return test_summary(__FILE__);
