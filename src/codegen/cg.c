@@ -1900,8 +1900,15 @@ static bool elementwise_above(const Computation *c, const Instr *r) {
  * column reduction of its own ([N, H, W, C] over H and W; the partials
  * of reduce-splitter's split column sums). */
 static bool column_shaped(const Instr *r, const Shape *os) {
-  if (r->op != OP_REDUCE || r->noperands != 2 || r->shape->type != os->type || !shape_same_dims(r->shape, os))
+  if (r->op != OP_REDUCE || r->noperands < 2 || r->noperands % 2) return false;
+  int m = r->noperands / 2;
+  if (m == 1 ? r->shape->type != os->type || !shape_same_dims(r->shape, os)
+             : r->shape->type != T_TUPLE || os->type != T_TUPLE || r->shape->ntuple != m || os->ntuple != m)
     return false;
+  for (int j = 0; j < m && m > 1; j++) /* a variadic reduce (argmax): every input and output alike */
+    if (!shape_same_dims(r->shape->tuple[j], r->shape->tuple[0]) || !type_is_array(r->shape->tuple[j]->type) ||
+        !shape_same_dims(r->operands[j]->shape, r->operands[0]->shape))
+      return false;
   const Shape *is = r->operands[0]->shape;
   if (r->dimensions.n == 0 || r->dimensions.n >= is->rank) return false;
   int64_t b = r->dimensions.v[0];
@@ -1917,13 +1924,19 @@ static bool column_shaped(const Instr *r, const Shape *os) {
  * of the same dims (batch-norm statistics: one sweep computes all of
  * them). 0 when it is none of these. */
 static int column_reduces(const Instr *in, const Instr *value, const Instr **red) {
+  if (in->shape->type == T_TUPLE && value->op == OP_REDUCE) {
+    /* one variadic reduce, its outputs the kernel's */
+    if (in->shape->ntuple > 8 || !column_shaped(value, in->shape)) return 0;
+    if (red) red[0] = value;
+    return 1;
+  }
   if (in->shape->type == T_TUPLE) {
     int n = in->shape->ntuple;
     if (in->op != OP_FUSION || value->op != OP_TUPLE || value->noperands != n || n < 1 || n > 8) return 0;
     const Instr *r0 = value->operands[0];
     for (int k = 0; k < n; k++) {
       const Instr *r = value->operands[k];
-      if (!column_shaped(r, in->shape->tuple[k]) || r->dimensions.n != r0->dimensions.n ||
+      if (r->noperands != 2 || !column_shaped(r, in->shape->tuple[k]) || r->dimensions.n != r0->dimensions.n ||
           r->dimensions.v[0] != r0->dimensions.v[0] ||
           !shape_same_dims(r->operands[0]->shape, r0->operands[0]->shape) || !shape_same_dims(r->shape, r0->shape))
         return 0;
@@ -1960,7 +1973,9 @@ static int column_reduces(const Instr *in, const Instr *value, const Instr **red
  * the first kept dim's. */
 static void emit_column_reduce(Em *e, const Instr *const *red, int n, LLVMValueRef lo, LLVMValueRef hi) {
   const Instr *r = red[0];
-  const Shape *is = r->operands[0]->shape, *os = r->shape;
+  /* a variadic reduce (n == 1): m accumulators, outputs 0 .. m-1 */
+  int m = r->noperands / 2;
+  const Shape *is = r->operands[0]->shape, *os = m > 1 ? r->shape->tuple[0] : r->shape;
   int nr = r->dimensions.n, b = (int)r->dimensions.v[0], nk = os->rank;
   for (int d = 0; d < is->rank; d++)
     if (is->dims[d] == 0 && (d < b || d >= b + nr)) return; /* no outputs */
@@ -1980,10 +1995,12 @@ static void emit_column_reduce(Em *e, const Instr *const *red, int n, LLVMValueR
   /* accumulators = init */
   KEPT_BEGIN(oi, "ci");
   LLVMValueRef lin = em_linear(e, oi, os->dims);
-  for (int k = 0; k < n && !e->err; k++) {
-    LLVMValueRef init = em_elem1(e, red[k]->operands[1], em_idx(e, 0));
+  for (int k = 0; k < n * m && !e->err; k++) {
+    const Instr *rk = red[m > 1 ? 0 : k];
+    int j = m > 1 ? k : 0;
+    LLVMValueRef init = em_elem1(e, rk->operands[m + j], em_idx(e, 0));
     if (e->err) break;
-    LLVMTypeRef st = cg_storage_type(e->cg, red[k]->shape->type);
+    LLVMTypeRef st = cg_storage_type(e->cg, rk->operands[j]->shape->type);
     LLVMBuildStore(e->b, init, LLVMBuildGEP2(e->b, st, em_buf(e, k), &lin, 1, ""));
   }
   for (int d = nk - 1; d >= b; d--) em_loop_end(e, &loops[d]);
@@ -2016,17 +2033,21 @@ static void emit_column_reduce(Em *e, const Instr *const *red, int n, LLVMValueR
     LLVMValueRef pos[CG_SWEEP_UNROLL];
     for (int j = 0; j < u; j++) pos[j] = j ? LLVMBuildNSWAdd(e->b, base, em_i64(e, j), "") : base;
     for (int k = 0; k < n && !e->err; k++) {
-      LLVMTypeRef st = cg_storage_type(e->cg, red[k]->shape->type);
-      LLVMValueRef p = LLVMBuildGEP2(e->b, st, em_buf(e, k), &lin, 1, "");
-      LLVMValueRef acc = LLVMBuildLoad2(e->b, st, p, "");
+      LLVMValueRef p[8], acc[8];
+      for (int q = 0; q < m; q++) { /* output slot k + q: n is 1 when m is not */
+        LLVMTypeRef st = cg_storage_type(e->cg, red[k]->operands[q]->shape->type);
+        p[q] = LLVMBuildGEP2(e->b, st, em_buf(e, k + q), &lin, 1, "");
+        acc[q] = LLVMBuildLoad2(e->b, st, p[q], "");
+      }
       for (int j = 0; j < u && !e->err; j++) {
         ii->v[last] = pos[j];
-        LLVMValueRef args[2] = {acc, em_elem1(e, red[k]->operands[0], ii)}, res[1];
+        LLVMValueRef args[16], res[8];
+        for (int q = 0; q < m; q++) args[q] = acc[q], args[m + q] = em_elem1(e, red[k]->operands[q], ii);
         if (e->err) break;
-        em_call_scalar_comp(e, red[k]->called[0], args, res, 1);
-        acc = res[0];
+        em_call_scalar_comp(e, red[k]->called[0], args, res, m);
+        for (int q = 0; q < m; q++) acc[q] = res[q];
       }
-      if (!e->err) LLVMBuildStore(e->b, acc, p);
+      for (int q = 0; q < m && !e->err; q++) LLVMBuildStore(e->b, acc[q], p[q]);
     }
     for (int d = nk - 1; d >= b; d--) em_loop_end(e, &loops[d]);
     em_loop_end(e, &rl[last]);

@@ -282,7 +282,8 @@ TEST(max_min_vectorized_exact) {
  * first NaN), rows of nothing but the init value, a NaN init, f64, s32
  * and u32 values (signed and unsigned order), s64 indices, an iota not
  * broadcast, the reducer's or / and operands swapped; and reduces it must
- * leave to the fold (a >= reducer, a column argmax) agreeing too. */
+ * leave to the fold (a >= reducer, a column argmax) agreeing too; variadic
+ * column reduces swept in order. */
 static double arg_value(void *ctx, int param, int64_t e, double u) {
   int kind = *(const int *)ctx;
   (void)param;
@@ -357,6 +358,25 @@ TEST(argmax_argmin_exact) {
   p = strstr(text, "(f32[7], s32[7]) reduce");
   CHECK(p != NULL);
   CHECK(cpu_vs_interp_fn("argmax_column", text, true, arg_value, &zero));
+  /* variadic column reduces swept (cg.c emit_column_reduce, one
+   * accumulator per output, folded in order): a >= reducer over dim 0
+   * (blocks of 8 rows and 5 after them) and over the middle dim, on one
+   * thread and split over two */
+  static const char *const shapes[][3] = {{"[37,40]", "{0}", "[40]"}, {"[3,21,24]", "{1}", "[3,24]"}};
+  for (int i = 0; i < 2; i++) {
+    char t2[1024];
+    snprintf(t2, sizeof t2,
+             "HloModule m\n\nam {\n  a = f32[] parameter(0)\n  i = s32[] parameter(1)\n  b = f32[] parameter(2)\n"
+             "  j = s32[] parameter(3)\n  g = pred[] compare(a, b), direction=GE\n  v = f32[] select(g, a, b)\n"
+             "  k = s32[] select(g, i, j)\n  ROOT t = (f32[], s32[]) tuple(v, k)\n}\n\n"
+             "ENTRY e {\n  a = f32%s parameter(0)\n  ix = s32%s iota(), iota_dimension=%c\n"
+             "  z = f32[] constant(-inf)\n  zi = s32[] constant(-1)\n"
+             "  ROOT r = (f32%s, s32%s) reduce(a, ix, z, zi), dimensions=%s, to_apply=am\n}\n",
+             shapes[i][0], shapes[i][0], shapes[i][1][1], shapes[i][2], shapes[i][2], shapes[i][1]);
+    CHECK(cpu_vs_interp_fn("argmax_sweep", t2, true, arg_value, &kinds[1]));
+    CHECK(cpu_vs_interp_split("argmax_sweep", t2, false, NULL));
+    CHECK(cpu_vs_interp_split("argmax_sweep", t2, true, NULL));
+  }
 }
 
 /* The sweep combines each accumulator with 8 input lines per pass
