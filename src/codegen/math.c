@@ -989,11 +989,9 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
  * (tests/unit/test_vmath.c). Special values as v_log's: +inf, -inf at
  * zero (and subnormals: the caller's DAZ), the invalid NaN for negative
  * arguments and NaN. f32[4096,4096]: 6.0 -> 2.2 ms. */
-static LLVMValueRef v_log_f32(Em *e, LLVMValueRef x) {
+static LLVMValueRef logf_core(Em *e, LLVMValueRef u, LLVMValueRef c) {
   LLVMBuilderRef B = e->b;
   LLVMTypeRef i32 = e->cg->i32, f32 = e->cg->f32;
-  LLVMValueRef pos = fcmp(e, LLVMRealOGT, x, F(e, 0)), fin = fcmp(e, LLVMRealOLT, x, F(e, INFINITY));
-  LLVMValueRef u = sel(e, LLVMBuildAnd(B, pos, fin, ""), x, F(e, 1));
   LLVMValueRef ub = LLVMBuildBitCast(B, u, i32, "");
   LLVMValueRef ex = LLVMBuildSub(B, LLVMBuildLShr(B, ub, KI32(e, 23), ""), KI32(e, 127), "");
   LLVMValueRef m = LLVMBuildBitCast(B, LLVMBuildOr(B, LLVMBuildAnd(B, ub, KI32(e, 0x7fffff), ""), KI32(e, 0x3f800000), ""),
@@ -1005,15 +1003,37 @@ static LLVMValueRef v_log_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef f = LLVMBuildFSub(B, m, F(e, 1), "");
   LLVMValueRef sv = LLVMBuildFDiv(B, f, LLVMBuildFAdd(B, F(e, 2), f, ""), "");
   LLVMValueRef z = LLVMBuildFMul(B, sv, sv, "");
-  static const double c[4] = {2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9};
-  LLVMValueRef R = LLVMBuildFMul(B, z, fhorner(e, z, c, 4), "");
+  static const double rc[4] = {2.0 / 3, 2.0 / 5, 2.0 / 7, 2.0 / 9};
+  LLVMValueRef R = LLVMBuildFMul(B, z, fhorner(e, z, rc, 4), "");
   LLVMValueRef hfsq = LLVMBuildFMul(B, F(e, 0.5), LLVMBuildFMul(B, f, f, ""), "");
-  LLVMValueRef lo = LLVMBuildFMul(B, dk, F(e, (double)(float)(LN2_HI - EXPF_C1)), "");
+  LLVMValueRef lo = f32fma(e, dk, F(e, (double)(float)(LN2_HI - EXPF_C1)), c);
   LLVMValueRef t = LLVMBuildFSub(B, LLVMBuildFSub(B, hfsq, f32fma(e, sv, LLVMBuildFAdd(B, hfsq, R, ""), lo), ""), f, "");
-  LLVMValueRef r = LLVMBuildFSub(B, LLVMBuildFMul(B, dk, F(e, EXPF_C1), ""), t, "");
+  return LLVMBuildFSub(B, LLVMBuildFMul(B, dk, F(e, EXPF_C1), ""), t, "");
+}
+
+static LLVMValueRef v_log_f32(Em *e, LLVMValueRef x) {
+  LLVMValueRef pos = fcmp(e, LLVMRealOGT, x, F(e, 0)), fin = fcmp(e, LLVMRealOLT, x, F(e, INFINITY));
+  LLVMValueRef u = sel(e, LLVMBuildAnd(e->b, pos, fin, ""), x, F(e, 1));
+  LLVMValueRef r = logf_core(e, u, F(e, 0));
   r = sel(e, fcmp(e, LLVMRealOEQ, x, F(e, INFINITY)), x, r);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, F(e, 0)), F(e, -INFINITY), r);
   return sel(e, fcmp(e, LLVMRealULT, x, F(e, 0)), F(e, CG_INVALID_NAN), r); /* NaN or negative */
+}
+
+/* log1p of an f32 value in f32 arithmetic: log(u) + c for u = 1 + x
+ * rounded and c = (x - (u - 1)) / u, the rounding's share (logf_core
+ * adds it with k ln 2's lower part). Special values as v_log1p's. */
+static LLVMValueRef v_log1p_f32(Em *e, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef u = LLVMBuildFAdd(B, F(e, 1), x, "");
+  LLVMValueRef c = LLVMBuildFDiv(B, LLVMBuildFSub(B, x, LLVMBuildFSub(B, u, F(e, 1), ""), ""), u, "");
+  LLVMValueRef ok = LLVMBuildAnd(B, fcmp(e, LLVMRealOGT, u, F(e, 0)), fcmp(e, LLVMRealOLT, x, F(e, INFINITY)), "");
+  LLVMValueRef r = logf_core(e, sel(e, ok, u, F(e, 1)), sel(e, ok, c, F(e, 0)));
+  r = sel(e, fcmp(e, LLVMRealOEQ, x, F(e, INFINITY)), x, r);
+  r = sel(e, fcmp(e, LLVMRealOEQ, x, F(e, -1)), F(e, -INFINITY), r);
+  r = sel(e, fcmp(e, LLVMRealULT, x, F(e, -1)), F(e, CG_INVALID_NAN), r);
+  LLVMValueRef tiny = fcmp(e, LLVMRealOLT, ffun1(e, "llvm.fabs", x), F(e, 0x1p-60)); /* and +-0 */
+  return sel(e, LLVMBuildOr(B, tiny, isnan_(e, x), ""), x, r);
 }
 
 /* logistic: t = exp(-|x|) as th + tl (p's rounding kept), then 1 / (1 + t)
@@ -1182,13 +1202,14 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   /* tanh: eight vectors side by side, each a long chain ending in a
    * reciprocal (GELU over f32[256K] in cache, one thread: 0.128 ms against
    * 0.133 with four, 0.149 with two; sin: two is best) */
-  int il = op == OP_TANH ? 8 : op == OP_EXP || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS || op == OP_LOG ? 2 : 0;
+  int il = op == OP_TANH ? 8 : op == OP_EXP || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS || op == OP_LOG || op == OP_LOG1P ? 2 : 0;
   if (il > e->long_chain) e->long_chain = il;
   switch (op) {
   case OP_EXP: return v_exp_f32(e, x); /* DAZ: v_exp_f32 */
   case OP_TANH: return v_tanh_f32(e, x); /* DAZ: the mode compiled code runs in (a subnormal x: y = -2a is 0) */
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
   case OP_LOG: return v_log_f32(e, dazf(e, x));
+  case OP_LOG1P: return v_log1p_f32(e, dazf(e, x));
   case OP_SIN: return v_sincos_f32(e, TRIG_SIN, x); /* DAZ: v_sincos_f32 */
   case OP_COS: return v_sincos_f32(e, TRIG_COS, x);
   default: return NULL;

@@ -352,7 +352,7 @@ TEST(narrow_types) {
  * NaNs included) and the hardest arguments of sin and cos's reduction
  * against long double, within 1 ulp; the max error is printed under -v. */
 TEST(f32_dense) {
-  static const struct { const char *fn, *op; } fns[] = {{"exp", "exponential"}, {"tanh", "tanh"}, {"logistic", "logistic"}, {"sin", "sine"}, {"cos", "cosine"}, {"log", "log"}};
+  static const struct { const char *fn, *op; } fns[] = {{"exp", "exponential"}, {"tanh", "tanh"}, {"logistic", "logistic"}, {"sin", "sine"}, {"cos", "cosine"}, {"log", "log"}, {"log1p", "log-plus-one"}};
   enum { STEP = 997 };
   /* the f32 values below 2^12 nearest to multiples of pi/2 (an exhaustive
    * search with long double): the hardest for sin and cos's reduction */
