@@ -163,6 +163,22 @@ static LLVMValueRef bitcast_elem(Em *e, const Instr *in, const Idx *idx) {
   LLVMValueRef off = em_i64(e, 0);
   for (int i = 0; i < rs->rank; i++)
     off = LLVMBuildNSWAdd(e->b, off, LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, rst[i]), ""), "");
+  /* an operand in a buffer, both row-major: its element at that offset
+   * (no division: [.., 224, 3] read as [.., 14, 48]) */
+  int slot = bound_slot(e, in->operands[0]);
+  if (slot >= 0 && os->type == rs->type && type_bits(os->type) >= 8 && shape_physically_row_major(os) &&
+      shape_physically_row_major(rs) && rs->rank >= 1) {
+    /* the innermost index in a GEP of its own: added to the rest (whose
+     * low bits it fills), LLVM makes the sum an `or`, and the vectorizer
+     * then gathers */
+    LLVMTypeRef st = cg_storage_type(e->cg, os->type);
+    LLVMValueRef hi = em_i64(e, 0);
+    for (int i = 0; i + 1 < rs->rank; i++)
+      hi = LLVMBuildNSWAdd(e->b, hi, LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, rst[i]), ""), "");
+    LLVMValueRef lo = LLVMBuildNSWMul(e->b, idx->v[rs->rank - 1], em_i64(e, rst[rs->rank - 1]), "");
+    LLVMValueRef row = LLVMBuildInBoundsGEP2(e->b, st, em_buf(e, slot), &hi, 1, "");
+    return LLVMBuildLoad2(e->b, st, LLVMBuildInBoundsGEP2(e->b, st, row, &lo, 1, ""), "");
+  }
   Idx *oi = em_idx(e, os->rank);
   if (!oi) return NULL;
   for (int d = 0; d < os->rank; d++) {

@@ -12,7 +12,8 @@
  * the threads' slices, odd row lengths, several leading dims kept, a
  * fused producer and epilogue; column reductions split over their first
  * reduced dim (through a bitcast, or that dim whole), batch-norm
- * statistics; and reduces the pass must leave alone (small, a multiply,
+ * statistics; sums over short columns (fewer than 16 elements) folded
+ * into rows of whole vectors; and reduces the pass must leave alone (small, a multiply,
  * integer sum with a non-zero init, rank 1, columns too wide or too few
  * rows, exact mode). */
 #include <math.h>
@@ -168,6 +169,22 @@ TEST(column_sums) {
               u, false, true));
 }
 
+/* Sums over columns of fewer than 16 elements: g positions of the run's
+ * last dim folded into one row of g K (16 K / gcd(K, 16)) elements, then
+ * the g partials summed: RGB channels over H and W, columns of 4 over the
+ * batch (after the column split, its bitcast folded into this one),
+ * integer sums (exact), two kept dims of 2 x 3; left alone: a run whose
+ * last dim is no multiple of g, and a max. */
+TEST(short_columns) {
+  Vals u = {0, -1}, ints = {1, -1};
+  CHECK(check("rgb", cols("f32", "add", "0", "8,64,48,3", "1,2", "8,3"), u, false, true));
+  CHECK(check("cols_of_4", cols("f32", "add", "0", "40000,4", "0", "4"), u, false, true));
+  CHECK(check("s32_cols_of_6", cols("s32", "add", "0", "16,1024,6", "1", "16,6"), ints, true, true));
+  CHECK(check("kept_2x3", cols("f32", "add", "0", "8,2048,2,3", "1", "8,2,3"), u, false, true));
+  CHECK(check("run_5001", cols("f32", "add", "0", "16,5001,3", "1", "16,3"), u, false, false));
+  CHECK(check("max_of_3", cols("f32", "maximum", "-inf", "16,1024,3", "1", "16,3"), u, true, false));
+}
+
 TEST(exact_reductions) {
   Vals ints = {1, -1};
   CHECK(check("s32_sum", full("s32", "add", "0", "33,2049", "0,1"), ints, true, true));
@@ -230,6 +247,7 @@ int main(void) {
   RUN(exact_mode);
   RUN(float_sums);
   RUN(column_sums);
+  RUN(short_columns);
   RUN(exact_reductions);
   RUN(left_alone);
   return test_summary(__FILE__);

@@ -227,6 +227,20 @@ TEST(grouped_bitcasts) {
       "  t = f32[4,3,35]{1,2,0} bitcast(n)\n  ROOT c = f32[4,3,35]{2,1,0} copy(t)\n}\n\n"
       "ENTRY e {\n  x = f32[12,35] parameter(0)\n  ROOT f = f32[4,3,35] fusion(x), kind=kLoop, calls=fused\n}\n";
   CHECK(check_same("regroup3", regroup3));
+  /* digits that regroup, read straight from the parameter's buffer (both
+   * row-major: the element at the result's offset, elemental.c), the
+   * innermost dim a power of two and not, split over two threads */
+  static const char *const direct[2] = {
+      "HloModule m\n\nfused {\n  p0 = f32[8,224,3]{2,1,0} parameter(0)\n  b = f32[8,14,48]{2,1,0} bitcast(p0)\n"
+      "  ROOT n = f32[8,14,48]{2,1,0} negate(b)\n}\n\n"
+      "ENTRY e {\n  x = f32[8,224,3] parameter(0)\n  ROOT f = f32[8,14,48] fusion(x), kind=kLoop, calls=fused\n}\n",
+      "HloModule m\n\nfused {\n  p0 = s32[6,40,4]{2,1,0} parameter(0)\n  b = s32[6,10,16]{2,1,0} bitcast(p0)\n"
+      "  ROOT n = s32[6,10,16]{2,1,0} negate(b)\n}\n\n"
+      "ENTRY e {\n  x = s32[6,40,4] parameter(0)\n  ROOT f = s32[6,10,16] fusion(x), kind=kLoop, calls=fused\n}\n"};
+  for (int i = 0; i < 2; i++) {
+    CHECK(check_same("regroup_direct", direct[i]));
+    CHECK(check_split("regroup_direct", direct[i]));
+  }
   /* a result dim over a run of three operand dims (merged, the run in a
    * transposed order), and one over only part of a run (the division
    * path: [6, 5] read as [3, 10]) */
