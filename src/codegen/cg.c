@@ -1893,12 +1893,14 @@ static bool elementwise_above(const Computation *c, const Instr *r) {
   return ok;
 }
 
-/* Whether reduce r is a column reduction of one input whose result is of
- * output shape os: its reduced dims one run b .. b+nr-1 followed by at
- * least one kept dim, the innermost long enough to vectorize. The dims
- * before the run (b of them, kept) are outer: each outer position is a
- * column reduction of its own ([N, H, W, C] over H and W; the partials
- * of reduce-splitter's split column sums). */
+/* Whether reduce r is a column reduction whose result is of output shape
+ * os: its reduced dims one run b .. b+nr-1 followed by at least one kept
+ * dim, the innermost long enough to vectorize. The dims before the run (b
+ * of them, kept) are outer: each outer position is a column reduction of
+ * its own ([N, H, W, C] over H and W; the partials of reduce-splitter's
+ * split column sums). One input, or a variadic reduce (argmax: values
+ * and indices) whose inputs and outputs have the same dims, os the tuple
+ * of its outputs. */
 static bool column_shaped(const Instr *r, const Shape *os) {
   if (r->op != OP_REDUCE || r->noperands < 2 || r->noperands % 2) return false;
   int m = r->noperands / 2;
@@ -1919,10 +1921,11 @@ static bool column_shaped(const Instr *r, const Shape *os) {
 
 /* The column reduces the kernel for `in` computes by sweeping, one per
  * output (into red[0 .. n) when red is not NULL): a single-output kernel
- * whose value is a column reduce or elementwise over its only reduce, or a
+ * whose value is a column reduce or elementwise over its only reduce, a
  * multi-output fusion whose root is a tuple of column reduces over inputs
  * of the same dims (batch-norm statistics: one sweep computes all of
- * them). 0 when it is none of these. */
+ * them), or one variadic column reduce whose outputs are the kernel's (1:
+ * its outputs are 0 .. m-1). 0 when it is none of these. */
 static int column_reduces(const Instr *in, const Instr *value, const Instr **red) {
   if (in->shape->type == T_TUPLE && value->op == OP_REDUCE) {
     /* one variadic reduce, its outputs the kernel's */
@@ -1967,7 +1970,9 @@ static int column_reduces(const Instr *in, const Instr *value, const Instr **red
 /* Sweeps column reduces red[0 .. n) (the same reduced dims of inputs of
  * the same dims) into outputs 0 .. n-1 over output rows [lo, hi): one
  * pass over the reduced positions combines every accumulator, the values
- * the reduces share computed once per element. With outer dims (b > 0:
+ * the reduces share computed once per element; a variadic reduce (n is 1)
+ * keeps one accumulator per output, outputs 0 .. m-1, all folded by each
+ * call of its computation. With outer dims (b > 0:
  * column_shaped), the rows are outer positions, each swept in turn over
  * its own input (contiguous in a row-major input); without, the rows are
  * the first kept dim's. */

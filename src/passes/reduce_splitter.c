@@ -53,6 +53,11 @@
  * partials, P the first reduced dim when it is at most kMaxColParts (and
  * other dims are reduced too), else its largest divisor up to kParts.
  *
+ * Sums over short columns (fewer than 16 kept elements after the reduced
+ * run, as RGB channels) fold positions of the run into rows of whole
+ * vectors first (short_columns, below); after a column split, its
+ * partials do.
+ *
  * One walk over every non-fusion computation, linear in its size. */
 #include "ir/rewrite.h"
 #include "passes/algsimp.h"

@@ -17,7 +17,7 @@
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
-#include "codegen/codegen.h"
+#include "codegen_probe.h"
 
 #define REGIONS                                                                                       \
   "mx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] maximum(a, b)\n}\n\n" \
@@ -139,14 +139,7 @@ static bool near(const char *name, const char *text);
 /* The rows a row kernel's calls range over: never past its row dims
  * (f32[2,3,40] reduced over dims 1 and 2: 2 rows, not the 6 a plain
  * kernel of that shape has). */
-static int64_t extent_of(const char *text) {
-  cxla_module *m = NULL;
-  cxla_status s = cxla_module_parse(text, strlen(text), "rows", &m);
-  int64_t n = s ? -1 : codegen_kernel_extent(m->entry->root);
-  cxla_status_free(s);
-  cxla_module_destroy(m);
-  return n;
-}
+static int64_t extent_of(const char *text) { return probe_root(text, codegen_kernel_extent); }
 
 TEST(row_kernel_extent) {
   static const char two_of_three[] =

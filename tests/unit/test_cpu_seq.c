@@ -13,7 +13,7 @@
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
-#include "codegen/codegen.h"
+#include "codegen_probe.h"
 
 /* Runs text on the cpu backend and the interpreter (bits compared) and
  * returns the kernel outputs written in place, or -1 on a mismatch. */
@@ -140,14 +140,8 @@ static const char *base_param1 =
     "  ROOT d = f32[8,5] fusion(u, a), kind=kLoop, calls=fdus\n}\n";
 
 /* codegen_kernel_inplace of the entry's root of text. */
-static int root_inplace(const char *text) {
-  cxla_module *m = NULL;
-  cxla_status s = cxla_module_parse(text, strlen(text), "t", &m);
-  int n = s ? -1 : codegen_kernel_inplace(m->entry->root);
-  cxla_status_free(s);
-  cxla_module_destroy(m);
-  return n;
-}
+static int64_t inplace_of(const Instr *in) { return codegen_kernel_inplace(in); }
+static int root_inplace(const char *text) { return (int)probe_root(text, inplace_of); }
 
 TEST(not_in_place) {
   CHECK(root_inplace(base_read_twice) == 0);

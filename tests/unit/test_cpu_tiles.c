@@ -19,14 +19,13 @@
  * the last block, and a batch. */
 #include <stdint.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
 #include "interp/interp.h"
 #include "verify/verify.h"
 #include "runtime/threadpool.h"
-#include "codegen/codegen.h"
+#include "codegen_probe.h"
 
 /* cpu_vs_interp's check on a pool of 2 threads with every kernel split
  * into slices of one row ($CXLA_CPU_GRAIN=1), bit for bit. */
@@ -129,14 +128,7 @@ TEST(units_and_batches) {
  * from outside): 16-column units for a root bitcast whose layout is
  * {0,1} (transpose_4096's form: it once fell to the tiles, 6x slower),
  * 16-row units for 256 rows, a batch's rows for NHWC -> NCHW. */
-static int64_t root_extent(const char *text) {
-  cxla_module *m = NULL;
-  cxla_status s = cxla_module_parse(text, strlen(text), "extent", &m);
-  int64_t n = s ? -1 : codegen_kernel_extent(m->entry->root);
-  cxla_status_free(s);
-  cxla_module_destroy(m);
-  return n;
-}
+static int64_t root_extent(const char *text) { return probe_root(text, codegen_kernel_extent); }
 
 TEST(block_units) {
   CHECK(root_extent("HloModule m\n\nENTRY e {\n  x = f32[160,48]{1,0} parameter(0)\n"
