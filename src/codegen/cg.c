@@ -358,6 +358,7 @@ static int kernel_rows_dims(const Instr *in, const Shape *s) {
 
 /* How a transposing kernel is split (transpose_plan) */
 typedef struct TPlan {
+  const Instr *src; /* the operand it transposes */
   int64_t batch, rows, cols, units;
   bool by_cols;
 } TPlan;
@@ -461,6 +462,10 @@ static void store_outputs(Em *e, const Instr *what, const Idx *idx, const int64_
 
 static LLVMValueRef smin(Em *e, LLVMValueRef a, LLVMValueRef b) {
   return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, b, ""), a, b, "");
+}
+
+static LLVMValueRef smax(Em *e, LLVMValueRef a, LLVMValueRef b) {
+  return LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, a, b, ""), a, b, "");
 }
 
 /* ---- the rows ahead of a row kernel ----
@@ -994,8 +999,7 @@ static void emit_pieces(Em *e, const Instr *what, const Shape *shape, Idx *idx, 
   for (int j = 0; j <= np && !e->err; j++) {
     int64_t a = j ? pt[j - 1] : 0, b = j < np ? pt[j] : shape->dims[d];
     Loop lp;
-    LLVMValueRef pl = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSGT, l, em_i64(e, a), ""), l, em_i64(e, a), "");
-    idx->v[d] = em_loop_begin(e, &lp, pl, smin(e, h, em_i64(e, b)), "piece");
+    idx->v[d] = em_loop_begin(e, &lp, smax(e, l, em_i64(e, a)), smin(e, h, em_i64(e, b)), "piece");
     e->piece_var = idx->v[d];
     e->piece_lo = a;
     e->piece_hi = b;
@@ -1412,8 +1416,8 @@ static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int fi
  * bitcasts of any of them. Columns a multiple of CG_TBLOCK, and rows too
  * in a batch (a block never straddles two matrices; rows after the last
  * whole block of a single matrix are moved one by one). */
-static const Instr *transposed_operand_dims(const Instr *in, const Instr *value, int64_t *bt, int64_t *br,
-                                            int64_t *bc) {
+static const Instr *transposed_operand(const Instr *in, const Instr *value, int64_t *bt, int64_t *br,
+                                       int64_t *bc) {
   /* a fused copy (layout assignment's copy(bitcast(p)) of a transpose) is
    * its operand: the kernel writes the same logical elements */
   while (in->op == OP_FUSION && value->op == OP_COPY && value->noperands == 1 &&
@@ -1472,12 +1476,8 @@ static const Instr *transposed_operand_dims(const Instr *in, const Instr *value,
     return NULL;
   }
   if (C % CG_TBLOCK) return NULL;
-  if (bt) *bt = B, *br = R, *bc = C;
+  *bt = B, *br = R, *bc = C;
   return o;
-}
-
-static const Instr *transposed_operand(const Instr *in, const Instr *value) {
-  return transposed_operand_dims(in, value, NULL, NULL, NULL);
 }
 
 /* Outputs of at least this many bytes are written by non-temporal
@@ -1490,7 +1490,7 @@ static const Instr *transposed_operand(const Instr *in, const Instr *value) {
  * are mostly read back from the caches soon: plain stores. */
 #define CG_TRANSPOSE_NT_BYTES ((int64_t)16 << 20)
 
-/* How a transposing kernel (transposed_operand) is split: `batch`
+/* How a transposing kernel (transposed_operand: src) is split: `batch`
  * matrices of `rows` x `cols` output elements (batch 1: 2-D), in `units`
  * of the kernel's range: 16-row blocks of the batch's rows (the last one
  * of a 2-D output maybe short), or, where a 2-D output has fewer than
@@ -1502,7 +1502,7 @@ static const Instr *transposed_operand(const Instr *in, const Instr *value) {
 
 static bool transpose_plan(const Instr *in, TPlan *p) {
   const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in;
-  if (cg_whole_op(in->op) || !transposed_operand_dims(in, value, &p->batch, &p->rows, &p->cols)) return false;
+  if (cg_whole_op(in->op) || !(p->src = transposed_operand(in, value, &p->batch, &p->rows, &p->cols))) return false;
   p->by_cols = p->batch == 1 && p->rows < CG_TCOL_ROWS;
   p->units = p->by_cols ? p->cols / CG_TBLOCK : (p->batch * p->rows + CG_TBLOCK - 1) / CG_TBLOCK;
   return true;
@@ -1808,9 +1808,10 @@ static bool row_inplace(const Instr *in) {
     return false;
   const Computation *c = in->called[0];
   const Instr *value = c->root, *red[CG_MAX_ROW_REDUCES + 1] = {0};
+  TPlan tp;
   /* the row kernel's path in codegen_emit_kernel_pre, not one before it */
   if (c->nparams < 1 || cg_dus_inplace(in) || column_reduces(in, value, NULL) ||
-      transposed_operand(in, value) || should_tile(in, in->shape) ||
+      transpose_plan(in, &tp) || should_tile(in, in->shape) ||
       row_reduces(in, in->shape, red, CG_MAX_ROW_REDUCES) <= 0)
     return false;
   const Instr *p0 = c->params[0];
@@ -1967,6 +1968,15 @@ static int column_reduces(const Instr *in, const Instr *value, const Instr **red
   return 1;
 }
 
+/* Opens the loops over output dims b .. rank-1 of os (the kept dims after
+ * a column reduce's run) into idx: dim 0's over rows [lo, hi) (no outer
+ * dims), the others whole. */
+static void kept_loops(Em *e, Loop *loops, Idx *idx, int b, const Shape *os, LLVMValueRef lo, LLVMValueRef hi,
+                       const char *name) {
+  for (int d = b; d < os->rank; d++)
+    idx->v[d] = em_loop_begin(e, &loops[d], d == 0 ? lo : em_i64(e, 0), d == 0 ? hi : em_i64(e, os->dims[d]), name);
+}
+
 /* Sweeps column reduces red[0 .. n) (the same reduced dims of inputs of
  * the same dims) into outputs 0 .. n-1 over output rows [lo, hi): one
  * pass over the reduced positions combines every accumulator, the values
@@ -1992,13 +2002,8 @@ static void emit_column_reduce(Em *e, const Instr *const *red, int n, LLVMValueR
     oi->v[d] = em_loop_begin(e, &ol[d], d == 0 ? lo : em_i64(e, 0), d == 0 ? hi : em_i64(e, os->dims[d]), "co");
     ii->v[d] = ko->v[d] = oi->v[d];
   }
-  /* the kept dims after the run: the first one's rows [lo, hi) without
-   * outer dims */
-#define KEPT_BEGIN(idx, name)                                                                                     \
-  for (int d = b; d < nk; d++)                                                                                    \
-    idx->v[d] = em_loop_begin(e, &loops[d], d == 0 ? lo : em_i64(e, 0), d == 0 ? hi : em_i64(e, os->dims[d]), name)
   /* accumulators = init */
-  KEPT_BEGIN(oi, "ci");
+  kept_loops(e, loops, oi, b, os, lo, hi, "ci");
   LLVMValueRef lin = em_linear(e, oi, os->dims);
   for (int k = 0; k < n * m && !e->err; k++) {
     const Instr *rk = red[m > 1 ? 0 : k];
@@ -2030,7 +2035,7 @@ static void emit_column_reduce(Em *e, const Instr *const *red, int n, LLVMValueR
     if (first >= end) continue;
     LLVMValueRef iv = em_loop_begin(e, &rl[last], em_i64(e, first), em_i64(e, end), "cr");
     LLVMValueRef base = u > 1 ? LLVMBuildNSWMul(e->b, iv, em_i64(e, u), "") : iv;
-    KEPT_BEGIN(ko, "ck");
+    kept_loops(e, loops, ko, b, os, lo, hi, "ck");
     for (int d = b; d < nk; d++) ii->v[nr + d] = ko->v[d];
     lin = em_linear(e, ko, os->dims);
     /* the block's positions, built once: the values the reduces share are
@@ -2057,7 +2062,6 @@ static void emit_column_reduce(Em *e, const Instr *const *red, int n, LLVMValueR
     for (int d = nk - 1; d >= b; d--) em_loop_end(e, &loops[d]);
     em_loop_end(e, &rl[last]);
   }
-#undef KEPT_BEGIN
   for (int d = last - 1; d >= b && !empty; d--) em_loop_end(e, &rl[d]);
   for (int d = b - 1; d >= 0; d--) em_loop_end(e, &ol[d]);
 }
@@ -2181,7 +2185,8 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
   }
   const Shape *sh[8];
   int nout = out_shapes(in, sh, 8);
-  const Instr *colr[8] = {0}, *tsrc;
+  const Instr *colr[8] = {0};
+  TPlan tp;
   int ncol = cg_whole_op(in->op) ? 0 : column_reduces(in, value, colr);
   const Instr *red[CG_MAX_ROW_REDUCES + 1] = {0};
   int rowk = 0;
@@ -2202,12 +2207,11 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
       if (s) em_fail(&e, s), s = NULL;
       emit_nest(&e, value, sh[0], 0, nout, lo, hi, 1, 0); /* in place: never twice */
     }
-  } else if ((tsrc = transposed_operand(in, value)) != NULL) {
+  } else if (transpose_plan(in, &tp)) {
     int slot = -1;
-    TPlan tp;
     for (int i = 0; i < e.nbound; i++)
-      if (e.bound[i] == tsrc) slot = e.bound_slot[i];
-    if (slot < 0 || !transpose_plan(in, &tp)) em_fail(&e, em_unsupported(in, "transposed operand not bound"));
+      if (e.bound[i] == tp.src) slot = e.bound_slot[i];
+    if (slot < 0) em_fail(&e, em_unsupported(in, "transposed operand not bound"));
     else emit_transpose(&e, slot, &tp, lo, hi);
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);

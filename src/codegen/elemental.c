@@ -160,9 +160,6 @@ static LLVMValueRef bitcast_elem(Em *e, const Instr *in, const Idx *idx) {
       }
     return em_retype(e, os->type, rs->type, em_elem1(e, in->operands[0], oi));
   }
-  LLVMValueRef off = em_i64(e, 0);
-  for (int i = 0; i < rs->rank; i++)
-    off = LLVMBuildNSWAdd(e->b, off, LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, rst[i]), ""), "");
   /* an operand in a buffer, both row-major: its element at that offset
    * (no division: [.., 224, 3] read as [.., 14, 48]) */
   int slot = bound_slot(e, in->operands[0]);
@@ -179,6 +176,9 @@ static LLVMValueRef bitcast_elem(Em *e, const Instr *in, const Idx *idx) {
     LLVMValueRef row = LLVMBuildInBoundsGEP2(e->b, st, em_buf(e, slot), &hi, 1, "");
     return LLVMBuildLoad2(e->b, st, LLVMBuildInBoundsGEP2(e->b, st, row, &lo, 1, ""), "");
   }
+  LLVMValueRef off = em_i64(e, 0);
+  for (int i = 0; i < rs->rank; i++)
+    off = LLVMBuildNSWAdd(e->b, off, LLVMBuildNSWMul(e->b, idx->v[i], em_i64(e, rst[i]), ""), "");
   Idx *oi = em_idx(e, os->rank);
   if (!oi) return NULL;
   for (int d = 0; d < os->rank; d++) {
@@ -641,7 +641,7 @@ static bool is_cmp(const Instr *x, const Instr *a, const Instr *b, CmpDir dir) {
          x->cmp_dir == dir && x->cmp_type != CMPT_TOTALORDER;
 }
 
-/* Whether x is op(p, q) for op a binary or/and, in either order. */
+/* Whether x is the binary op `op` (or, and); its operands into *p, *q. */
 static bool is_pair(const Instr *x, Opcode op, const Instr **p, const Instr **q) {
   if (x->op != op || x->noperands != 2) return false;
   *p = x->operands[0];

@@ -133,23 +133,26 @@ TEST(depthwise) {
    * rows than the window, channels past the vectors; rows narrower than
    * a block; stride 2 (blocks too, each input column the tap of every
    * other output) */
-  CHECK(check("dw_5x5_edges", dw("1,9,20,32", "5,5,1,32", "1,9,20,32", "size=5x5 pad=2_2x2_2", 32, L), false, true));
-  CHECK(check_finite("dw_5x5_edges", dw("1,9,20,32", "5,5,1,32", "1,9,20,32", "size=5x5 pad=2_2x2_2", 32, L)));
-  CHECK(check("dw_7x7_edges", dw("2,8,15,48", "7,7,1,48", "2,8,15,48", "size=7x7 pad=3_3x3_3", 48, L), false, true));
-  CHECK(check_finite("dw_7x7_edges", dw("2,8,15,48", "7,7,1,48", "2,8,15,48", "size=7x7 pad=3_3x3_3", 48, L)));
-  CHECK(check("dw_7x7_right", dw("1,3,12,16", "7,7,1,16", "1,3,12,16", "size=7x7 pad=3_3x3_3", 16, L), false, true));
-  CHECK(check_finite("dw_7x7_right", dw("1,3,12,16", "7,7,1,16", "1,3,12,16", "size=7x7 pad=3_3x3_3", 16, L)));
-  CHECK(check("dw_7x7_tail", dw("1,5,13,40", "7,7,1,40", "1,5,13,40", "size=7x7 pad=3_3x3_3", 40, L), false, true));
-  CHECK(check_finite("dw_7x7_tail", dw("1,5,13,40", "7,7,1,40", "1,5,13,40", "size=7x7 pad=3_3x3_3", 40, L)));
-  CHECK(check("dw_5x3_uneven", dw("1,6,17,16", "3,5,1,16", "1,6,18,16", "size=3x5 pad=1_1x1_4", 16, L), false, true));
-  CHECK(check_finite("dw_5x3_uneven", dw("1,6,17,16", "3,5,1,16", "1,6,18,16", "size=3x5 pad=1_1x1_4", 16, L)));
-  CHECK(check("dw_3x3_narrow", dw("1,5,4,16", "3,3,1,16", "1,5,4,16", "size=3x3 pad=1_1x1_1", 16, L), false, true));
-  CHECK(check("dw_3x3_s2", dw("1,9,26,32", "3,3,1,32", "1,4,13,32", "size=3x3 stride=2x2 pad=0_1x0_1", 32, L), false, true));
-  CHECK(check_finite("dw_3x3_s2", dw("1,9,26,32", "3,3,1,32", "1,4,13,32", "size=3x3 stride=2x2 pad=0_1x0_1", 32, L)));
-  CHECK(check("dw_7x7_s2", dw("1,7,30,16", "7,7,1,16", "1,4,15,16", "size=7x7 stride=2x2 pad=3_3x3_3", 16, L), false, true));
-  CHECK(check_finite("dw_7x7_s2", dw("1,7,30,16", "7,7,1,16", "1,4,15,16", "size=7x7 stride=2x2 pad=3_3x3_3", 16, L)));
-  CHECK(check("dw_5x5_s2", dw("1,11,23,32", "5,5,1,32", "1,6,12,32", "size=5x5 stride=2x2 pad=2_2x2_2", 32, L), false, true));
-  CHECK(check_finite("dw_5x5_s2", dw("1,11,23,32", "5,5,1,32", "1,6,12,32", "size=5x5 stride=2x2 pad=2_2x2_2", 32, L)));
+  static const struct {
+    const char *name, *xs, *ks, *os, *win;
+    int c;
+    bool finite; /* also on finite arguments (check_finite) */
+  } wide[] = {
+      {"dw_5x5_edges", "1,9,20,32", "5,5,1,32", "1,9,20,32", "size=5x5 pad=2_2x2_2", 32, true},
+      {"dw_7x7_edges", "2,8,15,48", "7,7,1,48", "2,8,15,48", "size=7x7 pad=3_3x3_3", 48, true},
+      {"dw_7x7_right", "1,3,12,16", "7,7,1,16", "1,3,12,16", "size=7x7 pad=3_3x3_3", 16, true},
+      {"dw_7x7_tail", "1,5,13,40", "7,7,1,40", "1,5,13,40", "size=7x7 pad=3_3x3_3", 40, true},
+      {"dw_5x3_uneven", "1,6,17,16", "3,5,1,16", "1,6,18,16", "size=3x5 pad=1_1x1_4", 16, true},
+      {"dw_3x3_narrow", "1,5,4,16", "3,3,1,16", "1,5,4,16", "size=3x3 pad=1_1x1_1", 16, false},
+      {"dw_3x3_s2", "1,9,26,32", "3,3,1,32", "1,4,13,32", "size=3x3 stride=2x2 pad=0_1x0_1", 32, true},
+      {"dw_7x7_s2", "1,7,30,16", "7,7,1,16", "1,4,15,16", "size=7x7 stride=2x2 pad=3_3x3_3", 16, true},
+      {"dw_5x5_s2", "1,11,23,32", "5,5,1,32", "1,6,12,32", "size=5x5 stride=2x2 pad=2_2x2_2", 32, true},
+  };
+  for (size_t i = 0; i < sizeof wide / sizeof wide[0]; i++) {
+    const char *text = dw(wide[i].xs, wide[i].ks, wide[i].os, wide[i].win, wide[i].c, L);
+    CHECK(check(wide[i].name, text, false, true));
+    if (wide[i].finite) CHECK(check_finite(wide[i].name, text));
+  }
   CHECK(check("dw_3x3_block_tail", dw("1,4,11,21", "3,3,1,21", "1,4,11,21", "size=3x3 pad=1_1x1_1", 21, L), false, true));
   /* 3x3 with AVX-512's pairs of channel vectors, then one vector, then
    * single channels; with stride and dilation (the next row prefetched
