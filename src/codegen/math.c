@@ -1112,19 +1112,23 @@ static LLVMValueRef trig_reduce_f32f(Em *e, LLVMValueRef ax, LLVMValueRef *rl, L
 }
 
 /* sin and cos of f32 values: the argument reduced to rh + rl with
- * |r| <= pi/4 (slightly beyond) and its quadrant q, then 16-lane f32
- * polynomials (sin: to r^7, fitted, truncation < 0.06 ulp; cos: to r^8,
- * fitted, < 2^-31.4 of cos; Taylor to r^10 took one more fma) with rl
- * carried through the first-order terms:
- *   sin(r) = rh + (rh z S(z) + rl),  z = rh^2 (its rounding: < 0.35 ulp);
- *   cos(r) = w + (tail - rh rl + z^2 C(z)), w = 1 - rh^2/2 rounded once
- *            (fma), tail = its rounding error (fma: 1 - w is exact);
- * so each result is within 0.5 ulp + the small term's error (< 0.35 ulp
- * for sin, < 0.1 for cos): measured by an emulation over every f32 in
- * [2^-126, 2^16), 0.874 ulp for sin and 0.877 for cos (0.840 and 0.844
- * with sin to r^9). The reduction: when speculating at level 2
- * (cg.c), in f32 (trig_reduce_f32f) for |x| below CG_TRIG_F32_MAX, other
- * arguments (NaN and inf too) raising the flag; at level 1 in double
+ * |r| <= pi/4 (slightly beyond) and its quadrant q, then one 16-lane f32
+ * polynomial for every lane, sin(v) to v^7 (fitted, truncation < 0.06
+ * ulp) with the low part carried through the first-order term:
+ *   sin(v) = v + (v z S(z) + vl),  z = v^2;
+ * v = r where the result is sin(r) (q even), v = r/2 where it is cos(r)
+ * (q odd; halving is exact), cos(r) = 1 - 2 sin(r/2)^2 rounded once
+ * (fma): sin(r/2) <= sin(pi/8) scales its error by at most 0.77 of cos's
+ * ulp. One polynomial where sin's and cos's were both computed and one
+ * selected: 14 multiplies and fma a vector instead of 19 (sin(x)^2 of
+ * f32[16M] on two Zen 4 cores 3.40 -> 2.85 ms; the multiply pipes bound
+ * it). Max error measured by an emulation over every 7th f32 in
+ * [2^-126, 2^16) (two offsets): 0.938 ulp for sin and 0.935 for cos
+ * (with sin's and cos's own polynomials: 0.874 and 0.877 over every
+ * f32); test_vmath's sweeps check the compiled code against the bound of
+ * 1 ulp. The reduction: when speculating at level 2 (cg.c), in f32
+ * (trig_reduce_f32f) for |x| below CG_TRIG_F32_MAX, other arguments
+ * (NaN and inf too) raising the flag; at level 1 in double
  * (the fast reduction, flag raised from 2^20); otherwise Payne-Hanek.
  * The double ones are within 2^-59 of r and split into f32 rh + rl, and
  * taken only from 2^16 (below, every pass reduces in f32, so that the
@@ -1169,22 +1173,19 @@ static LLVMValueRef v_sincos_f32(Em *e, int which, LLVMValueRef x) {
     rl = sel(e, nearf, rl2, rl);
     q = sel(e, nearf, q2, q);
   }
-  LLVMValueRef z = LLVMBuildFMul(B, rh, rh, "");
-  /* (sin(r) - r) / r^3 as a polynomial in z of degree 2: a fit in f32
-   * weighted by r^3 / ulp(sin(r)) on |r| <= pi/4 (its truncation is below
-   * 0.06 ulp of sin; Taylor to r^9 took one more fma) */
-  static const double S[3] = {-0x1.555546p-3, 0x1.110782p-7, -0x1.995492p-13};
-  /* 1/4! (f32), then a fit in f32 of (cos(r) - 1 + z/2) / z^2 on |r| <= pi/4
-   * for cos's relative error (2^-31.4) */
-  static const double C[3] = {0x1.555556p-5, -0x1.6c1262p-10, 0x1.9b77b6p-16};
-  LLVMValueRef sp = LLVMBuildFAdd(B, rh, f32fma(e, LLVMBuildFMul(B, rh, z, ""), fhorner(e, z, S, 3), rl), "");
-  LLVMValueRef hr = LLVMBuildFMul(B, rh, F(e, -0.5), ""); /* exact */
-  LLVMValueRef w = f32fma(e, hr, rh, F(e, 1));                 /* 1 - rh^2/2 rounded once */
-  LLVMValueRef tail = f32fma(e, hr, rh, LLVMBuildFSub(B, F(e, 1), w, "")); /* its rounding error: 1 - w exact */
-  LLVMValueRef lo = f32fma(e, rh, LLVMBuildFNeg(B, rl, ""), tail);
-  LLVMValueRef cp = LLVMBuildFAdd(B, w, f32fma(e, LLVMBuildFMul(B, z, z, ""), fhorner(e, z, C, 3), lo), "");
   if (which == TRIG_COS) q = LLVMBuildAdd(B, q, KI32(e, 1), "");
   LLVMValueRef odd = LLVMBuildICmp(B, LLVMIntNE, LLVMBuildAnd(B, q, KI32(e, 1), ""), KI32(e, 0), "");
+  /* one polynomial for every lane: sin(v) at v = r (even q) or r/2 (odd
+   * q: cos(r) = 1 - 2 sin(r/2)^2); halving is exact */
+  LLVMValueRef h = sel(e, odd, F(e, 0.5), F(e, 1));
+  LLVMValueRef v = LLVMBuildFMul(B, rh, h, ""), vl = LLVMBuildFMul(B, rl, h, "");
+  LLVMValueRef z = LLVMBuildFMul(B, v, v, "");
+  /* (sin(v) - v) / v^3 as a polynomial in z of degree 2: a fit in f32
+   * weighted by v^3 / ulp(sin(v)) on |v| <= pi/4 (its truncation is below
+   * 0.06 ulp of sin; Taylor to v^9 took one more fma) */
+  static const double S[3] = {-0x1.555546p-3, 0x1.110782p-7, -0x1.995492p-13};
+  LLVMValueRef sp = LLVMBuildFAdd(B, v, f32fma(e, LLVMBuildFMul(B, v, z, ""), fhorner(e, z, S, 3), vl), "");
+  LLVMValueRef cp = f32fma(e, LLVMBuildFNeg(B, LLVMBuildFAdd(B, sp, sp, ""), ""), sp, F(e, 1));
   LLVMValueRef res = LLVMBuildBitCast(B, sel(e, odd, cp, sp), i32, "");
   /* the sign: negative in quadrants 2 and 3 (q's bit 1, shifted to the
    * sign bit), flipped for sin of negative x (sin is odd) */
