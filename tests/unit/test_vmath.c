@@ -433,6 +433,54 @@ static double f32_sweep_check(const char *fn, const double *x, const double *got
   return mx;
 }
 
+/* f32 erf in f32 arithmetic (math.c v_erf_f32f: a + a P(a^2) below
+ * 0.875, K - t Q(t) about two centres on [0.875, 2.25) and [2.25, 3.92],
+ * 1 beyond): the 65536 f32 either side of the two joins and of 3.92,
+ * every 61st from 2^-20 to 4 and every 4099th below 2^-20, both
+ * signs, against long double within 1 ulp; the edges exactly (signed
+ * zeros, subnormals read as zero, +-1 from 3.92 on and at +-inf, NaN). */
+TEST(f32_erf_ranges) {
+  static const float edge_x[] = {0.0f, -0.0f, 0x1p-149f, -0x1.fffffcp-127f, 3.92f, -3.92f, 4.0f, 1e30f, INFINITY, -INFINITY};
+  static const float edge_want[] = {0.0f, -0.0f, 0.0f, -0.0f, 1, -1, 1, 1, 1, -1};
+  enum { NE = sizeof edge_x / sizeof edge_x[0] };
+  static const float joins[] = {0.875f, 2.25f, 3.92f};
+  uint32_t lo, hi;
+  float f0 = 0x1p-20f, f1 = 4.0f, f2 = 0x1p-126f;
+  memcpy(&lo, &f0, 4), memcpy(&hi, &f1, 4);
+  uint32_t tiny;
+  memcpy(&tiny, &f2, 4);
+  int64_t cap = 2 * ((hi - lo) / 61 + (lo - tiny) / 4099 + 3 * (2 * 65536 + 2) + 4) + NE + 1, n = 0;
+  double *x = malloc(sizeof(double) * (size_t)cap), *got = malloc(sizeof(double) * (size_t)cap);
+  CHECK(x && got);
+  if (!x || !got) goto out;
+  for (int j = 0; j < 3; j++) {
+    uint32_t b;
+    memcpy(&b, &joins[j], 4);
+    n = add_both_signs(x, n, b - 65536, b + 65536, 1);
+  }
+  n = add_both_signs(x, n, lo, hi, 61);
+  n = add_both_signs(x, n, tiny, lo, 4099);
+  int64_t e0 = n;
+  for (int i = 0; i < NE; i++) x[n++] = edge_x[i];
+  x[n++] = NAN;
+  CHECK(n <= cap);
+  if (!run_cpu("erf", false, x, NULL, n, got)) {
+    CHECK(!"compiles and runs");
+    goto out;
+  }
+  double mx = f32_sweep_check("erf", x, got, e0, erfl, f32_bound("erf"));
+  for (int i = 0; i < NE; i++)
+    if (!same_value(got[e0 + i], edge_want[i])) {
+      printf("  f32 erf(%a) = %a, want %a\n", x[e0 + i], got[e0 + i], (double)edge_want[i]);
+      CHECK(same_value(got[e0 + i], edge_want[i]));
+    }
+  CHECK(isnan(got[n - 1]));
+  if (g_verbose) printf("  f32 erf dense: max ulp %.3f over %lld values\n", mx, (long long)e0);
+out:
+  free(x);
+  free(got);
+}
+
 /* f32 sin or cos results got[0, n) at x[0, n) against long double, as
  * the compiled code computes them: a subnormal x read as a signed zero
  * (DAZ), the zero's sign kept (sin(-0) = -0), every result within
@@ -715,6 +763,7 @@ int main(int argc, char **argv) {
   RUN(narrow_types);
   RUN(f32_dense);
   RUN(f32_tanh_paths);
+  RUN(f32_erf_ranges);
   RUN(f32_exp_thresholds);
   RUN(f32_trig_f32_reduction);
   RUN(f32_trig_same_any_pass);
