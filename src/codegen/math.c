@@ -61,10 +61,10 @@ LLVMValueRef em_math_call2(Em *e, const char *name, LLVMValueRef x, LLVMValueRef
  *
  * Each function below emits straight-line IR (no calls, no branches: special
  * cases are selects), so LLVM's loop vectorizer turns a loop over elements
- * into full-width SIMD code. exp, tanh, logistic, sin and cos of f32 (and
- * bf16/f16, which arrive as f32) are computed in f32 arithmetic
- * (em_vmath1_f32, below: twice the lanes; sin and cos reduce their
- * argument in double). Everything else is computed in double:
+ * into full-width SIMD code. exp, tanh, logistic, log, log1p, sin, cos and
+ * erf of f32 (and bf16/f16, which arrive as f32) are computed in f32
+ * arithmetic (em_vmath1_f32, below: twice the lanes; sin and cos reduce
+ * large arguments in double). Everything else is computed in double:
  *   - f32 (and bf16/f16, which arrive widened to f32) are widened to double,
  *     computed with double's precision and rounded once to the element type:
  *     the result is within one unit of f32 rounding of the true value
@@ -774,30 +774,6 @@ static LLVMValueRef daz32(Em *e, LLVMValueRef x) {
   return sel(e, fcmp(e, LLVMRealOLT, fabs_(e, x), K(e, 0x1p-126)), csign(e, K(e, 0), x), x);
 }
 
-/* erfc(x) exp(x^2) on [1, 4] as a polynomial in x - 2.5 (mpmath's
- * chebyfit, degree 16, error < 2e-12). */
-static const double kErfcScaled[17] = {
-    0x1.afbb3f3b7343bp-3,  -0x1.3086d7ef44a38p-4, 0x1.98958a79d4e4fp-6,  -0x1.063207f67e0ebp-7,
-    0x1.435c055d5e36ap-9,  -0x1.809cb18faf3c0p-11, 0x1.ba8a3817568d2p-13, -0x1.edddac80d948fp-15,
-    0x1.0bcfc440c651ap-16, -0x1.1a61afd978336p-18, 0x1.22ef6d702eafbp-20, -0x1.2acb2384008ddp-22,
-    0x1.2551a1154eab1p-24, -0x1.d79d946072872p-27, 0x1.c3a6877b43ca1p-29, -0x1.8f8be817231eep-30,
-    0x1.653bebd157b44p-32};
-
-/* erf: |x| < 1 by its Taylor series (to x^29); 1 <= |x| < 4 as
- * 1 - exp(-x^2) g(x); beyond, +-1 (f32 results). */
-static LLVMValueRef v_erf_f32(Em *e, LLVMValueRef x) {
-  LLVMValueRef ax = fabs_(e, x);
-  LLVMValueRef z = vmul(e, x, x);
-  double c[15];
-  for (int n = 0; n < 15; n++) c[n] = (n % 2 ? -1 : 1) * inv_fact(n) / (2 * n + 1) * 0x1.20dd750429b6dp+0;
-  LLVMValueRef small = vmul(e, ax, horner(e, z, c, 15));
-  LLVMValueRef a = sel(e, fcmp(e, LLVMRealOGT, ax, K(e, 4)), K(e, 4), ax);
-  LLVMValueRef g = horner(e, vsub(e, a, K(e, 2.5)), kErfcScaled, 17);
-  LLVMValueRef big = vsub(e, K(e, 1), vmul(e, v_exp(e, fneg(e, vmul(e, a, a)), true), g));
-  big = sel(e, fcmp(e, LLVMRealOGE, ax, K(e, 4)), K(e, 1), big);
-  return csign(e, sel(e, fcmp(e, LLVMRealOLT, ax, K(e, 1)), small, big), x);
-}
-
 /* pow(x, y) = exp(y log|x|) with the sign of x^y for negative x and odd
  * integer y; NaN for negative finite x and non-integer y; pow(-1, +-inf) is
  * 1; a NaN operand comes through (x's first), as x * x for a NaN x: negated
@@ -982,7 +958,7 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
 
 /* erf of an f32 value in f32 arithmetic, two polynomials for every lane
  * and one selected (no exp: about 24 multiplies and fma a vector, where
- * the double version took two polynomials of degree 14 and 16 and an exp
+ * the version in double took two polynomials of degree 14 and 16 and an exp
  * at half the lanes; f32[64K] in cache, one thread: 160 -> 28 us), a =
  * |x| clamped at 3.92 (erf rounds to 1 in f32 from 3.9192; NaN stays NaN):
  *   a < 0.875: erf(a) = a + a P(a^2) (one fma: its product exact, so
@@ -1015,7 +991,7 @@ static const struct {
       -0x1.485f6ap-12, 0x1.03a9a2p-13, -0x1.14a4b6p-17, -0x1.99f2acp-17}},
 };
 
-static LLVMValueRef v_erf_f32f(Em *e, LLVMValueRef x) {
+static LLVMValueRef v_erf_f32(Em *e, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef a = ffun1(e, "llvm.fabs", x);
   a = sel(e, fcmp(e, LLVMRealOGT, a, F(e, 3.92)), F(e, 3.92), a); /* NaN stays NaN */
@@ -1263,7 +1239,7 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   case OP_LOG1P: return v_log1p_f32(e, dazf(e, x));
   case OP_SIN: return v_sincos_f32(e, TRIG_SIN, x); /* DAZ: v_sincos_f32 */
   case OP_COS: return v_sincos_f32(e, TRIG_COS, x);
-  case OP_ERF: return v_erf_f32f(e, x); /* DAZ: the mode compiled code runs in (a subnormal x: a reads as 0) */
+  case OP_ERF: return v_erf_f32(e, x); /* DAZ: the mode compiled code runs in (a subnormal x: a reads as 0) */
   default: return NULL;
   }
 }
@@ -1308,7 +1284,6 @@ static LLVMValueRef vmath1(Em *e, Opcode op, bool from_f32, LLVMValueRef x) {
   case OP_ATAN: return v_atan_f32(e, x);
   case OP_ASIN: return v_asin_f32(e, x);
   case OP_ACOS: return v_acos_f32(e, x);
-  case OP_ERF: return v_erf_f32(e, x);
   default: return NULL;
   }
 }
