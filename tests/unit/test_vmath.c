@@ -433,6 +433,29 @@ static double f32_sweep_check(const char *fn, const double *x, const double *got
   return mx;
 }
 
+/* Appends edge_x[0, ne) and a NaN to x[0, n) (sweep values, capacity for
+ * them), runs op on the cpu backend, and checks the sweep within fn's
+ * bound against ref, each edge's result exactly (edge_want) and the NaN;
+ * returns the sweep's max ulp error (0 when it did not run). */
+static double sweep_with_edges(const char *fn, const char *op, long double (*ref)(long double), double *x,
+                               double *got, int64_t n, const float *edge_x, const float *edge_want, int ne) {
+  int64_t e0 = n;
+  for (int i = 0; i < ne; i++) x[n++] = edge_x[i];
+  x[n++] = NAN;
+  if (!run_cpu(op, false, x, NULL, n, got)) {
+    CHECK(!"compiles and runs");
+    return 0;
+  }
+  double mx = f32_sweep_check(fn, x, got, e0, ref, f32_bound(fn));
+  for (int i = 0; i < ne; i++)
+    if (!same_value(got[e0 + i], edge_want[i])) {
+      printf("  f32 %s(%a) = %a, want %a\n", fn, x[e0 + i], got[e0 + i], (double)edge_want[i]);
+      CHECK(same_value(got[e0 + i], edge_want[i]));
+    }
+  CHECK(isnan(got[n - 1]));
+  return mx;
+}
+
 /* f32 erf in f32 arithmetic (math.c v_erf_f32f: a + a P(a^2) below
  * 0.875, K - t Q(t) about two centres on [0.875, 2.25) and [2.25, 3.92],
  * 1 beyond): the 65536 f32 either side of the two joins and of 3.92,
@@ -460,22 +483,9 @@ TEST(f32_erf_ranges) {
   }
   n = add_both_signs(x, n, lo, hi, 61);
   n = add_both_signs(x, n, tiny, lo, 4099);
-  int64_t e0 = n;
-  for (int i = 0; i < NE; i++) x[n++] = edge_x[i];
-  x[n++] = NAN;
-  CHECK(n <= cap);
-  if (!run_cpu("erf", false, x, NULL, n, got)) {
-    CHECK(!"compiles and runs");
-    goto out;
-  }
-  double mx = f32_sweep_check("erf", x, got, e0, erfl, f32_bound("erf"));
-  for (int i = 0; i < NE; i++)
-    if (!same_value(got[e0 + i], edge_want[i])) {
-      printf("  f32 erf(%a) = %a, want %a\n", x[e0 + i], got[e0 + i], (double)edge_want[i]);
-      CHECK(same_value(got[e0 + i], edge_want[i]));
-    }
-  CHECK(isnan(got[n - 1]));
-  if (g_verbose) printf("  f32 erf dense: max ulp %.3f over %lld values\n", mx, (long long)e0);
+  CHECK(n + NE + 1 <= cap);
+  double mx = sweep_with_edges("erf", "erf", erfl, x, got, n, edge_x, edge_want, NE);
+  if (g_verbose) printf("  f32 erf dense: max ulp %.3f over %lld values\n", mx, (long long)n);
 out:
   free(x);
   free(got);
@@ -528,21 +538,8 @@ TEST(f32_tanh_paths) {
   if (!x || !got) goto out;
   n = add_both_signs(x, n, b0, b1, 1);
   n = add_both_signs(x, n, b2, b3, 5);
-  int64_t e0 = n;
-  for (int i = 0; i < NE; i++) x[n++] = edge_x[i];
-  x[n++] = NAN;
-  if (!run_cpu("tanh", false, x, NULL, n, got)) {
-    CHECK(!"compiles and runs");
-    goto out;
-  }
-  double mx = f32_sweep_check("tanh", x, got, e0, tanhl, f32_bound("tanh"));
-  for (int i = 0; i < NE; i++)
-    if (!same_value(got[e0 + i], edge_want[i])) {
-      printf("  f32 tanh(%a) = %a, want %a\n", x[e0 + i], got[e0 + i], (double)edge_want[i]);
-      CHECK(same_value(got[e0 + i], edge_want[i]));
-    }
-  CHECK(isnan(got[n - 1]));
-  if (g_verbose) printf("  f32 tanh near 0.75 and 10: max ulp %.3f over %lld values\n", mx, (long long)e0);
+  double mx = sweep_with_edges("tanh", "tanh", tanhl, x, got, n, edge_x, edge_want, NE);
+  if (g_verbose) printf("  f32 tanh near 0.75 and 10: max ulp %.3f over %lld values\n", mx, (long long)n);
 out:
   free(x);
   free(got);
