@@ -957,9 +957,9 @@ static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
 }
 
 /* erf of an f32 value in f32 arithmetic, two polynomials for every lane
- * and one selected (no exp: about 24 multiplies and fma a vector, where
- * the version in double took two polynomials of degree 14 and 16 and an exp
- * at half the lanes; f32[64K] in cache, one thread: 160 -> 28 us), a =
+ * and one selected (no exp: 18 multiplies and fma a vector, where the
+ * version in double took two polynomials of degree 14 and 16 and an exp
+ * at half the lanes; f32[64K] in cache, one thread: 160 -> 29 us), a =
  * |x| clamped at 3.92 (erf rounds to 1 in f32 from 3.9192; NaN stays NaN):
  *   a < 0.875: erf(a) = a + a P(a^2) (one fma: its product exact, so
  *     tiny a do not underflow), P of degree 6 fitted to erf(a)/a - 1
