@@ -14,10 +14,10 @@
  * of rank 4 (NCHW <-> NHWC); and
  * the kernels it must leave to the tiles: 64-bit elements, columns not a
  * multiple of 16, a transpose with arithmetic; and transposes of whole
- * rows (the last dim innermost on both sides), left to plain nests. Outputs of 16 MiB and
- * more are written by non-temporal stores (x86): a transpose, a
- * transposing bitcast and a fused copy of one of that size, 5 rows past
- * the last block, and a batch. */
+ * rows (the last dim innermost on both sides), left to plain nests.
+ * Outputs of 16 MiB and more are written by non-temporal stores (x86): a
+ * transpose, a transposing bitcast and a fused copy of one of that size,
+ * 5 rows past the last block, and a batch. */
 #include <stdint.h>
 #include <stdlib.h>
 

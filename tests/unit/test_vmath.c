@@ -456,7 +456,7 @@ static double sweep_with_edges(const char *fn, const char *op, long double (*ref
   return mx;
 }
 
-/* f32 erf in f32 arithmetic (math.c v_erf_f32f: a + a P(a^2) below
+/* f32 erf in f32 arithmetic (math.c v_erf_f32: a + a P(a^2) below
  * 0.875, K - t Q(t) about two centres on [0.875, 2.25) and [2.25, 3.92],
  * 1 beyond): the 65536 f32 either side of the two joins and of 3.92,
  * every 61st from 2^-20 to 4 and every 4099th below 2^-20, both
