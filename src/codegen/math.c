@@ -991,18 +991,19 @@ static const struct {
       -0x1.485f6ap-12, 0x1.03a9a2p-13, -0x1.14a4b6p-17, -0x1.99f2acp-17}},
 };
 
+/* Each lane's constant of the two: b where c holds, else a. */
+static LLVMValueRef fpick(Em *e, LLVMValueRef c, double a, double b) { return sel(e, c, F(e, b), F(e, a)); }
+
 static LLVMValueRef v_erf_f32(Em *e, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef a = ffun1(e, "llvm.fabs", x);
   a = sel(e, fcmp(e, LLVMRealOGT, a, F(e, 3.92)), F(e, 3.92), a); /* NaN stays NaN */
   LLVMValueRef small = f32fma(e, a, fhorner(e, LLVMBuildFMul(B, a, a, ""), kErfSmall, 7), a);
   LLVMValueRef hi = fcmp(e, LLVMRealOGE, a, F(e, 2.25));
-#define ERF_PICK(field) sel(e, hi, F(e, kErfMid[1].field), F(e, kErfMid[0].field))
-  LLVMValueRef t = LLVMBuildFSub(B, a, ERF_PICK(m), "");
-  LLVMValueRef q = ERF_PICK(q[9]);
-  for (int i = 8; i >= 0; i--) q = f32fma(e, q, t, ERF_PICK(q[i]));
-  LLVMValueRef mid = f32fma(e, LLVMBuildFNeg(B, t, ""), q, ERF_PICK(k));
-#undef ERF_PICK
+  LLVMValueRef t = LLVMBuildFSub(B, a, fpick(e, hi, kErfMid[0].m, kErfMid[1].m), "");
+  LLVMValueRef q = fpick(e, hi, kErfMid[0].q[9], kErfMid[1].q[9]);
+  for (int i = 8; i >= 0; i--) q = f32fma(e, q, t, fpick(e, hi, kErfMid[0].q[i], kErfMid[1].q[i]));
+  LLVMValueRef mid = f32fma(e, LLVMBuildFNeg(B, t, ""), q, fpick(e, hi, kErfMid[0].k, kErfMid[1].k));
   return fcsign(e, sel(e, fcmp(e, LLVMRealOLT, a, F(e, 0.875)), small, mid), x);
 }
 
