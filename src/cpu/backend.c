@@ -56,7 +56,7 @@ static cxla_status cpu_backend_compile(const BackendCompileInput *in, BackendPro
     return ERR(INVALID_ARGUMENT, "cpu: module has no entry computation");
   const CpuClient *c = in->client_state;
   CpuCompileOptions o = {sizeof o, c ? c->opt_level : 0, in->options ? in->options->dump_dir : NULL,
-                         c && c->keep_object};
+                         c && c->keep_object, in->num_threads};
   CpuExecutable *x;
   TRY(cpu_compile(in->module, &o, &x));
   out->impl = x;

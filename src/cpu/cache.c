@@ -2,15 +2,17 @@
  * runtime/disk_cache.h): what the code depends on besides the module
  * (target_id), and a program as bytes (serialize / deserialize).
  *
- * A program is its object file plus the names of the symbols its steps
+ * A program is its object files plus the names of the symbols its steps
  * call (kernels, sort comparators), in planning order, and of the
  * instructions its code refers to (compile.c, "instruction references"):
- *   "CXCPUOB2"                    8 bytes
+ *   "CXCPUOB3"                    8 bytes
  *   u64 symbol count, u64 object bytes, u64 names bytes,
  *   u64 reference count, u64 references bytes (little endian)
  *   names                         NUL-terminated, back to back
  *   references                    the same
- *   object                        an ELF object file for this host
+ *   objects                       an object pack (cpu_internal.h): the ELF
+ *                                 object files of the module's parts
+ *                                 (jit_parts.c), for this host
  * The steps themselves are not stored: loading plans them again from the
  * optimized module (deterministic for one binary, which target_id names),
  * checks that the plan names exactly the stored symbols, and links the
@@ -34,7 +36,7 @@
 
 #include "cpu/cpu_internal.h"
 
-#define MAGIC "CXCPUOB2"
+#define MAGIC "CXCPUOB3"
 #define HEADER_BYTES (8 + 5 * 8)
 
 static void put_u64(unsigned char *p, uint64_t v) {

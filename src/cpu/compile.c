@@ -65,7 +65,8 @@ void cpu_executable_destroy(CpuExecutable *x) {
     cxla_free(x->spare);
   }
   jit_destroy(x->jit);
-  elf_unload(x->image);
+  for (int i = 0; i < x->nimages; i++) elf_unload(x->images[i]);
+  cxla_free(x->images);
   cxla_free(x);
 }
 
@@ -915,11 +916,12 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
   return NULL;
 }
 
-/* A kernel's address: from the ELF image when the loader linked the
- * code, else from the JIT. */
+/* A kernel's address: from the ELF images when the loader linked the
+ * code (a few parts: each looked in), else from the JIT. */
 static cxla_status lookup(CpuExecutable *x, const char *name, KernelFn *out) {
-  if (!x->image) return jit_lookup(x->jit, name, out);
-  void *a = elf_symbol(x->image, name);
+  if (!x->images) return jit_lookup(x->jit, name, out);
+  void *a = NULL;
+  for (int i = 0; i < x->nimages && !a; i++) a = elf_symbol(x->images[i], name);
   if (!a) return ERR(DATA_LOSS, "cpu backend: the cached code has no symbol %s", name);
   *out = (KernelFn)a;
   return NULL;
@@ -1046,9 +1048,11 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   if (!m || !m->entry) return ERR(INVALID_ARGUMENT, "cpu backend: no entry computation");
   int opt_level = getenv("CXLA_CPU_OPT") ? atoi(getenv("CXLA_CPU_OPT")) : 2;
   const char *dump = NULL;
+  int parts = 1;
   if (opts && opts->struct_size >= sizeof *opts) {
     if (opts->opt_level > 0) opt_level = opts->opt_level;
     dump = opts->dump_dir;
+    if (opts->compile_threads > 1) parts = opts->compile_threads;
   }
   CpuExecutable *x = cxla_calloc(1, sizeof *x);
   if (!x) return cxla_oom();
@@ -1078,7 +1082,9 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
     if (!s) s = define_refs(x);
     bool keep = opts && opts->struct_size >= sizeof *opts && opts->keep_object && x->relocatable;
     if (s) LLVMDisposeModule(mod);
-    else s = jit_add_module(x->jit, mod, opt_level, dump, keep ? &x->object : NULL, &x->object_len);
+    else
+      s = jit_add_module(x->jit, mod, opt_level, parts, dump, keep ? &x->object : NULL, &x->object_len,
+                         &x->stats.nparts);
   }
   if (!s) s = lookup_kernels(x);
   double t2 = now_s();
@@ -1113,22 +1119,41 @@ static void *resolve_symbol(void *arg, const char *name) {
   return a ? a : dlsym(RTLD_DEFAULT, name);
 }
 
-/* Links a cached object: with the ELF loader (no LLVM: creating an LLJIT
- * and linking costs milliseconds, the loader tens of microseconds), or
- * with the JIT when the loader does not handle something in the object
- * (UNIMPLEMENTED) or $CXLA_CPU_LINKER is "jit". A malformed object fails
- * either way. */
-static cxla_status link_object(CpuExecutable *x, const void *object, size_t object_len) {
+/* Links a cached object pack: each object with the ELF loader (no LLVM:
+ * creating an LLJIT and linking costs milliseconds, the loader tens of
+ * microseconds), or all with the JIT when the loader does not handle
+ * something in one (UNIMPLEMENTED) or $CXLA_CPU_LINKER is "jit". A
+ * malformed object fails either way. */
+static cxla_status link_object(CpuExecutable *x, const void *pack, size_t pack_len) {
+  int n = objpack_count(pack, pack_len);
+  if (n < 1) return ERR(DATA_LOSS, "cpu backend: the cached object files have bad lengths");
+  x->stats.nparts = n;
   const char *linker = getenv("CXLA_CPU_LINKER");
   if (!linker || strcmp(linker, "jit") != 0) {
-    cxla_status s = elf_load(object, object_len, resolve_symbol, x, &x->image);
+    if (!(x->images = cxla_calloc((size_t)n, sizeof *x->images))) return cxla_oom();
+    cxla_status s = NULL;
+    for (int i = 0; i < n && !s; i++) {
+      size_t len;
+      const void *obj = objpack_at(pack, i, &len);
+      s = elf_load(obj, len, resolve_symbol, x, &x->images[i]);
+      if (!s) x->nimages++;
+    }
     if (cxla_status_code_of(s) != CXLA_UNIMPLEMENTED) return s;
     cxla_status_free(s);
+    for (int i = 0; i < x->nimages; i++) elf_unload(x->images[i]);
+    cxla_free(x->images);
+    x->images = NULL;
+    x->nimages = 0;
   }
   x->stats.jit_linked = true;
   TRY(jit_create(&x->jit));
   TRY(define_refs(x));
-  return jit_add_object(x->jit, object, object_len);
+  for (int i = 0; i < n; i++) {
+    size_t len;
+    const void *obj = objpack_at(pack, i, &len);
+    TRY(jit_add_object(x->jit, obj, len));
+  }
+  return NULL;
 }
 
 cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,

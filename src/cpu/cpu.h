@@ -50,6 +50,8 @@ typedef struct CpuCompileOptions {
   int opt_level;        /* LLVM optimization: 0..3 (default 2 when 0 given? see cpu_compile) */
   const char *dump_dir; /* write LLVM IR before/after optimization and assembly here, or NULL */
   bool keep_object;     /* keep the object file for the disk cache (cpu/cache.c) */
+  int compile_threads;  /* LLVM compiles the kernels as this many parts at once
+                           (jit_parts.c); 0 or 1: one part, on the caller's thread */
 } CpuCompileOptions;
 
 typedef struct CpuCompileStats {
@@ -66,6 +68,7 @@ typedef struct CpuCompileStats {
   int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */
   int nbf16_rounded;        /* fusions convert(dot) to bf16 run as one GEMM step (bf16 result) */
   int nlight;               /* small kernels compiled unoptimized (codegen_light_small_kernels) */
+  int nparts;               /* object files: the parts LLVM compiled at once (jit_parts.c) */
   /* loaded from the disk cache: planning the steps, linking the object
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */
   double plan_s, load_s;

@@ -3,6 +3,7 @@
 #define CXLA_CPU_INTERNAL_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 #include "cpu/blas.h"
 #include "cpu/cpu.h"
@@ -87,11 +88,34 @@ typedef void (*KernelFn)(void **bufs, int64_t lo, int64_t hi);
 /* A JIT for the host CPU; build the module in jit_context(j). */
 cxla_status jit_create(CpuJit **out);
 LLVMContextRef jit_context(CpuJit *j);
-/* Verifies, optimizes and compiles the module (taken) to an object file,
- * and links it. keep != NULL: *keep is a cxla_malloc'd copy of the object
- * file (*keep_len bytes), for jit_add_object in another process. */
-cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir,
-                           void **keep, size_t *keep_len);
+/* Verifies, optimizes and compiles the module (taken) to object files,
+ * as at most max_parts parts compiled at once (jit_parts.c; one when
+ * dumping), and links them; *nparts says how many. keep != NULL: *keep is
+ * a cxla_malloc'd object pack of them (*keep_len bytes, below), for
+ * jit_add_object in another process. */
+#define JIT_MAX_PARTS 32
+cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, int max_parts,
+                           const char *dump_dir, void **keep, size_t *keep_len, int *nparts);
+/* The host's target machine (the caller disposes of it). */
+cxla_status jit_target_machine(LLVMTargetMachineRef *out);
+/* Optimizes mod (taken; part: first dropping the unreferenced internal
+ * functions a part keeps, jit_parts.c) and emits it as an object file,
+ * with the dumps after optimizing when dump_dir is given. */
+cxla_status jit_compile_object(LLVMTargetMachineRef tm, LLVMModuleRef mod, int opt_level, bool part,
+                               const char *dump_dir, LLVMMemoryBufferRef *out);
+/* jit_parts.c: mod (taken) as *nobjs object files (objs, at most
+ * JIT_MAX_PARTS, the caller's) of at most max_parts parts. */
+cxla_status jit_compile_parts(LLVMTargetMachineRef tm, LLVMModuleRef mod, int opt_level, int max_parts,
+                              const char *dump_dir, LLVMMemoryBufferRef *objs, int *nobjs);
+/* An object pack: the object files of one module's parts,
+ *   u64 count (1 .. JIT_MAX_PARTS), count u64 lengths (little endian),
+ *   the objects back to back.
+ * objpack_header writes the first 8 + 8 n bytes; objpack_count checks a
+ * pack's lengths (-1: not a pack); objpack_at is its k-th object (k below
+ * a checked count). */
+void objpack_header(unsigned char *p, int n, const size_t *lens);
+int objpack_count(const void *pack, size_t len);
+const void *objpack_at(const void *pack, int k, size_t *len);
 /* Links an object file made by jit_add_module (copied): no LLVM IR, no
  * optimization, no code generation. */
 cxla_status jit_add_object(CpuJit *j, const void *data, size_t len);
@@ -110,7 +134,6 @@ void jit_destroy(CpuJit *j);
 void *jit_runtime_symbol(const char *name);
 
 /* ---- dumps (dump.c) ---- */
-#include <llvm-c/TargetMachine.h>
 /* The module's LLVM IR, whole and per kernel, before or after LLVM's
  * optimization; its assembly, whole and per kernel (made with tm). */
 cxla_status cpu_dump_ir(LLVMModuleRef mod, const char *dir, bool optimized);
@@ -197,7 +220,8 @@ struct CpuExecutable {
   Program **progs;    /* every program, for destruction */
   int nprogs, capprogs;
   CpuJit *jit;        /* compiled, or loaded by the JIT; or NULL when: */
-  struct ElfImage *image; /* loaded from the disk cache by elfload.c */
+  struct ElfImage **images; /* loaded from the disk cache by elfload.c: */
+  int nimages;              /* one per object of the pack */
   CpuCompileStats stats;
   int64_t grain;      /* kernel slices: least estimated work (0: CPU_KERNEL_GRAIN) */
   /* For the disk cache (cache.c): the object file the kernels came from

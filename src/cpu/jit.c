@@ -151,12 +151,44 @@ static cxla_status add_object(CpuJit *j, LLVMMemoryBufferRef obj) {
   return err ? llvm_err(err, "adding the object code") : NULL;
 }
 
-cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const char *dump_dir,
-                           void **keep, size_t *keep_len) {
+cxla_status jit_target_machine(LLVMTargetMachineRef *out) {
+  pthread_once(&g_llvm_once, llvm_init);
+  return make_tm(out);
+}
+
+cxla_status jit_compile_object(LLVMTargetMachineRef tm, LLVMModuleRef mod, int opt_level, bool part,
+                               const char *dump_dir, LLVMMemoryBufferRef *out) {
+  *out = NULL;
+  LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+  char pipeline[48];
+  /* a part first drops what it does not own (jit_parts.c) */
+  snprintf(pipeline, sizeof pipeline, "%sdefault<O%d>", part ? "globaldce," : "",
+           opt_level < 0 ? 0 : opt_level > 3 ? 3 : opt_level);
+  LLVMErrorRef err = LLVMRunPasses(mod, pipeline, tm, po);
+  LLVMDisposePassBuilderOptions(po);
+  cxla_status s = err ? llvm_err(err, "optimizing") : NULL;
+  if (!s) codegen_mark_streams(mod);
+  if (!s && dump_dir) s = cpu_dump_ir(mod, dump_dir, true);
+  if (!s && dump_dir) s = cpu_dump_asm(tm, mod, dump_dir);
+  /* Machine code, as an object file in memory: what the JIT links and
+   * what the disk cache keeps (cpu/cache.c). */
+  if (!s) {
+    char *msg = NULL;
+    if (LLVMTargetMachineEmitToMemoryBuffer(tm, mod, LLVMObjectFile, &msg, out))
+      s = ERR(INTERNAL, "cpu backend: making machine code: %s", msg ? msg : "");
+    LLVMDisposeMessage(msg);
+  }
+  LLVMDisposeModule(mod);
+  return s;
+}
+
+cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, int max_parts,
+                           const char *dump_dir, void **keep, size_t *keep_len, int *nparts) {
   if (keep) {
     *keep = NULL;
     *keep_len = 0;
   }
+  *nparts = 0;
   char *triple = LLVMGetTargetMachineTriple(j->tm);
   LLVMSetTarget(mod, triple);
   LLVMDisposeMessage(triple);
@@ -168,47 +200,91 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, const ch
   if (!s && LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg))
     s = ERR(INTERNAL, "cpu backend: the emitted LLVM IR does not verify: %.2000s", msg ? msg : "");
   LLVMDisposeMessage(msg);
-  if (!s) {
-    /* Kernels run with FTZ and DAZ set (cpu_fp_mode_enter): said to LLVM,
-     * its constant folding flushes subnormals as the hardware will, and
-     * does not decide 0 < 1e-45 or -inf * 1e-45 by IEEE rules. */
-    static const char k[] = "denormal-fp-math", v[] = "preserve-sign,preserve-sign";
-    LLVMContextRef ctx = LLVMGetModuleContext(mod);
-    for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
-      if (!LLVMIsDeclaration(f))
-        LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
-                                LLVMCreateStringAttribute(ctx, k, sizeof k - 1, v, sizeof v - 1));
-    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    char pipeline[32];
-    snprintf(pipeline, sizeof pipeline, "default<O%d>", opt_level < 0 ? 0 : opt_level > 3 ? 3 : opt_level);
-    LLVMErrorRef err = LLVMRunPasses(mod, pipeline, j->tm, po);
-    LLVMDisposePassBuilderOptions(po);
-    if (err) s = llvm_err(err, "optimizing");
-  }
-  if (!s) codegen_mark_streams(mod);
-  if (!s && dump_dir) s = cpu_dump_ir(mod, dump_dir, true);
-  if (!s && dump_dir) s = cpu_dump_asm(j->tm, mod, dump_dir);
-  /* Machine code, as an object file in memory: what the JIT links and
-   * what the disk cache keeps (cpu/cache.c). */
-  LLVMMemoryBufferRef obj = NULL;
-  if (!s) {
-    char *err = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &err, &obj))
-      s = ERR(INTERNAL, "cpu backend: making machine code: %s", err ? err : "");
-    LLVMDisposeMessage(err);
-  }
-  LLVMDisposeModule(mod);
-  if (!s && keep) {
-    size_t n = LLVMGetBufferSize(obj);
-    if (!(*keep = cxla_malloc(n ? n : 1))) s = cxla_oom();
-    else memcpy(*keep, LLVMGetBufferStart(obj), n);
-    *keep_len = n;
-  }
   if (s) {
-    if (obj) LLVMDisposeMemoryBuffer(obj);
+    LLVMDisposeModule(mod);
     return s;
   }
-  return add_object(j, obj);
+  /* Kernels run with FTZ and DAZ set (cpu_fp_mode_enter): said to LLVM,
+   * its constant folding flushes subnormals as the hardware will, and
+   * does not decide 0 < 1e-45 or -inf * 1e-45 by IEEE rules. */
+  static const char k[] = "denormal-fp-math", v[] = "preserve-sign,preserve-sign";
+  LLVMContextRef ctx = LLVMGetModuleContext(mod);
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+    if (!LLVMIsDeclaration(f))
+      LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                              LLVMCreateStringAttribute(ctx, k, sizeof k - 1, v, sizeof v - 1));
+  LLVMMemoryBufferRef objs[JIT_MAX_PARTS] = {NULL};
+  int n = 0;
+  TRY(jit_compile_parts(j->tm, mod, opt_level, max_parts, dump_dir, objs, &n));
+  size_t lens[JIT_MAX_PARTS];
+  for (int i = 0; i < n; i++) lens[i] = LLVMGetBufferSize(objs[i]);
+  if (keep) {
+    size_t total = 8 + 8 * (size_t)n;
+    for (int i = 0; i < n; i++) total += lens[i];
+    unsigned char *p = cxla_malloc(total);
+    if (!p) s = cxla_oom();
+    else {
+      objpack_header(p, n, lens);
+      size_t at = 8 + 8 * (size_t)n;
+      for (int i = 0; i < n; i++) {
+        memcpy(p + at, LLVMGetBufferStart(objs[i]), lens[i]);
+        at += lens[i];
+      }
+      *keep = p;
+      *keep_len = total;
+    }
+  }
+  /* the JIT takes each object, linked or not */
+  for (int i = 0; i < n; i++) {
+    if (s) LLVMDisposeMemoryBuffer(objs[i]);
+    else s = add_object(j, objs[i]);
+  }
+  if (s && keep) {
+    cxla_free(*keep);
+    *keep = NULL;
+    *keep_len = 0;
+  }
+  if (!s) *nparts = n;
+  return s;
+}
+
+/* ---- object packs ---- */
+
+static void put_u64(unsigned char *p, uint64_t v) {
+  for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
+}
+
+static uint64_t get_u64(const unsigned char *p) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
+  return v;
+}
+
+void objpack_header(unsigned char *p, int n, const size_t *lens) {
+  put_u64(p, (uint64_t)n);
+  for (int i = 0; i < n; i++) put_u64(p + 8 + 8 * (size_t)i, lens[i]);
+}
+
+int objpack_count(const void *pack, size_t len) {
+  const unsigned char *p = pack;
+  if (!p || len < 8) return -1;
+  uint64_t n = get_u64(p);
+  if (n < 1 || n > JIT_MAX_PARTS || len < 8 + 8 * n) return -1;
+  uint64_t sum = 8 + 8 * n;
+  for (uint64_t i = 0; i < n; i++) {
+    uint64_t l = get_u64(p + 8 + 8 * i);
+    if (l == 0 || l > len || sum + l > len) return -1;
+    sum += l;
+  }
+  return sum == len ? (int)n : -1;
+}
+
+const void *objpack_at(const void *pack, int k, size_t *len) {
+  const unsigned char *p = pack;
+  uint64_t n = get_u64(p), at = 8 + 8 * n;
+  for (int i = 0; i < k; i++) at += get_u64(p + 8 + 8 * (size_t)i);
+  *len = (size_t)get_u64(p + 8 + 8 * (size_t)k);
+  return p + at;
 }
 
 cxla_status jit_define(CpuJit *j, const JitSymbol *syms, int n) {

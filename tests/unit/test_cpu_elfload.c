@@ -100,21 +100,49 @@ static cxla_status parse(const char *name, const char *text, cxla_module **out) 
   return verify_module(*out);
 }
 
-/* x's program as the disk cache stores it. */
-static cxla_status compile_keep(const cxla_module *m, CpuExecutable **x, void **blob, size_t *len) {
-  CpuCompileOptions o = {.struct_size = sizeof o, .keep_object = true};
+/* x's program as the disk cache stores it, compiled by `threads`
+ * threads (as that many parts, where the module has enough kernels). */
+static cxla_status compile_keep_parts(const cxla_module *m, int threads, CpuExecutable **x, void **blob,
+                                      size_t *len) {
+  CpuCompileOptions o = {.struct_size = sizeof o, .keep_object = true, .compile_threads = threads};
   TRY(cpu_compile(m, &o, x));
   return cpu_program_serialize(*x, blob, len);
 }
 
-/* The object file inside a serialized program (cache.c's format: a
- * 48-byte header whose third u64 is the object's length, at the end). */
-static unsigned char *object_of(void *blob, size_t len, size_t *obj_len) {
-  unsigned char *p = blob;
+static cxla_status compile_keep(const cxla_module *m, CpuExecutable **x, void **blob, size_t *len) {
+  return compile_keep_parts(m, 1, x, blob, len);
+}
+
+static uint64_t get_u64(const unsigned char *p) {
   uint64_t n = 0;
-  for (int i = 0; i < 8; i++) n |= (uint64_t)p[16 + i] << (8 * i);
-  *obj_len = (size_t)n;
+  for (int i = 0; i < 8; i++) n |= (uint64_t)p[i] << (8 * i);
+  return n;
+}
+
+/* The object pack inside a serialized program (cache.c's format: a
+ * 48-byte header whose third u64 is the pack's length, at the end). */
+static unsigned char *pack_of(void *blob, size_t len, size_t *pack_len) {
+  unsigned char *p = blob;
+  uint64_t n = get_u64(p + 16);
+  *pack_len = (size_t)n;
   return n <= len ? p + len - n : NULL;
+}
+
+/* The k-th object file of the pack inside a serialized program, read by
+ * hand (u64 count, count u64 lengths, the objects), or NULL. */
+static unsigned char *object_of_part(void *blob, size_t len, int k, size_t *obj_len) {
+  size_t plen = 0;
+  unsigned char *p = pack_of(blob, len, &plen);
+  if (!p || plen < 8) return NULL;
+  uint64_t n = get_u64(p), at = 8 + 8 * n;
+  if ((uint64_t)k >= n || plen < at) return NULL;
+  for (int i = 0; i < k; i++) at += get_u64(p + 8 + 8 * (size_t)i);
+  *obj_len = (size_t)get_u64(p + 8 + 8 * (size_t)k);
+  return at + *obj_len <= plen ? p + at : NULL;
+}
+
+static unsigned char *object_of(void *blob, size_t len, size_t *obj_len) {
+  return object_of_part(blob, len, 0, obj_len);
 }
 
 static cxla_status load(const cxla_module *m, const void *blob, size_t len, bool jit,
@@ -125,14 +153,18 @@ static cxla_status load(const cxla_module *m, const void *blob, size_t len, bool
   return s;
 }
 
-/* Compiles m, loads it with the loader and with the JIT, runs all three
- * on args and checks that they agree bit for bit. */
-static void check_loaded(const char *name, const cxla_module *m, Literal *const *args) {
+/* Compiled by `threads` threads: m's program, loaded with the loader and
+ * with the JIT; all three run on args must agree bit for bit, with *want
+ * when given (else its results are returned there). Returns the number of
+ * parts (object files) the program was compiled as, 0 on failure. */
+static int check_loaded_parts(const char *name, const cxla_module *m, Literal *const *args, int threads,
+                              Literal **want) {
   CpuExecutable *fresh = NULL, *loaded = NULL, *jitted = NULL;
   Literal *a = NULL, *b = NULL, *c = NULL;
   void *blob = NULL;
   size_t len = 0;
-  cxla_status s = compile_keep(m, &fresh, &blob, &len);
+  int nparts = 0;
+  cxla_status s = compile_keep_parts(m, threads, &fresh, &blob, &len);
   if (!s) s = load(m, blob, len, false, &loaded);
   if (!s) s = load(m, blob, len, true, &jitted);
   if (!s) s = cpu_execute(fresh, args, m->entry->nparams, &a);
@@ -140,12 +172,16 @@ static void check_loaded(const char *name, const cxla_module *m, Literal *const 
   if (!s) s = cpu_execute(jitted, args, m->entry->nparams, &c);
   CHECK_OK(s);
   if (!s) {
-    const CpuCompileStats *ls = cpu_executable_stats(loaded), *js = cpu_executable_stats(jitted);
+    const CpuCompileStats *fs = cpu_executable_stats(fresh), *ls = cpu_executable_stats(loaded),
+                          *js = cpu_executable_stats(jitted);
     CHECK(ls->loaded && !ls->jit_linked); /* the loader took it */
     CHECK(js->loaded && js->jit_linked);
-    bool same = literal_equal(a, b) && literal_equal(a, c);
+    CHECK(fs->nparts >= 1 && fs->nparts <= threads && ls->nparts == fs->nparts && js->nparts == fs->nparts);
+    nparts = fs->nparts;
+    bool same = literal_equal(a, b) && literal_equal(a, c) && (!*want || literal_equal(a, *want));
     CHECK(same);
-    if (!same) fprintf(stderr, "  %s: loaded results differ\n", name);
+    if (!same) fprintf(stderr, "  %s, %d parts: loaded results differ\n", name, fs->nparts);
+    if (!*want) *want = a, a = NULL;
   }
   literal_free(a);
   literal_free(b);
@@ -154,6 +190,22 @@ static void check_loaded(const char *name, const cxla_module *m, Literal *const 
   cpu_executable_destroy(fresh);
   cpu_executable_destroy(loaded);
   cpu_executable_destroy(jitted);
+  return nparts;
+}
+
+/* m compiled whole, and by 2 and 3 threads (as parts, jit_parts.c, where
+ * m has kernels enough): every way the same bits. Returns the most parts
+ * any compile made. */
+static int check_loaded(const char *name, const cxla_module *m, Literal *const *args) {
+  Literal *want = NULL;
+  int most = check_loaded_parts(name, m, args, 1, &want);
+  CHECK(most == 1 || most == 0);
+  for (int threads = 2; threads <= 3 && want; threads++) {
+    int n = check_loaded_parts(name, m, args, threads, &want);
+    if (n > most) most = n;
+  }
+  literal_free(want);
+  return most;
 }
 
 TEST(loaded_programs_compute_what_the_jit_does) {
@@ -165,7 +217,13 @@ TEST(loaded_programs_compute_what_the_jit_does) {
     cxla_status s = parse(name, text, &m);
     if (!s) s = cpu_vs_interp_args(m, &args);
     CHECK_OK(s);
-    if (!s) check_loaded(name, m, args);
+    int parts = s ? 0 : check_loaded(name, m, args);
+    /* split across three threads: the program of many kernels, some of
+     * them aliases (share.c) */
+    if (!strcmp(name, "shared_kernels")) {
+      CHECK(parts == 3);
+      if (parts != 3) fprintf(stderr, "  %s: %d parts, 3 expected\n", name, parts);
+    }
     if (m) cpu_vs_interp_free_args(m, args);
     cxla_module_destroy(m);
   }
@@ -231,6 +289,7 @@ TEST(corpus_cases_loaded) {
                          "sort_by_key", "nn_softmax", "model_mlp_train_step", "scatter_add",
                          "reduce_int_types", "random_normal_uniform", "elementwise_c64_ops",
                          "elementwise_c128_ops", "fft_fft_ifft", "elementwise_f32_special"};
+  int nsplit = 0; /* cases compiled as more than one part */
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
     char *dir = cxla_format("%s/%s", corpus, names[i]);
     Case *c = NULL;
@@ -246,13 +305,16 @@ TEST(corpus_cases_loaded) {
     PipelineOptions po = {.module_number = 1};
     if (!s) s = pipeline_run(m, NULL, 0, &po);
     CHECK_OK(s);
-    if (!s) check_loaded(names[i], m, args);
+    if (!s) nsplit += check_loaded(names[i], m, args) > 1;
     cxla_free(text);
     for (int k = 0; c && args && k < c->nargs; k++) literal_free(args[k]);
     free(args);
     cxla_module_destroy(m);
     case_free(c);
   }
+  /* the training step and the while loop have kernels enough to split */
+  CHECK(nsplit >= 2);
+  if (nsplit < 2) fprintf(stderr, "  %d corpus cases split into parts, 2 or more expected\n", nsplit);
 }
 
 /* A resolver for loads that are never run. */
@@ -345,6 +407,59 @@ TEST(damaged_objects_never_crash) {
   }
 }
 
+/* A program compiled as parts: every byte of its pack's header (count and
+ * lengths) changed, and the pack cut short or grown, is refused as
+ * DATA_LOSS (the lengths no longer add up, or the count is out of range),
+ * never loaded or crashed on; the intact blob loads, with the loader, as
+ * that many images. */
+TEST(damaged_object_packs_refused) {
+  cxla_module *m = NULL;
+  CpuExecutable *x = NULL;
+  void *blob = NULL;
+  size_t len = 0, plen = 0;
+  CHECK_OK(parse(programs[NPROGRAMS - 1][0], programs[NPROGRAMS - 1][1], &m));
+  CHECK_OK(compile_keep_parts(m, 3, &x, &blob, &len));
+  unsigned char *pack = blob ? pack_of(blob, len, &plen) : NULL;
+  CHECK(pack != NULL && plen > 8 && get_u64(pack) == 3);
+  if (pack && plen > 8 && get_u64(pack) == 3) {
+    CpuExecutable *y = NULL;
+    CHECK_OK(cpu_program_deserialize(m, blob, len, &y));
+    CHECK(y && cpu_executable_stats(y)->nparts == 3 && !cpu_executable_stats(y)->jit_linked);
+    cpu_executable_destroy(y);
+    size_t head = 8 + 8 * 3, at = (size_t)(pack - (unsigned char *)blob);
+    unsigned char *b2 = malloc(len + 8);
+    int refused = 0, tries = 0;
+    for (size_t k = 0; k < head; k++)
+      for (int v = 0; v < 3; v++) {
+        memcpy(b2, blob, len);
+        const unsigned char vals[3] = {0x00, 0xff, (unsigned char)(b2[at + k] + 1)};
+        if (vals[v] == b2[at + k]) continue;
+        b2[at + k] = vals[v];
+        CpuExecutable *z = NULL;
+        cxla_status e = cpu_program_deserialize(m, b2, len, &z);
+        tries++;
+        refused += cxla_status_code_of(e) == CXLA_DATA_LOSS && !z;
+        cxla_status_free(e);
+        cpu_executable_destroy(z);
+      }
+    CHECK(tries > 0 && refused == tries);
+    if (refused != tries) fprintf(stderr, "  %d of %d damaged pack headers refused\n", refused, tries);
+    /* one byte more in the pack (and in the header's lengths): refused */
+    memcpy(b2, blob, len);
+    b2[len] = 0;
+    for (int i = 0; i < 8; i++) b2[16 + i] = (unsigned char)((plen + 1) >> (8 * i));
+    CpuExecutable *z = NULL;
+    cxla_status e = cpu_program_deserialize(m, b2, len + 1, &z);
+    CHECK(cxla_status_code_of(e) == CXLA_DATA_LOSS && !z);
+    cxla_status_free(e);
+    cpu_executable_destroy(z);
+    free(b2);
+  }
+  cxla_free(blob);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+}
+
 /* The first relocation of the object's first RELA section (its offset in
  * obj), or 0 when there is none. */
 static size_t first_rela(const unsigned char *obj, size_t len) {
@@ -399,5 +514,6 @@ int main(int argc, char **argv) {
   RUN(corpus_cases_loaded);
   RUN(damaged_objects_never_crash);
   RUN(unknown_relocations_are_not_loaded);
+  RUN(damaged_object_packs_refused);
   return test_summary(__FILE__);
 }
