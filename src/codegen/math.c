@@ -800,7 +800,7 @@ static LLVMValueRef v_pow_f32(Em *e, LLVMValueRef x, LLVMValueRef y) {
  * Sixteen lanes per AVX-512 instruction instead of eight: the f32 functions
  * most programs spend their time in (softmax's exp, GELU's tanh) are
  * computed in float with fma, each within one ulp of the correctly rounded
- * result (tanh: two) (measured: tests/unit/test_vmath.c). Results below
+ * result (tanh: 1.5) (measured: tests/unit/test_vmath.c). Results below
  * the smallest normal are flushed to zero (FTZ), arguments below it read
  * as zero. */
 static LLVMValueRef F(Em *e, double v) { return LLVMConstReal(e->cg->f32, v); }
@@ -901,58 +901,56 @@ static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, int bias, LLVMV
 }
 
 /* tanh of an f32 value in f32 arithmetic, two formulas computed for every
- * lane and one selected (no branch; about 30 vector operations, no
- * division):
- *   a = |x| < 0.75: tanh(a) = a + a z P(z), z = a^2, P a minimax fit of
- *     degree 5 (relative error 2^-27 with its f32 coefficients);
- *   beyond: tanh(a) = 1 - 2 y, y = 1 / d, d = 1 + exp(2a), a clamped at 10
- *     (tanh rounds to 1 in f32 beyond 9.02): 2a = k ln2 + 2r, |r| <= ln2/4,
- *     r = a - k (ln2/2 rounded to f32) in one fma (k <= 29: r is off by
- *     at most 29 2^-26 ln2, whose effect on the result, a relative error
- *     of 2|r - r*| in exp(2a) scaled by 2 exp(2a) / (1 + exp(2a))^2 < 0.3,
- *     is below 0.02 ulp from k = 3 and leaves the max error where it was:
- *     1.089 ulp over every f32 in [0.75, 9.2] either way, an emulation
- *     against tanhl; k from the 1.5 2^23 rounding trick, so no
- *     float-to-int conversion meets a NaN), exp(2r) - 1 = s = r (2 + r Q(r)), Q a
- *     minimax fit (exp's relative error 2^-28.3), d = (2^k + 1) + 2^k s
- *     rounded once (fma); y from a division LLVM may lower to the target's
- *     reciprocal estimate and a Newton step (arcp: AVX-512's vrcp14ps and
- *     two fma, no division unit; contract lets the step be fma, without
- *     which it is four operations and 0.3 ulp less accurate; elsewhere a
- *     division).
- * On the second path the result is above 0.63 and 2y below 0.37, so d's
- * and y's roundings move it by well under an ulp: the result is within 2
- * ulp (measured: 1.014 ulp over every 997th f32, 1.089 over every f32 in
- * [0.74, 0.76], tests/unit/test_vmath.c; the old double-word version was
- * within 0.70 at twice the operations and a division), against XLA:CPU's
- * 4.9 ulp (its clamped rational approximation, Eigen's ptanh_float, with
- * fma; 6.9 without; both measured over every f32 against double tanh).
- * The sign is copied from x last (-0 stays -0, NaN propagates through both
- * paths; a subnormal x reads as zero under DAZ). */
+ * lane that share one division (no branch; 13 multiplies and fma, 27
+ * operations and a division a vector, where the version before, a
+ * polynomial below 0.75 and 1 - 2 / (1 + exp(2a)) with a reciprocal
+ * estimate beyond, took 22 and 40; GELU's tanh form f32[16M], Zen 4:
+ * 4.6 -> 3.1 ms), a = |x| clamped at 10 (tanh rounds to 1 in f32 beyond
+ * 9.02; NaN stays NaN):
+ *   a < 1: tanh(a) = a + a^3 R(a^2), R = P / Q, P of degree 1 and Q of
+ *     degree 2 fitted to (tanh(a) - a) / a^3 (2^-24.8 relative with f32
+ *     coefficients); the term a^3 R is at most a third of the result, so
+ *     R's roundings reach it damped;
+ *   from 1: tanh(a) = 1 - 2 / d, d = 1 + exp(2a): 2a = k ln2 + 2r, |r| <=
+ *     ln2/4, r = a - k (ln2/2 rounded to f32) in one fma (k <= 29: r is off
+ *     by at most 29 2^-26 ln2, whose effect on the result is below 0.02
+ *     ulp), k from the 1.5 2^23 rounding trick (no float-to-int
+ *     conversion meets a NaN), exp(2r) - 1 = s = r (2 + r E(r)), E of
+ *     degree 3 (s to 2^-21: an error e in exp(2a) moves the result by e 2
+ *     exp(2a) / (1 + exp(2a))^2, under 0.21 e from a = 1), d = (2^k + 1) +
+ *     2^k s rounded once (fma).
+ * One division for both: P / Q or 2 / d, each lane's pair selected; the
+ * result is then one fma, a + a^3 q or 1 - q. Max error 1.22 ulp over
+ * every f32 in [2^-14, 10] (an emulation against tanhl, fma and a
+ * correctly rounded division; tests/unit/test_vmath.c checks the
+ * compiled code against a bound of 2), where XLA:CPU's f32 tanh (a
+ * clamped rational approximation, Eigen's ptanh_float) is at 4.9 ulp.
+ * Coefficients: least squares on Chebyshev nodes, rounded to f32 one at
+ * a time with the rest refitted. The sign is copied from x last (-0
+ * stays -0, NaN propagates; a subnormal x reads as zero under DAZ, and a
+ * tiny a^3 flushes to zero, leaving a). */
+static const double kTanhP[2] = {-0x1.555556p-2, -0x1.e208b4p-7};
+static const double kTanhQ[3] = {1, 0x1.c6ca66p-2, 0x1.0204bcp-6};
+static const double kTanhE[4] = {0x1.fffe5p+0, 0x1.555442p+0, 0x1.571246p-1, 0x1.126b32p-2};
+
 static LLVMValueRef v_tanh_f32(Em *e, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMTypeRef i32 = e->cg->i32, f32 = e->cg->f32;
   LLVMValueRef one = F(e, 1);
   LLVMValueRef ax = ffun1(e, "llvm.fabs", x);
-  static const double P[6] = {-0x1.55554ap-2, 0x1.110db8p-3,  -0x1.b97d3cp-5,
-                              0x1.5f7858p-6,  -0x1.f5d35cp-8, 0x1.c7539cp-10};
-  LLVMValueRef z = LLVMBuildFMul(B, ax, ax, "");
-  LLVMValueRef small = f32fma(e, LLVMBuildFMul(B, ax, z, ""), fhorner(e, z, P, 6), ax);
   LLVMValueRef a = sel(e, fcmp(e, LLVMRealOGT, ax, F(e, 10)), F(e, 10), ax); /* NaN stays NaN */
+  LLVMValueRef small = fcmp(e, LLVMRealOLT, a, one);
+  LLVMValueRef z = LLVMBuildFMul(B, a, a, "");
+  LLVMValueRef a3 = LLVMBuildFMul(B, a, z, "");
+  LLVMValueRef p = fhorner(e, z, kTanhP, 2), q = fhorner(e, z, kTanhQ, 3);
   LLVMValueRef nk, km = round_magic(e, a, 2 * LOG2E, 127, &nk); /* 1.5 2^23 + 127 + k */
   LLVMValueRef r = f32fma(e, nk, F(e, LN2_HI / 2), a); /* one step: see above */
-  /* Q(r) = 4 C(2r), C the fit of (exp(u) - 1 - u) / u^2 on |u| <= ln2/2 */
-  static const double C[5] = {0x1.fffffcp-2, 0x1.555492p-3, 0x1.5558f2p-5, 0x1.1239d4p-7, 0x1.6a244ap-10};
-  double Q[5];
-  for (int i = 0; i < 5; i++) Q[i] = ldexp(C[i], i + 2);
-  LLVMValueRef s = LLVMBuildFMul(B, r, f32fma(e, r, fhorner(e, r, Q, 5), F(e, 2)), "");
+  LLVMValueRef s = LLVMBuildFMul(B, r, f32fma(e, r, fhorner(e, r, kTanhE, 4), F(e, 2)), "");
   LLVMValueRef sc = LLVMBuildBitCast(B, LLVMBuildShl(B, LLVMBuildBitCast(B, km, i32, ""), KI32(e, 23), ""), f32,
                                      ""); /* 2^k: (k + 127) << 23 */
   LLVMValueRef d = f32fma(e, sc, s, LLVMBuildFAdd(B, sc, one, ""));
-  LLVMValueRef y = LLVMBuildFDiv(B, one, d, "");
-  LLVMSetFastMathFlags(y, LLVMFastMathAllowReciprocal | LLVMFastMathAllowContract | LLVMFastMathNoInfs);
-  LLVMValueRef big = f32fma(e, F(e, -2), y, one);
-  LLVMValueRef res = sel(e, fcmp(e, LLVMRealOLT, ax, F(e, 0.75)), small, big);
+  LLVMValueRef quo = LLVMBuildFDiv(B, sel(e, small, p, F(e, 2)), sel(e, small, q, d), "");
+  LLVMValueRef res = f32fma(e, sel(e, small, a3, F(e, -1)), quo, sel(e, small, a, one));
   return fcsign(e, res, x);
 }
 
@@ -1234,7 +1232,7 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
   if (il > e->long_chain) e->long_chain = il;
   switch (op) {
   case OP_EXP: return v_exp_f32(e, x); /* DAZ: v_exp_f32 */
-  case OP_TANH: return v_tanh_f32(e, x); /* DAZ: the mode compiled code runs in (a subnormal x: y = -2a is 0) */
+  case OP_TANH: return v_tanh_f32(e, x); /* DAZ: the mode compiled code runs in (a subnormal x: a = 0, the result 0) */
   case OP_LOGISTIC: return v_logistic_f32(e, dazf(e, x));
   case OP_LOG: return v_log_f32(e, dazf(e, x));
   case OP_LOG1P: return v_log1p_f32(e, dazf(e, x));
