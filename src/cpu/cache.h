@@ -19,4 +19,14 @@ cxla_status cpu_program_serialize(const CpuExecutable *x, void **out, size_t *ou
 cxla_status cpu_program_deserialize(const HloModule *m, const void *data, size_t len,
                                     CpuExecutable **out);
 
+/* An object pack: the object files of one module's parts,
+ *   u64 count (1 .. JIT_MAX_PARTS), count u64 lengths (little endian),
+ *   the objects back to back.
+ * objpack_header writes the first 8 + 8 n bytes; objpack_count checks a
+ * pack's lengths (-1: not a pack); objpack_at is its k-th object (k below
+ * a checked count). */
+void objpack_header(unsigned char *p, int n, const size_t *lens);
+int objpack_count(const void *pack, size_t len);
+const void *objpack_at(const void *pack, int k, size_t *len);
+
 #endif

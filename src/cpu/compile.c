@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "codegen/codegen.h"
+#include "cpu/cache.h"
 #include "cpu/cpu_internal.h"
 #include "cpu/elfload.h"
 #include "cpu/fgemm.h"

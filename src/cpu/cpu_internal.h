@@ -91,8 +91,8 @@ LLVMContextRef jit_context(CpuJit *j);
 /* Verifies, optimizes and compiles the module (taken) to object files,
  * as at most max_parts parts compiled at once (jit_parts.c; one when
  * dumping), and links them; *nparts says how many. keep != NULL: *keep is
- * a cxla_malloc'd object pack of them (*keep_len bytes, below), for
- * jit_add_object in another process. */
+ * a cxla_malloc'd object pack of them (*keep_len bytes, cache.h), whose
+ * objects jit_add_object links in another process. */
 #define JIT_MAX_PARTS 32
 cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, int max_parts,
                            const char *dump_dir, void **keep, size_t *keep_len, int *nparts);
@@ -107,15 +107,6 @@ cxla_status jit_compile_object(LLVMTargetMachineRef tm, LLVMModuleRef mod, int o
  * JIT_MAX_PARTS, the caller's) of at most max_parts parts. */
 cxla_status jit_compile_parts(LLVMTargetMachineRef tm, LLVMModuleRef mod, int opt_level, int max_parts,
                               const char *dump_dir, LLVMMemoryBufferRef *objs, int *nobjs);
-/* An object pack: the object files of one module's parts,
- *   u64 count (1 .. JIT_MAX_PARTS), count u64 lengths (little endian),
- *   the objects back to back.
- * objpack_header writes the first 8 + 8 n bytes; objpack_count checks a
- * pack's lengths (-1: not a pack); objpack_at is its k-th object (k below
- * a checked count). */
-void objpack_header(unsigned char *p, int n, const size_t *lens);
-int objpack_count(const void *pack, size_t len);
-const void *objpack_at(const void *pack, int k, size_t *len);
 /* Links an object file made by jit_add_module (copied): no LLVM IR, no
  * optimization, no code generation. */
 cxla_status jit_add_object(CpuJit *j, const void *data, size_t len);

@@ -14,6 +14,7 @@
 #include <llvm-c/Transforms/PassBuilder.h>
 
 #include "codegen/codegen.h"
+#include "cpu/cache.h"
 #include "cpu/cpu_internal.h"
 
 struct CpuJit {
@@ -246,45 +247,6 @@ cxla_status jit_add_module(CpuJit *j, LLVMModuleRef mod, int opt_level, int max_
   }
   if (!s) *nparts = n;
   return s;
-}
-
-/* ---- object packs ---- */
-
-static void put_u64(unsigned char *p, uint64_t v) {
-  for (int i = 0; i < 8; i++) p[i] = (unsigned char)(v >> (8 * i));
-}
-
-static uint64_t get_u64(const unsigned char *p) {
-  uint64_t v = 0;
-  for (int i = 0; i < 8; i++) v |= (uint64_t)p[i] << (8 * i);
-  return v;
-}
-
-void objpack_header(unsigned char *p, int n, const size_t *lens) {
-  put_u64(p, (uint64_t)n);
-  for (int i = 0; i < n; i++) put_u64(p + 8 + 8 * (size_t)i, lens[i]);
-}
-
-int objpack_count(const void *pack, size_t len) {
-  const unsigned char *p = pack;
-  if (!p || len < 8) return -1;
-  uint64_t n = get_u64(p);
-  if (n < 1 || n > JIT_MAX_PARTS || len < 8 + 8 * n) return -1;
-  uint64_t sum = 8 + 8 * n;
-  for (uint64_t i = 0; i < n; i++) {
-    uint64_t l = get_u64(p + 8 + 8 * i);
-    if (l == 0 || l > len || sum + l > len) return -1;
-    sum += l;
-  }
-  return sum == len ? (int)n : -1;
-}
-
-const void *objpack_at(const void *pack, int k, size_t *len) {
-  const unsigned char *p = pack;
-  uint64_t n = get_u64(p), at = 8 + 8 * n;
-  for (int i = 0; i < k; i++) at += get_u64(p + 8 + 8 * (size_t)i);
-  *len = (size_t)get_u64(p + 8 + 8 * (size_t)k);
-  return p + at;
 }
 
 cxla_status jit_define(CpuJit *j, const JitSymbol *syms, int n) {

@@ -13,13 +13,15 @@
  * with the kernel they name), so the machine code, and so every result,
  * is the same however the module is cut.
  *
- * How: the module (prepared, verified) is written once as bitcode; each
- * other part's thread reads it into a context of its own; every part
- * then gives the kernels and aliases it does not own internal linkage,
- * so that GlobalDCE drops them with whatever only they used, before the
- * usual pipeline. Parts are balanced by IR instructions (the kernel's and
- * its internal callees'), largest kernel first to the lightest part.
- * Linear in the module (and N log N to sort the kernels). */
+ * How: the module (prepared, verified) is written once as bitcode and
+ * freed; each part is read back from it into a context of its own, by
+ * one of `threads` workers (the caller is one); every part then gives the
+ * kernels and aliases it does not own internal linkage, so that GlobalDCE
+ * drops them with whatever only they used, before the usual pipeline.
+ * One part per thread, balanced by an estimate of each kernel's cost (its
+ * IR instructions and its internal callees', plus KERNEL_INSTRS), the
+ * costliest kernel first to the lightest part. Linear in the module (and
+ * N log N to sort the kernels). */
 #include <llvm-c/BitReader.h>
 #include <llvm-c/BitWriter.h>
 #include <pthread.h>
@@ -184,8 +186,8 @@ static void compile_part(PartJob *j) {
   if (ctx) LLVMContextDispose(ctx);
 }
 
-/* The parts, heaviest first (plan numbers them so), taken in turn by
- * each worker. */
+/* The parts, taken in turn by the workers (a part no thread could be
+ * started for falls to the caller). */
 typedef struct Queue {
   PartJob *jobs;
   int n;
