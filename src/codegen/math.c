@@ -904,8 +904,8 @@ static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, int bias, LLVMV
  * lane that share one division (no branch; 13 multiplies and fma, 27
  * operations and a division a vector, where the version before, a
  * polynomial below 0.75 and 1 - 2 / (1 + exp(2a)) with a reciprocal
- * estimate beyond, took 22 and 40; GELU's tanh form f32[16M], Zen 4:
- * 4.6 -> 3.1 ms), a = |x| clamped at 10 (tanh rounds to 1 in f32 beyond
+ * estimate beyond, took 22 and 40; GELU's tanh form f32[16M], Zen 4, two
+ * threads: 4.5 -> 3.7 ms), a = |x| clamped at 10 (tanh rounds to 1 in f32 beyond
  * 9.02; NaN stays NaN):
  *   a < 1: tanh(a) = a + a^3 R(a^2), R = P / Q, P of degree 1 and Q of
  *     degree 2 fitted to (tanh(a) - a) / a^3 (2^-24.8 relative with f32
@@ -916,14 +916,14 @@ static LLVMValueRef round_magic(Em *e, LLVMValueRef x, double s, int bias, LLVMV
  *     by at most 29 2^-26 ln2, whose effect on the result is below 0.02
  *     ulp), k from the 1.5 2^23 rounding trick (no float-to-int
  *     conversion meets a NaN), exp(2r) - 1 = s = r (2 + r E(r)), E of
- *     degree 3 (s to 2^-21: an error e in exp(2a) moves the result by e 2
- *     exp(2a) / (1 + exp(2a))^2, under 0.21 e from a = 1), d = (2^k + 1) +
- *     2^k s rounded once (fma).
+ *     degree 3 (s to 2^-21 relative, exp(2r) = 1 + s to 2^-22.5: a relative
+ *     error e in exp(2a) moves the result by e 2 exp(2a) / (1 + exp(2a))^2,
+ *     under 0.21 e from a = 1), d = (2^k + 1) + 2^k s rounded once (fma).
  * One division for both: P / Q or 2 / d, each lane's pair selected; the
  * result is then one fma, a + a^3 q or 1 - q. Max error 1.22 ulp over
  * every f32 in [2^-14, 10] (an emulation against tanhl, fma and a
  * correctly rounded division; tests/unit/test_vmath.c checks the
- * compiled code against a bound of 2), where XLA:CPU's f32 tanh (a
+ * compiled code against a bound of 1.5), where XLA:CPU's f32 tanh (a
  * clamped rational approximation, Eigen's ptanh_float) is at 4.9 ulp.
  * Coefficients: least squares on Chebyshev nodes, rounded to f32 one at
  * a time with the rest refitted. The sign is copied from x last (-0
