@@ -456,6 +456,18 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
       return NULL;
     }
     break;
+  case OP_SLICE: {
+    /* one contiguous run of the operand (slice-views moves such slices
+     * out of fusions): its address, no copy */
+    int64_t off;
+    if (in->noperands == 1 && s->type == in->operands[0]->shape->type && s->rank == in->operands[0]->shape->rank &&
+        shape_physically_row_major(s) && shape_slice_contiguous(in->operands[0]->shape, in->slice, &off)) {
+      st->kind = ST_VIEW;
+      st->view_offset = off * type_bytes(s->type);
+      return NULL;
+    }
+    break;
+  }
   case OP_BITCAST:
     if (in->noperands == 1 && type_bytes(s->type) * shape_elems(s) ==
                                   type_bytes(in->operands[0]->shape->type) * shape_elems(in->operands[0]->shape) &&
@@ -608,6 +620,7 @@ static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *
       return true;
     }
     if (st->kind == ST_VIEW) {
+      if (in->op == OP_SLICE) return false; /* part of its operand's buffer */
       in = in->operands[0];
       continue;
     }

@@ -76,7 +76,8 @@ cxla_status rval_array(ElemType t, int rank, const int64_t *dims, RVal **out);
 cxla_status rval_array_in(const struct RtHost *host, ElemType t, int rank, const int64_t *dims, RVal **out);
 cxla_status rval_tuple(int n, RVal **elems_taken, RVal **out);
 cxla_status rval_borrow(const Literal *l, RVal **out);   /* no copy */
-cxla_status rval_view(RVal *base, const Shape *s, RVal **out);
+/* A value of shape s over base's data from byte offset on (base kept alive). */
+cxla_status rval_view(RVal *base, const Shape *s, int64_t offset, RVal **out);
 cxla_status rval_from_literal(Literal *l_taken, RVal **out);
 cxla_status rval_to_literal(const RVal *v, Literal **out);  /* deep copy */
 RVal *rval_ref(RVal *v);
@@ -196,6 +197,7 @@ typedef struct Step {
   int routine;
   void *plan;
   void (*plan_free)(void *);
+  int64_t view_offset; /* view of a contiguous slice: its first byte in the operand's */
 } Step;
 
 struct Program {

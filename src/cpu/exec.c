@@ -223,7 +223,7 @@ cxla_status rval_borrow(const Literal *l, RVal **out) {
   return borrow_array(l, NULL, out);
 }
 
-cxla_status rval_view(RVal *base, const Shape *sh, RVal **out) {
+cxla_status rval_view(RVal *base, const Shape *sh, int64_t offset, RVal **out) {
   *out = NULL;
   RVal *v = rval_alloc();
   if (!v) return cxla_oom();
@@ -232,7 +232,7 @@ cxla_status rval_view(RVal *base, const Shape *sh, RVal **out) {
     rval_unref(v);
     return s;
   }
-  v->lit.data = base->lit.data;
+  v->lit.data = (char *)base->lit.data + offset;
   v->owner = rval_ref(base);
   *out = v;
   return NULL;
@@ -808,7 +808,7 @@ static cxla_status run_step(const ExecCtx *x, const Step *st, RVal *const *args,
       s = ERR(INTERNAL, "get-tuple-element %%%s of a non-tuple", in->name);
     else *out = rval_ref(ops[0]->elems[in->index]);
     break;
-  case ST_VIEW: s = rval_view(ops[0], in->shape, out); break;
+  case ST_VIEW: s = rval_view(ops[0], in->shape, st->view_offset, out); break;
   case ST_ALIAS: *out = rval_ref(ops[0]); break;
   case ST_TOKEN: s = rval_tuple(0, NULL, out); break;
   case ST_BLAS_DOT: {

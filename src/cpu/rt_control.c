@@ -243,7 +243,7 @@ cxla_status rt_control_run(const ExecCtx *cx, const Step *st, RVal *const *ops, 
     literal_set_i64(&(*out)->lit, 0, in->operands[0]->shape->dims[in->dimensions.v[0]]);
     return NULL;
   case OP_DYNAMIC_RESHAPE:
-    return rval_view(ops[0], in->shape, out);
+    return rval_view(ops[0], in->shape, 0, out);
   default:
     return collective(in, in->op == OP_ALL_REDUCE_START ? OP_ALL_REDUCE : in->op, in->shape, ops, out);
   }

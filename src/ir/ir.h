@@ -223,6 +223,13 @@ typedef struct SliceDim {
   int64_t start, limit, stride;
 } SliceDim;
 
+/* Whether slice sl (in->rank entries) of an array of shape in reads one
+ * contiguous run of its memory: in physically row-major, stride 1, one
+ * index of each dim before some dim j, a range of j and all of every dim
+ * after it. *offset: the run's first element, counted from in's first
+ * (shape.c). */
+bool shape_slice_contiguous(const Shape *in, const SliceDim *sl, int64_t *offset);
+
 typedef struct DotDims {
   I64List lhs_batch, rhs_batch, lhs_contract, rhs_contract;
 } DotDims;

@@ -41,6 +41,23 @@ bool shape_physically_row_major(const Shape *s) {
   return true;
 }
 
+bool shape_slice_contiguous(const Shape *in, const SliceDim *sl, int64_t *offset) {
+  *offset = 0;
+  if (!sl || !type_is_array(in->type) || in->type == T_TUPLE || !shape_physically_row_major(in)) return false;
+  int j = -1; /* the last dim not taken whole */
+  for (int i = 0; i < in->rank; i++) {
+    if (sl[i].stride != 1 || sl[i].start < 0 || sl[i].limit > in->dims[i] || sl[i].start > sl[i].limit) return false;
+    if (sl[i].start != 0 || sl[i].limit != in->dims[i]) j = i;
+  }
+  int64_t off = 0;
+  for (int i = 0; i < in->rank; i++) {
+    if (i < j && sl[i].limit - sl[i].start != 1) return false;
+    off = off * in->dims[i] + sl[i].start;
+  }
+  *offset = off;
+  return true;
+}
+
 void shape_layout_strides(const Shape *s, int64_t *strides) {
   bool has = s->has_layout && s->minor_to_major;
   int64_t acc = 1;

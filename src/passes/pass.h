@@ -40,6 +40,10 @@ typedef struct PassContext {
    * backend): the default pipeline runs reduce-splitter, which gives a
    * large reduce to a scalar rows of partials. */
   bool split_reduces;
+  /* The backend runs a slice of one contiguous block as a view (the cpu
+   * backend): the default pipeline runs slice-views last, which moves such
+   * slices out of fusions. */
+  bool slice_views;
 } PassContext;
 
 typedef cxla_status (*PassFn)(HloModule *m, const PassContext *ctx, bool *changed);
@@ -70,7 +74,8 @@ cxla_status pipeline_run(HloModule *m, const char *const *names, int nnames,
 cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nnames,
                                const PipelineOptions *opts);
 
-/* The default pipeline with PassContext.keep_scans and split_reduces set:
+/* The default pipeline with PassContext.keep_scans, split_reduces and
+ * slice_views set:
  * for a backend that computes whole-prefix scans itself
  * (Backend.keeps_scans: the CPU backend, which also splits reduces' rows
  * over its threads). */

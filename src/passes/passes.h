@@ -34,6 +34,7 @@ cxla_status pass_float_normalization(HloModule *m, const PassContext *ctx, bool 
 cxla_status pass_reshape_to_bitcast(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_opt_barrier_expander(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_reduce_splitter(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_slice_views(HloModule *m, const PassContext *ctx, bool *changed);
 
 /* Whether a dot operand of shape s with these batch and contracting
  * dimensions is in dot-canonicalize's canonical form (one contracting

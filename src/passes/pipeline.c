@@ -60,6 +60,8 @@ static const Pass kPasses[] = {
      "constant loop state passed through unchanged -> the constant inside body and condition"},
     {"reduce-splitter", pass_reduce_splitter,
      "large reduces to a scalar -> per-row partials reduced again (rows split over threads)"},
+    {"slice-views", pass_slice_views,
+     "contiguous slices of a fusion's operand -> the fusion's operands (run as views; identical fusions)"},
     {"optimization-barrier-expander", pass_opt_barrier_expander,
      "opt-barriers removed (their operand read instead), as XLA:CPU does before layout"},
 };
@@ -269,12 +271,14 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_pass(r, "cse"));
   static const char *const kMerge[] = {"multi-output-fusion", "tuple-simplifier", "cse", "dce"};
   TRY(run_fixed_point(r, kMerge, (int)(sizeof kMerge / sizeof kMerge[0]), 8));
+  if (r->ctx.slice_views) TRY(run_pass(r, "slice-views"));
   TRY(run_pass(r, "buffer-assignment"));
   return NULL;
 }
 
-/* run_pipeline's flags: PassContext.exact, keep_scans, split_reduces. */
-enum { kExact = 1, kKeepScans = 2, kSplitReduces = 4 };
+/* run_pipeline's flags: PassContext.exact, keep_scans, split_reduces,
+ * slice_views. */
+enum { kExact = 1, kKeepScans = 2, kSplitReduces = 4, kSliceViews = 8 };
 
 /* Shared by pipeline_run and pipeline_run_list: exactly one of `list`
  * (n passes) or the default pipeline (list == NULL). */
@@ -291,6 +295,7 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
   r.ctx.exact = (flags & kExact) != 0;
   r.ctx.keep_scans = (flags & kKeepScans) != 0;
   r.ctx.split_reduces = (flags & kSplitReduces) != 0;
+  r.ctx.slice_views = (flags & kSliceViews) != 0;
   if (opts->verify) {
     cxla_status s = verify_module(m);
     if (s) return cxla_status_annotate(s, "the module does not verify before optimization");
@@ -346,7 +351,7 @@ cxla_status pipeline_run_exact(HloModule *m, const char *const *names, int nname
 }
 
 cxla_status pipeline_run_keep_scans(HloModule *m, const PipelineOptions *opts) {
-  return run_pipeline(m, NULL, 0, opts, kKeepScans | kSplitReduces);
+  return run_pipeline(m, NULL, 0, opts, kKeepScans | kSplitReduces | kSliceViews);
 }
 
 cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,

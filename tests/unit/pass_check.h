@@ -212,7 +212,7 @@ static inline void pc_oom_sweep(const char *text, const char *passes) {
     for (int i = 0; i < nn && !s; i++) {
       bool changed;
       const Pass *p = pass_find(names[i]);
-      s = p ? p->run(m, &(PassContext){(int64_t)1 << 20, NULL, false, false, false}, &changed) : NULL;
+      s = p ? p->run(m, &(PassContext){(int64_t)1 << 20, NULL, false, false, false, false}, &changed) : NULL;
     }
     cxla_fail_alloc_at(0);
     if (!s) {

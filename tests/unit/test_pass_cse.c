@@ -183,7 +183,7 @@ TEST(no_change_reports_no_change) {
       "  ROOT b = f32[4] add(a, p)\n"
       "}\n");
   if (!m) return;
-  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false};
+  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false, false};
   bool changed = true;
   CHECK_OK(pass_cse(m, &ctx, &changed));
   CHECK(!changed);

@@ -11,7 +11,7 @@ static HloModule *parse(const char *text) {
 }
 
 static bool run_dce(HloModule *m) {
-  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false};
+  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false, false};
   bool changed = false;
   CHECK_OK(pass_dce(m, &ctx, &changed));
   CHECK_OK(verify_module(m));

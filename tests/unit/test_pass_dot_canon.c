@@ -14,7 +14,7 @@ static const char *kPass = "dot-canonicalize";
 /* Runs the pass directly: the text before and after, and whether it said
  * it changed anything. */
 static char *run_pass_once(HloModule *m, bool *changed) {
-  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false};
+  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false, false};
   *changed = false;
   CHECK_OK(pass_dot_canonicalize(m, &ctx, changed));
   CHECK_OK(verify_module(m));

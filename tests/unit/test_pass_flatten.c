@@ -53,7 +53,7 @@ TEST(shared_while_computations_are_cloned) {
     CHECK(index_of(m, w1->called[k]) < index_of(m, m->entry));
   }
   /* Running it again finds nothing to do. */
-  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false};
+  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false, false};
   bool changed = true;
   CHECK_OK(pass_flatten_call_graph(m, &ctx, &changed));
   CHECK(!changed);
@@ -108,7 +108,7 @@ TEST(single_call_sites_unchanged) {
       "  ROOT a = f32[] call(p), to_apply=f\n"
       "}\n");
   if (!m) return;
-  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false};
+  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false, false};
   bool changed = true;
   CHECK_OK(pass_flatten_call_graph(m, &ctx, &changed));
   CHECK(!changed && m->ncomps == 2);

@@ -94,11 +94,11 @@ TEST(size_limit) {
                        "  ROOT n = f32[64] negate(c)\n");
   HloModule *m = pt_parse(text);
   if (!m) return;
-  PassContext small = {64 * 4 - 1, NULL, false, false, false}; /* one byte short of the result */
+  PassContext small = {64 * 4 - 1, NULL, false, false, false, false}; /* one byte short of the result */
   bool changed = true;
   CHECK_OK(pass_constant_folding(m, &small, &changed));
   CHECK(!changed && m->entry->root->op == OP_NEGATE);
-  PassContext enough = {64 * 4, NULL, false, false, false};
+  PassContext enough = {64 * 4, NULL, false, false, false, false};
   CHECK_OK(pass_constant_folding(m, &enough, &changed));
   CHECK(changed && m->entry->root->op == OP_CONSTANT);
   CHECK_OK(verify_module(m));

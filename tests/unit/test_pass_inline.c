@@ -131,7 +131,7 @@ TEST(while_and_reduce_are_not_inlined) {
       "  ROOT w = s32[] while(p), condition=cond, body=body\n"
       "}\n");
   if (!m) return;
-  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false};
+  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false, false};
   bool changed = true;
   CHECK_OK(pass_call_inliner(m, &ctx, &changed));
   CHECK(!changed && m->ncomps == 3 && pt_count(m, "while") == 1);

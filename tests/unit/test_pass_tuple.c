@@ -5,7 +5,7 @@
 static HloModule *tup(const char *text, bool *changed) {
   HloModule *m = pt_parse(text);
   if (!m) return NULL;
-  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false};
+  PassContext ctx = {PASS_DEFAULT_FOLD_LIMIT, NULL, false, false, false, false};
   CHECK_OK(pass_tuple_simplify(m, &ctx, changed));
   CHECK_OK(verify_module(m));
   CHECK(pt_values_agree(text, m, 4) != 0);
