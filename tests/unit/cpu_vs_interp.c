@@ -96,6 +96,29 @@ bool cpu_vs_interp_close(const char *name, const Literal *want, const Literal *g
   return bad == 0;
 }
 
+bool cpu_vs_interp_threads_agree(const char *name, const Literal *want, const Literal *one, const Literal *two,
+                                 bool exact) {
+  if (!literal_equal(one, two)) {
+    fprintf(stderr, "%s: 1 and 2 threads differ\n", name);
+    return false;
+  }
+  return literal_equal(want, one) || cpu_vs_interp_close(name, want, one, exact);
+}
+
+cxla_status cpu_vs_interp_run_cpu(const HloModule *m, Literal **args, int threads, CpuCompileStats *st,
+                                  Literal **out) {
+  CpuExecutable *x = NULL;
+  RtPool *pool = NULL;
+  cxla_status s = cpu_compile(m, NULL, &x);
+  if (!s && threads > 1) s = rt_pool_create(threads, &pool);
+  CpuExecOptions o = {.pool = pool, .num_threads = threads};
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, out);
+  if (!s && st) *st = *cpu_executable_stats(x);
+  cpu_executable_destroy(x);
+  rt_pool_destroy(pool);
+  return s;
+}
+
 /* cpu_vs_interp_inplace on the arguments of `value` (default_value when
  * NULL). */
 static bool vs_interp(const char *name, const char *text, bool exact, int64_t *inplace,

@@ -30,6 +30,16 @@ void cpu_vs_interp_free_args(const HloModule *m, Literal **args);
  * relative 1e-5 of the largest |want| (f16: 1e-2), equal infinities
  * equal, integers exactly. Prints the first differences on stderr. */
 bool cpu_vs_interp_close(const char *name, const Literal *want, const Literal *got, bool exact);
+/* Whether the cpu results on one thread (one) and on two (two) are the
+ * same bits and one matches want as cpu_vs_interp_close says. Prints
+ * what failed on stderr. */
+bool cpu_vs_interp_threads_agree(const char *name, const Literal *want, const Literal *one, const Literal *two,
+                                 bool exact);
+/* Compiles m (cpu_compile, default options; *st: its statistics when st
+ * is not NULL) and runs it on args on `threads` threads (a pool of its
+ * own when more than one). */
+cxla_status cpu_vs_interp_run_cpu(const HloModule *m, Literal **args, int threads, CpuCompileStats *st,
+                                  Literal **out);
 
 /* Runs module text on the interpreter and on the cpu backend with
  * cpu_vs_interp_args and compares: exactly (bits, NaN where NaN) when

@@ -23,7 +23,6 @@
 #include "cpu_vs_interp.h"
 #include "interp/interp.h"
 #include "passes/pass.h"
-#include "runtime/threadpool.h"
 #include "verify/verify.h"
 
 static double value(void *ctx, int param, int64_t e, double u) {
@@ -39,19 +38,6 @@ static void count_slices(const HloModule *m, int *inside, int *outside) {
       if (m->comps[i]->instrs[k]->op == OP_SLICE) ++*(m->comps[i]->is_fusion ? inside : outside);
 }
 
-static cxla_status run_cpu(const HloModule *m, Literal **args, int threads, CpuCompileStats *st, Literal **out) {
-  CpuExecutable *x = NULL;
-  RtPool *pool = NULL;
-  cxla_status s = cpu_compile(m, NULL, &x);
-  if (!s && threads > 1) s = rt_pool_create(threads, &pool);
-  CpuExecOptions o = {.pool = pool, .num_threads = threads};
-  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, out);
-  if (!s && st) *st = *cpu_executable_stats(x);
-  cpu_executable_destroy(x);
-  rt_pool_destroy(pool);
-  return s;
-}
-
 /* The check described at the top: `moved` slices outside fusions and
  * `kept` inside after the pipeline; nshared >= min_shared. */
 static bool check(const char *name, const char *text, int moved, int kept, int min_shared) {
@@ -65,8 +51,8 @@ static bool check(const char *name, const char *text, int moved, int kept, int m
   if (!s) s = cpu_vs_interp_args_fn(m, 11, value, NULL, &args);
   if (!s) s = cxla_interp_run(m, args, m->entry->nparams, &want);
   if (!s) s = pipeline_run_keep_scans(m, &po);
-  if (!s) s = run_cpu(m, args, 1, &st, &one);
-  if (!s) s = run_cpu(m, args, 2, NULL, &two);
+  if (!s) s = cpu_vs_interp_run_cpu(m, args, 1, &st, &one);
+  if (!s) s = cpu_vs_interp_run_cpu(m, args, 2, NULL, &two);
   bool ok = !s;
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
   int in = 0, out = 0;
@@ -79,11 +65,7 @@ static bool check(const char *name, const char *text, int moved, int kept, int m
     fprintf(stderr, "%s: %d of %d kernels shared, at least %d expected\n", name, st.nshared, st.nkernels, min_shared);
     ok = false;
   }
-  if (ok && !literal_equal(one, two)) {
-    fprintf(stderr, "%s: 1 and 2 threads differ\n", name);
-    ok = false;
-  }
-  if (ok && !literal_equal(want, one)) ok = cpu_vs_interp_close(name, want, one, false);
+  if (ok) ok = cpu_vs_interp_threads_agree(name, want, one, two, false);
   cxla_status_free(s);
   cpu_vs_interp_free_args(m, args);
   literal_free(want);
@@ -126,26 +108,22 @@ static char *unrolled(const char *t, int n, int rows, int cols, int c0, int c1, 
   return b;
 }
 
-TEST(row_blocks_become_views) {
-  /* one row, full width: every slice moved, the fusions one kernel */
-  char *t = unrolled("f32", 24, 1, 16, 0, 16, 1);
-  CHECK(check("rows_f32", t, 24, 0, 20));
-  free(t);
-  /* blocks of 5 rows of s32 (exact) */
-  t = unrolled("s32", 9, 5, 33, 0, 33, 1);
-  CHECK(check("blocks_s32", t, 9, 0, 6));
-  free(t);
-}
-
-TEST(non_contiguous_slices_stay_fused) {
-  /* a block of columns: rows apart in memory */
-  char *t = unrolled("f32", 6, 2, 16, 4, 12, 1);
-  CHECK(check("columns", t, 0, 6, 0));
-  free(t);
-  /* every other row */
-  t = unrolled("s32", 5, 3, 8, 0, 8, 2);
-  CHECK(check("strided", t, 0, 5, 0));
-  free(t);
+/* Unrolled scans: moved (one row, full width; blocks of 5 rows of s32,
+ * exact), every block's fusion then one kernel; kept (a block of columns,
+ * rows apart in memory; every other row). */
+TEST(unrolled_scans) {
+  static const struct {
+    const char *name, *type;
+    int n, rows, cols, c0, c1, step, moved, kept, shared;
+  } cases[] = {
+      {"rows_f32", "f32", 24, 1, 16, 0, 16, 1, 24, 0, 20}, {"blocks_s32", "s32", 9, 5, 33, 0, 33, 1, 9, 0, 6},
+      {"columns", "f32", 6, 2, 16, 4, 12, 1, 0, 6, 0},     {"strided", "s32", 5, 3, 8, 0, 8, 2, 0, 5, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    char *t = unrolled(cases[i].type, cases[i].n, cases[i].rows, cases[i].cols, cases[i].c0, cases[i].c1, cases[i].step);
+    CHECK(check(cases[i].name, t, cases[i].moved, cases[i].kept, cases[i].shared));
+    free(t);
+  }
 }
 
 TEST(rank3_middle_run_and_two_slices_of_one_param) {
@@ -188,8 +166,7 @@ TEST(views_as_results_and_of_intermediates) {
 }
 
 int main(void) {
-  RUN(row_blocks_become_views);
-  RUN(non_contiguous_slices_stay_fused);
+  RUN(unrolled_scans);
   RUN(rank3_middle_run_and_two_slices_of_one_param);
   RUN(views_as_results_and_of_intermediates);
   return test_summary(__FILE__);

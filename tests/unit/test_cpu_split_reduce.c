@@ -59,15 +59,8 @@ static int partial_reduces(const HloModule *m) {
 }
 
 static cxla_status run_cpu(const HloModule *m, Literal **args, bool split, Literal **out) {
-  CpuExecutable *x = NULL;
-  RtPool *pool = NULL;
   if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
-  cxla_status s = cpu_compile(m, NULL, &x);
-  if (!s && split) s = rt_pool_create(2, &pool);
-  CpuExecOptions o = {.pool = pool, .num_threads = split ? 2 : 1};
-  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, out);
-  cpu_executable_destroy(x);
-  rt_pool_destroy(pool);
+  cxla_status s = cpu_vs_interp_run_cpu(m, args, split ? 2 : 1, NULL, out);
   if (split) unsetenv("CXLA_CPU_GRAIN");
   return s;
 }
@@ -91,11 +84,7 @@ static bool check(const char *name, const char *text, Vals vals, bool exact, boo
     fprintf(stderr, "%s: the pass %s\n", name, split ? "did not fire" : "fired");
     ok = false;
   }
-  if (ok && !literal_equal(one, two)) {
-    fprintf(stderr, "%s: 1 and 2 threads differ\n", name);
-    ok = false;
-  }
-  if (ok && !literal_equal(want, one)) ok = cpu_vs_interp_close(name, want, one, exact);
+  if (ok) ok = cpu_vs_interp_threads_agree(name, want, one, two, exact);
   cxla_status_free(s);
   cpu_vs_interp_free_args(m, args);
   literal_free(want);
