@@ -460,8 +460,8 @@ static cxla_status plan_step(Builder *bd, Step *st, const Instr *in, int prog) {
     /* one contiguous run of the operand (slice-views moves such slices
      * out of fusions): its address, no copy */
     int64_t off;
-    if (in->noperands == 1 && s->type == in->operands[0]->shape->type && s->rank == in->operands[0]->shape->rank &&
-        shape_physically_row_major(s) && shape_slice_contiguous(in->operands[0]->shape, in->slice, &off)) {
+    if (in->noperands == 1 && s->type == in->operands[0]->shape->type &&
+        shape_slice_contiguous(in->operands[0]->shape, in->slice, s, &off)) {
       st->kind = ST_VIEW;
       st->view_offset = off * type_bytes(s->type);
       return NULL;
@@ -620,7 +620,11 @@ static bool kernel_output_of(const Program *p, const Instr *in, int *step, int *
       return true;
     }
     if (st->kind == ST_VIEW) {
-      if (in->op == OP_SLICE) return false; /* part of its operand's buffer */
+      /* a view of part of its operand's buffer (a slice) is not the
+       * buffer a kernel would write */
+      const Shape *o = in->operands[0]->shape;
+      if (st->view_offset || shape_elems(in->shape) * type_bytes(in->shape->type) != shape_elems(o) * type_bytes(o->type))
+        return false;
       in = in->operands[0];
       continue;
     }

@@ -80,22 +80,14 @@ static cxla_status plan(LLVMModuleRef mod, int max_parts, int **owner_out, int *
     if (!LLVMIsAFunction(t) || !owned(t)) return NULL;
   }
   /* the size of every defined function, by address */
+  int ndef = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f)) ndef += !LLVMIsDeclaration(f);
   PtrIndex size_of = {0};
-  int64_t *sizes = NULL, total = 0;
-  int nfn = 0, cap = 0, nown = 0;
-  cxla_status s = NULL;
+  int64_t *sizes = cxla_calloc((size_t)(ndef ? ndef : 1), sizeof *sizes), total = 0;
+  int nfn = 0, nown = 0;
+  cxla_status s = sizes ? NULL : cxla_oom();
   for (LLVMValueRef f = LLVMGetFirstFunction(mod); f && !s; f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f)) continue;
-    if (nfn == cap) {
-      int nc = cap ? 2 * cap : 64;
-      int64_t *ns = cxla_realloc(sizes, (size_t)nc * sizeof *ns);
-      if (!ns) {
-        s = cxla_oom();
-        break;
-      }
-      sizes = ns;
-      cap = nc;
-    }
     sizes[nfn] = count_instrs(f);
     total += sizes[nfn];
     if (!ptrindex_set(&size_of, f, nfn)) s = cxla_oom();

@@ -223,12 +223,12 @@ typedef struct SliceDim {
   int64_t start, limit, stride;
 } SliceDim;
 
-/* Whether slice sl (in->rank entries) of an array of shape in reads one
- * contiguous run of its memory: in physically row-major, stride 1, one
- * index of each dim before some dim j, a range of j and all of every dim
- * after it. *offset: the run's first element, counted from in's first
- * (shape.c). */
-bool shape_slice_contiguous(const Shape *in, const SliceDim *sl, int64_t *offset);
+/* Whether slice sl (in->rank entries) of an array of shape in, giving
+ * shape out, reads one contiguous run of in's memory in out's order: in
+ * and out physically row-major and of in's rank, stride 1, one index of
+ * each dim before some dim j, a range of j and all of every dim after it.
+ * *offset: the run's first element, counted from in's first (shape.c). */
+bool shape_slice_contiguous(const Shape *in, const SliceDim *sl, const Shape *out, int64_t *offset);
 
 typedef struct DotDims {
   I64List lhs_batch, rhs_batch, lhs_contract, rhs_contract;

@@ -41,9 +41,11 @@ bool shape_physically_row_major(const Shape *s) {
   return true;
 }
 
-bool shape_slice_contiguous(const Shape *in, const SliceDim *sl, int64_t *offset) {
+bool shape_slice_contiguous(const Shape *in, const SliceDim *sl, const Shape *out, int64_t *offset) {
   *offset = 0;
-  if (!sl || !type_is_array(in->type) || in->type == T_TUPLE || !shape_physically_row_major(in)) return false;
+  if (!sl || !type_is_array(in->type) || in->type == T_TUPLE || out->rank != in->rank ||
+      !shape_physically_row_major(in) || !shape_physically_row_major(out))
+    return false;
   int j = -1; /* the last dim not taken whole */
   for (int i = 0; i < in->rank; i++) {
     if (sl[i].stride != 1 || sl[i].start < 0 || sl[i].limit > in->dims[i] || sl[i].start > sl[i].limit) return false;

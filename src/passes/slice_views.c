@@ -58,8 +58,8 @@ static cxla_status hoist(HloModule *m, Computation *c, Instr *f, bool *changed) 
     if (!p || u.count[p->id] != 1) continue;
     Instr *sl = u.list[p->id][0];
     int64_t off;
-    if (sl->op != OP_SLICE || sl == fc->root || sl->noperands != 1 || sl->shape->rank != p->shape->rank ||
-        !shape_physically_row_major(sl->shape) || !shape_slice_contiguous(p->shape, sl->slice, &off))
+    if (sl->op != OP_SLICE || sl == fc->root || sl->noperands != 1 ||
+        !shape_slice_contiguous(p->shape, sl->slice, sl->shape, &off))
       continue;
     Instr *op = f->operands[k];
     if (!shape_equal(op->shape, p->shape, true)) continue;
