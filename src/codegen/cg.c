@@ -244,7 +244,7 @@ void em_loop_end(Em *e, Loop *l) {
   LLVMValueRef iv = LLVMBuildLoad2(e->b, e->cg->i64, l->iv_slot, "");
   LLVMBuildStore(e->b, LLVMBuildNSWAdd(e->b, iv, em_i64(e, 1), ""), l->iv_slot);
   LLVMValueRef br = LLVMBuildBr(e->b, l->cond);
-  if (e->plain_loop) keep_plain(e, br);
+  if (e->plain_loop || e->plain_nest) keep_plain(e, br);
   else if (e->long_chain) interleave(e, br, e->long_chain);
   e->plain_loop = false;
   e->long_chain = l->outer_long_chain;
@@ -1236,7 +1236,9 @@ static void emit_streamed(Em *e, const Instr *what, const Shape *const *sh, int 
   }
   LLVMValueRef e2 = LLVMBuildSelect(B, ok, hi, s2, "");
   em_scope_push(e);
+  e->plain_nest = true;
   emit_nest(e, what, sh[0], 0, nout, lo, e1, split, spec);
+  e->plain_nest = false;
   em_scope_pop(e);
   em_scope_push(e);
   e->stream = true;
@@ -1281,7 +1283,9 @@ static void emit_rows_streamed(Em *e, const Instr *what, const Shape *const *sh,
   e->out_unread = true;
   int nbound = e->nbound;
   em_scope_push(e);
+  e->plain_nest = true;
   emit_nest_rows(e, what, sh[0], 0, nout, lo, e1, split, 0, rowk, red, nred);
+  e->plain_nest = false;
   em_scope_pop(e);
   e->nbound = nbound; /* the second nest computes the stash again */
   em_scope_push(e);

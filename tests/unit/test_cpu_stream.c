@@ -185,7 +185,8 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
  * slices of one row), into *out; *nt: the non-temporal stores in its
  * optimized LLVM IR (NULL: not asked). want: the interpreter's result
  * wanted within tolerance, or not (NULL). */
-static bool run_spread(const char *name, const char *text, bool split, Literal **out, int *nt, bool interp) {
+static bool run_spread(const char *name, const char *text, bool split, Literal **out, int *nt, int *nvec,
+                       bool interp) {
   if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL;
@@ -210,8 +211,11 @@ static bool run_spread(const char *name, const char *text, bool split, Literal *
     FILE *f = fopen(path, "r");
     char line[4096];
     *nt = 0;
-    while (f && fgets(line, sizeof line, f))
+    if (nvec) *nvec = 0;
+    while (f && fgets(line, sizeof line, f)) {
       if (strstr(line, "store <") && strstr(line, "!nontemporal")) (*nt)++;
+      if (nvec && !strncmp(line, "vector.body", 11)) (*nvec)++;
+    }
     ok = ok && f;
     if (f) fclose(f);
     nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
@@ -230,22 +234,54 @@ static bool run_spread(const char *name, const char *text, bool split, Literal *
  * within tolerance of the interpreter (on one thread), the same bits
  * split, and its first `rows` rows those of `small` (the same module over
  * them, too small to stream: the plain row kernel, its stash in the
- * output) */
+ * output); and as many loops vectorized in big's optimized IR as in
+ * small's: a streamed kernel's plain copy (for outputs not 64-byte
+ * aligned) is left scalar (cg.c Em.plain_nest), only its streamed copy
+ * vectorized. */
 static bool check_rows(const char *name, const char *big, const char *small, int64_t rows, int64_t cols,
                        bool streams) {
   Literal *one = NULL, *two = NULL, *part = NULL;
-  int nt = 0, nt_small = 0;
-  bool ok = run_spread(name, big, false, &one, &nt, true) && run_spread(name, big, true, &two, NULL, false) &&
-            run_spread(name, small, false, &part, &nt_small, false);
+  int nt = 0, nt_small = 0, nvec = 0, nvec_small = 0;
+  bool ok = run_spread(name, big, false, &one, &nt, &nvec, true) &&
+            run_spread(name, big, true, &two, NULL, NULL, false) &&
+            run_spread(name, small, false, &part, &nt_small, &nvec_small, false);
   if (ok && !literal_equal(one, two)) ok = false, fprintf(stderr, "%s: split run differs\n", name);
   if (ok && memcmp(one->data, part->data, (size_t)(rows * cols) * sizeof(float)))
     ok = false, fprintf(stderr, "%s: first %lld rows differ from the small module's\n", name, (long long)rows);
   if (ok && ((nt > 0) != streams || nt_small != 0))
     ok = false, fprintf(stderr, "%s: %d non-temporal stores (small: %d)\n", name, nt, nt_small);
+  if (ok && (nvec != nvec_small || nvec_small < 1))
+    ok = false, fprintf(stderr, "%s: %d vectorized loops (small: %d)\n", name, nvec, nvec_small);
   literal_free(one);
   literal_free(two);
   literal_free(part);
   return ok;
+}
+
+/* The one-dimensional streamed kernels vectorize only their streamed
+ * copy: as many vectorized loops in the optimized IR of big as in that
+ * of small (the same module over fewer elements, not streamed), which has
+ * some, and non-temporal stores in big's only. */
+static bool check_vector_loops(const char *name, const char *big, const char *small) {
+  Literal *a = NULL, *b = NULL;
+  int nt = 0, nt_small = 0, nvec = 0, nvec_small = 0;
+  bool ok = run_spread(name, big, false, &a, &nt, &nvec, false) &&
+            run_spread(name, small, false, &b, &nt_small, &nvec_small, false);
+  if (ok && (nvec != nvec_small || nvec_small < 1 || nt < 1 || nt_small != 0))
+    ok = false, fprintf(stderr, "%s: %d vectorized loops, %d non-temporal stores (small: %d, %d)\n", name, nvec,
+                        nt, nvec_small, nt_small);
+  literal_free(a);
+  literal_free(b);
+  return ok;
+}
+
+#define SINE(N)                                                                                      \
+  "HloModule m\n\nENTRY e {\n  x = f32[" N "] parameter(0)\n  s = f32[" N "] sine(x)\n"             \
+  "  ROOT r = f32[" N "] multiply(s, s)\n}\n"
+
+TEST(plain_copy_scalar) {
+  CHECK(check_vector_loops("chain", CHAIN("f32", "4194319"), CHAIN("f32", "4099")));
+  CHECK(check_vector_loops("sine", SINE("4194319"), SINE("4099")));
 }
 
 TEST(row_kernels) {
@@ -263,5 +299,6 @@ int main(void) {
   RUN(rows);
   RUN(transcendental);
   RUN(row_kernels);
+  RUN(plain_copy_scalar);
   return test_summary(__FILE__);
 }
