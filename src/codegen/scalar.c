@@ -33,6 +33,26 @@ static bool is_signed(ElemType t) { return type_kind(t) == TK_SINT; }
 static LLVMTypeRef work_type(Codegen *cg, ElemType t) { return t == T_F64 ? cg->f64 : cg->f32; }
 
 /* storage -> working float */
+/* A subnormal constant of f32, f64 or bf16 as the ops reading it get it:
+ * behind an arithmetic fence, which nothing folds. The builder folds an op
+ * on constant operands at once by IEEE rules, and LLVM's later folds of
+ * most intrinsics (sqrt, ceil, fpext...) do too, where the kernel reads a
+ * subnormal as zero (DAZ) like any other: sign(1e-45) is 1 there, 0 in the
+ * kernel. Moves and bit operations keep its bits. */
+static const char kFence[] = "llvm.arithmetic.fence";
+
+static LLVMValueRef fenced(Em *e, LLVMValueRef c) { return em_intrinsic(e, kFence, LLVMTypeOf(c), 1, &c); }
+
+/* The constant behind such a fence, or v. */
+static LLVMValueRef unfenced(LLVMValueRef v) {
+  if (!LLVMIsACallInst(v) || LLVMGetNumArgOperands(v) != 1) return v;
+  LLVMValueRef f = LLVMGetCalledValue(v);
+  if (!f || !LLVMIsAFunction(f) || LLVMGetIntrinsicID(f) != LLVMLookupIntrinsicID(kFence, sizeof kFence - 1))
+    return v;
+  LLVMValueRef c = LLVMGetOperand(v, 0);
+  return LLVMIsAConstantFP(c) ? c : v;
+}
+
 static LLVMValueRef dec(Em *e, ElemType t, LLVMValueRef v) {
   Codegen *cg = e->cg;
   switch (t) {
@@ -41,6 +61,13 @@ static LLVMValueRef dec(Em *e, ElemType t, LLVMValueRef v) {
     return LLVMBuildFPExt(e->b, h, cg->f32, "");
   }
   case T_BF16: {
+    /* a constant subnormal (stored as bits, as em_const_elem leaves
+     * bf16): fenced (above) */
+    if (LLVMIsAConstantInt(v)) {
+      uint64_t u = LLVMConstIntGetZExtValue(v);
+      if (!(u & 0x7f80u) && (u & 0x7fu))
+        return fenced(e, LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, u << 16, 0), cg->f32, ""));
+    }
     LLVMValueRef w = LLVMBuildShl(e->b, LLVMBuildZExt(e->b, v, cg->i32, ""),
                                   LLVMConstInt(cg->i32, 16, 0), "");
     return LLVMBuildBitCast(e->b, w, cg->f32, "");
@@ -88,10 +115,24 @@ static LLVMValueRef renorm(Em *e, ElemType t, LLVMValueRef v) {
 
 LLVMValueRef em_zero(Em *e, ElemType t) { return LLVMConstNull(cg_storage_type(e->cg, t)); }
 
+/* Whether the f32 or f64 element at bytes is a subnormal (fenced, above;
+ * bf16 constants stay bits here and dec fences them; f16 and f8 ones
+ * widen to normal f32 values). */
+static bool daz_subnormal(ElemType t, const void *bytes) {
+  uint64_t u = 0;
+  memcpy(&u, bytes, t == T_F32 ? 4 : 8);
+  if (t == T_F32) return !(u & 0x7f800000u) && (u & 0x7fffffu);
+  return !(u & 0x7ff0000000000000ull) && (u & 0xfffffffffffffull);
+}
+
 LLVMValueRef em_const_elem(Em *e, ElemType t, const void *bytes) {
   Codegen *cg = e->cg;
   LLVMTypeRef st = cg_storage_type(cg, t);
-  if (t == T_F32) { float f; memcpy(&f, bytes, 4); return LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, *(const uint32_t *)bytes, 0), cg->f32, ""); }
+  if (t == T_F32 && daz_subnormal(t, bytes))
+    return fenced(e, LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, *(const uint32_t *)bytes, 0), cg->f32, ""));
+  if (t == T_F64 && daz_subnormal(t, bytes))
+    return fenced(e, LLVMBuildBitCast(e->b, LLVMConstInt(cg->i64, *(const uint64_t *)bytes, 0), cg->f64, ""));
+  if (t == T_F32) return LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, *(const uint32_t *)bytes, 0), cg->f32, "");
   if (t == T_F64) return LLVMBuildBitCast(e->b, LLVMConstInt(cg->i64, *(const uint64_t *)bytes, 0), cg->f64, "");
   if (type_is_complex(t)) {
     int w = t == T_C64 ? 4 : 8;
@@ -201,6 +242,9 @@ static LLVMValueRef dazw(Em *e, LLVMValueRef x) {
  * -inf there, NaN in the kernel); the function's denormal mode (jit.c)
  * covers LLVM's later folds, not the builder's. */
 static LLVMValueRef daz_const(Em *e, LLVMValueRef v) {
+  /* a subnormal constant comes fenced (LLVM would fold x + 0 to x
+   * through the fence): flushed here instead */
+  v = unfenced(v);
   if (!LLVMIsAConstantFP(v)) return v;
   LLVMBool loses = 0;
   double d = LLVMConstRealGetDouble(v, &loses);
@@ -590,6 +634,13 @@ static LLVMValueRef convert_inline(Em *e, ElemType from, ElemType to, LLVMValueR
     /* exact in f32, so rounded once */
     LLVMValueRef f = is_signed(from) ? LLVMBuildSIToFP(B, v, cg->f32, "") : LLVMBuildUIToFP(B, v, cg->f32, "");
     return enc(e, to, f);
+  }
+  if (from == T_BF16 && to == T_PRED) {
+    /* decided on the bits, as XLA:CPU does (the interpreter,
+     * interp/elementwise.c): nonzero bits but the sign's are true, a
+     * subnormal's too, constant or not */
+    LLVMValueRef m = LLVMBuildAnd(B, v, LLVMConstInt(LLVMTypeOf(v), 0x7fff, 0), "");
+    return LLVMBuildZExt(B, LLVMBuildICmp(B, LLVMIntNE, m, LLVMConstNull(LLVMTypeOf(v)), ""), dt, "");
   }
   if (native_float(from) && is_int(to)) {
     LLVMValueRef x = dec(e, from, v);
