@@ -32,7 +32,6 @@ static bool is_signed(ElemType t) { return type_kind(t) == TK_SINT; }
 
 static LLVMTypeRef work_type(Codegen *cg, ElemType t) { return t == T_F64 ? cg->f64 : cg->f32; }
 
-/* storage -> working float */
 /* A subnormal constant of f32, f64 or bf16 as the ops reading it get it:
  * behind an arithmetic fence, which nothing folds. The builder folds an op
  * on constant operands at once by IEEE rules, and LLVM's later folds of
@@ -53,6 +52,7 @@ static LLVMValueRef unfenced(LLVMValueRef v) {
   return LLVMIsAConstantFP(c) ? c : v;
 }
 
+/* storage -> working float */
 static LLVMValueRef dec(Em *e, ElemType t, LLVMValueRef v) {
   Codegen *cg = e->cg;
   switch (t) {
@@ -128,12 +128,11 @@ static bool daz_subnormal(ElemType t, const void *bytes) {
 LLVMValueRef em_const_elem(Em *e, ElemType t, const void *bytes) {
   Codegen *cg = e->cg;
   LLVMTypeRef st = cg_storage_type(cg, t);
-  if (t == T_F32 && daz_subnormal(t, bytes))
-    return fenced(e, LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, *(const uint32_t *)bytes, 0), cg->f32, ""));
-  if (t == T_F64 && daz_subnormal(t, bytes))
-    return fenced(e, LLVMBuildBitCast(e->b, LLVMConstInt(cg->i64, *(const uint64_t *)bytes, 0), cg->f64, ""));
-  if (t == T_F32) return LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, *(const uint32_t *)bytes, 0), cg->f32, "");
-  if (t == T_F64) return LLVMBuildBitCast(e->b, LLVMConstInt(cg->i64, *(const uint64_t *)bytes, 0), cg->f64, "");
+  if (t == T_F32 || t == T_F64) {
+    LLVMValueRef v = t == T_F32 ? LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, *(const uint32_t *)bytes, 0), st, "")
+                                : LLVMBuildBitCast(e->b, LLVMConstInt(cg->i64, *(const uint64_t *)bytes, 0), st, "");
+    return daz_subnormal(t, bytes) ? fenced(e, v) : v;
+  }
   if (type_is_complex(t)) {
     int w = t == T_C64 ? 4 : 8;
     ElemType pt = t == T_C64 ? T_F32 : T_F64;

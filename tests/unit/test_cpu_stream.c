@@ -11,7 +11,9 @@
  * (cg.c streamed_rows: softmax, its stash in a scratch row, and layer
  * norm): their first rows bit for bit as a module of those rows alone
  * computes them (too small to stream), the whole within tolerance of the
- * interpreter, and their LLVM IR holding non-temporal stores or not. */
+ * interpreter, and their LLVM IR holding non-temporal stores or not. And
+ * a streamed kernel's plain copy (cg.c Em.plain_nest) is not vectorized:
+ * as many vectorized loops as the same module too small to stream. */
 #include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -183,8 +185,9 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 
 /* Runs text on the cpu backend with spread arguments (split: a pool of 2,
  * slices of one row), into *out; *nt: the non-temporal stores in its
- * optimized LLVM IR (NULL: not asked). want: the interpreter's result
- * wanted within tolerance, or not (NULL). */
+ * optimized LLVM IR (NULL: not asked), and *nvec (when not NULL) its
+ * vectorized loops (blocks LLVM names vector.body...). interp: the
+ * interpreter's result wanted within tolerance, or not. */
 static bool run_spread(const char *name, const char *text, bool split, Literal **out, int *nt, int *nvec,
                        bool interp) {
   if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
