@@ -32,6 +32,15 @@ static bool is_signed(ElemType t) { return type_kind(t) == TK_SINT; }
 
 static LLVMTypeRef work_type(Codegen *cg, ElemType t) { return t == T_F64 ? cg->f64 : cg->f32; }
 
+/* Whether the constant element at bytes is one the kernels read as zero:
+ * a subnormal of a type that flushes (ew_scalar.h: f32, f64, bf16; f16
+ * and f8 ones widen to normal f32 values). */
+static bool reads_as_zero(ElemType t, const void *bytes) {
+  if (!ew_flushes(t) || type_is_complex(t)) return false;
+  double d = ew_load_float(t, bytes, 0);
+  return d != 0 && fabs(d) < ew_tiny(t);
+}
+
 /* A subnormal constant of f32, f64 or bf16 as the ops reading it get it:
  * behind an arithmetic fence, which nothing folds. The builder folds an op
  * on constant operands at once by IEEE rules, and LLVM's later folds of
@@ -64,9 +73,9 @@ static LLVMValueRef dec(Em *e, ElemType t, LLVMValueRef v) {
     /* a constant subnormal (stored as bits, as em_const_elem leaves
      * bf16): fenced (above) */
     if (LLVMIsAConstantInt(v)) {
-      uint64_t u = LLVMConstIntGetZExtValue(v);
-      if (!(u & 0x7f80u) && (u & 0x7fu))
-        return fenced(e, LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, u << 16, 0), cg->f32, ""));
+      uint16_t u = (uint16_t)LLVMConstIntGetZExtValue(v);
+      if (reads_as_zero(T_BF16, &u))
+        return fenced(e, LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, (uint64_t)u << 16, 0), cg->f32, ""));
     }
     LLVMValueRef w = LLVMBuildShl(e->b, LLVMBuildZExt(e->b, v, cg->i32, ""),
                                   LLVMConstInt(cg->i32, 16, 0), "");
@@ -115,23 +124,13 @@ static LLVMValueRef renorm(Em *e, ElemType t, LLVMValueRef v) {
 
 LLVMValueRef em_zero(Em *e, ElemType t) { return LLVMConstNull(cg_storage_type(e->cg, t)); }
 
-/* Whether the f32 or f64 element at bytes is a subnormal (fenced, above;
- * bf16 constants stay bits here and dec fences them; f16 and f8 ones
- * widen to normal f32 values). */
-static bool daz_subnormal(ElemType t, const void *bytes) {
-  uint64_t u = 0;
-  memcpy(&u, bytes, t == T_F32 ? 4 : 8);
-  if (t == T_F32) return !(u & 0x7f800000u) && (u & 0x7fffffu);
-  return !(u & 0x7ff0000000000000ull) && (u & 0xfffffffffffffull);
-}
-
 LLVMValueRef em_const_elem(Em *e, ElemType t, const void *bytes) {
   Codegen *cg = e->cg;
   LLVMTypeRef st = cg_storage_type(cg, t);
   if (t == T_F32 || t == T_F64) {
     LLVMValueRef v = t == T_F32 ? LLVMBuildBitCast(e->b, LLVMConstInt(cg->i32, *(const uint32_t *)bytes, 0), st, "")
                                 : LLVMBuildBitCast(e->b, LLVMConstInt(cg->i64, *(const uint64_t *)bytes, 0), st, "");
-    return daz_subnormal(t, bytes) ? fenced(e, v) : v;
+    return reads_as_zero(t, bytes) ? fenced(e, v) : v; /* bf16 stays bits here: dec fences it */
   }
   if (type_is_complex(t)) {
     int w = t == T_C64 ? 4 : 8;
