@@ -1,7 +1,8 @@
 /* The runtime's thread pool (src/runtime/threadpool.h): every index of a
  * range run exactly once, slices no smaller than asked, at most
  * max_threads at once, errors propagated (the first one), several callers
- * at once, nested jobs. Also under ThreadSanitizer (make test-tsan). */
+ * at once, nested jobs, each thread its own run of slices on every call.
+ * Also under ThreadSanitizer (make test-tsan). */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -253,6 +254,67 @@ TEST(workers_join_while_spinning_and_after_sleeping) {
   rt_pool_destroy(p);
 }
 
+/* Which thread runs which slice. Every slice waits (up to a second) until
+ * every thread of the pool has begun one, so no thread claims a second
+ * slice before each has claimed its first. */
+typedef struct Owners {
+  pthread_t who[64];
+  pthread_t seen[8];
+  int nseen, threads;
+  pthread_mutex_t mu;
+} Owners;
+
+static cxla_status own(void *arg, int64_t b, int64_t e) {
+  Owners *o = arg;
+  pthread_mutex_lock(&o->mu);
+  for (int64_t i = b; i < e; i++) o->who[i] = pthread_self();
+  bool known = false;
+  for (int i = 0; i < o->nseen; i++) known |= pthread_equal(o->seen[i], pthread_self());
+  if (!known && o->nseen < 8) o->seen[o->nseen++] = pthread_self();
+  pthread_mutex_unlock(&o->mu);
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  for (;;) {
+    pthread_mutex_lock(&o->mu);
+    bool all = o->nseen >= o->threads;
+    pthread_mutex_unlock(&o->mu);
+    if (all) break;
+    sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > 1000000000L) break;
+  }
+  return NULL;
+}
+
+/* A job's slices are shared out in one contiguous run a thread, and the
+ * same thread takes the same run's slices on every call: a program's
+ * kernels run again and again on the same arrays, and each thread finds
+ * its part of them in its own core's caches. With three threads and 12
+ * slices: slice 0 is the caller's, slices 4 and 8 (the workers' runs'
+ * first) are each a worker's, never the caller's, and on every one of
+ * 20 calls the same worker starts slice 4. */
+TEST(slices_keep_their_thread) {
+  RtPool *p = NULL;
+  CHECK_OK(rt_pool_create(3, &p));
+  pthread_t first4 = pthread_self();
+  for (int r = 0; r < 20; r++) {
+    Owners *o = calloc(1, sizeof *o);
+    pthread_mutex_init(&o->mu, NULL);
+    o->threads = 3;
+    CHECK_OK(rt_pool_parallel_for(p, 12, 1, 0, own, o));
+    CHECK(o->nseen == 3);
+    pthread_t me = pthread_self();
+    CHECK(pthread_equal(o->who[0], me));
+    CHECK(!pthread_equal(o->who[4], me) && !pthread_equal(o->who[8], me));
+    CHECK(!pthread_equal(o->who[4], o->who[8]));
+    if (r == 0) first4 = o->who[4];
+    CHECK(pthread_equal(o->who[4], first4));
+    pthread_mutex_destroy(&o->mu);
+    free(o);
+  }
+  rt_pool_destroy(p);
+}
+
 int main(void) {
   RUN(every_index_once);
   RUN(null_pool_and_empty_range);
@@ -260,5 +322,6 @@ int main(void) {
   RUN(errors_propagate);
   RUN(concurrent_and_nested_callers);
   RUN(workers_join_while_spinning_and_after_sleeping);
+  RUN(slices_keep_their_thread);
   return test_summary("test_runtime_pool");
 }
