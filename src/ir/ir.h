@@ -429,7 +429,9 @@ struct cxla_module {
                               stack_frame_id refers to it), or NULL */
   int nliterals, literal_cap;
   Literal **literals;    /* owned constants */
-  int next_id;           /* for fresh instruction names */
+  int next_id;           /* for fresh instruction names: at least every
+                            numeric suffix of an instruction name in the
+                            module (module_note_name) */
 };
 
 /* ---- building and walking modules ----------------------------------------- */
@@ -443,6 +445,10 @@ Computation *module_find_computation(const HloModule *m, const char *name);
 /* Hands a literal to the module (freed by module_destroy). On failure frees
  * the literal and returns the OOM status. */
 cxla_status module_own_literal(HloModule *m, Literal *l);
+/* Raises m->next_id to name's numeric suffix ("add.42": 42; at most 2^30),
+ * so that fresh names "<opcode>.<N>" cannot collide with it: called for
+ * every name given to an instruction (comp_add_instr does). */
+void module_note_name(HloModule *m, const char *name);
 /* Appends a new instruction to c, with its attribute defaults
  * (feature_group_count = batch_group_count = 1, index_vector_dim = -1, ...).
  * The operand array is copied; `name` is copied (NULL: a fresh unique name

@@ -65,6 +65,18 @@ cxla_status module_own_literal(HloModule *m, Literal *l) {
   return NULL;
 }
 
+void module_note_name(HloModule *m, const char *name) {
+  const char *dot = strrchr(name, '.');
+  if (!dot || !dot[1]) return;
+  int64_t v = 0;
+  const char *p = dot + 1;
+  for (; *p >= '0' && *p <= '9' && v < ((int64_t)1 << 40); p++) v = v * 10 + (*p - '0');
+  if (*p != '\0' || v <= m->next_id) return;
+  /* A suffix past 2^30 is absurd; fresh names may then collide, which the
+   * verifier reports (two instructions with one name). */
+  m->next_id = v < ((int64_t)1 << 30) ? (int)v : (1 << 30);
+}
+
 Instr *comp_add_instr(Computation *c, Opcode op, Shape *shape, int nops,
                       Instr *const *ops, const char *name) {
   HloModule *m = c->module;
@@ -90,6 +102,7 @@ Instr *comp_add_instr(Computation *c, Opcode op, Shape *shape, int nops,
   }
   if (name) {
     in->name = arena_strdup(&m->arena, name);
+    if (in->name) module_note_name(m, in->name);
   } else {
     char buf[96];
     snprintf(buf, sizeof buf, "%s.%d", op_name(op), ++m->next_id);

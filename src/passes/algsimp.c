@@ -161,7 +161,6 @@ bool simp_single_use(const Simp *s, const Instr *in) {
 
 cxla_status pass_algsimp(HloModule *m, const PassContext *ctx, bool *changed) {
   *changed = false;
-  pass_reserve_names(m);
   for (int i = 0; i < m->ncomps; i++) {
     Computation *c = m->comps[i];
     int *uses = cxla_calloc((size_t)c->ninstrs + 1, sizeof *uses);

@@ -148,7 +148,6 @@ static cxla_status inline_computation(Computation *c, bool *any) {
 cxla_status pass_call_inliner(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
-  pass_reserve_names(m);
   for (int ci = 0; ci < m->ncomps; ci++) comp_renumber(m->comps[ci]);
   for (int ci = 0; ci < m->ncomps; ci++) {
     Computation *c = m->comps[ci];

@@ -32,7 +32,6 @@ static int taken_branch(const Instr *in) {
 cxla_status pass_conditional_simplifier(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
-  pass_reserve_names(m);
   for (int ci = 0; ci < m->ncomps; ci++) {
     Computation *c = m->comps[ci];
     comp_renumber(c);

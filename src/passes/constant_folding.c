@@ -123,7 +123,6 @@ static cxla_status fold(Instr *in, void *arg, Instr **out) {
 
 cxla_status pass_constant_folding(HloModule *m, const PassContext *ctx, bool *changed) {
   *changed = false;
-  pass_reserve_names(m);
   Fold f = {m, ctx && ctx->fold_limit_bytes > 0 ? ctx->fold_limit_bytes : PASS_DEFAULT_FOLD_LIMIT};
   for (int i = 0; i < m->ncomps; i++) TRY(pass_rewrite_comp(m->comps[i], fold, &f, changed));
   return NULL;

@@ -346,7 +346,6 @@ static cxla_status swap_operands(HloModule *m, Computation *c, bool *changed) {
 cxla_status pass_dot_canonicalize(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
-  pass_reserve_names(m);
   for (int i = 0; i < m->ncomps; i++) {
     Computation *c = m->comps[i];
     if (c->is_fusion) continue;

@@ -338,7 +338,6 @@ static bool calls_scalar_fn(const Instr *in) {
 cxla_status pass_float_normalization(HloModule *m, const PassContext *ctx, bool *changed) {
   *changed = false;
   if (ctx && ctx->exact) return NULL;
-  pass_reserve_names(m);
   Norm w = {.m = m};
   /* computations called as reducers/comparators stay as written: collect
    * them (sorted, for lookups) */

@@ -421,6 +421,7 @@ cxla_status fusion_finish(Computation *fc, const char *tag) {
       return cxla_oom();
     }
     fc->params[i]->name = name;
+    module_note_name(fc->module, name);
   }
   namemap_free(&names);
   /* Parameters first, by number (as XLA prints them), then the rest in

@@ -1,26 +1,9 @@
-/* Helpers shared by the passes: fresh-name reservation, side-effect test,
- * the forward rewrite walk. See passes.h. */
+/* Helpers shared by the passes: the side-effect test, the forward rewrite
+ * walk. See passes.h. */
 #include <string.h>
 
 #include "ir/rewrite.h"
 #include "passes/passes.h"
-
-void pass_reserve_names(HloModule *m) {
-  int64_t top = m->next_id;
-  for (int c = 0; c < m->ncomps; c++)
-    for (int i = 0; i < m->comps[c]->ninstrs; i++) {
-      const char *name = m->comps[c]->instrs[i]->name;
-      const char *dot = strrchr(name, '.');
-      if (!dot || !dot[1]) continue;
-      int64_t v = 0;
-      const char *p = dot + 1;
-      for (; *p >= '0' && *p <= '9' && v < ((int64_t)1 << 40); p++) v = v * 10 + (*p - '0');
-      if (*p == '\0' && v > top) top = v;
-    }
-  /* A suffix past 2^30 is absurd; fresh names may then collide, which the
-   * verifier reports (two instructions with one name). */
-  m->next_id = top < ((int64_t)1 << 30) ? (int)top : (1 << 30);
-}
 
 bool pass_has_side_effect(const Instr *in) { return instr_has_side_effect(in); }
 

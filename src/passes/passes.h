@@ -54,12 +54,6 @@ cxla_status pipeline_run_list(HloModule *m, const Pass *const *passes, int n,
  * by folding. */
 #define PASS_DEFAULT_FOLD_LIMIT ((int64_t)1 << 20)
 
-/* Makes sure fresh instruction names ("<opcode>.<N>", comp_add_instr with a
- * NULL name) cannot collide with names already in m: raises m->next_id past
- * every numeric name suffix. Passes that create instructions call it first;
- * it is cheap and idempotent. */
-void pass_reserve_names(HloModule *m);
-
 /* Replaces `call` (a call instruction of c) by a copy of its callee's
  * instructions (call_inliner.c); the caller re-sorts and prunes c. */
 cxla_status pass_inline_call(Computation *c, Instr *call);

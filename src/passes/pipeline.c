@@ -301,7 +301,6 @@ static cxla_status run_pipeline(HloModule *m, const Pass *const *list, int n,
     if (s) return cxla_status_annotate(s, "the module does not verify before optimization");
   }
   if (opts->dump_dir) TRY(make_dirs(opts->dump_dir));
-  pass_reserve_names(m);
   cxla_status s = dump_module(&r, "before_optimizations");
   if (!s) {
     if (list) {

@@ -279,7 +279,6 @@ static cxla_status split_rule(Instr *in, void *arg, Instr **out) {
 cxla_status pass_reduce_splitter(HloModule *m, const PassContext *ctx, bool *changed) {
   *changed = false;
   Split sp = {m, ctx && ctx->exact};
-  pass_reserve_names(m);
   for (int i = 0; i < m->ncomps; i++)
     if (!m->comps[i]->is_fusion) TRY(pass_rewrite_comp(m->comps[i], split_rule, &sp, changed));
   return NULL;

@@ -263,7 +263,6 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
 
 cxla_status pass_reduce_window_rewriter(HloModule *m, const PassContext *ctx, bool *changed) {
   *changed = false;
-  pass_reserve_names(m);
   for (int i = 0; i < m->ncomps; i++) {
     /* Each round shortens the new scans (step 6) B times: a few rounds. */
     for (bool again = true; again;) {

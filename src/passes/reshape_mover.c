@@ -220,7 +220,6 @@ static cxla_status choose(Computation *c, bool *chosen, bool *any) {
 cxla_status pass_reshape_mover(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
-  pass_reserve_names(m);
   for (int ci = 0; ci < m->ncomps; ci++) {
     Computation *c = m->comps[ci];
     if (c->is_fusion) continue;

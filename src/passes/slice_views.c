@@ -84,7 +84,6 @@ static cxla_status hoist(HloModule *m, Computation *c, Instr *f, bool *changed) 
 cxla_status pass_slice_views(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
-  pass_reserve_names(m);
   count_callers(m);
   cxla_status s = NULL;
   for (int i = 0; i < m->ncomps && !s; i++) {

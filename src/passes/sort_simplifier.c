@@ -108,7 +108,6 @@ static cxla_status simplify_sort(HloModule *m, Computation *c, Instr *sort, cons
 cxla_status pass_sort_simplifier(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
-  pass_reserve_names(m);
   /* new comparators go to the front of m->comps: walk a snapshot */
   int ncomps = m->ncomps;
   Computation **comps = cxla_malloc((size_t)ncomps * sizeof(Computation *) + 1);

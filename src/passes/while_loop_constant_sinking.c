@@ -73,7 +73,6 @@ cxla_status pass_while_loop_constant_sinking(HloModule *m, const PassContext *ct
                                              bool *changed) {
   (void)ctx;
   *changed = false;
-  pass_reserve_names(m);
   /* every call site, sorted: a body or condition shared by two loops (not
    * flattened yet) is left alone */
   size_t ncalls = 0;

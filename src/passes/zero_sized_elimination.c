@@ -31,7 +31,6 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
 cxla_status pass_zero_sized_elimination(HloModule *m, const PassContext *ctx, bool *changed) {
   (void)ctx;
   *changed = false;
-  pass_reserve_names(m);
   for (int i = 0; i < m->ncomps; i++)
     if (!m->comps[i]->is_fusion) TRY(pass_rewrite_comp(m->comps[i], rule, m, changed));
   return NULL;
