@@ -18,6 +18,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <string.h>
 #include <time.h>
 #if defined(__x86_64__) || defined(__i386__)
@@ -277,7 +278,7 @@ cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int ma
   int64_t slice = (n + want - 1) / want;
   if (slice < min_slice) slice = min_slice;
   Job j;
-  memset(&j, 0, sizeof j);
+  memset(&j, 0, offsetof(Job, part)); /* the runs in use are set below */
   j.fn = fn;
   j.arg = arg;
   j.n = n;

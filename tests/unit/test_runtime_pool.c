@@ -200,6 +200,17 @@ TEST(concurrent_and_nested_callers) {
   rt_pool_destroy(p);
 }
 
+/* Yields until ready(arg) or a second has passed. */
+static void wait_a_second_for(bool (*ready)(void *), void *arg) {
+  struct timespec t0, t;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  while (!ready(arg)) {
+    sched_yield();
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) >= 1000000000L) return;
+  }
+}
+
 /* A slice that waits (up to a second) until `want` slices are inside at
  * once: a job of two such slices on a pool of two completes promptly only
  * if the worker takes the second one. */
@@ -208,19 +219,18 @@ typedef struct Meet {
   int want;
 } Meet;
 
+static bool met(void *arg) {
+  Meet *m = arg;
+  return atomic_load(&m->peak) >= m->want;
+}
+
 static cxla_status meet(void *arg, int64_t b, int64_t e) {
   (void)b, (void)e;
   Meet *m = arg;
   int now = atomic_fetch_add(&m->inside, 1) + 1;
   int peak = atomic_load(&m->peak);
   while (now > peak && !atomic_compare_exchange_weak(&m->peak, &peak, now)) {}
-  struct timespec t0, t;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  do {
-    if (atomic_load(&m->peak) >= m->want) break;
-    sched_yield();
-    clock_gettime(CLOCK_MONOTONIC, &t);
-  } while ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) < 1000000000L);
+  wait_a_second_for(met, m);
   atomic_fetch_sub(&m->inside, 1);
   return NULL;
 }
@@ -264,6 +274,14 @@ typedef struct Owners {
   pthread_mutex_t mu;
 } Owners;
 
+static bool all_seen(void *arg) {
+  Owners *o = arg;
+  pthread_mutex_lock(&o->mu);
+  bool all = o->nseen >= o->threads;
+  pthread_mutex_unlock(&o->mu);
+  return all;
+}
+
 static cxla_status own(void *arg, int64_t b, int64_t e) {
   Owners *o = arg;
   pthread_mutex_lock(&o->mu);
@@ -272,17 +290,7 @@ static cxla_status own(void *arg, int64_t b, int64_t e) {
   for (int i = 0; i < o->nseen; i++) known |= pthread_equal(o->seen[i], pthread_self());
   if (!known && o->nseen < 8) o->seen[o->nseen++] = pthread_self();
   pthread_mutex_unlock(&o->mu);
-  struct timespec t0, t;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  for (;;) {
-    pthread_mutex_lock(&o->mu);
-    bool all = o->nseen >= o->threads;
-    pthread_mutex_unlock(&o->mu);
-    if (all) break;
-    sched_yield();
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    if ((t.tv_sec - t0.tv_sec) * 1000000000L + (t.tv_nsec - t0.tv_nsec) > 1000000000L) break;
-  }
+  wait_a_second_for(all_seen, o);
   return NULL;
 }
 
