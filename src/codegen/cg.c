@@ -244,7 +244,7 @@ void em_loop_end(Em *e, Loop *l) {
   LLVMValueRef iv = LLVMBuildLoad2(e->b, e->cg->i64, l->iv_slot, "");
   LLVMBuildStore(e->b, LLVMBuildNSWAdd(e->b, iv, em_i64(e, 1), ""), l->iv_slot);
   LLVMValueRef br = LLVMBuildBr(e->b, l->cond);
-  if (e->plain_loop || e->plain_nest) keep_plain(e, br);
+  if (e->plain_loop) keep_plain(e, br);
   else if (e->long_chain) interleave(e, br, e->long_chain);
   e->plain_loop = false;
   e->long_chain = l->outer_long_chain;
@@ -1150,11 +1150,14 @@ static void emit_nest_rows(Em *e, const Instr *what, const Shape *shape, int fir
 
 /* ---- streamed nests ----
  * An elementwise kernel whose outputs are results of the module, larger
- * than the middle-level caches, writes them with non-temporal stores where
- * they are 64-byte aligned: a cache line written whole is not read from
- * memory first (a third of the traffic of a one-in, one-out kernel), and
- * the caller reads results later if at all. Values are those of
- * emit_nest, bit for bit. */
+ * than the middle-level caches, writes them with non-temporal stores: a
+ * cache line written whole is not read from memory first (a third of the
+ * traffic of a one-in, one-out kernel), and the caller reads results later
+ * if at all. Values are those of emit_nest, bit for bit. Such a kernel
+ * has one copy of its nest, the streamed one, and relies on its caller
+ * for aligned outputs and slices (codegen_kernel_streams): a plain copy
+ * for unaligned ones cost as much compile time again (softmax_4096's
+ * LLVM 48 -> 34 ms without it, sin_sq_16m's 75 -> 55). */
 #define CG_STREAM_MIN_BYTES (16 << 20)
 
 /* Whether in's value is a result of its module's entry computation (its
@@ -1172,6 +1175,8 @@ static bool entry_result(const Instr *in) {
   return false;
 }
 
+bool codegen_kernel_streams(const Instr *in) { return !codegen_kernel_context_free(in) && entry_result(in); }
+
 bool codegen_kernel_context_free(const Instr *in) {
   const Shape *s = in->shape;
   int n = s->type == T_TUPLE ? s->ntuple : 1;
@@ -1184,9 +1189,9 @@ bool codegen_kernel_context_free(const Instr *in) {
 
 /* Whether the nest of kernel `in` over outputs sh[0 .. nout) (same dims,
  * rows over the first `split` dims) streams: every output
- * CG_STREAM_MIN_BYTES or more, and either one-dimensional (emit_streamed
- * peels the unaligned start of a slice) or with rows of whole 64-byte
- * lines; and in's value an entry result. */
+ * CG_STREAM_MIN_BYTES or more, and either one-dimensional (slices start
+ * at multiples of CODEGEN_STREAM_ALIGN elements) or with rows of whole
+ * 64-byte lines; and in's value an entry result. */
 static bool streamed(const Instr *in, const Shape *const *sh, int nout, int split) {
   if (nout < 1 || nout > 8 || sh[0]->rank < 1) return false;
   for (int k = 0; k < nout; k++) {
@@ -1199,50 +1204,24 @@ static bool streamed(const Instr *in, const Shape *const *sh, int nout, int spli
   return entry_result(in);
 }
 
-/* emit_nest over [lo, hi) in two loops: plain stores first, then
- * streamed ones (Em.stream) over the rest, when every output is 64-byte
- * aligned; rank 1: from the first element at a 64-byte boundary (s2,
- * a multiple of g elements, so that LLVM knows the vector stores are
- * aligned), the elements before it plain. The fence at the end makes the
- * streamed stores visible before the slice counts as done. */
-/* Whether outputs 0 .. nout-1 are all 64-byte aligned (an i1 value). */
-static LLVMValueRef outputs_aligned64(Em *e, int nout) {
-  LLVMBuilderRef B = e->b;
-  LLVMValueRef ok = NULL;
-  for (int k = 0; k < nout; k++) {
-    LLVMValueRef a = LLVMBuildAnd(B, LLVMBuildPtrToInt(B, em_buf(e, k), e->cg->i64, ""), em_i64(e, 63), "");
-    LLVMValueRef c = LLVMBuildICmp(B, LLVMIntEQ, a, em_i64(e, 0), "");
-    ok = ok ? LLVMBuildAnd(B, ok, c, "") : c;
-  }
-  return ok;
-}
-
+/* emit_nest over [lo, hi) with streamed stores (Em.stream), under the
+ * contract codegen_kernel_streams states: every output 64-byte aligned
+ * and, rank 1, lo a multiple of CODEGEN_STREAM_ALIGN elements. lo is
+ * rounded up to a multiple of g elements all the same (the same value),
+ * so that LLVM knows the vector stores are aligned. The fence at the end
+ * makes the streamed stores visible before the slice counts as done. */
 static void emit_streamed(Em *e, const Instr *what, const Shape *const *sh, int nout, LLVMValueRef lo,
                           LLVMValueRef hi, int split, int spec) {
-  LLVMBuilderRef B = e->b;
-  LLVMValueRef ok = outputs_aligned64(e, nout);
   int64_t g = 1;
   for (int k = 0; k < nout; k++) {
     int64_t gk = 512 / type_bits(sh[k]->type);
     if (gk > g) g = gk;
   }
-  LLVMValueRef s2, e1;
-  if (sh[0]->rank == 1) {
-    s2 = LLVMBuildAnd(B, LLVMBuildAdd(B, lo, em_i64(e, g - 1), ""), em_i64(e, -g), "");
-    e1 = LLVMBuildSelect(B, ok, smin(e, s2, hi), hi, "");
-  } else {
-    s2 = lo;
-    e1 = LLVMBuildSelect(B, ok, lo, hi, "");
-  }
-  LLVMValueRef e2 = LLVMBuildSelect(B, ok, hi, s2, "");
-  em_scope_push(e);
-  e->plain_nest = true;
-  emit_nest(e, what, sh[0], 0, nout, lo, e1, split, spec);
-  e->plain_nest = false;
-  em_scope_pop(e);
+  LLVMValueRef s2 = lo;
+  if (sh[0]->rank == 1) s2 = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, lo, em_i64(e, g - 1), ""), em_i64(e, -g), "");
   em_scope_push(e);
   e->stream = true;
-  emit_nest(e, what, sh[0], 0, nout, s2, e2, split, spec);
+  emit_nest(e, what, sh[0], 0, nout, s2, hi, split, spec);
   e->stream = false;
   em_scope_pop(e);
   LLVMBuildFence(e->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
@@ -1272,25 +1251,14 @@ static bool streamed_rows(Em *e, const Instr *in, const Shape *const *sh, int no
   return true;
 }
 
-/* emit_nest_rows over [lo, hi) as emit_streamed emits a nest: streamed
- * when output 0 is 64-byte aligned, plain otherwise (rows of whole lines:
- * streamed_rows). */
+/* emit_nest_rows over [lo, hi) as emit_streamed emits a nest (rows of
+ * whole lines: streamed_rows). */
 static void emit_rows_streamed(Em *e, const Instr *what, const Shape *const *sh, int nout, LLVMValueRef lo,
                                LLVMValueRef hi, int split, int rowk, const Instr *const *red, int nred) {
-  LLVMBuilderRef B = e->b;
-  LLVMValueRef ok = outputs_aligned64(e, nout);
-  LLVMValueRef e1 = LLVMBuildSelect(B, ok, lo, hi, ""), e2 = LLVMBuildSelect(B, ok, hi, lo, "");
   e->out_unread = true;
-  int nbound = e->nbound;
-  em_scope_push(e);
-  e->plain_nest = true;
-  emit_nest_rows(e, what, sh[0], 0, nout, lo, e1, split, 0, rowk, red, nred);
-  e->plain_nest = false;
-  em_scope_pop(e);
-  e->nbound = nbound; /* the second nest computes the stash again */
   em_scope_push(e);
   e->stream = true;
-  emit_nest_rows(e, what, sh[0], 0, nout, lo, e2, split, 0, rowk, red, nred);
+  emit_nest_rows(e, what, sh[0], 0, nout, lo, hi, split, 0, rowk, red, nred);
   e->stream = false;
   em_scope_pop(e);
   LLVMBuildFence(e->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");

@@ -100,14 +100,6 @@ typedef struct Em {
    * pass of a speculating kernel, cg.c spec_pass; the row loop of a tiled
    * nest, emit_nest_tiled). */
   bool plain_loop;
-  /* Set while the plain copy of a streamed kernel is emitted (cg.c
-   * emit_streamed, emit_rows_streamed): every loop of it is left plain,
-   * as plain_loop leaves one. That copy runs only the elements before the
-   * first 64-byte boundary of a slice, or all of them where an output is
-   * not 64-byte aligned (never for the executor's own buffers); LLVM's
-   * vectorized loops, their interleaving and epilogues for it cost as
-   * much compile time as the streamed copy, which does the work. */
-  bool plain_nest;
   /* row kernels: the reduce whose loop also writes its input's elements
    * into output 0 (of the input's dims and type), where the row's
    * elements read them back instead of computing them again; or NULL */

@@ -87,6 +87,15 @@ int64_t codegen_kernel_min_rows(const Instr *in);
  * streamed). */
 bool codegen_kernel_context_free(const Instr *in);
 
+/* Whether the kernel of `in` may write its outputs with non-temporal
+ * stores (outputs of 16 MiB and more that are entry results: cg.c
+ * streamed). Its caller must then pass every output 64-byte aligned and,
+ * when output 0 is one-dimensional, call it on slices [lo, hi) whose lo
+ * is a multiple of CODEGEN_STREAM_ALIGN (the kernel stores from lo as
+ * from a 64-byte boundary). False for every kernel that does not. */
+bool codegen_kernel_streams(const Instr *in);
+#define CODEGEN_STREAM_ALIGN 64
+
 /* Number of output buffers of the kernel for `in`. */
 int codegen_kernel_outputs(const Instr *in);
 

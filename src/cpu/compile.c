@@ -359,6 +359,9 @@ static cxla_status kernel_step(Builder *bd, Step *st, const Instr *in, int prog)
   st->min_slice = kernel_min_slice(in, st->extent, bd->x->grain);
   int64_t min_rows = codegen_kernel_min_rows(in);
   if (st->min_slice < min_rows) st->min_slice = min_rows;
+  st->streams = codegen_kernel_streams(in);
+  const Shape *o0 = in->shape->type == T_TUPLE && in->shape->ntuple > 0 ? in->shape->tuple[0] : in->shape;
+  st->unit = st->streams && o0->rank == 1 ? CODEGEN_STREAM_ALIGN : 1;
   bd->x->stats.nkernels++;
   plan_pre_dots(bd->x, st, in);
   st->row_alias = row_alias_possible(bd->x->progs[prog], in);
@@ -818,7 +821,7 @@ static void plan_chains(Program *p, const Users *u) {
     const Instr *d2 = s2->in, *f = d2->operands[0];
     Step *sf = &p->steps[f->id];
     if (f == c->root || d2->operands[1] == f || u->count[f->id] != 1 || sf->kind != ST_KERNEL || sf->nout != 1 ||
-        sf->npre || sf->chained || sf->chain || f->shape->type != T_F32 || f->noperands < 1 ||
+        sf->npre || sf->chained || sf->chain || sf->streams || f->shape->type != T_F32 || f->noperands < 1 ||
         !codegen_row_inplace(f))
       continue;
     const Instr *d1 = f->operands[0];

@@ -152,6 +152,12 @@ typedef struct Step {
   uint8_t (*pred)(const void *const *args); /* sort: the compiled comparator */
   int64_t extent;
   int64_t min_slice;  /* kernel: fewest rows worth handing to another thread */
+  /* kernel: it may write its outputs with non-temporal stores
+   * (codegen_kernel_streams): each output buffer is 64-byte aligned, and
+   * its slices start at multiples of `unit` rows (CODEGEN_STREAM_ALIGN for
+   * one-dimensional outputs, else 1) */
+  bool streams;
+  int64_t unit;
   int nout;
   /* kernel: bit k set when output k may take operand k's buffer (the
    * kernel works in place and this step is the operand's last use); done

@@ -390,19 +390,22 @@ static bool reusable(const RVal *v) {
          v->lit.type != T_TUPLE;
 }
 
-/* One slice [lo, hi) of a kernel's rows, on whichever pool thread claims
- * it: with the FTZ/DAZ modes set on that thread as on the caller's. */
+/* One slice of a kernel's rows, on whichever pool thread claims it: with
+ * the FTZ/DAZ modes set on that thread as on the caller's. The pool
+ * deals out [lo, hi) in units of `unit` rows (the last one short). */
 typedef struct KernelCall {
   KernelFn fn;
   void **bufs;
   const struct RtControl *control;
+  int64_t unit, extent;
 } KernelCall;
 
 static cxla_status kernel_slice(void *arg, int64_t lo, int64_t hi) {
   const KernelCall *k = arg;
   TRY(rt_check(k->control));
   unsigned mode = cpu_fp_mode_enter();
-  k->fn(k->bufs, lo, hi);
+  hi *= k->unit;
+  k->fn(k->bufs, lo * k->unit, hi < k->extent ? hi : k->extent);
   cpu_fp_mode_leave(mode);
   return NULL;
 }
@@ -411,9 +414,16 @@ static cxla_status kernel_slice(void *arg, int64_t lo, int64_t hi) {
  * in slices of at least st->min_slice rows (a kernel too small to be
  * worth splitting runs on the caller). Every row is computed by exactly
  * one call, in the same way whatever the split: results do not depend on
- * the thread count. */
+ * the thread count. A streaming kernel's outputs are 64-byte aligned
+ * (step_output) and its slices start at multiples of st->unit rows; the
+ * check keeps a broken promise from becoming stores at the wrong
+ * addresses. */
 static cxla_status kernel_call(const ExecCtx *x, const Step *st, void **bufs) {
-  KernelCall k = {st->fn, bufs, x->control};
+  int64_t unit = st->unit > 1 ? st->unit : 1;
+  for (int k = 0; st->streams && k < st->nout; k++)
+    if ((uintptr_t)bufs[k] & 63)
+      return ERR(INTERNAL, "cpu: kernel %s: output %d is not 64-byte aligned", st->kname, k);
+  KernelCall kc = {st->fn, bufs, x->control, unit, st->extent};
   if (!x->pool || x->nthreads <= 1 || st->extent < 2 * st->min_slice) {
     unsigned mode = cpu_fp_mode_enter();
     st->fn(bufs, 0, st->extent);
@@ -421,16 +431,19 @@ static cxla_status kernel_call(const ExecCtx *x, const Step *st, void **bufs) {
     return NULL;
   }
   if (x->nsplit) __atomic_add_fetch(x->nsplit, 1, __ATOMIC_RELAXED);
-  return rt_pool_parallel_for(x->pool, st->extent, st->min_slice, x->nthreads, kernel_slice, &k);
+  return rt_pool_parallel_for(x->pool, (st->extent + unit - 1) / unit, (st->min_slice + unit - 1) / unit,
+                              x->nthreads, kernel_slice, &kc);
 }
 
 /* The buffer for output k (of shape sh) of a kernel or GEMM step: the
  * caller's result array when the output is one (Step.leaf1: written in
- * place, never copied), else a fresh array. */
+ * place, never copied) and, for a streaming kernel, 64-byte aligned; else
+ * a fresh array (aligned; copied into the caller's at the end). */
 cxla_status step_output(const ExecCtx *x, const Step *st, int k, const Shape *sh, RVal **out) {
   int leaf = st->leaf1[k] - 1;
   if (leaf >= 0 && x->results && leaf < x->nresults && x->results[leaf].type == sh->type &&
-      x->results[leaf].size == (size_t)shape_elems(sh) * (size_t)type_bytes(sh->type)) {
+      x->results[leaf].size == (size_t)shape_elems(sh) * (size_t)type_bytes(sh->type) &&
+      !(st->streams && ((uintptr_t)x->results[leaf].data & 63))) {
     Literal view = {.type = sh->type, .rank = sh->rank, .dims = (int64_t *)sh->dims, .data = x->results[leaf].data};
     return rval_borrow(&view, out);
   }

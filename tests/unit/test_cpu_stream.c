@@ -1,19 +1,21 @@
 /* The CPU backend's streamed nests (src/codegen/cg.c emit_streamed:
  * elementwise kernels computing module results of 16 MiB and more write them with
- * non-temporal stores from the first 64-byte boundary of each slice)
+ * non-temporal stores, their slices starting on 64-byte boundaries)
  * against the interpreter, bit for bit: one-dimensional outputs of odd
- * lengths (slices that start inside a cache line, the elements before the
- * boundary stored plainly), f32, f16 and s8 outputs, two outputs of one
- * fusion, rows of whole cache lines and rows that are not (the plain
- * nest); on one thread and split over a pool of 2 into 8 slices. Then a
+ * lengths (the last slice's last line partial), f32, f16 and s8 outputs,
+ * two outputs of one fusion, rows of whole cache lines and rows that are
+ * not (not streamed); on one thread and split over a pool of 2 into
+ * slices of one unit (64 elements, one row). Then a
  * tanh and a sine (a speculating nest): within tolerance of the
  * interpreter, and split bit for bit as on one thread. Then row kernels
  * (cg.c streamed_rows: softmax, its stash in a scratch row, and layer
  * norm): their first rows bit for bit as a module of those rows alone
  * computes them (too small to stream), the whole within tolerance of the
- * interpreter, and their LLVM IR holding non-temporal stores or not. And
- * a streamed kernel's plain copy (cg.c Em.plain_nest) is not vectorized:
- * as many vectorized loops as the same module too small to stream. */
+ * interpreter, and their LLVM IR holding non-temporal stores or not. A
+ * streamed kernel has one copy of its nest: as many loops and vectorized
+ * loops as the same module too small to stream. And a caller's result
+ * array that is not 64-byte aligned gets the same bits (exec.c
+ * step_output: the kernel writes an aligned array, copied). */
 #include <ftw.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 #include "cpu_vs_interp.h"
 #include "interp/interp.h"
 #include "verify/verify.h"
+#include "runtime/backend.h"
 #include "runtime/threadpool.h"
 
 /* cpu_vs_interp_split: one thread, or a pool of 2 with every kernel
@@ -185,11 +188,12 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
 
 /* Runs text on the cpu backend with spread arguments (split: a pool of 2,
  * slices of one row), into *out; *nt: the non-temporal stores in its
- * optimized LLVM IR (NULL: not asked), and *nvec (when not NULL) its
- * vectorized loops (blocks LLVM names vector.body...). interp: the
+ * optimized LLVM IR (NULL: not asked), *nvec (when not NULL) its
+ * vectorized loops (blocks LLVM names vector.body...) and *nloop (when
+ * not NULL) its loops (latches with !llvm.loop). interp: the
  * interpreter's result wanted within tolerance, or not. */
 static bool run_spread(const char *name, const char *text, bool split, Literal **out, int *nt, int *nvec,
-                       bool interp) {
+                       int *nloop, bool interp) {
   if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL;
@@ -215,9 +219,11 @@ static bool run_spread(const char *name, const char *text, bool split, Literal *
     char line[4096];
     *nt = 0;
     if (nvec) *nvec = 0;
+    if (nloop) *nloop = 0;
     while (f && fgets(line, sizeof line, f)) {
       if (strstr(line, "store <") && strstr(line, "!nontemporal")) (*nt)++;
       if (nvec && !strncmp(line, "vector.body", 11)) (*nvec)++;
+      if (nloop && strstr(line, " br ") && strstr(line, "!llvm.loop")) (*nloop)++;
     }
     ok = ok && f;
     if (f) fclose(f);
@@ -237,42 +243,43 @@ static bool run_spread(const char *name, const char *text, bool split, Literal *
  * within tolerance of the interpreter (on one thread), the same bits
  * split, and its first `rows` rows those of `small` (the same module over
  * them, too small to stream: the plain row kernel, its stash in the
- * output); and as many loops vectorized in big's optimized IR as in
- * small's: a streamed kernel's plain copy (for outputs not 64-byte
- * aligned) is left scalar (cg.c Em.plain_nest), only its streamed copy
- * vectorized. */
+ * output); and as many loops, and loops vectorized, in big's optimized
+ * IR as in small's: a streamed kernel has one copy of its nest, vectorized
+ * as the plain kernel's is. */
 static bool check_rows(const char *name, const char *big, const char *small, int64_t rows, int64_t cols,
                        bool streams) {
   Literal *one = NULL, *two = NULL, *part = NULL;
-  int nt = 0, nt_small = 0, nvec = 0, nvec_small = 0;
-  bool ok = run_spread(name, big, false, &one, &nt, &nvec, true) &&
-            run_spread(name, big, true, &two, NULL, NULL, false) &&
-            run_spread(name, small, false, &part, &nt_small, &nvec_small, false);
+  int nt = 0, nt_small = 0, nvec = 0, nvec_small = 0, nloop = 0, nloop_small = 0;
+  bool ok = run_spread(name, big, false, &one, &nt, &nvec, &nloop, true) &&
+            run_spread(name, big, true, &two, NULL, NULL, NULL, false) &&
+            run_spread(name, small, false, &part, &nt_small, &nvec_small, &nloop_small, false);
   if (ok && !literal_equal(one, two)) ok = false, fprintf(stderr, "%s: split run differs\n", name);
   if (ok && memcmp(one->data, part->data, (size_t)(rows * cols) * sizeof(float)))
     ok = false, fprintf(stderr, "%s: first %lld rows differ from the small module's\n", name, (long long)rows);
   if (ok && ((nt > 0) != streams || nt_small != 0))
     ok = false, fprintf(stderr, "%s: %d non-temporal stores (small: %d)\n", name, nt, nt_small);
-  if (ok && (nvec != nvec_small || nvec_small < 1))
-    ok = false, fprintf(stderr, "%s: %d vectorized loops (small: %d)\n", name, nvec, nvec_small);
+  if (ok && (nvec != nvec_small || nvec_small < 1 || nloop != nloop_small))
+    ok = false, fprintf(stderr, "%s: %d loops, %d vectorized (small: %d, %d)\n", name, nloop, nvec, nloop_small,
+                        nvec_small);
   literal_free(one);
   literal_free(two);
   literal_free(part);
   return ok;
 }
 
-/* The one-dimensional streamed kernels vectorize only their streamed
- * copy: as many vectorized loops in the optimized IR of big as in that
- * of small (the same module over fewer elements, not streamed), which has
+/* A one-dimensional streamed kernel has one copy of its nest (cg.c
+ * emit_streamed; the caller gives it aligned outputs and slices): as many
+ * loops and vectorized loops in the optimized IR of big as in that of
+ * small (the same module over fewer elements, not streamed), which has
  * some, and non-temporal stores in big's only. */
-static bool check_vector_loops(const char *name, const char *big, const char *small) {
+static bool check_one_copy(const char *name, const char *big, const char *small) {
   Literal *a = NULL, *b = NULL;
-  int nt = 0, nt_small = 0, nvec = 0, nvec_small = 0;
-  bool ok = run_spread(name, big, false, &a, &nt, &nvec, false) &&
-            run_spread(name, small, false, &b, &nt_small, &nvec_small, false);
-  if (ok && (nvec != nvec_small || nvec_small < 1 || nt < 1 || nt_small != 0))
-    ok = false, fprintf(stderr, "%s: %d vectorized loops, %d non-temporal stores (small: %d, %d)\n", name, nvec,
-                        nt, nvec_small, nt_small);
+  int nt = 0, nt_small = 0, nvec = 0, nvec_small = 0, nloop = 0, nloop_small = 0;
+  bool ok = run_spread(name, big, false, &a, &nt, &nvec, &nloop, false) &&
+            run_spread(name, small, false, &b, &nt_small, &nvec_small, &nloop_small, false);
+  if (ok && (nvec != nvec_small || nvec_small < 1 || nloop != nloop_small || nt < 1 || nt_small != 0))
+    ok = false, fprintf(stderr, "%s: %d loops, %d vectorized, %d non-temporal stores (small: %d, %d, %d)\n", name,
+                        nloop, nvec, nt, nloop_small, nvec_small, nt_small);
   literal_free(a);
   literal_free(b);
   return ok;
@@ -282,9 +289,63 @@ static bool check_vector_loops(const char *name, const char *big, const char *sm
   "HloModule m\n\nENTRY e {\n  x = f32[" N "] parameter(0)\n  s = f32[" N "] sine(x)\n"             \
   "  ROOT r = f32[" N "] multiply(s, s)\n}\n"
 
-TEST(plain_copy_scalar) {
-  CHECK(check_vector_loops("chain", CHAIN("f32", "4194319"), CHAIN("f32", "4099")));
-  CHECK(check_vector_loops("sine", SINE("4194319"), SINE("4099")));
+TEST(one_copy) {
+  CHECK(check_one_copy("chain", CHAIN("f32", "4194319"), CHAIN("f32", "4099")));
+  CHECK(check_one_copy("sine", SINE("4194319"), SINE("4099")));
+}
+
+/* text run through the backend's execute with its one result array at
+ * 4 bytes past a 64-byte boundary (split: over a pool of 2, slices of one
+ * unit), against cpu_execute_opts's result (the executor's own aligned
+ * array), bit for bit. */
+static bool check_unaligned_result(const char *name, const char *text, bool split) {
+  if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL;
+  CpuExecutable *x = NULL;
+  RtPool *pool = NULL;
+  void *raw = NULL;
+  CpuCompileOptions co = {.struct_size = sizeof co};
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = cpu_vs_interp_args_fn(m, 1, spread, NULL, &args);
+  if (!s) s = cpu_compile(m, &co, &x);
+  if (!s && split) s = rt_pool_create(2, &pool);
+  CpuExecOptions o = {.pool = pool, .num_threads = split ? 2 : 1};
+  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &want);
+  bool ok = !s;
+  if (ok) {
+    size_t bytes = (size_t)want->nelems * (size_t)type_bytes(want->type);
+    raw = aligned_alloc(64, bytes + 64);
+    char *data = raw ? (char *)raw + 4 : NULL;
+    RtArray in[4], res = {.type = want->type, .rank = want->rank, .dims = want->dims, .data = data, .size = bytes};
+    int n = m->entry->nparams < 4 ? m->entry->nparams : 4;
+    for (int i = 0; i < n; i++)
+      in[i] = (RtArray){.type = args[i]->type, .rank = args[i]->rank, .dims = args[i]->dims, .data = args[i]->data,
+                        .size = (size_t)args[i]->nelems * (size_t)type_bytes(args[i]->type)};
+    BackendExecuteArgs a = {.program = x, .nargs = n, .args = in, .nresults = 1, .results = &res,
+                            .num_threads = split ? 2 : 1, .pool = pool};
+    s = raw ? cpu_backend.execute(&a) : cxla_oom();
+    ok = !s && !memcmp(data, want->data, bytes);
+    if (!s && !ok) fprintf(stderr, "%s: the unaligned result differs\n", name);
+  }
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  cxla_status_free(s);
+  free(raw);
+  cpu_vs_interp_free_args(m, args);
+  literal_free(want);
+  cpu_executable_destroy(x);
+  rt_pool_destroy(pool);
+  cxla_module_destroy(m);
+  if (split) unsetenv("CXLA_CPU_GRAIN");
+  return ok;
+}
+
+TEST(unaligned_result) {
+  CHECK(check_unaligned_result("chain", CHAIN("f32", "4194319"), false));
+  CHECK(check_unaligned_result("chain_split", CHAIN("f32", "4194319"), true));
+  CHECK(check_unaligned_result("rows_split", CHAIN("f32", "2049,2048"), true));
+  CHECK(check_unaligned_result("softmax_split", SOFTMAX("1024", "4096"), true));
 }
 
 TEST(row_kernels) {
@@ -302,6 +363,7 @@ int main(void) {
   RUN(rows);
   RUN(transcendental);
   RUN(row_kernels);
-  RUN(plain_copy_scalar);
+  RUN(one_copy);
+  RUN(unaligned_result);
   return test_summary(__FILE__);
 }
