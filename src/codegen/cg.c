@@ -1684,6 +1684,15 @@ cxla_status codegen_light_small_kernels(Codegen *cg, int *nlight) {
   return NULL;
 }
 
+bool codegen_all_kernels_small(Codegen *cg) {
+  unsigned ms = LLVMGetEnumAttributeKindForName("minsize", 7), on = LLVMGetEnumAttributeKindForName("optnone", 7);
+  for (LLVMValueRef f = LLVMGetFirstFunction(cg->mod); f; f = LLVMGetNextFunction(f))
+    if (LLVMGetLinkage(f) == LLVMExternalLinkage && LLVMCountBasicBlocks(f) > 0 && !has_fn_attr(f, ms) &&
+        !has_fn_attr(f, on))
+      return false;
+  return true;
+}
+
 static int64_t kernel_work(const Instr *in) {
   int64_t out = 0, inner = inner_trip(in);
   if (in->shape->type == T_TUPLE) {

@@ -138,6 +138,11 @@ cxla_status codegen_alias_kernel(Codegen *cg, const char *name, const char *exis
  * distinct kernels). *nlight: how many. Call after codegen_share_kernels. */
 cxla_status codegen_light_small_kernels(Codegen *cg, int *nlight);
 
+/* Whether every function the module defines for its callers is a small
+ * kernel (optimized for size, as above; or made light); true for a module
+ * that defines none. */
+bool codegen_all_kernels_small(Codegen *cg);
+
 /* Hands the LLVM module to the caller (who disposes of it or gives it to a
  * JIT); the Codegen keeps nothing. */
 LLVMModuleRef codegen_take_module(Codegen *cg);

@@ -13,7 +13,7 @@
 
 /* Per client: what the disk cache needs. */
 typedef struct CpuClient {
-  int opt_level;     /* LLVM's: $CXLA_CPU_OPT, else 2 */
+  int opt_level;     /* LLVM's: $CXLA_CPU_OPT, else 0 (cpu_compile picks) */
   char *target_id;   /* cache.c */
   bool keep_object;  /* a disk cache is on: keep object files to store */
 } CpuClient;
@@ -23,8 +23,8 @@ static cxla_status cpu_client_create(const BackendClientOptions *options, void *
   CpuClient *c = cxla_calloc(1, sizeof *c);
   if (!c) return cxla_oom();
   const char *opt = getenv("CXLA_CPU_OPT");
-  c->opt_level = opt ? atoi(opt) : 2;
-  if (c->opt_level < 0 || c->opt_level > 3) c->opt_level = 2;
+  c->opt_level = opt ? atoi(opt) : 0;
+  if (c->opt_level < 0 || c->opt_level > 3) c->opt_level = 0;
   char *dir = rt_disk_cache_dir();
   c->keep_object = dir != NULL;
   cxla_free(dir);

@@ -47,7 +47,10 @@ typedef struct CpuExecutable CpuExecutable;
 
 typedef struct CpuCompileOptions {
   size_t struct_size;
-  int opt_level;        /* LLVM optimization: 0..3 (default 2 when 0 given? see cpu_compile) */
+  /* LLVM optimization, 1..3; 0: $CXLA_CPU_OPT if set (0..3), else the
+   * level cpu_compile picks: 2, or 1 for a module of small kernels only
+   * (CPU_SMALL_MODULE_OPT) */
+  int opt_level;
   const char *dump_dir; /* write LLVM IR before/after optimization and assembly here, or NULL */
   bool keep_object;     /* keep the object file for the disk cache (cpu/cache.c) */
   int compile_threads;  /* LLVM compiles the kernels as this many parts at once
@@ -68,6 +71,7 @@ typedef struct CpuCompileStats {
   int nbf16_direct;         /* bf16 -> f32 converts skipped: their dots read bf16 */
   int nbf16_rounded;        /* fusions convert(dot) to bf16 run as one GEMM step (bf16 result) */
   int nlight;               /* small kernels compiled unoptimized (codegen_light_small_kernels) */
+  int opt_level;            /* the LLVM pipeline's level (default<O1>, <O2>, ...) */
   int nparts;               /* object files: the parts LLVM compiled at once (jit_parts.c) */
   /* loaded from the disk cache: planning the steps, linking the object
    * (codegen_s and llvm_s are then 0: no IR, no LLVM compile) */

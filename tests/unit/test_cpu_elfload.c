@@ -279,6 +279,31 @@ TEST(small_kernels_light_past_a_bound) {
   unsetenv("CXLA_CPU_LIGHT_MIN");
 }
 
+/* A module of small kernels only (scalars: optimized for size) runs
+ * LLVM's O1 pipeline, one with a large kernel (tanh of 32768 elements)
+ * O2, unless $CXLA_CPU_OPT chooses; the results are the interpreter's. */
+TEST(small_modules_at_o1) {
+  const char *tiny = "HloModule tiny\nENTRY main {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+                     "  c = f32[] parameter(2)\n  m = f32[] multiply(a, b)\n  s = f32[] add(m, c)\n"
+                     "  ROOT r = f32[] sine(s)\n}\n";
+  const char *big = "HloModule big\nENTRY main {\n  a = f32[] parameter(0)\n  b = f32[512,64] parameter(1)\n"
+                    "  x = f32[] exponential(a)\n  w = f32[512,64] tanh(b)\n"
+                    "  ROOT o = (f32[], f32[512,64]) tuple(x, w)\n}\n";
+  const char *env[] = {NULL, "2", "3"};
+  const int want_tiny[] = {1, 2, 3}, want_big[] = {2, 2, 3};
+  for (int i = 0; i < 3; i++) {
+    if (env[i]) setenv("CXLA_CPU_OPT", env[i], 1);
+    CpuCompileStats st, sb;
+    CHECK(cpu_vs_interp("tiny", tiny, false) && cpu_vs_interp("big", big, false));
+    CHECK(compile_stats("tiny", tiny, &st) && compile_stats("big", big, &sb));
+    CHECK(st.opt_level == want_tiny[i] && sb.opt_level == want_big[i]);
+    if (st.opt_level != want_tiny[i] || sb.opt_level != want_big[i])
+      fprintf(stderr, "  CXLA_CPU_OPT=%s: O%d and O%d, O%d and O%d expected\n", env[i] ? env[i] : "(unset)",
+              st.opt_level, sb.opt_level, want_tiny[i], want_big[i]);
+    unsetenv("CXLA_CPU_OPT");
+  }
+}
+
 /* Corpus cases, optimized by the default pipeline, on their arguments. */
 TEST(corpus_cases_loaded) {
   if (!corpus) {
@@ -511,6 +536,7 @@ int main(int argc, char **argv) {
   RUN(loaded_programs_compute_what_the_jit_does);
   RUN(identical_kernels_shared);
   RUN(small_kernels_light_past_a_bound);
+  RUN(small_modules_at_o1);
   RUN(corpus_cases_loaded);
   RUN(damaged_objects_never_crash);
   RUN(unknown_relocations_are_not_loaded);
