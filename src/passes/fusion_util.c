@@ -197,6 +197,21 @@ Computation *fusion_ctx_new_computation(FusionCtx *x, const Computation *caller,
   return fc;
 }
 
+cxla_status fusion_ctx_rename_computation(FusionCtx *x, Computation *fc, const char *name) {
+  char buf[256];
+  const char *want = name;
+  for (int i = 1; fusion_ctx_has_computation(x, want); i++) {
+    snprintf(buf, sizeof buf, "%.200s.%d", name, i);
+    want = buf;
+  }
+  const char *copy = arena_strdup(&x->m->arena, want);
+  if (!copy || !namemap_set(&x->comp_names, copy, fc)) return cxla_oom();
+  namemap_set(&x->comp_names, fc->name, NULL); /* an existing key: cannot fail */
+  fusion_ctx_note_free_name(x, fc->name);
+  fc->name = copy;
+  return NULL;
+}
+
 /* The N of "<prefix>N", or 0. */
 static int name_tag(const char *name, const char *prefix) {
   size_t n = strlen(prefix);

@@ -100,6 +100,10 @@ int fusion_ctx_callers(const FusionCtx *x, const Computation *c);
  * with one caller, to be placed just before `caller`. NULL on OOM. */
 Computation *fusion_ctx_new_computation(FusionCtx *x, const Computation *caller,
                                         const char *name);
+/* Renames fused computation fc (kept, with its caller and place) to
+ * `name`, made unique as by fusion_ctx_new_computation; its old name
+ * becomes free. NULL status, or OOM. */
+cxla_status fusion_ctx_rename_computation(FusionCtx *x, Computation *fc, const char *name);
 /* Records that a name fusion.N or fused_computation.N became free (the
  * multi-output pass looks for the lowest free N from free_tag on). */
 void fusion_ctx_note_free_name(FusionCtx *x, const char *name);

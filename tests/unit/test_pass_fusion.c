@@ -343,6 +343,49 @@ TEST(multi_output_fusion_path_made_by_a_merge) {
   module_destroy(m);
 }
 
+/* Three sibling fusions of p, merged in two sweeps (a and b, then that
+ * pair and c): the earlier side of each merge lends its computation
+ * (multi_output_fusion.c adopt: a group grows in place, only the other
+ * side is copied), so the one fusion left calls one of the three original
+ * computations, with all three results and p as its one parameter, and
+ * the other two are gone; the values are the module's. */
+TEST(multi_output_fusion_grows_in_place) {
+  const char *text =
+      "HloModule grow\n\n"
+      "%fa (p0: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  ROOT %r = f32[8]{0} sine(%p0)\n}\n\n"
+      "%fb (p0: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  ROOT %r = f32[8]{0} cosine(%p0)\n}\n\n"
+      "%fc (p0: f32[8]) -> f32[8] {\n  %p0 = f32[8]{0} parameter(0)\n  ROOT %r = f32[8]{0} tanh(%p0)\n}\n\n"
+      "ENTRY %main (p: f32[8]) -> (f32[8], f32[8], f32[8]) {\n"
+      "  %p = f32[8]{0} parameter(0)\n"
+      "  %a = f32[8]{0} fusion(%p), kind=kLoop, calls=%fa\n"
+      "  %b = f32[8]{0} fusion(%p), kind=kLoop, calls=%fb\n"
+      "  %c = f32[8]{0} fusion(%p), kind=kLoop, calls=%fc\n"
+      "  ROOT %t = (f32[8]{0}, f32[8]{0}, f32[8]{0}) tuple(%a, %b, %c)\n"
+      "}\n";
+  HloModule *before = pc_parse(text), *m = pc_parse(text);
+  if (!before || !m) {
+    CHECK(false);
+    module_destroy(before);
+    module_destroy(m);
+    return;
+  }
+  const Computation *orig[3] = {module_find_computation(m, "fa"), module_find_computation(m, "fb"),
+                                 module_find_computation(m, "fc")};
+  CHECK(orig[0] && orig[1] && orig[2] && pc_run(m, "multi-output-fusion"));
+  const Instr *f = pc_find(m->entry, OP_FUSION, 0);
+  CHECK(pc_count(m->entry, OP_FUSION) == 1 && f);
+  int lent = 0, kept = 0;
+  for (int i = 0; i < 3; i++) {
+    lent += f && callee(f) == orig[i];
+    for (int k = 0; k < m->ncomps; k++) kept += m->comps[k] == orig[i];
+  }
+  CHECK(lent == 1 && kept == 1);
+  if (f) CHECK(callee(f)->root->op == OP_TUPLE && callee(f)->root->noperands == 3 && callee(f)->nparams == 1);
+  CHECK(pc_same_values(before, m));
+  module_destroy(before);
+  module_destroy(m);
+}
+
 /* Siblings that must stay apart: r2 reads r1 (merging would make a cycle),
  * and r3 iterates over a different index space. */
 TEST(multi_output_fusion_negative) {
@@ -575,6 +618,7 @@ int main(int argc, char **argv) {
   RUN(never_fused_ops);
   RUN(fusion_size_limit);
   RUN(multi_output_fusion_siblings);
+  RUN(multi_output_fusion_grows_in_place);
   RUN(multi_output_fusion_path_made_by_a_merge);
   RUN(multi_output_fusion_negative);
   RUN(existing_fusions_kept);
