@@ -1206,10 +1206,11 @@ static bool streamed(const Instr *in, const Shape *const *sh, int nout, int spli
 
 /* emit_nest over [lo, hi) with streamed stores (Em.stream), under the
  * contract codegen_kernel_streams states: every output 64-byte aligned
- * and, rank 1, lo a multiple of CODEGEN_STREAM_ALIGN elements. lo is
- * rounded up to a multiple of g elements all the same (the same value),
- * so that LLVM knows the vector stores are aligned. The fence at the end
- * makes the streamed stores visible before the slice counts as done. */
+ * and, rank 1, lo a multiple of CODEGEN_STREAM_ALIGN elements. Rank 1:
+ * lo rounded up to a multiple of g elements all the same (no change under
+ * the contract), so that LLVM knows the vector stores are aligned. The
+ * fence at the end makes the streamed stores visible before the slice
+ * counts as done. */
 static void emit_streamed(Em *e, const Instr *what, const Shape *const *sh, int nout, LLVMValueRef lo,
                           LLVMValueRef hi, int split, int spec) {
   int64_t g = 1;
