@@ -39,6 +39,17 @@ static inline HloModule *pc_parse(const char *text) {
   return m;
 }
 
+/* Two modules parsed from text (one to transform, one to compare it
+ * with): both, or neither (a failed check). */
+static inline bool pc_parse_two(const char *text, HloModule **a, HloModule **b) {
+  *a = pc_parse(text);
+  *b = *a ? pc_parse(text) : NULL;
+  if (*b) return true;
+  if (*a) module_destroy(*a);
+  *a = NULL;
+  return false;
+}
+
 /* Runs the comma-separated passes, verifying after each. */
 static inline bool pc_run(HloModule *m, const char *passes) {
   char buf[256];

@@ -186,6 +186,41 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
   return remove(path);
 }
 
+/* A module compiled for the cpu backend with spread arguments: split, a
+ * pool of 2 and slices of one row ($CXLA_CPU_GRAIN, while it is open). */
+typedef struct Run {
+  cxla_module *m;
+  Literal **args;
+  CpuExecutable *x;
+  RtPool *pool;
+  bool split;
+} Run;
+
+static cxla_status run_open(Run *r, const char *name, const char *text, bool split, const char *dump_dir) {
+  *r = (Run){.split = split};
+  if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
+  CpuCompileOptions co = {.struct_size = sizeof co, .dump_dir = dump_dir};
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &r->m);
+  if (!s) s = verify_module(r->m);
+  if (!s) s = cpu_vs_interp_args_fn(r->m, 1, spread, NULL, &r->args);
+  if (!s) s = cpu_compile(r->m, &co, &r->x);
+  if (!s && split) s = rt_pool_create(2, &r->pool);
+  return s;
+}
+
+static cxla_status run_execute(const Run *r, Literal **out) {
+  CpuExecOptions o = {.pool = r->pool, .num_threads = r->split ? 2 : 1};
+  return cpu_execute_opts(r->x, r->args, r->m->entry->nparams, &o, out);
+}
+
+static void run_close(Run *r) {
+  if (r->m) cpu_vs_interp_free_args(r->m, r->args);
+  cpu_executable_destroy(r->x);
+  rt_pool_destroy(r->pool);
+  cxla_module_destroy(r->m);
+  if (r->split) unsetenv("CXLA_CPU_GRAIN");
+}
+
 /* Runs text on the cpu backend with spread arguments (split: a pool of 2,
  * slices of one row), into *out; *nt: the non-temporal stores in its
  * optimized LLVM IR (NULL: not asked), *nvec (when not NULL) its
@@ -194,22 +229,13 @@ static int rm_entry(const char *path, const struct stat *st, int flag, struct FT
  * interpreter's result wanted within tolerance, or not. */
 static bool run_spread(const char *name, const char *text, bool split, Literal **out, int *nt, int *nvec,
                        int *nloop, bool interp) {
-  if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
-  cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL;
-  CpuExecutable *x = NULL;
-  RtPool *pool = NULL;
+  Run r;
+  Literal *want = NULL;
   char dir[] = "/tmp/cxla_stream_XXXXXX";
   bool dumped = nt && mkdtemp(dir);
-  CpuCompileOptions co = {.struct_size = sizeof co, .dump_dir = dumped ? dir : NULL};
-  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
-  if (!s) s = verify_module(m);
-  if (!s) s = cpu_vs_interp_args_fn(m, 1, spread, NULL, &args);
-  if (!s && interp) s = cxla_interp_run(m, args, m->entry->nparams, &want);
-  if (!s) s = cpu_compile(m, &co, &x);
-  if (!s && split) s = rt_pool_create(2, &pool);
-  CpuExecOptions o = {.pool = pool, .num_threads = split ? 2 : 1};
-  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, out);
+  cxla_status s = run_open(&r, name, text, split, dumped ? dir : NULL);
+  if (!s && interp) s = cxla_interp_run(r.m, r.args, r.m->entry->nparams, &want);
+  if (!s) s = run_execute(&r, out);
   bool ok = !s && (!nt || dumped) && (!want || cpu_vs_interp_close(name, want, *out, false));
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
   if (dumped) {
@@ -230,12 +256,8 @@ static bool run_spread(const char *name, const char *text, bool split, Literal *
     nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
   }
   cxla_status_free(s);
-  cpu_vs_interp_free_args(m, args);
   literal_free(want);
-  cpu_executable_destroy(x);
-  rt_pool_destroy(pool);
-  cxla_module_destroy(m);
-  if (split) unsetenv("CXLA_CPU_GRAIN");
+  run_close(&r);
   return ok;
 }
 
@@ -299,32 +321,24 @@ TEST(one_copy) {
  * unit), against cpu_execute_opts's result (the executor's own aligned
  * array), bit for bit. */
 static bool check_unaligned_result(const char *name, const char *text, bool split) {
-  if (split) setenv("CXLA_CPU_GRAIN", "1", 1);
-  cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL;
-  CpuExecutable *x = NULL;
-  RtPool *pool = NULL;
+  Run r;
+  Literal *want = NULL;
   void *raw = NULL;
-  CpuCompileOptions co = {.struct_size = sizeof co};
-  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
-  if (!s) s = verify_module(m);
-  if (!s) s = cpu_vs_interp_args_fn(m, 1, spread, NULL, &args);
-  if (!s) s = cpu_compile(m, &co, &x);
-  if (!s && split) s = rt_pool_create(2, &pool);
-  CpuExecOptions o = {.pool = pool, .num_threads = split ? 2 : 1};
-  if (!s) s = cpu_execute_opts(x, args, m->entry->nparams, &o, &want);
+  cxla_status s = run_open(&r, name, text, split, NULL);
+  if (!s) s = run_execute(&r, &want);
   bool ok = !s;
   if (ok) {
     size_t bytes = (size_t)want->nelems * (size_t)type_bytes(want->type);
     raw = aligned_alloc(64, (bytes + 127) / 64 * 64); /* a multiple of the alignment */
     char *data = raw ? (char *)raw + 4 : NULL;
     RtArray in[4], res = {.type = want->type, .rank = want->rank, .dims = want->dims, .data = data, .size = bytes};
-    int n = m->entry->nparams < 4 ? m->entry->nparams : 4;
+    int n = r.m->entry->nparams < 4 ? r.m->entry->nparams : 4;
     for (int i = 0; i < n; i++)
-      in[i] = (RtArray){.type = args[i]->type, .rank = args[i]->rank, .dims = args[i]->dims, .data = args[i]->data,
-                        .size = (size_t)args[i]->nelems * (size_t)type_bytes(args[i]->type)};
-    BackendExecuteArgs a = {.program = x, .nargs = n, .args = in, .nresults = 1, .results = &res,
-                            .num_threads = split ? 2 : 1, .pool = pool};
+      in[i] = (RtArray){.type = r.args[i]->type, .rank = r.args[i]->rank, .dims = r.args[i]->dims,
+                        .data = r.args[i]->data,
+                        .size = (size_t)r.args[i]->nelems * (size_t)type_bytes(r.args[i]->type)};
+    BackendExecuteArgs a = {.program = r.x, .nargs = n, .args = in, .nresults = 1, .results = &res,
+                            .num_threads = split ? 2 : 1, .pool = r.pool};
     s = raw ? cpu_backend.execute(&a) : cxla_oom();
     ok = !s && !memcmp(data, want->data, bytes);
     if (!s && !ok) fprintf(stderr, "%s: the unaligned result differs\n", name);
@@ -332,12 +346,8 @@ static bool check_unaligned_result(const char *name, const char *text, bool spli
   if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
   cxla_status_free(s);
   free(raw);
-  cpu_vs_interp_free_args(m, args);
   literal_free(want);
-  cpu_executable_destroy(x);
-  rt_pool_destroy(pool);
-  cxla_module_destroy(m);
-  if (split) unsetenv("CXLA_CPU_GRAIN");
+  run_close(&r);
   return ok;
 }
 

@@ -362,13 +362,8 @@ TEST(multi_output_fusion_grows_in_place) {
       "  %c = f32[8]{0} fusion(%p), kind=kLoop, calls=%fc\n"
       "  ROOT %t = (f32[8]{0}, f32[8]{0}, f32[8]{0}) tuple(%a, %b, %c)\n"
       "}\n";
-  HloModule *before = pc_parse(text), *m = pc_parse(text);
-  if (!before || !m) {
-    CHECK(false);
-    module_destroy(before);
-    module_destroy(m);
-    return;
-  }
+  HloModule *before, *m;
+  if (!pc_parse_two(text, &before, &m)) return;
   const Computation *orig[3] = {module_find_computation(m, "fa"), module_find_computation(m, "fb"),
                                  module_find_computation(m, "fc")};
   CHECK(orig[0] && orig[1] && orig[2] && pc_run(m, "multi-output-fusion"));

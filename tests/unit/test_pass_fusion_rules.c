@@ -417,12 +417,8 @@ TEST(layout_copy_fuses_with_producer) {
       "  n = f32[6,6]{1,0} negate(b)\n"
       "  ROOT t = (f32[6,6]{0,1}, f32[6,6]{1,0}) tuple(s, n)\n"
       "}\n";
-  HloModule *before = pc_parse(text), *m = pc_parse(text);
-  if (!before || !m) {
-    if (before) module_destroy(before);
-    if (m) module_destroy(m);
-    return;
-  }
+  HloModule *before, *m;
+  if (!pc_parse_two(text, &before, &m)) return;
   PipelineOptions o = {true, NULL, 1};
   cxla_status st = pipeline_run(m, NULL, 0, &o);
   CHECK(!st);
