@@ -382,6 +382,9 @@ int64_t codegen_kernel_extent(const Instr *in) {
 /* input lines a column-reduction sweep combines per pass over its
  * accumulators (emit_column_reduce) */
 #define CG_SWEEP_UNROLL 8
+/* Block loops of at most this many iterations are not unrolled
+ * (emit_column_reduce). */
+#define CG_SWEEP_ROLLED 8
 
 int64_t codegen_kernel_min_rows(const Instr *in) {
   const Instr *value = in->op == OP_FUSION ? in->called[0]->root : in, *red[8];
@@ -2062,6 +2065,12 @@ static void emit_column_reduce(Em *e, const Instr *const *red, int n, LLVMValueR
       for (int q = 0; q < m && !e->err; q++) LLVMBuildStore(e->b, acc[q], p[q]);
     }
     for (int d = nk - 1; d >= b; d--) em_loop_end(e, &loops[d]);
+    /* A block loop of few iterations stays rolled: LLVM would unroll it
+     * in full, each copy of the kept-position loops vectorized with its
+     * epilogue (the 16-row combine of a split column sum: 7 vector loops,
+     * 15% of reduce_cols_4096's compile; the remainder pass's up to 7
+     * rows, 7 copies). The run time is the kept-position loops'. */
+    if (end - first <= CG_SWEEP_ROLLED) e->plain_loop = true;
     em_loop_end(e, &rl[last]);
   }
   for (int d = last - 1; d >= b && !empty; d--) em_loop_end(e, &rl[d]);

@@ -5,7 +5,10 @@
  * so floats agree to a relative 1e-5 of the largest result (f16: 1e-2),
  * NaNs in the same places; integers exactly. Covers several reduced and kept dims, non-identity
  * init values, max with NaNs, integer and f16 types, an elementwise
- * epilogue in a fusion, and shapes the sweep must leave alone. */
+ * epilogue in a fusion, and shapes the sweep must leave alone. And the
+ * sweep's short block loops stay rolled (vectorized loops counted in the
+ * optimized IR). */
+#include <ftw.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -13,6 +16,7 @@
 
 #include "harness.h"
 #include "cpu_vs_interp.h"
+#include "verify/verify.h"
 
 static bool check_same(const char *name, const char *text) { return cpu_vs_interp(name, text, false); }
 
@@ -433,6 +437,53 @@ TEST(unrolled_sweep_exact) {
                                        "  ROOT f = (f64[3,40], f64[3,40]) fusion(x), kind=kInput, calls=fused\n}\n"));
 }
 
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *f) {
+  (void)st, (void)flag, (void)f;
+  return remove(path);
+}
+
+/* The vectorized loops (blocks named vector.body...) of text's optimized
+ * LLVM IR, or -1. */
+static int vector_loops(const char *text) {
+  char dir[] = "/tmp/cxla_reduce_XXXXXX";
+  if (!mkdtemp(dir)) return -1;
+  cxla_module *m = NULL;
+  CpuExecutable *x = NULL;
+  CpuCompileOptions co = {.struct_size = sizeof co, .dump_dir = dir};
+  cxla_status s = cxla_module_parse(text, strlen(text), "rolled", &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = cpu_compile(m, &co, &x);
+  int n = -1;
+  char path[256], line[4096];
+  snprintf(path, sizeof path, "%s/llvm_after_opt.ll", dir);
+  FILE *f = s ? NULL : fopen(path, "r");
+  if (f) {
+    n = 0;
+    while (fgets(line, sizeof line, f)) n += !strncmp(line, "vector.body", 11);
+    fclose(f);
+  }
+  cxla_status_free(s);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+  return n;
+}
+
+/* Sums over 15 rows: one block of 8, then 7 rows one at a time, each
+ * pass's block loop rolled: the accumulators' initial loop and one
+ * kept-position loop a pass vectorized, 3 vectorized loops (at most 6
+ * allowed: an epilogue each); unrolled in full, the passes made 9. The
+ * sums are the interpreter's. */
+TEST(short_block_loops_rolled) {
+  const char *text = "HloModule m\n\n" ADD_F32
+                     "ENTRY e {\n  x = f32[15,4096] parameter(0)\n  z = f32[] constant(0)\n"
+                     "  ROOT r = f32[4096] reduce(x, z), dimensions={0}, to_apply=add\n}\n";
+  int n = vector_loops(text);
+  CHECK(n >= 1 && n <= 6);
+  if (n < 1 || n > 6) fprintf(stderr, "  %d vectorized loops, 1 to 6 expected\n", n);
+  CHECK(check_same("rolled_15_rows", text));
+}
+
 int main(void) {
   RUN(sum_over_leading_dims);
   RUN(max_with_nans_and_other_types);
@@ -442,5 +493,6 @@ int main(void) {
   RUN(max_min_vectorized_exact);
   RUN(argmax_argmin_exact);
   RUN(unrolled_sweep_exact);
+  RUN(short_block_loops_rolled);
   return test_summary(__FILE__);
 }
