@@ -456,6 +456,11 @@ void module_note_name(HloModule *m, const char *name);
  * c->params: the caller does. */
 Instr *comp_add_instr(Computation *c, Opcode op, Shape *shape, int nops,
                       Instr *const *ops, const char *name);
+/* Appends existing instruction `in` (of c's module, taken out of its
+ * computation by the caller, which drops that computation or its list
+ * entry) to c: its parent becomes c, its id is left to the caller
+ * (comp_renumber, comp_sort). False on OOM. */
+bool comp_move_instr(Computation *c, Instr *in);
 /* Re-assigns Instr.id to positions in c->instrs. */
 void comp_renumber(Computation *c);
 /* Looks up an instruction by name in one computation; NULL if absent. */

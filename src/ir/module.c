@@ -77,18 +77,30 @@ void module_note_name(HloModule *m, const char *name) {
   m->next_id = v < ((int64_t)1 << 30) ? (int)v : (1 << 30);
 }
 
+/* Room for one more instruction in c's list. Computation instruction
+ * arrays live in the arena too: grow by copying. */
+static bool comp_room(Computation *c) {
+  if (c->ninstrs + 1 <= c->cap) return true;
+  int nc = c->cap ? c->cap * 2 : 16;
+  Instr **arr = arena_array(&c->module->arena, (size_t)nc, sizeof(Instr *));
+  if (!arr) return false;
+  if (c->ninstrs) memcpy(arr, c->instrs, (size_t)c->ninstrs * sizeof(Instr *));
+  c->instrs = arr;
+  c->cap = nc;
+  return true;
+}
+
+bool comp_move_instr(Computation *c, Instr *in) {
+  if (!comp_room(c)) return false;
+  in->parent = c;
+  c->instrs[c->ninstrs++] = in;
+  return true;
+}
+
 Instr *comp_add_instr(Computation *c, Opcode op, Shape *shape, int nops,
                       Instr *const *ops, const char *name) {
   HloModule *m = c->module;
-  /* Computation instruction arrays live in the arena too: grow by copying. */
-  if (c->ninstrs + 1 > c->cap) {
-    int nc = c->cap ? c->cap * 2 : 16;
-    Instr **arr = arena_array(&m->arena, (size_t)nc, sizeof(Instr *));
-    if (!arr) return NULL;
-    if (c->ninstrs) memcpy(arr, c->instrs, (size_t)c->ninstrs * sizeof(Instr *));
-    c->instrs = arr;
-    c->cap = nc;
-  }
+  if (!comp_room(c)) return NULL;
   Instr *in = arena_alloc(&m->arena, sizeof *in);
   if (!in) return NULL;
   in->op = op;

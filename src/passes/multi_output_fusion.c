@@ -332,7 +332,11 @@ static Instr *param_for(Merge *g, Instr *x) {
   return p;
 }
 
-/* Copies candidate `in` into mc and appends its results to g->outs. */
+/* Takes candidate `in` into mc and appends its results to g->outs: an
+ * instruction is copied; a fusion's instructions are moved (its
+ * computation is dropped after the merge), each keeping its name unless
+ * mc has it already. The moved ones keep their old ids until mc is
+ * sorted (fusion_finish): map is indexed by them. */
 static cxla_status absorb(Merge *g, Instr *in) {
   Arena *a = &g->m->arena;
   if (in->op != OP_FUSION) {
@@ -355,16 +359,23 @@ static cxla_status absorb(Merge *g, Instr *in) {
       if (!(map[i] = param_for(g, in->operands[s->param_number]))) return cxla_oom();
       continue;
     }
-    Instr **ops = arena_array(a, (size_t)s->noperands + 1, sizeof(Instr *));
-    if (!ops) return cxla_oom();
-    for (int k = 0; k < s->noperands; k++) ops[k] = map[s->operands[k]->id];
     if (s == fc->root && s->op == OP_TUPLE) {
-      for (int k = 0; k < s->noperands; k++) g->outs[g->nouts++] = ops[k];
+      for (int k = 0; k < s->noperands; k++) g->outs[g->nouts++] = map[s->operands[k]->id];
       map[i] = NULL;
       continue;
     }
-    const char *name = mc_name(g, s->name);
-    if (!name || !(map[i] = instr_clone(g->mc, s, s->noperands, ops, name))) return cxla_oom();
+    for (int k = 0; k < s->noperands; k++) s->operands[k] = map[s->operands[k]->id];
+    for (int k = 0; k < s->ncontrol_preds; k++) s->control_preds[k] = map[s->control_preds[k]->id];
+    if (namemap_get(&g->names, s->name, strlen(s->name))) {
+      const char *name = mc_name(g, s->name);
+      if (!name) return cxla_oom();
+      s->name = name;
+      module_note_name(g->m, name);
+    } else if (!namemap_set(&g->names, s->name, (void *)g->mc)) {
+      return cxla_oom();
+    }
+    if (!comp_move_instr(g->mc, s)) return cxla_oom();
+    map[i] = s;
   }
   if (fc->root->op != OP_TUPLE) g->outs[g->nouts++] = map[fc->root->id];
   return NULL;

@@ -345,10 +345,11 @@ TEST(multi_output_fusion_path_made_by_a_merge) {
 
 /* Three sibling fusions of p, merged in two sweeps (a and b, then that
  * pair and c): the earlier side of each merge lends its computation
- * (multi_output_fusion.c adopt: a group grows in place, only the other
- * side is copied), so the one fusion left calls one of the three original
- * computations, with all three results and p as its one parameter, and
- * the other two are gone; the values are the module's. */
+ * (multi_output_fusion.c adopt: a group grows in place) and the other
+ * side's instructions move into it (absorb), so the one fusion left calls
+ * one of the three original computations, holding the three original
+ * sine, cosine and tanh, with p as its one parameter, and the other two
+ * computations are gone; the values are the module's. */
 TEST(multi_output_fusion_grows_in_place) {
   const char *text =
       "HloModule grow\n\n"
@@ -366,7 +367,10 @@ TEST(multi_output_fusion_grows_in_place) {
   if (!pc_parse_two(text, &before, &m)) return;
   const Computation *orig[3] = {module_find_computation(m, "fa"), module_find_computation(m, "fb"),
                                  module_find_computation(m, "fc")};
-  CHECK(orig[0] && orig[1] && orig[2] && pc_run(m, "multi-output-fusion"));
+  CHECK(orig[0] && orig[1] && orig[2]);
+  const Instr *roots[3] = {orig[0] ? orig[0]->root : NULL, orig[1] ? orig[1]->root : NULL,
+                           orig[2] ? orig[2]->root : NULL};
+  CHECK(pc_run(m, "multi-output-fusion"));
   const Instr *f = pc_find(m->entry, OP_FUSION, 0);
   CHECK(pc_count(m->entry, OP_FUSION) == 1 && f);
   int lent = 0, kept = 0;
@@ -376,6 +380,13 @@ TEST(multi_output_fusion_grows_in_place) {
   }
   CHECK(lent == 1 && kept == 1);
   if (f) CHECK(callee(f)->root->op == OP_TUPLE && callee(f)->root->noperands == 3 && callee(f)->nparams == 1);
+  /* the other sides' instructions were moved in, not copied: the three
+   * sine, cosine and tanh are the original instructions */
+  for (int i = 0; i < 3 && f; i++) {
+    bool in = false;
+    for (int k = 0; k < callee(f)->ninstrs; k++) in |= callee(f)->instrs[k] == roots[i];
+    CHECK(in && roots[i] && roots[i]->parent == callee(f));
+  }
   CHECK(pc_same_values(before, m));
   module_destroy(before);
   module_destroy(m);
