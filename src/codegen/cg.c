@@ -1673,12 +1673,18 @@ static bool has_fn_attr(LLVMValueRef fn, unsigned kind) {
   return LLVMGetEnumAttributeAtIndex(fn, LLVMAttributeFunctionIndex, kind) != NULL;
 }
 
+/* Whether f is a function the module defines for its callers (a kernel),
+ * not a declaration or an internal body. */
+static bool defined_kernel(LLVMValueRef f) {
+  return LLVMGetLinkage(f) == LLVMExternalLinkage && LLVMCountBasicBlocks(f) > 0;
+}
+
 cxla_status codegen_light_small_kernels(Codegen *cg, int *nlight) {
   *nlight = 0;
   unsigned os = LLVMGetEnumAttributeKindForName("optsize", 7), ms = LLVMGetEnumAttributeKindForName("minsize", 7);
   unsigned on = LLVMGetEnumAttributeKindForName("optnone", 7), ni = LLVMGetEnumAttributeKindForName("noinline", 8);
   for (LLVMValueRef f = LLVMGetFirstFunction(cg->mod); f; f = LLVMGetNextFunction(f)) {
-    if (LLVMGetLinkage(f) != LLVMExternalLinkage || LLVMCountBasicBlocks(f) == 0 || !has_fn_attr(f, ms)) continue;
+    if (!defined_kernel(f) || !has_fn_attr(f, ms)) continue;
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, os);
     LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, ms);
     LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cg->ctx, on, 0));
@@ -1691,9 +1697,7 @@ cxla_status codegen_light_small_kernels(Codegen *cg, int *nlight) {
 bool codegen_all_kernels_small(Codegen *cg) {
   unsigned ms = LLVMGetEnumAttributeKindForName("minsize", 7), on = LLVMGetEnumAttributeKindForName("optnone", 7);
   for (LLVMValueRef f = LLVMGetFirstFunction(cg->mod); f; f = LLVMGetNextFunction(f))
-    if (LLVMGetLinkage(f) == LLVMExternalLinkage && LLVMCountBasicBlocks(f) > 0 && !has_fn_attr(f, ms) &&
-        !has_fn_attr(f, on))
-      return false;
+    if (defined_kernel(f) && !has_fn_attr(f, ms) && !has_fn_attr(f, on)) return false;
   return true;
 }
 

@@ -419,7 +419,7 @@ static cxla_status kernel_slice(void *arg, int64_t lo, int64_t hi) {
  * check keeps a broken promise from becoming stores at the wrong
  * addresses. */
 static cxla_status kernel_call(const ExecCtx *x, const Step *st, void **bufs) {
-  int64_t unit = st->unit > 1 ? st->unit : 1;
+  int64_t unit = st->unit; /* >= 1 for every kernel step (compile.c kernel_step) */
   for (int k = 0; st->streams && k < st->nout; k++)
     if ((uintptr_t)bufs[k] & 63)
       return ERR(INTERNAL, "cpu: kernel %s: output %d is not 64-byte aligned", st->kname, k);

@@ -374,6 +374,7 @@ static cxla_status absorb(Merge *g, Instr *in) {
     } else if (!namemap_set(&g->names, s->name, (void *)g->mc)) {
       return cxla_oom();
     }
+    s->scratch = NULL; /* param_for reads mc's marks; an earlier pass's may be left */
     if (!comp_move_instr(g->mc, s)) return cxla_oom();
     map[i] = s;
   }
