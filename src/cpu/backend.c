@@ -85,9 +85,9 @@ static cxla_status cpu_backend_deserialize(const BackendCompileInput *in, const 
   return NULL;
 }
 
-static cxla_status copy_leaves(const RVal *v, const RtArray *results, int n, int *k) {
+static cxla_status copy_leaves(const ExecCtx *cx, const RVal *v, const RtArray *results, int n, int *k) {
   if (v->lit.type == T_TUPLE) {
-    for (int i = 0; i < v->lit.ntuple; i++) TRY(copy_leaves(v->elems[i], results, n, k));
+    for (int i = 0; i < v->lit.ntuple; i++) TRY(copy_leaves(cx, v->elems[i], results, n, k));
     return NULL;
   }
   if (!type_is_array(v->lit.type)) return NULL;
@@ -96,8 +96,8 @@ static cxla_status copy_leaves(const RVal *v, const RtArray *results, int n, int
   size_t bytes = (size_t)v->lit.nelems * (size_t)type_bytes(v->lit.type);
   if (v->lit.type != r->type || bytes != r->size)
     return ERR(INTERNAL, "cpu: result %d does not have the expected shape", *k - 1);
-  if (bytes && r->data != v->lit.data) memcpy(r->data, v->lit.data, bytes); /* else written in place */
-  return NULL;
+  if (r->data == v->lit.data) return NULL; /* written in place */
+  return exec_copy(cx, r->data, v->lit.data, bytes);
 }
 
 static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
@@ -134,7 +134,7 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   if (blas) cpu_blas_leave();
   if (!s) {
     int k = 0;
-    s = copy_leaves(result, a->results, a->nresults, &k);
+    s = copy_leaves(&cx, result, a->results, a->nresults, &k);
     if (!s && k != a->nresults)
       s = ERR(INTERNAL, "cpu: the result has %d array leaves, expected %d", k, a->nresults);
   }

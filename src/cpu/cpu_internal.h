@@ -304,6 +304,10 @@ cxla_status rval_array_x(const ExecCtx *cx, ElemType t, int rank, const int64_t 
  * routine or sort step: the caller's result array when the output is one
  * (Step.leaf1: written in place, never copied), else a fresh array. */
 cxla_status step_output(const ExecCtx *x, const Step *st, int k, const Shape *sh, RVal **out);
+/* bytes from src to dst (not overlapping): a copy this large split over
+ * cx's threads in stores that bypass the caches, else memcpy. For results
+ * the program did not write in place (a parameter or constant returned). */
+cxla_status exec_copy(const ExecCtx *cx, void *dst, const void *src, size_t bytes);
 /* rval_borrow of an array literal with the struct from cx's cache. */
 cxla_status rval_borrow_x(const ExecCtx *cx, const Literal *l, RVal **out);
 

@@ -515,6 +515,61 @@ static bool fill_broadcast(const ExecCtx *x, const Step *st, RVal *const *ops, v
   return true;
 }
 
+/* Copies this large go over the threads with streamed stores, as fills
+ * do: a result that is a parameter (a transpose that layout made a bitcast)
+ * moves at the copy's bandwidth, not one core's memcpy with each line of
+ * the destination read before it is written. */
+typedef struct Copy {
+  unsigned char *dst;
+  const unsigned char *src;
+  size_t bytes;
+} Copy;
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/* Bytes [a, e) of the copy, dst + a 32-byte aligned: streamed 32-byte
+ * stores up to the last whole 64 bytes; where they end. */
+__attribute__((target("avx"))) static size_t copy_stream32(const Copy *c, size_t a, size_t e) {
+  for (; a + 64 <= e; a += 64) {
+    __m256i v0 = _mm256_loadu_si256((const __m256i *)(c->src + a));
+    __m256i v1 = _mm256_loadu_si256((const __m256i *)(c->src + a + 32));
+    _mm256_stream_si256((__m256i *)(c->dst + a), v0);
+    _mm256_stream_si256((__m256i *)(c->dst + a + 32), v1);
+  }
+  return a;
+}
+#endif
+
+/* Bytes [lo, hi) x FILL_SLICE (to c->bytes) of the copy. */
+static cxla_status copy_slice(void *arg, int64_t lo, int64_t hi) {
+  const Copy *c = arg;
+  size_t a = (size_t)lo * FILL_SLICE, e = (size_t)hi * FILL_SLICE;
+  if (e > c->bytes) e = c->bytes;
+#if defined(__x86_64__)
+  size_t head = (size_t)(-(uintptr_t)(c->dst + a) & 31); /* to dst's next 32-byte boundary */
+  if (head > e - a) head = e - a;
+  memcpy(c->dst + a, c->src + a, head);
+  a += head;
+#if defined(__GNUC__)
+  if (__builtin_cpu_supports("avx")) a = copy_stream32(c, a, e);
+#endif
+  for (; a + 16 <= e; a += 16) _mm_stream_si128((__m128i *)(c->dst + a), _mm_loadu_si128((const __m128i *)(c->src + a)));
+  _mm_sfence(); /* the streamed stores visible before the slice is done */
+#endif
+  memcpy(c->dst + a, c->src + a, e - a);
+  return NULL;
+}
+
+cxla_status exec_copy(const ExecCtx *cx, void *dst, const void *src, size_t bytes) {
+  if (bytes < FILL_MIN_BYTES) {
+    if (bytes) memcpy(dst, src, bytes);
+    return NULL;
+  }
+  Copy c = {.dst = dst, .src = src, .bytes = bytes};
+  int64_t n = (int64_t)((bytes + FILL_SLICE - 1) / FILL_SLICE);
+  return cx->pool && cx->nthreads > 1 ? rt_pool_parallel_for(cx->pool, n, 1, cx->nthreads, copy_slice, &c)
+                                      : copy_slice(&c, 0, n);
+}
+
 static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {
   const Instr *in = st->in;
   RVal *outs[8] = {0}, *pre[4] = {0};
