@@ -538,31 +538,39 @@ static void reduce_loops(Em *e, const Instr *in, const Idx *idx, const bool *red
   for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
 }
 
-/* A float's key for reduce_minmax: its bits, the magnitude bits inverted
- * when negative (signed integer order = IEEE total order), or `nan_key`
- * for a NaN. */
-static LLVMValueRef minmax_key(Em *e, LLVMValueRef x, LLVMTypeRef it, LLVMValueRef nan_key) {
-  LLVMBuilderRef B = e->b;
-  unsigned w = LLVMGetIntTypeWidth(it);
-  unsigned long long absmask = w == 64 ? 0x7fffffffffffffffull : 0x7fffffffull;
-  unsigned long long expmask = w == 64 ? 0x7ff0000000000000ull : 0x7f800000ull;
-  LLVMValueRef b = LLVMBuildBitCast(B, x, it, "");
-  LLVMValueRef m = LLVMBuildLShr(B, LLVMBuildAShr(B, b, LLVMConstInt(it, w - 1, 0), ""), LLVMConstInt(it, 1, 0), "");
-  LLVMValueRef nan = LLVMBuildICmp(B, LLVMIntUGT, LLVMBuildAnd(B, b, LLVMConstInt(it, absmask, 0), ""),
-                                   LLVMConstInt(it, expmask, 0), "");
-  return LLVMBuildSelect(B, nan, nan_key, LLVMBuildXor(B, b, m, ""), "");
-}
-
 /* A float max/min reduction over a non-empty set, vectorizable and exact.
  * maximum/minimum as the interpreter defines them (NaN if either is NaN;
  * -0 < +0; the chosen value flushed to a signed zero when subnormal) folded
  * over x1..xn from init equals the flushed largest (smallest) element under
  * IEEE's total order, when no element is a NaN: flushing is monotone, the
- * total order's max associative. Each element maps to an integer whose
- * signed order is that total order (bits ^ (sign ? 0x7ff..f : 0)), a NaN
- * to INT_MAX (INT_MIN for min), and integer max/min reductions vectorize.
- * When a NaN was seen (the key is the sentinel), the generic loop runs
- * again from init, so the result is the interpreter's NaN, bit for bit. */
+ * total order's max associative. Three reductions run together, one vector
+ * instruction each per vector of elements:
+ *   m, the float max (min) in any order (vmaxps: no NaN, and the sign of
+ *     a zero result and subnormals left open, the fast-math flags say);
+ *   s, the signed max of the bits (an element's sign bit clear: s >= 0;
+ *     a positive NaN: s > the bits of +inf);
+ *   u, the unsigned max of the bits (a negative NaN: u > the bits of -inf).
+ * No NaN and |m| normal: m is the unique extremum. No NaN and |m| below
+ * the smallest normal (zero, or a subnormal read as zero): every element
+ * is within a subnormal of zero on the far side, and the flushed extremum
+ * is a zero whose sign says whether some element has its sign bit clear
+ * (max: s >= 0 gives +0) or set (min: u has the top bit: -0). A NaN seen:
+ * the generic loop runs again from init, so the result is the
+ * interpreter's NaN, bit for bit. (The elements' integer keys in total
+ * order with a NaN test each, before: 7 operations a vector.) */
+/* reduce_minmax's three accumulators (float extremum, signed and
+ * unsigned max of the bits: allocas accs[0..2]) with x folded in. */
+static void minmax_fold(Em *e, bool is_max, LLVMTypeRef ft, LLVMTypeRef it, LLVMValueRef *accs, LLVMValueRef x) {
+  LLVMBuilderRef B = e->b;
+  LLVMValueRef bits = LLVMBuildBitCast(B, x, it, "");
+  LLVMValueRef fm = em_intrinsic(e, is_max ? "llvm.maxnum" : "llvm.minnum", ft, 2,
+                                 (LLVMValueRef[]){LLVMBuildLoad2(B, ft, accs[0], ""), x});
+  LLVMSetFastMathFlags(fm, LLVMFastMathNoNaNs | LLVMFastMathNoSignedZeros);
+  LLVMBuildStore(B, fm, accs[0]);
+  LLVMBuildStore(B, em_intrinsic(e, "llvm.smax", it, 2, (LLVMValueRef[]){LLVMBuildLoad2(B, it, accs[1], ""), bits}), accs[1]);
+  LLVMBuildStore(B, em_intrinsic(e, "llvm.umax", it, 2, (LLVMValueRef[]){LLVMBuildLoad2(B, it, accs[2], ""), bits}), accs[2]);
+}
+
 static void reduce_minmax(Em *e, const Instr *in, const Idx *idx, const bool *reduced, bool is_max,
                           LLVMValueRef acc) {
   Codegen *cg = e->cg;
@@ -570,13 +578,15 @@ static void reduce_minmax(Em *e, const Instr *in, const Idx *idx, const bool *re
   ElemType t = in->shape->type;
   int w = t == T_F64 ? 64 : 32;
   LLVMTypeRef it = w == 64 ? cg->i64 : cg->i32, ft = cg_storage_type(cg, t);
-  unsigned long long absmask = w == 64 ? 0x7fffffffffffffffull : 0x7fffffffull;
-  unsigned long long minnorm = w == 64 ? 0x0010000000000000ull : 0x00800000ull;
-  LLVMValueRef sentinel = LLVMConstInt(it, is_max ? absmask : absmask + 1, 0);
-  const char *red = is_max ? "llvm.smax" : "llvm.smin";
+  unsigned long long sign = w == 64 ? 0x8000000000000000ull : 0x80000000ull;
+  unsigned long long pinf = w == 64 ? 0x7ff0000000000000ull : 0x7f800000ull;
   const Shape *is = in->operands[0]->shape;
-  LLVMValueRef kacc = em_alloca(e, it);
-  LLVMBuildStore(B, minmax_key(e, LLVMBuildLoad2(B, ft, acc, ""), it, sentinel), kacc);
+  LLVMValueRef init = LLVMBuildLoad2(B, ft, acc, "");
+  LLVMValueRef facc = em_alloca(e, ft), sacc = em_alloca(e, it), uacc = em_alloca(e, it);
+  LLVMBuildStore(B, init, facc);
+  LLVMBuildStore(B, LLVMBuildBitCast(B, init, it, ""), sacc);
+  LLVMBuildStore(B, LLVMBuildBitCast(B, init, it, ""), uacc);
+  LLVMValueRef accs[3] = {facc, sacc, uacc};
   Idx *oi = em_idx(e, is->rank);
   if (!oi) return;
   Loop loops[CG_MAX_RANK];
@@ -588,29 +598,29 @@ static void reduce_minmax(Em *e, const Instr *in, const Idx *idx, const bool *re
        * it: the same extremum (max and min are exact in any order, and
        * the last element is counted twice at most) */
       LLVMValueRef tail = em_band_minmax_tail(e, in, oi, d);
-      if (tail) {
-        LLVMValueRef a[2] = {LLVMBuildLoad2(B, it, kacc, ""), minmax_key(e, tail, it, sentinel)};
-        LLVMBuildStore(B, em_intrinsic(e, red, it, 2, a), kacc);
-      }
+      if (tail) minmax_fold(e, is_max, ft, it, accs, tail);
       oi->v[d] = row_loop_begin(e, in, &rl, oi, d);
     } else if (reduced[d]) oi->v[d] = em_loop_begin(e, &loops[nl++], em_i64(e, 0), em_i64(e, is->dims[d]), "r");
     else oi->v[d] = idx->v[j++];
   }
   LLVMValueRef x = em_elem1(e, in->operands[0], oi);
   if (e->err) return;
-  LLVMValueRef args[2] = {LLVMBuildLoad2(B, it, kacc, ""), minmax_key(e, x, it, sentinel)};
-  LLVMBuildStore(B, em_intrinsic(e, red, it, 2, args), kacc);
+  minmax_fold(e, is_max, ft, it, accs, x);
   if (reduced[is->rank - 1]) em_row_loop_end(e, &rl);
   for (int l = nl - 1; l >= 0; l--) em_loop_end(e, &loops[l]);
-  LLVMValueRef k = LLVMBuildLoad2(B, it, kacc, "");
-  /* back to bits (the map is its own inverse), flushed when subnormal */
-  LLVMValueRef m = LLVMBuildLShr(B, LLVMBuildAShr(B, k, LLVMConstInt(it, (unsigned)w - 1, 0), ""), LLVMConstInt(it, 1, 0), "");
-  LLVMValueRef bits = LLVMBuildXor(B, k, m, "");
-  LLVMValueRef tiny = LLVMBuildICmp(B, LLVMIntULT, LLVMBuildAnd(B, bits, LLVMConstInt(it, absmask, 0), ""),
-                                    LLVMConstInt(it, minnorm, 0), "");
-  bits = LLVMBuildSelect(B, tiny, LLVMBuildAnd(B, bits, LLVMConstInt(it, absmask + 1, 0), ""), bits, "");
-  LLVMValueRef fast = LLVMBuildBitCast(B, bits, ft, "");
-  LLVMValueRef saw_nan = LLVMBuildICmp(B, LLVMIntEQ, k, sentinel, "");
+  LLVMValueRef m = LLVMBuildLoad2(B, ft, facc, ""), sm = LLVMBuildLoad2(B, it, sacc, ""),
+               um = LLVMBuildLoad2(B, it, uacc, "");
+  LLVMValueRef pnan = LLVMBuildICmp(B, LLVMIntSGT, sm, LLVMConstInt(it, pinf, 0), "");
+  LLVMValueRef nnan = LLVMBuildICmp(B, LLVMIntUGT, um, LLVMConstInt(it, pinf | sign, 0), "");
+  LLVMValueRef saw_nan = LLVMBuildOr(B, pnan, nnan, "");
+  LLVMValueRef am = em_intrinsic(e, "llvm.fabs", ft, 1, &m);
+  LLVMValueRef tiny = LLVMBuildFCmp(B, LLVMRealOLT, am, LLVMConstReal(ft, w == 64 ? 0x1p-1022 : 0x1p-126), "");
+  /* a zero result: max +0 when some element's sign bit is clear, min -0
+   * when some element's is set */
+  LLVMValueRef neg = is_max ? LLVMBuildICmp(B, LLVMIntSLT, sm, LLVMConstNull(it), "")
+                            : LLVMBuildICmp(B, LLVMIntUGE, um, LLVMConstInt(it, sign, 0), "");
+  LLVMValueRef zero = LLVMBuildSelect(B, neg, LLVMConstReal(ft, -0.0), LLVMConstReal(ft, 0.0), "");
+  LLVMValueRef fast = LLVMBuildSelect(B, tiny, zero, m, "");
   IfBlk f;
   em_if_begin(e, &f, LLVMBuildNot(B, saw_nan, ""));
   LLVMBuildStore(B, fast, acc);

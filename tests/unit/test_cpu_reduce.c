@@ -278,6 +278,42 @@ TEST(max_min_vectorized_exact) {
                               "  ROOT g = s32[40] get-tuple-element(r), index=1\n}\n"));
 }
 
+/* Rows whose extremum is a zero or a subnormal (reduce_minmax: the float
+ * max in any order leaves a zero's sign open, and reads subnormals as
+ * zero; the sign then comes from the elements' sign bits): the bits of a
+ * u32[9,256] argument (a module large enough to be vectorized), a filler (-1 for max, 1 for min) and specials at two
+ * places that move along the row. Max: -0 and a negative subnormal give
+ * -0; a positive subnormal or +0 beside them +0; min mirrored; a row of
+ * the filler alone, one of infinities, NaNs of both signs (the sequential
+ * loop). Bit for bit the interpreter's, which flushes the chosen value. */
+static double special_bits(void *ctx, int param, int64_t e, double u) {
+  static const uint32_t sp[9][2] = {
+      {0x80000000u, 0x80000005u}, {0x00000003u, 0x80000000u}, {0x80000001u, 0x80000001u},
+      {0x00000000u, 0x80000000u}, {0x80000000u, 0x80000000u}, {0, 0},
+      {0xff800000u, 0x7f800000u}, {0x7fc00000u, 0x80000000u}, {0xffc00001u, 0x00000002u}};
+  (void)param, (void)u;
+  bool is_max = *(const bool *)ctx;
+  int r = (int)(e / 256), i = (int)(e % 256);
+  uint32_t flip = is_max ? 0 : 0x80000000u; /* min: the specials' signs flipped */
+  uint32_t v = is_max ? 0xbf800000u : 0x3f800000u;
+  if (r != 5 && i == (r * 29) % 256) v = sp[r][0] ^ flip;
+  if (r != 5 && i == (r * 29 + 133) % 256) v = sp[r][1] ^ flip;
+  return (double)v;
+}
+
+TEST(max_min_zero_and_subnormal_rows) {
+  static const char k_max[] = "HloModule m\n\n" MINMAX("f", "f32", "maximum", "a", "b")
+      "ENTRY e {\n  c = u32[9,256] parameter(0)\n  x = f32[9,256] bitcast-convert(c)\n  z = f32[] constant(-inf)\n"
+      "  ROOT r = f32[9] reduce(x, z), dimensions={1}, to_apply=f\n}\n";
+  static const char k_min[] = "HloModule m\n\n" MINMAX("f", "f32", "minimum", "a", "b")
+      "ENTRY e {\n  c = u32[9,256] parameter(0)\n  x = f32[9,256] bitcast-convert(c)\n  z = f32[] constant(inf)\n"
+      "  ROOT r = f32[9] reduce(x, z), dimensions={1}, to_apply=f\n}\n";
+  bool is_max = true;
+  CHECK(cpu_vs_interp_fn("max_zero_rows", k_max, true, special_bits, &is_max));
+  is_max = false;
+  CHECK(cpu_vs_interp_fn("min_zero_rows", k_min, true, special_bits, &is_max));
+}
+
 /* jnp.argmax / argmin's reduce over rows (elemental.c reduce_argminmax:
  * the extreme, then its first position, both vectorized; the fold itself
  * where a NaN or nothing past the init turns up) against the
@@ -491,6 +527,7 @@ int main(void) {
   RUN(shapes_left_to_the_per_element_loop);
   RUN(tuple_of_column_reduces);
   RUN(max_min_vectorized_exact);
+  RUN(max_min_zero_and_subnormal_rows);
   RUN(argmax_argmin_exact);
   RUN(unrolled_sweep_exact);
   RUN(short_block_loops_rolled);
