@@ -17,7 +17,8 @@
  * rows (the last dim innermost on both sides), left to plain nests.
  * Outputs of 16 MiB and more are written by non-temporal stores (x86): a
  * transpose, a transposing bitcast and a fused copy of one of that size,
- * 5 rows past the last block, and a batch. */
+ * 5 rows past the last block, and a batch; in groups of four column
+ * blocks with blocks left over, by rows and by columns. */
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -196,6 +197,17 @@ TEST(streamed_blocks) {
   static const char bt[] = "HloModule m\n\nENTRY e {\n  x = f32[64,256,256] parameter(0)\n"
                            "  ROOT t = f32[64,256,256] transpose(x), dimensions={0,2,1}\n}\n";
   CHECK(check_split("stream_batch", bt));
+  /* column blocks in groups of CG_TGROUP (4), then the rest: 131 blocks
+   * of 16 columns (32 groups and 3); and 16-column units of all 64 rows
+   * (few rows), 4097 of them, split into slices of one (no whole group) */
+  static const char g[] = "HloModule m\n\nENTRY e {\n  x = f32[2096,2048] parameter(0)\n"
+                          "  ROOT t = f32[2048,2096] transpose(x), dimensions={1,0}\n}\n";
+  static const char gc[] = "HloModule m\n\nENTRY e {\n  x = f32[65552,64] parameter(0)\n"
+                           "  ROOT t = f32[64,65552] transpose(x), dimensions={1,0}\n}\n";
+  CHECK(check_same("stream_groups", g));
+  CHECK(check_split("stream_groups", g));
+  CHECK(check_same("stream_group_cols", gc));
+  CHECK(check_split("stream_group_cols", gc));
 }
 
 /* Bitcasts that split, merge and reorder dims (attention's heads: [S, H*D]
