@@ -1607,8 +1607,11 @@ static void emit_tblocks(Em *e, const TPlan *p, LLVMValueRef src, LLVMValueRef o
 }
 
 /* Units [lo, hi) of a transposing kernel (transpose_plan) from operand
- * buffer `src`, 32-bit elements. */
-static void emit_transpose(Em *e, int src_slot, const TPlan *p, LLVMValueRef lo, LLVMValueRef hi) {
+ * buffer `src`, 32-bit elements; aligned: the kernel streams
+ * (codegen_kernel_streams), so its output is 64-byte aligned (else
+ * streamed blocks where the output is, plain ones where not: a second
+ * copy of the blocks, as much LLVM time again). */
+static void emit_transpose(Em *e, int src_slot, const TPlan *p, LLVMValueRef lo, LLVMValueRef hi, bool aligned) {
   Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
   LLVMValueRef out = em_buf(e, 0), src = em_buf(e, src_slot), T = em_i64(e, CG_TBLOCK);
@@ -1640,7 +1643,11 @@ static void emit_transpose(Em *e, int src_slot, const TPlan *p, LLVMValueRef lo,
 #if defined(__x86_64__)
   nt = nrows * p->cols * 4 >= CG_TRANSPOSE_NT_BYTES;
 #endif
-  if (nt) {
+  if (nt && aligned) {
+    /* a streaming kernel's output is 64-byte aligned (the executor's
+     * contract: codegen_kernel_streams) */
+    emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, true);
+  } else if (nt) {
     /* the streaming stores want 64-byte aligned rows: cols % 16 == 0, so
      * every row is when out is */
     LLVMValueRef mis = LLVMBuildAnd(B, LLVMBuildPtrToInt(B, out, cg->i64, ""), em_i64(e, CG_TBLOCK * 4 - 1), "");
@@ -2260,7 +2267,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     for (int i = 0; i < e.nbound; i++)
       if (e.bound[i] == tp.src) slot = e.bound_slot[i];
     if (slot < 0) em_fail(&e, em_unsupported(in, "transposed operand not bound"));
-    else emit_transpose(&e, slot, &tp, lo, hi);
+    else emit_transpose(&e, slot, &tp, lo, hi, codegen_kernel_streams(in));
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in) && (rowk = row_reduces(in, sh[0], red, CG_MAX_ROW_REDUCES)) > 0) {

@@ -364,6 +364,12 @@ TEST(unaligned_result) {
   static const char k_param[] = "HloModule m\n\nENTRY e {\n  ROOT p = f32[4194319] parameter(0)\n}\n";
   CHECK(check_unaligned_result("param", k_param, false));
   CHECK(check_unaligned_result("param_split", k_param, true));
+  /* a streamed transpose (cg.c emit_transpose: streamed blocks only, its
+   * output aligned by the executor) */
+  static const char k_tr[] = "HloModule m\n\nENTRY e {\n  x = f32[2048,2053] parameter(0)\n"
+                             "  ROOT t = f32[2053,2048] transpose(x), dimensions={1,0}\n}\n";
+  CHECK(check_unaligned_result("transpose", k_tr, false));
+  CHECK(check_unaligned_result("transpose_split", k_tr, true));
 }
 
 TEST(row_kernels) {
