@@ -889,19 +889,23 @@ static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape,
 
 /* The elements of a chunk of a row (rl, over dim d of idx) of a row
  * kernel whose elements divide by a row's value (Em.row_fast_div): first
- * with the fast division (scalar.c fast_row_div), each element stored
- * unless its flag rose, the flags kept; then, when any rose, those
- * elements again with true divisions. An element not stored the first
- * time has its inputs as they were (a kernel over its operand's buffer,
- * or reading its stash, reads them from the output), so the second pass
- * computes it from them. Where the elements never read the output
- * (Em.out_unread) every element is stored the first time (whole vectors,
- * which can stream) and those flagged stored again. */
+ * with the fast division (scalar.c fast_row_div), then, where an
+ * element's flag rose, again with true divisions. Where the elements
+ * never read the output (Em.out_unread) every element is stored the
+ * first time (whole vectors, which can stream), only whether any flag
+ * rose is kept, and then the whole chunk is computed again (a flag is
+ * rare: a quotient or remainder out of the normal range; a per-element
+ * flag array cost softmax 10%). Else an element is stored the first time
+ * unless its flag rose, the flags are kept, and only the flagged ones are
+ * computed again: an element not stored has its inputs as they were (a
+ * kernel over its operand's buffer, or reading its stash, reads them
+ * from the output). */
 static void fast_div_chunk(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d, RowLoop *rl,
                            int first_out, int nout) {
   LLVMBuilderRef B = e->b;
   LLVMTypeRef i8 = e->cg->i8, at = LLVMArrayType(i8, CG_PF_CHUNK);
-  LLVMValueRef flags = em_alloca(e, at), any = em_alloca(e, i8), lane = em_alloca(e, i8);
+  bool all = e->out_unread;
+  LLVMValueRef flags = all ? NULL : em_alloca(e, at), any = em_alloca(e, i8), lane = em_alloca(e, i8);
   LLVMValueRef zero = LLVMConstInt(i8, 0, 0);
   LLVMBuildStore(B, zero, any);
   idx->v[d] = em_row_inner_begin(e, rl, "fast");
@@ -912,12 +916,13 @@ static void fast_div_chunk(Em *e, const Instr *what, const Shape *shape, Idx *id
   e->div_bad = NULL;
   if (e->err) return;
   LLVMValueRef bad = LLVMBuildLoad2(B, i8, lane, "");
-  LLVMValueRef at_j = LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
-  LLVMBuildStore(B, bad, at_j);
   LLVMBuildStore(B, LLVMBuildOr(B, LLVMBuildLoad2(B, i8, any, ""), bad, ""), any);
-  if (e->out_unread) {
+  if (all) {
     store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
   } else {
+    LLVMValueRef at_j =
+        LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
+    LLVMBuildStore(B, bad, at_j);
     IfBlk st;
     em_if_begin(e, &st, LLVMBuildICmp(B, LLVMIntEQ, bad, zero, ""));
     store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
@@ -927,11 +932,16 @@ static void fast_div_chunk(Em *e, const Instr *what, const Shape *shape, Idx *id
   IfBlk again;
   em_if_begin(e, &again, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, any, ""), zero, ""));
   idx->v[d] = em_row_inner_begin(e, rl, "exact");
-  at_j = LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
-  IfBlk redo;
-  em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, at_j, ""), zero, ""));
-  store_outputs(e, what, idx, shape->dims, first_out, nout);
-  em_if_end(e, &redo);
+  if (all) {
+    store_outputs(e, what, idx, shape->dims, first_out, nout);
+  } else {
+    LLVMValueRef at_j =
+        LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
+    IfBlk redo;
+    em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, at_j, ""), zero, ""));
+    store_outputs(e, what, idx, shape->dims, first_out, nout);
+    em_if_end(e, &redo);
+  }
   em_row_inner_end(e, rl);
   em_if_end(e, &again);
 }
