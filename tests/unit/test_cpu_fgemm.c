@@ -157,6 +157,13 @@ TEST(kernel_matches_plain_loop) {
     CHECK(run_shape(1, 97, 64, 300, t & 1, t >> 1, false, false, pool));
     CHECK(run_shape(1, 97, 50, 300, t & 1, t >> 1, t == 2, t != 2, pool));
   }
+  /* a classifier's head: one panel of 10 columns (the one-vector
+   * kernels), its weight gradient (A transposed) and its input gradient */
+  for (int t = 0; t < 2; t++) {
+    CHECK(run_shape(1, 256, 10, 512, false, t, t == 1, false, pool));
+    CHECK(run_shape(1, 512, 10, 256, true, false, false, false, t ? pool : NULL));
+    CHECK(run_shape(1, 256, 512, 10, false, true, false, false, t ? pool : NULL));
+  }
   /* 0 x inf is NaN, in place (m <= 6: B read in place) and packed */
   for (int t = 0; t < 4; t++) {
     CHECK(run_shape(1, 3, 20, 9, t & 1, t >> 1, false, true, NULL));
