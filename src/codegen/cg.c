@@ -903,45 +903,57 @@ static void emit_inner_speculative(Em *e, const Instr *what, const Shape *shape,
 static void fast_div_chunk(Em *e, const Instr *what, const Shape *shape, Idx *idx, int d, RowLoop *rl,
                            int first_out, int nout) {
   LLVMBuilderRef B = e->b;
-  LLVMTypeRef i8 = e->cg->i8, at = LLVMArrayType(i8, CG_PF_CHUNK);
-  bool all = e->out_unread;
-  LLVMValueRef flags = all ? NULL : em_alloca(e, at), any = em_alloca(e, i8), lane = em_alloca(e, i8);
+  LLVMTypeRef i8 = e->cg->i8, i32 = e->cg->i32, at = LLVMArrayType(i8, CG_PF_CHUNK);
   LLVMValueRef zero = LLVMConstInt(i8, 0, 0);
+  LLVMValueRef vals[8];
+  if (e->out_unread) {
+    /* every element stored; the numerators' range folded into two
+     * accumulators (scalar.c fast_row_div_range), tested once */
+    LLVMValueRef lo = em_alloca(e, i32), hi = em_alloca(e, i32);
+    LLVMBuildStore(B, LLVMConstInt(i32, 0xffffffffu, 0), lo);
+    LLVMBuildStore(B, LLVMConstInt(i32, 0, 0), hi);
+    idx->v[d] = em_row_inner_begin(e, rl, "fast");
+    e->div_lo = lo, e->div_hi = hi;
+    int n = em_elem(e, what, idx, vals, 8);
+    e->div_lo = e->div_hi = NULL;
+    if (e->err) return;
+    store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
+    em_row_inner_end(e, rl);
+    LLVMValueRef exact = em_fast_div_exact(e, LLVMBuildLoad2(B, i32, lo, ""), LLVMBuildLoad2(B, i32, hi, ""));
+    IfBlk again;
+    em_if_begin(e, &again, LLVMBuildNot(B, exact, ""));
+    idx->v[d] = em_row_inner_begin(e, rl, "exact");
+    store_outputs(e, what, idx, shape->dims, first_out, nout);
+    em_row_inner_end(e, rl);
+    em_if_end(e, &again);
+    return;
+  }
+  LLVMValueRef flags = em_alloca(e, at), any = em_alloca(e, i8), lane = em_alloca(e, i8);
   LLVMBuildStore(B, zero, any);
   idx->v[d] = em_row_inner_begin(e, rl, "fast");
   LLVMBuildStore(B, zero, lane);
   e->div_bad = lane;
-  LLVMValueRef vals[8];
   int n = em_elem(e, what, idx, vals, 8);
   e->div_bad = NULL;
   if (e->err) return;
   LLVMValueRef bad = LLVMBuildLoad2(B, i8, lane, "");
   LLVMBuildStore(B, LLVMBuildOr(B, LLVMBuildLoad2(B, i8, any, ""), bad, ""), any);
-  if (all) {
-    store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
-  } else {
-    LLVMValueRef at_j =
-        LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
-    LLVMBuildStore(B, bad, at_j);
-    IfBlk st;
-    em_if_begin(e, &st, LLVMBuildICmp(B, LLVMIntEQ, bad, zero, ""));
-    store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
-    em_if_end(e, &st);
-  }
+  LLVMValueRef at_j =
+      LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
+  LLVMBuildStore(B, bad, at_j);
+  IfBlk st;
+  em_if_begin(e, &st, LLVMBuildICmp(B, LLVMIntEQ, bad, zero, ""));
+  store_vals(e, what, idx, shape->dims, first_out, nout, vals, n);
+  em_if_end(e, &st);
   em_row_inner_end(e, rl);
   IfBlk again;
   em_if_begin(e, &again, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, any, ""), zero, ""));
   idx->v[d] = em_row_inner_begin(e, rl, "exact");
-  if (all) {
-    store_outputs(e, what, idx, shape->dims, first_out, nout);
-  } else {
-    LLVMValueRef at_j =
-        LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
-    IfBlk redo;
-    em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, at_j, ""), zero, ""));
-    store_outputs(e, what, idx, shape->dims, first_out, nout);
-    em_if_end(e, &redo);
-  }
+  at_j = LLVMBuildGEP2(B, at, flags, (LLVMValueRef[]){em_i64(e, 0), LLVMBuildNSWSub(B, idx->v[d], rl->c0, "")}, 2, "");
+  IfBlk redo;
+  em_if_begin(e, &redo, LLVMBuildICmp(B, LLVMIntNE, LLVMBuildLoad2(B, i8, at_j, ""), zero, ""));
+  store_outputs(e, what, idx, shape->dims, first_out, nout);
+  em_if_end(e, &redo);
   em_row_inner_end(e, rl);
   em_if_end(e, &again);
 }

@@ -121,6 +121,11 @@ typedef struct Em {
    * fast path (scalar.c fast_row_div), raising it for any element that
    * path cannot compute exactly */
   LLVMValueRef div_bad;
+  /* Else, while set (two i32 slots: the least |x| bits - 1 and the most
+   * |x| bits, unsigned), the fast path folds each numerator into them
+   * instead, for the caller to test the chunk's range once (scalar.c
+   * fast_row_div_range) */
+  LLVMValueRef div_lo, div_hi;
   /* a row kernel whose elements divide so (cg.c fast_div_chunk) */
   bool row_fast_div;
   /* Row kernels (cg.c, "row kernels"): the rows ahead prefetched. While
@@ -225,8 +230,12 @@ LLVMValueRef em_buf(Em *e, int slot);
 /* ---- scalar.c ---- */
 LLVMTypeRef cg_storage_type(Codegen *cg, ElemType t);
 /* Whether `in` is an f32 division that takes the fast path while
- * Em.div_bad is set (by a value the same along the innermost dim). */
+ * Em.div_bad or Em.div_lo is set (by a value the same along the innermost
+ * dim). */
 bool em_fast_div_applies(const Instr *in);
+/* Whether a chunk whose numerators folded into Em.div_lo/div_hi the
+ * values lo and hi got exact quotients from the fast path (i1). */
+LLVMValueRef em_fast_div_exact(Em *e, LLVMValueRef lo, LLVMValueRef hi);
 /* The value of an elementwise instruction `in` on operand values. */
 LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops);
 /* Helpers for reductions and contractions. */

@@ -525,6 +525,10 @@ static double div_value(void *ctx, int param, int64_t e, double u) {
   }
   if (row % 2 == 0) /* all in range: one pass */
     return f_of((h & 0x807fffffu) | (uint32_t)(127 - 62 + (int)((h >> 23) & 0xff) % 125) << 23);
+  /* in range but signed zeros (no second pass: each zero's quotient its
+   * own sign) */
+  if (row % 4 == 1 && (col == 3 || col == 5 || col == 700)) return col == 3 ? 0.0 : -0.0;
+  if (row % 4 == 1) return f_of((h & 0x807fffffu) | (uint32_t)(127 - 62 + (int)((h >> 23) & 0xff) % 125) << 23);
   /* numerators at the edges, then random bit patterns */
   static const float sx[] = {0.0f,      -0.0f,       INFINITY,    -INFINITY,     NAN,
                              FLT_MIN,   -FLT_MAX,    0x1p-62f,    0x1.fffffep62f, 0x1.fffffcp-63f,
