@@ -730,21 +730,32 @@ static LLVMValueRef abs_bits_in(Em *e, LLVMValueRef ab, uint32_t lo, uint32_t hi
   return LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, ab, LLVMConstInt(i32, lo, 0), ""), LLVMConstInt(i32, hi - lo, 0), "");
 }
 
+/* The fast division's parts: q = x r with r = 1 / d, its correction q1
+ * (q + e r with e = fma(-q, d, x), or, `negated`, q - e' r with e' =
+ * fma(q, d, -x): the same value), and whether 2^-63 <= |d| < 2^64. */
+static void div_parts(Em *e, LLVMValueRef x, LLVMValueRef d, bool negated, LLVMValueRef *q, LLVMValueRef *q1,
+                      LLVMValueRef *d_ok) {
+  Codegen *cg = e->cg;
+  LLVMBuilderRef B = e->b;
+  LLVMTypeRef f32 = cg->f32;
+  LLVMValueRef r = LLVMBuildFDiv(B, LLVMConstReal(f32, 1.0), d, "");
+  *q = LLVMBuildFMul(B, x, r, "");
+  LLVMValueRef a1[3] = {negated ? *q : LLVMBuildFNeg(B, *q, ""), d, negated ? LLVMBuildFNeg(B, x, "") : x};
+  LLVMValueRef rem = em_intrinsic(e, "llvm.fma", f32, 3, a1);
+  LLVMValueRef a2[3] = {negated ? LLVMBuildFNeg(B, rem, "") : rem, r, *q};
+  *q1 = em_intrinsic(e, "llvm.fma", f32, 3, a2);
+  LLVMValueRef ad = LLVMBuildAnd(B, LLVMBuildBitCast(B, d, cg->i32, ""), LLVMConstInt(cg->i32, 0x7fffffff, 0), "");
+  *d_ok = abs_bits_in(e, ad, (127u - 63) << 23, ((127u + 64) << 23) - 1);
+}
+
 static LLVMValueRef fast_row_div(Em *e, LLVMValueRef x, LLVMValueRef d) {
   Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
   LLVMTypeRef i32 = cg->i32, f32 = cg->f32;
-  LLVMValueRef absmask = LLVMConstInt(i32, 0x7fffffff, 0);
-  LLVMValueRef r = LLVMBuildFDiv(B, LLVMConstReal(f32, 1.0), d, "");
-  LLVMValueRef q = LLVMBuildFMul(B, x, r, "");
-  LLVMValueRef a1[3] = {LLVMBuildFNeg(B, q, ""), d, x};
-  LLVMValueRef rem = em_intrinsic(e, "llvm.fma", f32, 3, a1);
-  LLVMValueRef a2[3] = {rem, r, q};
-  LLVMValueRef q1 = em_intrinsic(e, "llvm.fma", f32, 3, a2);
-  LLVMValueRef ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, i32, ""), absmask, "");
-  LLVMValueRef ad = LLVMBuildAnd(B, LLVMBuildBitCast(B, d, i32, ""), absmask, "");
+  LLVMValueRef q, q1, d_ok;
+  div_parts(e, x, d, false, &q, &q1, &d_ok);
+  LLVMValueRef ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, i32, ""), LLVMConstInt(i32, 0x7fffffff, 0), "");
   /* 2^-63 <= |d| < 2^64; 2^-62 <= |x| < 2^63; x zero, infinite or NaN */
-  LLVMValueRef d_ok = abs_bits_in(e, ad, (127u - 63) << 23, ((127u + 64) << 23) - 1);
   LLVMValueRef x_mid = abs_bits_in(e, ax, (127u - 62) << 23, ((127u + 63) << 23) - 1);
   LLVMValueRef x_special = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntEQ, ax, LLVMConstInt(i32, 0, 0), ""),
                                        LLVMBuildICmp(B, LLVMIntUGE, ax, LLVMConstInt(i32, 0x7f800000, 0), ""), "");
@@ -772,19 +783,11 @@ static LLVMValueRef fast_row_div(Em *e, LLVMValueRef x, LLVMValueRef d) {
  * flagged form took 10 and a blend: softmax_4096 alternated, one thread
  * 7.10-7.34 -> 6.74-6.98 ms, two 3.56-3.57 -> 3.37-3.44 ms. */
 static LLVMValueRef fast_row_div_range(Em *e, LLVMValueRef x, LLVMValueRef d) {
-  Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
-  LLVMTypeRef i32 = cg->i32, f32 = cg->f32;
-  LLVMValueRef absmask = LLVMConstInt(i32, 0x7fffffff, 0);
-  LLVMValueRef r = LLVMBuildFDiv(B, LLVMConstReal(f32, 1.0), d, "");
-  LLVMValueRef q = LLVMBuildFMul(B, x, r, "");
-  LLVMValueRef a1[3] = {q, d, LLVMBuildFNeg(B, x, "")};
-  LLVMValueRef nrem = em_intrinsic(e, "llvm.fma", f32, 3, a1);
-  LLVMValueRef a2[3] = {LLVMBuildFNeg(B, nrem, ""), r, q};
-  LLVMValueRef q1 = em_intrinsic(e, "llvm.fma", f32, 3, a2);
-  LLVMValueRef ad = LLVMBuildAnd(B, LLVMBuildBitCast(B, d, i32, ""), absmask, "");
-  LLVMValueRef d_ok = abs_bits_in(e, ad, (127u - 63) << 23, ((127u + 64) << 23) - 1);
-  LLVMValueRef ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, i32, ""), absmask, "");
+  LLVMTypeRef i32 = e->cg->i32;
+  LLVMValueRef q, q1, d_ok;
+  div_parts(e, x, d, true, &q, &q1, &d_ok);
+  LLVMValueRef ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, i32, ""), LLVMConstInt(i32, 0x7fffffff, 0), "");
   ax = LLVMBuildOr(B, ax, LLVMBuildSelect(B, d_ok, LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, 0xffffffffu, 0), ""), "");
   LLVMValueRef lo = LLVMBuildLoad2(B, i32, e->div_lo, ""), hi = LLVMBuildLoad2(B, i32, e->div_hi, "");
   /* d < 0: a zero numerator counts as 0 (inexact: its quotient's sign
