@@ -9,6 +9,7 @@
  * windows, scans that do not cover the prefix, other layouts, ...), and
  * the routines split over a pool's threads give the single-thread bits.
  * Every case runs the AVX-512, AVX2 and plain variants the CPU has. */
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -226,6 +227,35 @@ TEST(pooling) {
   CHECK(check("max_rank3", pool("f32", "maximum", "-inf", "8,8,16", "4,4,16", "size=2x2x1 stride=2x2x1"), true, false));
 }
 
+/* Max pooling arguments with ties at zero: a quarter each -0, +0, negative
+ * and positive integers, a NaN every 1999th element (most windows of 4
+ * vectors of channels none, some one: then folded exactly). Where a
+ * window's max is zero, it is +0 unless every zero tap is -0 (the
+ * interpreter's fold). */
+static double zeros_value(void *ctx, int param, int64_t e, double u) {
+  (void)ctx, (void)param;
+  if (e % 1999 == 1000) return NAN;
+  return u < 0.25 ? -0.0 : u < 0.5 ? 0.0 : u < 0.75 ? -1 - floor(u * 16) : floor(u * 16);
+}
+
+/* Full windows over blocks of 64 channels (the routine's 4 vectors at a
+ * time) and the rest, stored in place and around the caches; 9 taps (an
+ * odd count) and 4. Fails where a tie at zero takes the wrong sign (a
+ * plain maximum instruction's fold) or a NaN is dropped. */
+TEST(pooling_signed_zeros) {
+  static const char *const nts[] = {"0", "1"};
+  for (int i = 0; i < 2; i++) {
+    setenv("CXLA_CPU_WINDOW_NT", nts[i], 1);
+    CHECK(cpu_vs_interp_fn("zeros_2x2", pool("f32", "maximum", "-inf", "2,16,16,128", "2,8,8,128",
+                                             "size=1x2x2x1 stride=1x2x2x1"),
+                           true, zeros_value, NULL));
+    CHECK(cpu_vs_interp_fn("zeros_3x3", pool("f32", "maximum", "-inf", "1,17,17,80", "1,8,8,80",
+                                             "size=1x3x3x1 stride=1x2x2x1"),
+                           true, zeros_value, NULL));
+    unsetenv("CXLA_CPU_WINDOW_NT");
+  }
+}
+
 /* ---- select-and-scatter ---- */
 
 static const char *sas(const char *dir, const char *xs, const char *ss, const char *win) {
@@ -268,6 +298,7 @@ TEST(scans) {
 int main(void) {
   RUN(depthwise);
   RUN(pooling);
+  RUN(pooling_signed_zeros);
   RUN(select_and_scatter);
   RUN(scans);
   return test_summary(__FILE__);
