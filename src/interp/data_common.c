@@ -149,6 +149,95 @@ CompareFn compare_fn_of(const Computation *c) {
 
 /* ---- scalar calls ------------------------------------------------------------------ */
 
+/* Whether instruction x of a scalar program holds one array element (of
+ * at most SCALL_SLOT bytes). */
+static bool scalar_slot(const Instr *x) {
+  const Shape *sh = x->shape;
+  return sh && type_is_array(sh->type) && sh->rank == 0 && type_bytes(sh->type) <= SCALL_SLOT;
+}
+
+/* Builds sc's straight-line program where its computation is one: every
+ * live instruction a scalar parameter (of the argument's type), a scalar
+ * constant or an elementwise op (not map) on scalars, the root one of
+ * these or a tuple of them; the computation free of side effects. Leaves
+ * nprog 0 otherwise (the calls then go through interp_call). Linear in the
+ * computation's size. */
+static cxla_status scall_compile(ScalarCall *sc, const ElemType *arg_types) {
+  const Computation *c = sc->comp;
+  int n = c->ninstrs;
+  if (c->side_effects || n <= 0 || !c->root) return NULL;
+  bool *live = cxla_calloc((size_t)n, sizeof *live);
+  if (!live) return cxla_oom();
+  live[c->root->id] = true;
+  bool ok = true;
+  int nlive = 0;
+  for (int i = n - 1; i >= 0 && ok; i--) {
+    if (!live[i]) continue;
+    const Instr *x = c->instrs[i];
+    nlive++;
+    if (x->id != i) ok = false;
+    else if (x == c->root && x->op == OP_TUPLE) {
+      for (int k = 0; k < x->noperands; k++) ok = ok && scalar_slot(x->operands[k]);
+    } else if (!scalar_slot(x)) ok = false;
+    else if (x->op == OP_PARAMETER)
+      ok = x->param_number >= 0 && x->param_number < sc->nargs && arg_types[x->param_number] == x->shape->type;
+    else if (x->op == OP_CONSTANT)
+      ok = x->literal && x->literal->type == x->shape->type && x->literal->nelems == 1 && !x->literal->unknown;
+    else
+      ok = (op_info(x->op)->flags & OPF_EW) && !(op_info(x->op)->flags & OPF_SIDE) && x->op != OP_MAP &&
+           x->noperands <= 3 && x->ncalled == 0;
+    for (int k = 0; ok && k < x->noperands; k++) {
+      const Instr *o = x->operands[k];
+      if (o->parent != c || o->id < 0 || o->id >= i || c->instrs[o->id] != o) ok = false;
+      else live[o->id] = true;
+    }
+  }
+  if (!ok) {
+    cxla_free(live);
+    return NULL;
+  }
+  sc->prog = cxla_malloc((size_t)nlive * sizeof *sc->prog);
+  sc->ops = cxla_malloc((size_t)nlive * 3 * sizeof *sc->ops);
+  sc->slots = cxla_calloc((size_t)n, SCALL_SLOT);
+  if (!sc->prog || !sc->ops || !sc->slots) {
+    cxla_free(live);
+    return cxla_oom();
+  }
+  for (int i = 0; i < n; i++) {
+    const Instr *x = c->instrs[i];
+    if (!live[i] || x->op == OP_PARAMETER || (x == c->root && x->op == OP_TUPLE)) continue;
+    if (x->op == OP_CONSTANT) {
+      memcpy(sc->slots + (size_t)i * SCALL_SLOT, x->literal->data, (size_t)type_bytes(x->shape->type));
+      continue;
+    }
+    /* an operand's element: a parameter's in its argument, others in
+     * their slots */
+    for (int k = 0; k < x->noperands; k++) {
+      const Instr *o = x->operands[k];
+      sc->ops[sc->nprog * 3 + k] =
+          o->op == OP_PARAMETER ? sc->args[o->param_number]->data : sc->slots + (size_t)o->id * SCALL_SLOT;
+    }
+    sc->prog[sc->nprog++] = x;
+  }
+  cxla_free(live);
+  return NULL;
+}
+
+/* Where instruction x's element is after a straight-line run. */
+static const void *scall_value(const ScalarCall *sc, const Instr *x) {
+  return x->op == OP_PARAMETER ? sc->args[x->param_number]->data : sc->slots + (size_t)x->id * SCALL_SLOT;
+}
+
+/* Runs sc's straight-line program; false where an op is not defined on
+ * its types (then interp_call reports it). */
+static bool scall_run_prog(ScalarCall *sc) {
+  for (int i = 0; i < sc->nprog; i++) {
+    const Instr *x = sc->prog[i];
+    if (!ew_scalar_eval(x, sc->ops + 3 * i, sc->slots + (size_t)x->id * SCALL_SLOT)) return false;
+  }
+  return true;
+}
+
 cxla_status scall_init(ScalarCall *sc, Interp *ip, const Instr *in, const Computation *comp,
                        int nargs, const ElemType *arg_types) {
   memset(sc, 0, sizeof *sc);
@@ -169,7 +258,9 @@ cxla_status scall_init(ScalarCall *sc, Interp *ip, const Instr *in, const Comput
       return s;
     }
   }
-  return NULL;
+  cxla_status s = scall_compile(sc, arg_types);
+  if (s) scall_free(sc);
+  return s;
 }
 
 void scall_free(ScalarCall *sc) {
@@ -178,6 +269,13 @@ void scall_free(ScalarCall *sc) {
   cxla_free(sc->args);
   sc->args = NULL;
   sc->nargs = 0;
+  cxla_free(sc->prog);
+  cxla_free(sc->ops);
+  cxla_free(sc->slots);
+  sc->prog = NULL;
+  sc->ops = NULL;
+  sc->slots = NULL;
+  sc->nprog = 0;
 }
 
 static cxla_status take_scalar(const ScalarCall *sc, const Literal *v, ElemType t, void *out) {
@@ -190,6 +288,18 @@ static cxla_status take_scalar(const ScalarCall *sc, const Literal *v, ElemType 
 }
 
 cxla_status scall_run(ScalarCall *sc, int nres, const ElemType *res_types, void *const *outs) {
+  const Instr *root = sc->comp->root;
+  if (sc->slots && (root->op == OP_TUPLE ? root->noperands == nres : nres == 1) && scall_run_prog(sc)) {
+    for (int i = 0; i < nres; i++) {
+      const Instr *v = root->op == OP_TUPLE ? root->operands[i] : root;
+      if (v->shape->type != res_types[i]) {
+        nres = -1;
+        break;
+      }
+      memcpy(outs[i], scall_value(sc, v), (size_t)type_bytes(res_types[i]));
+    }
+    if (nres >= 0) return NULL;
+  }
   Literal *r = NULL;
   TRY(interp_call(sc->ip, sc->comp, sc->args, sc->nargs, &r));
   cxla_status s = NULL;

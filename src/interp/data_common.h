@@ -13,7 +13,7 @@
  *    combiner) through interp_call with reusable argument literals.
  *
  * Nothing here allocates except ScalarCall (which owns its argument literals
- * until scall_free). */
+ * and its straight-line program until scall_free). */
 #ifndef CXLA_INTERP_DATA_COMMON_H
 #define CXLA_INTERP_DATA_COMMON_H
 
@@ -89,7 +89,18 @@ typedef struct ScalarCall {
   const Computation *comp;
   int nargs;
   Literal **args; /* nargs scalar literals, owned */
+  /* A computation of scalar parameters, constants and elementwise ops
+   * (a reducer, a comparator) runs as a straight-line program: its live
+   * instructions in post order, each op on one element per operand
+   * (ew_scalar_eval, the array ops' own semantics) into its slot of
+   * SCALL_SLOT bytes; nprog 0 where it is anything else (interp_call).
+   * slots and ops are owned. */
+  int nprog;
+  const Instr **prog;
+  unsigned char *slots;   /* comp->ninstrs slots, constants filled */
+  const void **ops;       /* per program step, 3 operand pointers */
 } ScalarCall;
+#define SCALL_SLOT 16
 
 /* Prepares calls of comp with nargs scalar arguments of the given types. */
 cxla_status scall_init(ScalarCall *sc, Interp *ip, const Instr *in, const Computation *comp,

@@ -1,6 +1,7 @@
 /* Unit tests of src/interp/sort.c: sort (any number of operands, stable,
  * fast and called comparators) and topk. */
 #include "data_test_util.h"
+#include "verify/verify.h"
 
 
 static Literal *run(Instr *in, int n, Literal **ops) { return trun(interp_sort, in, n, ops); }
@@ -39,8 +40,8 @@ TEST(stable_sort_fast_comparator) {
 
 TEST(stable_sort_called_comparator) {
   setup();
-  /* and(lt, lt): the same order, but not a bare compare, so interp_call
-   * runs it. */
+  /* and(lt, lt): the same order, but not a bare compare: the scalar call's
+   * straight-line program (data_common.c) runs it. */
   ElemType ty[4] = {T_S32, T_S32, T_F32, T_F32};
   Computation *c = module_add_computation(M, "lt2");
   tparams(M, c, 4, ty);
@@ -99,6 +100,56 @@ TEST(sort_total_order) {
   }
   literal_free(r);
   teardown();
+}
+
+/* JAX's comparator of floats (NaNs made one NaN, -0 made +0, then a
+ * total-order LT) on [NaN, 1, -0, +0, -inf, -NaN, 0.5, -0] with payload
+ * 0..7: a stable sort puts the -inf first, the four zeros in their order,
+ * 0.5, 1, the NaNs last in their order. `wrap` passes the comparator's
+ * result through a rank-0 reshape, which is no elementwise op: then
+ * interp_call runs every comparison instead of the straight-line program;
+ * both must give this order. */
+static const char *jax_sort_text(bool wrap) {
+  static char buf[2048];
+  snprintf(buf, sizeof buf,
+           "HloModule m\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+           "  i = s32[] parameter(2)\n  j = s32[] parameter(3)\n"
+           "  nan = f32[] constant(nan)\n  z = f32[] constant(0)\n"
+           "  na = pred[] compare(a, a), direction=NE\n  ea = pred[] compare(a, z), direction=EQ\n"
+           "  sa = f32[] select(ea, z, a)\n  ca = f32[] select(na, nan, sa)\n"
+           "  nb = pred[] compare(b, b), direction=NE\n  eb = pred[] compare(b, z), direction=EQ\n"
+           "  sb = f32[] select(eb, z, b)\n  cb = f32[] select(nb, nan, sb)\n"
+           "  %%s = pred[] compare(ca, cb), direction=LT, type=TOTALORDER\n%s}\n"
+           "ENTRY e {\n  x = f32[8] parameter(0)\n  p = s32[8] iota(), iota_dimension=0\n"
+           "  ROOT s = (f32[8], s32[8]) sort(x, p), dimensions={0}, is_stable=true, to_apply=cmp\n}\n",
+           wrap ? "  ROOT w = pred[] reshape(l)\n" : "");
+  static char out[2048];
+  snprintf(out, sizeof out, buf, wrap ? "l" : "ROOT l");
+  return out;
+}
+
+TEST(sort_jax_float_comparator_both_paths) {
+  for (int wrap = 0; wrap < 2; wrap++) {
+    const char *text = jax_sort_text(wrap);
+    cxla_module *m = NULL;
+    cxla_literal *r = NULL;
+    Literal *x = tlit_f(T_F32, 1, D(8), F(NAN, 1, -0.0, 0.0, -INFINITY, -NAN, 0.5, -0.0));
+    cxla_status st = cxla_module_parse(text, strlen(text), "jax_sort", &m);
+    if (!st) st = verify_module(m);
+    if (!st) st = cxla_interp_run(m, &x, 1, &r);
+    if (st) fprintf(stderr, "wrap %d: %s\n", wrap, cxla_status_message(st));
+    CHECK(!st && r && r->type == T_TUPLE && r->ntuple == 2);
+    if (!st && r && r->ntuple == 2) {
+      const float *v = r->tuple[0]->data;
+      CHECK(tcheck_i(r->tuple[1], 8, I(4, 2, 3, 7, 6, 1, 0, 5)));
+      CHECK(v[0] == -INFINITY && v[5] == 1 && isnan(v[6]) && isnan(v[7]));
+      CHECK(signbit(v[1]) && !signbit(v[2]) && signbit(v[3]));
+    }
+    cxla_status_free(st);
+    literal_free(r);
+    literal_free(x);
+    cxla_module_destroy(m);
+  }
 }
 
 static Instr *mktopk(Shape *x, int64_t k, bool largest) {
@@ -185,6 +236,7 @@ int main(void) {
   RUN(stable_sort_called_comparator);
   RUN(sort_dim0_descending_and_by_second_operand);
   RUN(sort_total_order);
+  RUN(sort_jax_float_comparator_both_paths);
   RUN(topk_ties_lower_index_first);
   RUN(sort_errors);
   RUN(allocation_failures);
