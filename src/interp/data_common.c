@@ -203,6 +203,16 @@ static cxla_status scall_compile(ScalarCall *sc, const ElemType *arg_types) {
     cxla_free(live);
     return cxla_oom();
   }
+  /* what interp_call would charge: 1 for a parameter, 1 + the elements
+   * of the operands and of the result for every other instruction */
+  sc->nlive = nlive;
+  for (int i = 0; i < n; i++)
+    if (live[i]) {
+      const Instr *x = c->instrs[i];
+      sc->work += x->op == OP_PARAMETER ? 1
+                  : x->op == OP_TUPLE   ? 1 + (uint64_t)x->noperands
+                                        : 2 + (uint64_t)x->noperands;
+    }
   for (int i = 0; i < n; i++) {
     const Instr *x = c->instrs[i];
     if (!live[i] || x->op == OP_PARAMETER || (x == c->root && x->op == OP_TUPLE)) continue;
@@ -272,6 +282,8 @@ void scall_free(ScalarCall *sc) {
   cxla_free(sc->prog);
   cxla_free(sc->ops);
   cxla_free(sc->slots);
+  sc->nlive = 0;
+  sc->work = 0;
   sc->prog = NULL;
   sc->ops = NULL;
   sc->slots = NULL;
@@ -298,7 +310,7 @@ cxla_status scall_run(ScalarCall *sc, int nres, const ElemType *res_types, void 
       }
       memcpy(outs[i], scall_value(sc, v), (size_t)type_bytes(res_types[i]));
     }
-    if (nres >= 0) return NULL;
+    if (nres >= 0) return sc->ip ? interp_charge(sc->ip, root, sc->work, sc->nlive) : NULL;
   }
   Literal *r = NULL;
   TRY(interp_call(sc->ip, sc->comp, sc->args, sc->nargs, &r));

@@ -99,6 +99,8 @@ typedef struct ScalarCall {
   const Instr **prog;
   unsigned char *slots;   /* comp->ninstrs slots, constants filled */
   const void **ops;       /* per program step, 3 operand pointers */
+  int nlive;              /* instructions a call evaluates */
+  uint64_t work;          /* and their work (interp_charge) */
 } ScalarCall;
 #define SCALL_SLOT 16
 

@@ -273,21 +273,25 @@ static cxla_status check_result(const Instr *in, const Literal *out) {
                       "bug, or a module that was not verified)");
 }
 
-/* Charges one evaluation of `in` to the optional work budget. */
-static cxla_status charge(Interp *ip, const Instr *in, Literal *const *ops, const Literal *out) {
-  if (ip->control && ++ip->since_check >= 64) {
+cxla_status interp_charge(Interp *ip, const Instr *in, uint64_t work, int count) {
+  if (ip->control && (ip->since_check += count) >= 64) {
     ip->since_check = 0;
     cxla_status s = rt_check(ip->control);
     if (s) return cxla_status_annotate(s, "%s %%%s", op_name(in->op), in->name);
   }
   if (!ip->budget) return NULL;
-  uint64_t w = 1 + (out ? (uint64_t)out->nelems : 0);
-  for (int k = 0; k < in->noperands; k++) w += (uint64_t)ops[k]->nelems;
-  ip->work += w;
+  ip->work += work;
   if (ip->work <= ip->budget) return NULL;
   return interp_error(in, CXLA_RESOURCE_EXHAUSTED,
                       "work budget of %llu exhausted (a loop that does not terminate?)",
                       (unsigned long long)ip->budget);
+}
+
+/* Charges one evaluation of `in` to the optional work budget. */
+static cxla_status charge(Interp *ip, const Instr *in, Literal *const *ops, const Literal *out) {
+  uint64_t w = 1 + (out ? (uint64_t)out->nelems : 0);
+  for (int k = 0; k < in->noperands; k++) w += (uint64_t)ops[k]->nelems;
+  return interp_charge(ip, in, w, 1);
 }
 
 /* Evaluates one instruction; its operands' values are all present. */

@@ -99,6 +99,13 @@ bool interp_is_host_callback(const Instr *in);
 cxla_status interp_host_callback_check(const Instr *in);
 cxla_status interp_host_callback(Interp *, const Instr *, Literal *const *, Literal **);
 
+/* Charges `count` instruction evaluations of `work` in all (Interp.budget's
+ * units) to ip's budget and checks its control every 64 evaluations, as
+ * evaluating each instruction does; the error names `in`. For evaluators
+ * that run a computation's instructions without interp_call (the scalar
+ * calls' straight-line programs, data_common.c). */
+cxla_status interp_charge(Interp *ip, const Instr *in, uint64_t work, int count);
+
 /* Makes the error for an instruction: "<op> %name: message". */
 cxla_status interp_error(const Instr *in, cxla_status_code code, const char *fmt, ...)
 #if defined(__GNUC__)

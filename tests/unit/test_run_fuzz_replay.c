@@ -157,6 +157,36 @@ TEST(budget_lets_finite_loop_finish) {
   cxla_module_destroy(m);
 }
 
+/* A comparator's evaluations charge the budget too, also where it runs as
+ * a straight-line program (no interp_call per comparison): a sort of 4096
+ * elements makes some 40000 calls of 4 instructions, past a budget of
+ * 100000; with 10^7 it finishes, sorted. */
+TEST(budget_counts_comparator_calls) {
+  static const char text[] =
+      "HloModule sorted\n"
+      "cmp { a = s32[] parameter(0)\n b = s32[] parameter(1)\n m = s32[] negate(a)\n"
+      " n = s32[] negate(b)\n ROOT l = pred[] compare(m, n), direction=LT }\n"
+      "ENTRY main { i = s32[4096] iota(), iota_dimension=0\n"
+      " ROOT s = s32[4096] sort(i), dimensions={0}, to_apply=cmp }\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, sizeof text - 1, "sorted", &m));
+  if (!m) return;
+  CHECK_OK(cxla_module_verify(m));
+  Literal *out = NULL;
+  cxla_status s = interp_run_budget(m, NULL, 0, 100000, &out);
+  CHECK(cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED);
+  CHECK(out == NULL);
+  cxla_status_free(s);
+  CHECK_OK(interp_run_budget(m, NULL, 0, 10000000, &out));
+  CHECK(out && out->type == T_S32 && out->nelems == 4096);
+  if (out && out->nelems == 4096) {
+    const int32_t *v = out->data;
+    CHECK(v[0] == 4095 && v[4095] == 0);
+  }
+  literal_free(out);
+  cxla_module_destroy(m);
+}
+
 /* Arrays over the guard's limit are refused before running. */
 TEST(guard_refuses_big_arrays) {
   static const char text[] =
@@ -261,6 +291,7 @@ int main(int argc, char **argv) {
   if (!verbose) RUN(corpus_passes_guards);
   RUN(budget_stops_endless_loop);
   RUN(budget_lets_finite_loop_finish);
+  RUN(budget_counts_comparator_calls);
   RUN(guard_refuses_big_arrays);
   RUN(guard_repairs_declared_shapes);
   RUN(guard_arguments_from_bytes);
