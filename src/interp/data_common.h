@@ -10,7 +10,9 @@
  *  - comparisons (compare's semantics, and total order) for the sort,
  *    select and topk fast paths;
  *  - ScalarCall: calling a scalar computation (reducer, comparator,
- *    combiner) through interp_call with reusable argument literals.
+ *    combiner) with reusable argument literals: as a straight-line
+ *    program of elementwise ops on single elements where it is one, else
+ *    through interp_call.
  *
  * Nothing here allocates except ScalarCall (which owns its argument literals
  * and its straight-line program until scall_free). */
