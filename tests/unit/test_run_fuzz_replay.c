@@ -108,6 +108,26 @@ TEST(corpus_passes_guards) {
   if (ran == 0) SKIP("no corpus modules under %s", corpus);
 }
 
+/* The module of text, parsed and verified (NULL, the test failed, if not). */
+static cxla_module *parse_verified(const char *text, size_t len, const char *name) {
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, len, name, &m));
+  if (m) CHECK_OK(cxla_module_verify(m));
+  return m;
+}
+
+/* m on the interpreter within budget stops with RESOURCE_EXHAUSTED, saying
+ * so, and no result. */
+static void check_budget_stops(const cxla_module *m, uint64_t budget) {
+  Literal *out = NULL;
+  cxla_status s = interp_run_budget(m, NULL, 0, budget, &out);
+  CHECK(cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED);
+  CHECK(s && strstr(cxla_status_message(s), "budget"));
+  CHECK(out == NULL);
+  cxla_status_free(s);
+  literal_free(out);
+}
+
 /* A loop whose condition is always true must stop on the budget with
  * RESOURCE_EXHAUSTED, and the same module without a budget is not run here
  * (it would never return). */
@@ -119,16 +139,9 @@ TEST(budget_stops_endless_loop) {
       " ROOT n = s32[] add(p, one) }\n"
       "ENTRY main { z = s32[] constant(0)\n"
       " ROOT w = s32[] while(z), condition=cond, body=body }\n";
-  cxla_module *m = NULL;
-  CHECK_OK(cxla_module_parse(text, sizeof text - 1, "endless", &m));
+  cxla_module *m = parse_verified(text, sizeof text - 1, "endless");
   if (!m) return;
-  CHECK_OK(cxla_module_verify(m));
-  Literal *out = NULL;
-  cxla_status s = interp_run_budget(m, NULL, 0, 1000, &out);
-  CHECK(cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED);
-  CHECK(s && strstr(cxla_status_message(s), "budget"));
-  CHECK(out == NULL);
-  cxla_status_free(s);
+  check_budget_stops(m, 1000);
   const char *bug = NULL;
   CHECK(run_guarded((const uint8_t *)text, sizeof text - 1, &bug) == RG_RUN_ERROR);
   cxla_module_destroy(m);
@@ -168,15 +181,10 @@ TEST(budget_counts_comparator_calls) {
       " n = s32[] negate(b)\n ROOT l = pred[] compare(m, n), direction=LT }\n"
       "ENTRY main { i = s32[4096] iota(), iota_dimension=0\n"
       " ROOT s = s32[4096] sort(i), dimensions={0}, to_apply=cmp }\n";
-  cxla_module *m = NULL;
-  CHECK_OK(cxla_module_parse(text, sizeof text - 1, "sorted", &m));
+  cxla_module *m = parse_verified(text, sizeof text - 1, "sorted");
   if (!m) return;
-  CHECK_OK(cxla_module_verify(m));
+  check_budget_stops(m, 100000);
   Literal *out = NULL;
-  cxla_status s = interp_run_budget(m, NULL, 0, 100000, &out);
-  CHECK(cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED);
-  CHECK(out == NULL);
-  cxla_status_free(s);
   CHECK_OK(interp_run_budget(m, NULL, 0, 10000000, &out));
   CHECK(out && out->type == T_S32 && out->nelems == 4096);
   if (out && out->nelems == 4096) {
