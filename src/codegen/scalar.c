@@ -732,9 +732,10 @@ static LLVMValueRef abs_bits_in(Em *e, LLVMValueRef ab, uint32_t lo, uint32_t hi
 
 /* The fast division's parts: q = x r with r = 1 / d, its correction q1
  * (q + e r with e = fma(-q, d, x), or, `negated`, q - e' r with e' =
- * fma(q, d, -x): the same value), and whether 2^-63 <= |d| < 2^64. */
+ * fma(q, d, -x): the same value), whether 2^-63 <= |d| < 2^64, and |x|'s
+ * bits. */
 static void div_parts(Em *e, LLVMValueRef x, LLVMValueRef d, bool negated, LLVMValueRef *q, LLVMValueRef *q1,
-                      LLVMValueRef *d_ok) {
+                      LLVMValueRef *d_ok, LLVMValueRef *ax) {
   Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
   LLVMTypeRef f32 = cg->f32;
@@ -744,17 +745,18 @@ static void div_parts(Em *e, LLVMValueRef x, LLVMValueRef d, bool negated, LLVMV
   LLVMValueRef rem = em_intrinsic(e, "llvm.fma", f32, 3, a1);
   LLVMValueRef a2[3] = {negated ? LLVMBuildFNeg(B, rem, "") : rem, r, *q};
   *q1 = em_intrinsic(e, "llvm.fma", f32, 3, a2);
-  LLVMValueRef ad = LLVMBuildAnd(B, LLVMBuildBitCast(B, d, cg->i32, ""), LLVMConstInt(cg->i32, 0x7fffffff, 0), "");
+  LLVMValueRef absmask = LLVMConstInt(cg->i32, 0x7fffffff, 0);
+  LLVMValueRef ad = LLVMBuildAnd(B, LLVMBuildBitCast(B, d, cg->i32, ""), absmask, "");
   *d_ok = abs_bits_in(e, ad, (127u - 63) << 23, ((127u + 64) << 23) - 1);
+  *ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, cg->i32, ""), absmask, "");
 }
 
 static LLVMValueRef fast_row_div(Em *e, LLVMValueRef x, LLVMValueRef d) {
   Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
   LLVMTypeRef i32 = cg->i32, f32 = cg->f32;
-  LLVMValueRef q, q1, d_ok;
-  div_parts(e, x, d, false, &q, &q1, &d_ok);
-  LLVMValueRef ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, i32, ""), LLVMConstInt(i32, 0x7fffffff, 0), "");
+  LLVMValueRef q, q1, d_ok, ax;
+  div_parts(e, x, d, false, &q, &q1, &d_ok, &ax);
   /* 2^-63 <= |d| < 2^64; 2^-62 <= |x| < 2^63; x zero, infinite or NaN */
   LLVMValueRef x_mid = abs_bits_in(e, ax, (127u - 62) << 23, ((127u + 63) << 23) - 1);
   LLVMValueRef x_special = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntEQ, ax, LLVMConstInt(i32, 0, 0), ""),
@@ -785,9 +787,8 @@ static LLVMValueRef fast_row_div(Em *e, LLVMValueRef x, LLVMValueRef d) {
 static LLVMValueRef fast_row_div_range(Em *e, LLVMValueRef x, LLVMValueRef d) {
   LLVMBuilderRef B = e->b;
   LLVMTypeRef i32 = e->cg->i32;
-  LLVMValueRef q, q1, d_ok;
-  div_parts(e, x, d, true, &q, &q1, &d_ok);
-  LLVMValueRef ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, i32, ""), LLVMConstInt(i32, 0x7fffffff, 0), "");
+  LLVMValueRef q, q1, d_ok, ax;
+  div_parts(e, x, d, true, &q, &q1, &d_ok, &ax);
   ax = LLVMBuildOr(B, ax, LLVMBuildSelect(B, d_ok, LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, 0xffffffffu, 0), ""), "");
   LLVMValueRef lo = LLVMBuildLoad2(B, i32, e->div_lo, ""), hi = LLVMBuildLoad2(B, i32, e->div_hi, "");
   /* d < 0: a zero numerator counts as 0 (inexact: its quotient's sign

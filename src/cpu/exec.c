@@ -475,6 +475,13 @@ __attribute__((target("avx"))) static size_t fill_stream32(const Fill *f, size_t
 }
 #endif
 
+/* fn over the FILL_SLICE slices of `bytes` bytes, split over x's
+ * threads where it has them (fills and copies alike). */
+static cxla_status over_slices(const ExecCtx *x, size_t bytes, RtSliceFn fn, void *arg) {
+  int64_t n = (int64_t)((bytes + FILL_SLICE - 1) / FILL_SLICE);
+  return x->pool && x->nthreads > 1 ? rt_pool_parallel_for(x->pool, n, 1, x->nthreads, fn, arg) : fn(arg, 0, n);
+}
+
 /* Bytes [lo, hi) x FILL_SLICE (to f->bytes) of the fill. */
 static cxla_status fill_slice(void *arg, int64_t lo, int64_t hi) {
   const Fill *f = arg;
@@ -509,9 +516,7 @@ static bool fill_broadcast(const ExecCtx *x, const Step *st, RVal *const *ops, v
     return false;
   Fill f = {.dst = out, .bytes = bytes};
   for (int i = 0; i < 16; i++) f.pat[i] = ((const unsigned char *)ops[0]->lit.data)[(size_t)i % es];
-  int64_t n = (int64_t)((bytes + FILL_SLICE - 1) / FILL_SLICE);
-  *s = x->pool && x->nthreads > 1 ? rt_pool_parallel_for(x->pool, n, 1, x->nthreads, fill_slice, &f)
-                                  : fill_slice(&f, 0, n);
+  *s = over_slices(x, bytes, fill_slice, &f);
   return true;
 }
 
@@ -565,9 +570,7 @@ cxla_status exec_copy(const ExecCtx *cx, void *dst, const void *src, size_t byte
     return NULL;
   }
   Copy c = {.dst = dst, .src = src, .bytes = bytes};
-  int64_t n = (int64_t)((bytes + FILL_SLICE - 1) / FILL_SLICE);
-  return cx->pool && cx->nthreads > 1 ? rt_pool_parallel_for(cx->pool, n, 1, cx->nthreads, copy_slice, &c)
-                                      : copy_slice(&c, 0, n);
+  return over_slices(cx, bytes, copy_slice, &c);
 }
 
 static cxla_status run_kernel(const ExecCtx *x, const Step *st, RVal *const *ops, RVal **out) {

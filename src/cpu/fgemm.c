@@ -283,11 +283,10 @@ TGT static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
         const float *pp = panels + (pn - p0) * K * NR;
         __mmask16 st[NV];
         panel_masks(N - j0 < NR ? N - j0 : NR, st);
+        const Kernel *pk = packed_k[panel_vectors(st) - 1];
         for (int64_t i = 0; i < M; i += MR) {
           int64_t rows = M - i < MR ? M - i : MR;
-          packed_k[panel_vectors(st) - 1][rows](kc, j->a + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR,
-                                                j->c + i * ldc + j0, ldc, st,
-                       k0 > 0);
+          pk[rows](kc, j->a + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, j->c + i * ldc + j0, ldc, st, k0 > 0);
         }
       }
     }
@@ -323,10 +322,11 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     float *C = j->c + bi * M * ldc + j0;
     __mmask16 st[NV];
     panel_masks(nc, st);
+    int nvec = panel_vectors(st);
     if (!j->pack) {
       for (int64_t i = i0; i < i1; i += MR) {
         int64_t rows = i1 - i < MR ? i1 - i : MR;
-        direct_k[panel_vectors(st) - 1][rows](K, A + i * sai, sai, sak, B + j0, ldb, C + i * ldc, ldc, st, false);
+        direct_k[nvec - 1][rows](K, A + i * sai, sai, sak, B + j0, ldb, C + i * ldc, ldc, st, false);
       }
       continue;
     }
@@ -341,8 +341,8 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
       int64_t kc = K - k0 < KC ? K - k0 : KC;
       for (int64_t i = i0; i < i1; i += MR) {
         int64_t rows = i1 - i < MR ? i1 - i : MR;
-        packed_k[panel_vectors(st) - 1][rows](kc, A + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, C + i * ldc,
-                                              ldc, st, k0 > 0);
+        packed_k[nvec - 1][rows](kc, A + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, C + i * ldc, ldc, st,
+                                 k0 > 0);
       }
     }
   }

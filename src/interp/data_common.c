@@ -156,6 +156,12 @@ static bool scalar_slot(const Instr *x) {
   return sh && type_is_array(sh->type) && sh->rank == 0 && type_bytes(sh->type) <= SCALL_SLOT;
 }
 
+/* Where instruction x's element is during and after a straight-line run (a
+ * parameter's in its argument, the others' in their slots). */
+static const void *scall_value(const ScalarCall *sc, const Instr *x) {
+  return x->op == OP_PARAMETER ? sc->args[x->param_number]->data : sc->slots + (size_t)x->id * SCALL_SLOT;
+}
+
 /* Builds sc's straight-line program where its computation is one: every
  * live instruction a scalar parameter (of the argument's type), a scalar
  * constant or an elementwise op (not map) on scalars, the root one of
@@ -203,39 +209,25 @@ static cxla_status scall_compile(ScalarCall *sc, const ElemType *arg_types) {
     cxla_free(live);
     return cxla_oom();
   }
-  /* what interp_call would charge: 1 for a parameter, 1 + the elements
-   * of the operands and of the result for every other instruction */
   sc->nlive = nlive;
-  for (int i = 0; i < n; i++)
-    if (live[i]) {
-      const Instr *x = c->instrs[i];
-      sc->work += x->op == OP_PARAMETER ? 1
-                  : x->op == OP_TUPLE   ? 1 + (uint64_t)x->noperands
-                                        : 2 + (uint64_t)x->noperands;
-    }
   for (int i = 0; i < n; i++) {
     const Instr *x = c->instrs[i];
-    if (!live[i] || x->op == OP_PARAMETER || (x == c->root && x->op == OP_TUPLE)) continue;
+    if (!live[i]) continue;
+    /* what interp_call would charge: 1 for a parameter, 1 + the elements
+     * of the operands and of the result for every other instruction */
+    sc->work += x->op == OP_PARAMETER ? 1
+                : x->op == OP_TUPLE   ? 1 + (uint64_t)x->noperands
+                                      : 2 + (uint64_t)x->noperands;
+    if (x->op == OP_PARAMETER || x->op == OP_TUPLE) continue;
     if (x->op == OP_CONSTANT) {
       memcpy(sc->slots + (size_t)i * SCALL_SLOT, x->literal->data, (size_t)type_bytes(x->shape->type));
       continue;
     }
-    /* an operand's element: a parameter's in its argument, others in
-     * their slots */
-    for (int k = 0; k < x->noperands; k++) {
-      const Instr *o = x->operands[k];
-      sc->ops[sc->nprog * 3 + k] =
-          o->op == OP_PARAMETER ? sc->args[o->param_number]->data : sc->slots + (size_t)o->id * SCALL_SLOT;
-    }
+    for (int k = 0; k < x->noperands; k++) sc->ops[sc->nprog * 3 + k] = scall_value(sc, x->operands[k]);
     sc->prog[sc->nprog++] = x;
   }
   cxla_free(live);
   return NULL;
-}
-
-/* Where instruction x's element is after a straight-line run. */
-static const void *scall_value(const ScalarCall *sc, const Instr *x) {
-  return x->op == OP_PARAMETER ? sc->args[x->param_number]->data : sc->slots + (size_t)x->id * SCALL_SLOT;
 }
 
 /* Runs sc's straight-line program; false where an op is not defined on
