@@ -193,16 +193,18 @@ TGT static inline void transpose16(__m512 *r) {
   }
 }
 
-/* Columns [j0, j0 + nc) of B (k x n, row stride ldb; stored n x k when
- * trans) into the K x 64 panel dst, zero past nc. */
-TGT static void pack_panel(const float *B, int64_t K, int64_t ldb, bool trans, int64_t j0, int64_t nc, float *dst) {
+/* Steps [k0, k1) of columns [j0, j0 + nc) of B (K x n, row stride ldb;
+ * stored n x K when trans) into the K x 64 panel dst (step k at dst +
+ * 64 k), zero past nc. */
+TGT static void pack_panel_steps(const float *B, int64_t K, int64_t ldb, bool trans, int64_t j0, int64_t nc,
+                                 int64_t k0, int64_t k1, float *dst) {
   if (!trans) {
     __mmask16 m[NV];
     for (int v = 0; v < NV; v++) {
       int64_t left = nc - 16 * v;
       m[v] = left >= 16 ? (__mmask16)0xffff : left <= 0 ? (__mmask16)0 : (__mmask16)((1u << left) - 1);
     }
-    for (int64_t k = 0; k < K; k++) {
+    for (int64_t k = k0; k < k1; k++) {
       const float *s = B + k * ldb + j0;
       float *d = dst + k * NR;
       for (int v = 0; v < NV; v++) _mm512_storeu_ps(d + 16 * v, _mm512_maskz_loadu_ps(m[v], s + 16 * v));
@@ -221,20 +223,25 @@ TGT static void pack_panel(const float *B, int64_t K, int64_t ldb, bool trans, i
   for (int v = 0; v < NV; v++) {
     int64_t c0 = 16 * v, cols = nc - c0 < 16 ? nc - c0 : 16;
     if (cols <= 0) {
-      for (int64_t k = 0; k < K; k++) _mm512_storeu_ps(dst + k * NR + c0, _mm512_setzero_ps());
+      for (int64_t k = k0; k < k1; k++) _mm512_storeu_ps(dst + k * NR + c0, _mm512_setzero_ps());
       continue;
     }
     const float *src = B + (j0 + c0) * K;
-    for (int64_t k0 = 0; k0 < K; k0 += 16) {
-      int64_t kl = K - k0 < 16 ? K - k0 : 16;
+    for (int64_t q0 = k0; q0 < k1; q0 += 16) {
+      int64_t kl = k1 - q0 < 16 ? k1 - q0 : 16;
       __mmask16 km = (__mmask16)(kl == 16 ? 0xffffu : (1u << kl) - 1);
       __m512 r[16];
       for (int q = 0; q < 16; q++)
-        r[q] = q < cols ? _mm512_maskz_loadu_ps(km, src + q * K + k0) : _mm512_setzero_ps();
+        r[q] = q < cols ? _mm512_maskz_loadu_ps(km, src + q * K + q0) : _mm512_setzero_ps();
       transpose16(r);
-      for (int64_t t = 0; t < kl; t++) _mm512_storeu_ps(dst + (k0 + t) * NR + c0, r[t]);
+      for (int64_t t = 0; t < kl; t++) _mm512_storeu_ps(dst + (q0 + t) * NR + c0, r[t]);
     }
   }
+}
+
+/* All K steps of the panel: pack_panel_steps over [0, K). */
+TGT static void pack_panel(const float *B, int64_t K, int64_t ldb, bool trans, int64_t j0, int64_t nc, float *dst) {
+  pack_panel_steps(B, K, ldb, trans, j0, nc, 0, K, dst);
 }
 
 /* The lanes of a panel's NV vectors that its nc columns fill. */
@@ -597,22 +604,18 @@ void f32_gemm_big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, int
   big_pack_a(A, sai, sak, K, i0, i1, dst);
 }
 
-TGT static void big_pack_b(const void *b, int64_t ldb, int64_t n, int64_t k, int64_t lo, int64_t hi, void *dst) {
-  gemm_big_pack_b(sizeof(float), NR, b, ldb, n, k, lo, hi, dst);
-}
-
-/* B transposed: f32_gemm_pack_b's panels (transposed 16 x 16 in
- * registers) are the same layout. */
-static cxla_status big_pack_bt(const void *b, int64_t n, int64_t k, void *dst, RtPool *pool, int nthreads) {
-  F32Gemm one = {.batch = 1, .n = n, .k = k, .trans_b = true};
-  return f32_gemm_pack_b(&one, b, dst, pool, nthreads);
+/* GemmBigType.pack_slice: pack_panel_steps (B transposed 16 x 16 in
+ * registers), f32_gemm_pack_b's layout. */
+TGT static void big_pack_slice(const void *b, int64_t ldb, bool trans, int64_t n, int64_t k, int64_t j0, int64_t k0,
+                               int64_t k1, void *dst) {
+  pack_panel_steps(b, k, ldb, trans, j0, n - j0 < NR ? n - j0 : NR, k0, k1, dst);
 }
 
 /* packed A per block of rows: 1 MiB, half the L2 (512 KiB measured the
  * same, 256 KiB 3% slower at 1024^3) */
 static const GemmBigType big_f32 = {.esize = sizeof(float), .mr = MR, .nr = NR, .kc = KC, .kb = BIG_KB,
                                     .a_bytes = (int64_t)1 << 20, .scratch = true, .tile = big_tile,
-                                    .pack_a = big_pack_a, .pack_b = big_pack_b, .pack_bt = big_pack_bt};
+                                    .pack_a = big_pack_a, .pack_slice = big_pack_slice};
 
 bool f32_gemm_big_fits(const F32Gemm *g) {
   return f32_gemm_kernel_available() && g->m >= GEMM_BIG_MIN && g->n >= GEMM_BIG_MIN && g->k >= GEMM_BIG_MIN &&

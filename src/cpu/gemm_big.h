@@ -3,8 +3,10 @@
  * (dgemm.c's f64_gemm_kernel_big) and pairs of bf16 (bgemm.c). Internal
  * to src/cpu.
  *
- * B is packed once, over the threads, into panels of nr columns
- * (zero-padded past n): panel p's step k at pb + (p * K + k) * nr. The
+ * B is packed once into panels of nr columns (zero-padded past n): panel
+ * p's step k at pb + (p * K + k) * nr; a slice of kc steps at a time,
+ * where a thread first needs it, for a type with pack_slice, else all of
+ * it over the threads first. The
  * rows of C are split into blocks whose rows of A, packed into mr-row
  * tiles step after step (the micro-kernel's broadcasts then read
  * consecutive elements), stay in L2 while every panel of B passes under
@@ -68,19 +70,26 @@ typedef struct GemmBigType {
   int64_t out_esize;
   /* gemm_big_pack_a of the type */
   void (*pack_a)(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst);
-  /* rows [lo, hi) of B (k x n, row stride ldb) into the panels at dst:
-   * gemm_big_pack_b of the type */
+  /* A type without pack_slice (B packed before the products, over the
+   * threads): rows [lo, hi) of B (k x n, row stride ldb) into the panels
+   * at dst, gemm_big_pack_b of the type */
   void (*pack_b)(const void *b, int64_t ldb, int64_t n, int64_t k, int64_t lo, int64_t hi, void *dst);
-  /* B stored n x k (transposed) into all the panels at dst, over at most
-   * nthreads of pool's threads */
+  /* and NULL (gathered then), or B stored n x k (transposed) into all
+   * the panels at dst, over at most nthreads of pool's threads */
   cxla_status (*pack_bt)(const void *b, int64_t n, int64_t k, void *dst, RtPool *pool, int nthreads);
+  /* NULL, or steps [k0, k1) of the panel of columns j0.. of B (k x n,
+   * row stride ldb; stored n x k, row stride k, when trans) into that
+   * panel at dst (step q at dst + q * nr; zero past n): B then packed
+   * slice by slice where first needed (gemm_big_run) */
+  void (*pack_slice)(const void *b, int64_t ldb, bool trans, int64_t n, int64_t k, int64_t j0, int64_t k0, int64_t k1,
+                     void *dst);
 } GemmBigType;
 
 /* Runs g (every F32Gemm field honoured; C of out_esize elements when
  * t->tile_out, INVALID_ARGUMENT if g->k is past t->kb then) with
  * elements of type t; B read
  * from its panels at pb (batch element after batch element, each its
- * ceil(n / nr) panels of k x nr elements: pack_b's layout) when pb is not
+ * ceil(n / nr) panels of k x nr elements, as above) when pb is not
  * NULL, else packed here from b. */
 cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, const void *pb,
                          void *c, RtPool *pool, int nthreads);
@@ -151,6 +160,24 @@ static inline __attribute__((always_inline)) void gemm_big_pack_b(int64_t es, in
         }
       }
     }
+}
+
+/* GemmBigType.pack_slice for any type: steps [k0, k1) of the panel of
+ * columns [j0, j0 + nr) of B (k x n, row stride ldb; stored n x k when
+ * trans, an element at a time then) into the panel at dst (step q at dst
+ * + q * nr), zero past n. */
+static inline __attribute__((always_inline)) void gemm_big_pack_slice(int64_t es, int64_t nr, const void *b,
+                                                                      int64_t ldb, bool trans, int64_t n,
+                                                                      int64_t k, int64_t j0, int64_t k0,
+                                                                      int64_t k1, void *dst) {
+  int64_t nc = n - j0 < nr ? n - j0 : nr;
+  for (int64_t q = k0; q < k1; q++) {
+    char *d = (char *)dst + q * nr * es;
+    if (!trans) memcpy(d, (const char *)b + (q * ldb + j0) * es, (size_t)(nc * es));
+    else
+      for (int64_t jj = 0; jj < nc; jj++) memcpy(d + jj * es, (const char *)b + ((j0 + jj) * k + q) * es, (size_t)es);
+    if (nc < nr) memset(d + nc * es, 0, (size_t)((nr - nc) * es));
+  }
 }
 
 #endif

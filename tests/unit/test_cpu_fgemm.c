@@ -105,15 +105,15 @@ static bool run_shape_via(int64_t batch, int64_t m, int64_t n, int64_t k, bool t
     int64_t np = f32_gemm_packed_floats(&g);
     pb = malloc((size_t)(np > 0 ? np : 1) * sizeof *pb);
     for (int64_t i = 0; i < np; i++) pb[i] = 12345.0f;
-    s = f32_gemm_pack_b(&g, b, pb, pool, pool ? 3 : 1);
+    s = f32_gemm_pack_b(&g, b, pb, pool, pool ? rt_pool_size(pool) : 1);
     /* B's own storage gone: the product reads only the packed form */
     for (int64_t i = 0; i < nb; i++) b[i] = -777.0f;
-    if (!s && via == VIA_PACKED) s = f32_gemm_kernel_packed(&g, a, pb, got, pool, pool ? 3 : 1);
-    if (!s && via == VIA_BIG_PACKED) s = f32_gemm_kernel_big_packed(&g, a, pb, got, pool, pool ? 3 : 1);
+    if (!s && via == VIA_PACKED) s = f32_gemm_kernel_packed(&g, a, pb, got, pool, pool ? rt_pool_size(pool) : 1);
+    if (!s && via == VIA_BIG_PACKED) s = f32_gemm_kernel_big_packed(&g, a, pb, got, pool, pool ? rt_pool_size(pool) : 1);
   } else if (via == VIA_BIG) {
-    s = f32_gemm_kernel_big(&g, a, b, got, pool, pool ? 3 : 1);
+    s = f32_gemm_kernel_big(&g, a, b, got, pool, pool ? rt_pool_size(pool) : 1);
   } else {
-    s = f32_gemm_kernel(&g, a, b, got, pool, pool ? 3 : 1);
+    s = f32_gemm_kernel(&g, a, b, got, pool, pool ? rt_pool_size(pool) : 1);
   }
   free(pb);
   bool ok = !s;
@@ -242,7 +242,7 @@ TEST(panel_groups_match_plain_loop) {
   rt_pool_destroy(pool);
 }
 
-/* f32_gemm_kernel_big (B packed once over the threads, rows of C in
+/* f32_gemm_kernel_big (B packed once, slice by slice, rows of C in
  * blocks with their part of A packed in 6-row tiles, steps in blocks of
  * up to 2048): the same plain loop, bit for bit. Odd sizes: partial
  * tiles (m not a multiple of 6, m < 6), panels cut at n (n < 16, n not a
@@ -277,6 +277,17 @@ TEST(big_matches_plain_loop) {
     CHECK(run_shape_via(1, 200, 131, 260, ta, tb, t == 2, t == 3, pool, VIA_BIG));
     CHECK(run_shape_via(1, 20, 20, 9, ta, tb, false, true, NULL, VIA_BIG));
   }
+  /* B packed a slice at a time where a block of rows first needs it:
+   * two threads, 2 blocks of rows (tiles 11 and 11, the last partial)
+   * starting at panels 0 and 2 of 5 (the last of 44 columns), each
+   * packing what it reaches first and waiting for, or reading, what the
+   * other packed; 2100 steps (each panel in slices of two blocks of
+   * steps); two batch elements (the slices packed again for the second) */
+  RtPool *pool2 = NULL;
+  CHECK_OK(rt_pool_create(2, &pool2));
+  for (int t = 0; t < 4; t++)
+    CHECK(run_shape_via(t == 3 ? 2 : 1, 130, 300, t < 2 ? 2100 : 300, t & 1, t >> 1 & 1, t == 2, false, pool2, VIA_BIG));
+  rt_pool_destroy(pool2);
   /* B packed beforehand (f32_gemm_pack_b, B's storage then overwritten):
    * the same panels, bit for bit the same; batches (each element's
    * panels after the last's), K past a 2048-step block, partial panels */
@@ -747,7 +758,7 @@ static bool run_strided_via(int64_t batch, int64_t m, int64_t n, int64_t k, int6
   for (int64_t i = 0; i < batch * astride; i++) a[i] = next_value(0);
   for (int64_t i = 0; i < batch * bstride; i++) b[i] = next_value(0);
   for (int64_t i = 0; i < batch * m * ldc; i++) got[i] = 12345.0f;
-  cxla_status s = big ? f32_gemm_kernel_big(&g, a, b, got, pool, pool ? 3 : 1) : f32_gemm_kernel(&g, a, b, got, pool, pool ? 3 : 1);
+  cxla_status s = big ? f32_gemm_kernel_big(&g, a, b, got, pool, pool ? rt_pool_size(pool) : 1) : f32_gemm_kernel(&g, a, b, got, pool, pool ? rt_pool_size(pool) : 1);
   bool ok = !s;
   cxla_status_free(s);
   int64_t bad = 0;
