@@ -372,7 +372,9 @@ typedef struct cxla_profile_step {
                         "conv", "routine", "sort", ... */
   double seconds;    /* wall-clock time of the step */
   double flops;      /* GEMMs and convolutions: 2 x multiply-adds; else 0 */
-  int threads;       /* threads the step was split over (1: not split) */
+  int threads;       /* threads the step was split over (1: not split; a
+                        routine or sort: the most of any of its splits;
+                        GEMMs and convolutions: the threads they were given) */
 } cxla_profile_step;
 
 typedef struct cxla_execute_options {

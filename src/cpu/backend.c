@@ -103,6 +103,7 @@ static cxla_status copy_leaves(const ExecCtx *cx, const RVal *v, const RtArray *
 static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   CpuExecutable *x = a->program;
   uint64_t rng_state = 0x853c49e6748fea9bull; /* where the interpreter's starts */
+  int step_threads = 1;
   /* the execution's threads, never more than the pool has (1 without one) */
   int threads = rt_pool_size(a->pool);
   if (a->num_threads > 0 && a->num_threads < threads) threads = a->num_threads;
@@ -112,7 +113,7 @@ static cxla_status cpu_backend_execute(const BackendExecuteArgs *a) {
   ExecCtx cx = {.x = x, .control = a->control, .host = a->host, .rng_state = &rng_state, .pool = a->pool,
                 .nthreads = threads, .nsplit = NULL, .cache = rv_cache_take(x),
                 .results = a->results, .nresults = a->nresults,
-                .profile = a->profile, .profile_arg = a->profile_arg,
+                .profile = a->profile, .profile_arg = a->profile_arg, .step_threads = a->profile ? &step_threads : NULL,
                 .host_callback = a->host_callback, .host_callback_arg = a->host_callback_arg};
   cxla_status s = NULL;
   for (int i = 0; i < a->nargs && !s; i++) {

@@ -291,12 +291,19 @@ typedef struct ExecCtx {
   /* the step profile (cxla_execute_options.profile), or NULL */
   void (*profile)(void *arg, const cxla_profile_step *step);
   void *profile_arg;
+  /* with a profile, the most threads the timed step running now split a
+   * part of its work over (cx_parallel_for), else NULL */
+  int *step_threads;
   /* the client's host callback (custom-call "cxla_host_callback"), or NULL */
   cxla_host_callback_fn host_callback;
   void *host_callback_arg;
 } ExecCtx;
 
 cxla_status exec_program(const ExecCtx *cx, const Program *p, RVal *const *args, int nargs, RVal **out);
+/* rt_pool_parallel_for on cx's pool for a routine's or a sort's work,
+ * noting in cx->step_threads the threads it is split over. */
+cxla_status cx_parallel_for(const ExecCtx *cx, int64_t n, int64_t min_slice, int max_threads, RtSliceFn fn,
+                            void *arg);
 /* An array value for the execution: through its cache (cx->cache) when it
  * has one, else rval_array_in(cx->host, ...). */
 cxla_status rval_array_x(const ExecCtx *cx, ElemType t, int rank, const int64_t *dims, RVal **out);

@@ -373,6 +373,18 @@ static const char *step_kind_name(StepKind k) {
   }
 }
 
+cxla_status cx_parallel_for(const ExecCtx *cx, int64_t n, int64_t min_slice, int max_threads, RtSliceFn fn,
+                            void *arg) {
+  if (cx->step_threads) { /* a maximum: a split's slices may split again */
+    int th = rt_pool_split(cx->pool, n, min_slice, max_threads);
+    int cur = __atomic_load_n(cx->step_threads, __ATOMIC_RELAXED);
+    while (th > cur && !__atomic_compare_exchange_n(cx->step_threads, &cur, th, true, __ATOMIC_RELAXED,
+                                                    __ATOMIC_RELAXED)) {
+    }
+  }
+  return rt_pool_parallel_for(cx->pool, n, min_slice, max_threads, fn, arg);
+}
+
 static void profile_step(const ExecCtx *x, const Instr *in, const char *kind, double seconds, double flops,
                          int threads) {
   cxla_profile_step ps = {.name = in->name, .op = op_name(in->op), .kind = kind, .seconds = seconds,
@@ -957,6 +969,7 @@ static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, i
     bool timed = x->profile && ((st->kind == ST_ROUTINE && !st->nsub) || st->kind == ST_BLAS_DOT ||
                                 st->kind == ST_CONV || st->kind == ST_SORT);
     double t0 = timed ? clock_s() : 0;
+    if (timed && x->step_threads) __atomic_store_n(x->step_threads, 1, __ATOMIC_RELAXED);
     s = st->chain ? run_chain(x, p, st, vals, &vals[i]) : run_step(x, st, args, nargs, vals, &vals[i]);
     if (s) break;
     if (st->chain) {
@@ -974,7 +987,9 @@ static cxla_status exec_steps(const ExecCtx *x, const Program *p, RVal **args, i
     if (timed) {
       double fl = st->kind == ST_BLAS_DOT ? gemm_flops(&st->gemm) : st->kind == ST_CONV ? conv_flops(st->in) : 0;
       if (st->chain) fl += gemm_flops(&p->steps[st->chain_d1].gemm);
-      int th = st->kind == ST_BLAS_DOT || st->kind == ST_CONV ? x->nthreads : 1;
+      int th = st->kind == ST_BLAS_DOT || st->kind == ST_CONV ? x->nthreads
+               : x->step_threads                                ? __atomic_load_n(x->step_threads, __ATOMIC_RELAXED)
+                                                                : 1;
       profile_step(x, st->in, st->chain ? "gemm-chain" : step_kind_name(st->kind), clock_s() - t0, fl, th);
     }
     /* release operands whose last use this was */

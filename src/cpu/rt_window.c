@@ -1043,7 +1043,7 @@ static cxla_status run_rows(const ExecCtx *cx, RwPlan *j, int64_t rows, double p
   double g = (double)(cx->x && cx->x->grain > 0 ? cx->x->grain : CPU_KERNEL_GRAIN);
   int64_t min_slice = per_row >= g ? 1 : (int64_t)(g / (per_row > 1 ? per_row : 1)) + 1;
   if (min_slice > rows) min_slice = rows;
-  return rt_pool_parallel_for(cx->pool, rows, min_slice, cx->nthreads, job_slice, j);
+  return cx_parallel_for(cx, rows, min_slice, cx->nthreads, job_slice, j);
 }
 
 static int64_t ceil_div(int64_t a, int64_t b) { return a >= 0 ? (a + b - 1) / b : -((-a) / b); }

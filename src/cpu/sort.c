@@ -524,7 +524,7 @@ static cxla_status radix_chunks(void *arg, int64_t begin, int64_t end) {
 static cxla_status radix_phase(const ExecCtx *cx, Radix *r, int phase) {
   r->phase = phase;
   if (r->nchunks == 1) return radix_chunks(r, 0, 1);
-  return rt_pool_parallel_for(cx->pool, r->nchunks, 1, r->nchunks, radix_chunks, r);
+  return cx_parallel_for(cx, r->nchunks, 1, r->nchunks, radix_chunks, r);
 }
 
 /* Stable insertion sort of a short row by key. */
@@ -805,7 +805,7 @@ static cxla_status msd_row(const ExecCtx *cx, Radix *r, void *dst, void *tmp, ui
   Msd m = {.p = p, .f = r->f, .start = start, .low = low, .first = firsts, .group = group, .tmp = tmp,
            .dst = dst, .itmp = idst ? itmp : NULL, .idst = idst, .maxb = maxb};
   *done = true;
-  TRY(nc == 1 ? msd_groups(&m, 0, ng) : rt_pool_parallel_for(cx->pool, ng, 1, nc, msd_groups, &m));
+  TRY(nc == 1 ? msd_groups(&m, 0, ng) : cx_parallel_for(cx, ng, 1, nc, msd_groups, &m));
   if (flags & CNT_MERGED) unmerge(p, src, dst, n);
   return NULL;
 }
@@ -1227,7 +1227,7 @@ static V512 cxla_status vrow_phase(void *arg, int64_t begin, int64_t end) {
 static cxla_status vrow_run(const ExecCtx *cx, VRow *r, int phase) {
   r->phase = phase;
   if (r->nb == 1) return vrow_phase(r, 0, 1);
-  return rt_pool_parallel_for(cx->pool, r->nb, 1, r->nb, vrow_phase, r);
+  return cx_parallel_for(cx, r->nb, 1, r->nb, vrow_phase, r);
 }
 
 /* r->split: keys of a sorted sample of the row, nb - 1 of them. */
@@ -1550,7 +1550,7 @@ static cxla_status radix_row_at(const SortJob *j, Scratch *s, int64_t base) {
   }
   if (j->n > 1) {
     Gather g = {j, s->idx, base};
-    if (j->nchunks > 1) return rt_pool_parallel_for(j->cx->pool, n, 65536, j->nchunks, gather_slice, &g);
+    if (j->nchunks > 1) return cx_parallel_for(j->cx, n, 65536, j->nchunks, gather_slice, &g);
     return gather_slice(&g, 0, n);
   }
   return NULL;
@@ -1604,7 +1604,7 @@ cxla_status sort_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal *
       /* rows over threads, a slice at least ~64K elements */
       int64_t min_rows = len >= 65536 ? 1 : 65536 / len;
       s = threads > 1 && rows >= 2 * min_rows
-              ? rt_pool_parallel_for(cx->pool, rows, min_rows, threads, sort_rows, &j)
+              ? cx_parallel_for(cx, rows, min_rows, threads, sort_rows, &j)
               : sort_rows(&j, 0, rows);
     }
   }

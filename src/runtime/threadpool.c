@@ -266,17 +266,36 @@ void rt_pool_destroy(RtPool *p) {
 
 int rt_pool_size(const RtPool *p) { return p ? p->size : 1; }
 
-cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int max_threads,
-                                 RtSliceFn fn, void *arg) {
-  if (n <= 0) return NULL;
+/* How rt_pool_parallel_for splits [0, n): the threads (0: none, 1: all
+ * on the caller) and, for more than one, slices of *slice elements. */
+static int plan_split(const RtPool *p, int64_t n, int64_t min_slice, int max_threads, int64_t *slice) {
+  *slice = n;
+  if (n <= 0) return 0;
   if (min_slice < 1) min_slice = 1;
   int threads = p ? p->size : 1;
   if (max_threads > 0 && max_threads < threads) threads = max_threads;
-  if (threads <= 1 || n <= min_slice) return fn(arg, 0, n);
+  if (threads <= 1 || n <= min_slice) return 1;
   /* about four slices per thread, for balance, none under min_slice */
   int64_t want = 4 * (int64_t)threads;
-  int64_t slice = (n + want - 1) / want;
-  if (slice < min_slice) slice = min_slice;
+  *slice = (n + want - 1) / want;
+  if (*slice < min_slice) *slice = min_slice;
+  return threads;
+}
+
+int rt_pool_split(const RtPool *p, int64_t n, int64_t min_slice, int max_threads) {
+  int64_t slice;
+  int threads = plan_split(p, n, min_slice, max_threads, &slice);
+  if (threads <= 1) return 1;
+  int64_t nslices = (n + slice - 1) / slice; /* each thread runs one at a time */
+  return nslices < threads ? (int)nslices : threads;
+}
+
+cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int max_threads,
+                                 RtSliceFn fn, void *arg) {
+  int64_t slice;
+  int threads = plan_split(p, n, min_slice, max_threads, &slice);
+  if (threads == 0) return NULL;
+  if (threads == 1) return fn(arg, 0, n);
   Job j;
   memset(&j, 0, offsetof(Job, part)); /* the runs in use are set below */
   j.fn = fn;

@@ -36,4 +36,8 @@ int rt_pool_size(const RtPool *pool);
 cxla_status rt_pool_parallel_for(RtPool *pool, int64_t n, int64_t min_slice, int max_threads,
                                  RtSliceFn fn, void *arg);
 
+/* The threads rt_pool_parallel_for with these arguments splits the work
+ * over, at most (1: it runs fn on the caller). */
+int rt_pool_split(const RtPool *pool, int64_t n, int64_t min_slice, int max_threads);
+
 #endif

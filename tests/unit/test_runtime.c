@@ -1236,6 +1236,80 @@ TEST(step_profile) {
   }
 }
 
+/* The threads each step's profile entry names: a sort and a max pooling
+ * large enough to split over the execution's two threads report 2, the
+ * same ops on a few elements 1 (routines and sorts count the threads of
+ * their own splits, not the execution's). */
+typedef struct ThreadsSeen {
+  int big_sort, small_sort, big_pool, small_pool;
+} ThreadsSeen;
+
+static void profile_threads(void *arg, const cxla_profile_step *st) {
+  ThreadsSeen *t = arg;
+  int *slot = !strcmp(st->name, "bs")   ? &t->big_sort
+              : !strcmp(st->name, "ss") ? &t->small_sort
+              : !strcmp(st->name, "bp") ? &t->big_pool
+              : !strcmp(st->name, "sp") ? &t->small_pool
+                                        : NULL;
+  if (slot) *slot = st->threads;
+}
+
+TEST(step_profile_threads) {
+  const char *text =
+      "HloModule threads\n"
+      "lt {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+      "  ROOT c = pred[] compare(a, b), direction=LT\n}\n"
+      "mx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT c = f32[] maximum(a, b)\n}\n"
+      "ENTRY main {\n  x = f32[262144] parameter(0)\n  y = f32[64] parameter(1)\n"
+      "  bs = f32[262144] sort(x), dimensions={0}, to_apply=lt\n"
+      "  ss = f32[64] sort(y), dimensions={0}, to_apply=lt\n"
+      "  ninf = f32[] constant(-inf)\n"
+      "  x2 = f32[2,256,256,2] reshape(x)\n"
+      "  bp = f32[2,254,254,2] reduce-window(x2, ninf), window={size=1x3x3x1}, to_apply=mx\n"
+      "  y2 = f32[1,8,8,1] reshape(y)\n"
+      "  sp = f32[1,6,6,1] reduce-window(y2, ninf), window={size=1x3x3x1}, to_apply=mx\n"
+      "  ROOT t = (f32[262144], f32[64], f32[2,254,254,2], f32[1,6,6,1]) tuple(bs, ss, bp, sp)\n}\n";
+  cxla_client_options o = CXLA_STRUCT_INIT(cxla_client_options);
+  o.backend = "cpu";
+  o.num_threads = 2;
+  cxla_client *c = NULL;
+  cxla_status st = cxla_client_create(&o, &c);
+  if (st) {
+    cxla_status_free(st);
+    SKIP("no cpu backend in this build");
+    return;
+  }
+  cxla_executable *e = rt_compile(c, text);
+  CHECK(e != NULL);
+  static float x[262144], y[64];
+  for (int i = 0; i < 262144; i++) x[i] = (float)((i * 7919) % 262144);
+  for (int i = 0; i < 64; i++) y[i] = (float)((i * 37) % 64);
+  int64_t dx[1] = {262144}, dy[1] = {64};
+  cxla_buffer *args[2] = {rt_f32(c, x, 1, dx), rt_f32(c, y, 1, dy)};
+  cxla_buffer *out[4] = {NULL};
+  ThreadsSeen seen = {0};
+  cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
+  xo.profile = profile_threads;
+  xo.profile_arg = &seen;
+  if (e) CHECK_OK(cxla_executable_execute(e, args, 2, &xo, out, NULL));
+  CHECK(seen.big_sort == 2 && seen.small_sort == 1);
+  CHECK(seen.big_pool == 2 && seen.small_pool == 1);
+  if (seen.big_sort != 2 || seen.small_sort != 1 || seen.big_pool != 2 || seen.small_pool != 1)
+    printf("  threads: sorts %d and %d, poolings %d and %d\n", seen.big_sort, seen.small_sort, seen.big_pool,
+           seen.small_pool);
+  if (out[0]) { /* the sort ran: 0, 1, ... (x is a permutation) */
+    static float r[262144];
+    CHECK_OK(cxla_buffer_to_host(out[0], r, sizeof r, NULL));
+    bool sorted = true;
+    for (int i = 0; i < 262144; i++) sorted &= r[i] == (float)i;
+    CHECK(sorted);
+  }
+  for (int i = 0; i < 4; i++) cxla_buffer_destroy(out[i]);
+  for (int i = 0; i < 2; i++) cxla_buffer_destroy(args[i]);
+  cxla_executable_destroy(e);
+  cxla_client_destroy(c);
+}
+
 int main(void) {
   RUN(status_codes_are_pjrts);
   RUN(clients_by_name);
@@ -1257,5 +1331,6 @@ int main(void) {
   RUN(client_optimize);
   RUN(compile_cache);
   RUN(step_profile);
+  RUN(step_profile_threads);
   return test_summary("test_runtime");
 }

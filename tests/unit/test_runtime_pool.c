@@ -112,6 +112,34 @@ TEST(max_threads_respected) {
   rt_pool_destroy(p);
 }
 
+/* rt_pool_split: the threads a call splits over, from its slicing (about
+ * four slices a thread, none under min_slice); its slices then number at
+ * least that and never run on more threads at once. */
+TEST(split_counts) {
+  RtPool *p = NULL;
+  CHECK_OK(rt_pool_create(4, &p));
+  CHECK(rt_pool_split(p, 4000, 1, 0) == 4);
+  CHECK(rt_pool_split(p, 4000, 1, 2) == 2);
+  CHECK(rt_pool_split(p, 100, 60, 0) == 2); /* two slices of 60 and 40 */
+  CHECK(rt_pool_split(p, 60, 60, 0) == 1);  /* one slice: on the caller */
+  CHECK(rt_pool_split(p, 3, 1, 0) == 3);
+  CHECK(rt_pool_split(p, 4000, 1, 1) == 1);
+  CHECK(rt_pool_split(p, 0, 1, 0) == 1);
+  CHECK(rt_pool_split(NULL, 4000, 1, 0) == 1);
+  static const int64_t ns[] = {100, 60, 3, 4000};
+  static const int64_t mins[] = {60, 60, 1, 1};
+  for (int i = 0; i < 4; i++) {
+    Cover *c = malloc(sizeof *c);
+    cover_init(c);
+    CHECK_OK(rt_pool_parallel_for(p, ns[i], mins[i], 0, cover, c));
+    int split = rt_pool_split(p, ns[i], mins[i], 0);
+    CHECK(atomic_load(&c->peak) <= split && atomic_load(&c->calls) >= split);
+    pthread_mutex_destroy(&c->mu);
+    free(c);
+  }
+  rt_pool_destroy(p);
+}
+
 typedef struct Failing {
   atomic_int ran;
 } Failing;
@@ -327,6 +355,7 @@ int main(void) {
   RUN(every_index_once);
   RUN(null_pool_and_empty_range);
   RUN(max_threads_respected);
+  RUN(split_counts);
   RUN(errors_propagate);
   RUN(concurrent_and_nested_callers);
   RUN(workers_join_while_spinning_and_after_sleeping);
