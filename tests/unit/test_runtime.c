@@ -1173,6 +1173,15 @@ static void profile_count(void *arg, const cxla_profile_step *st) {
   if (st->threads < 1 || !st->name || !st->name[0]) p->threads_bad++;
 }
 
+/* Executes e on args with the step profile fn(arg, step). */
+static cxla_status execute_profiled(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                                    void (*fn)(void *, const cxla_profile_step *), void *arg, cxla_buffer **out) {
+  cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
+  xo.profile = fn;
+  xo.profile_arg = arg;
+  return cxla_executable_execute(e, args, nargs, &xo, out, NULL);
+}
+
 TEST(step_profile) {
   /* three iterations of x = x @ w, 32x32 */
   const char *loop =
@@ -1205,10 +1214,7 @@ TEST(step_profile) {
     cxla_buffer *args[2] = {rt_f32(c, x, 2, d), rt_f32(c, w, 2, d)};
     cxla_buffer *out[1] = {NULL};
     ProfileSeen seen = {0};
-    cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
-    xo.profile = profile_count;
-    xo.profile_arg = &seen;
-    if (e) CHECK_OK(cxla_executable_execute(e, args, 2, &xo, out, NULL));
+    if (e) CHECK_OK(execute_profiled(e, args, 2, profile_count, &seen, out));
     if (out[0]) {
       static float r[32 * 32];
       CHECK_OK(cxla_buffer_to_host(out[0], r, sizeof r, NULL));
@@ -1288,10 +1294,7 @@ TEST(step_profile_threads) {
   cxla_buffer *args[2] = {rt_f32(c, x, 1, dx), rt_f32(c, y, 1, dy)};
   cxla_buffer *out[4] = {NULL};
   ThreadsSeen seen = {0};
-  cxla_execute_options xo = CXLA_STRUCT_INIT(cxla_execute_options);
-  xo.profile = profile_threads;
-  xo.profile_arg = &seen;
-  if (e) CHECK_OK(cxla_executable_execute(e, args, 2, &xo, out, NULL));
+  if (e) CHECK_OK(execute_profiled(e, args, 2, profile_threads, &seen, out));
   CHECK(seen.big_sort == 2 && seen.small_sort == 1);
   CHECK(seen.big_pool == 2 && seen.small_pool == 1);
   if (seen.big_sort != 2 || seen.small_sort != 1 || seen.big_pool != 2 || seen.small_pool != 1)
