@@ -2,6 +2,8 @@
  * (gemm_big.h: the layout and why). */
 #include "cpu/gemm_big.h"
 
+#include <sched.h>
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 
@@ -42,7 +44,12 @@ static void need_slice(const BigJob *j, int64_t pn, int64_t q0, int64_t q1, int 
     __atomic_store_n(flag, 2, __ATOMIC_RELEASE);
     return;
   }
-  while (__atomic_load_n(flag, __ATOMIC_ACQUIRE) != 2) _mm_pause();
+  /* a few microseconds' spin (a slice's packing), then the core to others:
+   * with more threads than cores the one packing may be waiting for it */
+  for (int spins = 0; __atomic_load_n(flag, __ATOMIC_ACQUIRE) != 2; spins++) {
+    if (spins < 4096) _mm_pause();
+    else sched_yield();
+  }
 }
 
 /* Rows of B as given that a slice is packed from: n rows of len bytes,
@@ -161,12 +168,23 @@ typedef struct PackJob {
   const GemmBigType *t;
   const char *b;
   int64_t ldb, n, k;
+  bool trans;
   char *dst;
 } PackJob;
 
 static cxla_status pack_rows(void *arg, int64_t lo, int64_t hi) {
   const PackJob *p = arg;
   p->t->pack_b(p->b, p->ldb, p->n, p->k, lo, hi, p->dst);
+  return NULL;
+}
+
+/* Panels [lo, hi) whole on the type's pack_slice (B packed before the
+ * products). */
+static cxla_status pack_panels(void *arg, int64_t lo, int64_t hi) {
+  const PackJob *p = arg;
+  int64_t es = p->t->esize, nr = p->t->nr;
+  for (int64_t pn = lo; pn < hi; pn++)
+    p->t->pack_slice(p->b, p->ldb, p->trans, p->n, p->k, pn * nr, 0, p->k, p->dst + pn * p->k * nr * es);
   return NULL;
 }
 
@@ -209,10 +227,15 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
    * arithmetic instead of a pass of its own before it. Two threads,
    * each side's median of 400 calls in one process: f32 256 x 512 x 2048
    * (B transposed) 1.79 -> 1.64 ms, B not transposed 1.64 -> 1.58,
-   * 256 x 2048 x 512 (B transposed) 1.69 -> 1.57 */
+   * 256 x 2048 x 512 (B transposed) 1.69 -> 1.57. Not with more threads
+   * than processors: a thread waiting for a slice may wait for its packer
+   * to be scheduled (2 cores, 8 threads: 1.93 -> 2.36 ms; 16: 2.16 ->
+   * 2.69) */
   int64_t kb = K < t->kb ? K : t->kb, spk = (kb + t->kc - 1) / t->kc, spp = (K + kb - 1) / kb * spk;
+  int64_t th = pool && nthreads > 1 ? nthreads : 1;
   int *ready = NULL;
-  if (!given && t->pack_slice && !(ready = cxla_malloc((size_t)(np * spp) * sizeof(int)))) {
+  if (!given && t->pack_slice && th <= rt_pool_cpus(pool) &&
+      !(ready = cxla_malloc((size_t)(np * spp) * sizeof(int)))) {
     cxla_free(pb_raw);
     return cxla_oom();
   }
@@ -229,7 +252,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
    * for one of them) or 4 of 256 (each with a 4-row tile); f64 1024 rows
    * in 8 blocks of 21 or 22 tiles rather than 8 of 128 rows (each with a
    * 2-row tile); f32 2048 rows (k 2048) in 16 of 21 or 22 tiles. */
-  int64_t th = pool && nthreads > 1 ? nthreads : 1, mb_max = t->a_bytes / es / (K < t->kb ? K : t->kb);
+  int64_t mb_max = t->a_bytes / es / (K < t->kb ? K : t->kb);
   if (mb_max < t->mr) mb_max = t->mr;
   int64_t tiles = (M + t->mr - 1) / t->mr, nb = (M + mb_max - 1) / mb_max;
   if (nb < th) nb = th;
@@ -240,10 +263,11 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
   cxla_status s = NULL;
   for (int64_t bi = 0; bi < g->batch && !s; bi++) {
     PackJob pk = {.t = t, .b = given ? NULL : (const char *)b + bi * K * ldb * es, .ldb = ldb, .n = N, .k = K,
-                  .dst = pb};
+                  .trans = g->trans_b, .dst = pb};
     j.b = given ? NULL : pk.b;
     if (given) j.pb = (const char *)given + bi * np * K * t->nr * es;
     else if (ready) memset(ready, 0, (size_t)(np * spp) * sizeof(int));
+    else if (t->pack_slice) s = rt_pool_parallel_for(pool, np, 1, nthreads, pack_panels, &pk);
     else if (!g->trans_b) s = rt_pool_parallel_for(pool, K, 64, nthreads, pack_rows, &pk);
     else if (t->pack_bt) s = t->pack_bt(pk.b, N, K, pb, pool, nthreads);
     else s = rt_pool_parallel_for(pool, K, 64, nthreads, gather_rows, &pk);

@@ -21,6 +21,7 @@
 #include <stddef.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #define CPU_RELAX() _mm_pause()
@@ -83,6 +84,7 @@ struct RtPool {
                             unlocked by spinning workers */
   int sleepers;          /* workers blocked on `work` */
   int size, nworkers;
+  int cpus; /* the machine's online processors when the pool was made */
   Worker *workers;
 };
 
@@ -229,6 +231,8 @@ cxla_status rt_pool_create(int size, RtPool **out) {
   RtPool *p = cxla_calloc(1, sizeof *p);
   if (!p) return cxla_oom();
   p->size = size;
+  long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+  p->cpus = cpus >= 1 && cpus <= 1 << 20 ? (int)cpus : 1;
   if (size > 1 && !(p->workers = cxla_calloc((size_t)size - 1, sizeof(Worker)))) {
     cxla_free(p);
     return cxla_oom();
@@ -265,6 +269,8 @@ void rt_pool_destroy(RtPool *p) {
 }
 
 int rt_pool_size(const RtPool *p) { return p ? p->size : 1; }
+
+int rt_pool_cpus(const RtPool *p) { return p ? p->cpus : 1; }
 
 /* How rt_pool_parallel_for splits [0, n): the threads (0: none, 1: all
  * on the caller) and, for more than one, slices of *slice elements. */

@@ -29,6 +29,9 @@ cxla_status rt_pool_create(int size, RtPool **out);
 /* Joins the workers; no job may be running. NULL is fine. */
 void rt_pool_destroy(RtPool *pool);
 int rt_pool_size(const RtPool *pool);
+/* The machine's online processors when pool was made (1 for NULL): more
+ * threads than these take turns on them. */
+int rt_pool_cpus(const RtPool *pool);
 
 /* Runs fn over [0, n) in slices of at least min_slice elements (>= 1), on
  * at most max_threads threads at once (0 = the pool's size), and returns

@@ -277,8 +277,8 @@ TEST(big_matches_plain_loop) {
     CHECK(run_shape_via(1, 200, 131, 260, ta, tb, t == 2, t == 3, pool, VIA_BIG));
     CHECK(run_shape_via(1, 20, 20, 9, ta, tb, false, true, NULL, VIA_BIG));
   }
-  /* B packed a slice at a time where a block of rows first needs it:
-   * two threads, 2 blocks of rows (tiles 11 and 11, the last partial)
+  /* B packed a slice at a time where a block of rows first needs it
+   * (threads no more than the processors): two threads, 2 blocks of rows (tiles 11 and 11, the last partial)
    * starting at panels 0 and 2 of 5 (the last of 44 columns), each
    * packing what it reaches first and waiting for, or reading, what the
    * other packed; 2100 steps (each panel in slices of two blocks of
@@ -288,6 +288,15 @@ TEST(big_matches_plain_loop) {
   for (int t = 0; t < 4; t++)
     CHECK(run_shape_via(t == 3 ? 2 : 1, 130, 300, t < 2 ? 2100 : 300, t & 1, t >> 1 & 1, t == 2, false, pool2, VIA_BIG));
   rt_pool_destroy(pool2);
+  /* more threads than the machine's processors: B packed whole, over the
+   * threads, before the products (a thread waiting for a slice could
+   * wait for its packer to be scheduled) */
+  RtPool *over = NULL;
+  CHECK_OK(rt_pool_create(rt_pool_cpus(pool) + 1, &over));
+  for (int t = 0; t < 4; t++)
+    CHECK(run_shape_via(t == 1 ? 2 : 1, 130, 300, t < 2 ? 2100 : 300, t & 1, t >> 1 & 1, t == 3, false, over,
+                        VIA_BIG));
+  rt_pool_destroy(over);
   /* B packed beforehand (f32_gemm_pack_b, B's storage then overwritten):
    * the same panels, bit for bit the same; batches (each element's
    * panels after the last's), K past a 2048-step block, partial panels */
