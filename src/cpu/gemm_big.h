@@ -5,8 +5,8 @@
  *
  * B is packed once into panels of nr columns (zero-padded past n): panel
  * p's step k at pb + (p * K + k) * nr; a slice of kc steps at a time,
- * where a thread first needs it, for a type with pack_slice, else all of
- * it over the threads first. The
+ * where a thread first needs it, for a type with pack_slice and no more
+ * threads than processors, else all of it over the threads first. The
  * rows of C are split into blocks whose rows of A, packed into mr-row
  * tiles step after step (the micro-kernel's broadcasts then read
  * consecutive elements), stay in L2 while every panel of B passes under
