@@ -72,7 +72,7 @@ typedef struct GemmBigType {
   void (*pack_a)(const void *A, int64_t sai, int64_t sak, int64_t K, int64_t i0, int64_t i1, void *dst);
   /* A type without pack_slice (B packed before the products, over the
    * threads): rows [lo, hi) of B (k x n, row stride ldb) into the panels
-   * at dst, gemm_big_pack_b of the type */
+   * at dst (bgemm.c's pairs of rows) */
   void (*pack_b)(const void *b, int64_t ldb, int64_t n, int64_t k, int64_t lo, int64_t hi, void *dst);
   /* and NULL (gathered then), or B stored n x k (transposed) into all
    * the panels at dst, over at most nthreads of pool's threads */
@@ -133,34 +133,12 @@ static inline __attribute__((always_inline)) void gemm_big_pack_a(int64_t es, in
   }                                                             \
   for (int64_t q_ = k; q_ < (npf); q_++) _mm_prefetch((pf) + 64 * q_, _MM_HINT_T1)
 
-/* Rows of B packed per pass over the panels in gemm_big_pack_b. */
+/* Rows of B packed per pass over the panels by a type's pack_b (bgemm.c):
+ * GEMM_BIG_PACK_ROWS rows at a time, panel after panel, each panel's rows
+ * written as one contiguous run (row after row across all panels writes
+ * to as many places 8 KiB and more apart: f64, 1024 x 1024 on one
+ * thread, 2.2 ms) while the rows read stay in L1. */
 #define GEMM_BIG_PACK_ROWS 32
-
-/* Rows [lo, hi) of B (k x n, row stride ldb) into panels of nr columns
- * (step k of panel p at dst + (p * k + k) * nr; zero past n).
- * GEMM_BIG_PACK_ROWS rows at a time, panel after panel: each panel's
- * rows are written as one contiguous run (row after row across all
- * panels writes to as many places 8 KiB and more apart: f64, 1024 x 1024
- * on one thread, 2.2 ms) while the rows read stay in L1. */
-static inline __attribute__((always_inline)) void gemm_big_pack_b(int64_t es, int64_t nr, const void *b,
-                                                                  int64_t ldb, int64_t n, int64_t k, int64_t lo,
-                                                                  int64_t hi, void *dst) {
-  int64_t np = (n + nr - 1) / nr;
-  for (int64_t k0 = lo; k0 < hi; k0 += GEMM_BIG_PACK_ROWS)
-    for (int64_t pn = 0; pn < np; pn++) {
-      int64_t j0 = pn * nr, nc = n - j0 < nr ? n - j0 : nr;
-      for (int64_t q = k0; q < hi && q < k0 + GEMM_BIG_PACK_ROWS; q++) {
-        const char *s = (const char *)b + (q * ldb + j0) * es;
-        char *d = (char *)dst + (pn * k + q) * nr * es;
-        if (nc == nr) {
-          memcpy(d, s, (size_t)(nr * es));
-        } else {
-          memcpy(d, s, (size_t)(nc * es));
-          memset(d + nc * es, 0, (size_t)((nr - nc) * es));
-        }
-      }
-    }
-}
 
 /* GemmBigType.pack_slice for any type: steps [k0, k1) of the panel of
  * columns [j0, j0 + nr) of B (k x n, row stride ldb; stored n x k when

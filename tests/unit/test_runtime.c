@@ -1295,9 +1295,10 @@ TEST(step_profile_threads) {
   cxla_buffer *out[4] = {NULL};
   ThreadsSeen seen = {0};
   if (e) CHECK_OK(execute_profiled(e, args, 2, profile_threads, &seen, out));
-  CHECK(seen.big_sort == 2 && seen.small_sort == 1);
-  CHECK(seen.big_pool == 2 && seen.small_pool == 1);
-  if (seen.big_sort != 2 || seen.small_sort != 1 || seen.big_pool != 2 || seen.small_pool != 1)
+  bool sorts_ok = seen.big_sort == 2 && seen.small_sort == 1, pools_ok = seen.big_pool == 2 && seen.small_pool == 1;
+  CHECK(sorts_ok);
+  CHECK(pools_ok);
+  if (!sorts_ok || !pools_ok)
     printf("  threads: sorts %d and %d, poolings %d and %d\n", seen.big_sort, seen.small_sort, seen.big_pool,
            seen.small_pool);
   if (out[0]) { /* the sort ran: 0, 1, ... (x is a permutation) */
