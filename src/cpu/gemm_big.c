@@ -15,21 +15,14 @@
  * tiles rather than 4 of 252 rows and one of 16 (one more pass over all
  * of the packed B for 16 rows, and on two threads a third block for one
  * of them) or 4 of 256 (each with a 4-row tile); f32 2048 rows (k 2048)
- * in 16 of 21 or 22 tiles. */
-int64_t gemm_big_blocks(const GemmBigType *t, int64_t M, int64_t K, int64_t th, int64_t *per) {
+ * in 16 of 21 or 22 tiles. The pool deals the blocks out evenly then
+ * (rt_pool_parallel_for: each thread's run of slices nb / th blocks). */
+int64_t gemm_big_blocks(const GemmBigType *t, int64_t M, int64_t K, int64_t th) {
   int64_t mb_max = t->a_bytes / t->esize / (K < t->kb ? K : t->kb);
   if (mb_max < t->mr) mb_max = t->mr;
   int64_t tiles = (M + t->mr - 1) / t->mr, nb = (M + mb_max - 1) / mb_max;
   if (nb < th) nb = th;
   nb = (nb + th - 1) / th * th;
-  /* The pool deals blocks out in slices, a contiguous run of them per
-   * thread (rt_pool_parallel_for: about four slices a thread, so per
-   * slice is ceil(nb / 4 th) blocks): nb a multiple of th slices gives
-   * every thread the same number of whole slices. Else f64 1024 x 512 x
-   * 768 in 14 blocks of 2-block slices ran 8 blocks on one thread and 6
-   * on the other: two threads, 4.47 against 5.54 ms */
-  *per = (nb + 4 * th - 1) / (4 * th);
-  nb = (nb + th * *per - 1) / (th * *per) * (th * *per);
   return nb < tiles ? nb : tiles;
 }
 
@@ -268,7 +261,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
     cxla_free(pb_raw);
     return cxla_oom();
   }
-  int64_t per, nb = gemm_big_blocks(t, M, K, th, &per), tiles = (M + t->mr - 1) / t->mr;
+  int64_t nb = gemm_big_blocks(t, M, K, th), tiles = (M + t->mr - 1) / t->mr;
   BigJob j = {.t = t, .g = g, .pb = pb, .ldb = ldb, .ready = ready, .spp = spp, .spk = spk, .th = (int)th,
               .nb = nb, .tiles = tiles, .mb = (tiles + nb - 1) / nb * t->mr, .csr = _mm_getcsr()};
   cxla_status s = NULL;
@@ -284,7 +277,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
     else s = rt_pool_parallel_for(pool, K, 64, nthreads, gather_rows, &pk);
     j.a = (const char *)a + bi * M * lda * es;
     j.c = (char *)c + bi * M * ldc * oes;
-    if (!s) s = rt_pool_parallel_for(pool, nb, per, nthreads, big_slice, &j);
+    if (!s) s = rt_pool_parallel_for(pool, nb, 1, nthreads, big_slice, &j);
   }
   cxla_free(pb_raw);
   cxla_free(ready);

@@ -94,13 +94,10 @@ typedef struct GemmBigType {
 cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, const void *b, const void *pb,
                          void *c, RtPool *pool, int nthreads);
 
-/* The blocks of rows gemm_big_run splits M rows of k steps into for th
- * threads (th >= 1), and in *per the blocks per slice it has the pool
- * deal out (rt_pool_parallel_for's min_slice): the blocks are a multiple
- * of th slices (each thread's contiguous share the same number of whole
- * slices), unless there are fewer mr-row tiles than that (a block per
- * tile then). */
-int64_t gemm_big_blocks(const GemmBigType *t, int64_t M, int64_t K, int64_t th, int64_t *per);
+/* The blocks of rows gemm_big_run splits M rows of K steps into for th
+ * threads (th >= 1): a multiple of th (each thread's share equal), unless
+ * there are fewer mr-row tiles than that (a block per tile then). */
+int64_t gemm_big_blocks(const GemmBigType *t, int64_t M, int64_t K, int64_t th);
 
 /* The f32 type's pack_a (fgemm.c; the caller checked for AVX-512): any
  * 32-bit elements, moved bit for bit (bgemm.c's pairs of bf16). */

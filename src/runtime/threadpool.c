@@ -56,7 +56,7 @@ typedef struct Part {
 typedef struct Job {
   RtSliceFn fn;
   void *arg;
-  int64_t n, slice, nslices;
+  int64_t n, slice, nslices; /* slice 0: proportional (plan_split) */
   int64_t claimed;     /* slices handed out (or skipped after an error) */
   _Atomic int64_t finished; /* slices run (or skipped after an error); read
                                unlocked by its spinning caller */
@@ -129,10 +129,17 @@ static Job *claim(RtPool *p, int id, int64_t *slice) {
   return NULL;
 }
 
+/* Where proportional slice s starts: s n / nslices (without overflow). */
+static int64_t slice_start(const Job *j, int64_t s) {
+  return s * (j->n / j->nslices) + s * (j->n % j->nslices) / j->nslices;
+}
+
 /* Runs one claimed slice (mutex released meanwhile) and records it. */
 static void run_slice(RtPool *p, Job *j, int64_t s) {
   pthread_mutex_unlock(&p->mu);
-  int64_t b = s * j->slice, e = b + j->slice < j->n ? b + j->slice : j->n;
+  int64_t b, e;
+  if (j->slice) b = s * j->slice, e = b + j->slice < j->n ? b + j->slice : j->n;
+  else b = slice_start(j, s), e = slice_start(j, s + 1);
   cxla_status st = j->fn(j->arg, b, e);
   pthread_mutex_lock(&p->mu);
   j->active--;
@@ -273,33 +280,48 @@ int rt_pool_size(const RtPool *p) { return p ? p->size : 1; }
 int rt_pool_cpus(const RtPool *p) { return p ? p->cpus : 1; }
 
 /* How rt_pool_parallel_for splits [0, n): the threads (0: none, 1: all
- * on the caller) and, for more than one, slices of *slice elements. */
-static int plan_split(const RtPool *p, int64_t n, int64_t min_slice, int max_threads, int64_t *slice) {
+ * on the caller) and, for more than one, *nslices slices: of *slice
+ * elements each (the last the rest), or when *slice is 0 of n / *nslices
+ * elements or one more (slice s from s n / *nslices). About four slices a
+ * thread, for balance, none under min_slice: four a thread exactly where
+ * min_slice allows it, their sizes then proportional, so every thread's
+ * run (Part) holds the same share to within a slice's element: 14
+ * elements on two threads as 8 slices of 1 or 2, 7 a run, rather than 7
+ * slices of 2 (runs of 3 and 4 slices, 6 and 8 elements); with heavy
+ * elements (blocks of rows of a GEMM, gemm_big.c) the threads finished
+ * 4 : 3 apart. Where min_slice binds, slices of min_slice (callers ask
+ * for a number of slices that way: ceil(n / threads) each). */
+static int plan_split(const RtPool *p, int64_t n, int64_t min_slice, int max_threads, int64_t *slice,
+                      int64_t *nslices) {
   *slice = n;
+  *nslices = 1;
   if (n <= 0) return 0;
   if (min_slice < 1) min_slice = 1;
   int threads = p ? p->size : 1;
   if (max_threads > 0 && max_threads < threads) threads = max_threads;
   if (threads <= 1 || n <= min_slice) return 1;
-  /* about four slices per thread, for balance, none under min_slice */
   int64_t want = 4 * (int64_t)threads;
-  *slice = (n + want - 1) / want;
-  if (*slice < min_slice) *slice = min_slice;
+  if ((n + want - 1) / want > min_slice) {
+    *slice = 0;
+    *nslices = want;
+  } else {
+    *slice = min_slice;
+    *nslices = (n + min_slice - 1) / min_slice;
+  }
   return threads;
 }
 
 int rt_pool_split(const RtPool *p, int64_t n, int64_t min_slice, int max_threads) {
-  int64_t slice;
-  int threads = plan_split(p, n, min_slice, max_threads, &slice);
+  int64_t slice, nslices;
+  int threads = plan_split(p, n, min_slice, max_threads, &slice, &nslices);
   if (threads <= 1) return 1;
-  int64_t nslices = (n + slice - 1) / slice; /* each thread runs one at a time */
-  return nslices < threads ? (int)nslices : threads;
+  return nslices < threads ? (int)nslices : threads; /* each thread runs one at a time */
 }
 
 cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int max_threads,
                                  RtSliceFn fn, void *arg) {
-  int64_t slice;
-  int threads = plan_split(p, n, min_slice, max_threads, &slice);
+  int64_t slice, nslices;
+  int threads = plan_split(p, n, min_slice, max_threads, &slice, &nslices);
   if (threads == 0) return NULL;
   if (threads == 1) return fn(arg, 0, n);
   Job j;
@@ -308,7 +330,7 @@ cxla_status rt_pool_parallel_for(RtPool *p, int64_t n, int64_t min_slice, int ma
   j.arg = arg;
   j.n = n;
   j.slice = slice;
-  j.nslices = (n + slice - 1) / slice;
+  j.nslices = nslices;
   j.max_active = threads;
   j.parts = threads < POOL_PARTS ? threads : POOL_PARTS;
   if (j.parts > j.nslices) j.parts = (int)j.nslices;

@@ -35,7 +35,11 @@ int rt_pool_cpus(const RtPool *pool);
 
 /* Runs fn over [0, n) in slices of at least min_slice elements (>= 1), on
  * at most max_threads threads at once (0 = the pool's size), and returns
- * when every slice has run. A NULL pool runs fn(arg, 0, n) on the caller. */
+ * when every slice has run. About four slices a thread, each thread's
+ * contiguous run of them first: where min_slice allows four a thread,
+ * the runs' shares of [0, n) differ by at most one element; else slices
+ * of min_slice, the last the rest. A NULL pool runs fn(arg, 0, n) on the
+ * caller. */
 cxla_status rt_pool_parallel_for(RtPool *pool, int64_t n, int64_t min_slice, int max_threads,
                                  RtSliceFn fn, void *arg);
 

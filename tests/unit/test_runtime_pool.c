@@ -112,6 +112,63 @@ TEST(max_threads_respected) {
   rt_pool_destroy(p);
 }
 
+/* The slices rt_pool_parallel_for cuts: four a thread where min_slice
+ * allows, their sizes proportional (slice s from s n / (4 threads)), so
+ * each thread's run of four holds n / threads elements to within one
+ * (14 on two threads: 7 and 7; uniform slices of 2 had made runs of 6
+ * and 8); where min_slice binds, slices of min_slice and the rest. */
+typedef struct Slices {
+  pthread_mutex_t mu;
+  int n;
+  int64_t lo[64], hi[64];
+} Slices;
+
+static cxla_status record_slice(void *arg, int64_t b, int64_t e) {
+  Slices *r = arg;
+  pthread_mutex_lock(&r->mu);
+  if (r->n < 64) r->lo[r->n] = b, r->hi[r->n] = e;
+  r->n++;
+  pthread_mutex_unlock(&r->mu);
+  return NULL;
+}
+
+static int by_start(const void *x, const void *y) {
+  int64_t a = *(const int64_t *)x, b = *(const int64_t *)y;
+  return a < b ? -1 : a > b;
+}
+
+TEST(runs_share_evenly) {
+  static const struct {
+    int64_t n, min;
+    int threads;
+    int64_t slices, size; /* size: each slice's (the last the rest); 0: proportional */
+  } cases[] = {{14, 1, 2, 8, 0}, {10, 1, 2, 8, 0}, {1000, 1, 3, 12, 0}, {1001, 7, 4, 16, 0}, {9, 1, 2, 8, 0},
+               {100, 60, 2, 2, 60}, {23, 5, 2, 5, 5}, {16, 2, 2, 8, 2}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    RtPool *p = NULL;
+    CHECK_OK(rt_pool_create(cases[i].threads, &p));
+    Slices r = {.mu = PTHREAD_MUTEX_INITIALIZER};
+    CHECK_OK(rt_pool_parallel_for(p, cases[i].n, cases[i].min, 0, record_slice, &r));
+    rt_pool_destroy(p);
+    CHECK(r.n == cases[i].slices);
+    if (r.n != cases[i].slices) continue;
+    int64_t pairs[64][2];
+    for (int s = 0; s < r.n; s++) pairs[s][0] = r.lo[s], pairs[s][1] = r.hi[s];
+    qsort(pairs, (size_t)r.n, sizeof *pairs, by_start);
+    int64_t n = cases[i].n, T = cases[i].threads;
+    bool ok = pairs[0][0] == 0 && pairs[r.n - 1][1] == n;
+    for (int s = 0; s < r.n; s++) {
+      if (s > 0) ok &= pairs[s][0] == pairs[s - 1][1];
+      if (cases[i].size) ok &= pairs[s][0] == s * cases[i].size;
+      else ok &= pairs[s][0] == s * n / r.n; /* so run t starts at t n / T */
+    }
+    if (!cases[i].size)
+      for (int64_t t = 0; t < T; t++) ok &= pairs[4 * t][0] == t * n / T;
+    CHECK(ok);
+    pthread_mutex_destroy(&r.mu);
+  }
+}
+
 /* rt_pool_split: the threads a call splits over, from its slicing (about
  * four slices a thread, none under min_slice); its slices then number at
  * least that and never run on more threads at once. */
@@ -356,6 +413,7 @@ int main(void) {
   RUN(null_pool_and_empty_range);
   RUN(max_threads_respected);
   RUN(split_counts);
+  RUN(runs_share_evenly);
   RUN(errors_propagate);
   RUN(concurrent_and_nested_callers);
   RUN(workers_join_while_spinning_and_after_sleeping);
