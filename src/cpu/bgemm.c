@@ -164,14 +164,14 @@ static void big_pack_a(const void *A, int64_t sai, int64_t sak, int64_t K, int64
 /* packed A per block of rows: 512 KiB, half of Zen 5's L2 */
 static const GemmBigType big_bf16 = {.esize = 4, .mr = MR, .nr = NR, .kc = KC, .kb = KB,
                                      .a_bytes = (int64_t)1 << 19, .scratch = true, .tile = big_tile,
-                                     .pack_a = big_pack_a, .pack_b = big_pack_b, .pack_bt = NULL};
+                                     .pack_a = big_pack_a, .pack_b = big_pack_b};
 /* the same with bf16 results, each tile's f32 sums rounded in its last
  * store (k up to KB pair steps): no f32 C written, read and rounded in a
  * pass of its own (1024^3: 4 MiB each way) */
 static const GemmBigType big_bf16_out = {.esize = 4, .mr = MR, .nr = NR, .kc = KC, .kb = KB,
                                          .a_bytes = (int64_t)1 << 19, .scratch = true, .tile = big_tile,
                                          .tile_out = big_tile_out, .out_esize = 2, .pack_a = big_pack_a,
-                                         .pack_b = big_pack_b, .pack_bt = NULL};
+                                         .pack_b = big_pack_b};
 
 /* ---- the f32 result rounded to bf16 ---- */
 

@@ -101,8 +101,8 @@ TGT static void big_pack_slice(const void *b, int64_t ldb, bool trans, int64_t n
 }
 
 /* packed A per block of rows: 512 KiB, a quarter of this Intel core's L2
- * and half of Zen 5's (two threads, each side's median of 500 calls
- * alternated in one process: 1024^3 11.96 -> 11.74 ms, 768 x 1024 x 1024
+ * and half of Zen 5's (two threads, each side's median of 150-250
+ * calls alternated in one process: 1024^3 11.96 -> 11.74 ms, 768 x 1024 x 1024
  * 9.16 -> 8.97, against 1 MiB, half this L2); B transposed
  * gathered by gemm_big_pack_slice (not tuned: f64_gemm_big_fits leaves
  * it to BLAS). B packed a slice at a time as first needed: 1024^3 on two

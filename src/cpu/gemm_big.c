@@ -4,6 +4,9 @@
 
 #include <sched.h>
 
+/* Steps per block of A for a product of K steps: t->kb, or K if fewer. */
+static int64_t block_steps(const GemmBigType *t, int64_t K) { return K < t->kb ? K : t->kb; }
+
 /* Blocks of rows whose packed A is about a_bytes, at least one per
  * thread and a multiple of the threads in number (the threads finish
  * together; each block streams all of the packed B, so a product of few
@@ -18,7 +21,7 @@
  * in 16 of 21 or 22 tiles. The pool deals the blocks out evenly then
  * (rt_pool_parallel_for: each thread's run of slices nb / th blocks). */
 int64_t gemm_big_blocks(const GemmBigType *t, int64_t M, int64_t K, int64_t th) {
-  int64_t mb_max = t->a_bytes / t->esize / (K < t->kb ? K : t->kb);
+  int64_t mb_max = t->a_bytes / t->esize / block_steps(t, K);
   if (mb_max < t->mr) mb_max = t->mr;
   int64_t tiles = (M + t->mr - 1) / t->mr, nb = (M + mb_max - 1) / mb_max;
   if (nb < th) nb = th;
@@ -49,8 +52,7 @@ typedef struct BigJob {
 
 /* The ready entry of panel pn's slice of steps kb0 + k0 (k0 < kb). */
 static int *slice_flag(const BigJob *j, int64_t pn, int64_t kb0, int64_t k0) {
-  int64_t kb = j->g->k < j->t->kb ? j->g->k : j->t->kb;
-  return j->ready + pn * j->spp + kb0 / kb * j->spk + k0 / j->t->kc;
+  return j->ready + pn * j->spp + kb0 / block_steps(j->t, j->g->k) * j->spk + k0 / j->t->kc;
 }
 
 /* Steps [q0, q1) of panel pn packed (flag: their ready entry): by this
@@ -111,7 +113,7 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
   const F32Gemm *g = j->g;
   int64_t es = t->esize, oes = t->tile_out ? t->out_esize : es, mr = t->mr, nr = t->nr, kc = t->kc;
   int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + nr - 1) / nr;
-  int64_t sai = g->trans_a ? 1 : f32_gemm_a_lda(g), sak = g->trans_a ? M : 1, kb = K < t->kb ? K : t->kb;
+  int64_t sai = g->trans_a ? 1 : f32_gemm_a_lda(g), sak = g->trans_a ? M : 1, kb = block_steps(t, K);
   void *pa_raw, *cb_raw = NULL;
   char *pa = cxla_malloc_lines((size_t)(j->mb * kb * es), &pa_raw);
   char *cb = t->scratch ? cxla_malloc_lines((size_t)(j->mb * nr * es), &cb_raw) : NULL;
@@ -211,7 +213,7 @@ static cxla_status pack_panels(void *arg, int64_t lo, int64_t hi) {
 }
 
 /* B stored n x k: step q of the panels gathered from column q of B^T
- * (for the types without a pack_bt of their own). */
+ * (a type with pack_b, B transposed). */
 static cxla_status gather_rows(void *arg, int64_t lo, int64_t hi) {
   const PackJob *p = arg;
   int64_t es = p->t->esize, nr = p->t->nr, np = (p->n + nr - 1) / nr;
@@ -253,7 +255,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
    * than processors: a thread waiting for a slice may wait for its packer
    * to be scheduled (2 cores, 8 threads: 1.93 -> 2.36 ms; 16: 2.16 ->
    * 2.69) */
-  int64_t kb = K < t->kb ? K : t->kb, spk = (kb + t->kc - 1) / t->kc, spp = (K + kb - 1) / kb * spk;
+  int64_t kb = block_steps(t, K), spk = (kb + t->kc - 1) / t->kc, spp = (K + kb - 1) / kb * spk;
   int64_t th = pool && nthreads > 1 ? nthreads : 1;
   int *ready = NULL;
   if (!given && t->pack_slice && th <= rt_pool_cpus(pool) &&
@@ -273,7 +275,6 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
     else if (ready) memset(ready, 0, (size_t)(np * spp) * sizeof(int));
     else if (t->pack_slice) s = rt_pool_parallel_for(pool, np, 1, nthreads, pack_panels, &pk);
     else if (!g->trans_b) s = rt_pool_parallel_for(pool, K, 64, nthreads, pack_rows, &pk);
-    else if (t->pack_bt) s = t->pack_bt(pk.b, N, K, pb, pool, nthreads);
     else s = rt_pool_parallel_for(pool, K, 64, nthreads, gather_rows, &pk);
     j.a = (const char *)a + bi * M * lda * es;
     j.c = (char *)c + bi * M * ldc * oes;

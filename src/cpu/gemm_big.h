@@ -74,9 +74,6 @@ typedef struct GemmBigType {
    * threads): rows [lo, hi) of B (k x n, row stride ldb) into the panels
    * at dst (bgemm.c's pairs of rows) */
   void (*pack_b)(const void *b, int64_t ldb, int64_t n, int64_t k, int64_t lo, int64_t hi, void *dst);
-  /* and NULL (gathered then), or B stored n x k (transposed) into all
-   * the panels at dst, over at most nthreads of pool's threads */
-  cxla_status (*pack_bt)(const void *b, int64_t n, int64_t k, void *dst, RtPool *pool, int nthreads);
   /* NULL, or steps [k0, k1) of the panel of columns j0.. of B (k x n,
    * row stride ldb; stored n x k, row stride k, when trans) into that
    * panel at dst (step q at dst + q * nr; zero past n): B then packed

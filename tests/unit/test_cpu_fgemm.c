@@ -79,6 +79,9 @@ static void reference(const F32Gemm *g, const float *a, const float *b, float *c
 
 static bool same_bits(float x, float y) { return isnan(x) ? isnan(y) : !memcmp(&x, &y, sizeof x); }
 
+/* The threads a product runs on: all of pool's, or 1 without one. */
+static int threads_of(const RtPool *pool) { return pool ? rt_pool_size(pool) : 1; }
+
 /* Runs one shape; special: NaN and infinities among the operands;
  * inf_zero: a[0][0] = inf with row 0 of B (column 0 of op(B)) all zero. */
 /* How run_shape_as runs the product. */
@@ -106,15 +109,15 @@ static bool run_shape_via(int64_t batch, int64_t m, int64_t n, int64_t k, bool t
     int64_t np = f32_gemm_packed_floats(&g);
     pb = malloc((size_t)(np > 0 ? np : 1) * sizeof *pb);
     for (int64_t i = 0; i < np; i++) pb[i] = 12345.0f;
-    s = f32_gemm_pack_b(&g, b, pb, pool, pool ? rt_pool_size(pool) : 1);
+    s = f32_gemm_pack_b(&g, b, pb, pool, threads_of(pool));
     /* B's own storage gone: the product reads only the packed form */
     for (int64_t i = 0; i < nb; i++) b[i] = -777.0f;
-    if (!s && via == VIA_PACKED) s = f32_gemm_kernel_packed(&g, a, pb, got, pool, pool ? rt_pool_size(pool) : 1);
-    if (!s && via == VIA_BIG_PACKED) s = f32_gemm_kernel_big_packed(&g, a, pb, got, pool, pool ? rt_pool_size(pool) : 1);
+    if (!s && via == VIA_PACKED) s = f32_gemm_kernel_packed(&g, a, pb, got, pool, threads_of(pool));
+    if (!s && via == VIA_BIG_PACKED) s = f32_gemm_kernel_big_packed(&g, a, pb, got, pool, threads_of(pool));
   } else if (via == VIA_BIG) {
-    s = f32_gemm_kernel_big(&g, a, b, got, pool, pool ? rt_pool_size(pool) : 1);
+    s = f32_gemm_kernel_big(&g, a, b, got, pool, threads_of(pool));
   } else {
-    s = f32_gemm_kernel(&g, a, b, got, pool, pool ? rt_pool_size(pool) : 1);
+    s = f32_gemm_kernel(&g, a, b, got, pool, threads_of(pool));
   }
   free(pb);
   bool ok = !s;
@@ -802,7 +805,7 @@ static bool run_strided_via(int64_t batch, int64_t m, int64_t n, int64_t k, int6
   for (int64_t i = 0; i < batch * astride; i++) a[i] = next_value(0);
   for (int64_t i = 0; i < batch * bstride; i++) b[i] = next_value(0);
   for (int64_t i = 0; i < batch * m * ldc; i++) got[i] = 12345.0f;
-  cxla_status s = big ? f32_gemm_kernel_big(&g, a, b, got, pool, pool ? rt_pool_size(pool) : 1) : f32_gemm_kernel(&g, a, b, got, pool, pool ? rt_pool_size(pool) : 1);
+  cxla_status s = big ? f32_gemm_kernel_big(&g, a, b, got, pool, threads_of(pool)) : f32_gemm_kernel(&g, a, b, got, pool, threads_of(pool));
   bool ok = !s;
   cxla_status_free(s);
   int64_t bad = 0;
