@@ -1416,10 +1416,11 @@ static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int fi
 /* ---- 2-D transposes of 32-bit elements ----
  * A kernel that only transposes a 2-D operand (out[i][j] = in[j][i]) moves
  * 16 x 16 blocks: 16 rows of 16 elements loaded as vectors, transposed in
- * registers by four rounds of two-vector shuffles, stored as 16 rows. Each
- * cache line of both arrays is then read or written whole, once; the
- * element-wise tiles read 32 lines whose addresses differ by a power of
- * two (one cache set) per output row. */
+ * registers by four rounds of two-vector shuffles, stored as 16 rows (the
+ * runtime's cxla_cg_rt_transpose32, rt_transpose.c). Each cache line of
+ * both arrays is then read or written whole, once; the element-wise tiles
+ * read 32 lines whose addresses differ by a power of two (one cache set)
+ * per output row. */
 #define CG_TBLOCK 16
 
 /* The operand `in`'s kernel transposes whole, if it is one, with the
@@ -1537,103 +1538,31 @@ static LLVMValueRef tsrc_off(Em *e, const TPlan *p, LLVMValueRef i, LLVMValueRef
   return LLVMBuildAdd(B, base, LLVMBuildAdd(B, LLVMBuildMul(B, j, R, ""), ii, ""), "");
 }
 
-/* One block: output rows [i0, i0 + 16) by columns [j0, j0 + 16) = their
- * transpose in src; nt: non-temporal stores (out 64-byte aligned). */
-static void emit_tblock(Em *e, const TPlan *p, LLVMValueRef src, LLVMValueRef out, LLVMValueRef i0, LLVMValueRef j0,
-                        bool nt) {
-  Codegen *cg = e->cg;
-  LLVMBuilderRef B = e->b;
-  LLVMTypeRef vt = LLVMVectorType(cg->i32, CG_TBLOCK);
-  LLVMValueRef r[CG_TBLOCK];
-  LLVMValueRef s0 = tsrc_off(e, p, i0, j0);
-  for (int k = 0; k < CG_TBLOCK; k++) {
-    LLVMValueRef off = LLVMBuildAdd(B, s0, em_i64(e, k * p->rows), "");
-    r[k] = LLVMBuildLoad2(B, vt, LLVMBuildGEP2(B, cg->i32, src, &off, 1, ""), "");
-    LLVMSetAlignment(r[k], 4);
-  }
-  /* round b swaps bit b of the row index with bit b of the column index */
-  for (int bb = CG_TBLOCK / 2; bb >= 1; bb /= 2) {
-    LLVMValueRef mlo[CG_TBLOCK], mhi[CG_TBLOCK];
-    for (int j = 0; j < CG_TBLOCK; j++) {
-      bool set = (j & bb) != 0;
-      mlo[j] = LLVMConstInt(cg->i32, set ? (unsigned)(CG_TBLOCK + j - bb) : (unsigned)j, 0);
-      mhi[j] = LLVMConstInt(cg->i32, set ? (unsigned)(CG_TBLOCK + j) : (unsigned)(j + bb), 0);
-    }
-    LLVMValueRef ml = LLVMConstVector(mlo, CG_TBLOCK), mh = LLVMConstVector(mhi, CG_TBLOCK);
-    for (int i = 0; i < CG_TBLOCK; i++) {
-      if (i & bb) continue;
-      LLVMValueRef a = r[i], c = r[i + bb];
-      r[i] = LLVMBuildShuffleVector(B, a, c, ml, "");
-      r[i + bb] = LLVMBuildShuffleVector(B, a, c, mh, "");
-    }
-  }
-  static const char ntk[] = "nontemporal";
-  unsigned ntkind = LLVMGetMDKindIDInContext(cg->ctx, ntk, sizeof ntk - 1);
-  LLVMMetadataRef one = LLVMValueAsMetadata(LLVMConstInt(cg->i32, 1, 0));
-  LLVMValueRef ntnode = LLVMMetadataAsValue(cg->ctx, LLVMMDNodeInContext2(cg->ctx, &one, 1));
-  for (int k = 0; k < CG_TBLOCK; k++) {
-    LLVMValueRef off = LLVMBuildAdd(B, LLVMBuildMul(B, LLVMBuildAdd(B, i0, em_i64(e, k), ""), em_i64(e, p->cols), ""), j0, "");
-    LLVMValueRef st = LLVMBuildStore(B, r[k], LLVMBuildGEP2(B, cg->i32, out, &off, 1, ""));
-    LLVMSetAlignment(st, nt ? CG_TBLOCK * 4 : 4);
-    if (nt) LLVMSetMetadata(st, ntkind, ntnode);
-  }
-}
-
-/* Streamed blocks go CG_TGROUP column blocks at a time (output rows
- * [i0, i0 + 16) by columns [j0, j0 + 16 CG_TGROUP)), the group's blocks
- * one after the other in the loop's body: each output row then takes 256
- * contiguous bytes a step instead of one 64-byte line. f32[4096,4096]
- * transposed, one thread, alternated: 5.31-5.51 ms -> 4.04-4.15 (a group
- * of 2: 4.37-4.64; of 4 as a loop kept rolled: 4.42-4.52, of 8: 4.30-4.54;
- * prefetching the rows ahead: no faster); two threads, 3 alternations:
- * 3.36-3.61 -> 2.72-2.85 ms; f32[2048,8192]: 2.64-2.76 -> 2.10-2.28 ms. Costs
- * LLVM time: transpose_4096's 28 -> ~75 ms (the four blocks' shuffles).
- * Plain stores (outputs read back from the caches soon) keep one block a
- * step. */
-#define CG_TGROUP 4
-
 /* Output rows [i_lo, i_lo + nb * 16) by columns [j_lo, j_lo + nj * 16)
  * (i_lo, j_lo multiples of 16: blocks never straddle matrices of a
- * batch) = their transpose in src; nt: non-temporal stores (out 64-byte
- * aligned), then an sfence so that they are visible when the slice
- * returns. */
+ * batch) = their transpose in src: a call of the runtime's block mover
+ * (rt_transpose.c), which streams the stores where nt and out's rows are
+ * 64-byte aligned (an sfence then, so that they are visible when the
+ * slice returns). Emitted here, the unrolled blocks cost LLVM 45-50 ms a
+ * kernel. */
 static void emit_tblocks(Em *e, const TPlan *p, LLVMValueRef src, LLVMValueRef out, LLVMValueRef i_lo,
                          LLVMValueRef nb, LLVMValueRef j_lo, LLVMValueRef nj, bool nt) {
   Codegen *cg = e->cg;
-  LLVMBuilderRef B = e->b;
-  LLVMValueRef T = em_i64(e, CG_TBLOCK);
-  int g = nt ? CG_TGROUP : 1;
-  /* blocks: input rows outer (read in order), output rows inner; groups
-   * of g column blocks, then the column blocks after the last group (none
-   * where nj is a known multiple of g) */
-  LLVMValueRef ng = LLVMBuildSDiv(B, nj, em_i64(e, g), "");
-  Loop jl, il;
-  LLVMValueRef jg = LLVMBuildAdd(B, j_lo, LLVMBuildMul(B, em_loop_begin(e, &jl, em_i64(e, 0), ng, "tj"), em_i64(e, CG_TBLOCK * g), ""), "");
-  LLVMValueRef i0 = LLVMBuildAdd(B, i_lo, LLVMBuildMul(B, em_loop_begin(e, &il, em_i64(e, 0), nb, "ti"), T, ""), "");
-  for (int u = 0; u < g; u++) emit_tblock(e, p, src, out, i0, LLVMBuildAdd(B, jg, em_i64(e, u * CG_TBLOCK), ""), nt);
-  em_loop_end(e, &il);
-  em_loop_end(e, &jl);
-  if (g > 1 && !(LLVMIsAConstantInt(nj) && LLVMConstIntGetSExtValue(nj) % g == 0)) {
-    LLVMValueRef j0 = LLVMBuildAdd(B, j_lo, LLVMBuildMul(B, em_loop_begin(e, &jl, LLVMBuildMul(B, ng, em_i64(e, g), ""), nj, "tj1"), T, ""), "");
-    i0 = LLVMBuildAdd(B, i_lo, LLVMBuildMul(B, em_loop_begin(e, &il, em_i64(e, 0), nb, "ti1"), T, ""), "");
-    emit_tblock(e, p, src, out, i0, j0, nt);
-    em_loop_end(e, &il);
-    em_loop_end(e, &jl);
-  }
-  if (nt) {
-    static const char sf[] = "llvm.x86.sse.sfence";
-    unsigned id = LLVMLookupIntrinsicID(sf, sizeof sf - 1);
-    LLVMBuildCall2(B, LLVMIntrinsicGetType(cg->ctx, id, NULL, 0), LLVMGetIntrinsicDeclaration(cg->mod, id, NULL, 0),
-                   NULL, 0, "");
-  }
+  static const char name[] = "cxla_cg_rt_transpose32";
+  LLVMTypeRef i64 = cg->i64;
+  LLVMTypeRef ft = LLVMFunctionType(cg->vd, (LLVMTypeRef[]){cg->ptr, cg->ptr, i64, i64, i64, i64, i64, i64, cg->i32},
+                                    9, 0);
+  LLVMValueRef f = LLVMGetNamedFunction(cg->mod, name);
+  if (!f) f = LLVMAddFunction(cg->mod, name, ft);
+  LLVMValueRef args[9] = {src, out, em_i64(e, p->rows), em_i64(e, p->cols), i_lo, nb, j_lo, nj,
+                          LLVMConstInt(cg->i32, nt, 0)};
+  LLVMBuildCall2(e->b, ft, f, args, 9, "");
 }
 
 /* Units [lo, hi) of a transposing kernel (transpose_plan) from operand
- * buffer `src`, 32-bit elements; aligned: the kernel streams
- * (codegen_kernel_streams), so its output is 64-byte aligned (else
- * streamed blocks where the output is, plain ones where not: a second
- * copy of the blocks, as much LLVM time again). */
-static void emit_transpose(Em *e, int src_slot, const TPlan *p, LLVMValueRef lo, LLVMValueRef hi, bool aligned) {
+ * buffer `src`, 32-bit elements: the whole blocks by the runtime's block
+ * mover, the rows and columns past them here. */
+static void emit_transpose(Em *e, int src_slot, const TPlan *p, LLVMValueRef lo, LLVMValueRef hi) {
   Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
   LLVMValueRef out = em_buf(e, 0), src = em_buf(e, src_slot), T = em_i64(e, CG_TBLOCK);
@@ -1665,24 +1594,7 @@ static void emit_transpose(Em *e, int src_slot, const TPlan *p, LLVMValueRef lo,
 #if defined(__x86_64__)
   nt = nrows * p->cols * 4 >= CG_TRANSPOSE_NT_BYTES;
 #endif
-  if (nt && aligned) {
-    /* a streaming kernel's output is 64-byte aligned (the executor's
-     * contract: codegen_kernel_streams) */
-    emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, true);
-  } else if (nt) {
-    /* the streaming stores want 64-byte aligned rows: cols % 16 == 0, so
-     * every row is when out is */
-    LLVMValueRef mis = LLVMBuildAnd(B, LLVMBuildPtrToInt(B, out, cg->i64, ""), em_i64(e, CG_TBLOCK * 4 - 1), "");
-    IfBlk a, u;
-    em_if_begin(e, &a, LLVMBuildICmp(B, LLVMIntEQ, mis, em_i64(e, 0), ""));
-    emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, true);
-    em_if_end(e, &a);
-    em_if_begin(e, &u, LLVMBuildICmp(B, LLVMIntNE, mis, em_i64(e, 0), ""));
-    emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, false);
-    em_if_end(e, &u);
-  } else {
-    emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, false);
-  }
+  emit_tblocks(e, p, src, out, i_lo, nb, j_lo, nj, nt);
   Loop rl, cl;
   LLVMValueRef i = em_loop_begin(e, &rl, r0, r1, "tr");
   LLVMValueRef j = em_loop_begin(e, &cl, c0, c1, "tc");
@@ -2289,7 +2201,7 @@ cxla_status codegen_emit_kernel_alias(Codegen *cg, const Instr *in, const char *
     for (int i = 0; i < e.nbound; i++)
       if (e.bound[i] == tp.src) slot = e.bound_slot[i];
     if (slot < 0) em_fail(&e, em_unsupported(in, "transposed operand not bound"));
-    else emit_transpose(&e, slot, &tp, lo, hi, codegen_kernel_streams(in));
+    else emit_transpose(&e, slot, &tp, lo, hi);
   } else if (outputs_same_dims(in) && should_tile(in, sh[0])) {
     emit_nest_tiled(&e, value, sh[0], 0, nout, lo, hi);
   } else if (outputs_same_dims(in) && (rowk = row_reduces(in, sh[0], red, CG_MAX_ROW_REDUCES)) > 0) {

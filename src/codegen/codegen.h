@@ -160,6 +160,20 @@ void codegen_mark_streams(LLVMModuleRef mod);
  * JIT must resolve the symbol "cxla_cg_rt_scalar" to it. */
 void cxla_cg_rt_scalar(const void *in, const void *const *ops, void *out);
 
+/* The runtime helper that moves the 16 x 16 blocks of a 2-D transpose of
+ * 32-bit elements (rt_transpose.c; cg.c emit_transpose): output rows
+ * [i_lo, i_lo + 16 nb) by columns [j_lo, j_lo + 16 nj) of the batch of
+ * rows x cols matrices at out (rows counted over the batch; a block
+ * within one matrix) = their transpose in src (batch x cols x rows); nt:
+ * non-temporal stores where out's rows are 64-byte aligned. The JIT
+ * resolves the symbol "cxla_cg_rt_transpose32" to it. */
+void cxla_cg_rt_transpose32(const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
+                            int64_t j_lo, int64_t nj, int32_t nt);
+/* The same with the path chosen (tests): vectors (AVX-512; x86-64 only,
+ * and the caller checked the CPU) or plain element moves (nt ignored). */
+void codegen_rt_transpose32_path(bool vectors, const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo,
+                                 int64_t nb, int64_t j_lo, int64_t nj, bool nt);
+
 /* The runtime helper that rounds an f32 to f8/f4 type `type` (an ElemType)
  * for contractions on those types; the JIT resolves the symbol
  * "cxla_cg_rt_f8_encode" to it. */

@@ -72,6 +72,7 @@ static double pow_fn(double a, double b) { return pow(a, b); }
 static const SymDef syms[] = {
     {"cxla_cg_rt_scalar", (void *)cxla_cg_rt_scalar},
     {"cxla_cg_rt_f8_encode", (void *)cxla_cg_rt_f8_encode},
+    {"cxla_cg_rt_transpose32", (void *)cxla_cg_rt_transpose32},
     {"exp", (void *)exp}, {"expm1", (void *)expm1}, {"log", (void *)log}, {"log1p", (void *)log1p},
     {"sin", (void *)sin}, {"cos", (void *)cos}, {"tan", (void *)tan}, {"tanh", (void *)tanh},
     {"sinh", (void *)sinh}, {"cosh", (void *)cosh}, {"asin", (void *)asin}, {"acos", (void *)acos},

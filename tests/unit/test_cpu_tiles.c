@@ -28,6 +28,7 @@
 #include "verify/verify.h"
 #include "runtime/threadpool.h"
 #include "codegen_probe.h"
+#include "codegen/codegen.h"
 
 /* cpu_vs_interp's check on a pool of 2 threads with every kernel split
  * into slices of one row ($CXLA_CPU_GRAIN=1), bit for bit. */
@@ -297,6 +298,74 @@ TEST(grouped_bitcasts) {
   CHECK(check_same("part_of_run", part));
 }
 
+/* The runtime's block mover itself (rt_transpose.c, which emit_transpose
+ * calls), both paths (vectors where this CPU has AVX-512, plain element
+ * moves everywhere), against out[b][i][j] = src[b][j][i] written here:
+ * a range of row blocks by a range of column blocks of a batch, the
+ * elements outside it untouched; streamed with the output aligned (in
+ * groups of four column blocks, 0 to 3 left over) and not (plain stores
+ * then), and plain. */
+static bool mover_case(bool vectors, int64_t batch, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb, int64_t j_lo,
+                       int64_t nj, bool nt, int64_t shift) {
+  int64_t n = batch * rows * cols;
+  uint32_t *src = malloc((size_t)n * 4), *buf = aligned_alloc(64, (size_t)(n + 16) * 4);
+  if (!src || !buf) {
+    free(src);
+    free(buf);
+    return false;
+  }
+  uint32_t *out = buf + shift;
+  for (int64_t k = 0; k < n; k++) src[k] = (uint32_t)(k * 2654435761u + 7);
+  for (int64_t k = 0; k < n + 16 - shift; k++) out[k] = 0xdeadbeefu;
+  codegen_rt_transpose32_path(vectors, src, out, rows, cols, i_lo, nb, j_lo, nj, nt);
+  bool ok = true;
+  for (int64_t i = 0; i < batch * rows && ok; i++)
+    for (int64_t j = 0; j < cols && ok; j++) {
+      bool in = i >= i_lo && i < i_lo + 16 * nb && j >= j_lo && j < j_lo + 16 * nj;
+      int64_t b = i / rows, ii = i % rows;
+      uint32_t want = in ? src[(b * cols + j) * rows + ii] : 0xdeadbeefu;
+      if (out[i * cols + j] != want) {
+        printf("    vectors %d batch %lld %lldx%lld rows [%lld, +%lld blocks) cols [%lld, +%lld) nt %d shift %lld: "
+               "out[%lld][%lld] = %u, want %u\n",
+               vectors, (long long)batch, (long long)rows, (long long)cols, (long long)i_lo, (long long)nb,
+               (long long)j_lo, (long long)nj, nt, (long long)shift, (long long)i, (long long)j, out[i * cols + j],
+               want);
+        ok = false;
+      }
+    }
+  free(src);
+  free(buf);
+  return ok;
+}
+
+TEST(block_mover) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  bool vec[2] = {false, __builtin_cpu_supports("avx512f")};
+#else
+  bool vec[2] = {false, false};
+#endif
+  for (int v = 0; v < 2; v++) {
+    if (v == 1 && !vec[1]) {
+      printf("  block_mover: this CPU lacks AVX-512: the plain path only\n");
+      continue;
+    }
+    for (int left = 0; left < 4; left++) {
+      int64_t nj = 8 + left;
+      /* whole 2-D, then a middle range of blocks */
+      CHECK(mover_case(vec[v], 1, 48, 16 * nj, 0, 3, 0, nj, true, 0));
+      CHECK(mover_case(vec[v], 1, 64, 16 * nj + 16, 16, 2, 16, nj - 1, true, 0));
+      CHECK(mover_case(vec[v], 1, 48, 16 * nj, 0, 3, 0, nj, true, 4)); /* misaligned: plain stores */
+      CHECK(mover_case(vec[v], 1, 48, 16 * nj, 0, 3, 0, nj, false, 0));
+    }
+    /* a batch of 3 matrices of 32 x 48 (output rows over the batch); the
+     * blocks of the second matrix only */
+    CHECK(mover_case(vec[v], 3, 32, 48, 0, 6, 0, 3, true, 0));
+    CHECK(mover_case(vec[v], 3, 32, 48, 32, 2, 16, 2, false, 0));
+    /* columns not a multiple of 16 past the blocks (the caller moves them) */
+    CHECK(mover_case(vec[v], 1, 32, 40, 0, 2, 0, 2, true, 0));
+  }
+}
+
 int main(void) {
   RUN(transposes);
   RUN(fused_and_layouts);
@@ -306,5 +375,6 @@ int main(void) {
   RUN(whole_rows);
   RUN(streamed_blocks);
   RUN(grouped_bitcasts);
+  RUN(block_mover);
   return test_summary(__FILE__);
 }

@@ -1,0 +1,142 @@
+/* The block moves of 2-D transposes of 32-bit elements (cg.c
+ * emit_transpose), compiled with the library rather than emitted per
+ * kernel: the emitted kernel splits the work and calls this for its
+ * blocks. The unrolled groups of four 16 x 16 blocks (256 two-vector
+ * shuffles) cost LLVM 45-50 ms per kernel (transpose_4096: most of a
+ * 57 ms compile, against XLA's 44), and the same code every time. */
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "codegen/codegen.h"
+
+#define TB 16 /* a block: 16 x 16 elements */
+/* Streamed blocks go TGROUP column blocks at a time, the group's blocks
+ * one after the other: each output row then takes 256 contiguous bytes
+ * a step instead of one 64-byte line. f32[4096,4096] transposed (the
+ * blocks then emitted by LLVM), one thread: 5.31-5.51 ms -> 4.04-4.15 (a
+ * group of 2: 4.37-4.64; of 8: 4.30-4.54); two threads 3.36-3.61 ->
+ * 2.72-2.85. Plain stores (outputs read back from the caches soon) keep
+ * one block a step. */
+#define TGROUP 4
+
+/* One block without vectors: the 16 x 16 output elements from o (rows
+ * cols apart) = the transpose of the 16 x 16 from s (rows rows apart). */
+static inline void block_plain(const uint32_t *s, uint32_t *o, int64_t rows, int64_t cols) {
+  for (int64_t t = 0; t < TB; t++)
+    for (int64_t k = 0; k < TB; k++) o[t * cols + k] = s[k * rows + t];
+}
+
+/* The blocks of output rows [i_lo, i_lo + 16 nb) by columns [j_lo, j_lo +
+ * 16 nj) with BLOCK: groups of G column blocks (input rows outer, read in
+ * order; output rows inner), then the column blocks after the last
+ * group. A block's rows lie in one matrix of the batch (rows a multiple
+ * of 16 where there are several): its matrix and row within it are
+ * stepped, not divided out per block. */
+#define BLOCKS(BLOCK, G)                                                                                \
+  do {                                                                                                  \
+    int64_t ng_ = nj / (G), m0_ = i_lo / rows, r0_ = i_lo - m0_ * rows;                                 \
+    for (int64_t q_ = 0; q_ < nj; q_ += q_ < ng_ * (G) ? (G) : 1) {                                     \
+      int64_t w_ = q_ < ng_ * (G) ? (G) : 1, m_ = m0_, r_ = r0_;                                        \
+      for (int64_t b_ = 0; b_ < nb; b_++) {                                                             \
+        int64_t i0_ = i_lo + b_ * TB;                                                                   \
+        for (int64_t u_ = 0; u_ < w_; u_++) {                                                           \
+          int64_t j0_ = j_lo + (q_ + u_) * TB;                                                          \
+          BLOCK(src + m_ * rows * cols + j0_ * rows + r_, out + i0_ * cols + j0_, rows, cols);           \
+        }                                                                                               \
+        if ((r_ += TB) >= rows) r_ -= rows, m_++;                                                       \
+      }                                                                                                 \
+    }                                                                                                   \
+  } while (0)
+
+static void blocks_plain(const uint32_t *src, uint32_t *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
+                         int64_t j_lo, int64_t nj) {
+  BLOCKS(block_plain, 1);
+}
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+
+#define TGT __attribute__((target("avx512f")))
+
+/* 16 rows of 16 loaded as vectors, transposed in registers by four
+ * rounds of two-vector shuffles (round b swaps bit b of the row index
+ * with bit b of the column index), stored as 16 rows: each cache line
+ * of both arrays read or written whole, once. */
+/* round BB of a block's transpose in r: rows i and i + BB (bit BB of i
+ * clear) exchange their halves at bit BB of the column index */
+#define ROUND(BB)                                                                                       \
+  do {                                                                                                  \
+    int lo_[TB], hi_[TB];                                                                               \
+    _Pragma("GCC unroll 16") for (int j = 0; j < TB; j++) {                                             \
+      lo_[j] = (j & (BB)) ? TB + j - (BB) : j;                                                          \
+      hi_[j] = (j & (BB)) ? TB + j : j + (BB);                                                          \
+    }                                                                                                   \
+    __m512i ml = _mm512_loadu_si512((const void *)lo_), mh = _mm512_loadu_si512((const void *)hi_);     \
+    _Pragma("GCC unroll 16") for (int i = 0; i < TB; i++) {                                             \
+      if (i & (BB)) continue;                                                                           \
+      __m512i a = r[i], c = r[i + (BB)];                                                                \
+      r[i] = _mm512_permutex2var_epi32(a, ml, c);                                                       \
+      r[i + (BB)] = _mm512_permutex2var_epi32(a, mh, c);                                                \
+    }                                                                                                   \
+  } while (0)
+
+/* 16 rows of 16 loaded as vectors, transposed in registers by four
+ * rounds of two-vector shuffles (round b swaps bit b of the row index
+ * with bit b of the column index), stored as 16 rows: each cache line
+ * of both arrays read or written whole, once. */
+#define DEFINE_BLOCK(NAME, STORE)                                                                       \
+  TGT static inline __attribute__((always_inline)) void NAME(const uint32_t *s, uint32_t *o, int64_t rows, \
+                                                             int64_t cols) {                           \
+    __m512i r[TB];                                                                                      \
+    _Pragma("GCC unroll 16") for (int k = 0; k < TB; k++) r[k] =                                        \
+        _mm512_loadu_si512((const void *)(s + k * rows));                                               \
+    ROUND(8);                                                                                           \
+    ROUND(4);                                                                                           \
+    ROUND(2);                                                                                           \
+    ROUND(1);                                                                                           \
+    _Pragma("GCC unroll 16") for (int k = 0; k < TB; k++) STORE((void *)(o + k * cols), r[k]); \
+  }
+DEFINE_BLOCK(block_vec, _mm512_storeu_si512)
+DEFINE_BLOCK(block_stream, _mm512_stream_si512)
+
+TGT static void blocks_vec(const uint32_t *src, uint32_t *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
+                           int64_t j_lo, int64_t nj) {
+  BLOCKS(block_vec, 1);
+}
+
+TGT static void blocks_stream(const uint32_t *src, uint32_t *out, int64_t rows, int64_t cols, int64_t i_lo,
+                              int64_t nb, int64_t j_lo, int64_t nj) {
+  BLOCKS(block_stream, TGROUP);
+  _mm_sfence(); /* visible when the slice returns */
+}
+
+void codegen_rt_transpose32_path(bool vectors, const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo,
+                                 int64_t nb, int64_t j_lo, int64_t nj, bool nt) {
+  const uint32_t *s = src;
+  uint32_t *o = out;
+  /* streaming stores want every output row 64-byte aligned */
+  if (!vectors) blocks_plain(s, o, rows, cols, i_lo, nb, j_lo, nj);
+  else if (nt && ((uintptr_t)out & 63) == 0 && cols % TB == 0) blocks_stream(s, o, rows, cols, i_lo, nb, j_lo, nj);
+  else blocks_vec(s, o, rows, cols, i_lo, nb, j_lo, nj);
+}
+
+void cxla_cg_rt_transpose32(const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
+                            int64_t j_lo, int64_t nj, int32_t nt) {
+  codegen_rt_transpose32_path(__builtin_cpu_supports("avx512f"), src, out, rows, cols, i_lo, nb, j_lo, nj, nt != 0);
+}
+
+#else
+
+void codegen_rt_transpose32_path(bool vectors, const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo,
+                                 int64_t nb, int64_t j_lo, int64_t nj, bool nt) {
+  (void)vectors;
+  (void)nt;
+  blocks_plain(src, out, rows, cols, i_lo, nb, j_lo, nj);
+}
+
+void cxla_cg_rt_transpose32(const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
+                            int64_t j_lo, int64_t nj, int32_t nt) {
+  codegen_rt_transpose32_path(false, src, out, rows, cols, i_lo, nb, j_lo, nj, nt != 0);
+}
+
+#endif
