@@ -1420,8 +1420,7 @@ static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int fi
  * runtime's cxla_cg_rt_transpose32, rt_transpose.c). Each cache line of
  * both arrays is then read or written whole, once; the element-wise tiles
  * read 32 lines whose addresses differ by a power of two (one cache set)
- * per output row. */
-#define CG_TBLOCK 16
+ * per output row. Blocks of CG_TBLOCK (codegen.h). */
 
 /* The operand `in`'s kernel transposes whole, if it is one, with the
  * batch, rows and columns of the transpose into *bt, *br, *bc: its value

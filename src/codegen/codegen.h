@@ -160,6 +160,10 @@ void codegen_mark_streams(LLVMModuleRef mod);
  * JIT must resolve the symbol "cxla_cg_rt_scalar" to it. */
 void cxla_cg_rt_scalar(const void *in, const void *const *ops, void *out);
 
+/* The side of the square blocks a 2-D transpose of 32-bit elements moves
+ * (cg.c splits the work in them, rt_transpose.c moves them). */
+#define CG_TBLOCK 16
+
 /* The runtime helper that moves the 16 x 16 blocks of a 2-D transpose of
  * 32-bit elements (rt_transpose.c; cg.c emit_transpose): output rows
  * [i_lo, i_lo + 16 nb) by columns [j_lo, j_lo + 16 nj) of the batch of

@@ -9,7 +9,7 @@
 
 #include "codegen/codegen.h"
 
-#define TB 16 /* a block: 16 x 16 elements */
+#define TB CG_TBLOCK /* a block: 16 x 16 elements (codegen.h) */
 /* Streamed blocks go TGROUP column blocks at a time, the group's blocks
  * one after the other: each output row then takes 256 contiguous bytes
  * a step instead of one 64-byte line. f32[4096,4096] transposed (the
@@ -58,10 +58,6 @@ static void blocks_plain(const uint32_t *src, uint32_t *out, int64_t rows, int64
 
 #define TGT __attribute__((target("avx512f")))
 
-/* 16 rows of 16 loaded as vectors, transposed in registers by four
- * rounds of two-vector shuffles (round b swaps bit b of the row index
- * with bit b of the column index), stored as 16 rows: each cache line
- * of both arrays read or written whole, once. */
 /* round BB of a block's transpose in r: rows i and i + BB (bit BB of i
  * clear) exchange their halves at bit BB of the column index */
 #define ROUND(BB)                                                                                       \
@@ -110,33 +106,31 @@ TGT static void blocks_stream(const uint32_t *src, uint32_t *out, int64_t rows, 
   _mm_sfence(); /* visible when the slice returns */
 }
 
+#endif
+
 void codegen_rt_transpose32_path(bool vectors, const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo,
                                  int64_t nb, int64_t j_lo, int64_t nj, bool nt) {
   const uint32_t *s = src;
   uint32_t *o = out;
-  /* streaming stores want every output row 64-byte aligned */
-  if (!vectors) blocks_plain(s, o, rows, cols, i_lo, nb, j_lo, nj);
-  else if (nt && ((uintptr_t)out & 63) == 0 && cols % TB == 0) blocks_stream(s, o, rows, cols, i_lo, nb, j_lo, nj);
-  else blocks_vec(s, o, rows, cols, i_lo, nb, j_lo, nj);
-}
-
-void cxla_cg_rt_transpose32(const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
-                            int64_t j_lo, int64_t nj, int32_t nt) {
-  codegen_rt_transpose32_path(__builtin_cpu_supports("avx512f"), src, out, rows, cols, i_lo, nb, j_lo, nj, nt != 0);
-}
-
-#else
-
-void codegen_rt_transpose32_path(bool vectors, const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo,
-                                 int64_t nb, int64_t j_lo, int64_t nj, bool nt) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (vectors) {
+    /* streaming stores want every output row 64-byte aligned */
+    if (nt && ((uintptr_t)out & 63) == 0 && cols % TB == 0) blocks_stream(s, o, rows, cols, i_lo, nb, j_lo, nj);
+    else blocks_vec(s, o, rows, cols, i_lo, nb, j_lo, nj);
+    return;
+  }
+#endif
   (void)vectors;
   (void)nt;
-  blocks_plain(src, out, rows, cols, i_lo, nb, j_lo, nj);
+  blocks_plain(s, o, rows, cols, i_lo, nb, j_lo, nj);
 }
 
 void cxla_cg_rt_transpose32(const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
                             int64_t j_lo, int64_t nj, int32_t nt) {
-  codegen_rt_transpose32_path(false, src, out, rows, cols, i_lo, nb, j_lo, nj, nt != 0);
-}
-
+#if defined(__x86_64__) && defined(__GNUC__)
+  bool vectors = __builtin_cpu_supports("avx512f");
+#else
+  bool vectors = false;
 #endif
+  codegen_rt_transpose32_path(vectors, src, out, rows, cols, i_lo, nb, j_lo, nj, nt != 0);
+}
