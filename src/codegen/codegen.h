@@ -173,9 +173,12 @@ void cxla_cg_rt_scalar(const void *in, const void *const *ops, void *out);
  * resolves the symbol "cxla_cg_rt_transpose32" to it. */
 void cxla_cg_rt_transpose32(const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
                             int64_t j_lo, int64_t nj, int32_t nt);
-/* The same with the path chosen (tests): vectors (AVX-512; x86-64 only,
- * and the caller checked the CPU) or plain element moves (nt ignored). */
-void codegen_rt_transpose32_path(bool vectors, const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo,
+/* The same with the path chosen (tests): AVX-512 or AVX2 vectors (x86-64
+ * only, and the caller checked the CPU), or plain element moves (nt
+ * ignored; every build). cxla_cg_rt_transpose32 takes the widest the CPU
+ * has. */
+enum { CG_TPATH_PLAIN, CG_TPATH_AVX2, CG_TPATH_AVX512 };
+void codegen_rt_transpose32_path(int path, const void *src, void *out, int64_t rows, int64_t cols, int64_t i_lo,
                                  int64_t nb, int64_t j_lo, int64_t nj, bool nt);
 
 /* The runtime helper that rounds an f32 to f8/f4 type `type` (an ElemType)

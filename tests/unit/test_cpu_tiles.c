@@ -299,13 +299,13 @@ TEST(grouped_bitcasts) {
 }
 
 /* The runtime's block mover itself (rt_transpose.c, which emit_transpose
- * calls), both paths (vectors where this CPU has AVX-512, plain element
- * moves everywhere), against out[b][i][j] = src[b][j][i] written here:
+ * calls), every path (AVX-512 and AVX2 vectors where this CPU has them,
+ * plain element moves everywhere), against out[b][i][j] = src[b][j][i] written here:
  * a range of row blocks by a range of column blocks of a batch, the
  * elements outside it untouched; streamed with the output aligned (in
  * groups of four column blocks, 0 to 3 left over) and not (plain stores
  * then), and plain. */
-static bool mover_case(bool vectors, int64_t batch, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb, int64_t j_lo,
+static bool mover_case(int path, int64_t batch, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb, int64_t j_lo,
                        int64_t nj, bool nt, int64_t shift) {
   int64_t n = batch * rows * cols;
   uint32_t *src = malloc((size_t)n * 4), *buf = aligned_alloc(64, (size_t)(n + 16) * 4);
@@ -317,7 +317,7 @@ static bool mover_case(bool vectors, int64_t batch, int64_t rows, int64_t cols, 
   uint32_t *out = buf + shift;
   for (int64_t k = 0; k < n; k++) src[k] = (uint32_t)(k * 2654435761u + 7);
   for (int64_t k = 0; k < n + 16 - shift; k++) out[k] = 0xdeadbeefu;
-  codegen_rt_transpose32_path(vectors, src, out, rows, cols, i_lo, nb, j_lo, nj, nt);
+  codegen_rt_transpose32_path(path, src, out, rows, cols, i_lo, nb, j_lo, nj, nt);
   bool ok = true;
   for (int64_t i = 0; i < batch * rows && ok; i++)
     for (int64_t j = 0; j < cols && ok; j++) {
@@ -325,9 +325,9 @@ static bool mover_case(bool vectors, int64_t batch, int64_t rows, int64_t cols, 
       int64_t b = i / rows, ii = i % rows;
       uint32_t want = in ? src[(b * cols + j) * rows + ii] : 0xdeadbeefu;
       if (out[i * cols + j] != want) {
-        printf("    vectors %d batch %lld %lldx%lld rows [%lld, +%lld blocks) cols [%lld, +%lld) nt %d shift %lld: "
+        printf("    path %d batch %lld %lldx%lld rows [%lld, +%lld blocks) cols [%lld, +%lld) nt %d shift %lld: "
                "out[%lld][%lld] = %u, want %u\n",
-               vectors, (long long)batch, (long long)rows, (long long)cols, (long long)i_lo, (long long)nb,
+               path, (long long)batch, (long long)rows, (long long)cols, (long long)i_lo, (long long)nb,
                (long long)j_lo, (long long)nj, nt, (long long)shift, (long long)i, (long long)j, out[i * cols + j],
                want);
         ok = false;
@@ -339,30 +339,31 @@ static bool mover_case(bool vectors, int64_t batch, int64_t rows, int64_t cols, 
 }
 
 TEST(block_mover) {
+  static const char *const names[3] = {"plain", "AVX2", "AVX-512"};
+  bool have[3] = {true, false, false};
 #if defined(__x86_64__) && defined(__GNUC__)
-  bool vec[2] = {false, __builtin_cpu_supports("avx512f")};
-#else
-  bool vec[2] = {false, false};
+  have[CG_TPATH_AVX2] = __builtin_cpu_supports("avx2");
+  have[CG_TPATH_AVX512] = __builtin_cpu_supports("avx512f");
 #endif
-  for (int v = 0; v < 2; v++) {
-    if (v == 1 && !vec[1]) {
-      printf("  block_mover: this CPU lacks AVX-512: the plain path only\n");
+  for (int v = CG_TPATH_PLAIN; v <= CG_TPATH_AVX512; v++) {
+    if (!have[v]) {
+      printf("  block_mover: this CPU lacks %s: that path not run\n", names[v]);
       continue;
     }
     for (int left = 0; left < 4; left++) {
       int64_t nj = 8 + left;
       /* whole 2-D, then a middle range of blocks */
-      CHECK(mover_case(vec[v], 1, 48, 16 * nj, 0, 3, 0, nj, true, 0));
-      CHECK(mover_case(vec[v], 1, 64, 16 * nj + 16, 16, 2, 16, nj - 1, true, 0));
-      CHECK(mover_case(vec[v], 1, 48, 16 * nj, 0, 3, 0, nj, true, 4)); /* misaligned: plain stores */
-      CHECK(mover_case(vec[v], 1, 48, 16 * nj, 0, 3, 0, nj, false, 0));
+      CHECK(mover_case(v, 1, 48, 16 * nj, 0, 3, 0, nj, true, 0));
+      CHECK(mover_case(v, 1, 64, 16 * nj + 16, 16, 2, 16, nj - 1, true, 0));
+      CHECK(mover_case(v, 1, 48, 16 * nj, 0, 3, 0, nj, true, 4)); /* misaligned: plain stores */
+      CHECK(mover_case(v, 1, 48, 16 * nj, 0, 3, 0, nj, false, 0));
     }
     /* a batch of 3 matrices of 32 x 48 (output rows over the batch); the
      * blocks of the second matrix only */
-    CHECK(mover_case(vec[v], 3, 32, 48, 0, 6, 0, 3, true, 0));
-    CHECK(mover_case(vec[v], 3, 32, 48, 32, 2, 16, 2, false, 0));
+    CHECK(mover_case(v, 3, 32, 48, 0, 6, 0, 3, true, 0));
+    CHECK(mover_case(v, 3, 32, 48, 32, 2, 16, 2, false, 0));
     /* columns not a multiple of 16 past the blocks (the caller moves them) */
-    CHECK(mover_case(vec[v], 1, 32, 40, 0, 2, 0, 2, true, 0));
+    CHECK(mover_case(v, 1, 32, 40, 0, 2, 0, 2, true, 0));
   }
 }
 
