@@ -282,7 +282,8 @@ TEST(big_matches_plain_loop) {
     CHECK(run_shape_via(1, 20, 20, 9, ta, tb, false, true, NULL, VIA_BIG));
   }
   /* B packed a slice at a time where a block of rows first needs it
-   * (threads no more than the processors): two threads, 2 blocks of rows (tiles 11 and 11, the last partial)
+   * (threads no more than the processors): two threads, 2 blocks of
+   * rows (tiles 11 and 11, the last partial)
    * starting at panels 0 and 2 of 5 (the last of 44 columns), each
    * packing what it reaches first and waiting for, or reading, what the
    * other packed; 2100 steps (each panel in slices of two blocks of
