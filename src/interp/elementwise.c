@@ -943,7 +943,13 @@ static cxla_status eval_select(const Instr *in, Literal *const *ops, Literal *o)
 }
 
 /* clamp(lo, x, hi) = min(hi, max(lo, x)) with maximum/minimum's semantics
- * (NaN-propagating for floats); lo and hi may be scalars. */
+ * (NaN-propagating for floats); lo and hi may be scalars. Complex values
+ * are ordered by their real parts alone, as XLA:CPU's compiled clamp does
+ * (measured, jax 0.10.2): m = re(lo) >= re(x) ? lo : x, then
+ * re(m) <= re(hi) ? m : hi, the real parts read under DAZ; a tie keeps the
+ * earlier operand, a NaN real part the later one, and the chosen value is
+ * copied bit for bit. (JAX's own maximum and minimum of complex numbers
+ * compare lexicographically in the HLO they emit, not through this op.) */
 static cxla_status eval_clamp(const Instr *in, Literal *const *ops, Literal *o) {
   int64_t sl, sx, sh;
   TRY(operand_step(in, 0, ops[0], o, &sl));
@@ -967,6 +973,18 @@ static cxla_status eval_clamp(const Instr *in, Literal *const *ops, Literal *o) 
     for (int64_t i = 0; i < n; i++) {
       int64_t v = i_max(ew_load_int(t, lo, i * sl), ew_load_int(t, x, i * sx), &it);
       ew_store_int(t, o->data, i, i_min(ew_load_int(t, hi, i * sh), v, &it));
+    }
+    return NULL;
+  }
+  case TK_COMPLEX: {
+    ElemType pt = ew_complex_part_type(t);
+    size_t es = (size_t)type_bytes(t);
+    for (int64_t i = 0; i < n; i++) {
+      const char *pl = (const char *)lo + (size_t)(i * sl) * es, *px = (const char *)x + (size_t)(i * sx) * es;
+      const char *ph = (const char *)hi + (size_t)(i * sh) * es;
+      const char *m = ew_daz(pt, ew_load_float(pt, pl, 0)) >= ew_daz(pt, ew_load_float(pt, px, 0)) ? pl : px;
+      const char *r = ew_daz(pt, ew_load_float(pt, m, 0)) <= ew_daz(pt, ew_load_float(pt, ph, 0)) ? m : ph;
+      memcpy((char *)o->data + (size_t)i * es, r, es);
     }
     return NULL;
   }

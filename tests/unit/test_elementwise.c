@@ -546,6 +546,32 @@ TEST(clamp_scalar_and_array_bounds) {
   for (int i = 0; i < 3; i++) literal_free(y[i]);
 }
 
+/* Complex clamp orders values by their real parts alone, as XLA:CPU's
+ * compiled clamp does (jax 0.10.2, lax.clamp on complex64): max(lo, x)
+ * keeps lo on a tie of real parts, min(m, hi) keeps m; a NaN real part
+ * loses both comparisons (hi comes out); imaginary parts never decide.
+ * lo = 1+5i, hi = 3-5i: x = 1+9i -> lo (tie, not lexicographic: that would
+ * give x), 2+100i -> x, 3-9i -> x (tie with hi), 4-100i -> hi, 0 -> lo,
+ * NaN -> hi. */
+TEST(clamp_complex_by_real_parts) {
+  float lo[2] = {1, 5}, hi[2] = {3, -5};
+  float v[12] = {1, 9, 2, 100, 3, -9, 4, -100, 0, 0, NAN, NAN};
+  Literal *x[3] = {tl_from(T_C64, -1, lo), tl_from(T_C64, 6, v), tl_from(T_C64, -1, hi)};
+  Literal *r = tm_eval_op(OP_CLAMP, T_C64, 3, x, NULL, NULL, NULL);
+  float want[12] = {1, 5, 2, 100, 3, -9, 3, -5, 1, 5, 3, -5};
+  CHECK(r != NULL);
+  if (r) CHECK(memcmp(r->data, want, sizeof want) == 0);
+  literal_free(r);
+  /* c128, array bounds, equal real parts everywhere: lo each time */
+  double l2[4] = {0, 3, 0, 3}, v2[4] = {0, 2, 0, -7}, h2[4] = {0, 1, 0, 1};
+  Literal *y[3] = {tl_from(T_C128, 2, l2), tl_from(T_C128, 2, v2), tl_from(T_C128, 2, h2)};
+  r = tm_eval_op(OP_CLAMP, T_C128, 3, y, NULL, NULL, NULL);
+  CHECK(r != NULL);
+  if (r) CHECK(memcmp(r->data, l2, sizeof l2) == 0);
+  literal_free(r);
+  for (int i = 0; i < 3; i++) literal_free(x[i]), literal_free(y[i]);
+}
+
 /* ---- bitcast-convert ---- */
 
 static Literal *bitcast(const Literal *a, ElemType rt, int rank, const int64_t *dims) {
@@ -968,6 +994,7 @@ int main(void) {
   RUN(complex_arithmetic);
   RUN(select_scalar_and_array_predicate);
   RUN(clamp_scalar_and_array_bounds);
+  RUN(clamp_complex_by_real_parts);
   RUN(bitcast_convert_same_and_different_widths);
   RUN(reduce_precision_f32);
   RUN(reduce_precision_f64);
