@@ -93,8 +93,11 @@ static ElemType real_type(ElemType t) {
   return t == T_C64 ? T_F32 : t == T_C128 ? T_F64 : t;
 }
 
+/* f16 and bf16 too (cholesky and triangular-solve on them before the
+ * optimizer's float-normalization widens them to f32): computed in double
+ * like the rest, rounded once. */
 static bool is_linalg_type(ElemType t) {
-  return t == T_F32 || t == T_F64 || t == T_C64 || t == T_C128;
+  return t == T_F16 || t == T_BF16 || t == T_F32 || t == T_F64 || t == T_C64 || t == T_C128;
 }
 
 /* Batch count and matrix dims of an array of rank >= 2. */
@@ -102,7 +105,7 @@ static cxla_status mat_dims(const Instr *in, const Literal *l, const char *what,
                             int64_t *batch, int64_t *rows, int64_t *cols) {
   if (!type_is_array(l->type) || l->rank < 2 || !is_linalg_type(l->type))
     return interp_error(in, CXLA_INVALID_ARGUMENT,
-                        "%s must be an f32/f64/c64/c128 array of rank >= 2", what);
+                        "%s must be an f16/bf16/f32/f64/c64/c128 array of rank >= 2", what);
   *rows = l->dims[l->rank - 2];
   *cols = l->dims[l->rank - 1];
   *batch = 1;

@@ -3,9 +3,11 @@
  * ChangeOpDataType(F16 -> F32, dots and convolutions) passes leave them
  * (checked on jax.jit output):
  *
- *   - dots and convolutions with an f16 or bf16 operand or result: the
- *     operands are converted to f32, the op runs in f32 and its result is
- *     converted back (a result that is already f32 stays);
+ *   - dots, convolutions, cholesky and triangular-solve with an f16 or
+ *     bf16 operand or result: the operands are converted to f32, the op
+ *     runs in f32 and its result is converted back (a result that is
+ *     already f32 stays; XLA:CPU's expanders solve an f16 triangular
+ *     system in f32 likewise);
  *   - bf16 elementwise ops (all but convert and bitcast-convert): the bf16
  *     operands are converted to f32 and a bf16 result is converted back,
  *     so add, exp, tanh, compare, select, ... compute in f32 and round
@@ -253,7 +255,8 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
     *out = convert(w->m, in->parent, wide, rt);
     return *out ? NULL : cxla_oom();
   }
-  bool contraction = in->op == OP_DOT || in->op == OP_CONVOLUTION;
+  bool contraction = in->op == OP_DOT || in->op == OP_CONVOLUTION || in->op == OP_CHOLESKY ||
+                     in->op == OP_TRIANGULAR_SOLVE;
   bool ew = (op_info(in->op)->flags & OPF_EW) && in->op != OP_CONVERT &&
             in->op != OP_BITCAST_CONVERT && in->op != OP_MAP;
   if (!contraction && !ew) return NULL;

@@ -237,6 +237,24 @@ TEST(triangular_solve_hlo) {
   check_vals(o, W2, 4, 1e-12);
   literal_free(o);
   free_all(l2, 2);
+  /* f16 and bf16 (before float-normalization widens them): the same
+   * system, lower, left side: [[2,0],[1,4]] x = (2, 9): x = (1, 2),
+   * exact in both */
+  for (int k = 0; k < 2; k++) {
+    ElemType t = k ? T_BF16 : T_F16;
+    Instr *ops3[2] = {param(shp(t, 2, ad)), param(shp(t, 2, bd))};
+    Instr *t3 = comp_add_instr(C, OP_TRIANGULAR_SOLVE, shp(t, 2, bd), 2, ops3, "ts3");
+    t3->tri_left_side = true;
+    t3->tri_lower = true;
+    t3->tri_transpose = TRI_NO_TRANSPOSE;
+    double A3[4] = {2, 0, 1, 4}, B3[2] = {2, 9}, W3[2] = {1, 2};
+    Literal *l3[2] = {lit(t, 2, ad, A3), lit(t, 2, bd, B3)};
+    o = eval(t3, 2, l3);
+    CHECK(o && o->type == t);
+    check_vals(o, W3, 2, 0);
+    literal_free(o);
+    free_all(l3, 2);
+  }
   module_destroy(M);
 }
 

@@ -44,6 +44,25 @@ TEST(bf16_elementwise_runs_in_f32) {
   }
 }
 
+/* cholesky and triangular-solve on f16/bf16 run in f32 (XLA:CPU solves
+ * an f16 triangular system in f32: jax.lax.linalg.triangular_solve on
+ * float16, its optimized HLO); f32 ones stay as written. */
+TEST(narrow_linalg_runs_in_f32) {
+  static const char *const kSolve =
+      M("  a = f16[3,3] parameter(0)\n  b = f16[3,2] parameter(1)\n"
+        "  ROOT x = f16[3,2] triangular-solve(a, b), left_side=true, lower=true, transpose_a=NO_TRANSPOSE\n");
+  expect_text(kSolve, "f32[3,2] triangular-solve(%convert", true);
+  expect_text(M("  a = bf16[4,4] parameter(0)\n  ROOT c = bf16[4,4] cholesky(a), lower=true\n"),
+              "f32[4,4] cholesky(%convert", true);
+  expect_text(M("  a = f32[4,4] parameter(0)\n  ROOT c = f32[4,4] cholesky(a), lower=true\n"), "convert",
+              false);
+  HloModule *m = norm(kSolve);
+  if (m) {
+    CHECK(strcmp(pt_root_op(m), "convert") == 0 && m->entry->root->shape->type == T_F16);
+    module_destroy(m);
+  }
+}
+
 TEST(narrow_dots_run_in_f32) {
   expect_text(M("  x = f16[4,4] parameter(0)\n"
                 "  ROOT d = f16[4,4] dot(x, x), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"),
@@ -164,6 +183,7 @@ TEST(bf16_reducers_run_in_f32) {
 int main(void) {
   RUN(bf16_elementwise_runs_in_f32);
   RUN(narrow_dots_run_in_f32);
+  RUN(narrow_linalg_runs_in_f32);
   RUN(normalization_must_not_fire);
   RUN(bf16_reducers_run_in_f32);
   return test_summary("test_pass_float_norm");
