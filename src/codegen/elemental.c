@@ -1196,8 +1196,10 @@ static bool instr_ok(const Instr *in, bool in_fusion, char *why, size_t n) {
     if (f8) ok = cg_f8_contraction_ok(t, o0) && cg_f8_contraction_ok(t, o1);
     for (int k = 0; k < 2 && ok && !f8; k++) {
       ElemType ot = in->operands[k]->shape->type;
-      ok = ot == t || !(type_is_complex(ot) || type_is_complex(t) || (type_is_int(ot) && type_bits(ot) < 8) ||
-                        !(ot == T_F32 || ot == T_F64 || ot == T_F16 || ot == T_BF16 || type_is_int(ot) || ot == T_PRED));
+      /* c64 operands of a c128 result are widened as they are read */
+      ok = ot == t || (ot == T_C64 && t == T_C128) ||
+           !(type_is_complex(ot) || type_is_complex(t) || (type_is_int(ot) && type_bits(ot) < 8) ||
+             !(ot == T_F32 || ot == T_F64 || ot == T_F16 || ot == T_BF16 || type_is_int(ot) || ot == T_PRED));
     }
     if (in->op == OP_CONVOLUTION && (in->conv.nspatial + 2 != in->shape->rank || in->nwindow != in->conv.nspatial))
       ok = false;

@@ -650,6 +650,13 @@ static LLVMValueRef convert_inline(Em *e, ElemType from, ElemType to, LLVMValueR
     if (from == T_F64 && (to == T_F16 || to == T_BF16)) return NULL; /* would round twice */
     return enc(e, to, dec(e, from, v));
   }
+  if (from == T_C64 && to == T_C128) {
+    /* each part widened as f32 -> f64 is (exact; DAZ reads a subnormal
+     * part as zero, as the convert op does) */
+    LLVMValueRef re = LLVMBuildFPExt(B, LLVMBuildExtractValue(B, v, 0, ""), cg->f64, "");
+    LLVMValueRef im = LLVMBuildFPExt(B, LLVMBuildExtractValue(B, v, 1, ""), cg->f64, "");
+    return LLVMBuildInsertValue(B, LLVMBuildInsertValue(B, LLVMGetUndef(dt), re, 0, ""), im, 1, "");
+  }
   return NULL;
 }
 

@@ -466,6 +466,11 @@ TEST(data_ops) {
       "HloModule m\nENTRY e {\n  a = f32[2,5,3] parameter(0)\n  b = f32[2,5,4] parameter(1)\n  ROOT d = f32[2,3,4] dot(a, b), lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
       "HloModule m\nENTRY e {\n  a = f64[3,7] parameter(0)\n  b = f64[4,7] parameter(1)\n  ROOT d = f64[3,4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n}\n",
       "HloModule m\nENTRY e {\n  a = c64[3,2] parameter(0)\n  b = c64[2,5] parameter(1)\n  ROOT d = c64[3,5] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      /* c64 operands summed in c128 (jax preferred_element_type=complex128): the loop
+       * kernel widens each operand element */
+      "HloModule m\nENTRY e {\n  a = c64[3,4] parameter(0)\n  b = c64[4,2] parameter(1)\n  ROOT d = c128[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
+      /* complex clamp (ordered by real parts; the emitter calls the scalar evaluator) */
+      "HloModule m\nENTRY e {\n  l = c64[] parameter(0)\n  x = c64[6] parameter(1)\n  h = c64[] parameter(2)\n  ROOT c = c64[6] clamp(l, x, h)\n}\n",
       "HloModule m\nENTRY e {\n  a = s32[3,6] parameter(0)\n  b = s32[6,2] parameter(1)\n  ROOT d = s32[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
       "HloModule m\nENTRY e {\n  a = bf16[4,3] parameter(0)\n  b = bf16[3] parameter(1)\n  ROOT d = f32[4] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
       "HloModule m\nENTRY e {\n  a = f32[3,0] parameter(0)\n  b = f32[0,2] parameter(1)\n  ROOT d = f32[3,2] dot(a, b), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n",
