@@ -11,9 +11,11 @@
 #      tests/conform_expected_failures.txt) and on the compiled cpu backend
 #      (with tests/conform_expected_failures_cpu.txt); then the StableHLO
 #      text of each case (module.mlir) and its portable artifact
-#      (module.mlirbc);
+#      (module.mlirbc); then tests/harness (cases from JAX's primitive
+#      harnesses, tools/corpus/gen_harness.py), every form, both backends;
 #   3. the command-line tests in tests/cli/ (exit codes, error messages);
-#   4. tools/corpus/check.py, when python3 can import numpy;
+#   4. tools/corpus/check.py over tests/corpus and tests/harness, when
+#      python3 can import numpy;
 #   5. fuzz-crash replays: every executable BUILD_DIR/fuzz/replay* is run
 #      with the repository's fuzz/ directory as argv[1] (replays written as
 #      unit tests, tests/unit/test_*_fuzz_replay.c, run in step 1).
@@ -169,6 +171,14 @@ elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
   # ... and from their portable artifacts (module.mlirbc, MLIR bytecode).
   run_suite "conformance, StableHLO portable artifact ($CORPUS)" "$BUILD/cxla" conform \
     "$CORPUS" --which mlirbc --expect-fail tests/conform_expected_failures.txt -j "$JOBS"
+  # Cases from JAX's own primitive harnesses that once failed
+  # (tools/corpus/gen_harness.py): every input form, both backends.
+  if [ -d tests/harness ]; then
+    run_suite "conformance, JAX primitive harnesses, interp" "$BUILD/cxla" conform tests/harness \
+      --which all --backend interp -j "$JOBS"
+    run_suite "conformance, JAX primitive harnesses, cpu" "$BUILD/cxla" conform tests/harness \
+      --which all --backend cpu -j "$JOBS"
+  fi
   # Programs that are not in the corpus (tools/corpus/stablehlo_unseen.py),
   # from their StableHLO text and their HLO.
   if [ -d tests/stablehlo/unseen ]; then
@@ -195,7 +205,7 @@ if [ ! -f tools/corpus/check.py ]; then
   echo
   skipped=$((skipped + 1))
 elif python3 -c 'import numpy' >/dev/null 2>&1; then
-  run_suite "corpus check" python3 tools/corpus/check.py
+  run_suite "corpus check" python3 tools/corpus/check.py tests/corpus tests/harness
 else
   echo "SKIP  corpus check: python3 cannot import numpy (sh tools/deps.sh installs it)"
   echo
