@@ -31,6 +31,7 @@ DIRECT(c_atan, ATAN)
 DIRECT(c_atanh, ATANH)
 DIRECT(c_tan, TAN)
 DIRECT(c_erf, ERF)
+DIRECT(c_mulhi, MULHI)
 
 static cxla_status c_square(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   *out = ib2(s, OP_MULTIPLY, ops[0], ops[0]);
@@ -562,12 +563,13 @@ static const struct {
     {"next_after", c_next_after}, {"zeta", c_zeta}, {"polygamma", c_polygamma},
     {"bessel_i1e", c_bessel_i1e}, {"is_inf", c_is_inf}, {"is_pos_inf", c_is_pos_inf},
     {"is_neg_inf", c_is_neg_inf}, {"conj", c_conj}, {"constant_like", c_constant_like},
+    {"mulhi", c_mulhi},
 };
 
 /* Operand counts: every CHLO op here is unary except these. */
 int imp_chlo_arity(const char *name) {
   if (!strcmp(name, "chlo.next_after") || !strcmp(name, "chlo.zeta") ||
-      !strcmp(name, "chlo.polygamma"))
+      !strcmp(name, "chlo.polygamma") || !strcmp(name, "chlo.mulhi"))
     return 2;
   return 1;
 }

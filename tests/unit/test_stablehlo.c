@@ -416,6 +416,42 @@ TEST(run_chlo_next_after_and_erf_inv) {
   literal_free(args[1]);
 }
 
+/* chlo.mulhi (jax.lax.mulhi: the high half of the double-width product,
+ * signed or unsigned by the type) becomes HLO's mulhi: s32 0x7fffffff *
+ * 0x7fffffff = 0x3fffffff00000001 -> 0x3fffffff; -1 * 1 -> -1 (high half
+ * of the sign extension); -2^31 * -2^31 = 2^62 -> 0x40000000; 3 * 5 -> 0;
+ * u32 0xffffffff * 0xffffffff = 0xfffffffe00000001 -> 0xfffffffe. */
+TEST(run_chlo_mulhi) {
+  const char *text =
+      "module @m {\n"
+      "  func.func public @main(%x: tensor<4xi32>, %y: tensor<4xi32>, %u: tensor<1xui32>) -> (tensor<4xi32>, tensor<1xui32>) {\n"
+      "    %0 = chlo.mulhi %x, %y : tensor<4xi32>, tensor<4xi32> -> tensor<4xi32>\n"
+      "    %1 = chlo.mulhi %u, %u : tensor<1xui32>, tensor<1xui32> -> tensor<1xui32>\n"
+      "    return %0, %1 : tensor<4xi32>, tensor<1xui32>\n"
+      "  }\n"
+      "}\n";
+  int32_t x[4] = {INT32_MAX, -1, INT32_MIN, 3}, y[4] = {INT32_MAX, 1, INT32_MIN, 5};
+  uint32_t u = 0xffffffffu;
+  int64_t d4 = 4, d1 = 1;
+  Literal *args[3] = {NULL, NULL, NULL};
+  CHECK_OK(literal_create(T_S32, 1, &d4, &args[0]));
+  CHECK_OK(literal_create(T_S32, 1, &d4, &args[1]));
+  CHECK_OK(literal_create(T_U32, 1, &d1, &args[2]));
+  if (!args[0] || !args[1] || !args[2]) return;
+  memcpy(args[0]->data, x, sizeof x);
+  memcpy(args[1]->data, y, sizeof y);
+  memcpy(args[2]->data, &u, sizeof u);
+  Literal *r = run_text(text, args, 3);
+  CHECK(r && r->type == T_TUPLE && r->ntuple == 2);
+  if (r && r->ntuple == 2) {
+    const int32_t *h = r->tuple[0]->data;
+    CHECK(h[0] == 0x3fffffff && h[1] == -1 && h[2] == 0x40000000 && h[3] == 0);
+    CHECK(*(const uint32_t *)r->tuple[1]->data == 0xfffffffeu);
+  }
+  literal_free(r);
+  for (int i = 0; i < 3; i++) literal_free(args[i]);
+}
+
 /* chlo.cosh / chlo.sinh on complex numbers expand as XLA expands them,
  * e^(z + log 1/2) +- e^(log 1/2 - z), so special values follow XLA's exp:
  * cosh(inf + inf i) is NaN + NaN i (C's ccosh: inf + NaN i). Finite values
@@ -669,6 +705,7 @@ int main(int argc, char **argv) {
   RUN(constants);
   RUN(run_while_with_capture_and_case);
   RUN(run_chlo_next_after_and_erf_inv);
+  RUN(run_chlo_mulhi);
   RUN(run_chlo_complex_cosh_sinh);
   RUN(run_reduce_body_outer_constant);
   RUN(custom_call_side_effect);

@@ -14,7 +14,10 @@ results/ with XLA:CPU's results), through gen.py's writer, so that
     tools/corpus/.venv/bin/python tools/corpus/gen_harness.py --out /tmp/h --cap 40
     build/cxla conform /tmp/h --backend cpu --which all
 
---cap N keeps at most N harnesses a group, spread evenly over its sorted
+--table lax_ops takes lax_test.py's own table instead
+(lax_test_util.lax_ops(): each op at each of its dtypes, at shapes (3,),
+(3, 4) and (2, 1, 4), with the table's argument generators: about 1,200
+cases). --cap N keeps at most N harnesses a group, spread evenly over its sorted
 names (--offset 0.5 takes the ones between: a second, disjoint sample);
 --groups REGEX and --names REGEX select by group and by case name; --list
 prints the selected names. Arguments come from the harness's own argument
@@ -31,7 +34,8 @@ matrix whose condition number is about 1e5 (its own error passes the
 tolerance; cxla's double-precision factor is closer).
 
 tests/harness/ holds the cases that once failed (tools/corpus/README.md):
-regenerate them with --names "$(cat tests/harness/NAMES)". """
+regenerate them with --names "$(cat tests/harness/NAMES)", and the l_
+ones with --table lax_ops --names "$(cat tests/harness/NAMES_LAX)". """
 import argparse
 import os
 import re
@@ -55,8 +59,30 @@ NOT_UNIQUE = r"^(?!(svd|eig|eigh|qr)$)"
 
 
 def case_name(h):
-    name = "h_" + re.sub(r"[^a-z0-9_]", "_", h.fullname.lower())
+    name = ("l_" if isinstance(h, LaxOpCase) else "h_") + re.sub(r"[^a-z0-9_]", "_", h.fullname.lower())
     return re.sub(r"_+", "_", name)[:150].rstrip("_")
+
+
+class LaxOpCase:
+    """One entry of lax_test_util.lax_ops() (lax_test.py's table of ops,
+    dtypes and argument generators) at one dtype and shape, shaped like a
+    harness: group_name, fullname, dyn_fun, dyn_args_maker."""
+
+    def __init__(self, rec, dtype, shape):
+        self.rec, self.dtype, self.shape = rec, dtype, shape
+        self.group_name = rec.op
+        self.fullname = "%s_%s_%s" % (rec.op, np.dtype(dtype).name, "x".join(map(str, shape)))
+        self.dyn_fun = getattr(jax.lax, rec.op)
+
+    def dyn_args_maker(self, rng):
+        gen = self.rec.rng_factory(rng)
+        return [gen(self.shape, self.dtype) for _ in range(self.rec.nargs)]
+
+
+def lax_op_cases():
+    from jax._src.internal_test_util import lax_test_util
+    return [LaxOpCase(rec, dt, shape) for rec in lax_test_util.lax_ops() for dt in rec.dtypes
+            for shape in ((3,), (3, 4), (2, 1, 4))]
 
 
 def select(harnesses, groups, names, cap, offset):
@@ -87,11 +113,18 @@ def main(argv=None):
     ap.add_argument("--names", help="regex over case names (h_<group>_<harness>)")
     ap.add_argument("--cap", type=int, default=0, help="at most this many harnesses a group (0: all)")
     ap.add_argument("--offset", type=float, default=0.0, help="where in each step of a capped group to take one")
+    ap.add_argument("--table", choices=("harnesses", "lax_ops"), default="harnesses",
+                    help="the primitive harnesses (h_ cases), or lax_test_util.lax_ops() at shapes (3,), "
+                    "(3, 4) and (2, 1, 4) (l_ cases; a group is an op)")
     ap.add_argument("--list", action="store_true", help="print the selected case names and exit")
     opts = ap.parse_args(argv)
-    from jax._src.internal_test_util import test_harnesses
+    if opts.table == "lax_ops":
+        table = lax_op_cases()
+    else:
+        from jax._src.internal_test_util import test_harnesses
+        table = test_harnesses.all_harnesses
 
-    chosen = select(test_harnesses.all_harnesses, opts.groups, opts.names, opts.cap, opts.offset)
+    chosen = select(table, opts.groups, opts.names, opts.cap, opts.offset)
     if opts.list:
         print("\n".join(n for n, _ in chosen))
         return 0
@@ -102,7 +135,8 @@ def main(argv=None):
             r = np.random.RandomState(zlib.crc32(h.fullname.encode()) & 0x7FFFFFFF)
             return h.dyn_fun, [np.asarray(a) for a in h.dyn_args_maker(r)]
         tol = "model" if LOOSE.search(h.group_name) else "compound"
-        c = G.Case(n, "JAX primitive harness %s" % h.fullname, build, tol, False, False, ())
+        what = "lax_test_util.lax_ops" if isinstance(h, LaxOpCase) else "JAX primitive harness"
+        c = G.Case(n, "%s %s" % (what, h.fullname), build, tol, False, False, ())
         try:
             G.generate(c, opts.out)
         except Exception as e:  # noqa: BLE001 - JAX refuses some (f16 LAPACK, bool scatter-add)
