@@ -255,24 +255,25 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
     *out = convert(w->m, in->parent, wide, rt);
     return *out ? NULL : cxla_oom();
   }
-  bool contraction = in->op == OP_DOT || in->op == OP_CONVOLUTION || in->op == OP_CHOLESKY ||
-                     in->op == OP_TRIANGULAR_SOLVE;
+  /* contractions and the linear-algebra ops: every narrow float widened */
+  bool whole = in->op == OP_DOT || in->op == OP_CONVOLUTION || in->op == OP_CHOLESKY ||
+               in->op == OP_TRIANGULAR_SOLVE;
   bool ew = (op_info(in->op)->flags & OPF_EW) && in->op != OP_CONVERT &&
             in->op != OP_BITCAST_CONVERT && in->op != OP_MAP;
-  if (!contraction && !ew) return NULL;
-  /* which type is narrow here: f16 or bf16 for contractions, bf16 only for
+  if (!whole && !ew) return NULL;
+  /* which type is narrow here: f16 or bf16 for those, bf16 only for
    * elementwise ops */
-  bool any = contraction ? narrow(rt) : rt == T_BF16;
+  bool any = whole ? narrow(rt) : rt == T_BF16;
   for (int i = 0; i < in->noperands; i++) {
     ElemType t = in->operands[i]->shape->type;
-    any |= contraction ? narrow(t) : t == T_BF16;
-    if (contraction && !(type_is_float(t))) return NULL;
+    any |= whole ? narrow(t) : t == T_BF16;
+    if (whole && !(type_is_float(t))) return NULL;
   }
   if (!any || in->noperands > 16) return NULL;
   Instr *ops[16];
   for (int i = 0; i < in->noperands; i++) {
     Instr *x = in->operands[i];
-    bool up = contraction ? narrow(x->shape->type) : x->shape->type == T_BF16;
+    bool up = whole ? narrow(x->shape->type) : x->shape->type == T_BF16;
     ops[i] = up ? convert(w->m, in->parent, x, T_F32) : x;
     if (!ops[i]) return cxla_oom();
   }
@@ -280,7 +281,7 @@ static cxla_status rule(Instr *in, void *arg, Instr **out) {
   if (!wide) return cxla_oom();
   wide->ncontrol_preds = 0;
   wide->control_preds = NULL;
-  bool down = contraction ? narrow(rt) : rt == T_BF16;
+  bool down = whole ? narrow(rt) : rt == T_BF16;
   if (down) wide->shape->type = T_F32;
   *out = down ? convert(w->m, in->parent, wide, rt) : wide;
   return *out ? NULL : cxla_oom();
