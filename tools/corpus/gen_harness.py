@@ -21,8 +21,8 @@ cases). --cap N keeps at most N harnesses a group, spread evenly over its sorted
 names (--offset 0.5 takes the ones between: a second, disjoint sample);
 --groups REGEX and --names REGEX select by group and by case name; --list
 prints the selected names. Arguments come from the harness's own argument
-makers, seeded with the crc32 of its full name, so a case regenerates the
-same. Tolerances: gen.py's "model" preset for groups whose XLA results
+makers, seeded with the crc32 of its full name (plus --seed N, for other
+values: the case names end in _sN then), so a case regenerates the same. Tolerances: gen.py's "model" preset for groups whose XLA results
 carry several roundings (special functions, linalg, contractions,
 reduce-window, fft, powers), "compound" for the rest; integers exact.
 
@@ -116,6 +116,8 @@ def main(argv=None):
     ap.add_argument("--table", choices=("harnesses", "lax_ops"), default="harnesses",
                     help="the primitive harnesses (h_ cases), or lax_test_util.lax_ops() at shapes (3,), "
                     "(3, 4) and (2, 1, 4) (l_ cases; a group is an op)")
+    ap.add_argument("--seed", type=int, default=0,
+                    help="added to every case's seed: other argument values (the names say so: _s<N>)")
     ap.add_argument("--list", action="store_true", help="print the selected case names and exit")
     opts = ap.parse_args(argv)
     if opts.table == "lax_ops":
@@ -131,8 +133,10 @@ def main(argv=None):
     os.makedirs(opts.out, exist_ok=True)
     failed = 0
     for n, h in chosen:
+        if opts.seed:
+            n += "_s%d" % opts.seed
         def build(rng, h=h):
-            r = np.random.RandomState(zlib.crc32(h.fullname.encode()) & 0x7FFFFFFF)
+            r = np.random.RandomState((zlib.crc32(h.fullname.encode()) + opts.seed) & 0x7FFFFFFF)
             return h.dyn_fun, [np.asarray(a) for a in h.dyn_args_maker(r)]
         tol = "model" if LOOSE.search(h.group_name) else "compound"
         what = "lax_test_util.lax_ops" if isinstance(h, LaxOpCase) else "JAX primitive harness"
