@@ -22,7 +22,9 @@ names (--offset 0.5 takes the ones between: a second, disjoint sample);
 --groups REGEX and --names REGEX select by group and by case name; --list
 prints the selected names. Arguments come from the harness's own argument
 makers, seeded with the crc32 of its full name (plus --seed N, for other
-values: the case names end in _sN then), so a case regenerates the same. Tolerances: gen.py's "model" preset for groups whose XLA results
+values: the case names end in _sN then), so a case regenerates the same
+but for this file's line numbers in the HLO metadata (optimized.hlo,
+module.mlirbc) when the file has been edited since. Tolerances: gen.py's "model" preset for groups whose XLA results
 carry several roundings (special functions, linalg, contractions,
 reduce-window, fft, powers), "compound" for the rest; integers exact.
 
@@ -127,14 +129,14 @@ def main(argv=None):
         table = test_harnesses.all_harnesses
 
     chosen = select(table, opts.groups, opts.names, opts.cap, opts.offset)
+    if opts.seed:
+        chosen = [("%s_s%d" % (n, opts.seed), h) for n, h in chosen]
     if opts.list:
         print("\n".join(n for n, _ in chosen))
         return 0
     os.makedirs(opts.out, exist_ok=True)
     failed = 0
     for n, h in chosen:
-        if opts.seed:
-            n += "_s%d" % opts.seed
         def build(rng, h=h):
             r = np.random.RandomState((zlib.crc32(h.fullname.encode()) + opts.seed) & 0x7FFFFFFF)
             return h.dyn_fun, [np.asarray(a) for a in h.dyn_args_maker(r)]
