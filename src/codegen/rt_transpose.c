@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "base/transpose16.h"
 #include "codegen/codegen.h"
 
 #define TB CG_TBLOCK /* a block: 16 x 16 elements (codegen.h) */
@@ -59,42 +60,20 @@ static void blocks_plain(const uint32_t *src, uint32_t *out, int64_t rows, int64
 #define TGT __attribute__((target("avx512f")))
 #define TGT2 __attribute__((target("avx2")))
 
-/* round BB of a block's transpose in r: rows i and i + BB (bit BB of i
- * clear) exchange their halves at bit BB of the column index */
-#define ROUND(BB)                                                                                       \
-  do {                                                                                                  \
-    int lo_[TB], hi_[TB];                                                                               \
-    _Pragma("GCC unroll 16") for (int j = 0; j < TB; j++) {                                             \
-      lo_[j] = (j & (BB)) ? TB + j - (BB) : j;                                                          \
-      hi_[j] = (j & (BB)) ? TB + j : j + (BB);                                                          \
-    }                                                                                                   \
-    __m512i ml = _mm512_loadu_si512((const void *)lo_), mh = _mm512_loadu_si512((const void *)hi_);     \
-    _Pragma("GCC unroll 16") for (int i = 0; i < TB; i++) {                                             \
-      if (i & (BB)) continue;                                                                           \
-      __m512i a = r[i], c = r[i + (BB)];                                                                \
-      r[i] = _mm512_permutex2var_epi32(a, ml, c);                                                       \
-      r[i + (BB)] = _mm512_permutex2var_epi32(a, mh, c);                                                \
-    }                                                                                                   \
-  } while (0)
-
-/* 16 rows of 16 loaded as vectors, transposed in registers by four
- * rounds of two-vector shuffles (round b swaps bit b of the row index
- * with bit b of the column index), stored as 16 rows: each cache line
- * of both arrays read or written whole, once. */
+/* 16 rows of 16 loaded as vectors, transposed in registers
+ * (base/transpose16.h), stored as 16 rows: each cache line of both arrays
+ * read or written whole, once. */
 #define DEFINE_BLOCK(NAME, STORE)                                                                       \
   TGT static inline __attribute__((always_inline)) void NAME(const uint32_t *s, uint32_t *o, int64_t rows, \
                                                              int64_t cols) {                           \
-    __m512i r[TB];                                                                                      \
+    __m512 r[TB];                                                                                       \
     _Pragma("GCC unroll 16") for (int k = 0; k < TB; k++) r[k] =                                        \
-        _mm512_loadu_si512((const void *)(s + k * rows));                                               \
-    ROUND(8);                                                                                           \
-    ROUND(4);                                                                                           \
-    ROUND(2);                                                                                           \
-    ROUND(1);                                                                                           \
-    _Pragma("GCC unroll 16") for (int k = 0; k < TB; k++) STORE((void *)(o + k * cols), r[k]); \
+        _mm512_loadu_ps((const float *)(s + k * rows));                                                 \
+    transpose16(r);                                                                                     \
+    _Pragma("GCC unroll 16") for (int k = 0; k < TB; k++) STORE((float *)(o + k * cols), r[k]);        \
   }
-DEFINE_BLOCK(block_vec, _mm512_storeu_si512)
-DEFINE_BLOCK(block_stream, _mm512_stream_si512)
+DEFINE_BLOCK(block_vec, _mm512_storeu_ps)
+DEFINE_BLOCK(block_stream, _mm512_stream_ps)
 
 TGT static void blocks_vec(const uint32_t *src, uint32_t *out, int64_t rows, int64_t cols, int64_t i_lo, int64_t nb,
                            int64_t j_lo, int64_t nj) {

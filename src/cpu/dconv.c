@@ -25,6 +25,7 @@
  * different from the interpreter's only in rounding. */
 #include <string.h>
 
+#include "base/transpose16.h"
 #include "cpu/cpu_internal.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -143,30 +144,6 @@ static void pack(const DConvPlan *p, const float *k, int64_t opad, int64_t cn, f
   }
 }
 
-/* Transposes the 16 x 16 block r: r[i] lane j becomes r[j] lane i. */
-TGT static inline __attribute__((always_inline)) void tr16(__m512 r[16]) {
-  __m512 t[16];
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 16; i += 4) {
-    r[i] = _mm512_shuffle_ps(t[i], t[i + 2], 0x44);
-    r[i + 1] = _mm512_shuffle_ps(t[i], t[i + 2], 0xee);
-    r[i + 2] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0x44);
-    r[i + 3] = _mm512_shuffle_ps(t[i + 1], t[i + 3], 0xee);
-  }
-  for (int h = 0; h < 16; h += 8)
-    for (int i = 0; i < 4; i++) {
-      t[h + i] = _mm512_shuffle_f32x4(r[h + i], r[h + i + 4], 0x88);
-      t[h + i + 4] = _mm512_shuffle_f32x4(r[h + i], r[h + i + 4], 0xdd);
-    }
-  for (int i = 0; i < 8; i++) {
-    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
-  }
-}
-
 /* The first n of 16 lanes. */
 static inline __mmask16 lanes(int64_t n) {
   return (__mmask16)(n >= 16 ? 0xffff : (1u << n) - 1);
@@ -201,7 +178,7 @@ TGT static void put_rows(const DConvPlan *p, float *ob, const float *rb, int64_t
         __m512 r[16];
         _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
           r[i] = i < nw ? _mm512_loadu_ps(src + i * opad) : _mm512_setzero_ps();
-        tr16(r);
+        transpose16(r);
         float *dst = ob + k * p->os_h + o0 * p->os_f + w0;
         _Pragma("GCC unroll 16") for (int i = 0; i < no; i++)
           _mm512_mask_storeu_ps(dst + i * p->os_f, lanes(nw), r[i]);
@@ -407,7 +384,7 @@ TGT static void stage_row(const DConvPlan *p, const float *xr, float *dst) {
       __m512 r[16];
       _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
         r[i] = i < nc ? _mm512_maskz_loadu_ps(lanes(nw), xr + (c0 + i) * xc + w0) : _mm512_setzero_ps();
-      tr16(r);
+      transpose16(r);
       _Pragma("GCC unroll 16") for (int i = 0; i < nw; i++)
         _mm512_mask_storeu_ps(dst + (w0 + i) * C + c0, lanes(nc), r[i]);
     }

@@ -18,6 +18,7 @@
  * product is taken (no zero is skipped: inf and NaN propagate). */
 #include <string.h>
 
+#include "base/transpose16.h"
 #include "cpu/blas.h"
 #include "cpu/fgemm.h"
 #include "cpu/gemm_big.h"
@@ -163,35 +164,6 @@ typedef struct Job {
   bool pack;
   unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
 } Job;
-
-/* r[i] lane j <- r[j] lane i: the 16 x 16 block transposed in
- * registers (pairs of floats, then of doubles, then of 128-bit lanes
- * twice). */
-TGT static inline void transpose16(__m512 *r) {
-  __m512 t[16];
-  for (int i = 0; i < 16; i += 2) {
-    t[i] = _mm512_unpacklo_ps(r[i], r[i + 1]);
-    t[i + 1] = _mm512_unpackhi_ps(r[i], r[i + 1]);
-  }
-  for (int i = 0; i < 16; i += 4) {
-    __m512d a = _mm512_castps_pd(t[i]), b = _mm512_castps_pd(t[i + 2]);
-    __m512d c = _mm512_castps_pd(t[i + 1]), d = _mm512_castps_pd(t[i + 3]);
-    r[i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));
-    r[i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));
-    r[i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));
-    r[i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));
-  }
-  for (int i = 0; i < 4; i++) {
-    t[i] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0x88);
-    t[i + 4] = _mm512_shuffle_f32x4(r[i], r[i + 4], 0xdd);
-    t[i + 8] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0x88);
-    t[i + 12] = _mm512_shuffle_f32x4(r[i + 8], r[i + 12], 0xdd);
-  }
-  for (int i = 0; i < 8; i++) {
-    r[i] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0x88);
-    r[i + 8] = _mm512_shuffle_f32x4(t[i], t[i + 8], 0xdd);
-  }
-}
 
 /* Steps [k0, k1) of columns [j0, j0 + nc) of B (K x n, row stride ldb;
  * stored n x K when trans) into the K x 64 panel dst (step k at dst +
