@@ -73,6 +73,29 @@ typedef struct cxla_module cxla_module;
 CXLA_API cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
                               cxla_module **out);
 CXLA_API cxla_status cxla_module_parse_file(const char *path, cxla_module **out);
+
+/* The shape of one argument: rank dims (the element type is the program's). */
+typedef struct cxla_arg_shape {
+  int rank;
+  const int64_t *dims;
+} cxla_arg_shape;
+
+/* As cxla_module_parse, for StableHLO whose entry function has dynamic
+ * dimensions ("?": jax.export with symbolic shapes), specialized to
+ * arguments of these shapes (nargs entries, one per entry parameter, token
+ * parameters rank 0), as JAX's callers of such a program do: the shapes are
+ * refined through the program, its dimension computations folded, its
+ * dynamic ops (dynamic_broadcast_in_dim, dynamic_reshape, dynamic_iota,
+ * dynamic_pad, real_dynamic_slice, dynamic_gather, dynamic_conv,
+ * stablehlo.dynamic_top_k ...) made static and its shape assertions checked
+ * (a failed one is an INVALID_ARGUMENT error carrying JAX's message). A
+ * shape that depends on data is an UNIMPLEMENTED error. For HLO text and
+ * for StableHLO whose entry is static the shapes are not used: running the
+ * module checks its arguments. */
+CXLA_API cxla_status cxla_module_parse_refined(const char *text, size_t len,
+                                               const char *filename,
+                                               const cxla_arg_shape *args, int nargs,
+                                               cxla_module **out);
 CXLA_API void cxla_module_destroy(cxla_module *m);
 /* Canonical HLO text; the caller frees it with cxla_free_string. */
 CXLA_API cxla_status cxla_module_print(const cxla_module *m, char **out_text);

@@ -715,12 +715,13 @@ static bool parse_module(Parser *p) {
 
 /* ---- public API --------------------------------------------------------------------- */
 
-static cxla_status module_parse(const char *text, size_t len, const char *filename, cxla_module **out) {
+static cxla_status module_parse(const char *text, size_t len, const char *filename,
+                                const cxla_arg_shape *args, int nargs, cxla_module **out) {
   *out = NULL;
   if (!text) return ERR(INVALID_ARGUMENT, "cxla_module_parse: no text");
   /* StableHLO text and portable artifacts go to their own reader. */
   if (shlo_detect_format(text, len) != SHLO_FORMAT_HLO)
-    return shlo_module_parse(text, len, filename, out);
+    return shlo_module_parse_refined(text, len, filename, args, nargs, out);
   Parser p;
   memset(&p, 0, sizeof p);
   p.src = text;
@@ -754,7 +755,22 @@ static cxla_status module_parse(const char *text, size_t len, const char *filena
 cxla_status cxla_module_parse(const char *text, size_t len, const char *filename,
                               cxla_module **out) {
   unsigned fp = fpenv_default_enter();
-  cxla_status s = module_parse(text, len, filename, out);
+  cxla_status s = module_parse(text, len, filename, NULL, -1, out);
+  fpenv_leave(fp);
+  return s;
+}
+
+cxla_status cxla_module_parse_refined(const char *text, size_t len, const char *filename,
+                                      const cxla_arg_shape *args, int nargs,
+                                      cxla_module **out) {
+  *out = NULL;
+  if (nargs < 0 || (nargs > 0 && !args))
+    return ERR(INVALID_ARGUMENT, "cxla_module_parse_refined: bad argument shapes");
+  for (int i = 0; i < nargs; i++)
+    if (args[i].rank < 0 || args[i].rank > HLO_MAX_RANK || (args[i].rank > 0 && !args[i].dims))
+      return ERR(INVALID_ARGUMENT, "cxla_module_parse_refined: bad shape for argument %d", i);
+  unsigned fp = fpenv_default_enter();
+  cxla_status s = module_parse(text, len, filename, args, nargs, out);
   fpenv_leave(fp);
   return s;
 }

@@ -52,9 +52,8 @@ static bool small_enough(const Shape *s, int64_t limit) {
 
 /* Evaluates in on its operands' constant literals; *value NULL when the
  * interpreter cannot. */
-static cxla_status evaluate(Fold *f, Instr *in, Literal **value) {
+cxla_status pass_evaluate_instr(HloModule *m, const Instr *in, Literal **value) {
   *value = NULL;
-  HloModule *m = f->m;
   Computation *tmp = arena_alloc(&m->arena, sizeof *tmp);
   if (!tmp) return cxla_oom();
   tmp->name = "constant_folding.tmp";
@@ -104,7 +103,7 @@ static cxla_status fold(Instr *in, void *arg, Instr **out) {
     if (op->op != OP_CONSTANT || !op->literal || op->literal->unknown) return NULL;
   }
   Literal *v;
-  TRY(evaluate(f, in, &v));
+  TRY(pass_evaluate_instr(f->m, in, &v));
   if (!v) return NULL;
   bool fits = v->type == in->shape->type && !v->ntuple && v->rank == in->shape->rank;
   for (int i = 0; fits && i < v->rank; i++) fits = v->dims[i] == in->shape->dims[i];

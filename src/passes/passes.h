@@ -13,6 +13,11 @@ cxla_status pass_call_inliner(HloModule *m, const PassContext *ctx, bool *change
 cxla_status pass_tuple_simplify(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_flatten_call_graph(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_constant_folding(HloModule *m, const PassContext *ctx, bool *changed);
+/* Constant folding's evaluator: runs `in` alone in the reference interpreter
+ * on its operands' literals (every operand a constant). *value (owned by the
+ * caller) is NULL when the interpreter cannot run it; only resource
+ * exhaustion is an error. */
+cxla_status pass_evaluate_instr(HloModule *m, const Instr *in, Literal **value);
 cxla_status pass_algsimp(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_layout_assignment(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_fusion(HloModule *m, const PassContext *ctx, bool *changed);

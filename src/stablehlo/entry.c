@@ -33,6 +33,11 @@ ShloFormat shlo_detect_format(const char *data, size_t len) {
 
 cxla_status shlo_module_parse(const char *data, size_t len, const char *filename,
                               HloModule **out) {
+  return shlo_module_parse_refined(data, len, filename, NULL, -1, out);
+}
+
+cxla_status shlo_module_parse_refined(const char *data, size_t len, const char *filename,
+                                      const cxla_arg_shape *args, int nargs, HloModule **out) {
   *out = NULL;
   MlirModule *mm = NULL;
   cxla_status st;
@@ -41,7 +46,7 @@ cxla_status shlo_module_parse(const char *data, size_t len, const char *filename
   else
     st = mlir_parse_text(data, len, filename, &mm);
   if (st) return st;
-  st = shlo_import(mm, out);
+  st = shlo_import_refined(mm, args, nargs, out);
   mlir_module_free(mm);
   return st;
 }

@@ -170,6 +170,13 @@ bool attr_bool_or(const MlirOp *op, const char *name, bool def) {
 
 cxla_status imp_shape(Imp *im, const MlirOp *op, const MlirType *t, Shape **out) {
   Arena *a = &im->hm->arena;
+  if (op && im->ov_op == op)
+    for (int k = 0; k < op->nresults; k++)
+      if (op->results[k].type == t && im->ov[k]) {
+        *out = shape_clone(a, im->ov[k]);
+        IMP_NN(*out);
+        return NULL;
+      }
   switch (t->kind) {
   case MLT_TENSOR: {
     const MlirType *e = t->element;
@@ -182,6 +189,10 @@ cxla_status imp_shape(Imp *im, const MlirOp *op, const MlirType *t, Shape **out)
     for (int k = 0; k < t->rank; k++) {
       if (t->dims[k] == MLIR_DYNAMIC) {
         int64_t bnd = t->bounds ? t->bounds[k] : MLIR_DYNAMIC;
+        if (bnd == MLIR_DYNAMIC && im->refine) {
+          s->dims[k] = -1; /* provisional: import_refine.c infers it */
+          continue;
+        }
         if (bnd == MLIR_DYNAMIC)
           return imp_err(im, op, CXLA_UNIMPLEMENTED,
                          "dynamic dimension %d without a bound: only static shapes and bounded "
@@ -448,8 +459,31 @@ static cxla_status finish_root(Scope *s, Instr **rets, int n) {
   return NULL;
 }
 
-static cxla_status add_params(Scope *s, const MlirOp *op, const MlirBlock *blk) {
+/* The entry's parameter k with the caller's shape in place of "?" dims. */
+static cxla_status entry_param_shape(Imp *im, const MlirOp *op, int k, Shape *sh) {
+  const cxla_arg_shape *a = &im->args[k];
+  if (sh->type == T_TUPLE || sh->rank != a->rank)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT,
+                   "argument %d has rank %d, but the parameter has rank %d", k, a->rank,
+                   sh->type == T_TUPLE ? -1 : sh->rank);
+  for (int d = 0; d < sh->rank; d++) {
+    if (a->dims[d] < 0)
+      return imp_err(im, op, CXLA_INVALID_ARGUMENT, "argument %d: negative dimension", k);
+    if (sh->dims[d] >= 0 && !(sh->dynamic && sh->dynamic[d]) && sh->dims[d] != a->dims[d])
+      return imp_err(im, op, CXLA_INVALID_ARGUMENT,
+                     "argument %d has size %lld in dimension %d, but the parameter has %lld", k,
+                     (long long)a->dims[d], d, (long long)sh->dims[d]);
+    if (sh->dims[d] < 0) sh->dims[d] = a->dims[d];
+  }
+  return NULL;
+}
+
+static cxla_status add_params(Scope *s, const MlirOp *op, const MlirBlock *blk, bool entry) {
   Computation *c = s->c;
+  Imp *im = s->imp;
+  if (entry && im->refine && im->nargs >= 0 && im->nargs != blk->nargs)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "%d argument shapes given for %d parameters",
+                   im->nargs, blk->nargs);
   c->nparams = blk->nargs;
   c->params = arena_array(&s->imp->hm->arena, (size_t)(blk->nargs ? blk->nargs : 1),
                           sizeof(Instr *));
@@ -457,6 +491,12 @@ static cxla_status add_params(Scope *s, const MlirOp *op, const MlirBlock *blk) 
   for (int k = 0; k < blk->nargs; k++) {
     Shape *sh;
     TRY(imp_shape(s->imp, op, blk->args[k].type, &sh));
+    if (entry && im->refine && im->nargs >= 0) TRY(entry_param_shape(im, op, k, sh));
+    if (imp_shape_provisional(sh))
+      return imp_err(im, op, CXLA_INVALID_ARGUMENT,
+                     "parameter %d has dynamic dimensions (\"?\"): the program must be "
+                     "specialized to its arguments' shapes (cxla_module_parse_refined; cxla "
+                     "run and conform take them from the arguments)", k);
     Instr *p = ib(s, OP_PARAMETER, sh, 0, NULL);
     IMP_NN(p);
     p->param_number = k;
@@ -471,7 +511,7 @@ cxla_status imp_region_comp(Imp *im, const MlirOp *op, const MlirRegion *r, Comp
     return imp_err(im, op, CXLA_UNIMPLEMENTED, "regions must have exactly one block");
   Scope s = {im, new_comp(im, "region"), {0}};
   if (!s.c) return cxla_oom();
-  cxla_status st = add_params(&s, op, r->blocks[0]);
+  cxla_status st = add_params(&s, op, r->blocks[0], false);
   Instr **rets;
   int n;
   if (!st) st = imp_block(&s, r->blocks[0], &rets, &n);
@@ -511,6 +551,42 @@ static cxla_status captured_comp(Imp *im, const MlirOp *op, const MlirBlock *blk
   return NULL;
 }
 
+/* Refinement: inside a region, value v (a capture, or a loop-carried value
+ * the body passes on unchanged) is the constant c it has outside, so that
+ * sizes computed from it there fold (JAX threads its dimension variables
+ * through loops and branches). Small constants only: sizes, not data. */
+enum { IMP_SINK_MAX_ELEMS = 64 };
+static cxla_status sink_constant(Scope *sc, const MlirValue *v, const Instr *c) {
+  if (c->op != OP_CONSTANT || !c->literal || c->literal->unknown || c->shape->type == T_TUPLE ||
+      shape_elems(c->shape) > IMP_SINK_MAX_ELEMS)
+    return NULL;
+  Literal *l;
+  TRY(literal_clone(c->literal, &l));
+  TRY(module_own_literal(sc->imp->hm, l));
+  Shape *sh = shape_clone(&sc->imp->hm->arena, c->shape);
+  IMP_NN(sh);
+  Instr *in = ib(sc, OP_CONSTANT, sh, 0, NULL);
+  IMP_NN(in);
+  in->literal = l;
+  return pm_put(&sc->vals, v, in) ? NULL : cxla_oom();
+}
+
+static cxla_status sink_loop_constants(Scope *cs, Scope *bs, const MlirBlock *cb,
+                                       const MlirBlock *bb, Instr **init, int n,
+                                       const ValVec *caps) {
+  const MlirOp *ret = bb->nops ? bb->ops[bb->nops - 1] : NULL;
+  for (int k = 0; ret && is_terminator(ret) && ret->noperands == n && k < n; k++)
+    if (ret->operands[k] == &bb->args[k]) {
+      TRY(sink_constant(cs, &cb->args[k], init[k]));
+      TRY(sink_constant(bs, &bb->args[k], init[k]));
+    }
+  for (int k = 0; k < caps->n; k++) {
+    TRY(sink_constant(cs, caps->v[k], init[n + k]));
+    TRY(sink_constant(bs, caps->v[k], init[n + k]));
+  }
+  return NULL;
+}
+
 static cxla_status imp_while(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   Imp *im = s->imp;
   if (op->nregions != 2 || op->regions[0].nblocks != 1 || op->regions[1].nblocks != 1)
@@ -544,13 +620,14 @@ static cxla_status imp_while(Scope *s, const MlirOp *op, Instr **ops, Instr **ou
   Instr **rets;
   int nr;
   if ((st = captured_comp(im, op, cb, tsh, &caps, n, "region", &cs))) goto done;
+  if ((st = captured_comp(im, op, bb, tsh, &caps, n, "region", &bs))) goto done;
+  if (im->refine && (st = sink_loop_constants(&cs, &bs, cb, bb, init, n, &caps))) goto done;
   if ((st = imp_block(&cs, cb, &rets, &nr))) goto done;
   if (nr != 1) {
     st = imp_err(im, op, CXLA_INVALID_ARGUMENT, "cond must return one predicate");
     goto done;
   }
   cs.c->root = rets[0];
-  if ((st = captured_comp(im, op, bb, tsh, &caps, n, "region", &bs))) goto done;
   if ((st = imp_block(&bs, bb, &rets, &nr))) goto done;
   if (nr != n) {
     st = imp_err(im, op, CXLA_INVALID_ARGUMENT, "body returns %d values for %d", nr, n);
@@ -635,6 +712,7 @@ static cxla_status imp_cond(Scope *s, const MlirOp *op, Instr **ops, Instr **out
     Instr *arg = NULL;
     if (!st && !(arg = ib_tuple(s, caps.n, cv))) st = cxla_oom();
     if (!st) st = captured_comp(im, op, op->regions[r].blocks[0], arg->shape, &caps, 0, "region", &bs);
+    for (int k = 0; !st && im->refine && k < caps.n; k++) st = sink_constant(&bs, caps.v[k], cv[k]);
     Instr **rets;
     int nr;
     if (!st) st = imp_block(&bs, op->regions[r].blocks[0], &rets, &nr);
@@ -677,7 +755,7 @@ static cxla_status import_func_body(Imp *im, FuncInfo *f) {
   if (!s.c) return cxla_oom();
   f->comp = s.c;
   const MlirBlock *blk = op->regions[0].blocks[0];
-  cxla_status st = add_params(&s, op, blk);
+  cxla_status st = add_params(&s, op, blk, f == im->entry);
   Instr **rets;
   int n;
   if (!st) st = imp_block(&s, blk, &rets, &n);
@@ -708,11 +786,52 @@ cxla_status imp_func(Imp *im, const MlirOp *at, const char *name, Computation **
   return imp_err(im, at, CXLA_NOT_FOUND, "no function '@%s'", name);
 }
 
+/* Refinement specializes a function at each call: its body is imported in
+ * place, its parameters the call's operands (which may be constants: JAX
+ * passes the dimension variables). */
+static cxla_status inline_call(Scope *s, const MlirOp *op, FuncInfo *f, Instr **ops,
+                               Instr **out) {
+  Imp *im = s->imp;
+  if (f->op->nregions != 1 || f->op->regions[0].nblocks != 1)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "function '%s' has no body", f->name);
+  const MlirBlock *blk = f->op->regions[0].blocks[0];
+  if (blk->nargs != op->noperands)
+    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "'@%s' takes %d arguments, given %d", f->name,
+                   blk->nargs, op->noperands);
+  if (f->inlining || f->state == 1)
+    return imp_err(im, op, CXLA_UNIMPLEMENTED, "recursive call of '%s'", f->name);
+  if (im->call_depth >= 200)
+    return imp_err(im, op, CXLA_UNIMPLEMENTED, "calls nested more than 200 deep");
+  Scope is = {im, s->c, {0}};
+  cxla_status st = NULL;
+  for (int k = 0; !st && k < blk->nargs; k++)
+    if (!pm_put(&is.vals, &blk->args[k], ops[k])) st = cxla_oom();
+  Instr **rets = NULL;
+  int n = 0;
+  f->inlining++;
+  im->call_depth++;
+  if (!st) st = imp_block(&is, blk, &rets, &n);
+  im->call_depth--;
+  f->inlining--;
+  pm_free(&is.vals);
+  TRY(st);
+  *out = n == 1 ? rets[0] : ib_tuple(s, n, rets);
+  IMP_NN(*out);
+  return NULL;
+}
+
 static cxla_status imp_call(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   const MlirAttr *callee = mlir_op_attr(op, !strcmp(op->name, "stablehlo.composite")
                                                 ? "decomposition" : "callee");
   if (!callee || callee->kind != MA_SYMBOL_REF)
     return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "missing callee");
+  /* Refinement inlines every call: a function with "?" in its signature
+   * is specialized at each call, and one called with the dimension
+   * variables (divmod, say) computes a size that must fold. */
+  if (s->imp->refine)
+    for (int k = 0; k < s->imp->nfuncs; k++)
+      if (!strcmp(s->imp->funcs[k].name, callee->str))
+        return inline_call(s, op, &s->imp->funcs[k], ops, out);
   Computation *c;
   TRY(imp_func(s->imp, op, callee->str, &c));
   if (c->nparams != op->noperands)
@@ -741,6 +860,7 @@ static cxla_status imp_op(Scope *s, const MlirOp *op) {
   else if (!strcmp(name, "func.call") || !strcmp(name, "stablehlo.composite")) fn = imp_call;
   else if (!strncmp(name, "chlo.", 5)) fn = imp_chlo_lookup(name);
   else fn = imp_ops_lookup(name);
+  if (!fn) fn = imp_dynamic_lookup(name);
   if (!fn) {
     if (!strncmp(name, "sdy.", 4)) {
       /* Shardy on one device: sharding constraints and the like are
@@ -752,14 +872,36 @@ static cxla_status imp_op(Scope *s, const MlirOp *op) {
         return NULL;
       }
     }
-    if (!strncmp(name, "stablehlo.dynamic_", 18) || !strcmp(name, "stablehlo.real_dynamic_slice"))
-      return imp_err(im, op, CXLA_UNIMPLEMENTED,
-                     "dynamic shapes are not supported (only static and bounded dimensions)");
     return imp_err(im, op, CXLA_UNIMPLEMENTED, "operation not supported by the importer");
   }
   if (!strncmp(name, "chlo.", 5) && op->noperands != imp_chlo_arity(name))
     return imp_err(im, op, CXLA_INVALID_ARGUMENT, "expected %d operand(s)", imp_chlo_arity(name));
-  TRY(fn(s, op, ops, &res));
+  /* Refinement: see import_refine.c. The overrides belong to this op's
+   * handler; ops it imports on the way (bodies, callees) keep their own. */
+  int first = s->c->ninstrs;
+  const MlirOp *sv_op = im->ov_op;
+  Shape **sv_ov = im->ov;
+  int sv_nops = im->ov_nops;
+  const I64List *sv_pad = im->ov_padding, *sv_ss = im->ov_slice_sizes;
+  im->ov_op = NULL;
+  im->ov_nops = 0;
+  im->ov_padding = im->ov_slice_sizes = NULL;
+  cxla_status st = NULL;
+  if (im->refine) {
+    if (++im->nops > IMP_MAX_REFINED_OPS)
+      st = imp_err(im, op, CXLA_RESOURCE_EXHAUSTED,
+                   "more than %d ops after inlining the functions refinement specializes",
+                   IMP_MAX_REFINED_OPS);
+    if (!st) st = imp_refine_before(s, op, ops);
+  }
+  if (!st) st = fn(s, op, ops, &res);
+  im->ov_op = sv_op;
+  im->ov = sv_ov;
+  im->ov_nops = sv_nops;
+  im->ov_padding = sv_pad;
+  im->ov_slice_sizes = sv_ss;
+  TRY(st);
+  if (im->refine && fn != imp_call) TRY(imp_refine_after(s, op, first));
   if (op->nresults == 1) {
     if (!res) return imp_err(im, op, CXLA_INTERNAL, "no result");
     if (!pm_put(&s->vals, &op->results[0], res)) return cxla_oom();
@@ -906,6 +1048,11 @@ static cxla_status import_memory_kinds(Imp *im, const MlirOp *fn, EntryLayout *e
 /* ---- the module ----------------------------------------------------------------------- */
 
 cxla_status shlo_import(MlirModule *mm, HloModule **out) {
+  return shlo_import_refined(mm, NULL, -1, out);
+}
+
+cxla_status shlo_import_refined(MlirModule *mm, const cxla_arg_shape *args, int nargs,
+                                HloModule **out) {
   *out = NULL;
   if (!mm || !mm->op || strcmp(mm->op->name, "builtin.module") || mm->op->nregions != 1 ||
       mm->op->regions[0].nblocks != 1)
@@ -914,7 +1061,8 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
   const MlirAttr *sym = attr_of(mm->op, "sym_name", MA_STRING);
   HloModule *hm;
   TRY(module_create(sym ? sym->str : "module", &hm));
-  Imp im = {mm, hm, NULL, 0, 0, 0};
+  Imp im = {.mm = mm, .hm = hm, .args = args, .nargs = nargs};
+  im.refine = imp_module_needs_refine(mm);
   const MlirBlock *top = mm->op->regions[0].blocks[0];
   cxla_status st = NULL;
   im.funcs = cxla_calloc((size_t)(top->nops ? top->nops : 1), sizeof(FuncInfo));
@@ -942,6 +1090,7 @@ cxla_status shlo_import(MlirModule *mm, HloModule **out) {
   if (!st && !entry) st = cxla_status_make(CXLA_INVALID_ARGUMENT, "%s: no public function (main)",
                                           mm->filename ? mm->filename : "<input>");
   Computation *ec = NULL;
+  im.entry = entry;
   if (!st) st = imp_func(&im, entry->op, entry->name, &ec);
   if (!st) {
     ec->is_entry = true;

@@ -23,6 +23,7 @@ typedef struct FuncInfo {
   const char *name;
   Computation *comp;   /* once imported */
   int state;           /* 0 not yet, 1 importing, 2 done */
+  int inlining;        /* bodies being inlined (refinement), nested */
 } FuncInfo;
 
 typedef struct Imp {
@@ -32,6 +33,20 @@ typedef struct Imp {
   int nfuncs;
   int nregions;        /* for region_N names */
   int call_depth;      /* functions being imported, nested */
+  FuncInfo *entry;
+  /* -- shape refinement (import_refine.c) -- */
+  bool refine;         /* the program has "?" dimensions or shape assertions */
+  const cxla_arg_shape *args; /* the entry's argument shapes, nargs of them */
+  int nargs;           /* < 0: none given */
+  int64_t nops;        /* ops imported (inlining budget) */
+  /* Overrides a handler sees (set around one handler call, then cleared):
+   * result shapes of ov_op (imp_shape of its result types), the operand
+   * count (imp_nops), and attributes that a dynamic op has as operands. */
+  const MlirOp *ov_op;
+  Shape **ov;
+  int ov_nops;         /* 0: none */
+  const I64List *ov_padding;     /* window padding, lo/hi pairs */
+  const I64List *ov_slice_sizes; /* gather */
 } Imp;
 
 /* One computation under construction: MLIR values -> instructions. */
@@ -48,7 +63,8 @@ cxla_status imp_err(Imp *im, const MlirOp *op, cxla_status_code code, const char
 #endif
     ;
 
-/* MLIR type -> HLO shape (static or bounded dims only). */
+/* MLIR type -> HLO shape (static or bounded dims; in refinement, "?" dims
+ * become -1 until import_refine.c infers them). */
 cxla_status imp_shape(Imp *im, const MlirOp *op, const MlirType *t, Shape **out);
 /* The instruction a value became in scope s. */
 cxla_status imp_value(Scope *s, const MlirOp *op, const MlirValue *v, Instr **out);
@@ -94,6 +110,44 @@ cxla_status attr_i64s(Imp *im, const MlirOp *op, const char *name, bool required
 cxla_status attr_int(Imp *im, const MlirOp *op, const char *name, bool required, int64_t def,
                      int64_t *out);
 bool attr_bool_or(const MlirOp *op, const char *name, bool def);
+
+/* The operands a handler uses: op's, or ov_nops of them. */
+static inline int imp_nops(const Imp *im, const MlirOp *op) {
+  return im->ov_op == op && im->ov_nops ? im->ov_nops : op->noperands;
+}
+
+/* ---- shape refinement (import_refine.c) ---- */
+
+/* Ops a refined program may have once its functions are inlined. */
+#define IMP_MAX_REFINED_OPS 4000000
+
+/* Does a type have a dimension "?" without a bound? */
+bool imp_type_dynamic(const MlirType *t);
+/* Has a shape (or a tuple element) a provisional dimension (-1)? */
+bool imp_shape_provisional(const Shape *s);
+/* Decides Imp.refine: "?" types or shape assertions anywhere. */
+bool imp_module_needs_refine(const MlirModule *mm);
+/* Before op's handler: result shapes of elementwise ops from their
+ * operands (so that decompositions build static shapes). */
+cxla_status imp_refine_before(Scope *s, const MlirOp *op, Instr **ops);
+/* After it: the instructions it added to s->c from index `first` get
+ * their shapes inferred where they were provisional, and small integer
+ * computations on constants (dimension arithmetic) are folded. */
+cxla_status imp_refine_after(Scope *s, const MlirOp *op, int first);
+/* Handlers of the dynamic ops and of custom calls refinement resolves
+ * (stablehlo.dynamic_top_k, shape_assertion, ...); NULL if none. */
+ImpFn imp_dynamic_lookup(const char *name);
+ImpFn imp_dynamic_custom_call(const char *target);
+/* A custom call with indices_of_shape_operands (its results' shapes in
+ * trailing operands): sets the overrides so that its handler sees those
+ * shapes and the other operands only. */
+cxla_status imp_custom_call_shape_operands(Scope *s, const MlirOp *op, Instr **ops);
+
+/* Static handlers the dynamic ones reuse (import_ops.c). */
+cxla_status imp_broadcast_in_dim(Scope *s, const MlirOp *op, Instr *x, Shape *rs, I64List d,
+                                 Instr **out);
+/* custom_call @ApproxTopK: N arrays and N init values (imp_nops). */
+cxla_status imp_approx_top_k(Scope *s, const MlirOp *op, Instr **ops, Instr **out);
 
 #define IMP_NN(x)                     \
   do {                                \

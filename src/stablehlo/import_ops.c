@@ -20,7 +20,7 @@ static cxla_status result_shape(Scope *s, const MlirOp *op, Shape **out) {
 static cxla_status simple(Scope *s, const MlirOp *op, Instr **ops, Opcode hop, Instr **out) {
   Shape *sh;
   TRY(result_shape(s, op, &sh));
-  *out = ib(s, hop, sh, op->noperands, ops);
+  *out = ib(s, hop, sh, imp_nops(s->imp, op), ops);
   IMP_NN(*out);
   return NULL;
 }
@@ -220,7 +220,12 @@ static cxla_status h_broadcast_in_dim(Scope *s, const MlirOp *op, Instr **ops, I
   Shape *rs;
   TRY(result_shape(s, op, &rs));
   if (op->noperands != 1) return imp_err(im, op, CXLA_INVALID_ARGUMENT, "expected 1 operand");
-  Instr *x = ops[0];
+  return imp_broadcast_in_dim(s, op, ops[0], rs, d, out);
+}
+
+cxla_status imp_broadcast_in_dim(Scope *s, const MlirOp *op, Instr *x, Shape *rs, I64List d,
+                                 Instr **out) {
+  Imp *im = s->imp;
   const Shape *xs = x->shape;
   if (d.n != xs->rank || rs->type == T_TUPLE)
     return imp_err(im, op, CXLA_INVALID_ARGUMENT, "broadcast_dimensions must have %d entries",
@@ -382,6 +387,7 @@ static cxla_status window(Scope *s, const MlirOp *op, int n, const int64_t *size
   TRY(attr_i64s(im, op, lhs ? lhs : "", false, &ld));
   TRY(attr_i64s(im, op, rhs ? rhs : "", false, &rd));
   TRY(attr_i64s(im, op, "padding", false, &pad));
+  if (im->ov_op == op && im->ov_padding) pad = *im->ov_padding;
   rv.n = 0;
   rv.v = NULL;
   const MlirAttr *ra = rev ? mlir_op_attr(op, rev) : NULL;
@@ -412,7 +418,7 @@ static cxla_status window(Scope *s, const MlirOp *op, int n, const int64_t *size
 static cxla_status h_convolution(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   Imp *im = s->imp;
   const MlirAttr *d = attr_of(op, "dimension_numbers", MA_CONV);
-  if (!d || op->noperands != 2)
+  if (!d || imp_nops(im, op) != 2)
     return imp_err(im, op, CXLA_INVALID_ARGUMENT, "convolution needs 2 operands and dimension_numbers");
   const MlirConvDims *c = &d->conv;
   int ns = c->in_spatial.n;
@@ -510,7 +516,10 @@ static cxla_status h_gather(Scope *s, const MlirOp *op, Instr **ops, Instr **out
   TRY(copy_list(s, &d->gather.start_indices_batching_dims, &g->start_indices_batching_dims));
   g->index_vector_dim = d->gather.index_vector_dim;
   (*out)->attrs |= A_GATHER_DIMS;
-  TRY(attr_i64s(s->imp, op, "slice_sizes", true, &(*out)->slice_sizes));
+  if (s->imp->ov_op == op && s->imp->ov_slice_sizes)
+    (*out)->slice_sizes = *s->imp->ov_slice_sizes;
+  else
+    TRY(attr_i64s(s->imp, op, "slice_sizes", true, &(*out)->slice_sizes));
   (*out)->attrs |= A_SLICE_SIZES;
   (*out)->indices_are_sorted = attr_bool_or(op, "indices_are_sorted", false);
   if ((*out)->indices_are_sorted) (*out)->attrs |= A_INDICES_SORTED;
@@ -655,10 +664,10 @@ static void config_text(StrBuf *b, const MlirAttr *d) {
  * is exact, as XLA's translation makes it: the N arrays sorted together
  * along reduction_dim by the comparator, each sliced to its result's size
  * there (top_k, or the approximate-reduction size JAX computed). */
-static cxla_status approx_top_k(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
+cxla_status imp_approx_top_k(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   Imp *im = s->imp;
-  int n = op->noperands / 2;
-  if (n < 1 || op->noperands != 2 * n || op->nresults != n)
+  int n = imp_nops(im, op) / 2;
+  if (n < 1 || imp_nops(im, op) != 2 * n || op->nresults != n)
     return imp_err(im, op, CXLA_INVALID_ARGUMENT,
                    "ApproxTopK takes N arrays and N init values and has N results");
   const MlirAttr *cc = attr_of(op, "called_computations", MA_ARRAY);
@@ -726,7 +735,11 @@ static cxla_status approx_top_k(Scope *s, const MlirOp *op, Instr **ops, Instr *
 static cxla_status h_custom_call(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   const MlirAttr *t = attr_of(op, "call_target_name", MA_STRING);
   if (!t) return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "missing call_target_name");
-  if (!strcmp(t->str, "ApproxTopK")) return approx_top_k(s, op, ops, out);
+  ImpFn dyn = imp_dynamic_custom_call(t->str);
+  if (dyn) return dyn(s, op, ops, out);
+  if (mlir_op_attr(op, "indices_of_shape_operands"))
+    TRY(imp_custom_call_shape_operands(s, op, ops));
+  if (!strcmp(t->str, "ApproxTopK")) return imp_approx_top_k(s, op, ops, out);
   /* Sharding annotations are identities on one device. */
   if ((!strcmp(t->str, "Sharding") || !strcmp(t->str, "SPMDFullToShardShape") ||
        !strcmp(t->str, "SPMDShardToFullShape")) &&

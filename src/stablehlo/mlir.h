@@ -345,6 +345,12 @@ struct cxla_module;
  * ops are decomposed as XLA does; errors carry the op's position
  * (src/stablehlo/import*.c). The tree is not changed except MlirValue.scratch. */
 cxla_status shlo_import(MlirModule *m, struct cxla_module **out);
+/* The same for a program with dynamic dimensions ("?", jax.export's
+ * symbolic shapes): the entry's parameters take the shapes `args` (nargs
+ * entries; nargs < 0: none given) and every type is refined from them
+ * (import_refine.c). shlo_import refines too, from static parameters. */
+cxla_status shlo_import_refined(MlirModule *m, const cxla_arg_shape *args, int nargs,
+                                struct cxla_module **out);
 
 /* ---- helpers for readers and the importer (mlir.c) ---------------------------- */
 

@@ -20,5 +20,9 @@ ShloFormat shlo_detect_format(const char *data, size_t len);
 /* Reads StableHLO text or a portable artifact and imports it as HLO. */
 cxla_status shlo_module_parse(const char *data, size_t len, const char *filename,
                               HloModule **out);
+/* The same, refining dynamic dimensions from the entry's argument shapes
+ * (see cxla_module_parse_refined; nargs < 0: none given). */
+cxla_status shlo_module_parse_refined(const char *data, size_t len, const char *filename,
+                                      const cxla_arg_shape *args, int nargs, HloModule **out);
 
 #endif

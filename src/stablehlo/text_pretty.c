@@ -206,6 +206,12 @@ static bool p_operand_list_kw(P *p, OpB *b, const char *kw, const char *attr) {
          signature(p, b, SIG_SAME);
 }
 
+/* dynamic_iota %shape, dim = N */
+static bool p_dynamic_iota(P *p, OpB *b) {
+  return operands(p, b) && kw_eq(p, "dim") && int_attr(p, b, "iota_dimension", CXLA_S64) &&
+         opt_attr_dict(p, b) && signature(p, b, SIG_SAME);
+}
+
 /* get_dimension_size %x, dim = N / set_dimension_size %x, %s, dim = N */
 static bool p_dimension_size(P *p, OpB *b) {
   return operands(p, b) && kw_eq(p, "dim") && int_attr(p, b, "dimension", CXLA_S64) &&
@@ -488,7 +494,7 @@ static bool p_reduce(P *p, OpB *b) {
       tx_ws(p);
       ea->off = p->i;
       if (!tx_parse_def_name(p, &ea->name, &ea->len) || !tx_expect(p, ':', NULL) ||
-          !tx_parse_type(p, &ea->type))
+          !tx_parse_type(p, &ea->type) || !tx_parse_trailing_loc(p))
         return false;
     }
     if (!tx_expect(p, ')', NULL)) return false;
@@ -604,6 +610,7 @@ static const struct {
 } forms[] = {
     {"stablehlo.constant", p_constant},
     {"stablehlo.iota", p_iota},
+    {"stablehlo.dynamic_iota", p_dynamic_iota},
     {"stablehlo.compare", p_compare},
     {"stablehlo.select", p_select},
     {"stablehlo.concatenate", p_concatenate},
@@ -641,7 +648,8 @@ static const char *const same_ops[] = {
     "minimum", "multiply", "or", "power", "remainder", "shift_left", "shift_right_arithmetic",
     "shift_right_logical", "subtract", "xor", "complex", "convert", "bitcast_convert",
     "reshape", "clamp", "tuple", "after_all", "dynamic_update_slice", "uniform_quantize",
-    "uniform_dequantize", "create_token", NULL};
+    "uniform_dequantize", "create_token", "dynamic_reshape", "dynamic_pad",
+    "real_dynamic_slice", NULL};
 
 static bool is_same_op(const char *name) {
   if (!strncmp(name, "chlo.", 5)) return true; /* chlo unary/binary: "%x : T -> R" */
@@ -656,6 +664,8 @@ bool tx_parse_pretty_op(P *p, const char *name, OpB *b, bool *handled) {
   for (size_t k = 0; k < sizeof forms / sizeof forms[0]; k++)
     if (!strcmp(name, forms[k].name)) return forms[k].fn(p, b);
   if (!strcmp(name, "stablehlo.broadcast_in_dim"))
+    return p_operand_list_kw(p, b, "dims", "broadcast_dimensions");
+  if (!strcmp(name, "stablehlo.dynamic_broadcast_in_dim"))
     return p_operand_list_kw(p, b, "dims", "broadcast_dimensions");
   if (!strcmp(name, "stablehlo.transpose")) return p_operand_list_kw(p, b, "dims", "permutation");
   if (!strcmp(name, "stablehlo.reverse")) return p_operand_list_kw(p, b, "dims", "dimensions");

@@ -105,7 +105,7 @@ TEST(import_errors_are_located) {
     const char *text, *want;
   } cases[] = {
       {"module { func.func @main(%a: tensor<?xf32>) -> tensor<?xf32> { return %a : tensor<?xf32> } }",
-       "t.mlir:1:10: 'func.func': dynamic dimension 0 without a bound"},
+       "t.mlir:1:10: 'func.func': parameter 0 has dynamic dimensions"},
       {FN_HEAD "%0 = \"stablehlo.frobnicate\"(%a) : (tensor<2xf32>) -> tensor<2xf32>\n"
                " return %0 : tensor<2xf32> } }",
        "t.mlir:1:69: 'stablehlo.frobnicate': operation not supported by the importer"},
@@ -694,6 +694,185 @@ TEST(fuzz_regressions) {
   CHECK(n > 0);
 }
 
+/* ---- shape refinement (programs with "?" dimensions) ---------------------------------- */
+
+static cxla_status parse_refined(const char *text, int nargs, const cxla_arg_shape *shapes,
+                                 cxla_module **m) {
+  return cxla_module_parse_refined(text, strlen(text), "t.mlir", shapes, nargs, m);
+}
+
+static Literal *run_refined(const char *text, Literal **args, int nargs) {
+  cxla_arg_shape sh[4];
+  for (int i = 0; i < nargs && i < 4; i++) sh[i] = (cxla_arg_shape){args[i]->rank, args[i]->dims};
+  cxla_module *m = NULL;
+  CHECK_OK(parse_refined(text, nargs, sh, &m));
+  if (!m) return NULL;
+  CHECK_OK(cxla_module_verify(m));
+  Literal *r = NULL;
+  CHECK_OK(cxla_interp_run(m, args, nargs, &r));
+  cxla_module_destroy(m);
+  return r;
+}
+
+/* As jax.export writes a program of x: f32[b, 2]: b from get_dimension_size
+ * passed to the body as a scalar; the body's shapes built from it. */
+static const char *poly_text =
+    "module @m {\n"
+    "  func.func public @main(%x: tensor<?x2xf32>) -> (tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x2xf32>, tensor<?xf32>) {\n"
+    "    %d = stablehlo.get_dimension_size %x, dim = 0 : (tensor<?x2xf32>) -> tensor<i32>\n"
+    "    %b = stablehlo.convert %d : (tensor<i32>) -> tensor<i64>\n"
+    "    %one = stablehlo.constant dense<1> : tensor<i64>\n"
+    "    %ok = stablehlo.compare GE, %b, %one, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+    "    stablehlo.custom_call @shape_assertion(%ok, %b) {error_message = \"b = {0} must be >= 1\", has_side_effect = true} : (tensor<i1>, tensor<i64>) -> ()\n"
+    "    %r:4 = call @body(%b, %x) : (tensor<i64>, tensor<?x2xf32>) -> (tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x2xf32>)\n"
+    "    %fl = stablehlo.reshape %x : (tensor<?x2xf32>) -> tensor<?xf32>\n"
+    "    return %r#0, %r#1, %r#2, %r#3, %fl : tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x2xf32>, tensor<?xf32>\n"
+    "  }\n"
+    "  func.func private @body(%b: tensor<i64>, %x: tensor<?x2xf32>) -> (tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x2xf32>) {\n"
+    "    %b32 = stablehlo.convert %b : (tensor<i64>) -> tensor<i32>\n"
+    "    %b1 = stablehlo.reshape %b32 : (tensor<i32>) -> tensor<1xi32>\n"
+    "    %two = stablehlo.constant dense<2> : tensor<1xi32>\n"
+    "    %shape = stablehlo.concatenate %b1, %two, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
+    /* iota over the rows, broadcast to [b, 2], added to x */
+    "    %io = stablehlo.dynamic_iota %b1, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>\n"
+    "    %iob = stablehlo.dynamic_broadcast_in_dim %io, %shape, dims = [0] : (tensor<?xf32>, tensor<2xi32>) -> tensor<?x2xf32>\n"
+    "    %y = stablehlo.add %x, %iob : tensor<?x2xf32>\n"
+    /* flattened to [2b] and sliced [1:2b:2] */
+    "    %b2 = stablehlo.multiply %b1, %two : tensor<1xi32>\n"
+    "    %flat = stablehlo.dynamic_reshape %y, %b2 : (tensor<?x2xf32>, tensor<1xi32>) -> tensor<?xf32>\n"
+    "    %st = stablehlo.constant dense<1> : tensor<1xi32>\n"
+    "    %odd = stablehlo.real_dynamic_slice %flat, %st, %b2, %two : (tensor<?xf32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>\n"
+    /* padded by 1 low and b high with 0 */
+    "    %z = stablehlo.constant dense<0.0> : tensor<f32>\n"
+    "    %zero = stablehlo.constant dense<0> : tensor<1xi32>\n"
+    "    %pad = stablehlo.dynamic_pad %odd, %z, %st, %b1, %zero : (tensor<?xf32>, tensor<f32>, tensor<1xi32>, tensor<1xi32>, tensor<1xi32>) -> tensor<?xf32>\n"
+    /* a loop of b steps carrying b: y = y * 2 each step */
+    "    %i0 = stablehlo.constant dense<0> : tensor<i64>\n"
+    "    %w:3 = stablehlo.while(%i = %i0, %n = %b, %v = %y) : tensor<i64>, tensor<i64>, tensor<?x2xf32>\n"
+    "    cond {\n"
+    "      %lt = stablehlo.compare LT, %i, %n, SIGNED : (tensor<i64>, tensor<i64>) -> tensor<i1>\n"
+    "      stablehlo.return %lt : tensor<i1>\n"
+    "    } do {\n"
+    "      %c1 = stablehlo.constant dense<1> : tensor<i64>\n"
+    "      %i2 = stablehlo.add %i, %c1 : tensor<i64>\n"
+    "      %n32 = stablehlo.convert %n : (tensor<i64>) -> tensor<i32>\n"
+    "      %n1 = stablehlo.reshape %n32 : (tensor<i32>) -> tensor<1xi32>\n"
+    "      %t2 = stablehlo.constant dense<2> : tensor<1xi32>\n"
+    "      %sh = stablehlo.concatenate %n1, %t2, dim = 0 : (tensor<1xi32>, tensor<1xi32>) -> tensor<2xi32>\n"
+    "      %f2 = stablehlo.constant dense<2.0> : tensor<f32>\n"
+    "      %two2 = stablehlo.dynamic_broadcast_in_dim %f2, %sh, dims = [] : (tensor<f32>, tensor<2xi32>) -> tensor<?x2xf32>\n"
+    "      %v2 = stablehlo.multiply %v, %two2 : tensor<?x2xf32>\n"
+    "      stablehlo.return %i2, %n, %v2 : tensor<i64>, tensor<i64>, tensor<?x2xf32>\n"
+    "    }\n"
+    "    return %y, %odd, %pad, %w#2 : tensor<?x2xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?x2xf32>\n"
+    "  }\n"
+    "}\n";
+
+TEST(refine_dynamic_ops) {
+  /* x = [[0,1],[2,3],[4,5]]: b = 3 */
+  float x[6] = {0, 1, 2, 3, 4, 5};
+  Literal *a = NULL;
+  int64_t d[2] = {3, 2};
+  CHECK_OK(literal_create(T_F32, 2, d, &a));
+  if (!a) return;
+  memcpy(a->data, x, sizeof x);
+  Literal *r = run_refined(poly_text, &a, 1);
+  CHECK(r && r->ntuple == 5);
+  if (r && r->ntuple == 5) {
+    Literal *y = r->tuple[0], *odd = r->tuple[1], *pad = r->tuple[2], *w = r->tuple[3];
+    static const float ye[6] = {0, 1, 3, 4, 6, 7};      /* x + row index */
+    static const float oe[3] = {1, 4, 7};               /* y flat [1:6:2] */
+    static const float pe[7] = {0, 1, 4, 7, 0, 0, 0};   /* 1 low, 3 high */
+    CHECK(y->rank == 2 && y->dims[0] == 3 && y->dims[1] == 2 && !memcmp(y->data, ye, sizeof ye));
+    CHECK(odd->rank == 1 && odd->dims[0] == 3 && !memcmp(odd->data, oe, sizeof oe));
+    CHECK(pad->rank == 1 && pad->dims[0] == 7 && !memcmp(pad->data, pe, sizeof pe));
+    CHECK(w->rank == 2 && w->dims[0] == 3 && w->dims[1] == 2);
+    if (w->rank == 2 && w->dims[0] == 3)
+      for (int i = 0; i < 6; i++) CHECK(((float *)w->data)[i] == ye[i] * 8); /* 2^b */
+    Literal *fl = r->tuple[4]; /* a reshape to "?": the size from the count */
+    CHECK(fl->rank == 1 && fl->dims[0] == 6 && !memcmp(fl->data, x, sizeof x));
+  }
+  literal_free(r);
+  literal_free(a);
+}
+
+TEST(refine_errors) {
+  cxla_module *m = NULL;
+  /* no shapes for a "?" parameter */
+  cxla_status s = cxla_module_parse(poly_text, strlen(poly_text), "t.mlir", &m);
+  CHECK(s && strstr(cxla_status_message(s), "dynamic dimensions") &&
+        strstr(cxla_status_message(s), "t.mlir:2:"));
+  cxla_status_free(s);
+  CHECK(!m);
+  /* a failed shape assertion: JAX's message with its {0} filled in */
+  int64_t zero[2] = {0, 2};
+  cxla_arg_shape sh = {2, zero};
+  s = parse_refined(poly_text, 1, &sh, &m);
+  CHECK(s && cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT &&
+        strstr(cxla_status_message(s), "b = 0 must be >= 1") &&
+        strstr(cxla_status_message(s), "t.mlir:7:"));
+  cxla_status_free(s);
+  /* a static dimension that the argument contradicts; a wrong rank; a
+   * wrong count */
+  int64_t bad[2] = {3, 5};
+  sh = (cxla_arg_shape){2, bad};
+  s = parse_refined(poly_text, 1, &sh, &m);
+  CHECK(s && strstr(cxla_status_message(s), "has size 5 in dimension 1, but the parameter has 2"));
+  cxla_status_free(s);
+  sh = (cxla_arg_shape){1, bad};
+  s = parse_refined(poly_text, 1, &sh, &m);
+  CHECK(s && strstr(cxla_status_message(s), "rank"));
+  cxla_status_free(s);
+  s = parse_refined(poly_text, 0, NULL, &m);
+  CHECK(s && strstr(cxla_status_message(s), "0 argument shapes given for 1 parameters"));
+  cxla_status_free(s);
+  sh = (cxla_arg_shape){-1, NULL};
+  s = parse_refined(poly_text, 1, &sh, &m);
+  CHECK(s && cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT);
+  cxla_status_free(s);
+  /* a size that depends on data: UNIMPLEMENTED, located */
+  const char *data_dep =
+      "module @m {\n"
+      "  func.func public @main(%x: tensor<?xf32>, %n: tensor<1xi32>) -> tensor<?xf32> {\n"
+      "    %y = stablehlo.dynamic_iota %n, dim = 0 : (tensor<1xi32>) -> tensor<?xf32>\n"
+      "    return %y : tensor<?xf32>\n"
+      "  }\n"
+      "}\n";
+  int64_t four = 4, one = 1;
+  cxla_arg_shape two[2] = {{1, &four}, {1, &one}};
+  s = parse_refined(data_dep, 2, two, &m);
+  CHECK(s && cxla_status_code_of(s) == CXLA_UNIMPLEMENTED &&
+        strstr(cxla_status_message(s), "t.mlir:3:") &&
+        strstr(cxla_status_message(s), "not known when compiling"));
+  cxla_status_free(s);
+  CHECK(!m);
+}
+
+TEST(refine_static_programs_unchanged) {
+  /* HLO text and static StableHLO ignore the shapes. */
+  const char *hlo = "HloModule m\nENTRY e {\n  ROOT p = f32[2] parameter(0)\n}\n";
+  int64_t seven = 7;
+  cxla_arg_shape sh = {1, &seven};
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse_refined(hlo, strlen(hlo), "t.hlo", &sh, 1, &m));
+  cxla_type t;
+  int rank = 0;
+  const int64_t *dims = NULL;
+  if (m) CHECK_OK(cxla_module_parameter(m, 0, &t, &rank, &dims));
+  CHECK(m && rank == 1 && dims && dims[0] == 2);
+  cxla_module_destroy(m);
+  m = NULL;
+  const char *shlo =
+      "func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "  return %x : tensor<2xf32>\n"
+      "}\n";
+  CHECK_OK(parse_refined(shlo, 1, &sh, &m));
+  rank = 0;
+  if (m) CHECK_OK(cxla_module_parameter(m, 0, &t, &rank, &dims));
+  CHECK(m && rank == 1 && dims && dims[0] == 2);
+  cxla_module_destroy(m);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1) corpus = argv[1];
   RUN(errors_are_located);
@@ -712,6 +891,9 @@ int main(int argc, char **argv) {
   RUN(memory_kinds);
   RUN(run_collectives_on_one_device);
   RUN(bounded_dimensions);
+  RUN(refine_dynamic_ops);
+  RUN(refine_errors);
+  RUN(refine_static_programs_unchanged);
   RUN(fuzz_regressions);
   return test_summary(__FILE__);
 }
