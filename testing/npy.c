@@ -318,7 +318,10 @@ static cxla_status convert_as(Literal **lp, ElemType as, const char *path) {
   return NULL;
 }
 
-static cxla_status npy_read_file(FILE *f, const char *path, ElemType as, Literal **out) {
+/* Reads the magic, version and header dict; *data_at: where the data starts,
+ * *fsize: the file's size. */
+static cxla_status npy_read_header(FILE *f, const char *path, Header *h, int64_t *data_at,
+                                   int64_t *fsize_out) {
   struct stat sb;
   if (fstat(fileno(f), &sb) != 0) return ERR(IO, "%s: %s", path, strerror(errno));
   if (!S_ISREG(sb.st_mode)) return ERR(INVALID_ARGUMENT, "%s: not a regular file", path);
@@ -349,14 +352,21 @@ static cxla_status npy_read_file(FILE *f, const char *path, ElemType as, Literal
   char *text = cxla_malloc((size_t)hlen + 1);
   if (!text) return cxla_oom();
   cxla_status st = read_exact(f, text, (size_t)hlen, path, "header");
-  Header h;
   if (!st) {
     text[hlen] = 0;
     if (memchr(text, 0, (size_t)hlen)) st = ERR(INVALID_ARGUMENT, "%s: NUL byte in .npy header", path);
-    else st = parse_header(text, (size_t)hlen, path, &h);
+    else st = parse_header(text, (size_t)hlen, path, h);
   }
   cxla_free(text);
-  if (st) return st;
+  *data_at = prefix + hlen;
+  *fsize_out = fsize;
+  return st;
+}
+
+static cxla_status npy_read_file(FILE *f, const char *path, ElemType as, Literal **out) {
+  Header h;
+  int64_t data_at, fsize;
+  TRY(npy_read_header(f, path, &h, &data_at, &fsize));
 
   ElemType t = T_U8;
   type_of_descr(h.kind, h.size, &t); /* known valid: parse_descr checked it */
@@ -367,10 +377,9 @@ static cxla_status npy_read_file(FILE *f, const char *path, ElemType as, Literal
       return ERR(INVALID_ARGUMENT, "%s: .npy shape overflows", path);
   if (!mul_i64(n, h.size, &bytes))
     return ERR(INVALID_ARGUMENT, "%s: .npy shape overflows", path);
-  if (bytes > fsize - prefix - hlen)
+  if (bytes > fsize - data_at)
     return ERR(INVALID_ARGUMENT, "%s: .npy data is shorter than its shape says (%lld bytes "
-               "expected, %lld present)", path, (long long)bytes,
-               (long long)(fsize - prefix - hlen));
+               "expected, %lld present)", path, (long long)bytes, (long long)(fsize - data_at));
 
   Literal *l;
   TRY(literal_create(t, h.rank, h.dims, &l));
@@ -384,7 +393,7 @@ static cxla_status npy_read_file(FILE *f, const char *path, ElemType as, Literal
     }
     buf = tmp;
   }
-  st = read_exact(f, buf, (size_t)bytes, path, "data");
+  cxla_status st = read_exact(f, buf, (size_t)bytes, path, "data");
   if (!st) {
     bool file_little = h.byteorder != '>' && (h.byteorder != '=' || host_is_little());
     if (h.size > 1 && file_little != host_is_little())
@@ -414,6 +423,23 @@ cxla_status cxla_npy_read(const char *path, cxla_type as, cxla_literal **out) {
   cxla_status st = npy_read_file(f, path, as, out);
   fclose(f);
   return st;
+}
+
+cxla_status cxla_npy_read_shape(const char *path, int *rank, int64_t *dims, int max_rank) {
+  *rank = 0;
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return cxla_status_make(errno == ENOENT ? CXLA_NOT_FOUND : CXLA_IO, "%s: %s", path,
+                            strerror(errno));
+  Header h;
+  int64_t data_at, fsize;
+  cxla_status st = npy_read_header(f, path, &h, &data_at, &fsize);
+  fclose(f);
+  if (st) return st;
+  if (h.rank > max_rank) return ERR(UNIMPLEMENTED, "%s: rank %d is too large", path, h.rank);
+  *rank = h.rank;
+  for (int i = 0; i < h.rank; i++) dims[i] = h.dims[i];
+  return NULL;
 }
 
 /* ---- writing ------------------------------------------------------------------- */

@@ -10,6 +10,8 @@
  * "as stored") reinterprets unsigned-integer files as bf16 or f8 raw bits,
  * the corpus convention for types numpy lacks. */
 cxla_status cxla_npy_read(const char *path, cxla_type as, cxla_literal **out);
+/* The shape stored in a .npy file's header (at most max_rank dims). */
+cxla_status cxla_npy_read_shape(const char *path, int *rank, int64_t *dims, int max_rank);
 /* Writes an array literal; bf16/f8 types are written as raw unsigned ints. */
 cxla_status cxla_npy_write(const char *path, const cxla_literal *l);
 

@@ -13,6 +13,8 @@
 #      text of each case (module.mlir) and its portable artifact
 #      (module.mlirbc); then tests/harness (cases from JAX's primitive
 #      harnesses, tools/corpus/gen_harness.py), every form, both backends;
+#      tests/poly (shape-polymorphic programs, tools/corpus/gen_poly.py),
+#      both StableHLO forms, both backends;
 #   3. the command-line tests in tests/cli/ (exit codes, error messages);
 #   4. tools/corpus/check.py over tests/corpus and tests/harness, when
 #      python3 can import numpy;
@@ -178,6 +180,17 @@ elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
       --which all --backend interp -j "$JOBS"
     run_suite "conformance, JAX primitive harnesses, cpu" "$BUILD/cxla" conform tests/harness \
       --which all --backend cpu -j "$JOBS"
+  fi
+  # Shape-polymorphic programs (jax.export with symbolic shapes,
+  # tools/corpus/gen_poly.py; JAX's own back-compat artifacts): refined to
+  # the arguments' shapes, from both StableHLO forms, on both backends.
+  if [ -d tests/poly ]; then
+    for b in interp cpu; do
+      for w in mlir mlirbc; do
+        run_suite "conformance, shape-polymorphic StableHLO ($w), $b" "$BUILD/cxla" conform \
+          tests/poly --which $w --backend $b -j "$JOBS"
+      done
+    done
   fi
   # Programs that are not in the corpus (tools/corpus/stablehlo_unseen.py),
   # from their StableHLO text and their HLO.

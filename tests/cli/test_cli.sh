@@ -270,5 +270,16 @@ check "run bad backend" 2 "unknown backend 'gpu' \(available: .*interp" "$CXLA" 
 check "run --threads junk" 2 "--threads needs" "$CXLA" run add.hlo --random --threads x
 check "run --backend interp" 0 "^result 0: f32\[2,3\]" "$CXLA" run add.hlo --random --backend interp --threads 2
 
+# A shape-polymorphic program (jax.export, x: f32[4, b]: top_k of b - 1)
+# is specialized to the shapes of the .npy files given; without them it
+# says so; a file that breaks its shape assertion gets JAX's message.
+POLY="$CLI_DIR/../poly/b_stablehlo_dynamic_top_k_data_2023_08_11"
+check "run shape-polymorphic" 0 "^result 0: f32\[4,2\]" "$CXLA" run "$POLY/module.mlirbc" "$POLY/args/0.npy"
+check "run shape-polymorphic without args" 1 "parameter 0 has dynamic dimensions" \
+  "$CXLA" run "$POLY/module.mlirbc"
+python3 -c 'import numpy; numpy.save("empty43.npy", numpy.zeros((4, 0), numpy.float32))' 2>/dev/null &&
+  check "run shape-polymorphic, assertion" 1 "Expected value >= 1 for dimension variable 'b'.*= 0" \
+    "$CXLA" run "$POLY/module.mlirbc" empty43.npy
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -27,7 +27,9 @@ static const char usage[] =
     "\n"
     "Arguments are .npy files, one per entry parameter, in order; each must\n"
     "match its parameter's element type and shape (bf16 and f8 parameters\n"
-    "take unsigned-int files holding the raw bits).\n"
+    "take unsigned-int files holding the raw bits). A StableHLO program with\n"
+    "dynamic dimensions (jax.export with symbolic shapes) is specialized to\n"
+    "the shapes of the files given.\n"
     "\n"
     "options:\n"
     "  --random      make the arguments instead (and the data of elided\n"
@@ -108,9 +110,42 @@ static void show_results(cxla_literal **leaves, int n, bool all) {
   }
 }
 
+/* The shapes of the .npy arguments, for programs with dynamic dimensions
+ * (jax.export's symbolic shapes), which are specialized to them. */
+static cxla_status npy_shapes(char *const *paths, int n, cxla_arg_shape **out, int64_t **dims) {
+  *out = NULL;
+  *dims = NULL;
+  enum { MAXR = 64 };
+  cxla_arg_shape *sh = cxla_calloc((size_t)(n ? n : 1), sizeof *sh);
+  int64_t *d = cxla_calloc((size_t)(n ? n : 1) * MAXR, sizeof *d);
+  if (!sh || !d) {
+    cxla_free(sh);
+    cxla_free(d);
+    return cxla_oom();
+  }
+  for (int i = 0; i < n; i++) {
+    cxla_status s = cxla_npy_read_shape(paths[i], &sh[i].rank, d + (size_t)i * MAXR, MAXR);
+    if (s) {
+      cxla_free(sh);
+      cxla_free(d);
+      return cxla_status_annotate(s, "argument %d", i);
+    }
+    sh[i].dims = d + (size_t)i * MAXR;
+  }
+  *out = sh;
+  *dims = d;
+  return NULL;
+}
+
 static int run(const RunOptions *o) {
   cxla_module *m = NULL;
-  cxla_status s = load_module(o->module, true, &m);
+  cxla_arg_shape *shapes = NULL;
+  int64_t *shape_dims = NULL;
+  cxla_status s = NULL;
+  if (!o->random) s = npy_shapes(o->npy, o->nnpy, &shapes, &shape_dims);
+  if (!s) s = load_module_refined(o->module, true, shapes, o->nnpy > 0 ? o->nnpy : -1, &m);
+  cxla_free(shapes);
+  cxla_free(shape_dims);
   if (!s && o->random) s = fill_elided_constants(m, o->seed);
   if (s) {
     if (m) cxla_module_destroy(m);

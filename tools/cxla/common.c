@@ -117,12 +117,18 @@ cxla_status read_text_file(const char *path, char **out, size_t *len) {
 }
 
 cxla_status load_module(const char *path, bool verify, cxla_module **out) {
+  return load_module_refined(path, verify, NULL, -1, out);
+}
+
+cxla_status load_module_refined(const char *path, bool verify, const cxla_arg_shape *args,
+                                int nargs, cxla_module **out) {
   *out = NULL;
   char *text;
   size_t len;
   TRY(read_text_file(path, &text, &len));
   cxla_module *m;
-  cxla_status s = cxla_module_parse(text, len, path, &m);
+  cxla_status s = nargs >= 0 ? cxla_module_parse_refined(text, len, path, args, nargs, &m)
+                             : cxla_module_parse(text, len, path, &m);
   cxla_free(text);
   if (s) return s;
   if (verify && (s = cxla_module_verify(m))) {

@@ -44,6 +44,10 @@ bool parse_u64(const char *s, unsigned long long *out);
 cxla_status read_text_file(const char *path, char **out, size_t *len);
 /* Reads and parses an HLO module; verifies it when `verify`. */
 cxla_status load_module(const char *path, bool verify, cxla_module **out);
+/* The same, for StableHLO with dynamic dimensions specialized to argument
+ * shapes (nargs < 0: none; see cxla_module_parse_refined). */
+cxla_status load_module_refined(const char *path, bool verify, const cxla_arg_shape *args,
+                                int nargs, cxla_module **out);
 
 /* "f32[2,3]" for the entry's parameter i (or "tuple"/"token"). */
 void describe_parameter(const cxla_module *m, int i, char *buf, size_t n);

@@ -93,7 +93,16 @@ static bool run_loaded(Case *c, const char *which, const ConformRunOptions *ro, 
     set_reason(reason, rn, "read", s);
     return false;
   }
-  s = cxla_module_parse(text, len, path, &m);
+  /* Programs with dynamic dimensions are specialized to the arguments. */
+  cxla_arg_shape *shapes = cxla_calloc((size_t)(c->nargs ? c->nargs : 1), sizeof *shapes);
+  if (!shapes) {
+    cxla_free(text);
+    set_reason(reason, rn, "setup", cxla_oom());
+    return false;
+  }
+  for (int i = 0; i < c->nargs; i++) shapes[i] = (cxla_arg_shape){c->args[i].rank, c->args[i].dims};
+  s = cxla_module_parse_refined(text, len, path, shapes, c->nargs, &m);
+  cxla_free(shapes);
   cxla_free(text);
   if (s) {
     set_reason(reason, rn, "parse", s);

@@ -1,0 +1,26 @@
+
+#loc = loc(unknown)
+module @jit_func attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<4x?xf32> {jax.arg_info = "a", mhlo.sharding = "{replicated}"} loc(unknown)) -> (tensor<4x?xf32> {jax.result_info = "[0]"}, tensor<4x?xi32> {jax.result_info = "[1]"}) {
+    %0 = stablehlo.get_dimension_size %arg0, dim = 1 : (tensor<4x?xf32>) -> tensor<i32> loc(#loc3)
+    %1 = stablehlo.convert %0 : (tensor<i32>) -> tensor<i64> loc(#loc3)
+    %2 = stablehlo.constant dense<> : tensor<0xi1> loc(#loc)
+    %3 = stablehlo.convert %arg0 : tensor<4x?xf32> loc(#loc)
+    %4:2 = call @_wrapped_jax_export_main(%1, %3) : (tensor<i64>, tensor<4x?xf32>) -> (tensor<4x?xf32>, tensor<4x?xi32>) loc(#loc)
+    return %4#0, %4#1 : tensor<4x?xf32>, tensor<4x?xi32> loc(#loc)
+  } loc(#loc)
+  func.func private @_wrapped_jax_export_main(%arg0: tensor<i64> loc(unknown), %arg1: tensor<4x?xf32> {jax.arg_info = "a", mhlo.sharding = "{replicated}"} loc(unknown)) -> (tensor<4x?xf32> {jax.result_info = "[0]"}, tensor<4x?xi32> {jax.result_info = "[1]"}) {
+    %0 = stablehlo.convert %arg0 : tensor<i64> loc(#loc4)
+    %1 = stablehlo.constant dense<-1> : tensor<i64> loc(#loc5)
+    %2 = stablehlo.add %0, %1 : tensor<i64> loc(#loc6)
+    %3 = stablehlo.convert %2 : (tensor<i64>) -> tensor<i32> loc(#loc5)
+    %4:2 = stablehlo.custom_call @stablehlo.dynamic_top_k(%arg1, %3) {api_version = 2 : i32} : (tensor<4x?xf32>, tensor<i32>) -> (tensor<4x?xf32>, tensor<4x?xi32>) loc(#loc5)
+    return %4#0, %4#1 : tensor<4x?xf32>, tensor<4x?xi32> loc(#loc)
+  } loc(#loc)
+} loc(#loc)
+#loc1 = loc("third_party/py/jax/experimental/jax2tf/tests/back_compat_test.py":621:0)
+#loc2 = loc("third_party/py/jax/experimental/jax2tf/tests/back_compat_test.py":613:0)
+#loc3 = loc("/dimension_size[dimension=1]"(#loc1))
+#loc4 = loc("jit(func)/jit(main)/convert_element_type[new_dtype=int64 weak_type=False]"(#loc2))
+#loc5 = loc("jit(func)/jit(main)/top_k[k=b + -1]"(#loc2))
+#loc6 = loc("jit(func)/jit(main)/add"(#loc2))
