@@ -155,7 +155,7 @@ def generate(c, out_root):
     out = fn(*targs)
     results = [np.asarray(r) for r in (out if isinstance(out, (list, tuple)) else [out])]
     problems = []
-    refs = c.reference(*c.args)
+    refs = c.reference(*c.args) if c.reference else []  # sweeps: XLA's results only
     for i, (r, ref) in enumerate(zip(results, refs)):
         rt, at = TOL[hlo_dtype(r)]
         info = within(r, ref, rt / 2, at / 2)
@@ -170,13 +170,20 @@ def generate(c, out_root):
     targets = sorted(set(re.findall(r'custom_call_target="([^"]*)"', module_text + optimized_text)))
     if targets:
         meta["custom_call_targets"] = targets
+    def save(path, a):
+        # np.ascontiguousarray makes 0-d arrays 1-d; bf16 is stored as its raw bits
+        a = np.array(a, order="C", copy=True)
+        if a.dtype.name == "bfloat16":
+            a = a.view(np.uint16)
+        np.save(path, a, allow_pickle=False)
+
     for i, a in enumerate(c.args):
         rel = "args/%d.npy" % i
-        np.save(os.path.join(tmp, rel), np.ascontiguousarray(a), allow_pickle=False)
+        save(os.path.join(tmp, rel), a)
         meta["args"].append({"file": rel, "dtype": hlo_dtype(a), "shape": list(a.shape)})
     for i, r in enumerate(results):
         rel = "results/%d.npy" % i
-        np.save(os.path.join(tmp, rel), np.ascontiguousarray(r), allow_pickle=False)
+        save(os.path.join(tmp, rel), r)
         rt, at = TOL[hlo_dtype(r)]
         meta["results"].append({"file": rel, "dtype": hlo_dtype(r), "shape": list(r.shape),
                                 "rtol": rt, "atol": at})
