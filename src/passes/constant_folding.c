@@ -95,15 +95,14 @@ cxla_status pass_evaluate_instr(HloModule *m, const Instr *in, Literal **value) 
   return s;
 }
 
-static cxla_status fold(Instr *in, void *arg, Instr **out) {
-  Fold *f = arg;
-  if (!foldable_op(in) || !small_enough(in->shape, f->limit)) return NULL;
+cxla_status pass_fold_constant_operands(HloModule *m, const Instr *in, Literal **value) {
+  *value = NULL;
   for (int k = 0; k < in->noperands; k++) {
     const Instr *op = in->operands[k];
     if (op->op != OP_CONSTANT || !op->literal || op->literal->unknown) return NULL;
   }
   Literal *v;
-  TRY(pass_evaluate_instr(f->m, in, &v));
+  TRY(pass_evaluate_instr(m, in, &v));
   if (!v) return NULL;
   bool fits = v->type == in->shape->type && !v->ntuple && v->rank == in->shape->rank;
   for (int i = 0; fits && i < v->rank; i++) fits = v->dims[i] == in->shape->dims[i];
@@ -111,6 +110,16 @@ static cxla_status fold(Instr *in, void *arg, Instr **out) {
     literal_free(v);
     return NULL;
   }
+  *value = v;
+  return NULL;
+}
+
+static cxla_status fold(Instr *in, void *arg, Instr **out) {
+  Fold *f = arg;
+  if (!foldable_op(in) || !small_enough(in->shape, f->limit)) return NULL;
+  Literal *v;
+  TRY(pass_fold_constant_operands(f->m, in, &v));
+  if (!v) return NULL;
   TRY(module_own_literal(f->m, v));
   Shape *sh = shape_clone(&f->m->arena, in->shape);
   Instr *c = sh ? comp_add_instr(in->parent, OP_CONSTANT, sh, 0, NULL, NULL) : NULL;

@@ -18,6 +18,9 @@ cxla_status pass_constant_folding(HloModule *m, const PassContext *ctx, bool *ch
  * caller) is NULL when the interpreter cannot run it; only resource
  * exhaustion is an error. */
 cxla_status pass_evaluate_instr(HloModule *m, const Instr *in, Literal **value);
+/* The value of `in` when every operand is a constant of known value and the
+ * interpreter gives a literal of in's shape; else *value is NULL. */
+cxla_status pass_fold_constant_operands(HloModule *m, const Instr *in, Literal **value);
 cxla_status pass_algsimp(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_layout_assignment(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_fusion(HloModule *m, const PassContext *ctx, bool *changed);

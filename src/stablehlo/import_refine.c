@@ -225,19 +225,9 @@ static cxla_status fold(Imp *im, Instr *in) {
   if (in->noperands < 1 || pass_has_side_effect(in) ||
       (op_info(in->op)->flags & (OPF_COLL | OPF_ASYNC)))
     return NULL;
-  for (int k = 0; k < in->noperands; k++) {
-    const Instr *o = in->operands[k];
-    if (o->op != OP_CONSTANT || !o->literal || o->literal->unknown) return NULL;
-  }
   Literal *v;
-  TRY(pass_evaluate_instr(im->hm, in, &v));
+  TRY(pass_fold_constant_operands(im->hm, in, &v));
   if (!v) return NULL;
-  bool fits = v->type == sh->type && !v->ntuple && v->rank == sh->rank;
-  for (int i = 0; fits && i < v->rank; i++) fits = v->dims[i] == sh->dims[i];
-  if (!fits) {
-    literal_free(v);
-    return NULL;
-  }
   TRY(module_own_literal(im->hm, v));
   become_constant(in, v);
   return NULL;
@@ -375,22 +365,32 @@ static cxla_status d_iota(Scope *s, const MlirOp *op, Instr **ops, Instr **out) 
   return NULL;
 }
 
+/* Operands first..first+2: three lists of operand 0's rank (*r), and an
+ * array of *r result sizes to fill. */
+static cxla_status three_lists(Scope *s, const MlirOp *op, Instr **ops, int first, I64List l[3],
+                               int *r, int64_t **dims) {
+  for (int k = 0; k < 3; k++) TRY(const_ints(s, op, ops, first + k, &l[k]));
+  const Shape *xs = ops[0]->shape;
+  *r = xs->type == T_TUPLE ? -1 : xs->rank;
+  if (l[0].n != *r || l[1].n != *r || l[2].n != *r)
+    return imp_err(s->imp, op, CXLA_INVALID_ARGUMENT, "index lists must have %d entries", *r);
+  *dims = arena_array(&s->imp->hm->arena, (size_t)(*r ? *r : 1), sizeof(int64_t));
+  IMP_NN(*dims);
+  return NULL;
+}
+
 /* dynamic_pad(operand, value, low, high, interior) */
 static cxla_status d_pad(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   Imp *im = s->imp;
   TRY(expect_nops(s, op, 5));
-  I64List lo, hi, in;
-  TRY(const_ints(s, op, ops, 2, &lo));
-  TRY(const_ints(s, op, ops, 3, &hi));
-  TRY(const_ints(s, op, ops, 4, &in));
+  I64List l[3];
+  int r;
+  int64_t *dims;
+  TRY(three_lists(s, op, ops, 2, l, &r, &dims));
+  const I64List lo = l[0], hi = l[1], in = l[2];
   const Shape *xs = ops[0]->shape;
-  int r = xs->type == T_TUPLE ? -1 : xs->rank;
-  if (lo.n != r || hi.n != r || in.n != r)
-    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "padding lists must have %d entries", r);
   PadDim *pd = arena_array(&im->hm->arena, (size_t)(r ? r : 1), sizeof *pd);
-  int64_t *dims = arena_array(&im->hm->arena, (size_t)(r ? r : 1), sizeof(int64_t));
   IMP_NN(pd);
-  IMP_NN(dims);
   for (int k = 0; k < r; k++) {
     if (in.v[k] < 0)
       return imp_err(im, op, CXLA_INVALID_ARGUMENT, "negative interior padding");
@@ -411,18 +411,14 @@ static cxla_status d_pad(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
 static cxla_status d_slice(Scope *s, const MlirOp *op, Instr **ops, Instr **out) {
   Imp *im = s->imp;
   TRY(expect_nops(s, op, 4));
-  I64List st, li, sd;
-  TRY(const_ints(s, op, ops, 1, &st));
-  TRY(const_ints(s, op, ops, 2, &li));
-  TRY(const_ints(s, op, ops, 3, &sd));
+  I64List l[3];
+  int r;
+  int64_t *dims;
+  TRY(three_lists(s, op, ops, 1, l, &r, &dims));
+  const I64List st = l[0], li = l[1], sd = l[2];
   const Shape *xs = ops[0]->shape;
-  int r = xs->type == T_TUPLE ? -1 : xs->rank;
-  if (st.n != r || li.n != r || sd.n != r)
-    return imp_err(im, op, CXLA_INVALID_ARGUMENT, "index lists must have %d entries", r);
   SliceDim *sl = arena_array(&im->hm->arena, (size_t)(r ? r : 1), sizeof *sl);
-  int64_t *dims = arena_array(&im->hm->arena, (size_t)(r ? r : 1), sizeof(int64_t));
   IMP_NN(sl);
-  IMP_NN(dims);
   for (int k = 0; k < r; k++) {
     if (st.v[k] < 0 || st.v[k] > li.v[k] || li.v[k] > xs->dims[k] || sd.v[k] < 1)
       return imp_err(im, op, CXLA_INVALID_ARGUMENT,

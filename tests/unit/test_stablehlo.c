@@ -303,16 +303,20 @@ TEST(constants) {
 
 /* ---- import and run ------------------------------------------------------------------ */
 
-static Literal *run_text(const char *text, Literal **args, int nargs) {
-  cxla_module *m = NULL;
-  cxla_status s = cxla_module_parse(text, strlen(text), "t.mlir", &m);
-  CHECK_OK(s);
+/* Verifies and runs m on the interpreter; destroys m. */
+static Literal *run_module(cxla_module *m, Literal **args, int nargs) {
   if (!m) return NULL;
   CHECK_OK(cxla_module_verify(m));
   Literal *r = NULL;
   CHECK_OK(cxla_interp_run(m, args, nargs, &r));
   cxla_module_destroy(m);
   return r;
+}
+
+static Literal *run_text(const char *text, Literal **args, int nargs) {
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, strlen(text), "t.mlir", &m));
+  return run_module(m, args, nargs);
 }
 
 static Literal *f32_vec(int n, const float *v) {
@@ -706,12 +710,7 @@ static Literal *run_refined(const char *text, Literal **args, int nargs) {
   for (int i = 0; i < nargs && i < 4; i++) sh[i] = (cxla_arg_shape){args[i]->rank, args[i]->dims};
   cxla_module *m = NULL;
   CHECK_OK(parse_refined(text, nargs, sh, &m));
-  if (!m) return NULL;
-  CHECK_OK(cxla_module_verify(m));
-  Literal *r = NULL;
-  CHECK_OK(cxla_interp_run(m, args, nargs, &r));
-  cxla_module_destroy(m);
-  return r;
+  return run_module(m, args, nargs);
 }
 
 /* As jax.export writes a program of x: f32[b, 2]: b from get_dimension_size
