@@ -18,6 +18,16 @@
 #include "ir/ir.h"
 #include "stablehlo/mlir.h"
 
+/* An import error must be located ("fuzz..."); frees s. */
+static void check_import_error(cxla_status s, const char *what) {
+  if (cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT &&
+      strncmp(cxla_status_message(s), "fuzz", 4) != 0) {
+    fprintf(stderr, "%s error without location: %s\n", what, cxla_status_message(s));
+    abort();
+  }
+  cxla_status_free(s);
+}
+
 /* Shape refinement: the first function's parameters, "?" dimensions 3. */
 static void import_refined(MlirModule *mm) {
   const MlirOp *top = mm->op;
@@ -41,12 +51,7 @@ static void import_refined(MlirModule *mm) {
   HloModule *hm = NULL;
   cxla_status s = shlo_import_refined(mm, sh, n, &hm);
   if (s) {
-    if (cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT &&
-        strncmp(cxla_status_message(s), "fuzz", 4) != 0) {
-      fprintf(stderr, "refined import error without location: %s\n", cxla_status_message(s));
-      abort();
-    }
-    cxla_status_free(s);
+    check_import_error(s, "refined import");
     return;
   }
   cxla_status_free(cxla_module_verify(hm));
@@ -71,12 +76,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   HloModule *hm = NULL;
   s = shlo_import(mm, &hm);
   if (s) {
-    if (cxla_status_code_of(s) == CXLA_INVALID_ARGUMENT &&
-        strncmp(cxla_status_message(s), "fuzz", 4) != 0) {
-      fprintf(stderr, "import error without location: %s\n", cxla_status_message(s));
-      abort();
-    }
-    cxla_status_free(s);
+    check_import_error(s, "import");
   } else {
     cxla_status_free(cxla_module_verify(hm));
     char *t = NULL;

@@ -170,10 +170,10 @@ bool attr_bool_or(const MlirOp *op, const char *name, bool def) {
 
 cxla_status imp_shape(Imp *im, const MlirOp *op, const MlirType *t, Shape **out) {
   Arena *a = &im->hm->arena;
-  if (op && im->ov_op == op)
+  if (op && im->ov.op == op && im->ov.shapes)
     for (int k = 0; k < op->nresults; k++)
-      if (op->results[k].type == t && im->ov[k]) {
-        *out = shape_clone(a, im->ov[k]);
+      if (op->results[k].type == t && im->ov.shapes[k]) {
+        *out = shape_clone(a, im->ov.shapes[k]);
         IMP_NN(*out);
         return NULL;
       }
@@ -879,13 +879,8 @@ static cxla_status imp_op(Scope *s, const MlirOp *op) {
   /* Refinement: see import_refine.c. The overrides belong to this op's
    * handler; ops it imports on the way (bodies, callees) keep their own. */
   int first = s->c->ninstrs;
-  const MlirOp *sv_op = im->ov_op;
-  Shape **sv_ov = im->ov;
-  int sv_nops = im->ov_nops;
-  const I64List *sv_pad = im->ov_padding, *sv_ss = im->ov_slice_sizes;
-  im->ov_op = NULL;
-  im->ov_nops = 0;
-  im->ov_padding = im->ov_slice_sizes = NULL;
+  ImpOverride saved = im->ov;
+  im->ov = (ImpOverride){0};
   cxla_status st = NULL;
   if (im->refine) {
     if (++im->nops > IMP_MAX_REFINED_OPS)
@@ -895,11 +890,7 @@ static cxla_status imp_op(Scope *s, const MlirOp *op) {
     if (!st) st = imp_refine_before(s, op, ops);
   }
   if (!st) st = fn(s, op, ops, &res);
-  im->ov_op = sv_op;
-  im->ov = sv_ov;
-  im->ov_nops = sv_nops;
-  im->ov_padding = sv_pad;
-  im->ov_slice_sizes = sv_ss;
+  im->ov = saved;
   TRY(st);
   if (im->refine && fn != imp_call) TRY(imp_refine_after(s, op, first));
   if (op->nresults == 1) {

@@ -26,6 +26,17 @@ typedef struct FuncInfo {
   int inlining;        /* bodies being inlined (refinement), nested */
 } FuncInfo;
 
+/* What one op's handler sees in place of the op's own types and
+ * attributes (refinement sets it for that op; imp_op clears it around
+ * every handler call and restores it after). */
+typedef struct ImpOverride {
+  const MlirOp *op;              /* the op it is for; NULL: none */
+  Shape **shapes;                /* result k's shape (NULL: the type's) */
+  int nops;                      /* operands the handler uses (0: all) */
+  const I64List *padding;        /* window padding, lo/hi pairs */
+  const I64List *slice_sizes;    /* gather */
+} ImpOverride;
+
 typedef struct Imp {
   MlirModule *mm;
   HloModule *hm;
@@ -39,14 +50,7 @@ typedef struct Imp {
   const cxla_arg_shape *args; /* the entry's argument shapes, nargs of them */
   int nargs;           /* < 0: none given */
   int64_t nops;        /* ops imported (inlining budget) */
-  /* Overrides a handler sees (set around one handler call, then cleared):
-   * result shapes of ov_op (imp_shape of its result types), the operand
-   * count (imp_nops), and attributes that a dynamic op has as operands. */
-  const MlirOp *ov_op;
-  Shape **ov;
-  int ov_nops;         /* 0: none */
-  const I64List *ov_padding;     /* window padding, lo/hi pairs */
-  const I64List *ov_slice_sizes; /* gather */
+  ImpOverride ov;
 } Imp;
 
 /* One computation under construction: MLIR values -> instructions. */
@@ -111,9 +115,9 @@ cxla_status attr_int(Imp *im, const MlirOp *op, const char *name, bool required,
                      int64_t *out);
 bool attr_bool_or(const MlirOp *op, const char *name, bool def);
 
-/* The operands a handler uses: op's, or ov_nops of them. */
+/* The operands a handler uses: op's, or the override's count. */
 static inline int imp_nops(const Imp *im, const MlirOp *op) {
-  return im->ov_op == op && im->ov_nops ? im->ov_nops : op->noperands;
+  return im->ov.op == op && im->ov.nops ? im->ov.nops : op->noperands;
 }
 
 /* ---- shape refinement (import_refine.c) ---- */

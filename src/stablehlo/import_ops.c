@@ -387,7 +387,7 @@ static cxla_status window(Scope *s, const MlirOp *op, int n, const int64_t *size
   TRY(attr_i64s(im, op, lhs ? lhs : "", false, &ld));
   TRY(attr_i64s(im, op, rhs ? rhs : "", false, &rd));
   TRY(attr_i64s(im, op, "padding", false, &pad));
-  if (im->ov_op == op && im->ov_padding) pad = *im->ov_padding;
+  if (im->ov.op == op && im->ov.padding) pad = *im->ov.padding;
   rv.n = 0;
   rv.v = NULL;
   const MlirAttr *ra = rev ? mlir_op_attr(op, rev) : NULL;
@@ -516,8 +516,8 @@ static cxla_status h_gather(Scope *s, const MlirOp *op, Instr **ops, Instr **out
   TRY(copy_list(s, &d->gather.start_indices_batching_dims, &g->start_indices_batching_dims));
   g->index_vector_dim = d->gather.index_vector_dim;
   (*out)->attrs |= A_GATHER_DIMS;
-  if (s->imp->ov_op == op && s->imp->ov_slice_sizes)
-    (*out)->slice_sizes = *s->imp->ov_slice_sizes;
+  if (s->imp->ov.op == op && s->imp->ov.slice_sizes)
+    (*out)->slice_sizes = *s->imp->ov.slice_sizes;
   else
     TRY(attr_i64s(s->imp, op, "slice_sizes", true, &(*out)->slice_sizes));
   (*out)->attrs |= A_SLICE_SIZES;

@@ -96,6 +96,14 @@ bool imp_module_needs_refine(const MlirModule *mm) {
   return mm && mm->op && op_needs_refine(mm->op);
 }
 
+/* Op's handler sees these result shapes (NULL entries: its types') and
+ * nops operands (0: all); padding and slice sizes set stay. */
+static void override(Imp *im, const MlirOp *op, Shape **shapes, int nops) {
+  im->ov.op = op;
+  im->ov.shapes = shapes;
+  im->ov.nops = nops;
+}
+
 /* ---- before and after each op's handler --------------------------------------------- */
 
 static bool elementwise(const char *name) {
@@ -142,8 +150,7 @@ static cxla_status pre_reshape(Scope *s, const MlirOp *op, Instr **ops) {
   Shape **ov = arena_array(&im->hm->arena, 1, sizeof(Shape *));
   IMP_NN(ov);
   ov[0] = sh;
-  im->ov_op = op;
-  im->ov = ov;
+  override(im, op, ov, 0);
   return NULL;
 }
 
@@ -175,8 +182,7 @@ cxla_status imp_refine_before(Scope *s, const MlirOp *op, Instr **ops) {
     }
     ov[k] = sh;
   }
-  im->ov_op = op;
-  im->ov = ov;
+  override(im, op, ov, 0);
   return NULL;
 }
 
@@ -438,19 +444,13 @@ static cxla_status d_slice(Scope *s, const MlirOp *op, Instr **ops, Instr **out)
 }
 
 /* Calls the static handler `name` with the first nops operands; the
- * result shapes are inferred (ov: the given ones, NULL entries provisional). */
+ * result shapes are ov's (NULL, or NULL entries: provisional, inferred). */
 static cxla_status as_static(Scope *s, const MlirOp *op, Instr **ops, const char *name, int nops,
                              Shape **ov, Instr **out) {
   Imp *im = s->imp;
   ImpFn fn = imp_ops_lookup(name);
   if (!fn) return imp_err(im, op, CXLA_INTERNAL, "no handler %s", name);
-  if (!ov) {
-    ov = arena_array(&im->hm->arena, (size_t)(op->nresults ? op->nresults : 1), sizeof(Shape *));
-    IMP_NN(ov);
-  }
-  im->ov_op = op;
-  im->ov = ov;
-  im->ov_nops = nops;
+  override(im, op, ov, nops);
   return fn(s, op, ops, out);
 }
 
@@ -460,7 +460,7 @@ static cxla_status d_gather(Scope *s, const MlirOp *op, Instr **ops, Instr **out
   I64List *ss = arena_alloc(&s->imp->hm->arena, sizeof *ss);
   IMP_NN(ss);
   TRY(const_ints(s, op, ops, 2, ss));
-  s->imp->ov_slice_sizes = ss;
+  s->imp->ov.slice_sizes = ss;
   return as_static(s, op, ops, "stablehlo.gather", 2, NULL, out);
 }
 
@@ -470,7 +470,7 @@ static cxla_status d_conv(Scope *s, const MlirOp *op, Instr **ops, Instr **out) 
   I64List *pad = arena_alloc(&s->imp->hm->arena, sizeof *pad);
   IMP_NN(pad);
   TRY(const_ints(s, op, ops, 2, pad));
-  s->imp->ov_padding = pad;
+  s->imp->ov.padding = pad;
   return as_static(s, op, ops, "stablehlo.convolution", 2, NULL, out);
 }
 
@@ -545,9 +545,7 @@ static cxla_status cc_approx_top_k(Scope *s, const MlirOp *op, Instr **ops, Inst
     TRY(const_ints(s, op, ops, (int)idx.v[k], &d));
     TRY(result_dims(s, op, k, d.v, d.n, &ov[k]));
   }
-  im->ov_op = op;
-  im->ov = ov;
-  im->ov_nops = 2 * n;
+  override(im, op, ov, 2 * n);
   return imp_approx_top_k(s, op, ops, out);
 }
 
@@ -668,9 +666,7 @@ cxla_status imp_custom_call_shape_operands(Scope *s, const MlirOp *op, Instr **o
     TRY(const_ints(s, op, ops, m + k, &d));
     TRY(result_dims(s, op, k, d.v, d.n, &ov[k]));
   }
-  im->ov_op = op;
-  im->ov = ov;
-  im->ov_nops = m;
+  override(im, op, ov, m);
   return NULL;
 }
 

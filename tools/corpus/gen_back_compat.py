@@ -45,10 +45,14 @@ def entries(mod):
                     yield "%s_%s" % (k, kk), vv
 
 
-def write(case_dir, description, data):
+def write(case_dir, description, data, source=None, tol="model"):
+    """A case directory from an artifact (gen_poly.py writes its own so):
+    data has inputs, expected_outputs, mlir_module_serialized and
+    mlir_module_text; tol is gen.py's tolerance spec for the results."""
     os.makedirs(os.path.join(case_dir, "args"), exist_ok=True)
     os.makedirs(os.path.join(case_dir, "results"), exist_ok=True)
-    meta = {"description": description, "source": "jax %s back-compat test data" % G.jax.__version__,
+    meta = {"description": description,
+            "source": source or "jax %s back-compat test data" % G.jax.__version__,
             "args": [], "results": []}
     for i, a in enumerate(data["inputs"]):
         a = np.asarray(a)
@@ -57,7 +61,7 @@ def write(case_dir, description, data):
     for i, r in enumerate(data["expected_outputs"]):
         r = np.asarray(r)
         G.save_array(os.path.join(case_dir, "results/%d.npy" % i), r)
-        rt, at = G.resolve_tol("model", G.hlo_dtype(r.dtype))
+        rt, at = G.resolve_tol(tol, G.hlo_dtype(r.dtype))
         meta["results"].append({"file": "results/%d.npy" % i, "dtype": G.hlo_dtype(r.dtype),
                                 "shape": list(r.shape), "rtol": rt, "atol": at})
     with open(os.path.join(case_dir, "module.mlirbc"), "wb") as fh:

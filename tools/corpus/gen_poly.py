@@ -36,7 +36,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import gen as G  # noqa: E402
+import gen as G, gen_back_compat as GB  # noqa: E401,E402 (one line: line numbers are in the cases)
 import numpy as np  # noqa: E402
 
 jax = G.jax
@@ -190,28 +190,12 @@ def make_args(rng, shapes, dtypes):
 
 
 def write(case_dir, name, exp, args, results, tol):
-    os.makedirs(os.path.join(case_dir, "args"), exist_ok=True)
-    os.makedirs(os.path.join(case_dir, "results"), exist_ok=True)
-    meta = {"description": "jax.export with symbolic shapes: %s (%s)" % (
-                name, "; ".join(str(a) for a in exp.in_avals)),
-            "source": "jax %s" % jax.__version__, "args": [], "results": []}
-    for i, a in enumerate(args):
-        G.save_array(os.path.join(case_dir, "args/%d.npy" % i), a)
-        meta["args"].append({"file": "args/%d.npy" % i, "dtype": G.hlo_dtype(a.dtype),
-                             "shape": list(a.shape)})
-    for i, r in enumerate(results):
-        r = np.asarray(r)
-        G.save_array(os.path.join(case_dir, "results/%d.npy" % i), r)
-        rt, at = G.resolve_tol(tol, G.hlo_dtype(r.dtype))
-        meta["results"].append({"file": "results/%d.npy" % i, "dtype": G.hlo_dtype(r.dtype),
-                                "shape": list(r.shape), "rtol": rt, "atol": at})
-    with open(os.path.join(case_dir, "module.mlirbc"), "wb") as fh:
-        fh.write(exp.mlir_module_serialized)
-    with open(os.path.join(case_dir, "module.mlir"), "w") as fh:
-        fh.write(exp.mlir_module())
-    with open(os.path.join(case_dir, "case.json"), "w") as fh:
-        json.dump(meta, fh, indent=2, sort_keys=True)
-        fh.write("\n")
+    GB.write(case_dir, "jax.export with symbolic shapes: %s (%s)" % (
+        name, "; ".join(str(a) for a in exp.in_avals)),
+        {"inputs": args, "expected_outputs": results,
+         "mlir_module_serialized": exp.mlir_module_serialized,
+         "mlir_module_text": exp.mlir_module()},
+        source="jax %s" % jax.__version__, tol=tol)
 
 
 def vmap_harnesses(opts):
