@@ -35,6 +35,7 @@
 
 #include "cxla/cxla.h"
 #include "interp/interp.h"
+#include "passes/dynamic_padder.h"
 #include "verify/verify.h"
 
 #define RG_MAX_ARRAY_BYTES ((int64_t)1 << 20)
@@ -340,6 +341,26 @@ static RunOutcome rg_run_module(HloModule *m, const uint8_t *argb, size_t nargb,
     return RG_VERIFY_ERROR;
   }
   if (!rg_module_small(m)) return RG_TOO_BIG;
+  /* bounded dynamic shapes: made static first, as the runtime does */
+  if (dynamic_padder_needed(m)) {
+    DynamicResults dr;
+    s = dynamic_padder_run(m, &dr);
+    dynamic_results_free(&dr);
+    if (!s && (s = verify_module(m))) {
+      snprintf(rg_last_error, sizeof rg_last_error, "%s", cxla_status_message(s));
+      fprintf(stderr, "fuzz_run: %s\n", rg_last_error);
+      cxla_status_free(s);
+      *bug = "the dynamic padder made a module that does not verify";
+      return RG_BUG;
+    }
+    if (s) {
+      bool internal = cxla_status_code_of(s) == CXLA_INTERNAL;
+      snprintf(rg_last_error, sizeof rg_last_error, "%s", cxla_status_message(s));
+      cxla_status_free(s);
+      if (internal) *bug = "the dynamic padder returned INTERNAL on a verified module";
+      return internal ? RG_BUG : RG_RUN_ERROR;
+    }
+  }
   const Computation *e = m->entry;
   int n = e->nparams;
   Literal **args = calloc((size_t)(n ? n : 1), sizeof *args);

@@ -14,7 +14,9 @@
 #      (module.mlirbc); then tests/harness (cases from JAX's primitive
 #      harnesses, tools/corpus/gen_harness.py), every form, both backends;
 #      tests/poly (shape-polymorphic programs, tools/corpus/gen_poly.py),
-#      both StableHLO forms, both backends;
+#      both StableHLO forms, both backends; tests/tf_dynamic (TensorFlow's
+#      bounded dynamic shapes, tools/corpus/gen_tf_dynamic.py), both HLO
+#      forms, both backends;
 #   3. the command-line tests in tests/cli/ (exit codes, error messages);
 #   4. tools/corpus/check.py over tests/corpus and tests/harness, when
 #      python3 can import numpy;
@@ -190,6 +192,15 @@ elif [ -n "$(find "$CORPUS" -name case.json 2>/dev/null | head -n 1)" ]; then
         run_suite "conformance, shape-polymorphic StableHLO ($w), $b" "$BUILD/cxla" conform \
           tests/poly --which $w --backend $b -j "$JOBS"
       done
+    done
+  fi
+  # TensorFlow programs with bounded dynamic shapes (tf.where,
+  # tf.boolean_mask: tools/corpus/gen_tf_dynamic.py): the dynamic padder,
+  # from TensorFlow's HLO and XLA's optimized HLO, on both backends.
+  if [ -d tests/tf_dynamic ]; then
+    for b in interp cpu; do
+      run_suite "conformance, TensorFlow bounded dynamic shapes, $b" "$BUILD/cxla" conform \
+        tests/tf_dynamic --which both --backend $b -j "$JOBS"
     done
   fi
   # Programs that are not in the corpus (tools/corpus/stablehlo_unseen.py),

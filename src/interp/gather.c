@@ -346,11 +346,10 @@ static cxla_status scatter_walk(const Instr *in, const IndexGeom *g, const Scatt
                &sd->scatter_indices_batching_dims, rank, start);
     bool fits = true;
     int64_t xbase = 0, ubase = 0;
-    for (int d = 0; d < rank; d++) {
+    for (int d = 0; d < rank; d++)
       if (start[d] < 0 || start[d] > x->dims[d] - sg->opwin[d]) fits = false;
-      xbase += start[d] * xstride[d];
-    }
-    if (!fits) continue;
+    if (!fits) continue; /* (before the products: an index far out of bounds overflows them) */
+    for (int d = 0; d < rank; d++) xbase += start[d] * xstride[d];
     for (int j = 0; j < g->nbatch; j++) ubase += G[j] * ustride[sg->usdim[j]];
     do {
       int64_t xo = xbase, uo = ubase;

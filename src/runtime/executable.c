@@ -6,6 +6,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "passes/dynamic_padder.h"
 #include "passes/pass.h"
 #include "runtime/disk_cache.h"
 #include "runtime/runtime_internal.h"
@@ -31,6 +32,12 @@ struct RtCompiled {
   char fingerprint[33];
   int nparams, nresults;
   RtShape *params, *results;  /* token leaves included (type T_TOKEN, no bytes) */
+  /* Bounded dynamic results (dynamic_padder.h): the caller sees the first
+   * nvisible results, each trimmed to its sizes, which the last
+   * nresults - nvisible leaves hold. No dynamic result: nvisible ==
+   * nresults, dyn empty. */
+  int nvisible;
+  DynamicResults dyn;
   int narrays;                /* the results that are arrays: the backend's */
   double plan_s, backend_s;
 };
@@ -161,6 +168,8 @@ static cxla_status describe_io(cxla_executable *e) {
   int n = 0;
   count_leaves(c->root->shape, &n, &e->c->narrays);
   e->c->nresults = n;
+  e->c->nvisible = e->c->dyn.nresults ? e->c->dyn.nresults : n;
+  if (e->c->nvisible > n) return ERR(INTERNAL, "the dynamic padder lost results");
   e->c->results = cxla_calloc((size_t)n + 1, sizeof(RtShape));
   if (!e->c->results) return cxla_oom();
   int k = 0;
@@ -181,6 +190,7 @@ void rt_compiled_release(RtCompiled *c) {
   cxla_free(c->hlo_text);
   cxla_free(c->params);
   cxla_free(c->results);
+  dynamic_results_free(&c->dyn);
   cxla_free(c);
 }
 
@@ -200,13 +210,22 @@ void cxla_executable_destroy(cxla_executable *e) {
  * and its printed text compiled without the optimizer (a serialized
  * executable loaded) are one program, with one fingerprint (and one disk
  * cache entry). */
-static void fingerprint(const char *backend, const char *kind, const char *text, char out[33]) {
+static void fingerprint_dyn(const char *backend, const char *kind, const char *text,
+                            const DynamicResults *dyn, char out[33]) {
   Fnv h = {0xcbf29ce484222325ull, 0x84222325cbf29ce4ull};
   fnv_str(&h, CXLA_VERSION);
   fnv_str(&h, backend);
   fnv_str(&h, kind);
   fnv_str(&h, text);
+  if (dyn && dyn->nresults) { /* which leaves are sizes is part of the program */
+    fnv_bytes(&h, dyn->dims_at, ((size_t)dyn->nresults + 1) * sizeof(int));
+    fnv_bytes(&h, dyn->size_leaf, (size_t)dyn->dims_at[dyn->nresults] * sizeof(int));
+  }
   snprintf(out, 33, "%016llx%016llx", (unsigned long long)h.a, (unsigned long long)h.b);
+}
+
+static void fingerprint(const char *backend, const char *kind, const char *text, char out[33]) {
+  fingerprint_dyn(backend, kind, text, NULL, out);
 }
 
 /* Optimizes the executable's private module and plans it: everything up
@@ -216,6 +235,12 @@ static void fingerprint(const char *backend, const char *kind, const char *text,
 static cxla_status prepare(cxla_executable *e, char **source_text, const char *name) {
   TRY(cxla_module_parse(*source_text, strlen(*source_text), name, &e->c->module));
   TRY(cxla_module_verify(e->c->module));
+  /* bounded dynamic shapes are made static whatever the backend or the
+   * options: no backend runs them as they are */
+  if (dynamic_padder_needed(e->c->module)) {
+    TRY(cxla_status_annotate(dynamic_padder_run(e->c->module, &e->c->dyn), "dynamic padder"));
+    TRY(cxla_status_annotate(cxla_module_verify(e->c->module), "after the dynamic padder"));
+  }
   if (!e->options.no_optimize) {
     double t0 = now_s();
     TRY(optimize_for(e->client->backend, e->c->module, &e->options));
@@ -231,8 +256,8 @@ static cxla_status prepare(cxla_executable *e, char **source_text, const char *n
   } else {
     TRY(cxla_module_print(e->c->module, &e->c->hlo_text));
   }
-  fingerprint(e->client->backend->name, "optimized", e->c->hlo_text,
-              e->c->fingerprint);
+  fingerprint_dyn(e->client->backend->name, "optimized", e->c->hlo_text, &e->c->dyn,
+                  e->c->fingerprint);
   return NULL;
 }
 
@@ -379,7 +404,7 @@ const char *cxla_executable_fingerprint(const cxla_executable *e) {
 }
 cxla_client *cxla_executable_client(const cxla_executable *e) { return e ? e->client : NULL; }
 int cxla_executable_num_parameters(const cxla_executable *e) { return e ? e->c->nparams : 0; }
-int cxla_executable_num_results(const cxla_executable *e) { return e ? e->c->nresults : 0; }
+int cxla_executable_num_results(const cxla_executable *e) { return e ? e->c->nvisible : 0; }
 const char *cxla_executable_hlo_text(const cxla_executable *e) { return e ? e->c->hlo_text : NULL; }
 int64_t cxla_executable_temp_bytes(const cxla_executable *e) {
   return e ? e->c->program.arena_bytes : 0;
@@ -423,7 +448,7 @@ cxla_status cxla_executable_parameter(const cxla_executable *e, int i, cxla_type
 cxla_status cxla_executable_result(const cxla_executable *e, int i, cxla_type *out_type,
                                    int *out_rank, const int64_t **out_dims) {
   if (!e) return ERR(INVALID_ARGUMENT, "executable is NULL");
-  return shape_out(e->c->results, e->c->nresults, i, "result", out_type, out_rank, out_dims);
+  return shape_out(e->c->results, e->c->nvisible, i, "result", out_type, out_rank, out_dims);
 }
 
 int cxla_executable_parameter_memory_space(const cxla_executable *e, int i) {
@@ -431,7 +456,7 @@ int cxla_executable_parameter_memory_space(const cxla_executable *e, int i) {
 }
 
 int cxla_executable_result_memory_space(const cxla_executable *e, int i) {
-  return e && i >= 0 && i < e->c->nresults ? e->c->results[i].memory_space : -1;
+  return e && i >= 0 && i < e->c->nvisible ? e->c->results[i].memory_space : -1;
 }
 
 /* ---- execution ---- */
@@ -572,21 +597,104 @@ static cxla_status execute(cxla_executable *e, cxla_buffer *const *args, int nar
   return s;
 }
 
+/* Result i of a program with dynamic results, cut to the sizes the
+ * program computed (the leaves named by dyn.size_leaf): a new buffer
+ * holding the leading part of each dimension, or b itself where every
+ * size is its bound. Takes b. */
+static cxla_status trim_result(cxla_executable *e, int i, cxla_buffer *b, cxla_buffer *const *all,
+                               cxla_buffer **out) {
+  const DynamicResults *dr = &e->c->dyn;
+  int rank = b->rank;
+  int64_t small[8], *dims = rank <= 8 ? small : cxla_calloc((size_t)rank, sizeof *dims);
+  if (!dims) {
+    cxla_buffer_destroy(b);
+    return cxla_oom();
+  }
+  bool cut = false;
+  int64_t n = 1;
+  for (int d = 0; d < rank; d++) {
+    int at = dr->dims_at[i] + d;
+    int leaf = at < dr->dims_at[i + 1] ? dr->size_leaf[at] : -1;
+    dims[d] = b->dims[d];
+    if (leaf >= 0 && all[leaf] && all[leaf]->type == T_S32 && all[leaf]->data) {
+      int32_t v;
+      memcpy(&v, all[leaf]->data, sizeof v);
+      dims[d] = v < 0 ? 0 : v > b->dims[d] ? b->dims[d] : v;
+    }
+    cut |= dims[d] != b->dims[d];
+    n *= dims[d];
+  }
+  cxla_status s = NULL;
+  if (!cut) {
+    *out = b;
+  } else {
+    /* row-major: copy the rows of the innermost dim that stay, each a
+     * prefix of the old row */
+    size_t esz = (size_t)type_bytes(b->type), bytes = (size_t)n * esz;
+    char *data = rt_alloc(&e->client->host, bytes);
+    if (!data) {
+      s = ERR(RESOURCE_EXHAUSTED, "cannot allocate result %d (%zu bytes)", i, bytes);
+    } else {
+      int64_t inner = rank ? dims[rank - 1] : 1, rows = inner ? n / inner : 0;
+      for (int64_t r = 0; r < rows; r++) {
+        /* the old position of the new row r: its index digits in the old strides */
+        int64_t rem = r, src = 0, stride = rank ? b->dims[rank - 1] : 1;
+        for (int d = rank - 2; d >= 0; d--) {
+          src += (rem % dims[d]) * stride;
+          rem /= dims[d];
+          stride *= b->dims[d];
+        }
+        memcpy(data + (size_t)(r * inner) * esz, (const char *)b->data + (size_t)src * esz,
+               (size_t)inner * esz);
+      }
+      s = rt_buffer_wrap(e->client, b->type, rank, dims, data, bytes, false, out);
+      if (s) rt_free(&e->client->host, data, bytes);
+    }
+    cxla_buffer_destroy(b);
+  }
+  if (dims != small) cxla_free(dims);
+  return s;
+}
+
+/* execute, for a program with dynamic results: every leaf first, then
+ * the visible ones trimmed and the sizes dropped. */
+static cxla_status execute_visible(cxla_executable *e, cxla_buffer *const *args, int nargs,
+                                   const cxla_execute_options *o, cxla_buffer **out_results) {
+  int n = e->c->nresults, nv = e->c->nvisible;
+  if (nv == n) return execute(e, args, nargs, o, out_results);
+  cxla_buffer **all = cxla_calloc((size_t)n + 1, sizeof *all);
+  if (!all) return cxla_oom();
+  cxla_status s = execute(e, args, nargs, o, all);
+  for (int i = 0; i < nv && !s; i++) {
+    cxla_buffer *b = all[i];
+    all[i] = NULL;
+    s = b->type == T_TOKEN ? (out_results[i] = b, NULL) : trim_result(e, i, b, all, &out_results[i]);
+  }
+  for (int i = 0; i < n; i++) cxla_buffer_destroy(all[i]);
+  if (s)
+    for (int i = 0; i < nv; i++) {
+      cxla_buffer_destroy(out_results[i]);
+      out_results[i] = NULL;
+    }
+  cxla_free(all);
+  return s;
+}
+
 static cxla_status executable_execute(cxla_executable *e, cxla_buffer *const *args, int nargs,
                                       const cxla_execute_options *options, cxla_buffer **out_results,
                                       cxla_event **out_done) {
   if (out_done) *out_done = NULL;
   if (!e) return ERR(INVALID_ARGUMENT, "cxla_executable_execute: executable is NULL");
-  if (e->c->nresults && !out_results)
+  if (e->c->nvisible && !out_results)
     return ERR(INVALID_ARGUMENT, "cxla_executable_execute: out_results is NULL");
-  for (int i = 0; i < e->c->nresults; i++) out_results[i] = NULL;
+  for (int i = 0; i < e->c->nvisible; i++) out_results[i] = NULL;
   if (nargs && !args) return ERR(INVALID_ARGUMENT, "cxla_executable_execute: args is NULL");
   cxla_execute_options o;
   TRY(rt_read_options(options, sizeof o, RT_EXECUTE_OPTIONS_V1, &o, "cxla_execute_options"));
-  cxla_status s = execute(e, args, nargs, &o, out_results);
+  cxla_status s = execute_visible(e, args, nargs, &o, out_results);
   cxla_status es = rt_event_ready(s, out_done);
   if (es && !s) {
-    for (int i = 0; i < e->c->nresults; i++) {
+    for (int i = 0; i < e->c->nvisible; i++) {
       cxla_buffer_destroy(out_results[i]);
       out_results[i] = NULL;
     }

@@ -1,0 +1,1162 @@
+/* The dynamic padder: bounded dynamic dimensions made static (see
+ * dynamic_padder.h for what it does to each op).
+ *
+ * One walk over each computation in post order. For an instruction of the
+ * original module, size[id] is NULL when every dimension of its value is
+ * static, else one entry per dimension of its leaves (depth first): the
+ * s32[] instruction holding that dimension's size, or NULL. repl[id] is
+ * what its users read instead of it (set-dimension-size: its data), or
+ * NULL. An instruction's operands are looked up before they are replaced:
+ * the sizes belong to the value the original operand named. */
+#include "passes/dynamic_padder.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "ir/rewrite.h"
+#include "passes/expander_util.h"
+#include "passes/passes.h"
+
+struct Pad {
+  HloModule *m;
+  Computation *c;
+  Arena a;        /* the walk's own memory */
+  int n;          /* instructions of c before the walk */
+  Instr ***size;  /* size[id] */
+  Instr **repl;   /* repl[id] */
+  int **offs;     /* offs[id]: for a tuple, each element's first dim in its flat list (made once) */
+};
+
+static cxla_status unsupported(const Instr *in, const char *why) {
+  return ERR(UNIMPLEMENTED,
+             "%%%s (%s): %s; cxla's dynamic padder (TensorFlow's bounded dynamic shapes) does not "
+             "handle it", in->name, op_name(in->op), why);
+}
+
+typedef struct Pad Pad;
+static cxla_status pad_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, Instr **osz);
+
+static bool is_custom(const Instr *in, const char *target) {
+  return in->op == OP_CUSTOM_CALL && in->custom_call_target &&
+         strcmp(in->custom_call_target, target) == 0;
+}
+
+/* Dimensions of all leaves of s, depth first. */
+static int flat_dims(const Shape *s) {
+  if (s->type != T_TUPLE) return type_is_array(s->type) ? s->rank : 0;
+  int n = 0;
+  for (int i = 0; i < s->ntuple; i++) n += flat_dims(s->tuple[i]);
+  return n;
+}
+
+static bool shape_dynamic(const Shape *s) {
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++)
+      if (shape_dynamic(s->tuple[i])) return true;
+    return false;
+  }
+  for (int d = 0; s->dynamic && d < s->rank; d++)
+    if (s->dynamic[d]) return true;
+  return false;
+}
+
+static void clear_dynamic(Shape *s) {
+  if (!s) return;
+  if (s->type == T_TUPLE)
+    for (int i = 0; i < s->ntuple; i++) clear_dynamic(s->tuple[i]);
+  s->dynamic = NULL;
+}
+
+bool dynamic_padder_needed(const HloModule *m) {
+  for (int ci = 0; ci < m->ncomps; ci++) {
+    const Computation *c = m->comps[ci];
+    for (int i = 0; i < c->ninstrs; i++) {
+      const Instr *in = c->instrs[i];
+      if (in->op == OP_SET_DIMENSION_SIZE || in->op == OP_DYNAMIC_RESHAPE ||
+          is_custom(in, "SliceToDynamic") || is_custom(in, "DynamicConvolutionForward") ||
+          shape_dynamic(in->shape))
+        return true;
+    }
+  }
+  return false;
+}
+
+/* ---- builders (each appends to P->c; NULL: out of memory) ---- */
+
+static Shape *new_shape(Pad *P, ElemType t, int rank, const int64_t *dims) {
+  Shape *s = shape_new(&P->m->arena, t, rank, dims);
+  if (s && shape_set_default_layout(&P->m->arena, s)) return NULL; /* only OOM */
+  return s;
+}
+
+static Instr *k_s32(Pad *P, int64_t v) { return eu_scalar(P->c, T_S32, (double)v); }
+
+static Instr *bin(Pad *P, Opcode op, Instr *a, Instr *b) {
+  return a && b ? eu_binary(P->c, op, a, b) : NULL;
+}
+
+/* The size of dimension d of a value whose sizes are sz (NULL: static). */
+static Instr *size_of(Pad *P, Instr **sz, int d, int64_t bound) {
+  return sz && sz[d] ? sz[d] : k_s32(P, bound);
+}
+
+static Instr *bcast(Pad *P, Instr *scalar, int rank, const int64_t *dims) {
+  return scalar ? eu_broadcast(P->c, scalar, rank, dims, 0, NULL) : NULL;
+}
+
+static Instr *iota(Pad *P, int rank, const int64_t *dims, int d) {
+  Shape *s = new_shape(P, T_S32, rank, dims);
+  Instr *in = s ? comp_add_instr(P->c, OP_IOTA, s, 0, NULL, NULL) : NULL;
+  if (!in) return NULL;
+  in->attrs |= A_IOTA_DIM;
+  in->index = d;
+  return in;
+}
+
+static Instr *cmp(Pad *P, Instr *a, Instr *b, CmpDir dir) {
+  if (!a || !b) return NULL;
+  Shape *s = new_shape(P, T_PRED, a->shape->rank, a->shape->dims);
+  Instr *ops[2] = {a, b};
+  Instr *in = s ? comp_add_instr(P->c, OP_COMPARE, s, 2, ops, NULL) : NULL;
+  if (!in) return NULL;
+  in->attrs |= A_COMPARE;
+  in->cmp_dir = dir;
+  return in;
+}
+
+static Instr *sel(Pad *P, Instr *p, Instr *a, Instr *b) {
+  if (!p || !a || !b) return NULL;
+  Instr *ops[3] = {p, a, b};
+  Shape *s = shape_clone(&P->m->arena, a->shape);
+  return s ? comp_add_instr(P->c, OP_SELECT, s, 3, ops, NULL) : NULL;
+}
+
+/* pred: iota along d < size, over dims (the valid part of dimension d). */
+static Instr *valid(Pad *P, int rank, const int64_t *dims, int d, Instr *size) {
+  return cmp(P, iota(P, rank, dims, d), bcast(P, size, rank, dims), CMP_LT);
+}
+
+/* x with fill (a scalar of x's type) past size along d. */
+static Instr *mask(Pad *P, Instr *x, int d, Instr *size, Instr *fill) {
+  const Shape *s = x->shape;
+  return sel(P, valid(P, s->rank, s->dims, d, size), x, bcast(P, fill, s->rank, s->dims));
+}
+
+/* x with fill past every dynamic size in sz (dims where want[d]; want
+ * NULL: all). */
+static Instr *mask_all(Pad *P, Instr *x, Instr **sz, const bool *want, Instr *fill) {
+  for (int d = 0; x && sz && d < x->shape->rank; d++)
+    if (sz[d] && (!want || want[d])) x = mask(P, x, d, sz[d], fill);
+  return x;
+}
+
+static Instr *zero_of(Pad *P, ElemType t) { return eu_scalar(P->c, t, 0.0); }
+
+/* ---- the walk ---- */
+
+/* A computation whose root has dynamic sizes (Computation.scratch during
+ * the run): its root's sizes, for the one instruction that calls it. */
+typedef struct RootSizes {
+  int n;          /* flat dims of the root */
+  Instr **sz;     /* n entries, NULL where static */
+  int callers;    /* instructions that call the computation */
+} RootSizes;
+
+static bool calls_dynamic(const Instr *in) {
+  for (int k = 0; k < in->ncalled; k++)
+    if (in->called[k] && in->called[k]->scratch) return true;
+  return false;
+}
+
+/* A conditional whose branches give dynamic results: each branch returns
+ * tuple(result, sizes...) (a branch where a dim is static gives its
+ * bound), and the users read element 0 and the sizes from the rest. */
+static cxla_status pad_conditional(Pad *P, Instr *in, Instr **osz, Instr **out) {
+  HloModule *m = P->m;
+  int nd = flat_dims(in->shape), nb = in->ncalled;
+  int *which = arena_array(&P->a, (size_t)nd + 1, sizeof(int));
+  int64_t *bound = arena_array(&P->a, (size_t)nd + 1, sizeof(int64_t));
+  if (!which || !bound) return cxla_oom();
+  int k = 0;
+  for (int e = 0; e < nd; e++) {
+    bool dyn = false;
+    for (int b = 0; b < nb; b++) {
+      const RootSizes *r = in->called[b]->scratch;
+      if (!r) continue;
+      if (r->callers != 1) return unsupported(in, "a branch with dynamic results that other instructions call too");
+      if (r->n != nd) return unsupported(in, "a branch whose result does not match");
+      dyn |= r->sz[e] != NULL;
+    }
+    which[e] = dyn ? k++ : -1;
+  }
+  /* each dim's bound, from the flat list of the result's leaves */
+  int at = 0;
+  const Shape *stack[64];
+  int idx[64], top = 0;
+  stack[0] = in->shape;
+  idx[0] = 0;
+  if (in->shape->type != T_TUPLE) {
+    for (int d = 0; d < in->shape->rank; d++) bound[at++] = in->shape->dims[d];
+  } else {
+    top = 1;
+    while (top) {
+      const Shape *t = stack[top - 1];
+      if (idx[top - 1] >= t->ntuple) {
+        top--;
+        continue;
+      }
+      const Shape *e = t->tuple[idx[top - 1]++];
+      if (e->type == T_TUPLE) {
+        if (top == 64) return unsupported(in, "a result nested more than 64 tuples deep");
+        stack[top] = e;
+        idx[top++] = 0;
+      } else if (type_is_array(e->type)) {
+        for (int d = 0; d < e->rank; d++) bound[at++] = e->dims[d];
+      }
+    }
+  }
+  Shape **leaves = arena_array(&m->arena, (size_t)k + 2, sizeof(Shape *));
+  if (!leaves) return cxla_oom();
+  leaves[0] = in->shape;
+  for (int j = 0; j < k; j++)
+    if (!(leaves[1 + j] = new_shape(P, T_S32, 0, NULL))) return cxla_oom();
+  Shape *ts = shape_new_tuple(&m->arena, k + 1, leaves);
+  if (!ts) return cxla_oom();
+  Computation *save = P->c;
+  for (int b = 0; b < nb; b++) {
+    Computation *f = in->called[b];
+    const RootSizes *r = f->scratch;
+    Instr **ops = arena_array(&P->a, (size_t)k + 2, sizeof(Instr *));
+    if (!ops) return cxla_oom();
+    P->c = f;
+    ops[0] = f->root;
+    for (int e = 0; e < nd; e++)
+      if (which[e] >= 0 && !(ops[1 + which[e]] = r && r->sz[e] ? r->sz[e] : k_s32(P, bound[e]))) {
+        P->c = save;
+        return cxla_oom();
+      }
+    Shape *bs = shape_clone(&m->arena, ts);
+    Instr *t = bs ? comp_add_instr(f, OP_TUPLE, bs, k + 1, ops, NULL) : NULL;
+    P->c = save;
+    if (!t) return cxla_oom();
+    f->root = t;
+    f->scratch = NULL;
+  }
+  Shape *cs = shape_clone(&m->arena, ts);
+  Instr *nc = cs ? instr_clone(P->c, in, in->noperands, in->operands, NULL) : NULL;
+  if (!nc) return cxla_oom();
+  nc->shape = cs;
+  Shape *s0 = shape_clone(&m->arena, in->shape);
+  Instr *res = s0 ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, s0, 1, &nc, NULL) : NULL;
+  if (!res) return cxla_oom();
+  res->attrs |= A_INDEX;
+  res->index = 0;
+  for (int e = 0; e < nd; e++) {
+    if (which[e] < 0) continue;
+    Shape *ss = new_shape(P, T_S32, 0, NULL);
+    Instr *g = ss ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, ss, 1, &nc, NULL) : NULL;
+    if (!g) return cxla_oom();
+    g->attrs |= A_INDEX;
+    g->index = 1 + which[e];
+    osz[e] = g;
+  }
+  instr_retire(in);
+  *out = res;
+  return NULL;
+}
+
+static Instr **new_sizes(Pad *P, const Shape *s) {
+  int n = flat_dims(s);
+  Instr **v = arena_array(&P->a, (size_t)(n ? n : 1), sizeof *v);
+  if (v) memset(v, 0, (size_t)(n ? n : 1) * sizeof *v);
+  return v;
+}
+
+static bool any_size(Instr **sz, int n) {
+  for (int i = 0; sz && i < n; i++)
+    if (sz[i]) return true;
+  return false;
+}
+
+/* The sizes of operand value o (an instruction of c, before replacement). */
+static Instr **sizes_of(Pad *P, const Instr *o) {
+  return o->id >= 0 && o->id < P->n && P->c->instrs[o->id] == o ? P->size[o->id] : NULL;
+}
+
+static Instr *resolve(Pad *P, Instr *o) {
+  return o->id >= 0 && o->id < P->n && P->c->instrs[o->id] == o && P->repl[o->id] ? P->repl[o->id] : o;
+}
+
+/* Offset of tuple element k's first dim in the flat list of tuple t's
+ * dims: prefix sums made once per tuple, so that many
+ * get-tuple-elements of a wide tuple cost one pass over it. -1: OOM. */
+static int leaf_offset(Pad *P, const Instr *t, int k) {
+  const Shape *s = t->shape;
+  bool mine = t->id >= 0 && t->id < P->n && P->c->instrs[t->id] == t;
+  int *o = mine ? P->offs[t->id] : NULL;
+  if (!o) {
+    if (!(o = arena_array(&P->a, (size_t)s->ntuple + 1, sizeof(int)))) return -1;
+    o[0] = 0;
+    for (int i = 0; i < s->ntuple; i++) o[i + 1] = o[i] + flat_dims(s->tuple[i]);
+    if (mine) P->offs[t->id] = o;
+  }
+  return k >= 0 && k <= s->ntuple ? o[k] : 0;
+}
+
+/* A reshape of a value whose data is not where the reshape would read
+ * it: each element of the result (in its bounds) gathered from its
+ * position in x's padded data. The result's element at index o (under
+ * its sizes osz) is the L-th of the logical array, L = row-major rank of
+ * o under osz; L's digits under x's sizes isz are its index in x, whose
+ * position in x's bounds is read. Elements past the sizes read whatever
+ * (their index is clamped): they are padding. */
+static Instr *reshape_gather(Pad *P, Instr *x, Instr **isz, const Shape *out, Instr **osz) {
+  const Shape *xs = x->shape;
+  int ro = out->rank;
+  int64_t total = shape_elems(xs);
+  if (total > INT32_MAX || shape_elems(out) > INT32_MAX) return NULL; /* the caller refuses it */
+  Shape *fs = new_shape(P, xs->type, 1, &total);
+  Instr *flat = fs ? comp_add_instr(P->c, OP_RESHAPE, fs, 1, &x, NULL) : NULL;
+  Instr *L = NULL;
+  for (int j = 0; j < ro && flat; j++) {
+    Instr *io = iota(P, ro, out->dims, j);
+    Instr *sz = bcast(P, size_of(P, osz, j, out->dims[j]), ro, out->dims);
+    L = L ? bin(P, OP_ADD, bin(P, OP_MULTIPLY, L, sz), io) : io;
+  }
+  if (!L) L = bcast(P, k_s32(P, 0), ro, out->dims);
+  Instr *src = NULL;
+  int64_t stride = 1;
+  for (int d = xs->rank - 1; d >= 0 && L; d--) {
+    Instr *sz = bcast(P, size_of(P, isz, d, xs->dims[d]), ro, out->dims);
+    Instr *digit = d ? bin(P, OP_REMAINDER, L, sz) : L;
+    if (d) L = bin(P, OP_DIVIDE, L, sz);
+    Instr *part = stride == 1 ? digit : bin(P, OP_MULTIPLY, digit, bcast(P, k_s32(P, stride), ro, out->dims));
+    src = src ? bin(P, OP_ADD, src, part) : part;
+    stride *= xs->dims[d];
+  }
+  if (!src) src = L;
+  if (!flat || !src) return NULL;
+  Shape *gs = new_shape(P, xs->type, ro, out->dims);
+  Instr *ops[2] = {flat, src};
+  Instr *g = gs ? comp_add_instr(P->c, OP_GATHER, gs, 2, ops, NULL) : NULL;
+  if (!g) return NULL;
+  Arena *a = &P->m->arena;
+  int64_t zero = 0, one = 1;
+  g->attrs |= A_GATHER_DIMS | A_SLICE_SIZES;
+  g->gather.collapsed_slice_dims = (I64List){1, arena_i64dup(a, &zero, 1)};
+  g->gather.start_index_map = (I64List){1, arena_i64dup(a, &zero, 1)};
+  g->gather.index_vector_dim = ro;
+  g->slice_sizes = (I64List){1, arena_i64dup(a, &one, 1)};
+  if (!g->gather.collapsed_slice_dims.v || !g->gather.start_index_map.v || !g->slice_sizes.v) return NULL;
+  return g;
+}
+
+static bool too_big(const Instr *in) {
+  return shape_elems(in->operands[0]->shape) > INT32_MAX || shape_elems(in->shape) > INT32_MAX;
+}
+
+/* Reshape: maps in's dynamic dims onto out's. Dims of size 1 are set
+ * aside; the rest fall into groups of equal products. Where a dynamic dim
+ * is the first of its group's input dims, the data stays where it is: the
+ * group's first output dim takes its size, scaled by the rest of the
+ * group's dims. A group of several input dims merged into one output dim
+ * with a dynamic dim after the first takes the product of the sizes, and
+ * the data is gathered into place (*out). */
+static cxla_status pad_reshape(Pad *P, Instr *in, Instr **isz, Instr **osz, Instr **out) {
+  bool gather = false;
+  const Shape *x = in->operands[0]->shape, *y = in->shape;
+  int ri = x->rank, ro = y->rank;
+  int *ii = arena_array(&P->a, (size_t)ri + 1, sizeof(int));
+  int *oo = arena_array(&P->a, (size_t)ro + 1, sizeof(int));
+  if (!ii || !oo) return cxla_oom();
+  int ni = 0, no = 0;
+  for (int d = 0; d < ri; d++) {
+    if (x->dims[d] == 0) return unsupported(in, "a reshape of an empty array with a dynamic dimension");
+    if (x->dims[d] != 1) ii[ni++] = d;
+    else if (isz[d]) return unsupported(in, "a reshape of a dynamic dimension of bound 1");
+  }
+  for (int d = 0; d < ro; d++)
+    if (y->dims[d] != 1) oo[no++] = d;
+  int i = 0, j = 0;
+  while (i < ni && j < no) {
+    int i0 = i, j0 = j;
+    int64_t pi = x->dims[ii[i++]], po = y->dims[oo[j++]];
+    while (pi != po) {
+      if (pi < po && i < ni) pi *= x->dims[ii[i++]];
+      else if (po < pi && j < no) po *= y->dims[oo[j++]];
+      else return unsupported(in, "a reshape whose dimensions do not group");
+    }
+    bool later = false;
+    for (int k = i0 + 1; k < i; k++) later |= isz[ii[k]] != NULL;
+    if (later) {
+      if (j - j0 != 1) return unsupported(in, "a reshape that splits dimensions merged with a dynamic one");
+      Instr *p = NULL;
+      for (int k = i0; k < i; k++) p = p ? bin(P, OP_MULTIPLY, p, size_of(P, isz, ii[k], x->dims[ii[k]]))
+                                         : size_of(P, isz, ii[k], x->dims[ii[k]]);
+      if (!p) return cxla_oom();
+      osz[oo[j0]] = p;
+      gather = true;
+      continue;
+    }
+    Instr *s = isz[ii[i0]];
+    if (!s) continue;
+    int64_t rest_in = 1, rest_out = 1;
+    for (int k = i0 + 1; k < i; k++) rest_in *= x->dims[ii[k]];
+    for (int k = j0 + 1; k < j; k++) rest_out *= y->dims[oo[k]];
+    if (rest_in > 1) s = bin(P, OP_MULTIPLY, s, k_s32(P, rest_in));
+    if (rest_out > 1) s = bin(P, OP_DIVIDE, s, k_s32(P, rest_out));
+    if (!s) return cxla_oom();
+    osz[oo[j0]] = s;
+  }
+  if (gather && !(*out = reshape_gather(P, in->operands[0], isz, in->shape, osz)))
+    return too_big(in) ? unsupported(in, "more than 2^31 elements") : cxla_oom();
+  return NULL;
+}
+
+/* dynamic-reshape(x, size_0, ..., size_r-1): the sizes given, the data
+ * gathered into place (unless x is static and the sizes are every bound
+ * but the first: then it lies there already). */
+static cxla_status pad_dynamic_reshape(Pad *P, Instr *in, Instr **isz, Instr **osz, Instr **out) {
+  int ro = in->shape->rank;
+  if (in->noperands != 1 + ro) return unsupported(in, "not one size operand a dimension");
+  for (int d = 0; d < ro; d++) osz[d] = in->operands[1 + d];
+  if (!(*out = reshape_gather(P, in->operands[0], isz, in->shape, osz)))
+    return too_big(in) ? unsupported(in, "more than 2^31 elements") : cxla_oom();
+  return NULL;
+}
+
+/* DynamicConvolutionForward (TensorFlow's convolution over dynamic spatial
+ * dims): a convolution whose output size follows the input's, padded
+ * VALID or, with stride 1, SAME (then the padding does not depend on the
+ * size). The input reads zeros past its sizes. */
+static cxla_status pad_dynamic_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, Instr **osz, Instr **out) {
+  const char *pt = instr_raw(in, "padding_type");
+  bool same = pt && strstr(pt, "SAME");
+  if (!pt || (!same && !strstr(pt, "VALID"))) return unsupported(in, "a padding_type other than VALID or SAME");
+  if (!(in->attrs & A_CONV_DIMS) || in->noperands != 2) return unsupported(in, "not a convolution of two operands");
+  /* a custom call's attributes are not verified: its dim_labels must fit */
+  const ConvDims *cd = &in->conv;
+  int rx = in->operands[0]->shape->rank, rk = in->operands[1]->shape->rank, ry = in->shape->rank;
+  bool fits = cd->nspatial == rx - 2 && cd->nspatial == rk - 2 && cd->nspatial == ry - 2 &&
+              in->nwindow == cd->nspatial && cd->in_batch < rx && cd->in_feature < rx &&
+              cd->k_in < rk && cd->k_out < rk && cd->out_batch < ry && cd->out_feature < ry &&
+              cd->in_batch >= 0 && cd->in_feature >= 0 && cd->k_in >= 0 && cd->k_out >= 0 &&
+              cd->out_batch >= 0 && cd->out_feature >= 0;
+  for (int s = 0; fits && s < cd->nspatial; s++)
+    fits = cd->in_spatial[s] >= 0 && cd->in_spatial[s] < rx && cd->k_spatial[s] >= 0 &&
+           cd->k_spatial[s] < rk && cd->out_spatial[s] >= 0 && cd->out_spatial[s] < ry;
+  if (!fits) return unsupported(in, "dim_labels or a window that do not fit its operands");
+  Instr *ops[2] = {in->operands[0], in->operands[1]};
+  Shape *sh = shape_clone(&P->m->arena, in->shape);
+  Instr *c = sh ? comp_add_instr(P->c, OP_CONVOLUTION, sh, 2, ops, NULL) : NULL;
+  if (!c) return cxla_oom();
+  instr_copy_attrs(c, in);
+  c->op = OP_CONVOLUTION;
+  c->nraw = 0;
+  c->raw = NULL;
+  c->custom_call_target = NULL;
+  c->attrs &= ~(uint32_t)A_CUSTOM_CALL;
+  if (same) {
+    WindowDim *w = arena_array(&P->m->arena, (size_t)c->nwindow + 1, sizeof *w);
+    if (!w) return cxla_oom();
+    memcpy(w, c->window, (size_t)c->nwindow * sizeof *w);
+    for (int s = 0; s < c->nwindow; s++) {
+      if (w[s].stride != 1 || w[s].lhs_dilate != 1)
+        return unsupported(in, "SAME padding with a stride (its padding depends on the size)");
+      int64_t eff = (w[s].size - 1) * w[s].rhs_dilate + 1;
+      w[s].pad_lo = (eff - 1) / 2;
+      w[s].pad_hi = eff - 1 - w[s].pad_lo;
+    }
+    c->window = w;
+  }
+  TRY(pad_conv(P, c, xs, ks, osz));
+  *out = c;
+  return NULL;
+}
+
+/* reduce: padding reads the init value; kept dims keep their sizes. */
+static cxla_status pad_reduce(Pad *P, Instr *in, Instr ***osz_ops, Instr **osz) {
+  int n = in->noperands / 2;
+  const Shape *x = in->operands[0]->shape;
+  bool *reduced = arena_array(&P->a, (size_t)x->rank + 1, sizeof(bool));
+  if (!reduced) return cxla_oom();
+  memset(reduced, 0, (size_t)x->rank + 1);
+  for (int k = 0; k < in->dimensions.n; k++)
+    if (in->dimensions.v[k] >= 0 && in->dimensions.v[k] < x->rank) reduced[in->dimensions.v[k]] = true;
+  for (int k = 0; k < n; k++) {
+    Instr **sz = osz_ops[k];
+    if (!sz) continue;
+    Instr *v = mask_all(P, in->operands[k], sz, reduced, in->operands[n + k]);
+    if (!v) return cxla_oom();
+    in->operands[k] = v;
+  }
+  /* kept dims, in order, for each result leaf */
+  int nleaves = in->shape->type == T_TUPLE ? in->shape->ntuple : 1;
+  for (int k = 0; k < n; k++) {
+    Instr **sz = osz_ops[k];
+    for (int d = 0, o = 0; sz && d < x->rank; d++) {
+      if (reduced[d]) continue;
+      for (int l = 0; l < nleaves; l++)
+        if (sz[d]) osz[l * (x->rank - in->dimensions.n) + o] = sz[d];
+      o++;
+    }
+  }
+  return NULL;
+}
+
+/* Output size of a window along a dynamic dim (base dilation 1):
+ * (size + lo + hi - ((w - 1) * wd + 1)) / stride + 1. */
+static Instr *window_out(Pad *P, Instr *size, const WindowDim *w) {
+  int64_t eff = (w->size - 1) * w->rhs_dilate + 1;
+  Instr *t = bin(P, OP_ADD, size, k_s32(P, w->pad_lo + w->pad_hi - eff));
+  t = bin(P, OP_DIVIDE, t, k_s32(P, w->stride));
+  return bin(P, OP_ADD, t, k_s32(P, 1));
+}
+
+static bool window_identity(const WindowDim *w) {
+  return w->size == 1 && w->stride == 1 && w->pad_lo == 0 && w->pad_hi == 0 &&
+         w->lhs_dilate == 1 && w->rhs_dilate == 1;
+}
+
+static cxla_status pad_reduce_window(Pad *P, Instr *in, Instr ***osz_ops, Instr **osz) {
+  int n = in->noperands / 2;
+  int rank = in->operands[0]->shape->rank;
+  if (in->nwindow != rank) return unsupported(in, "a window of another rank");
+  for (int k = 0; k < n; k++) {
+    Instr **sz = osz_ops[k];
+    for (int d = 0; sz && d < rank; d++) {
+      if (!sz[d]) continue;
+      const WindowDim *w = &in->window[d];
+      if (w->lhs_dilate != 1) return unsupported(in, "a base-dilated window over a dynamic dimension");
+      Instr *v = window_identity(w) ? in->operands[k] : mask(P, in->operands[k], d, sz[d], in->operands[n + k]);
+      Instr *o = window_identity(w) ? sz[d] : window_out(P, sz[d], w);
+      if (!v || !o) return cxla_oom();
+      in->operands[k] = v;
+      int nleaves = in->shape->type == T_TUPLE ? in->shape->ntuple : 1;
+      for (int l = 0; l < nleaves; l++) osz[l * rank + d] = o;
+    }
+  }
+  return NULL;
+}
+
+static cxla_status pad_dot(Pad *P, Instr *in, Instr **ls, Instr **rs, Instr **osz) {
+  const DotDims *dd = &in->dot;
+  for (int side = 0; side < 2; side++) {
+    Instr **sz = side ? rs : ls;
+    const I64List *con = side ? &dd->rhs_contract : &dd->lhs_contract;
+    Instr *x = in->operands[side];
+    for (int k = 0; sz && k < con->n; k++) {
+      int d = (int)con->v[k];
+      if (!sz[d]) continue;
+      if (!(x = mask(P, x, d, sz[d], zero_of(P, x->shape->type)))) return cxla_oom();
+    }
+    in->operands[side] = x;
+  }
+  /* result: batch dims, lhs free dims, rhs free dims */
+  int o = 0;
+  for (int k = 0; k < dd->lhs_batch.n; k++, o++) {
+    Instr *s = ls ? ls[dd->lhs_batch.v[k]] : NULL;
+    if (!s && rs) s = rs[dd->rhs_batch.v[k]];
+    osz[o] = s;
+  }
+  for (int side = 0; side < 2; side++) {
+    Instr **sz = side ? rs : ls;
+    const I64List *bat = side ? &dd->rhs_batch : &dd->lhs_batch;
+    const I64List *con = side ? &dd->rhs_contract : &dd->lhs_contract;
+    int rank = in->operands[side]->shape->rank;
+    for (int d = 0; d < rank; d++) {
+      bool other = false;
+      for (int k = 0; k < bat->n; k++) other |= bat->v[k] == d;
+      for (int k = 0; k < con->n; k++) other |= con->v[k] == d;
+      if (other) continue;
+      osz[o++] = sz ? sz[d] : NULL;
+    }
+  }
+  return NULL;
+}
+
+static cxla_status pad_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, Instr **osz) {
+  const ConvDims *cd = &in->conv;
+  Instr *x = in->operands[0], *k = in->operands[1];
+  if (xs && xs[cd->in_feature]) {
+    if (in->feature_group_count != 1) return unsupported(in, "a grouped convolution over dynamic features");
+    x = mask(P, x, (int)cd->in_feature, xs[cd->in_feature], zero_of(P, x->shape->type));
+  }
+  if (ks && ks[cd->k_in]) k = mask(P, k, (int)cd->k_in, ks[cd->k_in], zero_of(P, k->shape->type));
+  if (ks) {
+    for (int s = 0; s < cd->nspatial; s++)
+      if (ks[cd->k_spatial[s]]) return unsupported(in, "a kernel of dynamic spatial size");
+    if (ks[cd->k_out]) osz[cd->out_feature] = ks[cd->k_out];
+  }
+  if (xs) {
+    if (xs[cd->in_batch]) {
+      if (in->batch_group_count != 1) return unsupported(in, "batch groups over a dynamic batch");
+      osz[cd->out_batch] = xs[cd->in_batch];
+    }
+    for (int s = 0; s < cd->nspatial; s++) {
+      int d = (int)cd->in_spatial[s];
+      if (!xs[d]) continue;
+      if (s >= in->nwindow || in->window[s].lhs_dilate != 1)
+        return unsupported(in, "a transposed (input-dilated) convolution over a dynamic dimension");
+      x = mask(P, x, d, xs[d], zero_of(P, x->shape->type));
+      if (!(osz[cd->out_spatial[s]] = window_out(P, xs[d], &in->window[s]))) return cxla_oom();
+    }
+  }
+  if (!x || !k) return cxla_oom();
+  in->operands[0] = x;
+  in->operands[1] = k;
+  return NULL;
+}
+
+static cxla_status pad_gather(Pad *P, Instr *in, Instr **xs, Instr **is, Instr **osz) {
+  const GatherDims *g = &in->gather;
+  const Shape *x = in->operands[0]->shape, *ix = in->operands[1]->shape;
+  int ro = in->shape->rank;
+  bool *is_off = arena_array(&P->a, (size_t)ro + 1, sizeof(bool));
+  if (!is_off) return cxla_oom();
+  memset(is_off, 0, (size_t)ro + 1);
+  for (int k = 0; k < g->offset_dims.n; k++)
+    if (g->offset_dims.v[k] >= 0 && g->offset_dims.v[k] < ro) is_off[g->offset_dims.v[k]] = true;
+  /* batch dims: the indices' dims but index_vector_dim, in order */
+  int id = 0;
+  for (int o = 0; o < ro; o++) {
+    if (is_off[o]) continue;
+    if (id == g->index_vector_dim) id++;
+    if (is && id < ix->rank) osz[o] = is[id];
+    id++;
+  }
+  /* offset dims: operand dims not collapsed nor batching, in order */
+  int xd = 0;
+  for (int o = 0; o < ro; o++) {
+    if (!is_off[o]) continue;
+    for (;;) {
+      bool skip = false;
+      for (int k = 0; k < g->collapsed_slice_dims.n; k++) skip |= g->collapsed_slice_dims.v[k] == xd;
+      for (int k = 0; k < g->operand_batching_dims.n; k++) skip |= g->operand_batching_dims.v[k] == xd;
+      if (!skip || xd >= x->rank) break;
+      xd++;
+    }
+    if (xs && xd < x->rank && xs[xd] && in->slice_sizes.n > xd && in->slice_sizes.v[xd] == x->dims[xd])
+      osz[o] = xs[xd];
+    xd++;
+  }
+  return NULL;
+}
+
+/* scatter: updates in the padding of the scatter dims get an index past
+ * every bound, so that they are skipped. */
+static cxla_status pad_scatter(Pad *P, Instr *in, Instr ***szs, Instr **osz) {
+  int n = (in->noperands - 1) / 2;
+  const ScatterDims *sd = &in->scatter;
+  Instr *idx = in->operands[n];
+  const Shape *is = idx->shape;
+  const Shape *u = in->operands[n + 1]->shape;
+  Instr **isz = szs[n], **usz = szs[n + 1];
+  /* the updates' scatter dims (not window dims) pair with the indices'
+   * dims but index_vector_dim, in order */
+  int id = 0;
+  for (int ud = 0; ud < u->rank; ud++) {
+    bool win = false;
+    for (int k = 0; k < sd->update_window_dims.n; k++) win |= sd->update_window_dims.v[k] == ud;
+    if (win) continue;
+    if (id == sd->index_vector_dim) id++;
+    Instr *s = isz && id < is->rank ? isz[id] : NULL;
+    if (!s && usz) s = usz[ud];
+    if (s && id < is->rank) {
+      int64_t big = type_bits(is->type) >= 32 ? INT32_MAX : (1 << (type_bits(is->type) - 1)) - 1;
+      if (type_kind(is->type) == TK_UINT) big = type_bits(is->type) >= 32 ? INT32_MAX : (1 << type_bits(is->type)) - 1;
+      Instr *fill = eu_scalar(P->c, is->type, (double)big);
+      if (!fill || !(idx = mask(P, idx, id, s, fill))) return cxla_oom();
+    }
+    id++;
+  }
+  in->operands[n] = idx;
+  int rank = in->operands[0]->shape->rank;
+  for (int k = 0; k < n; k++)
+    for (int d = 0; szs[k] && d < rank; d++)
+      if (szs[k][d]) osz[(in->shape->type == T_TUPLE ? k * rank : 0) + d] = szs[k][d];
+  return NULL;
+}
+
+/* concatenate along a dynamic dim: each operand written after the sizes
+ * of the ones before it (dynamic-update-slice into zeros; the bounds add
+ * up, so no write is clamped). */
+static cxla_status pad_concat(Pad *P, Instr *in, Instr ***szs, Instr **osz, Instr **out) {
+  int d = (int)in->dimensions.v[0];
+  const Shape *s = in->shape;
+  int rank = s->rank;
+  for (int k = 0; k < in->noperands; k++)
+    for (int e = 0; szs[k] && e < rank; e++)
+      if (e != d && szs[k][e] && !osz[e]) osz[e] = szs[k][e];
+  bool dyn = false;
+  for (int k = 0; k < in->noperands; k++) dyn |= szs[k] && szs[k][d];
+  if (!dyn) return NULL;
+  Instr *acc = bcast(P, zero_of(P, s->type), rank, s->dims);
+  Instr *off = k_s32(P, 0);
+  Instr *zero = k_s32(P, 0);
+  for (int k = 0; k < in->noperands && acc; k++) {
+    Instr *x = in->operands[k];
+    Instr **ops = arena_array(&P->a, (size_t)rank + 2, sizeof(Instr *));
+    Shape *sh = shape_clone(&P->m->arena, acc->shape);
+    if (!ops || !sh) return cxla_oom();
+    ops[0] = acc;
+    ops[1] = x;
+    for (int e = 0; e < rank; e++) ops[2 + e] = e == d ? off : zero;
+    acc = comp_add_instr(P->c, OP_DYNAMIC_UPDATE_SLICE, sh, rank + 2, ops, NULL);
+    off = bin(P, OP_ADD, off, size_of(P, szs[k], d, x->shape->dims[d]));
+  }
+  if (!acc || !off) return cxla_oom();
+  osz[d] = off;
+  *out = acc;
+  return NULL;
+}
+
+/* reverse of a dynamic dim: the data ends up at the end; moved back by a
+ * dynamic-slice of the reversal padded by the bound. */
+static cxla_status pad_reverse(Pad *P, Instr *in, Instr **xs, Instr **out) {
+  const Shape *s = in->shape;
+  int rank = s->rank;
+  Instr *cur = in;
+  for (int k = 0; k < in->dimensions.n; k++) {
+    int d = (int)in->dimensions.v[k];
+    if (!xs[d]) continue;
+    int64_t *dims = arena_i64dup(&P->a, s->dims, (size_t)rank);
+    PadDim *pd = arena_array(&P->m->arena, (size_t)rank, sizeof(PadDim));
+    Instr **ops = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
+    if (!dims || !pd || !ops) return cxla_oom();
+    memset(pd, 0, (size_t)rank * sizeof *pd);
+    pd[d].hi = s->dims[d];
+    dims[d] *= 2;
+    Shape *ps = new_shape(P, s->type, rank, dims);
+    Instr *pops[2] = {cur, zero_of(P, s->type)};
+    Instr *padded = ps && pops[1] ? comp_add_instr(P->c, OP_PAD, ps, 2, pops, NULL) : NULL;
+    if (!padded) return cxla_oom();
+    padded->attrs |= A_PADDING;
+    padded->padding = pd;
+    ops[0] = padded;
+    Instr *zero = k_s32(P, 0);
+    Instr *start = bin(P, OP_SUBTRACT, k_s32(P, s->dims[d]), xs[d]);
+    for (int e = 0; e < rank; e++) ops[1 + e] = e == d ? start : zero;
+    Shape *os = new_shape(P, s->type, rank, s->dims);
+    if (!zero || !start || !os) return cxla_oom();
+    Instr *ds = comp_add_instr(P->c, OP_DYNAMIC_SLICE, os, rank + 1, ops, NULL);
+    if (!ds || !(ds->slice_sizes.v = arena_i64dup(&P->m->arena, s->dims, (size_t)rank))) return cxla_oom();
+    ds->slice_sizes.n = rank;
+    ds->attrs |= A_DYN_SLICE_SIZES;
+    cur = ds;
+  }
+  *out = cur;
+  return NULL;
+}
+
+/* sort along a dynamic dim: one more operand, pred "is padding", and a
+ * comparator that puts padding last and otherwise asks the original. */
+static cxla_status pad_sort(Pad *P, Instr *in, Instr **sz, Instr **out) {
+  int d = (int)in->dimensions.v[0];
+  if (!sz || !sz[d]) return NULL;
+  Computation *orig = in->called[0];
+  if (!orig || orig->nparams != 2 * in->noperands) return unsupported(in, "a sort whose comparator does not match");
+  for (int i = 0; i < orig->ninstrs; i++)
+    if (orig->instrs[i]->ncalled) return unsupported(in, "a comparator that calls other computations");
+  HloModule *m = P->m;
+  const Shape *x = in->operands[0]->shape;
+  Instr *is_pad = cmp(P, iota(P, x->rank, x->dims, d), bcast(P, sz[d], x->rank, x->dims), CMP_GE);
+  Computation *f = comp_clone(m, orig, NULL);
+  if (!is_pad || !f) return cxla_oom();
+  /* callees first: the clone goes to the front (it calls nothing) */
+  memmove(&m->comps[1], &m->comps[0], (size_t)(m->ncomps - 1) * sizeof(Computation *));
+  m->comps[0] = f;
+  int np = f->nparams;
+  Instr **params = arena_array(&m->arena, (size_t)np + 2, sizeof(Instr *));
+  if (!params) return cxla_oom();
+  memcpy(params, f->params, (size_t)np * sizeof *params);
+  for (int k = 0; k < 2; k++) {
+    Shape *ps = new_shape(P, T_PRED, 0, NULL);
+    char name[48];
+    snprintf(name, sizeof name, "is_padding.%s", k ? "rhs" : "lhs");
+    Instr *p = ps ? comp_add_instr(f, OP_PARAMETER, ps, 0, NULL, name) : NULL;
+    if (!p) return cxla_oom();
+    p->param_number = np + k;
+    params[np + k] = p;
+  }
+  f->params = params;
+  f->nparams = np + 2;
+  Computation *save = P->c;
+  P->c = f;
+  Instr *ne = cmp(P, params[np], params[np + 1], CMP_NE);
+  Instr *lhs_first = params[np + 1]; /* differing: lhs goes first when rhs is padding */
+  Instr *root = sel(P, ne, lhs_first, f->root);
+  P->c = save;
+  if (!root) return cxla_oom();
+  f->root = root;
+  comp_renumber(f);
+  /* the new sort */
+  int n = in->noperands;
+  Instr **ops = arena_array(&P->a, (size_t)n + 1, sizeof(Instr *));
+  Shape **leaves = arena_array(&m->arena, (size_t)n + 1, sizeof(Shape *));
+  if (!ops || !leaves) return cxla_oom();
+  for (int k = 0; k < n; k++) {
+    ops[k] = in->operands[k];
+    leaves[k] = shape_clone(&m->arena, in->operands[k]->shape);
+    if (!leaves[k]) return cxla_oom();
+  }
+  ops[n] = is_pad;
+  leaves[n] = is_pad->shape;
+  Shape *ts = shape_new_tuple(&m->arena, n + 1, leaves);
+  Instr *ns = ts ? instr_clone(P->c, in, n + 1, ops, NULL) : NULL;
+  if (!ns) return cxla_oom();
+  ns->shape = ts;
+  ns->called[0] = f;
+  /* what the old sort's users read: its one array, or a tuple of them */
+  Instr **gtes = arena_array(&P->a, (size_t)n, sizeof(Instr *));
+  if (!gtes) return cxla_oom();
+  for (int k = 0; k < n; k++) {
+    Shape *gs = shape_clone(&m->arena, leaves[k]);
+    Instr *g = gs ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, gs, 1, &ns, NULL) : NULL;
+    if (!g) return cxla_oom();
+    g->attrs |= A_INDEX;
+    g->index = k;
+    gtes[k] = g;
+  }
+  if (in->shape->type != T_TUPLE) {
+    *out = gtes[0];
+    return NULL;
+  }
+  Shape *os = shape_clone(&m->arena, in->shape);
+  *out = os ? comp_add_instr(P->c, OP_TUPLE, os, n, gtes, NULL) : NULL;
+  return *out ? NULL : cxla_oom();
+}
+
+/* pad: the operand's padding reads the pad value, so that edge padding
+ * follows the data; size = lo + size + hi + interior * (size - 1). */
+static cxla_status pad_pad(Pad *P, Instr *in, Instr **xs, Instr **osz) {
+  Instr *x = in->operands[0];
+  for (int d = 0; d < x->shape->rank; d++) {
+    if (!xs[d]) continue;
+    const PadDim *pd = &in->padding[d];
+    if (!(x = mask(P, x, d, xs[d], in->operands[1]))) return cxla_oom();
+    Instr *s = bin(P, OP_ADD, xs[d], k_s32(P, pd->lo + pd->hi - pd->interior));
+    s = bin(P, OP_ADD, s, bin(P, OP_MULTIPLY, xs[d], k_s32(P, pd->interior)));
+    /* an empty operand takes no interior padding */
+    s = sel(P, cmp(P, xs[d], k_s32(P, 0), CMP_GT), s, k_s32(P, pd->lo + pd->hi));
+    if (!s) return cxla_oom();
+    osz[d] = s;
+  }
+  in->operands[0] = x;
+  return NULL;
+}
+
+static bool slice_whole(const Instr *in, int d) {
+  const SliceDim *s = &in->slice[d];
+  return s->start == 0 && s->stride == 1 && s->limit == in->operands[0]->shape->dims[d];
+}
+
+/* One instruction of the walk: its operands' sizes in ops_sz (before
+ * their replacement), its own into osz; *out what users read instead. */
+static cxla_status visit(Pad *P, Instr *in, Instr ***ops_sz, Instr **osz, Instr **out) {
+  int nops = in->noperands;
+  Instr **s0 = nops ? ops_sz[0] : NULL;
+  switch (in->op) {
+  case OP_SET_DIMENSION_SIZE: {
+    int d = in->dimensions.n == 1 ? (int)in->dimensions.v[0] : -1;
+    if (d < 0 || d >= in->shape->rank) return unsupported(in, "no single dimension");
+    for (int e = 0; s0 && e < in->shape->rank; e++) osz[e] = s0[e];
+    osz[d] = in->operands[1];
+    *out = in->operands[0];
+    return NULL;
+  }
+  case OP_GET_DIMENSION_SIZE: {
+    int d = in->dimensions.n == 1 ? (int)in->dimensions.v[0] : -1;
+    const Shape *x = in->operands[0]->shape;
+    if (d < 0 || d >= x->rank) return unsupported(in, "no single dimension");
+    Instr *s = size_of(P, s0, d, x->dims[d]);
+    if (!s) return cxla_oom();
+    if (s->shape->type != in->shape->type) {
+      Shape *cs = new_shape(P, in->shape->type, 0, NULL);
+      if (!cs || !(s = comp_add_instr(P->c, OP_CONVERT, cs, 1, &s, NULL))) return cxla_oom();
+    }
+    *out = s;
+    return NULL;
+  }
+  case OP_CUSTOM_CALL:
+    if (is_custom(in, "SliceToDynamic")) {
+      /* SliceToDynamic(data, size_0, ..., size_r-1): the sizes of every dim */
+      if (nops != 1 + in->shape->rank) return unsupported(in, "SliceToDynamic takes the data and one size a dimension");
+      for (int d = 0; d < in->shape->rank; d++)
+        if (in->shape->dynamic && in->shape->dynamic[d]) osz[d] = in->operands[1 + d];
+      *out = in->operands[0];
+      return NULL;
+    }
+    if (is_custom(in, "DynamicConvolutionForward")) return pad_dynamic_conv(P, in, s0, ops_sz[1], osz, out);
+    break;
+  case OP_TUPLE: {
+    int off = 0;
+    for (int k = 0; k < nops; k++) {
+      int nd = flat_dims(in->operands[k]->shape);
+      for (int e = 0; ops_sz[k] && e < nd; e++) osz[off + e] = ops_sz[k][e];
+      off += nd;
+    }
+    return NULL;
+  }
+  case OP_GET_TUPLE_ELEMENT: {
+    int off = leaf_offset(P, in->operands[0], (int)in->index);
+    if (off < 0) return cxla_oom();
+    int nd = flat_dims(in->shape);
+    for (int e = 0; s0 && e < nd; e++) osz[e] = s0[off + e];
+    return NULL;
+  }
+  case OP_OPT_BARRIER: case OP_COPY: case OP_BITCAST_CONVERT: case OP_MAP:
+  case OP_DYNAMIC_UPDATE_SLICE: case OP_ADD_DEPENDENCY:
+    for (int e = 0; s0 && e < flat_dims(in->shape) && e < flat_dims(in->operands[0]->shape); e++)
+      osz[e] = s0[e];
+    if (in->op == OP_MAP)
+      for (int k = 1; k < nops; k++)
+        for (int e = 0; ops_sz[k] && e < in->shape->rank; e++)
+          if (!osz[e]) osz[e] = ops_sz[k][e];
+    return NULL;
+  case OP_BROADCAST:
+    for (int k = 0; s0 && k < in->dimensions.n; k++) osz[in->dimensions.v[k]] = s0[k];
+    return NULL;
+  case OP_TRANSPOSE:
+    for (int k = 0; s0 && k < in->dimensions.n; k++) osz[k] = s0[in->dimensions.v[k]];
+    return NULL;
+  case OP_RESHAPE: case OP_BITCAST:
+    return s0 ? pad_reshape(P, in, s0, osz, out) : NULL;
+  case OP_DYNAMIC_RESHAPE:
+    return pad_dynamic_reshape(P, in, s0, osz, out);
+  case OP_SLICE:
+    for (int d = 0; s0 && d < in->shape->rank; d++)
+      if (s0[d] && slice_whole(in, d)) osz[d] = s0[d];
+    return NULL;
+  case OP_DYNAMIC_SLICE:
+    for (int d = 0; s0 && d < in->shape->rank; d++)
+      if (s0[d] && in->slice_sizes.v[d] == in->operands[0]->shape->dims[d]) osz[d] = s0[d];
+    return NULL;
+  case OP_REDUCE: return pad_reduce(P, in, ops_sz, osz);
+  case OP_REDUCE_WINDOW: return pad_reduce_window(P, in, ops_sz, osz);
+  case OP_DOT: return pad_dot(P, in, s0, ops_sz[1], osz);
+  case OP_CONVOLUTION: return pad_conv(P, in, s0, ops_sz[1], osz);
+  case OP_GATHER: return pad_gather(P, in, s0, ops_sz[1], osz);
+  case OP_SCATTER: return pad_scatter(P, in, ops_sz, osz);
+  case OP_CONCATENATE: return pad_concat(P, in, ops_sz, osz, out);
+  case OP_PAD: return s0 ? pad_pad(P, in, s0, osz) : NULL;
+  case OP_REVERSE:
+    for (int d = 0; s0 && d < in->shape->rank; d++) osz[d] = s0[d];
+    return s0 ? pad_reverse(P, in, s0, out) : NULL;
+  case OP_SORT: {
+    int rank = in->operands[0]->shape->rank;
+    int nleaves = in->shape->type == T_TUPLE ? in->shape->ntuple : 1;
+    for (int k = 0; k < nops; k++)
+      for (int d = 0; ops_sz[k] && d < rank; d++)
+        if (ops_sz[k][d] && !osz[d]) osz[d] = ops_sz[k][d];
+    for (int l = 1; l < nleaves; l++) memcpy(&osz[l * rank], osz, (size_t)rank * sizeof *osz);
+    return pad_sort(P, in, osz, out);
+  }
+  default:
+    break;
+  }
+  if (op_info(in->op)->flags & OPF_EW) {
+    for (int k = 0; k < nops; k++)
+      if (in->operands[k]->shape->rank == in->shape->rank)
+        for (int d = 0; ops_sz[k] && d < in->shape->rank; d++)
+          if (ops_sz[k][d] && !osz[d]) osz[d] = ops_sz[k][d];
+    return NULL;
+  }
+  return unsupported(in, "a dynamic dimension reaches it");
+}
+
+static cxla_status walk(Pad *P) {
+  Computation *c = P->c;
+  comp_renumber(c);
+  int n = P->n = c->ninstrs;
+  P->size = arena_array(&P->a, (size_t)n + 1, sizeof *P->size);
+  P->repl = arena_array(&P->a, (size_t)n + 1, sizeof *P->repl);
+  P->offs = arena_array(&P->a, (size_t)n + 1, sizeof *P->offs);
+  if (!P->size || !P->repl || !P->offs) return cxla_oom();
+  memset(P->offs, 0, ((size_t)n + 1) * sizeof *P->offs);
+  memset(P->size, 0, ((size_t)n + 1) * sizeof *P->size);
+  memset(P->repl, 0, ((size_t)n + 1) * sizeof *P->repl);
+  for (int i = 0; i < n; i++) {
+    Instr *in = c->instrs[i];
+    int nops = in->noperands;
+    Instr ***ops_sz = arena_array(&P->a, (size_t)nops + 1, sizeof *ops_sz);
+    if (!ops_sz) return cxla_oom();
+    bool dyn = false;
+    for (int k = 0; k < nops; k++) {
+      ops_sz[k] = sizes_of(P, in->operands[k]);
+      dyn |= ops_sz[k] != NULL;
+      in->operands[k] = resolve(P, in->operands[k]);
+    }
+    for (int k = 0; k < in->ncontrol_preds; k++) in->control_preds[k] = resolve(P, in->control_preds[k]);
+    if (calls_dynamic(in) && (in->op != OP_CONDITIONAL || dyn))
+      return unsupported(in, in->op == OP_CONDITIONAL
+                                 ? "a dynamic dimension flows into a conditional's branch"
+                                 : "a computation it calls gives a result of dynamic size");
+    if (in->op == OP_CONDITIONAL && calls_dynamic(in)) {
+      Instr **osz = new_sizes(P, in->shape);
+      Instr *out = NULL;
+      if (!osz) return cxla_oom();
+      TRY(pad_conditional(P, in, osz, &out));
+      P->repl[i] = out;
+      if (any_size(osz, flat_dims(in->shape))) P->size[i] = osz;
+      continue;
+    }
+    if (!dyn && in->op != OP_SET_DIMENSION_SIZE && in->op != OP_GET_DIMENSION_SIZE &&
+        in->op != OP_DYNAMIC_RESHAPE && !is_custom(in, "SliceToDynamic") &&
+        !is_custom(in, "DynamicConvolutionForward"))
+      continue;
+    if (dyn && in->ncalled && in->op != OP_REDUCE && in->op != OP_REDUCE_WINDOW &&
+        in->op != OP_SCATTER && in->op != OP_SORT && in->op != OP_MAP)
+      return unsupported(in, "a dynamic dimension flows into a computation it calls");
+    Instr **osz = new_sizes(P, in->shape);
+    if (!osz) return cxla_oom();
+    Instr *out = NULL;
+    TRY(visit(P, in, ops_sz, osz, &out));
+    if (out) {
+      P->repl[i] = out;
+      if (out->id >= 0 && out->id < n && c->instrs[out->id] == out && P->repl[out->id])
+        P->repl[i] = P->repl[out->id];
+    }
+    if (any_size(osz, flat_dims(in->shape))) P->size[i] = osz;
+  }
+  return NULL;
+}
+
+/* The ranks of s's leaves, depth first (tuple nesting is bounded by
+ * the readers). */
+static void leaf_ranks(const Shape *s, int *ranks, int *n) {
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++) leaf_ranks(s->tuple[i], ranks, n);
+    return;
+  }
+  ranks[(*n)++] = type_is_array(s->type) ? s->rank : 0;
+}
+
+static int count_leaves(const Shape *s) {
+  if (s->type != T_TUPLE) return 1;
+  int n = 0;
+  for (int i = 0; i < s->ntuple; i++) n += count_leaves(s->tuple[i]);
+  return n;
+}
+
+/* Entry: the root as tuple(root, sizes...), out filled. */
+static cxla_status expose_results(Pad *P, Instr **root_sz, DynamicResults *out) {
+  Computation *c = P->c;
+  Instr *root = c->root;
+  const Shape *rs = root->shape;
+  int ndims = flat_dims(rs), nleaves = count_leaves(rs), nsz = 0;
+  for (int e = 0; e < ndims; e++) nsz += root_sz[e] != NULL;
+  int *ranks = arena_array(&P->a, (size_t)nleaves + 1, sizeof(int));
+  if (!ranks) return cxla_oom();
+  int nl = 0;
+  leaf_ranks(rs, ranks, &nl);
+  out->nresults = nleaves;
+  out->dims_at = cxla_calloc((size_t)nleaves + 1, sizeof(int));
+  out->size_leaf = cxla_calloc((size_t)ndims + 1, sizeof(int));
+  if (!out->dims_at || !out->size_leaf) return cxla_oom();
+  for (int l = 0; l < nleaves; l++) out->dims_at[l + 1] = out->dims_at[l] + ranks[l];
+  Instr **ops = arena_array(&P->a, (size_t)nsz + 1, sizeof(Instr *));
+  Shape **shapes = arena_array(&P->m->arena, (size_t)nsz + 1, sizeof(Shape *));
+  if (!ops || !shapes) return cxla_oom();
+  ops[0] = root;
+  shapes[0] = root->shape;
+  int k = 1;
+  for (int e = 0; e < ndims; e++) {
+    out->size_leaf[e] = -1;
+    if (!root_sz[e]) continue;
+    out->size_leaf[e] = nleaves + k - 1;
+    ops[k] = root_sz[e];
+    shapes[k++] = root_sz[e]->shape;
+  }
+  Shape *ts = shape_new_tuple(&P->m->arena, k, shapes);
+  Instr *t = ts ? comp_add_instr(c, OP_TUPLE, ts, k, ops, NULL) : NULL;
+  if (!t) return cxla_oom();
+  c->root = t;
+  if (P->m->entry_layout) {
+    Shape *l = shape_clone(&P->m->arena, ts);
+    if (!l) return cxla_oom();
+    clear_dynamic(l);
+    TRY(shape_set_default_layout(&P->m->arena, l));
+    P->m->entry_layout->result = l;
+  }
+  return NULL;
+}
+
+void dynamic_results_free(DynamicResults *r) {
+  if (!r) return;
+  cxla_free(r->dims_at);
+  cxla_free(r->size_leaf);
+  memset(r, 0, sizeof *r);
+}
+
+cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
+  memset(out, 0, sizeof *out);
+  if (!dynamic_padder_needed(m)) return NULL;
+  /* calls first: a dynamic value may flow through one */
+  PassContext ctx = {0};
+  bool changed = false;
+  TRY(pass_call_inliner(m, &ctx, &changed));
+  cxla_status s = NULL;
+  /* how many calls each computation has (a conditional's branch hands
+   * sizes out only to its one caller): counted through scratch, which
+   * then holds each computation's RootSizes */
+  int *callers = cxla_calloc((size_t)m->ncomps + 1, sizeof *callers);
+  if (!callers) return cxla_oom();
+  for (int ci = 0; ci < m->ncomps; ci++) m->comps[ci]->scratch = &callers[ci];
+  for (int ci = 0; ci < m->ncomps; ci++) {
+    Computation *c = m->comps[ci];
+    for (int i = 0; i < c->ninstrs; i++)
+      for (int k = 0; k < c->instrs[i]->ncalled; k++)
+        if (c->instrs[i]->called[k] && c->instrs[i]->called[k]->scratch)
+          ++*(int *)c->instrs[i]->called[k]->scratch;
+  }
+  for (int ci = 0; ci < m->ncomps; ci++) m->comps[ci]->scratch = NULL;
+  int ncomps = m->ncomps; /* sort comparators added by the walk need no walk */
+  Computation **comps = cxla_calloc((size_t)ncomps + 1, sizeof *comps);
+  if (!comps) return cxla_oom();
+  memcpy(comps, m->comps, (size_t)ncomps * sizeof *comps);
+  for (int ci = 0; ci < ncomps && !s; ci++) {
+    Pad P = {.m = m, .c = comps[ci]};
+    arena_init(&P.a);
+    s = walk(&P);
+    Computation *c = comps[ci];
+    if (!s) {
+      Instr *r = c->root;
+      Instr **root_sz = r->id >= 0 && r->id < P.n && c->instrs[r->id] == r ? P.size[r->id] : NULL;
+      c->root = resolve(&P, r);
+      if (root_sz && !c->is_entry) {
+        /* for the caller: a conditional hands the sizes on (pad_conditional) */
+        int nd = flat_dims(c->root->shape);
+        RootSizes *rsz = arena_alloc(&m->arena, sizeof *rsz);
+        Instr **copy = arena_array(&m->arena, (size_t)nd + 1, sizeof *copy);
+        if (!rsz || !copy) {
+          s = cxla_oom();
+        } else {
+          memcpy(copy, root_sz, (size_t)nd * sizeof *copy);
+          *rsz = (RootSizes){nd, copy, callers[ci]};
+          c->scratch = rsz;
+        }
+      } else if (root_sz) {
+        s = expose_results(&P, root_sz, out);
+      }
+    }
+    /* pruned at the end: a branch's sizes are unused until its caller */
+    if (!s) s = comp_sort(c);
+    arena_destroy(&P.a);
+  }
+  cxla_free(comps);
+  cxla_free(callers);
+  for (int ci = 0; ci < m->ncomps; ci++) m->comps[ci]->scratch = NULL;
+  if (s) return s;
+  for (int ci = 0; ci < m->ncomps; ci++) {
+    Computation *c = m->comps[ci];
+    TRY(comp_sort(c));
+    comp_prune(c);
+    for (int i = 0; i < c->ninstrs; i++) clear_dynamic(c->instrs[i]->shape);
+  }
+  if (m->entry_layout) {
+    for (int i = 0; i < m->entry_layout->nparams; i++) clear_dynamic(m->entry_layout->params[i]);
+    clear_dynamic(m->entry_layout->result);
+  }
+  return module_mark_side_effects(m);
+}

@@ -1,0 +1,62 @@
+/* dynamic_padder.h: bounded dynamic shapes made static, as XLA's
+ * DynamicPadder does before it compiles.
+ *
+ * TensorFlow's bridge writes programs whose sizes depend on data with
+ * bounded dynamic dimensions: tf.where and tf.boolean_mask give an
+ * s64[<=8,1] through set-dimension-size (the data is the bound's worth,
+ * the first `size` rows hold the values), tf.shape and tf.reduce_mean read
+ * the size back with get-dimension-size, and XLA's optimized text hands a
+ * dynamic result out through the custom call "SliceToDynamic". Every array
+ * keeps its bound's worth of storage; the pass tracks, for each
+ * dimension of each value, the s32[] instruction holding its size, and
+ * rewrites what reads the padding so that it cannot change a result:
+ *   - set-dimension-size and SliceToDynamic become their data operand;
+ *     get-dimension-size becomes the size (a constant where static);
+ *   - reduce and reduce-window over a dynamic dimension read their init
+ *     value in the padding; dot and convolution a zero in a dynamic
+ *     contracting (input feature, spatial) dimension; pad the pad value,
+ *     so that the edge padding follows the data;
+ *   - scatter's updates in the padding of its scatter dimensions get an
+ *     index out of bounds (skipped, as XLA skips them);
+ *   - reverse shifts the data back to the start; concatenate along a
+ *     dynamic dimension places each operand after the previous one's size;
+ *     sort along one orders the padding last;
+ *   - sizes follow the data through elementwise ops, broadcast, transpose,
+ *     reshape (a dynamic dimension that stays one dimension, or the
+ *     leading one of those merged or split; merged after another one, and
+ *     dynamic-reshape, gather the data into place), slice and
+ *     dynamic-slice of a whole dimension (a part is static), gather,
+ *     tuples, DynamicConvolutionForward (VALID, or SAME with stride 1);
+ *   - a conditional whose branches give dynamic results: each branch
+ *     returns tuple(result, sizes...), its users read them apart.
+ * Calls are inlined first. A dynamic dimension reaching any other op (a while loop's state, a
+ * conditional's operand, another custom call) is an UNIMPLEMENTED error
+ * naming the op, never a silent wrong answer.
+ *
+ * The entry's dynamic results: the root becomes tuple(old root, sizes...),
+ * one s32[] leaf per dynamic dimension of a result leaf, and `out` says
+ * which. The runtime trims each result to its sizes after running (the
+ * values past them are padding). Afterwards no shape in the module is
+ * dynamic. Linear in the module: each instruction is visited once. */
+#ifndef CXLA_DYNAMIC_PADDER_H
+#define CXLA_DYNAMIC_PADDER_H
+
+#include "ir/ir.h"
+
+typedef struct DynamicResults {
+  int nresults;   /* leaves of the entry's result as it was; 0: no dynamic result (root unchanged) */
+  int *dims_at;   /* nresults + 1 offsets into size_leaf: leaf i's dims are [dims_at[i], dims_at[i+1]) */
+  int *size_leaf; /* per dim of a result leaf: the leaf of the new result holding its size, or -1 */
+} DynamicResults;
+
+/* Whether any shape in m has a dynamic dimension or any instruction is a
+ * set-dimension-size or SliceToDynamic: one scan. */
+bool dynamic_padder_needed(const HloModule *m);
+
+/* Rewrites m as above; out (owned by the caller: dynamic_results_free)
+ * describes the result. On error m may be partly rewritten. */
+cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out);
+
+void dynamic_results_free(DynamicResults *r);
+
+#endif
