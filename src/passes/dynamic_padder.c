@@ -74,6 +74,7 @@ bool dynamic_padder_needed(const HloModule *m) {
       const Instr *in = c->instrs[i];
       if (in->op == OP_SET_DIMENSION_SIZE || in->op == OP_DYNAMIC_RESHAPE ||
           is_custom(in, "SliceToDynamic") || is_custom(in, "DynamicConvolutionForward") ||
+          is_custom(in, "DynamicReduceWindowSamePadding") ||
           shape_dynamic(in->shape))
         return true;
     }
@@ -372,8 +373,7 @@ static cxla_status pad_reshape(Pad *P, Instr *in, Instr **isz, Instr **osz, Inst
   int ni = 0, no = 0;
   for (int d = 0; d < ri; d++) {
     if (x->dims[d] == 0) return unsupported(in, "a reshape of an empty array with a dynamic dimension");
-    if (x->dims[d] != 1) ii[ni++] = d;
-    else if (isz[d]) return unsupported(in, "a reshape of a dynamic dimension of bound 1");
+    if (x->dims[d] != 1) ii[ni++] = d; /* (a dynamic dim of bound 1 reads as static) */
   }
   for (int d = 0; d < ro; d++)
     if (y->dims[d] != 1) oo[no++] = d;
@@ -419,9 +419,96 @@ static cxla_status pad_reshape(Pad *P, Instr *in, Instr **isz, Instr **osz, Inst
 static cxla_status pad_dynamic_reshape(Pad *P, Instr *in, Instr **isz, Instr **osz, Instr **out) {
   int ro = in->shape->rank;
   if (in->noperands != 1 + ro) return unsupported(in, "not one size operand a dimension");
-  for (int d = 0; d < ro; d++) osz[d] = in->operands[1 + d];
+  /* the sizes of the dims the result type calls dynamic (the others are
+   * their bounds, as TensorFlow passes them) */
+  for (int d = 0; d < ro; d++)
+    if (in->shape->dynamic && in->shape->dynamic[d]) osz[d] = in->operands[1 + d];
   if (!(*out = reshape_gather(P, in->operands[0], isz, in->shape, osz)))
     return too_big(in) ? unsupported(in, "more than 2^31 elements") : cxla_oom();
+  return NULL;
+}
+
+/* DynamicReduceWindowSamePadding(x, init) (TensorFlow's pooling over a
+ * dynamic dim, SAME padding): the padding follows each dim's size s,
+ * out = ceil(s / stride), total = max((out - 1) * stride + window - s, 0),
+ * lo = total / 2. x, its padding read as init, is written at lo into a
+ * buffer of init values one window longer than the bound; a reduce-window
+ * without padding over it, cut to the result's bounds, is the pooling. */
+/* The one computation a custom call names in called_computations={%f}
+ * (kept as text by the reader), or NULL. */
+static Computation *custom_callee(Pad *P, const Instr *in) {
+  if (in->ncalled == 1) return in->called[0];
+  const char *v = instr_raw(in, "called_computations");
+  if (!v) return NULL;
+  while (*v == '{' || *v == ' ' || *v == '%') v++;
+  size_t n = strcspn(v, "}, ");
+  char name[256];
+  if (n == 0 || n >= sizeof name || v[n] != '}') return NULL;
+  memcpy(name, v, n);
+  name[n] = '\0';
+  return module_find_computation(P->m, name);
+}
+
+static cxla_status pad_dynamic_reduce_window(Pad *P, Instr *in, Instr **xs, Instr **osz, Instr **out) {
+  Computation *f = custom_callee(P, in);
+  if (in->noperands != 2 || !f || in->shape->type == T_TUPLE)
+    return unsupported(in, "not one operand, one init value and one reducer");
+  Instr *x = in->operands[0], *init = in->operands[1];
+  const Shape *sx = x->shape, *sy = in->shape;
+  int rank = sx->rank;
+  if (in->nwindow != rank || sy->rank != rank || init->shape->rank != 0 || init->shape->type != sx->type)
+    return unsupported(in, "a window, init value or result that does not fit its operand");
+  int64_t *bdims = arena_array(&P->a, (size_t)rank + 1, sizeof(int64_t));
+  Instr **starts = arena_array(&P->a, (size_t)rank + 3, sizeof(Instr *));
+  WindowDim *w = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(WindowDim));
+  SliceDim *sl = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(SliceDim));
+  int64_t *rdims = arena_array(&P->a, (size_t)rank + 1, sizeof(int64_t));
+  if (!bdims || !starts || !w || !sl || !rdims) return cxla_oom();
+  for (int d = 0; d < rank; d++) {
+    const WindowDim *wd = &in->window[d];
+    if (wd->lhs_dilate != 1 || wd->rhs_dilate != 1 || wd->stride < 1 || wd->size < 1)
+      return unsupported(in, "a dilated window");
+    bdims[d] = sx->dims[d] + wd->size;
+    w[d] = (WindowDim){wd->size, wd->stride, 0, 0, 1, 1, false};
+    rdims[d] = sx->dims[d] / wd->stride + 1;
+    if (rdims[d] < sy->dims[d]) return unsupported(in, "a result larger than SAME padding gives");
+    sl[d] = (SliceDim){0, sy->dims[d], 1};
+    Instr *size = size_of(P, xs, d, sx->dims[d]);
+    Instr *stride = k_s32(P, wd->stride);
+    /* out = (s + stride - 1) / stride; total = max((out - 1) * stride + window - s, 0) */
+    Instr *o = bin(P, OP_DIVIDE, bin(P, OP_ADD, size, k_s32(P, wd->stride - 1)), stride);
+    Instr *tot = bin(P, OP_SUBTRACT, bin(P, OP_ADD, bin(P, OP_MULTIPLY, bin(P, OP_SUBTRACT, o, k_s32(P, 1)), stride),
+                                         k_s32(P, wd->size)), size);
+    tot = bin(P, OP_MAXIMUM, tot, k_s32(P, 0));
+    starts[2 + d] = bin(P, OP_DIVIDE, tot, k_s32(P, 2));
+    if (!starts[2 + d] || !o) return cxla_oom();
+    if (xs && xs[d]) {
+      osz[d] = o;
+      if (!(x = mask(P, x, d, xs[d], init))) return cxla_oom();
+    }
+  }
+  Shape *bs = new_shape(P, sx->type, rank, bdims);
+  starts[0] = bs ? bcast(P, init, rank, bdims) : NULL;
+  starts[1] = x;
+  Shape *us = starts[0] ? shape_clone(&P->m->arena, starts[0]->shape) : NULL;
+  Instr *buf = us ? comp_add_instr(P->c, OP_DYNAMIC_UPDATE_SLICE, us, rank + 2, starts, NULL) : NULL;
+  Shape *rs = buf ? new_shape(P, sx->type, rank, rdims) : NULL;
+  Instr *rops[2] = {buf, init};
+  Instr *rw = rs ? comp_add_instr(P->c, OP_REDUCE_WINDOW, rs, 2, rops, NULL) : NULL;
+  if (!rw) return cxla_oom();
+  rw->attrs |= A_WINDOW;
+  rw->nwindow = rank;
+  rw->window = w;
+  rw->called = arena_array(&P->m->arena, 1, sizeof(Computation *));
+  if (!rw->called) return cxla_oom();
+  rw->called[0] = f;
+  rw->ncalled = 1;
+  Shape *ys = new_shape(P, sx->type, rank, sy->dims);
+  Instr *y = ys ? comp_add_instr(P->c, OP_SLICE, ys, 1, &rw, NULL) : NULL;
+  if (!y) return cxla_oom();
+  y->attrs |= A_SLICE;
+  y->slice = sl;
+  *out = y;
   return NULL;
 }
 
@@ -888,6 +975,7 @@ static cxla_status visit(Pad *P, Instr *in, Instr ***ops_sz, Instr **osz, Instr 
       return NULL;
     }
     if (is_custom(in, "DynamicConvolutionForward")) return pad_dynamic_conv(P, in, s0, ops_sz[1], osz, out);
+    if (is_custom(in, "DynamicReduceWindowSamePadding")) return pad_dynamic_reduce_window(P, in, s0, osz, out);
     break;
   case OP_TUPLE: {
     int off = 0;
@@ -1003,10 +1091,11 @@ static cxla_status walk(Pad *P) {
     }
     if (!dyn && in->op != OP_SET_DIMENSION_SIZE && in->op != OP_GET_DIMENSION_SIZE &&
         in->op != OP_DYNAMIC_RESHAPE && !is_custom(in, "SliceToDynamic") &&
-        !is_custom(in, "DynamicConvolutionForward"))
+        !is_custom(in, "DynamicConvolutionForward") && !is_custom(in, "DynamicReduceWindowSamePadding"))
       continue;
     if (dyn && in->ncalled && in->op != OP_REDUCE && in->op != OP_REDUCE_WINDOW &&
-        in->op != OP_SCATTER && in->op != OP_SORT && in->op != OP_MAP)
+        in->op != OP_SCATTER && in->op != OP_SORT && in->op != OP_MAP &&
+        !is_custom(in, "DynamicReduceWindowSamePadding"))
       return unsupported(in, "a dynamic dimension flows into a computation it calls");
     Instr **osz = new_sizes(P, in->shape);
     if (!osz) return cxla_oom();

@@ -192,6 +192,28 @@ case("cond_gives_masked", lambda x: [tf.reduce_sum(tf.cond(x[0] > 0, lambda: tf.
                                              lambda: tf.boolean_mask(x, x < 0)),
                                      tf.cond(x[0] > 0, lambda: tf.boolean_mask(x, x > 2.5), lambda: x)], V)
 
+# ---- more of what reads a masked tensor -------------------------------------------------------
+E6 = rnd(9, (6, 3))
+case("searchsorted", lambda x: tf.searchsorted(tf.sort(tf.boolean_mask(x, x > 0)), tf.constant([0.0, 2.5, 10.0])), V)
+case("embedding_lookup", lambda x, e: tf.nn.embedding_lookup(e, tf.cast(tf.boolean_mask(tf.abs(x), tf.abs(x) < 6), tf.int32)),
+     V, E6)
+case("numpy_nonzero", lambda x: tf.experimental.numpy.nonzero(x > 1)[0], V)
+case("std_segment_mean", lambda x: [tf.math.reduce_std(tf.boolean_mask(x, x > -3)),
+                                    tf.math.unsorted_segment_mean(tf.boolean_mask(x, x > -3),
+                                                                  tf.cast(tf.boolean_mask(tf.abs(x), x > -3), tf.int32) % 3, 3)], V)
+case("where_select_clip", lambda x: [tf.where(tf.boolean_mask(x, x > -3) > 1, 1.0, -1.0),
+                                     tf.clip_by_norm(tf.boolean_mask(x, x > -3), 2.0)], V)
+case("matvec_rows", lambda e: tf.linalg.matvec(tf.boolean_mask(e, e[:, 0] > -1), tf.ones([3])), E6)
+case("loss_of_masked", lambda x: tf.reduce_mean(tf.nn.sigmoid_cross_entropy_with_logits(
+    labels=tf.ones_like(tf.boolean_mask(x, x > 0)), logits=tf.boolean_mask(x, x > 0))), V)
+case("cumsum_inner_axis", lambda e: tf.reduce_sum(tf.cumsum(tf.boolean_mask(e, e[:, 0] > -1), axis=1), axis=1), E6)
+case("tile_rows", lambda e: tf.tile(tf.boolean_mask(e, e[:, 0] > -1), [2, 1]), E6)
+case("max_pool_valid", lambda e: tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[None], 2, 1, "VALID"), E6)
+case("pool_same", lambda e: [tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[None], 2, 2, "SAME"),
+                             tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[None], 3, 2, "SAME"),
+                             tf.nn.avg_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[None], 3, 1, "SAME")], E6)
+case("pool_same_odd", lambda e: tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], 3, 2, "SAME"), E6)
+
 def main(argv=None):
     import argparse
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
