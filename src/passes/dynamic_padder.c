@@ -169,6 +169,16 @@ static bool calls_dynamic(const Instr *in) {
   return false;
 }
 
+/* The bounds of every dim of s's leaves, depth first, into out[*at..]
+ * (tuple nesting is bounded by the readers). */
+static void flat_bounds(const Shape *s, int64_t *out, int *at) {
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++) flat_bounds(s->tuple[i], out, at);
+    return;
+  }
+  for (int d = 0; type_is_array(s->type) && d < s->rank; d++) out[(*at)++] = s->dims[d];
+}
+
 /* A conditional whose branches give dynamic results: each branch returns
  * tuple(result, sizes...) (a branch where a dim is static gives its
  * bound), and the users read element 0 and the sizes from the rest. */
@@ -190,32 +200,8 @@ static cxla_status pad_conditional(Pad *P, Instr *in, Instr **osz, Instr **out) 
     }
     which[e] = dyn ? k++ : -1;
   }
-  /* each dim's bound, from the flat list of the result's leaves */
   int at = 0;
-  const Shape *stack[64];
-  int idx[64], top = 0;
-  stack[0] = in->shape;
-  idx[0] = 0;
-  if (in->shape->type != T_TUPLE) {
-    for (int d = 0; d < in->shape->rank; d++) bound[at++] = in->shape->dims[d];
-  } else {
-    top = 1;
-    while (top) {
-      const Shape *t = stack[top - 1];
-      if (idx[top - 1] >= t->ntuple) {
-        top--;
-        continue;
-      }
-      const Shape *e = t->tuple[idx[top - 1]++];
-      if (e->type == T_TUPLE) {
-        if (top == 64) return unsupported(in, "a result nested more than 64 tuples deep");
-        stack[top] = e;
-        idx[top++] = 0;
-      } else if (type_is_array(e->type)) {
-        for (int d = 0; d < e->rank; d++) bound[at++] = e->dims[d];
-      }
-    }
-  }
+  flat_bounds(in->shape, bound, &at);
   Shape **leaves = arena_array(&m->arena, (size_t)k + 2, sizeof(Shape *));
   if (!leaves) return cxla_oom();
   leaves[0] = in->shape;

@@ -199,6 +199,33 @@ def generate(c, out_root):
     return problems
 
 
+def sweep_main(cases, doc, argv=None):
+    """The command line of the sweep generators (gen_tf_sweep.py,
+    gen_tf_dynamic.py): --out DIR, --only REGEX, --list; a case TensorFlow
+    cannot compile is reported and skipped."""
+    import argparse
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    ap.add_argument("--only", help="regex: only cases whose name matches")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args(argv)
+    cases = [c for c in cases if not a.only or re.search(a.only, c.name)]
+    if a.list:
+        print("\n".join(c.name for c in cases))
+        return 0
+    n = skipped = 0
+    for c in cases:
+        try:
+            generate(c, a.out)
+            n += 1
+        except Exception as e:  # noqa: BLE001 - an op XLA cannot compile here
+            skipped += 1
+            print("skipped %s: %s: %s" % (c.name, type(e).__name__, str(e).splitlines()[0][:200] if str(e) else ""),
+                  file=sys.stderr)
+    print("wrote %d case(s), %d skipped" % (n, skipped))
+    return 0
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--only", help="regex: only cases whose name matches")

@@ -214,28 +214,9 @@ case("pool_same", lambda e: [tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[N
                              tf.nn.avg_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[None], 3, 1, "SAME")], E6)
 case("pool_same_odd", lambda e: tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], 3, 2, "SAME"), E6)
 
+
 def main(argv=None):
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", help="regex: only cases whose name matches")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args(argv)
-    cases = [c for c in CASES if not a.only or re.search(a.only, c.name)]
-    if a.list:
-        print("\n".join(c.name for c in cases))
-        return 0
-    n = skipped = 0
-    for c in cases:
-        try:
-            GT.generate(c, a.out)
-            n += 1
-        except Exception as e:  # noqa: BLE001 - an op XLA cannot compile here
-            skipped += 1
-            print("skipped %s: %s: %s" % (c.name, type(e).__name__, str(e).splitlines()[0][:200] if str(e) else ""),
-                  file=sys.stderr)
-    print("wrote %d case(s), %d skipped" % (n, skipped))
-    return 0
+    return GT.sweep_main(CASES, __doc__, argv)
 
 
 if __name__ == "__main__":

@@ -270,27 +270,7 @@ case("stft_frame", lambda x: [tf.abs(tf.signal.stft(x, 16, 8, 16)), tf.signal.fr
 
 
 def main(argv=None):
-    import argparse
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--only", help="regex: only cases whose name matches")
-    ap.add_argument("--list", action="store_true")
-    ap.add_argument("--out", required=True)
-    a = ap.parse_args(argv)
-    cases = [c for c in CASES if not a.only or re.search(a.only, c.name)]
-    if a.list:
-        print("\n".join(c.name for c in cases))
-        return 0
-    n = skipped = 0
-    for c in cases:
-        try:
-            GT.generate(c, a.out)
-            n += 1
-        except Exception as e:  # noqa: BLE001 - an op XLA cannot compile here
-            skipped += 1
-            print("skipped %s: %s: %s" % (c.name, type(e).__name__, str(e).splitlines()[0][:200] if str(e) else ""),
-                  file=sys.stderr)
-    print("wrote %d case(s), %d skipped" % (n, skipped))
-    return 0
+    return GT.sweep_main(CASES, __doc__, argv)
 
 
 if __name__ == "__main__":
