@@ -498,10 +498,78 @@ static cxla_status pad_dynamic_reduce_window(Pad *P, Instr *in, Instr **xs, Inst
   return NULL;
 }
 
+/* SAME with a stride: the padding depends on each spatial size s, as for
+ * pooling (pad_dynamic_reduce_window): x, zeros past its sizes, is written
+ * at lo = max((out - 1) * stride + window - s, 0) / 2 into zeros one
+ * window longer than the bound, convolved without padding and cut to the
+ * result's bounds; out = ceil(s / stride). c: the convolution (window
+ * without padding) still reading x. */
+static cxla_status pad_same_strided_conv(Pad *P, Instr *c, Instr **xs, Instr **ks, Instr **osz, Instr **out) {
+  const ConvDims *cd = &c->conv;
+  Instr *x = c->operands[0];
+  const Shape *sx = x->shape, *sy = c->shape;
+  int rank = sx->rank, ns = cd->nspatial;
+  int64_t *bdims = arena_i64dup(&P->a, sx->dims, (size_t)rank);
+  int64_t *cdims = arena_i64dup(&P->a, sy->dims, (size_t)rank);
+  Instr **starts = arena_array(&P->a, (size_t)rank + 3, sizeof(Instr *));
+  Instr **xs2 = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
+  WindowDim *w = arena_array(&P->m->arena, (size_t)ns + 1, sizeof(WindowDim));
+  SliceDim *sl = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(SliceDim));
+  Instr **spatial_out = arena_array(&P->a, (size_t)ns + 1, sizeof(Instr *));
+  Instr *zero = k_s32(P, 0);
+  if (!bdims || !cdims || !starts || !xs2 || !w || !sl || !spatial_out || !zero) return cxla_oom();
+  for (int d = 0; d < rank; d++) {
+    starts[2 + d] = zero;
+    xs2[d] = xs ? xs[d] : NULL;
+    sl[d] = (SliceDim){0, sy->dims[d], 1};
+  }
+  for (int s = 0; s < ns; s++) {
+    int d = (int)cd->in_spatial[s];
+    WindowDim wd = c->window[s];
+    int64_t eff = (wd.size - 1) * wd.rhs_dilate + 1;
+    wd.pad_lo = wd.pad_hi = 0;
+    w[s] = wd;
+    bdims[d] = sx->dims[d] + eff;
+    cdims[cd->out_spatial[s]] = sx->dims[d] / wd.stride + 1;
+    if (cdims[cd->out_spatial[s]] < sy->dims[cd->out_spatial[s]])
+      return unsupported(c, "a result larger than SAME padding gives");
+    Instr *size = size_of(P, xs, d, sx->dims[d]), *stride = k_s32(P, wd.stride);
+    Instr *o = bin(P, OP_DIVIDE, bin(P, OP_ADD, size, k_s32(P, wd.stride - 1)), stride);
+    Instr *tot = bin(P, OP_SUBTRACT, bin(P, OP_ADD, bin(P, OP_MULTIPLY, bin(P, OP_SUBTRACT, o, k_s32(P, 1)), stride),
+                                         k_s32(P, eff)), size);
+    starts[2 + d] = bin(P, OP_DIVIDE, bin(P, OP_MAXIMUM, tot, zero), k_s32(P, 2));
+    if (!starts[2 + d]) return cxla_oom();
+    spatial_out[s] = xs && xs[d] ? o : NULL;
+    if (xs && xs[d] && !(x = mask(P, x, d, xs[d], zero_of(P, sx->type)))) return cxla_oom();
+    xs2[d] = NULL; /* the spatial sizes are handled here */
+  }
+  Shape *bs = new_shape(P, sx->type, rank, bdims);
+  starts[0] = bs ? bcast(P, zero_of(P, sx->type), rank, bdims) : NULL;
+  starts[1] = x;
+  Shape *us = starts[0] ? shape_clone(&P->m->arena, starts[0]->shape) : NULL;
+  Instr *buf = us ? comp_add_instr(P->c, OP_DYNAMIC_UPDATE_SLICE, us, rank + 2, starts, NULL) : NULL;
+  Shape *cs = buf ? new_shape(P, sy->type, rank, cdims) : NULL;
+  if (!cs) return cxla_oom();
+  c->operands[0] = buf;
+  c->shape = cs;
+  c->window = w;
+  TRY(pad_conv(P, c, xs2, ks, osz));
+  for (int s = 0; s < ns; s++)
+    if (spatial_out[s]) osz[cd->out_spatial[s]] = spatial_out[s];
+  Shape *ys = new_shape(P, sy->type, rank, sy->dims);
+  Instr *y = ys ? comp_add_instr(P->c, OP_SLICE, ys, 1, &c, NULL) : NULL;
+  if (!y) return cxla_oom();
+  y->attrs |= A_SLICE;
+  y->slice = sl;
+  *out = y;
+  return NULL;
+}
+
 /* DynamicConvolutionForward (TensorFlow's convolution over dynamic spatial
  * dims): a convolution whose output size follows the input's, padded
- * VALID or, with stride 1, SAME (then the padding does not depend on the
- * size). The input reads zeros past its sizes. */
+ * VALID or SAME (with stride 1 the padding does not depend on the size;
+ * with a stride, pad_same_strided_conv). The input reads zeros past its
+ * sizes. */
 static cxla_status pad_dynamic_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, Instr **osz, Instr **out) {
   const char *pt = instr_raw(in, "padding_type");
   bool same = pt && strstr(pt, "SAME");
@@ -529,13 +597,17 @@ static cxla_status pad_dynamic_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, I
   c->raw = NULL;
   c->custom_call_target = NULL;
   c->attrs &= ~(uint32_t)A_CUSTOM_CALL;
+  bool strided = false;
+  for (int s = 0; s < c->nwindow; s++) {
+    if (c->window[s].lhs_dilate != 1) return unsupported(in, "an input-dilated window");
+    strided |= c->window[s].stride != 1;
+  }
+  if (same && strided) return pad_same_strided_conv(P, c, xs, ks, osz, out);
   if (same) {
     WindowDim *w = arena_array(&P->m->arena, (size_t)c->nwindow + 1, sizeof *w);
     if (!w) return cxla_oom();
     memcpy(w, c->window, (size_t)c->nwindow * sizeof *w);
-    for (int s = 0; s < c->nwindow; s++) {
-      if (w[s].stride != 1 || w[s].lhs_dilate != 1)
-        return unsupported(in, "SAME padding with a stride (its padding depends on the size)");
+    for (int s = 0; s < c->nwindow; s++) { /* stride 1: the padding does not depend on the size */
       int64_t eff = (w[s].size - 1) * w[s].rhs_dilate + 1;
       w[s].pad_lo = (eff - 1) / 2;
       w[s].pad_hi = eff - 1 - w[s].pad_lo;

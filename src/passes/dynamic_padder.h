@@ -26,7 +26,8 @@
  *     leading one of those merged or split; merged after another one, and
  *     dynamic-reshape, gather the data into place), slice and
  *     dynamic-slice of a whole dimension (a part is static), gather,
- *     tuples, DynamicConvolutionForward (VALID, or SAME with stride 1),
+ *     tuples, DynamicConvolutionForward (VALID; SAME: with a stride, the
+ *     data written at the padding its size gives, as for pooling),
  *     DynamicReduceWindowSamePadding (SAME pooling: the data written at
  *     the padding its size gives, then pooled without padding);
  *   - a conditional whose branches give dynamic results: each branch

@@ -213,6 +213,9 @@ case("pool_same", lambda e: [tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[N
                              tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[None], 3, 2, "SAME"),
                              tf.nn.avg_pool1d(tf.boolean_mask(e, e[:, 0] > -1)[None], 3, 1, "SAME")], E6)
 case("pool_same_odd", lambda e: tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], 3, 2, "SAME"), E6)
+case("conv_same_strided", lambda e: [tf.nn.conv1d(tf.boolean_mask(e, e[:, 0] > -1)[None], tf.ones([3, 3, 2]), 2, "SAME"),
+                                     tf.nn.conv1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], tf.ones([3, 3, 2]), 2, "SAME"),
+                                     tf.nn.conv1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], tf.ones([2, 3, 1]), 3, "SAME")], E6)
 
 
 def main(argv=None):
