@@ -155,18 +155,42 @@ static Instr *zero_of(Pad *P, ElemType t) { return eu_scalar(P->c, t, 0.0); }
 
 /* ---- the walk ---- */
 
-/* A computation whose root has dynamic sizes (Computation.scratch during
- * the run): its root's sizes, for the one instruction that calls it. */
+/* What Computation.scratch holds during the run (its first field says
+ * which). */
+enum { SCRATCH_ROOT_SIZES = 1, SCRATCH_LOOP_STATE };
+
+/* A computation whose root has dynamic sizes: its root's sizes, for the
+ * one instruction that calls it (a conditional). */
 typedef struct RootSizes {
+  int kind;       /* SCRATCH_ROOT_SIZES */
   int n;          /* flat dims of the root */
   Instr **sz;     /* n entries, NULL where static */
   int callers;    /* instructions that call the computation */
 } RootSizes;
 
+/* A while loop whose state has dynamic dims (its body's parameter type
+ * says which): the state tuple gets one s32[] element per dynamic dim
+ * after its own n, in the loop, its body (parameter and root) and its
+ * condition (parameter). Shared by body and condition. */
+typedef struct LoopState {
+  int kind;       /* SCRATCH_LOOP_STATE */
+  int n;          /* elements of the state as written */
+  int k;          /* dynamic dims, sizes appended */
+  int *flat;      /* k entries: each size's dim in the state's flat dims */
+  int64_t *bound; /* the state's flat dims' bounds */
+  Shape *ext;     /* tuple(state elements..., s32[] x k) */
+  Computation *body;
+} LoopState;
+
 static bool calls_dynamic(const Instr *in) {
   for (int k = 0; k < in->ncalled; k++)
-    if (in->called[k] && in->called[k]->scratch) return true;
+    if (in->called[k] && in->called[k]->scratch && *(int *)in->called[k]->scratch == SCRATCH_ROOT_SIZES)
+      return true;
   return false;
+}
+
+static LoopState *loop_state(const Computation *c) {
+  return c && c->scratch && *(int *)c->scratch == SCRATCH_LOOP_STATE ? c->scratch : NULL;
 }
 
 /* The bounds of every dim of s's leaves, depth first, into out[*at..]
@@ -1111,6 +1135,76 @@ static cxla_status visit(Pad *P, Instr *in, Instr ***ops_sz, Instr **osz, Instr 
   return unsupported(in, "a dynamic dimension reaches it");
 }
 
+static Instr *gte(Pad *P, Instr *t, int k) {
+  Shape *s = shape_clone(&P->m->arena, t->shape->tuple[k]);
+  Instr *g = s ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, s, 1, &t, NULL) : NULL;
+  if (g) {
+    g->attrs |= A_INDEX;
+    g->index = k;
+  }
+  return g;
+}
+
+/* tuple(t's first n elements, then sizes: sz at each ls->flat dim, or the
+ * bound where sz has none), of shape ls->ext. */
+static Instr *extend_state(Pad *P, const LoopState *ls, Instr *t, Instr **sz) {
+  Instr **ops = arena_array(&P->a, (size_t)(ls->n + ls->k) + 1, sizeof(Instr *));
+  if (!ops) return NULL;
+  for (int i = 0; i < ls->n; i++)
+    if (!(ops[i] = gte(P, t, i))) return NULL;
+  for (int j = 0; j < ls->k; j++) {
+    int e = ls->flat[j];
+    if (!(ops[ls->n + j] = sz && sz[e] ? sz[e] : k_s32(P, ls->bound[e]))) return NULL;
+  }
+  Shape *s = shape_clone(&P->m->arena, ls->ext);
+  return s ? comp_add_instr(P->c, OP_TUPLE, s, ls->n + ls->k, ops, NULL) : NULL;
+}
+
+/* A loop's body or condition: its parameter becomes the extended state,
+ * and the state's dynamic dims take their sizes from the new elements. */
+static cxla_status loop_param_sizes(Pad *P, const LoopState *ls) {
+  Computation *c = P->c;
+  if (c->nparams != 1 || !c->params[0]) return unsupported(c->root, "a loop computation without its one parameter");
+  Instr *p = c->params[0];
+  int nd = flat_dims(p->shape);
+  Instr **sz = new_sizes(P, p->shape);
+  Shape *s = shape_clone(&P->m->arena, ls->ext);
+  if (!sz || !s) return cxla_oom();
+  p->shape = s;
+  for (int j = 0; j < ls->k; j++) {
+    Instr *g = gte(P, p, ls->n + j);
+    if (!g) return cxla_oom();
+    if (ls->flat[j] < nd) sz[ls->flat[j]] = g;
+  }
+  P->size[p->id] = sz;
+  return NULL;
+}
+
+/* The loop: its init extended with the init's sizes (the bounds where it
+ * has none), the loop of the extended state, its users reading the
+ * state's elements (a tuple of them) and its sizes from the rest. */
+static cxla_status pad_while(Pad *P, Instr *in, const LoopState *ls, Instr **init_sz, Instr **osz, Instr **out) {
+  if (in->noperands != 1 || in->shape->type != T_TUPLE || in->shape->ntuple != ls->n)
+    return unsupported(in, "a loop whose state does not match its body's");
+  Instr *init = extend_state(P, ls, in->operands[0], init_sz);
+  Shape *s = init ? shape_clone(&P->m->arena, ls->ext) : NULL;
+  if (!s) return cxla_oom();
+  in->operands[0] = init;
+  Shape *old = in->shape;
+  in->shape = s;
+  Instr **ops = arena_array(&P->a, (size_t)ls->n + 1, sizeof(Instr *));
+  if (!ops) return cxla_oom();
+  for (int i = 0; i < ls->n; i++)
+    if (!(ops[i] = gte(P, in, i))) return cxla_oom();
+  Shape *os = shape_clone(&P->m->arena, old);
+  Instr *res = os ? comp_add_instr(P->c, OP_TUPLE, os, ls->n, ops, NULL) : NULL;
+  if (!res) return cxla_oom();
+  for (int j = 0; j < ls->k; j++)
+    if (!(osz[ls->flat[j]] = gte(P, in, ls->n + j))) return cxla_oom();
+  *out = res;
+  return NULL;
+}
+
 static cxla_status walk(Pad *P) {
   Computation *c = P->c;
   comp_renumber(c);
@@ -1122,6 +1216,8 @@ static cxla_status walk(Pad *P) {
   memset(P->offs, 0, ((size_t)n + 1) * sizeof *P->offs);
   memset(P->size, 0, ((size_t)n + 1) * sizeof *P->size);
   memset(P->repl, 0, ((size_t)n + 1) * sizeof *P->repl);
+  LoopState *ls = loop_state(c);
+  if (ls) TRY(loop_param_sizes(P, ls));
   for (int i = 0; i < n; i++) {
     Instr *in = c->instrs[i];
     int nops = in->noperands;
@@ -1134,6 +1230,15 @@ static cxla_status walk(Pad *P) {
       in->operands[k] = resolve(P, in->operands[k]);
     }
     for (int k = 0; k < in->ncontrol_preds; k++) in->control_preds[k] = resolve(P, in->control_preds[k]);
+    if (in->op == OP_WHILE && in->ncalled == 2 && loop_state(in->called[1])) {
+      Instr **osz = new_sizes(P, in->shape);
+      Instr *out = NULL;
+      if (!osz) return cxla_oom();
+      TRY(pad_while(P, in, loop_state(in->called[1]), ops_sz[0], osz, &out));
+      P->repl[i] = out;
+      if (any_size(osz, flat_dims(in->shape))) P->size[i] = osz;
+      continue;
+    }
     if (calls_dynamic(in) && (in->op != OP_CONDITIONAL || dyn))
       return unsupported(in, in->op == OP_CONDITIONAL
                                  ? "a dynamic dimension flows into a conditional's branch"
@@ -1236,6 +1341,47 @@ void dynamic_results_free(DynamicResults *r) {
   memset(r, 0, sizeof *r);
 }
 
+/* The LoopState of while loop `in` (its body's parameter type has dynamic
+ * dims), in the module arena, added to *loops. */
+static cxla_status new_loop_state(HloModule *m, Instr *in, const int *cond_calls, const int *body_calls,
+                                  LoopState ***loops, int *nloops) {
+  const Shape *st = in->called[1]->params[0]->shape;
+  if (!cond_calls || !body_calls || *cond_calls != 1 || *body_calls != 1)
+    return unsupported(in, "a loop with dynamic state whose body or condition other instructions call too");
+  if (st->type != T_TUPLE) return unsupported(in, "a loop with dynamic state that is not a tuple");
+  int nd = 0, k = 0;
+  for (int i = 0; i < st->ntuple; i++) {
+    if (st->tuple[i]->type == T_TUPLE) return unsupported(in, "a loop with dynamic state of nested tuples");
+    nd += flat_dims(st->tuple[i]);
+    for (int d = 0; st->tuple[i]->dynamic && d < st->tuple[i]->rank; d++) k += st->tuple[i]->dynamic[d];
+  }
+  LoopState *ls = arena_alloc(&m->arena, sizeof *ls);
+  int *flat = arena_array(&m->arena, (size_t)k + 1, sizeof(int));
+  int64_t *bound = arena_array(&m->arena, (size_t)nd + 1, sizeof(int64_t));
+  Shape **el = arena_array(&m->arena, (size_t)(st->ntuple + k) + 1, sizeof(Shape *));
+  if (!ls || !flat || !bound || !el) return cxla_oom();
+  int e = 0, j = 0;
+  for (int i = 0; i < st->ntuple; i++) {
+    el[i] = st->tuple[i];
+    for (int d = 0; type_is_array(st->tuple[i]->type) && d < st->tuple[i]->rank; d++, e++) {
+      bound[e] = st->tuple[i]->dims[d];
+      if (st->tuple[i]->dynamic && st->tuple[i]->dynamic[d]) flat[j++] = e;
+    }
+  }
+  for (j = 0; j < k; j++) {
+    Shape *ss = shape_new(&m->arena, T_S32, 0, NULL);
+    if (!ss || shape_set_default_layout(&m->arena, ss)) return cxla_oom();
+    el[st->ntuple + j] = ss;
+  }
+  Shape *ext = shape_new_tuple(&m->arena, st->ntuple + k, el);
+  LoopState **grown = cxla_realloc(*loops, ((size_t)*nloops + 1) * sizeof *grown);
+  if (!ext || !grown) return cxla_oom();
+  *ls = (LoopState){SCRATCH_LOOP_STATE, st->ntuple, k, flat, bound, ext, in->called[1]};
+  grown[(*nloops)++] = ls;
+  *loops = grown;
+  return NULL;
+}
+
 cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
   memset(out, 0, sizeof *out);
   if (!dynamic_padder_needed(m)) return NULL;
@@ -1257,7 +1403,32 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
         if (c->instrs[i]->called[k] && c->instrs[i]->called[k]->scratch)
           ++*(int *)c->instrs[i]->called[k]->scratch;
   }
+  /* loops whose body's parameter type has dynamic dims */
+  int nloops = 0;
+  LoopState **loops = NULL;
+  for (int ci = 0; ci < m->ncomps && !s; ci++) {
+    Computation *c = m->comps[ci];
+    for (int i = 0; i < c->ninstrs && !s; i++) {
+      Instr *in = c->instrs[i];
+      if (in->op != OP_WHILE || in->ncalled != 2 || !in->called[0] || !in->called[1]) continue;
+      Computation *cond = in->called[0], *body = in->called[1];
+      if (body->nparams != 1 || !body->params[0] || !shape_dynamic(body->params[0]->shape)) continue;
+      s = new_loop_state(m, in, (int *)cond->scratch, (int *)body->scratch, &loops, &nloops);
+    }
+  }
   for (int ci = 0; ci < m->ncomps; ci++) m->comps[ci]->scratch = NULL;
+  for (int i = 0; i < nloops; i++) loops[i]->body->scratch = loops[i];
+  for (int ci = 0; ci < m->ncomps; ci++) /* the conditions: the loops' other callee */
+    for (int i = 0; i < m->comps[ci]->ninstrs; i++) {
+      Instr *in = m->comps[ci]->instrs[i];
+      if (in->op == OP_WHILE && in->ncalled == 2 && in->called[0] && loop_state(in->called[1]))
+        in->called[0]->scratch = in->called[1]->scratch;
+    }
+  cxla_free(loops);
+  if (s) {
+    cxla_free(callers);
+    return s;
+  }
   int ncomps = m->ncomps; /* sort comparators added by the walk need no walk */
   Computation **comps = cxla_calloc((size_t)ncomps + 1, sizeof *comps);
   if (!comps) return cxla_oom();
@@ -1271,7 +1442,21 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
       Instr *r = c->root;
       Instr **root_sz = r->id >= 0 && r->id < P.n && c->instrs[r->id] == r ? P.size[r->id] : NULL;
       c->root = resolve(&P, r);
-      if (root_sz && !c->is_entry) {
+      LoopState *ls = loop_state(c);
+      if (ls && ls->body == c) {
+        /* the body returns the extended state: the sizes its result has */
+        int nd = flat_dims(c->root->shape);
+        for (int e = 0; root_sz && e < nd && !s; e++) {
+          bool kept = false;
+          for (int j = 0; j < ls->k; j++) kept |= ls->flat[j] == e;
+          if (root_sz[e] && !kept) s = unsupported(r, "a loop state dim its type calls static is dynamic");
+        }
+        Instr *t = s ? NULL : extend_state(&P, ls, c->root, root_sz);
+        if (!s && !t) s = cxla_oom();
+        if (!s) c->root = t;
+      } else if (ls) {
+        /* a condition: its root is a pred */
+      } else if (root_sz && !c->is_entry) {
         /* for the caller: a conditional hands the sizes on (pad_conditional) */
         int nd = flat_dims(c->root->shape);
         RootSizes *rsz = arena_alloc(&m->arena, sizeof *rsz);
@@ -1280,7 +1465,7 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
           s = cxla_oom();
         } else {
           memcpy(copy, root_sz, (size_t)nd * sizeof *copy);
-          *rsz = (RootSizes){nd, copy, callers[ci]};
+          *rsz = (RootSizes){SCRATCH_ROOT_SIZES, nd, copy, callers[ci]};
           c->scratch = rsz;
         }
       } else if (root_sz) {

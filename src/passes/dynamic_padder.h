@@ -31,10 +31,13 @@
  *     DynamicReduceWindowSamePadding (SAME pooling: the data written at
  *     the padding its size gives, then pooled without padding);
  *   - a conditional whose branches give dynamic results: each branch
- *     returns tuple(result, sizes...), its users read them apart.
- * Calls are inlined first. A dynamic dimension reaching any other op (a while loop's state, a
- * conditional's operand, another custom call) is an UNIMPLEMENTED error
- * naming the op, never a silent wrong answer.
+ *     returns tuple(result, sizes...), its users read them apart;
+ *   - a while loop whose body's parameter type has dynamic dims: the
+ *     state tuple gets one s32[] element per such dim (loop, body's
+ *     parameter and root, condition's parameter).
+ * Calls are inlined first. A dynamic dimension reaching any other op (a
+ * conditional's operand, a custom call) is an UNIMPLEMENTED error naming
+ * the op, never a silent wrong answer.
  *
  * The entry's dynamic results: the root becomes tuple(old root, sizes...),
  * one s32[] leaf per dynamic dimension of a result leaf, and `out` says

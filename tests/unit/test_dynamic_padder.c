@@ -208,23 +208,33 @@ TEST(slice_to_dynamic_cuts_inner_dims) {
   cxla_client_destroy(c);
 }
 
-TEST(unhandled_ops_are_errors) {
-  /* a dynamic value carried by a while loop: refused, never padded silently */
+TEST(loop_carries_sizes) {
+  /* the loop's state holds a masked array: its size goes round with it */
   const char *t = HEAD
       "cond { p = (s32[], f32[<=8]) parameter(0)  i = s32[] get-tuple-element(p), index=0\n"
       "  k = s32[] constant(3)  ROOT c = pred[] compare(i, k), direction=LT }\n"
       "body { p = (s32[], f32[<=8]) parameter(0)  i = s32[] get-tuple-element(p), index=0\n"
-      "  v = f32[<=8] get-tuple-element(p), index=1  one = s32[] constant(1)\n"
-      "  j = s32[] add(i, one)  w = f32[<=8] add(v, v)  ROOT t = (s32[], f32[<=8]) tuple(j, w) }\n"
+      "  v = f32[<=8] get-tuple-element(p), index=1  one = s32[] constant(1)  z = f32[] constant(0)\n"
+      "  s = f32[] reduce(v, z), dimensions={0}, to_apply=add  sb = f32[<=8] broadcast(s), dimensions={}\n"
+      "  j = s32[] add(i, one)  w = f32[<=8] add(v, sb)  ROOT t = (s32[], f32[<=8]) tuple(j, w) }\n"
       ENTRY1
       "  i0 = s32[] constant(0)\n"
       "  t0 = (s32[], f32[<=8]) tuple(i0, d)\n"
       "  ROOT w = (s32[], f32[<=8]) while(t0), condition=cond, body=body\n}\n";
+  /* size 3: {3,-1,2} -> +4 -> {7,3,6} -> +16 -> {23,19,22} -> +64 */
+  Want w[2] = {{CXLA_S32, 0, {0}, {3}}, {CXLA_F32, 1, {3}, {87, 83, 86}}};
+  run_both(t, D8, 1, 3, 2, w);
+}
+
+TEST(unhandled_ops_are_errors) {
+  /* a dynamic value passed to a custom call: refused, never padded silently */
+  const char *t = HEAD ENTRY1
+      "  ROOT r = f32[<=8] custom-call(d), custom_call_target=\"my_op\"\n}\n";
   cxla_client *c = rt_client("interp");
   cxla_module *m = NULL;
   CHECK_OK(cxla_module_parse(t, strlen(t), "t", &m));
   cxla_executable *e = NULL;
-  if (m) CHECK_ERR(cxla_client_compile(c, m, NULL, &e), "dynamic padder");
+  if (m) CHECK_ERR(cxla_client_compile(c, m, NULL, &e), "%r (custom-call): a dynamic dimension reaches it");
   cxla_executable_destroy(e);
   cxla_module_destroy(m);
   /* ... and one passed into a conditional's branch */
@@ -294,6 +304,7 @@ int main(void) {
   RUN(reshapes_move_data);
   RUN(slice_to_dynamic_cuts_inner_dims);
   RUN(conditional_hands_sizes_out);
+  RUN(loop_carries_sizes);
   RUN(unhandled_ops_are_errors);
   RUN(pass_leaves_no_dynamic_shape);
   return test_summary("test_dynamic_padder");

@@ -216,6 +216,11 @@ case("pool_same_odd", lambda e: tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 1] > -0
 case("conv_same_strided", lambda e: [tf.nn.conv1d(tf.boolean_mask(e, e[:, 0] > -1)[None], tf.ones([3, 3, 2]), 2, "SAME"),
                                      tf.nn.conv1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], tf.ones([3, 3, 2]), 2, "SAME"),
                                      tf.nn.conv1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], tf.ones([2, 3, 1]), 3, "SAME")], E6)
+case("while_state_masked", lambda x: list(tf.while_loop(
+    lambda i, a: i < 3, lambda i, a: (i + 1, a * 2 + tf.reduce_sum(a)), (0, tf.boolean_mask(x, x > 0)))), V)
+case("while_state_rows", lambda e: tf.while_loop(
+    lambda i, a, s: i < 2, lambda i, a, s: (i + 1, tf.nn.relu(a) - tf.reduce_mean(a, axis=0), s + tf.reduce_sum(a)),
+    (0, tf.boolean_mask(e, e[:, 0] > -1), 0.0))[1:], E6)
 
 
 def main(argv=None):
