@@ -438,12 +438,6 @@ static cxla_status pad_dynamic_reshape(Pad *P, Instr *in, Instr **isz, Instr **o
   return NULL;
 }
 
-/* DynamicReduceWindowSamePadding(x, init) (TensorFlow's pooling over a
- * dynamic dim, SAME padding): the padding follows each dim's size s,
- * out = ceil(s / stride), total = max((out - 1) * stride + window - s, 0),
- * lo = total / 2. x, its padding read as init, is written at lo into a
- * buffer of init values one window longer than the bound; a reduce-window
- * without padding over it, cut to the result's bounds, is the pooling. */
 /* The one computation a custom call names in called_computations={%f}
  * (kept as text by the reader), or NULL. */
 static Computation *custom_callee(Pad *P, const Instr *in) {
@@ -459,6 +453,51 @@ static Computation *custom_callee(Pad *P, const Instr *in) {
   return module_find_computation(P->m, name);
 }
 
+/* ---- SAME padding over dynamic dims (pooling, strided convolutions) ----
+ *
+ * The padding before the data depends on the size s: out = ceil(s /
+ * stride), total = max((out - 1) * stride + window - s, 0), lo = total / 2.
+ * The data (its padding read as the op's identity) is written at lo into
+ * a buffer of the identity one window longer than the bound, the op runs
+ * without padding, and its result is cut to the bounds. */
+
+/* lo for a dim of size `size` (an s32[] instruction); *out_size gets out. */
+static Instr *same_pad_lo(Pad *P, Instr *size, int64_t stride, int64_t window, Instr **out_size) {
+  Instr *st = k_s32(P, stride);
+  Instr *o = bin(P, OP_DIVIDE, bin(P, OP_ADD, size, k_s32(P, stride - 1)), st);
+  Instr *tot = bin(P, OP_ADD, bin(P, OP_MULTIPLY, bin(P, OP_SUBTRACT, o, k_s32(P, 1)), st), k_s32(P, window));
+  tot = bin(P, OP_MAXIMUM, bin(P, OP_SUBTRACT, tot, size), k_s32(P, 0));
+  *out_size = o;
+  return bin(P, OP_DIVIDE, tot, k_s32(P, 2));
+}
+
+/* x written at starts (one s32[] a dim) into an array of dims filled
+ * with fill (a scalar). */
+static Instr *place(Pad *P, Instr *x, Instr *fill, const int64_t *dims, Instr *const *starts) {
+  int rank = x->shape->rank;
+  Instr **ops = arena_array(&P->a, (size_t)rank + 2, sizeof(Instr *));
+  Shape *s = new_shape(P, x->shape->type, rank, dims);
+  if (!ops || !s || !(ops[0] = bcast(P, fill, rank, dims))) return NULL;
+  ops[1] = x;
+  memcpy(&ops[2], starts, (size_t)rank * sizeof *ops);
+  return comp_add_instr(P->c, OP_DYNAMIC_UPDATE_SLICE, s, rank + 2, ops, NULL);
+}
+
+/* The leading dims[d] elements of each dim of y. */
+static Instr *leading(Pad *P, Instr *y, const int64_t *dims) {
+  int rank = y->shape->rank;
+  SliceDim *sl = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(SliceDim));
+  Shape *s = new_shape(P, y->shape->type, rank, dims);
+  Instr *r = sl && s ? comp_add_instr(P->c, OP_SLICE, s, 1, &y, NULL) : NULL;
+  if (!r) return NULL;
+  for (int d = 0; d < rank; d++) sl[d] = (SliceDim){0, dims[d], 1};
+  r->attrs |= A_SLICE;
+  r->slice = sl;
+  return r;
+}
+
+/* DynamicReduceWindowSamePadding(x, init) (TensorFlow's pooling over a
+ * dynamic dim, SAME padding), as above with init as the identity. */
 static cxla_status pad_dynamic_reduce_window(Pad *P, Instr *in, Instr **xs, Instr **osz, Instr **out) {
   Computation *f = custom_callee(P, in);
   if (in->noperands != 2 || !f || in->shape->type == T_TUPLE)
@@ -469,11 +508,10 @@ static cxla_status pad_dynamic_reduce_window(Pad *P, Instr *in, Instr **xs, Inst
   if (in->nwindow != rank || sy->rank != rank || init->shape->rank != 0 || init->shape->type != sx->type)
     return unsupported(in, "a window, init value or result that does not fit its operand");
   int64_t *bdims = arena_array(&P->a, (size_t)rank + 1, sizeof(int64_t));
-  Instr **starts = arena_array(&P->a, (size_t)rank + 3, sizeof(Instr *));
-  WindowDim *w = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(WindowDim));
-  SliceDim *sl = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(SliceDim));
   int64_t *rdims = arena_array(&P->a, (size_t)rank + 1, sizeof(int64_t));
-  if (!bdims || !starts || !w || !sl || !rdims) return cxla_oom();
+  Instr **starts = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
+  WindowDim *w = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(WindowDim));
+  if (!bdims || !starts || !w || !rdims) return cxla_oom();
   for (int d = 0; d < rank; d++) {
     const WindowDim *wd = &in->window[d];
     if (wd->lhs_dilate != 1 || wd->rhs_dilate != 1 || wd->stride < 1 || wd->size < 1)
@@ -482,52 +520,29 @@ static cxla_status pad_dynamic_reduce_window(Pad *P, Instr *in, Instr **xs, Inst
     w[d] = (WindowDim){wd->size, wd->stride, 0, 0, 1, 1, false};
     rdims[d] = sx->dims[d] / wd->stride + 1;
     if (rdims[d] < sy->dims[d]) return unsupported(in, "a result larger than SAME padding gives");
-    sl[d] = (SliceDim){0, sy->dims[d], 1};
-    Instr *size = size_of(P, xs, d, sx->dims[d]);
-    Instr *stride = k_s32(P, wd->stride);
-    /* out = (s + stride - 1) / stride; total = max((out - 1) * stride + window - s, 0) */
-    Instr *o = bin(P, OP_DIVIDE, bin(P, OP_ADD, size, k_s32(P, wd->stride - 1)), stride);
-    Instr *tot = bin(P, OP_SUBTRACT, bin(P, OP_ADD, bin(P, OP_MULTIPLY, bin(P, OP_SUBTRACT, o, k_s32(P, 1)), stride),
-                                         k_s32(P, wd->size)), size);
-    tot = bin(P, OP_MAXIMUM, tot, k_s32(P, 0));
-    starts[2 + d] = bin(P, OP_DIVIDE, tot, k_s32(P, 2));
-    if (!starts[2 + d] || !o) return cxla_oom();
+    Instr *o = NULL;
+    if (!(starts[d] = same_pad_lo(P, size_of(P, xs, d, sx->dims[d]), wd->stride, wd->size, &o)))
+      return cxla_oom();
     if (xs && xs[d]) {
       osz[d] = o;
       if (!(x = mask(P, x, d, xs[d], init))) return cxla_oom();
     }
   }
-  Shape *bs = new_shape(P, sx->type, rank, bdims);
-  starts[0] = bs ? bcast(P, init, rank, bdims) : NULL;
-  starts[1] = x;
-  Shape *us = starts[0] ? shape_clone(&P->m->arena, starts[0]->shape) : NULL;
-  Instr *buf = us ? comp_add_instr(P->c, OP_DYNAMIC_UPDATE_SLICE, us, rank + 2, starts, NULL) : NULL;
+  Instr *buf = place(P, x, init, bdims, starts);
   Shape *rs = buf ? new_shape(P, sx->type, rank, rdims) : NULL;
   Instr *rops[2] = {buf, init};
   Instr *rw = rs ? comp_add_instr(P->c, OP_REDUCE_WINDOW, rs, 2, rops, NULL) : NULL;
-  if (!rw) return cxla_oom();
+  if (!rw || !(rw->called = arena_array(&P->m->arena, 1, sizeof(Computation *)))) return cxla_oom();
   rw->attrs |= A_WINDOW;
   rw->nwindow = rank;
   rw->window = w;
-  rw->called = arena_array(&P->m->arena, 1, sizeof(Computation *));
-  if (!rw->called) return cxla_oom();
   rw->called[0] = f;
   rw->ncalled = 1;
-  Shape *ys = new_shape(P, sx->type, rank, sy->dims);
-  Instr *y = ys ? comp_add_instr(P->c, OP_SLICE, ys, 1, &rw, NULL) : NULL;
-  if (!y) return cxla_oom();
-  y->attrs |= A_SLICE;
-  y->slice = sl;
-  *out = y;
-  return NULL;
+  return (*out = leading(P, rw, sy->dims)) ? NULL : cxla_oom();
 }
 
-/* SAME with a stride: the padding depends on each spatial size s, as for
- * pooling (pad_dynamic_reduce_window): x, zeros past its sizes, is written
- * at lo = max((out - 1) * stride + window - s, 0) / 2 into zeros one
- * window longer than the bound, convolved without padding and cut to the
- * result's bounds; out = ceil(s / stride). c: the convolution (window
- * without padding) still reading x. */
+/* DynamicConvolutionForward with SAME padding and a stride, as above with
+ * zeros. c: the convolution (window without padding) still reading x. */
 static cxla_status pad_same_strided_conv(Pad *P, Instr *c, Instr **xs, Instr **ks, Instr **osz, Instr **out) {
   const ConvDims *cd = &c->conv;
   Instr *x = c->operands[0];
@@ -535,17 +550,15 @@ static cxla_status pad_same_strided_conv(Pad *P, Instr *c, Instr **xs, Instr **k
   int rank = sx->rank, ns = cd->nspatial;
   int64_t *bdims = arena_i64dup(&P->a, sx->dims, (size_t)rank);
   int64_t *cdims = arena_i64dup(&P->a, sy->dims, (size_t)rank);
-  Instr **starts = arena_array(&P->a, (size_t)rank + 3, sizeof(Instr *));
+  Instr **starts = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
   Instr **xs2 = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
   WindowDim *w = arena_array(&P->m->arena, (size_t)ns + 1, sizeof(WindowDim));
-  SliceDim *sl = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(SliceDim));
   Instr **spatial_out = arena_array(&P->a, (size_t)ns + 1, sizeof(Instr *));
   Instr *zero = k_s32(P, 0);
-  if (!bdims || !cdims || !starts || !xs2 || !w || !sl || !spatial_out || !zero) return cxla_oom();
+  if (!bdims || !cdims || !starts || !xs2 || !w || !spatial_out || !zero) return cxla_oom();
   for (int d = 0; d < rank; d++) {
-    starts[2 + d] = zero;
+    starts[d] = zero;
     xs2[d] = xs ? xs[d] : NULL;
-    sl[d] = (SliceDim){0, sy->dims[d], 1};
   }
   for (int s = 0; s < ns; s++) {
     int d = (int)cd->in_spatial[s];
@@ -557,21 +570,13 @@ static cxla_status pad_same_strided_conv(Pad *P, Instr *c, Instr **xs, Instr **k
     cdims[cd->out_spatial[s]] = sx->dims[d] / wd.stride + 1;
     if (cdims[cd->out_spatial[s]] < sy->dims[cd->out_spatial[s]])
       return unsupported(c, "a result larger than SAME padding gives");
-    Instr *size = size_of(P, xs, d, sx->dims[d]), *stride = k_s32(P, wd.stride);
-    Instr *o = bin(P, OP_DIVIDE, bin(P, OP_ADD, size, k_s32(P, wd.stride - 1)), stride);
-    Instr *tot = bin(P, OP_SUBTRACT, bin(P, OP_ADD, bin(P, OP_MULTIPLY, bin(P, OP_SUBTRACT, o, k_s32(P, 1)), stride),
-                                         k_s32(P, eff)), size);
-    starts[2 + d] = bin(P, OP_DIVIDE, bin(P, OP_MAXIMUM, tot, zero), k_s32(P, 2));
-    if (!starts[2 + d]) return cxla_oom();
+    Instr *o = NULL;
+    if (!(starts[d] = same_pad_lo(P, size_of(P, xs, d, sx->dims[d]), wd.stride, eff, &o))) return cxla_oom();
     spatial_out[s] = xs && xs[d] ? o : NULL;
     if (xs && xs[d] && !(x = mask(P, x, d, xs[d], zero_of(P, sx->type)))) return cxla_oom();
     xs2[d] = NULL; /* the spatial sizes are handled here */
   }
-  Shape *bs = new_shape(P, sx->type, rank, bdims);
-  starts[0] = bs ? bcast(P, zero_of(P, sx->type), rank, bdims) : NULL;
-  starts[1] = x;
-  Shape *us = starts[0] ? shape_clone(&P->m->arena, starts[0]->shape) : NULL;
-  Instr *buf = us ? comp_add_instr(P->c, OP_DYNAMIC_UPDATE_SLICE, us, rank + 2, starts, NULL) : NULL;
+  Instr *buf = place(P, x, zero_of(P, sx->type), bdims, starts);
   Shape *cs = buf ? new_shape(P, sy->type, rank, cdims) : NULL;
   if (!cs) return cxla_oom();
   c->operands[0] = buf;
@@ -580,13 +585,7 @@ static cxla_status pad_same_strided_conv(Pad *P, Instr *c, Instr **xs, Instr **k
   TRY(pad_conv(P, c, xs2, ks, osz));
   for (int s = 0; s < ns; s++)
     if (spatial_out[s]) osz[cd->out_spatial[s]] = spatial_out[s];
-  Shape *ys = new_shape(P, sy->type, rank, sy->dims);
-  Instr *y = ys ? comp_add_instr(P->c, OP_SLICE, ys, 1, &c, NULL) : NULL;
-  if (!y) return cxla_oom();
-  y->attrs |= A_SLICE;
-  y->slice = sl;
-  *out = y;
-  return NULL;
+  return (*out = leading(P, c, sy->dims)) ? NULL : cxla_oom();
 }
 
 /* DynamicConvolutionForward (TensorFlow's convolution over dynamic spatial
