@@ -177,7 +177,9 @@ typedef struct LoopState {
   int n;          /* elements of the state as written */
   int k;          /* dynamic dims, sizes appended */
   int *flat;      /* k entries: each size's dim in the state's flat dims */
-  int64_t *bound; /* the state's flat dims' bounds */
+  int nd;         /* the state's flat dims */
+  bool *is_dyn;   /* nd entries: whether the dim is one of flat's */
+  int64_t *bound; /* nd entries: the dims' bounds */
   Shape *ext;     /* tuple(state elements..., s32[] x k) */
   Computation *body;
 } LoopState;
@@ -1185,6 +1187,8 @@ static cxla_status loop_param_sizes(Pad *P, const LoopState *ls) {
 static cxla_status pad_while(Pad *P, Instr *in, const LoopState *ls, Instr **init_sz, Instr **osz, Instr **out) {
   if (in->noperands != 1 || in->shape->type != T_TUPLE || in->shape->ntuple != ls->n)
     return unsupported(in, "a loop whose state does not match its body's");
+  for (int e = 0; init_sz && e < ls->nd; e++)
+    if (init_sz[e] && !ls->is_dyn[e]) return unsupported(in, "a loop state dim its type calls static is dynamic");
   Instr *init = extend_state(P, ls, in->operands[0], init_sz);
   Shape *s = init ? shape_clone(&P->m->arena, ls->ext) : NULL;
   if (!s) return cxla_oom();
@@ -1357,14 +1361,16 @@ static cxla_status new_loop_state(HloModule *m, Instr *in, const int *cond_calls
   LoopState *ls = arena_alloc(&m->arena, sizeof *ls);
   int *flat = arena_array(&m->arena, (size_t)k + 1, sizeof(int));
   int64_t *bound = arena_array(&m->arena, (size_t)nd + 1, sizeof(int64_t));
+  bool *is_dyn = arena_array(&m->arena, (size_t)nd + 1, sizeof(bool));
   Shape **el = arena_array(&m->arena, (size_t)(st->ntuple + k) + 1, sizeof(Shape *));
-  if (!ls || !flat || !bound || !el) return cxla_oom();
+  if (!ls || !flat || !bound || !is_dyn || !el) return cxla_oom();
   int e = 0, j = 0;
   for (int i = 0; i < st->ntuple; i++) {
     el[i] = st->tuple[i];
     for (int d = 0; type_is_array(st->tuple[i]->type) && d < st->tuple[i]->rank; d++, e++) {
       bound[e] = st->tuple[i]->dims[d];
-      if (st->tuple[i]->dynamic && st->tuple[i]->dynamic[d]) flat[j++] = e;
+      is_dyn[e] = st->tuple[i]->dynamic && st->tuple[i]->dynamic[d];
+      if (is_dyn[e]) flat[j++] = e;
     }
   }
   for (j = 0; j < k; j++) {
@@ -1375,7 +1381,7 @@ static cxla_status new_loop_state(HloModule *m, Instr *in, const int *cond_calls
   Shape *ext = shape_new_tuple(&m->arena, st->ntuple + k, el);
   LoopState **grown = cxla_realloc(*loops, ((size_t)*nloops + 1) * sizeof *grown);
   if (!ext || !grown) return cxla_oom();
-  *ls = (LoopState){SCRATCH_LOOP_STATE, st->ntuple, k, flat, bound, ext, in->called[1]};
+  *ls = (LoopState){SCRATCH_LOOP_STATE, st->ntuple, k, flat, nd, is_dyn, bound, ext, in->called[1]};
   grown[(*nloops)++] = ls;
   *loops = grown;
   return NULL;
@@ -1444,12 +1450,8 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
       LoopState *ls = loop_state(c);
       if (ls && ls->body == c) {
         /* the body returns the extended state: the sizes its result has */
-        int nd = flat_dims(c->root->shape);
-        for (int e = 0; root_sz && e < nd && !s; e++) {
-          bool kept = false;
-          for (int j = 0; j < ls->k; j++) kept |= ls->flat[j] == e;
-          if (root_sz[e] && !kept) s = unsupported(r, "a loop state dim its type calls static is dynamic");
-        }
+        for (int e = 0; root_sz && e < ls->nd && !s; e++)
+          if (root_sz[e] && !ls->is_dyn[e]) s = unsupported(r, "a loop state dim its type calls static is dynamic");
         Instr *t = s ? NULL : extend_state(&P, ls, c->root, root_sz);
         if (!s && !t) s = cxla_oom();
         if (!s) c->root = t;
