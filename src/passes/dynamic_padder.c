@@ -153,6 +153,17 @@ static Instr *mask_all(Pad *P, Instr *x, Instr **sz, const bool *want, Instr *fi
 
 static Instr *zero_of(Pad *P, ElemType t) { return eu_scalar(P->c, t, 0.0); }
 
+/* get-tuple-element(t), index k. */
+static Instr *gte(Pad *P, Instr *t, int k) {
+  Shape *s = shape_clone(&P->m->arena, t->shape->tuple[k]);
+  Instr *g = s ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, s, 1, &t, NULL) : NULL;
+  if (g) {
+    g->attrs |= A_INDEX;
+    g->index = k;
+  }
+  return g;
+}
+
 /* ---- the walk ---- */
 
 /* What Computation.scratch holds during the run (its first field says
@@ -259,20 +270,10 @@ static cxla_status pad_conditional(Pad *P, Instr *in, Instr **osz, Instr **out) 
   Instr *nc = cs ? instr_clone(P->c, in, in->noperands, in->operands, NULL) : NULL;
   if (!nc) return cxla_oom();
   nc->shape = cs;
-  Shape *s0 = shape_clone(&m->arena, in->shape);
-  Instr *res = s0 ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, s0, 1, &nc, NULL) : NULL;
+  Instr *res = gte(P, nc, 0);
   if (!res) return cxla_oom();
-  res->attrs |= A_INDEX;
-  res->index = 0;
-  for (int e = 0; e < nd; e++) {
-    if (which[e] < 0) continue;
-    Shape *ss = new_shape(P, T_S32, 0, NULL);
-    Instr *g = ss ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, ss, 1, &nc, NULL) : NULL;
-    if (!g) return cxla_oom();
-    g->attrs |= A_INDEX;
-    g->index = 1 + which[e];
-    osz[e] = g;
-  }
+  for (int e = 0; e < nd; e++)
+    if (which[e] >= 0 && !(osz[e] = gte(P, nc, 1 + which[e]))) return cxla_oom();
   instr_retire(in);
   *out = res;
   return NULL;
@@ -980,14 +981,8 @@ static cxla_status pad_sort(Pad *P, Instr *in, Instr **sz, Instr **out) {
   /* what the old sort's users read: its one array, or a tuple of them */
   Instr **gtes = arena_array(&P->a, (size_t)n, sizeof(Instr *));
   if (!gtes) return cxla_oom();
-  for (int k = 0; k < n; k++) {
-    Shape *gs = shape_clone(&m->arena, leaves[k]);
-    Instr *g = gs ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, gs, 1, &ns, NULL) : NULL;
-    if (!g) return cxla_oom();
-    g->attrs |= A_INDEX;
-    g->index = k;
-    gtes[k] = g;
-  }
+  for (int k = 0; k < n; k++)
+    if (!(gtes[k] = gte(P, ns, k))) return cxla_oom();
   if (in->shape->type != T_TUPLE) {
     *out = gtes[0];
     return NULL;
@@ -1134,16 +1129,6 @@ static cxla_status visit(Pad *P, Instr *in, Instr ***ops_sz, Instr **osz, Instr 
     return NULL;
   }
   return unsupported(in, "a dynamic dimension reaches it");
-}
-
-static Instr *gte(Pad *P, Instr *t, int k) {
-  Shape *s = shape_clone(&P->m->arena, t->shape->tuple[k]);
-  Instr *g = s ? comp_add_instr(P->c, OP_GET_TUPLE_ELEMENT, s, 1, &t, NULL) : NULL;
-  if (g) {
-    g->attrs |= A_INDEX;
-    g->index = k;
-  }
-  return g;
 }
 
 /* tuple(t's first n elements, then sizes: sz at each ls->flat dim, or the
