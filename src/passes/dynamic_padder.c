@@ -168,7 +168,7 @@ static Instr *gte(Pad *P, Instr *t, int k) {
 
 /* What Computation.scratch holds during the run (its first field says
  * which). */
-enum { SCRATCH_ROOT_SIZES = 1, SCRATCH_LOOP_STATE };
+enum { SCRATCH_ROOT_SIZES = 1, SCRATCH_LOOP_STATE, SCRATCH_BRANCH_PARAM };
 
 /* A computation whose root has dynamic sizes: its root's sizes, for the
  * one instruction that calls it (a conditional). */
@@ -179,6 +179,15 @@ typedef struct RootSizes {
   int callers;    /* instructions that call the computation */
 } RootSizes;
 
+/* The dims of a parameter's type, depth first: which are dynamic. */
+typedef struct DimTable {
+  int k;          /* dynamic dims */
+  int *flat;      /* k entries: each dynamic dim's place among the nd */
+  int nd;         /* flat dims */
+  bool *is_dyn;   /* nd entries */
+  int64_t *bound; /* nd entries: the dims' bounds */
+} DimTable;
+
 /* A while loop whose state has dynamic dims (its body's parameter type
  * says which): the state tuple gets one s32[] element per dynamic dim
  * after its own n, in the loop, its body (parameter and root) and its
@@ -186,19 +195,42 @@ typedef struct RootSizes {
 typedef struct LoopState {
   int kind;       /* SCRATCH_LOOP_STATE */
   int n;          /* elements of the state as written */
-  int k;          /* dynamic dims, sizes appended */
-  int *flat;      /* k entries: each size's dim in the state's flat dims */
-  int nd;         /* the state's flat dims */
-  bool *is_dyn;   /* nd entries: whether the dim is one of flat's */
-  int64_t *bound; /* nd entries: the dims' bounds */
-  Shape *ext;     /* tuple(state elements..., s32[] x k) */
+  DimTable t;
+  Shape *ext;     /* tuple(state elements..., s32[] x t.k) */
   Computation *body;
 } LoopState;
 
+/* A conditional's branch whose parameter type has dynamic dims: its
+ * parameter becomes tuple(parameter as written, s32[] x t.k), and its one
+ * caller hands it the operand's sizes (the bound where it has none). */
+typedef struct BranchParam {
+  int kind;        /* SCRATCH_BRANCH_PARAM */
+  DimTable t;
+  Shape *ext;
+  RootSizes *root; /* its root's sizes once walked; NULL: static */
+} BranchParam;
+
+static RootSizes *root_sizes(const Computation *c) {
+  if (!c || !c->scratch) return NULL;
+  int kind = *(int *)c->scratch;
+  if (kind == SCRATCH_BRANCH_PARAM) return ((BranchParam *)c->scratch)->root;
+  return kind == SCRATCH_ROOT_SIZES ? c->scratch : NULL;
+}
+
+static BranchParam *branch_param(const Computation *c) {
+  return c && c->scratch && *(int *)c->scratch == SCRATCH_BRANCH_PARAM ? c->scratch : NULL;
+}
+
+/* Whether a computation in calls gives a result of dynamic size. */
 static bool calls_dynamic(const Instr *in) {
   for (int k = 0; k < in->ncalled; k++)
-    if (in->called[k] && in->called[k]->scratch && *(int *)in->called[k]->scratch == SCRATCH_ROOT_SIZES)
-      return true;
+    if (root_sizes(in->called[k])) return true;
+  return false;
+}
+
+static bool calls_branch_param(const Instr *in) {
+  for (int k = 0; k < in->ncalled; k++)
+    if (branch_param(in->called[k])) return true;
   return false;
 }
 
@@ -229,7 +261,7 @@ static cxla_status pad_conditional(Pad *P, Instr *in, Instr **osz, Instr **out) 
   for (int e = 0; e < nd; e++) {
     bool dyn = false;
     for (int b = 0; b < nb; b++) {
-      const RootSizes *r = in->called[b]->scratch;
+      const RootSizes *r = root_sizes(in->called[b]);
       if (!r) continue;
       if (r->callers != 1) return unsupported(in, "a branch with dynamic results that other instructions call too");
       if (r->n != nd) return unsupported(in, "a branch whose result does not match");
@@ -249,7 +281,7 @@ static cxla_status pad_conditional(Pad *P, Instr *in, Instr **osz, Instr **out) 
   Computation *save = P->c;
   for (int b = 0; b < nb; b++) {
     Computation *f = in->called[b];
-    const RootSizes *r = f->scratch;
+    const RootSizes *r = root_sizes(f);
     Instr **ops = arena_array(&P->a, (size_t)k + 2, sizeof(Instr *));
     if (!ops) return cxla_oom();
     P->c = f;
@@ -264,7 +296,10 @@ static cxla_status pad_conditional(Pad *P, Instr *in, Instr **osz, Instr **out) 
     P->c = save;
     if (!t) return cxla_oom();
     f->root = t;
-    f->scratch = NULL;
+    if (branch_param(f))
+      branch_param(f)->root = NULL;
+    else
+      f->scratch = NULL;
   }
   Shape *cs = shape_clone(&m->arena, ts);
   Instr *nc = cs ? instr_clone(P->c, in, in->noperands, in->operands, NULL) : NULL;
@@ -1131,19 +1166,19 @@ static cxla_status visit(Pad *P, Instr *in, Instr ***ops_sz, Instr **osz, Instr 
   return unsupported(in, "a dynamic dimension reaches it");
 }
 
-/* tuple(t's first n elements, then sizes: sz at each ls->flat dim, or the
+/* tuple(t's first n elements, then sizes: sz at each ls->t.flat dim, or the
  * bound where sz has none), of shape ls->ext. */
 static Instr *extend_state(Pad *P, const LoopState *ls, Instr *t, Instr **sz) {
-  Instr **ops = arena_array(&P->a, (size_t)(ls->n + ls->k) + 1, sizeof(Instr *));
+  Instr **ops = arena_array(&P->a, (size_t)(ls->n + ls->t.k) + 1, sizeof(Instr *));
   if (!ops) return NULL;
   for (int i = 0; i < ls->n; i++)
     if (!(ops[i] = gte(P, t, i))) return NULL;
-  for (int j = 0; j < ls->k; j++) {
-    int e = ls->flat[j];
-    if (!(ops[ls->n + j] = sz && sz[e] ? sz[e] : k_s32(P, ls->bound[e]))) return NULL;
+  for (int j = 0; j < ls->t.k; j++) {
+    int e = ls->t.flat[j];
+    if (!(ops[ls->n + j] = sz && sz[e] ? sz[e] : k_s32(P, ls->t.bound[e]))) return NULL;
   }
   Shape *s = shape_clone(&P->m->arena, ls->ext);
-  return s ? comp_add_instr(P->c, OP_TUPLE, s, ls->n + ls->k, ops, NULL) : NULL;
+  return s ? comp_add_instr(P->c, OP_TUPLE, s, ls->n + ls->t.k, ops, NULL) : NULL;
 }
 
 /* A loop's body or condition: its parameter becomes the extended state,
@@ -1157,10 +1192,10 @@ static cxla_status loop_param_sizes(Pad *P, const LoopState *ls) {
   Shape *s = shape_clone(&P->m->arena, ls->ext);
   if (!sz || !s) return cxla_oom();
   p->shape = s;
-  for (int j = 0; j < ls->k; j++) {
+  for (int j = 0; j < ls->t.k; j++) {
     Instr *g = gte(P, p, ls->n + j);
     if (!g) return cxla_oom();
-    if (ls->flat[j] < nd) sz[ls->flat[j]] = g;
+    if (ls->t.flat[j] < nd) sz[ls->t.flat[j]] = g;
   }
   P->size[p->id] = sz;
   return NULL;
@@ -1172,8 +1207,8 @@ static cxla_status loop_param_sizes(Pad *P, const LoopState *ls) {
 static cxla_status pad_while(Pad *P, Instr *in, const LoopState *ls, Instr **init_sz, Instr **osz, Instr **out) {
   if (in->noperands != 1 || in->shape->type != T_TUPLE || in->shape->ntuple != ls->n)
     return unsupported(in, "a loop whose state does not match its body's");
-  for (int e = 0; init_sz && e < ls->nd; e++)
-    if (init_sz[e] && !ls->is_dyn[e]) return unsupported(in, "a loop state dim its type calls static is dynamic");
+  for (int e = 0; init_sz && e < ls->t.nd; e++)
+    if (init_sz[e] && !ls->t.is_dyn[e]) return unsupported(in, "a loop state dim its type calls static is dynamic");
   Instr *init = extend_state(P, ls, in->operands[0], init_sz);
   Shape *s = init ? shape_clone(&P->m->arena, ls->ext) : NULL;
   if (!s) return cxla_oom();
@@ -1187,9 +1222,57 @@ static cxla_status pad_while(Pad *P, Instr *in, const LoopState *ls, Instr **ini
   Shape *os = shape_clone(&P->m->arena, old);
   Instr *res = os ? comp_add_instr(P->c, OP_TUPLE, os, ls->n, ops, NULL) : NULL;
   if (!res) return cxla_oom();
-  for (int j = 0; j < ls->k; j++)
-    if (!(osz[ls->flat[j]] = gte(P, in, ls->n + j))) return cxla_oom();
+  for (int j = 0; j < ls->t.k; j++)
+    if (!(osz[ls->t.flat[j]] = gte(P, in, ls->n + j))) return cxla_oom();
   *out = res;
+  return NULL;
+}
+
+/* A branch: its parameter becomes tuple(parameter, sizes...); its users
+ * read element 0 and the dynamic dims' sizes from the rest. */
+static cxla_status branch_param_sizes(Pad *P, const BranchParam *bp) {
+  Instr *p = P->c->params[0];
+  Instr **sz = new_sizes(P, p->shape);
+  Shape *s = shape_clone(&P->m->arena, bp->ext);
+  if (!sz || !s) return cxla_oom();
+  p->shape = s;
+  Instr *data = gte(P, p, 0);
+  if (!data) return cxla_oom();
+  for (int j = 0; j < bp->t.k; j++)
+    if (!(sz[bp->t.flat[j]] = gte(P, p, 1 + j))) return cxla_oom();
+  P->size[p->id] = sz;
+  P->repl[p->id] = data;
+  return NULL;
+}
+
+/* A conditional's operands for branches with a dynamic parameter become
+ * tuple(operand, sizes...) (the bound where the operand is static); a
+ * dynamic operand for a branch whose parameter type calls it static is
+ * refused. ops_sz: the operands' sizes. */
+static cxla_status pad_branch_operands(Pad *P, Instr *in, Instr ***ops_sz) {
+  for (int b = 0; b < in->ncalled && 1 + b < in->noperands; b++) {
+    const BranchParam *bp = branch_param(in->called[b]);
+    Instr *o = in->operands[1 + b], **sz = ops_sz[1 + b];
+    int nd = flat_dims(o->shape);
+    if (!bp) {
+      if (any_size(sz, nd)) return unsupported(in, "a dynamic operand for a branch whose parameter type is static");
+      continue;
+    }
+    if (nd != bp->t.nd) return unsupported(in, "a branch operand that does not match its parameter");
+    for (int e = 0; sz && e < nd; e++)
+      if (sz[e] && !bp->t.is_dyn[e]) return unsupported(in, "a branch operand dim its parameter type calls static is dynamic");
+    Instr **ops = arena_array(&P->a, (size_t)bp->t.k + 2, sizeof(Instr *));
+    if (!ops) return cxla_oom();
+    ops[0] = o;
+    for (int j = 0; j < bp->t.k; j++) {
+      int e = bp->t.flat[j];
+      if (!(ops[1 + j] = sz && sz[e] ? sz[e] : k_s32(P, bp->t.bound[e]))) return cxla_oom();
+    }
+    Shape *s = shape_clone(&P->m->arena, bp->ext);
+    Instr *t = s ? comp_add_instr(P->c, OP_TUPLE, s, bp->t.k + 1, ops, NULL) : NULL;
+    if (!t) return cxla_oom();
+    in->operands[1 + b] = t;
+  }
   return NULL;
 }
 
@@ -1206,6 +1289,7 @@ static cxla_status walk(Pad *P) {
   memset(P->repl, 0, ((size_t)n + 1) * sizeof *P->repl);
   LoopState *ls = loop_state(c);
   if (ls) TRY(loop_param_sizes(P, ls));
+  if (branch_param(c)) TRY(branch_param_sizes(P, branch_param(c)));
   for (int i = 0; i < n; i++) {
     Instr *in = c->instrs[i];
     int nops = in->noperands;
@@ -1227,10 +1311,11 @@ static cxla_status walk(Pad *P) {
       if (any_size(osz, flat_dims(in->shape))) P->size[i] = osz;
       continue;
     }
-    if (calls_dynamic(in) && (in->op != OP_CONDITIONAL || dyn))
-      return unsupported(in, in->op == OP_CONDITIONAL
-                                 ? "a dynamic dimension flows into a conditional's branch"
-                                 : "a computation it calls gives a result of dynamic size");
+    if (in->op != OP_CONDITIONAL && (calls_dynamic(in) || calls_branch_param(in)))
+      return unsupported(in, calls_dynamic(in) ? "a computation it calls gives a result of dynamic size"
+                                               : "a computation it calls has a dynamic parameter");
+    if (in->op == OP_CONDITIONAL && (dyn || calls_branch_param(in)))
+      TRY(pad_branch_operands(P, in, ops_sz));
     if (in->op == OP_CONDITIONAL && calls_dynamic(in)) {
       Instr **osz = new_sizes(P, in->shape);
       Instr *out = NULL;
@@ -1240,6 +1325,7 @@ static cxla_status walk(Pad *P) {
       if (any_size(osz, flat_dims(in->shape))) P->size[i] = osz;
       continue;
     }
+    if (in->op == OP_CONDITIONAL) continue;
     if (!dyn && in->op != OP_SET_DIMENSION_SIZE && in->op != OP_GET_DIMENSION_SIZE &&
         in->op != OP_DYNAMIC_RESHAPE && !is_custom(in, "SliceToDynamic") &&
         !is_custom(in, "DynamicConvolutionForward") && !is_custom(in, "DynamicReduceWindowSamePadding"))
@@ -1329,46 +1415,87 @@ void dynamic_results_free(DynamicResults *r) {
   memset(r, 0, sizeof *r);
 }
 
+static int count_dynamic(const Shape *s) {
+  if (s->type == T_TUPLE) {
+    int k = 0;
+    for (int i = 0; i < s->ntuple; i++) k += count_dynamic(s->tuple[i]);
+    return k;
+  }
+  int k = 0;
+  for (int d = 0; s->dynamic && type_is_array(s->type) && d < s->rank; d++) k += s->dynamic[d];
+  return k;
+}
+
+static void fill_dims(const Shape *s, DimTable *t, int *e, int *j) {
+  if (s->type == T_TUPLE) {
+    for (int i = 0; i < s->ntuple; i++) fill_dims(s->tuple[i], t, e, j);
+    return;
+  }
+  for (int d = 0; type_is_array(s->type) && d < s->rank; d++, (*e)++) {
+    t->bound[*e] = s->dims[d];
+    t->is_dyn[*e] = s->dynamic && s->dynamic[d];
+    if (t->is_dyn[*e]) t->flat[(*j)++] = *e;
+  }
+}
+
+/* The table of s's dims (tuple nesting is bounded by the readers), in
+ * the module arena. */
+static cxla_status dim_table(HloModule *m, const Shape *s, DimTable *t) {
+  t->nd = flat_dims(s);
+  t->k = count_dynamic(s);
+  t->flat = arena_array(&m->arena, (size_t)t->k + 1, sizeof(int));
+  t->bound = arena_array(&m->arena, (size_t)t->nd + 1, sizeof(int64_t));
+  t->is_dyn = arena_array(&m->arena, (size_t)t->nd + 1, sizeof(bool));
+  if (!t->flat || !t->bound || !t->is_dyn) return cxla_oom();
+  int e = 0, j = 0;
+  fill_dims(s, t, &e, &j);
+  return NULL;
+}
+
+/* tuple(el[0..n), s32[] x k), in the module arena; NULL: out of memory. */
+static Shape *with_sizes(HloModule *m, Shape *const *el, int n, int k) {
+  Shape **all = arena_array(&m->arena, (size_t)(n + k) + 1, sizeof(Shape *));
+  if (!all) return NULL;
+  for (int i = 0; i < n; i++) all[i] = el[i];
+  for (int j = 0; j < k; j++)
+    if (!(all[n + j] = shape_new(&m->arena, T_S32, 0, NULL)) || shape_set_default_layout(&m->arena, all[n + j]))
+      return NULL;
+  return shape_new_tuple(&m->arena, n + k, all);
+}
+
 /* The LoopState of while loop `in` (its body's parameter type has dynamic
  * dims), in the module arena, added to *loops. */
 static cxla_status new_loop_state(HloModule *m, Instr *in, const int *cond_calls, const int *body_calls,
                                   LoopState ***loops, int *nloops) {
-  const Shape *st = in->called[1]->params[0]->shape;
+  Shape *st = in->called[1]->params[0]->shape;
   if (!cond_calls || !body_calls || *cond_calls != 1 || *body_calls != 1)
     return unsupported(in, "a loop with dynamic state whose body or condition other instructions call too");
   if (st->type != T_TUPLE) return unsupported(in, "a loop with dynamic state that is not a tuple");
-  int nd = 0, k = 0;
-  for (int i = 0; i < st->ntuple; i++) {
+  for (int i = 0; i < st->ntuple; i++)
     if (st->tuple[i]->type == T_TUPLE) return unsupported(in, "a loop with dynamic state of nested tuples");
-    nd += flat_dims(st->tuple[i]);
-    for (int d = 0; st->tuple[i]->dynamic && d < st->tuple[i]->rank; d++) k += st->tuple[i]->dynamic[d];
-  }
   LoopState *ls = arena_alloc(&m->arena, sizeof *ls);
-  int *flat = arena_array(&m->arena, (size_t)k + 1, sizeof(int));
-  int64_t *bound = arena_array(&m->arena, (size_t)nd + 1, sizeof(int64_t));
-  bool *is_dyn = arena_array(&m->arena, (size_t)nd + 1, sizeof(bool));
-  Shape **el = arena_array(&m->arena, (size_t)(st->ntuple + k) + 1, sizeof(Shape *));
-  if (!ls || !flat || !bound || !is_dyn || !el) return cxla_oom();
-  int e = 0, j = 0;
-  for (int i = 0; i < st->ntuple; i++) {
-    el[i] = st->tuple[i];
-    for (int d = 0; type_is_array(st->tuple[i]->type) && d < st->tuple[i]->rank; d++, e++) {
-      bound[e] = st->tuple[i]->dims[d];
-      is_dyn[e] = st->tuple[i]->dynamic && st->tuple[i]->dynamic[d];
-      if (is_dyn[e]) flat[j++] = e;
-    }
-  }
-  for (j = 0; j < k; j++) {
-    Shape *ss = shape_new(&m->arena, T_S32, 0, NULL);
-    if (!ss || shape_set_default_layout(&m->arena, ss)) return cxla_oom();
-    el[st->ntuple + j] = ss;
-  }
-  Shape *ext = shape_new_tuple(&m->arena, st->ntuple + k, el);
+  if (!ls) return cxla_oom();
+  *ls = (LoopState){.kind = SCRATCH_LOOP_STATE, .n = st->ntuple, .body = in->called[1]};
+  TRY(dim_table(m, st, &ls->t));
+  ls->ext = with_sizes(m, st->tuple, st->ntuple, ls->t.k);
   LoopState **grown = cxla_realloc(*loops, ((size_t)*nloops + 1) * sizeof *grown);
-  if (!ext || !grown) return cxla_oom();
-  *ls = (LoopState){SCRATCH_LOOP_STATE, st->ntuple, k, flat, nd, is_dyn, bound, ext, in->called[1]};
+  if (!ls->ext || !grown) return cxla_oom();
   grown[(*nloops)++] = ls;
   *loops = grown;
+  return NULL;
+}
+
+/* The BranchParam of branch f of conditional `in` (f's parameter type has
+ * dynamic dims), in the module arena; its scratch is set by the caller. */
+static cxla_status new_branch_param(HloModule *m, const Instr *in, Computation *f, int calls,
+                                    BranchParam **out) {
+  if (calls != 1) return unsupported(in, "a branch with a dynamic parameter that other instructions call too");
+  BranchParam *bp = arena_alloc(&m->arena, sizeof *bp);
+  if (!bp) return cxla_oom();
+  *bp = (BranchParam){.kind = SCRATCH_BRANCH_PARAM};
+  TRY(dim_table(m, f->params[0]->shape, &bp->t));
+  if (!(bp->ext = with_sizes(m, &f->params[0]->shape, 1, bp->t.k))) return cxla_oom();
+  *out = bp;
   return NULL;
 }
 
@@ -1393,13 +1520,26 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
         if (c->instrs[i]->called[k] && c->instrs[i]->called[k]->scratch)
           ++*(int *)c->instrs[i]->called[k]->scratch;
   }
-  /* loops whose body's parameter type has dynamic dims */
-  int nloops = 0;
+  /* loops whose body's parameter type has dynamic dims, branches whose
+   * parameter type has */
+  int nloops = 0, nbranches = 0;
   LoopState **loops = NULL;
+  BranchParam **branches = NULL;
+  Computation **branch_of = NULL;
   for (int ci = 0; ci < m->ncomps && !s; ci++) {
     Computation *c = m->comps[ci];
     for (int i = 0; i < c->ninstrs && !s; i++) {
       Instr *in = c->instrs[i];
+      for (int b = 0; in->op == OP_CONDITIONAL && b < in->ncalled && !s; b++) {
+        Computation *f = in->called[b];
+        if (!f || f->nparams != 1 || !f->params[0] || !shape_dynamic(f->params[0]->shape)) continue;
+        BranchParam **grown = cxla_realloc(branches, ((size_t)nbranches + 1) * sizeof *grown);
+        if (grown) branches = grown;
+        Computation **grown_of = grown ? cxla_realloc(branch_of, ((size_t)nbranches + 1) * sizeof *grown_of) : NULL;
+        if (grown_of) branch_of = grown_of;
+        s = grown && grown_of ? new_branch_param(m, in, f, *(int *)f->scratch, &branches[nbranches]) : cxla_oom();
+        if (!s) branch_of[nbranches++] = f;
+      }
       if (in->op != OP_WHILE || in->ncalled != 2 || !in->called[0] || !in->called[1]) continue;
       Computation *cond = in->called[0], *body = in->called[1];
       if (body->nparams != 1 || !body->params[0] || !shape_dynamic(body->params[0]->shape)) continue;
@@ -1408,6 +1548,9 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
   }
   for (int ci = 0; ci < m->ncomps; ci++) m->comps[ci]->scratch = NULL;
   for (int i = 0; i < nloops; i++) loops[i]->body->scratch = loops[i];
+  for (int i = 0; i < nbranches; i++) branch_of[i]->scratch = branches[i];
+  cxla_free(branches);
+  cxla_free(branch_of);
   for (int ci = 0; ci < m->ncomps; ci++) /* the conditions: the loops' other callee */
     for (int i = 0; i < m->comps[ci]->ninstrs; i++) {
       Instr *in = m->comps[ci]->instrs[i];
@@ -1435,8 +1578,8 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
       LoopState *ls = loop_state(c);
       if (ls && ls->body == c) {
         /* the body returns the extended state: the sizes its result has */
-        for (int e = 0; root_sz && e < ls->nd && !s; e++)
-          if (root_sz[e] && !ls->is_dyn[e]) s = unsupported(r, "a loop state dim its type calls static is dynamic");
+        for (int e = 0; root_sz && e < ls->t.nd && !s; e++)
+          if (root_sz[e] && !ls->t.is_dyn[e]) s = unsupported(r, "a loop state dim its type calls static is dynamic");
         Instr *t = s ? NULL : extend_state(&P, ls, c->root, root_sz);
         if (!s && !t) s = cxla_oom();
         if (!s) c->root = t;
@@ -1452,7 +1595,10 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
         } else {
           memcpy(copy, root_sz, (size_t)nd * sizeof *copy);
           *rsz = (RootSizes){SCRATCH_ROOT_SIZES, nd, copy, callers[ci]};
-          c->scratch = rsz;
+          if (branch_param(c))
+            branch_param(c)->root = rsz;
+          else
+            c->scratch = rsz;
         }
       } else if (root_sz) {
         s = expose_results(&P, root_sz, out);

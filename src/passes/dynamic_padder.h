@@ -31,13 +31,16 @@
  *     DynamicReduceWindowSamePadding (SAME pooling: the data written at
  *     the padding its size gives, then pooled without padding);
  *   - a conditional whose branches give dynamic results: each branch
- *     returns tuple(result, sizes...), its users read them apart;
+ *     returns tuple(result, sizes...), its users read them apart; a
+ *     branch whose parameter type has dynamic dims takes
+ *     tuple(operand, sizes...) (its one caller hands them in, the bound
+ *     for an operand static there);
  *   - a while loop whose body's parameter type has dynamic dims: the
  *     state tuple gets one s32[] element per such dim (loop, body's
  *     parameter and root, condition's parameter).
  * Calls are inlined first. A dynamic dimension reaching any other op (a
- * conditional's operand, a custom call) is an UNIMPLEMENTED error naming
- * the op, never a silent wrong answer.
+ * custom call, a branch whose parameter type is static) is an
+ * UNIMPLEMENTED error naming the op, never a silent wrong answer.
  *
  * The entry's dynamic results: the root becomes tuple(old root, sizes...),
  * one s32[] leaf per dynamic dimension of a result leaf, and `out` says

@@ -246,10 +246,58 @@ TEST(unhandled_ops_are_errors) {
   m = NULL;
   e = NULL;
   CHECK_OK(cxla_module_parse(t2, strlen(t2), "t2", &m));
-  if (m) CHECK_ERR(cxla_client_compile(c, m, NULL, &e), "flows into a computation it calls");
+  if (m) CHECK_ERR(cxla_client_compile(c, m, NULL, &e), "a branch with a dynamic parameter that other instructions call too");
+  cxla_executable_destroy(e);
+  cxla_module_destroy(m);
+  /* ... and one passed to a branch whose parameter type is static */
+  const char *t3 = HEAD
+      "br { p = f32[8] parameter(0)  ROOT y = f32[8] negate(p) }\n"
+      "bf { p = f32[8] parameter(0)  ROOT y = f32[8] abs(p) }\n"
+      ENTRY1
+      "  c = pred[] constant(true)\n"
+      "  ROOT r = f32[8] conditional(c, d, d), true_computation=br, false_computation=bf\n}\n";
+  m = NULL;
+  e = NULL;
+  CHECK_OK(cxla_module_parse(t3, strlen(t3), "t3", &m));
+  if (m) CHECK_ERR(cxla_client_compile(c, m, NULL, &e), "a dynamic operand for a branch whose parameter type is static");
   cxla_executable_destroy(e);
   cxla_module_destroy(m);
   cxla_client_destroy(c);
+}
+
+TEST(conditional_takes_dynamic_operands) {
+  /* branches whose parameter is dynamic: a tuple holding one (index
+   * form: n - 3 picks; out of range, the last), a bare one given the
+   * dynamic d or the static x (its size is then its bound) */
+  const char *t = HEAD
+      "b0 { p = (f32[<=8], f32[]) parameter(0)  v = f32[<=8] get-tuple-element(p), index=0\n"
+      "  k = f32[] get-tuple-element(p), index=1  z = f32[] constant(0)\n"
+      "  s = f32[] reduce(v, z), dimensions={0}, to_apply=add  ROOT r = f32[] add(s, k) }\n"
+      "b1 { p = (f32[<=8], f32[]) parameter(0)  v = f32[<=8] get-tuple-element(p), index=0\n"
+      "  inf = f32[] constant(inf)  ROOT r = f32[] reduce(v, inf), dimensions={0}, to_apply=mn }\n"
+      "b2 { p = (f32[<=8], f32[]) parameter(0)  v = f32[<=8] get-tuple-element(p), index=0\n"
+      "  k = f32[] get-tuple-element(p), index=1  g = s32[] get-dimension-size(v), dimensions={0}\n"
+      "  f = f32[] convert(g)  ROOT r = f32[] multiply(f, k) }\n"
+      "tb { p = f32[<=8] parameter(0)  ROOT y = f32[<=8] negate(p) }\n"
+      "fb { p = f32[<=8] parameter(0)  ROOT y = f32[<=8] reverse(p), dimensions={0} }\n"
+      ENTRY1
+      "  three = s32[] constant(3)  i = s32[] subtract(n, three)  k = f32[] constant(10)\n"
+      "  a = (f32[<=8], f32[]) tuple(d, k)\n"
+      "  r0 = f32[] conditional(i, a, a, a), branch_computations={b0, b1, b2}\n"
+      "  four = s32[] constant(4)  c = pred[] compare(n, four), direction=LT\n"
+      "  r1 = f32[<=8] conditional(c, d, x), true_computation=tb, false_computation=fb\n"
+      "  ROOT t = (f32[], f32[<=8]) tuple(r0, r1)\n}\n";
+  /* n = 3: b0, 3 - 1 + 2 + 10; tb: -{3, -1, 2} */
+  Want w3[2] = {{CXLA_F32, 0, {0}, {14}}, {CXLA_F32, 1, {3}, {-3, 1, -2}}};
+  run_both(t, D8, 1, 3, 2, w3);
+  /* n = 4: b1, min of {3, -1, 2, -5}; fb of x: all 8 reversed */
+  Want w4[2] = {{CXLA_F32, 0, {0}, {-5}}, {CXLA_F32, 1, {8}, {4, -2, 0.5, 7, -5, 2, -1, 3}}};
+  run_both(t, D8, 1, 4, 2, w4);
+  /* n = 5: b2, 5 x 10; n = 0: index -3, b2 again, 0 x 10; tb: empty */
+  Want w5[2] = {{CXLA_F32, 0, {0}, {50}}, {CXLA_F32, 1, {8}, {4, -2, 0.5, 7, -5, 2, -1, 3}}};
+  run_both(t, D8, 1, 5, 2, w5);
+  Want w0[2] = {{CXLA_F32, 0, {0}, {0}}, {CXLA_F32, 1, {0}, {0}}};
+  run_both(t, D8, 1, 0, 2, w0);
 }
 
 TEST(conditional_hands_sizes_out) {
@@ -304,6 +352,7 @@ int main(void) {
   RUN(reshapes_move_data);
   RUN(slice_to_dynamic_cuts_inner_dims);
   RUN(conditional_hands_sizes_out);
+  RUN(conditional_takes_dynamic_operands);
   RUN(loop_carries_sizes);
   RUN(unhandled_ops_are_errors);
   RUN(pass_leaves_no_dynamic_shape);

@@ -192,6 +192,38 @@ case("cond_gives_masked", lambda x: [tf.reduce_sum(tf.cond(x[0] > 0, lambda: tf.
                                              lambda: tf.boolean_mask(x, x < 0)),
                                      tf.cond(x[0] > 0, lambda: tf.boolean_mask(x, x > 2.5), lambda: x)], V)
 
+# a masked tensor handed into the branches (the branch's parameter is dynamic)
+case("cond_masked_operand", lambda x: [
+    tf.cond(tf.size(tf.boolean_mask(x, x > 0)) > 3, lambda: tf.reduce_sum(tf.boolean_mask(x, x > 0) * 2.0),
+            lambda: tf.reduce_max(tf.boolean_mask(x, x > 0))),
+    tf.switch_case(tf.size(tf.boolean_mask(x, x < -1)) % 3,
+                   [lambda: tf.reduce_sum(tf.boolean_mask(x, x < -1)),
+                    lambda: tf.reduce_sum(tf.boolean_mask(x, x > 0)) - tf.reduce_min(tf.boolean_mask(x, x < -1)),
+                    lambda: tf.reduce_max(tf.boolean_mask(x, x < -1)) + x[0]])], V)
+
+
+def _cond_in_out(x):
+    y, z = tf.boolean_mask(x, x > 0), tf.boolean_mask(x, x < -1)
+    a = tf.cond(tf.size(y) > 3, lambda: y * 2.0, lambda: tf.sort(y))
+    c = tf.cond(x[0] > 0, lambda: tf.concat([y, z], 0), lambda: tf.reverse(y, [0]))
+    return [a, c, tf.reduce_sum(a) + tf.cast(tf.size(c), tf.float32)]
+
+
+def _cond_rows(x):
+    m = tf.boolean_mask(tf.reshape(x, [5, 2]), x[::2] > -1.5)
+    s = tf.cond(x[1] < 0, lambda: tf.reduce_sum(m, axis=0), lambda: tf.reduce_max(m, axis=0))
+    t = tf.cond(x[2] > 0, lambda: (m[:, ::-1], tf.reduce_sum(m)), lambda: (m * 2, 1.0))
+    return [s, t[0], t[1]]
+
+
+case("cond_masked_in_out", _cond_in_out, V)
+case("cond_masked_in_out_neg", _cond_in_out, -V)
+case("cond_masked_rows", _cond_rows, V)
+case("cond_masked_rows_neg", _cond_rows, -V)
+case("cond_in_loop_masked", lambda x: tf.while_loop(
+    lambda i, a: i < 3, lambda i, a: (i + 1, tf.cond(tf.reduce_sum(a) > 5, lambda: a * 0.5, lambda: a + 1)),
+    (0, tf.boolean_mask(x, x > 0)))[1], V)
+
 # ---- more of what reads a masked tensor -------------------------------------------------------
 E6 = rnd(9, (6, 3))
 case("searchsorted", lambda x: tf.searchsorted(tf.sort(tf.boolean_mask(x, x > 0)), tf.constant([0.0, 2.5, 10.0])), V)
