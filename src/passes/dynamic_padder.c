@@ -25,7 +25,20 @@ struct Pad {
   Instr ***size;  /* size[id] */
   Instr **repl;   /* repl[id] */
   int **offs;     /* offs[id]: for a tuple, each element's first dim in its flat list (made once) */
+  struct SliceList *keep; /* the keep form's SliceToDynamic results (NULL: the expose form) */
 };
+
+/* A SliceToDynamic made for the entry's result in the keep form: its
+ * shape's dynamic flags, set once every other shape's are cleared. */
+typedef struct SliceMark {
+  Instr *call;
+  bool *dyn;      /* rank flags, in the module arena */
+} SliceMark;
+
+typedef struct SliceList {
+  SliceMark *v;   /* cxla_realloc'd */
+  int n;
+} SliceList;
 
 static cxla_status unsupported(const Instr *in, const char *why) {
   return ERR(UNIMPLEMENTED,
@@ -1408,6 +1421,51 @@ static cxla_status expose_results(Pad *P, Instr **root_sz, DynamicResults *out) 
   return NULL;
 }
 
+/* The keep form's result (dynamic_padder_run with out NULL): each leaf of
+ * value v with a dynamic dim becomes SliceToDynamic(leaf, size per dim),
+ * as XLA's optimized HLO hands one out; recorded in P->slices, whose
+ * shapes are marked dynamic once the module's flags are cleared. sz: v's
+ * flat sizes from *e (tuple nesting is bounded by the readers). NULL: out
+ * of memory. */
+static Instr *slice_leaves(Pad *P, Instr *v, Instr **sz, int *e) {
+  const Shape *s = v->shape;
+  if (s->type == T_TUPLE) {
+    Instr **ops = arena_array(&P->a, (size_t)s->ntuple + 1, sizeof(Instr *));
+    Shape **el = arena_array(&P->m->arena, (size_t)s->ntuple + 1, sizeof(Shape *));
+    if (!ops || !el) return NULL;
+    bool any = false;
+    for (int i = 0; i < s->ntuple; i++) {
+      Instr *g = gte(P, v, i);
+      if (!g || !(ops[i] = slice_leaves(P, g, sz, e))) return NULL;
+      any |= ops[i] != g;
+      el[i] = ops[i]->shape;
+    }
+    if (!any) return v;
+    Shape *ts = shape_new_tuple(&P->m->arena, s->ntuple, el);
+    return ts ? comp_add_instr(P->c, OP_TUPLE, ts, s->ntuple, ops, NULL) : NULL;
+  }
+  int r = type_is_array(s->type) ? s->rank : 0, at = *e;
+  *e += r;
+  if (!any_size(sz + at, r)) return v;
+  SliceList *k = P->keep;
+  Instr **ops = arena_array(&P->a, (size_t)r + 2, sizeof(Instr *));
+  bool *dyn = arena_array(&P->m->arena, (size_t)r + 1, sizeof(bool));
+  Shape *cs = shape_clone(&P->m->arena, s);
+  SliceMark *mk = cxla_realloc(k->v, ((size_t)k->n + 1) * sizeof *mk);
+  if (mk) k->v = mk;
+  if (!ops || !dyn || !cs || !mk) return NULL;
+  ops[0] = v;
+  for (int d = 0; d < r; d++) {
+    dyn[d] = sz[at + d] != NULL;
+    if (!(ops[1 + d] = dyn[d] ? sz[at + d] : k_s32(P, s->dims[d]))) return NULL;
+  }
+  Instr *c = comp_add_instr(P->c, OP_CUSTOM_CALL, cs, r + 1, ops, NULL);
+  if (!c || !(c->custom_call_target = arena_strdup(&P->m->arena, "SliceToDynamic"))) return NULL;
+  c->attrs |= A_CUSTOM_CALL;
+  k->v[k->n++] = (SliceMark){c, dyn};
+  return c;
+}
+
 void dynamic_results_free(DynamicResults *r) {
   if (!r) return;
   cxla_free(r->dims_at);
@@ -1499,9 +1557,18 @@ static cxla_status new_branch_param(HloModule *m, const Instr *in, Computation *
   return NULL;
 }
 
-cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
-  memset(out, 0, sizeof *out);
-  if (!dynamic_padder_needed(m)) return NULL;
+/* dst's leaves take src's dynamic flags (the same tuple structure). */
+static void copy_dynamic(Shape *dst, const Shape *src) {
+  if (dst->type == T_TUPLE && src->type == T_TUPLE) {
+    for (int i = 0; i < dst->ntuple && i < src->ntuple; i++) copy_dynamic(dst->tuple[i], src->tuple[i]);
+    return;
+  }
+  if (dst->type != T_TUPLE && src->type != T_TUPLE && dst->rank == src->rank) dst->dynamic = src->dynamic;
+}
+
+/* The pass; out: the expose form (dynamic_padder_run), keep: the keep
+ * form (pass_dynamic_padder), exactly one of them. */
+static cxla_status run(HloModule *m, DynamicResults *out, SliceList *keep) {
   /* calls first: a dynamic value may flow through one */
   PassContext ctx = {0};
   bool changed = false;
@@ -1567,7 +1634,7 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
   if (!comps) return cxla_oom();
   memcpy(comps, m->comps, (size_t)ncomps * sizeof *comps);
   for (int ci = 0; ci < ncomps && !s; ci++) {
-    Pad P = {.m = m, .c = comps[ci]};
+    Pad P = {.m = m, .c = comps[ci], .keep = keep};
     arena_init(&P.a);
     s = walk(&P);
     Computation *c = comps[ci];
@@ -1600,6 +1667,11 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
           else
             c->scratch = rsz;
         }
+      } else if (root_sz && keep) {
+        int e = 0;
+        Instr *t = slice_leaves(&P, c->root, root_sz, &e);
+        if (!t) s = cxla_oom();
+        else c->root = t;
       } else if (root_sz) {
         s = expose_results(&P, root_sz, out);
       }
@@ -1622,5 +1694,25 @@ cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
     for (int i = 0; i < m->entry_layout->nparams; i++) clear_dynamic(m->entry_layout->params[i]);
     clear_dynamic(m->entry_layout->result);
   }
+  /* the keep form's results are dynamic again (a tuple built over them
+   * shares their shapes) */
+  for (int i = 0; keep && i < keep->n; i++) keep->v[i].call->shape->dynamic = keep->v[i].dyn;
+  if (keep && keep->n && m->entry && m->entry_layout) copy_dynamic(m->entry_layout->result, m->entry->root->shape);
   return module_mark_side_effects(m);
+}
+
+cxla_status dynamic_padder_run(HloModule *m, DynamicResults *out) {
+  memset(out, 0, sizeof *out);
+  return dynamic_padder_needed(m) ? run(m, out, NULL) : NULL;
+}
+
+cxla_status pass_dynamic_padder(HloModule *m, const PassContext *ctx, bool *changed) {
+  (void)ctx;
+  *changed = false;
+  if (!dynamic_padder_needed(m)) return NULL;
+  SliceList keep = {0};
+  cxla_status s = run(m, NULL, &keep);
+  cxla_free(keep.v);
+  *changed = true;
+  return s;
 }

@@ -42,11 +42,19 @@
  * custom call, a branch whose parameter type is static) is an
  * UNIMPLEMENTED error naming the op, never a silent wrong answer.
  *
- * The entry's dynamic results: the root becomes tuple(old root, sizes...),
- * one s32[] leaf per dynamic dimension of a result leaf, and `out` says
- * which. The runtime trims each result to its sizes after running (the
- * values past them are padding). Afterwards no shape in the module is
- * dynamic. Linear in the module: each instruction is visited once. */
+ * The entry's dynamic results, in one of two forms:
+ *   - dynamic_padder_run (the runtime, before the optimizer): the root
+ *     becomes tuple(old root, sizes...), one s32[] leaf per dynamic
+ *     dimension of a result leaf, and `out` says which. The runtime trims
+ *     each result to its sizes after running (the values past them are
+ *     padding). Afterwards no shape in the module is dynamic.
+ *   - pass_dynamic_padder (passes.h; the pipeline's first pass, so what
+ *     `cxla opt` and cxla_module_optimize print): each dynamic result
+ *     leaf becomes SliceToDynamic(data, one size per dim), as in XLA's
+ *     optimized HLO; those custom calls (and the root tuple over them)
+ *     are the only dynamic shapes left, the result type is kept, and the
+ *     text runs again through dynamic_padder_run.
+ * Linear in the module: each instruction is visited once. */
 #ifndef CXLA_DYNAMIC_PADDER_H
 #define CXLA_DYNAMIC_PADDER_H
 

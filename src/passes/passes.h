@@ -10,6 +10,10 @@
 cxla_status pass_dce(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_cse(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_call_inliner(HloModule *m, const PassContext *ctx, bool *changed);
+/* dynamic_padder.c in the form the pipeline runs: dynamic results handed
+ * out through SliceToDynamic custom calls at the root, as XLA's optimized
+ * HLO does (the runtime runs dynamic_padder_run before the pipeline). */
+cxla_status pass_dynamic_padder(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_tuple_simplify(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_flatten_call_graph(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_constant_folding(HloModule *m, const PassContext *ctx, bool *changed);

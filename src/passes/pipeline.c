@@ -18,6 +18,8 @@
 /* Every pass, one line each. */
 static const Pass kPasses[] = {
     {"call-inliner", pass_call_inliner, "inline call instructions into their callers"},
+    {"dynamic-padder", pass_dynamic_padder,
+     "bounded dynamic shapes made static; dynamic results handed out through SliceToDynamic"},
     {"flatten-call-graph", pass_flatten_call_graph,
      "give every call/while/conditional call site its own computation"},
     {"tuple-simplifier", pass_tuple_simplify,
@@ -230,6 +232,9 @@ static cxla_status default_layouts(HloModule *m) {
  * written elsewhere are listed commented out: uncomment the line when the
  * pass is registered. */
 static cxla_status pipeline_default(Runner *r) {
+  /* first, as in XLA: no other pass reads a dynamic dimension's size (a
+   * module without one: one scan) */
+  TRY(run_pass(r, "dynamic-padder"));
   /* ops XLA always expands before optimizing (its QrExpander and
    * BatchNormExpander): these change rounding (every op of an expansion
    * rounds, where the interpreter computes them in double), as in XLA */

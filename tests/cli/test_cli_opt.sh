@@ -80,7 +80,7 @@ check "optimized module verifies" 0 "" "$CXLA" check out.hlo
 check "optimized module runs" 0 "^result 0: f32\[4\]" "$CXLA" run out.hlo --random --no-opt
 
 check "opt --dump-to" 0 "" "$CXLA" opt dead.hlo --dump-to dumps/nested
-for f in module_0001.dead.before_optimizations.txt module_0001.dead.0003.after_call-inliner.txt \
+for f in module_0001.dead.before_optimizations.txt module_0001.dead.0004.after_call-inliner.txt \
   module_0001.dead.after_optimizations.txt; do
   [ -f "dumps/nested/$f" ] && ok || bad "opt --dump-to: dumps/nested/$f missing"
 done

@@ -322,6 +322,29 @@ TEST(conditional_hands_sizes_out) {
   run_both(t, D8, 1, 5, 2, w5);
 }
 
+TEST(optimizer_hands_out_slice_to_dynamic) {
+  /* cxla_module_optimize (what `cxla opt` prints) pads too, and gives
+   * the dynamic result out as XLA's optimized HLO does: a SliceToDynamic
+   * at the root, the result type kept; that text runs again, trimmed */
+  const char *t = HEAD ENTRY1
+      "  y = f32[<=8] negate(d)\n"
+      "  r = f32[] reduce(d, z), dimensions={0}, to_apply=add\n"
+      "  ROOT t = (f32[<=8], f32[]) tuple(y, r)\n}\n";
+  cxla_module *m = NULL;
+  char *text = NULL;
+  CHECK_OK(cxla_module_parse(t, strlen(t), "t", &m));
+  if (m) CHECK_OK(cxla_module_optimize(m, NULL));
+  if (m) CHECK_OK(cxla_module_print(m, &text));
+  CHECK(text && strstr(text, "custom_call_target=\"SliceToDynamic\""));
+  CHECK(text && strstr(text, "-> (f32[<=8], f32[]) {"));
+  CHECK(text && !strstr(text, "set-dimension-size"));
+  /* 3 - 1 + 2 - 5 + 7 */
+  Want w[2] = {{CXLA_F32, 1, {5}, {-3, 1, -2, 5, -7}}, {CXLA_F32, 0, {0}, {6}}};
+  if (text) run_both(text, D8, 1, 5, 2, w);
+  cxla_free_string(text);
+  cxla_module_destroy(m);
+}
+
 TEST(pass_leaves_no_dynamic_shape) {
   const char *t = HEAD ENTRY1
       "  r = f32[] reduce(d, z), dimensions={0}, to_apply=add\n"
@@ -355,6 +378,7 @@ int main(void) {
   RUN(conditional_takes_dynamic_operands);
   RUN(loop_carries_sizes);
   RUN(unhandled_ops_are_errors);
+  RUN(optimizer_hands_out_slice_to_dynamic);
   RUN(pass_leaves_no_dynamic_shape);
   return test_summary("test_dynamic_padder");
 }
