@@ -1074,7 +1074,13 @@ static cxla_status visit(Pad *P, Instr *in, Instr ***ops_sz, Instr **osz, Instr 
     int d = in->dimensions.n == 1 ? (int)in->dimensions.v[0] : -1;
     if (d < 0 || d >= in->shape->rank) return unsupported(in, "no single dimension");
     for (int e = 0; s0 && e < in->shape->rank; e++) osz[e] = s0[e];
-    osz[d] = in->operands[1];
+    /* a constant size: XLA's type then calls the dim static (TensorFlow's
+     * top_k of k == n); static it is where it is the bound */
+    const Instr *n = in->operands[1];
+    bool full = !(in->shape->dynamic && in->shape->dynamic[d]) && n->op == OP_CONSTANT && n->literal &&
+                !n->literal->unknown && n->literal->nelems == 1 &&
+                literal_get_i64(n->literal, 0) == in->shape->dims[d];
+    osz[d] = full ? NULL : in->operands[1];
     *out = in->operands[0];
     return NULL;
   }

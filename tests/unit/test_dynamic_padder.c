@@ -226,6 +226,23 @@ TEST(loop_carries_sizes) {
   run_both(t, D8, 1, 3, 2, w);
 }
 
+TEST(constant_full_size_is_static) {
+  /* TensorFlow's top_k of k == n: set-dimension-size to the bound, the
+   * type static; it flows into a loop whose state is static, as it is */
+  const char *t = HEAD
+      "body { p = (s32[], f32[8]) parameter(0)  i = s32[] get-tuple-element(p), index=0\n"
+      "  v = f32[8] get-tuple-element(p), index=1  one = s32[] constant(1)  i1 = s32[] add(i, one)\n"
+      "  v2 = f32[8] add(v, v)  ROOT t = (s32[], f32[8]) tuple(i1, v2) }\n"
+      "cond { p = (s32[], f32[8]) parameter(0)  i = s32[] get-tuple-element(p), index=0\n"
+      "  three = s32[] constant(3)  ROOT c = pred[] compare(i, three), direction=LT }\n"
+      "ENTRY e {\n  x = f32[8] parameter(0)\n  n = s32[] parameter(1)\n  eight = s32[] constant(8)\n"
+      "  s = f32[8] set-dimension-size(x, eight), dimensions={0}\n  zero = s32[] constant(0)\n"
+      "  t = (s32[], f32[8]) tuple(zero, s)\n  w = (s32[], f32[8]) while(t), condition=cond, body=body\n"
+      "  ROOT r = f32[8] get-tuple-element(w), index=1\n}\n";
+  Want w[1] = {{CXLA_F32, 1, {8}, {24, -8, 16, -40, 56, 4, -16, 32}}};
+  run_both(t, D8, 1, 5, 1, w);
+}
+
 TEST(unhandled_ops_are_errors) {
   /* a dynamic value passed to a custom call: refused, never padded silently */
   const char *t = HEAD ENTRY1
@@ -377,6 +394,7 @@ int main(void) {
   RUN(conditional_hands_sizes_out);
   RUN(conditional_takes_dynamic_operands);
   RUN(loop_carries_sizes);
+  RUN(constant_full_size_is_static);
   RUN(unhandled_ops_are_errors);
   RUN(optimizer_hands_out_slice_to_dynamic);
   RUN(pass_leaves_no_dynamic_shape);

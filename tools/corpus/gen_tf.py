@@ -133,6 +133,83 @@ def canonical(text):
     return re.sub(r'source_file="[^"]*/site-packages/', 'source_file="', text)
 
 
+def _literal_values(lit):
+    """The values of an array LiteralProto, as a numpy array of its shape
+    (its data is stored in its layout's order)."""
+    from tensorflow.compiler.xla import xla_data_pb2 as X
+    sh = lit.shape
+    ty = X.PrimitiveType.Name(sh.element_type)
+    raw = {"F16": (lit.f16s, np.float16), "S8": (lit.s8s, np.int8), "U8": (lit.u8s, np.uint8),
+           "S16": (lit.s16s, np.int16), "U16": (lit.u16s, np.uint16)}
+    if ty in raw:
+        v = np.frombuffer(raw[ty][0], raw[ty][1])
+    elif ty == "BF16":
+        v = (np.frombuffer(lit.bf16s, np.uint16).astype(np.uint32) << 16).view(np.float32)
+    elif ty in ("C64", "C128"):
+        f = np.array(lit.c64s if ty == "C64" else lit.c128s, np.float64)
+        v = f[0::2] + 1j * f[1::2]
+    else:
+        field = {"PRED": "preds", "S32": "s32s", "S64": "s64s", "U32": "u32s", "U64": "u64s",
+                 "F32": "f32s", "F64": "f64s"}[ty]
+        v = np.array(getattr(lit, field))
+    dims = list(sh.dimensions)
+    m2m = list(sh.layout.minor_to_major) or list(range(len(dims) - 1, -1, -1))
+    major = m2m[::-1]
+    v = v.reshape([dims[d] for d in major])
+    return ty, np.transpose(v, np.argsort(major))
+
+
+def _literal_text(ty, v):
+    def real(x):
+        x = float(x)
+        return "nan" if x != x else ("inf" if x == np.inf else ("-inf" if x == -np.inf else repr(x)))
+
+    def one(x):
+        if ty == "PRED":
+            return "true" if x else "false"
+        if ty in ("C64", "C128"):
+            return "(%s, %s)" % (real(x.real), real(x.imag))
+        if isinstance(x, (int, np.integer)):
+            return str(int(x))
+        return real(x)
+    def rec(a):
+        if a.ndim == 0:
+            return one(a[()])
+        return "{" + ", ".join(rec(a[i]) for i in range(a.shape[0])) + "}"
+    return rec(v)
+
+
+def expand_constants(text, serialized):
+    """The constants TensorFlow's HLO text elides ({...}) written out from
+    the serialized module (an HloModuleProto) the same stage gives, which
+    serialized() returns (asked for only where needed: every compile
+    advances TensorFlow's function counter, which names the module)."""
+    if "{...}" not in text:
+        return text
+    from tensorflow.compiler.xla.service import hlo_pb2
+    m = hlo_pb2.HloModuleProto.FromString(serialized())
+    lits = {i.name: i.literal for c in m.computations for i in c.instructions if i.opcode == "constant"}
+
+    def sub(mo):
+        name = mo.group(1)
+        if name not in lits:
+            return mo.group(0)
+        return mo.group(0).replace("constant({...})", "constant(%s)" % _literal_text(*_literal_values(lits[name])))
+    return re.sub(r"%([^\s=]+) = [^\n]*constant\(\{\.\.\.\}\)", sub, text)
+
+
+def captured_values(fn, targs):
+    """The values of what fn captures (Keras layers' variables), which XLA
+    takes as parameters after the arguments, in that order."""
+    cf = fn.get_concrete_function(*targs)
+    by_handle = {id(v.handle): v for v in cf.variables}
+    out = []
+    for t in cf.captured_inputs:
+        v = by_handle.get(id(t))
+        out.append(np.asarray(v.numpy() if v is not None else t.numpy()))
+    return out
+
+
 def within(got, want, rtol, atol):
     wide = np.complex128 if np.asarray(got).dtype.kind == "c" else np.float64
     got, want = np.asarray(got, wide), np.asarray(want, wide)
@@ -150,9 +227,12 @@ def generate(c, out_root):
     fn = tf.function(c.fn, jit_compile=True)
     targs = [tf.constant(a) for a in c.args]
     ir = fn.experimental_get_compiler_ir(*targs)
-    module_text = canonical(ir(stage="hlo"))
-    optimized_text = canonical(ir(stage="optimized_hlo"))
+    module_text = canonical(expand_constants(ir(stage="hlo"), lambda: ir(stage="hlo_serialized")))
+    optimized_text = canonical(expand_constants(ir(stage="optimized_hlo"), lambda: ir(stage="optimized_hlo_serialized")))
     out = fn(*targs)
+    entry = module_text[module_text.index("\nENTRY "):]
+    nparams = len(re.findall(r"\bparameter\(", entry[:entry.find("\n}")]))
+    args = list(c.args) + (captured_values(fn, targs) if nparams > len(c.args) else [])
     results = [np.asarray(r) for r in (out if isinstance(out, (list, tuple)) else [out])]
     problems = []
     refs = c.reference(*c.args) if c.reference else []  # sweeps: XLA's results only
@@ -177,7 +257,7 @@ def generate(c, out_root):
             a = a.view(np.uint16)
         np.save(path, a, allow_pickle=False)
 
-    for i, a in enumerate(c.args):
+    for i, a in enumerate(args):
         rel = "args/%d.npy" % i
         save(os.path.join(tmp, rel), a)
         meta["args"].append({"file": rel, "dtype": hlo_dtype(a), "shape": list(a.shape)})

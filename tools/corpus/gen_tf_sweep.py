@@ -16,14 +16,18 @@ TensorFlow on XLA:CPU computes; no numpy self-check), for
 (tensorflow-cpu in a venv of its own: see gen_tf.py). --only REGEX picks
 cases by name; --list lists them.
 
-On 2026-12-07 (tensorflow-cpu 2.21, 115 cases): 110 agree on both
-backends from module.hlo and optimized.hlo. Not bugs: 4 have constants
-TensorFlow's HLO text elides ({...}: get_compiler_ir prints them so; cxla
-run --random fills them), and tfs_resize_v1_align_corners differs in one
-column where XLA:CPU contracts a multiply and an add into one FMA: the
+On 2026-12-07 (tensorflow-cpu 2.21, 137 cases, the second batch with
+Keras layers, attention and its gradients, CTC, DCT/MFCC, quantization):
+134 agree on both backends from module.hlo and optimized.hlo (the
+constants TensorFlow's HLO text elides, {...}, are written out from the
+serialized module: gen_tf.expand_constants; Keras layers' variables are
+saved as the parameters XLA takes after the arguments). Not bugs: 3 differ
+where XLA:CPU contracts a multiply and an add into one FMA before a ceil
+(TensorFlow's bilinear resize): in tfs_resize_v1_align_corners the
 sample coordinate (8 + 0.5) * 0.529411793 - 1.5 is 3.0 with two roundings
 (HLO's semantics, and cxla's) and 3.0000002 with one, so ceil picks
-another window there.
+another window there; tfs_resize_upscale (x3) and tfs_image_quality
+(ssim_multiscale of a 16 -> 48 resize) are the same.
 """
 import os
 import re
@@ -268,6 +272,131 @@ case("fft_kinds", lambda x, z: [tf.signal.fft(z), tf.signal.ifft2d(z), tf.signal
      rnd(59, (4, 5), np.complex64))
 case("stft_frame", lambda x: [tf.abs(tf.signal.stft(x, 16, 8, 16)), tf.signal.frame(x, 5, 3)], rnd(60, (2, 64)))
 
+
+# ---- second batch (s34): Keras layers, more linear algebra, images, signal, gradients ----
+tf.keras.utils.set_random_seed(0)
+SEQ = rnd(61, (2, 7, 8))
+
+
+def _keras(layer, *shape_args, **call_kwargs):
+    """A Keras layer built once (its weights fixed by the seed above) and
+    called inside the jit-compiled function."""
+    lay = layer
+    return lambda x: lay(x, **call_kwargs)
+
+
+_mha = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=4)
+_mha(SEQ, SEQ)
+case("keras_mha", lambda x: [_mha(x, x), _mha(x, x[:, :5], use_causal_mask=False)], SEQ)
+_mha_c = tf.keras.layers.MultiHeadAttention(num_heads=2, key_dim=3, value_dim=5, dropout=0.0)
+_mha_c(SEQ, SEQ)
+case("keras_mha_causal", lambda x: _mha_c(x, x, use_causal_mask=True), SEQ)
+_ln = tf.keras.layers.LayerNormalization(axis=-1, epsilon=1e-5)
+_bn = tf.keras.layers.BatchNormalization(momentum=0.5)
+_ln(SEQ)
+_bn(SEQ)
+case("keras_norms", lambda x: [_ln(x), _bn(x, training=False)], SEQ)
+_gru = tf.keras.layers.Bidirectional(tf.keras.layers.GRU(5, return_sequences=True))
+_lstm = tf.keras.layers.LSTM(4, return_state=True)
+_rnn = tf.keras.layers.SimpleRNN(3, go_backwards=True)
+_gru(SEQ)
+_lstm(SEQ)
+_rnn(SEQ)
+case("keras_rnns", lambda x: [_gru(x), *_lstm(x), _rnn(x)], SEQ)
+_ct = tf.keras.layers.Conv2DTranspose(4, 3, strides=2, padding="valid")
+_ct2 = tf.keras.layers.Conv2DTranspose(2, (2, 3), strides=(2, 1), padding="same", output_padding=(1, 0))
+_c3t = tf.keras.layers.Conv3DTranspose(2, 2, strides=2)
+_ct(IMG)
+_ct2(IMG)
+_c3t(rnd(62, (1, 3, 4, 3, 2)))
+case("keras_conv_transpose", lambda x, y: [_ct(x), _ct2(x), _c3t(y)], IMG, rnd(62, (1, 3, 4, 3, 2)))
+_cc = tf.keras.layers.Conv1D(3, 3, padding="causal", dilation_rate=2)
+_up = tf.keras.layers.UpSampling2D(2, interpolation="bilinear")
+_emb = tf.keras.layers.Embedding(10, 4)
+_prelu = tf.keras.layers.PReLU(alpha_initializer=tf.keras.initializers.Constant(0.3))
+for _lay, _in in ((_cc, SEQ), (_up, IMG), (_emb, np.array([[1, 2]])), (_prelu, SEQ)):
+    _lay(_in)
+case("keras_misc", lambda x, img, ids: [_cc(x), _up(img), _emb(ids), tf.keras.layers.GlobalMaxPool1D()(x),
+                                        tf.keras.layers.Cropping2D(((1, 2), (0, 3)))(img),
+                                        tf.keras.layers.ZeroPadding2D(((1, 0), (2, 1)))(img),
+                                        tf.keras.layers.AveragePooling3D(2)(img[None]), _prelu(x * -0.5)],
+     SEQ, IMG, rnd(63, (2, 5), I32, 0, 10))
+case("keras_attention_grad", lambda x: tf.gradients(tf.reduce_sum(_mha(x, x) ** 2) + tf.reduce_sum(_ln(x) * x),
+                                                    [x] + _mha.trainable_variables), SEQ)
+
+# linear algebra, second batch
+case("linalg_more", lambda a, b: [tf.linalg.expm(a * 0.3), tf.linalg.pinv(b), tf.linalg.matrix_rank(b),
+                                  tf.linalg.norm(b, ord=1, axis=[-2, -1]), tf.linalg.norm(b, ord=np.inf, axis=[-2, -1]),
+                                  tf.linalg.cross(b[..., :3], b[..., 1:4])],
+     SPD, rnd(64, (3, 5, 4)))
+case("linalg_qr_lu", lambda a, b: [*tf.linalg.qr(b), *tf.linalg.qr(b, full_matrices=True),
+                                   tf.linalg.lstsq(b[0], b[1, :, :2], l2_regularizer=0.1)],
+     SPD, rnd(65, (3, 5, 4)))
+case("tridiagonal", lambda d, r: [tf.linalg.tridiagonal_solve(d, r, partial_pivoting=False),
+                                  tf.linalg.tridiagonal_matmul(d, r)],
+     (lambda d: d + np.array([0, 4, 0], F32)[:, None])(rnd(66, (3, 6))), rnd(67, (6, 2)))
+case("einsum_kinds", lambda a, b, c: [tf.einsum("bij,bjk->bki", a, b), tf.einsum("ii->i", c), tf.einsum("ij->", c),
+                                      tf.einsum("bij,bij->b", a, a), tf.einsum("i,j->ij", c[0], c[1]),
+                                      tf.einsum("...ij,...jk->...ik", a, b), tf.einsum("bii->bi", a[:, :, :3])],
+     rnd(68, (2, 3, 4)), rnd(69, (2, 4, 5)), rnd(70, (4, 4)))
+
+# images, second batch
+case("resize_upscale", lambda x: [tf.image.resize(x, [27, 18]), tf.image.resize(x, [27, 18], method="nearest"),
+                                  tf.compat.v1.image.resize_bilinear(x, [18, 27], align_corners=True)], IMG)
+case("image_more", lambda x: [tf.image.sobel_edges(x), *tf.image.image_gradients(x), tf.image.total_variation(x),
+                                 tf.image.resize_with_pad(x, 12, 7), tf.image.central_crop(x, 0.5),
+                                 tf.image.adjust_gamma(tf.abs(x), 0.7, 1.2), tf.image.adjust_hue(tf.abs(x) % 1.0, 0.2),
+                                 tf.image.rgb_to_yiq(x), tf.image.yuv_to_rgb(tf.image.rgb_to_yuv(x))],
+     IMG)
+case("image_quality", lambda a, b: [tf.image.psnr(a, b, 1.0), tf.image.ssim(a, b, 1.0, filter_size=5),
+                                    tf.image.ssim_multiscale(tf.image.resize(a, [48, 48]), tf.image.resize(b, [48, 48]),
+                                                             1.0, power_factors=(0.5, 0.5), filter_size=3)],
+     rnd(71, (2, 16, 16, 3), lo=0.0, hi=1.0), rnd(72, (2, 16, 16, 3), lo=0.0, hi=1.0))
+
+# signal, second batch
+case("signal_more", lambda x: [tf.signal.dct(x, 2), tf.signal.dct(x, 2, norm="ortho"), tf.signal.idct(x, 2, norm="ortho"),
+                               tf.signal.dct(x, 3), tf.signal.dct(x, 1), tf.signal.overlap_and_add(tf.reshape(x, [2, 8, 8]), 4),
+                               tf.signal.hann_window(9) + x[0, 0], tf.signal.hamming_window(8, periodic=False) + x[0, 0],
+                               tf.signal.inverse_stft(tf.signal.stft(x, 16, 8, 16), 16, 8, 16)],
+     rnd(73, (2, 64)))
+case("mfcc", lambda x: tf.signal.mfccs_from_log_mel_spectrograms(tf.math.log(tf.tensordot(
+    tf.abs(tf.signal.stft(x, 32, 16, 32)), tf.signal.linear_to_mel_weight_matrix(8, 17, 8000, 20.0, 4000.0), 1) + 1e-6))[..., :5],
+     rnd(74, (2, 256)))
+
+# neural network ops, second batch
+case("nn_more", lambda x: [tf.nn.atrous_conv2d(x, tf.ones([3, 3, 3, 2]) * 0.1, 2, "SAME"),
+                              tf.nn.atrous_conv2d_transpose(x, tf.ones([3, 3, 2, 3]) * 0.1, [2, 9, 9, 2], 2, "SAME"),
+                              tf.nn.crelu(x), tf.nn.log_poisson_loss(tf.abs(x), x),
+                              tf.nn.l2_loss(x)],
+     IMG)
+case("pool3d_conv3d_transpose", lambda x: [tf.nn.max_pool3d(x, 2, 1, "SAME"), tf.nn.avg_pool3d(x, [1, 2, 2], 2, "VALID"),
+                                           tf.nn.conv3d_transpose(x, tf.ones([2, 2, 2, 3, 2]) * 0.1, [1, 8, 12, 10, 3],
+                                                                  [1, 2, 2, 2, 1], "SAME")],
+     rnd(43, (1, 4, 6, 5, 2)))
+case("ctc_loss", lambda lg, lab: tf.nn.ctc_loss(lab, lg, label_length=[3, 2], logit_length=[6, 5],
+                                                 logits_time_major=False, blank_index=0),
+     rnd(76, (2, 6, 5)), np.array([[1, 2, 2], [3, 1, 0]], I32))
+case("quantization", lambda x: [tf.quantization.fake_quant_with_min_max_args(x, -1.0, 1.5, num_bits=8),
+                                tf.quantization.fake_quant_with_min_max_vars(x, -0.7, 2.0, num_bits=4, narrow_range=True),
+                                tf.quantization.quantize_and_dequantize_v2(x, -1.0, 1.0, range_given=True),
+                                tf.quantization.fake_quant_with_min_max_vars_per_channel(x, [-1.0] * 5, [1.0] * 5)],
+     X)
+I7 = rnd(77, (4, 5), I32, 0, 7)  # bincount's input: TensorFlow wants it a compile-time constant
+case("math_more", lambda x, i=I7: [tf.math.polyval([1.0, -2.0, 0.5], x), tf.math.count_nonzero(x > 0.3, 1),
+                                tf.math.bincount(i, minlength=7, maxlength=7), tf.math.bincount(i, weights=x, minlength=7,
+                                                                                               maxlength=7),
+                                tf.math.confusion_matrix(tf.reshape(i, [-1]) % 4, tf.reshape(i, [-1]) // 2, 4),
+                                tf.math.unsorted_segment_sqrt_n(x, i[:, 0] % 3, 3),
+                                tf.math.cumulative_logsumexp(x, 1, reverse=True),
+                                tf.math.approx_max_k(x, 2)[0]], X)
+case("grads_more", lambda x, k, d, idx: tf.gradients(
+    tf.reduce_sum(tf.nn.conv2d_transpose(x, k, [2, 18, 18, 4], 2, "SAME") ** 2)
+    + tf.reduce_sum(tf.nn.depthwise_conv2d(x, d, [1, 1, 1, 1], "SAME") ** 2)
+    + tf.reduce_sum(tf.image.resize(x, [13, 6]) ** 2) + tf.reduce_sum(tf.gather(x, idx, axis=1) ** 3)
+    + tf.reduce_sum(tf.math.top_k(tf.reshape(x, [2, -1]), 5)[0]) + tf.reduce_sum(tf.cumsum(x, 2) ** 2)
+    + tf.reduce_sum(tf.math.unsorted_segment_max(tf.reshape(x, [-1, 3]), tf.range(162) % 7, 7))
+    + tf.reduce_sum(tf.sort(x, 1) * tf.range(9.0)[:, None, None]), [x, k, d]),
+     IMG, rnd(78, (3, 3, 4, 3)), rnd(79, (3, 3, 3, 2)), np.array([0, 8, 3, 3], I32))
 
 def main(argv=None):
     return GT.sweep_main(CASES, __doc__, argv)
