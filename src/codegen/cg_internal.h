@@ -158,6 +158,10 @@ typedef struct Em {
   /* read (and cleared) by the next em_row_chunk_begin: where its loop
    * ends when it does not run in chunks (an i64 value), instead of n */
   LLVMValueRef row_end;
+  /* the fused computation whose fused multiply-adds fma_plan holds
+   * (ir/contract.h; in the arena), or NULL */
+  const Computation *fma_comp;
+  signed char *fma_plan;
 } Em;
 
 /* ---- cg.c ---- */
@@ -238,6 +242,9 @@ bool em_fast_div_applies(const Instr *in);
 LLVMValueRef em_fast_div_exact(Em *e, LLVMValueRef lo, LLVMValueRef hi);
 /* The value of an elementwise instruction `in` on operand values. */
 LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops);
+/* fma(a, b, c) of float type t with one rounding, a or c negated first
+ * (ir/contract.h). */
+LLVMValueRef em_fma(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, bool neg_a, bool neg_c);
 /* Helpers for reductions and contractions. */
 LLVMValueRef em_zero(Em *e, ElemType t);
 LLVMValueRef em_add(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b);

@@ -10,6 +10,7 @@
 
 #include "codegen/cg_internal.h"
 #include "interp/ew_scalar.h"
+#include "ir/contract.h"
 
 static int bound_slot(Em *e, const Instr *in) {
   for (int i = 0; i < e->nbound; i++)
@@ -38,6 +39,28 @@ static LLVMValueRef ew_operand(Em *e, const Instr *in, int k, const Idx *idx) {
   const Instr *o = in->operands[k];
   if (o->shape->rank == 0 && idx->rank != 0) return em_elem1(e, o, scalar_idx(e));
   return em_elem1(e, o, idx);
+}
+
+/* The operand of add/subtract `in` whose multiply is fused into it
+ * (ir/contract.h), or -1; the plan is made once per fused computation. */
+static int fma_operand(Em *e, const Instr *in) {
+  const Computation *c = in->parent;
+  if (!c || !c->contract || (in->op != OP_ADD && in->op != OP_SUBTRACT)) return -1;
+  if (e->fma_comp != c) {
+    signed char *plan = NULL, *copy = NULL;
+    cxla_status s = comp_fma_plan(c, &plan);
+    if (!s && !(copy = arena_alloc(&e->arena, (size_t)(c->ninstrs ? c->ninstrs : 1)))) s = cxla_oom();
+    if (s) {
+      cxla_free(plan);
+      em_fail(e, s);
+      return -1;
+    }
+    memcpy(copy, plan, (size_t)c->ninstrs);
+    cxla_free(plan);
+    e->fma_comp = c;
+    e->fma_plan = copy;
+  }
+  return in->id >= 0 && in->id < c->ninstrs && c->instrs[in->id] == in ? e->fma_plan[in->id] : -1;
 }
 
 /* ---- constants ---- */
@@ -1072,6 +1095,14 @@ static int elem_uncached(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *o
     break;
   default:
     break;
+  }
+  int fk = fma_operand(e, in);
+  if (fk >= 0) {
+    const Instr *m = in->operands[fk];
+    const Idx *mi = m->shape->rank == 0 && idx->rank != 0 ? scalar_idx(e) : idx;
+    LLVMValueRef a = ew_operand(e, m, 0, mi), b = ew_operand(e, m, 1, mi), c = ew_operand(e, in, 1 - fk, idx);
+    out[0] = em_fma(e, in->shape->type, a, b, c, in->op == OP_SUBTRACT && fk == 1, in->op == OP_SUBTRACT && fk == 0);
+    return 1;
   }
   if ((op_info(in->op)->flags & OPF_EW) || in->op == OP_BITCAST_CONVERT) {
     LLVMValueRef ops[3];

@@ -816,6 +816,13 @@ LLVMValueRef em_fast_div_exact(Em *e, LLVMValueRef lo, LLVMValueRef hi) {
   return LLVMBuildAnd(B, lo_ok, hi_ok, "");
 }
 
+LLVMValueRef em_fma(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c, bool neg_a, bool neg_c) {
+  LLVMValueRef v[3] = {daz_const(e, dec(e, t, a)), daz_const(e, dec(e, t, b)), daz_const(e, dec(e, t, c))};
+  if (neg_a) v[0] = LLVMBuildFNeg(e->b, v[0], "");
+  if (neg_c) v[2] = LLVMBuildFNeg(e->b, v[2], "");
+  return enc(e, t, daz_const(e, em_intrinsic(e, "llvm.fma", LLVMTypeOf(v[0]), 3, v)));
+}
+
 LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops) {
   Opcode op = in->op;
   ElemType rt = in->shape->type;

@@ -686,7 +686,7 @@ static bool resolve_computations(Parser *p, Computation *entry) {
     if (c == entry)
       return perr(p, f->pos, "the entry computation '%s' cannot be called", c->name);
     *f->slot_comp = c;
-    if (f->in->op == OP_FUSION) c->is_fusion = true;
+    if (f->in->op == OP_FUSION) c->is_fusion = c->contract = true;
   }
   return true;
 }

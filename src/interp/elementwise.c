@@ -1374,6 +1374,45 @@ bool ew_scalar_eval(const Instr *in, const void *const *ops, void *out) {
   return true;
 }
 
+cxla_status interp_fma(const Instr *in, int k, const Literal *a, const Literal *b, const Literal *c,
+                       Literal **out) {
+  *out = NULL;
+  Literal *o;
+  TRY(make_result(in, &o));
+  int64_t sa, sb, sc;
+  ElemType t = o->type;
+  cxla_status s = operand_step(in, k, a, o, &sa);
+  if (!s) s = operand_step(in, k, b, o, &sb);
+  if (!s) s = operand_step(in, 1 - k, c, o, &sc);
+  if (!s && (t != T_F32 && t != T_F64)) s = type_error(in, t);
+  if (!s && (a->type != t || b->type != t)) s = type_mismatch(in, k, a->type != t ? a->type : b->type, t);
+  if (!s && c->type != t) s = type_mismatch(in, 1 - k, c->type, t);
+  if (s) {
+    literal_free(o);
+    return s;
+  }
+  /* c - a*b = fma(-a, b, c); a*b - c = fma(a, b, -c) */
+  bool neg_a = in->op == OP_SUBTRACT && k == 1, neg_c = in->op == OP_SUBTRACT && k == 0;
+  int64_t n = o->nelems;
+  if (t == T_F32) {
+    const float *x = a->data, *y = b->data, *z = c->data;
+    float *r = o->data;
+    for (int64_t i = 0; i < n; i++) {
+      float u = (float)ew_daz(t, x[i * sa]), v = (float)ew_daz(t, y[i * sb]), w = (float)ew_daz(t, z[i * sc]);
+      r[i] = (float)ew_ftz(t, fmaf(neg_a ? -u : u, v, neg_c ? -w : w));
+    }
+  } else {
+    const double *x = a->data, *y = b->data, *z = c->data;
+    double *r = o->data;
+    for (int64_t i = 0; i < n; i++) {
+      double u = ew_daz(t, x[i * sa]), v = ew_daz(t, y[i * sb]), w = ew_daz(t, z[i * sc]);
+      r[i] = ew_ftz(t, fma(neg_a ? -u : u, v, neg_c ? -w : w));
+    }
+  }
+  *out = o;
+  return NULL;
+}
+
 cxla_status interp_elementwise(Interp *ip, const Instr *in, Literal *const *ops, Literal **out) {
   *out = NULL;
   Literal *o;

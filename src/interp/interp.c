@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "interp/interp.h"
+#include "ir/contract.h"
 #include "runtime/backend.h"
 #include "base/fpenv.h"
 
@@ -198,6 +199,7 @@ typedef struct Frame {
   Literal **vals;
   int *uses;
   unsigned char *live, *borrowed;
+  signed char *fma; /* a fused computation's comp_fma_plan (ir/contract.h); else NULL */
 } Frame;
 
 static void frame_free(Frame *f) {
@@ -208,6 +210,13 @@ static void frame_free(Frame *f) {
   cxla_free(f->uses);
   cxla_free(f->live);
   cxla_free(f->borrowed);
+  cxla_free(f->fma);
+}
+
+/* What a fused multiply-add also reads: its multiply's operands (NULL:
+ * none). */
+static const Instr *fma_mul(const Frame *f, const Instr *in) {
+  return f->fma && f->fma[in->id] >= 0 ? in->operands[f->fma[in->id]] : NULL;
 }
 
 /* Checks the computation's structure the walk relies on (ids match
@@ -224,6 +233,7 @@ static cxla_status frame_init(Frame *f, const Computation *c) {
   f->live = cxla_calloc(m, 1);
   f->borrowed = cxla_calloc(m, 1);
   if (!f->vals || !f->uses || !f->live || !f->borrowed) return cxla_oom();
+  if (c->contract) TRY(comp_fma_plan(c, &f->fma));
   for (int i = 0; i < n; i++)
     if (!c->instrs[i] || c->instrs[i]->id != i)
       return ERR(INTERNAL, "computation %%%s: instruction ids are stale (comp_renumber)",
@@ -248,6 +258,15 @@ static cxla_status frame_init(Frame *f, const Computation *c) {
                    "computation %%%s: operand %d of %%%s is not an earlier instruction of "
                    "the same computation",
                    c->name, k, in->name);
+      f->live[op->id] = 1;
+      f->uses[op->id]++;
+    }
+    /* a fused multiply-add reads its multiply's operands too (checked as
+     * the multiply's own operands when the walk reaches it) */
+    const Instr *m = fma_mul(f, in);
+    for (int k = 0; m && k < m->noperands; k++) {
+      const Instr *op = m->operands[k];
+      if (!op || op->id < 0 || op->id >= m->id || c->instrs[op->id] != op) continue;
       f->live[op->id] = 1;
       f->uses[op->id]++;
     }
@@ -315,7 +334,10 @@ static cxla_status eval_instr(Interp *ip, const Instr *in, Frame *f, int nargs,
   }
   for (int k = 0; k < in->noperands; k++) ops[k] = f->vals[in->operands[k]->id];
   Literal *out = NULL;
-  cxla_status s = fn(ip, in, ops, &out);
+  const Instr *m = fma_mul(f, in);
+  int mk = m ? f->fma[in->id] : 0;
+  cxla_status s = m ? interp_fma(in, mk, f->vals[m->operands[0]->id], f->vals[m->operands[1]->id], ops[1 - mk], &out)
+                    : fn(ip, in, ops, &out);
   if (!s && !out) s = interp_error(in, CXLA_INTERNAL, "evaluator returned no value");
   if (!s) s = check_result(in, out);
   if (!s) s = charge(ip, in, ops, out);
@@ -326,8 +348,8 @@ static cxla_status eval_instr(Interp *ip, const Instr *in, Frame *f, int nargs,
   }
   f->vals[in->id] = out;
   /* Release operands whose last user this was. */
-  for (int k = 0; k < in->noperands; k++) {
-    int id = in->operands[k]->id;
+  for (int k = 0; k < in->noperands + (m ? m->noperands : 0); k++) {
+    int id = k < in->noperands ? in->operands[k]->id : m->operands[k - in->noperands]->id;
     if (--f->uses[id] == 0 && !f->borrowed[id]) {
       literal_free(f->vals[id]);
       f->vals[id] = NULL;

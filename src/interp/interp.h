@@ -84,6 +84,11 @@ typedef cxla_status (*EvalFn)(Interp *ip, const Instr *in, Literal *const *ops,
 /* The family entry points (one per file above). Each handles the opcodes its
  * file lists and returns UNIMPLEMENTED naming the op for anything else. */
 cxla_status interp_elementwise(Interp *, const Instr *, Literal *const *, Literal **);
+/* An add or subtract of a fused computation with its multiply operand k
+ * fused in (ir/contract.h): a and b are the multiply's operands, c the
+ * instruction's other operand; one rounding. */
+cxla_status interp_fma(const Instr *in, int k, const Literal *a, const Literal *b, const Literal *c,
+                       Literal **out);
 cxla_status interp_shape_op(Interp *, const Instr *, Literal *const *, Literal **);
 cxla_status interp_reduce(Interp *, const Instr *, Literal *const *, Literal **);
 cxla_status interp_sort(Interp *, const Instr *, Literal *const *, Literal **);

@@ -364,6 +364,10 @@ struct Computation {
   const char *name;
   bool is_entry;
   bool is_fusion;        /* called by a fusion instruction (computed) */
+  /* Its f32/f64 adds and subtracts take in the multiplies only they read,
+   * as fused multiply-adds (ir/contract.h): set by the fusion passes
+   * (not in exact mode) and by the reader for fused computations. */
+  bool contract;
   HloModule *module;
   int ninstrs, cap;
   Instr **instrs;        /* post order */

@@ -389,6 +389,7 @@ Computation *comp_clone(HloModule *m, const Computation *src, const char *name) 
   Computation *c = module_add_computation(m, uniq);
   if (!c) return NULL;
   c->is_fusion = src->is_fusion;
+  c->contract = src->contract;
   c->side_effects = src->side_effects;
   Instr **map = cxla_calloc((size_t)src->ninstrs + 1, sizeof(Instr *));
   Instr **ops = NULL;

@@ -1096,10 +1096,10 @@ static void fuser_free(Fuser *fz) {
 }
 
 cxla_status pass_fusion(HloModule *m, const PassContext *ctx, bool *changed) {
-  (void)ctx;
   *changed = false;
   FusionCtx x;
   TRY(fusion_ctx_init(&x, m));
+  x.contract = !(ctx && ctx->exact);
   /* Snapshot: the pass adds fused computations as it goes. */
   int n = m->ncomps;
   Computation **comps = cxla_malloc((size_t)n * sizeof(Computation *) + 1);

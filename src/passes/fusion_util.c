@@ -188,6 +188,7 @@ Computation *fusion_ctx_new_computation(FusionCtx *x, const Computation *caller,
   Computation *fc = module_add_computation(m, want);
   if (!fc) return NULL;
   fc->is_fusion = true;
+  fc->contract = x->contract;
   FusionCompInfo *f = add_info(x, fc);
   if (!f || !namemap_set(&x->comp_names, fc->name, fc)) return NULL;
   f->callers = 1;

@@ -84,6 +84,7 @@ typedef struct FusionCtx {
   int free_tag;         /* every N below it has fusion.N or fused_computation.N in use
                            (a hint kept by the multi-output pass; see fusion_ctx_fresh_tag) */
   bool reorder;         /* computations were added or removed */
+  bool contract;        /* new fused computations' Computation.contract (not in exact mode) */
 } FusionCtx;
 
 cxla_status fusion_ctx_init(FusionCtx *x, HloModule *m);

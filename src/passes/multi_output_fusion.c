@@ -785,10 +785,10 @@ static cxla_status fuse_siblings(FusionCtx *x, Computation *c, bool *changed) {
 }
 
 cxla_status pass_multi_output_fusion(HloModule *m, const PassContext *ctx, bool *changed) {
-  (void)ctx;
   *changed = false;
   FusionCtx x;
   TRY(fusion_ctx_init(&x, m));
+  x.contract = !(ctx && ctx->exact);
   int n = m->ncomps;
   Computation **comps = cxla_malloc((size_t)n * sizeof(Computation *) + 1);
   if (!comps) {

@@ -18,16 +18,18 @@ cases by name; --list lists them.
 
 On 2026-12-07 (tensorflow-cpu 2.21, 137 cases, the second batch with
 Keras layers, attention and its gradients, CTC, DCT/MFCC, quantization):
-134 agree on both backends from module.hlo and optimized.hlo (the
+136 agree on both backends from module.hlo and optimized.hlo (the
 constants TensorFlow's HLO text elides, {...}, are written out from the
 serialized module: gen_tf.expand_constants; Keras layers' variables are
-saved as the parameters XLA takes after the arguments). Not bugs: 3 differ
-where XLA:CPU contracts a multiply and an add into one FMA before a ceil
-(TensorFlow's bilinear resize): in tfs_resize_v1_align_corners the
-sample coordinate (8 + 0.5) * 0.529411793 - 1.5 is 3.0 with two roundings
-(HLO's semantics, and cxla's) and 3.0000002 with one, so ceil picks
-another window there; tfs_resize_upscale (x3) and tfs_image_quality
-(ssim_multiscale of a 16 -> 48 resize) are the same.
+saved as the parameters XLA takes after the arguments). TensorFlow's
+bilinear resize computes ceil((i + 0.5) * scale - 1.5), where XLA:CPU
+contracts the multiply and the add into one FMA; cxla does as well
+(src/ir/contract.h), which tfs_resize_v1_align_corners and
+tfs_resize_upscale need. tfs_image_quality (ssim_multiscale of two
+16 -> 48 resizes whose coordinates CSE shares) still differs: there
+XLA:CPU's coordinates round once along one axis and twice along the other
+(LLVM's choices inside a fusion XLA forms otherwise), which no rule over
+the HLO reproduces.
 """
 import os
 import re
