@@ -54,6 +54,15 @@ static bool is_custom(const Instr *in, const char *target) {
          strcmp(in->custom_call_target, target) == 0;
 }
 
+/* TensorFlow's custom calls over dynamic dims, which the pass turns into
+ * HLO ops (a static operand included): SAME pooling and convolutions and
+ * their gradients. */
+static bool is_tf_dynamic_op(const Instr *in) {
+  return is_custom(in, "DynamicConvolutionForward") || is_custom(in, "DynamicReduceWindowSamePadding") ||
+         is_custom(in, "DynamicConvolutionInputGrad") || is_custom(in, "DynamicConvolutionKernelGrad") ||
+         is_custom(in, "DynamicSelectAndScatterSamePadding");
+}
+
 /* Dimensions of all leaves of s, depth first. */
 static int flat_dims(const Shape *s) {
   if (s->type != T_TUPLE) return type_is_array(s->type) ? s->rank : 0;
@@ -86,8 +95,7 @@ bool dynamic_padder_needed(const HloModule *m) {
     for (int i = 0; i < c->ninstrs; i++) {
       const Instr *in = c->instrs[i];
       if (in->op == OP_SET_DIMENSION_SIZE || in->op == OP_DYNAMIC_RESHAPE ||
-          is_custom(in, "SliceToDynamic") || is_custom(in, "DynamicConvolutionForward") ||
-          is_custom(in, "DynamicReduceWindowSamePadding") ||
+          is_custom(in, "SliceToDynamic") || is_tf_dynamic_op(in) ||
           shape_dynamic(in->shape))
         return true;
     }
@@ -475,8 +483,8 @@ static cxla_status pad_reshape(Pad *P, Instr *in, Instr **isz, Instr **osz, Inst
 }
 
 /* dynamic-reshape(x, size_0, ..., size_r-1): the sizes given, the data
- * gathered into place (unless x is static and the sizes are every bound
- * but the first: then it lies there already). */
+ * gathered into place (left where it lies when only dims of size 1 come
+ * or go). */
 static cxla_status pad_dynamic_reshape(Pad *P, Instr *in, Instr **isz, Instr **osz, Instr **out) {
   int ro = in->shape->rank;
   if (in->noperands != 1 + ro) return unsupported(in, "not one size operand a dimension");
@@ -484,6 +492,26 @@ static cxla_status pad_dynamic_reshape(Pad *P, Instr *in, Instr **isz, Instr **o
    * their bounds, as TensorFlow passes them) */
   for (int d = 0; d < ro; d++)
     if (in->shape->dynamic && in->shape->dynamic[d]) osz[d] = in->operands[1 + d];
+  /* dims only added or removed where of size 1: the data stays where it
+   * is, as XLA leaves it, and a size larger than the operand's reads what
+   * lies past it (TensorFlow's AvgPoolGrad reads the row the pad of -1
+   * left there) */
+  const Shape *x = in->operands[0]->shape;
+  int i = 0, j = 0;
+  bool same = true;
+  while (same) {
+    while (i < x->rank && x->dims[i] == 1) i++;
+    while (j < ro && in->shape->dims[j] == 1) j++;
+    if (i == x->rank || j == ro) break;
+    same = x->dims[i++] == in->shape->dims[j++];
+  }
+  while (i < x->rank && x->dims[i] == 1) i++;
+  while (j < ro && in->shape->dims[j] == 1) j++;
+  if (same && i == x->rank && j == ro) {
+    Shape *rs = shape_clone(&P->m->arena, in->shape);
+    Instr *r = rs ? comp_add_instr(P->c, OP_RESHAPE, rs, 1, &in->operands[0], NULL) : NULL;
+    return (*out = r) ? NULL : cxla_oom();
+  }
   if (!(*out = reshape_gather(P, in->operands[0], isz, in->shape, osz)))
     return too_big(in) ? unsupported(in, "more than 2^31 elements") : cxla_oom();
   return NULL;
@@ -639,6 +667,278 @@ static cxla_status pad_same_strided_conv(Pad *P, Instr *c, Instr **xs, Instr **k
   return (*out = leading(P, c, sy->dims)) ? NULL : cxla_oom();
 }
 
+/* A convolution of lhs and rhs with the attributes (window, dim_labels,
+ * ...) of TensorFlow's convolution custom call `in`, whose dim_labels must
+ * fit them (a custom call's attributes are not verified). */
+static cxla_status conv_of_custom(Pad *P, const Instr *in, Instr *lhs, Instr *rhs, Instr **out) {
+  if (!(in->attrs & A_CONV_DIMS)) return unsupported(in, "a convolution without dim_labels");
+  const ConvDims *cd = &in->conv;
+  int rx = lhs->shape->rank, rk = rhs->shape->rank, ry = in->shape->rank;
+  bool fits = cd->nspatial == rx - 2 && cd->nspatial == rk - 2 && cd->nspatial == ry - 2 &&
+              in->nwindow == cd->nspatial && cd->in_batch < rx && cd->in_feature < rx &&
+              cd->k_in < rk && cd->k_out < rk && cd->out_batch < ry && cd->out_feature < ry &&
+              cd->in_batch >= 0 && cd->in_feature >= 0 && cd->k_in >= 0 && cd->k_out >= 0 &&
+              cd->out_batch >= 0 && cd->out_feature >= 0;
+  for (int s = 0; fits && s < cd->nspatial; s++)
+    fits = cd->in_spatial[s] >= 0 && cd->in_spatial[s] < rx && cd->k_spatial[s] >= 0 &&
+           cd->k_spatial[s] < rk && cd->out_spatial[s] >= 0 && cd->out_spatial[s] < ry;
+  if (!fits) return unsupported(in, "dim_labels or a window that do not fit its operands");
+  Instr *ops[2] = {lhs, rhs};
+  Shape *sh = shape_clone(&P->m->arena, in->shape);
+  Instr *c = sh ? comp_add_instr(P->c, OP_CONVOLUTION, sh, 2, ops, NULL) : NULL;
+  if (!c) return cxla_oom();
+  instr_copy_attrs(c, in);
+  c->op = OP_CONVOLUTION;
+  c->nraw = 0;
+  c->raw = NULL;
+  c->custom_call_target = NULL;
+  c->attrs &= ~(uint32_t)A_CUSTOM_CALL;
+  WindowDim *w = arena_array(&P->m->arena, (size_t)c->nwindow + 1, sizeof *w);
+  if (!w) return cxla_oom();
+  memcpy(w, c->window, (size_t)c->nwindow * sizeof *w); /* the callers change it */
+  c->window = w;
+  *out = c;
+  return NULL;
+}
+
+/* ---- the gradients of SAME pooling and convolutions over dynamic dims ----
+ *
+ * Their padding depends on the size too, and the input may be dilated
+ * (the input gradient's is, by the stride): x, its padding already
+ * reading fill, is padded by the dilated window below and by the window's
+ * static padding above (interior: the dilation), then cut from
+ * window - before[s] to the length the static padding gives; the window
+ * then pads and dilates nothing. ns window dims, dims[s] the dim of x each
+ * applies to; w changed in place; before[s] NULL: static. */
+static Instr *dyn_window_input(Pad *P, Instr *x, Instr *fill, int ns, const int64_t *dims, WindowDim *w,
+                               Instr **before) {
+  const Shape *sx = x->shape;
+  int rank = sx->rank;
+  PadDim *pd = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(PadDim));
+  int64_t *pdims = arena_i64dup(&P->a, sx->dims, (size_t)rank);
+  int64_t *sdims = arena_i64dup(&P->m->arena, sx->dims, (size_t)rank);
+  Instr **ops = arena_array(&P->a, (size_t)rank + 2, sizeof(Instr *));
+  Instr *zero = k_s32(P, 0);
+  if (!pd || !pdims || !sdims || !ops || !zero) return NULL;
+  memset(pd, 0, (size_t)rank * sizeof *pd);
+  for (int d = 0; d < rank; d++) ops[1 + d] = zero;
+  for (int s = 0; s < ns; s++) {
+    if (!before[s]) continue;
+    int d = (int)dims[s];
+    int64_t eff = (w[s].size - 1) * w[s].rhs_dilate + 1, n = sx->dims[d];
+    int64_t dil = n ? (n - 1) * w[s].lhs_dilate + 1 : 0;
+    pd[d] = (PadDim){eff, w[s].pad_lo + w[s].pad_hi, n ? w[s].lhs_dilate - 1 : 0};
+    pdims[d] = eff + dil + pd[d].hi;
+    sdims[d] = w[s].pad_lo + dil + w[s].pad_hi;
+    if (!(ops[1 + d] = bin(P, OP_SUBTRACT, k_s32(P, eff), before[s]))) return NULL;
+    w[s].pad_lo = w[s].pad_hi = 0;
+    w[s].lhs_dilate = 1;
+  }
+  Shape *ps = new_shape(P, sx->type, rank, pdims), *ss = new_shape(P, sx->type, rank, sdims);
+  Instr *pops[2] = {x, fill};
+  Instr *padded = ps && ss ? comp_add_instr(P->c, OP_PAD, ps, 2, pops, NULL) : NULL;
+  if (!padded) return NULL;
+  padded->attrs |= A_PADDING;
+  padded->padding = pd;
+  ops[0] = padded;
+  Instr *ds = comp_add_instr(P->c, OP_DYNAMIC_SLICE, ss, rank + 1, ops, NULL);
+  if (!ds) return NULL;
+  ds->slice_sizes.v = sdims;
+  ds->slice_sizes.n = rank;
+  ds->attrs |= A_DYN_SLICE_SIZES;
+  return ds;
+}
+
+/* Whether a TensorFlow convolution custom call's padding_type is SAME
+ * (*same) or VALID; false: neither. */
+static bool padding_same(const Instr *in, bool *same) {
+  const char *pt = instr_raw(in, "padding_type");
+  *same = pt && strstr(pt, "SAME");
+  return pt && (*same || strstr(pt, "VALID"));
+}
+
+/* DynamicConvolutionInputGrad(input_sizes, grad, kernel): the gradient of
+ * a convolution's input, a convolution of grad (dilated by the stride)
+ * with the kernel; the result's spatial sizes are input_sizes' elements,
+ * and with SAME padding the padding before is window - 1 - the forward
+ * one at that size. */
+static cxla_status pad_conv_input_grad(Pad *P, Instr *in, Instr **gs, Instr **osz, Instr **out) {
+  bool same;
+  if (!padding_same(in, &same)) return unsupported(in, "a padding_type other than VALID or SAME");
+  if (in->noperands != 3) return unsupported(in, "not input sizes, a gradient and a kernel");
+  Instr *sizes = in->operands[0], *g = in->operands[1], *c = NULL;
+  TRY(conv_of_custom(P, in, g, in->operands[2], &c));
+  const ConvDims *cd = &c->conv;
+  int ns = cd->nspatial, rank = in->shape->rank;
+  if (sizes->shape->rank != 1 || sizes->shape->dims[0] != rank || !type_is_int(sizes->shape->type))
+    return unsupported(in, "input sizes that are not one integer a dim of the result");
+  Instr **before = arena_array(&P->a, (size_t)ns + 1, sizeof(Instr *));
+  if (!before) return cxla_oom();
+  for (int s = 0; s < ns; s++) {
+    int d = (int)cd->in_spatial[s], o = (int)cd->out_spatial[s];
+    before[s] = NULL;
+    if (!gs || !gs[d]) continue;
+    if (!(g = mask(P, g, d, gs[d], zero_of(P, g->shape->type)))) return cxla_oom();
+    /* the result's size: input_sizes[o] */
+    int64_t one = 1;
+    Shape *s1 = new_shape(P, sizes->shape->type, 1, &one), *s0 = new_shape(P, T_S32, 0, NULL);
+    Instr *sl = s1 ? comp_add_instr(P->c, OP_SLICE, s1, 1, &sizes, NULL) : NULL;
+    SliceDim *sd = sl ? arena_alloc(&P->m->arena, sizeof *sd) : NULL;
+    if (!sd || !s0) return cxla_oom();
+    *sd = (SliceDim){o, o + 1, 1};
+    sl->attrs |= A_SLICE;
+    sl->slice = sd;
+    Instr *n = comp_add_instr(P->c, sizes->shape->type == T_S32 ? OP_RESHAPE : OP_CONVERT, s0, 1, &sl, NULL);
+    if (n && n->op == OP_CONVERT) {
+      Shape *r0 = new_shape(P, sizes->shape->type, 0, NULL);
+      Instr *r = r0 ? comp_add_instr(P->c, OP_RESHAPE, r0, 1, &sl, NULL) : NULL;
+      n = r ? comp_add_instr(P->c, OP_CONVERT, s0, 1, &r, NULL) : NULL;
+    }
+    if (!n) return cxla_oom();
+    osz[o] = n;
+    const WindowDim *wd = &c->window[s];
+    int64_t eff = (wd->size - 1) * wd->rhs_dilate + 1;
+    Instr *fo = NULL, *fwd = same_pad_lo(P, n, wd->lhs_dilate, eff, &fo);
+    if (!(before[s] = bin(P, OP_SUBTRACT, k_s32(P, eff - 1), fwd))) return cxla_oom();
+  }
+  if (same && !(c->operands[0] = dyn_window_input(P, g, zero_of(P, g->shape->type), ns, cd->in_spatial, c->window, before)))
+    return cxla_oom();
+  if (!same) c->operands[0] = g;
+  *out = c;
+  return NULL;
+}
+
+/* DynamicConvolutionKernelGrad(activations, grad): the gradient of a
+ * convolution's kernel, a convolution of the activations with grad
+ * (dilated by the stride); with SAME padding the activations are placed
+ * at the forward padding their size gives. The result is static. */
+static cxla_status pad_conv_kernel_grad(Pad *P, Instr *in, Instr **xs, Instr **gs, Instr **out) {
+  bool same;
+  if (!padding_same(in, &same)) return unsupported(in, "a padding_type other than VALID or SAME");
+  if (in->noperands != 2) return unsupported(in, "not activations and a gradient");
+  Instr *x = in->operands[0], *g = in->operands[1], *c = NULL;
+  TRY(conv_of_custom(P, in, x, g, &c));
+  const ConvDims *cd = &c->conv;
+  int ns = cd->nspatial;
+  Instr **before = arena_array(&P->a, (size_t)ns + 1, sizeof(Instr *));
+  if (!before) return cxla_oom();
+  for (int s = 0; s < ns; s++) {
+    int d = (int)cd->in_spatial[s], k = (int)cd->k_spatial[s];
+    before[s] = NULL;
+    if (xs && xs[d] && !(x = mask(P, x, d, xs[d], zero_of(P, x->shape->type)))) return cxla_oom();
+    if (gs && gs[k] && !(g = mask(P, g, k, gs[k], zero_of(P, g->shape->type)))) return cxla_oom();
+    if (!(xs && xs[d]) != !(gs && gs[k])) return unsupported(in, "one of its operands dynamic in a spatial dim, not both");
+    if (!(xs && xs[d])) continue;
+    /* the forward convolution: the kernel's size is the result's, its
+     * dilation this window's stride, its stride this window's dilation */
+    const WindowDim *wd = &c->window[s];
+    int64_t eff = (in->shape->dims[cd->out_spatial[s]] - 1) * wd->stride + 1;
+    Instr *fo = NULL;
+    if (!(before[s] = same_pad_lo(P, xs[d], wd->rhs_dilate, eff, &fo))) return cxla_oom();
+  }
+  if (xs && xs[cd->in_feature] && !(x = mask(P, x, (int)cd->in_feature, xs[cd->in_feature], zero_of(P, x->shape->type))))
+    return cxla_oom();
+  if (same && !(x = dyn_window_input(P, x, zero_of(P, x->shape->type), ns, cd->in_spatial, c->window, before)))
+    return cxla_oom();
+  c->operands[0] = x;
+  c->operands[1] = g;
+  *out = c;
+  return NULL;
+}
+
+/* DynamicSelectAndScatterSamePadding(x, source, init) (the gradient of
+ * SAME max pooling): x reads the lowest value past its sizes (never
+ * selected by a `>=` select), source the init value; x is placed at the
+ * padding its size gives, selected and scattered without padding, and
+ * the result cut back from there. */
+static cxla_status pad_dynamic_select_and_scatter(Pad *P, Instr *in, Instr **xs, Instr **ss, Instr **osz,
+                                                  Instr **out) {
+  const char *v = instr_raw(in, "called_computations");
+  Computation *f[2] = {NULL, NULL};
+  for (int k = 0; v && k < 2; k++) {
+    while (*v == '{' || *v == ' ' || *v == '%' || *v == ',') v++;
+    size_t n = strcspn(v, "}, ");
+    char name[256];
+    if (n == 0 || n >= sizeof name) break;
+    memcpy(name, v, n);
+    name[n] = '\0';
+    f[k] = module_find_computation(P->m, name);
+    v += n;
+  }
+  if (in->noperands != 3 || !f[0] || !f[1] || in->shape->type == T_TUPLE)
+    return unsupported(in, "not an operand, a source, an init value, a select and a scatter");
+  const Instr *sr = f[0]->root;
+  if (f[0]->nparams != 2 || sr->op != OP_COMPARE || sr->noperands != 2 || sr->operands[0] != f[0]->params[0] ||
+      sr->operands[1] != f[0]->params[1] || sr->cmp_dir != CMP_GE)
+    return unsupported(in, "a select other than >=");
+  Instr *x = in->operands[0], *src = in->operands[1], *init = in->operands[2];
+  const Shape *sx = x->shape;
+  int rank = sx->rank;
+  if (in->nwindow != rank || src->shape->rank != rank || init->shape->rank != 0 || in->shape->rank != rank)
+    return unsupported(in, "a window, source or init value that does not fit its operand");
+  Instr *low = eu_scalar(P->c, sx->type, -__builtin_inf());
+  WindowDim *w = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(WindowDim));
+  Instr **before = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
+  int64_t *dims = arena_array(&P->a, (size_t)rank + 1, sizeof(int64_t));
+  if (!low || !w || !before || !dims) return cxla_oom();
+  if (!type_is_float(sx->type)) return unsupported(in, "an operand that is not floating point");
+  memcpy(w, in->window, (size_t)rank * sizeof *w);
+  for (int d = 0; d < rank; d++) {
+    dims[d] = d;
+    before[d] = NULL;
+    if (w[d].lhs_dilate != 1 || w[d].rhs_dilate != 1) return unsupported(in, "a dilated window");
+    if (!xs || !xs[d] || (w[d].size == 1 && w[d].stride == 1 && !w[d].pad_lo && !w[d].pad_hi)) continue;
+    osz[d] = xs[d];
+    if (!(x = mask(P, x, d, xs[d], low))) return cxla_oom();
+    if (ss && ss[d] && !(src = mask(P, src, d, ss[d], init))) return cxla_oom();
+    Instr *o = NULL;
+    if (!(before[d] = same_pad_lo(P, xs[d], w[d].stride, w[d].size, &o))) return cxla_oom();
+  }
+  for (int d = 0; d < rank; d++)
+    if (xs && xs[d] && !osz[d]) osz[d] = xs[d];
+  WindowDim *w0 = arena_array(&P->a, (size_t)rank + 1, sizeof(WindowDim));
+  if (!w0) return cxla_oom();
+  memcpy(w0, w, (size_t)rank * sizeof *w);
+  Instr *xp = dyn_window_input(P, x, low, rank, dims, w, before);
+  Shape *xps = xp ? shape_clone(&P->m->arena, xp->shape) : NULL;
+  Instr *sops[3] = {xp, src, init};
+  Instr *sas = xps ? comp_add_instr(P->c, OP_SELECT_AND_SCATTER, xps, 3, sops, NULL) : NULL;
+  if (!sas || !(sas->called = arena_array(&P->m->arena, 2, sizeof(Computation *)))) return cxla_oom();
+  sas->attrs |= A_WINDOW;
+  sas->nwindow = rank;
+  sas->window = w;
+  sas->called[0] = f[0];
+  sas->called[1] = f[1];
+  sas->ncalled = 2;
+  /* back from where x was placed: padded above so that the slice stays in */
+  PadDim *pd = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(PadDim));
+  int64_t *pdims = arena_i64dup(&P->a, xps->dims, (size_t)rank);
+  Instr **ops = arena_array(&P->a, (size_t)rank + 2, sizeof(Instr *));
+  Instr *zero = k_s32(P, 0);
+  if (!pd || !pdims || !ops || !zero) return cxla_oom();
+  memset(pd, 0, (size_t)rank * sizeof *pd);
+  for (int d = 0; d < rank; d++) {
+    ops[1 + d] = before[d] ? before[d] : zero;
+    if (before[d]) {
+      pd[d].hi = w0[d].size;
+      pdims[d] += w0[d].size;
+    }
+  }
+  Shape *ps = new_shape(P, sx->type, rank, pdims), *rs = new_shape(P, sx->type, rank, in->shape->dims);
+  Instr *pops[2] = {sas, init};
+  Instr *padded = ps && rs ? comp_add_instr(P->c, OP_PAD, ps, 2, pops, NULL) : NULL;
+  if (!padded) return cxla_oom();
+  padded->attrs |= A_PADDING;
+  padded->padding = pd;
+  ops[0] = padded;
+  Instr *ds = comp_add_instr(P->c, OP_DYNAMIC_SLICE, rs, rank + 1, ops, NULL);
+  if (!ds || !(ds->slice_sizes.v = arena_i64dup(&P->m->arena, in->shape->dims, (size_t)rank))) return cxla_oom();
+  ds->slice_sizes.n = rank;
+  ds->attrs |= A_DYN_SLICE_SIZES;
+  *out = ds;
+  return NULL;
+}
+
 /* DynamicConvolutionForward (TensorFlow's convolution over dynamic spatial
  * dims): a convolution whose output size follows the input's, padded
  * VALID or SAME (with stride 1 the padding does not depend on the size;
@@ -649,28 +949,8 @@ static cxla_status pad_dynamic_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, I
   bool same = pt && strstr(pt, "SAME");
   if (!pt || (!same && !strstr(pt, "VALID"))) return unsupported(in, "a padding_type other than VALID or SAME");
   if (!(in->attrs & A_CONV_DIMS) || in->noperands != 2) return unsupported(in, "not a convolution of two operands");
-  /* a custom call's attributes are not verified: its dim_labels must fit */
-  const ConvDims *cd = &in->conv;
-  int rx = in->operands[0]->shape->rank, rk = in->operands[1]->shape->rank, ry = in->shape->rank;
-  bool fits = cd->nspatial == rx - 2 && cd->nspatial == rk - 2 && cd->nspatial == ry - 2 &&
-              in->nwindow == cd->nspatial && cd->in_batch < rx && cd->in_feature < rx &&
-              cd->k_in < rk && cd->k_out < rk && cd->out_batch < ry && cd->out_feature < ry &&
-              cd->in_batch >= 0 && cd->in_feature >= 0 && cd->k_in >= 0 && cd->k_out >= 0 &&
-              cd->out_batch >= 0 && cd->out_feature >= 0;
-  for (int s = 0; fits && s < cd->nspatial; s++)
-    fits = cd->in_spatial[s] >= 0 && cd->in_spatial[s] < rx && cd->k_spatial[s] >= 0 &&
-           cd->k_spatial[s] < rk && cd->out_spatial[s] >= 0 && cd->out_spatial[s] < ry;
-  if (!fits) return unsupported(in, "dim_labels or a window that do not fit its operands");
-  Instr *ops[2] = {in->operands[0], in->operands[1]};
-  Shape *sh = shape_clone(&P->m->arena, in->shape);
-  Instr *c = sh ? comp_add_instr(P->c, OP_CONVOLUTION, sh, 2, ops, NULL) : NULL;
-  if (!c) return cxla_oom();
-  instr_copy_attrs(c, in);
-  c->op = OP_CONVOLUTION;
-  c->nraw = 0;
-  c->raw = NULL;
-  c->custom_call_target = NULL;
-  c->attrs &= ~(uint32_t)A_CUSTOM_CALL;
+  Instr *c = NULL;
+  TRY(conv_of_custom(P, in, in->operands[0], in->operands[1], &c));
   bool strided = false;
   for (int s = 0; s < c->nwindow; s++) {
     if (c->window[s].lhs_dilate != 1) return unsupported(in, "an input-dilated window");
@@ -1108,6 +1388,10 @@ static cxla_status visit(Pad *P, Instr *in, Instr ***ops_sz, Instr **osz, Instr 
     }
     if (is_custom(in, "DynamicConvolutionForward")) return pad_dynamic_conv(P, in, s0, ops_sz[1], osz, out);
     if (is_custom(in, "DynamicReduceWindowSamePadding")) return pad_dynamic_reduce_window(P, in, s0, osz, out);
+    if (is_custom(in, "DynamicConvolutionInputGrad")) return pad_conv_input_grad(P, in, ops_sz[1], osz, out);
+    if (is_custom(in, "DynamicConvolutionKernelGrad")) return pad_conv_kernel_grad(P, in, s0, ops_sz[1], out);
+    if (is_custom(in, "DynamicSelectAndScatterSamePadding"))
+      return pad_dynamic_select_and_scatter(P, in, s0, ops_sz[1], osz, out);
     break;
   case OP_TUPLE: {
     int off = 0;
@@ -1346,12 +1630,10 @@ static cxla_status walk(Pad *P) {
     }
     if (in->op == OP_CONDITIONAL) continue;
     if (!dyn && in->op != OP_SET_DIMENSION_SIZE && in->op != OP_GET_DIMENSION_SIZE &&
-        in->op != OP_DYNAMIC_RESHAPE && !is_custom(in, "SliceToDynamic") &&
-        !is_custom(in, "DynamicConvolutionForward") && !is_custom(in, "DynamicReduceWindowSamePadding"))
+        in->op != OP_DYNAMIC_RESHAPE && !is_custom(in, "SliceToDynamic") && !is_tf_dynamic_op(in))
       continue;
     if (dyn && in->ncalled && in->op != OP_REDUCE && in->op != OP_REDUCE_WINDOW &&
-        in->op != OP_SCATTER && in->op != OP_SORT && in->op != OP_MAP &&
-        !is_custom(in, "DynamicReduceWindowSamePadding"))
+        in->op != OP_SCATTER && in->op != OP_SORT && in->op != OP_MAP && !is_tf_dynamic_op(in))
       return unsupported(in, "a dynamic dimension flows into a computation it calls");
     Instr **osz = new_sizes(P, in->shape);
     if (!osz) return cxla_oom();

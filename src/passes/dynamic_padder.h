@@ -29,7 +29,13 @@
  *     tuples, DynamicConvolutionForward (VALID; SAME: with a stride, the
  *     data written at the padding its size gives, as for pooling),
  *     DynamicReduceWindowSamePadding (SAME pooling: the data written at
- *     the padding its size gives, then pooled without padding);
+ *     the padding its size gives, then pooled without padding), and the
+ *     gradients: DynamicConvolutionInputGrad and KernelGrad (a
+ *     convolution whose input, dilated or not, is placed at the padding
+ *     the size gives), DynamicSelectAndScatterSamePadding (max pooling's:
+ *     x reads the lowest value past its size, is placed likewise, and the
+ *     result is cut back); a dynamic-reshape that only adds or removes
+ *     dims of size 1 leaves the data where it lies, as XLA does;
  *   - a conditional whose branches give dynamic results: each branch
  *     returns tuple(result, sizes...), its users read them apart; a
  *     branch whose parameter type has dynamic dims takes

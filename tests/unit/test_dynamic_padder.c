@@ -243,6 +243,25 @@ TEST(constant_full_size_is_static) {
   run_both(t, D8, 1, 5, 1, w);
 }
 
+TEST(select_and_scatter_same_padding) {
+  /* TensorFlow's max-pool gradient over a dynamic dim (window 3, stride 2,
+   * SAME): the padding depends on the size and is never selected. n = 4:
+   * {3,-1,2,-5}, lo 0, windows {3,-1,2} and {2,-5,pad}: source 1 to x[0],
+   * 2 to x[2] (x[4] = 7 past the size must not win); n = 5: lo 1, windows
+   * {pad,3,-1}, {-1,2,-5}, {-5,7,pad}: 1 to x[0], 2 to x[2], 3 to x[4] */
+  const char *t = HEAD
+      "ge { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = pred[] compare(a, b), direction=GE }\n"
+      ENTRY1
+      "  one = s32[] constant(1)  two = s32[] constant(2)  n1 = s32[] add(n, one)  m = s32[] divide(n1, two)\n"
+      "  s4 = f32[4] constant({1, 2, 3, 4})  s = f32[<=4] set-dimension-size(s4, m), dimensions={0}\n"
+      "  ROOT r = f32[<=8] custom-call(d, s, z), window={size=3 stride=2 pad=0_1},"
+      " custom_call_target=\"DynamicSelectAndScatterSamePadding\", called_computations={ge, add}\n}\n";
+  Want w4[1] = {{CXLA_F32, 1, {4}, {1, 0, 2, 0}}};
+  run_both(t, D8, 1, 4, 1, w4);
+  Want w5[1] = {{CXLA_F32, 1, {5}, {1, 0, 2, 0, 3}}};
+  run_both(t, D8, 1, 5, 1, w5);
+}
+
 TEST(unhandled_ops_are_errors) {
   /* a dynamic value passed to a custom call: refused, never padded silently */
   const char *t = HEAD ENTRY1
@@ -395,6 +414,7 @@ int main(void) {
   RUN(conditional_takes_dynamic_operands);
   RUN(loop_carries_sizes);
   RUN(constant_full_size_is_static);
+  RUN(select_and_scatter_same_padding);
   RUN(unhandled_ops_are_errors);
   RUN(optimizer_hands_out_slice_to_dynamic);
   RUN(pass_leaves_no_dynamic_shape);

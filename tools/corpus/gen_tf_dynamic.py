@@ -248,6 +248,29 @@ case("pool_same_odd", lambda e: tf.nn.max_pool1d(tf.boolean_mask(e, e[:, 1] > -0
 case("conv_same_strided", lambda e: [tf.nn.conv1d(tf.boolean_mask(e, e[:, 0] > -1)[None], tf.ones([3, 3, 2]), 2, "SAME"),
                                      tf.nn.conv1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], tf.ones([3, 3, 2]), 2, "SAME"),
                                      tf.nn.conv1d(tf.boolean_mask(e, e[:, 1] > -0.5)[None], tf.ones([2, 3, 1]), 3, "SAME")], E6)
+def _pool_grads(e, col, lim):
+    m = tf.boolean_mask(e, e[:, col] > lim)[None]
+    return [tf.gradients(tf.reduce_sum(tf.nn.max_pool1d(m, 3, 2, "SAME") ** 2), m)[0],
+            tf.gradients(tf.reduce_sum(tf.nn.max_pool1d(m, 2, 2, "SAME") * 3.0), m)[0],
+            tf.gradients(tf.reduce_sum(tf.nn.avg_pool1d(m, 3, 2, "SAME") ** 2), m)[0]]
+
+
+def _conv_grads(e, col, lim):
+    m = tf.boolean_mask(e, e[:, col] > lim)[None]
+    k = tf.reshape(tf.range(18, dtype=tf.float32) / 9.0 - 1.0, [3, 3, 2])
+    k2 = tf.reshape(tf.range(6, dtype=tf.float32) / 3.0 - 1.0, [2, 3, 1])
+    out = []
+    for kk, stride, pad in ((k, 2, "SAME"), (k, 1, "SAME"), (k2, 3, "SAME"), (k, 2, "VALID")):
+        gx, gk = tf.gradients(tf.reduce_sum(tf.nn.conv1d(m, kk, stride, pad) ** 2), [m, kk])
+        out += [gx, gk]
+    return out
+
+
+case("grad_pool_same", lambda e: _pool_grads(e, 0, -1.0), E6)
+case("grad_pool_same_odd", lambda e: _pool_grads(e, 1, -0.5), E6)
+case("grad_conv_same", lambda e: _conv_grads(e, 0, -1.0), E6)
+case("grad_conv_same_odd", lambda e: _conv_grads(e, 1, -0.5), E6)
+
 case("while_state_masked", lambda x: list(tf.while_loop(
     lambda i, a: i < 3, lambda i, a: (i + 1, a * 2 + tf.reduce_sum(a)), (0, tf.boolean_mask(x, x > 0)))), V)
 case("while_state_rows", lambda e: tf.while_loop(
