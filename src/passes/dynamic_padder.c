@@ -517,19 +517,32 @@ static cxla_status pad_dynamic_reshape(Pad *P, Instr *in, Instr **isz, Instr **o
   return NULL;
 }
 
-/* The one computation a custom call names in called_computations={%f}
- * (kept as text by the reader), or NULL. */
-static Computation *custom_callee(Pad *P, const Instr *in) {
-  if (in->ncalled == 1) return in->called[0];
+/* The computations a custom call names in called_computations={%f, %g}
+ * (kept as text by the reader): up to max into out; how many were found
+ * (a name that names none ends the list). */
+static int custom_callees(Pad *P, const Instr *in, Computation **out, int max) {
+  int n = 0;
+  for (; n < in->ncalled && n < max; n++) out[n] = in->called[n];
+  if (n) return n;
   const char *v = instr_raw(in, "called_computations");
-  if (!v) return NULL;
-  while (*v == '{' || *v == ' ' || *v == '%') v++;
-  size_t n = strcspn(v, "}, ");
-  char name[256];
-  if (n == 0 || n >= sizeof name || v[n] != '}') return NULL;
-  memcpy(name, v, n);
-  name[n] = '\0';
-  return module_find_computation(P->m, name);
+  while (v && n < max) {
+    while (*v == '{' || *v == ' ' || *v == '%' || *v == ',') v++;
+    size_t len = strcspn(v, "}, ");
+    char name[256];
+    if (len == 0 || len >= sizeof name) break;
+    memcpy(name, v, len);
+    name[len] = '\0';
+    if (!(out[n] = module_find_computation(P->m, name))) break;
+    n++;
+    v += len;
+  }
+  return n;
+}
+
+/* The one computation a custom call names, or NULL. */
+static Computation *custom_callee(Pad *P, const Instr *in) {
+  Computation *f[2] = {NULL, NULL};
+  return custom_callees(P, in, f, 2) == 1 ? f[0] : NULL;
 }
 
 /* ---- SAME padding over dynamic dims (pooling, strided convolutions) ----
@@ -853,19 +866,8 @@ static cxla_status pad_conv_kernel_grad(Pad *P, Instr *in, Instr **xs, Instr **g
  * the result cut back from there. */
 static cxla_status pad_dynamic_select_and_scatter(Pad *P, Instr *in, Instr **xs, Instr **ss, Instr **osz,
                                                   Instr **out) {
-  const char *v = instr_raw(in, "called_computations");
-  Computation *f[2] = {NULL, NULL};
-  for (int k = 0; v && k < 2; k++) {
-    while (*v == '{' || *v == ' ' || *v == '%' || *v == ',') v++;
-    size_t n = strcspn(v, "}, ");
-    char name[256];
-    if (n == 0 || n >= sizeof name) break;
-    memcpy(name, v, n);
-    name[n] = '\0';
-    f[k] = module_find_computation(P->m, name);
-    v += n;
-  }
-  if (in->noperands != 3 || !f[0] || !f[1] || in->shape->type == T_TUPLE)
+  Computation *f[3] = {NULL, NULL, NULL};
+  if (in->noperands != 3 || custom_callees(P, in, f, 3) != 2 || in->shape->type == T_TUPLE)
     return unsupported(in, "not an operand, a source, an init value, a select and a scatter");
   const Instr *sr = f[0]->root;
   if (f[0]->nparams != 2 || sr->op != OP_COMPARE || sr->noperands != 2 || sr->operands[0] != f[0]->params[0] ||
