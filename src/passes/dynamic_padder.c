@@ -1713,7 +1713,7 @@ static cxla_status expose_results(Pad *P, Instr **root_sz, DynamicResults *out) 
 
 /* The keep form's result (dynamic_padder_run with out NULL): each leaf of
  * value v with a dynamic dim becomes SliceToDynamic(leaf, size per dim),
- * as XLA's optimized HLO hands one out; recorded in P->slices, whose
+ * as XLA's optimized HLO hands one out; recorded in P->keep, whose
  * shapes are marked dynamic once the module's flags are cleared. sz: v's
  * flat sizes from *e (tuple nesting is bounded by the readers). NULL: out
  * of memory. */

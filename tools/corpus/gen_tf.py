@@ -198,6 +198,24 @@ def expand_constants(text, serialized):
     return re.sub(r"%([^\s=]+) = [^\n]*constant\(\{\.\.\.\}\)", sub, text)
 
 
+def result_count(text):
+    """The entry's results as entry_computation_layout lists them."""
+    m = re.search(r"entry_computation_layout=\{", text)
+    if not m:
+        return 1
+    i, depth = text.index("->", m.end()) + 2, 0
+    if text[i] != "(":
+        return 1
+    n = 1
+    for ch in text[i:]:
+        depth += ch in "([{"
+        depth -= ch in ")]}"
+        if depth == 0:
+            return n
+        n += ch == "," and depth == 1
+    return n
+
+
 def captured_values(fn, targs):
     """The values of what fn captures (Keras layers' variables), which XLA
     takes as parameters after the arguments, in that order."""
@@ -229,11 +247,20 @@ def generate(c, out_root):
     ir = fn.experimental_get_compiler_ir(*targs)
     module_text = canonical(expand_constants(ir(stage="hlo"), lambda: ir(stage="hlo_serialized")))
     optimized_text = canonical(expand_constants(ir(stage="optimized_hlo"), lambda: ir(stage="optimized_hlo_serialized")))
-    out = fn(*targs)
     entry = module_text[module_text.index("\nENTRY "):]
     nparams = len(re.findall(r"\bparameter\(", entry[:entry.find("\n}")]))
-    args = list(c.args) + (captured_values(fn, targs) if nparams > len(c.args) else [])
+    captured = captured_values(fn, targs) if nparams > len(c.args) else []  # before the step assigns any
+    out = fn(*targs)
+    args = list(c.args) + captured
     results = [np.asarray(r) for r in (out if isinstance(out, (list, tuple)) else [out])]
+    extra = result_count(module_text) - len(results)
+    if captured and extra > 0:
+        # a training step: XLA returns the variables it assigned after the
+        # results, in the order it takes them
+        updated = [a for b, a in zip(captured, captured_values(fn, targs)) if not np.array_equal(a, b)]
+        if len(updated) != extra:
+            raise ValueError("%d results past the function's, %d variables changed" % (extra, len(updated)))
+        results += updated
     problems = []
     refs = c.reference(*c.args) if c.reference else []  # sweeps: XLA's results only
     for i, (r, ref) in enumerate(zip(results, refs)):

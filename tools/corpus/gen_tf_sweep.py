@@ -16,12 +16,14 @@ TensorFlow on XLA:CPU computes; no numpy self-check), for
 (tensorflow-cpu in a venv of its own: see gen_tf.py). --only REGEX picks
 cases by name; --list lists them.
 
-On 2026-12-07 (tensorflow-cpu 2.21, 137 cases, the second batch with
-Keras layers, attention and its gradients, CTC, DCT/MFCC, quantization):
-136 agree on both backends from module.hlo and optimized.hlo (the
-constants TensorFlow's HLO text elides, {...}, are written out from the
-serialized module: gen_tf.expand_constants; Keras layers' variables are
-saved as the parameters XLA takes after the arguments). TensorFlow's
+On 2026-12-07 (tensorflow-cpu 2.21, 139 cases, the second batch with
+Keras layers, attention and its gradients, training steps, CTC, DCT/MFCC,
+quantization): 138 agree on both backends from module.hlo and
+optimized.hlo (the constants TensorFlow's HLO text elides, {...}, are
+written out from the serialized module: gen_tf.expand_constants; Keras
+layers' variables are saved as the parameters XLA takes after the
+arguments, and the ones a training step assigns as the results XLA gives
+after the function's). TensorFlow's
 bilinear resize computes ceil((i + 0.5) * scale - 1.5), where XLA:CPU
 contracts the multiply and the add into one FMA; cxla does as well
 (src/ir/contract.h), which tfs_resize_v1_align_corners and
@@ -325,6 +327,37 @@ case("keras_misc", lambda x, img, ids: [_cc(x), _up(img), _emb(ids), tf.keras.la
      SEQ, IMG, rnd(63, (2, 5), I32, 0, 10))
 case("keras_attention_grad", lambda x: tf.gradients(tf.reduce_sum(_mha(x, x) ** 2) + tf.reduce_sum(_ln(x) * x),
                                                     [x] + _mha.trainable_variables), SEQ)
+
+# training steps: the variables the step assigns come back after its results
+_mlp = tf.keras.Sequential([tf.keras.layers.Dense(8, activation="relu"), tf.keras.layers.Dense(3)])
+_mlp.build((None, 5))
+_adam = tf.keras.optimizers.Adam(0.01)
+_adam.build(_mlp.trainable_variables)
+
+
+def _mlp_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean(tf.keras.losses.sparse_categorical_crossentropy(y, _mlp(x), from_logits=True))
+    _adam.apply_gradients(zip(tape.gradient(loss, _mlp.trainable_variables), _mlp.trainable_variables))
+    return loss
+
+
+_cnn = tf.keras.Sequential([tf.keras.layers.Conv2D(4, 3, padding="same"), tf.keras.layers.BatchNormalization(),
+                            tf.keras.layers.ReLU(), tf.keras.layers.GlobalAveragePooling2D(), tf.keras.layers.Dense(2)])
+_cnn.build((None, 6, 6, 3))
+_sgd = tf.keras.optimizers.SGD(0.05, momentum=0.9)
+_sgd.build(_cnn.trainable_variables)
+
+
+def _cnn_step(x, y):
+    with tf.GradientTape() as tape:
+        loss = tf.reduce_mean((_cnn(x, training=True) - y) ** 2)
+    _sgd.apply_gradients(zip(tape.gradient(loss, _cnn.trainable_variables), _cnn.trainable_variables))
+    return loss
+
+
+case("keras_train_step_adam", _mlp_step, rnd(90, (16, 5)), rnd(91, (16,), I32, 0, 3))
+case("keras_train_step_cnn_bn_sgd", _cnn_step, rnd(92, (4, 6, 6, 3)), rnd(93, (4, 2)))
 
 # linear algebra, second batch
 case("linalg_more", lambda a, b: [tf.linalg.expm(a * 0.3), tf.linalg.pinv(b), tf.linalg.matrix_rank(b),
