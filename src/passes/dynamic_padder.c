@@ -16,6 +16,7 @@
 #include "ir/rewrite.h"
 #include "passes/expander_util.h"
 #include "passes/passes.h"
+#include "verify/verify.h"
 
 struct Pad {
   HloModule *m;
@@ -48,6 +49,7 @@ static cxla_status unsupported(const Instr *in, const char *why) {
 
 typedef struct Pad Pad;
 static cxla_status pad_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, Instr **osz);
+static cxla_status check_built(Pad *P, const Instr *from, const Instr *built);
 
 static bool is_custom(const Instr *in, const char *target) {
   return in->op == OP_CUSTOM_CALL && in->custom_call_target &&
@@ -630,6 +632,7 @@ static cxla_status pad_dynamic_reduce_window(Pad *P, Instr *in, Instr **xs, Inst
   rw->window = w;
   rw->called[0] = f;
   rw->ncalled = 1;
+  TRY(check_built(P, in, rw));
   return (*out = leading(P, rw, sy->dims)) ? NULL : cxla_oom();
 }
 
@@ -680,11 +683,32 @@ static cxla_status pad_same_strided_conv(Pad *P, Instr *c, Instr **xs, Instr **k
   return (*out = leading(P, c, sy->dims)) ? NULL : cxla_oom();
 }
 
+/* Whether the op built for TensorFlow's custom call `from` has the shape
+ * its operands and attributes give (a custom call's attributes are not
+ * verified): else the call is refused. */
+static cxla_status check_built(Pad *P, const Instr *from, const Instr *built) {
+  Shape *sh = NULL;
+  cxla_status s = infer_shape(&P->a, built, &sh);
+  bool ok = !s && sh && shape_compatible(sh, built->shape);
+  if (s && cxla_status_code_of(s) == CXLA_RESOURCE_EXHAUSTED) return s;
+  cxla_status_free(s);
+  return ok ? NULL : unsupported(from, "attributes that do not fit its operands");
+}
+
+/* Whether n window dims are ones TensorFlow writes: sizes, strides and
+ * dilations positive (a custom call's window is not verified). */
+static bool window_ok(const WindowDim *w, int n) {
+  for (int i = 0; i < n; i++)
+    if (w[i].size < 1 || w[i].stride < 1 || w[i].lhs_dilate < 1 || w[i].rhs_dilate < 1) return false;
+  return true;
+}
+
 /* A convolution of lhs and rhs with the attributes (window, dim_labels,
  * ...) of TensorFlow's convolution custom call `in`, whose dim_labels must
  * fit them (a custom call's attributes are not verified). */
 static cxla_status conv_of_custom(Pad *P, const Instr *in, Instr *lhs, Instr *rhs, Instr **out) {
   if (!(in->attrs & A_CONV_DIMS)) return unsupported(in, "a convolution without dim_labels");
+  if (!window_ok(in->window, in->nwindow)) return unsupported(in, "a window TensorFlow does not write");
   const ConvDims *cd = &in->conv;
   int rx = lhs->shape->rank, rk = rhs->shape->rank, ry = in->shape->rank;
   bool fits = cd->nspatial == rx - 2 && cd->nspatial == rk - 2 && cd->nspatial == ry - 2 &&
@@ -722,9 +746,10 @@ static cxla_status conv_of_custom(Pad *P, const Instr *in, Instr *lhs, Instr *rh
  * static padding above (interior: the dilation), then cut from
  * window - before[s] to the length the static padding gives; the window
  * then pads and dilates nothing. ns window dims, dims[s] the dim of x each
- * applies to; w changed in place; before[s] NULL: static. */
-static Instr *dyn_window_input(Pad *P, Instr *x, Instr *fill, int ns, const int64_t *dims, WindowDim *w,
-                               Instr **before) {
+ * applies to; w changed in place; before[s] NULL: static. The op `from`
+ * is refused where its static padding cuts more than the data. */
+static cxla_status dyn_window_input(Pad *P, const Instr *from, Instr *x, Instr *fill, int ns,
+                                    const int64_t *dims, WindowDim *w, Instr **before, Instr **out) {
   const Shape *sx = x->shape;
   int rank = sx->rank;
   PadDim *pd = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(PadDim));
@@ -732,7 +757,7 @@ static Instr *dyn_window_input(Pad *P, Instr *x, Instr *fill, int ns, const int6
   int64_t *sdims = arena_i64dup(&P->m->arena, sx->dims, (size_t)rank);
   Instr **ops = arena_array(&P->a, (size_t)rank + 2, sizeof(Instr *));
   Instr *zero = k_s32(P, 0);
-  if (!pd || !pdims || !sdims || !ops || !zero) return NULL;
+  if (!pd || !pdims || !sdims || !ops || !zero) return cxla_oom();
   memset(pd, 0, (size_t)rank * sizeof *pd);
   for (int d = 0; d < rank; d++) ops[1 + d] = zero;
   for (int s = 0; s < ns; s++) {
@@ -743,23 +768,25 @@ static Instr *dyn_window_input(Pad *P, Instr *x, Instr *fill, int ns, const int6
     pd[d] = (PadDim){eff, w[s].pad_lo + w[s].pad_hi, n ? w[s].lhs_dilate - 1 : 0};
     pdims[d] = eff + dil + pd[d].hi;
     sdims[d] = w[s].pad_lo + dil + w[s].pad_hi;
-    if (!(ops[1 + d] = bin(P, OP_SUBTRACT, k_s32(P, eff), before[s]))) return NULL;
+    if (sdims[d] < 0) return unsupported(from, "a window whose padding cuts more than the data");
+    if (!(ops[1 + d] = bin(P, OP_SUBTRACT, k_s32(P, eff), before[s]))) return cxla_oom();
     w[s].pad_lo = w[s].pad_hi = 0;
     w[s].lhs_dilate = 1;
   }
   Shape *ps = new_shape(P, sx->type, rank, pdims), *ss = new_shape(P, sx->type, rank, sdims);
   Instr *pops[2] = {x, fill};
   Instr *padded = ps && ss ? comp_add_instr(P->c, OP_PAD, ps, 2, pops, NULL) : NULL;
-  if (!padded) return NULL;
+  if (!padded) return cxla_oom();
   padded->attrs |= A_PADDING;
   padded->padding = pd;
   ops[0] = padded;
   Instr *ds = comp_add_instr(P->c, OP_DYNAMIC_SLICE, ss, rank + 1, ops, NULL);
-  if (!ds) return NULL;
+  if (!ds) return cxla_oom();
   ds->slice_sizes.v = sdims;
   ds->slice_sizes.n = rank;
   ds->attrs |= A_DYN_SLICE_SIZES;
-  return ds;
+  *out = ds;
+  return NULL;
 }
 
 /* Whether a TensorFlow convolution custom call's padding_type is SAME
@@ -814,9 +841,9 @@ static cxla_status pad_conv_input_grad(Pad *P, Instr *in, Instr **gs, Instr **os
     Instr *fo = NULL, *fwd = same_pad_lo(P, n, wd->lhs_dilate, eff, &fo);
     if (!(before[s] = bin(P, OP_SUBTRACT, k_s32(P, eff - 1), fwd))) return cxla_oom();
   }
-  if (same && !(c->operands[0] = dyn_window_input(P, g, zero_of(P, g->shape->type), ns, cd->in_spatial, c->window, before)))
-    return cxla_oom();
-  if (!same) c->operands[0] = g;
+  if (same) TRY(dyn_window_input(P, in, g, zero_of(P, g->shape->type), ns, cd->in_spatial, c->window, before, &g));
+  c->operands[0] = g;
+  TRY(check_built(P, in, c));
   *out = c;
   return NULL;
 }
@@ -851,10 +878,10 @@ static cxla_status pad_conv_kernel_grad(Pad *P, Instr *in, Instr **xs, Instr **g
   }
   if (xs && xs[cd->in_feature] && !(x = mask(P, x, (int)cd->in_feature, xs[cd->in_feature], zero_of(P, x->shape->type))))
     return cxla_oom();
-  if (same && !(x = dyn_window_input(P, x, zero_of(P, x->shape->type), ns, cd->in_spatial, c->window, before)))
-    return cxla_oom();
+  if (same) TRY(dyn_window_input(P, in, x, zero_of(P, x->shape->type), ns, cd->in_spatial, c->window, before, &x));
   c->operands[0] = x;
   c->operands[1] = g;
+  TRY(check_built(P, in, c));
   *out = c;
   return NULL;
 }
@@ -876,14 +903,16 @@ static cxla_status pad_dynamic_select_and_scatter(Pad *P, Instr *in, Instr **xs,
   Instr *x = in->operands[0], *src = in->operands[1], *init = in->operands[2];
   const Shape *sx = x->shape;
   int rank = sx->rank;
-  if (in->nwindow != rank || src->shape->rank != rank || init->shape->rank != 0 || in->shape->rank != rank)
-    return unsupported(in, "a window, source or init value that does not fit its operand");
+  if (in->nwindow != rank || src->shape->rank != rank || init->shape->rank != 0 || !shape_compatible(in->shape, sx))
+    return unsupported(in, "a window, source, init value or result that does not fit its operand");
+  if (!type_is_float(sx->type) || init->shape->type != sx->type || src->shape->type != sx->type)
+    return unsupported(in, "an operand, source or init value that is not of one floating-point type");
+  if (!window_ok(in->window, rank)) return unsupported(in, "a window TensorFlow does not write");
   Instr *low = eu_scalar(P->c, sx->type, -__builtin_inf());
   WindowDim *w = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(WindowDim));
   Instr **before = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
   int64_t *dims = arena_array(&P->a, (size_t)rank + 1, sizeof(int64_t));
   if (!low || !w || !before || !dims) return cxla_oom();
-  if (!type_is_float(sx->type)) return unsupported(in, "an operand that is not floating point");
   memcpy(w, in->window, (size_t)rank * sizeof *w);
   for (int d = 0; d < rank; d++) {
     dims[d] = d;
@@ -901,8 +930,9 @@ static cxla_status pad_dynamic_select_and_scatter(Pad *P, Instr *in, Instr **xs,
   WindowDim *w0 = arena_array(&P->a, (size_t)rank + 1, sizeof(WindowDim));
   if (!w0) return cxla_oom();
   memcpy(w0, w, (size_t)rank * sizeof *w);
-  Instr *xp = dyn_window_input(P, x, low, rank, dims, w, before);
-  Shape *xps = xp ? shape_clone(&P->m->arena, xp->shape) : NULL;
+  Instr *xp = NULL;
+  TRY(dyn_window_input(P, in, x, low, rank, dims, w, before, &xp));
+  Shape *xps = shape_clone(&P->m->arena, xp->shape);
   Instr *sops[3] = {xp, src, init};
   Instr *sas = xps ? comp_add_instr(P->c, OP_SELECT_AND_SCATTER, xps, 3, sops, NULL) : NULL;
   if (!sas || !(sas->called = arena_array(&P->m->arena, 2, sizeof(Computation *)))) return cxla_oom();
@@ -912,6 +942,7 @@ static cxla_status pad_dynamic_select_and_scatter(Pad *P, Instr *in, Instr **xs,
   sas->called[0] = f[0];
   sas->called[1] = f[1];
   sas->ncalled = 2;
+  TRY(check_built(P, in, sas));
   /* back from where x was placed: padded above so that the slice stays in */
   PadDim *pd = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(PadDim));
   int64_t *pdims = arena_i64dup(&P->a, xps->dims, (size_t)rank);
@@ -958,7 +989,10 @@ static cxla_status pad_dynamic_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, I
     if (c->window[s].lhs_dilate != 1) return unsupported(in, "an input-dilated window");
     strided |= c->window[s].stride != 1;
   }
-  if (same && strided) return pad_same_strided_conv(P, c, xs, ks, osz, out);
+  if (same && strided) {
+    TRY(pad_same_strided_conv(P, c, xs, ks, osz, out));
+    return check_built(P, in, c);
+  }
   if (same) {
     WindowDim *w = arena_array(&P->m->arena, (size_t)c->nwindow + 1, sizeof *w);
     if (!w) return cxla_oom();
@@ -971,6 +1005,7 @@ static cxla_status pad_dynamic_conv(Pad *P, Instr *in, Instr **xs, Instr **ks, I
     c->window = w;
   }
   TRY(pad_conv(P, c, xs, ks, osz));
+  TRY(check_built(P, in, c));
   *out = c;
   return NULL;
 }
