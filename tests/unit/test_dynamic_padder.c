@@ -289,6 +289,19 @@ TEST(unhandled_ops_are_errors) {
                 "  c = pred[] constant(true)\n"
                 "  ROOT r = f32[8] conditional(c, d, d), true_computation=br, false_computation=bf\n}\n",
                 "a dynamic operand for a branch whose parameter type is static");
+  /* TensorFlow's windowed calls: a window it never writes, a result its
+   * operands do not give */
+  compile_fails(HEAD "ge { a = f32[] parameter(0)  b = f32[] parameter(1)  ROOT c = pred[] compare(a, b), direction=GE }\n"
+                ENTRY1 "  s = f32[4] constant({1, 2, 3, 4})\n"
+                "  ROOT r = f32[<=8] custom-call(d, s, z), window={size=0 stride=2},"
+                " custom_call_target=\"DynamicSelectAndScatterSamePadding\", called_computations={ge, add}\n}\n",
+                "a window TensorFlow does not write");
+  compile_fails(HEAD ENTRY1 "  x4 = f32[1,1,8,1] reshape(x)\n"
+                "  d4 = f32[1,1,<=8,1] set-dimension-size(x4, n), dimensions={2}\n"
+                "  k = f32[1,3,1,1] constant({{{{1}}, {{2}}, {{3}}}})\n"
+                "  ROOT r = f32[1,1,<=7,1] custom-call(d4, k), window={size=1x3 pad=0_0x1_1}, dim_labels=b01f_01io->b01f,"
+                " padding_type=PADDING_SAME, custom_call_target=\"DynamicConvolutionForward\"\n}\n",
+                "attributes that do not fit its operands");
 }
 
 TEST(conditional_takes_dynamic_operands) {
