@@ -1418,6 +1418,12 @@ static cxla_status visit(Pad *P, Instr *in, Instr ***ops_sz, Instr **osz, Instr 
     if (is_custom(in, "SliceToDynamic")) {
       /* SliceToDynamic(data, size_0, ..., size_r-1): the sizes of every dim */
       if (nops != 1 + in->shape->rank) return unsupported(in, "SliceToDynamic takes the data and one size a dimension");
+      /* (a custom call's shape is not verified) */
+      if (!shape_compatible(in->shape, in->operands[0]->shape))
+        return unsupported(in, "SliceToDynamic whose data does not have its type and bounds");
+      for (int d = 0; d < in->shape->rank; d++)
+        if (in->operands[1 + d]->shape->type != T_S32 || in->operands[1 + d]->shape->rank != 0)
+          return unsupported(in, "SliceToDynamic whose sizes are not s32[] values");
       for (int d = 0; d < in->shape->rank; d++)
         if (in->shape->dynamic && in->shape->dynamic[d]) osz[d] = in->operands[1 + d];
       *out = in->operands[0];
