@@ -547,6 +547,30 @@ static Computation *custom_callee(Pad *P, const Instr *in) {
   return custom_callees(P, in, f, 2) == 1 ? f[0] : NULL;
 }
 
+/* x padded with fill by pd (a rank array in the module arena, giving
+ * dims pdims), then the part of dims sdims from starts (one s32[] a dim):
+ * what moves data by a size known at run time. NULL: out of memory. */
+static Instr *pad_and_cut(Pad *P, Instr *x, Instr *fill, PadDim *pd, const int64_t *pdims, Instr *const *starts,
+                          const int64_t *sdims) {
+  int rank = x->shape->rank;
+  Shape *ps = new_shape(P, x->shape->type, rank, pdims), *ss = new_shape(P, x->shape->type, rank, sdims);
+  Instr **ops = arena_array(&P->a, (size_t)rank + 2, sizeof(Instr *));
+  int64_t *sizes = arena_i64dup(&P->m->arena, sdims, (size_t)rank);
+  Instr *pops[2] = {x, fill};
+  Instr *padded = ps && ss && ops && sizes ? comp_add_instr(P->c, OP_PAD, ps, 2, pops, NULL) : NULL;
+  if (!padded) return NULL;
+  padded->attrs |= A_PADDING;
+  padded->padding = pd;
+  ops[0] = padded;
+  memcpy(&ops[1], starts, (size_t)rank * sizeof *ops);
+  Instr *ds = comp_add_instr(P->c, OP_DYNAMIC_SLICE, ss, rank + 1, ops, NULL);
+  if (!ds) return NULL;
+  ds->slice_sizes.v = sizes;
+  ds->slice_sizes.n = rank;
+  ds->attrs |= A_DYN_SLICE_SIZES;
+  return ds;
+}
+
 /* ---- SAME padding over dynamic dims (pooling, strided convolutions) ----
  *
  * The padding before the data depends on the size s: out = ceil(s /
@@ -754,12 +778,12 @@ static cxla_status dyn_window_input(Pad *P, const Instr *from, Instr *x, Instr *
   int rank = sx->rank;
   PadDim *pd = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(PadDim));
   int64_t *pdims = arena_i64dup(&P->a, sx->dims, (size_t)rank);
-  int64_t *sdims = arena_i64dup(&P->m->arena, sx->dims, (size_t)rank);
-  Instr **ops = arena_array(&P->a, (size_t)rank + 2, sizeof(Instr *));
+  int64_t *sdims = arena_i64dup(&P->a, sx->dims, (size_t)rank);
+  Instr **starts = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
   Instr *zero = k_s32(P, 0);
-  if (!pd || !pdims || !sdims || !ops || !zero) return cxla_oom();
+  if (!pd || !pdims || !sdims || !starts || !zero) return cxla_oom();
   memset(pd, 0, (size_t)rank * sizeof *pd);
-  for (int d = 0; d < rank; d++) ops[1 + d] = zero;
+  for (int d = 0; d < rank; d++) starts[d] = zero;
   for (int s = 0; s < ns; s++) {
     if (!before[s]) continue;
     int d = (int)dims[s];
@@ -769,24 +793,11 @@ static cxla_status dyn_window_input(Pad *P, const Instr *from, Instr *x, Instr *
     pdims[d] = eff + dil + pd[d].hi;
     sdims[d] = w[s].pad_lo + dil + w[s].pad_hi;
     if (sdims[d] < 0) return unsupported(from, "a window whose padding cuts more than the data");
-    if (!(ops[1 + d] = bin(P, OP_SUBTRACT, k_s32(P, eff), before[s]))) return cxla_oom();
+    if (!(starts[d] = bin(P, OP_SUBTRACT, k_s32(P, eff), before[s]))) return cxla_oom();
     w[s].pad_lo = w[s].pad_hi = 0;
     w[s].lhs_dilate = 1;
   }
-  Shape *ps = new_shape(P, sx->type, rank, pdims), *ss = new_shape(P, sx->type, rank, sdims);
-  Instr *pops[2] = {x, fill};
-  Instr *padded = ps && ss ? comp_add_instr(P->c, OP_PAD, ps, 2, pops, NULL) : NULL;
-  if (!padded) return cxla_oom();
-  padded->attrs |= A_PADDING;
-  padded->padding = pd;
-  ops[0] = padded;
-  Instr *ds = comp_add_instr(P->c, OP_DYNAMIC_SLICE, ss, rank + 1, ops, NULL);
-  if (!ds) return cxla_oom();
-  ds->slice_sizes.v = sdims;
-  ds->slice_sizes.n = rank;
-  ds->attrs |= A_DYN_SLICE_SIZES;
-  *out = ds;
-  return NULL;
+  return (*out = pad_and_cut(P, x, fill, pd, pdims, starts, sdims)) ? NULL : cxla_oom();
 }
 
 /* Whether a TensorFlow convolution custom call's padding_type is SAME
@@ -819,21 +830,18 @@ static cxla_status pad_conv_input_grad(Pad *P, Instr *in, Instr **gs, Instr **os
     before[s] = NULL;
     if (!gs || !gs[d]) continue;
     if (!(g = mask(P, g, d, gs[d], zero_of(P, g->shape->type)))) return cxla_oom();
-    /* the result's size: input_sizes[o] */
+    /* the result's size: input_sizes[o], as an s32[] */
     int64_t one = 1;
-    Shape *s1 = new_shape(P, sizes->shape->type, 1, &one), *s0 = new_shape(P, T_S32, 0, NULL);
+    ElemType it = sizes->shape->type;
+    Shape *s1 = new_shape(P, it, 1, &one), *r0 = new_shape(P, it, 0, NULL), *s0 = new_shape(P, T_S32, 0, NULL);
     Instr *sl = s1 ? comp_add_instr(P->c, OP_SLICE, s1, 1, &sizes, NULL) : NULL;
     SliceDim *sd = sl ? arena_alloc(&P->m->arena, sizeof *sd) : NULL;
-    if (!sd || !s0) return cxla_oom();
+    if (!sd || !r0 || !s0) return cxla_oom();
     *sd = (SliceDim){o, o + 1, 1};
     sl->attrs |= A_SLICE;
     sl->slice = sd;
-    Instr *n = comp_add_instr(P->c, sizes->shape->type == T_S32 ? OP_RESHAPE : OP_CONVERT, s0, 1, &sl, NULL);
-    if (n && n->op == OP_CONVERT) {
-      Shape *r0 = new_shape(P, sizes->shape->type, 0, NULL);
-      Instr *r = r0 ? comp_add_instr(P->c, OP_RESHAPE, r0, 1, &sl, NULL) : NULL;
-      n = r ? comp_add_instr(P->c, OP_CONVERT, s0, 1, &r, NULL) : NULL;
-    }
+    Instr *n = comp_add_instr(P->c, OP_RESHAPE, r0, 1, &sl, NULL);
+    if (n && it != T_S32) n = comp_add_instr(P->c, OP_CONVERT, s0, 1, &n, NULL);
     if (!n) return cxla_oom();
     osz[o] = n;
     const WindowDim *wd = &c->window[s];
@@ -918,15 +926,13 @@ static cxla_status pad_dynamic_select_and_scatter(Pad *P, Instr *in, Instr **xs,
     dims[d] = d;
     before[d] = NULL;
     if (w[d].lhs_dilate != 1 || w[d].rhs_dilate != 1) return unsupported(in, "a dilated window");
+    if (xs) osz[d] = xs[d];
     if (!xs || !xs[d] || (w[d].size == 1 && w[d].stride == 1 && !w[d].pad_lo && !w[d].pad_hi)) continue;
-    osz[d] = xs[d];
     if (!(x = mask(P, x, d, xs[d], low))) return cxla_oom();
     if (ss && ss[d] && !(src = mask(P, src, d, ss[d], init))) return cxla_oom();
     Instr *o = NULL;
     if (!(before[d] = same_pad_lo(P, xs[d], w[d].stride, w[d].size, &o))) return cxla_oom();
   }
-  for (int d = 0; d < rank; d++)
-    if (xs && xs[d] && !osz[d]) osz[d] = xs[d];
   WindowDim *w0 = arena_array(&P->a, (size_t)rank + 1, sizeof(WindowDim));
   if (!w0) return cxla_oom();
   memcpy(w0, w, (size_t)rank * sizeof *w);
@@ -946,30 +952,18 @@ static cxla_status pad_dynamic_select_and_scatter(Pad *P, Instr *in, Instr **xs,
   /* back from where x was placed: padded above so that the slice stays in */
   PadDim *pd = arena_array(&P->m->arena, (size_t)rank + 1, sizeof(PadDim));
   int64_t *pdims = arena_i64dup(&P->a, xps->dims, (size_t)rank);
-  Instr **ops = arena_array(&P->a, (size_t)rank + 2, sizeof(Instr *));
+  Instr **starts = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
   Instr *zero = k_s32(P, 0);
-  if (!pd || !pdims || !ops || !zero) return cxla_oom();
+  if (!pd || !pdims || !starts || !zero) return cxla_oom();
   memset(pd, 0, (size_t)rank * sizeof *pd);
   for (int d = 0; d < rank; d++) {
-    ops[1 + d] = before[d] ? before[d] : zero;
+    starts[d] = before[d] ? before[d] : zero;
     if (before[d]) {
       pd[d].hi = w0[d].size;
       pdims[d] += w0[d].size;
     }
   }
-  Shape *ps = new_shape(P, sx->type, rank, pdims), *rs = new_shape(P, sx->type, rank, in->shape->dims);
-  Instr *pops[2] = {sas, init};
-  Instr *padded = ps && rs ? comp_add_instr(P->c, OP_PAD, ps, 2, pops, NULL) : NULL;
-  if (!padded) return cxla_oom();
-  padded->attrs |= A_PADDING;
-  padded->padding = pd;
-  ops[0] = padded;
-  Instr *ds = comp_add_instr(P->c, OP_DYNAMIC_SLICE, rs, rank + 1, ops, NULL);
-  if (!ds || !(ds->slice_sizes.v = arena_i64dup(&P->m->arena, in->shape->dims, (size_t)rank))) return cxla_oom();
-  ds->slice_sizes.n = rank;
-  ds->attrs |= A_DYN_SLICE_SIZES;
-  *out = ds;
-  return NULL;
+  return (*out = pad_and_cut(P, sas, init, pd, pdims, starts, in->shape->dims)) ? NULL : cxla_oom();
 }
 
 /* DynamicConvolutionForward (TensorFlow's convolution over dynamic spatial
@@ -1258,28 +1252,16 @@ static cxla_status pad_reverse(Pad *P, Instr *in, Instr **xs, Instr **out) {
     if (!xs[d]) continue;
     int64_t *dims = arena_i64dup(&P->a, s->dims, (size_t)rank);
     PadDim *pd = arena_array(&P->m->arena, (size_t)rank, sizeof(PadDim));
-    Instr **ops = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
-    if (!dims || !pd || !ops) return cxla_oom();
+    Instr **starts = arena_array(&P->a, (size_t)rank + 1, sizeof(Instr *));
+    if (!dims || !pd || !starts) return cxla_oom();
     memset(pd, 0, (size_t)rank * sizeof *pd);
     pd[d].hi = s->dims[d];
     dims[d] *= 2;
-    Shape *ps = new_shape(P, s->type, rank, dims);
-    Instr *pops[2] = {cur, zero_of(P, s->type)};
-    Instr *padded = ps && pops[1] ? comp_add_instr(P->c, OP_PAD, ps, 2, pops, NULL) : NULL;
-    if (!padded) return cxla_oom();
-    padded->attrs |= A_PADDING;
-    padded->padding = pd;
-    ops[0] = padded;
-    Instr *zero = k_s32(P, 0);
+    Instr *zero = k_s32(P, 0), *fill = zero_of(P, s->type);
     Instr *start = bin(P, OP_SUBTRACT, k_s32(P, s->dims[d]), xs[d]);
-    for (int e = 0; e < rank; e++) ops[1 + e] = e == d ? start : zero;
-    Shape *os = new_shape(P, s->type, rank, s->dims);
-    if (!zero || !start || !os) return cxla_oom();
-    Instr *ds = comp_add_instr(P->c, OP_DYNAMIC_SLICE, os, rank + 1, ops, NULL);
-    if (!ds || !(ds->slice_sizes.v = arena_i64dup(&P->m->arena, s->dims, (size_t)rank))) return cxla_oom();
-    ds->slice_sizes.n = rank;
-    ds->attrs |= A_DYN_SLICE_SIZES;
-    cur = ds;
+    if (!zero || !fill || !start) return cxla_oom();
+    for (int e = 0; e < rank; e++) starts[e] = e == d ? start : zero;
+    if (!(cur = pad_and_cut(P, cur, fill, pd, dims, starts, s->dims))) return cxla_oom();
   }
   *out = cur;
   return NULL;
