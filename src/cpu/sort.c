@@ -1430,6 +1430,28 @@ static void merge_sort(Row *r, int64_t *perm, int64_t *tmp, int64_t m) {
   }
 }
 
+/* ---- is_stable=false: std::sort's order (base/stdsort_impl.h) ---- */
+
+static bool row_less(void *ctx, int64_t a, int64_t b) { return less(ctx, a, b); }
+
+#define STDSORT_NAME std_sort_perm
+#define STDSORT_T int64_t
+#define STDSORT_LESS(ctx, x, y) row_less(ctx, x, y)
+#include "base/stdsort_impl.h"
+
+/* An element's key beside its position: comparing keys answers as the
+ * comparator does (sort_key), so std::sort over these pairs makes the
+ * comparator's permutation with no call into it. */
+typedef struct KeyPos {
+  uint64_t key;
+  int64_t pos;
+} KeyPos;
+
+#define STDSORT_NAME std_sort_keyed
+#define STDSORT_T KeyPos
+#define STDSORT_LESS(ctx, x, y) ((void)(ctx), (x).key < (y).key)
+#include "base/stdsort_impl.h"
+
 /* ---- rows ---- */
 
 typedef struct SortJob {
@@ -1441,6 +1463,9 @@ typedef struct SortJob {
   int n;
   int64_t len, stride;     /* a row: len elements stride apart */
   int nchunks;             /* threads per row (1: rows over threads) */
+  bool unstable;           /* is_stable=false, several operands or no plan: std::sort's order */
+  bool check_ties;         /* is_stable=false, one operand whose keys merge elements: std::sort's
+                            * order for the rows where equal keys differ */
 } SortJob;
 
 /* dst[base + i*stride] = src[base + at(i)*stride] for i in [lo, hi). */
@@ -1477,6 +1502,7 @@ typedef struct Scratch {
   void *tmp, *in, *out;
   uint32_t *idx, *itmp, *h;
   int64_t *perm, *ptmp;
+  KeyPos *kp;
 } Scratch;
 
 static void scratch_free(Scratch *s) {
@@ -1488,6 +1514,7 @@ static void scratch_free(Scratch *s) {
   cxla_free(s->h);
   cxla_free(s->perm);
   cxla_free(s->ptmp);
+  cxla_free(s->kp);
 }
 
 static cxla_status scratch_radix(const SortJob *j, Scratch *s) {
@@ -1521,6 +1548,63 @@ static cxla_status comparator_row(const SortJob *j, Scratch *s, int64_t base) {
   cpu_fp_mode_leave(mode);
   for (int k = 0; k < j->n; k++) permute(j->ops[k], j->res[k], base, j->stride, NULL, s->perm, 0, j->len);
   return NULL;
+}
+
+/* A row sorted as std::sort orders it: by the plan's keys where the row
+ * has no NaN the keys cannot order, else by calling the comparator. */
+static cxla_status unstable_row(const SortJob *j, Scratch *s, int64_t base) {
+  int64_t n = j->len;
+  if (!s->perm && !(s->perm = cxla_malloc((size_t)n * sizeof *s->perm))) return cxla_oom();
+  const SortPlan *p = j->p;
+  bool keyed = p != NULL;
+  if (keyed) {
+    if (!s->kp && !(s->kp = cxla_malloc((size_t)n * sizeof *s->kp))) return cxla_oom();
+    int bytes = p->bits / 8;
+    const char *src = (const char *)j->ops[p->key]->lit.data + (size_t)base * (size_t)bytes;
+    for (int64_t i = 0; i < n && keyed; i++) {
+      uint64_t u = load_bits(src, i * j->stride, bytes);
+      keyed = !is_nan(p, u);
+      s->kp[i] = (KeyPos){sort_key(p, u), i};
+    }
+    if (keyed) {
+      std_sort_keyed(s->kp, n, NULL);
+      for (int64_t i = 0; i < n; i++) s->perm[i] = s->kp[i].pos;
+    }
+  }
+  if (!keyed) {
+    Row r = {.st = j->st, .ops = j->ops, .n = j->n, .base = base, .stride = j->stride};
+    for (int64_t i = 0; i < n; i++) s->perm[i] = i;
+    unsigned mode = cpu_fp_mode_enter();
+    std_sort_perm(s->perm, n, &r);
+    cpu_fp_mode_leave(mode);
+  }
+  for (int k = 0; k < j->n; k++) permute(j->ops[k], j->res[k], base, j->stride, NULL, s->perm, 0, n);
+  return NULL;
+}
+
+/* Whether a row of the one operand has a NaN the keys cannot order, or
+ * two different elements sort_key merges (-0 and +0, subnormals, NaN
+ * payloads): where it has neither, equal keys are equal elements and the
+ * radix sort's order is std::sort's. */
+static bool ties_differ(const SortJob *j, int64_t base) {
+  const SortPlan *p = j->p;
+  int bytes = p->bits / 8;
+  const char *src = (const char *)j->ops[p->key]->lit.data + (size_t)base * (size_t)bytes;
+  bool have_nan = false, have_zero = false;
+  uint64_t nan = 0, zero = 0;
+  for (int64_t i = 0; i < j->len; i++) {
+    uint64_t u = load_bits(src, i * j->stride, bytes) & p->mask;
+    if (is_nan(p, u)) return true;
+    uint64_t mag = u & ~p->sign;
+    if (p->merge_nan && mag > p->inf) {
+      if (have_nan && u != nan) return true;
+      have_nan = true, nan = u;
+    } else if (p->merge_zero && mag <= p->tiny) {
+      if (have_zero && u != zero) return true;
+      have_zero = true, zero = u;
+    }
+  }
+  return false;
 }
 
 typedef struct Gather {
@@ -1566,10 +1650,12 @@ static cxla_status radix_row_at(const SortJob *j, Scratch *s, int64_t base) {
 static cxla_status sort_rows(void *arg, int64_t lo, int64_t hi) {
   const SortJob *j = arg;
   Scratch s = {0};
-  cxla_status st = j->p ? scratch_radix(j, &s) : NULL;
+  cxla_status st = j->p && !j->unstable ? scratch_radix(j, &s) : NULL;
   for (int64_t r = lo; r < hi && !st; r++) {
     int64_t base = r / j->stride * j->len * j->stride + r % j->stride;
-    st = j->p ? radix_row_at(j, &s, base) : comparator_row(j, &s, base);
+    st = j->unstable || (j->check_ties && ties_differ(j, base)) ? unstable_row(j, &s, base)
+         : j->p                                                  ? radix_row_at(j, &s, base)
+                                                                 : comparator_row(j, &s, base);
   }
   scratch_free(&s);
   return st;
@@ -1597,12 +1683,17 @@ cxla_status sort_run(const ExecCtx *cx, const Step *st, RVal *const *ops, RVal *
   int64_t rows = outer * stride;
   const SortPlan *p = st->plan;
   if (p && len > (int64_t)UINT32_MAX) p = NULL;
+  /* is_stable=false: std::sort's order. With one operand, equal keys are
+   * equal elements (any order is that order) unless sort_key merges some:
+   * then rows are checked one by one. */
+  bool unstable = !in->is_stable && (n > 1 || !p);
   SortJob j = {.cx = cx, .st = st, .p = p, .ops = ops, .res = res, .n = n, .len = len, .stride = stride,
-               .nchunks = 1};
+               .nchunks = 1, .unstable = unstable,
+               .check_ties = !in->is_stable && !unstable && (p->merge_nan || p->merge_zero)};
   if (!s && len > 0 && rows > 0) {
     int threads = cx->pool && cx->nthreads > 1 ? cx->nthreads : 1;
     if (threads > MAX_CHUNKS) threads = MAX_CHUNKS;
-    if (p && threads > 1 && rows < threads && len >= 65536 * threads) {
+    if (p && !unstable && threads > 1 && rows < threads && len >= 65536 * threads) {
       /* few long rows: each by all threads */
       j.nchunks = threads;
       s = sort_rows(&j, 0, rows);

@@ -2,9 +2,10 @@
  *
  * sort permutes all its operands together along dimensions[0], ordering by
  * the comparator computation, which gets 2N scalars (operand k's lhs and rhs
- * elements as parameters 2k and 2k+1) and returns pred "lhs < rhs". We
- * always sort stably (a merge sort: std::stable_sort's result), which is what
- * is_stable=true asks for and a valid outcome when it is false.
+ * elements as parameters 2k and 2k+1) and returns pred "lhs < rhs". As
+ * XLA:CPU: is_stable=true by a merge sort (std::stable_sort's result),
+ * is_stable=false by std::sort's own introsort (base/stdsort_impl.h), whose
+ * order of the elements the comparator cannot tell apart is XLA's.
  *
  * topk returns the k largest (or smallest) elements along the last dimension
  * and their s32 indices, in XLA's total order (NaN above +Inf), ties broken
@@ -76,6 +77,31 @@ static cxla_status merge_sort(Less *c, int64_t *perm, int64_t *tmp, int64_t m) {
     memcpy(perm, tmp, (size_t)m * sizeof *perm);
   }
   return NULL;
+}
+
+/* std::sort of perm[0..m) by less_run; the first error stops the
+ * comparisons (each later one answers false) and is returned. */
+typedef struct StdLess {
+  Less *c;
+  cxla_status err;
+} StdLess;
+
+static bool std_less(void *ctx, int64_t a, int64_t b) {
+  StdLess *s = ctx;
+  bool r = false;
+  if (!s->err) s->err = less_run(s->c, a, b, &r);
+  return r;
+}
+
+#define STDSORT_NAME std_sort_perm
+#define STDSORT_T int64_t
+#define STDSORT_LESS(ctx, x, y) std_less(ctx, x, y)
+#include "base/stdsort_impl.h"
+
+static cxla_status unstable_sort(Less *c, int64_t *perm, int64_t m) {
+  StdLess s = {c, NULL};
+  std_sort_perm(perm, m, &s);
+  return s.err;
 }
 
 /* Sets up the comparator of a sort over n operands. */
@@ -156,7 +182,7 @@ static cxla_status eval_sort(Interp *ip, const Instr *in, Literal *const *ops, L
         c.base = o * len * inner + j;
         c.stride = inner;
         for (int64_t p = 0; p < len; p++) perm[p] = p;
-        st = merge_sort(&c, perm, tmp, len);
+        st = in->is_stable ? merge_sort(&c, perm, tmp, len) : unstable_sort(&c, perm, len);
         for (int k = 0; k < n && !st; k++) {
           int es = type_bytes(ops[k]->type);
           char *dst = (char *)res[k]->data + c.base * es;

@@ -415,6 +415,61 @@ TEST(long_rows) {
   CHECK(check_long("u16_rows", a, b));
 }
 
+/* text with its ", is_stable=true" dropped: the same sort, unstable */
+static char *unstable(const char *text) {
+  static char buf[4096];
+  const char *flag = ", is_stable=true", *at = strstr(text, flag);
+  int n = at ? (int)(at - text) : (int)strlen(text);
+  snprintf(buf, sizeof buf, "%.*s%s", n, text, at ? at + strlen(flag) : "");
+  return buf;
+}
+
+/* is_stable=false: std::sort's order of equal keys (base/stdsort_impl.h,
+ * which test_stdsort checks against libstdc++), by the plan's keys or, in
+ * rows with NaNs the keys cannot order and for comparators not recognized,
+ * by calling the comparator; the interpreter always calls it. Equal keys
+ * with different payloads (an iota, both zeros, NaN payloads) show the
+ * order. */
+TEST(unstable_orders) {
+  CHECK(check("argsort", unstable(argsort_module(4, 700, false)), 1, true));
+  CHECK(check("argsort_called", unstable(argsort_module(3, 500, true)), 0, true));
+  CHECK(check("jax_f32", unstable(canon_module("f32", "[3,333]", 1, "GT", false, "0", "nan", "TOTALORDER", false)), 1,
+              true));
+  CHECK(check("key_second_of_three",
+              "HloModule m\ncmp {\n  a = bf16[] parameter(0)\n  b = bf16[] parameter(1)\n"
+              "  c = f32[] parameter(2)\n  d = f32[] parameter(3)\n  e = s32[] parameter(4)\n  f = s32[] parameter(5)\n"
+              "  ROOT l = pred[] compare(c, d), direction=GT\n}\n"
+              "ENTRY e {\n  x = bf16[300,3] parameter(0)\n  k = f32[300,3] parameter(1)\n"
+              "  io = s32[300,3] iota(), iota_dimension=0\n"
+              "  ROOT s = (bf16[300,3], f32[300,3], s32[300,3]) sort(x, k, io), dimensions={0}, to_apply=cmp\n}\n",
+              1, true));
+  /* one operand: IEEE order ties -0, +0 and subnormals (NaNs: the comparator) */
+  for (int nans = 0; nans < 2; nans++) {
+    CHECK(check_dist("f32_zeros", unstable(plain_module("f32", "[3,500]", 1, "LT", "", false)), 1, nans, 7, D_ZEROS));
+    CHECK(check_dist("bf16_zeros", unstable(plain_module("bf16", "[500,3]", 0, "GT", ", type=FLOAT", false)), 1, nans,
+                     8, D_ZEROS));
+  }
+  /* NaNs but no zeros or subnormals (made 1): such rows still call the comparator */
+  CHECK(check("f32_nans",
+              "HloModule m\ncmp {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n"
+              "  ROOT l = pred[] compare(a, b), direction=LT\n}\n"
+              "ENTRY e {\n  x = f32[4,300] parameter(0)\n  z = f32[] constant(0)\n  zb = f32[4,300] broadcast(z)\n"
+              "  one = f32[] constant(1)\n  ob = f32[4,300] broadcast(one)\n"
+              "  q = pred[4,300] compare(x, zb), direction=EQ\n  y = f32[4,300] select(q, ob, x)\n"
+              "  ROOT s = f32[4,300] sort(y), dimensions={1}, to_apply=cmp\n}\n",
+              1, true));
+  /* two keys: the comparator */
+  CHECK(check("two_keys",
+              "HloModule m\ncmp {\n  a = s32[] parameter(0)\n  b = s32[] parameter(1)\n"
+              "  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n  e = f32[] parameter(4)\n  f = f32[] parameter(5)\n"
+              "  l1 = pred[] compare(a, b), direction=LT\n  e1 = pred[] compare(a, b), direction=EQ\n"
+              "  l2 = pred[] compare(c, d), direction=LT\n  a2 = pred[] and(e1, l2)\n"
+              "  ROOT o = pred[] or(l1, a2)\n}\n"
+              "ENTRY e {\n  x = s32[2,300] parameter(0)\n  y = s32[2,300] parameter(1)\n  z = f32[2,300] parameter(2)\n"
+              "  ROOT s = (s32[2,300], s32[2,300], f32[2,300]) sort(x, y, z), dimensions={1}, to_apply=cmp\n}\n",
+              0, false));
+}
+
 /* The AVX-512 sort of 32-bit keys (and, with CXLA_CPU_SORT_ISA=base, the
  * radix sort it replaces) against the interpreter: row lengths around the
  * vector widths and the network sizes up to 2000, rows of one value, of
@@ -468,6 +523,7 @@ int main(void) {
   RUN(plain_orders);
   RUN(several_operands);
   RUN(not_recognized);
+  RUN(unstable_orders);
   RUN(long_rows);
   RUN(vector_sort);
   /* the radix sorts the vector sort replaces */
