@@ -18,7 +18,7 @@
  * emitter cannot compile (sort otherwise runs sort.c with the compiled
  * comparator), and the LAPACK
  * custom-calls that rt_linalg.c does not have yet (interp_linalg_target:
- * geev, gehrd, sytrd/hetrd, ormqr/unmqr, geqp3 and jaxlib's
+ * gehrd, sytrd/hetrd, ormqr/unmqr, geqp3 and jaxlib's
  * tridiagonal_solve_perturbed). Scatter,
  * select-and-scatter and rng-bit-generator are compiled kernels
  * (src/codegen).
@@ -51,7 +51,7 @@ static bool interp_linalg_target(const char *t) {
   if (!t) return false;
   if (strcmp(t, "tridiagonal_solve_perturbed_ffi") == 0) return true;
   if (strncmp(t, "lapack_", 7) != 0 || strlen(t) < 9) return false;
-  static const char *const routines[] = {"geev", "gehrd", "sytrd", "hetrd", "ormqr", "unmqr", "geqp3"};
+  static const char *const routines[] = {"gehrd", "sytrd", "hetrd", "ormqr", "unmqr", "geqp3"};
   for (size_t i = 0; i < sizeof routines / sizeof routines[0]; i++)
     if (strncmp(t + 8, routines[i], strlen(routines[i])) == 0) return true;
   return false;

@@ -18,12 +18,16 @@
  *   lapack_?trsm_ffi    (a, b; side, uplo, trans_x, diag) -> x
  *   lapack_?gtsv_ffi    (dl, d, du, b) -> (dl, d, du, x, info)
  *   lapack_?gees_ffi    (x; mode, sort 'N') -> (t, vs, wr, wi | w, sdim, info)
+ *   lapack_?geev_ffi    (x; compute_left, compute_right)
+ *                       -> (wr, wi | w, vl, vr, info)
  *
- * Buffers are logical row-major; LAPACK is column-major. Cholesky runs on
- * the row-major buffer as is (it holds the transpose, which for a
+ * Buffers are logical row-major; LAPACK is column-major. The cholesky op
+ * runs on the row-major buffer as is (it holds the transpose, which for a
  * Hermitian matrix is its conjugate: the other triangle's factor of it is
- * the wanted factor); the other routines transpose in and out of a
- * column-major work copy. Matrices are the two minor dims, the leading ones
+ * the wanted factor); the custom-calls, lapack_?potrf_ffi included,
+ * transpose in and out of a column-major work copy, so that LAPACK does
+ * the sums jaxlib's call does (f32 factors then match XLA:CPU's bit for
+ * bit where OpenBLAS runs one thread, as cxla has it do). Matrices are the two minor dims, the leading ones
  * batch dims. Eigenvectors come with LAPACK's phases (the interpreter
  * normalizes them; both are valid: only V diag(w) V^H is unique). */
 #include <cblas.h>
@@ -79,6 +83,12 @@ typedef void CGeesFn(const char *, const char *, void *, const lint *, void *, c
                      const lint *, void *, const lint *, void *, lint *, lint *, size_t, size_t);
 GeesFn sgees_, dgees_;
 CGeesFn cgees_, zgees_;
+typedef void GeevFn(const char *, const char *, const lint *, void *, const lint *, void *, void *, void *,
+                    const lint *, void *, const lint *, void *, const lint *, lint *, size_t, size_t);
+typedef void CGeevFn(const char *, const char *, const lint *, void *, const lint *, void *, void *, const lint *,
+                     void *, const lint *, void *, const lint *, void *, lint *, size_t, size_t);
+GeevFn sgeev_, dgeev_;
+CGeevFn cgeev_, zgeev_;
 
 typedef void PotrfFn(const char *, const lint *, void *, const lint *, lint *, size_t);
 typedef void GetrfFn(const lint *, const lint *, void *, const lint *, lint *, lint *);
@@ -268,9 +278,24 @@ static cxla_status cc_potrf(const Instr *in, RVal *const *ops, int p, RVal **out
   if (!ops) return NULL; /* checked only */
   RVal *el[2];
   TRY(make_results(in, el, 2));
-  copy_data(el[0]->lit.data, ops[0]->lit.data, (size_t)(m.batch * m.rows * m.rows) * prec_bytes(p));
-  potrf_rows(p, el[0]->lit.data, m.batch, (lint)m.rows, instr_config_char(in, "uplo", 'L') == 'L',
-             el[1]->lit.data);
+  /* as jaxlib: ?potrf with the attribute's uplo on the column-major matrix
+   * (the factor of the other triangle of the row-major buffer is the same
+   * matrix, computed in another order: f64 results then differ from
+   * XLA:CPU's in the last bits) */
+  int64_t n = m.rows, nn = n * n;
+  size_t es = prec_bytes(p);
+  char *a = work_alloc((size_t)nn, es);
+  if (!a) return finish(in, el, 2, cxla_oom(), out);
+  char uplo = instr_config_char(in, "uplo", 'L') == 'L' ? 'L' : 'U';
+  lint N = (lint)n, lda = n > 0 ? N : 1;
+  for (int64_t b = 0; b < m.batch; b++) {
+    lint info = 0;
+    transpose(a, (const char *)ops[0]->lit.data + (size_t)(b * nn) * es, n, n, es);
+    if (n > 0) potrf_fn[p](&uplo, &N, a, &lda, &info, 1);
+    transpose((char *)el[0]->lit.data + (size_t)(b * nn) * es, a, n, n, es);
+    set_s32(el[1], b, info);
+  }
+  cxla_free(a);
   return finish(in, el, 2, NULL, out);
 }
 
@@ -755,8 +780,125 @@ static cxla_status cc_gees(const Instr *in, RVal *const *ops, int p, RVal **out)
   return finish(in, el, nres, st, out);
 }
 
+/* ---- nonsymmetric eigenproblem ---- */
+
+/* lapack_?geev_ffi (x; compute_left, compute_right): real x -> (wr, wi, vl,
+ * vr, info), complex x -> (w, vl, vr, info), LAPACK's own ?geev as jaxlib's
+ * kernel calls it: the eigenvalues in the routine's order (which depends
+ * on whether vectors are asked for: Schur form or eigenvalues only) and
+ * its vectors (unit norm, the largest component of a complex one real),
+ * as complex columns; a real matrix's conjugate pair (LAPACK's columns j,
+ * j + 1 holding re and im) unpacked into v_j = re + i im, v_j+1 = re - i im.
+ * A matrix with an infinite or NaN entry is not decomposed: info -4 (what
+ * jaxlib reports; JAX turns the results into NaNs). Vectors not asked for,
+ * or of a matrix that did not converge (info > 0), are zeros. */
+static void geev_call(int p, const char *jl, const char *jr, const lint *n, void *a, void *w, void *wi, void *vl,
+                      void *vr, void *work, const lint *lwork, void *rwork, lint *info) {
+  if (prec_complex(p))
+    (p == 2 ? cgeev_ : zgeev_)(jl, jr, n, a, n, w, vl, n, vr, n, work, lwork, rwork, info, 1, 1);
+  else
+    (p == 0 ? sgeev_ : dgeev_)(jl, jr, n, a, n, w, wi, vl, n, vr, n, work, lwork, info, 1, 1);
+}
+
+static bool all_finite(int p, const void *x, int64_t n) {
+  int64_t parts = n * (prec_complex(p) ? 2 : 1);
+  for (int64_t i = 0; i < parts; i++)
+    if (!isfinite(prec_double(p) ? ((const double *)x)[i] : (double)((const float *)x)[i])) return false;
+  return true;
+}
+
+/* dst (n x n complex, logical row-major: column j the j-th vector) from
+ * LAPACK's column-major vectors v; real p: wi tells the conjugate pairs. */
+static void geev_vectors(int p, const void *v, const void *wi, int64_t n, void *dst) {
+  bool dbl = prec_double(p);
+#define RD(b, i) (dbl ? ((const double *)(b))[i] : (double)((const float *)(b))[i])
+#define WR(i, re, im)                                                                                             \
+  do {                                                                                                            \
+    if (dbl) ((double *)dst)[2 * (i)] = (re), ((double *)dst)[2 * (i) + 1] = (im);                                \
+    else ((float *)dst)[2 * (i)] = (float)(re), ((float *)dst)[2 * (i) + 1] = (float)(im);                        \
+  } while (0)
+  for (int64_t j = 0; j < n;) {
+    double wj = prec_complex(p) ? 0 : RD(wi, j);
+    bool pair = !prec_complex(p) && wj != 0 && !isnan(wj) && j + 1 < n;
+    for (int64_t i = 0; i < n; i++) {
+      if (prec_complex(p)) {
+        WR(i * n + j, RD(v, 2 * (j * n + i)), RD(v, 2 * (j * n + i) + 1));
+      } else if (!pair) {
+        WR(i * n + j, RD(v, j * n + i), 0.0);
+      } else {
+        double re = RD(v, j * n + i), im = RD(v, (j + 1) * n + i);
+        WR(i * n + j, re, im);
+        WR(i * n + j + 1, re, -im);
+      }
+    }
+    j += pair ? 2 : 1;
+  }
+#undef RD
+#undef WR
+}
+
+static cxla_status cc_geev(const Instr *in, RVal *const *ops, int p, RVal **out) {
+  Mats m;
+  const Shape *xs = in->operands[0]->shape;
+  TRY(mats_of(in, xs, &m));
+  if (m.rows != m.cols) return bad(in, "geev needs square matrices");
+  bool cx = prec_complex(p);
+  int r = xs->rank, o = cx ? 0 : 1;
+  ElemType ct = p == 0 ? T_C64 : p == 1 ? T_C128 : xs->type;
+  int64_t n = m.rows, nn = n * n;
+  TRY(want(in, 0, xs->type, r - 1, m.batch * n));
+  if (!cx) TRY(want(in, 1, xs->type, r - 1, m.batch * n));
+  TRY(want(in, 1 + o, ct, r, m.batch * nn));
+  TRY(want(in, 2 + o, ct, r, m.batch * nn));
+  TRY(want(in, 3 + o, T_S32, r - 2, m.batch));
+  if (!ops) return NULL; /* checked only */
+  RVal *el[5];
+  TRY(make_results(in, el, 4 + o));
+  size_t es = prec_bytes(p), rs = prec_double(p) ? 8 : 4, cs = 2 * rs;
+  char jl = instr_config_char(in, "compute_left", 'N') == 'V' ? 'V' : 'N';
+  char jr = instr_config_char(in, "compute_right", 'N') == 'V' ? 'V' : 'N';
+  lint N = (lint)n, info = 0; /* n > 0 whenever LAPACK is called */
+  char *a = work_alloc((size_t)nn, es), *vl = work_alloc((size_t)nn, es), *vr = work_alloc((size_t)nn, es);
+  void *rwork = work_alloc((size_t)(2 * n), rs);
+  cxla_status st = a && vl && vr && rwork ? NULL : cxla_oom();
+  double q[2] = {0, 0};
+  lint lwork = -1;
+  if (!st && n > 0)
+    geev_call(p, &jl, &jr, &N, a, el[0]->lit.data, cx ? NULL : el[1]->lit.data, vl, vr, q, &lwork, rwork, &info);
+  lwork = work_count(p, q);
+  void *work = st ? NULL : work_alloc((size_t)lwork, es);
+  if (!st && !work) st = cxla_oom();
+  for (int64_t b = 0; b < m.batch && !st; b++) {
+    const char *x = (const char *)ops[0]->lit.data + (size_t)(b * nn) * es;
+    char *w = (char *)el[0]->lit.data + (size_t)(b * n) * es;
+    char *wi = cx ? NULL : (char *)el[1]->lit.data + (size_t)(b * n) * es;
+    char *ol = (char *)el[1 + o]->lit.data + (size_t)(b * nn) * cs, *orr = (char *)el[2 + o]->lit.data + (size_t)(b * nn) * cs;
+    memset(w, 0, (size_t)n * es);
+    if (wi) memset(wi, 0, (size_t)n * es);
+    memset(ol, 0, (size_t)nn * cs);
+    memset(orr, 0, (size_t)nn * cs);
+    info = 0;
+    if (!all_finite(p, x, nn)) {
+      info = -4;
+    } else if (n > 0) {
+      transpose(a, x, n, n, es);
+      geev_call(p, &jl, &jr, &N, a, w, wi, vl, vr, work, &lwork, rwork, &info);
+      if (info == 0 && jl == 'V') geev_vectors(p, vl, wi, n, ol);
+      if (info == 0 && jr == 'V') geev_vectors(p, vr, wi, n, orr);
+    }
+    set_s32(el[3 + o], b, info);
+  }
+  cxla_free(work);
+  cxla_free(a);
+  cxla_free(vl);
+  cxla_free(vr);
+  cxla_free(rwork);
+  return finish(in, el, 4 + o, st, out);
+}
+
 typedef enum Target {
-  TG_NONE, TG_POTRF, TG_GETRF, TG_GEQRF, TG_ORGQR, TG_EIGH, TG_EIGH_TF, TG_GESDD, TG_GESVD, TG_TRSM, TG_GTSV, TG_GEES
+  TG_NONE, TG_POTRF, TG_GETRF, TG_GEQRF, TG_ORGQR, TG_EIGH, TG_EIGH_TF, TG_GESDD, TG_GESVD, TG_TRSM, TG_GTSV, TG_GEES,
+  TG_GEEV
 } Target;
 
 static bool routine_is(const char *r, const char *name) {
@@ -789,6 +931,7 @@ static Target target_of(const Instr *in, int *p) {
   if (routine_is(r, "trsm")) return TG_TRSM;
   if (routine_is(r, "gtsv")) return TG_GTSV;
   if (routine_is(r, "gees")) return TG_GEES;
+  if (routine_is(r, "geev")) return TG_GEEV;
   return TG_NONE;
 }
 
@@ -824,6 +967,7 @@ cxla_status rt_linalg_run(const Instr *in, RVal *const *ops, RVal **out) {
   case TG_GESVD: return cc_svd(in, ops, p, true, out);
   case TG_TRSM: return cc_trsm(in, ops, out);
   case TG_GEES: return cc_gees(in, ops, p, out);
+  case TG_GEEV: return cc_geev(in, ops, p, out);
   default: return cc_gtsv(in, ops, p, out);
   }
 }

@@ -897,15 +897,135 @@ TEST(gees_lapack) {
   CHECK(checked == 8);
 }
 
+/* lapack_?geev_ffi on LAPACK's ?geev, as jaxlib's kernel calls it (the
+ * eigenvalue order and the vectors are the routine's: tests/harness has
+ * XLA:CPU's for some). For each type a 6x6 with complex eigenvalues, with
+ * left and right vectors, either, or none: info 0; a real matrix's pairs
+ * adjacent, exactly conjugate, their vectors conjugate; each vector asked
+ * for of unit norm with its largest component real, A v = w v (right) and
+ * u^H A = w u^H (left); those not asked for zeros. A NaN or infinite
+ * entry: info -4, everything zero. */
+TEST(geev_lapack) {
+  enum { N = 6 };
+  int checked = 0;
+  for (int ti = 0; ti < 4; ti++)
+    for (int mode = 0; mode < 4; mode++) {
+      ElemType t = kTypes[ti];
+      bool cx = type_is_complex(t), left = mode & 1, right = mode & 2;
+      const char *ct = t == T_F32 || t == T_C64 ? "c64" : "c128";
+      char text[1024], name[64], wtype[32];
+      snprintf(name, sizeof name, "geev %s %c%c", tname(t), left ? 'V' : 'N', right ? 'V' : 'N');
+      snprintf(wtype, sizeof wtype, "%s[%d]%s%s[%d]", tname(t), N, cx ? "" : ", ", cx ? "" : tname(t), N);
+      if (cx) wtype[strlen(wtype) - 3] = 0;
+      snprintf(text, sizeof text,
+               "HloModule m\nENTRY e {\n  a = %s[%d,%d] parameter(0)\n  ROOT c = (%s[%d]%s%s, %s[%d,%d], %s[%d,%d], "
+               "s32[]) custom-call(a), custom_call_target=\"lapack_%cgeev_ffi\", "
+               "backend_config={compute_left = %d : ui8, compute_right = %d : ui8}\n}\n",
+               tname(t), N, N, tname(t), N, cx ? "" : ", ", cx ? "" : (t == T_F32 ? "f32[6]" : "f64[6]"), ct, N, N, ct,
+               N, N, "sdcz"[ti], left ? 'V' : 'N', right ? 'V' : 'N');
+      cxla_module *m = NULL;
+      CpuExecutable *e = NULL;
+      CHECK_OK(cxla_module_parse(text, strlen(text), name, &m));
+      if (m) CHECK_OK(cpu_compile(m, NULL, &e));
+      for (int nan = 0; nan < 3 && e; nan++) {
+        Literal *a = NULL, *got = NULL;
+        CHECK_OK(literal_create(t, 2, (int64_t[]){N, N}, &a));
+        if (!a) break;
+        /* a skew-symmetric band (rotations) gives complex pairs */
+        for (int i = 0; i < N * N; i++)
+          put(a, i, sin(1.3 * i + ti) * 2 + (i % N == i / N + 1 ? 3 : i % N + 1 == i / N ? -3 : 0),
+              cx ? cos(0.7 * i) : 0);
+        if (nan) put(a, 7, nan == 1 ? NAN : INFINITY, 0);
+        CHECK_OK(cpu_execute(e, &a, 1, &got));
+        if (got) {
+          int o = cx ? 0 : 1;
+          const Literal *VL = got->tuple[1 + o], *VR = got->tuple[2 + o];
+          int32_t info = *(const int32_t *)got->tuple[3 + o]->data;
+          double tol = t == T_F64 || t == T_C128 ? 1e-12 : 2e-5, res = 0, nrm = 0, big_im = 0, zero = 0;
+          int pairs = 0;
+          bool pairs_ok = true;
+          double w[N][2];
+          for (int i = 0; i < N; i++) {
+            get(got->tuple[0], i, &w[i][0], &w[i][1]);
+            if (!cx) w[i][1] = literal_get_f64(got->tuple[1], i);
+          }
+          if (nan) {
+            for (int i = 0; i < N; i++) zero = fmax(zero, hypot(w[i][0], w[i][1]));
+          } else if (!cx) {
+            for (int i = 0; i < N; i++) {
+              if (w[i][1] == 0) continue;
+              bool ok = w[i][1] > 0 && i + 1 < N && w[i + 1][0] == w[i][0] && w[i + 1][1] == -w[i][1];
+              for (int side = 0; ok && side < 2; side++) {
+                const Literal *V = side ? VR : VL;
+                if (!(side ? right : left)) continue;
+                for (int r = 0; r < N; r++) {
+                  double ar, ai, br, bi;
+                  get(V, r * N + i, &ar, &ai);
+                  get(V, r * N + i + 1, &br, &bi);
+                  ok = ok && ar == br && ai == -bi;
+                }
+              }
+              pairs_ok = pairs_ok && ok;
+              pairs++;
+              i++;
+            }
+          }
+          for (int side = 0; side < 2; side++) {
+            const Literal *V = side ? VR : VL;
+            bool asked = (side ? right : left) && !nan;
+            for (int j = 0; j < N; j++) {
+              double n2 = 0, big = -1, bim = 0;
+              for (int i = 0; i < N; i++) {
+                double vr, vi;
+                get(V, i * N + j, &vr, &vi);
+                if (!asked) zero = fmax(zero, hypot(vr, vi));
+                n2 += vr * vr + vi * vi;
+                if (vr * vr + vi * vi > big) big = vr * vr + vi * vi, bim = vi;
+              }
+              if (!asked) continue;
+              nrm = fmax(nrm, fabs(sqrt(n2) - 1));
+              big_im = fmax(big_im, fabs(bim));
+              /* right: sum_k A[i][k] v[k] - w v[i]; left: sum_k conj(u[k]) A[k][i] - w conj(u[i]) */
+              for (int i = 0; i < N; i++) {
+                double sr = 0, si = 0;
+                for (int k = 0; k < N; k++) {
+                  double ar, ai, vr, vi;
+                  get(a, side ? i * N + k : k * N + i, &ar, &ai);
+                  get(V, k * N + j, &vr, &vi);
+                  if (!side) vi = -vi;
+                  sr += ar * vr - ai * vi, si += ar * vi + ai * vr;
+                }
+                double vr, vi;
+                get(V, i * N + j, &vr, &vi);
+                if (!side) vi = -vi;
+                sr -= w[j][0] * vr - w[j][1] * vi, si -= w[j][0] * vi + w[j][1] * vr;
+                res = fmax(res, hypot(sr, si));
+              }
+            }
+          }
+          bool ok = nan ? info == -4 && zero == 0
+                        : info == 0 && zero == 0 && pairs_ok && (cx || pairs >= 1) && nrm <= tol * 10 &&
+                              big_im <= tol && res <= tol * 50;
+          if (!ok)
+            printf("  %s%s: info %d, not asked %g, pairs %d (%s), norm %g, largest im %g, residual %g\n", name,
+                   nan == 1 ? " NaN" : nan ? " inf" : "", info, zero, pairs, pairs_ok ? "ok" : "bad", nrm, big_im, res);
+          CHECK(ok);
+          checked++;
+        }
+        literal_free(a);
+        literal_free(got);
+      }
+      cpu_executable_destroy(e);
+      cxla_module_destroy(m);
+    }
+  CHECK(checked == 48);
+}
+
 /* The LAPACK custom-calls rt_linalg.c does not have run the interpreter's
  * routines on the executor's buffers (named in routines.c): the cpu
  * backend compiles them and gives the interpreter's results. */
 TEST(interpreted_lapack_targets) {
   static const char *const mods[][2] = {
-      {"dgeev", "HloModule m\nENTRY e {\n  a = f64[3,3] parameter(0)\n"
-                "  ROOT r = (f64[3], f64[3], c128[3,3], c128[3,3], s32[]) custom-call(a), "
-                "custom_call_target=\"lapack_dgeev_ffi\", "
-                "backend_config={compute_left = 86 : ui8, compute_right = 86 : ui8}, api_version=API_VERSION_TYPED_FFI\n}\n"},
       {"dgehrd", "HloModule m\nENTRY e {\n  a = f64[3,3] parameter(0)\n"
                  "  ROOT r = (f64[3,3], f64[2], s32[]) custom-call(a), "
                  "custom_call_target=\"lapack_dgehrd_ffi\", "
@@ -935,6 +1055,7 @@ int main(void) {
   RUN(gesdd_gesvd);
   RUN(gesdd_wide);
   RUN(gees_lapack);
+  RUN(geev_lapack);
   RUN(gtsv);
   RUN(fft_all_kinds);
   RUN(topk);
