@@ -759,6 +759,64 @@ static int gen_tuple_gte(GComp *c, int x) {
   return k;
 }
 
+/* sort(x, ...) along a random dim: with 1-3 operands of x's dims (f32,
+ * s32, pred), stable or not, and a comparator that is a plain LT/GT on
+ * one operand (IEEE or total order: the backends' radix and keyed paths),
+ * a lexicographic order on two, or LE (not a strict order); one result,
+ * or a tuple read through get-tuple-element. Unstable sorts with ties
+ * check that both backends leave equal keys in std::sort's order. */
+static int gen_sort(GComp *c, int x) {
+  Gen *g = c->g;
+  GVal v = c->v[x];
+  if (v.rank == 0) return gen_unary(c, x);
+  static const ElemType kinds[] = {T_F32, T_S32, T_PRED};
+  int ops[3] = {x, -1, -1}, n = 1 + rnd(&g->r, 3);
+  for (int i = 1; i < n; i++)
+    if ((ops[i] = pick_like(c, x, kinds[rnd(&g->r, 3)])) < 0) return -1;
+  int id = g->next_comp++, form = rnd(&g->r, 4), a = rnd(&g->r, n), b = rnd(&g->r, n);
+  static const char *const dirs[] = {"LT", "GT"};
+  sb_printf(&g->pre, "cmp_%d {\n", id);
+  for (int i = 0; i < 2 * n; i++)
+    sb_printf(&g->pre, "  p%d = %s[] parameter(%d)\n", i, type_name(c->v[ops[i / 2]].t), i);
+  const char *dir = dirs[rnd(&g->r, 2)];
+  bool swap = chance(&g->r, 20), total = type_is_float(c->v[ops[a]].t) && form == 1;
+  if (form == 2 && n > 1 && b != a) {
+    /* key a, then key b */
+    sb_printf(&g->pre,
+              "  l1 = pred[] compare(p%d, p%d), direction=%s\n  e1 = pred[] compare(p%d, p%d), direction=EQ\n"
+              "  l2 = pred[] compare(p%d, p%d), direction=%s\n  a2 = pred[] and(e1, l2)\n"
+              "  ROOT o = pred[] or(l1, a2)\n}\n\n",
+              2 * a, 2 * a + 1, dir, 2 * a, 2 * a + 1, 2 * b, 2 * b + 1, dirs[rnd(&g->r, 2)]);
+  } else {
+    sb_printf(&g->pre, "  ROOT l = pred[] compare(p%d, p%d), direction=%s%s\n}\n\n", 2 * a + swap, 2 * a + !swap,
+              form == 3 ? "LE" : dir, total ? ", type=TOTALORDER" : "");
+  }
+  int64_t dim = rnd(&g->r, v.rank);
+  bool stable = chance(&g->r, 50);
+  char tname[16];
+  if (n > 1) {
+    if (c->n >= GEN_MAX_VALS - 1) return -1;
+    snprintf(tname, sizeof tname, "t%d", g->next_name++);
+    sb_printf(&c->b, "  %s = (", tname);
+    for (int i = 0; i < n; i++) {
+      if (i) sb_puts(&c->b, ", ");
+      put_shape(&c->b, c->v[ops[i]].t, v.rank, v.dims);
+    }
+    sb_puts(&c->b, ") ");
+  } else if (begin_val(c, v.t, v.rank, v.dims) < 0) {
+    return -1;
+  }
+  sb_puts(&c->b, "sort(");
+  for (int i = 0; i < n; i++) sb_printf(&c->b, "%s%s", i ? ", " : "", nm(c, ops[i]));
+  sb_printf(&c->b, "), dimensions={%lld}%s, to_apply=cmp_%d\n", (long long)dim, stable ? ", is_stable=true" : "", id);
+  if (n == 1) return c->n - 1;
+  int j = rnd(&g->r, n);
+  GVal e = c->v[ops[j]];
+  int k = begin_val(c, e.t, e.rank, e.dims);
+  if (k >= 0) sb_printf(&c->b, "get-tuple-element(%s), index=%d\n", tname, j);
+  return k;
+}
+
 /* A value of type t and the given dims made from x: convert, then reduce
  * to a scalar and broadcast when the dims differ. */
 static int fit(GComp *c, int x, ElemType t, int rank, const int64_t *dims) {
@@ -988,7 +1046,8 @@ static int gen_op(GComp *c) {
   if (w < 93 && c->depth < GEN_MAX_DEPTH) return gen_while(c, x);
   if (w < 96 && c->depth < GEN_MAX_DEPTH) return gen_call(c, x);
   if (w < 98 && c->depth < GEN_MAX_DEPTH) return gen_conditional(c, x);
-  return gen_unary(c, x);
+  if (w < 98) return gen_unary(c, x);
+  return gen_sort(c, x);
 }
 
 char *random_hlo_text(uint64_t seed) {
