@@ -41,6 +41,7 @@ cxla_status pass_conditional_simplifier(HloModule *m, const PassContext *ctx, bo
 cxla_status pass_while_loop_constant_sinking(HloModule *m, const PassContext *ctx,
                                              bool *changed);
 cxla_status pass_sort_simplifier(HloModule *m, const PassContext *ctx, bool *changed);
+cxla_status pass_topk_rewriter(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_reshape_mover(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_float_normalization(HloModule *m, const PassContext *ctx, bool *changed);
 cxla_status pass_reshape_to_bitcast(HloModule *m, const PassContext *ctx, bool *changed);

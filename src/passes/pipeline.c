@@ -54,6 +54,8 @@ static const Pass kPasses[] = {
      "reshapes/transposes sink below the elementwise ops that read them"},
     {"sort-simplifier", pass_sort_simplifier,
      "multi-operand sorts drop the operands nobody reads"},
+    {"topk-rewriter", pass_topk_rewriter,
+     "f32 sorts read only through slices of their first k (greatest first) -> topk, as XLA:CPU"},
     {"zero-sized-hlo-elimination", pass_zero_sized_elimination,
      "instructions with empty array results -> empty constants"},
     {"conditional-simplifier", pass_conditional_simplifier,
@@ -244,6 +246,12 @@ static cxla_status pipeline_default(Runner *r) {
   TRY(run_pass(r, "flatten-call-graph"));
   TRY(run_pass(r, "tuple-simplifier"));
   TRY(run_pass(r, "reduce-window-rewriter"));
+  /* before float-normalization, as XLA:CPU's TopkRewriter runs before its
+   * bf16 normalization (a bf16 top-k stays a sort); after the first
+   * clean-ups, which its pattern needs (no dead users) */
+  TRY(run_pass(r, "dce"));
+  TRY(run_pass(r, "sort-simplifier"));
+  TRY(run_pass(r, "topk-rewriter"));
   TRY(run_pass(r, "float-normalization"));
   TRY(default_layouts(r->m));
   static const char *const kSimplify[] = {"algsimp", "constant-folding", "tuple-simplifier",

@@ -216,6 +216,91 @@ TEST(sort_drops_unread_operands) {
   }
 }
 
+/* ---- topk-rewriter ---- */
+
+/* lax.approx_max_k(x, 3) on f32 as JAX lowers it for a CPU: an unstable
+ * sort of (x, iota) by GT, both sliced to 3. */
+#define TOPK_TEXT(type, dims, kdims, sortdim, iotadim, dir, stable, start)                                    \
+  "HloModule t\ncmp {\n  a = " type "[] parameter(0)\n  b = " type "[] parameter(1)\n"                        \
+  "  c = s32[] parameter(2)\n  d = s32[] parameter(3)\n  ROOT g = pred[] compare(a, b), direction=" dir "\n}\n" \
+  "ENTRY e {\n  x = " type dims " parameter(0)\n  i = s32" dims " iota(), iota_dimension=" iotadim "\n"          \
+  "  s = (" type dims ", s32" dims ") sort(x, i), dimensions={" sortdim "}" stable ", to_apply=cmp\n"             \
+  "  v = " type dims " get-tuple-element(s), index=0\n  w = s32" dims " get-tuple-element(s), index=1\n"        \
+  "  vs = " type kdims " slice(v), slice={" start "}\n  ws = s32" kdims " slice(w), slice={" start "}\n"        \
+  "  ROOT r = (" type kdims ", s32" kdims ") tuple(vs, ws)\n}\n"
+
+/* The rewritten module on rows with ties, -0 and +0, NaN and infinities:
+ * the values and indices XLA:CPU's TopK gives (jax 0.10.2, approx_max_k of
+ * these rows): greatest first in the total order, ties by lower index. */
+static void check_topk_values(HloModule *m, bool transposed) {
+  static const float rows[3][12] = {{1, 5, 5, 2, 5, 0, 4, 5, 1, 1, 3, 2},
+                                    {0, -0.0f, NAN, 3, -INFINITY, INFINITY, 0, 3, 2, 1, 0, -0.0f},
+                                    {-0.0f, 0, -1, -2, -0.0f, -3, -4, -5, -6, 0, -7, -8}};
+  static const int32_t want_i[3][3] = {{1, 2, 4}, {2, 5, 3}, {1, 9, 0}};
+  static const float want_v[3][3] = {{5, 5, 5}, {NAN, INFINITY, 3}, {0, 0, -0.0f}};
+  int64_t d[2] = {transposed ? 12 : 3, transposed ? 3 : 12};
+  Literal *x = NULL, *out = NULL;
+  CHECK_OK(literal_create(T_F32, 2, d, &x));
+  if (!x) return;
+  for (int r = 0; r < 3; r++)
+    for (int j = 0; j < 12; j++) ((float *)x->data)[transposed ? j * 3 + r : r * 12 + j] = rows[r][j];
+  CHECK_OK(cxla_interp_run(m, &x, 1, &out));
+  if (out && out->type == T_TUPLE && out->ntuple == 2) {
+    for (int r = 0; r < 3; r++)
+      for (int j = 0; j < 3; j++) {
+        int at = transposed ? j * 3 + r : r * 3 + j;
+        float v = ((const float *)out->tuple[0]->data)[at];
+        int32_t i = ((const int32_t *)out->tuple[1]->data)[at];
+        bool same = isnan(want_v[r][j]) ? isnan(v) : memcmp(&v, &want_v[r][j], 4) == 0;
+        if (i != want_i[r][j] || !same) {
+          fprintf(stderr, "  row %d, %d: got %g at %d, want %g at %d\n", r, j, v, i, want_v[r][j], want_i[r][j]);
+          CHECK(false);
+        }
+      }
+  } else {
+    CHECK(false);
+  }
+  literal_free(x);
+  literal_free(out);
+}
+
+/* parsed and rewritten, without pt_opt's check that values stay: they
+ * need not here (an unstable sort's ties, -0 and +0) */
+static HloModule *topk_opt(const char *text) {
+  HloModule *m = pt_parse(text);
+  if (m) pt_run(m, "topk-rewriter,dce");
+  return m;
+}
+
+TEST(topk_rewriter_as_xla) {
+  HloModule *m = topk_opt(TOPK_TEXT("f32", "[3,12]", "[3,3]", "1", "1", "GT", "", "[0:3], [0:3]"));
+  if (m) {
+    CHECK(pt_count(m, "sort") == 0 && pt_count(m, "topk") == 1 && pt_count(m, "transpose") == 0);
+    check_topk_values(m, false);
+    module_destroy(m);
+  }
+  /* along dimension 0: transposed in and out */
+  m = topk_opt(TOPK_TEXT("f32", "[12,3]", "[3,3]", "0", "0", "GT", ", is_stable=true", "[0:3], [0:3]"));
+  if (m) {
+    CHECK(pt_count(m, "sort") == 0 && pt_count(m, "topk") == 1 && pt_count(m, "transpose") == 3);
+    check_topk_values(m, true);
+    module_destroy(m);
+  }
+  /* not XLA:CPU's pattern: bf16 keys, LT, a slice not from 0, an iota
+   * along the other dimension */
+  const char *const keep[] = {TOPK_TEXT("bf16", "[3,12]", "[3,3]", "1", "1", "GT", "", "[0:3], [0:3]"),
+                              TOPK_TEXT("f32", "[3,12]", "[3,3]", "1", "1", "LT", "", "[0:3], [0:3]"),
+                              TOPK_TEXT("f32", "[3,12]", "[3,3]", "1", "1", "GT", "", "[0:3], [1:4]"),
+                              TOPK_TEXT("f32", "[12,12]", "[12,3]", "1", "0", "GT", "", "[0:12], [0:3]")};
+  for (int i = 0; i < 4; i++) {
+    m = topk_opt(keep[i]);
+    if (m) {
+      CHECK(pt_count(m, "sort") == 1 && pt_count(m, "topk") == 0);
+      module_destroy(m);
+    }
+  }
+}
+
 /* ---- optimization-barrier-expander ---- */
 
 /* jax.checkpoint's barrier: removed, its users read its operand (a tuple
@@ -252,6 +337,7 @@ int main(void) {
   RUN(shared_loop_body_is_left_alone);
   RUN(empty_results_become_constants);
   RUN(sort_drops_unread_operands);
+  RUN(topk_rewriter_as_xla);
   RUN(opt_barrier_removed);
   return test_summary("test_pass_control_simplify");
 }
