@@ -306,7 +306,11 @@ typedef struct Tri {
   TriTranspose trans;
 } Tri;
 
-static cxla_status trsm(const Instr *in, RVal *const *ops, const Tri *o, RVal **out) {
+/* col: as jaxlib's lapack_?trsm_ffi calls it, on column-major copies of a
+ * and b (BLAS's own order of the sums: the results match XLA:CPU's bit for
+ * bit); else row-major in place (the triangular-solve op, which XLA:CPU
+ * computes otherwise anyway). */
+static cxla_status trsm(const Instr *in, RVal *const *ops, const Tri *o, bool col, RVal **out) {
   Mats ma, mb;
   const Shape *as = in->operands[0]->shape, *bs = in->operands[1]->shape;
   TRY(mats_of(in, as, &ma));
@@ -331,32 +335,48 @@ static cxla_status trsm(const Instr *in, RVal *const *ops, const Tri *o, RVal **
                             : o->trans == TRI_TRANSPOSE  ? CblasTrans
                                                          : CblasConjTrans;
   enum CBLAS_DIAG diag = o->unit ? CblasUnit : CblasNonUnit;
-  int M = (int)mb.rows, N = (int)mb.cols, lda = (int)k;
+  int M = (int)mb.rows, N = (int)mb.cols, lda = (int)k, ldb = col ? M : N;
+  enum CBLAS_ORDER order = col ? CblasColMajor : CblasRowMajor;
+  char *ca = col ? work_alloc((size_t)(k * k), es) : NULL, *cb = col ? work_alloc((size_t)(M * N), es) : NULL;
+  if (col && (!ca || !cb)) {
+    cxla_free(ca);
+    cxla_free(cb);
+    rval_unref(r);
+    return cxla_oom();
+  }
   for (int64_t b = 0; b < mb.batch; b++) {
     const char *A = (const char *)ops[0]->lit.data + (size_t)(b * k * k) * es;
-    char *B = (char *)r->lit.data + (size_t)(b * mb.rows * mb.cols) * es;
+    char *B = (char *)r->lit.data + (size_t)(b * mb.rows * mb.cols) * es, *X = B;
+    if (col) {
+      transpose(ca, A, k, k, es);
+      transpose(cb, B, M, N, es);
+      A = ca, X = cb;
+    }
     switch (p) {
-    case 0: cblas_strsm(CblasRowMajor, side, uplo, tr, diag, M, N, 1.0f, (const float *)A, lda, (float *)B, N); break;
-    case 1: cblas_dtrsm(CblasRowMajor, side, uplo, tr, diag, M, N, 1.0, (const double *)A, lda, (double *)B, N); break;
+    case 0: cblas_strsm(order, side, uplo, tr, diag, M, N, 1.0f, (const float *)A, lda, (float *)X, ldb); break;
+    case 1: cblas_dtrsm(order, side, uplo, tr, diag, M, N, 1.0, (const double *)A, lda, (double *)X, ldb); break;
     case 2: {
       float one[2] = {1, 0};
-      cblas_ctrsm(CblasRowMajor, side, uplo, tr, diag, M, N, one, A, lda, B, N);
+      cblas_ctrsm(order, side, uplo, tr, diag, M, N, one, A, lda, X, ldb);
       break;
     }
     default: {
       double one[2] = {1, 0};
-      cblas_ztrsm(CblasRowMajor, side, uplo, tr, diag, M, N, one, A, lda, B, N);
+      cblas_ztrsm(order, side, uplo, tr, diag, M, N, one, A, lda, X, ldb);
       break;
     }
     }
+    if (col) transpose(B, cb, N, M, es);
   }
+  cxla_free(ca);
+  cxla_free(cb);
   *out = r;
   return NULL;
 }
 
 static cxla_status run_trisolve(const Instr *in, RVal *const *ops, RVal **out) {
   Tri o = {in->tri_left_side, in->tri_lower, in->tri_unit_diagonal, in->tri_transpose};
-  return trsm(in, ops, &o, out);
+  return trsm(in, ops, &o, false, out);
 }
 
 static cxla_status cc_trsm(const Instr *in, RVal *const *ops, RVal **out) {
@@ -365,7 +385,7 @@ static cxla_status cc_trsm(const Instr *in, RVal *const *ops, RVal **out) {
   Tri o = {instr_config_char(in, "side", 'L') == 'L', instr_config_char(in, "uplo", 'L') == 'L',
            instr_config_char(in, "diag", 'N') == 'U',
            tr == 'T' ? TRI_TRANSPOSE : tr == 'C' ? TRI_ADJOINT : TRI_NO_TRANSPOSE};
-  return trsm(in, ops, &o, out);
+  return trsm(in, ops, &o, true, out);
 }
 
 /* ---- LU ---- */
