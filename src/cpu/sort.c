@@ -37,7 +37,15 @@
  *
  * Otherwise a stable bottom-up merge sort of each row's positions calling
  * the compiled comparator (std::stable_sort's result, as the interpreter
- * gives), then every operand permuted alike. */
+ * gives), then every operand permuted alike.
+ *
+ * is_stable=false: XLA:CPU's std::sort leaves equal keys in an order of
+ * its own, which base/stdsort_impl.h reproduces (unstable_row): over
+ * (key, position) pairs where the plan recognized the comparator and the
+ * row has no NaN it cannot order, else calling the comparator. A sort of
+ * one operand keeps the radix sort unless a row holds two different
+ * elements with equal keys (-0 and +0, subnormals, NaN payloads): only
+ * then can the order show. */
 #include <stdlib.h>
 #include <string.h>
 
