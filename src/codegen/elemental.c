@@ -1098,6 +1098,13 @@ static int elem_uncached(Em *e, const Instr *in, const Idx *idx, LLVMValueRef *o
   }
   int fk = fma_operand(e, in);
   if (fk >= 0) {
+    /* a multiply this kernel reads from a buffer (a fusion run as a
+     * program of its own instructions, a stashed value) was rounded
+     * there: its operands need not be at hand */
+    int ms = bound_slot(e, in->operands[fk]);
+    if (ms >= 0 || ms == CG_SLOT_STASH) fk = -1;
+  }
+  if (fk >= 0) {
     const Instr *m = in->operands[fk];
     const Idx *mi = m->shape->rank == 0 && idx->rank != 0 ? scalar_idx(e) : idx;
     LLVMValueRef a = ew_operand(e, m, 0, mi), b = ew_operand(e, m, 1, mi), c = ew_operand(e, in, 1 - fk, idx);

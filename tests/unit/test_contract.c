@@ -174,11 +174,59 @@ TEST(plan_follows_the_rule) {
   cxla_module_destroy(m);
 }
 
+/* bench/compile's "slices" program (row i of x: exp(s) * s, summed over
+ * the rows): its fusion is too wide for one kernel and runs as a program
+ * of its own instructions, where each add's multiply is a step's buffer.
+ * The add must read that buffer (rounded there) rather than take the
+ * multiply in from operands this kernel has no buffer for: since the FMAs
+ * (s34) the cpu backend refused it ("cannot compile parameter"). Each row
+ * is one exact product and sum apart from the interpreter's. */
+TEST(program_fusion_reads_its_products) {
+  enum { ROWS = 75, W = 16 };
+  StrBuf b;
+  sb_init(&b);
+  sb_printf(&b, "HloModule slices\nENTRY main {\n  x = f32[%d,%d] parameter(0)\n", ROWS, W);
+  for (int i = 0; i < ROWS; i++)
+    sb_printf(&b,
+              "  s.%d = f32[1,%d] slice(x), slice={[%d:%d], [0:%d]}\n  e.%d = f32[1,%d] exponential(s.%d)\n"
+              "  m.%d = f32[1,%d] multiply(e.%d, s.%d)\n",
+              i, W, i, i + 1, W, i, W, i, i, W, i, i);
+  for (int i = 1; i < ROWS; i++)
+    sb_printf(&b, "  %sa.%d = f32[1,%d] add(%s%d, m.%d)\n", i == ROWS - 1 ? "ROOT " : "", i, W, i == 1 ? "m." : "a.",
+              i - 1, i);
+  sb_puts(&b, "}\n");
+  static float x[ROWS * W];
+  for (int i = 0; i < ROWS * W; i++) x[i] = (float)((i * 37) % 101) / 50.0f - 1.0f;
+  int64_t d[2] = {ROWS, W};
+  float got[2][W];
+  const char *backends[2] = {"interp", "cpu"};
+  for (int k = 0; k < 2; k++) {
+    cxla_client *c = rt_client(backends[k]);
+    cxla_module *m = NULL;
+    cxla_executable *e = NULL;
+    CHECK_OK(cxla_module_parse(b.data, strlen(b.data), "slices", &m));
+    if (m) CHECK_OK(cxla_client_compile(c, m, NULL, &e));
+    cxla_buffer *in = e ? rt_f32(c, x, 2, d) : NULL, *r = NULL;
+    if (in) CHECK_OK(cxla_executable_execute(e, &in, 1, NULL, &r, NULL));
+    const float *v = r ? cxla_buffer_data(r) : NULL;
+    CHECK(v != NULL);
+    for (int j = 0; j < W; j++) got[k][j] = v ? v[j] : NAN;
+    cxla_buffer_destroy(r);
+    cxla_buffer_destroy(in);
+    cxla_executable_destroy(e);
+    cxla_module_destroy(m);
+    cxla_client_destroy(c);
+  }
+  for (int j = 0; j < W; j++) CHECK(fabsf(got[0][j] - got[1][j]) <= 1e-5f * fabsf(got[0][j]) + 1e-6f);
+  sb_free(&b);
+}
+
 int main(void) {
   RUN(resize_coordinate_takes_one_rounding);
   RUN(exact_mode_keeps_two_roundings);
   RUN(subtract_forms);
   RUN(a_multiply_read_twice_rounds);
   RUN(plan_follows_the_rule);
+  RUN(program_fusion_reads_its_products);
   return test_summary("test_contract");
 }
