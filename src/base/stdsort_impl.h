@@ -10,7 +10,7 @@
  * (ranges over 16 elements, a pivot by median of three moved to the
  * front, the unguarded Hoare partition, the right part first), heapsort
  * when the depth limit 2 * floor(log2 n) runs out, then one insertion sort
- * over the whole range (the first 16 guarded, the rest unguarded).
+ * over the whole range.
  *
  * A comparator that is not a strict weak order makes libstdc++ read past
  * the range (undefined behaviour there); here each scan also stops at the
@@ -23,7 +23,6 @@
  *   static void STDSORT_NAME(STDSORT_T *a, int64_t n, void *ctx)
  * and helpers named STDSORT_NAME_*, and undefines the three macros. */
 #include <stdint.h>
-#include <string.h>
 
 #if !defined(STDSORT_NAME) || !defined(STDSORT_T) || !defined(STDSORT_LESS)
 #error "define STDSORT_NAME, STDSORT_T and STDSORT_LESS before including stdsort_impl.h"
@@ -129,7 +128,10 @@ static void STDSORT_F_(loop)(STDSORT_T *a, int64_t f, int64_t l, int depth, void
   }
 }
 
-/* __unguarded_linear_insert of a[i] (stopping at a[0] besides). */
+/* __unguarded_linear_insert of a[i] (stopping at a[0] besides). The final
+ * insertion sort is this for every element: libstdc++'s guarded first 16
+ * move an element less than a[0] to the front in one step, which leaves
+ * the same order, a[0] being the least of those before it. */
 static inline void STDSORT_F_(insert)(STDSORT_T *a, int64_t i, void *ctx) {
   STDSORT_T v = a[i];
   int64_t j = i - 1;
@@ -140,31 +142,12 @@ static inline void STDSORT_F_(insert)(STDSORT_T *a, int64_t i, void *ctx) {
   a[j + 1] = v;
 }
 
-/* __insertion_sort of a[0, n): an element less than a[0] goes to the front
- * in one move. */
-static void STDSORT_F_(insertion)(STDSORT_T *a, int64_t n, void *ctx) {
-  for (int64_t i = 1; i < n; i++) {
-    if (STDSORT_LESS(ctx, a[i], a[0])) {
-      STDSORT_T v = a[i];
-      memmove(a + 1, a, (size_t)i * sizeof *a);
-      a[0] = v;
-    } else {
-      STDSORT_F_(insert)(a, i, ctx);
-    }
-  }
-}
-
 static void STDSORT_NAME(STDSORT_T *a, int64_t n, void *ctx) {
   if (n < 2) return;
   int lg = 63 - __builtin_clzll((unsigned long long)n);
   STDSORT_F_(loop)(a, 0, n, 2 * lg, ctx);
   /* __final_insertion_sort */
-  if (n > STDSORT_THRESHOLD_) {
-    STDSORT_F_(insertion)(a, STDSORT_THRESHOLD_, ctx);
-    for (int64_t i = STDSORT_THRESHOLD_; i < n; i++) STDSORT_F_(insert)(a, i, ctx);
-  } else {
-    STDSORT_F_(insertion)(a, n, ctx);
-  }
+  for (int64_t i = 1; i < n; i++) STDSORT_F_(insert)(a, i, ctx);
 }
 
 #undef STDSORT_F_

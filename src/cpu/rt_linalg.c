@@ -830,8 +830,13 @@ static bool all_finite(int p, const void *x, int64_t n) {
 }
 
 /* dst (n x n complex, logical row-major: column j the j-th vector) from
- * LAPACK's column-major vectors v; real p: wi tells the conjugate pairs. */
+ * LAPACK's column-major vectors v: complex ones transposed, real ones
+ * unpacked (wi tells the conjugate pairs). */
 static void geev_vectors(int p, const void *v, const void *wi, int64_t n, void *dst) {
+  if (prec_complex(p)) {
+    transpose(dst, v, n, n, prec_bytes(p));
+    return;
+  }
   bool dbl = prec_double(p);
 #define RD(b, i) (dbl ? ((const double *)(b))[i] : (double)((const float *)(b))[i])
 #define WR(i, re, im)                                                                                             \
@@ -840,12 +845,10 @@ static void geev_vectors(int p, const void *v, const void *wi, int64_t n, void *
     else ((float *)dst)[2 * (i)] = (float)(re), ((float *)dst)[2 * (i) + 1] = (float)(im);                        \
   } while (0)
   for (int64_t j = 0; j < n;) {
-    double wj = prec_complex(p) ? 0 : RD(wi, j);
-    bool pair = !prec_complex(p) && wj != 0 && !isnan(wj) && j + 1 < n;
+    double wj = RD(wi, j);
+    bool pair = wj != 0 && !isnan(wj) && j + 1 < n;
     for (int64_t i = 0; i < n; i++) {
-      if (prec_complex(p)) {
-        WR(i * n + j, RD(v, 2 * (j * n + i)), RD(v, 2 * (j * n + i) + 1));
-      } else if (!pair) {
+      if (!pair) {
         WR(i * n + j, RD(v, j * n + i), 0.0);
       } else {
         double re = RD(v, j * n + i), im = RD(v, (j + 1) * n + i);

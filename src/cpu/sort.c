@@ -1440,11 +1440,9 @@ static void merge_sort(Row *r, int64_t *perm, int64_t *tmp, int64_t m) {
 
 /* ---- is_stable=false: std::sort's order (base/stdsort_impl.h) ---- */
 
-static bool row_less(void *ctx, int64_t a, int64_t b) { return less(ctx, a, b); }
-
 #define STDSORT_NAME std_sort_perm
 #define STDSORT_T int64_t
-#define STDSORT_LESS(ctx, x, y) row_less(ctx, x, y)
+#define STDSORT_LESS(ctx, x, y) less(ctx, x, y)
 #include "base/stdsort_impl.h"
 
 /* An element's key beside its position: comparing keys answers as the

@@ -43,6 +43,31 @@ Instr *eu_scalar_like(Computation *c, const Instr *like, double v) {
   return eu_broadcast(c, k, like->shape->rank, like->shape->dims, 0, NULL);
 }
 
+Instr *eu_gte(Computation *c, Instr *t, int64_t i) {
+  Shape *s = shape_clone(&c->module->arena, t->shape->tuple[i]);
+  Instr *in = s ? comp_add_instr(c, OP_GET_TUPLE_ELEMENT, s, 1, &t, NULL) : NULL;
+  if (in) {
+    in->attrs |= A_INDEX;
+    in->index = i;
+  }
+  return in;
+}
+
+Instr *eu_transpose(Computation *c, Instr *x, const int64_t *perm) {
+  Arena *a = &c->module->arena;
+  int r = x->shape->rank;
+  int64_t dims[64];
+  if (r > 64) return NULL;
+  for (int i = 0; i < r; i++) dims[i] = x->shape->dims[perm[i]];
+  Shape *s = shape_new(a, x->shape->type, r, dims);
+  Instr *in = s ? comp_add_instr(c, OP_TRANSPOSE, s, 1, &x, NULL) : NULL;
+  if (!in) return NULL;
+  in->attrs |= A_DIMENSIONS;
+  in->dimensions.n = r;
+  if (r && !(in->dimensions.v = arena_i64dup(a, perm, (size_t)r))) return NULL;
+  return in;
+}
+
 Instr *eu_unary(Computation *c, Opcode op, Instr *a) {
   Shape *s = shape_clone(&c->module->arena, a->shape);
   return s ? comp_add_instr(c, op, s, 1, &a, NULL) : NULL;

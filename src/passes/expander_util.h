@@ -1,5 +1,6 @@
-/* expander_util.h: small instruction builders shared by the expander passes
- * (batchnorm_expander.c, logistic_expander.c).
+/* expander_util.h: small instruction builders shared by the passes that
+ * build instructions (the expanders, float normalization, the while-loop
+ * simplifier, the top-k rewriter).
  *
  * Every builder appends one instruction to computation c (comp_add_instr),
  * with its shape and attributes filled in, and returns it; NULL means out
@@ -18,6 +19,10 @@ Instr *eu_broadcast(Computation *c, Instr *x, int rank, const int64_t *to, int n
 /* A scalar broadcast to like's dims, or the scalar itself when like is a
  * scalar (XLA's MakeScalarLike). */
 Instr *eu_scalar_like(Computation *c, const Instr *like, double v);
+/* get-tuple-element(t), index=i. */
+Instr *eu_gte(Computation *c, Instr *t, int64_t i);
+/* transpose(x), dimensions=perm (rank of x entries). */
+Instr *eu_transpose(Computation *c, Instr *x, const int64_t *perm);
 /* Elementwise ops; the result has a's shape. */
 Instr *eu_unary(Computation *c, Opcode op, Instr *a);
 Instr *eu_binary(Computation *c, Opcode op, Instr *a, Instr *b);

@@ -37,6 +37,7 @@
 #include <stdlib.h>
 
 #include "ir/rewrite.h"
+#include "passes/expander_util.h"
 #include "passes/passes.h"
 
 /* For contractions: every float narrower than f32 (f16, bf16, the f8 and
@@ -187,16 +188,6 @@ static bool calls_reducer(Opcode op) {
   return op == OP_REDUCE || op == OP_REDUCE_WINDOW || op == OP_SORT || op == OP_SCATTER;
 }
 
-static Instr *gte(Computation *c, Instr *t, int i) {
-  Shape *s = shape_clone(&c->module->arena, t->shape->tuple[i]);
-  Instr *in = s ? comp_add_instr(c, OP_GET_TUPLE_ELEMENT, s, 1, &t, NULL) : NULL;
-  if (in) {
-    in->attrs |= A_INDEX;
-    in->index = i;
-  }
-  return in;
-}
-
 /* A reduce, reduce-window, sort or scatter on bf16 -> the same op in f32. */
 static cxla_status widen_reducer_op(Norm *w, Instr *in, Instr **out) {
   HloModule *m = w->m;
@@ -228,7 +219,7 @@ static cxla_status widen_reducer_op(Norm *w, Instr *in, Instr **out) {
   Instr **elems = arena_array(&m->arena, (size_t)n + 1, sizeof(Instr *));
   if (!elems) return cxla_oom();
   for (int i = 0; i < n; i++) {
-    Instr *g = gte(c, wide, i);
+    Instr *g = eu_gte(c, wide, i);
     elems[i] = g && in->shape->tuple[i]->type == T_BF16 ? convert(m, c, g, T_BF16) : g;
     if (!elems[i]) return cxla_oom();
   }

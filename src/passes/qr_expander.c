@@ -250,16 +250,6 @@ static Instr *param(Computation *c, Shape *s) {
   return p;
 }
 
-static Instr *gte(Computation *c, Instr *t, int i) {
-  Shape *s = shape_clone(&c->module->arena, t->shape->tuple[i]);
-  Instr *in = s ? comp_add_instr(c, OP_GET_TUPLE_ELEMENT, s, 1, &t, NULL) : NULL;
-  if (in) {
-    in->attrs |= A_INDEX;
-    in->index = i;
-  }
-  return in;
-}
-
 static Instr *tuple(Computation *c, int n, Instr *const *els) {
   Shape *sh[4];
   for (int i = 0; i < n; i++) sh[i] = els[i]->shape;
@@ -272,7 +262,7 @@ static Computation *make_cond(HloModule *m, const Shape *state, int64_t limit) {
   Computation *c = new_comp(m, "qr_expander.cond");
   if (!c) return NULL;
   Instr *p = param(c, shape_clone(&m->arena, state));
-  Instr *i = p ? gte(c, p, 0) : NULL;
+  Instr *i = p ? eu_gte(c, p, 0) : NULL;
   Instr *lim = eu_scalar(c, T_S32, (double)limit);
   if (!i || !lim) return NULL;
   Qx q = {.c = c, .r = 2};
@@ -300,7 +290,7 @@ static bool qr_body(Qx *q, Computation *body, const Shape *state) {
   q->c = body;
   Instr *p = param(body, shape_clone(ar(q), state));
   if (!p) return false;
-  Instr *j = gte(body, p, 0), *a = gte(body, p, 1), *taus = gte(body, p, 2);
+  Instr *j = eu_gte(body, p, 0), *a = eu_gte(body, p, 1), *taus = eu_gte(body, p, 2);
   if (!j || !a || !taus) return false;
   Instr *rows = iota(q, T_S32, 1, q->m, 0, q->r - 2);
   Instr *jb = j && rows ? eu_broadcast(body, j, rows->shape->rank, rows->shape->dims, 0, NULL) : NULL;
@@ -382,9 +372,9 @@ static bool product_body(Qx *q, Computation *body, const Shape *state) {
   q->c = body;
   Instr *p = param(body, shape_clone(ar(q), state));
   if (!p) return false;
-  Instr *i = gte(body, p, 0), *qm = gte(body, p, 1), *pack = gte(body, p, 2);
+  Instr *i = eu_gte(body, p, 0), *qm = eu_gte(body, p, 1), *pack = eu_gte(body, p, 2);
   if (!i || !qm || !pack) return false;
-  Instr *a = gte(body, pack, 0), *taus = gte(body, pack, 1);
+  Instr *a = eu_gte(body, pack, 0), *taus = eu_gte(body, pack, 1);
   /* j = k - 1 - i */
   Instr *j = bin(q, OP_SUBTRACT, eu_scalar(body, T_S32, (double)(q->k - 1)), i);
   Instr *rows = iota(q, T_S32, 1, q->m, 0, q->r - 2);
@@ -422,7 +412,7 @@ static Instr *expand_qr(Qx *q, Instr *in) {
   if (!qr_body(&qb, body, state)) return NULL;
   Instr *w = make_loop(c, body, cond, in->operands[0], taus0);
   if (!w) return NULL;
-  Instr *out[2] = {gte(c, w, 1), gte(c, w, 2)};
+  Instr *out[2] = {eu_gte(c, w, 1), eu_gte(c, w, 2)};
   return out[0] && out[1] ? tuple(c, 2, out) : NULL;
 }
 
@@ -451,7 +441,7 @@ static Instr *expand_product(Qx *q, Instr *in) {
   Qx qb = *q;
   if (!product_body(&qb, body, state)) return NULL;
   Instr *w = make_loop(c, body, cond, q0, pack);
-  return w ? gte(c, w, 1) : NULL;
+  return w ? eu_gte(c, w, 1) : NULL;
 }
 
 /* Which target `in` is (0: none), with its geometry checked: a real

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "ir/rewrite.h"
+#include "passes/expander_util.h"
 #include "passes/passes.h"
 
 /* Whether x is an s32 iota of the keys' shape along dim, or a rank-1 s32
@@ -86,31 +87,14 @@ static int64_t topk_size(const Computation *c, const Instr *sort, const Users *u
   return k;
 }
 
-static Instr *transposed(HloModule *m, Computation *c, Instr *x) {
-  int64_t dims[2] = {x->shape->dims[1], x->shape->dims[0]}, perm[2] = {1, 0};
-  Shape *s = shape_new(&m->arena, x->shape->type, 2, dims);
-  Instr *t = s ? comp_add_instr(c, OP_TRANSPOSE, s, 1, &x, NULL) : NULL;
-  if (!t || !(t->dimensions.v = arena_i64dup(&m->arena, perm, 2))) return NULL;
-  t->dimensions.n = 2;
-  t->attrs |= A_DIMENSIONS;
-  return t;
-}
-
-static Instr *element(HloModule *m, Computation *c, Instr *t, int i) {
-  Instr *g = comp_add_instr(c, OP_GET_TUPLE_ELEMENT, shape_clone(&m->arena, t->shape->tuple[i]), 1, &t, NULL);
-  if (!g) return NULL;
-  g->index = i;
-  g->attrs |= A_INDEX;
-  return g;
-}
-
 /* topk(keys) (transposed in and out for a sort along dim 0 of a rank-2
  * sort); the slices' uses become uses of its values and indices. */
 static cxla_status rewrite(HloModule *m, Computation *c, Instr *sort, int64_t k, const Users *u) {
   Instr *keys = sort->operands[0];
   int rank = keys->shape->rank;
   bool flip = rank == 2 && sort->dimensions.v[0] == 0;
-  Instr *in = flip ? transposed(m, c, keys) : keys;
+  static const int64_t swap[2] = {1, 0};
+  Instr *in = flip ? eu_transpose(c, keys, swap) : keys;
   if (!in) return cxla_oom();
   int64_t dims[2] = {in->shape->dims[0], in->shape->dims[1]};
   dims[rank - 1] = k;
@@ -121,9 +105,9 @@ static cxla_status rewrite(HloModule *m, Computation *c, Instr *sort, int64_t k,
   t->topk_k = k;
   t->topk_largest = true;
   t->attrs |= A_TOPK;
-  Instr *out[2] = {element(m, c, t, 0), element(m, c, t, 1)};
+  Instr *out[2] = {eu_gte(c, t, 0), eu_gte(c, t, 1)};
   for (int i = 0; i < 2; i++) {
-    if (out[i] && flip) out[i] = transposed(m, c, out[i]);
+    if (out[i] && flip) out[i] = eu_transpose(c, out[i], swap);
     if (!out[i]) return cxla_oom();
   }
   for (int j = 0; j < u->count[sort->id]; j++) {

@@ -68,16 +68,6 @@ enum {
 
 /* ---- small builders ---------------------------------------------------------- */
 
-static Instr *add_gte(Computation *c, Instr *t, int64_t idx) {
-  Shape *s = shape_clone(&c->module->arena, t->shape->tuple[idx]);
-  if (!s) return NULL;
-  Instr *g = comp_add_instr(c, OP_GET_TUPLE_ELEMENT, s, 1, &t, NULL);
-  if (!g) return NULL;
-  g->attrs |= A_INDEX;
-  g->index = idx;
-  return g;
-}
-
 static Instr *add_tuple(Computation *c, int n, Instr *const *ops) {
   Arena *a = &c->module->arena;
   Shape **el = arena_array(a, (size_t)n + 1, sizeof(Shape *));
@@ -92,7 +82,7 @@ static Instr *add_tuple(Computation *c, int n, Instr *const *ops) {
  * tuple instruction, else a new get-tuple-element. */
 static Instr *element_of(Computation *c, Instr *t, int64_t j) {
   if (t->op == OP_TUPLE && j < t->noperands) return t->operands[j];
-  return add_gte(c, t, j);
+  return eu_gte(c, t, j);
 }
 
 static bool is_gte_of(const Instr *in, const Instr *tuple, int64_t *idx) {
@@ -878,7 +868,7 @@ static cxla_status extend_finish(Uses *x, HloModule *m, Computation *c, const Lo
   if (!els) return cxla_oom();
   for (int j = 0; j < l->n; j++) els[j] = nb->root->operands[j];
   for (int q = l->n; q < total; q++)
-    if (!(els[q] = add_gte(nb, nb->params[0], q))) return cxla_oom();
+    if (!(els[q] = eu_gte(nb, nb->params[0], q))) return cxla_oom();
   Instr *root = add_tuple(nb, total, els);
   Instr *w2 = root ? new_while(c, l, init, nc, nb) : NULL;
   if (!w2) return cxla_oom();
@@ -899,7 +889,7 @@ static cxla_status extend_finish(Uses *x, HloModule *m, Computation *c, const Lo
     if (!ok) return cxla_oom();
   } else {
     for (int j = 0; j < l->n; j++)
-      if (!(els[j] = add_gte(c, w2, j))) return cxla_oom();
+      if (!(els[j] = eu_gte(c, w2, j))) return cxla_oom();
     Instr *t = add_tuple(c, l->n, els);
     if (!t) return cxla_oom();
     replace_uses(x, c, w, t);
@@ -953,7 +943,7 @@ static cxla_status hoist_invariants(Uses *x, HloModule *m, Computation *c, Instr
    * state element. */
   for (int i = 0, q = l.n; i < n; i++) {
     if (!frontier[i]) continue;
-    Instr *g = add_gte(nb, nb->params[0], q++);
+    Instr *g = eu_gte(nb, nb->params[0], q++);
     if (!g) {
       st = cxla_oom();
       goto out;
@@ -1152,7 +1142,7 @@ static cxla_status hoist_slice_dot(Uses *x, HloModule *m, Computation *c, Instr 
    * slice's index, reshaped to the dot's shape. */
   Instr *ods = nb->instrs[sd.ds->id], *odot = nb->instrs[sd.dot->id];
   Instr *sops[kMaxSliceDotRank + 1];
-  sops[0] = add_gte(nb, nb->params[0], l.n);
+  sops[0] = eu_gte(nb, nb->params[0], l.n);
   Instr *idx = ods->operands[1 + sd.d];
   Instr *zero = eu_scalar(nb, idx->shape->type, 0);
   int64_t *sizes = arena_i64dup(a, dims, (size_t)pr);
