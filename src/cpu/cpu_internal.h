@@ -380,7 +380,7 @@ cxla_status conv_gemm_run(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *r
  * caller allocated (a result array: written in place, never copied). */
 cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RVal *rhs, RVal *out);
 
-/* dconv.c: direct f32 convolution on AVX-512 over a channels-last input
+/* dconv.c: direct f32 convolution on AVX-512 or AVX2 over a channels-last input
  * (one feature group, 1 or 2 spatial dims as H x W; 1-D: H = KH = OH = 1),
  * output positions oh, ow reading input row oh * sh - ph + kh * dh, column
  * ow * sw - pw + kw * dw (padding may be negative) for window tap kh, kw.
@@ -395,7 +395,7 @@ typedef struct DConvPlan {
   int64_t ks_i, ks_o, ks_h, ks_w, kbase;  /* kernel */
   int64_t os_b, os_f, os_h, os_w, obase;  /* output */
 } DConvPlan;
-/* Whether this machine runs dconv_run (AVX-512F). */
+/* Whether this machine runs dconv_run (AVX-512F, or AVX2 and FMA). */
 bool dconv_available(void);
 /* Whether dconv_run computes p by Winograd F(2x2, 3x3): a 3x3 window,
  * unit stride, no dilation, at least 16 input features, C x O (rounded

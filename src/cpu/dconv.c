@@ -1,7 +1,11 @@
-/* Direct f32 convolution on AVX-512 over channels-last inputs (the
- * forward and input-gradient forms; conv.c plans them and falls back to
- * im2col + BLAS on machines without AVX-512, for other types and shapes),
- * and Winograd F(2x2, 3x3) for 3x3 windows with unit stride (below).
+/* Direct f32 convolution on AVX-512 or AVX2 with FMA over channels-last
+ * inputs (the forward and input-gradient forms; conv.c plans them and
+ * falls back to im2col + BLAS on machines with neither, for other types
+ * and shapes), and Winograd F(2x2, 3x3) for 3x3 windows with unit stride
+ * (below). This file plans, packs and splits the work; the row loops are
+ * dconv_kern.h's, instantiated per instruction set by dconv_avx512.c and
+ * dconv_avx2.c (whose strips differ only in how many sums fit the
+ * registers).
  *
  * The kernel is packed once per run into blocks of up to 64 output
  * features, each in chunks of input features [kh][kw][ci][block width]
@@ -10,8 +14,8 @@
  * output row oh); per feature block (for a group of rows while the block's
  * weights are in L2), per row, per chunk of input features (the chunk's
  * weights for all window taps fit in L1), the row is cut into strips of
- * up to WB output pixels whose WB x NV vectors of 16 sums stay in zmm
- * registers: for each window tap and input feature, NV weight vectors are
+ * up to WB output pixels whose WB x NV vectors of 16 sums stay in
+ * registers (on AVX2 one vector of 16 at a time): for each window tap and input feature, NV weight vectors are
  * loaded and each pixel's input value is broadcast and multiplied into
  * them. Each pixel of a tap reads through its own pointer; pixels in
  * padding read a zero row, and taps whose row or whole strip is in padding
@@ -23,24 +27,30 @@
  *
  * The sum is in f32 in the order (chunk, tap, feature), like a GEMM's
  * different from the interpreter's only in rounding. */
+#include <stdlib.h>
 #include <string.h>
 
-#include "base/transpose16.h"
-#include "cpu/cpu_internal.h"
+#include "cpu/dconv_impl.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
-#define DC_AVX512 1
+#define DC_X86 1
 #include <immintrin.h>
 #define TGT __attribute__((target("avx512f")))
 #endif
 
-bool dconv_available(void) {
-#ifdef DC_AVX512
-  return __builtin_cpu_supports("avx512f");
-#else
-  return false;
+/* 2: AVX-512F, 1: AVX2 and FMA, 0: neither. $CXLA_CPU_CONV_ISA = "avx2"
+ * caps it at the AVX2 kernels (tests run both on one machine). */
+static int dconv_isa(void) {
+#ifdef DC_X86
+  __builtin_cpu_init();
+  const char *cap = getenv("CXLA_CPU_CONV_ISA");
+  if (__builtin_cpu_supports("avx512f") && !(cap && strcmp(cap, "avx2") == 0)) return 2;
+  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
 #endif
+  return 0;
 }
+
+bool dconv_available(void) { return dconv_isa() > 0; }
 
 bool dconv_winograd(const DConvPlan *p) {
   /* the transformed kernel (16 C O floats) is read whole per pass of
@@ -49,81 +59,7 @@ bool dconv_winograd(const DConvPlan *p) {
          p->C * ((p->O + 15) / 16 * 16) <= 16384;
 }
 
-#ifdef DC_AVX512
-
-enum { BLK = 64, WB_MAX = 12, CHUNK_BYTES = 40 * 1024 };
-
-/* Output pixels per strip for NV vectors of features: WB x NV sums in at
- * most 24 registers, the rest for weights. */
-static const int wb_of_nv[5] = {0, 12, 10, 8, 6};
-
-/* One strip: wb pixels x nv vectors of sums over ntaps taps of cc input
- * features each. px[t * wb + j]: pixel j's input features of tap t;
- * wt[t]: tap t's weights ([cc][nv * 16]). The sums start at 0 (first) or
- * at ab (row stride ldb) and end there. */
-TGT static inline __attribute__((always_inline)) void tile_body(const int nv, const int wb, int64_t ntaps,
-                                                                int64_t cc, const float *const *px,
-                                                                const float *const *wt, float *ab, int64_t ldb,
-                                                                bool first) {
-  __m512 acc[WB_MAX][4];
-  _Pragma("GCC unroll 12") for (int j = 0; j < wb; j++)
-    _Pragma("GCC unroll 4") for (int v = 0; v < nv; v++)
-      acc[j][v] = first ? _mm512_setzero_ps() : _mm512_loadu_ps(ab + j * ldb + 16 * v);
-  for (int64_t t = 0; t < ntaps; t++) {
-    const float *q[WB_MAX];
-    _Pragma("GCC unroll 12") for (int j = 0; j < wb; j++) q[j] = px[t * wb + j];
-    const float *w = wt[t];
-    for (int64_t ci = 0; ci < cc; ci++, w += 16 * nv) {
-      __m512 wv[4];
-      _Pragma("GCC unroll 4") for (int v = 0; v < nv; v++) wv[v] = _mm512_loadu_ps(w + 16 * v);
-      _Pragma("GCC unroll 12") for (int j = 0; j < wb; j++) {
-        __m512 b = _mm512_set1_ps(q[j][ci]);
-        _Pragma("GCC unroll 4") for (int v = 0; v < nv; v++) acc[j][v] = _mm512_fmadd_ps(b, wv[v], acc[j][v]);
-      }
-    }
-  }
-  _Pragma("GCC unroll 12") for (int j = 0; j < wb; j++)
-    _Pragma("GCC unroll 4") for (int v = 0; v < nv; v++) _mm512_storeu_ps(ab + j * ldb + 16 * v, acc[j][v]);
-}
-
-typedef void (*TileFn)(int64_t ntaps, int64_t cc, const float *const *px, const float *const *wt, float *ab,
-                       int64_t ldb, bool first);
-
-#define DC_TILE(NV, WB)                                                                                   \
-  TGT static void tile_##NV##_##WB(int64_t ntaps, int64_t cc, const float *const *px, const float *const *wt, \
-                                   float *ab, int64_t ldb, bool first) {                                  \
-    tile_body(NV, WB, ntaps, cc, px, wt, ab, ldb, first);                                                 \
-  }
-#define DC_TILES_6(NV) DC_TILE(NV, 1) DC_TILE(NV, 2) DC_TILE(NV, 3) DC_TILE(NV, 4) DC_TILE(NV, 5) DC_TILE(NV, 6)
-#define DC_TILES_8(NV) DC_TILES_6(NV) DC_TILE(NV, 7) DC_TILE(NV, 8)
-#define DC_TILES_10(NV) DC_TILES_8(NV) DC_TILE(NV, 9) DC_TILE(NV, 10)
-#define DC_TILES_12(NV) DC_TILES_10(NV) DC_TILE(NV, 11) DC_TILE(NV, 12)
-DC_TILES_12(1)
-DC_TILES_10(2)
-DC_TILES_8(3)
-DC_TILES_6(4)
-
-#define DC_ROW6(NV) tile_##NV##_1, tile_##NV##_2, tile_##NV##_3, tile_##NV##_4, tile_##NV##_5, tile_##NV##_6
-#define DC_ROW8(NV) DC_ROW6(NV), tile_##NV##_7, tile_##NV##_8
-#define DC_ROW10(NV) DC_ROW8(NV), tile_##NV##_9, tile_##NV##_10
-#define DC_ROW12(NV) DC_ROW10(NV), tile_##NV##_11, tile_##NV##_12
-/* tiles[nv][wb - 1] */
-static const TileFn tiles[5][WB_MAX] = {
-    {0}, {DC_ROW12(1)}, {DC_ROW10(2)}, {DC_ROW8(3)}, {DC_ROW6(4)},
-};
-
-typedef struct DcJob {
-  const DConvPlan *p;
-  const float *x, *wpk; /* input, packed kernel */
-  float *o;
-  int64_t nblk, opad; /* feature blocks; row buffer stride (O rounded up to 16) */
-  int64_t cn;         /* input features per chunk */
-} DcJob;
-
-/* Width in floats of feature block b of nblk over opad features. */
-static int64_t blk_width(int64_t nblk, int64_t opad, int64_t b) {
-  return b + 1 < nblk ? BLK : opad - b * BLK;
-}
+#ifdef DC_X86
 
 /* Packs the kernel: per feature block, per chunk of cn input features,
  * [kh][kw][ci in chunk][block width] (a chunk's weights contiguous). */
@@ -144,125 +80,6 @@ static void pack(const DConvPlan *p, const float *k, int64_t opad, int64_t cn, f
   }
 }
 
-/* The first n of 16 lanes. */
-static inline __mmask16 lanes(int64_t n) {
-  return (__mmask16)(n >= 16 ? 0xffff : (1u << n) - 1);
-}
-
-/* Copies a channels-last row buffer (row stride opad) to output row ob. */
-static void put_row(const DConvPlan *p, float *ob, const float *rb, int64_t opad) {
-  if (p->os_f == 1) {
-    for (int64_t ow = 0; ow < p->OW; ow++) memcpy(ob + ow * p->os_w, rb + ow * opad, (size_t)p->O * sizeof(float));
-  } else {
-    for (int64_t oc = 0; oc < p->O; oc++)
-      for (int64_t ow = 0; ow < p->OW; ow++) ob[oc * p->os_f + ow * p->os_w] = rb[ow * opad + oc];
-  }
-}
-
-/* put_row for nrows consecutive output rows from ob on (row buffers OW *
- * opad apart). Features outer, columns contiguous (NCHW): per block of 16
- * features, row after row, so that each feature plane is written in
- * order (16 streams the prefetchers follow, not one short run in each of
- * O planes per row). */
-TGT static void put_rows(const DConvPlan *p, float *ob, const float *rb, int64_t nrows, int64_t opad) {
-  if (!(p->os_f != 1 && p->os_w == 1)) {
-    for (int64_t k = 0; k < nrows; k++) put_row(p, ob + k * p->os_h, rb + k * p->OW * opad, opad);
-    return;
-  }
-  for (int64_t o0 = 0; o0 < p->O; o0 += 16) {
-    int64_t no = p->O - o0 < 16 ? p->O - o0 : 16;
-    for (int64_t k = 0; k < nrows; k++)
-      for (int64_t w0 = 0; w0 < p->OW; w0 += 16) {
-        int64_t nw = p->OW - w0 < 16 ? p->OW - w0 : 16;
-        const float *src = rb + (k * p->OW + w0) * opad + o0;
-        __m512 r[16];
-        _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
-          r[i] = i < nw ? _mm512_loadu_ps(src + i * opad) : _mm512_setzero_ps();
-        transpose16(r);
-        float *dst = ob + k * p->os_h + o0 * p->os_f + w0;
-        _Pragma("GCC unroll 16") for (int i = 0; i < no; i++)
-          _mm512_mask_storeu_ps(dst + i * p->os_f, lanes(nw), r[i]);
-      }
-  }
-}
-
-/* Rows [r0, r1) of n * OH, in groups of rg rows: with several feature
- * blocks, each block's weights serve the whole group while they are in
- * L2. */
-static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
-  const DcJob *j = arg;
-  const DConvPlan *p = j->p;
-  int64_t taps = p->KH * p->KW, opad = j->opad, row = p->OW * opad;
-  /* the sums gather in the output rows themselves where their features
-   * are contiguous and fill whole vectors, else in row buffers */
-  bool in_place = p->os_f == 1 && opad == p->O;
-  int64_t rg = j->nblk > 1 ? (64 * 1024) / row : 1;
-  if (rg < 1) rg = 1;
-  if (rg > 16) rg = 16;
-  float *rb = in_place ? NULL : cxla_malloc((size_t)(rg * row) * sizeof(float));
-  float *zero = cxla_calloc((size_t)p->C, sizeof(float));
-  const float **px = cxla_malloc((size_t)(taps * WB_MAX) * sizeof *px);
-  const float **wt = cxla_malloc((size_t)taps * sizeof *wt);
-  cxla_status st = (!in_place && !rb) || !zero || !px || !wt ? cxla_oom() : NULL;
-  for (int64_t g0 = r0; g0 < r1 && !st; g0 += rg) {
-    int64_t g1 = g0 + rg < r1 ? g0 + rg : r1;
-    for (int64_t b = 0; b < j->nblk; b++) {
-      int64_t vbw = blk_width(j->nblk, opad, b), nv = vbw / 16, wbm = wb_of_nv[nv];
-      const float *wb_blk = j->wpk + b * BLK * taps * p->C;
-      int64_t ns = (p->OW + wbm - 1) / wbm, base = p->OW / ns, extra = p->OW % ns;
-      for (int64_t r = g0; r < g1; r++) {
-        int64_t n = r / p->OH, oh = r % p->OH;
-        const float *xb = j->x + n * p->xs_b;
-        float *ab = in_place ? j->o + p->obase + n * p->os_b + oh * p->os_h : rb + (r - g0) * row;
-        int64_t ldb = in_place ? p->os_w : opad;
-        for (int64_t c0 = 0; c0 < p->C; c0 += j->cn) {
-          int64_t cc = p->C - c0 < j->cn ? p->C - c0 : j->cn;
-          for (int64_t s = 0, ow0 = 0; s < ns; s++) {
-            int64_t wb = base + (s < extra);
-            int64_t nt = 0;
-            for (int64_t kh = 0; kh < p->KH; kh++) {
-              int64_t ih = oh * p->sh - p->ph + kh * p->dh;
-              if (ih < 0 || ih >= p->H) continue;
-              const float *xr = xb + ih * p->xs_h + c0;
-              for (int64_t kw = 0; kw < p->KW; kw++) {
-                int64_t iw0 = ow0 * p->sw - p->pw + kw * p->dw, step = p->sw * p->xs_w;
-                if (iw0 >= 0 && iw0 + (wb - 1) * p->sw < p->W) {
-                  /* the whole strip inside the input row: no checks (with
-                   * few input features these pointers cost as much as the
-                   * products) */
-                  const float *x0 = xr + iw0 * p->xs_w;
-                  for (int64_t q = 0; q < wb; q++) px[nt * wb + q] = x0 + q * step;
-                  wt[nt++] = wb_blk + (c0 * taps + (kh * p->KW + kw) * cc) * vbw;
-                  continue;
-                }
-                bool any = false;
-                for (int64_t q = 0; q < wb; q++) {
-                  int64_t iw = (ow0 + q) * p->sw - p->pw + kw * p->dw;
-                  bool in = iw >= 0 && iw < p->W;
-                  px[nt * wb + q] = in ? xb + ih * p->xs_h + iw * p->xs_w + c0 : zero;
-                  any |= in;
-                }
-                if (!any) continue;
-                wt[nt++] = wb_blk + (c0 * taps + (kh * p->KW + kw) * cc) * vbw;
-              }
-            }
-            tiles[nv][wb - 1](nt, cc, px, wt, ab + ow0 * ldb + b * BLK, ldb, c0 == 0);
-            ow0 += wb;
-          }
-        }
-      }
-    }
-    if (!in_place)
-      for (int64_t r = g0; r < g1; r++)
-        put_rows(p, j->o + p->obase + r / p->OH * p->os_b + r % p->OH * p->os_h, rb + (r - g0) * row, 1, opad);
-  }
-  cxla_free(rb);
-  cxla_free(zero);
-  cxla_free(px);
-  cxla_free(wt);
-  return st;
-}
-
 /* ---- Winograd F(2x2, 3x3) ----
  * For a 3x3 window with unit stride and no dilation, each 2x2 output tile
  * is A^T [(G g G^T) . (B^T d B)] A over the 4x4 input patch d at its
@@ -274,15 +91,6 @@ static cxla_status rows_slice(void *arg, int64_t r0, int64_t r1) {
  * M is transformed back into 2x2 outputs. U (the transformed kernel,
  * [e][feature block][C][block width]) is computed once per run, in
  * double. The transforms add a few roundings; the sums stay in f32. */
-enum { WT_MAX = 12 }; /* tiles per pass: V and M stay near L1 */
-
-typedef struct WgJob {
-  const DConvPlan *p;
-  const float *x, *U;
-  float *o;
-  int64_t nblk, opad, TH, TW;
-} WgJob;
-
 typedef struct WgPack {
   const DConvPlan *p;
   const float *k;
@@ -321,203 +129,6 @@ static cxla_status wino_pack(void *arg, int64_t c0, int64_t c1) {
   return NULL;
 }
 
-/* B^T d B of the 4x4 patch of 16 input features at column iw0 of the
- * input rows rows[0..3] (NULL: outside the input; columns cs apart), zeros
- * outside the input, into V[e * vs]. */
-TGT static void wino_in(const DConvPlan *p, const float *const *rows, int64_t cs, int64_t iw0, int64_t c0,
-                        __mmask16 m, float *V, int64_t vs) {
-  __m512 d[4][4], t[4][4];
-  if (m == 0xffff && rows[0] && rows[1] && rows[2] && rows[3] && iw0 >= 0 && iw0 + 3 < p->W) {
-    /* inside the input, 16 whole features: plain loads */
-    for (int i = 0; i < 4; i++)
-      for (int c = 0; c < 4; c++) d[i][c] = _mm512_loadu_ps(rows[i] + (iw0 + c) * cs + c0);
-  } else {
-    for (int i = 0; i < 4; i++)
-      for (int c = 0; c < 4; c++) {
-        int64_t iw = iw0 + c;
-        d[i][c] = rows[i] && iw >= 0 && iw < p->W ? _mm512_maskz_loadu_ps(m, rows[i] + iw * cs + c0)
-                                                   : _mm512_setzero_ps();
-      }
-  }
-  for (int c = 0; c < 4; c++) {
-    t[0][c] = _mm512_sub_ps(d[0][c], d[2][c]);
-    t[1][c] = _mm512_add_ps(d[1][c], d[2][c]);
-    t[2][c] = _mm512_sub_ps(d[2][c], d[1][c]);
-    t[3][c] = _mm512_sub_ps(d[1][c], d[3][c]);
-  }
-  for (int r = 0; r < 4; r++) {
-    _mm512_mask_storeu_ps(V + (r * 4 + 0) * vs, m, _mm512_sub_ps(t[r][0], t[r][2]));
-    _mm512_mask_storeu_ps(V + (r * 4 + 1) * vs, m, _mm512_add_ps(t[r][1], t[r][2]));
-    _mm512_mask_storeu_ps(V + (r * 4 + 2) * vs, m, _mm512_sub_ps(t[r][2], t[r][1]));
-    _mm512_mask_storeu_ps(V + (r * 4 + 3) * vs, m, _mm512_sub_ps(t[r][1], t[r][3]));
-  }
-}
-
-/* A^T M A of 16 output features (M[e * ms]) into y[2][2]. */
-TGT static void wino_out(const float *M, int64_t ms, __m512 y[2][2]) {
-  __m512 s[2][4];
-  for (int c = 0; c < 4; c++) {
-    __m512 m0 = _mm512_loadu_ps(M + (0 + c) * ms), m1 = _mm512_loadu_ps(M + (4 + c) * ms);
-    __m512 m2 = _mm512_loadu_ps(M + (8 + c) * ms), m3 = _mm512_loadu_ps(M + (12 + c) * ms);
-    s[0][c] = _mm512_add_ps(_mm512_add_ps(m0, m1), m2);
-    s[1][c] = _mm512_sub_ps(_mm512_sub_ps(m1, m2), m3);
-  }
-  for (int r = 0; r < 2; r++) {
-    y[r][0] = _mm512_add_ps(_mm512_add_ps(s[r][0], s[r][1]), s[r][2]);
-    y[r][1] = _mm512_sub_ps(_mm512_sub_ps(s[r][1], s[r][2]), s[r][3]);
-  }
-}
-
-/* Copies input row xr (features xs_c apart, columns xs_w apart)
- * channels-last into dst[w * C + c]: 16 x 16 blocks transposed in
- * registers where the columns are contiguous. */
-TGT static void stage_row(const DConvPlan *p, const float *xr, float *dst) {
-  int64_t C = p->C, W = p->W, xc = p->xs_c;
-  if (p->xs_w != 1) {
-    for (int64_t w = 0; w < W; w++)
-      for (int64_t c = 0; c < C; c++) dst[w * C + c] = xr[c * xc + w * p->xs_w];
-    return;
-  }
-  for (int64_t c0 = 0; c0 < C; c0 += 16)
-    for (int64_t w0 = 0; w0 < W; w0 += 16) {
-      int64_t nw = W - w0 < 16 ? W - w0 : 16, nc = C - c0 < 16 ? C - c0 : 16;
-      __m512 r[16];
-      _Pragma("GCC unroll 16") for (int i = 0; i < 16; i++)
-        r[i] = i < nc ? _mm512_maskz_loadu_ps(lanes(nw), xr + (c0 + i) * xc + w0) : _mm512_setzero_ps();
-      transpose16(r);
-      _Pragma("GCC unroll 16") for (int i = 0; i < nw; i++)
-        _mm512_mask_storeu_ps(dst + (w0 + i) * C + c0, lanes(nc), r[i]);
-    }
-}
-
-/* Writes the output rows of gcnt tile rows of image n from tile row th0
- * on, gathered in rb. */
-TGT static void flush_rows(const WgJob *j, const float *rb, int64_t n, int64_t th0, int64_t gcnt) {
-  const DConvPlan *p = j->p;
-  int64_t end = 2 * (th0 + gcnt) < p->OH ? 2 * (th0 + gcnt) : p->OH;
-  put_rows(p, j->o + p->obase + n * p->os_b + 2 * th0 * p->os_h, rb, end - 2 * th0, j->opad);
-}
-
-/* Tile rows [r0, r1) of N * TH. */
-TGT static cxla_status wino_slice(void *arg, int64_t r0, int64_t r1) {
-  const WgJob *j = arg;
-  const DConvPlan *p = j->p;
-  int64_t C = p->C, opad = j->opad;
-  bool in_place = p->os_f == 1 && opad == p->O;
-  /* the 16 elements' strides, a cache line past a multiple of 4 KiB: the
-   * transforms' 16 loads and stores fall on different L1 sets */
-  int64_t vs = WT_MAX * C + 16, ms = WT_MAX * opad + 16;
-  float *V = cxla_malloc((size_t)(16 * vs) * sizeof(float));
-  float *M = cxla_malloc((size_t)(16 * ms) * sizeof(float));
-  /* not in place: the outputs of up to tg tile rows of one image gather
-   * in rb (near 256 KiB, in L2), then go out together (put_rows) */
-  int64_t trow = 2 * p->OW * opad, tg = (64 * 1024) / trow, gn = -1, gth0 = 0, gcnt = 0;
-  if (tg < 1) tg = 1;
-  if (tg > 8) tg = 8;
-  float *rb = in_place ? NULL : cxla_malloc((size_t)(tg * trow) * sizeof(float));
-  /* strided input features: the 4 input rows a tile row reads, staged
-   * channels-last in slots ih mod 4 (the next tile row reuses two);
-   * tag: the row (n * H + ih) a slot holds */
-  bool staged = p->xs_c > 1;
-  float *sg = staged ? cxla_malloc((size_t)(4 * p->W * C) * sizeof(float)) : NULL;
-  int64_t tag[4] = {-1, -1, -1, -1};
-  const float *px[WB_MAX];
-  cxla_status st = !V || !M || (!in_place && !rb) || (staged && !sg) ? cxla_oom() : NULL;
-  for (int64_t r = r0; r < r1 && !st; r++) {
-    int64_t n = r / j->TH, th = r % j->TH;
-    const float *xb = j->x + n * p->xs_b;
-    float *ob = j->o + p->obase + n * p->os_b + 2 * th * p->os_h;
-    if (!in_place && gcnt && (gcnt == tg || n != gn)) {
-      flush_rows(j, rb, gn, gth0, gcnt);
-      gcnt = 0;
-    }
-    if (!gcnt) gn = n, gth0 = th;
-    float *tb = in_place ? NULL : rb + gcnt * trow; /* this tile row's two output rows */
-    const float *rows[4];
-    for (int i = 0; i < 4; i++) {
-      int64_t ih = 2 * th - p->ph + i;
-      rows[i] = NULL;
-      if (ih < 0 || ih >= p->H) continue;
-      if (!staged) {
-        rows[i] = xb + ih * p->xs_h;
-        continue;
-      }
-      float *slot = sg + (ih & 3) * p->W * C;
-      if (tag[ih & 3] != n * p->H + ih) {
-        stage_row(p, xb + ih * p->xs_h, slot);
-        tag[ih & 3] = n * p->H + ih;
-      }
-      rows[i] = slot;
-    }
-    if (staged && p->xs_w == 1)
-      /* the two rows the next tile row stages, into L2 ahead: one short
-       * run in each of C feature planes, which the prefetchers miss */
-      for (int64_t ih = 2 * th - p->ph + 4; ih < 2 * th - p->ph + 6; ih++) {
-        if (ih < 0 || ih >= p->H) continue;
-        for (int64_t c = 0; c < C; c++)
-          for (int64_t w = 0; w < p->W; w += 16)
-            _mm_prefetch((const char *)(xb + c * p->xs_c + ih * p->xs_h + w), _MM_HINT_T1);
-      }
-    int64_t cs = staged ? C : p->xs_w;
-    for (int64_t t0 = 0; t0 < j->TW; t0 += WT_MAX) {
-      int64_t T = j->TW - t0 < WT_MAX ? j->TW - t0 : WT_MAX;
-      for (int64_t t = 0; t < T; t++)
-        for (int64_t c0 = 0; c0 < C; c0 += 16)
-          wino_in(p, rows, cs, 2 * (t0 + t) - p->pw, c0, lanes(C - c0), V + t * C + c0, vs);
-      for (int64_t e = 0; e < 16; e++)
-        for (int64_t b = 0; b < j->nblk; b++) {
-          int64_t vbw = blk_width(j->nblk, opad, b), nv = vbw / 16;
-          int64_t wbm = wb_of_nv[nv], ns = (T + wbm - 1) / wbm, base = T / ns, extra = T % ns;
-          const float *wt = j->U + e * opad * C + b * BLK * C;
-          for (int64_t sidx = 0, ts = 0; sidx < ns; sidx++) {
-            int64_t wb = base + (sidx < extra);
-            for (int64_t q = 0; q < wb; q++) px[q] = V + e * vs + (ts + q) * C;
-            tiles[nv][wb - 1](1, C, px, &wt, M + e * ms + ts * opad + b * BLK, opad, true);
-            ts += wb;
-          }
-        }
-      for (int64_t t = 0; t < T; t++) {
-        int64_t tw = t0 + t;
-        if (2 * th + 1 < p->OH && 2 * tw + 1 < p->OW) {
-          /* a whole 2 x 2 tile: four stores per vector, no tests */
-          float *d00 = in_place ? ob + 2 * tw * p->os_w : tb + 2 * tw * opad;
-          int64_t dr = in_place ? p->os_h : p->OW * opad, dc = in_place ? p->os_w : opad;
-          for (int64_t ov = 0; ov < opad; ov += 16) {
-            __m512 y[2][2];
-            wino_out(M + t * opad + ov, ms, y);
-            _mm512_storeu_ps(d00 + ov, y[0][0]);
-            _mm512_storeu_ps(d00 + dc + ov, y[0][1]);
-            _mm512_storeu_ps(d00 + dr + ov, y[1][0]);
-            _mm512_storeu_ps(d00 + dr + dc + ov, y[1][1]);
-          }
-          continue;
-        }
-        for (int64_t ov = 0; ov < opad; ov += 16) {
-          __m512 y[2][2];
-          wino_out(M + t * opad + ov, ms, y);
-          for (int rr = 0; rr < 2; rr++) {
-            if (2 * th + rr >= p->OH) continue;
-            for (int cc = 0; cc < 2; cc++) {
-              int64_t ow = 2 * tw + cc;
-              if (ow >= p->OW) continue;
-              float *dst = in_place ? ob + rr * p->os_h + ow * p->os_w + ov : tb + (rr * p->OW + ow) * opad + ov;
-              _mm512_storeu_ps(dst, y[rr][cc]);
-            }
-          }
-        }
-      }
-    }
-    gcnt += !in_place;
-  }
-  if (!st && gcnt)
-    flush_rows(j, rb, gn, gth0, gcnt);
-  cxla_free(V);
-  cxla_free(M);
-  cxla_free(rb);
-  cxla_free(sg);
-  return st;
-}
-
 static cxla_status wino_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o) {
   WgJob j = {.p = p, .x = x, .o = o, .TH = (p->OH + 1) / 2, .TW = (p->OW + 1) / 2};
   j.opad = (p->O + 15) / 16 * 16;
@@ -532,9 +143,10 @@ static cxla_status wino_run(const ExecCtx *cx, const DConvPlan *p, const float *
   int64_t rows = p->N * j.TH;
   double per_row = 16.0 * (double)j.TW * (double)j.opad * (double)p->C;
   int64_t grain = per_row >= 65536.0 ? 1 : (int64_t)(65536.0 / per_row) + 1;
+  RtSliceFn slice = dconv_isa() == 2 ? dconv_wino_avx512 : dconv_wino_avx2;
   if (!st)
-    st = threads && rows > grain ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, wino_slice, &j)
-                                 : wino_slice(&j, 0, rows);
+    st = threads && rows > grain ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, slice, &j)
+                                 : slice(&j, 0, rows);
   cxla_free(U);
   return st;
 }
@@ -550,8 +162,8 @@ static cxla_status wino_run(const ExecCtx *cx, const DConvPlan *p, const float *
  * the last block of pixels reaches): every block takes every tap of its
  * row with no bounds tests (0 x w where the strips skip the tap: the same
  * sum, up to the sign of a zero; operands here are finite). Needs the
- * output features contiguous (os_f 1). The sum is the strips' order: tap
- * by tap from 0. */
+ * output features contiguous (os_f 1) and AVX-512 (on AVX2 the strips
+ * run it). The sum is the strips' order: tap by tap from 0. */
 enum { C1_PB = 16 };
 
 typedef struct C1Job {
@@ -590,7 +202,7 @@ TGT static cxla_status c1_slice(void *arg, int64_t r0, int64_t r1) {
     int64_t n = r / p->OH, oh = r % p->OH;
     float *orow = j->o + p->obase + n * p->os_b + oh * p->os_h;
     for (int64_t f0 = 0; f0 < p->O; f0 += 16) {
-      __mmask16 m = lanes(p->O - f0);
+      __mmask16 m = (__mmask16)(p->O - f0 >= 16 ? 0xffff : (1u << (p->O - f0)) - 1);
       for (int64_t ow0 = 0; ow0 < p->OW; ow0 += C1_PB) {
         int64_t nb = p->OW - ow0 < C1_PB ? p->OW - ow0 : C1_PB;
         __m512 acc[C1_PB];
@@ -665,8 +277,10 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
             o[p->obase + n * p->os_b + oh * p->os_h + ow * p->os_w + oc * p->os_f] = 0.0f;
     return NULL;
   }
+  int isa = dconv_isa();
+  if (isa == 0) return ERR(INTERNAL, "cpu backend: direct convolution needs AVX-512 or AVX2");
   if (dconv_winograd(p)) return wino_run(cx, p, x, k, o);
-  if (p->C == 1 && p->os_f == 1) return c1_run(cx, p, x, k, o);
+  if (isa == 2 && p->C == 1 && p->os_f == 1) return c1_run(cx, p, x, k, o);
   if (p->xs_c > 1) return ERR(INTERNAL, "cpu backend: direct convolution over strided input features");
   DcJob j = {.p = p, .x = x, .o = o};
   j.opad = (p->O + 15) / 16 * 16;
@@ -681,7 +295,8 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
   if (!wpk) return cxla_oom();
   pack(p, k, j.opad, j.cn, wpk);
   j.wpk = wpk;
-  cxla_status st = over_rows(cx, p, (double)p->OW * (double)j.opad * (double)taps * (double)p->C, rows_slice, &j);
+  cxla_status st = over_rows(cx, p, (double)p->OW * (double)j.opad * (double)taps * (double)p->C,
+                              isa == 2 ? dconv_rows_avx512 : dconv_rows_avx2, &j);
   cxla_free(wpk);
   return st;
 }
@@ -690,7 +305,7 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
 
 cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o) {
   (void)cx, (void)p, (void)x, (void)k, (void)o;
-  return ERR(INTERNAL, "cpu backend: direct convolution needs AVX-512");
+  return ERR(INTERNAL, "cpu backend: direct convolution needs AVX-512 or AVX2 (x86-64)");
 }
 
 #endif

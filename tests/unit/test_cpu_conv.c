@@ -72,7 +72,7 @@ static bool agree(const Literal *want, const Literal *got, double tol) {
  * one, and direct_convs to run on the direct kernel (dconv.c) where the
  * machine has AVX-512, and wgrad_convs (unless negative) on the direct
  * weight-gradient kernel (wgrad.c). */
-static bool check_conv_all(const char *name, const char *text, int gemm_convs, int shift_convs,
+static bool check_conv_isa(const char *name, const char *text, int gemm_convs, int shift_convs,
                            int phased_convs, int direct_convs, int wgrad_convs, double poison) {
   cxla_module *m = NULL;
   Literal **args = NULL, *want = NULL, *got = NULL, *got_pool = NULL;
@@ -116,7 +116,7 @@ static bool check_conv_all(const char *name, const char *text, int gemm_convs, i
               cpu_executable_stats(x)->nconvs_shift, shift_convs);
       ok = false;
     }
-    /* the direct kernel needs AVX-512: elsewhere none is expected */
+    /* the direct kernel needs AVX-512 or AVX2: elsewhere none is expected */
     int want_direct = dconv_available() ? direct_convs : 0;
     if (cpu_executable_stats(x)->nconvs_direct != want_direct) {
       fprintf(stderr, "%s: %d direct convolutions, expected %d\n", name, cpu_executable_stats(x)->nconvs_direct,
@@ -144,6 +144,19 @@ static bool check_conv_all(const char *name, const char *text, int gemm_convs, i
   rt_pool_destroy(pool);
   cpu_executable_destroy(x);
   cxla_module_destroy(m);
+  return ok;
+}
+
+/* check_conv_isa on the machine's best direct kernels, then on the AVX2
+ * ones (CXLA_CPU_CONV_ISA=avx2: the same where the CPU has no AVX-512). */
+static bool check_conv_all(const char *name, const char *text, int gemm_convs, int shift_convs,
+                           int phased_convs, int direct_convs, int wgrad_convs, double poison) {
+  if (!check_conv_isa(name, text, gemm_convs, shift_convs, phased_convs, direct_convs, wgrad_convs, poison))
+    return false;
+  setenv("CXLA_CPU_CONV_ISA", "avx2", 1);
+  bool ok = check_conv_isa(name, text, gemm_convs, shift_convs, phased_convs, direct_convs, wgrad_convs, poison);
+  unsetenv("CXLA_CPU_CONV_ISA");
+  if (!ok) fprintf(stderr, "%s: with CXLA_CPU_CONV_ISA=avx2\n", name);
   return ok;
 }
 
@@ -540,7 +553,7 @@ TEST(direct_layouts_and_gradients) {
 }
 
 /* How many convolutions of `text` the backend computes by Winograd
- * (counted where the machine has AVX-512, else none). */
+ * (counted where the machine has AVX-512 or AVX2, else none). */
 static bool wino_count(const char *name, const char *text, int want) {
   cxla_module *m = NULL;
   CpuExecutable *x = NULL;
