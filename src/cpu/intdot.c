@@ -129,14 +129,75 @@ __attribute__((target("avx512f,avx512bw"))) void bf16_round_avx512(const float *
 }
 #endif
 
-/* Widened to f32; whether every value is finite. */
-static bool widen_bf16(const uint16_t *s, int64_t n, float *d) {
-  uint16_t bad = 0;
-  for (int64_t i = 0; i < n; i++) {
-    d[i] = bf16_to_f32(s[i]);
-    bad |= (uint16_t)((s[i] & 0x7f80) == 0x7f80);
+/* Elements [lo, hi) of a bf16 array widened to f32 (each value the high
+ * half of its f32, as bf16_to_f32), 8 at a time in SSE2 registers;
+ * `bad` set where one is not finite (exponent all ones). A call to
+ * bf16_to_f32 per element, on one thread, took 7 of a 1024^3 product's
+ * 19 ms on a Zen 2. */
+typedef struct Widen {
+  const uint16_t *s;
+  float *d;
+  int bad;
+} Widen;
+
+static cxla_status widen_slice(void *arg, int64_t lo, int64_t hi) {
+  Widen *w = arg;
+  const uint16_t *s = w->s;
+  float *d = w->d;
+  int64_t i = lo;
+  int bad = 0;
+#if defined(__x86_64__)
+  const __m128i zero = _mm_setzero_si128(), expo = _mm_set1_epi16(0x7f80);
+  __m128i nf = zero;
+  for (; i + 8 <= hi; i += 8) {
+    __m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+    nf = _mm_or_si128(nf, _mm_cmpeq_epi16(_mm_and_si128(v, expo), expo));
+    _mm_storeu_ps(d + i, _mm_castsi128_ps(_mm_unpacklo_epi16(zero, v)));
+    _mm_storeu_ps(d + i + 4, _mm_castsi128_ps(_mm_unpackhi_epi16(zero, v)));
   }
-  return !bad;
+  bad = _mm_movemask_epi8(nf) != 0;
+#endif
+  for (; i < hi; i++) {
+    d[i] = bf16_to_f32(s[i]);
+    bad |= (s[i] & 0x7f80) == 0x7f80;
+  }
+  if (bad) __atomic_store_n(&w->bad, 1, __ATOMIC_RELAXED);
+  return NULL;
+}
+
+/* Widened to f32 over the pool's threads; whether every value is finite. */
+static bool widen_bf16(const uint16_t *s, int64_t n, float *d, RtPool *pool, int nthreads) {
+  Widen w = {.s = s, .d = d};
+  cxla_status st = rt_pool_parallel_for(pool, n, (int64_t)1 << 16, nthreads, widen_slice, &w);
+  cxla_status_free(st); /* slices never fail */
+  return !__atomic_load_n(&w.bad, __ATOMIC_RELAXED);
+}
+
+/* Elements [lo, hi) of an f32 array rounded to bf16 (as f32_to_bf16:
+ * to nearest even, NaN kept quiet), 4 at a time in SSE2 registers. */
+typedef struct Narrow {
+  const float *s;
+  uint16_t *d;
+} Narrow;
+
+static cxla_status narrow_slice(void *arg, int64_t lo, int64_t hi) {
+  const Narrow *w = arg;
+  int64_t i = lo;
+#if defined(__x86_64__)
+  const __m128i one = _mm_set1_epi32(1), half = _mm_set1_epi32(0x7fff), absm = _mm_set1_epi32(0x7fffffff),
+                inf = _mm_set1_epi32(0x7f800000), quiet = _mm_set1_epi32(0x400000);
+  for (; i + 4 <= hi; i += 4) {
+    __m128i u = _mm_castps_si128(_mm_loadu_ps(w->s + i));
+    __m128i nan = _mm_cmpgt_epi32(_mm_and_si128(u, absm), inf);
+    __m128i r = _mm_add_epi32(u, _mm_add_epi32(half, _mm_and_si128(_mm_srli_epi32(u, 16), one)));
+    r = _mm_or_si128(_mm_and_si128(nan, _mm_or_si128(u, quiet)), _mm_andnot_si128(nan, r));
+    /* the high halves, sign-extended so that the signed pack keeps them */
+    __m128i h = _mm_packs_epi32(_mm_srai_epi32(r, 16), _mm_setzero_si128());
+    _mm_storel_epi64((__m128i *)(w->d + i), h);
+  }
+#endif
+  for (; i < hi; i++) w->d[i] = f32_to_bf16(w->s[i]);
+  return NULL;
 }
 
 /* The operands widened to f32 and multiplied as an f32 dot is (fgemm.c:
@@ -152,13 +213,15 @@ static cxla_status bf16_gemm_f32(const AmxGemm *g, const uint16_t *a, const uint
     s = cxla_oom();
     goto done;
   }
-  bool finite = widen_bf16(a, na, A);
-  finite &= widen_bf16(b, nb, B);
+  bool finite = widen_bf16(a, na, A, pool, nthreads);
+  finite &= widen_bf16(b, nb, B, pool, nthreads);
   F32Gemm f = {.batch = g->batch, .m = g->m, .n = g->n, .k = g->k, .trans_a = g->trans_a, .trans_b = g->trans_b};
   if (f32_gemm_kernel_fits(&f)) s = f32_gemm_kernel(&f, A, B, C, pool, nthreads);
   else s = f32_gemm_blas(&f, A, B, C, finite, pool, nthreads);
-  if (!s && g->out_bf16)
-    for (int64_t i = 0; i < nc; i++) ((uint16_t *)c)[i] = f32_to_bf16(C[i]);
+  if (!s && g->out_bf16) {
+    Narrow nw = {.s = C, .d = c};
+    s = rt_pool_parallel_for(pool, nc, (int64_t)1 << 16, nthreads, narrow_slice, &nw);
+  }
 done:
   cxla_free(A);
   cxla_free(B);
