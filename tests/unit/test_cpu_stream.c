@@ -265,9 +265,10 @@ static bool run_spread(const char *name, const char *text, bool split, Literal *
  * within tolerance of the interpreter (on one thread), the same bits
  * split, and its first `rows` rows those of `small` (the same module over
  * them, too small to stream: the plain row kernel, its stash in the
- * output); and as many loops, and loops vectorized, in big's optimized
- * IR as in small's: a streamed kernel has one copy of its nest, vectorized
- * as the plain kernel's is. */
+ * output); and as many loops vectorized, and no more loops, in big's
+ * optimized IR as in small's: a streamed kernel has one copy of its nest,
+ * vectorized as the plain kernel's is (LLVM may drop a scalar remainder
+ * loop from one and not the other: for AVX2, softmax's 4096 columns). */
 static bool check_rows(const char *name, const char *big, const char *small, int64_t rows, int64_t cols,
                        bool streams) {
   Literal *one = NULL, *two = NULL, *part = NULL;
@@ -280,7 +281,7 @@ static bool check_rows(const char *name, const char *big, const char *small, int
     ok = false, fprintf(stderr, "%s: first %lld rows differ from the small module's\n", name, (long long)rows);
   if (ok && ((nt > 0) != streams || nt_small != 0))
     ok = false, fprintf(stderr, "%s: %d non-temporal stores (small: %d)\n", name, nt, nt_small);
-  if (ok && (nvec != nvec_small || nvec_small < 1 || nloop != nloop_small))
+  if (ok && (nvec != nvec_small || nvec_small < 1 || nloop > nloop_small))
     ok = false, fprintf(stderr, "%s: %d loops, %d vectorized (small: %d, %d)\n", name, nloop, nvec, nloop_small,
                         nvec_small);
   literal_free(one);
