@@ -813,7 +813,7 @@ static bool chain_band(const Instr *f, int64_t *d) {
  * steps' operands until the chain's step (last_use). Before plan_inplace,
  * so that no step between writes over such an operand. */
 static void plan_chains(Program *p, const Users *u) {
-  if (!f32_gemm_kernel_available()) return;
+  if (!f32_gemm_small_available()) return;
   const Computation *c = p->comp;
   for (int i = 0; i < c->ninstrs; i++) {
     Step *s2 = &p->steps[i];

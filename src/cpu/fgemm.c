@@ -1,4 +1,5 @@
-/* f32 GEMMs of small and batched products on an AVX-512 micro-kernel.
+/* f32 GEMMs of small and batched products on an AVX-512 micro-kernel
+ * (and its AVX2 twin for CPUs without AVX-512, below: the same results).
  *
  * The work is split into units, one per batch element and panel of
  * NR = 64 columns of C (and block of rows, when there are too few
@@ -16,6 +17,7 @@
  * C is the fused multiply-add chain over k = 0, 1, ... from +0, whatever
  * the split, so results do not depend on the thread count, and every
  * product is taken (no zero is skipped: inf and NaN propagate). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/transpose16.h"
@@ -86,6 +88,18 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
 
 bool f32_gemm_kernel_available(void) { return __builtin_cpu_supports("avx512f"); }
 
+/* 2: the AVX-512 kernels, 1: the AVX2 ones (below), 0: neither.
+ * $CXLA_CPU_GEMM_ISA = "avx2" caps it at AVX2 (tests run both on one
+ * machine). */
+static int small_isa(void) {
+  __builtin_cpu_init();
+  const char *cap = getenv("CXLA_CPU_GEMM_ISA");
+  if (__builtin_cpu_supports("avx512f") && !(cap && strcmp(cap, "avx2") == 0)) return 2;
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
+}
+
+bool f32_gemm_small_available(void) { return small_isa() > 0; }
+
 /* The rows x 16 NVU tile of C at c (row stride ldc; columns masked by
  * st) = (when acc, the tile itself +) rows of A (row r at a + r * sai,
  * step k at + k * sak) times K rows of the first 16 NVU columns of the
@@ -153,6 +167,133 @@ static int panel_vectors(const __mmask16 *st) {
   return n;
 }
 
+/* ---- the AVX2 kernels (CPUs with AVX2 and FMA but no AVX-512) ----
+ * The same panels of 64 columns, tiles of up to MR rows: with 16 ymm
+ * registers a tile keeps MR x 16 columns of sums (12 registers) and runs
+ * once per vector of 16 columns its panel's columns fill, A read again
+ * from L1 each time. Each element's sum is the AVX-512 kernel's chain of
+ * multiply-adds, so results are bit for bit the same. Packing is plain C
+ * (pack_panel_plain). */
+#define TGT2 __attribute__((target("avx2,fma")))
+
+/* Lanes [0, n) of 8 as a maskload / maskstore mask. */
+TGT2 static inline __m256i mask8(int n) {
+  n = n < 0 ? 0 : n > 8 ? 8 : n;
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+TGT2 static inline __attribute__((always_inline)) void tile16_avx2(const int rows, const bool packed, int64_t K,
+                                                                   const float *a, int64_t sai, int64_t sak,
+                                                                   const float *b, int64_t ldb, float *c,
+                                                                   int64_t ldc, int cols, bool accum) {
+  const bool full = cols >= 16;
+  const __m256i m0 = mask8(cols), m1 = mask8(cols - 8);
+  __m256 acc[MR][2];
+  _Pragma("GCC unroll 8") for (int r = 0; r < rows; r++) {
+    if (!accum) acc[r][0] = acc[r][1] = _mm256_setzero_ps();
+    else if (full) acc[r][0] = _mm256_loadu_ps(c + r * ldc), acc[r][1] = _mm256_loadu_ps(c + r * ldc + 8);
+    else acc[r][0] = _mm256_maskload_ps(c + r * ldc, m0), acc[r][1] = _mm256_maskload_ps(c + r * ldc + 8, m1);
+  }
+  for (int64_t k = 0; k < K; k++) {
+    const float *bk = b + k * ldb;
+    __m256 b0, b1;
+    if (packed || full) b0 = _mm256_loadu_ps(bk), b1 = _mm256_loadu_ps(bk + 8);
+    else b0 = _mm256_maskload_ps(bk, m0), b1 = _mm256_maskload_ps(bk + 8, m1);
+    const float *ak = a + k * sak;
+    _Pragma("GCC unroll 8") for (int r = 0; r < rows; r++) {
+      __m256 av = _mm256_broadcast_ss(ak + r * sai);
+      acc[r][0] = _mm256_fmadd_ps(av, b0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(av, b1, acc[r][1]);
+    }
+  }
+  _Pragma("GCC unroll 8") for (int r = 0; r < rows; r++) {
+    if (full) {
+      _mm256_storeu_ps(c + r * ldc, acc[r][0]);
+      _mm256_storeu_ps(c + r * ldc + 8, acc[r][1]);
+    } else {
+      _mm256_maskstore_ps(c + r * ldc, m0, acc[r][0]);
+      _mm256_maskstore_ps(c + r * ldc + 8, m1, acc[r][1]);
+    }
+  }
+}
+
+/* The Kernel of ROWS rows on AVX2 reading B in place (direct_k's): the
+ * panel's vectors of 16 columns in turn (st: their lanes, a prefix each;
+ * an empty one ends the panel). */
+#define DEFINE_KERNEL2(NAME, ROWS, PACKED)                                                                    \
+  TGT2 static void NAME(int64_t K, const float *a, int64_t sai, int64_t sak, const float *b, int64_t ldb,     \
+                        float *c, int64_t ldc, const __mmask16 *st, bool accum) {                            \
+    for (int v = 0; v < NV && st[v]; v++)                                                                    \
+      tile16_avx2(ROWS, PACKED, K, a, sai, sak, b + 16 * v, PACKED ? NR : ldb, c + 16 * v, ldc,              \
+                  __builtin_popcount(st[v]), accum);                                                         \
+  }
+/* One vector of 16 columns of a packed panel, ROWS rows (cols: its
+ * columns in C) */
+#define DEFINE_TILE16(ROWS)                                                                                   \
+  TGT2 static void packed16_##ROWS(int64_t K, const float *a, int64_t sai, int64_t sak, const float *b,      \
+                                   float *c, int64_t ldc, int cols, bool accum) {                             \
+    tile16_avx2(ROWS, true, K, a, sai, sak, b, NR, c, ldc, cols, accum);                                      \
+  }
+#define DEFINE_KERNELS2(ROWS) \
+  DEFINE_KERNEL2(direct2_##ROWS, ROWS, false) DEFINE_TILE16(ROWS)
+DEFINE_KERNELS2(1)
+DEFINE_KERNELS2(2)
+DEFINE_KERNELS2(3)
+DEFINE_KERNELS2(4)
+DEFINE_KERNELS2(5)
+DEFINE_KERNELS2(6)
+#define KERNEL2_ROW(P) {NULL, P##_1, P##_2, P##_3, P##_4, P##_5, P##_6}
+/* [vectors - 1][rows], as direct_k: every row the same (the kernel reads
+ * the vectors from st) */
+static const Kernel direct2_k[NV][MR + 1] = {KERNEL2_ROW(direct2), KERNEL2_ROW(direct2), KERNEL2_ROW(direct2),
+                                              KERNEL2_ROW(direct2)};
+typedef void (*Tile16)(int64_t, const float *, int64_t, int64_t, const float *, float *, int64_t, int, bool);
+/* [rows] */
+static const Tile16 packed16_k[MR + 1] = KERNEL2_ROW(packed16);
+
+/* Steps [k0, k0 + kc) of rows [i0, i1) of C's panel (masks st) from the
+ * packed panel pp (all K steps): on AVX-512 tile after tile, all of the
+ * panel's vectors at once; on AVX2 vector after vector of 16 columns,
+ * each down all the rows (its kc x 16 floats of the panel stay in L1,
+ * where a whole block of the panel, 32 KiB, filled a Zen 2's L1 with
+ * the rows of A and C beside it: 256^3 1.3x BLAS's time, tile after
+ * tile). Either order computes each element's chain alike. */
+static void panel_steps(int isa, int64_t k0, int64_t kc, int64_t i0, int64_t i1, const float *A, int64_t sai,
+                        int64_t sak, const float *pp, float *C, int64_t ldc, const __mmask16 *st) {
+  int nvec = panel_vectors(st);
+  if (isa == 2) {
+    for (int64_t i = i0; i < i1; i += MR) {
+      int64_t rows = i1 - i < MR ? i1 - i : MR;
+      packed_k[nvec - 1][rows](kc, A + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, C + i * ldc, ldc, st, k0 > 0);
+    }
+    return;
+  }
+  for (int v = 0; v < nvec; v++)
+    for (int64_t i = i0; i < i1; i += MR) {
+      int64_t rows = i1 - i < MR ? i1 - i : MR;
+      packed16_k[rows](kc, A + i * sai + k0 * sak, sai, sak, pp + k0 * NR + 16 * v, C + i * ldc + 16 * v, ldc,
+                       __builtin_popcount(st[v]), k0 > 0);
+    }
+}
+
+/* pack_panel_steps in plain C (the AVX2 kernels' packing): the same
+ * panel. */
+static void pack_panel_plain(const float *B, int64_t K, int64_t ldb, bool trans, int64_t j0, int64_t nc, int64_t k0,
+                             int64_t k1, float *dst) {
+  for (int64_t k = k0; k < k1; k++) {
+    float *d = dst + k * NR;
+    if (!trans) memcpy(d, B + k * ldb + j0, (size_t)nc * sizeof(float));
+    memset(d + nc, 0, (size_t)(NR - nc) * sizeof(float));
+  }
+  if (trans)
+    /* B's rows j0.. are the panel's columns: each read along, written
+     * down the panel */
+    for (int64_t q = 0; q < nc; q++) {
+      const float *src = B + (j0 + q) * K;
+      for (int64_t k = k0; k < k1; k++) dst[k * NR + q] = src[k];
+    }
+}
+
 typedef struct Job {
   const F32Gemm *g;
   const float *a, *b;
@@ -163,6 +304,7 @@ typedef struct Job {
   int64_t group;   /* > 1: a unit is this many panels of one product (run_group) */
   bool pack;
   unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
+  int isa;      /* small_isa(): the kernels and packing to use */
 } Job;
 
 /* Steps [k0, k1) of columns [j0, j0 + nc) of B (K x n, row stride ldb;
@@ -216,6 +358,13 @@ TGT static void pack_panel(const float *B, int64_t K, int64_t ldb, bool trans, i
   pack_panel_steps(B, K, ldb, trans, j0, nc, 0, K, dst);
 }
 
+/* pack_panel for the kernels of small_isa() isa. */
+static void pack_any(int isa, const float *B, int64_t K, int64_t ldb, bool trans, int64_t j0, int64_t nc,
+                     float *dst) {
+  if (isa == 2) pack_panel(B, K, ldb, trans, j0, nc, dst);
+  else pack_panel_plain(B, K, ldb, trans, j0, nc, 0, K, dst);
+}
+
 /* The lanes of a panel's NV vectors that its nc columns fill. */
 static void panel_masks(int64_t nc, __mmask16 *st) {
   for (int v = 0; v < NV; v++) {
@@ -239,7 +388,7 @@ static float *alloc_lines(int64_t n, void **raw) { return cxla_malloc_lines((siz
  * from L3 once A outgrows L2 (256 x 2048, 2 MiB). Each micro-kernel call
  * is the one run_slice makes (the same steps, the same accumulation into
  * C), so the results are bit for bit the same. */
-TGT static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
+static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
   const F32Gemm *g = j->g;
   int64_t M = g->m, N = g->n, K = g->k;
   int64_t ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N;
@@ -253,7 +402,7 @@ TGT static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
     int64_t p0 = t * j->group, p1 = p0 + j->group < j->npanels ? p0 + j->group : j->npanels;
     for (int64_t pn = p0; pn < p1; pn++) {
       int64_t j0 = pn * NR;
-      pack_panel(j->b, K, ldb, g->trans_b, j0, N - j0 < NR ? N - j0 : NR, panels + (pn - p0) * K * NR);
+      pack_any(j->isa, j->b, K, ldb, g->trans_b, j0, N - j0 < NR ? N - j0 : NR, panels + (pn - p0) * K * NR);
     }
     for (int64_t k0 = 0; k0 < K; k0 += KC) {
       int64_t kc = K - k0 < KC ? K - k0 : KC;
@@ -262,11 +411,7 @@ TGT static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
         const float *pp = panels + (pn - p0) * K * NR;
         __mmask16 st[NV];
         panel_masks(N - j0 < NR ? N - j0 : NR, st);
-        const Kernel *pk = packed_k[panel_vectors(st) - 1];
-        for (int64_t i = 0; i < M; i += MR) {
-          int64_t rows = M - i < MR ? M - i : MR;
-          pk[rows](kc, j->a + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, j->c + i * ldc + j0, ldc, st, k0 > 0);
-        }
+        panel_steps(j->isa, k0, kc, 0, M, j->a, sai, sak, pp, j->c + j0, ldc, st);
       }
     }
   }
@@ -280,7 +425,7 @@ TGT static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
  * width 64), which pack_panel would copy as it is. */
 static bool b_is_panel(const F32Gemm *g, int64_t ldb) { return !g->trans_b && g->n == NR && ldb == NR; }
 
-TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
+static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   const Job *j = arg;
   if (j->group > 1) return run_group(j, lo, hi);
   const F32Gemm *g = j->g;
@@ -305,7 +450,8 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     if (!j->pack) {
       for (int64_t i = i0; i < i1; i += MR) {
         int64_t rows = i1 - i < MR ? i1 - i : MR;
-        direct_k[nvec - 1][rows](K, A + i * sai, sai, sak, B + j0, ldb, C + i * ldc, ldc, st, false);
+        (j->isa == 2 ? direct_k : direct2_k)[nvec - 1][rows](K, A + i * sai, sai, sak, B + j0, ldb, C + i * ldc, ldc,
+                                                             st, false);
       }
       continue;
     }
@@ -315,14 +461,10 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     const float *pp = panel;
     if (j->pb) pp = j->pb + pn * K * NR;
     else if (b_is_panel(g, ldb)) pp = B;
-    else pack_panel(B, K, ldb, g->trans_b, j0, nc, panel);
+    else pack_any(j->isa, B, K, ldb, g->trans_b, j0, nc, panel);
     for (int64_t k0 = 0; k0 < K; k0 += KC) {
       int64_t kc = K - k0 < KC ? K - k0 : KC;
-      for (int64_t i = i0; i < i1; i += MR) {
-        int64_t rows = i1 - i < MR ? i1 - i : MR;
-        packed_k[nvec - 1][rows](kc, A + i * sai + k0 * sak, sai, sak, pp + k0 * NR, NR, C + i * ldc, ldc, st,
-                                 k0 > 0);
-      }
+      panel_steps(j->isa, k0, kc, i0, i1, A, sai, sak, pp, C, ldc, st);
     }
   }
   _mm_setcsr(old);
@@ -344,7 +486,7 @@ TGT static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
  * transformer_fwd 1.90-2.02 -> 1.72-1.87 ms, two threads, 8 alternations
  * of 30 runs; bit for bit the same result. */
 bool f32_gemm_kernel_fits(const F32Gemm *g) {
-  if (!f32_gemm_kernel_available()) return false;
+  if (!f32_gemm_small_available()) return false;
   if (g->m <= 1024 && g->k <= 1024 && g->m * g->n * g->k <= (int64_t)1 << 27) return true;
   return g->m >= 128 && g->m <= 256 && g->k <= 2048 && !(g->k >= 1024 && f32_gemm_big_fits(g));
 }
@@ -353,14 +495,15 @@ bool f32_gemm_kernel_fits(const F32Gemm *g) {
  * layout) when pb is not NULL. */
 static cxla_status gemm_run(const F32Gemm *g, const float *a, const float *b, const float *pb, float *c,
                             RtPool *pool, int nthreads) {
-  if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
+  int isa = small_isa();
+  if (!isa) return ERR(UNAVAILABLE, "this CPU lacks AVX-512 and AVX2");
   if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
   if (g->k <= 0) {
     int64_t ldc = g->ldc ? g->ldc : g->n;
     for (int64_t r = 0; r < g->batch * g->m; r++) memset(c + r * ldc, 0, (size_t)g->n * sizeof *c);
     return NULL;
   }
-  Job j = {.g = g, .a = a, .b = b, .pb = pb, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr()};
+  Job j = {.g = g, .a = a, .b = b, .pb = pb, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr(), .isa = isa};
   /* a packed B is always read packed (no masked loads, no row stride of
    * B's width) */
   j.pack = pb || g->trans_b || g->m > MR;
@@ -411,23 +554,25 @@ typedef struct PackJob {
   const F32Gemm *g;
   const float *b;
   float *dst;
+  int isa;
 } PackJob;
 
-TGT static cxla_status pack_slice(void *arg, int64_t lo, int64_t hi) {
+static cxla_status pack_slice(void *arg, int64_t lo, int64_t hi) {
   const PackJob *p = arg;
   const F32Gemm *g = p->g;
   int64_t N = g->n, K = g->k, np = (N + NR - 1) / NR, ldb = g->ldb && !g->trans_b ? g->ldb : N;
   for (int64_t t = lo; t < hi; t++) {
     int64_t bi = t / np, j0 = t % np * NR;
-    pack_panel(p->b + bi * K * ldb, K, ldb, g->trans_b, j0, N - j0 < NR ? N - j0 : NR, p->dst + t * K * NR);
+    pack_any(p->isa, p->b + bi * K * ldb, K, ldb, g->trans_b, j0, N - j0 < NR ? N - j0 : NR, p->dst + t * K * NR);
   }
   return NULL;
 }
 
 cxla_status f32_gemm_pack_b(const F32Gemm *g, const float *b, float *dst, RtPool *pool, int nthreads) {
-  if (!f32_gemm_kernel_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX-512");
+  int isa = small_isa();
+  if (!isa) return ERR(UNAVAILABLE, "this CPU lacks AVX-512 and AVX2");
   if (g->batch <= 0 || g->n <= 0 || g->k <= 0) return NULL;
-  PackJob p = {.g = g, .b = b, .dst = dst};
+  PackJob p = {.g = g, .b = b, .dst = dst, .isa = isa};
   /* panels of at least ~64K floats per slice */
   int64_t min_slice = ((int64_t)1 << 16) / (g->k * NR) + 1;
   return rt_pool_parallel_for(pool, g->batch * ((g->n + NR - 1) / NR), min_slice, nthreads, pack_slice, &p);
@@ -609,6 +754,8 @@ cxla_status f32_gemm_kernel_big_packed(const F32Gemm *g, const float *a, const f
 #else
 
 bool f32_gemm_kernel_available(void) { return false; }
+
+bool f32_gemm_small_available(void) { return false; }
 
 bool f32_gemm_kernel_fits(const F32Gemm *g) {
   (void)g;

@@ -1,5 +1,5 @@
-/* fgemm.h: f32 GEMMs of small and batched products on an AVX-512
- * micro-kernel of our own (fgemm.c), for the shapes where a BLAS call
+/* fgemm.h: f32 GEMMs of small and batched products on an AVX-512 (or
+ * AVX2) micro-kernel of our own (fgemm.c), for the shapes where a BLAS call
  * costs more than its arithmetic: its threads split one small product,
  * its per-call packing and setup, and the operand scan the BLAS path
  * needs (rval_all_finite) since BLAS may skip zero factors. This kernel
@@ -35,11 +35,17 @@ typedef struct F32Gemm {
  * are m of it apart. */
 static inline int64_t f32_gemm_a_lda(const F32Gemm *g) { return g->lda && !g->trans_a ? g->lda : g->k; }
 
-/* Whether this CPU runs the kernel (AVX-512F). */
+/* Whether this CPU runs the AVX-512 kernels (AVX-512F): the large
+ * products' (f32_gemm_kernel_big) and f64's. */
 bool f32_gemm_kernel_available(void);
+/* Whether this CPU runs the small products' kernels (f32_gemm_kernel,
+ * f32_gemm_pack_b, f32_gemm_kernel_packed): AVX-512F, or AVX2 and FMA
+ * (the same results bit for bit; $CXLA_CPU_GEMM_ISA=avx2 takes the AVX2
+ * ones where both run). */
+bool f32_gemm_small_available(void);
 
 /* Whether the kernel is the faster way for g on this CPU than BLAS:
- * available, and every product (one batch element) small (m, k <= 1024,
+ * f32_gemm_small_available, and every product (one batch element) small (m, k <= 1024,
  * m n k <= 2^27), or of 128 to 256 rows with k <= 2048 (any n). */
 bool f32_gemm_kernel_fits(const F32Gemm *g);
 
@@ -47,7 +53,7 @@ bool f32_gemm_kernel_fits(const F32Gemm *g);
  * (NULL pool: the caller's) by batch element and 64-column panel; each
  * element of C sums its products in contraction order with fused
  * multiply-adds, whatever the split. UNAVAILABLE where
- * f32_gemm_kernel_available is false. Runs with the caller's FTZ/DAZ
+ * f32_gemm_small_available is false. Runs with the caller's FTZ/DAZ
  * mode on every thread. */
 cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, float *c, RtPool *pool,
                             int nthreads);
@@ -59,7 +65,7 @@ cxla_status f32_gemm_kernel(const F32Gemm *g, const float *a, const float *b, fl
  * k, n and trans_b matter, m does not), f32_gemm_pack_b writes it (split
  * over at most nthreads of pool's threads), and f32_gemm_kernel_packed
  * runs g as f32_gemm_kernel does, bit for bit, reading B from its packed
- * form pb. UNAVAILABLE where f32_gemm_kernel_available is false. */
+ * form pb. UNAVAILABLE where f32_gemm_small_available is false. */
 int64_t f32_gemm_packed_floats(const F32Gemm *g);
 cxla_status f32_gemm_pack_b(const F32Gemm *g, const float *b, float *dst, RtPool *pool, int nthreads);
 cxla_status f32_gemm_kernel_packed(const F32Gemm *g, const float *a, const float *pb, float *c, RtPool *pool,

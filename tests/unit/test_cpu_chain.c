@@ -153,7 +153,10 @@ static char *module_text(int B, int M, int N, int K, int N2, bool tb1, bool tb2,
 }
 
 TEST(chains) {
-  if (!f32_gemm_kernel_available()) return; /* the chain runs on fgemm.c's kernel only */
+  if (!f32_gemm_small_available()) { /* the chain runs on fgemm.c's kernel only */
+    SKIP("this CPU lacks AVX-512F and AVX2");
+    return;
+  }
   /* B, M, N, K, N2: blocks of 131 rows over 203 (N = 1000), 6 doesn't
    * divide M; a batch of 64 (one kernel row per matrix); attention-like */
   const int shapes[][5] = {{2, 203, 1000, 37, 29}, {64, 5, 1000, 9, 3}, {3, 256, 512, 64, 64}};
@@ -263,7 +266,10 @@ static int64_t chain_rows_of(const char *text) {
  * results the interpreter's, bit for bit on 1 and 3 threads); masks that
  * keep other columns, or S on the select's false side, get no band. */
 TEST(chain_bands) {
-  if (!f32_gemm_kernel_available()) return;
+  if (!f32_gemm_small_available()) {
+    SKIP("this CPU lacks AVX-512F and AVX2");
+    return;
+  }
   typedef struct {
     const char *cmp;
     int ia, ib;

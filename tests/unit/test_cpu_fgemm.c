@@ -6,7 +6,8 @@
  *     both transpositions, batches, on one thread and on a pool of 3
  *     (also a product of few panels, its rows split into blocks),
  *     with NaN, infinities and 0 x inf (which must give NaN: no zero
- *     factor is skipped); skipped where the CPU lacks AVX-512;
+ *     factor is skipped); skipped where the CPU lacks AVX-512 and AVX2;
+ *     run again on the AVX2 kernels (CXLA_CPU_GEMM_ISA=avx2);
  *   - products whose A outgrows L2, run in units of several panels, and
  *     B that is its own packed panel (64 columns), bit for bit too;
  *   - strided A, B and C (F32Gemm.lda, ldb, ldc: a column prefix of
@@ -153,8 +154,8 @@ static bool run_shape(int64_t batch, int64_t m, int64_t n, int64_t k, bool ta, b
 }
 
 TEST(kernel_matches_plain_loop) {
-  if (!f32_gemm_kernel_available()) {
-    SKIP("this CPU lacks AVX-512F");
+  if (!f32_gemm_small_available()) {
+    SKIP("this CPU lacks AVX-512F and AVX2");
     return;
   }
   RtPool *pool = NULL;
@@ -229,8 +230,8 @@ TEST(kernel_matches_plain_loop) {
  * infinities and 0 x inf. Also B that is its own panel (64 columns,
  * not transposed: read in place, never packed) over many rows. */
 TEST(panel_groups_match_plain_loop) {
-  if (!f32_gemm_kernel_available()) {
-    SKIP("this CPU lacks AVX-512F");
+  if (!f32_gemm_small_available()) {
+    SKIP("this CPU lacks AVX-512F and AVX2");
     return;
   }
   RtPool *pool = NULL;
@@ -392,8 +393,8 @@ TEST(big_takes_large_products) {
  * canvas and B's storage overwritten before the product: it reads only the
  * packed form. */
 TEST(packed_b_matches_plain_loop) {
-  if (!f32_gemm_kernel_available()) {
-    SKIP("this CPU lacks AVX-512F");
+  if (!f32_gemm_small_available()) {
+    SKIP("this CPU lacks AVX-512F and AVX2");
     return;
   }
   RtPool *pool = NULL;
@@ -427,8 +428,8 @@ TEST(packed_b_matches_plain_loop) {
  * packs for itself and leaves it; the results are the unpacked kernel's,
  * bit for bit; rval_drop_packed forgets it. */
 TEST(packed_b_kept_on_the_value) {
-  if (!f32_gemm_kernel_available()) {
-    SKIP("this CPU lacks AVX-512F");
+  if (!f32_gemm_small_available()) {
+    SKIP("this CPU lacks AVX-512F and AVX2");
     return;
   }
   RtPool *pool = NULL;
@@ -660,7 +661,7 @@ TEST(kernel_takes_small_products_only) {
   F32Gemm small = {.batch = 32, .m = 256, .n = 256, .k = 256}, lstm = {.batch = 1, .m = 32, .n = 1024, .k = 256};
   F32Gemm big = {.batch = 1, .m = 1024, .n = 1024, .k = 1024}, tall = {.batch = 1, .m = 2048, .n = 4, .k = 4};
   F32Gemm deep = {.batch = 1, .m = 4, .n = 4, .k = 4096};
-  bool avail = f32_gemm_kernel_available();
+  bool avail = f32_gemm_small_available(), big_avail = f32_gemm_kernel_available();
   CHECK(f32_gemm_kernel_fits(&small) == avail);
   CHECK(f32_gemm_kernel_fits(&lstm) == avail);
   CHECK(!f32_gemm_kernel_fits(&big));
@@ -679,10 +680,10 @@ TEST(kernel_takes_small_products_only) {
    * n <= 4096): the MLP's down projection 256 x 512 x 2048 (its A, the
    * 2 MiB of activations, packed once per block of rows there), and
    * 256 x 1024 x 1024; k 1023 stays */
-  CHECK(!f32_gemm_kernel_fits(&mlp_down));
-  CHECK(f32_gemm_big_fits(&mlp_down) == avail);
+  CHECK(f32_gemm_kernel_fits(&mlp_down) == (avail && !big_avail));
+  CHECK(f32_gemm_big_fits(&mlp_down) == big_avail);
   F32Gemm k1024 = {.batch = 1, .m = 256, .n = 1024, .k = 1024}, k1023 = {.batch = 1, .m = 256, .n = 1024, .k = 1023};
-  CHECK(!f32_gemm_kernel_fits(&k1024));
+  CHECK(f32_gemm_kernel_fits(&k1024) == (avail && !big_avail));
   CHECK(f32_gemm_kernel_fits(&k1023) == avail);
   mlp_up.m = 257;
   mlp_down.k = 2049;
@@ -720,7 +721,7 @@ static bool program_case(const char *name, const char *text, bool want_fits) {
     fprintf(stderr, "%s: no GEMM plan for dot d\n", name);
     return false;
   }
-  if (fits != (want_fits && f32_gemm_kernel_available())) {
+  if (fits != (want_fits && f32_gemm_small_available())) {
     fprintf(stderr, "%s: kernel %s, want %s\n", name, fits ? "takes it" : "does not", want_fits ? "yes" : "no");
     return false;
   }
@@ -838,21 +839,23 @@ static bool run_strided_via(int64_t batch, int64_t m, int64_t n, int64_t k, int6
   return ok && bad == 0;
 }
 
+/* The small products' kernel, and the large ones' where the CPU runs
+ * it (AVX-512). */
 static bool run_strided(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t ldb, int64_t ldc, bool ta, bool tb,
                         RtPool *pool) {
   return run_strided_via(batch, m, n, k, 0, ldb, ldc, ta, tb, pool, false) &&
-         run_strided_via(batch, m, n, k, 0, ldb, ldc, ta, tb, pool, true);
+         (!f32_gemm_kernel_available() || run_strided_via(batch, m, n, k, 0, ldb, ldc, ta, tb, pool, true));
 }
 
 static bool run_strided_a(int64_t batch, int64_t m, int64_t n, int64_t k, int64_t lda, int64_t ldb, int64_t ldc,
                           bool ta, bool tb, RtPool *pool) {
   return run_strided_via(batch, m, n, k, lda, ldb, ldc, ta, tb, pool, false) &&
-         run_strided_via(batch, m, n, k, lda, ldb, ldc, ta, tb, pool, true);
+         (!f32_gemm_kernel_available() || run_strided_via(batch, m, n, k, lda, ldb, ldc, ta, tb, pool, true));
 }
 
 TEST(kernel_strided_b_and_c) {
-  if (!f32_gemm_kernel_available()) {
-    SKIP("this CPU lacks AVX-512F");
+  if (!f32_gemm_small_available()) {
+    SKIP("this CPU lacks AVX-512F and AVX2");
     return;
   }
   RtPool *pool = NULL;
@@ -873,6 +876,23 @@ TEST(kernel_strided_b_and_c) {
   rt_pool_destroy(pool);
 }
 
+/* The small products' tests again on the AVX2 kernels
+ * (CXLA_CPU_GEMM_ISA=avx2; the same kernels where the CPU has no
+ * AVX-512): bit for bit the same plain loops. */
+#define AVX2_TOO(name)                        \
+  TEST(name##_avx2) {                         \
+    setenv("CXLA_CPU_GEMM_ISA", "avx2", 1);   \
+    name();                                   \
+    unsetenv("CXLA_CPU_GEMM_ISA");            \
+  }
+AVX2_TOO(kernel_matches_plain_loop)
+AVX2_TOO(panel_groups_match_plain_loop)
+AVX2_TOO(packed_b_matches_plain_loop)
+AVX2_TOO(packed_b_kept_on_the_value)
+AVX2_TOO(loop_weights_packed_once)
+AVX2_TOO(kernel_strided_b_and_c)
+AVX2_TOO(programs_vs_interpreter)
+
 int main(void) {
   RUN(kernel_matches_plain_loop);
   RUN(panel_groups_match_plain_loop);
@@ -887,5 +907,12 @@ int main(void) {
   RUN(finite_scan_over_threads);
   RUN(kernel_takes_small_products_only);
   RUN(programs_vs_interpreter);
+  RUN(kernel_matches_plain_loop_avx2);
+  RUN(panel_groups_match_plain_loop_avx2);
+  RUN(packed_b_matches_plain_loop_avx2);
+  RUN(packed_b_kept_on_the_value_avx2);
+  RUN(loop_weights_packed_once_avx2);
+  RUN(kernel_strided_b_and_c_avx2);
+  RUN(programs_vs_interpreter_avx2);
   return test_summary(__FILE__);
 }
