@@ -196,6 +196,9 @@ LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, con
   em_scope_push(e);
   l->outer_long_chain = e->long_chain;
   e->long_chain = 0;
+  l->trip = LLVMIsAConstantInt(lo) && LLVMIsAConstantInt(hi)
+                ? LLVMConstIntGetSExtValue(hi) - LLVMConstIntGetSExtValue(lo)
+                : -1;
   return LLVMBuildLoad2(e->b, cg->i64, l->iv_slot, "i");
 }
 
@@ -227,6 +230,27 @@ static void interleave(Em *e, LLVMValueRef br, int n) {
   loop_hints(e, br, &node, 1);
 }
 
+/* The f32 lanes of the host's widest vectors (what LLVM's vectorizer
+ * uses: prefer_wide_vectors). */
+static int host_f32_lanes(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (__builtin_cpu_supports("avx512f")) return 16;
+  if (__builtin_cpu_supports("avx2")) return 8;
+#endif
+  return 4;
+}
+
+/* The interleave count for a loop of `trip` iterations (-1: unknown)
+ * computing long chains (Em.long_chain n): n, but no more vectors than
+ * the loop has elements, or the vector loop never runs and every element
+ * takes the scalar remainder (an RNN step's tanh over rows of 32 on
+ * AVX2: 8 vectors of 8 asked for, all 32 scalar). */
+static int chain_interleave(int n, int64_t trip) {
+  if (trip < 0) return n;
+  int64_t fit = trip / host_f32_lanes();
+  return fit < 1 ? 1 : fit < n ? (int)fit : n;
+}
+
 /* Asks LLVM to leave the loop whose latch is br as it is: neither
  * vectorized nor unrolled (Em.plain_loop). */
 static void keep_plain(Em *e, LLVMValueRef br) {
@@ -245,7 +269,7 @@ void em_loop_end(Em *e, Loop *l) {
   LLVMBuildStore(e->b, LLVMBuildNSWAdd(e->b, iv, em_i64(e, 1), ""), l->iv_slot);
   LLVMValueRef br = LLVMBuildBr(e->b, l->cond);
   if (e->plain_loop) keep_plain(e, br);
-  else if (e->long_chain) interleave(e, br, e->long_chain);
+  else if (e->long_chain) interleave(e, br, chain_interleave(e->long_chain, l->trip));
   e->plain_loop = false;
   e->long_chain = l->outer_long_chain;
   LLVMPositionBuilderAtEnd(e->b, l->exit);

@@ -178,6 +178,7 @@ typedef struct Loop {
   LLVMValueRef iv_slot;
   LLVMBasicBlockRef cond, body, exit;
   int outer_long_chain; /* Em.long_chain when the loop began */
+  int64_t trip;         /* its trip count where lo and hi are constants, else -1 */
 } Loop;
 /* for (iv = lo; iv < hi; iv++): returns iv in the body block (scope pushed). */
 LLVMValueRef em_loop_begin(Em *e, Loop *l, LLVMValueRef lo, LLVMValueRef hi, const char *name);

@@ -383,6 +383,53 @@ TEST(row_kernels) {
   CHECK(check_rows("layernorm", LAYERNORM("1024", "4096", "4096"), LAYERNORM("4", "4096", "4096"), 4, 4096, true));
 }
 
+/* A long chain (tanh) in a loop of few elements (an RNN step: rows of
+ * 32 after a product) asks LLVM to interleave no more vectors than the
+ * loop has elements: 8 vectors of 8 or 16 lanes would need 64 or 128, and
+ * every element would take the scalar remainder loop. Checked on the
+ * interleave counts in the emitted IR (each times the host's f32 lanes
+ * at most 32), and the results against the interpreter. */
+TEST(short_rows_interleave) {
+  static const char *text = "HloModule m\n\nENTRY e {\n"
+                            "  h = f32[8,32] parameter(0)\n  w = f32[32,32] parameter(1)\n"
+                            "  b = f32[32] parameter(2)\n"
+                            "  d = f32[8,32] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
+                            "  bb = f32[8,32] broadcast(b), dimensions={1}\n  a = f32[8,32] add(d, bb)\n"
+                            "  ROOT t = f32[8,32] tanh(a)\n}\n";
+  int lanes = 4;
+#if defined(__x86_64__) && defined(__GNUC__)
+  lanes = __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4;
+#endif
+  char dir[] = "/tmp/cxla_stream_XXXXXX";
+  CHECK(mkdtemp(dir) != NULL);
+  Run r;
+  Literal *want = NULL, *got = NULL;
+  cxla_status s = run_open(&r, "short_rows", text, false, dir);
+  if (!s) s = cxla_interp_run(r.m, r.args, r.m->entry->nparams, &want);
+  if (!s) s = run_execute(&r, &got);
+  CHECK_OK(s);
+  if (want && got) CHECK(cpu_vs_interp_close("short_rows", want, got, false));
+  char path[256], line[4096];
+  snprintf(path, sizeof path, "%s/llvm_before_opt.ll", dir);
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL);
+  int hints = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    const char *k = strstr(line, "llvm.loop.interleave.count\", i32 ");
+    if (!k) continue;
+    int n = atoi(k + strlen("llvm.loop.interleave.count\", i32 "));
+    hints++;
+    if (n * lanes > 32) fprintf(stderr, "short_rows: interleave count %d of %d lanes over 32 elements\n", n, lanes);
+    CHECK(n * lanes <= 32);
+  }
+  CHECK(hints > 0); /* the tanh's loop asked for some */
+  if (f) fclose(f);
+  nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+  literal_free(want);
+  literal_free(got);
+  run_close(&r);
+}
+
 int main(void) {
   RUN(one_dimensional);
   RUN(rows);
@@ -390,5 +437,6 @@ int main(void) {
   RUN(row_kernels);
   RUN(one_copy);
   RUN(unaligned_result);
+  RUN(short_rows_interleave);
   return test_summary(__FILE__);
 }
