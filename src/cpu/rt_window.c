@@ -33,7 +33,7 @@
  *                          order of reduce-window-rewriter's tree (what the
  *                          interpreter computes on the rewritten module,
  *                          bit for bit, and XLA:CPU), in O(N): rows of 16
- *                          scanned 16 at a time (one per vector lane), the
+ *                          scanned 16 at a time (one per vector lane; 8 on AVX2), the
  *                          carries' levels serial, rows and combining split
  *                          over the threads. The cpu backend's optimizer
  *                          keeps these scans (PassContext.keep_scans).
@@ -379,11 +379,35 @@ static int64_t scan_need(int64_t m, int64_t inner) {
     TR_ROUND(v, 1, TR_LO1, TR_HI1)                                                                     \
   } while (0)
 
-/* Vectors of 16 elements per type, and their unaligned forms for loads
- * and stores at any element's address. */
+/* An 8 x 8 block of 8-lane vectors v[0..7] transposed in place (the
+ * AVX2 variants' half blocks, below): rounds h = 4, 2, 1 as TRANSPOSE16's. */
+#define T8_LO4 0, 1, 2, 3, 8, 9, 10, 11
+#define T8_HI4 4, 5, 6, 7, 12, 13, 14, 15
+#define T8_LO2 0, 1, 8, 9, 4, 5, 12, 13
+#define T8_HI2 2, 3, 10, 11, 6, 7, 14, 15
+#define T8_LO1 0, 8, 2, 10, 4, 12, 6, 14
+#define T8_HI1 1, 9, 3, 11, 5, 13, 7, 15
+#define T8_ROUND(v, h, LO, HI)                                                                         \
+  _Pragma("GCC unroll 4") for (int p_ = 0; p_ < 4; p_++) {                                             \
+    int i_ = (p_ / (h)) * 2 * (h) + p_ % (h);                                                          \
+    __typeof__((v)[0]) a_ = (v)[i_], b_ = (v)[i_ + (h)];                                               \
+    (v)[i_] = __builtin_shufflevector(a_, b_, LO);                                                     \
+    (v)[i_ + (h)] = __builtin_shufflevector(a_, b_, HI);                                               \
+  }
+#define TRANSPOSE8(v)                                                                                  \
+  do {                                                                                                 \
+    T8_ROUND(v, 4, T8_LO4, T8_HI4)                                                                     \
+    T8_ROUND(v, 2, T8_LO2, T8_HI2)                                                                     \
+    T8_ROUND(v, 1, T8_LO1, T8_HI1)                                                                     \
+  } while (0)
+
+/* Vectors of 16 (and 8) elements per type, and their unaligned forms for
+ * loads and stores at any element's address. */
 #define SCAN_VEC(P, T)                                                                                 \
   typedef T P##x16 __attribute__((vector_size(kScanB * sizeof(T))));                                   \
-  typedef T P##u16 __attribute__((vector_size(kScanB * sizeof(T)), aligned(sizeof(T)), may_alias));
+  typedef T P##u16 __attribute__((vector_size(kScanB * sizeof(T)), aligned(sizeof(T)), may_alias));    \
+  typedef T P##x8 __attribute__((vector_size(8 * sizeof(T))));                                         \
+  typedef T P##u8 __attribute__((vector_size(8 * sizeof(T)), aligned(sizeof(T)), may_alias));
 SCAN_VEC(f32, float)
 SCAN_VEC(f64, double)
 SCAN_VEC(s32, int32_t)
@@ -393,7 +417,7 @@ SCAN_VEC(s64, int64_t)
 #define LANEWISE(OP)                                                                                   \
   ({                                                                                                   \
     __typeof__(a) r_;                                                                                  \
-    for (int l_ = 0; l_ < kScanB; l_++) r_[l_] = OP(a[l_], b[l_]);                                     \
+    for (int l_ = 0; l_ < (int)(sizeof a / sizeof a[0]); l_++) r_[l_] = OP(a[l_], b[l_]);              \
     r_;                                                                                                \
   })
 
@@ -417,7 +441,7 @@ SCAN_VEC(s64, int64_t)
  *              levels above, serial).
  * A line is read twice (totals, final) and written once; with one lane
  * (inner = 1), 16 rows at a time are transposed into the vector lanes. */
-#define SCAN_DEFS(S, T, OP, V, U, VOP, UNR)                                                                   \
+#define SCAN_DEFS(S, T, OP, V, U, V8, U8, VOP, UNR)                                                                   \
   static inline __attribute__((always_inline)) void S##_direct(const T *x, int64_t xs, T *o, int64_t os,  \
                                                                int64_t n, int64_t lanes, bool fwd,       \
                                                                T init) {                                 \
@@ -435,9 +459,25 @@ SCAN_VEC(s64, int64_t)
     }                                                                                                    \
   }                                                                                                      \
   static inline __attribute__((always_inline)) void S##_totals(const T *x, T *col, int64_t n, int64_t in, \
-                                                               int64_t r0, int64_t r1, T init) {         \
+                                                               int64_t r0, int64_t r1, T init,           \
+                                                               const bool half) {                        \
     int64_t r = r0;                                                                                      \
-    if (in == 1)                                                                                         \
+    if (in == 1 && half)                                                                                 \
+      /* 8 rows at a time, each a lane of 8-lane vectors (16 of them: the                               \
+       * row's elements), as the 16-row blocks below are 16 lanes */                                     \
+      for (; r + 8 <= r1 && (r + 8) * kScanB <= n; r += 8) {                                             \
+        V8 v[kScanB];                                                                                    \
+        UNR for (int q = 0; q < 8; q++) {                                                                \
+          v[q] = *(const U8 *)(x + (r + q) * kScanB);                                                    \
+          v[8 + q] = *(const U8 *)(x + (r + q) * kScanB + 8);                                            \
+        }                                                                                                \
+        TRANSPOSE8(v);                                                                                   \
+        TRANSPOSE8(v + 8);                                                                               \
+        V8 acc = VAPPLY(V8, VOP, (V8){0} + init, v[0]);                                                  \
+        UNR for (int k = 1; k < kScanB; k++) acc = VAPPLY(V8, VOP, acc, v[k]);                           \
+        *(U8 *)(col + r) = acc;                                                                          \
+      }                                                                                                  \
+    else if (in == 1)                                                                                    \
       for (; r + kScanB <= r1 && (r + kScanB) * kScanB <= n; r += kScanB) {                              \
         V v[kScanB];                                                                                     \
         UNR for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
@@ -460,9 +500,35 @@ SCAN_VEC(s64, int64_t)
   }                                                                                                      \
   static inline __attribute__((always_inline)) void S##_final(const T *x, T *o, const T *carry, T *pad,   \
                                                               int64_t n, int64_t in, int64_t r0,          \
-                                                              int64_t r1, bool fwd, T init) {            \
+                                                              int64_t r1, bool fwd, T init,              \
+                                                              const bool half) {                         \
     int64_t r = r0;                                                                                      \
-    if (in == 1)                                                                                         \
+    if (in == 1 && half)                                                                                 \
+      for (; r + 8 <= r1 && (r + 8) * kScanB <= n; r += 8) {                                             \
+        V8 v[kScanB], u[kScanB], iv = (V8){0} + init, c = *(const U8 *)(carry + r);                      \
+        UNR for (int q = 0; q < 8; q++) {                                                                \
+          v[q] = *(const U8 *)(x + (r + q) * kScanB);                                                    \
+          v[8 + q] = *(const U8 *)(x + (r + q) * kScanB + 8);                                            \
+        }                                                                                                \
+        TRANSPOSE8(v);                                                                                   \
+        TRANSPOSE8(v + 8);                                                                               \
+        if (fwd) {                                                                                       \
+          u[0] = VAPPLY(V8, VOP, iv, v[0]);                                                              \
+          UNR for (int k = 1; k < kScanB; k++) u[k] = VAPPLY(V8, VOP, u[k - 1], v[k]);                   \
+        } else                                                                                           \
+          UNR for (int i = 0; i < kScanB; i++) {                                                         \
+            u[i] = VAPPLY(V8, VOP, iv, v[i]);                                                            \
+            UNR for (int k = i + 1; k < kScanB; k++) u[i] = VAPPLY(V8, VOP, u[i], v[k]);                 \
+          }                                                                                              \
+        UNR for (int k = 0; k < kScanB; k++) u[k] = VAPPLY(V8, VOP, u[k], c);                            \
+        TRANSPOSE8(u);                                                                                   \
+        TRANSPOSE8(u + 8);                                                                               \
+        UNR for (int q = 0; q < 8; q++) {                                                                \
+          *(U8 *)(o + (r + q) * kScanB) = u[q];                                                          \
+          *(U8 *)(o + (r + q) * kScanB + 8) = u[8 + q];                                                  \
+        }                                                                                                \
+      }                                                                                                  \
+    else if (in == 1)                                                                                    \
       for (; r + kScanB <= r1 && (r + kScanB) * kScanB <= n; r += kScanB) {                              \
         V v[kScanB], u[kScanB], iv = (V){0} + init, c = *(const U *)(carry + r);                         \
         UNR for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
@@ -513,7 +579,7 @@ SCAN_VEC(s64, int64_t)
    * the carries of the one above), shifted. */                             \
   static inline __attribute__((always_inline)) void S##_carries(const T *col, T *carry, int64_t m,        \
                                                                 int64_t in, bool fwd, T init,            \
-                                                                T *scratch) {                            \
+                                                                T *scratch, const bool half) {           \
     const T *a[kScanLevels];                                                                             \
     T *sc[kScanLevels];                                                                                  \
     int64_t len[kScanLevels];                                                                            \
@@ -522,7 +588,7 @@ SCAN_VEC(s64, int64_t)
     a[0] = col, len[0] = m;                                                                              \
     while (len[K] > kScanB) {                                                                            \
       int64_t c = (len[K] + kScanB - 1) / kScanB;                                                        \
-      S##_totals(a[K], w, len[K], in, 0, c, init);                                                       \
+      S##_totals(a[K], w, len[K], in, 0, c, init, half);                                                 \
       a[K + 1] = w, len[K + 1] = c, w += c * in;                                                         \
       K++;                                                                                               \
     }                                                                                                    \
@@ -535,7 +601,7 @@ SCAN_VEC(s64, int64_t)
       S##_shift(sc[k + 1], c, len[k + 1], in, fwd, init);                                                \
       sc[k] = k ? w : s0;                                                                                \
       if (k) w += len[k] * in;                                                                           \
-      S##_final(a[k], sc[k], c, pad, len[k], in, 0, len[k + 1], fwd, init);                              \
+      S##_final(a[k], sc[k], c, pad, len[k], in, 0, len[k + 1], fwd, init, half);                        \
     }                                                                                                    \
     S##_shift(s0, carry, m, in, fwd, init);                                                              \
   }
@@ -554,22 +620,22 @@ SCAN_VEC(s64, int64_t)
 #define OP_IMAX(a, b) ((a) > (b) ? (a) : (b))
 #define OP_IMIN(a, b) ((a) < (b) ? (a) : (b))
 
-SCAN_DEFS(f32_add, float, OP_SUM, f32x16, f32u16, a + b, SCAN_UNROLL)
-SCAN_DEFS(f32_mul, float, OP_PROD, f32x16, f32u16, a * b, SCAN_UNROLL)
-SCAN_DEFS(f32_max, float, fmax_interp, f32x16, f32u16, LANEWISE(fmax_interp), )
-SCAN_DEFS(f32_min, float, fmin_interp, f32x16, f32u16, LANEWISE(fmin_interp), )
-SCAN_DEFS(f64_add, double, OP_SUM, f64x16, f64u16, a + b, SCAN_UNROLL)
-SCAN_DEFS(f64_mul, double, OP_PROD, f64x16, f64u16, a * b, SCAN_UNROLL)
-SCAN_DEFS(f64_max, double, dmax_interp, f64x16, f64u16, LANEWISE(dmax_interp), )
-SCAN_DEFS(f64_min, double, dmin_interp, f64x16, f64u16, LANEWISE(dmin_interp), )
-SCAN_DEFS(s32_add, int32_t, OP_USUM32, s32x16, s32u16, LANEWISE(OP_USUM32), )
-SCAN_DEFS(s32_mul, int32_t, OP_UPROD32, s32x16, s32u16, LANEWISE(OP_UPROD32), )
-SCAN_DEFS(s32_max, int32_t, OP_IMAX, s32x16, s32u16, LANEWISE(OP_IMAX), )
-SCAN_DEFS(s32_min, int32_t, OP_IMIN, s32x16, s32u16, LANEWISE(OP_IMIN), )
-SCAN_DEFS(s64_add, int64_t, OP_USUM64, s64x16, s64u16, LANEWISE(OP_USUM64), )
-SCAN_DEFS(s64_mul, int64_t, OP_UPROD64, s64x16, s64u16, LANEWISE(OP_UPROD64), )
-SCAN_DEFS(s64_max, int64_t, OP_IMAX, s64x16, s64u16, LANEWISE(OP_IMAX), )
-SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN), )
+SCAN_DEFS(f32_add, float, OP_SUM, f32x16, f32u16, f32x8, f32u8, a + b, SCAN_UNROLL)
+SCAN_DEFS(f32_mul, float, OP_PROD, f32x16, f32u16, f32x8, f32u8, a * b, SCAN_UNROLL)
+SCAN_DEFS(f32_max, float, fmax_interp, f32x16, f32u16, f32x8, f32u8, LANEWISE(fmax_interp), )
+SCAN_DEFS(f32_min, float, fmin_interp, f32x16, f32u16, f32x8, f32u8, LANEWISE(fmin_interp), )
+SCAN_DEFS(f64_add, double, OP_SUM, f64x16, f64u16, f64x8, f64u8, a + b, SCAN_UNROLL)
+SCAN_DEFS(f64_mul, double, OP_PROD, f64x16, f64u16, f64x8, f64u8, a * b, SCAN_UNROLL)
+SCAN_DEFS(f64_max, double, dmax_interp, f64x16, f64u16, f64x8, f64u8, LANEWISE(dmax_interp), )
+SCAN_DEFS(f64_min, double, dmin_interp, f64x16, f64u16, f64x8, f64u8, LANEWISE(dmin_interp), )
+SCAN_DEFS(s32_add, int32_t, OP_USUM32, s32x16, s32u16, s32x8, s32u8, LANEWISE(OP_USUM32), )
+SCAN_DEFS(s32_mul, int32_t, OP_UPROD32, s32x16, s32u16, s32x8, s32u8, LANEWISE(OP_UPROD32), )
+SCAN_DEFS(s32_max, int32_t, OP_IMAX, s32x16, s32u16, s32x8, s32u8, LANEWISE(OP_IMAX), )
+SCAN_DEFS(s32_min, int32_t, OP_IMIN, s32x16, s32u16, s32x8, s32u8, LANEWISE(OP_IMIN), )
+SCAN_DEFS(s64_add, int64_t, OP_USUM64, s64x16, s64u16, s64x8, s64u8, LANEWISE(OP_USUM64), )
+SCAN_DEFS(s64_mul, int64_t, OP_UPROD64, s64x16, s64u16, s64x8, s64u8, LANEWISE(OP_UPROD64), )
+SCAN_DEFS(s64_max, int64_t, OP_IMAX, s64x16, s64u16, s64x8, s64u8, LANEWISE(OP_IMAX), )
+SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, s64x8, s64u8, LANEWISE(OP_IMIN), )
 
 /* The output line l's first scanned element. */
 #define SCAN_LINE_OUT(p, T, l) \
@@ -578,7 +644,7 @@ SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN), )
 /* The phases, over units: 0 (n <= 16) lines [lo, hi) scanned directly;
  * 1 groups of 16 rows (line = unit / groups): the rows' totals; 2 lines:
  * carries; 3 groups: rows scanned and combined. */
-#define SCAN_PHASE_ONE(S, T)                                                                             \
+#define SCAN_PHASE_ONE(S, T, HALF)                                                                       \
   do {                                                                                                   \
     T init_;                                                                                             \
     memcpy(&init_, p->init, sizeof init_);                                                               \
@@ -592,10 +658,13 @@ SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN), )
       if (r1_ > p->cols) r1_ = p->cols;                                                                  \
       switch (phase) {                                                                                   \
       case 0: S##_direct(x_, in_, o_, in_, n_, in_, p->fwd, init_); break;                               \
-      case 1: S##_totals(x_, col_, n_, in_, r0_, r1_, init_); break;                                     \
-      case 2: S##_carries(col_, carry_, p->cols, in_, p->fwd, init_, (T *)p->scratch + l_ * p->need); break; \
+      case 1: S##_totals(x_, col_, n_, in_, r0_, r1_, init_, HALF); break;                               \
+      case 2:                                                                                            \
+        S##_carries(col_, carry_, p->cols, in_, p->fwd, init_, (T *)p->scratch + l_ * p->need, HALF);    \
+        break;                                                                                           \
       default:                                                                                           \
-        S##_final(x_, o_, carry_, (T *)p->pad + l_ * 2 * kScanB * in_, n_, in_, r0_, r1_, p->fwd, init_); \
+        S##_final(x_, o_, carry_, (T *)p->pad + l_ * 2 * kScanB * in_, n_, in_, r0_, r1_, p->fwd, init_, \
+                  HALF);                                                                                 \
         break;                                                                                           \
       }                                                                                                  \
     }                                                                                                    \
@@ -606,10 +675,10 @@ SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN), )
  * per instruction set made it large enough that gcc's PRE and dataflow
  * passes (superlinear in a function's size) took 190 s on this file; split,
  * 95 s. */
-#define SCAN_FN(S, T, suffix, attr)                                                                  \
+#define SCAN_FN(S, T, suffix, attr, HALF)                                                              \
   attr __attribute__((noinline)) static void S##_phase_##suffix(const Scan *p, int phase, int64_t lo, \
                                                                 int64_t hi) {                       \
-    SCAN_PHASE_ONE(S, T);                                                                          \
+    SCAN_PHASE_ONE(S, T, HALF);                                                                    \
   }
 
 #define SCAN_TYPE(P, suffix)                                                                         \
@@ -620,17 +689,17 @@ SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN), )
   default: P##_min_phase_##suffix(p, phase, lo, hi); break;                                          \
   }
 
-#define SCAN_TYPE_FNS(P, T, suffix, attr)                                                            \
-  SCAN_FN(P##_add, T, suffix, attr)                                                                  \
-  SCAN_FN(P##_mul, T, suffix, attr)                                                                  \
-  SCAN_FN(P##_max, T, suffix, attr)                                                                  \
-  SCAN_FN(P##_min, T, suffix, attr)
+#define SCAN_TYPE_FNS(P, T, suffix, attr, HALF)                                                        \
+  SCAN_FN(P##_add, T, suffix, attr, HALF)                                                                \
+  SCAN_FN(P##_mul, T, suffix, attr, HALF)                                                                \
+  SCAN_FN(P##_max, T, suffix, attr, HALF)                                                                \
+  SCAN_FN(P##_min, T, suffix, attr, HALF)
 
-#define SCAN_VARIANT(suffix, attr)                                                                   \
-  SCAN_TYPE_FNS(f32, float, suffix, attr)                                                            \
-  SCAN_TYPE_FNS(f64, double, suffix, attr)                                                           \
-  SCAN_TYPE_FNS(s32, int32_t, suffix, attr)                                                          \
-  SCAN_TYPE_FNS(s64, int64_t, suffix, attr)                                                          \
+#define SCAN_VARIANT(suffix, attr, HALF)                                                               \
+  SCAN_TYPE_FNS(f32, float, suffix, attr, HALF)                                                            \
+  SCAN_TYPE_FNS(f64, double, suffix, attr, HALF)                                                           \
+  SCAN_TYPE_FNS(s32, int32_t, suffix, attr, HALF)                                                          \
+  SCAN_TYPE_FNS(s64, int64_t, suffix, attr, HALF)                                                          \
   attr static void scan_phase_##suffix(const Scan *p, int phase, int64_t lo, int64_t hi) {          \
     switch (p->t) {                                                                                  \
     case T_F32: SCAN_TYPE(f32, suffix); break;                                                       \
@@ -639,10 +708,13 @@ SCAN_DEFS(s64_min, int64_t, OP_IMIN, s64x16, s64u16, LANEWISE(OP_IMIN), )
     default: SCAN_TYPE(s64, suffix); break;                                                          \
     }                                                                                                \
   }
-SCAN_VARIANT(base, )
+SCAN_VARIANT(base, , 0)
 #if defined(__x86_64__)
-SCAN_VARIANT(avx2, __attribute__((target("avx2,fma"))))
-SCAN_VARIANT(avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))))
+/* AVX2: blocks of 8 rows in 8-lane vectors (16 ymm registers hold one;
+ * 16 rows in 16-lane vectors, 32 of them, spilled: cumsum of f32[1M] on
+ * a Zen 2 1.32 -> 0.30 ms, torch 1.17) */
+SCAN_VARIANT(avx2, __attribute__((target("avx2,fma"))), 1)
+SCAN_VARIANT(avx512, __attribute__((target("avx512f,avx512dq,avx512vl,avx512bw,avx2,fma"))), 0)
 #endif
 
 
