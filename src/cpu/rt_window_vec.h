@@ -11,7 +11,8 @@
  *   RWV_SFX    the variant's suffix (base, avx2, avx512)
  *   RWV_ATTR   its function attributes (the target)
  *   RWV_NTS    1 where its pooling and depthwise outputs may be stored
- *              non-temporally (RWV_VL 16: 64-byte aligned stores), else 0
+ *              non-temporally (RWV_VL 16 or 8: 64- or 32-byte aligned
+ *              stores), else 0
  *   RWV_FENCE  what orders those stores when a slice is done
  * It defines dw_rows_SFX, pool_rows_SFX and selscat_rows_SFX and undefines
  * its macros. Each lane computes what the scalar loops compute, in the
@@ -30,9 +31,14 @@ typedef float f32u __attribute__((vector_size(VL * 4), aligned(4), may_alias));
 
 /* A non-temporal store of *v to a 64-byte aligned address where the
  * variant streams (RWV_NTS), else a plain store. */
-#if RWV_NTS
+#if RWV_NTS && RWV_VL == 16
 static inline __attribute__((target("avx512f"))) void RWV(nt_store)(float *dst, const f32v *v) {
   _mm512_stream_ps(dst, (__m512)*v);
+}
+#define RWV_NT_STORE(dst, v) RWV(nt_store)((dst), (v))
+#elif RWV_NTS
+static inline __attribute__((target("avx"))) void RWV(nt_store)(float *dst, const f32v *v) {
+  _mm256_stream_ps(dst, (__m256)*v);
 }
 #define RWV_NT_STORE(dst, v) RWV(nt_store)((dst), (v))
 #else
