@@ -84,22 +84,12 @@ DK_TGT static inline __attribute__((always_inline)) void tile_body(const int nv,
   }
 }
 
-typedef void (*TileFn)(int64_t ntaps, int64_t cc, const float *const *px, const float *const *wt, float *ab,
-                       int64_t ldb, bool first);
-
-#define DC_TILE(NV, WB)                                                                                   \
-  DK_TGT static void tile_##NV##_##WB(int64_t ntaps, int64_t cc, const float *const *px, const float *const *wt, \
-                                      float *ab, int64_t ldb, bool first) {                               \
-    tile_body(NV, WB, ntaps, cc, px, wt, ab, ldb, first);                                                 \
-  }
-#define DC_TILES(NV) DC_TILE(NV, 1) DC_TILE(NV, 2) DC_TILE(NV, 3) DC_TILE(NV, 4) DC_TILE(NV, 5) DC_TILE(NV, 6)
-DC_TILES(1)
-DC_TILES(2)
-DC_TILES(3)
-DC_TILES(4)
-#define DC_ROW(NV) {tile_##NV##_1, tile_##NV##_2, tile_##NV##_3, tile_##NV##_4, tile_##NV##_5, tile_##NV##_6}
+DC_TILES_6(1)
+DC_TILES_6(2)
+DC_TILES_6(3)
+DC_TILES_6(4)
 /* dk_tiles[nv][wb - 1] */
-static const TileFn dk_tiles[5][WB_MAX] = {{0}, DC_ROW(1), DC_ROW(2), DC_ROW(3), DC_ROW(4)};
+static const TileFn dk_tiles[5][WB_MAX] = {{0}, {DC_ROW6(1)}, {DC_ROW6(2)}, {DC_ROW6(3)}, {DC_ROW6(4)}};
 
 #include "cpu/dconv_kern.h"
 

@@ -25,7 +25,7 @@ typedef __m512 V16;
  * most 24 registers, the rest for weights. */
 static const int dk_wb_of_nv[5] = {0, 12, 10, 8, 6};
 
-/* One strip: wb pixels x nv vectors of sums over ntaps taps of cc input
+/* One strip (TileFn, dconv_impl.h): wb pixels x nv vectors of sums over ntaps taps of cc input
  * features each. px[t * wb + j]: pixel j's input features of tap t;
  * wt[t]: tap t's weights ([cc][nv * 16]). The sums start at 0 (first) or
  * at ab (row stride ldb) and end there. */
@@ -54,15 +54,6 @@ DK_TGT static inline __attribute__((always_inline)) void tile_body(const int nv,
     _Pragma("GCC unroll 4") for (int v = 0; v < nv; v++) _mm512_storeu_ps(ab + j * ldb + 16 * v, acc[j][v]);
 }
 
-typedef void (*TileFn)(int64_t ntaps, int64_t cc, const float *const *px, const float *const *wt, float *ab,
-                       int64_t ldb, bool first);
-
-#define DC_TILE(NV, WB)                                                                                   \
-  DK_TGT static void tile_##NV##_##WB(int64_t ntaps, int64_t cc, const float *const *px, const float *const *wt, \
-                                      float *ab, int64_t ldb, bool first) {                               \
-    tile_body(NV, WB, ntaps, cc, px, wt, ab, ldb, first);                                                 \
-  }
-#define DC_TILES_6(NV) DC_TILE(NV, 1) DC_TILE(NV, 2) DC_TILE(NV, 3) DC_TILE(NV, 4) DC_TILE(NV, 5) DC_TILE(NV, 6)
 #define DC_TILES_8(NV) DC_TILES_6(NV) DC_TILE(NV, 7) DC_TILE(NV, 8)
 #define DC_TILES_10(NV) DC_TILES_8(NV) DC_TILE(NV, 9) DC_TILE(NV, 10)
 #define DC_TILES_12(NV) DC_TILES_10(NV) DC_TILE(NV, 11) DC_TILE(NV, 12)
@@ -71,7 +62,6 @@ DC_TILES_10(2)
 DC_TILES_8(3)
 DC_TILES_6(4)
 
-#define DC_ROW6(NV) tile_##NV##_1, tile_##NV##_2, tile_##NV##_3, tile_##NV##_4, tile_##NV##_5, tile_##NV##_6
 #define DC_ROW8(NV) DC_ROW6(NV), tile_##NV##_7, tile_##NV##_8
 #define DC_ROW10(NV) DC_ROW8(NV), tile_##NV##_9, tile_##NV##_10
 #define DC_ROW12(NV) DC_ROW10(NV), tile_##NV##_11, tile_##NV##_12

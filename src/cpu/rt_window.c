@@ -364,8 +364,9 @@ static int64_t scan_need(int64_t m, int64_t inner) {
 #define TR_HI2 2, 3, 18, 19, 6, 7, 22, 23, 10, 11, 26, 27, 14, 15, 30, 31
 #define TR_LO1 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30
 #define TR_HI1 1, 17, 3, 19, 5, 21, 7, 23, 9, 25, 11, 27, 13, 29, 15, 31
-#define TR_ROUND(v, h, LO, HI)                                                                         \
-  _Pragma("GCC unroll 8") for (int p_ = 0; p_ < 8; p_++) {                                                                     \
+/* One round over the npairs pairs of vectors h apart (2 npairs vectors). */
+#define TR_ROUND(v, npairs, h, LO, HI)                                                                 \
+  _Pragma("GCC unroll 8") for (int p_ = 0; p_ < (npairs); p_++) {                                      \
     int i_ = (p_ / (h)) * 2 * (h) + p_ % (h);                                                          \
     __typeof__((v)[0]) a_ = (v)[i_], b_ = (v)[i_ + (h)];                                               \
     (v)[i_] = __builtin_shufflevector(a_, b_, LO);                                                     \
@@ -373,10 +374,10 @@ static int64_t scan_need(int64_t m, int64_t inner) {
   }
 #define TRANSPOSE16(v)                                                                                 \
   do {                                                                                                 \
-    TR_ROUND(v, 8, TR_LO8, TR_HI8)                                                                     \
-    TR_ROUND(v, 4, TR_LO4, TR_HI4)                                                                     \
-    TR_ROUND(v, 2, TR_LO2, TR_HI2)                                                                     \
-    TR_ROUND(v, 1, TR_LO1, TR_HI1)                                                                     \
+    TR_ROUND(v, 8, 8, TR_LO8, TR_HI8)                                                                  \
+    TR_ROUND(v, 8, 4, TR_LO4, TR_HI4)                                                                  \
+    TR_ROUND(v, 8, 2, TR_LO2, TR_HI2)                                                                  \
+    TR_ROUND(v, 8, 1, TR_LO1, TR_HI1)                                                                  \
   } while (0)
 
 /* An 8 x 8 block of 8-lane vectors v[0..7] transposed in place (the
@@ -387,18 +388,11 @@ static int64_t scan_need(int64_t m, int64_t inner) {
 #define T8_HI2 2, 3, 10, 11, 6, 7, 14, 15
 #define T8_LO1 0, 8, 2, 10, 4, 12, 6, 14
 #define T8_HI1 1, 9, 3, 11, 5, 13, 7, 15
-#define T8_ROUND(v, h, LO, HI)                                                                         \
-  _Pragma("GCC unroll 4") for (int p_ = 0; p_ < 4; p_++) {                                             \
-    int i_ = (p_ / (h)) * 2 * (h) + p_ % (h);                                                          \
-    __typeof__((v)[0]) a_ = (v)[i_], b_ = (v)[i_ + (h)];                                               \
-    (v)[i_] = __builtin_shufflevector(a_, b_, LO);                                                     \
-    (v)[i_ + (h)] = __builtin_shufflevector(a_, b_, HI);                                               \
-  }
 #define TRANSPOSE8(v)                                                                                  \
   do {                                                                                                 \
-    T8_ROUND(v, 4, T8_LO4, T8_HI4)                                                                     \
-    T8_ROUND(v, 2, T8_LO2, T8_HI2)                                                                     \
-    T8_ROUND(v, 1, T8_LO1, T8_HI1)                                                                     \
+    TR_ROUND(v, 4, 4, T8_LO4, T8_HI4)                                                                  \
+    TR_ROUND(v, 4, 2, T8_LO2, T8_HI2)                                                                  \
+    TR_ROUND(v, 4, 1, T8_LO1, T8_HI1)                                                                  \
   } while (0)
 
 /* Vectors of 16 (and 8) elements per type, and their unaligned forms for
