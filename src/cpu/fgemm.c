@@ -450,8 +450,8 @@ static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     if (!j->pack) {
       for (int64_t i = i0; i < i1; i += MR) {
         int64_t rows = i1 - i < MR ? i1 - i : MR;
-        (j->isa == 2 ? direct_k : direct2_k)[nvec - 1][rows](K, A + i * sai, sai, sak, B + j0, ldb, C + i * ldc, ldc,
-                                                             st, false);
+        Kernel kf = j->isa == 2 ? direct_k[nvec - 1][rows] : direct2_k[nvec - 1][rows];
+        kf(K, A + i * sai, sai, sak, B + j0, ldb, C + i * ldc, ldc, st, false);
       }
       continue;
     }
