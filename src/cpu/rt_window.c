@@ -422,6 +422,22 @@ SCAN_VEC(s64, int64_t)
     VOP;                                                                                               \
   })
 
+/* A block's 16 positions scanned (v[k]: position k of the block's rows,
+ * a row per lane of VT) from iv, forward or in reverse, each combined
+ * with its row's carry c last, into u: every row in the tree's order. */
+#define SCAN_BLOCK(VT, VOP, UNR, fwd, v, u, iv, c)                                                     \
+  do {                                                                                                 \
+    if (fwd) {                                                                                         \
+      u[0] = VAPPLY(VT, VOP, iv, v[0]);                                                                \
+      UNR for (int k_ = 1; k_ < kScanB; k_++) u[k_] = VAPPLY(VT, VOP, u[k_ - 1], v[k_]);               \
+    } else                                                                                             \
+      UNR for (int i_ = 0; i_ < kScanB; i_++) {                                                        \
+        u[i_] = VAPPLY(VT, VOP, iv, v[i_]);                                                            \
+        UNR for (int k_ = i_ + 1; k_ < kScanB; k_++) u[i_] = VAPPLY(VT, VOP, u[i_], v[k_]);            \
+      }                                                                                                \
+    UNR for (int k_ = 0; k_ < kScanB; k_++) u[k_] = VAPPLY(VT, VOP, u[k_], c);                         \
+  } while (0)
+
 /* For each element type T (vectors V, unaligned U) and reducer OP(a, b)
  * (on vectors: VOP):
  *   S_direct   the direct scan of n elements (rows xs / os apart, `lanes`
@@ -506,15 +522,7 @@ SCAN_VEC(s64, int64_t)
         }                                                                                                \
         TRANSPOSE8(v);                                                                                   \
         TRANSPOSE8(v + 8);                                                                               \
-        if (fwd) {                                                                                       \
-          u[0] = VAPPLY(V8, VOP, iv, v[0]);                                                              \
-          UNR for (int k = 1; k < kScanB; k++) u[k] = VAPPLY(V8, VOP, u[k - 1], v[k]);                   \
-        } else                                                                                           \
-          UNR for (int i = 0; i < kScanB; i++) {                                                         \
-            u[i] = VAPPLY(V8, VOP, iv, v[i]);                                                            \
-            UNR for (int k = i + 1; k < kScanB; k++) u[i] = VAPPLY(V8, VOP, u[i], v[k]);                 \
-          }                                                                                              \
-        UNR for (int k = 0; k < kScanB; k++) u[k] = VAPPLY(V8, VOP, u[k], c);                            \
+        SCAN_BLOCK(V8, VOP, UNR, fwd, v, u, iv, c);                                                      \
         TRANSPOSE8(u);                                                                                   \
         TRANSPOSE8(u + 8);                                                                               \
         UNR for (int q = 0; q < 8; q++) {                                                                \
@@ -527,15 +535,7 @@ SCAN_VEC(s64, int64_t)
         V v[kScanB], u[kScanB], iv = (V){0} + init, c = *(const U *)(carry + r);                         \
         UNR for (int k = 0; k < kScanB; k++) v[k] = *(const U *)(x + (r + k) * kScanB);                      \
         TRANSPOSE16(v);                                                                                  \
-        if (fwd) {                                                                                       \
-          u[0] = VAPPLY(V, VOP, iv, v[0]);                                                                      \
-          UNR for (int k = 1; k < kScanB; k++) u[k] = VAPPLY(V, VOP, u[k - 1], v[k]);                               \
-        } else                                                                                           \
-          UNR for (int i = 0; i < kScanB; i++) {                                                             \
-            u[i] = VAPPLY(V, VOP, iv, v[i]);                                                                    \
-            UNR for (int k = i + 1; k < kScanB; k++) u[i] = VAPPLY(V, VOP, u[i], v[k]);                             \
-          }                                                                                              \
-        UNR for (int k = 0; k < kScanB; k++) u[k] = VAPPLY(V, VOP, u[k], c);                                        \
+        SCAN_BLOCK(V, VOP, UNR, fwd, v, u, iv, c);                                                       \
         TRANSPOSE16(u);                                                                                  \
         UNR for (int k = 0; k < kScanB; k++) *(U *)(o + (r + k) * kScanB) = u[k];                            \
       }                                                                                                  \
