@@ -43,8 +43,10 @@
 static int dconv_isa(void) {
 #ifdef DC_X86
   __builtin_cpu_init();
-  const char *cap = getenv("CXLA_CPU_CONV_ISA");
-  if (__builtin_cpu_supports("avx512f") && !(cap && strcmp(cap, "avx2") == 0)) return 2;
+  if (__builtin_cpu_supports("avx512f")) {
+    const char *cap = getenv("CXLA_CPU_CONV_ISA"); /* read only where it can cap */
+    if (!(cap && strcmp(cap, "avx2") == 0)) return 2;
+  }
   if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
 #endif
   return 0;
@@ -129,7 +131,9 @@ static cxla_status wino_pack(void *arg, int64_t c0, int64_t c1) {
   return NULL;
 }
 
-static cxla_status wino_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o) {
+/* isa: dconv_isa()'s answer, 1 or 2 */
+static cxla_status wino_run(const ExecCtx *cx, int isa, const DConvPlan *p, const float *x, const float *k,
+                            float *o) {
   WgJob j = {.p = p, .x = x, .o = o, .TH = (p->OH + 1) / 2, .TW = (p->OW + 1) / 2};
   j.opad = (p->O + 15) / 16 * 16;
   j.nblk = (j.opad + BLK - 1) / BLK;
@@ -143,7 +147,7 @@ static cxla_status wino_run(const ExecCtx *cx, const DConvPlan *p, const float *
   int64_t rows = p->N * j.TH;
   double per_row = 16.0 * (double)j.TW * (double)j.opad * (double)p->C;
   int64_t grain = per_row >= 65536.0 ? 1 : (int64_t)(65536.0 / per_row) + 1;
-  RtSliceFn slice = dconv_isa() == 2 ? dconv_wino_avx512 : dconv_wino_avx2;
+  RtSliceFn slice = isa == 2 ? dconv_wino_avx512 : dconv_wino_avx2;
   if (!st)
     st = threads && rows > grain ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, slice, &j)
                                  : slice(&j, 0, rows);
@@ -279,7 +283,7 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
   }
   int isa = dconv_isa();
   if (isa == 0) return ERR(INTERNAL, "cpu backend: direct convolution needs AVX-512 or AVX2");
-  if (dconv_winograd(p)) return wino_run(cx, p, x, k, o);
+  if (dconv_winograd(p)) return wino_run(cx, isa, p, x, k, o);
   if (isa == 2 && p->C == 1 && p->os_f == 1) return c1_run(cx, p, x, k, o);
   if (p->xs_c > 1) return ERR(INTERNAL, "cpu backend: direct convolution over strided input features");
   DcJob j = {.p = p, .x = x, .o = o};

@@ -93,8 +93,10 @@ bool f32_gemm_kernel_available(void) { return __builtin_cpu_supports("avx512f");
  * machine). */
 static int small_isa(void) {
   __builtin_cpu_init();
-  const char *cap = getenv("CXLA_CPU_GEMM_ISA");
-  if (__builtin_cpu_supports("avx512f") && !(cap && strcmp(cap, "avx2") == 0)) return 2;
+  if (__builtin_cpu_supports("avx512f")) {
+    const char *cap = getenv("CXLA_CPU_GEMM_ISA"); /* read only where it can cap */
+    if (!(cap && strcmp(cap, "avx2") == 0)) return 2;
+  }
   return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
 }
 
@@ -220,12 +222,12 @@ TGT2 static inline __attribute__((always_inline)) void tile16_avx2(const int row
 /* The Kernel of ROWS rows on AVX2 reading B in place (direct_k's): the
  * panel's vectors of 16 columns in turn (st: their lanes, a prefix each;
  * an empty one ends the panel). */
-#define DEFINE_KERNEL2(NAME, ROWS, PACKED)                                                                    \
-  TGT2 static void NAME(int64_t K, const float *a, int64_t sai, int64_t sak, const float *b, int64_t ldb,     \
-                        float *c, int64_t ldc, const __mmask16 *st, bool accum) {                            \
+#define DEFINE_DIRECT2(ROWS)                                                                                  \
+  TGT2 static void direct2_##ROWS(int64_t K, const float *a, int64_t sai, int64_t sak, const float *b,       \
+                                  int64_t ldb, float *c, int64_t ldc, const __mmask16 *st, bool accum) {     \
     for (int v = 0; v < NV && st[v]; v++)                                                                    \
-      tile16_avx2(ROWS, PACKED, K, a, sai, sak, b + 16 * v, PACKED ? NR : ldb, c + 16 * v, ldc,              \
-                  __builtin_popcount(st[v]), accum);                                                         \
+      tile16_avx2(ROWS, false, K, a, sai, sak, b + 16 * v, ldb, c + 16 * v, ldc, __builtin_popcount(st[v]),  \
+                  accum);                                                                                    \
   }
 /* One vector of 16 columns of a packed panel, ROWS rows (cols: its
  * columns in C) */
@@ -235,7 +237,7 @@ TGT2 static inline __attribute__((always_inline)) void tile16_avx2(const int row
     tile16_avx2(ROWS, true, K, a, sai, sak, b, NR, c, ldc, cols, accum);                                      \
   }
 #define DEFINE_KERNELS2(ROWS) \
-  DEFINE_KERNEL2(direct2_##ROWS, ROWS, false) DEFINE_TILE16(ROWS)
+  DEFINE_DIRECT2(ROWS) DEFINE_TILE16(ROWS)
 DEFINE_KERNELS2(1)
 DEFINE_KERNELS2(2)
 DEFINE_KERNELS2(3)

@@ -422,6 +422,27 @@ SCAN_VEC(s64, int64_t)
     VOP;                                                                                               \
   })
 
+/* 8 rows of 16 elements from x (rows 16 apart) into v[0..15] of 8 lanes
+ * (v[k]: element k of each row, a row per lane), and back from u to o. */
+#define SCAN_LOAD8(U8, UNR, x, v)                                                                      \
+  do {                                                                                                 \
+    UNR for (int q_ = 0; q_ < 8; q_++) {                                                               \
+      v[q_] = *(const U8 *)((x) + q_ * kScanB);                                                        \
+      v[8 + q_] = *(const U8 *)((x) + q_ * kScanB + 8);                                                \
+    }                                                                                                  \
+    TRANSPOSE8(v);                                                                                     \
+    TRANSPOSE8(v + 8);                                                                                 \
+  } while (0)
+#define SCAN_STORE8(U8, UNR, u, o)                                                                     \
+  do {                                                                                                 \
+    TRANSPOSE8(u);                                                                                     \
+    TRANSPOSE8(u + 8);                                                                                 \
+    UNR for (int q_ = 0; q_ < 8; q_++) {                                                               \
+      *(U8 *)((o) + q_ * kScanB) = u[q_];                                                              \
+      *(U8 *)((o) + q_ * kScanB + 8) = u[8 + q_];                                                      \
+    }                                                                                                  \
+  } while (0)
+
 /* A block's 16 positions scanned (v[k]: position k of the block's rows,
  * a row per lane of VT) from iv, forward or in reverse, each combined
  * with its row's carry c last, into u: every row in the tree's order. */
@@ -477,12 +498,7 @@ SCAN_VEC(s64, int64_t)
        * row's elements), as the 16-row blocks below are 16 lanes */                                     \
       for (; r + 8 <= r1 && (r + 8) * kScanB <= n; r += 8) {                                             \
         V8 v[kScanB];                                                                                    \
-        UNR for (int q = 0; q < 8; q++) {                                                                \
-          v[q] = *(const U8 *)(x + (r + q) * kScanB);                                                    \
-          v[8 + q] = *(const U8 *)(x + (r + q) * kScanB + 8);                                            \
-        }                                                                                                \
-        TRANSPOSE8(v);                                                                                   \
-        TRANSPOSE8(v + 8);                                                                               \
+        SCAN_LOAD8(U8, UNR, x + r * kScanB, v);                                                          \
         V8 acc = VAPPLY(V8, VOP, (V8){0} + init, v[0]);                                                  \
         UNR for (int k = 1; k < kScanB; k++) acc = VAPPLY(V8, VOP, acc, v[k]);                           \
         *(U8 *)(col + r) = acc;                                                                          \
@@ -516,19 +532,9 @@ SCAN_VEC(s64, int64_t)
     if (in == 1 && half)                                                                                 \
       for (; r + 8 <= r1 && (r + 8) * kScanB <= n; r += 8) {                                             \
         V8 v[kScanB], u[kScanB], iv = (V8){0} + init, c = *(const U8 *)(carry + r);                      \
-        UNR for (int q = 0; q < 8; q++) {                                                                \
-          v[q] = *(const U8 *)(x + (r + q) * kScanB);                                                    \
-          v[8 + q] = *(const U8 *)(x + (r + q) * kScanB + 8);                                            \
-        }                                                                                                \
-        TRANSPOSE8(v);                                                                                   \
-        TRANSPOSE8(v + 8);                                                                               \
+        SCAN_LOAD8(U8, UNR, x + r * kScanB, v);                                                          \
         SCAN_BLOCK(V8, VOP, UNR, fwd, v, u, iv, c);                                                      \
-        TRANSPOSE8(u);                                                                                   \
-        TRANSPOSE8(u + 8);                                                                               \
-        UNR for (int q = 0; q < 8; q++) {                                                                \
-          *(U8 *)(o + (r + q) * kScanB) = u[q];                                                          \
-          *(U8 *)(o + (r + q) * kScanB + 8) = u[8 + q];                                                  \
-        }                                                                                                \
+        SCAN_STORE8(U8, UNR, u, o + r * kScanB);                                                         \
       }                                                                                                  \
     else if (in == 1)                                                                                    \
       for (; r + kScanB <= r1 && (r + kScanB) * kScanB <= n; r += kScanB) {                              \
