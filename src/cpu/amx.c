@@ -33,6 +33,7 @@
 #include "ir/numeric.h"
 #include "cpu/amx.h"
 #include "cpu/intdot.h"
+#include "runtime/scratch.h"
 
 #if defined(__x86_64__) && defined(__GNUC__) && defined(__linux__)
 #include <cpuid.h>
@@ -369,8 +370,7 @@ cxla_status amx_gemm(const AmxGemm *g, const void *a, const void *b, void *c, Rt
   j.a_direct = !g->trans_a && g->k % j.kb_elems == 0;
   bool as = g->a == AMX_S8, bs = g->b == AMX_S8;
   j.kernel = bf16 ? kernel_bf16 : as ? (bs ? kernel_ss : kernel_su) : (bs ? kernel_us : kernel_uu);
-  void *bbase;
-  j.bpk = alloc64((size_t)(g->batch * 2 * j.npairs * j.nkb * TILE), &bbase);
+  j.bpk = rt_scratch_alloc(pool, (size_t)(g->batch * 2 * j.npairs * j.nkb * TILE)); /* 64-byte aligned */
   if (!j.bpk) return cxla_oom();
   /* slices of at least ~1M multiply-adds (rhs packing: ~64K elements) */
   int64_t pair_work = 32 * g->k, item_work = MG * g->n * g->k;
@@ -381,7 +381,7 @@ cxla_status amx_gemm(const AmxGemm *g, const void *a, const void *b, void *c, Rt
                                       : rt_pool_parallel_for(pool, g->batch * j.npairs, min_pack, nthreads,
                                                             pack_b_slice, &j);
   if (!s) s = rt_pool_parallel_for(pool, g->batch * j.items_per_batch, min_item, nthreads, compute_slice, &j);
-  cxla_free(bbase);
+  rt_scratch_free(pool, j.bpk);
   return s;
 }
 

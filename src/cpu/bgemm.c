@@ -18,6 +18,7 @@
 
 #include "cpu/gemm_big.h"
 #include "cpu/intdot.h"
+#include "runtime/scratch.h"
 
 bool bf16_gemm_avx512_available(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -219,23 +220,22 @@ cxla_status bf16_gemm_avx512(const AmxGemm *g, const uint16_t *a, const uint16_t
   if (!bf16_gemm_avx512_available()) return ERR(UNAVAILABLE, "this CPU lacks AVX512-BF16");
   if (g->batch <= 0 || g->m <= 0 || g->n <= 0) return NULL;
   int64_t p = (g->k + 1) / 2, nc = g->batch * g->m * g->n;
-  void *ca_raw = NULL, *cb_raw = NULL, *cc_raw = NULL;
-  uint16_t *A = (uint16_t *)a, *B = (uint16_t *)b;
-  float *C = c;
+  uint16_t *A = (uint16_t *)a, *B = (uint16_t *)b, *ca = NULL, *cb = NULL;
+  float *C = c, *cc = NULL;
   cxla_status s = NULL;
   /* the common case (k even, neither operand transposed) as it is */
   if (g->trans_a || (g->k & 1))
-    if (!(A = cxla_malloc_lines((size_t)(g->batch * g->m * 2 * p) * 2, &ca_raw))) s = cxla_oom();
+    if (!(A = ca = rt_scratch_alloc(pool, (size_t)(g->batch * g->m * 2 * p) * 2))) s = cxla_oom();
   if (!s && (g->trans_b || (g->k & 1)))
-    if (!(B = cxla_malloc_lines((size_t)(g->batch * 2 * p * g->n) * 2, &cb_raw))) s = cxla_oom();
+    if (!(B = cb = rt_scratch_alloc(pool, (size_t)(g->batch * 2 * p * g->n) * 2))) s = cxla_oom();
   /* bf16 results rounded by the tiles where k is one block of steps,
    * else summed into an f32 C and rounded after */
   bool round_after = g->out_bf16 && p > KB;
   if (!s && round_after)
-    if (!(C = cxla_malloc_lines((size_t)nc * sizeof *C, &cc_raw))) s = cxla_oom();
+    if (!(C = cc = rt_scratch_alloc(pool, (size_t)nc * sizeof *C))) s = cxla_oom();
   if (!s) {
-    if (ca_raw) canon_a(g, a, p, A);
-    if (cb_raw) canon_b(g, b, p, B);
+    if (ca) canon_a(g, a, p, A);
+    if (cb) canon_b(g, b, p, B);
     F32Gemm f = {.batch = g->batch, .m = g->m, .n = g->n, .k = p};
     s = gemm_big_run(g->out_bf16 && !round_after ? &big_bf16_out : &big_bf16, &f, A, B, NULL, C, pool, nthreads);
   }
@@ -243,9 +243,9 @@ cxla_status bf16_gemm_avx512(const AmxGemm *g, const uint16_t *a, const uint16_t
     RoundJob j = {C, c};
     s = rt_pool_parallel_for(pool, nc, 1 << 16, nthreads, round_slice, &j);
   }
-  cxla_free(ca_raw);
-  cxla_free(cb_raw);
-  cxla_free(cc_raw);
+  rt_scratch_free(pool, ca);
+  rt_scratch_free(pool, cb);
+  rt_scratch_free(pool, cc);
   return s;
 }
 

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
+#include "runtime/scratch.h"
 
 #define CG_MAX_SP 8
 
@@ -351,6 +352,7 @@ typedef struct ShiftJob {
   int64_t P[CG_MAX_SP], pst[CG_MAX_SP], lo[CG_MAX_SP], S, K;
   char *Xp, *Kp, *out;
   bool direct_c;
+  RtPool *pool; /* the scratch's (rt_scratch_alloc), or NULL */
 } ShiftJob;
 
 /* Copies one feature's rows of an operand into its padded copy: the row
@@ -404,7 +406,7 @@ static cxla_status shift_gemms(void *arg, int64_t q0, int64_t q1) {
   const ShiftJob *j = arg;
   const ConvGemm *p = j->p;
   size_t es = p->es;
-  char *Cb = j->direct_c ? NULL : cxla_malloc((size_t)(p->N * p->O) * es);
+  char *Cb = j->direct_c ? NULL : rt_scratch_alloc(j->pool, (size_t)(p->N * p->O) * es);
   if (!j->direct_c && !Cb) return cxla_oom();
   for (int64_t q = q0; q < q1; q++) {
     int64_t shift = 0, ooff = 0, r = q;
@@ -429,7 +431,7 @@ static cxla_status shift_gemms(void *arg, int64_t q0, int64_t q1) {
         for (int64_t o = 0; o < p->O; o++)
           memcpy(j->out + (size_t)(ooff + n * p->os_b + o * p->os_f) * es, Cb + (size_t)(n * p->O + o) * es, es);
   }
-  cxla_free(Cb);
+  rt_scratch_free(j->pool, Cb);
   return NULL;
 }
 
@@ -452,7 +454,7 @@ static bool wgrad_plan(const ConvGemm *p, WgradConv *w) {
 
 static cxla_status shift_run(const ExecCtx *cx, const ConvGemm *p, const char *x, const char *ker, char *out) {
   size_t es = p->es;
-  ShiftJob j = {.p = p, .x = x, .ker = ker, .out = out, .S = 1};
+  ShiftJob j = {.p = p, .x = x, .ker = ker, .out = out, .S = 1, .pool = cx ? cx->pool : NULL};
   for (int d = 0; d < p->nsp; d++) {
     j.lo[d] = p->w[d].pad_lo;
     j.P[d] = p->in_sp[d] + p->w[d].pad_lo + p->w[d].pad_hi;
@@ -466,16 +468,16 @@ static cxla_status shift_run(const ExecCtx *cx, const ConvGemm *p, const char *x
   j.K = (p->Ci - 1) * j.S + klast + 1;
   if (j.K > 0x7fffffff) return ERR(INTERNAL, "cpu backend: convolution contraction too long");
   j.direct_c = p->os_f == 1 && (p->N <= 1 || p->os_b >= p->O) && p->os_b <= 0x7fffffff;
-  j.Xp = cxla_malloc((size_t)(p->Ci * j.S * p->N) * es);
-  j.Kp = cxla_malloc((size_t)(p->Ci * j.S * p->O) * es);
+  j.Xp = rt_scratch_alloc(j.pool, (size_t)(p->Ci * j.S * p->N) * es);
+  j.Kp = rt_scratch_alloc(j.pool, (size_t)(p->Ci * j.S * p->O) * es);
   cxla_status st = !j.Xp || !j.Kp ? cxla_oom() : NULL;
   if (!st && splits(cx) && p->Ci > 1)
     st = rt_pool_parallel_for(cx->pool, p->Ci, 1, cx->nthreads, shift_pack, &j);
   else if (!st)
     st = shift_pack(&j, 0, p->Ci);
   if (!st) st = split_blas(cx, p->OS, shift_gemms, &j);
-  cxla_free(j.Xp);
-  cxla_free(j.Kp);
+  rt_scratch_free(j.pool, j.Xp);
+  rt_scratch_free(j.pool, j.Kp);
   return st;
 }
 
@@ -491,6 +493,7 @@ typedef struct BlockJob {
    * within one image, bpi blocks per image */
   bool tout;
   int64_t bpi;
+  RtPool *pool; /* the scratch's (rt_scratch_alloc), or NULL */
 } BlockJob;
 
 /* Whether the output's spatial positions of one image are contiguous
@@ -524,11 +527,11 @@ static cxla_status block_slice(void *arg, int64_t b0, int64_t b1) {
   size_t es = p->es;
   int64_t g = j->g, R = j->R;
   bool cb = !j->linear && !j->tout;
-  char *A = j->direct_a ? NULL : cxla_malloc((size_t)(R * p->K) * es);
-  char *Cb = cb ? cxla_malloc((size_t)(R * p->Og) * es) : NULL;
+  char *A = j->direct_a ? NULL : rt_scratch_alloc(j->pool, (size_t)(R * p->K) * es);
+  char *Cb = cb ? rt_scratch_alloc(j->pool, (size_t)(R * p->Og) * es) : NULL;
   if ((!j->direct_a && !A) || (cb && !Cb)) {
-    cxla_free(A);
-    cxla_free(Cb);
+    rt_scratch_free(j->pool, A);
+    rt_scratch_free(j->pool, Cb);
     return cxla_oom();
   }
   for (int64_t b = b0; b < b1; b++) {
@@ -570,8 +573,8 @@ static cxla_status block_slice(void *arg, int64_t b0, int64_t b1) {
         memcpy(j->o + (size_t)(base + k * p->os_f) * es, src + (size_t)k * es, es);
     }
   }
-  cxla_free(A);
-  cxla_free(Cb);
+  rt_scratch_free(j->pool, A);
+  rt_scratch_free(j->pool, Cb);
   return NULL;
 }
 
@@ -632,7 +635,7 @@ static cxla_status gemm_blocks(const ExecCtx *cx, const ConvGemm *p, const char 
   int64_t rows = p->N * p->OS;
   int threads = splits(cx) ? cx->nthreads : 1;
   BlockJob j = {.p = p, .x = x, .o = o, .rows = rows, .direct_a = input_is_a(p),
-                .linear = out_rows_linear(p) && p->obase == 0};
+                .linear = out_rows_linear(p) && p->obase == 0, .pool = cx ? cx->pool : NULL};
   /* rows per block: the im2col block near 1 MiB, at least 64 rows, and
    * about four blocks per thread where there are enough rows */
   int64_t R = j.direct_a ? rows : (int64_t)((1u << 20) / ((size_t)p->K * es));
@@ -647,7 +650,7 @@ static cxla_status gemm_blocks(const ExecCtx *cx, const ConvGemm *p, const char 
     j.bpi = (p->OS + R - 1) / R;
     nblocks = p->N * j.bpi;
   }
-  char *B = cxla_malloc((size_t)(p->K * p->Og) * es);
+  char *B = rt_scratch_alloc(j.pool, (size_t)(p->K * p->Og) * es);
   if (!B) return cxla_oom();
   j.B = B;
   cxla_status st = NULL;
@@ -656,7 +659,7 @@ static cxla_status gemm_blocks(const ExecCtx *cx, const ConvGemm *p, const char 
     j.g = g;
     st = split_blas(cx, nblocks, block_slice, &j);
   }
-  cxla_free(B);
+  rt_scratch_free(j.pool, B);
   return st;
 }
 
@@ -889,7 +892,7 @@ cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RV
      * that im2col copies contiguous channel runs */
     RepackJob rj = {.p = &p, .x = x, .S = 1};
     for (int d = 0; d < p.nsp; d++) rj.S *= p.in_sp[d];
-    if (!(xp = cxla_malloc((size_t)(p.N * rj.S * p.C) * es))) {
+    if (!(xp = rt_scratch_alloc(pool, (size_t)(p.N * rj.S * p.C) * es))) {
       st = cxla_oom();
       goto done;
     }
@@ -910,6 +913,6 @@ cxla_status conv_gemm_run_into(const ExecCtx *cx, const Instr *in, RVal *lhs, RV
   }
   st = phases_ok(&p) ? phases_run(cx, &p, x, ker, o) : gemm_blocks(cx, &p, x, ker, o);
 done:
-  cxla_free(xp);
+  rt_scratch_free(pool, xp);
   return st;
 }

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "cpu/dconv_impl.h"
+#include "runtime/scratch.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define DC_X86 1
@@ -137,7 +138,8 @@ static cxla_status wino_run(const ExecCtx *cx, int isa, const DConvPlan *p, cons
   WgJob j = {.p = p, .x = x, .o = o, .TH = (p->OH + 1) / 2, .TW = (p->OW + 1) / 2};
   j.opad = (p->O + 15) / 16 * 16;
   j.nblk = (j.opad + BLK - 1) / BLK;
-  float *U = cxla_malloc((size_t)(16 * j.opad * p->C) * sizeof(float));
+  RtPool *pool = cx ? cx->pool : NULL;
+  float *U = rt_scratch_alloc(pool, (size_t)(16 * j.opad * p->C) * sizeof(float));
   if (!U) return cxla_oom();
   j.U = U;
   bool threads = cx && cx->pool && cx->nthreads > 1;
@@ -151,7 +153,7 @@ static cxla_status wino_run(const ExecCtx *cx, int isa, const DConvPlan *p, cons
   if (!st)
     st = threads && rows > grain ? rt_pool_parallel_for(cx->pool, rows, grain, cx->nthreads, slice, &j)
                                  : slice(&j, 0, rows);
-  cxla_free(U);
+  rt_scratch_free(pool, U);
   return st;
 }
 
@@ -248,7 +250,8 @@ static cxla_status over_rows(const ExecCtx *cx, const DConvPlan *p, double per_r
 
 static cxla_status c1_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o) {
   int64_t taps = p->KH * p->KW, opad = (p->O + 15) / 16 * 16;
-  float *w = cxla_malloc((size_t)(taps * opad) * sizeof *w);
+  RtPool *pool = cx ? cx->pool : NULL;
+  float *w = rt_scratch_alloc(pool, (size_t)(taps * opad) * sizeof *w);
   if (!w) return cxla_oom();
   for (int64_t kh = 0; kh < p->KH; kh++)
     for (int64_t kw = 0; kw < p->KW; kw++)
@@ -259,14 +262,14 @@ static cxla_status c1_run(const ExecCtx *cx, const DConvPlan *p, const float *x,
   int64_t nblk = (p->OW + C1_PB - 1) / C1_PB, Wp = (nblk * C1_PB - 1) * p->sw + (p->KW - 1) * p->dw + 1;
   C1Job j = {.p = p, .x = x, .w = w, .o = o, .opad = opad, .Wp = Wp};
   cxla_status st = NULL;
-  if (!(j.xp = cxla_malloc((size_t)(p->N * p->H * Wp) * sizeof(float)))) st = cxla_oom();
+  if (!(j.xp = rt_scratch_alloc(pool, (size_t)(p->N * p->H * Wp) * sizeof(float)))) st = cxla_oom();
   if (!st)
     st = cx && cx->pool && cx->nthreads > 1 && p->N > 1
              ? rt_pool_parallel_for(cx->pool, p->N, 1, cx->nthreads, c1_pad, &j)
              : c1_pad(&j, 0, p->N);
   if (!st) st = over_rows(cx, p, (double)p->OW * (double)opad * (double)taps, c1_slice, &j);
-  cxla_free(j.xp);
-  cxla_free(w);
+  rt_scratch_free(pool, j.xp);
+  rt_scratch_free(pool, w);
   return st;
 }
 
@@ -295,13 +298,14 @@ cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, con
   if (j.cn > p->C) j.cn = p->C;
   int64_t nchunks = (p->C + j.cn - 1) / j.cn;
   j.cn = (p->C + nchunks - 1) / nchunks; /* chunks of near-equal size */
-  float *wpk = cxla_malloc((size_t)(j.opad * taps * p->C) * sizeof(float));
+  RtPool *pool = cx ? cx->pool : NULL;
+  float *wpk = rt_scratch_alloc(pool, (size_t)(j.opad * taps * p->C) * sizeof(float));
   if (!wpk) return cxla_oom();
   pack(p, k, j.opad, j.cn, wpk);
   j.wpk = wpk;
   cxla_status st = over_rows(cx, p, (double)p->OW * (double)j.opad * (double)taps * (double)p->C,
                               isa == 2 ? dconv_rows_avx512 : dconv_rows_avx2, &j);
-  cxla_free(wpk);
+  rt_scratch_free(pool, wpk);
   return st;
 }
 

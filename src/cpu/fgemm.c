@@ -24,6 +24,7 @@
 #include "cpu/blas.h"
 #include "cpu/fgemm.h"
 #include "cpu/gemm_big.h"
+#include "runtime/scratch.h"
 
 cxla_status f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite, RtPool *pool,
                           int nthreads) {
@@ -307,6 +308,7 @@ typedef struct Job {
   bool pack;
   unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
   int isa;      /* small_isa(): the kernels and packing to use */
+  RtPool *pool; /* the scratch's (rt_scratch_alloc), or NULL */
 } Job;
 
 /* Steps [k0, k1) of columns [j0, j0 + nc) of B (K x n, row stride ldb;
@@ -375,12 +377,12 @@ static void panel_masks(int64_t nc, __mmask16 *st) {
   }
 }
 
-/* n floats of scratch starting on a 64-byte boundary (*raw: what to
- * cxla_free), or NULL. malloc's blocks start 16 bytes past one (glibc;
+/* n floats of scratch starting on a 64-byte boundary (rt_scratch_alloc;
+ * NULL without memory). malloc's blocks start 16 bytes past one (glibc;
  * its large blocks 16 bytes into a page): every 64-byte load of a packed
  * panel row would then straddle two cache lines, which costs the kernel
  * an L1 access per load more. */
-static float *alloc_lines(int64_t n, void **raw) { return cxla_malloc_lines((size_t)n * sizeof(float), raw); }
+static float *alloc_lines(RtPool *pool, int64_t n) { return rt_scratch_alloc(pool, (size_t)n * sizeof(float)); }
 
 /* Units of j->group panels each (one product, all of its rows, B
  * packed here): the unit's panels packed first, then for each block of
@@ -394,8 +396,7 @@ static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
   const F32Gemm *g = j->g;
   int64_t M = g->m, N = g->n, K = g->k;
   int64_t ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N;
-  void *raw = NULL;
-  float *panels = alloc_lines(j->group * K * NR, &raw);
+  float *panels = alloc_lines(j->pool, j->group * K * NR);
   if (!panels) return cxla_oom();
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
@@ -418,7 +419,7 @@ static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
     }
   }
   _mm_setcsr(old);
-  cxla_free(raw);
+  rt_scratch_free(j->pool, panels);
   return NULL;
 }
 
@@ -434,8 +435,7 @@ static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
   int64_t M = g->m, N = g->n, K = g->k;
   int64_t ldb = g->ldb && !g->trans_b ? g->ldb : N, ldc = g->ldc ? g->ldc : N;
   float *panel = NULL;
-  void *panel_raw = NULL;
-  if (j->pack && !j->pb && !b_is_panel(g, ldb) && !(panel = alloc_lines(K * NR, &panel_raw))) return cxla_oom();
+  if (j->pack && !j->pb && !b_is_panel(g, ldb) && !(panel = alloc_lines(j->pool, K * NR))) return cxla_oom();
   unsigned old = _mm_getcsr();
   _mm_setcsr(j->csr);
   /* A: row i, step k at i * sai + k * sak */
@@ -470,7 +470,7 @@ static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     }
   }
   _mm_setcsr(old);
-  cxla_free(panel_raw);
+  rt_scratch_free(j->pool, panel);
   return NULL;
 }
 
@@ -505,7 +505,8 @@ static cxla_status gemm_run(const F32Gemm *g, const float *a, const float *b, co
     for (int64_t r = 0; r < g->batch * g->m; r++) memset(c + r * ldc, 0, (size_t)g->n * sizeof *c);
     return NULL;
   }
-  Job j = {.g = g, .a = a, .b = b, .pb = pb, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr(), .isa = isa};
+  Job j = {.g = g, .a = a, .b = b, .pb = pb, .c = c, .npanels = (g->n + NR - 1) / NR, .csr = _mm_getcsr(), .isa = isa,
+           .pool = pool};
   /* a packed B is always read packed (no masked loads, no row stride of
    * B's width) */
   j.pack = pb || g->trans_b || g->m > MR;

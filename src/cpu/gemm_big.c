@@ -1,6 +1,7 @@
 /* The driver of the GEMMs of large products, for every element type
  * (gemm_big.h: the layout and why). */
 #include "cpu/gemm_big.h"
+#include "runtime/scratch.h"
 
 #include <sched.h>
 
@@ -48,6 +49,7 @@ typedef struct BigJob {
   char *c;
   int64_t nb, tiles, mb; /* blocks of rows; mr-row tiles in all; most rows in a block */
   unsigned csr; /* the caller's MXCSR (FTZ/DAZ) */
+  RtPool *pool; /* the scratch's (rt_scratch_alloc), or NULL */
 } BigJob;
 
 /* The ready entry of panel pn's slice of steps kb0 + k0 (k0 < kb). */
@@ -114,12 +116,11 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
   int64_t es = t->esize, oes = t->tile_out ? t->out_esize : es, mr = t->mr, nr = t->nr, kc = t->kc;
   int64_t M = g->m, N = g->n, K = g->k, ldc = g->ldc ? g->ldc : N, npanels = (N + nr - 1) / nr;
   int64_t sai = g->trans_a ? 1 : f32_gemm_a_lda(g), sak = g->trans_a ? M : 1, kb = block_steps(t, K);
-  void *pa_raw, *cb_raw = NULL;
-  char *pa = cxla_malloc_lines((size_t)(j->mb * kb * es), &pa_raw);
-  char *cb = t->scratch ? cxla_malloc_lines((size_t)(j->mb * nr * es), &cb_raw) : NULL;
+  char *pa = rt_scratch_alloc(j->pool, (size_t)(j->mb * kb * es));
+  char *cb = t->scratch ? rt_scratch_alloc(j->pool, (size_t)(j->mb * nr * es)) : NULL;
   if (!pa || (t->scratch && !cb)) {
-    cxla_free(pa_raw);
-    cxla_free(cb_raw);
+    rt_scratch_free(j->pool, pa);
+    rt_scratch_free(j->pool, cb);
     return cxla_oom();
   }
   unsigned old = _mm_getcsr();
@@ -183,8 +184,8 @@ static cxla_status big_slice(void *arg, int64_t lo, int64_t hi) {
     }
   }
   _mm_setcsr(old);
-  cxla_free(pa_raw);
-  cxla_free(cb_raw);
+  rt_scratch_free(j->pool, pa);
+  rt_scratch_free(j->pool, cb);
   return NULL;
 }
 
@@ -242,8 +243,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
     return NULL;
   }
   int64_t np = (N + t->nr - 1) / t->nr;
-  void *pb_raw = NULL;
-  char *pb = given ? NULL : cxla_malloc_lines((size_t)(np * K * t->nr * es), &pb_raw);
+  char *pb = given ? NULL : rt_scratch_alloc(pool, (size_t)(np * K * t->nr * es));
   if (!given && !pb) return cxla_oom();
   /* B packed by the blocks' passes as they first need each slice (a
    * type with pack_slice): the slice is still in the packing core's
@@ -260,12 +260,13 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
   int *ready = NULL;
   if (!given && t->pack_slice && th <= rt_pool_cpus(pool) &&
       !(ready = cxla_malloc((size_t)(np * spp) * sizeof(int)))) {
-    cxla_free(pb_raw);
+    rt_scratch_free(pool, pb);
     return cxla_oom();
   }
   int64_t nb = gemm_big_blocks(t, M, K, th), tiles = (M + t->mr - 1) / t->mr;
   BigJob j = {.t = t, .g = g, .pb = pb, .ldb = ldb, .ready = ready, .spp = spp, .spk = spk, .th = (int)th,
-              .nb = nb, .tiles = tiles, .mb = (tiles + nb - 1) / nb * t->mr, .csr = _mm_getcsr()};
+              .nb = nb, .tiles = tiles, .mb = (tiles + nb - 1) / nb * t->mr, .csr = _mm_getcsr(),
+              .pool = pool};
   cxla_status s = NULL;
   for (int64_t bi = 0; bi < g->batch && !s; bi++) {
     PackJob pk = {.t = t, .b = given ? NULL : (const char *)b + bi * K * ldb * es, .ldb = ldb, .n = N, .k = K,
@@ -280,7 +281,7 @@ cxla_status gemm_big_run(const GemmBigType *t, const F32Gemm *g, const void *a, 
     j.c = (char *)c + bi * M * ldc * oes;
     if (!s) s = rt_pool_parallel_for(pool, nb, 1, nthreads, big_slice, &j);
   }
-  cxla_free(pb_raw);
+  rt_scratch_free(pool, pb);
   cxla_free(ready);
   return s;
 }

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "cpu/intdot.h"
+#include "runtime/scratch.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
@@ -345,10 +346,10 @@ cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b
   /* the threads rt_pool_parallel_for will use: the pool's, at most nthreads */
   int64_t tiles = (M + MR - 1) / MR, nt = pool ? rt_pool_size(pool) : 1;
   if (nthreads > 0 && nthreads < nt) nt = nthreads;
-  uint8_t *bpk = cxla_malloc((size_t)(NP * Gmax * NR * 4));
+  uint8_t *bpk = rt_scratch_alloc(pool, (size_t)(NP * Gmax * NR * 4));
   int32_t *fix = row_fix ? cxla_calloc((size_t)(M + MR), sizeof *fix) : NULL;
   if (!bpk || (row_fix && !fix)) {
-    cxla_free(bpk);
+    rt_scratch_free(pool, bpk);
     cxla_free(fix);
     return cxla_oom();
   }
@@ -373,7 +374,7 @@ cxla_status int8_gemm_vnni(const Int8Gemm *g, const uint8_t *a, const uint8_t *b
       if (!s) s = rt_pool_parallel_for(pool, tiles, (tiles + nt - 1) / nt, nthreads, vnni_rows, &j);
     }
   }
-  cxla_free(bpk);
+  rt_scratch_free(pool, bpk);
   cxla_free(fix);
   return s;
 }

@@ -53,6 +53,7 @@
 
 #include "cpu/cpu_internal.h"
 #include "passes/algsimp.h"
+#include "runtime/scratch.h"
 
 enum { RW_NONE, RW_DEPTHWISE, RW_POOL, RW_SELSCAT, RW_SCAN };
 
@@ -893,7 +894,8 @@ static cxla_status scan_run(const ExecCtx *cx, RwPlan *j, const Literal *x, cons
     j->phase = 0;
     return run_rows(cx, j, outer, j->per_row);
   }
-  char *m = cxla_malloc((size_t)(outer * j->per_line) * es);
+  RtPool *pool = cx ? cx->pool : NULL;
+  char *m = rt_scratch_alloc(pool, (size_t)(outer * j->per_line) * es);
   if (!m) return cxla_oom();
   p->col = m;
   p->carry = m + (size_t)(outer * p->cols * inner) * es;
@@ -905,7 +907,7 @@ static cxla_status scan_run(const ExecCtx *cx, RwPlan *j, const Literal *x, cons
   if (!s) s = run_rows(cx, j, outer, j->line_work);
   j->phase = 3;
   if (!s) s = run_rows(cx, j, outer * p->groups, j->group_work);
-  cxla_free(m);
+  rt_scratch_free(pool, m);
   return s;
 }
 

@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
+#include "runtime/scratch.h"
 
 #define WG_CHUNKS 16       /* rhs row chunks: partial outputs, at most */
 #define WG_PART_BYTES (64 << 20) /* ... and at most this much memory in all */
@@ -395,16 +396,17 @@ static cxla_status wp_run(const ExecCtx *cx, const WgradConv *w, const float *x,
   for (int64_t oh = 0; oh < w->OH; oh++)
     for (int64_t ow = 0; ow < w->OW; ow++) j->xoff[oh * w->OW + ow] = oh * j->Wp + ow;
   j->nch = chunks_of(w, j->rows, j->plen);
-  j->xp = cxla_malloc((size_t)(w->B * w->F * j->Hp * j->Wp) * sizeof(float));
-  j->parts = cxla_malloc((size_t)(j->nch * j->plen) * sizeof(float));
+  RtPool *pool = cx ? cx->pool : NULL;
+  j->xp = rt_scratch_alloc(pool, (size_t)(w->B * w->F * j->Hp * j->Wp) * sizeof(float));
+  j->parts = rt_scratch_alloc(pool, (size_t)(j->nch * j->plen) * sizeof(float));
   cxla_status st = !j->xp || !j->parts ? cxla_oom() : NULL;
   if (!st) st = parallel(cx, w->F) ? rt_pool_parallel_for(cx->pool, w->F, 1, cx->nthreads, wp_pad, j)
                                    : wp_pad(j, 0, w->F);
   if (!st) st = parallel(cx, j->nch) ? rt_pool_parallel_for(cx->pool, j->nch, 1, cx->nthreads, wp_chunks, j)
                                      : wp_chunks(j, 0, j->nch);
   if (!st) sum_parts(w, j->parts, j->nch, j->plen, out);
-  cxla_free(j->xp);
-  cxla_free(j->parts);
+  rt_scratch_free(pool, j->xp);
+  rt_scratch_free(pool, j->parts);
   cxla_free(j);
   return st;
 }
@@ -416,11 +418,12 @@ cxla_status wgrad_run(const ExecCtx *cx, const WgradConv *w, const float *x, con
   j.nch = chunks_of(w, j.rows, j.plen);
   j.rb = (WG_SWEEP_PIXELS + w->KW - 1) / w->KW;
   if (j.rb < 2) j.rb = 2;
-  if (!(j.parts = cxla_malloc((size_t)(j.nch * j.plen) * sizeof(float)))) return cxla_oom();
+  RtPool *pool = cx ? cx->pool : NULL;
+  if (!(j.parts = rt_scratch_alloc(pool, (size_t)(j.nch * j.plen) * sizeof(float)))) return cxla_oom();
   cxla_status st = parallel(cx, j.nch) ? rt_pool_parallel_for(cx->pool, j.nch, 1, cx->nthreads, wg_chunks, &j)
                                        : wg_chunks(&j, 0, j.nch);
   if (!st) sum_parts(w, j.parts, j.nch, j.plen, out);
-  cxla_free(j.parts);
+  rt_scratch_free(pool, j.parts);
   return st;
 }
 

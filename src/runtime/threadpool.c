@@ -13,6 +13,7 @@
  * kernels, each a few microseconds): a sleeping thread costs a futex wake
  * and a reschedule per step, often more than the step itself. */
 #include "runtime/threadpool.h"
+#include "runtime/scratch.h"
 
 #include <pthread.h>
 #include <sched.h>
@@ -86,6 +87,7 @@ struct RtPool {
   int size, nworkers;
   int cpus; /* the machine's online processors when the pool was made */
   Worker *workers;
+  RtScratch *scratch; /* kernels' scratch blocks kept between calls, or NULL */
 };
 
 static void dequeue(RtPool *p, Job *j) {
@@ -244,6 +246,7 @@ cxla_status rt_pool_create(int size, RtPool **out) {
     cxla_free(p);
     return cxla_oom();
   }
+  p->scratch = rt_scratch_create(); /* NULL: no blocks kept */
   pthread_mutex_init(&p->mu, NULL);
   pthread_cond_init(&p->work, NULL);
   pthread_cond_init(&p->done, NULL);
@@ -271,6 +274,7 @@ void rt_pool_destroy(RtPool *p) {
   pthread_cond_destroy(&p->work);
   pthread_cond_destroy(&p->done);
   pthread_mutex_destroy(&p->mu);
+  rt_scratch_destroy(p->scratch);
   cxla_free(p->workers);
   cxla_free(p);
 }
@@ -278,6 +282,8 @@ void rt_pool_destroy(RtPool *p) {
 int rt_pool_size(const RtPool *p) { return p ? p->size : 1; }
 
 int rt_pool_cpus(const RtPool *p) { return p ? p->cpus : 1; }
+
+RtScratch *rt_pool_scratch(const RtPool *p) { return p ? p->scratch : NULL; }
 
 /* How rt_pool_parallel_for splits [0, n): the threads (0: none, 1: all
  * on the caller) and, for more than one, *nslices slices: of *slice

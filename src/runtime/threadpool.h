@@ -32,6 +32,9 @@ int rt_pool_size(const RtPool *pool);
 /* The machine's online processors when pool was made (1 for NULL): more
  * threads than these take turns on them. */
 int rt_pool_cpus(const RtPool *pool);
+/* The kernels' scratch blocks the pool keeps (scratch.h), or NULL (a NULL
+ * pool, or none for want of memory). */
+struct RtScratch *rt_pool_scratch(const RtPool *pool);
 
 /* Runs fn over [0, n) in slices of at least min_slice elements (>= 1), on
  * at most max_threads threads at once (0 = the pool's size), and returns
