@@ -241,13 +241,18 @@ static int host_f32_lanes(void) {
 }
 
 /* The interleave count for a loop of `trip` iterations (-1: unknown)
- * computing long chains (Em.long_chain n): n, but no more vectors than
- * the loop has elements, or the vector loop never runs and every element
- * takes the scalar remainder (an RNN step's tanh over rows of 32 on
- * AVX2: 8 vectors of 8 asked for, all 32 scalar). */
+ * computing long chains (Em.long_chain n): n, at most 4 on hosts of 16
+ * vector registers (below AVX-512: tanh's 8 chains, tuned on AVX-512's
+ * 32, spilled to the stack there; tanh-GELU of f32[16M] on a Zen 2, one
+ * binary, a compile each: 7.36 ms at 8, 6.77 at 4, 7.84 at 2), and no
+ * more vectors than the loop has elements, or the vector loop never runs
+ * and every element takes the scalar remainder (an RNN step's tanh over
+ * rows of 32 on AVX2: 8 vectors of 8 asked for, all 32 scalar). */
 static int chain_interleave(int n, int64_t trip) {
+  int lanes = host_f32_lanes();
+  if (lanes < 16 && n > 4) n = 4;
   if (trip < 0) return n;
-  int64_t fit = trip / host_f32_lanes();
+  int64_t fit = trip / lanes;
   return fit < 1 ? 1 : fit < n ? (int)fit : n;
 }
 

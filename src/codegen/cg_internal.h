@@ -93,7 +93,8 @@ typedef struct Em {
   /* Set by math.c's functions (em_vmath*): the innermost loop being
    * emitted computes one, a long chain of dependent operations per
    * element; the number of vectors its iterations are to compute side by
-   * side (see em_loop_end): 8 for f32 tanh, 2 for the others, 0 none. */
+   * side (see em_loop_end; at most 4 below AVX-512): 8 for f32 tanh, 2
+   * for the others, 0 none. */
   int long_chain;
   /* Set for the loop being emitted (em_loop_end reads and clears it): LLVM
    * is to leave it as it is, neither vectorized nor unrolled (the exact

@@ -1229,7 +1229,8 @@ LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x) {
    * division (GELU over f32[256K] in cache, one thread, with the old
    * reciprocal: 0.128 ms against 0.133 with four, 0.149 with two; with the
    * division, GELU f32[16M]: 3.7 ms at eight, 3.8-3.95 at four, 4.1 at
-   * two; sin: two is best) */
+   * two; sin: two is best; AVX2's 16 registers take four, cg.c
+   * chain_interleave) */
   int il = op == OP_TANH ? 8 : op == OP_EXP || op == OP_LOGISTIC || op == OP_SIN || op == OP_COS || op == OP_LOG || op == OP_LOG1P ? 2 : 0;
   if (il > e->long_chain) e->long_chain = il;
   switch (op) {
