@@ -214,20 +214,19 @@ static void loop_hints(Em *e, LLVMValueRef br, LLVMMetadataRef *hints, int n) {
   LLVMSetMetadata(br, LLVMGetMDKindIDInContext(ctx, kl, sizeof kl - 1), LLVMMetadataAsValue(ctx, loop));
 }
 
-/* Asks LLVM to interleave the (vectorized) loop whose latch is br n
- * times (Em.long_chain): n vectors of elements per iteration. A loop
+/* The hint that LLVM is to interleave a (vectorized) loop n times
+ * (Em.long_chain): n vectors of elements per iteration. A loop
  * computing a transcendental function is one long chain of dependent operations per vector (exp,
  * then a corrected quotient: 150 cycles or so); the out-of-order window
  * holds the start of the next iteration's chain only when it is in the
  * same iteration, and LLVM's cost model, seeing a big body, interleaves
  * once. Measured: tanh and GELU over f32[16M] 1.5x to 2x faster. */
-static void interleave(Em *e, LLVMValueRef br, int n) {
+static LLVMMetadataRef interleave_hint(Em *e, int n) {
   LLVMContextRef ctx = e->cg->ctx;
   static const char k[] = "llvm.loop.interleave.count";
   LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(ctx, k, sizeof k - 1),
                              LLVMValueAsMetadata(LLVMConstInt(e->cg->i32, (unsigned long long)n, 0))};
-  LLVMMetadataRef node = LLVMMDNodeInContext2(ctx, hint, 2);
-  loop_hints(e, br, &node, 1);
+  return LLVMMDNodeInContext2(ctx, hint, 2);
 }
 
 /* The f32 lanes of the host's widest vectors (what LLVM's vectorizer
@@ -268,14 +267,26 @@ static void keep_plain(Em *e, LLVMValueRef br) {
   loop_hints(e, br, nodes, 2);
 }
 
+/* The hint that LLVM is not to unroll a loop (Em.no_unroll). */
+static LLVMMetadataRef no_unroll_hint(Em *e) {
+  static const char ku[] = "llvm.loop.unroll.disable";
+  LLVMMetadataRef s = LLVMMDStringInContext2(e->cg->ctx, ku, sizeof ku - 1);
+  return LLVMMDNodeInContext2(e->cg->ctx, &s, 1);
+}
+
 void em_loop_end(Em *e, Loop *l) {
   em_scope_pop(e);
   LLVMValueRef iv = LLVMBuildLoad2(e->b, e->cg->i64, l->iv_slot, "");
   LLVMBuildStore(e->b, LLVMBuildNSWAdd(e->b, iv, em_i64(e, 1), ""), l->iv_slot);
   LLVMValueRef br = LLVMBuildBr(e->b, l->cond);
+  LLVMMetadataRef hints[2];
+  int nh = 0;
+  if (!e->plain_loop && e->no_unroll) hints[nh++] = no_unroll_hint(e);
+  if (!e->plain_loop && e->long_chain) hints[nh++] = interleave_hint(e, chain_interleave(e->long_chain, l->trip));
   if (e->plain_loop) keep_plain(e, br);
-  else if (e->long_chain) interleave(e, br, chain_interleave(e->long_chain, l->trip));
+  else if (nh) loop_hints(e, br, hints, nh);
   e->plain_loop = false;
+  e->no_unroll = false;
   e->long_chain = l->outer_long_chain;
   LLVMPositionBuilderAtEnd(e->b, l->exit);
 }
@@ -1428,6 +1439,13 @@ static void emit_nest_tiled(Em *e, const Instr *what, const Shape *shape, int fi
   idx->v[a] = em_loop_begin(e, &il[0], a0, a1, "ia");
   idx->v[b] = em_loop_begin(e, &il[1], b0, b1, "ib");
   store_outputs(e, what, idx, shape->dims, first_out, nout);
+  /* the tile's row vectorized but not unrolled: LLVM unrolled its 32
+   * elements whole (their trip count is at most 32), into gathers of 8
+   * scalar loads the SLP vectorizer and the backend then spent 50 ms
+   * each on (conv_transpose's weight transform, 73K elements: its
+   * compile 101 -> 50 ms on a Zen 2; f32[2048,2048] transposed plus
+   * another, run 6.8-7.2 -> 5.9 ms) */
+  e->no_unroll = true;
   em_loop_end(e, &il[1]);
   /* the tile's rows one after the other: LLVM unrolled this loop around
    * the vectorized row (a kernel of transformer_fwd_bwd then had 129

@@ -101,6 +101,9 @@ typedef struct Em {
    * pass of a speculating kernel, cg.c spec_pass; the row loop of a tiled
    * nest, emit_nest_tiled). */
   bool plain_loop;
+  /* Likewise: LLVM is to vectorize the loop as it sees fit but not
+   * unroll it (a tiled nest's rows, cg.c emit_nest_tiled). */
+  bool no_unroll;
   /* row kernels: the reduce whose loop also writes its input's elements
    * into output 0 (of the input's dims and type), where the row's
    * elements read them back instead of computing them again; or NULL */
