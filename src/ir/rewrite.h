@@ -24,7 +24,8 @@ cxla_status comp_index_names(const Computation *c, NameMap *out);
 typedef struct Users {
   int n;            /* number of instructions covered (c->ninstrs) */
   int *count;       /* count[id]: number of distinct users of instr id */
-  Instr ***list;    /* list[id][k]: the k-th user */
+  Instr ***list;    /* list[id][k]: the k-th user (a run of `flat`) */
+  Instr **flat;     /* every instruction's users, run after run */
 } Users;
 cxla_status users_build(const Computation *c, Users *out);
 void users_free(Users *u);
