@@ -437,7 +437,7 @@ static cxla_status shift_gemms(void *arg, int64_t q0, int64_t q1) {
 
 /* The direct weight-gradient kernel's view of a shift_ok plan (wgrad.c):
  * f32, one or two spatial dims, the rhs output features contiguous, on a
- * CPU with AVX-512F; false where it does not apply. */
+ * CPU with AVX-512F or AVX2; false where it does not apply. */
 static bool wgrad_plan(const ConvGemm *p, WgradConv *w) {
   if (p->es != 4 || p->nsp < 1 || p->nsp > 2 || p->ks_o != 1 || !wgrad_available()) return false;
   int h = p->nsp == 2 ? 0 : -1, x = p->nsp - 1;

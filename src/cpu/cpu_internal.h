@@ -407,7 +407,8 @@ bool dconv_winograd(const DConvPlan *p);
 cxla_status dconv_run(const ExecCtx *cx, const DConvPlan *p, const float *x, const float *k, float *o);
 
 /* wgrad.c: f32 weight-gradient convolutions (conv.c's window-sum form) as
- * a direct AVX-512 kernel, where the CPU has AVX-512F (wgrad_available):
+ * a direct kernel, where the CPU has AVX-512F or AVX2 and FMA
+ * (wgrad_available; the same results on both):
  *   out[oh, ow, b, o] = sum over f, kh, kw of
  *                       x[b, f, oh + kh - ph, ow + kw - pw] * dy[f, kh, kw, o]
  * x (the lhs) read through strides l*, dy (the rhs) through r* with its

@@ -1,6 +1,9 @@
 /* Weight-gradient convolutions (XLA's filter gradient: the batch is the
  * contraction, the window nearly the whole input, a few output positions)
- * as a direct AVX-512 kernel.
+ * as a direct AVX-512 kernel, and its AVX2 twin (below: the same tiling
+ * and order of sums, so the same results; resnet_block_fwd_bwd's two
+ * 3 x 3 filter gradients, 32 x 56 x 56 x 64, on a Zen 2 through im2col
+ * and OpenBLAS 84 ms each, 43 on it).
  *
  * In the convolution's own terms (WgradConv, cpu_internal.h), with stride
  * 1 and no dilation or reversal:
@@ -24,6 +27,7 @@
  * NaNs never get here (conv.c takes its direct loop for them), except on
  * the position tiles (below), which take every product (conv.c reruns a
  * result with a NaN). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
@@ -37,10 +41,21 @@
 #include <immintrin.h>
 
 #define TGT __attribute__((target("avx512f")))
+#define TGT2 __attribute__((target("avx2,fma")))
 
-bool wgrad_available(void) {
-  return __builtin_cpu_supports("avx512f");
+/* 2: the AVX-512 tiles, 1: the AVX2 ones (below), 0: neither.
+ * $CXLA_CPU_CONV_ISA = "avx2" caps it at AVX2, as for dconv.c (tests run
+ * both on one machine). */
+static int wg_isa(void) {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f")) {
+    const char *cap = getenv("CXLA_CPU_CONV_ISA"); /* read only where it can cap */
+    if (!(cap && strcmp(cap, "avx2") == 0)) return 2;
+  }
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
 }
+
+bool wgrad_available(void) { return wg_isa() > 0; }
 
 /* One tile: acc[MB][NV] (o lanes masked by mk) += over the rhs rows
  * [r0, r1) and their window columns the products, acc read from and
@@ -131,6 +146,98 @@ static const TileFn *const tiles[5] = {NULL, tiles1, tiles2, tiles3, tiles4};
 static const TileFn full[6] = {full_1, full_2, full_3, full_4, full_5, full_6};
 static const int max_mb[5] = {0, 12, 12, 8, 6};
 
+/* ---- the tiles on AVX2 ----
+ * The AVX-512 tiling is kept (blocks of up to 64 output features, mb
+ * values of b a tile, WG_SPLIT's sets of window columns), so every output
+ * element's sum is the AVX-512 one, bit for bit; a tile runs as the
+ * sub-tiles 16 ymm registers hold, each over all of the tile's rows: per
+ * vector of 16 features (two ymm) at most 6 values of b (12 registers of
+ * sums), or 1 with WG_SPLIT's 4 sets (8). */
+
+/* Lanes [0, n) of 8 as a maskload / maskstore mask. */
+TGT2 static inline __m256i wg_mask8(int n) {
+  n = n < 0 ? 0 : n > 8 ? 8 : n;
+  return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* 16 floats at p into lo and hi: whole, or the first nl (the rest 0). */
+#define WG2_LOAD(p, lo, hi)                                             \
+  do {                                                                  \
+    if (full) (lo) = _mm256_loadu_ps(p), (hi) = _mm256_loadu_ps((p) + 8); \
+    else (lo) = _mm256_maskload_ps(p, m0), (hi) = _mm256_maskload_ps((p) + 8, m1); \
+  } while (0)
+#define WG2_STORE(p, lo, hi)                                             \
+  do {                                                                   \
+    if (full) _mm256_storeu_ps(p, lo), _mm256_storeu_ps((p) + 8, hi);    \
+    else _mm256_maskstore_ps(p, m0, lo), _mm256_maskstore_ps((p) + 8, m1, hi); \
+  } while (0)
+
+/* Sub-tile of tile t: its values of b [bo, bo + R), features [fo, fo +
+ * nl) of its block (nl <= 16), S sets of window columns (the tile's
+ * WG_SPLIT). */
+#define WG2_TILE(R, S)                                                                          \
+  TGT2 static void tile2_##R##_##S(const Tile *t, int64_t bo, int64_t fo, int nl) {             \
+    const WgradConv *w = t->w;                                                                  \
+    const bool full = nl >= 16;                                                                 \
+    const __m256i m0 = wg_mask8(nl), m1 = wg_mask8(nl - 8);                                     \
+    __m256 acc[S][R][2];                                                                        \
+    float *pp = t->part + bo * w->O + fo;                                                       \
+    _Pragma("GCC unroll 4") for (int s = 0; s < S; s++)                                         \
+      _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) {                                     \
+        if (s) acc[s][m][0] = acc[s][m][1] = _mm256_setzero_ps();                               \
+        else WG2_LOAD(pp + m * w->O, acc[0][m][0], acc[0][m][1]);                               \
+      }                                                                                         \
+    int64_t kw0 = w->pw - t->ow > 0 ? w->pw - t->ow : 0;                                        \
+    int64_t kw1 = w->W + w->pw - t->ow < w->KW ? w->W + w->pw - t->ow : w->KW;                  \
+    for (int64_t r = t->r0; r < t->r1; r++) {                                                   \
+      int64_t f = r / w->KH, kh = r % w->KH, ih = kh + t->oh - w->ph;                           \
+      if (ih < 0 || ih >= w->H || kw0 >= kw1) continue;                                         \
+      const float *d = t->dy + f * w->ri + kh * w->rh + kw0 * w->rw + t->o + fo;                \
+      const float *a = t->x + (t->b + bo) * w->lb + f * w->lf + ih * w->lh + (kw0 + t->ow - w->pw) * w->lw; \
+      for (int64_t kw = kw0; kw < kw1; kw += S, d += S * w->rw, a += S * w->lw) {               \
+        _Pragma("GCC unroll 4") for (int s = 0; s < S; s++) {                                   \
+          if (S > 1 && kw + s >= kw1) break;                                                    \
+          __m256 d0, d1;                                                                        \
+          WG2_LOAD(d + s * w->rw, d0, d1);                                                      \
+          _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) {                                 \
+            __m256 av = _mm256_broadcast_ss(a + s * w->lw + m * w->lb);                         \
+            acc[s][m][0] = _mm256_fmadd_ps(av, d0, acc[s][m][0]);                               \
+            acc[s][m][1] = _mm256_fmadd_ps(av, d1, acc[s][m][1]);                               \
+          }                                                                                     \
+        }                                                                                       \
+      }                                                                                         \
+    }                                                                                           \
+    _Pragma("GCC unroll 4") for (int s = 1; s < S; s++)                                         \
+      _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) {                                     \
+        acc[0][m][0] = _mm256_add_ps(acc[0][m][0], acc[s][m][0]);                               \
+        acc[0][m][1] = _mm256_add_ps(acc[0][m][1], acc[s][m][1]);                               \
+      }                                                                                         \
+    _Pragma("GCC unroll 8") for (int m = 0; m < R; m++) WG2_STORE(pp + m * w->O, acc[0][m][0], acc[0][m][1]); \
+  }
+WG2_TILE(1, 1)
+WG2_TILE(2, 1)
+WG2_TILE(3, 1)
+WG2_TILE(4, 1)
+WG2_TILE(5, 1)
+WG2_TILE(6, 1)
+WG2_TILE(1, 4)
+typedef void (*TileFn2)(const Tile *, int64_t, int64_t, int);
+static const TileFn2 tiles2_1[6] = {tile2_1_1, tile2_2_1, tile2_3_1, tile2_4_1, tile2_5_1, tile2_6_1};
+
+/* The AVX-512 tile of mb values of b and nv vectors of features (on of
+ * them in the block) at t, as sub-tiles. */
+static void tile_avx2(const Tile *t, int mb, int nv, int64_t on) {
+  int split = WG_SPLIT(mb, nv);
+  for (int v = 0; v < nv; v++) {
+    int nl = on - 16 * v >= 16 ? 16 : (int)(on - 16 * v);
+    if (split > 1) {
+      for (int m = 0; m < mb; m++) tile2_1_4(t, m, 16 * v, nl);
+      continue;
+    }
+    for (int m = 0; m < mb; m += 6) tiles2_1[(mb - m < 6 ? mb - m : 6) - 1](t, m, 16 * v, nl);
+  }
+}
+
 /* The lines of the next sweep's rhs rows and the lhs rows they read,
  * fetched into L2 a share per tile while the current sweep runs: each
  * sweep's first tiles would otherwise wait on L3 or memory for every line
@@ -172,7 +279,7 @@ static void pf_plan(Prefetch *p, const WgradConv *w, const float *x, const float
   p->per = (p->total + tiles - 1) / (tiles > 0 ? tiles : 1);
 }
 
-TGT static void pf_step(Prefetch *p) {
+static void pf_step(Prefetch *p) {
   for (int64_t q = 0; q < p->per && p->cur < p->n; q++) {
     _mm_prefetch(p->at[p->cur] + p->done * 64, _MM_HINT_T1);
     if (++p->done == p->lines[p->cur]) p->done = 0, p->cur++;
@@ -184,6 +291,7 @@ typedef struct WgJob {
   const float *x, *dy;
   float *parts; /* WG_CHUNKS partial outputs [OH][OW][B][O] */
   int64_t rows, nch, plen, rb; /* rhs rows, chunks, partial length, rows per sweep */
+  int isa;                     /* wg_isa()'s answer: the tiles to run */
 } WgJob;
 
 /* Chunks [c0, c1): each sums its rhs rows into its partial output. */
@@ -217,7 +325,8 @@ static cxla_status wg_chunks(void *arg, int64_t c0, int64_t c1) {
               int mb = w->B - t.b < max_mb[nv] ? (int)(w->B - t.b) : max_mb[nv];
               t.part = part + ((t.oh * w->OW + t.ow) * w->B + t.b) * w->O + t.o;
               pf_step(&pf);
-              (on == 64 ? full : tiles[nv])[mb - 1](&t);
+              if (j->isa == 2) (on == 64 ? full : tiles[nv])[mb - 1](&t);
+              else tile_avx2(&t, mb, nv, on);
               t.b += mb;
             }
           }
@@ -284,6 +393,45 @@ static const TileFnP ptiles1[12] = {ptile_1_1, ptile_2_1, ptile_3_1, ptile_4_1, 
                                     ptile_7_1, ptile_8_1, ptile_9_1, ptile_10_1, ptile_11_1, ptile_12_1};
 static const TileFnP ptiles2[6] = {ptile_1_2, ptile_2_2, ptile_3_2, ptile_4_2, ptile_5_2, ptile_6_2};
 
+/* On AVX2: positions [po, po + P) of tile t, features [fo, fo + nl)
+ * (nl <= 16): the same sums, at most 6 positions of one vector of 16
+ * features a sub-tile. */
+#define WP2_TILE(P)                                                                                \
+  TGT2 static void ptile2_##P(const PTile *t, int64_t po, int64_t fo, int nl) {                    \
+    const bool full = nl >= 16;                                                                    \
+    const __m256i m0 = wg_mask8(nl), m1 = wg_mask8(nl - 8);                                        \
+    __m256 acc[P][2];                                                                              \
+    int64_t off[P];                                                                                \
+    float *pp = t->part + po * t->pst + fo;                                                        \
+    _Pragma("GCC unroll 8") for (int p = 0; p < P; p++) {                                          \
+      off[p] = t->xoff[po + p];                                                                    \
+      WG2_LOAD(pp + p * t->pst, acc[p][0], acc[p][1]);                                             \
+    }                                                                                              \
+    for (int64_t r = t->r0; r < t->r1; r++) {                                                      \
+      int64_t f = r / t->KH, kh = r % t->KH;                                                       \
+      const float *d = t->dy + f * t->ri + kh * t->rh + fo;                                        \
+      const float *a = t->xp + f * t->fst + kh * t->Wp;                                            \
+      for (int64_t kw = 0; kw < t->KW; kw++, d += t->rw, a++) {                                    \
+        __m256 d0, d1;                                                                             \
+        WG2_LOAD(d, d0, d1);                                                                       \
+        _Pragma("GCC unroll 8") for (int p = 0; p < P; p++) {                                      \
+          __m256 av = _mm256_broadcast_ss(a + off[p]);                                             \
+          acc[p][0] = _mm256_fmadd_ps(av, d0, acc[p][0]);                                          \
+          acc[p][1] = _mm256_fmadd_ps(av, d1, acc[p][1]);                                          \
+        }                                                                                          \
+      }                                                                                            \
+    }                                                                                              \
+    _Pragma("GCC unroll 8") for (int p = 0; p < P; p++) WG2_STORE(pp + p * t->pst, acc[p][0], acc[p][1]); \
+  }
+WP2_TILE(1)
+WP2_TILE(2)
+WP2_TILE(3)
+WP2_TILE(4)
+WP2_TILE(5)
+WP2_TILE(6)
+typedef void (*TileFnP2)(const PTile *, int64_t, int64_t, int);
+static const TileFnP2 ptiles_avx2[6] = {ptile2_1, ptile2_2, ptile2_3, ptile2_4, ptile2_5, ptile2_6};
+
 /* Whether w takes the position tiles (cpu_internal.h): at most 2
  * accumulators per position's tile (B ceil(O / 16), O up to 32), more
  * than one position, and a padded lhs of at most WG_PART_BYTES. */
@@ -298,6 +446,7 @@ typedef struct WpJob {
   const float *x, *dy;
   float *xp, *parts;
   int64_t rows, nch, plen, Hp, Wp, nv;
+  int isa;        /* wg_isa()'s answer: the tiles to run */
   int64_t xoff[]; /* every output position's offset in Xp */
 } WpJob;
 
@@ -323,7 +472,13 @@ static cxla_status wp_chunks(void *arg, int64_t c0, int64_t c1) {
         int64_t np = npos - p0 < maxp ? npos - p0 : maxp;
         t.xoff = j->xoff + p0;
         t.part = part + (p0 * w->B + b) * w->O;
-        (j->nv == 1 ? ptiles1[np - 1] : ptiles2[np - 1])(&t);
+        if (j->isa == 2) {
+          (j->nv == 1 ? ptiles1[np - 1] : ptiles2[np - 1])(&t);
+          continue;
+        }
+        for (int64_t v = 0; v < j->nv; v++)
+          for (int64_t q = 0; q < np; q += 6)
+            ptiles_avx2[(np - q < 6 ? np - q : 6) - 1](&t, q, 16 * v, w->O - 16 * v >= 16 ? 16 : (int)(w->O - 16 * v));
       }
     }
   }
@@ -387,12 +542,13 @@ static int64_t chunks_of(const WgradConv *w, int64_t rows, int64_t plen) {
 
 static bool parallel(const ExecCtx *cx, int64_t n) { return cx && cx->pool && cx->nthreads > 1 && n > 1; }
 
-static cxla_status wp_run(const ExecCtx *cx, const WgradConv *w, const float *x, const float *dy, float *out) {
+static cxla_status wp_run(const ExecCtx *cx, int isa, const WgradConv *w, const float *x, const float *dy,
+                          float *out) {
   int64_t npos = w->OH * w->OW;
   WpJob *j = cxla_malloc(sizeof *j + (size_t)npos * sizeof(int64_t));
   if (!j) return cxla_oom();
   *j = (WpJob){.w = w, .x = x, .dy = dy, .rows = w->F * w->KH, .plen = npos * w->B * w->O,
-               .Hp = w->OH + w->KH - 1, .Wp = w->OW + w->KW - 1, .nv = (w->O + 15) / 16};
+               .Hp = w->OH + w->KH - 1, .Wp = w->OW + w->KW - 1, .nv = (w->O + 15) / 16, .isa = isa};
   for (int64_t oh = 0; oh < w->OH; oh++)
     for (int64_t ow = 0; ow < w->OW; ow++) j->xoff[oh * w->OW + ow] = oh * j->Wp + ow;
   j->nch = chunks_of(w, j->rows, j->plen);
@@ -412,8 +568,10 @@ static cxla_status wp_run(const ExecCtx *cx, const WgradConv *w, const float *x,
 }
 
 cxla_status wgrad_run(const ExecCtx *cx, const WgradConv *w, const float *x, const float *dy, float *out) {
-  if (wgrad_all_taps(w)) return wp_run(cx, w, x, dy, out);
-  WgJob j = {.w = w, .x = x, .dy = dy, .rows = w->F * w->KH, .plen = w->OH * w->OW * w->B * w->O};
+  int isa = wg_isa();
+  if (!isa) return ERR(INTERNAL, "cpu backend: the weight-gradient kernel needs AVX-512 or AVX2");
+  if (wgrad_all_taps(w)) return wp_run(cx, isa, w, x, dy, out);
+  WgJob j = {.w = w, .x = x, .dy = dy, .rows = w->F * w->KH, .plen = w->OH * w->OW * w->B * w->O, .isa = isa};
   /* chunks and sweeps: functions of the shape only */
   j.nch = chunks_of(w, j.rows, j.plen);
   j.rb = (WG_SWEEP_PIXELS + w->KW - 1) / w->KW;
@@ -440,7 +598,7 @@ bool wgrad_all_taps(const WgradConv *w) {
 
 cxla_status wgrad_run(const ExecCtx *cx, const WgradConv *w, const float *x, const float *dy, float *out) {
   (void)cx, (void)w, (void)x, (void)dy, (void)out;
-  return ERR(INTERNAL, "cpu backend: no AVX-512 weight-gradient kernel on this target");
+  return ERR(INTERNAL, "cpu backend: no weight-gradient kernel on this target");
 }
 
 #endif

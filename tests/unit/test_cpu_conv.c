@@ -324,16 +324,17 @@ TEST(weight_gradient_shifted_gemms_not_taken) {
                          1, 0, 0, 0, 0));
 }
 
-/* The direct AVX-512 weight-gradient kernel (src/cpu/wgrad.c), taken by
- * f32 window-sum convolutions whose rhs output features are contiguous on
- * a CPU with AVX-512F (elsewhere: the shifted GEMMs, same results):
+/* The direct weight-gradient kernel (src/cpu/wgrad.c), taken by f32
+ * window-sum convolutions whose rhs output features are contiguous on a
+ * CPU with AVX-512F or AVX2 (elsewhere: the shifted GEMMs, same results;
+ * each case also capped at AVX2, check_conv_all):
  * output features not a multiple of 16 or of 64 (masked lanes, two
  * blocks), lhs batch sizes that leave a narrower last tile, one output
  * batch, padding on one side only or none, windows whose edge rows read
  * only padding, few and many rhs rows (one chunk, two, sixteen), 1-D, the lhs
  * batch outermost, the output features not innermost. Each on one thread
  * and on three. */
-#define WG(n) (__builtin_cpu_supports("avx512f") ? (n) : 0)
+#define WG(n) (wgrad_available() ? (n) : 0)
 TEST(weight_gradient_direct_kernel) {
   CHECK(check_conv_wgrad("wg_o70_b13", CONV_MODULE("f32", "[3,10,9,13]", "[3,10,9,70]", "[3,3,13,70]",
                                                    "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"),
@@ -402,6 +403,59 @@ TEST(weight_gradient_direct_kernel) {
 
 /* Transposed convolutions (lhs dilation, stride 1): one convolution per
  * output phase over the undilated input. */
+/* The weight-gradient kernel's AVX2 tiles keep the AVX-512 tiling and
+ * each element's order of sums: results bit for bit the same (on a CPU
+ * with AVX-512, the only one that has both): main tiles of full 64-feature
+ * blocks, masked lanes and narrow last tiles, the 4 sets of window
+ * columns, and the position tiles. */
+static cxla_status run_cpu(const char *text, Literal **out) {
+  cxla_module *m = NULL;
+  Literal **args = NULL;
+  CpuExecutable *x = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), "isa", &m);
+  if (!s) s = verify_module(m);
+  if (!s) s = make_args(m, 11, &args);
+  if (!s) s = cpu_compile(m, NULL, &x);
+  if (!s) s = cpu_execute(x, args, m->entry->nparams, out);
+  if (args)
+    for (int i = 0; i < m->entry->nparams; i++) literal_free(args[i]);
+  cxla_free(args);
+  cpu_executable_destroy(x);
+  cxla_module_destroy(m);
+  return s;
+}
+
+TEST(weight_gradient_isas_agree) {
+  if (!__builtin_cpu_supports("avx512f")) {
+    SKIP("this CPU lacks AVX-512: one set of tiles to run");
+    return;
+  }
+  static const char *const mods[][4] = {
+      {"[3,10,9,13]", "[3,10,9,70]", "[3,3,13,70]", "window={size=10x9 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"},
+      {"[4,6,6,64]", "[4,5,5,64]", "[2,2,64,64]", "window={size=5x5}, dim_labels=f01b_i01o->01bf"},
+      {"[5,11,11,2]", "[5,11,11,16]", "[3,3,2,16]", "window={size=11x11 pad=1_1x1_1}, dim_labels=f01b_i01o->01bf"},
+      {"[2,20,20,1]", "[2,20,20,16]", "[4,4,1,16]", "window={size=20x20 pad=1_2x1_2}, dim_labels=f01b_i01o->01bf"},
+      {"[8,10,9,1]", "[8,10,9,24]", "[3,2,1,24]", "window={size=10x9 pad=2_0x0_1}, dim_labels=f01b_i01o->01bf"},
+  };
+  for (size_t i = 0; i < sizeof mods / sizeof mods[0]; i++) {
+    char text[1024];
+    snprintf(text, sizeof text,
+             "HloModule m\n\nENTRY e {\n  x = f32%s parameter(0)\n  k = f32%s parameter(1)\n"
+             "  ROOT c = f32%s convolution(x, k), %s\n}\n",
+             mods[i][0], mods[i][1], mods[i][2], mods[i][3]);
+    Literal *a = NULL, *b = NULL;
+    CHECK_OK(run_cpu(text, &a));
+    setenv("CXLA_CPU_CONV_ISA", "avx2", 1);
+    CHECK_OK(run_cpu(text, &b));
+    unsetenv("CXLA_CPU_CONV_ISA");
+    bool same = a && b && a->nelems == b->nelems && !memcmp(a->data, b->data, (size_t)a->nelems * sizeof(float));
+    if (!same) fprintf(stderr, "weight gradient %zu: AVX-512 and AVX2 results differ\n", i);
+    CHECK(same);
+    literal_free(a);
+    literal_free(b);
+  }
+}
+
 TEST(transposed_by_phase) {
   /* reversed window, asymmetric padding */
   CHECK(check_conv_paths("lhs_dilate", CONV_MODULE("f32", "[2,5,5,8]", "[3,3,8,16]", "[2,10,10,16]",
@@ -683,6 +737,7 @@ int main(void) {
   RUN(weight_gradient_shifted_gemms);
   RUN(weight_gradient_shifted_gemms_not_taken);
   RUN(weight_gradient_direct_kernel);
+  RUN(weight_gradient_isas_agree);
   RUN(transposed_by_phase);
   RUN(in_an_output_fusion);
   RUN(direct_feature_counts);
