@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "cpu/dconv_impl.h"
+#include "cpu/isa.h"
 #include "runtime/scratch.h"
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -39,19 +40,9 @@
 #define TGT __attribute__((target("avx512f")))
 #endif
 
-/* 2: AVX-512F, 1: AVX2 and FMA, 0: neither. $CXLA_CPU_CONV_ISA = "avx2"
- * caps it at the AVX2 kernels (tests run both on one machine). */
-static int dconv_isa(void) {
-#ifdef DC_X86
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) {
-    const char *cap = getenv("CXLA_CPU_CONV_ISA"); /* read only where it can cap */
-    if (!(cap && strcmp(cap, "avx2") == 0)) return 2;
-  }
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return 1;
-#endif
-  return 0;
-}
+/* 2: AVX-512F, 1: AVX2 and FMA, 0: neither (isa.h); $CXLA_CPU_CONV_ISA
+ * = "avx2" caps it at the AVX2 kernels. */
+static int dconv_isa(void) { return cpu_fma_isa("CXLA_CPU_CONV_ISA"); }
 
 bool dconv_available(void) { return dconv_isa() > 0; }
 

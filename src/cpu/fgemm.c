@@ -24,6 +24,7 @@
 #include "cpu/blas.h"
 #include "cpu/fgemm.h"
 #include "cpu/gemm_big.h"
+#include "cpu/isa.h"
 #include "runtime/scratch.h"
 
 cxla_status f32_gemm_blas(const F32Gemm *g, const float *a, const float *b, float *c, bool finite, RtPool *pool,
@@ -89,17 +90,9 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
 
 bool f32_gemm_kernel_available(void) { return __builtin_cpu_supports("avx512f"); }
 
-/* 2: the AVX-512 kernels, 1: the AVX2 ones (below), 0: neither.
- * $CXLA_CPU_GEMM_ISA = "avx2" caps it at AVX2 (tests run both on one
- * machine). */
-static int small_isa(void) {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) {
-    const char *cap = getenv("CXLA_CPU_GEMM_ISA"); /* read only where it can cap */
-    if (!(cap && strcmp(cap, "avx2") == 0)) return 2;
-  }
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
-}
+/* 2: the AVX-512 kernels, 1: the AVX2 ones (below), 0: neither (isa.h);
+ * $CXLA_CPU_GEMM_ISA = "avx2" caps it at AVX2. */
+static int small_isa(void) { return cpu_fma_isa("CXLA_CPU_GEMM_ISA"); }
 
 bool f32_gemm_small_available(void) { return small_isa() > 0; }
 

@@ -27,10 +27,10 @@
  * NaNs never get here (conv.c takes its direct loop for them), except on
  * the position tiles (below), which take every product (conv.c reruns a
  * result with a NaN). */
-#include <stdlib.h>
 #include <string.h>
 
 #include "cpu/cpu_internal.h"
+#include "cpu/isa.h"
 #include "runtime/scratch.h"
 
 #define WG_CHUNKS 16       /* rhs row chunks: partial outputs, at most */
@@ -43,17 +43,9 @@
 #define TGT __attribute__((target("avx512f")))
 #define TGT2 __attribute__((target("avx2,fma")))
 
-/* 2: the AVX-512 tiles, 1: the AVX2 ones (below), 0: neither.
- * $CXLA_CPU_CONV_ISA = "avx2" caps it at AVX2, as for dconv.c (tests run
- * both on one machine). */
-static int wg_isa(void) {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f")) {
-    const char *cap = getenv("CXLA_CPU_CONV_ISA"); /* read only where it can cap */
-    if (!(cap && strcmp(cap, "avx2") == 0)) return 2;
-  }
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? 1 : 0;
-}
+/* 2: the AVX-512 tiles, 1: the AVX2 ones (below), 0: neither (isa.h);
+ * $CXLA_CPU_CONV_ISA = "avx2" caps it at AVX2, as for dconv.c. */
+static int wg_isa(void) { return cpu_fma_isa("CXLA_CPU_CONV_ISA"); }
 
 bool wgrad_available(void) { return wg_isa() > 0; }
 

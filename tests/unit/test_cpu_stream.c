@@ -383,6 +383,47 @@ TEST(row_kernels) {
   CHECK(check_rows("layernorm", LAYERNORM("1024", "4096", "4096"), LAYERNORM("4", "4096", "4096"), 4, 4096, true));
 }
 
+/* The host's f32 lanes (what LLVM's vectorizer uses). */
+static int host_lanes(void) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4;
+#else
+  return 4;
+#endif
+}
+
+/* Runs text (a kernel computing tanh) against the interpreter and puts
+ * the interleave counts its emitted IR asks LLVM for into counts (at most
+ * max; *n: how many). */
+static bool interleave_counts(const char *name, const char *text, int *counts, int max, int *n) {
+  char dir[] = "/tmp/cxla_stream_XXXXXX";
+  bool ok = mkdtemp(dir) != NULL;
+  Run r;
+  Literal *want = NULL, *got = NULL;
+  cxla_status s = run_open(&r, name, text, false, ok ? dir : NULL);
+  if (!s) s = cxla_interp_run(r.m, r.args, r.m->entry->nparams, &want);
+  if (!s) s = run_execute(&r, &got);
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  ok = ok && !s && cpu_vs_interp_close(name, want, got, false);
+  char path[256], line[4096];
+  snprintf(path, sizeof path, "%s/llvm_before_opt.ll", dir);
+  FILE *f = fopen(path, "r");
+  ok = ok && f;
+  static const char key[] = "llvm.loop.interleave.count\", i32 ";
+  *n = 0;
+  while (f && fgets(line, sizeof line, f)) {
+    const char *k = strstr(line, key);
+    if (k && *n < max) counts[(*n)++] = atoi(k + strlen(key));
+  }
+  if (f) fclose(f);
+  nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+  cxla_status_free(s);
+  literal_free(want);
+  literal_free(got);
+  run_close(&r);
+  return ok;
+}
+
 /* A long chain (tanh) in a loop of few elements (an RNN step: rows of
  * 32 after a product) asks LLVM to interleave no more vectors than the
  * loop has elements: 8 vectors of 8 or 16 lanes would need 64 or 128, and
@@ -396,38 +437,14 @@ TEST(short_rows_interleave) {
                             "  d = f32[8,32] dot(h, w), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n"
                             "  bb = f32[8,32] broadcast(b), dimensions={1}\n  a = f32[8,32] add(d, bb)\n"
                             "  ROOT t = f32[8,32] tanh(a)\n}\n";
-  int lanes = 4;
-#if defined(__x86_64__) && defined(__GNUC__)
-  lanes = __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4;
-#endif
-  char dir[] = "/tmp/cxla_stream_XXXXXX";
-  CHECK(mkdtemp(dir) != NULL);
-  Run r;
-  Literal *want = NULL, *got = NULL;
-  cxla_status s = run_open(&r, "short_rows", text, false, dir);
-  if (!s) s = cxla_interp_run(r.m, r.args, r.m->entry->nparams, &want);
-  if (!s) s = run_execute(&r, &got);
-  CHECK_OK(s);
-  if (want && got) CHECK(cpu_vs_interp_close("short_rows", want, got, false));
-  char path[256], line[4096];
-  snprintf(path, sizeof path, "%s/llvm_before_opt.ll", dir);
-  FILE *f = fopen(path, "r");
-  CHECK(f != NULL);
-  int hints = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    const char *k = strstr(line, "llvm.loop.interleave.count\", i32 ");
-    if (!k) continue;
-    int n = atoi(k + strlen("llvm.loop.interleave.count\", i32 "));
-    hints++;
-    if (n * lanes > 32) fprintf(stderr, "short_rows: interleave count %d of %d lanes over 32 elements\n", n, lanes);
-    CHECK(n * lanes <= 32);
+  int lanes = host_lanes(), counts[16], n = 0;
+  CHECK(interleave_counts("short_rows", text, counts, 16, &n));
+  CHECK(n > 0); /* the tanh's loop asked for some */
+  for (int i = 0; i < n; i++) {
+    if (counts[i] * lanes > 32)
+      fprintf(stderr, "short_rows: interleave count %d of %d lanes over 32 elements\n", counts[i], lanes);
+    CHECK(counts[i] * lanes <= 32);
   }
-  CHECK(hints > 0); /* the tanh's loop asked for some */
-  if (f) fclose(f);
-  nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-  literal_free(want);
-  literal_free(got);
-  run_close(&r);
 }
 
 /* The interleave count of a long loop computing tanh (a GELU's): 8
@@ -438,38 +455,13 @@ TEST(long_rows_interleave) {
   static const char *text = "HloModule m\n\nENTRY e {\n  x = f32[65536] parameter(0)\n"
                             "  h = f32[] constant(0.5)\n  hb = f32[65536] broadcast(h), dimensions={}\n"
                             "  t = f32[65536] tanh(x)\n  ROOT y = f32[65536] multiply(t, hb)\n}\n";
-  int lanes = 4;
-#if defined(__x86_64__) && defined(__GNUC__)
-  lanes = __builtin_cpu_supports("avx512f") ? 16 : __builtin_cpu_supports("avx2") ? 8 : 4;
-#endif
-  char dir[] = "/tmp/cxla_stream_XXXXXX";
-  CHECK(mkdtemp(dir) != NULL);
-  Run r;
-  Literal *want = NULL, *got = NULL;
-  cxla_status s = run_open(&r, "long_rows", text, false, dir);
-  if (!s) s = cxla_interp_run(r.m, r.args, r.m->entry->nparams, &want);
-  if (!s) s = run_execute(&r, &got);
-  CHECK_OK(s);
-  if (want && got) CHECK(cpu_vs_interp_close("long_rows", want, got, false));
-  char path[256], line[4096];
-  snprintf(path, sizeof path, "%s/llvm_before_opt.ll", dir);
-  FILE *f = fopen(path, "r");
-  CHECK(f != NULL);
-  int hints = 0;
-  while (f && fgets(line, sizeof line, f)) {
-    const char *k = strstr(line, "llvm.loop.interleave.count\", i32 ");
-    if (!k) continue;
-    int n = atoi(k + strlen("llvm.loop.interleave.count\", i32 "));
-    hints++;
-    if (n != (lanes >= 16 ? 8 : 4)) fprintf(stderr, "long_rows: interleave count %d with %d lanes\n", n, lanes);
-    CHECK(n == (lanes >= 16 ? 8 : 4));
+  int want = host_lanes() >= 16 ? 8 : 4, counts[16], n = 0;
+  CHECK(interleave_counts("long_rows", text, counts, 16, &n));
+  CHECK(n > 0);
+  for (int i = 0; i < n; i++) {
+    if (counts[i] != want) fprintf(stderr, "long_rows: interleave count %d, want %d\n", counts[i], want);
+    CHECK(counts[i] == want);
   }
-  CHECK(hints > 0);
-  if (f) fclose(f);
-  nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-  literal_free(want);
-  literal_free(got);
-  run_close(&r);
 }
 
 int main(void) {
