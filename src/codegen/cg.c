@@ -255,19 +255,16 @@ static int chain_interleave(int n, int64_t trip) {
   return fit < 1 ? 1 : fit < n ? (int)fit : n;
 }
 
-/* Asks LLVM to leave the loop whose latch is br as it is: neither
- * vectorized nor unrolled (Em.plain_loop). */
-static void keep_plain(Em *e, LLVMValueRef br) {
+/* The hint that LLVM is not to vectorize a loop (Em.plain_loop). */
+static LLVMMetadataRef no_vectorize_hint(Em *e) {
   LLVMContextRef ctx = e->cg->ctx;
-  static const char kv[] = "llvm.loop.vectorize.enable", ku[] = "llvm.loop.unroll.disable";
-  LLVMMetadataRef novec[2] = {LLVMMDStringInContext2(ctx, kv, sizeof kv - 1),
-                              LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0))};
-  LLVMMetadataRef nounroll = LLVMMDStringInContext2(ctx, ku, sizeof ku - 1);
-  LLVMMetadataRef nodes[2] = {LLVMMDNodeInContext2(ctx, novec, 2), LLVMMDNodeInContext2(ctx, &nounroll, 1)};
-  loop_hints(e, br, nodes, 2);
+  static const char kv[] = "llvm.loop.vectorize.enable";
+  LLVMMetadataRef h[2] = {LLVMMDStringInContext2(ctx, kv, sizeof kv - 1),
+                          LLVMValueAsMetadata(LLVMConstInt(LLVMInt1TypeInContext(ctx), 0, 0))};
+  return LLVMMDNodeInContext2(ctx, h, 2);
 }
 
-/* The hint that LLVM is not to unroll a loop (Em.no_unroll). */
+/* The hint that LLVM is not to unroll a loop (Em.plain_loop, Em.no_unroll). */
 static LLVMMetadataRef no_unroll_hint(Em *e) {
   static const char ku[] = "llvm.loop.unroll.disable";
   LLVMMetadataRef s = LLVMMDStringInContext2(e->cg->ctx, ku, sizeof ku - 1);
@@ -279,12 +276,19 @@ void em_loop_end(Em *e, Loop *l) {
   LLVMValueRef iv = LLVMBuildLoad2(e->b, e->cg->i64, l->iv_slot, "");
   LLVMBuildStore(e->b, LLVMBuildNSWAdd(e->b, iv, em_i64(e, 1), ""), l->iv_slot);
   LLVMValueRef br = LLVMBuildBr(e->b, l->cond);
+  /* the loop's hints, in one loop id: a plain loop is left as it is
+   * (neither vectorized nor unrolled), else unrolling and interleaving as
+   * asked */
   LLVMMetadataRef hints[2];
   int nh = 0;
-  if (!e->plain_loop && e->no_unroll) hints[nh++] = no_unroll_hint(e);
-  if (!e->plain_loop && e->long_chain) hints[nh++] = interleave_hint(e, chain_interleave(e->long_chain, l->trip));
-  if (e->plain_loop) keep_plain(e, br);
-  else if (nh) loop_hints(e, br, hints, nh);
+  if (e->plain_loop) {
+    hints[nh++] = no_vectorize_hint(e);
+    hints[nh++] = no_unroll_hint(e);
+  } else {
+    if (e->no_unroll) hints[nh++] = no_unroll_hint(e);
+    if (e->long_chain) hints[nh++] = interleave_hint(e, chain_interleave(e->long_chain, l->trip));
+  }
+  if (nh) loop_hints(e, br, hints, nh);
   e->plain_loop = false;
   e->no_unroll = false;
   e->long_chain = l->outer_long_chain;

@@ -28,15 +28,16 @@ struct RtScratch {
 
 static Header *header(void *p) { return (Header *)((char *)p - HEADER_BYTES); }
 
+/* A line-aligned block (cxla_malloc_lines) of the header and n bytes. */
 static void *fresh(size_t n) {
   if (n > SIZE_MAX - 2 * HEADER_BYTES) return NULL;
-  void *raw = cxla_malloc(n + 2 * HEADER_BYTES);
-  if (!raw) return NULL;
-  char *p = (char *)(((uintptr_t)raw + 2 * HEADER_BYTES - 1) & ~(uintptr_t)(HEADER_BYTES - 1));
-  Header *h = header(p);
+  void *raw;
+  char *line = cxla_malloc_lines(n + HEADER_BYTES, &raw);
+  if (!line) return NULL;
+  Header *h = (Header *)line;
   h->raw = raw;
   h->cap = n;
-  return p;
+  return line + HEADER_BYTES;
 }
 
 static void release(void *p) {
