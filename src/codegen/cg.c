@@ -229,9 +229,7 @@ static LLVMMetadataRef interleave_hint(Em *e, int n) {
   return LLVMMDNodeInContext2(ctx, hint, 2);
 }
 
-/* The f32 lanes of the host's widest vectors (what LLVM's vectorizer
- * uses: prefer_wide_vectors). */
-static int host_f32_lanes(void) {
+int em_host_f32_lanes(void) {
 #if defined(__x86_64__) && defined(__GNUC__)
   if (__builtin_cpu_supports("avx512f")) return 16;
   if (__builtin_cpu_supports("avx2")) return 8;
@@ -248,7 +246,7 @@ static int host_f32_lanes(void) {
  * and every element takes the scalar remainder (an RNN step's tanh over
  * rows of 32 on AVX2: 8 vectors of 8 asked for, all 32 scalar). */
 static int chain_interleave(int n, int64_t trip) {
-  int lanes = host_f32_lanes();
+  int lanes = em_host_f32_lanes();
   if (lanes < 16 && n > 4) n = 4;
   if (trip < 0) return n;
   int64_t fit = trip / lanes;

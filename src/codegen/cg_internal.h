@@ -279,6 +279,9 @@ LLVMValueRef em_vmath2(Em *e, Opcode op, bool from_f32, LLVMValueRef x, LLVMValu
 /* The same on an f32 operand computed in f32 arithmetic (16 lanes), an f32
  * result; NULL where there is none (the caller widens to double). */
 LLVMValueRef em_vmath1_f32(Em *e, Opcode op, LLVMValueRef x);
+/* The f32 lanes of the host's widest vectors (what LLVM's vectorizer
+ * uses: prefer_wide_vectors): 16, 8 or 4. */
+int em_host_f32_lanes(void);
 
 /* ---- elemental.c ---- */
 /* Storage-form value(s) of `in` at idx; tuple-shaped instructions give

@@ -447,21 +447,37 @@ TEST(short_rows_interleave) {
   }
 }
 
+/* Whether every loop of text (computing op over f32[65536], then a
+ * multiply) asks LLVM to interleave `want` vectors; results against the
+ * interpreter. */
+static bool long_rows_ask(const char *op, int want) {
+  char text[512];
+  snprintf(text, sizeof text,
+           "HloModule m\n\nENTRY e {\n  x = f32[65536] parameter(0)\n"
+           "  h = f32[] constant(0.5)\n  hb = f32[65536] broadcast(h), dimensions={}\n"
+           "  t = f32[65536] %s(x)\n  ROOT y = f32[65536] multiply(t, hb)\n}\n",
+           op);
+  int counts[16], n = 0;
+  bool ok = interleave_counts(op, text, counts, 16, &n) && n > 0;
+  for (int i = 0; i < n; i++)
+    if (counts[i] != want) {
+      fprintf(stderr, "long_rows %s: interleave count %d, want %d\n", op, counts[i], want);
+      ok = false;
+    }
+  return ok;
+}
+
 /* The interleave count of a long loop computing tanh (a GELU's): 8
  * vectors side by side where the host has AVX-512's 32 vector registers,
- * 4 where it has 16 (8 chains spilled to the stack there); results
- * against the interpreter. */
+ * 4 where it has 16 (8 chains spilled to the stack there). exp and
+ * logistic (softmax's, an LSTM's gates): 2 vectors of 16 lanes, 4 of 8;
+ * sin 2 on both. */
 TEST(long_rows_interleave) {
-  static const char *text = "HloModule m\n\nENTRY e {\n  x = f32[65536] parameter(0)\n"
-                            "  h = f32[] constant(0.5)\n  hb = f32[65536] broadcast(h), dimensions={}\n"
-                            "  t = f32[65536] tanh(x)\n  ROOT y = f32[65536] multiply(t, hb)\n}\n";
-  int want = host_lanes() >= 16 ? 8 : 4, counts[16], n = 0;
-  CHECK(interleave_counts("long_rows", text, counts, 16, &n));
-  CHECK(n > 0);
-  for (int i = 0; i < n; i++) {
-    if (counts[i] != want) fprintf(stderr, "long_rows: interleave count %d, want %d\n", counts[i], want);
-    CHECK(counts[i] == want);
-  }
+  bool wide = host_lanes() >= 16;
+  CHECK(long_rows_ask("tanh", wide ? 8 : 4));
+  CHECK(long_rows_ask("exponential", wide ? 2 : 4));
+  CHECK(long_rows_ask("logistic", wide ? 2 : 4));
+  CHECK(long_rows_ask("sine", 2));
 }
 
 int main(void) {
