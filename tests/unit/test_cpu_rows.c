@@ -506,6 +506,17 @@ static const char kRowDivide[] =
     "ENTRY e {\n  a = f32[64,1024] parameter(0)\n  b = f32[64,1024] parameter(1)\n"
     "  ROOT f = f32[64,1024] fusion(a, b), kind=kInput, calls=fused\n}\n";
 
+/* the same over its operand's buffer: the fusion's operand a temporary
+ * (-a) whose last use it is, so the output is read (the numerators the
+ * true divisions would need) while the chunks are written */
+static const char kRowDivideInPlace[] =
+    "HloModule m\n\n" REGIONS
+    "fused {\n  p = f32[64,1024] parameter(0)\n  q = f32[64,1024] parameter(1)\n  ninf = f32[] constant(-inf)\n"
+    "  d = f32[64] reduce(q, ninf), dimensions={1}, to_apply=mx\n"
+    "  db = f32[64,1024] broadcast(d), dimensions={0}\n  ROOT o = f32[64,1024] divide(p, db)\n}\n\n"
+    "ENTRY e {\n  a = f32[64,1024] parameter(0)\n  b = f32[64,1024] parameter(1)\n"
+    "  t = f32[64,1024] negate(a)\n  ROOT f = f32[64,1024] fusion(t, b), kind=kInput, calls=fused\n}\n";
+
 static const float kEdgeDivisors[] = {
     1.0f, -3.0f, 0x1.fffffep0f, -0x1.fffffep-1f, 0x1p-63f, 0x1.fffffep-64f, 0x1.fffffep63f, 0x1p64f,
     0x1.fffffep62f, 0x1p-62f, FLT_MIN, -FLT_MIN, FLT_MAX, 0x1p-140f, 0.0f, -0.0f, INFINITY, -INFINITY, NAN,
@@ -573,6 +584,8 @@ static bool div_exact(const char *name, const char *text) {
 TEST(row_division_matches_true_division) {
   CHECK(div_exact("row_divide", kRowDivide));
   CHECK(threads_agree("row_divide_threads", kRowDivide));
+  CHECK(inplace_count("row_divide_in_place", kRowDivideInPlace) == 1);
+  CHECK(div_exact("row_divide_in_place", kRowDivideInPlace));
   /* softmax divides by its row sum over the stash (in place and not) */
   static const char odd[] = SM2("5", "1000", KEPT("f32[5,1000]"));
   CHECK(rows_ok("softmax_div_odd_rows", odd));
