@@ -121,14 +121,10 @@ typedef struct Em {
   /* store_outputs writes with non-temporal (streaming) stores, to outputs
    * whose addresses it may take as 64-byte aligned (cg.c emit_streamed) */
   bool stream;
-  /* While set (an i8 slot), an f32 division by a row's value takes the
-   * fast path (scalar.c fast_row_div), raising it for any element that
-   * path cannot compute exactly */
-  LLVMValueRef div_bad;
-  /* Else, while set (two i32 slots: the least |x| bits - 1 and the most
-   * |x| bits, unsigned), the fast path folds each numerator into them
-   * instead, for the caller to test the chunk's range once (scalar.c
-   * fast_row_div_range) */
+  /* While set (two i32 slots: the least |x| bits - 1 and the most |x|
+   * bits, unsigned), an f32 division by a row's value takes the fast path
+   * and folds each numerator into them, for the caller to test the
+   * chunk's range once (scalar.c fast_row_div_range) */
   LLVMValueRef div_lo, div_hi;
   /* a row kernel whose elements divide so (cg.c fast_div_chunk) */
   bool row_fast_div;
@@ -239,8 +235,7 @@ LLVMValueRef em_buf(Em *e, int slot);
 /* ---- scalar.c ---- */
 LLVMTypeRef cg_storage_type(Codegen *cg, ElemType t);
 /* Whether `in` is an f32 division that takes the fast path while
- * Em.div_bad or Em.div_lo is set (by a value the same along the innermost
- * dim). */
+ * Em.div_lo is set (by a value the same along the innermost dim). */
 bool em_fast_div_applies(const Instr *in);
 /* Whether a chunk whose numerators folded into Em.div_lo/div_hi the
  * values lo and hi got exact quotients from the fast path (i1). */

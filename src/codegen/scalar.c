@@ -708,19 +708,19 @@ LLVMValueRef em_mul(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b) {
 /* ---- division by a row's value ----
  * An f32 x / d whose divisor is the same along the innermost dim (a
  * broadcast of a value of leading dims: a row kernel's row sum) is, while
- * Em.div_bad is set, x * r with r = 1 / d (computed once per row where the
+ * Em.div_lo is set, x * r with r = 1 / d (computed once per row where the
  * loop hoists it) and one correction: q = x * r, e = fma(-q, d, x) (exact),
  * q' = fma(e, r, q). With r the correctly rounded reciprocal, q within an
  * ulp of x / d, e exact and nothing subnormal or overflowing, q' is the
  * correctly rounded quotient (Markstein's theorem): x / d bit for bit.
  * That holds when 2^-63 <= |d| < 2^64 and 2^-62 <= |x| < 2^63 (the
- * quotient, the remainder and e * r then normal); for x = +-0, +-inf or
- * NaN (and such a d) x * r is x / d itself. Any other element raises
- * Em.div_bad (an i8 slot): the caller computes it again with a true
- * division (cg.c fast_div_chunk: the row's element pass, a chunk at a
- * time; rows too short to chunk divide as before). vdivps takes 5 cycles
- * a vector; this, 3 operations and the checks: softmax_4096 on 1 thread
- * 10% faster. */
+ * quotient, the remainder and e * r then normal). The numerators' range
+ * is folded into Em.div_lo/div_hi (fast_row_div_range): the caller
+ * computes the chunk again with true divisions when any was out of it
+ * (cg.c fast_div_chunk: the row's element pass, a chunk at a time; rows
+ * too short to chunk divide as before). vdivps takes 5 cycles a vector;
+ * this, 3 operations and the range: softmax_4096 on 1 thread 10%
+ * faster. */
 bool em_fast_div_applies(const Instr *in) {
   if (in->op != OP_DIVIDE || in->shape->type != T_F32 || in->noperands != 2) return false;
   const Instr *d = in->operands[1];
@@ -737,20 +737,19 @@ static LLVMValueRef abs_bits_in(Em *e, LLVMValueRef ab, uint32_t lo, uint32_t hi
   return LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, ab, LLVMConstInt(i32, lo, 0), ""), LLVMConstInt(i32, hi - lo, 0), "");
 }
 
-/* The fast division's parts: q = x r with r = 1 / d, its correction q1
- * (q + e r with e = fma(-q, d, x), or, `negated`, q - e' r with e' =
- * fma(q, d, -x): the same value), whether 2^-63 <= |d| < 2^64, and |x|'s
- * bits. */
-static void div_parts(Em *e, LLVMValueRef x, LLVMValueRef d, bool negated, LLVMValueRef *q, LLVMValueRef *q1,
-                      LLVMValueRef *d_ok, LLVMValueRef *ax) {
+/* The fast division's parts: q = x r with r = 1 / d, its correction
+ * q1 = q - e' r with e' = fma(q, d, -x) (-e rounded once: the same value
+ * as q + e r), whether 2^-63 <= |d| < 2^64, and |x|'s bits. */
+static void div_parts(Em *e, LLVMValueRef x, LLVMValueRef d, LLVMValueRef *q1, LLVMValueRef *d_ok,
+                      LLVMValueRef *ax) {
   Codegen *cg = e->cg;
   LLVMBuilderRef B = e->b;
   LLVMTypeRef f32 = cg->f32;
   LLVMValueRef r = LLVMBuildFDiv(B, LLVMConstReal(f32, 1.0), d, "");
-  *q = LLVMBuildFMul(B, x, r, "");
-  LLVMValueRef a1[3] = {negated ? *q : LLVMBuildFNeg(B, *q, ""), d, negated ? LLVMBuildFNeg(B, x, "") : x};
+  LLVMValueRef q = LLVMBuildFMul(B, x, r, "");
+  LLVMValueRef a1[3] = {q, d, LLVMBuildFNeg(B, x, "")};
   LLVMValueRef rem = em_intrinsic(e, "llvm.fma", f32, 3, a1);
-  LLVMValueRef a2[3] = {negated ? LLVMBuildFNeg(B, rem, "") : rem, r, *q};
+  LLVMValueRef a2[3] = {LLVMBuildFNeg(B, rem, ""), r, q};
   *q1 = em_intrinsic(e, "llvm.fma", f32, 3, a2);
   LLVMValueRef absmask = LLVMConstInt(cg->i32, 0x7fffffff, 0);
   LLVMValueRef ad = LLVMBuildAnd(B, LLVMBuildBitCast(B, d, cg->i32, ""), absmask, "");
@@ -758,28 +757,9 @@ static void div_parts(Em *e, LLVMValueRef x, LLVMValueRef d, bool negated, LLVMV
   *ax = LLVMBuildAnd(B, LLVMBuildBitCast(B, x, cg->i32, ""), absmask, "");
 }
 
-static LLVMValueRef fast_row_div(Em *e, LLVMValueRef x, LLVMValueRef d) {
-  Codegen *cg = e->cg;
-  LLVMBuilderRef B = e->b;
-  LLVMTypeRef i32 = cg->i32, f32 = cg->f32;
-  LLVMValueRef q, q1, d_ok, ax;
-  div_parts(e, x, d, false, &q, &q1, &d_ok, &ax);
-  /* 2^-63 <= |d| < 2^64; 2^-62 <= |x| < 2^63; x zero, infinite or NaN */
-  LLVMValueRef x_mid = abs_bits_in(e, ax, (127u - 62) << 23, ((127u + 63) << 23) - 1);
-  LLVMValueRef x_special = LLVMBuildOr(B, LLVMBuildICmp(B, LLVMIntEQ, ax, LLVMConstInt(i32, 0, 0), ""),
-                                       LLVMBuildICmp(B, LLVMIntUGE, ax, LLVMConstInt(i32, 0x7f800000, 0), ""), "");
-  LLVMValueRef ok = LLVMBuildAnd(B, d_ok, LLVMBuildOr(B, x_mid, x_special, ""), "");
-  LLVMValueRef bad = LLVMBuildZExt(B, LLVMBuildNot(B, ok, ""), cg->i8, "");
-  LLVMBuildStore(B, LLVMBuildOr(B, LLVMBuildLoad2(B, cg->i8, e->div_bad, ""), bad, ""), e->div_bad);
-  /* select the bits (see OP_SELECT below: no max/min pattern under DAZ) */
-  LLVMValueRef res = LLVMBuildSelect(B, x_special, LLVMBuildBitCast(B, q, i32, ""), LLVMBuildBitCast(B, q1, i32, ""), "");
-  return LLVMBuildBitCast(B, res, f32, "");
-}
-
-/* Em.div_lo/div_hi's form of fast_row_div, for a chunk whose elements
- * are all stored and then all computed again when any could not be exact
- * (cg.c fast_div_chunk): q' = q - e' r with e' = fma(q, d, -x) = -e (the
- * same value, rounded once, as q + e r). For x = +-0 and d > 0 that gives
+/* The fast division, for a chunk whose elements are all computed again
+ * when any could not be exact (cg.c fast_div_chunk): q' = q - e' r
+ * (div_parts). For x = +-0 and d > 0 that gives
  * x's own signed zero without a select (the exact zero e' rounds to +0,
  * e' r is +0 and q - (+0) keeps q's sign). No per-element flag: |x|'s
  * bits less 1 folded into the chunk's unsigned minimum (a zero,
@@ -788,14 +768,14 @@ static LLVMValueRef fast_row_div(Em *e, LLVMValueRef x, LLVMValueRef d) {
  * inexact) and |x|'s bits into its maximum (all ones where d is out of
  * its range). The chunk is exact when the minimum is at least 2^-62's
  * bits - 1 and the maximum below 2^63's (an infinity or NaN numerator
- * makes it inexact: computed again). 8 operations a vector where the
- * flagged form took 10 and a blend: softmax_4096 alternated, one thread
- * 7.10-7.34 -> 6.74-6.98 ms, two 3.56-3.57 -> 3.37-3.44 ms. */
+ * makes it inexact: computed again). 8 operations a vector where a form
+ * with a flag per element took 10 and a blend: softmax_4096 alternated,
+ * one thread 7.10-7.34 -> 6.74-6.98 ms, two 3.56-3.57 -> 3.37-3.44 ms. */
 static LLVMValueRef fast_row_div_range(Em *e, LLVMValueRef x, LLVMValueRef d) {
   LLVMBuilderRef B = e->b;
   LLVMTypeRef i32 = e->cg->i32;
-  LLVMValueRef q, q1, d_ok, ax;
-  div_parts(e, x, d, true, &q, &q1, &d_ok, &ax);
+  LLVMValueRef q1, d_ok, ax;
+  div_parts(e, x, d, &q1, &d_ok, &ax);
   ax = LLVMBuildOr(B, ax, LLVMBuildSelect(B, d_ok, LLVMConstInt(i32, 0, 0), LLVMConstInt(i32, 0xffffffffu, 0), ""), "");
   LLVMValueRef lo = LLVMBuildLoad2(B, i32, e->div_lo, ""), hi = LLVMBuildLoad2(B, i32, e->div_hi, "");
   /* d < 0: a zero numerator counts as 0 (inexact: its quotient's sign
@@ -829,8 +809,6 @@ LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops) {
   ElemType t0 = in->noperands > 0 ? in->operands[0]->shape->type : rt;
   bool ok = false;
   LLVMValueRef r = NULL;
-  if (e->div_bad && em_fast_div_applies(in))
-    return fast_row_div(e, ops[0], ops[1]);
   if (e->div_lo && em_fast_div_applies(in))
     return fast_row_div_range(e, ops[0], ops[1]);
   switch (op) {

@@ -417,7 +417,7 @@ TEST(row_kernels_causal_band) {
   }
 }
 
-/* ---- division by a row's value (scalar.c fast_row_div) ----
+/* ---- division by a row's value (scalar.c fast_row_div_range) ----
  * The fast path (x * r, r = 1 / d, one correction) must give x / d bit
  * for bit wherever it is taken; elsewhere the element is computed again
  * with a true division. Checked two ways: the sequence itself in C
@@ -440,16 +440,16 @@ static uint32_t bits_of(float f) {
   return b;
 }
 
-/* the fast path's value of x / d, or false where it is not taken */
+/* the fast path's value of x / d, or false where its chunk is computed
+ * again: d in range, and x in range or a zero over a positive d */
 static bool fast_div_model(float x, float d, float *out) {
   uint32_t ax = bits_of(x) & 0x7fffffffu, ad = bits_of(d) & 0x7fffffffu;
   bool d_ok = ad - ((127u - 63) << 23) <= ((127u + 64) << 23) - 1 - ((127u - 63) << 23);
   bool x_mid = ax - ((127u - 62) << 23) <= ((127u + 63) << 23) - 1 - ((127u - 62) << 23);
-  bool x_special = ax == 0 || ax >= 0x7f800000u;
-  if (!d_ok || !(x_mid || x_special)) return false;
+  if (!d_ok || !(x_mid || (ax == 0 && !signbit(d)))) return false;
   volatile float one = 1.0f;
-  float r = one / d, q = x * r, e = fmaf(-q, d, x), q1 = fmaf(e, r, q);
-  *out = x_special ? q : q1;
+  float r = one / d, q = x * r, e1 = fmaf(q, d, -x), q1 = fmaf(-e1, r, q);
+  *out = q1;
   return true;
 }
 
