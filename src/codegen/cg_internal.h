@@ -126,6 +126,10 @@ typedef struct Em {
    * and folds each numerator into them, for the caller to test the
    * chunk's range once (scalar.c fast_row_div_range) */
   LLVMValueRef div_lo, div_hi;
+  /* While set, the f32 exp being emitted has an argument at most 0 or
+   * NaN (scalar.c below_own_max): math.c v_exp_f32 leaves out the clamps
+   * that only larger arguments need */
+  bool exp_le0;
   /* a row kernel whose elements divide so (cg.c fast_div_chunk) */
   bool row_fast_div;
   /* Row kernels (cg.c, "row kernels"): the rows ahead prefetched. While

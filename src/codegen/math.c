@@ -869,11 +869,14 @@ static LLVMValueRef expf_core(Em *e, LLVMValueRef x, LLVMValueRef *k, LLVMValueR
 static LLVMValueRef v_exp_f32(Em *e, LLVMValueRef x) {
   LLVMBuilderRef B = e->b;
   LLVMValueRef xc = sel(e, fcmp(e, LLVMRealOLT, x, F(e, -88)), F(e, -88), x);
-  xc = sel(e, fcmp(e, LLVMRealOGT, xc, F(e, 88.8)), F(e, 88.8), xc);
+  /* an argument at most 0 (Em.exp_le0: softmax's x - max) needs neither
+   * upper clamp: k <= 0. 18 operations instead of 20 (Zen 2, softmax_4096:
+   * one thread 13.3 -> 12.7 ms, two 6.7 -> 6.4) */
+  if (!e->exp_le0) xc = sel(e, fcmp(e, LLVMRealOGT, xc, F(e, 88.8)), F(e, 88.8), xc);
   /* km = 1.5 2^23 + 127 + k: its low bits are k + 127, 2^k's exponent field */
   const double magic = 0x1.8p23 + 127;
   LLVMValueRef km = f32fma(e, xc, F(e, LOG2E), F(e, magic));
-  km = sel(e, fcmp(e, LLVMRealOGT, km, F(e, magic + 127)), F(e, magic + 127), km);
+  if (!e->exp_le0) km = sel(e, fcmp(e, LLVMRealOGT, km, F(e, magic + 127)), F(e, magic + 127), km);
   LLVMValueRef nk = LLVMBuildFSub(B, F(e, magic), km, ""); /* -k, exact */
   LLVMValueRef c2 = F(e, (double)(float)(LN2_HI - EXPF_C1));
   LLVMValueRef r1 = f32fma(e, nk, F(e, EXPF_C1), xc); /* exact */

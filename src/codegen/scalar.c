@@ -803,6 +803,39 @@ LLVMValueRef em_fma(Em *e, ElemType t, LLVMValueRef a, LLVMValueRef b, LLVMValue
   return enc(e, t, daz_const(e, em_intrinsic(e, "llvm.fma", LLVMTypeOf(v[0]), 3, v)));
 }
 
+/* Whether x is a - m with m a broadcast of a's maximum over some of its
+ * dims (softmax's, log-softmax's and logsumexp's x - max(x)): every
+ * element of m is the maximum of a set that holds the element of a it
+ * is subtracted from, so x is at most 0 (a -0 or +0 where they are
+ * equal), or NaN (a NaN in the set, or inf - inf). Only inside a fused
+ * computation: a kernel is made from its own instruction alone (an
+ * unfused exp's operand is another kernel's output, and compile.c gives
+ * two unfused exps of one shape one kernel). Looks at x, its two
+ * operands, the reduce and its reducer's root: constant time. */
+static bool below_own_max(const Instr *x) {
+  if (x->op != OP_SUBTRACT || x->noperands != 2 || !x->parent || !x->parent->is_fusion) return false;
+  const Instr *a = x->operands[0], *b = x->operands[1];
+  if (b->op != OP_BROADCAST || b->noperands != 1 || !shape_same_dims(b->shape, a->shape)) return false;
+  const Instr *r = b->operands[0];
+  if (r->op != OP_REDUCE || r->noperands != 2 || r->operands[0] != a || r->ncalled != 1 || !r->called[0]) return false;
+  const Computation *c = r->called[0];
+  const Instr *root = c->root;
+  if (c->nparams != 2 || !root || root->op != OP_MAXIMUM || root->noperands != 2) return false;
+  const Instr *p0 = root->operands[0], *p1 = root->operands[1];
+  if (p0->op != OP_PARAMETER || p1->op != OP_PARAMETER || p0->param_number == p1->param_number) return false;
+  /* the broadcast puts the reduce's dims back where they were: its
+   * dimensions are a's dims the reduce keeps, in order */
+  int k = 0, rank = a->shape->rank;
+  for (int d = 0; d < rank; d++) {
+    bool reduced = false;
+    for (int i = 0; i < r->dimensions.n; i++) reduced |= r->dimensions.v[i] == d;
+    if (reduced) continue;
+    if (k >= b->dimensions.n || b->dimensions.v[k] != d) return false;
+    k++;
+  }
+  return k == b->dimensions.n;
+}
+
 LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops) {
   Opcode op = in->op;
   ElemType rt = in->shape->type;
@@ -868,8 +901,11 @@ LLVMValueRef em_scalar_op(Em *e, const Instr *in, const LLVMValueRef *ops) {
   if (!r && op != OP_CONVERT && op != OP_COMPARE && (op_info(op)->flags & OPF_EW) && op_info(op)->arity >= 1 &&
       in->noperands == op_info(op)->arity && t0 == rt) {
     if (in->noperands == 1) {
-      if (native_float(rt)) r = float_unary(e, op, rt, ops[0], &ok);
-      else if (is_int(rt)) r = int_unary(e, op, rt, ops[0], &ok);
+      if (native_float(rt)) {
+        e->exp_le0 = op == OP_EXP && in->operands[0]->parent == in->parent && below_own_max(in->operands[0]);
+        r = float_unary(e, op, rt, ops[0], &ok);
+        e->exp_le0 = false;
+      } else if (is_int(rt)) r = int_unary(e, op, rt, ops[0], &ok);
       else if (type_is_complex(rt) && op == OP_NEGATE) {
         r = cx_make(e, rt, LLVMBuildFNeg(e->b, cx_part(e, ops[0], 0), ""), LLVMBuildFNeg(e->b, cx_part(e, ops[0], 1), ""));
         ok = true;

@@ -480,6 +480,80 @@ TEST(long_rows_interleave) {
   CHECK(long_rows_ask("sine", 2));
 }
 
+/* exp(x - max(x)) (softmax's) knows its argument is at most 0 or NaN
+ * (scalar.c below_own_max) and leaves out exp's upper clamps: the same
+ * values as an exp of the same argument the pattern does not see (x -
+ * max(x) + -0, the same value) in the same fused kernel, bit for bit, on
+ * rows that reach every case: all -inf (NaN), an inf (0 and NaN), a NaN,
+ * a range down past exp's underflow, all equal (exp(0) and exp(-0)),
+ * spread values; the kernel clamps at 88.8 once, for the second. */
+static double le0_value(void *ctx, int param, int64_t e, double u) {
+  (void)ctx, (void)param;
+  int64_t row = e / 300, col = e % 300;
+  switch (row) {
+  case 0: return -INFINITY;
+  case 1: return col == 7 ? INFINITY : u * 10;
+  case 2: return col == 100 ? NAN : u;
+  case 3: return -(double)col * 0.4;
+  case 4: return 3.0;
+  default: return (u - 0.5) * 60;
+  }
+}
+
+TEST(exp_below_row_max) {
+  static const char *text =
+      "HloModule m\n\nmx {\n  a = f32[] parameter(0)\n  b = f32[] parameter(1)\n  ROOT r = f32[] maximum(a, b)\n}\n\n"
+      "fused {\n  x = f32[8,300] parameter(0)\n  ninf = f32[] constant(-inf)\n"
+      "  m = f32[8] reduce(x, ninf), dimensions={1}, to_apply=mx\n  mb = f32[8,300] broadcast(m), dimensions={0}\n"
+      "  s = f32[8,300] subtract(x, mb)\n  e1 = f32[8,300] exponential(s)\n"
+      "  nz = f32[] constant(-0)\n  nzb = f32[8,300] broadcast(nz), dimensions={}\n"
+      "  s2 = f32[8,300] add(s, nzb)\n  e2 = f32[8,300] exponential(s2)\n"
+      "  ROOT t = (f32[8,300], f32[8,300]) tuple(e1, e2)\n}\n\n"
+      "ENTRY e {\n  a = f32[8,300] parameter(0)\n"
+      "  ROOT f = (f32[8,300], f32[8,300]) fusion(a), kind=kInput, calls=fused\n}\n";
+  char dir[] = "/tmp/cxla_stream_XXXXXX";
+  bool ok = mkdtemp(dir) != NULL;
+  cxla_module *m = NULL;
+  Literal **args = NULL, *want = NULL, *got = NULL;
+  CpuExecutable *x = NULL;
+  CpuCompileOptions co = {.struct_size = sizeof co, .dump_dir = ok ? dir : NULL};
+  cxla_status s = cxla_module_parse(text, strlen(text), "exp_le0", &m);
+  if (!s) s = cpu_vs_interp_args_fn(m, 3, le0_value, NULL, &args);
+  if (!s) s = cxla_interp_run(m, args, 1, &want);
+  if (!s) s = cpu_compile(m, &co, &x);
+  CpuExecOptions o = {0};
+  if (!s) s = cpu_execute_opts(x, args, 1, &o, &got);
+  if (s) fprintf(stderr, "exp_le0: %s\n", cxla_status_message(s));
+  ok = ok && !s && cpu_vs_interp_close("exp_le0", want, got, false);
+  if (ok) {
+    const Literal *a = got->tuple[0], *b = got->tuple[1];
+    ok = a->nelems == 2400 && b->nelems == 2400 && !memcmp(a->data, b->data, 2400 * 4);
+    const float *fa = a->data;
+    if (!ok) fprintf(stderr, "exp_le0: the two exps differ\n");
+    /* the rows reached their cases */
+    ok = ok && isnan(fa[0]) && isnan(fa[300 + 7]) && fa[300 + 8] == 0.0f && isnan(fa[600]) && fa[900] == 1.0f &&
+         fa[900 + 299] == 0.0f && fa[1200] == 1.0f;
+    if (!ok) fprintf(stderr, "exp_le0: a row missed its case\n");
+  }
+  char path[256], line[4096];
+  snprintf(path, sizeof path, "%s/llvm_before_opt.ll", dir);
+  FILE *f = fopen(path, "r");
+  int clamps = 0;
+  while (f && fgets(line, sizeof line, f)) /* x > 88.8 */
+    clamps += strstr(line, "fcmp ogt float") && strstr(line, "0x4056333340000000");
+  if (f) fclose(f);
+  if (clamps != 1) fprintf(stderr, "exp_le0: %d clamps at 88.8, want 1\n", clamps);
+  ok = ok && f && clamps == 1;
+  nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
+  cxla_status_free(s);
+  literal_free(want);
+  literal_free(got);
+  cpu_executable_destroy(x);
+  if (m) cpu_vs_interp_free_args(m, args);
+  cxla_module_destroy(m);
+  CHECK(ok);
+}
+
 int main(void) {
   RUN(one_dimensional);
   RUN(rows);
@@ -489,5 +563,6 @@ int main(void) {
   RUN(unaligned_result);
   RUN(short_rows_interleave);
   RUN(long_rows_interleave);
+  RUN(exp_below_row_max);
   return test_summary(__FILE__);
 }
