@@ -40,11 +40,13 @@ cxla_status pass_rewrite_comp(Computation *c, RewriteFn fn, void *arg, bool *cha
   Instr **repl = cxla_calloc((size_t)n + 1, sizeof(Instr *));
   if (!repl) return cxla_oom();
   bool any = false;
+  int nrepl = 0; /* none yet: no operand to resolve (nor to read: at 10^5
+                  * instructions each operand read is a cache miss) */
   cxla_status s = NULL;
   for (int i = 0; i < n && !s; i++) {
     Instr *in = c->instrs[i];
-    for (int k = 0; k < in->noperands; k++) in->operands[k] = resolve(in->operands[k], c, repl, n);
-    for (int k = 0; k < in->ncontrol_preds; k++)
+    for (int k = 0; nrepl && k < in->noperands; k++) in->operands[k] = resolve(in->operands[k], c, repl, n);
+    for (int k = 0; nrepl && k < in->ncontrol_preds; k++)
       in->control_preds[k] = resolve(in->control_preds[k], c, repl, n);
     Instr *out = NULL;
     s = fn(in, arg, &out);
@@ -53,13 +55,14 @@ cxla_status pass_rewrite_comp(Computation *c, RewriteFn fn, void *arg, bool *cha
       any = true;
     } else if (same_layout(out->shape, in->shape)) {
       repl[i] = resolve(out, c, repl, n);
+      nrepl++;
       any = true;
     }
   }
   if (c->root) c->root = resolve(c->root, c, repl, n);
   /* New instructions may use each other, appended in creation order, but
    * also be used by instructions placed before them. */
-  for (int i = n; i < c->ninstrs; i++) {
+  for (int i = n; nrepl && i < c->ninstrs; i++) {
     Instr *in = c->instrs[i];
     for (int k = 0; k < in->noperands; k++) in->operands[k] = resolve(in->operands[k], c, repl, n);
   }
