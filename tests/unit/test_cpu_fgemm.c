@@ -190,6 +190,14 @@ TEST(kernel_matches_plain_loop) {
     CHECK(run_shape(1, 512, 10, 256, true, false, false, false, t ? pool : NULL));
     CHECK(run_shape(1, 256, 512, 10, false, true, false, false, t ? pool : NULL));
   }
+  /* A stored transposed whose columns fall in few L1 sets (rows 512
+   * and 2048 bytes apart): transposed into scratch first, 16 x 16
+   * blocks and the steps past the last whole one (K = 33, 100); batches;
+   * B transposed too; special values */
+  for (int t = 0; t < 4; t++) {
+    CHECK(run_shape(t == 1 ? 3 : 1, 128, 70, 100, true, t & 1, t == 2, t == 3, t ? pool : NULL));
+    CHECK(run_shape(2, 512, 40, 33, true, t >> 1, false, false, pool));
+  }
   /* 0 x inf is NaN, in place (m <= 6: B read in place) and packed */
   for (int t = 0; t < 4; t++) {
     CHECK(run_shape(1, 3, 20, 9, t & 1, t >> 1, false, true, NULL));
