@@ -80,6 +80,7 @@ typedef struct Uses {
   int users, slots; /* distinct live users; operand slots they use it in */
   int n, cap;
   Instr **list;
+  int near; /* as a user: the operand slot replace_uses last rewrote */
 } Uses;
 
 /* What the decisions read about one fused computation, computed in one
@@ -220,6 +221,30 @@ static void count_uses(const Fuser *fz, const Instr *p, int *users, int *slots) 
   }
 }
 
+/* Rewrites the first `want` slots of wide user `in` that read `from` to
+ * read `to`, looking outward from slot *near (the one rewritten last);
+ * returns how many it rewrote (all of them when fewer than `want`). A root
+ * tuple of T operands whose producers are wrapped one by one, in order or
+ * in reverse, then costs T in all rather than T^2 (a scan of every
+ * operand per producer): at 10^5 instructions with a tuple of 10^4, the
+ * fusion pass's replace_uses took 45 ms of 1.9 s of optimizing. */
+static int replace_near(Instr *in, const Instr *from, Instr *to, int want, int *near) {
+  int n = in->noperands, h = *near < 0 ? 0 : *near >= n ? n - 1 : *near, found = 0;
+  for (int d = 0; found < want && (h + d < n || h - 1 - d >= 0); d++) {
+    if (h + d < n && in->operands[h + d] == from) {
+      in->operands[h + d] = to;
+      *near = h + d;
+      found++;
+    }
+    if (found < want && h - 1 - d >= 0 && in->operands[h - 1 - d] == from) {
+      in->operands[h - 1 - d] = to;
+      *near = h - 1 - d;
+      found++;
+    }
+  }
+  return found;
+}
+
 /* Every use of `from` by a live instruction of c, and the root, become uses
  * of `to`. */
 static void replace_uses(Fuser *fz, Instr *from, Instr *to) {
@@ -238,14 +263,24 @@ static void replace_uses(Fuser *fz, Instr *from, Instr *to) {
       Instr *in = list[i];
       if (in == to || is_dead(in)) continue;
       /* One pass over in's operands (not a recount: a tuple with
-       * thousands of operands may be rewritten once per operand). */
+       * thousands of operands may be rewritten once per operand). A wide
+       * user that is from's only one, where `to` has no users yet (so
+       * `in` does not read it), is searched from where its last
+       * rewrite was (replace_near) */
       int nrep = 0;
       bool had_to = false;
-      for (int k = 0; k < in->noperands; k++) {
-        had_to |= in->operands[k] == to;
-        if (in->operands[k] == from) {
-          in->operands[k] = to;
-          nrep++;
+      const Uses *fu = &fz->uses[from->id];
+      bool to_unread = !tracked(fz, to) || to->id >= fz->nuses || fz->uses[to->id].users == 0;
+      if (in->noperands > 16 && fu->users == 1 && fu->slots > 0 && to_unread && tracked(fz, in) &&
+          in->id < fz->nuses) {
+        nrep = replace_near(in, from, to, fu->slots, &fz->uses[in->id].near);
+      } else {
+        for (int k = 0; k < in->noperands; k++) {
+          had_to |= in->operands[k] == to;
+          if (in->operands[k] == from) {
+            in->operands[k] = to;
+            nrep++;
+          }
         }
       }
       for (int k = 0; k < in->ncontrol_preds; k++)

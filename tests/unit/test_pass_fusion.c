@@ -277,6 +277,36 @@ TEST(fusion_size_limit) {
   module_destroy(m);
 }
 
+/* A root tuple of 41 operands (the last one the first again) whose 40
+ * producers each become a fusion: every slot, the repeated one too, reads
+ * its producer's fusion afterwards (fusion.c replace_near rewrites a wide
+ * user's slots looking outward from its last rewrite), and the values are
+ * the same. */
+TEST(wide_tuple_operands_rewritten) {
+  size_t cap = 8192, len = 0;
+  char *text = malloc(cap);
+  len += (size_t)snprintf(text + len, cap - len, "HloModule wide\n\nENTRY e {\n  y = f32[4] parameter(0)\n");
+  for (int i = 0; i < 40; i++)
+    len += (size_t)snprintf(text + len, cap - len, "  a%d = f32[4] multiply(y, y)\n  n%d = f32[4] negate(a%d)\n", i,
+                            i, i);
+  len += (size_t)snprintf(text + len, cap - len, "  ROOT t = (");
+  for (int i = 0; i <= 40; i++) len += (size_t)snprintf(text + len, cap - len, "%sf32[4]", i ? ", " : "");
+  len += (size_t)snprintf(text + len, cap - len, ") tuple(");
+  for (int i = 0; i <= 40; i++) len += (size_t)snprintf(text + len, cap - len, "%sn%d", i ? ", " : "", i % 40);
+  snprintf(text + len, cap - len, ")\n}\n");
+  HloModule *m = pc_optimize_checked(text, "fusion");
+  free(text);
+  if (!m) return;
+  const Instr *t = m->entry->root;
+  CHECK(t->op == OP_TUPLE && t->noperands == 41);
+  CHECK(pc_count(m->entry, OP_FUSION) == 40);
+  CHECK(pc_count(m->entry, OP_NEGATE) == 0 && pc_count(m->entry, OP_MULTIPLY) == 0);
+  for (int k = 0; k < t->noperands; k++) CHECK(t->operands[k]->op == OP_FUSION);
+  CHECK(t->operands[40] == t->operands[0]);
+  check_invariants(m, 1);
+  module_destroy(m);
+}
+
 /* Two reductions of the same input become one multi-output fusion (a tuple
  * of both results, read back with get-tuple-element). */
 TEST(multi_output_fusion_siblings) {
@@ -623,6 +653,7 @@ int main(int argc, char **argv) {
   RUN(expensive_producer_not_fused_into_reuse);
   RUN(never_fused_ops);
   RUN(fusion_size_limit);
+  RUN(wide_tuple_operands_rewritten);
   RUN(multi_output_fusion_siblings);
   RUN(multi_output_fusion_grows_in_place);
   RUN(multi_output_fusion_path_made_by_a_merge);
