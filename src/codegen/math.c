@@ -1045,7 +1045,12 @@ static LLVMValueRef v_log_f32(Em *e, LLVMValueRef x) {
   LLVMValueRef r = logf_core(e, u, F(e, 0));
   r = sel(e, fcmp(e, LLVMRealOEQ, x, F(e, INFINITY)), x, r);
   r = sel(e, fcmp(e, LLVMRealOEQ, x, F(e, 0)), F(e, -INFINITY), r);
-  return sel(e, fcmp(e, LLVMRealULT, x, F(e, 0)), F(e, CG_INVALID_NAN), r); /* NaN or negative */
+  r = sel(e, fcmp(e, LLVMRealOLT, x, F(e, 0)), F(e, CG_INVALID_NAN), r); /* negative */
+  /* a NaN argument is the result, its sign and payload kept (as the C
+   * library's logf, the interpreter's, and XLA:CPU's log alone return
+   * it; the invalid-operation NaN here turned +NaN into -NaN, which a
+   * TOTALORDER compare sees) */
+  return sel(e, isnan_(e, x), x, r);
 }
 
 /* log1p of an f32 value in f32 arithmetic: log(u) + c for u = 1 + x
