@@ -480,6 +480,31 @@ TEST(long_rows_interleave) {
   CHECK(long_rows_ask("sine", 2));
 }
 
+/* text (one parameter) on the interpreter and compiled (dump_dir: its
+ * IR there, or NULL), on arguments from value(): both results, or false
+ * (a message printed) when a step fails. The caller frees them. */
+static bool both_results(const char *name, const char *text, double (*value)(void *, int, int64_t, double),
+                         const char *dump_dir, Literal **want, Literal **got) {
+  cxla_module *m = NULL;
+  Literal **args = NULL;
+  CpuExecutable *x = NULL;
+  CpuCompileOptions co = {.struct_size = sizeof co, .dump_dir = dump_dir};
+  *want = *got = NULL;
+  cxla_status s = cxla_module_parse(text, strlen(text), name, &m);
+  if (!s) s = cpu_vs_interp_args_fn(m, 3, value, NULL, &args);
+  if (!s) s = cxla_interp_run(m, args, 1, want);
+  if (!s) s = cpu_compile(m, &co, &x);
+  CpuExecOptions o = {0};
+  if (!s) s = cpu_execute_opts(x, args, 1, &o, got);
+  if (s) fprintf(stderr, "%s: %s\n", name, cxla_status_message(s));
+  bool ok = !s;
+  cxla_status_free(s);
+  cpu_executable_destroy(x);
+  if (m) cpu_vs_interp_free_args(m, args);
+  cxla_module_destroy(m);
+  return ok;
+}
+
 /* exp(x - max(x)) (softmax's) knows its argument is at most 0 or NaN
  * (scalar.c below_own_max) and leaves out exp's upper clamps: the same
  * values as an exp of the same argument the pattern does not see (x -
@@ -513,18 +538,9 @@ TEST(exp_below_row_max) {
       "  ROOT f = (f32[8,300], f32[8,300]) fusion(a), kind=kInput, calls=fused\n}\n";
   char dir[] = "/tmp/cxla_stream_XXXXXX";
   bool ok = mkdtemp(dir) != NULL;
-  cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL, *got = NULL;
-  CpuExecutable *x = NULL;
-  CpuCompileOptions co = {.struct_size = sizeof co, .dump_dir = ok ? dir : NULL};
-  cxla_status s = cxla_module_parse(text, strlen(text), "exp_le0", &m);
-  if (!s) s = cpu_vs_interp_args_fn(m, 3, le0_value, NULL, &args);
-  if (!s) s = cxla_interp_run(m, args, 1, &want);
-  if (!s) s = cpu_compile(m, &co, &x);
-  CpuExecOptions o = {0};
-  if (!s) s = cpu_execute_opts(x, args, 1, &o, &got);
-  if (s) fprintf(stderr, "exp_le0: %s\n", cxla_status_message(s));
-  ok = ok && !s && cpu_vs_interp_close("exp_le0", want, got, false);
+  Literal *want = NULL, *got = NULL;
+  ok = ok && both_results("exp_le0", text, le0_value, dir, &want, &got) &&
+       cpu_vs_interp_close("exp_le0", want, got, false);
   if (ok) {
     const Literal *a = got->tuple[0], *b = got->tuple[1];
     ok = a->nelems == 2400 && b->nelems == 2400 && !memcmp(a->data, b->data, 2400 * 4);
@@ -545,12 +561,8 @@ TEST(exp_below_row_max) {
   if (clamps != 1) fprintf(stderr, "exp_le0: %d clamps at 88.8, want 1\n", clamps);
   ok = ok && f && clamps == 1;
   nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-  cxla_status_free(s);
   literal_free(want);
   literal_free(got);
-  cpu_executable_destroy(x);
-  if (m) cpu_vs_interp_free_args(m, args);
-  cxla_module_destroy(m);
   CHECK(ok);
 }
 
@@ -566,29 +578,17 @@ static double lognan_value(void *ctx, int param, int64_t e, double u) {
 TEST(log_nan_bits) {
   static const char *text = "HloModule m\n\nENTRY e {\n  x = f32[64] parameter(0)\n  l = f32[64] log(x)\n"
                             "  ROOT b = s32[64] bitcast-convert(l)\n}\n";
-  cxla_module *m = NULL;
-  Literal **args = NULL, *want = NULL, *got = NULL;
-  CpuExecutable *x = NULL;
-  cxla_status s = cxla_module_parse(text, strlen(text), "log_nan", &m);
-  if (!s) s = cpu_vs_interp_args_fn(m, 3, lognan_value, NULL, &args);
-  if (!s) s = cxla_interp_run(m, args, 1, &want);
-  if (!s) s = cpu_compile(m, NULL, &x);
-  CpuExecOptions o = {0};
-  if (!s) s = cpu_execute_opts(x, args, 1, &o, &got);
-  if (s) fprintf(stderr, "log_nan: %s\n", cxla_status_message(s));
-  bool ok = !s && want->nelems == 64 && got->nelems == 64 && !memcmp(want->data, got->data, 64 * 4);
+  Literal *want = NULL, *got = NULL;
+  bool ok = both_results("log_nan", text, lognan_value, NULL, &want, &got) && want->nelems == 64 &&
+            got->nelems == 64 && !memcmp(want->data, got->data, 64 * 4);
   const uint32_t *w = want ? want->data : NULL;
   /* the interpreter's own: +NaN and -NaN kept */
   ok = ok && w[0] == 0x7fc00000u && w[1] == 0xffc00000u;
   if (!ok && got && want)
     fprintf(stderr, "log_nan: got %08x %08x %08x want %08x %08x %08x\n", ((uint32_t *)got->data)[0],
             ((uint32_t *)got->data)[1], ((uint32_t *)got->data)[2], w[0], w[1], w[2]);
-  cxla_status_free(s);
   literal_free(want);
   literal_free(got);
-  cpu_executable_destroy(x);
-  if (m) cpu_vs_interp_free_args(m, args);
-  cxla_module_destroy(m);
   CHECK(ok);
 }
 
