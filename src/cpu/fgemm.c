@@ -68,6 +68,8 @@ enum { MR = 6, NV = 4, NR = 16 * NV, KC = 128 };
  * 256 x 1024 x 1024 3.40 -> 3.01, 1024 x 1024 x 128 1.71 -> 1.45,
  * 256^3 0.20 -> 0.19 (2048: 256 x 2048 x 512 no faster than 128) */
 #define KC_AVX2 512
+/* Steps per block of the kernels of instruction set isa (2: AVX-512). */
+static inline int64_t block_steps(int isa) { return isa == 2 ? KC : KC_AVX2; }
 /* gemm_run: products whose A is larger than GROUP_A_BYTES run in units
  * of several panels (run_group), GROUP_UNITS units per thread */
 #define GROUP_A_BYTES (1 << 20)
@@ -410,7 +412,7 @@ static cxla_status run_group(const Job *j, int64_t lo, int64_t hi) {
       int64_t j0 = pn * NR;
       pack_any(j->isa, j->b, K, ldb, g->trans_b, j0, N - j0 < NR ? N - j0 : NR, panels + (pn - p0) * K * NR);
     }
-    int64_t bk = j->isa == 2 ? KC : KC_AVX2;
+    int64_t bk = block_steps(j->isa);
     for (int64_t k0 = 0; k0 < K; k0 += bk) {
       int64_t kc = K - k0 < bk ? K - k0 : bk;
       for (int64_t pn = p0; pn < p1; pn++) {
@@ -469,7 +471,7 @@ static cxla_status run_slice(void *arg, int64_t lo, int64_t hi) {
     if (j->pb) pp = j->pb + pn * K * NR;
     else if (b_is_panel(g, ldb)) pp = B;
     else pack_any(j->isa, B, K, ldb, g->trans_b, j0, nc, panel);
-    int64_t bk = j->isa == 2 ? KC : KC_AVX2;
+    int64_t bk = block_steps(j->isa);
     for (int64_t k0 = 0; k0 < K; k0 += bk) {
       int64_t kc = K - k0 < bk ? K - k0 : bk;
       panel_steps(j->isa, k0, kc, i0, i1, A, sai, sak, pp, C, ldc, st);
@@ -571,8 +573,7 @@ static bool a_column_conflicts(const F32Gemm *g) {
 
 static cxla_status gemm_run(const F32Gemm *g, const float *a, const float *b, const float *pb, float *c,
                             RtPool *pool, int nthreads) {
-  if (g->k <= 0 || g->batch <= 0 || g->m <= 0 || g->n <= 0) return gemm_run_a(g, a, b, pb, c, pool, nthreads);
-  if (!g->trans_a || g->m < 16 || g->n < 32 || !a_column_conflicts(g))
+  if (g->k <= 0 || g->batch <= 0 || !g->trans_a || g->m < 16 || g->n < 32 || !a_column_conflicts(g))
     return gemm_run_a(g, a, b, pb, c, pool, nthreads);
   float *at;
   cxla_status s = transposed(a, g->batch, g->m, g->k, &at, pool, nthreads);
