@@ -307,6 +307,41 @@ TEST(wide_tuple_operands_rewritten) {
   module_destroy(m);
 }
 
+/* The same root tuple after multi-output fusion: its 40 sibling fusions
+ * (each reads y) merge, and every slot, the repeated one too, reads a
+ * get-tuple-element of a merged fusion afterwards, each its own result
+ * (multi_output_fusion.c point_users rewrites a wide user's slots looking
+ * outward from its last rewrite). */
+TEST(wide_tuple_operands_rewritten_by_siblings) {
+  size_t cap = 8192, len = 0;
+  char *text = malloc(cap);
+  len += (size_t)snprintf(text + len, cap - len, "HloModule wide\n\nENTRY e {\n  y = f32[4] parameter(0)\n");
+  for (int i = 0; i < 40; i++)
+    len += (size_t)snprintf(text + len, cap - len, "  c%d = f32[] constant(%d)\n  b%d = f32[4] broadcast(c%d), dimensions={}\n"
+                            "  n%d = f32[4] multiply(y, b%d)\n", i, i + 2, i, i, i, i);
+  len += (size_t)snprintf(text + len, cap - len, "  ROOT t = (");
+  for (int i = 0; i <= 40; i++) len += (size_t)snprintf(text + len, cap - len, "%sf32[4]", i ? ", " : "");
+  len += (size_t)snprintf(text + len, cap - len, ") tuple(");
+  for (int i = 0; i <= 40; i++) len += (size_t)snprintf(text + len, cap - len, "%sn%d", i ? ", " : "", i % 40);
+  snprintf(text + len, cap - len, ")\n}\n");
+  HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
+  free(text);
+  if (!m) return;
+  const Instr *t = m->entry->root;
+  CHECK(t->op == OP_TUPLE && t->noperands == 41);
+  CHECK(pc_count(m->entry, OP_MULTIPLY) == 0);
+  CHECK(pc_count(m->entry, OP_FUSION) < 40); /* merged */
+  for (int k = 0; k < t->noperands; k++) {
+    const Instr *g = t->operands[k];
+    CHECK(g->op == OP_GET_TUPLE_ELEMENT && g->operands[0]->op == OP_FUSION);
+    for (int j = 0; j < k && k < 40; j++)
+      CHECK(!(t->operands[j]->operands[0] == g->operands[0] && t->operands[j]->index == g->index));
+  }
+  CHECK(t->operands[40] == t->operands[0]);
+  check_invariants(m, 1);
+  module_destroy(m);
+}
+
 /* Two reductions of the same input become one multi-output fusion (a tuple
  * of both results, read back with get-tuple-element). */
 TEST(multi_output_fusion_siblings) {
@@ -654,6 +689,7 @@ int main(int argc, char **argv) {
   RUN(never_fused_ops);
   RUN(fusion_size_limit);
   RUN(wide_tuple_operands_rewritten);
+  RUN(wide_tuple_operands_rewritten_by_siblings);
   RUN(multi_output_fusion_siblings);
   RUN(multi_output_fusion_grows_in_place);
   RUN(multi_output_fusion_path_made_by_a_merge);
