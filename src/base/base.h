@@ -114,6 +114,9 @@ char *sb_take(StrBuf *b);
 typedef struct NameMap {
   const char **keys;
   void **vals;
+  uint64_t *hs; /* each key's hash: probes and growth compare and move
+                 * them without reading the key strings, which at 10^5
+                 * names are cache misses */
   size_t cap, n;
 } NameMap;
 
@@ -122,6 +125,12 @@ void namemap_clear(NameMap *m);
 void *namemap_get(const NameMap *m, const char *s, size_t len);
 /* Inserts key -> val; false when out of memory. The key must not be present. */
 bool namemap_put(NameMap *m, const char *key, void *val);
+/* Inserts key -> val unless the key is present (then *found is set and
+ * nothing changes); false when out of memory. One hash and one probe
+ * sequence where a namemap_get and a namemap_put took two. */
+bool namemap_put_first(NameMap *m, const char *key, void *val, bool *found);
+/* Makes room for n keys in all without growing; false when out of memory. */
+bool namemap_reserve(NameMap *m, size_t n);
 /* Sets key -> val, inserting the key if absent (val NULL: the key reads as
  * absent from then on); false when out of memory. */
 bool namemap_set(NameMap *m, const char *key, void *val);

@@ -23,14 +23,13 @@ int comp_replace_uses(Computation *c, const Instr *from, Instr *to) {
 
 cxla_status comp_index_names(const Computation *c, NameMap *out) {
   memset(out, 0, sizeof *out);
-  for (int i = 0; i < c->ninstrs; i++) {
-    const char *nm = c->instrs[i]->name;
-    if (namemap_get(out, nm, strlen(nm))) continue;
-    if (!namemap_put(out, nm, c->instrs[i])) {
+  bool dup;
+  if (!namemap_reserve(out, (size_t)c->ninstrs)) return cxla_oom();
+  for (int i = 0; i < c->ninstrs; i++)
+    if (!namemap_put_first(out, c->instrs[i]->name, c->instrs[i], &dup)) {
       namemap_free(out);
       return cxla_oom();
     }
-  }
   return NULL;
 }
 

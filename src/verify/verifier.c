@@ -100,11 +100,12 @@ static cxla_status check_instr_list(const Computation *c) {
 static cxla_status check_unique_names(Arena *a, const Computation *c) {
   (void)a;
   NameMap seen = {0};
-  cxla_status s = NULL;
+  cxla_status s = namemap_reserve(&seen, (size_t)c->ninstrs) ? NULL : cxla_oom();
   for (int i = 0; i < c->ninstrs && !s; i++) {
     const char *nm = c->instrs[i]->name;
-    if (namemap_get(&seen, nm, strlen(nm))) s = verr("two instructions are named %%%s", nm);
-    else if (!namemap_put(&seen, nm, c->instrs[i])) s = cxla_oom();
+    bool dup;
+    if (!namemap_put_first(&seen, nm, c->instrs[i], &dup)) s = cxla_oom();
+    else if (dup) s = verr("two instructions are named %%%s", nm);
   }
   namemap_free(&seen);
   return s;
