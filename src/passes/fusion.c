@@ -221,30 +221,6 @@ static void count_uses(const Fuser *fz, const Instr *p, int *users, int *slots) 
   }
 }
 
-/* Rewrites the first `want` slots of wide user `in` that read `from` to
- * read `to`, looking outward from slot *near (the one rewritten last);
- * returns how many it rewrote (all of them when fewer than `want`). A root
- * tuple of T operands whose producers are wrapped one by one, in order or
- * in reverse, then costs T in all rather than T^2 (a scan of every
- * operand per producer): at 10^5 instructions with a tuple of 10^4, the
- * fusion pass's replace_uses took 45 ms of 1.9 s of optimizing. */
-static int replace_near(Instr *in, const Instr *from, Instr *to, int want, int *near) {
-  int n = in->noperands, h = *near < 0 ? 0 : *near >= n ? n - 1 : *near, found = 0;
-  for (int d = 0; found < want && (h + d < n || h - 1 - d >= 0); d++) {
-    if (h + d < n && in->operands[h + d] == from) {
-      in->operands[h + d] = to;
-      *near = h + d;
-      found++;
-    }
-    if (found < want && h - 1 - d >= 0 && in->operands[h - 1 - d] == from) {
-      in->operands[h - 1 - d] = to;
-      *near = h - 1 - d;
-      found++;
-    }
-  }
-  return found;
-}
-
 /* Every use of `from` by a live instruction of c, and the root, become uses
  * of `to`. */
 static void replace_uses(Fuser *fz, Instr *from, Instr *to) {
@@ -266,14 +242,17 @@ static void replace_uses(Fuser *fz, Instr *from, Instr *to) {
        * thousands of operands may be rewritten once per operand). A wide
        * user that is from's only one, where `to` has no users yet (so
        * `in` does not read it), is searched from where its last
-       * rewrite was (replace_near) */
+       * rewrite was (fusion_replace_near: a root tuple of T operands
+       * whose producers are wrapped one by one then costs T in all, not
+       * T^2; at 10^5 instructions with a tuple of 10^4 the scans took
+       * 45 ms of 1.9 s of optimizing) */
       int nrep = 0;
       bool had_to = false;
       const Uses *fu = &fz->uses[from->id];
       bool to_unread = !tracked(fz, to) || to->id >= fz->nuses || fz->uses[to->id].users == 0;
       if (in->noperands > 16 && fu->users == 1 && fu->slots > 0 && to_unread && tracked(fz, in) &&
           in->id < fz->nuses) {
-        nrep = replace_near(in, from, to, fu->slots, &fz->uses[in->id].near);
+        nrep = fusion_replace_near(in, from, to, fu->slots, &fz->uses[in->id].near);
       } else {
         for (int k = 0; k < in->noperands; k++) {
           had_to |= in->operands[k] == to;

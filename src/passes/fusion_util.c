@@ -367,6 +367,23 @@ int fusion_operand_index(const Instr *f, const Instr *x) {
   return -1;
 }
 
+int fusion_replace_near(Instr *in, const Instr *from, Instr *to, int want, int *near) {
+  int n = in->noperands, h = *near < 0 ? 0 : *near >= n ? n - 1 : *near, found = 0;
+  for (int d = 0; found < want && (h + d < n || h - 1 - d >= 0); d++) {
+    if (h + d < n && in->operands[h + d] == from) {
+      in->operands[h + d] = to;
+      *near = h + d;
+      found++;
+    }
+    if (found < want && h - 1 - d >= 0 && in->operands[h - 1 - d] == from) {
+      in->operands[h - 1 - d] = to;
+      *near = h - 1 - d;
+      found++;
+    }
+  }
+  return found;
+}
+
 int fusion_fresh_tag(const FusionCtx *x, const NameMap *names, int from) {
   char a[64], b[64];
   for (int n = from > 0 ? from : 1;; n++) {

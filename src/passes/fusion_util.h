@@ -134,6 +134,14 @@ Instr *fusion_insert_operand(Instr *f, Instr *x, int pos);
 /* Index of x among f's operands, or -1. */
 int fusion_operand_index(const Instr *f, const Instr *x);
 
+/* Rewrites the first `want` slots of wide user `in` that read `from` to
+ * read `to`, looking outward from slot *near (the one rewritten last,
+ * updated); returns how many it rewrote (all of them when fewer than
+ * `want`). A root tuple of T operands whose producers are replaced one by
+ * one, in order or in reverse, then costs T in all rather than T^2 (a
+ * scan of every operand per producer). */
+int fusion_replace_near(Instr *in, const Instr *from, Instr *to, int want, int *near);
+
 /* Removes in from c's instruction list (it must have no users) and
  * renumbers. */
 void fusion_drop_instr(Computation *c, Instr *in);

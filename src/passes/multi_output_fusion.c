@@ -391,24 +391,6 @@ static void drop(Sweep *w, Instr *in) {
   fusion_ctx_note_free_name(w->x, in->name);
 }
 
-/* Rewrites the `want` slots of old wide user u that read `from` to read
- * `to`, looking outward from slot *near (the one rewritten last). */
-static void replace_near(Instr *u, const Instr *from, Instr *to, int want, int *near) {
-  int n = u->noperands, h = *near < n ? *near : n - 1, found = 0;
-  for (int d = 0; found < want && (h + d < n || h - 1 - d >= 0); d++) {
-    if (h + d < n && u->operands[h + d] == from) {
-      u->operands[h + d] = to;
-      *near = h + d;
-      found++;
-    }
-    if (found < want && h - 1 - d >= 0 && u->operands[h - 1 - d] == from) {
-      u->operands[h - 1 - d] = to;
-      *near = h - 1 - d;
-      found++;
-    }
-  }
-}
-
 /* Makes every user of old instruction `in` (and the root) read `to`. A
  * wide user (a root tuple of T results) that is in's only one is
  * searched from where its last rewrite was: T merges into it then cost T
@@ -419,7 +401,7 @@ static void point_users(Sweep *w, Instr *in, Instr *to) {
     Instr *u = w->u.list[in->id][i];
     if (w->state[u->id] & GONE) continue;
     if (u->noperands > 16 && w->u.count[in->id] == 1 && is_old(w, u))
-      replace_near(u, in, to, w->slots[in->id], &w->near[u->id]);
+      fusion_replace_near(u, in, to, w->slots[in->id], &w->near[u->id]);
     else
       for (int k = 0; k < u->noperands; k++)
         if (u->operands[k] == in) u->operands[k] = to;

@@ -279,21 +279,27 @@ TEST(fusion_size_limit) {
 
 /* A root tuple of 41 operands (the last one the first again) whose 40
  * producers each become a fusion: every slot, the repeated one too, reads
- * its producer's fusion afterwards (fusion.c replace_near rewrites a wide
+ * its producer's fusion afterwards (fusion_replace_near rewrites a wide
  * user's slots looking outward from its last rewrite), and the values are
  * the same. */
-TEST(wide_tuple_operands_rewritten) {
+/* A module of parameter y, 40 producers n0..n39 from `body` (a printf
+ * format of one producer's lines, its number given 6 times) and a root
+ * tuple of 41 operands, n0..n39 then n0 again (malloc'ed). */
+static char *wide_tuple_module(const char *body) {
   size_t cap = 8192, len = 0;
   char *text = malloc(cap);
   len += (size_t)snprintf(text + len, cap - len, "HloModule wide\n\nENTRY e {\n  y = f32[4] parameter(0)\n");
-  for (int i = 0; i < 40; i++)
-    len += (size_t)snprintf(text + len, cap - len, "  a%d = f32[4] multiply(y, y)\n  n%d = f32[4] negate(a%d)\n", i,
-                            i, i);
+  for (int i = 0; i < 40; i++) len += (size_t)snprintf(text + len, cap - len, body, i, i, i, i, i, i);
   len += (size_t)snprintf(text + len, cap - len, "  ROOT t = (");
   for (int i = 0; i <= 40; i++) len += (size_t)snprintf(text + len, cap - len, "%sf32[4]", i ? ", " : "");
   len += (size_t)snprintf(text + len, cap - len, ") tuple(");
   for (int i = 0; i <= 40; i++) len += (size_t)snprintf(text + len, cap - len, "%sn%d", i ? ", " : "", i % 40);
   snprintf(text + len, cap - len, ")\n}\n");
+  return text;
+}
+
+TEST(wide_tuple_operands_rewritten) {
+  char *text = wide_tuple_module("  a%d = f32[4] multiply(y, y)\n  n%d = f32[4] negate(a%d)\n");
   HloModule *m = pc_optimize_checked(text, "fusion");
   free(text);
   if (!m) return;
@@ -310,20 +316,10 @@ TEST(wide_tuple_operands_rewritten) {
 /* The same root tuple after multi-output fusion: its 40 sibling fusions
  * (each reads y) merge, and every slot, the repeated one too, reads a
  * get-tuple-element of a merged fusion afterwards, each its own result
- * (multi_output_fusion.c point_users rewrites a wide user's slots looking
- * outward from its last rewrite). */
+ * (multi_output_fusion.c point_users, with fusion_replace_near). */
 TEST(wide_tuple_operands_rewritten_by_siblings) {
-  size_t cap = 8192, len = 0;
-  char *text = malloc(cap);
-  len += (size_t)snprintf(text + len, cap - len, "HloModule wide\n\nENTRY e {\n  y = f32[4] parameter(0)\n");
-  for (int i = 0; i < 40; i++)
-    len += (size_t)snprintf(text + len, cap - len, "  c%d = f32[] constant(%d)\n  b%d = f32[4] broadcast(c%d), dimensions={}\n"
-                            "  n%d = f32[4] multiply(y, b%d)\n", i, i + 2, i, i, i, i);
-  len += (size_t)snprintf(text + len, cap - len, "  ROOT t = (");
-  for (int i = 0; i <= 40; i++) len += (size_t)snprintf(text + len, cap - len, "%sf32[4]", i ? ", " : "");
-  len += (size_t)snprintf(text + len, cap - len, ") tuple(");
-  for (int i = 0; i <= 40; i++) len += (size_t)snprintf(text + len, cap - len, "%sn%d", i ? ", " : "", i % 40);
-  snprintf(text + len, cap - len, ")\n}\n");
+  char *text = wide_tuple_module("  c%d = f32[] constant(%d)\n  b%d = f32[4] broadcast(c%d), dimensions={}\n"
+                                 "  n%d = f32[4] multiply(y, b%d)\n");
   HloModule *m = pc_optimize_checked(text, "fusion,multi-output-fusion");
   free(text);
   if (!m) return;
