@@ -73,6 +73,18 @@ static bool scatter_eq(const ScatterDims *a, const ScatterDims *b) {
          a->index_vector_dim == b->index_vector_dim;
 }
 
+/* The group of dimension numbers a's opcode (= b's) holds. */
+static bool dims_eq(const Instr *a, const Instr *b) {
+  switch (op_dims_kind(a->op)) {
+  case DIMS_CONV: return conv_eq(&a->conv, &b->conv);
+  case DIMS_DOT: return dot_eq(&a->dot, &b->dot);
+  case DIMS_GATHER: return gather_eq(&a->gather, &b->gather);
+  case DIMS_SCATTER: return scatter_eq(&a->scatter, &b->scatter);
+  case DIMS_NONE: break;
+  }
+  return true;
+}
+
 /* Per-dimension arrays (slice, padding) have one entry per dimension of the
  * result (equal shapes are checked first). */
 static bool slices_eq(const Instr *a, const Instr *b) {
@@ -121,9 +133,7 @@ bool instr_attrs_identical(const Instr *a, const Instr *b) {
   if (a->op == OP_PARAMETER && a->param_number != b->param_number) return false;
   if (!literal_same(a->literal, b->literal)) return false;
   return list_eq(&a->dimensions, &b->dimensions) && a->index == b->index && slices_eq(a, b) &&
-         padding_eq(a, b) && window_eq(a, b) && conv_eq(&a->conv, &b->conv) &&
-         dot_eq(&a->dot, &b->dot) && gather_eq(&a->gather, &b->gather) &&
-         scatter_eq(&a->scatter, &b->scatter) && list_eq(&a->slice_sizes, &b->slice_sizes) &&
+         padding_eq(a, b) && window_eq(a, b) && dims_eq(a, b) && list_eq(&a->slice_sizes, &b->slice_sizes) &&
          a->cmp_dir == b->cmp_dir && a->cmp_type == b->cmp_type &&
          a->feature_group_count == b->feature_group_count &&
          a->batch_group_count == b->batch_group_count && a->exponent_bits == b->exponent_bits &&
@@ -219,8 +229,10 @@ static uint64_t mix_attrs(uint64_t h, const Instr *in) {
     h = ir_hash_mix(ir_hash_mix(ir_hash_mix(h, (uint64_t)w->pad_hi), (uint64_t)w->lhs_dilate),
                     (uint64_t)w->rhs_dilate);
   }
-  h = mix_list(mix_list(h, &in->dot.lhs_contract), &in->dot.rhs_contract);
-  h = mix_list(mix_list(h, &in->dot.lhs_batch), &in->dot.rhs_batch);
+  if (op_dims_kind(in->op) == DIMS_DOT) {
+    h = mix_list(mix_list(h, &in->dot.lhs_contract), &in->dot.rhs_contract);
+    h = mix_list(mix_list(h, &in->dot.lhs_batch), &in->dot.rhs_batch);
+  }
   h = mix_list(h, &in->slice_sizes);
   return ir_hash_mix(ir_hash_mix(h, (uint64_t)in->cmp_dir), (uint64_t)in->fusion_kind);
 }

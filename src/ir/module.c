@@ -123,8 +123,8 @@ Instr *comp_add_instr(Computation *c, Opcode op, Shape *shape, int nops,
   if (!in->name) return NULL;
   in->feature_group_count = 1;
   in->batch_group_count = 1;
-  in->gather.index_vector_dim = -1;
-  in->scatter.index_vector_dim = -1;
+  if (op == OP_GATHER) in->gather.index_vector_dim = -1; /* absent */
+  if (op == OP_SCATTER) in->scatter.index_vector_dim = -1;
   in->id = c->ninstrs;
   c->instrs[c->ninstrs++] = in;
   return in;

@@ -288,6 +288,51 @@ void instr_copy_attrs(Instr *in, const Instr *src) {
   in->control_preds = NULL;
 }
 
+/* Deep copies of the group of dimension numbers src's opcode holds (in
+ * holds src's pointers); false when out of memory. */
+static bool dup_dims(Arena *a, Instr *in, const Instr *src) {
+  bool ok = true;
+  switch (op_dims_kind(src->op)) {
+  case DIMS_CONV:
+    if (src->conv.nspatial) {
+      size_t ns = (size_t)src->conv.nspatial;
+      in->conv.in_spatial = arena_i64dup(a, src->conv.in_spatial, ns);
+      in->conv.k_spatial = arena_i64dup(a, src->conv.k_spatial, ns);
+      in->conv.out_spatial = arena_i64dup(a, src->conv.out_spatial, ns);
+      ok = in->conv.in_spatial && in->conv.k_spatial && in->conv.out_spatial;
+    }
+    break;
+  case DIMS_DOT:
+    in->dot.lhs_batch = dup_list(a, src->dot.lhs_batch, &ok);
+    in->dot.rhs_batch = dup_list(a, src->dot.rhs_batch, &ok);
+    in->dot.lhs_contract = dup_list(a, src->dot.lhs_contract, &ok);
+    in->dot.rhs_contract = dup_list(a, src->dot.rhs_contract, &ok);
+    break;
+  case DIMS_GATHER: {
+    GatherDims *g = &in->gather;
+    const GatherDims *sg = &src->gather;
+    g->offset_dims = dup_list(a, sg->offset_dims, &ok);
+    g->collapsed_slice_dims = dup_list(a, sg->collapsed_slice_dims, &ok);
+    g->start_index_map = dup_list(a, sg->start_index_map, &ok);
+    g->operand_batching_dims = dup_list(a, sg->operand_batching_dims, &ok);
+    g->start_indices_batching_dims = dup_list(a, sg->start_indices_batching_dims, &ok);
+    break;
+  }
+  case DIMS_SCATTER: {
+    ScatterDims *d = &in->scatter;
+    const ScatterDims *sd = &src->scatter;
+    d->update_window_dims = dup_list(a, sd->update_window_dims, &ok);
+    d->inserted_window_dims = dup_list(a, sd->inserted_window_dims, &ok);
+    d->scatter_dims_to_operand_dims = dup_list(a, sd->scatter_dims_to_operand_dims, &ok);
+    d->input_batching_dims = dup_list(a, sd->input_batching_dims, &ok);
+    d->scatter_indices_batching_dims = dup_list(a, sd->scatter_indices_batching_dims, &ok);
+    break;
+  }
+  case DIMS_NONE: break;
+  }
+  return ok;
+}
+
 Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *ops,
                    const char *name) {
   HloModule *m = dst->module;
@@ -317,22 +362,7 @@ Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *o
   in->dimensions = dup_list(a, src->dimensions, &ok);
   in->slice_sizes = dup_list(a, src->slice_sizes, &ok);
   in->fft_length = dup_list(a, src->fft_length, &ok);
-  in->dot.lhs_batch = dup_list(a, src->dot.lhs_batch, &ok);
-  in->dot.rhs_batch = dup_list(a, src->dot.rhs_batch, &ok);
-  in->dot.lhs_contract = dup_list(a, src->dot.lhs_contract, &ok);
-  in->dot.rhs_contract = dup_list(a, src->dot.rhs_contract, &ok);
-  GatherDims *g = &in->gather;
-  g->offset_dims = dup_list(a, src->gather.offset_dims, &ok);
-  g->collapsed_slice_dims = dup_list(a, src->gather.collapsed_slice_dims, &ok);
-  g->start_index_map = dup_list(a, src->gather.start_index_map, &ok);
-  g->operand_batching_dims = dup_list(a, src->gather.operand_batching_dims, &ok);
-  g->start_indices_batching_dims = dup_list(a, src->gather.start_indices_batching_dims, &ok);
-  ScatterDims *s = &in->scatter;
-  s->update_window_dims = dup_list(a, src->scatter.update_window_dims, &ok);
-  s->inserted_window_dims = dup_list(a, src->scatter.inserted_window_dims, &ok);
-  s->scatter_dims_to_operand_dims = dup_list(a, src->scatter.scatter_dims_to_operand_dims, &ok);
-  s->input_batching_dims = dup_list(a, src->scatter.input_batching_dims, &ok);
-  s->scatter_indices_batching_dims = dup_list(a, src->scatter.scatter_indices_batching_dims, &ok);
+  if (!dup_dims(a, in, src)) return NULL;
   int rank = src->noperands ? src->operands[0]->shape->rank : 0;
   if (src->slice && rank) {
     in->slice = arena_array(a, (size_t)rank, sizeof(SliceDim));
@@ -348,13 +378,6 @@ Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *o
     in->window = arena_array(a, (size_t)src->nwindow, sizeof(WindowDim));
     if (!in->window) return NULL;
     memcpy(in->window, src->window, (size_t)src->nwindow * sizeof(WindowDim));
-  }
-  if (src->conv.nspatial) {
-    size_t ns = (size_t)src->conv.nspatial;
-    in->conv.in_spatial = arena_i64dup(a, src->conv.in_spatial, ns);
-    in->conv.k_spatial = arena_i64dup(a, src->conv.k_spatial, ns);
-    in->conv.out_spatial = arena_i64dup(a, src->conv.out_spatial, ns);
-    if (!in->conv.in_spatial || !in->conv.k_spatial || !in->conv.out_spatial) return NULL;
   }
   if (src->nraw) {
     in->raw = arena_array(a, (size_t)src->nraw, sizeof(RawAttr));
