@@ -119,6 +119,15 @@ void sb_puts(StrBuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
 
 void sb_putc(StrBuf *b, char c) { sb_putn(b, &c, 1); }
 
+void sb_put_i64(StrBuf *b, int64_t v) {
+  char buf[24], *e = buf + sizeof buf, *p = e;
+  uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+  do *--p = (char)('0' + u % 10);
+  while (u /= 10);
+  if (v < 0) *--p = '-';
+  sb_putn(b, p, (size_t)(e - p));
+}
+
 /* Formats straight into the free space when it fits (one vsnprintf: the
  * printer's common case, most pieces being short), else reserves what the
  * first attempt measured and formats again. */

@@ -96,6 +96,9 @@ void sb_free(StrBuf *b);
 void sb_putc(StrBuf *b, char c);
 void sb_puts(StrBuf *b, const char *s);
 void sb_putn(StrBuf *b, const char *s, size_t n);
+/* v in decimal, as printf's %lld writes it, without a format's parse
+ * (the HLO printer writes millions of them at 10^5 instructions). */
+void sb_put_i64(StrBuf *b, int64_t v);
 void sb_printf(StrBuf *b, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))

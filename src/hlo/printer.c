@@ -228,14 +228,22 @@ void hlo_print_literal(StrBuf *b, const Literal *l) {
 /* ---- attributes ----------------------------------------------------------------- */
 
 static void print_list(StrBuf *b, const char *name, const I64List *l) {
-  sb_printf(b, ", %s={", name);
-  for (int i = 0; i < l->n; i++) sb_printf(b, i ? ",%lld" : "%lld", (long long)l->v[i]);
+  sb_puts(b, ", ");
+  sb_puts(b, name);
+  sb_puts(b, "={");
+  for (int i = 0; i < l->n; i++) {
+    if (i) sb_putc(b, ',');
+    sb_put_i64(b, l->v[i]);
+  }
   sb_putc(b, '}');
 }
 
 /* "3x3" from n values picked by get. */
 static void print_x(StrBuf *b, const WindowDim *w, int n, int64_t (*get)(const WindowDim *)) {
-  for (int i = 0; i < n; i++) sb_printf(b, i ? "x%lld" : "%lld", (long long)get(&w[i]));
+  for (int i = 0; i < n; i++) {
+    if (i) sb_putc(b, 'x');
+    sb_put_i64(b, get(&w[i]));
+  }
 }
 static int64_t w_size(const WindowDim *w) { return w->size; }
 static int64_t w_stride(const WindowDim *w) { return w->stride; }
@@ -370,8 +378,11 @@ static void print_attrs(StrBuf *b, const Instr *in) {
     sb_puts(b, ", slice={");
     for (int i = 0; i < n && in->slice; i++) {
       const SliceDim *s = &in->slice[i];
-      sb_printf(b, "%s[%lld:%lld", i ? ", " : "", (long long)s->start, (long long)s->limit);
-      if (strides) sb_printf(b, ":%lld", (long long)s->stride);
+      sb_puts(b, i ? ", [" : "[");
+      sb_put_i64(b, s->start);
+      sb_putc(b, ':');
+      sb_put_i64(b, s->limit);
+      if (strides) sb_putc(b, ':'), sb_put_i64(b, s->stride);
       sb_putc(b, ']');
     }
     sb_putc(b, '}');
@@ -386,7 +397,7 @@ static void print_attrs(StrBuf *b, const Instr *in) {
     }
   }
   if (a & A_DIMENSIONS) print_list(b, "dimensions", &in->dimensions);
-  if (a & A_INDEX) sb_printf(b, ", index=%lld", (long long)in->index);
+  if (a & A_INDEX) sb_puts(b, ", index="), sb_put_i64(b, in->index);
   if (a & A_IOTA_DIM) sb_printf(b, ", iota_dimension=%lld", (long long)in->index);
   if (a & A_WINDOW) print_window(b, in);
   if (a & A_CONV_DIMS) print_dim_labels(b, &in->conv);
@@ -482,16 +493,19 @@ static void print_instr(StrBuf *b, const Computation *c, const Instr *in) {
   sb_puts(b, in->name);
   sb_puts(b, " = ");
   hlo_print_shape(b, in->shape, true);
-  sb_printf(b, " %s(", op_name(in->op));
+  sb_putc(b, ' ');
+  sb_puts(b, op_name(in->op));
+  sb_putc(b, '(');
   if (in->op == OP_PARAMETER) {
-    sb_printf(b, "%lld", (long long)in->param_number);
+    sb_put_i64(b, in->param_number);
   } else if (in->op == OP_CONSTANT) {
     if (in->literal) hlo_print_literal(b, in->literal);
   } else {
     for (int i = 0; i < in->noperands; i++) {
       if (i) sb_puts(b, ", ");
       if (i && i % 5 == 0) sb_printf(b, "/*index=%d*/", i);
-      sb_printf(b, "%%%s", in->operands[i] ? in->operands[i]->name : "?");
+      sb_putc(b, '%');
+      sb_puts(b, in->operands[i] ? in->operands[i]->name : "?");
     }
   }
   sb_putc(b, ')');

@@ -206,14 +206,14 @@ void shape_print(StrBuf *b, const Shape *s, bool print_layout) {
   for (int i = 0; i < s->rank; i++) {
     if (i) sb_putc(b, ',');
     if (s->dynamic && s->dynamic[i]) sb_puts(b, "<=");
-    sb_printf(b, "%lld", (long long)s->dims[i]);
+    sb_put_i64(b, s->dims[i]);
   }
   sb_putc(b, ']');
   if (print_layout && s->has_layout && (s->rank > 0 || s->layout_tail)) {
     sb_putc(b, '{');
     for (int i = 0; i < s->rank && s->minor_to_major; i++) {
       if (i) sb_putc(b, ',');
-      sb_printf(b, "%lld", (long long)s->minor_to_major[i]);
+      sb_put_i64(b, s->minor_to_major[i]);
     }
     if (s->layout_tail) {
       sb_putc(b, ':');
