@@ -459,6 +459,14 @@ struct cxla_module {
   int next_id;           /* for fresh instruction names: at least every
                             numeric suffix of an instruction name in the
                             module (module_note_name) */
+  /* module_unique_comp_name's index: every computation name given out
+   * (built on its first call from the computations then, extended by
+   * module_add_computation and module_note_comp_name; the names of
+   * computations since removed stay: never handed out again), and per
+   * base name the last suffix it handed out (as an intptr_t), so that a
+   * computation cloned K times costs O(K), not O(K^2) or O(K C). */
+  NameMap comp_names, comp_suffix;
+  bool comp_names_built;
 };
 
 /* ---- building and walking modules ----------------------------------------- */
@@ -468,6 +476,9 @@ cxla_status module_create(const char *name, HloModule **out);
 void module_destroy(HloModule *m);
 /* Adds a new empty computation (name copied into the arena); NULL on OOM. */
 Computation *module_add_computation(HloModule *m, const char *name);
+/* Records a name a pass gave a computation in place (c->name = ...), for
+ * module_unique_comp_name; false on OOM. `name` must live as long as m. */
+bool module_note_comp_name(HloModule *m, const char *name);
 Computation *module_find_computation(const HloModule *m, const char *name);
 /* Hands a literal to the module (freed by module_destroy). On failure frees
  * the literal and returns the OOM status. */

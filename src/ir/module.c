@@ -24,6 +24,8 @@ void module_destroy(HloModule *m) {
   for (int i = 0; i < m->nliterals; i++) literal_free(m->literals[i]);
   cxla_free(m->literals);
   cxla_free(m->comps);
+  namemap_free(&m->comp_names);
+  namemap_free(&m->comp_suffix);
   arena_destroy(&m->arena);
   cxla_free(m);
 }
@@ -46,8 +48,13 @@ Computation *module_add_computation(HloModule *m, const char *name) {
   c->name = arena_strdup(&m->arena, name);
   if (!c->name) return NULL;
   c->module = m;
+  if (!module_note_comp_name(m, c->name)) return NULL;
   m->comps[m->ncomps++] = c;
   return c;
+}
+
+bool module_note_comp_name(HloModule *m, const char *name) {
+  return !m->comp_names_built || namemap_set(&m->comp_names, name, (void *)name);
 }
 
 Computation *module_find_computation(const HloModule *m, const char *name) {

@@ -388,24 +388,27 @@ Instr *instr_clone(Computation *dst, const Instr *src, int nops, Instr *const *o
 }
 
 const char *module_unique_comp_name(HloModule *m, const char *base) {
-  if (!module_find_computation(m, base)) return arena_strdup(&m->arena, base);
-  /* the names in a hash, so that finding the first free suffix costs
-   * O(computations + suffix), not their product */
-  NameMap names;
-  memset(&names, 0, sizeof names);
-  for (int i = 0; i < m->ncomps; i++)
-    if (!namemap_get(&names, m->comps[i]->name, strlen(m->comps[i]->name)) &&
-        !namemap_put(&names, m->comps[i]->name, m->comps[i])) {
-      namemap_free(&names);
-      return NULL;
-    }
-  char buf[256];
-  for (int i = 1;; i++) {
-    snprintf(buf, sizeof buf, "%.200s.%d", base, i);
-    if (!namemap_get(&names, buf, strlen(buf))) break;
+  if (!m->comp_names_built) {
+    if (!namemap_reserve(&m->comp_names, (size_t)m->ncomps)) return NULL;
+    for (int i = 0; i < m->ncomps; i++)
+      if (!namemap_set(&m->comp_names, m->comps[i]->name, (void *)m->comps[i]->name)) return NULL;
+    m->comp_names_built = true;
   }
-  namemap_free(&names);
-  return arena_strdup(&m->arena, buf);
+  size_t len = strlen(base);
+  if (!namemap_get(&m->comp_names, base, len)) return arena_strdup(&m->arena, base);
+  /* base.N for the first N past the last one base was given that no
+   * computation has */
+  intptr_t last = (intptr_t)namemap_get(&m->comp_suffix, base, len);
+  const char *key = last ? NULL : arena_strdup(&m->arena, base);
+  if (!last && !key) return NULL;
+  char buf[256];
+  for (intptr_t i = last + 1;; i++) {
+    snprintf(buf, sizeof buf, "%.200s.%lld", base, (long long)i);
+    if (namemap_get(&m->comp_names, buf, strlen(buf))) continue;
+    if (key && !namemap_set(&m->comp_suffix, key, (void *)i)) return NULL;
+    if (!key) namemap_set(&m->comp_suffix, base, (void *)i); /* present: cannot fail */
+    return arena_strdup(&m->arena, buf);
+  }
 }
 
 Computation *comp_clone(HloModule *m, const Computation *src, const char *name) {

@@ -746,12 +746,11 @@ static cxla_status import_func_body(Imp *im, FuncInfo *f) {
   bool changed = false;
   for (char *p = name; *p; p++)
     if (!(isalnum((unsigned char)*p) || *p == '_' || *p == '.' || *p == '-')) *p = '_', changed = true;
-  if (changed) {
-    size_t len = strlen(name);
-    for (int k = 1; module_find_computation(im->hm, name) && k < 1000000; k++)
-      snprintf(name + (len < 140 ? len : 140), 20, ".%d", k);
-  }
-  Scope s = {im, module_add_computation(im->hm, name), {0}};
+  /* a taken name gets the least free ".N" (module_unique_comp_name: O(1),
+   * where a scan of the computations per N tried made a thousand
+   * functions named "<lambda>" cost 10^9 string compares) */
+  const char *uniq = changed ? module_unique_comp_name(im->hm, name) : name;
+  Scope s = {im, uniq ? module_add_computation(im->hm, uniq) : NULL, {0}};
   if (!s.c) return cxla_oom();
   f->comp = s.c;
   const MlirBlock *blk = op->regions[0].blocks[0];

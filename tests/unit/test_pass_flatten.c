@@ -1,6 +1,10 @@
 /* Call-graph flattening: every sequential call site gets its own
  * computation; shared reducers stay shared; callees are printed before
  * their callers. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "harness.h"
 #include "pass_helpers.h"
 
@@ -115,9 +119,53 @@ TEST(single_call_sites_unchanged) {
   module_destroy(m);
 }
 
+/* A while computation shared by N call sites: each site but the first
+ * gets clones named NAME.clone, NAME.clone.1, ... (the least free suffix,
+ * one already in the module skipped), each name once, at a cost per clone
+ * independent of N (module_unique_comp_name's index and last suffix: a
+ * scan of every computation per suffix tried made 4000 sites take 7 s). */
+TEST(clone_names_are_unique_and_least_free) {
+  enum { N = 300 };
+  size_t cap = 64 * N + 1024, len = 0;
+  char *text = malloc(cap);
+  if (!text) return;
+  len += (size_t)snprintf(text + len, cap - len,
+                          "HloModule m\n"
+                          "body.clone.2 {\n  s = s32[] parameter(0)\n  ROOT n = s32[] negate(s)\n}\n"
+                          "cond {\n  s = s32[] parameter(0)\n  ten = s32[] constant(10)\n"
+                          "  ROOT lt = pred[] compare(s, ten), direction=LT\n}\n"
+                          "body {\n  s = s32[] parameter(0)\n  one = s32[] constant(1)\n  ROOT n = s32[] add(s, one)\n}\n"
+                          "ENTRY e {\n  w0 = s32[] parameter(0)\n  c = s32[] call(w0), to_apply=body.clone.2\n");
+  for (int i = 1; i <= N; i++)
+    len += (size_t)snprintf(text + len, cap - len, "  w%d = s32[] while(w%d), condition=cond, body=body\n", i, i - 1);
+  snprintf(text + len, cap - len, "  ROOT t = (s32[], s32[]) tuple(w%d, c)\n}\n", N);
+  HloModule *m = pt_parse(text);
+  free(text);
+  if (!m) return;
+  pt_run(m, "flatten-call-graph");
+  CHECK(m->ncomps == 2 * N + 2);
+  int bad = 0, clone2 = 0;
+  for (int i = 0; i < m->ncomps; i++)
+    for (int j = i + 1; j < m->ncomps; j++) bad += strcmp(m->comps[i]->name, m->comps[j]->name) == 0;
+  for (int i = 0; i < m->ncomps; i++) clone2 += strcmp(m->comps[i]->name, "body.clone.2") == 0;
+  CHECK(bad == 0 && clone2 == 1);
+  /* the second site's clone is .clone, the third's .clone.1, the fourth's
+   * .clone.3 (.clone.2 was taken), the last's .clone.N-1 */
+  const char *want[][2] = {{"w2", "body.clone"}, {"w3", "body.clone.1"}, {"w4", "body.clone.3"},
+                           {"w300", "body.clone.299"}, {"w4", "cond.clone.2"}};
+  for (size_t k = 0; k < sizeof want / sizeof want[0]; k++) {
+    const Instr *w = comp_find_instr(m->entry, want[k][0]);
+    const char *got = w ? w->called[k == 4 ? 0 : 1]->name : "";
+    CHECK(strcmp(got, want[k][1]) == 0);
+    if (strcmp(got, want[k][1])) fprintf(stderr, "  %s: %s, want %s\n", want[k][0], got, want[k][1]);
+  }
+  module_destroy(m);
+}
+
 int main(void) {
   RUN(shared_while_computations_are_cloned);
   RUN(nested_shared_callees_are_cloned_too);
   RUN(single_call_sites_unchanged);
+  RUN(clone_names_are_unique_and_least_free);
   return test_summary("test_pass_flatten");
 }

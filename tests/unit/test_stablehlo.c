@@ -327,6 +327,44 @@ static Literal *f32_vec(int n, const float *v) {
   return l;
 }
 
+/* Function names outside HLO's [A-Za-z0-9_.-] are made HLO names, and
+ * two that become one name ("f<1>" and "f(1)": "f_1_") get the least free
+ * ".N" suffix: two computations, each call to its own. x * 2 + (x + 1). */
+TEST(run_renamed_functions) {
+  const char *text =
+      "module @m {\n"
+      "  func.func private @\"f<1>\"(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "    %0 = stablehlo.add %a, %a : tensor<2xf32>\n"
+      "    return %0 : tensor<2xf32>\n"
+      "  }\n"
+      "  func.func private @\"f(1)\"(%a: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "    %c = stablehlo.constant dense<1.0> : tensor<2xf32>\n"
+      "    %0 = stablehlo.add %a, %c : tensor<2xf32>\n"
+      "    return %0 : tensor<2xf32>\n"
+      "  }\n"
+      "  func.func public @main(%x: tensor<2xf32>) -> tensor<2xf32> {\n"
+      "    %0 = func.call @\"f<1>\"(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "    %1 = func.call @\"f(1)\"(%x) : (tensor<2xf32>) -> tensor<2xf32>\n"
+      "    %2 = stablehlo.add %0, %1 : tensor<2xf32>\n"
+      "    return %2 : tensor<2xf32>\n"
+      "  }\n"
+      "}\n";
+  cxla_module *m = NULL;
+  CHECK_OK(cxla_module_parse(text, strlen(text), "t.mlir", &m));
+  if (!m) return;
+  int named = 0;
+  for (int i = 0; i < m->ncomps; i++)
+    named += strcmp(m->comps[i]->name, "f_1_") == 0 || strcmp(m->comps[i]->name, "f_1_.1") == 0;
+  CHECK(named == 2);
+  float x[2] = {1, 5};
+  Literal *a = f32_vec(2, x);
+  Literal *r = run_module(m, &a, 1);
+  CHECK(r && r->type == T_F32 && r->nelems == 2);
+  if (r && r->nelems == 2) CHECK(((const float *)r->data)[0] == 4 && ((const float *)r->data)[1] == 16);
+  literal_free(r);
+  literal_free(a);
+}
+
 TEST(run_while_with_capture_and_case) {
   /* while i < 3: x = x * k (k captured from outside the loop); then case on
    * an index: branch 1 adds k. x0 = [1,2,3,4], k = 2 -> [8,16,24,32] + 2. */
@@ -882,6 +920,7 @@ int main(int argc, char **argv) {
   RUN(implicit_module);
   RUN(constants);
   RUN(run_while_with_capture_and_case);
+  RUN(run_renamed_functions);
   RUN(run_chlo_next_after_and_erf_inv);
   RUN(run_chlo_mulhi);
   RUN(run_chlo_complex_cosh_sinh);
