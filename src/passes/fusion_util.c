@@ -206,7 +206,7 @@ cxla_status fusion_ctx_rename_computation(FusionCtx *x, Computation *fc, const c
     want = buf;
   }
   const char *copy = arena_strdup(&x->m->arena, want);
-  if (!copy || !namemap_set(&x->comp_names, copy, fc)) return cxla_oom();
+  if (!copy || !namemap_set(&x->comp_names, copy, fc) || !module_note_comp_name(x->m, copy)) return cxla_oom();
   namemap_set(&x->comp_names, fc->name, NULL); /* an existing key: cannot fail */
   fusion_ctx_note_free_name(x, fc->name);
   fc->name = copy;
@@ -390,16 +390,6 @@ int fusion_fresh_tag(const FusionCtx *x, const NameMap *names, int from) {
     snprintf(a, sizeof a, "fusion.%d", n);
     snprintf(b, sizeof b, "fused_computation.%d", n);
     if (!namemap_get(names, a, strlen(a)) && !fusion_ctx_has_computation(x, b)) return n;
-  }
-}
-
-const char *fusion_unique_name(Computation *c, const char *base) {
-  Arena *a = &c->module->arena;
-  if (!comp_find_instr(c, base)) return arena_strdup(a, base);
-  char buf[256];
-  for (int i = 1;; i++) {
-    snprintf(buf, sizeof buf, "%.200s.%d", base, i);
-    if (!comp_find_instr(c, buf)) return arena_strdup(a, buf);
   }
 }
 

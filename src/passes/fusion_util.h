@@ -150,10 +150,8 @@ void fusion_drop_instr(Computation *c, Instr *in);
  * names `names` maps) nor computation fused_computation.N exists. */
 int fusion_fresh_tag(const FusionCtx *x, const NameMap *names, int from);
 
-/* A name for a new instruction in c: `base` if unused there, else base.N.
- * Scans c: for fused computations, which are small. */
-const char *fusion_unique_name(Computation *c, const char *base);
-/* The same with c's names in `names` (kept up to date by the caller). */
+/* A name for a new instruction in c: `base` if unused there, else base.N,
+ * with c's names in `names` (kept up to date by the caller). */
 const char *fusion_unique_name_in(Computation *c, const NameMap *names, const char *base);
 
 /* Marks control dependencies: flags[id] (for c->instrs[id]) is set when the
