@@ -44,7 +44,9 @@
  *  - size: a fused computation stops growing at FUSION_MAX_INSTRS
  *    instructions (a bound on code size far above what the rules above
  *    allow for real programs: an erf polynomial or an unrolled threefry is
- *    one fusion) and FUSION_MAX_PARAMS parameters.
+ *    one fusion), FUSION_MAX_PARAMS parameters and FUSION_MAX_WEIGHT of
+ *    code weight (fusion_code_weight: transcendental functions weigh
+ *    more; a long chain of them becomes several kernels).
  * A producer whose users all took a copy of it dies, and so do its
  * operands that it was the last user of.
  * Parameters, tuples, calls, while/conditional, custom-calls, sort, rng and
@@ -605,6 +607,9 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   if (in_control_dep(fz, p)) return NULL;
   int size = is_ours(C) ? fusion_size(C->called[0]) : 1;
   if (size + 1 > FUSION_MAX_INSTRS || params_after(fz, C, p) > FUSION_MAX_PARAMS) return NULL;
+  /* the weight is summed only where it could pass the bound */
+  if ((size + 1) * 24 > FUSION_MAX_WEIGHT && fusion_code_weight(C) + fusion_code_weight(p) > FUSION_MAX_WEIGHT)
+    return NULL;
   if (feeds_output_head(C, j)) return NULL;
   if (fusion_is_output_head(p)) return output_fusible(fz, C, j, p, out);
   if (p->op == OP_FUSION || !fusion_is_loop_fusible(p)) return NULL;

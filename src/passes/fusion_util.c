@@ -32,6 +32,22 @@ static bool cheap_integer_division(const Instr *in) {
   return d->op == OP_CONSTANT && shape_elems(d->shape) == 1;
 }
 
+int fusion_code_weight(const Instr *in) {
+  if (in->op == OP_FUSION && in->ncalled == 1 && in->called[0]) {
+    const Computation *fc = in->called[0];
+    int w = 0;
+    for (int i = 0; i < fc->ninstrs; i++) w += fusion_code_weight(fc->instrs[i]);
+    return w;
+  }
+  switch (in->op) {
+  case OP_COS: case OP_SIN: case OP_TAN: return 24;
+  case OP_EXP: case OP_EXPM1: case OP_LOG: case OP_LOG1P: case OP_LOGISTIC: case OP_TANH:
+  case OP_ERF: case OP_ATAN2: case OP_POWER: case OP_CBRT:
+    return 12;
+  default: return 1;
+  }
+}
+
 bool fusion_is_expensive(const Instr *in) {
   switch (in->op) {
   /* Cheap: a few machine instructions per element, or pure data movement. */

@@ -18,6 +18,13 @@
  * parameters, and parameters. */
 #define FUSION_MAX_INSTRS 512
 #define FUSION_MAX_PARAMS 32
+/* Largest code weight of a fused computation (fusion_code_weight): the
+ * CPU backend emits one loop body for a kernel, and LLVM's time on a body
+ * grows faster than its size (its scheduler is quadratic in a basic
+ * block: a chain of 300 f32 sines in one kernel took 74 s). 512 is about
+ * 20 sines or 40 tanh, whose kernels compile in under half a second;
+ * cheap ops weigh 1, so FUSION_MAX_INSTRS binds first for them. */
+#define FUSION_MAX_WEIGHT 512
 /* Most evaluations of one fused instruction an elemental emitter may make
  * (XLA's kAllowedCodeDuplication), and the indexing users tracked per
  * instruction to count them. */
@@ -38,6 +45,12 @@
  * reduce, ...): never duplicated, never recomputed per use. Modelled on
  * XLA:CPU's CpuInstructionFusion::IsExpensive. */
 bool fusion_is_expensive(const Instr *in);
+/* How much code the CPU backend's elemental emitter makes for `in`, in
+ * units of a cheap elementwise op: 24 for f32/f64 sine, cosine and
+ * tangent (range reductions, polynomials and their speculative passes),
+ * 12 for the other transcendental functions, 1 otherwise; and for a
+ * fusion, the sum over its fused computation. */
+int fusion_code_weight(const Instr *in);
 
 /* Elementwise in the strict sense (one output element from the operands'
  * elements at the same index; no called computations). */

@@ -277,6 +277,47 @@ TEST(fusion_size_limit) {
   module_destroy(m);
 }
 
+/* A chain of n unary ops `op` of y (f32[4]); the root is v<n>. */
+static char *unary_chain(const char *op, int n) {
+  size_t cap = (size_t)n * 48 + 256;
+  char *text = malloc(cap);
+  size_t len = (size_t)snprintf(text, cap, "HloModule big\n\nENTRY e {\n  v0 = f32[4] parameter(0)\n");
+  for (int i = 1; i <= n; i++)
+    len += (size_t)snprintf(text + len, cap - len, "  %sv%d = f32[4] %s(v%d)\n", i == n ? "ROOT " : "", i, op,
+                            i - 1);
+  snprintf(text + len, cap - len, "}\n");
+  return text;
+}
+
+/* Transcendental functions weigh more than their count
+ * (fusion_code_weight): a chain of 60 sines is cut into fusions of at most
+ * FUSION_MAX_WEIGHT (21 sines: three fusions), 60 tanh into two, where 60
+ * negations stay one; nothing is lost and the values are the same. */
+TEST(fusion_weight_limit) {
+  const struct { const char *op; Opcode code; int weight, fusions; } cases[] = {
+      {"sine", OP_SIN, 24, 3}, {"tanh", OP_TANH, 12, 2}, {"negate", OP_NEGATE, 1, 1}};
+  for (int k = 0; k < 3; k++) {
+    char *text = unary_chain(cases[k].op, 60);
+    HloModule *m = pc_optimize_checked(text, "fusion");
+    free(text);
+    if (!m) return;
+    CHECK(pc_count_module(m, cases[k].code) == 60);
+    CHECK(pc_count(m->entry, OP_FUSION) == cases[k].fusions);
+    int total = 0;
+    for (int i = 0; i < m->entry->ninstrs; i++) {
+      const Instr *in = m->entry->instrs[i];
+      if (in->op != OP_FUSION) continue;
+      int w = fusion_code_weight(in);
+      CHECK(w <= FUSION_MAX_WEIGHT);
+      total += w;
+    }
+    /* each op weighs its own, the fused parameters 1 each */
+    CHECK(total == 60 * cases[k].weight + cases[k].fusions);
+    check_invariants(m, 1);
+    module_destroy(m);
+  }
+}
+
 /* A root tuple of 41 operands (the last one the first again) whose 40
  * producers each become a fusion: every slot, the repeated one too, reads
  * its producer's fusion afterwards (fusion_replace_near rewrites a wide
@@ -684,6 +725,7 @@ int main(int argc, char **argv) {
   RUN(expensive_producer_not_fused_into_reuse);
   RUN(never_fused_ops);
   RUN(fusion_size_limit);
+  RUN(fusion_weight_limit);
   RUN(wide_tuple_operands_rewritten);
   RUN(wide_tuple_operands_rewritten_by_siblings);
   RUN(multi_output_fusion_siblings);
