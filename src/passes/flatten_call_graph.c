@@ -68,34 +68,35 @@ static cxla_status visit(Flat *f, Computation *c, int depth) {
   return NULL;
 }
 
-/* Depth-first post order over the call graph: callees before callers. */
-static void order_rec(HloModule *m, Computation *c, Computation **out, int *n, bool *placed) {
-  int idx = 0;
-  while (idx < m->ncomps && m->comps[idx] != c) idx++;
-  if (idx == m->ncomps || placed[idx]) return;
+/* Depth-first post order over the call graph: callees before callers.
+ * at: each computation's index in m->comps. */
+static void order_rec(const PtrIndex *at, Computation *c, Computation **out, int *n, bool *placed) {
+  int idx = ptrindex_get(at, c);
+  if (idx < 0 || placed[idx]) return;
   placed[idx] = true;
   for (int i = 0; i < c->ninstrs; i++)
     for (int k = 0; k < c->instrs[i]->ncalled; k++)
-      if (c->instrs[i]->called[k]) order_rec(m, c->instrs[i]->called[k], out, n, placed);
+      if (c->instrs[i]->called[k]) order_rec(at, c->instrs[i]->called[k], out, n, placed);
   out[(*n)++] = c;
 }
 
 static cxla_status reorder(HloModule *m) {
   Computation **out = cxla_calloc((size_t)m->ncomps, sizeof *out);
   bool *placed = cxla_calloc((size_t)m->ncomps, sizeof *placed);
-  if (!out || !placed) {
-    cxla_free(out);
-    cxla_free(placed);
-    return cxla_oom();
+  PtrIndex at = {0};
+  bool ok = out && placed;
+  for (int i = 0; ok && i < m->ncomps; i++) ok = ptrindex_set(&at, m->comps[i], i);
+  if (ok) {
+    int n = 0;
+    for (int i = 0; i < m->ncomps; i++)
+      if (m->comps[i] != m->entry) order_rec(&at, m->comps[i], out, &n, placed);
+    if (m->entry) order_rec(&at, m->entry, out, &n, placed);
+    if (n == m->ncomps) memcpy(m->comps, out, (size_t)n * sizeof *out);
   }
-  int n = 0;
-  for (int i = 0; i < m->ncomps; i++)
-    if (m->comps[i] != m->entry) order_rec(m, m->comps[i], out, &n, placed);
-  if (m->entry) order_rec(m, m->entry, out, &n, placed);
-  if (n == m->ncomps) memcpy(m->comps, out, (size_t)n * sizeof *out);
   cxla_free(out);
   cxla_free(placed);
-  return NULL;
+  ptrindex_free(&at);
+  return ok ? NULL : cxla_oom();
 }
 
 cxla_status pass_flatten_call_graph(HloModule *m, const PassContext *ctx, bool *changed) {

@@ -691,6 +691,12 @@ static cxla_status merge_rows(Sweep *w, Instr *C, bool *merged) {
   return NULL;
 }
 
+/* Users of a shared value after a candidate `a` (in program order) that
+ * it is paired with: siblings further apart are not merged (a bound on
+ * the work per user; a sweep's merges bring further ones nearer for the
+ * next). */
+enum { SIBLING_WINDOW = 64 };
+
 /* Merges the pairs of siblings found over one sweep of w->c, and
  * producers into their reduce consumers; row merges first (a sweep that
  * makes one makes no other kind). */
@@ -713,7 +719,11 @@ static cxla_status sweep(Sweep *w, bool *merged) {
       /* merged_size is at least 2 + own sizes: too big a candidate merges
        * with nothing. */
       if (!candidate(w, a) || own_size(a) + 2 > FUSION_MAX_INSTRS) continue;
-      for (int j = i + 1; j < w->u.count[x]; j++) {
+      /* the next SIBLING_WINDOW users only: a value read by U fusions
+       * that depend on one another in a chain (a parameter each step of
+       * an unrolled loop reads) made U^2 / 2 pairs, each with a walk */
+      int end = w->u.count[x] - i > SIBLING_WINDOW ? i + 1 + SIBLING_WINDOW : w->u.count[x];
+      for (int j = i + 1; j < end; j++) {
         Instr *b = users[j];
         if (!candidate(w, b) || !same_space(space_of(w, a), space_of(w, b)) ||
             !reduces_agree(a, b, space_of(w, a)))
