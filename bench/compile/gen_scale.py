@@ -10,6 +10,12 @@ time (bench/compile/README.md):
   slices   a loop unrolled over the rows of a parameter: per row a slice at
            its own offset, exp and multiply (kernels that differ only in the
            offset), the rows summed by a chain of adds
+  shared   one while loop's condition and body called by many while
+           instructions in a chain, four elementwise ops between them (each
+           call site gets its own clone of both)
+  relayout per step a column-major value (a parameter plus a broadcast
+           constant) reshaped, which needs a row-major copy of it (layout
+           assignment adds one copy per step), the reshapes summed
 
 Usage: gen_scale.py SHAPE N OUT.hlo   (N: about N instructions; for `twice`
 N is the exact number of steps)."""
@@ -129,7 +135,48 @@ def slices(n):
     return out
 
 
-SHAPES = {"chain": chain, "wide": wide, "comps": comps, "twice": twice, "adds": adds, "slices": slices}
+def shared(n):
+    st = "(%s, s32[])" % ARR
+    out = ["HloModule shared_%d" % n, "",
+           "cond {", "  t = %s parameter(0)" % st, "  i = s32[] get-tuple-element(t), index=1",
+           "  lim = s32[] constant(3)", "  ROOT lt = pred[] compare(i, lim), direction=LT", "}", "",
+           "body {", "  t = %s parameter(0)" % st, "  x = %s get-tuple-element(t), index=0" % ARR,
+           "  i = s32[] get-tuple-element(t), index=1", "  y = %s sine(x)" % ARR,
+           "  one = s32[] constant(1)", "  j = s32[] add(i, one)", "  ROOT r = %s tuple(y, j)" % st, "}", "",
+           "ENTRY main {", "  p = %s parameter(0)" % ARR, "  z = s32[] constant(0)"]
+    acc = "p"
+    for i in range(max(1, n // 7)):
+        out += ["  t%d = %s tuple(%s, z)" % (i, st, acc),
+                "  w%d = %s while(t%d), condition=cond, body=body" % (i, st, i),
+                "  g%d = %s get-tuple-element(w%d), index=0" % (i, ARR, i)]
+        for k in range(4):
+            out.append("  e%d_%d = %s %s(%s, p)" % (i, k, ARR, OPS[k], "g%d" % i if k == 0 else "e%d_%d" % (i, k - 1)))
+        acc = "e%d_3" % i
+    out[-1] = out[-1].replace("  e", "  ROOT e", 1)
+    out.append("}")
+    return out
+
+
+def relayout(n):
+    cm = "f32[4,4]{0,1}"
+    out = ["HloModule relayout_%d" % n, "", "ENTRY main {", "  p = %s parameter(0)" % cm]
+    steps = max(2, n // 5)
+    for i in range(steps):
+        out += ["  c%d = f32[] constant(%d)" % (i, i % 1000),
+                "  b%d = %s broadcast(c%d), dimensions={}" % (i, cm, i),
+                "  a%d = %s add(p, b%d)" % (i, cm, i),
+                "  r%d = f32[16]{0} reshape(a%d)" % (i, i)]
+    acc = "r0"
+    for i in range(1, steps):
+        out.append("  s%d = f32[16]{0} add(%s, r%d)" % (i, acc, i))
+        acc = "s%d" % i
+    out[-1] = out[-1].replace("  s", "  ROOT s", 1)
+    out.append("}")
+    return out
+
+
+SHAPES = {"chain": chain, "wide": wide, "comps": comps, "twice": twice, "adds": adds, "slices": slices,
+          "shared": shared, "relayout": relayout}
 
 
 def generate(shape, n, path):
