@@ -695,7 +695,7 @@ static cxla_status merge_rows(Sweep *w, Instr *C, bool *merged) {
  * it is paired with: siblings further apart are not merged (a bound on
  * the work per user; a sweep's merges bring further ones nearer for the
  * next). */
-enum { SIBLING_WINDOW = 64 };
+enum { SIBLING_WINDOW = 16 };
 
 /* Merges the pairs of siblings found over one sweep of w->c, and
  * producers into their reduce consumers; row merges first (a sweep that
