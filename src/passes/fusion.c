@@ -607,7 +607,8 @@ static cxla_status should_fuse(Fuser *fz, const Instr *C, int j, bool *out) {
   if (in_control_dep(fz, p)) return NULL;
   int size = is_ours(C) ? fusion_size(C->called[0]) : 1;
   if (size + 1 > FUSION_MAX_INSTRS || params_after(fz, C, p) > FUSION_MAX_PARAMS) return NULL;
-  /* the weight is summed only where it could pass the bound */
+  /* the weight is summed only where it could pass the bound (no op weighs
+   * more than 24) */
   if ((size + 1) * 24 > FUSION_MAX_WEIGHT && fusion_code_weight(C) + fusion_code_weight(p) > FUSION_MAX_WEIGHT)
     return NULL;
   if (feeds_output_head(C, j)) return NULL;
