@@ -33,15 +33,23 @@ static bool shape_has_token(const Shape *s) {
   return false;
 }
 
-static bool can_merge(const Instr *in) {
+static bool shape_has_token_at(const Computation *c, const Instr *x, const bool *tok) {
+  bool listed = x->parent == c && x->id >= 0 && x->id < c->ninstrs && c->instrs[x->id] == x;
+  return listed ? tok[x->id] : shape_has_token(x->shape);
+}
+
+/* tok[i]: whether c->instrs[i]'s shape holds a token, computed once per
+ * instruction (a get-tuple-element of a while state of N elements
+ * otherwise walks the state's shape: N of them walked it N times). */
+static bool can_merge(const Computation *c, const Instr *in, const bool *tok) {
   if (in->op == OP_PARAMETER || in->op == OP_RNG || in->op == OP_OPT_BARRIER ||
       in->ncontrol_preds > 0 || pass_has_side_effect(in))
     return false;
   if (op_info(in->op)->flags & (OPF_COLL | OPF_ASYNC)) return false;
   if (in->literal && in->literal->unknown) return false;
-  if (shape_has_token(in->shape)) return false;
+  if (shape_has_token_at(c, in, tok)) return false;
   for (int k = 0; k < in->noperands; k++)
-    if (shape_has_token(in->operands[k]->shape)) return false;
+    if (shape_has_token_at(c, in->operands[k], tok)) return false;
   return true;
 }
 
@@ -80,12 +88,15 @@ static cxla_status cse_computation(Computation *c, bool *changed) {
   t.slot = cxla_calloc(t.cap, sizeof(Instr *));
   t.hash = cxla_calloc(t.cap, sizeof(uint64_t));
   Instr **canon = cxla_calloc((size_t)n + 1, sizeof(Instr *));
-  if (!t.slot || !t.hash || !canon) {
+  bool *tok = cxla_calloc((size_t)n + 1, sizeof(bool));
+  if (!t.slot || !t.hash || !canon || !tok) {
     cxla_free(t.slot);
     cxla_free(t.hash);
     cxla_free(canon);
+    cxla_free(tok);
     return cxla_oom();
   }
+  for (int i = 0; i < n; i++) tok[i] = shape_has_token(c->instrs[i]->shape);
   /* Post order: operands are canonical before their users are hashed. */
   for (int i = 0; i < n; i++) {
     Instr *in = c->instrs[i];
@@ -100,7 +111,7 @@ static cxla_status cse_computation(Computation *c, bool *changed) {
       Instr *p = in->control_preds[k];
       if (p->parent == c && canon[p->id]) in->control_preds[k] = canon[p->id];
     }
-    canon[i] = can_merge(in) ? table_find_or_add(&t, in, instr_hash(in)) : in;
+    canon[i] = can_merge(c, in, tok) ? table_find_or_add(&t, in, instr_hash(in)) : in;
   }
   if (c->root && canon[c->root->id] != c->root) {
     c->root = canon[c->root->id];
@@ -109,6 +120,7 @@ static cxla_status cse_computation(Computation *c, bool *changed) {
   cxla_free(t.slot);
   cxla_free(t.hash);
   cxla_free(canon);
+  cxla_free(tok);
   /* Drop the merged duplicates (and whatever else is dead here). */
   if (merged) {
     *changed = true;

@@ -96,6 +96,33 @@ TEST(never_merges_parameters_rng_side_effects) {
   module_destroy(m);
 }
 
+/* Nothing that produces or reads a value holding a token merges (an
+ * effect's order rides on it), through a tuple too; the same reads of a
+ * tuple without one do (whether a shape holds a token is worked out once
+ * per instruction). */
+TEST(tokens_never_merge) {
+  HloModule *m = cse(
+      "HloModule m\n"
+      "ENTRY e {\n"
+      "  p = (f32[2], token[]) parameter(0)\n"
+      "  q = (f32[2], f32[2]) parameter(1)\n"
+      "  g1 = f32[2] get-tuple-element(p), index=0\n"
+      "  g2 = f32[2] get-tuple-element(p), index=0\n"
+      "  h1 = f32[2] get-tuple-element(q), index=0\n"
+      "  h2 = f32[2] get-tuple-element(q), index=0\n"
+      "  a1 = token[] after-all()\n"
+      "  a2 = token[] after-all()\n"
+      "  ROOT r = (f32[2], f32[2], f32[2], f32[2], token[], token[]) tuple(g1, g2, h1, h2, a1, a2)\n"
+      "}\n");
+  if (!m) return;
+  const Instr *r = m->entry->root;
+  CHECK(r->operands[0] != r->operands[1]);
+  CHECK(r->operands[2] == r->operands[3]);
+  CHECK(r->operands[4] != r->operands[5]);
+  CHECK(pt_count(m, "get-tuple-element") == 3 && pt_count(m, "after-all") == 2);
+  module_destroy(m);
+}
+
 TEST(elided_constants_are_not_merged) {
   HloModule *m = cse(
       "HloModule m\n"
@@ -192,6 +219,7 @@ TEST(no_change_reports_no_change) {
 
 int main(void) {
   RUN(merges_identical_and_cascades);
+  RUN(tokens_never_merge);
   RUN(constants_by_value);
   RUN(attributes_shapes_and_layouts_must_match);
   RUN(never_merges_parameters_rng_side_effects);
