@@ -28,6 +28,12 @@ typedef struct Flow {
   bool *live_out;       /* a leaf of the root */
   int *rd_start;        /* readers of value v: rd[rd_start[v] .. rd_start[v+1]) */
   int *rd;              /* instruction ids */
+  /* per tuple-shaped instruction id, the first entry in elem_leaf, which
+   * holds for each tuple element the leaves before it (-1: not a tuple):
+   * a get-tuple-element finds its leaves in O(1), where a sum over the
+   * elements before it made a state of N elements cost N^2 */
+  int *elem_base;
+  int *elem_leaf;
 } Flow;
 
 static int count_leaves(const Shape *s) {
@@ -37,6 +43,19 @@ static int count_leaves(const Shape *s) {
     return n;
   }
   return type_is_array(s->type) ? 1 : 0;
+}
+
+/* The array leaves of s in depth-first order into out (room for
+ * count_leaves(s)); returns how many. */
+static int fill_leaf_shapes(const Shape *s, const Shape **out) {
+  if (s->type != T_TUPLE) {
+    if (!type_is_array(s->type)) return 0;
+    out[0] = s;
+    return 1;
+  }
+  int n = 0;
+  for (int i = 0; i < s->ntuple; i++) n += fill_leaf_shapes(s->tuple[i], out + n);
+  return n;
 }
 
 /* The shape of array leaf `leaf` of s (depth-first order); appends its
@@ -84,6 +103,8 @@ static void flow_free(Flow *f) {
   cxla_free(f->live_out);
   cxla_free(f->rd_start);
   cxla_free(f->rd);
+  cxla_free(f->elem_base);
+  cxla_free(f->elem_leaf);
   memset(f, 0, sizeof *f);
 }
 
@@ -102,9 +123,9 @@ static void view_leaves(Flow *f, const Instr *in, int *dst) {
     return;
   }
   int skip = 0;
-  if (in->op == OP_GET_TUPLE_ELEMENT && op0->shape->type == T_TUPLE)
-    for (int64_t i = 0; i < in->index && i < op0->shape->ntuple; i++)
-      skip += count_leaves(op0->shape->tuple[i]);
+  if (in->op == OP_GET_TUPLE_ELEMENT && op0->shape->type == T_TUPLE && f->elem_base[op0->id] >= 0 &&
+      in->index >= 0)
+    skip = f->elem_leaf[f->elem_base[op0->id] + (in->index < op0->shape->ntuple ? in->index : op0->shape->ntuple)];
   for (int j = 0; j < n; j++)
     dst[j] = skip + j < f->nleaves[op0->id] ? src[skip + j] : -1;
 }
@@ -119,21 +140,46 @@ static cxla_status flow_build(const Computation *c, Flow *f) {
   f->leaf_base = cxla_calloc((size_t)n + 1, sizeof(int));
   f->nleaves = cxla_calloc((size_t)n + 1, sizeof(int));
   if (!f->leaf_base || !f->nleaves) return cxla_oom();
-  int total = 0, ndef = 0;
+  f->elem_base = cxla_malloc(((size_t)n + 1) * sizeof(int));
+  if (!f->elem_base) return cxla_oom();
+  int total = 0, ndef = 0, nelem = 0, maxleaves = 0;
   for (int i = 0; i < n; i++) {
+    const Shape *sh = c->instrs[i]->shape;
+    f->elem_base[i] = sh->type == T_TUPLE ? nelem : -1;
+    if (sh->type == T_TUPLE) nelem += sh->ntuple + 1;
+  }
+  f->elem_leaf = cxla_malloc(((size_t)nelem + 1) * sizeof(int));
+  if (!f->elem_leaf) return cxla_oom();
+  for (int i = 0; i < n; i++) {
+    const Shape *sh = c->instrs[i]->shape;
     f->leaf_base[i] = total;
-    f->nleaves[i] = count_leaves(c->instrs[i]->shape);
+    if (sh->type == T_TUPLE) {
+      int *e = f->elem_leaf + f->elem_base[i], k = 0;
+      for (int t = 0; t < sh->ntuple; t++) {
+        e[t] = k;
+        k += count_leaves(sh->tuple[t]);
+      }
+      e[sh->ntuple] = k;
+      f->nleaves[i] = k;
+    } else {
+      f->nleaves[i] = count_leaves(sh);
+    }
     total += f->nleaves[i];
     if (!is_view(c->instrs[i])) ndef += f->nleaves[i];
+    if (f->nleaves[i] > maxleaves) maxleaves = f->nleaves[i];
   }
+  const Shape **leaves = cxla_malloc(((size_t)maxleaves + 1) * sizeof *leaves);
+  if (!leaves) return cxla_oom();
   f->leafval = cxla_calloc((size_t)total + 1, sizeof(int));
   f->vinstr = cxla_calloc((size_t)ndef + 1, sizeof(Instr *));
   f->vleaf = cxla_calloc((size_t)ndef + 1, sizeof(int));
   f->vsize = cxla_calloc((size_t)ndef + 1, sizeof(int64_t));
   f->live_out = cxla_calloc((size_t)ndef + 1, sizeof(bool));
   f->rd_start = cxla_calloc((size_t)ndef + 2, sizeof(int));
-  if (!f->leafval || !f->vinstr || !f->vleaf || !f->vsize || !f->live_out || !f->rd_start)
+  if (!f->leafval || !f->vinstr || !f->vleaf || !f->vsize || !f->live_out || !f->rd_start) {
+    cxla_free(leaves);
     return cxla_oom();
+  }
   for (int i = 0; i < n; i++) {
     const Instr *in = c->instrs[i];
     int *dst = f->leafval + f->leaf_base[i];
@@ -141,14 +187,16 @@ static cxla_status flow_build(const Computation *c, Flow *f) {
       view_leaves(f, in, dst);
       continue;
     }
+    fill_leaf_shapes(in->shape, leaves);
     for (int j = 0; j < f->nleaves[i]; j++) {
       int v = f->nvalues++;
       f->vinstr[v] = in;
       f->vleaf[v] = j;
-      f->vsize[v] = array_bytes(leaf_shape(in->shape, j, NULL));
+      f->vsize[v] = array_bytes(leaves[j]);
       dst[j] = v;
     }
   }
+  cxla_free(leaves);
   if (c->root)
     for (int j = 0; j < f->nleaves[c->root->id]; j++) {
       int v = f->leafval[f->leaf_base[c->root->id] + j];

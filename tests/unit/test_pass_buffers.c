@@ -178,6 +178,37 @@ TEST(dus_in_place_and_views) {
   module_destroy(m);
 }
 
+/* A get-tuple-element of a nested tuple reads the leaves after those of
+ * the elements before it (each tuple's element offsets worked out once):
+ * negate(g) of the last element y takes y's buffer in place (y dies
+ * there: the buffer holds y, then n); the middle values are not read by
+ * it and keep their own. */
+TEST(nested_tuple_views_find_their_leaves) {
+  const char *t = "HloModule m\n"
+                  "ENTRY e {\n"
+                  "  p = f32[4] parameter(0)\n"
+                  "  x = f32[4] exponential(p)\n"
+                  "  u = f32[4] sine(p)\n"
+                  "  v = f32[4] cosine(p)\n"
+                  "  y = f32[4] tanh(p)\n"
+                  "  in = (f32[4], f32[4]) tuple(u, v)\n"
+                  "  tp = (f32[4], (f32[4], f32[4]), f32[4]) tuple(x, in, y)\n"
+                  "  g = f32[4] get-tuple-element(tp), index=2\n"
+                  "  n = f32[4] negate(g)\n"
+                  "  ROOT r = (f32[4], f32[4], f32[4], f32[4]) tuple(x, u, v, n)\n"
+                  "}\n";
+  BufferPlan p;
+  HloModule *m;
+  CHECK(plan(t, BA_SCHEDULE_ORDER, &p, &m));
+  if (!m) return;
+  const LogicalBuffer *y = buffer_of(&p, "y"), *n = buffer_of(&p, "n");
+  CHECK(y && y == n);
+  CHECK(y && y->nvalues == 2);
+  CHECK(buffer_of(&p, "u") != y && buffer_of(&p, "v") != y && buffer_of(&p, "x") != y);
+  buffer_plan_free(&p);
+  module_destroy(m);
+}
+
 /* A while's state reuses its dying operand's buffers; a constant in the
  * state gets a copy; the body's temporaries (the 512-byte concatenate) are
  * one scratch buffer live at the while's step. Arena: scratch 512 at 0,
@@ -605,6 +636,7 @@ int main(void) {
   RUN(in_place_needs_dead_operand);
   RUN(transpose_not_in_place);
   RUN(dus_in_place_and_views);
+  RUN(nested_tuple_views_find_their_leaves);
   RUN(while_state_and_scratch);
   RUN(while_operand_live_after_gets_copy);
   RUN(nested_callee_plans);
