@@ -13,6 +13,9 @@ time (bench/compile/README.md):
   shared   one while loop's condition and body called by many while
            instructions in a chain, four elementwise ops between them (each
            call site gets its own clone of both)
+  state    one while loop whose state is a tuple of N/3 arrays, each
+           updated from its neighbour in the body (a loop over a model's
+           parameters)
   relayout per step a column-major value (a parameter plus a broadcast
            constant) reshaped, which needs a row-major copy of it (layout
            assignment adds one copy per step), the reshapes summed
@@ -157,6 +160,23 @@ def shared(n):
     return out
 
 
+def state(n):
+    k = max(2, n // 3)
+    st = "(" + ", ".join([ARR] * k) + ")"
+    out = ["HloModule state_%d" % n, "",
+           "add {", "  a = f32[] parameter(0)", "  b = f32[] parameter(1)", "  ROOT s = f32[] add(a, b)", "}", "",
+           "cond {", "  t = %s parameter(0)" % st, "  x = %s get-tuple-element(t), index=0" % ARR,
+           "  z = f32[] constant(0)", "  r = f32[] reduce(x, z), dimensions={0}, to_apply=add",
+           "  lim = f32[] constant(100)", "  ROOT lt = pred[] compare(r, lim), direction=LT", "}", "",
+           "body {", "  t = %s parameter(0)" % st]
+    out += ["  g%d = %s get-tuple-element(t), index=%d" % (i, ARR, i) for i in range(k)]
+    out += ["  h%d = %s add(g%d, g%d)" % (i, ARR, i, (i + 1) % k) for i in range(k)]
+    out += ["  ROOT r = %s tuple(%s)" % (st, ", ".join("h%d" % i for i in range(k))), "}", "",
+            "ENTRY main {", "  p = %s parameter(0)" % ARR, "  t = %s tuple(%s)" % (st, ", ".join(["p"] * k)),
+            "  ROOT w = %s while(t), condition=cond, body=body" % st, "}"]
+    return out
+
+
 def relayout(n):
     cm = "f32[4,4]{0,1}"
     out = ["HloModule relayout_%d" % n, "", "ENTRY main {", "  p = %s parameter(0)" % cm]
@@ -176,7 +196,7 @@ def relayout(n):
 
 
 SHAPES = {"chain": chain, "wide": wide, "comps": comps, "twice": twice, "adds": adds, "slices": slices,
-          "shared": shared, "relayout": relayout}
+          "shared": shared, "state": state, "relayout": relayout}
 
 
 def generate(shape, n, path):

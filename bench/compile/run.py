@@ -21,7 +21,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_scale  # noqa: E402
 
-SHAPES = ["chain", "wide", "comps", "twice", "slices", "shared", "relayout"]
+SHAPES = ["chain", "wide", "comps", "twice", "slices", "shared", "state", "relayout"]
 
 
 def timed(cmd, timeout, env=None):
