@@ -40,6 +40,9 @@ typedef struct Builder {
   SeenKernel *seen;
   size_t nseen, capseen;
   bool share;
+  PtrIndex prog_of; /* computation -> its index in x->progs (a scan of the
+                     * programs per call made 16000 branch computations
+                     * cost 0.48 s) */
 } Builder;
 
 static void program_free(Program *p) {
@@ -871,11 +874,11 @@ static void plan_chains(Program *p, const Users *u) {
 
 static cxla_status build_program(Builder *bd, const Computation *c, Program **out) {
   CpuExecutable *x = bd->x;
-  for (int i = 0; i < x->nprogs; i++)
-    if (x->progs[i]->comp == c) {
-      *out = x->progs[i];
-      return NULL;
-    }
+  int known = ptrindex_get(&bd->prog_of, c);
+  if (known >= 0 && known < x->nprogs && x->progs[known]->comp == c) {
+    *out = x->progs[known];
+    return NULL;
+  }
   for (int i = 0; i < c->ninstrs; i++)
     if (c->instrs[i]->id != i)
       return ERR(INTERNAL, "cpu backend: instruction ids of %s are not positions", c->name);
@@ -894,6 +897,7 @@ static cxla_status build_program(Builder *bd, const Computation *c, Program **ou
   int index = x->nprogs;
   x->progs[x->nprogs++] = p;
   p->comp = c;
+  if (!ptrindex_set(&bd->prog_of, c, index)) return cxla_oom();
   p->nsteps = c->ninstrs;
   p->steps = cxla_calloc((size_t)(c->ninstrs ? c->ninstrs : 1), sizeof *p->steps);
   p->last_use = cxla_calloc((size_t)(c->ninstrs ? c->ninstrs : 1), sizeof *p->last_use);
@@ -1100,6 +1104,7 @@ cxla_status cpu_compile(const HloModule *m, const CpuCompileOptions *opts, CpuEx
   if (!s) s = codegen_create(jit_context(x->jit), m->name ? m->name : "cxla", &bd.cg);
   if (!s) s = build_program(&bd, m->entry, &x->entry);
   cxla_free(bd.seen);
+  ptrindex_free(&bd.prog_of);
   int nmerged = 0;
   if (!s && bd.share) s = codegen_share_kernels(bd.cg, &nmerged);
   x->stats.nshared += nmerged;
@@ -1213,6 +1218,7 @@ cxla_status cpu_load(const HloModule *m, const void *object, size_t object_len,
   double t0 = now_s();
   Builder bd = {.x = x, .has_symbol = has_symbol, .arg = arg};
   cxla_status s = build_program(&bd, m->entry, &x->entry);
+  ptrindex_free(&bd.prog_of);
   if (!s) s = check(arg, x);
   double t1 = now_s();
   if (!s) s = link_object(x, object, object_len);
